@@ -1,0 +1,80 @@
+/**
+ * repos router (not in the spec; GitHub/Gitea-like). Repository ids are the UUIDs every spec
+ * procedure takes as repoId. Reads of code take `ref` (branch, tag or sha; default branch when
+ * absent) and answer NOT_FOUND for unknown refs and paths.
+ */
+import { z } from "zod";
+import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProcedure } from "../trpc";
+import * as repos from "@/server/services/repos";
+import { ROLES } from "@/server/services/repos/access";
+import * as git from "@/server/git/repository";
+
+const refInput = z.string().min(1).max(255).optional();
+const pathInput = z.string().max(4096).optional();
+
+export const reposRouter = router({
+  /** {name, description?, isPrivate?, defaultBranch? ("main")} → repository. CONFLICT if the name is taken. */
+  create: authedProcedure.input(repos.createRepoInput).mutation(async ({ ctx, input }) =>
+    repos.toRepoView(await repos.createRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
+
+  /** {owner?, limit? (1–100, 30), offset?} → repositories visible to the caller. */
+  list: publicProcedure
+    .input(z.object({ owner: z.string().max(100).optional(), limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }).default({ limit: 30, offset: 0 }))
+    .query(async ({ ctx, input }) => (await repos.listRepositories(ctx.db, ctx.actor, input)).map((r) => repos.toRepoView(r, ctx.publicUrl))),
+
+  /** {owner, name} → repository plus isEmpty (no commits yet). */
+  get: repoByNameProcedure.query(async ({ ctx }) => ({
+    ...repos.toRepoView(ctx.repo, ctx.publicUrl),
+    isEmpty: await git.isEmptyRepository(ctx.repo.gitDir),
+  })),
+
+  /** {repoId, description?, isPrivate?, defaultBranch?} → repository (admin). */
+  update: repoProcedure
+    .input(z.object({ description: z.string().max(350).nullable().optional(), isPrivate: z.boolean().optional(), defaultBranch: z.string().min(1).max(255).optional() }))
+    .mutation(async ({ ctx, input }) => repos.toRepoView(await repos.updateRepository(ctx.db, ctx.repo, input), ctx.publicUrl)),
+
+  /** {repoId} → {id}; removes the repository and its git data (admin). */
+  delete: repoProcedure.mutation(async ({ ctx }) => {
+    await repos.deleteRepository(ctx.db, ctx.repo);
+    return { id: ctx.repo.id };
+  }),
+
+  /** {repoId} → [{name, sha, updatedAt, isDefault}] */
+  branches: repoProcedure.query(async ({ ctx }) =>
+    (await git.listBranches(ctx.repo.gitDir)).map((b) => ({ ...b, isDefault: b.name === ctx.repo.defaultBranch }))),
+
+  /** {repoId, ref?, path? ("" = root)} → {ref, sha, path, entries: [{name, path, type, mode, sha, size}]} */
+  tree: repoProcedure.input(z.object({ ref: refInput, path: pathInput })).query(async ({ ctx, input }) => {
+    const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
+    return { ref, sha, path: input.path ?? "", entries: await git.readTree(ctx.repo.gitDir, sha, input.path ?? "") };
+  }),
+
+  /** {repoId, ref?, path} → {ref, sha (commit), path, blobSha, size (bytes), isBinary, truncated, text} */
+  blob: repoProcedure.input(z.object({ ref: refInput, path: z.string().min(1).max(4096) })).query(async ({ ctx, input }) => {
+    const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
+    const blob = await git.readBlob(ctx.repo.gitDir, sha, input.path);
+    return { ref, sha, path: blob.path, blobSha: blob.sha, size: blob.size, isBinary: blob.isBinary, truncated: blob.truncated, text: blob.text };
+  }),
+
+  /** {repoId, ref?, path?, limit? (1–100, 30), offset?} → commits newest first. */
+  commits: repoProcedure
+    .input(z.object({ ref: refInput, path: pathInput, limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }))
+    .query(async ({ ctx, input }) => {
+      const { sha } = await repos.resolveRef(ctx.repo, input.ref);
+      return git.listCommits(ctx.repo.gitDir, sha, { path: input.path, limit: input.limit, skip: input.offset });
+    }),
+
+  /** {repoId} → [{userId, username, name, role, createdAt}] (admin). */
+  collaborators: repoProcedure.query(({ ctx }) => repos.listCollaborators(ctx.db, ctx.repo)),
+
+  /** {repoId, username, role (read|write|admin)} → collaborator; changes the role if present. */
+  addCollaborator: repoProcedure
+    .input(z.object({ username: z.string().min(1).max(39), role: z.enum(ROLES as [string, ...string[]]) }))
+    .mutation(({ ctx, input }) => repos.setCollaborator(ctx.db, ctx.repo, input.username, input.role as (typeof ROLES)[number])),
+
+  /** {repoId, username} → {removed: true}. NOT_FOUND when not a collaborator. */
+  removeCollaborator: repoProcedure.input(z.object({ username: z.string().min(1).max(39) })).mutation(async ({ ctx, input }) => {
+    await repos.removeCollaborator(ctx.db, ctx.repo, input.username);
+    return { removed: true };
+  }),
+});

@@ -1,0 +1,146 @@
+/**
+ * tRPC 11 initialisation, context and the procedure tiers. Plain JSON on the wire (no
+ * transformer) so curl works with the spec's input objects (STACK-NOTES.md "tRPC wire format").
+ *
+ * Tiers read their rule from the access table (server/api/access.ts) by procedure path:
+ *   publicProcedure   rule tier "public"
+ *   authedProcedure   rule tier "user": actor required (UNAUTHORIZED), token scope (FORBIDDEN)
+ *   repoProcedure     rule tier "repo": input {repoId}; ctx.repo is the authorized repository
+ *   repoByNameProcedure  same, input {owner, name}
+ * AppError from the domain becomes the matching TRPCError; zod errors become BAD_REQUEST with a
+ * readable message naming the field.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import { z, ZodError } from "zod";
+import { getDb, type Db } from "@/server/db";
+import { AppError, type AppErrorCode } from "@/server/errors";
+import { resolveActor, requireScope, type Actor } from "@/server/auth/actor";
+import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
+import { getConfig } from "@/server/config";
+import { ACCESS, type AccessRule } from "./access";
+
+export interface Context {
+  db: Db;
+  /** Request headers (credentials are read from them when `actor` is undefined). */
+  headers: Headers;
+  /** Pre-resolved actor (server components, tests); undefined = resolve from headers. */
+  actor?: Actor | null;
+  publicUrl: string;
+}
+
+/** Context for a fetch request (the HTTP handler). */
+export async function createContext(opts: { req: Request }): Promise<Context> {
+  return { db: await getDb(), headers: opts.req.headers, publicUrl: getConfig().publicUrl };
+}
+
+/** Context with a known actor (server components, the CLI, tests). */
+export async function contextFor(actor: Actor | null, headers: Headers = new Headers()): Promise<Context> {
+  return { db: await getDb(), headers, actor, publicUrl: getConfig().publicUrl };
+}
+
+export type Tier = AccessRule["tier"];
+interface Meta {
+  tier: Tier;
+}
+
+const TRPC_CODE: Record<AppErrorCode, TRPCError["code"]> = {
+  BAD_REQUEST: "BAD_REQUEST",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  PRECONDITION_FAILED: "PRECONDITION_FAILED",
+  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
+};
+
+/** "title: Too small: expected string to have >=1 characters; state: Invalid option…" */
+export function formatZodError(error: ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
+}
+
+function toTRPCError(e: unknown): TRPCError | null {
+  if (e instanceof AppError) return new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e });
+  if (e instanceof ZodError) return new TRPCError({ code: "BAD_REQUEST", message: formatZodError(e), cause: e });
+  return null;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const message = error.cause instanceof ZodError ? formatZodError(error.cause) : shape.message;
+      const retryAfter = error.cause instanceof AppError ? error.cause.retryAfter : undefined;
+      const data: Record<string, unknown> = { ...shape.data, ...(retryAfter ? { retryAfter } : {}) };
+      delete data.stack;
+      return { ...shape, message, data };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+/** Maps domain errors, resolves the actor once, and checks the access table row exists. */
+const base = t.procedure.use(async ({ ctx, path, next }) => {
+  const rule = ACCESS[path];
+  if (!rule) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `procedure ${path} has no access rule` });
+  let actor: Actor | null;
+  try {
+    actor = ctx.actor !== undefined ? ctx.actor : await resolveActor({ headers: ctx.headers });
+  } catch (e) {
+    throw toTRPCError(e) ?? e;
+  }
+  const result = await next({ ctx: { ...ctx, actor, rule } });
+  if (!result.ok) {
+    const mapped = toTRPCError(result.error.cause);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
+
+function ruleOf(path: string, tier: Tier): AccessRule {
+  const rule = ACCESS[path];
+  if (rule?.tier !== tier) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `procedure ${path} is built as ${tier} but its access rule says ${rule?.tier}` });
+  return rule;
+}
+
+export const publicProcedure = base.meta({ tier: "public" }).use(({ path, next }) => {
+  ruleOf(path, "public");
+  return next();
+});
+
+export const authedProcedure = base.meta({ tier: "user" }).use(({ ctx, path, next }) => {
+  const rule = ruleOf(path, "user") as Extract<AccessRule, { tier: "user" }>;
+  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in or send Authorization: Bearer <token>" });
+  try {
+    requireScope(ctx.actor, rule.scope);
+  } catch (e) {
+    throw toTRPCError(e) ?? e;
+  }
+  return next({ ctx: { ...ctx, actor: ctx.actor } });
+});
+
+async function withRepo<T>(ctx: { db: Db; actor: Actor | null }, path: string, locator: Parameters<typeof authorizeRepo>[2], next: (repo: AuthorizedRepo) => Promise<T>): Promise<T> {
+  const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
+  let repo: AuthorizedRepo;
+  try {
+    repo = await authorizeRepo(ctx.db, ctx.actor, locator, rule.level);
+  } catch (e) {
+    throw toTRPCError(e) ?? e;
+  }
+  return next(repo);
+}
+
+/** Repository identifier as the spec uses it: a UUID string. */
+export const repoIdSchema = z.string().uuid("repoId must be a repository UUID");
+
+export const repoProcedure = base
+  .meta({ tier: "repo" })
+  .input(z.object({ repoId: repoIdSchema }))
+  .use(({ ctx, path, input, next }) => withRepo(ctx, path, { repoId: input.repoId }, (repo) => next({ ctx: { ...ctx, repo } })));
+
+export const repoByNameProcedure = base
+  .meta({ tier: "repo" })
+  .input(z.object({ owner: z.string().min(1).max(100), name: z.string().min(1).max(100) }))
+  .use(({ ctx, path, input, next }) => withRepo(ctx, path, { owner: input.owner, name: input.name }, (repo) => next({ ctx: { ...ctx, repo } })));

@@ -1,0 +1,108 @@
+/**
+ * resolveActor: the one place that turns a request into an identity, used by tRPC, the token
+ * REST endpoints and git smart HTTP (ARCHITECTURE.md "Identity, tokens, permissions").
+ *
+ * Accepted credentials, first match wins:
+ *   Authorization: Bearer svc_…            personal access token (its scopes)
+ *   Authorization: Bearer <next-auth JWT>  service token (the user's session; every scope)
+ *   Authorization: Basic <user>:<svc_…>    PAT as the password (git); the user part is ignored
+ *   next-auth session cookie               browser session (every scope)
+ * No credentials → null (anonymous). Credentials presented but invalid, expired or revoked →
+ * AppError UNAUTHORIZED: a bad token never silently degrades to anonymous.
+ */
+import { decode } from "next-auth/jwt";
+import { getAuthSecret } from "@/server/config";
+import { getDb } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { SCOPES, hasScope, type Scope } from "./scopes";
+import { verifyPersonalAccessToken } from "@/server/services/tokens";
+
+export interface ActorUser {
+  id: string;
+  username: string;
+  name: string | null;
+  email: string | null;
+  isAdmin: boolean;
+}
+
+export interface Actor {
+  user: ActorUser;
+  /** session: browser cookie or service token; pat: personal access token. */
+  via: "session" | "pat";
+  scopes: readonly Scope[];
+  tokenId?: string;
+}
+
+const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+function parseCookies(header: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of header?.split(";") ?? []) {
+    const i = part.indexOf("=");
+    if (i > 0) out.set(part.slice(0, i).trim(), decodeURIComponent(part.slice(i + 1).trim()));
+  }
+  return out;
+}
+
+/** The session JWT from the cookie header (joining next-auth's chunked `.0`, `.1` cookies), or null. */
+function sessionCookie(header: string | null): string | null {
+  const cookies = parseCookies(header);
+  for (const name of SESSION_COOKIES) {
+    if (cookies.has(name)) return cookies.get(name)!;
+    const chunks: string[] = [];
+    for (let i = 0; cookies.has(`${name}.${i}`); i++) chunks.push(cookies.get(`${name}.${i}`)!);
+    if (chunks.length) return chunks.join("");
+  }
+  return null;
+}
+
+async function loadUser(userId: string): Promise<ActorUser | null> {
+  const db = await getDb();
+  return db.user.findUnique({ where: { id: userId }, select: { id: true, username: true, name: true, email: true, isAdmin: true } });
+}
+
+async function fromPat(token: string): Promise<Actor> {
+  const verified = await verifyPersonalAccessToken(await getDb(), token);
+  const user = await loadUser(verified.userId);
+  if (!user) throw new AppError("UNAUTHORIZED", "invalid or revoked token");
+  return { user, via: "pat", scopes: verified.scopes, tokenId: verified.tokenId };
+}
+
+async function fromSessionJwt(jwt: string, presented: boolean): Promise<Actor | null> {
+  const payload = await decode({ token: jwt, secret: getAuthSecret() }).catch(() => null);
+  const user = payload?.sub ? await loadUser(payload.sub) : null;
+  if (!user) {
+    if (presented) throw new AppError("UNAUTHORIZED", "invalid or expired session token");
+    return null; // a stale cookie is simply signed out
+  }
+  return { user, via: "session", scopes: SCOPES };
+}
+
+/** The actor of a request, or null when it carries no credentials. Errors: UNAUTHORIZED (see above). */
+export async function resolveActor(req: { headers: Headers }): Promise<Actor | null> {
+  const authorization = req.headers.get("authorization")?.trim();
+  if (authorization) {
+    const [scheme, ...rest] = authorization.split(/\s+/);
+    const value = rest.join(" ");
+    if (/^bearer$/i.test(scheme) && value) {
+      return value.startsWith("svc_") ? fromPat(value) : fromSessionJwt(value, true);
+    }
+    if (/^basic$/i.test(scheme) && value) {
+      const decoded = Buffer.from(value, "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      const password = colon >= 0 ? decoded.slice(colon + 1) : "";
+      if (!password.startsWith("svc_")) throw new AppError("UNAUTHORIZED", "use a personal access token (svc_…) as the password");
+      return fromPat(password);
+    }
+    throw new AppError("UNAUTHORIZED", "unsupported Authorization header; use Bearer <token> or Basic with a token as password");
+  }
+  const cookie = sessionCookie(req.headers.get("cookie"));
+  return cookie ? fromSessionJwt(cookie, false) : null;
+}
+
+/** Throws FORBIDDEN naming the scope when the actor's token lacks it. */
+export function requireScope(actor: Actor, scope: Scope): void {
+  if (!hasScope(actor.scopes, scope)) {
+    throw new AppError("FORBIDDEN", `this token lacks the "${scope}" scope`);
+  }
+}

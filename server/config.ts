@@ -1,0 +1,81 @@
+/**
+ * Run-time configuration, read once from the environment (README "Configuration").
+ * Secrets read here are handed to the code that needs them; nothing is written back to process.env.
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+
+export interface Config {
+  /** Absolute directory holding the SQLite file, the repositories and generated secrets. */
+  dataDir: string;
+  /** `file:<absolute path>` for SQLite or a `postgres://` / `postgresql://` URL. */
+  databaseUrl: string;
+  provider: "sqlite" | "postgresql";
+  /** Directory of the svc package (migrations are read from here). */
+  appRoot: string;
+  /** Public base URL, e.g. http://localhost:3000 (clone URLs, next-auth). */
+  publicUrl: string;
+  github?: { clientId: string; clientSecret: string };
+}
+
+let cached: Config | undefined;
+
+/** The configuration for this process. Environment: DATA_DIR, DATABASE_URL, NEXTAUTH_URL, PORT, SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET. */
+export function getConfig(): Config {
+  if (cached) return cached;
+  const dataDir = path.resolve(process.env.DATA_DIR || "data");
+  const raw = process.env.DATABASE_URL?.trim();
+  let databaseUrl: string;
+  let provider: Config["provider"];
+  if (raw && /^postgres(ql)?:\/\//.test(raw)) {
+    databaseUrl = raw;
+    provider = "postgresql";
+  } else if (raw && raw.startsWith("file:")) {
+    databaseUrl = `file:${path.resolve(raw.slice("file:".length))}`;
+    provider = "sqlite";
+  } else if (raw) {
+    throw new Error(`DATABASE_URL must start with file: or postgres:// (got "${raw.split(":")[0]}:…")`);
+  } else {
+    databaseUrl = `file:${path.join(dataDir, "svc.db")}`;
+    provider = "sqlite";
+  }
+  const port = process.env.PORT || "3000";
+  cached = {
+    dataDir,
+    databaseUrl,
+    provider,
+    appRoot: path.resolve(process.env.SVC_APP_ROOT || process.cwd()),
+    publicUrl: (process.env.NEXTAUTH_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    github:
+      process.env.GITHUB_ID && process.env.GITHUB_SECRET
+        ? { clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }
+        : undefined,
+  };
+  return cached;
+}
+
+/** Forgets the cached configuration (tests that change the environment). */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+/**
+ * The secret that signs and encrypts sessions: NEXTAUTH_SECRET, or else a random 32-byte secret
+ * generated once into DATA_DIR/auth-secret (mode 0600) so a fresh install needs no set-up.
+ */
+export function getAuthSecret(): string {
+  const fromEnv = process.env.NEXTAUTH_SECRET;
+  if (fromEnv) return fromEnv;
+  const { dataDir } = getConfig();
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  try {
+    writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+  } catch {
+    // another process wrote it first
+  }
+  return readFileSync(file, "utf8").trim();
+}

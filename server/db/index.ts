@@ -1,0 +1,51 @@
+/**
+ * The only database handle. `getDb()` returns the Prisma client for DATABASE_URL (SQLite by
+ * default at DATA_DIR/svc.db, PostgreSQL when the URL starts with postgres), migrating the
+ * database on first use. Both generated clients share one model, so the PostgreSQL client is
+ * typed as the SQLite client's type (STACK-NOTES.md).
+ */
+import path from "node:path";
+import { PrismaClient } from "@/generated/prisma/client";
+import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { getConfig } from "@/server/config";
+import { migratePostgres, migrateSqlite } from "./migrate";
+
+export type Db = PrismaClient;
+export type { Prisma } from "@/generated/prisma/client";
+
+const globalForDb = globalThis as unknown as { __svcDb?: { url: string; db: Promise<Db> } };
+
+async function open(): Promise<Db> {
+  const config = getConfig();
+  if (config.provider === "postgresql") {
+    await migratePostgres(config.databaseUrl, path.join(config.appRoot, "prisma/postgresql/migrations"));
+    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    return new PgPrismaClient({ adapter }) as unknown as Db;
+  }
+  const file = config.databaseUrl.slice("file:".length);
+  migrateSqlite(file, path.join(config.appRoot, "prisma/migrations"));
+  const adapter = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10000 });
+  return new PrismaClient({ adapter });
+}
+
+/** The Prisma client for this process (one per DATABASE_URL), migrated on first call. */
+export function getDb(): Promise<Db> {
+  const url = getConfig().databaseUrl;
+  const current = globalForDb.__svcDb;
+  if (current && current.url === url) return current.db;
+  const db = open();
+  globalForDb.__svcDb = { url, db };
+  db.catch(() => {
+    if (globalForDb.__svcDb?.db === db) globalForDb.__svcDb = undefined;
+  });
+  return db;
+}
+
+/** Disconnects and forgets the client (tests, CLI exit). */
+export async function closeDb(): Promise<void> {
+  const current = globalForDb.__svcDb;
+  globalForDb.__svcDb = undefined;
+  if (current) await (await current.db.catch(() => undefined))?.$disconnect();
+}

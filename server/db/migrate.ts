@@ -1,0 +1,87 @@
+/**
+ * Applies the committed migrations in order, once each, on first use of a database: SQLite from
+ * prisma/migrations, PostgreSQL from prisma/postgresql/migrations. Applied migrations are recorded
+ * in `_svc_migrations` (name, checksum, applied_at). Runs in one transaction under a lock
+ * (SQLite BEGIN IMMEDIATE, PostgreSQL advisory lock) so concurrent first starts are safe.
+ * Why not `prisma migrate deploy`: it needs the CLI and a process per database (seconds), this
+ * takes milliseconds and works the same inside Next, the CLI and tests (docs/data.md).
+ */
+import { readdirSync, readFileSync, existsSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+
+interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** Lists `<dir>/<14-digit stamp>_<name>/migration.sql` in name order. */
+export function readMigrations(dir: string): Migration[] {
+  if (!existsSync(dir)) throw new Error(`migrations folder missing: ${dir}`);
+  return readdirSync(dir)
+    .filter((d) => /^\d{14}_[a-z0-9_]+$/.test(d))
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    });
+}
+
+/** Migrates the SQLite file at `file` (created with its folder if missing); WAL mode. Returns names applied. */
+export function migrateSqlite(file: string, migrationsDir: string): string[] {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 10000");
+    db.exec(`CREATE TABLE IF NOT EXISTS "_svc_migrations" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+    const applied: string[] = [];
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const done = new Set((db.prepare(`SELECT name FROM "_svc_migrations"`).all() as { name: string }[]).map((r) => r.name));
+      for (const m of readMigrations(migrationsDir)) {
+        if (done.has(m.name)) continue;
+        db.exec(m.sql);
+        db.prepare(`INSERT INTO "_svc_migrations" (name, checksum, applied_at) VALUES (?, ?, ?)`).run(m.name, m.checksum, new Date().toISOString());
+        applied.push(m.name);
+      }
+      db.exec("COMMIT");
+    } catch (e) {
+      db.exec("ROLLBACK");
+      throw e;
+    }
+    return applied;
+  } finally {
+    db.close();
+  }
+}
+
+/** Migrates the PostgreSQL database at `url`. Returns names applied. */
+export async function migratePostgres(url: string, migrationsDir: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("BEGIN");
+    // 0x5356_4331 = "SVC1": one migrator at a time per database.
+    await client.query("SELECT pg_advisory_xact_lock(1398162225)");
+    await client.query(`CREATE TABLE IF NOT EXISTS "_svc_migrations" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    const done = new Set((await client.query(`SELECT name FROM "_svc_migrations"`)).rows.map((r: { name: string }) => r.name));
+    const applied: string[] = [];
+    for (const m of readMigrations(migrationsDir)) {
+      if (done.has(m.name)) continue;
+      await client.query(m.sql);
+      await client.query(`INSERT INTO "_svc_migrations" (name, checksum) VALUES ($1, $2)`, [m.name, m.checksum]);
+      applied.push(m.name);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw e;
+  } finally {
+    await client.end();
+  }
+}

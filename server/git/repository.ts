@@ -1,0 +1,188 @@
+/**
+ * Reads and lifecycle of bare repositories through plumbing commands (git-rev-parse, ls-tree,
+ * cat-file, for-each-ref, log). Paths and refs reach git only after `userArg` and after
+ * `--end-of-options` where git accepts it.
+ */
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "@/server/errors";
+import { gitText, runGit, userArg } from "./exec";
+import { isValidBranchName } from "./refs";
+
+export interface Branch {
+  name: string;
+  sha: string;
+  /** ISO date of the tip commit's committer date. */
+  updatedAt: string;
+}
+
+export interface TreeEntry {
+  name: string;
+  path: string;
+  type: "blob" | "tree" | "commit";
+  mode: string;
+  sha: string;
+  /** Bytes, for blobs; null for trees and submodules. */
+  size: number | null;
+}
+
+export interface Blob {
+  path: string;
+  sha: string;
+  /** Bytes. */
+  size: number;
+  isBinary: boolean;
+  /** UTF-8 text (null when binary or larger than the read limit). */
+  text: string | null;
+  truncated: boolean;
+}
+
+export interface Commit {
+  sha: string;
+  parents: string[];
+  message: string;
+  author: string;
+  authorEmail: string;
+  /** ISO author date. */
+  date: string;
+  committer: string;
+  committedAt: string;
+}
+
+/** Creates a bare repository with HEAD on `defaultBranch` (git-init(1)). Errors: CONFLICT if it exists. */
+export async function initBareRepository(gitDir: string, defaultBranch: string): Promise<void> {
+  if (!isValidBranchName(defaultBranch)) throw new AppError("BAD_REQUEST", `"${defaultBranch}" is not a valid branch name`);
+  await mkdir(path.dirname(gitDir), { recursive: true });
+  const r = await runGit(["init", "--bare", "--quiet", `--initial-branch=${defaultBranch}`, gitDir]);
+  if (r.code !== 0) throw new Error(`git init failed: ${r.stderr}`);
+  // Server-side defaults: keep every reflog, refuse nothing that git itself allows.
+  await gitText(["config", "core.logAllRefUpdates", "true"], { gitDir });
+  await gitText(["config", "receive.fsckObjects", "true"], { gitDir });
+}
+
+/** Deletes a bare repository folder. */
+export async function removeRepository(gitDir: string): Promise<void> {
+  await rm(gitDir, { recursive: true, force: true });
+}
+
+/** The commit sha a ref or sha names, or null when it does not resolve to a commit. */
+export async function resolveCommit(gitDir: string, ref: string): Promise<string | null> {
+  userArg(ref, "ref");
+  const r = await runGit(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], { gitDir });
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+
+/** Branches, ordered by name. */
+export async function listBranches(gitDir: string): Promise<Branch[]> {
+  const out = await gitText(["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(committerdate:iso-strict)", "refs/heads/"], { gitDir });
+  return out
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [name, sha, date] = line.split("\0");
+      return { name, sha, updatedAt: new Date(date).toISOString() };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** True when the repository has no commits on any branch. */
+export async function isEmptyRepository(gitDir: string): Promise<boolean> {
+  const out = await gitText(["for-each-ref", "--count=1", "--format=%(objectname)", "refs/heads/"], { gitDir });
+  return out.trim() === "";
+}
+
+function normalizePath(p: string): string {
+  const clean = p.replace(/^\/+|\/+$/g, "");
+  if (clean.split("/").some((c) => c === ".." || c === ".")) throw new AppError("BAD_REQUEST", "path cannot contain . or .. components");
+  if (/[\0\n]/.test(clean)) throw new AppError("BAD_REQUEST", "path contains a control character");
+  return clean;
+}
+
+/**
+ * Entries of the directory `dirPath` ("" = root) at commit `sha`, directories first then by
+ * name (git-ls-tree(1) --long -z). Errors: NOT_FOUND when the path is not a directory there.
+ */
+export async function readTree(gitDir: string, sha: string, dirPath: string): Promise<TreeEntry[]> {
+  const p = normalizePath(dirPath);
+  const treeish = p ? `${sha}:${p}` : `${sha}^{tree}`;
+  const kind = await runGit(["cat-file", "-t", "--end-of-options", treeish], { gitDir });
+  if (kind.code !== 0 || kind.stdout.toString().trim() !== "tree") throw new AppError("NOT_FOUND", `directory "${p}" not found`);
+  const out = await runGit(["ls-tree", "--long", "-z", "--end-of-options", treeish], { gitDir });
+  if (out.code !== 0) throw new AppError("NOT_FOUND", `directory "${p}" not found`);
+  const entries: TreeEntry[] = [];
+  for (const rec of out.stdout.toString("utf8").split("\0")) {
+    if (!rec) continue;
+    const tab = rec.indexOf("\t");
+    const [mode, type, objSha, size] = rec.slice(0, tab).split(/\s+/);
+    const name = rec.slice(tab + 1);
+    entries.push({ name, path: p ? `${p}/${name}` : name, type: type as TreeEntry["type"], mode, sha: objSha, size: size === "-" ? null : Number(size) });
+  }
+  const rank = (t: TreeEntry["type"]) => (t === "tree" ? 0 : 1);
+  return entries.sort((a, b) => rank(a.type) - rank(b.type) || a.name.localeCompare(b.name));
+}
+
+/** The largest blob read as text for display, in bytes (1 MiB). */
+export const MAX_TEXT_BYTES = 1024 * 1024;
+
+/**
+ * The file at `filePath` in commit `sha`: size, binary detection (a NUL in the first 8000
+ * bytes, as git does) and text up to MAX_TEXT_BYTES. Errors: NOT_FOUND when not a file there.
+ */
+export async function readBlob(gitDir: string, sha: string, filePath: string): Promise<Blob> {
+  const p = normalizePath(filePath);
+  if (!p) throw new AppError("NOT_FOUND", "file not found");
+  const spec = `${sha}:${p}`;
+  const info = await runGit(["cat-file", "--batch-check=%(objecttype) %(objectname) %(objectsize)"], { gitDir, input: spec + "\n" });
+  const [type, objSha, size] = info.stdout.toString().trim().split(" ");
+  if (type !== "blob") throw new AppError("NOT_FOUND", `file "${p}" not found`);
+  const bytes = Number(size);
+  const head = await runGit(["cat-file", "blob", objSha], { gitDir, maxBytes: Math.max(bytes, 1) });
+  const content = head.stdout;
+  const isBinary = content.subarray(0, 8000).includes(0);
+  const truncated = !isBinary && bytes > MAX_TEXT_BYTES;
+  return { path: p, sha: objSha, size: bytes, isBinary, truncated, text: isBinary ? null : content.subarray(0, MAX_TEXT_BYTES).toString("utf8") };
+}
+
+/** Raw bytes of a blob (for downloads). Errors: NOT_FOUND. */
+export async function readBlobBytes(gitDir: string, sha: string, filePath: string): Promise<Buffer> {
+  const p = normalizePath(filePath);
+  const r = await runGit(["cat-file", "blob", "--end-of-options", `${sha}:${p}`], { gitDir });
+  if (r.code !== 0) throw new AppError("NOT_FOUND", `file "${p}" not found`);
+  return r.stdout;
+}
+
+const LOG_FORMAT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%cI%x00%B%x00";
+
+/**
+ * Commits reachable from `sha`, newest first (git-log(1) default order), optionally only those
+ * touching `filePath`. `limit` 1–100, `skip` ≥ 0.
+ */
+export async function listCommits(gitDir: string, sha: string, opts: { path?: string; limit: number; skip: number }): Promise<Commit[]> {
+  const args = ["log", `--format=${LOG_FORMAT}`, "-z", `--max-count=${opts.limit}`, `--skip=${opts.skip}`, "--end-of-options", sha];
+  if (opts.path) args.push("--", normalizePath(opts.path));
+  const out = await gitText(args, { gitDir });
+  const fields = out.split("\0");
+  const commits: Commit[] = [];
+  // each record is 8 NUL-terminated fields; -z separates records with another NUL
+  for (let i = 0; i + 7 < fields.length; i += 9) {
+    const sha0 = fields[i].replace(/^\n/, "");
+    if (!sha0) break;
+    commits.push({
+      sha: sha0,
+      parents: fields[i + 1] ? fields[i + 1].split(" ") : [],
+      author: fields[i + 2],
+      authorEmail: fields[i + 3],
+      date: new Date(fields[i + 4]).toISOString(),
+      committer: fields[i + 5],
+      committedAt: new Date(fields[i + 6]).toISOString(),
+      message: fields[i + 7].replace(/\n+$/, ""),
+    });
+  }
+  return commits;
+}
+
+/** Points HEAD at refs/heads/<branch> (git-symbolic-ref(1)). */
+export async function setHead(gitDir: string, branch: string): Promise<void> {
+  if (!isValidBranchName(branch)) throw new AppError("BAD_REQUEST", `"${branch}" is not a valid branch name`);
+  await gitText(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { gitDir });
+}

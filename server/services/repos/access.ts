@@ -1,0 +1,106 @@
+/**
+ * Repository permission: max(owner → admin, site admin → admin, collaborator role, public → read)
+ * (ARCHITECTURE.md "Identity, tokens, permissions"). `authorizeRepo` is the single gate used by
+ * the tRPC repo tier and git smart HTTP: it checks the token scope first, then permission; a
+ * repository the actor cannot read answers NOT_FOUND so its existence is not revealed.
+ */
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { requireScope, type Actor } from "@/server/auth/actor";
+import type { Scope } from "@/server/auth/scopes";
+import { repoGitDir } from "@/server/git/paths";
+
+export type RepoRole = "read" | "write" | "admin";
+export type Permission = "none" | RepoRole;
+export const ROLES: RepoRole[] = ["read", "write", "admin"];
+const RANK: Record<Permission, number> = { none: 0, read: 1, write: 2, admin: 3 };
+const SCOPE_FOR: Record<RepoRole, Scope> = { read: "repo:read", write: "repo:write", admin: "repo:admin" };
+
+/** True when `have` is at least `need`. */
+export function atLeast(have: Permission, need: Permission): boolean {
+  return RANK[have] >= RANK[need];
+}
+
+/** How a procedure names its repository: by UUID or by owner and name. */
+export type RepoLocator = { repoId: string } | { owner: string; name: string };
+
+/** A repository the actor was authorized for, with everything callers need. */
+export interface AuthorizedRepo {
+  id: string;
+  ownerId: string;
+  owner: string;
+  name: string;
+  description: string | null;
+  isPrivate: boolean;
+  defaultBranch: string;
+  createdAt: Date;
+  updatedAt: Date;
+  pushedAt: Date | null;
+  permission: Permission;
+  gitDir: string;
+}
+
+const repoSelect = {
+  id: true, ownerId: true, name: true, description: true, isPrivate: true, defaultBranch: true,
+  createdAt: true, updatedAt: true, pushedAt: true,
+  owner: { select: { username: true } },
+} as const;
+
+/** Permission of a user (or anonymous, null) on a repository row. */
+export function permissionOf(
+  repo: { ownerId: string; isPrivate: boolean },
+  user: { id: string; isAdmin: boolean } | null,
+  collaboratorRole: string | null,
+): Permission {
+  if (user && (user.id === repo.ownerId || user.isAdmin)) return "admin";
+  const role = (collaboratorRole ?? "none") as Permission;
+  const base: Permission = repo.isPrivate ? "none" : "read";
+  return RANK[role] > RANK[base] ? role : base;
+}
+
+/**
+ * Loads the repository and checks that `actor` may act on it at `level`.
+ * Errors, in order: FORBIDDEN when a token lacks the scope for `level` (repo:read/write/admin);
+ * NOT_FOUND when it does not exist or the actor cannot read it; UNAUTHORIZED when anonymous and
+ * more than read is needed; FORBIDDEN naming the needed permission otherwise.
+ */
+export async function authorizeRepo(db: Db, actor: Actor | null, locator: RepoLocator, level: RepoRole): Promise<AuthorizedRepo> {
+  if (actor) requireScope(actor, SCOPE_FOR[level]);
+  const where =
+    "repoId" in locator
+      ? { id: locator.repoId }
+      : { owner: { usernameLower: locator.owner.toLowerCase() }, nameLower: locator.name.toLowerCase() };
+  const row = await db.repository.findFirst({
+    where,
+    select: { ...repoSelect, collaborators: actor ? { where: { userId: actor.user.id }, select: { role: true } } : false },
+  });
+  const what = "repoId" in locator ? "repository" : `repository ${locator.owner}/${locator.name}`;
+  if (!row) throw new AppError("NOT_FOUND", `${what} not found`);
+  const collaborators = (row as { collaborators?: { role: string }[] }).collaborators;
+  const permission = permissionOf(row, actor?.user ?? null, collaborators?.[0]?.role ?? null);
+  if (permission === "none") throw new AppError("NOT_FOUND", `${what} not found`);
+  if (!atLeast(permission, level)) {
+    if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to do this");
+    throw new AppError("FORBIDDEN", `you need ${level} permission on ${row.owner.username}/${row.name}`);
+  }
+  return toAuthorized(row, permission);
+}
+
+export function toAuthorized(row: { id: string; ownerId: string; name: string; description: string | null; isPrivate: boolean; defaultBranch: string; createdAt: Date; updatedAt: Date; pushedAt: Date | null; owner: { username: string } }, permission: Permission): AuthorizedRepo {
+  return {
+    id: row.id,
+    ownerId: row.ownerId,
+    owner: row.owner.username,
+    name: row.name,
+    description: row.description,
+    isPrivate: row.isPrivate,
+    defaultBranch: row.defaultBranch,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    pushedAt: row.pushedAt,
+    permission,
+    gitDir: repoGitDir(row.owner.username, row.name),
+  };
+}
+
+export { repoSelect };

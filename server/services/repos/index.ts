@@ -1,0 +1,186 @@
+/**
+ * Repositories (not in the spec; designed like GitHub/Gitea): create, get, list, delete,
+ * collaborators, and code reads (branches, tree, blob, commits) at a ref. Callers pass an
+ * already-authorized repository (server/services/repos/access.ts) where one exists.
+ */
+import { z } from "zod";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import type { Actor } from "@/server/auth/actor";
+import { repoGitDir } from "@/server/git/paths";
+import { branchNameProblem } from "@/server/git/refs";
+import * as git from "@/server/git/repository";
+import { repoNameProblem } from "@/server/services/users/names";
+import { atLeast, permissionOf, repoSelect, toAuthorized, type AuthorizedRepo, type Permission, type RepoRole } from "./access";
+
+/** A repository as the API returns it (dates ISO). `id` is the UUID the spec calls repoId. */
+export interface RepoView {
+  id: string;
+  owner: string;
+  name: string;
+  fullName: string;
+  description: string | null;
+  isPrivate: boolean;
+  defaultBranch: string;
+  permission: Permission;
+  createdAt: string;
+  updatedAt: string;
+  pushedAt: string | null;
+  /** HTTP clone URL, e.g. http://localhost:3000/alice/app.git */
+  cloneUrl: string;
+}
+
+/** Shapes an authorized repository for the API. `publicUrl` is the server's base URL. */
+export function toRepoView(repo: AuthorizedRepo, publicUrl: string): RepoView {
+  return {
+    id: repo.id,
+    owner: repo.owner,
+    name: repo.name,
+    fullName: `${repo.owner}/${repo.name}`,
+    description: repo.description,
+    isPrivate: repo.isPrivate,
+    defaultBranch: repo.defaultBranch,
+    permission: repo.permission,
+    createdAt: repo.createdAt.toISOString(),
+    updatedAt: repo.updatedAt.toISOString(),
+    pushedAt: repo.pushedAt?.toISOString() ?? null,
+    cloneUrl: `${publicUrl}/${repo.owner}/${repo.name}.git`,
+  };
+}
+
+export const createRepoInput = z.object({
+  name: z.string().trim().min(1, "name is required").max(100),
+  description: z.string().trim().max(350, "description is at most 350 characters").optional(),
+  isPrivate: z.boolean().optional(),
+  defaultBranch: z.string().trim().max(255).optional(),
+});
+
+/**
+ * Creates a repository owned by the actor, with an empty bare git repository on disk.
+ * Errors: BAD_REQUEST for an invalid name or branch; CONFLICT when the actor already owns one
+ * with that name (case-insensitive). The row is only kept if `git init` succeeds.
+ */
+export async function createRepository(db: Db, actor: Actor, input: z.input<typeof createRepoInput>): Promise<AuthorizedRepo> {
+  const { name, description, isPrivate = false, defaultBranch = "main" } = createRepoInput.parse(input);
+  const nameProblem = repoNameProblem(name);
+  if (nameProblem) throw new AppError("BAD_REQUEST", nameProblem);
+  const branchProblem = branchNameProblem(defaultBranch);
+  if (branchProblem) throw new AppError("BAD_REQUEST", branchProblem);
+  let row;
+  try {
+    row = await db.repository.create({
+      data: { ownerId: actor.user.id, name, nameLower: name.toLowerCase(), description: description || null, isPrivate, defaultBranch },
+      select: repoSelect,
+    });
+  } catch (e) {
+    if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
+    throw e;
+  }
+  const gitDir = repoGitDir(actor.user.username, name);
+  try {
+    await git.removeRepository(gitDir); // a leftover folder from a failed earlier attempt
+    await git.initBareRepository(gitDir, defaultBranch);
+  } catch (e) {
+    await db.repository.delete({ where: { id: row.id } }).catch(() => {});
+    throw e;
+  }
+  return toAuthorized(row, "admin");
+}
+
+/**
+ * Repositories visible to `viewer` (null = anonymous), newest push/update first: all public
+ * ones plus private ones the viewer owns or collaborates on. Authorization is in the query.
+ * `owner` filters by owner username; limit 1–100 (default 30), offset ≥ 0.
+ */
+export async function listRepositories(db: Db, viewer: Actor | null, opts: { owner?: string; limit?: number; offset?: number } = {}): Promise<AuthorizedRepo[]> {
+  const userId = viewer?.user.id;
+  const visibility = viewer?.user.isAdmin
+    ? {}
+    : { OR: [{ isPrivate: false }, ...(userId ? [{ ownerId: userId }, { collaborators: { some: { userId } } }] : [])] };
+  const rows = await db.repository.findMany({
+    where: { AND: [visibility, opts.owner ? { owner: { usernameLower: opts.owner.toLowerCase() } } : {}] },
+    orderBy: [{ updatedAt: "desc" }],
+    take: opts.limit ?? 30,
+    skip: opts.offset ?? 0,
+    select: { ...repoSelect, collaborators: userId ? { where: { userId }, select: { role: true } } : false },
+  });
+  return rows.map((row) => toAuthorized(row, permissionOf(row, viewer?.user ?? null, (row as { collaborators?: { role: string }[] }).collaborators?.[0]?.role ?? null)));
+}
+
+/** Updates description, visibility or default branch (admin). Errors: BAD_REQUEST for an unknown branch. */
+export async function updateRepository(db: Db, repo: AuthorizedRepo, input: { description?: string | null; isPrivate?: boolean; defaultBranch?: string }): Promise<AuthorizedRepo> {
+  if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
+    const problem = branchNameProblem(input.defaultBranch);
+    if (problem) throw new AppError("BAD_REQUEST", problem);
+    const empty = await git.isEmptyRepository(repo.gitDir);
+    if (!empty && !(await git.resolveCommit(repo.gitDir, `refs/heads/${input.defaultBranch}`))) {
+      throw new AppError("BAD_REQUEST", `branch "${input.defaultBranch}" does not exist`);
+    }
+    await git.setHead(repo.gitDir, input.defaultBranch);
+  }
+  const row = await db.repository.update({
+    where: { id: repo.id },
+    data: { description: input.description, isPrivate: input.isPrivate, defaultBranch: input.defaultBranch },
+    select: repoSelect,
+  });
+  return toAuthorized(row, repo.permission);
+}
+
+/** Deletes the repository row (cascading) and its bare repository on disk. */
+export async function deleteRepository(db: Db, repo: AuthorizedRepo): Promise<void> {
+  await db.repository.delete({ where: { id: repo.id } });
+  await git.removeRepository(repo.gitDir);
+}
+
+export interface CollaboratorView {
+  userId: string;
+  username: string;
+  name: string | null;
+  role: RepoRole;
+  createdAt: string;
+}
+
+/** Collaborators of a repository by username. */
+export async function listCollaborators(db: Db, repo: AuthorizedRepo): Promise<CollaboratorView[]> {
+  const rows = await db.collaborator.findMany({
+    where: { repoId: repo.id },
+    orderBy: { createdAt: "asc" },
+    select: { role: true, createdAt: true, user: { select: { id: true, username: true, name: true } } },
+  });
+  return rows.map((r) => ({ userId: r.user.id, username: r.user.username, name: r.user.name, role: r.role as RepoRole, createdAt: r.createdAt.toISOString() }));
+}
+
+/**
+ * Adds a collaborator or changes their role (upsert). Errors: NOT_FOUND for an unknown user;
+ * BAD_REQUEST when naming the owner (who is always admin).
+ */
+export async function setCollaborator(db: Db, repo: AuthorizedRepo, username: string, role: RepoRole): Promise<CollaboratorView> {
+  const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true, username: true, name: true } });
+  if (!user) throw new AppError("NOT_FOUND", `user "${username}" not found`);
+  if (user.id === repo.ownerId) throw new AppError("BAD_REQUEST", "the owner is always an admin of their repository");
+  const row = await db.collaborator.upsert({
+    where: { repoId_userId: { repoId: repo.id, userId: user.id } },
+    create: { repoId: repo.id, userId: user.id, role },
+    update: { role },
+  });
+  return { userId: user.id, username: user.username, name: user.name, role, createdAt: row.createdAt.toISOString() };
+}
+
+/** Removes a collaborator. Errors: NOT_FOUND when they are not one. */
+export async function removeCollaborator(db: Db, repo: AuthorizedRepo, username: string): Promise<void> {
+  const result = await db.collaborator.deleteMany({ where: { repoId: repo.id, user: { usernameLower: username.toLowerCase() } } });
+  if (result.count === 0) throw new AppError("NOT_FOUND", `"${username}" is not a collaborator`);
+}
+
+/**
+ * The commit a ref names in the repository (branch, tag or sha; default branch when absent).
+ * Errors: NOT_FOUND when it does not resolve (an empty repository has no refs).
+ */
+export async function resolveRef(repo: AuthorizedRepo, ref?: string): Promise<{ ref: string; sha: string }> {
+  const name = ref || repo.defaultBranch;
+  const sha = await git.resolveCommit(repo.gitDir, name);
+  if (!sha) throw new AppError("NOT_FOUND", `ref "${name}" not found`);
+  return { ref: name, sha };
+}
+
+export { atLeast };
