@@ -1,0 +1,150 @@
+/**
+ * The `svc` command line (spec "Token CLI"). Calls the same services as the web — no second
+ * copy of the token logic.
+ *
+ *   svc token create <name> [-e|--expires <days>] [-s|--scopes <a,b>]
+ *   svc token list | ls
+ *   svc token revoke | delete | rm <id | id prefix | token prefix>
+ *   svc token scopes
+ *   svc user create <username> --password-stdin [--admin] [--name <name>] [--email <email>]
+ *
+ * Environment: DATABASE_URL (required; file:<path> for SQLite or a postgres:// URL) and, for
+ * token commands, SVC_USER_ID (the acting user's id). Missing → a message and exit code 2.
+ * Domain errors → "svc: <message>" and exit code 1.
+ */
+import { Command, CommanderError } from "commander";
+import { AppError } from "@/server/errors";
+import { closeDb, getDb, type Db } from "@/server/db";
+import { SCOPES, SCOPE_DESCRIPTIONS } from "@/server/auth/scopes";
+import { createToken, listTokens, revokeToken, type TokenRecord } from "@/server/services/tokens";
+import { signUp } from "@/server/services/users";
+
+class UsageError extends Error {}
+
+function requireEnv(names: string[]): void {
+  const missing = names.filter((n) => !process.env[n]?.trim());
+  if (missing.length) {
+    throw new UsageError(`${missing.join(" and ")} must be set (DATABASE_URL=file:./data/svc.db or postgres://…; SVC_USER_ID=<your user id>)`);
+  }
+}
+
+async function tokenDb(): Promise<{ db: Db; userId: string }> {
+  requireEnv(["DATABASE_URL", "SVC_USER_ID"]);
+  const db = await getDb();
+  const userId = process.env.SVC_USER_ID!.trim();
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw new AppError("NOT_FOUND", `SVC_USER_ID ${userId} is not a user of this database`);
+  return { db, userId };
+}
+
+function when(iso: string | null, never: string): string {
+  return iso ? iso.replace("T", " ").replace(/\.\d+Z$/, " UTC") : never;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+}
+
+function formatList(tokens: TokenRecord[]): string {
+  if (!tokens.length) return "No tokens. Create one with: svc token create <name>";
+  return table([
+    ["PREFIX", "NAME", "ID", "SCOPES", "LAST USED", "EXPIRES"],
+    ...tokens.map((t) => [
+      `svc_${t.prefix}`,
+      t.name,
+      t.id,
+      t.scopes.join(","),
+      when(t.lastUsedAt, "never"),
+      t.expired ? `${when(t.expiresAt, "")} (expired)` : when(t.expiresAt, "never"),
+    ]),
+  ]);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+}
+
+function program(out: (s: string) => void): Command {
+  const cli = new Command("svc").description("svc — self-hosted repository platform").exitOverride().configureOutput({ writeOut: out, writeErr: (s) => process.stderr.write(s) });
+  const token = cli.command("token").description("manage personal access tokens");
+
+  token
+    .command("create <name>")
+    .description("create a token and print its secret once")
+    .option("-e, --expires <days>", "expire after this many days (default: never)")
+    .option("-s, --scopes <scopes>", "comma-separated scopes", "repo:read,repo:write")
+    .action(async (name: string, opts: { expires?: string; scopes: string }) => {
+      if (opts.expires !== undefined && !/^\d+$/.test(opts.expires)) throw new AppError("BAD_REQUEST", `--expires takes a whole number of days (got "${opts.expires}")`);
+      const { db, userId } = await tokenDb();
+      const t = await createToken(db, userId, { name, scopes: opts.scopes, expiresInDays: opts.expires === undefined ? undefined : Number(opts.expires) });
+      out(`Created token "${t.name}" (id ${t.id})\n\n  ${t.token}\n\nScopes:  ${t.scopes.join(", ")}\nExpires: ${when(t.expiresAt, "never")}\nCopy it now: it is shown only once and cannot be retrieved later.\n`);
+    });
+
+  token
+    .command("list")
+    .alias("ls")
+    .description("list your tokens")
+    .action(async () => {
+      const { db, userId } = await tokenDb();
+      out(formatList(await listTokens(db, userId)) + "\n");
+    });
+
+  token
+    .command("revoke <id>")
+    .aliases(["delete", "rm"])
+    .description("revoke a token by full id, id prefix or token prefix")
+    .action(async (ref: string) => {
+      const { db, userId } = await tokenDb();
+      const t = await revokeToken(db, userId, ref);
+      out(`Revoked token "${t.name}" (svc_${t.prefix}, id ${t.id})\n`);
+    });
+
+  token
+    .command("scopes")
+    .description("list the available scopes")
+    .action(() => {
+      out(table(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])) + "\n");
+    });
+
+  const user = cli.command("user").description("manage accounts");
+  user
+    .command("create <username>")
+    .description("create an account; prints the new user's id")
+    .option("--password-stdin", "read the password from standard input")
+    .option("--admin", "make the user a site administrator")
+    .option("--name <name>", "display name")
+    .option("--email <email>", "email address")
+    .action(async (username: string, opts: { passwordStdin?: boolean; admin?: boolean; name?: string; email?: string }) => {
+      if (!opts.passwordStdin) throw new UsageError("--password-stdin is required (the password is never taken as an argument)");
+      requireEnv(["DATABASE_URL"]);
+      const password = await readStdin();
+      const created = await signUp(await getDb(), { username, password, name: opts.name, email: opts.email }, { isAdmin: Boolean(opts.admin) });
+      out(created.id + "\n");
+    });
+  return cli;
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+  try {
+    await program(out).parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError) {
+      process.stderr.write(`svc: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof AppError) {
+      process.stderr.write(`svc: ${e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`svc: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  } finally {
+    await closeDb();
+  }
+}
