@@ -50,7 +50,7 @@ if (!args.has("--no-e2e")) {
     broken = true;
   } else if (run("next build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { SVC_APP_ROOT: root })) {
     const out = path.join(tmp, "playwright.json");
-    run("playwright", process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out, PLAYWRIGHT_REPORTERS: "list,json" });
+    run("playwright", process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     if (existsSync(out)) {
       const s = JSON.parse(readFileSync(out, "utf8")).stats ?? {};
       passed += s.expected ?? 0;
