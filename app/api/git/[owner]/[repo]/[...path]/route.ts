@@ -1,0 +1,20 @@
+/**
+ * Git smart HTTP. next.config.mjs rewrites `/<owner>/<repo>.git/<path>` here (the `.git` suffix
+ * is stripped by the rewrite); server/git/smart-http.ts does the work. Node runtime: it spawns
+ * git and streams request and response bodies (docs/git-http.md).
+ */
+import { handleGitHttp } from "@/server/git/smart-http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ owner: string; repo: string; path: string[] }> };
+
+async function handler(req: Request, { params }: Params): Promise<Response> {
+  const { owner, repo, path } = await params;
+  // Reached directly as /api/git/<owner>/<repo>.git/… the suffix is still there.
+  const name = repo.endsWith(".git") ? repo.slice(0, -".git".length) : repo;
+  return handleGitHttp(req, owner, name, path.join("/"));
+}
+
+export { handler as GET, handler as POST };

@@ -1,0 +1,416 @@
+/**
+ * Git smart HTTP (gitprotocol-http(5), the protocol git-http-backend(1) serves) with the real
+ * `git upload-pack` / `git receive-pack` in `--stateless-rpc` mode. Served at
+ * `/<owner>/<repo>.git/<rest>` (next.config.mjs rewrites it to app/api/git/…); docs/git-http.md.
+ *
+ *   GET  info/refs?service=git-upload-pack|git-receive-pack  ref advertisement
+ *   POST git-upload-pack                                      fetch / clone (protocol v0, v1, v2)
+ *   POST git-receive-pack                                     push (v0/v1; git has no v2 push)
+ *
+ * Nothing else is served (no dumb HTTP, no other services). Request bodies are streamed into
+ * git's stdin (gunzipped on the fly for `Content-Encoding: gzip`) and git's stdout is streamed
+ * into the response, both with backpressure, so a large push or clone is never held in memory.
+ * Repositories are never created here.
+ */
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import { stat } from "node:fs/promises";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { getDb } from "@/server/db";
+import { AppError, httpStatusOf } from "@/server/errors";
+import { hasScope } from "@/server/auth/scopes";
+import { resolveActor, type Actor } from "@/server/auth/actor";
+import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
+import { recordPush, ZERO_SHA, type RefUpdate } from "@/server/services/repos/push";
+import { repoNameProblem, usernameProblem } from "@/server/services/users/names";
+import { runGit, spawnGit, userArg } from "./exec";
+
+/** The two services svc serves. */
+export type GitService = "git-upload-pack" | "git-receive-pack";
+
+const SERVICES: readonly GitService[] = ["git-upload-pack", "git-receive-pack"];
+
+/** Kill a git process when neither side moved a byte for this long (ms). */
+const IDLE_TIMEOUT_MS = 10 * 60_000;
+
+/** Git-Protocol header values passed on to git as GIT_PROTOCOL (e.g. "version=2"). */
+const SAFE_GIT_PROTOCOL = /^[A-Za-z0-9=:._-]{1,256}$/;
+
+/** Largest receive-pack command section parsed for the post-push hook (bytes). */
+const MAX_COMMAND_BYTES = 4 * 1024 * 1024;
+
+const NO_CACHE = {
+  "cache-control": "no-cache, max-age=0, must-revalidate",
+  pragma: "no-cache",
+  expires: "Fri, 01 Jan 1980 00:00:00 GMT",
+};
+
+/** A plain-text response; git prints text/plain error bodies to the user as "remote: …". */
+function text(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(message.endsWith("\n") ? message : message + "\n", {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", ...NO_CACHE, ...headers },
+  });
+}
+
+/** 401 with the Basic challenge that makes git ask for (or send) credentials. */
+function challenge(message: string): Response {
+  return text(401, message, { "www-authenticate": 'Basic realm="svc", charset="UTF-8"' });
+}
+
+/** One pkt-line (gitprotocol-common(5)): 4 hex digits of length including themselves, then data. */
+export function pktLine(data: string): Buffer {
+  const body = Buffer.from(data, "utf8");
+  return Buffer.concat([Buffer.from((body.length + 4).toString(16).padStart(4, "0"), "ascii"), body]);
+}
+
+/** The flush-pkt "0000". */
+export const FLUSH_PKT = Buffer.from("0000", "ascii");
+
+/** The highest `version=N` in a GIT_PROTOCOL value (colon-separated keys), 0 when absent. */
+export function protocolVersion(gitProtocol: string | undefined): number {
+  let v = 0;
+  for (const part of gitProtocol?.split(":") ?? []) {
+    const m = /^version=(\d+)$/.exec(part);
+    if (m) v = Math.max(v, Number(m[1]));
+  }
+  return v;
+}
+
+type Route =
+  | { kind: "advertise"; service: GitService }
+  | { kind: "rpc"; service: GitService }
+  | { kind: "error"; response: Response };
+
+/** Maps the path after `<repo>.git/`, the method and the query to what is asked, or an error response. */
+function route(method: string, rest: string, url: URL): Route {
+  const path = rest.replace(/^\/+/, "");
+  if (path === "info/refs") {
+    if (method !== "GET") return { kind: "error", response: text(405, "use GET for info/refs", { allow: "GET" }) };
+    const service = url.searchParams.get("service");
+    if (!service) return { kind: "error", response: text(403, "svc speaks only the smart HTTP protocol: the ?service= parameter is required (git ≥ 1.6.6)") };
+    if (!SERVICES.includes(service as GitService)) return { kind: "error", response: text(403, `unsupported service "${service.slice(0, 64)}": only git-upload-pack and git-receive-pack are served`) };
+    return { kind: "advertise", service: service as GitService };
+  }
+  if (SERVICES.includes(path as GitService)) {
+    if (method !== "POST") return { kind: "error", response: text(405, `use POST for ${path}`, { allow: "POST" }) };
+    return { kind: "rpc", service: path as GitService };
+  }
+  return { kind: "error", response: text(404, "not found: svc serves only info/refs, git-upload-pack and git-receive-pack (smart HTTP)") };
+}
+
+/**
+ * Resolves the caller and checks access (authorizeRepo is the gate), mapping refusals to the
+ * answers git understands: anonymous and refused, or the repo is private/unknown → 401 with a
+ * Basic challenge; bad/expired/revoked credentials → 401; authenticated but the repository is
+ * unreadable or absent → 404; readable but the token lacks repo:write or the user lacks write
+ * permission → 403 naming what is missing.
+ */
+async function authorize(req: Request, owner: string, name: string, service: GitService): Promise<{ repo: AuthorizedRepo; actor: Actor | null } | Response> {
+  let actor: Actor | null;
+  try {
+    actor = await resolveActor(req);
+  } catch (e) {
+    if (e instanceof AppError && e.code === "UNAUTHORIZED") return challenge(`authentication failed: ${e.message}`);
+    if (e instanceof AppError) return text(httpStatusOf(e.code), e.message);
+    throw e;
+  }
+  const level = service === "git-receive-pack" ? "write" : "read";
+  const validName = !usernameProblem(owner) && !repoNameProblem(name);
+  const db = await getDb();
+  if (!actor) {
+    if (!validName) return challenge("authentication required");
+    try {
+      return { repo: await authorizeRepo(db, null, { owner, name }, level), actor };
+    } catch (e) {
+      if (e instanceof AppError && (e.code === "NOT_FOUND" || e.code === "UNAUTHORIZED")) {
+        return challenge(level === "write" ? "authentication required to push: use a personal access token as the password" : "authentication required");
+      }
+      throw e;
+    }
+  }
+  if (!validName) return text(404, `repository ${owner}/${name} not found`);
+  let repo: AuthorizedRepo;
+  try {
+    // Read first: an unreadable or unknown repository is 404 whatever the token's scopes.
+    repo = await authorizeRepo(db, actor, { owner, name }, "read");
+  } catch (e) {
+    if (e instanceof AppError && e.code !== "UNAUTHORIZED") return text(httpStatusOf(e.code), e.message);
+    throw e;
+  }
+  if (level === "write") {
+    if (!hasScope(actor.scopes, "repo:write")) return text(403, `push refused: this token lacks the "repo:write" scope`);
+    if (!atLeast(repo.permission, "write")) return text(403, `push refused: you need write permission on ${repo.owner}/${repo.name} (you have ${repo.permission})`);
+  }
+  return { repo, actor };
+}
+
+/**
+ * Passes a receive-pack request through unchanged while reading its command list
+ * (`<old> <new> <ref>` pkt-lines up to the first flush; gitprotocol-pack(5) "Reference Update
+ * Request"), for the post-push hook.
+ */
+class CommandSniffer extends Transform {
+  readonly commands: RefUpdate[] = [];
+  /** False when the command section could not be read completely (too large or malformed). */
+  complete = false;
+  private buf: Buffer = Buffer.alloc(0);
+  private done = false;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    if (!this.done) this.scan(chunk);
+    cb(null, chunk);
+  }
+
+  private scan(chunk: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    let pos = 0;
+    while (this.buf.length - pos >= 4) {
+      const len = parseInt(this.buf.toString("ascii", pos, pos + 4), 16);
+      if (Number.isNaN(len) || (len > 0 && len < 4)) return this.stop(false);
+      if (len === 0) return this.stop(true);
+      if (this.buf.length - pos < len) break;
+      const line = this.buf.toString("utf8", pos + 4, pos + len).split("\0")[0].replace(/\n$/, "");
+      const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/.exec(line);
+      if (m) this.commands.push({ oldSha: m[1], newSha: m[2], ref: m[3] });
+      pos += len;
+    }
+    this.buf = this.buf.subarray(pos);
+    if (this.buf.length > MAX_COMMAND_BYTES) this.stop(false);
+  }
+
+  private stop(complete: boolean): void {
+    this.complete = complete;
+    this.done = true;
+    this.buf = Buffer.alloc(0);
+  }
+}
+
+/** The commands of a push that took effect: the ref now has the new value (or is gone for a delete). */
+async function effectiveUpdates(gitDir: string, commands: RefUpdate[]): Promise<RefUpdate[]> {
+  if (commands.length === 0) return [];
+  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)"], { gitDir, maxBytes: 256 * 1024 * 1024 });
+  if (r.code !== 0) return [];
+  const now = new Map<string, string>();
+  for (const line of r.stdout.toString("utf8").split("\n")) {
+    const i = line.indexOf(" ");
+    if (i > 0) now.set(line.slice(i + 1), line.slice(0, i));
+  }
+  return commands.filter((c) => (/^0+$/.test(c.newSha) ? !now.has(c.ref) : now.get(c.ref) === c.newSha));
+}
+
+/** Is this a Node zlib failure (bad or truncated gzip)? */
+function isZlibError(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? "";
+  return code.startsWith("Z_") || code === "ERR_ZLIB_INITIALIZATION_FAILED";
+}
+
+/** Is this git closing its stdin early (not the client's fault)? */
+function isPipeClosed(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? "";
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET";
+}
+
+interface RunOptions {
+  req: Request;
+  repo: AuthorizedRepo;
+  actor: Actor | null;
+  service: GitService;
+  advertise: boolean;
+}
+
+/**
+ * Runs `git <upload-pack|receive-pack> --stateless-rpc [--advertise-refs] <dir>` and answers
+ * with its output. The response starts once git wrote its first byte (or exited), so a request
+ * git refuses or a body that is not valid gzip is answered 400 with git's message rather than a
+ * broken 200.
+ */
+async function runService({ req, repo, actor, service, advertise }: RunOptions): Promise<Response> {
+  const headers: Record<string, string> = { ...NO_CACHE };
+  let prefix: Buffer | null = null;
+  const rawProtocol = req.headers.get("git-protocol")?.trim();
+  const gitProtocol = rawProtocol && SAFE_GIT_PROTOCOL.test(rawProtocol) ? rawProtocol : undefined;
+  if (advertise) {
+    headers["content-type"] = `application/x-${service}-advertisement`;
+    // git-http-backend omits the service header for protocol v2 (the client accepts both).
+    if (!(service === "git-upload-pack" && protocolVersion(gitProtocol) >= 2)) {
+      prefix = Buffer.concat([pktLine(`# service=${service}\n`), FLUSH_PKT]);
+    }
+  } else {
+    const contentType = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (contentType !== `application/x-${service}-request`) {
+      return text(415, `unsupported content type "${contentType.slice(0, 100)}": expected application/x-${service}-request`);
+    }
+    headers["content-type"] = `application/x-${service}-result`;
+  }
+  const encoding = (req.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (!advertise && encoding && encoding !== "gzip" && encoding !== "x-gzip" && encoding !== "identity") {
+    return text(415, `unsupported content encoding "${encoding.slice(0, 50)}": send gzip or no encoding`);
+  }
+  if (!(await stat(repo.gitDir).then((s) => s.isDirectory(), () => false))) {
+    return text(404, `repository ${repo.owner}/${repo.name} has no git data on the server`);
+  }
+
+  const env: Record<string, string> = {};
+  if (gitProtocol) env.GIT_PROTOCOL = gitProtocol;
+  if (actor) {
+    // Reflog entries of a push name the pusher (as git-http-backend does with REMOTE_USER).
+    env.GIT_COMMITTER_NAME = actor.user.username;
+    env.GIT_COMMITTER_EMAIL = actor.user.email ?? `${actor.user.username}@svc`;
+    env.REMOTE_USER = actor.user.username;
+  }
+  const args = [service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), userArg(repo.gitDir, "repository path")];
+  const child: ChildProcessWithoutNullStreams = spawnGit(args, { timeoutMs: 0, env });
+
+  let lastActivity = Date.now();
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  const idle = setInterval(() => {
+    if (Date.now() - lastActivity > IDLE_TIMEOUT_MS) kill();
+  }, Math.min(30_000, IDLE_TIMEOUT_MS));
+  idle.unref?.();
+  const onAbort = () => kill();
+  req.signal?.addEventListener("abort", onAbort, { once: true });
+  if (req.signal?.aborted) kill();
+
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => {
+    if (stderr.length < 64 * 1024) stderr += c.toString("utf8");
+  });
+  const exited = new Promise<number>((resolve) => {
+    child.on("error", (e) => {
+      stderr += String(e);
+      resolve(127);
+    });
+    child.on("close", (code, signal) => {
+      clearInterval(idle);
+      req.signal?.removeEventListener("abort", onAbort);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+
+  // Request body → [gunzip] → [command sniffer] → git stdin, with backpressure.
+  let inputError: unknown = null;
+  let sniffer: CommandSniffer | null = null;
+  const inputFailed = new Promise<void>((resolve) => {
+    if (advertise || !req.body) {
+      child.stdin.on("error", () => {});
+      child.stdin.end();
+      return;
+    }
+    const source = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>);
+    source.on("data", () => { lastActivity = Date.now(); });
+    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [source];
+    if (encoding === "gzip" || encoding === "x-gzip") stages.push(createGunzip());
+    if (service === "git-receive-pack") stages.push((sniffer = new CommandSniffer()));
+    stages.push(child.stdin);
+    (pipeline as (...s: unknown[]) => Promise<void>)(...stages).catch((e: unknown) => {
+      if (isPipeClosed(e)) return; // git closed its stdin: its exit status tells what happened
+      inputError = e;
+      kill();
+      resolve();
+    });
+  });
+
+  const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await Promise.race([chunks.next(), inputFailed.then(() => "input-failed" as const)]);
+
+  if (first === "input-failed" || inputError) {
+    kill();
+    await exited;
+    if (isZlibError(inputError)) return text(400, `request body is not valid gzip: ${(inputError as Error).message}`);
+    return text(400, `could not read the request body: ${(inputError as Error)?.message ?? "aborted"}`);
+  }
+  if (first.done) {
+    const code = await exited;
+    if (inputError && isZlibError(inputError)) return text(400, `request body is not valid gzip: ${(inputError as Error).message}`);
+    if (code !== 0) {
+      const detail = stderr.trim().split("\n").slice(-5).join("\n") || `git ${service.slice(4)} exited with ${code}`;
+      if (advertise) {
+        console.error(`git ${service} --advertise-refs failed for ${repo.owner}/${repo.name}: ${detail}`);
+        return text(500, "git could not read the repository");
+      }
+      return text(400, `git ${service.slice(4)} refused the request: ${detail}`);
+    }
+    if (service === "git-receive-pack" && !advertise) await afterPush(repo, sniffer);
+    return new Response(prefix ? new Uint8Array(prefix) : null, { status: 200, headers });
+  }
+
+  lastActivity = Date.now();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (prefix) controller.enqueue(new Uint8Array(prefix));
+      controller.enqueue(new Uint8Array(first.value));
+    },
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (!next.done) {
+          lastActivity = Date.now();
+          controller.enqueue(new Uint8Array(next.value));
+          return;
+        }
+        const code = await exited;
+        if (code !== 0) {
+          console.error(`git ${service} for ${repo.owner}/${repo.name} exited with ${code}: ${stderr.trim().split("\n").slice(-5).join(" | ")}`);
+        } else if (service === "git-receive-pack" && !advertise) {
+          await afterPush(repo, sniffer);
+        }
+        controller.close();
+      } catch (e) {
+        console.error(`git ${service} stream for ${repo.owner}/${repo.name} failed`, e);
+        kill();
+        controller.close();
+      }
+    },
+    cancel() {
+      kill();
+    },
+  });
+  return new Response(body, { status: 200, headers });
+}
+
+/** Post-push bookkeeping; a failure is logged, the push itself already succeeded. */
+async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null): Promise<void> {
+  try {
+    const commands = sniffer?.commands ?? [];
+    const updates = await effectiveUpdates(repo.gitDir, commands);
+    if (commands.length > 0 && updates.length === 0) return; // every ref was refused: nothing moved
+    await recordPush(await getDb(), repo.id, repo.gitDir, updates.map((u) => ({ ...u, oldSha: /^0+$/.test(u.oldSha) ? ZERO_SHA : u.oldSha })));
+  } catch (e) {
+    console.error(`recording the push to ${repo.owner}/${repo.name} failed`, e);
+  }
+}
+
+/**
+ * Serves one git smart HTTP request for `/<owner>/<repoWithoutDotGit>.git/<rest>`.
+ *
+ * `rest` is `info/refs` (GET, `?service=git-upload-pack|git-receive-pack`), `git-upload-pack`
+ * or `git-receive-pack` (POST, `Content-Type: application/x-git-<service>-request`, optionally
+ * `Content-Encoding: gzip`). The `Git-Protocol` header becomes GIT_PROTOCOL (protocol v2 for
+ * fetch). Source: gitprotocol-http(5), git-http-backend(1).
+ *
+ * Answers: 200 with git's output (`application/x-git-<service>-advertisement|result`,
+ * `Cache-Control: no-cache`); 401 + `WWW-Authenticate: Basic realm="svc"` when anonymous and
+ * refused (or the repository is private or unknown) and for invalid, expired or revoked tokens;
+ * 404 when an authenticated caller cannot read the repository or it does not exist; 403 when
+ * it is readable but the token lacks `repo:write` or the user lacks write permission (push);
+ * 400/403/404/405/415 with a plain-text message for malformed requests. Never creates a
+ * repository. After a successful receive-pack, `recordPush` runs (services/repos/push.ts).
+ */
+export async function handleGitHttp(req: Request, owner: string, repoWithoutDotGit: string, rest: string): Promise<Response> {
+  try {
+    const url = new URL(req.url);
+    const r = route(req.method.toUpperCase(), rest, url);
+    if (r.kind === "error") return r.response;
+    const auth = await authorize(req, owner, repoWithoutDotGit, r.service);
+    if (auth instanceof Response) return auth;
+    return await runService({ req, repo: auth.repo, actor: auth.actor, service: r.service, advertise: r.kind === "advertise" });
+  } catch (e) {
+    if (e instanceof AppError) return text(httpStatusOf(e.code), e.message);
+    console.error("git smart HTTP failed", e);
+    return text(500, "internal error");
+  }
+}

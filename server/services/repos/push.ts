@@ -1,0 +1,45 @@
+/**
+ * What happens after a successful `git push` (git smart HTTP receive-pack, server/git/smart-http.ts).
+ *
+ * Today: the repository row's `pushedAt`/`updatedAt` are set, and a repository whose default
+ * branch does not exist after the push (typically the first push of a `master` branch into a
+ * repository created with `main`) gets HEAD and `defaultBranch` moved to a branch that does.
+ *
+ * This is THE hook for every later "a branch moved" reaction: pull requests whose source branch
+ * is among `updates` get their `headSha` updated and their mergeability and AI review refreshed
+ * (ARCHITECTURE.md "Git"). Add that here, not in the HTTP layer.
+ */
+import type { Db } from "@/server/db";
+import { listBranches, setHead } from "@/server/git/repository";
+
+/** One ref change a push asked for and that took effect (shas are 40 hex; zeros = created/deleted). */
+export interface RefUpdate {
+  /** Full ref name, e.g. refs/heads/main. */
+  ref: string;
+  oldSha: string;
+  newSha: string;
+}
+
+export const ZERO_SHA = "0000000000000000000000000000000000000000";
+
+/**
+ * Records a push into repository `repoId` whose bare repository is `gitDir`. `updates` are the
+ * ref changes that took effect (empty when unknown). Never throws for git problems of the
+ * default-branch fix-up (they are logged); database errors propagate.
+ */
+export async function recordPush(db: Db, repoId: string, gitDir: string, updates: RefUpdate[] = []): Promise<void> {
+  const now = new Date();
+  const row = await db.repository.update({ where: { id: repoId }, data: { pushedAt: now, updatedAt: now }, select: { defaultBranch: true } });
+  try {
+    const branches = await listBranches(gitDir);
+    if (branches.length === 0 || branches.some((b) => b.name === row.defaultBranch)) return;
+    const pushed = updates.filter((u) => u.ref.startsWith("refs/heads/") && u.newSha !== ZERO_SHA).map((u) => u.ref.slice("refs/heads/".length));
+    const pick =
+      pushed.find((b) => b === "main") ?? pushed.find((b) => b === "master") ?? pushed[0] ??
+      branches.find((b) => b.name === "main")?.name ?? branches.find((b) => b.name === "master")?.name ?? branches[0].name;
+    await setHead(gitDir, pick);
+    await db.repository.update({ where: { id: repoId }, data: { defaultBranch: pick } });
+  } catch (e) {
+    console.error("recordPush: default branch fix-up failed", e);
+  }
+}
