@@ -2,10 +2,15 @@
 import { router, createCallerFactory } from "./trpc";
 import { usersRouter } from "./routers/users";
 import { reposRouter } from "./routers/repos";
+import { issuesRouter } from "./routers/issues";
+import { projectsRouter, cyclesRouter } from "./routers/planning";
 
 export const appRouter = router({
   users: usersRouter,
   repos: reposRouter,
+  issues: issuesRouter,
+  projects: projectsRouter,
+  cycles: cyclesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,6 +7,8 @@
  *   authedProcedure   rule tier "user": actor required (UNAUTHORIZED), token scope (FORBIDDEN)
  *   repoProcedure     rule tier "repo": input {repoId}; ctx.repo is the authorized repository
  *   repoByNameProcedure  same, input {owner, name}
+ *   repoProcedureBy(locator)  same, the repository found through another id in the input
+ *                    (issueId, commentId, labelId, …): see `RepoLocatorDef`
  * AppError from the domain becomes the matching TRPCError; zod errors become BAD_REQUEST with a
  * readable message naming the field.
  */
@@ -121,12 +123,14 @@ export const authedProcedure = base.meta({ tier: "user" }).use(({ ctx, path, nex
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
-async function withRepo<T>(ctx: { db: Db; actor: Actor | null }, path: string, locator: Parameters<typeof authorizeRepo>[2], next: (repo: AuthorizedRepo) => Promise<T>): Promise<T> {
+async function withRepo<T>(ctx: { db: Db; actor: Actor | null }, path: string, locator: Parameters<typeof authorizeRepo>[2], next: (repo: AuthorizedRepo) => Promise<T>, notFoundAs?: string): Promise<T> {
   const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
   let repo: AuthorizedRepo;
   try {
     repo = await authorizeRepo(ctx.db, ctx.actor, locator, rule.level);
   } catch (e) {
+    // Located through another id: a repository the caller cannot see hides the entity too.
+    if (notFoundAs && e instanceof AppError && e.code === "NOT_FOUND") throw new TRPCError({ code: "NOT_FOUND", message: `${notFoundAs} not found` });
     throw toTRPCError(e) ?? e;
   }
   return next(repo);
@@ -144,3 +148,54 @@ export const repoByNameProcedure = base
   .meta({ tier: "repo" })
   .input(z.object({ owner: z.string().min(1).max(100), name: z.string().min(1).max(100) }))
   .use(({ ctx, path, input, next }) => withRepo(ctx, path, { owner: input.owner, name: input.name }, (repo) => next({ ctx: { ...ctx, repo } })));
+
+const SCOPE_FOR_LEVEL = { read: "repo:read", write: "repo:write", admin: "repo:admin" } as const;
+
+/**
+ * How a repo-tier procedure finds its repository from another id in its input (issueId,
+ * commentId, labelId, templateId, viewId; later prId…). Define one per entity next to its domain
+ * code and build procedures with `repoProcedureBy(def)`.
+ */
+export interface RepoLocatorDef<K extends string> {
+  /** Input field holding the entity id, e.g. "issueId". */
+  key: K;
+  /** Noun for the NOT_FOUND message, e.g. "issue" → "issue not found". */
+  what: string;
+  /** Format of the id; default a UUID ("<key> must be a UUID"). */
+  schema?: z.ZodType<string>;
+  /** The entity's repository id, or null when no such entity exists. One query. */
+  repoIdOf: (db: Db, id: string) => Promise<string | null>;
+}
+
+/**
+ * Repo tier for procedures that name their repository through another id. Order of checks, the
+ * same answers as `repoProcedure`: the token scope for the access-table level (FORBIDDEN naming
+ * it), then input validation (BAD_REQUEST), then the lookup: an unknown id, or an id in a
+ * repository the caller cannot read, is NOT_FOUND "<what> not found"; then permission
+ * (UNAUTHORIZED for anonymous, FORBIDDEN below the level). ctx.repo is the authorized repository
+ * and ctx.entityId the located id.
+ */
+export function repoProcedureBy<K extends string>(def: RepoLocatorDef<K>) {
+  const idSchema = def.schema ?? z.string({ error: `${def.key} is required` }).uuid(`${def.key} must be a UUID`);
+  const shape = { [def.key]: idSchema } as { [P in K]: z.ZodType<string> };
+  return base
+    .meta({ tier: "repo" })
+    .use(({ ctx, path, next }) => {
+      const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
+      if (ctx.actor) {
+        try {
+          requireScope(ctx.actor, SCOPE_FOR_LEVEL[rule.level]);
+        } catch (e) {
+          throw toTRPCError(e) ?? e;
+        }
+      }
+      return next();
+    })
+    .input(z.object(shape))
+    .use(async ({ ctx, path, input, next }) => {
+      const entityId = (input as Record<K, string>)[def.key];
+      const repoId = await def.repoIdOf(ctx.db, entityId);
+      if (!repoId) throw new TRPCError({ code: "NOT_FOUND", message: `${def.what} not found` });
+      return withRepo(ctx, path, { repoId }, (repo) => next({ ctx: { ...ctx, repo, entityId } }), def.what);
+    });
+}

@@ -1,0 +1,41 @@
+/**
+ * projects and cycles routers (spec: "not shown"; minimal per issue #3 so the issue filters by
+ * project and cycle are real). Write permission creates, read permission lists.
+ */
+import { z } from "zod";
+import { router, repoProcedure } from "../trpc";
+import { createProject, listProjects } from "@/server/services/projects";
+import { createCycle, listCycles } from "@/server/services/cycles";
+
+const isoDate = (field: string) =>
+  z.string({ error: `${field} must be an ISO date or date-time string` }).max(40, `${field} must be an ISO date`).transform((v, ctx) => {
+    const t = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(v) ? Date.parse(v) : NaN;
+    if (Number.isNaN(t)) {
+      ctx.addIssue({ code: "custom", message: `${field} must be an ISO date or date-time string` });
+      return z.NEVER;
+    }
+    return new Date(t);
+  });
+
+export const projectsRouter = router({
+  /** {repoId, name} → {id, repoId, name, createdAt}. CONFLICT for a taken name. */
+  create: repoProcedure
+    .input(z.object({ name: z.string({ error: "name must be a string" }).trim().min(1, "name is required").max(100, "name is at most 100 characters") }))
+    .mutation(({ ctx, input }) => createProject(ctx.db, ctx.repo, input.name)),
+  /** {repoId} → projects by name. */
+  list: repoProcedure.query(({ ctx }) => listProjects(ctx.db, ctx.repo)),
+});
+
+export const cyclesRouter = router({
+  /** {repoId, number?, name?, startsAt, endsAt} → {id, repoId, number, name, startsAt, endsAt, createdAt}. */
+  create: repoProcedure
+    .input(z.object({
+      number: z.number({ error: "number must be a number" }).int("number must be an integer").min(1, "number must be at least 1").max(1_000_000, "number is too large").optional(),
+      name: z.string({ error: "name must be a string" }).trim().min(1, "name must not be empty").max(100, "name is at most 100 characters").optional(),
+      startsAt: isoDate("startsAt"),
+      endsAt: isoDate("endsAt"),
+    }))
+    .mutation(({ ctx, input }) => createCycle(ctx.db, ctx.repo, input)),
+  /** {repoId} → cycles by number. */
+  list: repoProcedure.query(({ ctx }) => listCycles(ctx.db, ctx.repo)),
+});

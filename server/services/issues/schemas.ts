@@ -1,0 +1,140 @@
+/**
+ * Input schemas of the issue procedures (spec "Issue router"; extensions marked). The router
+ * merges them with the tier's own {repoId} / {issueId}… schema; the services parse with them too,
+ * so the CLI gets the same validation. Messages name the field.
+ */
+import { z } from "zod";
+import { PRIORITY_KEYS, RELATION_TYPES, STATUS_KEYS, normalizeDueDate } from "./model";
+
+export const uuid = (field: string) => z.string({ error: `${field} must be a string` }).uuid(`${field} must be a UUID`);
+export const issueNumber = (field = "number") =>
+  z.number({ error: `${field} must be an issue number` }).int(`${field} must be an integer`).min(1, `${field} must be at least 1`).max(2_147_483_647, `${field} is too large`);
+
+export const title = z.string({ error: "title must be a string" }).trim().min(1, "title is required").max(256, "title is at most 256 characters");
+export const body = z.string({ error: "body must be a string" }).max(65_536, "body is at most 65536 characters");
+export const priority = z.enum(PRIORITY_KEYS, { error: `priority must be one of ${PRIORITY_KEYS.join(", ")}` });
+export const status = z.enum(STATUS_KEYS as [string, ...string[]], { error: `status must be one of ${STATUS_KEYS.join(", ")}` });
+export const dueDate = z
+  .string({ error: "dueDate must be an ISO date string (YYYY-MM-DD)" })
+  .max(40, "dueDate must be an ISO date (YYYY-MM-DD)")
+  .transform((v, ctx) => {
+    const d = normalizeDueDate(v);
+    if (!d) {
+      ctx.addIssue({ code: "custom", message: "dueDate must be an ISO date (YYYY-MM-DD)" });
+      return z.NEVER;
+    }
+    return d;
+  });
+export const estimate = z.number({ error: "estimate must be a number" }).finite("estimate must be finite").min(0, "estimate must not be negative").max(1_000_000, "estimate is at most 1000000");
+export const labelName = z.string({ error: "label must be a string" }).trim().min(1, "label name is required").max(50, "label name is at most 50 characters");
+export const labelList = z.array(labelName, { error: "labels must be a list of label names" }).max(50, "at most 50 labels");
+export const color = z.string({ error: "color must be a string" }).regex(/^#[0-9a-fA-F]{6}$/, "color must be #rrggbb");
+export const limitOf = (def: number, max: number) =>
+  z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit must be at least 1").max(max, `limit is at most ${max}`).default(def);
+export const offset = z.number({ error: "offset must be a number" }).int("offset must be an integer").min(0, "offset must not be negative").max(1_000_000, "offset is too large").default(0);
+
+export const byNumber = z.object({ number: issueNumber() });
+
+/** issues.list filters. Default limit 20, max 100. */
+export const listInput = z.object({
+  state: z.enum(["open", "closed"], { error: "state must be open or closed" }).optional(),
+  status: status.optional(),
+  priority: priority.optional(),
+  assignee: uuid("assignee").optional(),
+  project: z.string({ error: "project must be a project name" }).min(1).max(100).optional(),
+  cycle: issueNumber("cycle").optional(),
+  overdue: z.boolean({ error: "overdue must be a boolean" }).optional(),
+  dueSoon: z.boolean({ error: "dueSoon must be a boolean" }).optional(),
+  limit: limitOf(20, 100),
+  offset,
+});
+export type ListFilters = z.output<typeof listInput>;
+
+export const createInput = z
+  .object({
+    title: title.optional(),
+    body: body.optional(),
+    labels: labelList.optional(),
+    priority: priority.optional(),
+    dueDate: dueDate.optional(),
+    estimate: estimate.optional(),
+    parentNumber: issueNumber("parentNumber").optional(),
+    project: z.string({ error: "project must be a project name" }).trim().min(1, "project name is required").max(100).optional(),
+    cycle: issueNumber("cycle").optional(),
+    assigneeId: uuid("assigneeId").optional(),
+    templateId: uuid("templateId").optional(),
+    /** Extension: initial status for callers with write permission (default backlog). */
+    status: status.optional(),
+  })
+  .refine((v) => v.title !== undefined || v.templateId !== undefined, { message: "title is required", path: ["title"] });
+export type CreateIssueInput = z.input<typeof createInput>;
+
+export const updateInput = z.object({
+  title: title.optional(),
+  body: body.nullable().optional(),
+  status: status.optional(),
+  priority: priority.optional(),
+  /** null clears it. */
+  dueDate: dueDate.nullable().optional(),
+  /** null clears it. */
+  estimate: estimate.nullable().optional(),
+  /** null unassigns. */
+  assigneeId: uuid("assigneeId").nullable().optional(),
+});
+export type UpdateIssueInput = z.input<typeof updateInput>;
+
+export const createSubIssueInput = z.object({
+  parentNumber: issueNumber("parentNumber"),
+  title,
+  body: body.optional(),
+  priority: priority.optional(),
+});
+
+export const relationInput = z.object({
+  sourceNumber: issueNumber("sourceNumber"),
+  targetNumber: issueNumber("targetNumber"),
+  type: z.enum(RELATION_TYPES, { error: `type must be one of ${RELATION_TYPES.join(", ")}` }),
+});
+
+export const moveInput = z
+  .object({
+    number: issueNumber(),
+    status,
+    beforeNumber: issueNumber("beforeNumber").optional(),
+    afterNumber: issueNumber("afterNumber").optional(),
+  })
+  .refine((v) => v.beforeNumber === undefined || v.afterNumber === undefined, { message: "give beforeNumber or afterNumber, not both", path: ["beforeNumber"] });
+
+export const commentBody = z.string({ error: "body must be a string" }).trim().min(1, "body is required").max(65_536, "body is at most 65536 characters");
+
+export const templateFields = {
+  name: z.string({ error: "name must be a string" }).trim().min(1, "name is required").max(100, "name is at most 100 characters"),
+  title: z.string({ error: "title must be a string" }).max(256, "title is at most 256 characters").nullable().optional(),
+  body: body.nullable().optional(),
+  labels: labelList.optional(),
+  priority: priority.nullable().optional(),
+};
+
+export const viewFilters = z
+  .object({
+    status: z.array(status, { error: "filters.status must be a list of statuses" }).max(20).optional(),
+    priority: z.array(priority, { error: "filters.priority must be a list of priorities" }).max(5).optional(),
+    assignee: z.array(uuid("filters.assignee[]"), { error: "filters.assignee must be a list of user ids" }).max(100).optional(),
+    labels: z.array(labelName, { error: "filters.labels must be a list of label names" }).max(50).optional(),
+    dueDate: z.enum(["overdue", "due_soon", "no_date"], { error: "filters.dueDate must be overdue, due_soon or no_date" }).optional(),
+  }, { error: "filters must be an object" })
+  .strict();
+export type ViewFilters = z.output<typeof viewFilters>;
+
+export const SORT_FIELDS = ["number", "createdAt", "updatedAt", "priority", "dueDate", "estimate", "title", "status"] as const;
+export const viewSort = z.object({
+  field: z.enum(SORT_FIELDS, { error: `sort.field must be one of ${SORT_FIELDS.join(", ")}` }),
+  direction: z.enum(["asc", "desc"], { error: "sort.direction must be asc or desc" }),
+}, { error: "sort must be {field, direction}" });
+export type ViewSort = z.output<typeof viewSort>;
+
+export const viewFields = {
+  name: z.string({ error: "name must be a string" }).trim().min(1, "name is required").max(100, "name is at most 100 characters"),
+  filters: viewFilters,
+  sort: viewSort.nullable().optional(),
+};
