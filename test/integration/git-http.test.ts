@@ -50,7 +50,7 @@ function git(args: string[], opts: { cwd?: string; input?: Buffer | string; env?
         GIT_COMMITTER_NAME: "Test Committer",
         GIT_COMMITTER_EMAIL: "committer@example.com",
         ...opts.env,
-      },
+      } as Record<string, string | undefined> as NodeJS.ProcessEnv,
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

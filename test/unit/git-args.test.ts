@@ -17,7 +17,7 @@ import { pktLine, protocolVersion, FLUSH_PKT } from "@/server/git/smart-http";
 function gitCheckRefFormat(args: string[]): boolean {
   const r = spawnSync("git", ["check-ref-format", ...args], {
     cwd: os.tmpdir(),
-    env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: os.tmpdir(), LANG: "C" },
+    env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: os.tmpdir(), LANG: "C" } as Record<string, string | undefined> as NodeJS.ProcessEnv,
   });
   return r.status === 0;
 }
