@@ -1,12 +1,23 @@
 import type { Metadata } from "next";
 import "./globals.css";
+import { TRPCReactProvider } from "@/components/trpc/provider";
+import { TopNav } from "@/components/layout/top-nav";
 
-export const metadata: Metadata = { title: "svc", description: "Self-hosted repository platform" };
+export const metadata: Metadata = {
+  title: { default: "svc", template: "%s · svc" },
+  description: "Self-hosted repository platform",
+};
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-white text-slate-900 antialiased">{children}</body>
+      <body className="flex min-h-screen flex-col bg-slate-50 text-slate-900 antialiased">
+        <TRPCReactProvider>
+          <TopNav />
+          <main className="flex-1 pb-16">{children}</main>
+          <footer className="border-t border-slate-200 py-4 text-center text-xs text-slate-500">svc — self-hosted git</footer>
+        </TRPCReactProvider>
+      </body>
     </html>
   );
 }

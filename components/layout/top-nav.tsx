@@ -1,0 +1,49 @@
+import Link from "next/link";
+import { getCurrentActor } from "@/server/auth/session";
+import { container, cx } from "@/components/ui/styles";
+import { UserMenu } from "./user-menu";
+
+/** The top bar on every page: logo, main links, and the user menu or sign in/up links. */
+export async function TopNav() {
+  const actor = await getCurrentActor();
+  const link = "rounded-md px-2 py-1 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white";
+  return (
+    <header className="border-b border-slate-800 bg-slate-900">
+      <nav className={cx(container, "flex h-14 items-center gap-3")}>
+        <Link href="/" className="mr-2 flex items-center gap-2 text-lg font-bold tracking-tight text-white" data-testid="logo">
+          <span className="flex h-7 w-7 items-center justify-center rounded-md bg-emerald-500 font-mono text-sm text-slate-900">s</span>
+          svc
+        </Link>
+        {actor && (
+          <div className="flex items-center gap-1">
+            <Link href="/" className={link}>
+              Repositories
+            </Link>
+            <Link href="/settings/tokens" className={cx(link, "hidden sm:inline")}>
+              Tokens
+            </Link>
+          </div>
+        )}
+        <div className="ml-auto flex items-center gap-2">
+          {actor ? (
+            <>
+              <Link href="/new" className={cx(link, "border border-slate-700")} aria-label="New repository" title="New repository">
+                + <span className="hidden sm:inline">New</span>
+              </Link>
+              <UserMenu username={actor.user.username} name={actor.user.name} />
+            </>
+          ) : (
+            <>
+              <Link href="/signin" className={link}>
+                Sign in
+              </Link>
+              <Link href="/signup" className="rounded-md border border-slate-600 px-3 py-1 text-sm font-medium text-white hover:border-slate-400">
+                Sign up
+              </Link>
+            </>
+          )}
+        </div>
+      </nav>
+    </header>
+  );
+}

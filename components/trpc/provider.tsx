@@ -1,0 +1,54 @@
+"use client";
+/**
+ * Client-side tRPC: one QueryClient per browser tab and a tRPC client batching calls to
+ * /api/trpc as plain JSON (no transformer, matching the HTTP API's wire format).
+ * Components call `const trpc = useTRPC()` and use `trpc.x.y.queryOptions()/mutationOptions()`
+ * with TanStack Query's hooks.
+ */
+import { useState } from "react";
+import { QueryClient, QueryClientProvider, isServer } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import type { AppRouter } from "@/server/api/root";
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      // server components render the data; client queries avoid an immediate refetch
+      queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
+    },
+  });
+}
+
+let browserQueryClient: QueryClient | undefined;
+function getQueryClient() {
+  if (isServer) return makeQueryClient();
+  browserQueryClient ??= makeQueryClient();
+  return browserQueryClient;
+}
+
+export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
+  const queryClient = getQueryClient();
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({
+      links: [httpBatchLink({ url: "/api/trpc" })],
+    }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** The message of a tRPC (or any) error, for display. */
+export function errorMessage(error: unknown): string {
+  if (error && typeof error === "object" && "message" in error && typeof (error as { message: unknown }).message === "string") {
+    return (error as { message: string }).message;
+  }
+  return "something went wrong";
+}
