@@ -1,3 +1,112 @@
-export default function Home() {
-  return <main className="p-8">svc</main>;
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getCurrentActor, getServerCaller } from "@/server/auth/session";
+import { button, card, container, cx, badge } from "@/components/ui/styles";
+import { BranchIcon, KeyIcon, LockIcon, RepoIcon } from "@/components/ui/icons";
+import { fullDate, relativeTime } from "@/components/ui/format";
+
+export const metadata: Metadata = { title: "svc" };
+
+export default async function HomePage() {
+  const actor = await getCurrentActor();
+  return actor ? <Dashboard username={actor.user.username} /> : <Landing />;
+}
+
+function Landing() {
+  return (
+    <div className={cx(container, "py-16 sm:py-24")}>
+      <div className="mx-auto max-w-2xl text-center">
+        <h1 className="text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">Your code, on your server.</h1>
+        <p className="mt-4 text-lg text-slate-600">
+          svc is a self-hosted git platform: push with the <code className="rounded bg-slate-200 px-1 font-mono text-base">git</code> CLI over HTTP,
+          browse code with syntax highlighting, and script everything with personal access tokens.
+        </p>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          <Link href="/signup" className={cx(button.primary, "px-5 py-2 text-base")}>
+            Create an account
+          </Link>
+          <Link href="/signin" className={cx(button.secondary, "px-5 py-2 text-base")}>
+            Sign in
+          </Link>
+        </div>
+      </div>
+      <div className="mx-auto mt-16 grid max-w-4xl gap-4 sm:grid-cols-3">
+        {[
+          { title: "Git over HTTP", text: "Clone, fetch and push with any git client. A token is your password." },
+          { title: "Code browser", text: "Branches, trees, highlighted files and rendered READMEs." },
+          { title: "Scoped tokens", text: "Read-only, push or admin tokens with expiry, revocable any time." },
+        ].map((f) => (
+          <div key={f.title} className={cx(card, "p-5")}>
+            <h2 className="font-semibold">{f.title}</h2>
+            <p className="mt-1 text-sm text-slate-600">{f.text}</p>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+async function Dashboard({ username }: { username: string }) {
+  const caller = await getServerCaller();
+  const repos = await caller.repos.list({ owner: username, limit: 100 });
+  return (
+    <div className={cx(container, "grid gap-8 py-8 lg:grid-cols-[1fr_18rem]")}>
+      <section>
+        <div className="mb-4 flex items-center justify-between gap-4">
+          <h1 className="text-xl font-semibold">Your repositories</h1>
+          <Link href="/new" className={button.primary} data-testid="new-repo-button">
+            <RepoIcon /> New repository
+          </Link>
+        </div>
+        {repos.length === 0 ? (
+          <div className={cx(card, "px-6 py-12 text-center")}>
+            <RepoIcon className="h-8! w-8! text-slate-400" />
+            <h2 className="mt-3 font-semibold">No repositories yet</h2>
+            <p className="mt-1 text-sm text-slate-600">Create one, then push to it with git.</p>
+            <Link href="/new" className={cx(button.primary, "mt-4")}>
+              Create a repository
+            </Link>
+          </div>
+        ) : (
+          <ul className={cx(card, "divide-y divide-slate-200")} data-testid="repo-list">
+            {repos.map((r) => (
+              <li key={r.id} className="px-4 py-4 sm:px-5">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link href={`/${r.owner}/${r.name}`} className="font-semibold text-emerald-700 hover:underline">
+                    {r.owner}/<span className="font-bold">{r.name}</span>
+                  </Link>
+                  <span className={cx(badge, r.isPrivate ? "border-amber-300 bg-amber-50 text-amber-800" : "border-slate-300 text-slate-600")}>
+                    {r.isPrivate && <LockIcon className="mr-1 h-3! w-3!" />}
+                    {r.isPrivate ? "Private" : "Public"}
+                  </span>
+                </div>
+                {r.description && <p className="mt-1 text-sm text-slate-600">{r.description}</p>}
+                <div className="mt-2 flex flex-wrap items-center gap-4 text-xs text-slate-500">
+                  <span className="inline-flex items-center gap-1">
+                    <BranchIcon className="h-3.5! w-3.5!" /> {r.defaultBranch}
+                  </span>
+                  <span title={fullDate(r.pushedAt ?? r.updatedAt)}>
+                    {r.pushedAt ? `Pushed ${relativeTime(r.pushedAt)}` : `Created ${relativeTime(r.createdAt)}`}
+                  </span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <aside className="space-y-4">
+        <div className={cx(card, "p-4")}>
+          <h2 className="flex items-center gap-2 text-sm font-semibold">
+            <KeyIcon /> Push from the command line
+          </h2>
+          <p className="mt-2 text-sm text-slate-600">
+            git asks for a username and password over HTTP: use your username and a personal access token with the <code className="font-mono text-xs">repo:write</code> scope as the password.
+          </p>
+          <Link href="/settings/tokens" className={cx(button.secondary, "mt-3 w-full")}>
+            Manage access tokens
+          </Link>
+        </div>
+      </aside>
+    </div>
+  );
 }

@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getConfig } from "@/server/config";
+import { getCurrentActor } from "@/server/auth/session";
+import { AuthCard } from "@/components/auth/auth-card";
+import { SignInForm } from "@/components/auth/signin-form";
+import { GithubButton } from "@/components/auth/github-button";
+import { safeCallbackUrl } from "@/components/auth/safe-callback";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+/** Messages for the `error` query parameter next-auth adds when it redirects here. */
+const NEXT_AUTH_ERRORS: Record<string, string> = {
+  CredentialsSignin: "incorrect username or password",
+  SessionRequired: "sign in to see that page",
+  OAuthAccountNotLinked: "that GitHub account is linked to another user",
+  AccessDenied: "access denied",
+};
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  if (await getCurrentActor()) redirect(callbackUrl);
+  const errorCode = typeof params.error === "string" ? params.error : undefined;
+  const initialError = errorCode ? (NEXT_AUTH_ERRORS[errorCode] ?? "signing in failed; try again") : undefined;
+  const signUpHref = callbackUrl === "/" ? "/signup" : `/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`;
+  return (
+    <AuthCard
+      title="Sign in to svc"
+      footer={
+        <>
+          New to svc?{" "}
+          <Link href={signUpHref} className="font-medium text-emerald-700 hover:underline">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      <SignInForm callbackUrl={callbackUrl} initialError={initialError} />
+      {getConfig().github && (
+        <>
+          <div className="my-4 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
+            <span className="h-px flex-1 bg-slate-200" />
+            or
+            <span className="h-px flex-1 bg-slate-200" />
+          </div>
+          <GithubButton callbackUrl={callbackUrl} />
+        </>
+      )}
+    </AuthCard>
+  );
+}

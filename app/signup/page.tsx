@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getConfig } from "@/server/config";
+import { getCurrentActor } from "@/server/auth/session";
+import { AuthCard } from "@/components/auth/auth-card";
+import { SignUpForm } from "@/components/auth/signup-form";
+import { GithubButton } from "@/components/auth/github-button";
+import { safeCallbackUrl } from "@/components/auth/safe-callback";
+
+export const metadata: Metadata = { title: "Sign up" };
+
+export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  if (await getCurrentActor()) redirect(callbackUrl);
+  const signInHref = callbackUrl === "/" ? "/signin" : `/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`;
+  return (
+    <AuthCard
+      title="Create your account"
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link href={signInHref} className="font-medium text-emerald-700 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <SignUpForm callbackUrl={callbackUrl} />
+      {getConfig().github && (
+        <>
+          <div className="my-4 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
+            <span className="h-px flex-1 bg-slate-200" />
+            or
+            <span className="h-px flex-1 bg-slate-200" />
+          </div>
+          <GithubButton callbackUrl={callbackUrl} />
+        </>
+      )}
+    </AuthCard>
+  );
+}

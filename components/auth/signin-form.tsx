@@ -1,0 +1,51 @@
+"use client";
+import { useState } from "react";
+import { signIn } from "next-auth/react";
+import { button, cx, input, label } from "@/components/ui/styles";
+import { FormError } from "@/components/ui/form-error";
+
+export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | undefined>(initialError);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    setError(undefined);
+    if (!username.trim() || !password) {
+      setError("enter your username and password");
+      return;
+    }
+    setBusy(true);
+    const res = await signIn("credentials", { redirect: false, username: username.trim(), password, callbackUrl });
+    if (!res || res.error) {
+      setBusy(false);
+      setError(!res || !res.error || res.error === "CredentialsSignin" ? "incorrect username or password" : res.error);
+      return;
+    }
+    // a full navigation so every server component renders with the new session
+    window.location.assign(callbackUrl);
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate data-testid="signin-form">
+      <FormError message={error} />
+      <div>
+        <label htmlFor="username" className={label}>
+          Username
+        </label>
+        <input id="username" name="username" autoComplete="username" autoFocus className={cx(input, "mt-1")} value={username} onChange={(e) => setUsername(e.target.value)} />
+      </div>
+      <div>
+        <label htmlFor="password" className={label}>
+          Password
+        </label>
+        <input id="password" name="password" type="password" autoComplete="current-password" className={cx(input, "mt-1")} value={password} onChange={(e) => setPassword(e.target.value)} />
+      </div>
+      <button type="submit" className={cx(button.primary, "w-full py-2")} disabled={busy} data-testid="signin-submit">
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}
