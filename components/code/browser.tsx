@@ -1,0 +1,310 @@
+/**
+ * The code browser pages (server components): repository home, directory and file views.
+ * See docs/ui.md for the URL scheme and decisions.
+ */
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getServerCaller } from "@/server/auth/session";
+import { button, card, container, cx } from "@/components/ui/styles";
+import { FileIcon, KeyIcon } from "@/components/ui/icons";
+import { formatBytes, fullDate, relativeTime } from "@/components/ui/format";
+import { BranchSwitcher } from "./branch-switcher";
+import { loadBranches, loadRepo, orNotFound, orNull, type BranchData, type RepoData } from "./data";
+import { highlightFile, MAX_HIGHLIGHT_BYTES } from "./highlight";
+import { MarkdownView } from "./markdown";
+import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, RepoHeader, type EntryData } from "./parts";
+import { splitRefAndPath } from "./resolve";
+import { codeUrl, encodeSegments, parentPath, repoUrl } from "./urls";
+
+const README_NAMES = ["readme.md", "readme.markdown", "readme", "readme.txt", "readme.rst"];
+
+function isMarkdown(path: string): boolean {
+  return /\.(md|markdown|mdown|mkd)$/i.test(path);
+}
+
+async function latestCommit(repoId: string, ref: string, path?: string) {
+  const caller = await getServerCaller();
+  const commits = await orNull(caller.repos.commits({ repoId, ref, path: path || undefined, limit: 1 }));
+  return commits?.[0] ?? null;
+}
+
+function Toolbar({ repo, branches, gitRef: ref, kind, path }: { repo: RepoData; branches: BranchData; gitRef: string; kind: "tree" | "blob"; path: string }) {
+  return (
+    <div className="mb-4 flex flex-wrap items-center gap-3">
+      <BranchSwitcher owner={repo.owner} repo={repo.name} branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))} current={ref} kind={kind} path={path} />
+      {path && <Breadcrumbs repo={repo} gitRef={ref} path={path} isFile={kind === "blob"} />}
+    </div>
+  );
+}
+
+/** /<owner>/<repo>: default branch root with README and the about/clone sidebar, or set-up help when empty. */
+export async function RepoHome({ owner, name }: { owner: string; name: string }) {
+  const repo = await loadRepo(owner, name);
+  if (repo.isEmpty) return <EmptyRepo repo={repo} />;
+  const branches = await loadBranches(repo.id);
+  // the default branch may be missing when only other branches were pushed
+  const ref = branches.some((b) => b.name === repo.defaultBranch) ? repo.defaultBranch : (branches[0]?.name ?? repo.defaultBranch);
+  return (
+    <>
+      <RepoHeader repo={repo} />
+      <div className={cx(container, "grid gap-6 py-6 lg:grid-cols-[minmax(0,1fr)_18rem]")}>
+        <div className="min-w-0">
+          <Toolbar repo={repo} branches={branches} gitRef={ref} kind="tree" path="" />
+          <DirectoryContent repo={repo} gitRef={ref} path="" />
+        </div>
+        <aside className="space-y-4">
+          <div className={cx(card, "space-y-4 p-4")}>
+            <div>
+              <h2 className="text-sm font-semibold">About</h2>
+              <p className="mt-1 text-sm text-slate-600">{repo.description || <span className="italic text-slate-400">No description</span>}</p>
+            </div>
+            <CloneBox url={repo.cloneUrl} />
+            <dl className="space-y-1 text-sm text-slate-600">
+              <div className="flex justify-between gap-2">
+                <dt>Branches</dt>
+                <dd className="font-medium text-slate-900">{branches.length}</dd>
+              </div>
+              <div className="flex justify-between gap-2">
+                <dt>Default branch</dt>
+                <dd className="truncate font-mono text-xs font-medium text-slate-900">{repo.defaultBranch}</dd>
+              </div>
+              {repo.pushedAt && (
+                <div className="flex justify-between gap-2">
+                  <dt>Last push</dt>
+                  <dd className="text-slate-900" title={fullDate(repo.pushedAt)}>
+                    {relativeTime(repo.pushedAt)}
+                  </dd>
+                </div>
+              )}
+            </dl>
+          </div>
+        </aside>
+      </div>
+    </>
+  );
+}
+
+/** The file list of a directory with its latest commit and README (when there is one). */
+async function DirectoryContent({ repo, gitRef: ref, path }: { repo: RepoData; gitRef: string; path: string }) {
+  const caller = await getServerCaller();
+  const [tree, commit] = await Promise.all([orNotFound(caller.repos.tree({ repoId: repo.id, ref, path })), latestCommit(repo.id, ref, path)]);
+  const entries = tree.entries as EntryData[];
+  const readmeEntry = README_NAMES.map((n) => entries.find((e) => e.type === "blob" && e.name.toLowerCase() === n)).find(Boolean);
+  const readme = readmeEntry ? await orNull(caller.repos.blob({ repoId: repo.id, ref, path: readmeEntry.path })) : null;
+  return (
+    <div className="space-y-6">
+      <div className={cx(card, "overflow-hidden")}>
+        <LatestCommit commit={commit} />
+        <FileList repo={repo} gitRef={ref} path={path} entries={entries} />
+      </div>
+      {readmeEntry && readme && (
+        <Panel title={readmeEntry.name} testId="readme">
+          {readme.text !== null && !readme.truncated ? (
+            isMarkdown(readmeEntry.name) ? (
+              <div className="px-6 py-5 sm:px-8">
+                <MarkdownView source={readme.text} owner={repo.owner} repo={repo.name} gitRef={ref} dir={path} />
+              </div>
+            ) : (
+              <pre className="overflow-x-auto whitespace-pre-wrap px-6 py-5 font-mono text-sm">{readme.text}</pre>
+            )
+          ) : (
+            <Notice>The README is too large or not text, so it is not shown here.</Notice>
+          )}
+        </Panel>
+      )}
+    </div>
+  );
+}
+
+/** /<owner>/<repo>/tree/<ref>/<path> */
+export async function TreePage({ owner, name, segments }: { owner: string; name: string; segments: string[] }) {
+  const repo = await loadRepo(owner, name);
+  if (repo.isEmpty) notFound();
+  const branches = await loadBranches(repo.id);
+  const { ref, path } = splitRefAndPath(branches.map((b) => b.name), segments);
+  if (!ref) notFound();
+  const caller = await getServerCaller();
+  const tree = await orNull(caller.repos.tree({ repoId: repo.id, ref, path }));
+  if (!tree) {
+    // a file path under /tree/ goes to the file view, like GitHub
+    if (path && (await orNull(caller.repos.blob({ repoId: repo.id, ref, path })))) redirect(codeUrl(repo.owner, repo.name, "blob", ref, path));
+    notFound();
+  }
+  return (
+    <>
+      <RepoHeader repo={repo} />
+      <div className={cx(container, "py-6")}>
+        <Toolbar repo={repo} branches={branches} gitRef={ref} kind="tree" path={path} />
+        <DirectoryContent repo={repo} gitRef={ref} path={path} />
+      </div>
+    </>
+  );
+}
+
+/** /<owner>/<repo>/blob/<ref>/<path> */
+export async function BlobPage({ owner, name, segments, plain }: { owner: string; name: string; segments: string[]; plain: boolean }) {
+  const repo = await loadRepo(owner, name);
+  if (repo.isEmpty) notFound();
+  const branches = await loadBranches(repo.id);
+  const { ref, path } = splitRefAndPath(branches.map((b) => b.name), segments);
+  if (!ref || !path) notFound();
+  const caller = await getServerCaller();
+  const blob = await orNull(caller.repos.blob({ repoId: repo.id, ref, path }));
+  if (!blob) {
+    if (await orNull(caller.repos.tree({ repoId: repo.id, ref, path }))) redirect(codeUrl(repo.owner, repo.name, "tree", ref, path));
+    notFound();
+  }
+  const commit = await latestCommit(repo.id, ref, path);
+  const fileName = path.split("/").pop()!;
+  const rawUrl = `${repoUrl(repo.owner, repo.name)}/raw/${encodeSegments(ref)}/${encodeSegments(path)}`;
+  const lines = blob.text !== null ? blob.text.split("\n").length - (blob.text.endsWith("\n") ? 1 : 0) : 0;
+  const markdown = isMarkdown(path) && blob.text !== null && !blob.truncated;
+  const showPreview = markdown && !plain;
+  const selfUrl = codeUrl(repo.owner, repo.name, "blob", ref, path);
+  const isImage = /\.(png|jpe?g|gif|webp|avif|ico|bmp|svg)$/i.test(path);
+
+  let body: React.ReactNode;
+  if (blob.isBinary) {
+    body = isImage ? (
+      <div className="flex justify-center bg-[repeating-conic-gradient(#f1f5f9_0_25%,#fff_0_50%)] bg-[length:16px_16px] p-6">
+        {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img src={rawUrl} alt={fileName} className="max-h-[70vh] max-w-full" />
+      </div>
+    ) : (
+      <Notice testId="binary-notice">
+        Binary file ({formatBytes(blob.size)}) not shown.{" "}
+        <a href={rawUrl} className="font-medium text-emerald-700 hover:underline">
+          Download
+        </a>
+      </Notice>
+    );
+  } else if (blob.truncated || blob.text === null) {
+    body = (
+      <Notice testId="too-large-notice">
+        This file is too large to display ({formatBytes(blob.size)}).{" "}
+        <a href={rawUrl} className="font-medium text-emerald-700 hover:underline">
+          View raw
+        </a>
+      </Notice>
+    );
+  } else if (showPreview) {
+    body = (
+      <div className="px-6 py-5 sm:px-8">
+        <MarkdownView source={blob.text} owner={repo.owner} repo={repo.name} gitRef={ref} dir={parentPath(path)} />
+      </div>
+    );
+  } else if (blob.text.length === 0) {
+    body = <Notice>This file is empty.</Notice>;
+  } else {
+    const highlighted = await highlightFile(blob.text, fileName);
+    body = highlighted ? (
+      <div className="code-view" data-testid="code-view" data-lang={highlighted.lang} dangerouslySetInnerHTML={{ __html: highlighted.html }} />
+    ) : (
+      <>
+        <div className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-xs text-amber-800">Syntax highlighting is off for files over {formatBytes(MAX_HIGHLIGHT_BYTES)}.</div>
+        <div className="code-view" data-testid="code-view" data-lang="none">
+          <pre className="shiki">
+            <code>
+              {blob.text
+                .replace(/\r?\n$/, "")
+                .split("\n")
+                .map((line, i) => (
+                  <span key={i} className="line" id={`L${i + 1}`}>
+                    {line}
+                    {"\n"}
+                  </span>
+                ))}
+            </code>
+          </pre>
+        </div>
+      </>
+    );
+  }
+
+  const tab = (active: boolean) => cx("rounded-md px-2.5 py-1 text-xs font-medium", active ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-600 hover:text-slate-900");
+  return (
+    <>
+      <RepoHeader repo={repo} />
+      <div className={cx(container, "py-6")}>
+        <Toolbar repo={repo} branches={branches} gitRef={ref} kind="blob" path={path} />
+        <div className={cx(card, "overflow-hidden")} data-testid="file-view">
+          <LatestCommit commit={commit} />
+          <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-2 text-xs text-slate-600">
+            {markdown && (
+              <div className="flex rounded-md bg-slate-100 p-0.5">
+                <Link href={selfUrl} className={tab(showPreview)} scroll={false}>
+                  Preview
+                </Link>
+                <Link href={`${selfUrl}?plain=1`} className={tab(!showPreview)} scroll={false}>
+                  Code
+                </Link>
+              </div>
+            )}
+            <span className="flex items-center gap-1.5 font-medium text-slate-800">
+              <FileIcon className="text-slate-400" /> {fileName}
+            </span>
+            {blob.text !== null && !blob.truncated && <span>{lines} {lines === 1 ? "line" : "lines"}</span>}
+            <span>{formatBytes(blob.size)}</span>
+            <a href={rawUrl} className={cx(button.secondary, "ml-auto px-2! py-1! text-xs")} data-testid="raw-link">
+              Raw
+            </a>
+          </div>
+          {body}
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** A repository without commits: clone URL and how to push to it. */
+function EmptyRepo({ repo }: { repo: RepoData }) {
+  const canPush = repo.permission === "write" || repo.permission === "admin";
+  const branch = repo.defaultBranch;
+  return (
+    <>
+      <RepoHeader repo={repo} />
+      <div className={cx(container, "py-6")}>
+        <div className={cx(card, "mx-auto max-w-3xl space-y-6 p-6")} data-testid="empty-repo">
+          <div>
+            <h2 className="text-lg font-semibold">This repository is empty</h2>
+            <p className="mt-1 text-sm text-slate-600">{canPush ? "Push an existing project, or start a new one, from the command line." : "Nothing has been pushed to it yet."}</p>
+          </div>
+          <CloneBox url={repo.cloneUrl} />
+          {canPush && (
+            <>
+              <div>
+                <h3 className="mb-2 text-sm font-semibold">…push an existing repository from the command line</h3>
+                <CommandBlock testId="push-existing" lines={[`git remote add origin ${repo.cloneUrl}`, `git push -u origin ${branch}`]} />
+              </div>
+              <div>
+                <h3 className="mb-2 text-sm font-semibold">…or create a new repository on the command line</h3>
+                <CommandBlock
+                  testId="push-new"
+                  lines={[
+                    `echo "# ${repo.name}" >> README.md`,
+                    "git init",
+                    "git add README.md",
+                    'git commit -m "first commit"',
+                    `git branch -M ${branch}`,
+                    `git remote add origin ${repo.cloneUrl}`,
+                    `git push -u origin ${branch}`,
+                  ]}
+                />
+              </div>
+              <div className="flex items-start gap-3 rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900">
+                <KeyIcon className="mt-0.5 text-sky-600" />
+                <p>
+                  When git asks for credentials, enter your svc username and a <strong>personal access token</strong> with the{" "}
+                  <code className="font-mono text-xs">repo:write</code> scope as the password — your account password does not work for git.{" "}
+                  <Link href="/settings/tokens" className="font-medium underline">
+                    Create a token
+                  </Link>
+                </p>
+              </div>
+            </>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}

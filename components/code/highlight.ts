@@ -1,0 +1,98 @@
+/**
+ * Server-side syntax highlighting with shiki (`codeToHtml`, theme github-light). The language
+ * comes from the file name: a bundled language id or alias matching the extension, a few
+ * well-known file names, else plain text. Output is shiki's HTML (inline colour styles, one
+ * `span.line` per line with an `id="L<n>"` anchor); text is escaped by shiki.
+ */
+import { bundledLanguagesInfo, codeToHtml } from "shiki";
+
+/** Files larger than this are shown without highlighting (keeps rendering fast). */
+export const MAX_HIGHLIGHT_BYTES = 256 * 1024;
+
+const BY_NAME: Record<string, string> = {
+  dockerfile: "docker",
+  makefile: "make",
+  gnumakefile: "make",
+  "cmakelists.txt": "cmake",
+  ".bashrc": "shellscript",
+  ".zshrc": "shellscript",
+  ".profile": "shellscript",
+  ".env": "dotenv",
+  ".gitconfig": "ini",
+  ".editorconfig": "ini",
+  "package-lock.json": "json",
+  "tsconfig.json": "jsonc",
+  "jsconfig.json": "jsonc",
+};
+
+const EXTRA_EXT: Record<string, string> = {
+  h: "c",
+  hpp: "cpp",
+  cc: "cpp",
+  cxx: "cpp",
+  hh: "cpp",
+  mdx: "mdx",
+  htm: "html",
+  svg: "xml",
+  xsd: "xml",
+  cjs: "javascript",
+  jsonl: "json",
+  lock: "toml",
+  gitignore: "text",
+  txt: "text",
+};
+
+let byExt: Map<string, string> | undefined;
+function extensionMap(): Map<string, string> {
+  if (byExt) return byExt;
+  byExt = new Map();
+  for (const info of bundledLanguagesInfo) {
+    byExt.set(info.id.toLowerCase(), info.id);
+    for (const alias of info.aliases ?? []) if (!byExt.has(alias.toLowerCase())) byExt.set(alias.toLowerCase(), info.id);
+  }
+  for (const [ext, lang] of Object.entries(EXTRA_EXT)) byExt.set(ext, lang);
+  return byExt;
+}
+
+/** The shiki language for a file name, or "text". */
+export function languageFor(fileName: string): string {
+  const base = fileName.split("/").pop()!.toLowerCase();
+  if (BY_NAME[base]) return BY_NAME[base];
+  if (base.startsWith("dockerfile")) return "docker";
+  const dot = base.lastIndexOf(".");
+  if (dot < 0) return "text";
+  const lang = extensionMap().get(base.slice(dot + 1));
+  return lang && isBundled(lang) ? lang : "text";
+}
+
+function isBundled(lang: string): boolean {
+  return lang === "text" || bundledLanguagesInfo.some((l) => l.id === lang);
+}
+
+/** Highlighted HTML for a file's text, or null when it is too large to highlight. */
+export async function highlightFile(text: string, fileName: string): Promise<{ html: string; lang: string } | null> {
+  if (Buffer.byteLength(text, "utf8") > MAX_HIGHLIGHT_BYTES) return null;
+  return highlightCode(text, languageFor(fileName));
+}
+
+/** Highlighted HTML for code in a language (falls back to plain text on an unknown language). */
+export async function highlightCode(text: string, lang: string): Promise<{ html: string; lang: string }> {
+  const code = text.replace(/\r?\n$/, "");
+  const options = (l: string) => ({
+    lang: l,
+    theme: "github-light" as const,
+    tokenizeMaxLineLength: 4000,
+    transformers: [
+      {
+        line(node: { properties: Record<string, unknown> }, line: number) {
+          node.properties.id = `L${line}`;
+        },
+      },
+    ],
+  });
+  try {
+    return { html: await codeToHtml(code, options(lang)), lang };
+  } catch {
+    return { html: await codeToHtml(code, options("text")), lang: "text" };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * URL scheme of the code browser (docs/ui.md "URL scheme"):
+ *   /<owner>/<repo>                         default branch, root directory
+ *   /<owner>/<repo>/tree/<ref>/<dir path>   a directory at a ref
+ *   /<owner>/<repo>/blob/<ref>/<file path>  a file at a ref
+ * <ref> keeps its slashes (feature/login); every segment is percent-encoded on its own.
+ * The server splits ref from path by the longest prefix of segments that names a branch.
+ */
+export type CodeKind = "tree" | "blob";
+
+/** Percent-encodes each "/"-separated segment, keeping the separators. */
+export function encodeSegments(value: string): string {
+  return value
+    .split("/")
+    .filter((s) => s !== "")
+    .map(encodeURIComponent)
+    .join("/");
+}
+
+export function repoUrl(owner: string, repo: string): string {
+  return `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+
+/** URL of a directory (tree) or file (blob) at a ref. */
+export function codeUrl(owner: string, repo: string, kind: CodeKind, ref: string, path = ""): string {
+  const tail = path ? `/${encodeSegments(path)}` : "";
+  return `${repoUrl(owner, repo)}/${kind}/${encodeSegments(ref)}${tail}`;
+}
+
+/** Parent directory of a path ("" for top-level entries). */
+export function parentPath(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
