@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getCurrentActor } from "@/server/auth/session";
+import { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from "@/server/auth/scopes";
+import { TokensManager } from "@/components/tokens/tokens-manager";
+
+export const metadata: Metadata = { title: "Access tokens" };
+
+export default async function TokensPage() {
+  const actor = await getCurrentActor();
+  if (!actor) redirect("/signin?callbackUrl=%2Fsettings%2Ftokens");
+  return (
+    <div className="mx-auto w-full max-w-4xl px-4 py-8 sm:px-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Personal access tokens</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        Use a token as the password for <code className="font-mono text-xs">git push</code> over HTTP, or as <code className="font-mono text-xs">Authorization: Bearer</code> for the API.
+      </p>
+      <div className="mt-6">
+        <TokensManager scopes={SCOPES.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name] }))} defaultScopes={[...DEFAULT_SCOPES]} />
+      </div>
+    </div>
+  );
+}

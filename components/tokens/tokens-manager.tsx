@@ -1,0 +1,302 @@
+"use client";
+/**
+ * Personal access tokens: create, show the secret once, list, revoke. Talks to the REST endpoints
+ * /api/tokens with the browser's session cookie (docs/api.md "Token endpoints").
+ */
+import { useCallback, useEffect, useState } from "react";
+import { badge, button, card, cx, hint, input, label } from "@/components/ui/styles";
+import { CopyButton } from "@/components/ui/copy-button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { FormError } from "@/components/ui/form-error";
+import { AlertIcon, KeyIcon } from "@/components/ui/icons";
+import { fullDate, relativeTime, shortDate } from "@/components/ui/format";
+
+export interface TokenRecord {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+  expired: boolean;
+}
+
+interface ScopeInfo {
+  name: string;
+  description: string;
+}
+
+const EXPIRY_OPTIONS = [
+  { value: "", label: "No expiration" },
+  { value: "7", label: "7 days" },
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "365", label: "1 year" },
+];
+
+async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(path, { credentials: "same-origin", cache: "no-store", ...init, headers: { "content-type": "application/json", ...init?.headers } });
+  if (res.status === 204) return undefined as T;
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    const message = (body as { error?: { message?: string } } | null)?.error?.message;
+    throw new Error(message ?? (res.status === 401 ? "your session has ended; sign in again" : `request failed (${res.status})`));
+  }
+  return body as T;
+}
+
+export function TokensManager({ scopes, defaultScopes }: { scopes: ScopeInfo[]; defaultScopes: string[] }) {
+  const [tokens, setTokens] = useState<TokenRecord[] | null>(null);
+  const [loadError, setLoadError] = useState<string>();
+  const [created, setCreated] = useState<(TokenRecord & { token: string }) | null>(null);
+  const [revoking, setRevoking] = useState<TokenRecord | null>(null);
+  const [revokeBusy, setRevokeBusy] = useState(false);
+  const [revokeError, setRevokeError] = useState<string>();
+
+  const load = useCallback(async () => {
+    try {
+      setTokens(await api<TokenRecord[]>("/api/tokens"));
+      setLoadError(undefined);
+    } catch (e) {
+      setLoadError((e as Error).message);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function confirmRevoke() {
+    if (!revoking) return;
+    setRevokeBusy(true);
+    setRevokeError(undefined);
+    try {
+      await api<void>(`/api/tokens/${encodeURIComponent(revoking.id)}`, { method: "DELETE" });
+      setTokens((list) => list?.filter((t) => t.id !== revoking.id) ?? null);
+      if (created?.id === revoking.id) setCreated(null);
+      setRevoking(null);
+    } catch (e) {
+      setRevokeError((e as Error).message);
+    } finally {
+      setRevokeBusy(false);
+    }
+  }
+
+  return (
+    <div className="space-y-8">
+      {created && <NewTokenBox token={created} onDismiss={() => setCreated(null)} />}
+
+      <CreateTokenForm
+        scopes={scopes}
+        defaultScopes={defaultScopes}
+        onCreated={(t) => {
+          setCreated(t);
+          const { token: _secret, ...record } = t;
+          setTokens((list) => [record, ...(list ?? [])]);
+          window.scrollTo({ top: 0, behavior: "smooth" });
+        }}
+      />
+
+      <section>
+        <h2 className="mb-3 text-lg font-semibold">Your tokens</h2>
+        {loadError ? (
+          <div className="space-y-3">
+            <FormError message={loadError} />
+            <button type="button" className={button.secondary} onClick={() => void load()}>
+              Retry
+            </button>
+          </div>
+        ) : tokens === null ? (
+          <div className={cx(card, "px-4 py-8 text-center text-sm text-slate-500")}>Loading tokens…</div>
+        ) : tokens.length === 0 ? (
+          <div className={cx(card, "px-4 py-8 text-center text-sm text-slate-600")} data-testid="no-tokens">
+            You have no personal access tokens.
+          </div>
+        ) : (
+          <ul className={cx(card, "divide-y divide-slate-200")} data-testid="token-list">
+            {tokens.map((t) => (
+              <TokenRow key={t.id} token={t} onRevoke={() => { setRevokeError(undefined); setRevoking(t); }} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke token?"
+        confirmLabel="Revoke token"
+        busy={revokeBusy}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => void confirmRevoke()}
+      >
+        <p>
+          Scripts and git clients using <strong>{revoking?.name}</strong> (<code className="font-mono text-xs">svc_{revoking?.prefix}…</code>) will stop working immediately. This cannot be undone.
+        </p>
+        {revokeError && (
+          <div className="mt-3">
+            <FormError message={revokeError} />
+          </div>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function NewTokenBox({ token, onDismiss }: { token: TokenRecord & { token: string }; onDismiss: () => void }) {
+  return (
+    <div className="rounded-lg border-2 border-emerald-500 bg-emerald-50 p-4" data-testid="new-token">
+      <div className="flex items-start gap-2">
+        <KeyIcon className="mt-0.5 text-emerald-700" />
+        <div className="min-w-0 flex-1">
+          <h2 className="font-semibold text-emerald-900">Token “{token.name}” created</h2>
+          <p className="mt-1 flex items-center gap-1.5 text-sm font-medium text-amber-800" data-testid="new-token-warning">
+            <AlertIcon className="text-amber-600" />
+            Copy your token now. It will not be shown again.
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2 sm:flex-nowrap">
+            <input
+              readOnly
+              value={token.token}
+              aria-label="New token"
+              data-testid="new-token-value"
+              onFocus={(e) => e.currentTarget.select()}
+              className="min-w-0 flex-1 rounded-md border border-emerald-300 bg-white px-3 py-1.5 font-mono text-sm text-slate-900"
+            />
+            <CopyButton text={token.token} label="Copy token" testId="copy-token" />
+          </div>
+          <p className="mt-2 text-xs text-emerald-900">
+            Use it as the password when git asks for credentials, or send <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to the API.
+          </p>
+        </div>
+        <button type="button" className={cx(button.ghost, "px-2! py-1! text-xs")} onClick={onDismiss} aria-label="Dismiss">
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeInfo[]; defaultScopes: string[]; onCreated: (t: TokenRecord & { token: string }) => void }) {
+  const [name, setName] = useState("");
+  const [selected, setSelected] = useState<string[]>(defaultScopes);
+  const [expiry, setExpiry] = useState("");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    setError(undefined);
+    if (!name.trim()) return setError("give the token a name, e.g. the machine or script using it");
+    if (selected.length === 0) return setError("select at least one scope");
+    setBusy(true);
+    try {
+      const created = await api<TokenRecord & { token: string }>("/api/tokens", {
+        method: "POST",
+        body: JSON.stringify({ name: name.trim(), scopes: selected, expiresInDays: expiry ? Number(expiry) : null }),
+      });
+      onCreated(created);
+      setName("");
+      setSelected(defaultScopes);
+      setExpiry("");
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className={cx(card, "p-5")}>
+      <h2 className="text-lg font-semibold">Create a token</h2>
+      <p className="mt-1 text-sm text-slate-600">Tokens let git and scripts act as you, limited to the scopes you pick.</p>
+      <form onSubmit={onSubmit} className="mt-4 space-y-5" noValidate data-testid="create-token-form">
+        <FormError message={error} />
+        <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+          <div>
+            <label htmlFor="token-name" className={label}>
+              Name
+            </label>
+            <input id="token-name" className={cx(input, "mt-1")} value={name} maxLength={100} placeholder="e.g. laptop git" onChange={(e) => setName(e.target.value)} />
+          </div>
+          <div>
+            <label htmlFor="token-expiry" className={label}>
+              Expiration
+            </label>
+            <select id="token-expiry" className={cx(input, "mt-1")} value={expiry} onChange={(e) => setExpiry(e.target.value)} data-testid="token-expiry">
+              {EXPIRY_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <fieldset>
+          <legend className={label}>Scopes</legend>
+          <p className={hint}>Write implies read; admin implies write.</p>
+          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            {scopes.map((s) => {
+              const checked = selected.includes(s.name);
+              return (
+                <label key={s.name} className={cx("flex cursor-pointer items-start gap-3 rounded-md border p-3", checked ? "border-emerald-400 bg-emerald-50/50" : "border-slate-200 hover:bg-slate-50")}>
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 accent-emerald-600"
+                    checked={checked}
+                    data-testid={`scope-${s.name}`}
+                    onChange={(e) => setSelected((cur) => (e.target.checked ? [...cur, s.name] : cur.filter((x) => x !== s.name)))}
+                  />
+                  <span>
+                    <span className="block font-mono text-sm font-medium text-slate-900">{s.name}</span>
+                    <span className="block text-xs text-slate-600">{s.description}</span>
+                  </span>
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+        <button type="submit" className={button.primary} disabled={busy} data-testid="create-token-submit">
+          {busy ? "Generating…" : "Generate token"}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function TokenRow({ token, onRevoke }: { token: TokenRecord; onRevoke: () => void }) {
+  return (
+    <li className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:px-5" data-testid="token-row" data-token-id={token.id}>
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-semibold text-slate-900" data-testid="token-name">
+            {token.name}
+          </span>
+          <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700" data-testid="token-prefix">
+            svc_{token.prefix}…
+          </code>
+          {token.expired && <span className={cx(badge, "border-red-300 bg-red-50 text-red-700")} data-testid="token-expired">Expired</span>}
+        </div>
+        <div className="mt-1.5 flex flex-wrap gap-1">
+          {token.scopes.map((s) => (
+            <span key={s} className={cx(badge, "border-slate-200 bg-slate-50 font-mono text-slate-700")}>
+              {s}
+            </span>
+          ))}
+        </div>
+        <div className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
+          <span data-testid="token-last-used" title={token.lastUsedAt ? fullDate(token.lastUsedAt) : undefined}>
+            Last used {token.lastUsedAt ? relativeTime(token.lastUsedAt) : "never"}
+          </span>
+          <span title={token.expiresAt ? fullDate(token.expiresAt) : undefined}>
+            {token.expiresAt ? `${token.expired ? "Expired" : "Expires"} ${shortDate(token.expiresAt)}` : "Never expires"}
+          </span>
+          <span title={fullDate(token.createdAt)}>Created {shortDate(token.createdAt)}</span>
+        </div>
+      </div>
+      <button type="button" className={button.dangerOutline} onClick={onRevoke} data-testid="revoke-token">
+        Revoke
+      </button>
+    </li>
+  );
+}
