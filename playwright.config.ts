@@ -1,0 +1,62 @@
+/**
+ * End-to-end tests in Debian's Chromium (/usr/bin/chromium; never a downloaded browser) against
+ * the real server: `node scripts/start.mjs` (builds when needed, then `next start`) on PORT 3100
+ * with a fresh DATA_DIR, so every run starts from an empty database.
+ *
+ *   npx playwright test                  start svc on SVC_E2E_PORT (3100) and run e2e/
+ *   SVC_E2E_BASE_URL=http://localhost:3000 npx playwright test   use a server that is already running
+ */
+import { defineConfig } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const external = process.env.SVC_E2E_BASE_URL?.replace(/\/+$/, "");
+const port = Number(process.env.SVC_E2E_PORT || 3100);
+const baseURL = external || `http://localhost:${port}`;
+
+// Created once by the runner; workers inherit the variable and reuse it.
+if (!external && !process.env.SVC_E2E_DATA_DIR) {
+  process.env.SVC_E2E_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-"));
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  globalTeardown: "./e2e/global-teardown.ts",
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL,
+    browserName: "chromium",
+    viewport: { width: 1280, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: external
+    ? undefined
+    : {
+        command: "node scripts/start.mjs",
+        url: `${baseURL}/api/auth/providers`,
+        // the first start builds the app (a few minutes on 2 cores)
+        timeout: 15 * 60_000,
+        reuseExistingServer: false,
+        stdout: "pipe",
+        stderr: "pipe",
+        env: {
+          PORT: String(port),
+          DATA_DIR: process.env.SVC_E2E_DATA_DIR!,
+          NEXTAUTH_URL: baseURL,
+          NEXT_TELEMETRY_DISABLED: "1",
+        },
+      },
+});
