@@ -23,20 +23,39 @@ const LEVEL_SCOPE = { read: "repo:read", write: "repo:write", admin: "repo:admin
 
 let owner: Profile;
 let stranger: Profile;
-let privateRepo: { id: string; owner: string; name: string };
-let publicRepo: { id: string; owner: string; name: string };
+type Fixture = Record<string, unknown>;
+let privateRepo: Fixture;
+let publicRepo: Fixture;
 
 /** Raw input naming the private (or public) repository every way a procedure may locate it. */
-function entityInput(repo: { id: string; owner: string; name: string }): Record<string, unknown> {
-  return { repoId: repo.id, owner: repo.owner, name: repo.name };
+function entityInput(repo: Fixture): Record<string, unknown> {
+  return repo;
+}
+
+/**
+ * A repository with one of each entity that procedures locate their repository through
+ * (issueId, commentId, labelId, templateId, viewId). Later issues add theirs (prId, …).
+ */
+async function makeFixture(isPrivate: boolean): Promise<Fixture> {
+  const caller = await callerFor(actorOf(owner));
+  const repo = await caller.repos.create({ name: isPrivate ? "secret" : "open", isPrivate });
+  const issue = await caller.issues.create({ repoId: repo.id, title: "fixture" });
+  await caller.issues.addComment({ repoId: repo.id, number: issue.number, body: "hello" });
+  const [comment] = (await caller.issues.comments({ repoId: repo.id, number: issue.number })) as { id: string }[];
+  const label = (await caller.issues.createLabel({ repoId: repo.id, name: "bug", color: "#d73a4a" })) as { id: string };
+  const template = (await caller.issues.createTemplate({ repoId: repo.id, name: "Bug report" })) as { id: string };
+  const view = (await caller.issues.createView({ repoId: repo.id, name: "Mine", filters: {} })) as { id: string };
+  return {
+    repoId: repo.id, owner: repo.owner, name: repo.name, number: issue.number,
+    issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id,
+  };
 }
 
 beforeAll(async () => {
   owner = await makeUser("owner");
   stranger = await makeUser("stranger");
-  const caller = await callerFor(actorOf(owner));
-  privateRepo = await caller.repos.create({ name: "secret", isPrivate: true });
-  publicRepo = await caller.repos.create({ name: "open", isPrivate: false });
+  privateRepo = await makeFixture(true);
+  publicRepo = await makeFixture(false);
 });
 
 describe("access table", () => {
