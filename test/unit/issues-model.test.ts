@@ -4,8 +4,9 @@ import {
   addDays, dueSoonWindow, isDueSoon, isOverdue, normalizeDueDate, overdueWindow, positionBetween, priorityKey, priorityRank,
   renumberedPositions, stateForStatus, subIssueProgress, utcToday, POSITION_STEP, DEFAULT_STATUSES,
 } from "@/server/services/issues/model";
-import { viewOrder, viewWhere } from "@/server/services/issues/views";
-import { listWhere } from "@/server/services/issues/issues";
+import { viewFilter, viewOrder } from "@/server/services/issues/views";
+import { listFilter } from "@/server/services/issues/issues";
+import { issuesSql, isoOf } from "@/server/services/issues/query";
 
 describe("due dates (UTC)", () => {
   it("normalises ISO dates and date-times to the UTC calendar date", () => {
@@ -86,28 +87,43 @@ describe("statuses, priorities, progress", () => {
   });
 });
 
-describe("view and list filters become SQL where-clauses", () => {
+describe("view and list filters, and the SQL they become", () => {
   const now = new Date("2026-05-10T12:00:00Z");
   it("maps every view filter", () => {
-    expect(viewWhere("r", { status: ["todo"], priority: ["urgent"], assignee: ["u"], labels: ["UI"], dueDate: "overdue" }, now)).toEqual({
-      AND: [
-        { repoId: "r" }, { status: { in: ["todo"] } }, { priority: { in: [0] } }, { assigneeId: { in: ["u"] } },
-        { labels: { some: { label: { nameLower: { in: ["ui"] } } } } }, { state: "open", dueDate: { lt: "2026-05-10" } },
-      ],
+    expect(viewFilter("r", { status: ["todo"], priority: ["urgent"], assignee: ["u"], labels: ["UI"], dueDate: "overdue" }, now)).toEqual({
+      repoId: "r", statuses: ["todo"], priorities: [0], assigneeIds: ["u"], labelNames: ["ui"], state: "open", dueBefore: "2026-05-10",
     });
-    expect(viewWhere("r", { dueDate: "due_soon" }, now).AND).toContainEqual({ state: "open", dueDate: { gte: "2026-05-10", lte: "2026-05-17" } });
-    expect(viewWhere("r", { dueDate: "no_date" }, now).AND).toContainEqual({ dueDate: null });
-    expect(viewWhere("r", { status: [] }, now)).toEqual({ AND: [{ repoId: "r" }] });
+    expect(viewFilter("r", { dueDate: "due_soon" }, now)).toEqual({ repoId: "r", state: "open", dueFrom: "2026-05-10", dueTo: "2026-05-17" });
+    expect(viewFilter("r", { dueDate: "no_date" }, now)).toEqual({ repoId: "r", noDueDate: true });
+    expect(viewFilter("r", { status: [] }, now)).toEqual({ repoId: "r" });
   });
   it("orders with nulls last and number as the tie-break", () => {
-    expect(viewOrder(null)).toEqual([{ number: "desc" }]);
-    expect(viewOrder({ field: "dueDate", direction: "asc" })).toEqual([{ dueDate: { sort: "asc", nulls: "last" } }, { number: "desc" }]);
-    expect(viewOrder({ field: "priority", direction: "desc" })).toEqual([{ priority: "desc" }, { number: "desc" }]);
-    expect(viewOrder({ field: "number", direction: "asc" })).toEqual([{ number: "asc" }]);
+    expect(viewOrder(null)).toEqual([{ field: "number", direction: "desc" }]);
+    expect(viewOrder({ field: "dueDate", direction: "asc" })).toEqual([{ field: "dueDate", direction: "asc", nullsLast: true }, { field: "number", direction: "desc" }]);
+    expect(viewOrder({ field: "priority", direction: "desc" })).toEqual([{ field: "priority", direction: "desc" }, { field: "number", direction: "desc" }]);
+    expect(viewOrder({ field: "number", direction: "asc" })).toEqual([{ field: "number", direction: "asc" }]);
   });
-  it("list filters", () => {
-    expect(listWhere("r", { overdue: true, dueSoon: false, project: "Web", cycle: 3 }, now).AND).toEqual([
-      { repoId: "r" }, { project: { is: { nameLower: "web" } } }, { cycle: { is: { number: 3 } } }, { state: "open", dueDate: { lt: "2026-05-10" } },
-    ]);
+  it("list filters; overdue with state closed matches nothing", () => {
+    expect(listFilter("r", { overdue: true, dueSoon: false, project: "Web", cycle: 3 }, now)).toEqual({ repoId: "r", projectName: "Web", cycleNumber: 3, state: "open", dueBefore: "2026-05-10" });
+    expect(listFilter("r", { overdue: true, state: "closed" }, now)).toEqual({ repoId: "r", ids: [] });
+  });
+  it("builds one parameterised statement per dialect; values never enter the SQL text", () => {
+    const filter = { repoId: "r1", statuses: ["todo", "done"], labelNames: ["x'; DROP TABLE \"Issue\"; --"], dueBefore: "2026-01-01" };
+    const lite = issuesSql("sqlite", filter, [{ field: "dueDate", direction: "asc", nullsLast: true }], { limit: 20, offset: 40 });
+    expect(lite.text).toMatch(/json_group_array/);
+    expect(lite.text).not.toMatch(/DROP|drop/);
+    expect(lite.text).toMatch(/ORDER BY i."dueDate" ASC NULLS LAST\nLIMIT \? OFFSET \?$/);
+    expect(lite.params).toEqual(["r1", "todo", "done", "x'; drop table \"issue\"; --", "2026-01-01", 20, 40]);
+    const pg = issuesSql("postgresql", filter, [{ field: "number", direction: "desc" }]);
+    expect(pg.text).toMatch(/json_agg/);
+    expect(pg.text).toMatch(/i."repoId" = \$1 AND i."status" IN \(\$2, \$3\)/);
+    expect(pg.text).not.toMatch(/LIMIT/);
+    expect(issuesSql("sqlite", { repoId: "r", ids: [] }, []).text).toMatch(/1 = 0/);
+  });
+  it("reads timestamps as the drivers return them", () => {
+    expect(isoOf(new Date("2026-01-02T03:04:05.006Z"))).toBe("2026-01-02T03:04:05.006Z");
+    expect(isoOf("2026-01-02 03:04:05")).toBe("2026-01-02T03:04:05.000Z");
+    expect(isoOf("2026-01-02T03:04:05.006+00:00")).toBe("2026-01-02T03:04:05.006Z");
+    expect(isoOf(1767323045006)).toBe("2026-01-02T03:04:05.006Z");
   });
 });

@@ -8,10 +8,11 @@ import { badRequest } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { DEFAULT_STATUSES, PRIORITIES, positionBetween, priorityRank, renumberedPositions, POSITION_STEP, type PriorityKey, type StatusDef } from "./model";
-import { findIssues, inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
+import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
 import { applyStatus } from "./status";
 import { assertProjectCycle } from "./issues";
 import { PrecondFailed } from "./errors";
+import { queryIssues } from "./query";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
@@ -33,10 +34,9 @@ export function listPriorities(): { key: PriorityKey; label: string; order: numb
  */
 export async function listGroupedByStatus(db: Db, repo: Repo, filter: { projectId?: string; cycleId?: string }): Promise<Record<string, IssueView[]>> {
   await assertProjectCycle(db, repo.id, filter.projectId, filter.cycleId);
-  const issues = await findIssues(db, {
-    where: { repoId: repo.id, ...(filter.projectId ? { projectId: filter.projectId } : {}), ...(filter.cycleId ? { cycleId: filter.cycleId } : {}) },
-    orderBy: [{ status: "asc" }, { boardPosition: "asc" }, { number: "asc" }],
-  });
+  const issues = await queryIssues(db, { repoId: repo.id, projectId: filter.projectId, cycleId: filter.cycleId }, [
+    { field: "status", direction: "asc" }, { field: "boardPosition", direction: "asc" }, { field: "number", direction: "asc" },
+  ]);
   const out: Record<string, IssueView[]> = {};
   for (const s of DEFAULT_STATUSES) out[s.key] = [];
   for (const issue of issues) (out[issue.status] ??= []).push(issue);
@@ -48,7 +48,7 @@ export async function updateStatus(db: Db, actor: Actor, repo: Repo, number: num
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
     await applyStatus(tx, actor, issue, status);
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -98,13 +98,13 @@ export async function moveIssue(db: Db, actor: Actor, repo: Repo, input: { numbe
       position = (last?.boardPosition ?? 0) + POSITION_STEP;
     }
     await applyStatus(tx, actor, issue, input.status, position);
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
 /** issues.listTriage → open issues in triage, oldest first (the queue order). */
 export async function listTriage(db: Db, repo: Repo, page: { limit?: number; offset?: number } = {}): Promise<IssueView[]> {
-  return findIssues(db, { where: { repoId: repo.id, state: "open", status: "triage" }, orderBy: [{ number: "asc" }], take: page.limit ?? 50, skip: page.offset ?? 0 });
+  return queryIssues(db, { repoId: repo.id, state: "open", statuses: ["triage"] }, [{ field: "number", direction: "asc" }], { limit: page.limit ?? 50, offset: page.offset ?? 0 });
 }
 
 /**
@@ -123,7 +123,7 @@ export async function acceptTriage(db: Db, actor: Actor, repo: Repo, input: { nu
       await recordActivity(tx, issue, actor, [{ action: "priority_changed", field: "priority", oldValue: PRIORITIES[issue.priority]?.key ?? "none", newValue: input.priority }]);
     }
     await applyStatus(tx, actor, issue, target);
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -141,6 +141,6 @@ export async function rejectTriage(db: Db, actor: Actor, repo: Repo, input: { nu
     const comment = await tx.issueComment.create({ data: { issueId: issue.id, authorId: actor.user.id, body: `Rejected in triage: ${reason}` }, select: { id: true } });
     await recordActivity(tx, issue, actor, [{ action: "commented", field: "triage_rejection", newValue: comment.id }]);
     await applyStatus(tx, actor, issue, "canceled");
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }

@@ -1,13 +1,13 @@
 /**
- * Shared machinery of the issue services: the transaction helper, the one select every issue
- * read uses (author, assignee, labels, parent number and sub-issue counts in a constant number
- * of queries), the API shapes (spec "Issue", dates as ISO strings, dueDate as YYYY-MM-DD), the
- * activity writer and lookups by number.
+ * Shared machinery of the issue services: the transaction helper, the API shapes (spec "Issue",
+ * dates as ISO strings, dueDate as YYYY-MM-DD; reads in ./query.ts), the activity writer and
+ * lookups by number.
  */
 import type { Db, Prisma } from "@/server/db";
 import { AppError, notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { priorityKey, type ActivityAction, type PriorityKey } from "./model";
+import type { ActivityAction, PriorityKey } from "./model";
+import { queryIssues } from "./query";
 
 export type Tx = Prisma.TransactionClient;
 
@@ -45,20 +45,6 @@ export interface LabelView {
   description: string | null;
 }
 
-/** The columns and relations an issue view needs; Prisma batches each relation (no N+1). */
-export const issueSelect = {
-  id: true, number: true, title: true, body: true, state: true, status: true, priority: true, dueDate: true,
-  estimate: true, projectId: true, cycleId: true, authorId: true, assigneeId: true, createdAt: true,
-  updatedAt: true, closedAt: true,
-  author: { select: userSelect },
-  assignee: { select: userSelect },
-  parent: { select: { number: true } },
-  labels: { select: { label: { select: labelSelect } } },
-  _count: { select: { children: true } },
-} as const satisfies Prisma.IssueSelect;
-
-export type IssueRow = Prisma.IssueGetPayload<{ select: typeof issueSelect }>;
-
 /** An issue as the API returns it (spec "Issue"; absent optional fields are null). */
 export interface IssueView {
   id: string;
@@ -81,67 +67,18 @@ export interface IssueView {
   labels: LabelView[];
   /** number of direct sub-issues */
   subIssueCount: number;
-  /** percentage (0–100) of direct sub-issues that are closed */
+  /** percentage (0–100, floored) of direct sub-issues that are closed */
   subIssueProgress: number;
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
 }
 
-/**
- * Shapes rows for the API. `closedChildren` maps issue id → closed sub-issue count (one groupBy
- * for the whole page, see `hydrate`).
- */
-export function toIssueView(row: IssueRow, closedChildren: Map<string, number>): IssueView {
-  const total = row._count.children;
-  const done = closedChildren.get(row.id) ?? 0;
-  return {
-    id: row.id,
-    number: row.number,
-    title: row.title,
-    body: row.body,
-    state: row.state as "open" | "closed",
-    status: row.status,
-    priority: priorityKey(row.priority),
-    dueDate: row.dueDate,
-    estimate: row.estimate,
-    parentNumber: row.parent?.number ?? null,
-    projectId: row.projectId,
-    cycleId: row.cycleId,
-    authorId: row.authorId,
-    author: row.author,
-    assigneeId: row.assigneeId,
-    assignee: row.assignee,
-    labels: row.labels.map((l) => l.label).sort((a, b) => a.name.localeCompare(b.name)),
-    subIssueCount: total,
-    subIssueProgress: total === 0 ? 0 : Math.floor((done * 100) / total),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    closedAt: row.closedAt?.toISOString() ?? null,
-  };
-}
-
-/** Closed sub-issue counts for the rows that have sub-issues: at most one query. */
-export async function hydrate(db: Db | Tx, rows: IssueRow[]): Promise<IssueView[]> {
-  const parents = rows.filter((r) => r._count.children > 0).map((r) => r.id);
-  const closed = new Map<string, number>();
-  if (parents.length) {
-    const groups = await db.issue.groupBy({ by: ["parentId"], where: { parentId: { in: parents }, state: "closed" }, _count: { _all: true } });
-    for (const g of groups) if (g.parentId) closed.set(g.parentId, g._count._all);
-  }
-  return rows.map((r) => toIssueView(r, closed));
-}
-
-/** Issues matching `where`, shaped, in `orderBy` order. Constant query count whatever the page size. */
-export async function findIssues(db: Db | Tx, args: { where: Prisma.IssueWhereInput; orderBy: Prisma.IssueOrderByWithRelationInput[]; take?: number; skip?: number }): Promise<IssueView[]> {
-  const rows = await db.issue.findMany({ ...args, select: issueSelect });
-  return hydrate(db, rows);
-}
-
-/** One issue view by id (after a change). */
-export async function issueViewById(db: Db | Tx, id: string): Promise<IssueView> {
-  const row = await db.issue.findUniqueOrThrow({ where: { id }, select: issueSelect });
-  return (await hydrate(db, [row]))[0];
+/** One issue view (after a change): one query (./query.ts). */
+export async function issueViewById(db: Db | Tx, issue: { id: string; repoId: string }): Promise<IssueView> {
+  const [view] = await queryIssues(db, { repoId: issue.repoId, ids: [issue.id] }, [{ field: "number", direction: "asc" }]);
+  if (!view) throw notFound("issue");
+  return view;
 }
 
 /** The columns rule checks need. */

@@ -10,53 +10,59 @@ import type { Actor } from "@/server/auth/actor";
 import { atLeast, permissionOf, type AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityKey, priorityRank, stateForStatus, type PriorityKey } from "./model";
 import {
-  conflictOnDuplicate, findIssues, requireActor, inTransaction, issueById, issueByNumber, issueViewById, recordActivity,
+  conflictOnDuplicate, requireActor, inTransaction, issueById, issueByNumber, issueViewById, recordActivity,
   type ActivityInput, type IssueCore, type IssueView, type Tx,
 } from "./core";
 import { applyStatus, endOfColumn } from "./status";
 import { createInput, listInput, updateInput, type CreateIssueInput, type UpdateIssueInput } from "./schemas";
 import { getRelationNumbers, type Relations } from "./relations";
 import { z } from "zod";
+import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
 /** Newest first, like GitHub's issue list. */
-const NEWEST: Prisma.IssueOrderByWithRelationInput[] = [{ number: "desc" }];
+const NEWEST: OrderTerm[] = [{ field: "number", direction: "desc" }];
 
 /**
- * Where-clause of issues.list (all in SQL). `project` is a project name, `cycle` a cycle number:
- * unknown ones simply match nothing. overdue/dueSoon imply state open (UTC dates).
+ * The filter of issues.list (applied in SQL). `project` is a project name, `cycle` a cycle
+ * number: unknown ones simply match nothing. overdue/dueSoon (7 days) imply state open (UTC dates).
  */
-export function listWhere(repoId: string, f: Omit<z.output<typeof listInput>, "limit" | "offset">, now = new Date()): Prisma.IssueWhereInput {
-  const and: Prisma.IssueWhereInput[] = [{ repoId }];
-  if (f.state) and.push({ state: f.state });
-  if (f.status) and.push({ status: f.status });
-  if (f.priority) and.push({ priority: priorityRank(f.priority) });
-  if (f.assignee) and.push({ assigneeId: f.assignee });
-  if (f.project !== undefined) and.push({ project: { is: { nameLower: f.project.toLowerCase() } } });
-  if (f.cycle !== undefined) and.push({ cycle: { is: { number: f.cycle } } });
-  if (f.overdue) and.push({ state: "open", dueDate: { lt: overdueWindow(now).before } });
+export function listFilter(repoId: string, f: Omit<z.output<typeof listInput>, "limit" | "offset">, now = new Date()): IssueFilter {
+  const out: IssueFilter = { repoId };
+  if (f.state) out.state = f.state;
+  if (f.status) out.statuses = [f.status];
+  if (f.priority) out.priorities = [priorityRank(f.priority)];
+  if (f.assignee) out.assigneeIds = [f.assignee];
+  if (f.project !== undefined) out.projectName = f.project;
+  if (f.cycle !== undefined) out.cycleNumber = f.cycle;
+  if (f.overdue || f.dueSoon) {
+    if (f.state === "closed") return { repoId, ids: [] };
+    out.state = "open";
+  }
+  if (f.overdue) out.dueBefore = overdueWindow(now).before;
   if (f.dueSoon) {
     const w = dueSoonWindow(7, now);
-    and.push({ state: "open", dueDate: { gte: w.from, lte: w.to } });
+    out.dueFrom = w.from;
+    out.dueTo = w.to;
   }
-  return { AND: and };
+  return out;
 }
 
 /**
  * issues.list: {state?, status?, priority?, assignee? (user id), project? (name), cycle?
  * (number), overdue?, dueSoon? (7 days), limit? (1–100, 20), offset? (0)} → issues newest first,
- * each with author, assignee and labels. A constant number of queries (5–6) per call.
+ * each with author, assignee and labels. One SQL query (./query.ts).
  */
 export async function listIssues(db: Db, repo: Repo, raw: z.input<typeof listInput>): Promise<IssueView[]> {
   const input = listInput.parse(raw);
-  return findIssues(db, { where: listWhere(repo.id, input), orderBy: NEWEST, take: input.limit, skip: input.offset });
+  return queryIssues(db, listFilter(repo.id, input), NEWEST, { limit: input.limit, offset: input.offset });
 }
 
 /** issues.get: the issue plus `relations` {blocking, blockedBy, related, duplicates, duplicatedBy}. NOT_FOUND. */
 export async function getIssue(db: Db, repo: Repo, number: number): Promise<IssueView & { relations: Relations }> {
   const issue = await issueByNumber(db, repo.id, number);
-  const [view, relations] = await Promise.all([issueViewById(db, issue.id), getRelationNumbers(db, issue.id)]);
+  const [view, relations] = await Promise.all([issueViewById(db, issue), getRelationNumbers(db, issue.id)]);
   return { ...view, relations };
 }
 
@@ -152,7 +158,7 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
       { action: "created", field: "status", newValue: status },
       ...(parent ? [{ action: "parent_set" as const, field: "parent", newValue: parent.number }] : []),
     ]);
-    return issueViewById(tx, created.id);
+    return issueViewById(tx, created);
   });
 }
 
@@ -211,7 +217,7 @@ export async function updateIssue(db: Db, actor: Actor, repo: Repo, issueId: str
   return inTransaction(db, async (tx) => {
     const issue = await issueById(tx, repo.id, issueId);
     await applyFields(tx, actor, repo, issue, input);
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -220,7 +226,7 @@ async function change(db: Db, actor: Actor, repo: Repo, number: number, fields: 
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
     await applyFields(tx, actor, repo, issue, fields);
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -229,7 +235,7 @@ export async function closeIssue(db: Db, actor: Actor, repo: Repo, number: numbe
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
     if (issue.state === "open") await applyStatus(tx, actor, issue, "done");
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -238,7 +244,7 @@ export async function reopenIssue(db: Db, actor: Actor, repo: Repo, number: numb
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
     if (issue.state === "closed") await applyStatus(tx, actor, issue, "backlog");
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -254,6 +260,8 @@ export const setEstimate = (db: Db, actor: Actor, repo: Repo, number: number, es
 /** issues.clearEstimate → the issue; activity estimate_set with newValue null. */
 export const clearEstimate = (db: Db, actor: Actor, repo: Repo, number: number) => change(db, actor, repo, number, { estimate: null });
 
+const DUE_FIRST: OrderTerm[] = [{ field: "dueDate", direction: "asc" }, { field: "number", direction: "asc" }];
+
 /** Paging of the due-date lists (extension): limit 1–100, default 50. */
 export interface Page {
   limit?: number;
@@ -262,23 +270,13 @@ export interface Page {
 
 /** issues.listOverdue: open issues due before today (UTC), earliest due first. */
 export async function listOverdue(db: Db, repo: Repo, page: Page = {}, now = new Date()): Promise<IssueView[]> {
-  return findIssues(db, {
-    where: { repoId: repo.id, state: "open", dueDate: { lt: overdueWindow(now).before } },
-    orderBy: [{ dueDate: "asc" }, { number: "asc" }],
-    take: page.limit ?? 50,
-    skip: page.offset ?? 0,
-  });
+  return queryIssues(db, { repoId: repo.id, state: "open", dueBefore: overdueWindow(now).before }, DUE_FIRST, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
 }
 
 /** issues.listDueSoon: open issues due from today to today + days (UTC, inclusive), earliest first. */
 export async function listDueSoon(db: Db, repo: Repo, days = 7, page: Page = {}, now = new Date()): Promise<IssueView[]> {
   const w = dueSoonWindow(days, now);
-  return findIssues(db, {
-    where: { repoId: repo.id, state: "open", dueDate: { gte: w.from, lte: w.to } },
-    orderBy: [{ dueDate: "asc" }, { number: "asc" }],
-    take: page.limit ?? 50,
-    skip: page.offset ?? 0,
-  });
+  return queryIssues(db, { repoId: repo.id, state: "open", dueFrom: w.from, dueTo: w.to }, DUE_FIRST, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
 }
 
 /** NOT_FOUND unless the project / cycle ids belong to the repository. */

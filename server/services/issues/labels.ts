@@ -79,7 +79,7 @@ export async function addLabel(db: Db, actor: Actor, repo: Repo, number: number,
       await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
       await tx.issueActivity.create({ data: { repoId: repo.id, issueId: issue.id, action: "labeled", field: "label", newValue: label.name, actorId: actor.user.id } });
     }
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -93,6 +93,6 @@ export async function removeLabel(db: Db, actor: Actor, repo: Repo, number: numb
       await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
       await tx.issueActivity.create({ data: { repoId: repo.id, issueId: issue.id, action: "unlabeled", field: "label", oldValue: label.name, actorId: actor.user.id } });
     }
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }

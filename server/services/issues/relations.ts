@@ -10,9 +10,10 @@ import { AppError, badRequest, conflict, notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { subIssueProgress, type PriorityKey, type RelationType } from "./model";
-import { findIssues, inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
+import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
 import { applyStatus } from "./status";
 import { createIssue } from "./issues";
+import { queryIssues } from "./query";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
@@ -90,11 +91,11 @@ export async function setParent(db: Db, actor: Actor, repo: Repo, number: number
     if ((await ancestors(tx, parent.id)).includes(issue.id)) {
       throw badRequest(`#${parentNumber} is a sub-issue of #${number}; making it the parent would create a cycle`);
     }
-    if (issue.parentId === parent.id) return issueViewById(tx, issue.id);
+    if (issue.parentId === parent.id) return issueViewById(tx, issue);
     const old = issue.parentId ? await tx.issue.findUnique({ where: { id: issue.parentId }, select: { number: true } }) : null;
     await tx.issue.update({ where: { id: issue.id }, data: { parentId: parent.id } });
     await recordActivity(tx, issue, actor, [{ action: "parent_set", field: "parent", oldValue: old?.number ?? null, newValue: parentNumber }]);
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
@@ -102,18 +103,18 @@ export async function setParent(db: Db, actor: Actor, repo: Repo, number: number
 export async function removeParent(db: Db, actor: Actor, repo: Repo, number: number): Promise<IssueView> {
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
-    if (!issue.parentId) return issueViewById(tx, issue.id);
+    if (!issue.parentId) return issueViewById(tx, issue);
     const old = await tx.issue.findUnique({ where: { id: issue.parentId }, select: { number: true } });
     await tx.issue.update({ where: { id: issue.id }, data: { parentId: null } });
     await recordActivity(tx, issue, actor, [{ action: "parent_removed", field: "parent", oldValue: old?.number ?? null }]);
-    return issueViewById(tx, issue.id);
+    return issueViewById(tx, issue);
   });
 }
 
 /** issues.getSubIssues → the direct sub-issues (full issues), by number ascending. */
 export async function getSubIssues(db: Db, repo: Repo, number: number): Promise<IssueView[]> {
   const issue = await issueByNumber(db, repo.id, number);
-  return findIssues(db, { where: { parentId: issue.id }, orderBy: [{ number: "asc" }] });
+  return queryIssues(db, { repoId: repo.id, parentId: issue.id }, [{ field: "number", direction: "asc" }]);
 }
 
 /** issues.getSubIssueProgress → {total, completed (closed), percentage (integer 0–100, 0 when none)}. */
@@ -198,6 +199,6 @@ export async function markAsDuplicate(db: Db, actor: Actor, repo: Repo, input: {
       await recordActivity(tx, dup, actor, [{ action: "relation_added", field: "duplicates", newValue: input.canonicalNumber }]);
     }
     await applyStatus(tx, actor, dup, "canceled");
-    return issueViewById(tx, dup.id);
+    return issueViewById(tx, dup);
   });
 }

@@ -6,12 +6,13 @@
  *   today … today+7), no_date (no due date). Sort {field, direction}; priority asc = urgent first;
  *   dueDate/estimate nulls last; ties by number descending. Default sort: number descending.
  */
-import type { Db, Prisma } from "@/server/db";
+import type { Db } from "@/server/db";
 import { notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
-import { findIssues, type IssueView } from "./core";
+import type { IssueView } from "./core";
+import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
 import { viewFilters, viewSort, type ViewFilters, type ViewSort } from "./schemas";
 
 type Repo = Pick<AuthorizedRepo, "id">;
@@ -83,35 +84,31 @@ export async function deleteView(db: Db, repo: Repo, id: string): Promise<{ id: 
   return { id, deleted: true };
 }
 
-/** The SQL where-clause of a view's filters (pure; unit-tested). */
-export function viewWhere(repoId: string, f: ViewFilters, now = new Date()): Prisma.IssueWhereInput {
-  const and: Prisma.IssueWhereInput[] = [{ repoId }];
-  if (f.status?.length) and.push({ status: { in: f.status } });
-  if (f.priority?.length) and.push({ priority: { in: f.priority.map(priorityRank) } });
-  if (f.assignee?.length) and.push({ assigneeId: { in: f.assignee } });
-  if (f.labels?.length) and.push({ labels: { some: { label: { nameLower: { in: f.labels.map((l) => l.toLowerCase()) } } } } });
-  if (f.dueDate === "overdue") and.push({ state: "open", dueDate: { lt: overdueWindow(now).before } });
+/** The issue filter of a view's filters (pure; unit-tested). Applied in SQL by ./query.ts. */
+export function viewFilter(repoId: string, f: ViewFilters, now = new Date()): IssueFilter {
+  const out: IssueFilter = { repoId };
+  if (f.status?.length) out.statuses = f.status;
+  if (f.priority?.length) out.priorities = f.priority.map(priorityRank);
+  if (f.assignee?.length) out.assigneeIds = f.assignee;
+  if (f.labels?.length) out.labelNames = f.labels.map((l) => l.toLowerCase());
+  if (f.dueDate === "overdue") Object.assign(out, { state: "open", dueBefore: overdueWindow(now).before });
   if (f.dueDate === "due_soon") {
     const w = dueSoonWindow(7, now);
-    and.push({ state: "open", dueDate: { gte: w.from, lte: w.to } });
+    Object.assign(out, { state: "open", dueFrom: w.from, dueTo: w.to });
   }
-  if (f.dueDate === "no_date") and.push({ dueDate: null });
-  return { AND: and };
+  if (f.dueDate === "no_date") out.noDueDate = true;
+  return out;
 }
 
-/** The ORDER BY of a view's sort (pure). */
-export function viewOrder(sort: ViewSort | null): Prisma.IssueOrderByWithRelationInput[] {
-  if (!sort) return [{ number: "desc" }];
-  const d = sort.direction;
-  const first: Prisma.IssueOrderByWithRelationInput =
-    sort.field === "dueDate" ? { dueDate: { sort: d, nulls: "last" } }
-    : sort.field === "estimate" ? { estimate: { sort: d, nulls: "last" } }
-    : { [sort.field]: d };
-  return sort.field === "number" ? [first] : [first, { number: "desc" }];
+/** The ORDER BY of a view's sort (pure): dueDate/estimate nulls last; number descending breaks ties. */
+export function viewOrder(sort: ViewSort | null): OrderTerm[] {
+  if (!sort) return [{ field: "number", direction: "desc" }];
+  const first: OrderTerm = { field: sort.field, direction: sort.direction, ...(sort.field === "dueDate" || sort.field === "estimate" ? { nullsLast: true } : {}) };
+  return sort.field === "number" ? [first] : [first, { field: "number", direction: "desc" }];
 }
 
-/** issues.getIssuesByView {viewId, limit? (1–100, 50), offset?} → matching issues, filtered and sorted in SQL. */
+/** issues.getIssuesByView {viewId, limit? (1–100, 50), offset?} → matching issues, filtered, sorted and paged in one SQL query. */
 export async function getIssuesByView(db: Db, repo: Repo, id: string, page: { limit?: number; offset?: number } = {}): Promise<IssueView[]> {
   const v = view(await viewRow(db, repo, id));
-  return findIssues(db, { where: viewWhere(repo.id, v.filters), orderBy: viewOrder(v.sort), take: page.limit ?? 50, skip: page.offset ?? 0 });
+  return queryIssues(db, viewFilter(repo.id, v.filters), viewOrder(v.sort), { limit: page.limit ?? 50, offset: page.offset ?? 0 });
 }

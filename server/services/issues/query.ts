@@ -1,0 +1,183 @@
+/**
+ * The issue read path: ONE SQL statement per list, whatever the page size — filters, order and
+ * paging in the WHERE / ORDER BY / LIMIT, and author, assignee, parent number, labels (JSON
+ * aggregate) and sub-issue counts as joins and correlated subqueries. Written for both
+ * providers (SQLite and PostgreSQL differ only in placeholders and JSON aggregation) because
+ * Prisma's relation loading costs one round trip per relation and its `_count` aggregates the
+ * whole table (docs/issues.md "Performance"). Identifiers and sort columns come from fixed
+ * lists; every value is a bound parameter.
+ */
+import type { Db } from "@/server/db";
+import { getConfig } from "@/server/config";
+import { priorityKey } from "./model";
+import type { IssueView, LabelView, Tx } from "./core";
+
+/** A filter over one repository's issues; every present field narrows (AND). */
+export interface IssueFilter {
+  repoId: string;
+  ids?: string[];
+  state?: "open" | "closed";
+  statuses?: string[];
+  /** priority ranks (0 urgent … 4 none) */
+  priorities?: number[];
+  assigneeIds?: string[];
+  /** project name, case-insensitive */
+  projectName?: string;
+  cycleNumber?: number;
+  projectId?: string;
+  cycleId?: string;
+  parentId?: string;
+  /** any of these label names (lower case) */
+  labelNames?: string[];
+  /** dueDate < dueBefore (YYYY-MM-DD) */
+  dueBefore?: string;
+  /** dueFrom <= dueDate <= dueTo */
+  dueFrom?: string;
+  dueTo?: string;
+  noDueDate?: boolean;
+}
+
+export const SORTABLE = {
+  number: `i."number"`,
+  createdAt: `i."createdAt"`,
+  updatedAt: `i."updatedAt"`,
+  priority: `i."priority"`,
+  dueDate: `i."dueDate"`,
+  estimate: `i."estimate"`,
+  title: `i."title"`,
+  status: `i."status"`,
+  boardPosition: `i."boardPosition"`,
+} as const;
+export type SortKey = keyof typeof SORTABLE;
+export interface OrderTerm {
+  field: SortKey;
+  direction: "asc" | "desc";
+  nullsLast?: boolean;
+}
+
+export type Dialect = "sqlite" | "postgresql";
+
+/** Builds parameterised SQL for a dialect. */
+export class Sql {
+  readonly params: unknown[] = [];
+  constructor(readonly dialect: Dialect) {}
+  /** A placeholder bound to `value`. */
+  p(value: unknown): string {
+    this.params.push(value);
+    return this.dialect === "postgresql" ? `$${this.params.length}` : "?";
+  }
+  list(values: readonly unknown[]): string {
+    return values.map((v) => this.p(v)).join(", ");
+  }
+}
+
+/** WHERE conditions for `f` (pure; unit-tested). */
+export function whereSql(sql: Sql, f: IssueFilter): string[] {
+  const c: string[] = [`i."repoId" = ${sql.p(f.repoId)}`];
+  if (f.ids) c.push(f.ids.length ? `i."id" IN (${sql.list(f.ids)})` : "1 = 0");
+  if (f.state) c.push(`i."state" = ${sql.p(f.state)}`);
+  if (f.statuses?.length) c.push(`i."status" IN (${sql.list(f.statuses)})`);
+  if (f.priorities?.length) c.push(`i."priority" IN (${sql.list(f.priorities)})`);
+  if (f.assigneeIds?.length) c.push(`i."assigneeId" IN (${sql.list(f.assigneeIds)})`);
+  if (f.projectName !== undefined) c.push(`i."projectId" IN (SELECT pr."id" FROM "Project" pr WHERE pr."repoId" = ${sql.p(f.repoId)} AND pr."nameLower" = ${sql.p(f.projectName.toLowerCase())})`);
+  if (f.cycleNumber !== undefined) c.push(`i."cycleId" IN (SELECT cy."id" FROM "Cycle" cy WHERE cy."repoId" = ${sql.p(f.repoId)} AND cy."number" = ${sql.p(f.cycleNumber)})`);
+  if (f.projectId) c.push(`i."projectId" = ${sql.p(f.projectId)}`);
+  if (f.cycleId) c.push(`i."cycleId" = ${sql.p(f.cycleId)}`);
+  if (f.parentId) c.push(`i."parentId" = ${sql.p(f.parentId)}`);
+  if (f.labelNames?.length) {
+    c.push(`EXISTS (SELECT 1 FROM "IssueLabel" fil JOIN "Label" fl ON fl."id" = fil."labelId" WHERE fil."issueId" = i."id" AND fl."nameLower" IN (${sql.list(f.labelNames.map((n) => n.toLowerCase()))}))`);
+  }
+  if (f.dueBefore) c.push(`i."dueDate" < ${sql.p(f.dueBefore)}`);
+  if (f.dueFrom) c.push(`i."dueDate" >= ${sql.p(f.dueFrom)}`);
+  if (f.dueTo) c.push(`i."dueDate" <= ${sql.p(f.dueTo)}`);
+  if (f.noDueDate) c.push(`i."dueDate" IS NULL`);
+  return c;
+}
+
+export function orderSql(order: OrderTerm[]): string {
+  return order.map((o) => `${SORTABLE[o.field]} ${o.direction === "asc" ? "ASC" : "DESC"}${o.nullsLast ? " NULLS LAST" : ""}`).join(", ");
+}
+
+/** The full statement for a filtered, ordered page of issues with their relations (pure). */
+export function issuesSql(dialect: Dialect, filter: IssueFilter, order: OrderTerm[], page: { limit?: number; offset?: number } = {}): { text: string; params: unknown[] } {
+  const sql = new Sql(dialect);
+  const labelJson = dialect === "postgresql"
+    ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))::text, '[]')`
+    : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))`;
+  const where = whereSql(sql, filter);
+  let text = `SELECT i."id", i."number", i."title", i."body", i."state", i."status", i."priority", i."dueDate", i."estimate",
+  i."projectId", i."cycleId", i."authorId", i."assigneeId", i."createdAt", i."updatedAt", i."closedAt",
+  au."username" AS "authorUsername", au."name" AS "authorName", asg."username" AS "assigneeUsername", asg."name" AS "assigneeName",
+  par."number" AS "parentNumber",
+  (SELECT ${labelJson} FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = i."id") AS "labels",
+  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id") AS "subTotal",
+  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id" AND ch."state" = 'closed') AS "subClosed"
+FROM "Issue" i
+LEFT JOIN "User" au ON au."id" = i."authorId"
+LEFT JOIN "User" asg ON asg."id" = i."assigneeId"
+LEFT JOIN "Issue" par ON par."id" = i."parentId"
+WHERE ${where.join(" AND ")}
+ORDER BY ${orderSql(order)}`;
+  if (page.limit !== undefined) text += `\nLIMIT ${sql.p(page.limit)} OFFSET ${sql.p(page.offset ?? 0)}`;
+  return { text, params: sql.params };
+}
+
+/** An ISO string for a timestamp as the drivers return it (Date, epoch ms, ISO text, or SQLite's "YYYY-MM-DD HH:MM:SS" in UTC). */
+export function isoOf(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v)).toISOString();
+  const s = String(v);
+  const zoned = /([zZ]|[+-]\d{2}:?\d{2})$/.test(s) ? s : `${s.replace(" ", "T")}Z`;
+  return new Date(zoned).toISOString();
+}
+
+const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));
+
+interface Row {
+  id: string; number: unknown; title: string; body: string | null; state: string; status: string; priority: unknown;
+  dueDate: string | null; estimate: unknown; projectId: string | null; cycleId: string | null; authorId: string | null;
+  assigneeId: string | null; createdAt: unknown; updatedAt: unknown; closedAt: unknown;
+  authorUsername: string | null; authorName: string | null; assigneeUsername: string | null; assigneeName: string | null;
+  parentNumber: unknown; labels: unknown; subTotal: unknown; subClosed: unknown;
+}
+
+export function rowToView(r: Row): IssueView {
+  const labels = (typeof r.labels === "string" ? JSON.parse(r.labels) : (r.labels ?? [])) as LabelView[];
+  const total = num(r.subTotal ?? 0);
+  const closed = num(r.subClosed ?? 0);
+  return {
+    id: r.id,
+    number: num(r.number),
+    title: r.title,
+    body: r.body,
+    state: r.state as "open" | "closed",
+    status: r.status,
+    priority: priorityKey(num(r.priority)),
+    dueDate: r.dueDate,
+    estimate: r.estimate === null || r.estimate === undefined ? null : num(r.estimate),
+    parentNumber: r.parentNumber === null || r.parentNumber === undefined ? null : num(r.parentNumber),
+    projectId: r.projectId,
+    cycleId: r.cycleId,
+    authorId: r.authorId,
+    author: r.authorId && r.authorUsername !== null ? { id: r.authorId, username: r.authorUsername, name: r.authorName } : null,
+    assigneeId: r.assigneeId,
+    assignee: r.assigneeId && r.assigneeUsername !== null ? { id: r.assigneeId, username: r.assigneeUsername, name: r.assigneeName } : null,
+    labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color, description: l.description ?? null })).sort((a, b) => a.name.localeCompare(b.name)),
+    subIssueCount: total,
+    subIssueProgress: total === 0 ? 0 : Math.floor((closed * 100) / total),
+    createdAt: isoOf(r.createdAt),
+    updatedAt: isoOf(r.updatedAt),
+    closedAt: r.closedAt === null || r.closedAt === undefined ? null : isoOf(r.closedAt),
+  };
+}
+
+/**
+ * Issues matching `filter`, ordered by `order` (number descending appended as the tie-break
+ * unless already present), paged when `page.limit` is given. Exactly one query.
+ */
+export async function queryIssues(db: Db | Tx, filter: IssueFilter, order: OrderTerm[], page: { limit?: number; offset?: number } = {}): Promise<IssueView[]> {
+  const full = order.some((o) => o.field === "number") ? order : [...order, { field: "number" as const, direction: "desc" as const }];
+  const { text, params } = issuesSql(getConfig().provider, filter, full, page);
+  const rows = await db.$queryRawUnsafe<Row[]>(text, ...params);
+  return rows.map(rowToView);
+}
