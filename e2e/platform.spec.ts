@@ -91,6 +91,7 @@ async function expectSignedIn(page: Page) {
 test("sign up, create a repository and a token, push with git, browse, revoke", async ({ page, baseURL }) => {
   // --- sign up: server errors are shown, then a real account signs in
   await page.goto("/signup");
+  await expect(page.getByTestId("signup-submit")).toBeEnabled(); // hydrated
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill("short");
   await page.getByTestId("signup-submit").click();
@@ -103,6 +104,7 @@ test("sign up, create a repository and a token, push with git, browse, revoke", 
   // --- create a repository from the dashboard
   await page.getByTestId("new-repo-button").click();
   await expect(page).toHaveURL(/\/new$/);
+  await expect(page.getByTestId("create-repo-submit")).toBeEnabled();
   await page.getByLabel("Repository name").fill(repoName);
   await page.getByLabel("Description").fill("End-to-end fixture");
   await page.getByTestId("create-repo-submit").click();
@@ -115,6 +117,7 @@ test("sign up, create a repository and a token, push with git, browse, revoke", 
 
   // a duplicate name is refused with the server's message
   await page.goto("/new");
+  await expect(page.getByTestId("create-repo-submit")).toBeEnabled();
   await page.getByLabel("Repository name").fill(repoName);
   await page.getByTestId("create-repo-submit").click();
   await expect(page.getByTestId("form-error")).toContainText("already have a repository");
@@ -122,6 +125,7 @@ test("sign up, create a repository and a token, push with git, browse, revoke", 
   // --- create a token; the secret is shown once
   await page.goto("/settings/tokens");
   await expect(page.getByTestId("no-tokens")).toBeVisible();
+  await expect(page.getByTestId("create-token-submit")).toBeEnabled();
   await page.getByLabel("Name").fill("e2e push");
   await expect(page.getByTestId("scope-repo:read")).toBeChecked();
   await expect(page.getByTestId("scope-repo:write")).toBeChecked();

@@ -3,12 +3,14 @@ import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { button, cx, input, label } from "@/components/ui/styles";
 import { FormError } from "@/components/ui/form-error";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>(initialError);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
@@ -29,7 +31,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" noValidate data-testid="signin-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-4" noValidate data-testid="signin-form">
       <FormError message={error} />
       <div>
         <label htmlFor="username" className={label}>
@@ -43,7 +45,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         </label>
         <input id="password" name="password" type="password" autoComplete="current-password" className={cx(input, "mt-1")} value={password} onChange={(e) => setPassword(e.target.value)} />
       </div>
-      <button type="submit" className={cx(button.primary, "w-full py-2")} disabled={busy} data-testid="signin-submit">
+      <button type="submit" className={cx(button.primary, "w-full py-2")} disabled={busy || !hydrated} data-testid="signin-submit">
         {busy ? "Signing in…" : "Sign in"}
       </button>
     </form>

@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { button, cx, hint, input, label } from "@/components/ui/styles";
 import { FormError } from "@/components/ui/form-error";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
   const trpc = useTRPC();
@@ -15,6 +16,7 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
   const [email, setEmail] = useState("");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
@@ -37,7 +39,7 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" noValidate data-testid="signup-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-4" noValidate data-testid="signup-form">
       <FormError message={error} />
       <div>
         <label htmlFor="username" className={label}>
@@ -67,7 +69,7 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
           <input id="email" name="email" type="email" autoComplete="email" className={cx(input, "mt-1")} value={email} onChange={(e) => setEmail(e.target.value)} />
         </div>
       </div>
-      <button type="submit" className={cx(button.primary, "w-full py-2")} disabled={busy} data-testid="signup-submit">
+      <button type="submit" className={cx(button.primary, "w-full py-2")} disabled={busy || !hydrated} data-testid="signup-submit">
         {busy ? "Creating account…" : "Create account"}
       </button>
     </form>

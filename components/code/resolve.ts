@@ -12,3 +12,15 @@ export function splitRefAndPath(branchNames: readonly string[], segments: readon
   }
   return { ref: segments[0] ?? "", path: segments.slice(1).join("/") };
 }
+
+/**
+ * Decodes a route segment. Next 16 hands catch-all segments to pages still percent-encoded
+ * (`dir%20with%20space`); a malformed escape is kept as written instead of failing.
+ */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

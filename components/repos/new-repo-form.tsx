@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { button, cx, hint, input, label } from "@/components/ui/styles";
 import { FormError } from "@/components/ui/form-error";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { LockIcon, RepoIcon } from "@/components/ui/icons";
 
 export function NewRepoForm({ owner }: { owner: string }) {
@@ -17,6 +18,7 @@ export function NewRepoForm({ owner }: { owner: string }) {
   const [defaultBranch, setDefaultBranch] = useState("main");
   const [error, setError] = useState<string>();
   const [navigating, setNavigating] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
@@ -45,7 +47,7 @@ export function NewRepoForm({ owner }: { owner: string }) {
     cx("flex cursor-pointer items-start gap-3 rounded-md border p-3", checked ? "border-emerald-500 bg-emerald-50/50 ring-1 ring-emerald-500" : "border-slate-200 hover:bg-slate-50");
 
   return (
-    <form onSubmit={onSubmit} className="space-y-6" noValidate data-testid="new-repo-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-6" noValidate data-testid="new-repo-form">
       <FormError message={error} />
       <div className="flex flex-wrap items-end gap-2">
         <div>
@@ -95,7 +97,7 @@ export function NewRepoForm({ owner }: { owner: string }) {
         <input id="repo-branch" name="defaultBranch" autoComplete="off" className={cx(input, "mt-1 font-mono")} value={defaultBranch} onChange={(e) => setDefaultBranch(e.target.value)} />
       </div>
       <div className="border-t border-slate-200 pt-4">
-        <button type="submit" className={button.primary} disabled={busy} data-testid="create-repo-submit">
+        <button type="submit" className={button.primary} disabled={busy || !hydrated} data-testid="create-repo-submit">
           {busy ? "Creating…" : "Create repository"}
         </button>
       </div>

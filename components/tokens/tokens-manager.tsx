@@ -8,6 +8,7 @@ import { badge, button, card, cx, hint, input, label } from "@/components/ui/sty
 import { CopyButton } from "@/components/ui/copy-button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormError } from "@/components/ui/form-error";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { AlertIcon, KeyIcon } from "@/components/ui/icons";
 import { fullDate, relativeTime, shortDate } from "@/components/ui/format";
 
@@ -183,6 +184,7 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
   const [expiry, setExpiry] = useState("");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
@@ -210,7 +212,7 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
     <section className={cx(card, "p-5")}>
       <h2 className="text-lg font-semibold">Create a token</h2>
       <p className="mt-1 text-sm text-slate-600">Tokens let git and scripts act as you, limited to the scopes you pick.</p>
-      <form onSubmit={onSubmit} className="mt-4 space-y-5" noValidate data-testid="create-token-form">
+      <form method="post" onSubmit={onSubmit} className="mt-4 space-y-5" noValidate data-testid="create-token-form">
         <FormError message={error} />
         <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
           <div>
@@ -256,7 +258,7 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
             })}
           </div>
         </fieldset>
-        <button type="submit" className={button.primary} disabled={busy} data-testid="create-token-submit">
+        <button type="submit" className={button.primary} disabled={busy || !hydrated} data-testid="create-token-submit">
           {busy ? "Generating…" : "Generate token"}
         </button>
       </form>

@@ -11,7 +11,7 @@ import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { resolveRef } from "@/server/services/repos";
 import { listBranches, readBlobBytes } from "@/server/git/repository";
-import { splitRefAndPath } from "@/components/code/resolve";
+import { decodeSegment, splitRefAndPath } from "@/components/code/resolve";
 
 export const dynamic = "force-dynamic";
 
@@ -32,7 +32,9 @@ function plain(status: number, message: string): Response {
 }
 
 export async function GET(req: Request, ctx: { params: Promise<{ owner: string; repo: string; segments: string[] }> }): Promise<Response> {
-  const { owner, repo: name, segments } = await ctx.params;
+  const params = await ctx.params;
+  const [owner, name] = [decodeSegment(params.owner), decodeSegment(params.repo)];
+  const segments = params.segments.map(decodeSegment);
   try {
     const actor = await resolveActor(req);
     const repo = await authorizeRepo(await getDb(), actor, { owner, name }, "read");
