@@ -264,8 +264,14 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   const child: ChildProcessWithoutNullStreams = spawnGit(args, { timeoutMs: 0, env });
 
   let lastActivity = Date.now();
+  // SIGTERM first: git then stops its own children (pack-objects, index-pack); SIGKILL would
+  // orphan them. SIGKILL follows if git is still there after a grace period.
   const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (child.exitCode !== null || child.signalCode !== null || child.killed) return;
+    child.kill("SIGTERM");
+    setTimeout(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }, 5_000).unref?.();
   };
   const idle = setInterval(() => {
     if (Date.now() - lastActivity > IDLE_TIMEOUT_MS) kill();

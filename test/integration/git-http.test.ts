@@ -224,12 +224,25 @@ describe("git smart HTTP", () => {
     const branches = await caller.repos.branches({ repoId: repo.id });
     expect(branches.map((b) => b.name)).toEqual(["feature/x", "main"]);
 
-    // fetch after local commits: git negotiates with "have" lines and gzips the request
-    writeFileSync(path.join(work, "local.txt"), "local\n");
-    for (let i = 0; i < 40; i++) await gitOk(["commit", "--quiet", "--allow-empty", "-m", `local ${i}`], { cwd: work });
-    encodings.length = 0;
-    await gitOk(["fetch", "--quiet", "origin"], { cwd: work });
-    await gitOk(["-c", "protocol.version=0", "fetch", "--quiet", "origin"], { cwd: work });
+    // A fetch that must negotiate: the server's main moved (pushed from a second clone) and the
+    // local clone has 300 commits the server lacks, so git sends rounds of "have" lines; requests
+    // over 1 KiB go out with Content-Encoding: gzip (remote-curl.c), in protocol v2 and v0.
+    const other = tmpDir("other");
+    await gitOk(["clone", "--quiet", url(owner.username, "fixture", ownerToken), other]);
+    const local: string[] = [];
+    for (let i = 1; i <= 300; i++) {
+      local.push(`commit refs/heads/local\ncommitter L <l@example.com> ${1_800_000_000 + i} +0000\ndata 8\nlocal ${String(i).padStart(2, "0").slice(-2)}\n${i === 1 ? `from ${mainSha}\n` : ""}M 100644 inline local.txt\ndata ${String(i).length + 1}\n${i}\n\n`);
+    }
+    await gitOk(["fast-import", "--quiet"], { cwd: work, input: local.join("") + "done\n" });
+    for (const version of ["2", "0"]) {
+      await gitOk(["commit", "--quiet", "--allow-empty", "-m", `moved on (v${version})`], { cwd: other });
+      await gitOk(["push", "--quiet", "origin", "HEAD:main"], { cwd: other });
+      const moved = (await gitOk(["rev-parse", "HEAD"], { cwd: other })).trim();
+      encodings.length = 0;
+      await gitOk(["-c", `protocol.version=${version}`, "fetch", "--quiet", "origin"], { cwd: work });
+      expect((await gitOk(["rev-parse", "origin/main"], { cwd: work })).trim()).toBe(moved);
+      expect(encodings, `protocol v${version}`).toContain("gzip");
+    }
   });
 
   it("pushes this project's own git history and clones it back with the same HEAD", async (ctx) => {
@@ -401,7 +414,7 @@ describe("git smart HTTP", () => {
     expect(await (await getDb()).repository.count({ where: { nameLower: "does-not-exist" } })).toBe(0);
   });
 
-  it("accepts gzip request bodies and protocol v2; git itself sent gzip during the fetches above", async () => {
+  it("accepts gzip request bodies (hand-made) and protocol v2 requests", async () => {
     await newRepo(owner, "zipped");
     expect((await pushFixture(owner.username, "zipped", ownerToken)).code).toBe(0);
     const mainSha = (await gitOk(["--git-dir", fixture, "rev-parse", "main"])).trim();
@@ -435,8 +448,50 @@ describe("git smart HTTP", () => {
     const adv0 = await fetch(`${server.url}/${owner.username}/zipped.git/info/refs?service=git-upload-pack`);
     expect(await adv0.text()).toMatch(new RegExp(`^001e# service=git-upload-pack\\n0000[0-9a-f]{4}${mainSha} HEAD\\0`));
 
-    // the fetches in the first test went through gzip
-    expect(encodings).toContain("gzip");
+  });
+
+  it("streams a 128 MiB push: the server's memory does not grow with the request body", async () => {
+    await newRepo(owner, "large");
+    const dir = tmpDir("large");
+    await gitOk(["init", "--quiet", "--initial-branch=main", dir]);
+    for (let i = 0; i < 4; i++) writeFileSync(path.join(dir, `blob${i}.bin`), randomBytes(32 * 1024 * 1024));
+    // Keep git's own work small on busy machines: no zlib, no delta search for big files.
+    const fast = ["-c", "core.compression=0", "-c", "pack.compression=0", "-c", "core.bigFileThreshold=1m"];
+    await gitOk([...fast, "add", "."], { cwd: dir });
+    await gitOk(["commit", "--quiet", "-m", "large"], { cwd: dir });
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
+    try {
+      // the pack on the wire is as big as the files (random data does not compress anyway)
+      await gitOk([...fast, "push", "--quiet", url(owner.username, "large", ownerToken), "main"], { cwd: dir });
+    } finally {
+      clearInterval(sampler);
+    }
+    const growth = (peak - base) / 1024 / 1024;
+    expect(growth, `RSS grew by ${growth.toFixed(1)} MiB`).toBeLessThan(64);
+    const caller = await callerFor(actorOf(owner));
+    const repo = await caller.repos.get({ owner: owner.username, name: "large" });
+    const bin = await caller.repos.blob({ repoId: repo.id, path: "blob3.bin" });
+    expect(bin.size).toBe(32 * 1024 * 1024);
+  }, 180_000);
+
+  it("the first push of another branch than the default one becomes the default branch", async () => {
+    const created = await newRepo(owner, "mastered");
+    expect(created.defaultBranch).toBe("main");
+    const dir = tmpDir("mastered");
+    await gitOk(["init", "--quiet", "--initial-branch=master", dir]);
+    await gitOk(["commit", "--quiet", "--allow-empty", "-m", "first"], { cwd: dir });
+    await gitOk(["push", "--quiet", url(owner.username, "mastered", ownerToken), "master"], { cwd: dir });
+    const caller = await callerFor(actorOf(owner));
+    const repo = await caller.repos.get({ owner: owner.username, name: "mastered" });
+    expect(repo.defaultBranch).toBe("master");
+    const back = tmpDir("mastered-clone");
+    await gitOk(["clone", "--quiet", url(owner.username, "mastered", ownerToken), back]);
+    expect((await gitOk(["symbolic-ref", "--short", "HEAD"], { cwd: back })).trim()).toBe("master");
+    // a later push of main does not move it again
+    await gitOk(["push", "--quiet", url(owner.username, "mastered", ownerToken), "master:main"], { cwd: dir });
+    expect((await caller.repos.get({ owner: owner.username, name: "mastered" })).defaultBranch).toBe("master");
   });
 
   it("answers malformed requests with 4xx and a message, never 500", async () => {
