@@ -190,3 +190,49 @@ describe("activity log", () => {
     for (const action of ["created", "priority_changed", "labeled", "unlabeled", "commented"]) expect(all).toContain(action);
   });
 });
+
+describe("every spec activity action", () => {
+  it("is written by its operation on one issue, with the actor", async () => {
+    const x = await issueWorld();
+    const c = x.as.owner;
+    const repoId = x.repoId;
+    const label = await c.issues.createLabel({ repoId, name: "l", color: "#010203" });
+    const parent = await c.issues.create({ repoId, title: "parent" });
+    const other = await c.issues.create({ repoId, title: "other" });
+    const i = await c.issues.create({ repoId, title: "subject" });
+    const n = { repoId, number: i.number };
+    await c.issues.updateStatus({ ...n, status: "in_progress" });
+    await c.issues.updatePriority({ ...n, priority: "high" });
+    await c.issues.update({ issueId: i.id, assigneeId: x.writer.id });
+    await c.issues.update({ issueId: i.id, assigneeId: null });
+    await c.issues.addLabel({ ...n, labelId: label.id });
+    await c.issues.removeLabel({ ...n, labelId: label.id });
+    await c.issues.setDueDate({ ...n, dueDate: "2030-01-01" });
+    await c.issues.clearDueDate(n);
+    await c.issues.setEstimate({ ...n, estimate: 3 });
+    await c.issues.setParent({ ...n, parentNumber: parent.number });
+    await c.issues.removeParent(n);
+    await c.issues.addRelation({ repoId, sourceNumber: i.number, targetNumber: other.number, type: "blocks" });
+    await c.issues.removeRelation({ repoId, sourceNumber: i.number, targetNumber: other.number, type: "blocks" });
+    await c.issues.addComment({ ...n, body: "hello" });
+    const log = await x.as.reader.issues.getActivity({ ...n, limit: 200 });
+    const spec = ["created", "status_changed", "priority_changed", "assigned", "unassigned", "labeled", "unlabeled", "due_date_set",
+      "due_date_cleared", "estimate_set", "parent_set", "parent_removed", "relation_added", "relation_removed", "commented"];
+    expect([...new Set(log.map((a) => a.action))].sort()).toEqual([...spec].sort());
+    expect(log.map((a) => a.action).reverse()).toEqual(spec);
+    expect(log.every((a) => a.actor?.id === x.owner.id && a.issueNumber === i.number)).toBe(true);
+    const repoLog = await x.as.reader.issues.getRepoActivity({ repoId, limit: 3 });
+    expect(repoLog[0]).toEqual(log[0]);
+  });
+
+  it("concurrent duplicate label adds never fail with a server error", async () => {
+    const x = await issueWorld();
+    const label = await x.as.owner.issues.createLabel({ repoId: x.repoId, name: "race", color: "#010203" });
+    const i = await x.as.owner.issues.create({ repoId: x.repoId, title: "race" });
+    const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(x.as.owner.issues.addLabel({ repoId: x.repoId, number: i.number, labelId: label.id }))));
+    expect(codes.every((code) => code === "OK" || code === "CONFLICT")).toBe(true);
+    expect((await x.as.owner.issues.get({ repoId: x.repoId, number: i.number })).labels).toHaveLength(1);
+    const acts = await x.as.owner.issues.getActivity({ repoId: x.repoId, number: i.number });
+    expect(acts.filter((a) => a.action === "labeled")).toHaveLength(1);
+  });
+});

@@ -17,7 +17,23 @@ export type Tx = Prisma.TransactionClient;
  * 200 concurrent creates must be able to wait their turn.
  */
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.$transaction(fn, { maxWait: 60_000, timeout: 60_000 });
+  return mapPrismaErrors(db.$transaction(fn, { maxWait: 60_000, timeout: 60_000 }));
+}
+
+/**
+ * Maps the Prisma errors a concurrent change can cause to AppErrors instead of a 500:
+ * P2002 (unique constraint, e.g. the same label added twice at once) → CONFLICT,
+ * P2025 (the row vanished, e.g. deleted by another request meanwhile) → NOT_FOUND.
+ */
+export async function mapPrismaErrors<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "P2002") throw new AppError("CONFLICT", "a concurrent change conflicted with this one; retry");
+    if (code === "P2025") throw new AppError("NOT_FOUND", "not found (it was changed or deleted meanwhile)");
+    throw e;
+  }
 }
 
 /** Maps a unique-constraint violation (P2002) to CONFLICT with `message`. */

@@ -9,7 +9,7 @@ import type { Db } from "@/server/db";
 import { notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate, inTransaction, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
+import { conflictOnDuplicate, inTransaction, mapPrismaErrors, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 
@@ -33,7 +33,7 @@ export function createLabel(db: Db, repo: Repo, input: { name: string; color: st
 
 /** issues.updateLabel {labelId, name?, color?, description? (null clears)} → the label. CONFLICT for a taken name. */
 export function updateLabel(db: Db, repo: Repo, id: string, input: { name?: string; color?: string; description?: string | null }): Promise<LabelView> {
-  return conflictOnDuplicate(
+  return mapPrismaErrors(conflictOnDuplicate(
     db.label.update({
       where: { id, repoId: repo.id },
       data: {
@@ -44,7 +44,7 @@ export function updateLabel(db: Db, repo: Repo, id: string, input: { name?: stri
       select: labelSelect,
     }),
     `a label named "${input.name}" exists`,
-  );
+  ));
 }
 
 /** issues.deleteLabel {labelId} → {id, deleted: true}; unlabeled activity on each issue that had it. */

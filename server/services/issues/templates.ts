@@ -8,6 +8,7 @@ import { notFound } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import type { PriorityKey } from "./model";
 import { labelIdsByName } from "./issues";
+import { mapPrismaErrors } from "./core";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 
@@ -69,7 +70,7 @@ export async function createTemplate(db: Db, repo: Repo, input: TemplateFields &
 /** issues.updateTemplate {templateId, name?, title?, body?, labels?, priority?} (null clears) → the template. */
 export async function updateTemplate(db: Db, repo: Repo, id: string, input: TemplateFields): Promise<TemplateView> {
   const labels = await checkLabels(db, repo, input.labels);
-  return view(await db.issueTemplate.update({
+  return view(await mapPrismaErrors(db.issueTemplate.update({
     where: { id, repoId: repo.id },
     data: {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -78,11 +79,11 @@ export async function updateTemplate(db: Db, repo: Repo, id: string, input: Temp
       ...(labels !== undefined ? { labels } : {}),
       ...(input.priority !== undefined ? { priority: input.priority } : {}),
     },
-  }));
+  })));
 }
 
 /** issues.deleteTemplate {templateId} → {id, deleted: true}. */
 export async function deleteTemplate(db: Db, repo: Repo, id: string): Promise<{ id: string; deleted: true }> {
-  await db.issueTemplate.delete({ where: { id, repoId: repo.id } });
+  await mapPrismaErrors(db.issueTemplate.delete({ where: { id, repoId: repo.id } }));
   return { id, deleted: true };
 }

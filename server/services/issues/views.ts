@@ -11,7 +11,7 @@ import { notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
-import type { IssueView } from "./core";
+import { mapPrismaErrors, type IssueView } from "./core";
 import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
 import { viewFilters, viewSort, type ViewFilters, type ViewSort } from "./schemas";
 
@@ -67,20 +67,20 @@ export async function createView(db: Db, actor: Actor, repo: Repo, input: { name
 /** issues.updateView {viewId, name?, filters? (replaces), sort? (null clears)} → the view. */
 export async function updateView(db: Db, repo: Repo, id: string, input: { name?: string; filters?: ViewFilters; sort?: ViewSort | null }): Promise<ViewView> {
   await viewRow(db, repo, id);
-  return view(await db.issueView.update({
+  return view(await mapPrismaErrors(db.issueView.update({
     where: { id },
     data: {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.filters !== undefined ? { filters: JSON.stringify(input.filters) } : {}),
       ...(input.sort !== undefined ? { sort: input.sort ? JSON.stringify(input.sort) : null } : {}),
     },
-  }));
+  })));
 }
 
 /** issues.deleteView {viewId} → {id, deleted: true}. */
 export async function deleteView(db: Db, repo: Repo, id: string): Promise<{ id: string; deleted: true }> {
   await viewRow(db, repo, id);
-  await db.issueView.delete({ where: { id } });
+  await mapPrismaErrors(db.issueView.delete({ where: { id } }));
   return { id, deleted: true };
 }
 
