@@ -1,0 +1,79 @@
+/**
+ * The issue lists make a constant number of queries (no N+1): counted with Prisma's query event
+ * log on a second client over the same database (SQLite file or PostgreSQL), calling the services
+ * directly. 120 issues with labels, assignees and sub-issues.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PrismaClient } from "@/generated/prisma/client";
+import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { getConfig } from "@/server/config";
+import { getDb, type Db } from "@/server/db";
+import * as issues from "@/server/services/issues";
+import { issueWorld, type IssueWorld } from "./issues-fixtures";
+
+let w: IssueWorld;
+let db: Db;
+let queries = 0;
+let viewId: string;
+
+beforeAll(async () => {
+  await getDb();
+  const config = getConfig();
+  const log = [{ emit: "event" as const, level: "query" as const }];
+  db = config.provider === "postgresql"
+    ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
+    : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
+  (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
+  w = await issueWorld();
+  const c = w.as.owner;
+  await c.issues.createLabel({ repoId: w.repoId, name: "a", color: "#000000" });
+  await c.issues.createLabel({ repoId: w.repoId, name: "b", color: "#000000" });
+  const parent = await c.issues.create({ repoId: w.repoId, title: "parent" });
+  for (let i = 0; i < 120; i++) {
+    await c.issues.create({
+      repoId: w.repoId, title: `i${i}`, labels: i % 3 ? ["a", "b"] : ["a"], assigneeId: i % 2 ? w.writer.id : w.reader.id,
+      status: i % 2 ? "todo" : "in_progress", parentNumber: i % 4 ? undefined : parent.number,
+    });
+  }
+  viewId = (await c.issues.createView({ repoId: w.repoId, name: "v", filters: { labels: ["b"], status: ["todo"] }, sort: { field: "priority", direction: "asc" } })).id;
+}, 120_000);
+
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+async function count(fn: () => Promise<unknown>): Promise<number> {
+  const before = queries;
+  await fn();
+  return queries - before;
+}
+
+describe("constant query counts", () => {
+  it("issues.list: one query at any page size, with labels, author, assignee and sub-issue counts", async () => {
+    const repo = { id: w.repoId, ownerId: w.owner.id, isPrivate: true, permission: "admin" as const };
+    const page = await issues.listIssues(db, repo, { limit: 100 });
+    expect(page).toHaveLength(100);
+    expect(page.every((i) => i.author?.id === w.owner.id && i.assignee !== null && i.labels.length >= 1)).toBe(true);
+    expect(page.find((i) => i.title === "parent")).toBeUndefined();
+    expect(await count(() => issues.listIssues(db, repo, { limit: 1 }))).toBe(1);
+    expect(await count(() => issues.listIssues(db, repo, { limit: 20 }))).toBe(1);
+    expect(await count(() => issues.listIssues(db, repo, { limit: 100, status: "todo" }))).toBe(1);
+  });
+
+  it("board, view, sub-issues, triage and due lists: one query each", async () => {
+    const repo = { id: w.repoId, ownerId: w.owner.id, isPrivate: true, permission: "admin" as const };
+    const grouped = await issues.listGroupedByStatus(db, repo, {});
+    expect(grouped.todo.length + grouped.in_progress.length + grouped.backlog.length).toBe(121);
+    expect(await count(() => issues.listGroupedByStatus(db, repo, {}))).toBe(1);
+    const byView = await issues.getIssuesByView(db, repo, viewId, { limit: 100 });
+    expect(byView.length).toBe(40);
+    expect(byView.every((i) => i.status === "todo" && i.labels.some((l) => l.name === "b"))).toBe(true);
+    expect(await count(() => issues.getIssuesByView(db, repo, viewId, { limit: 100 }))).toBe(2); // view row + issues
+    expect(await count(() => issues.getSubIssues(db, repo, 1))).toBe(2); // parent lookup + issues
+    expect(await count(() => issues.listTriage(db, repo))).toBe(1);
+    expect(await count(() => issues.listOverdue(db, repo))).toBe(1);
+    expect(await count(() => issues.listDueSoon(db, repo, 7))).toBe(1);
+  });
+});
