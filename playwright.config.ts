@@ -50,7 +50,7 @@ export default defineConfig({
         // the first start builds the app (a few minutes on 2 cores)
         timeout: 15 * 60_000,
         reuseExistingServer: false,
-        stdout: "pipe",
+        stdout: "ignore",
         stderr: "pipe",
         env: {
           PORT: String(port),

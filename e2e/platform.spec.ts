@@ -14,11 +14,17 @@ import path from "node:path";
 const PASSWORD = "correct horse battery";
 const username = `e2e${Date.now().toString(36)}`;
 const repoName = "demo-app";
-const work = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-git-"));
-const gitHome = path.join(work, "home");
-mkdirSync(gitHome);
-
-test.afterAll(() => rmSync(work, { recursive: true, force: true }));
+// a scratch folder for the fixture and git's HOME, made in the worker only
+let work = "";
+let gitHome = "";
+test.beforeAll(() => {
+  work = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-git-"));
+  gitHome = path.join(work, "home");
+  mkdirSync(gitHome);
+});
+test.afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
 
 /** Runs git with an isolated configuration (no credential helpers, no prompts). */
 function git(cwd: string, ...args: string[]) {

@@ -109,7 +109,7 @@ export function LatestCommit({ commit }: { commit: CommitData | null }) {
   return (
     <div className="flex items-center gap-3 border-b border-slate-200 bg-slate-50 px-4 py-2.5 text-sm" data-testid="latest-commit">
       <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-slate-300 text-xs font-semibold uppercase text-slate-700">{commit.author.slice(0, 1)}</span>
-      <span className="shrink-0 font-semibold text-slate-900">{commit.author}</span>
+      <span className="hidden shrink-0 font-semibold text-slate-900 sm:inline">{commit.author}</span>
       <span className="min-w-0 flex-1 truncate text-slate-600" title={commit.message}>
         {subject}
       </span>
