@@ -121,6 +121,15 @@ test("sign up, create a repository and a token, push with git, browse, revoke", 
   await expect(page.getByTestId("push-existing")).toContainText(`git remote add origin ${cloneUrl}`);
   await expect(page.getByTestId("push-existing")).toContainText("git push -u origin main");
 
+  // a private repository, for the visibility check after signing out
+  await page.goto("/new");
+  await expect(page.getByTestId("create-repo-submit")).toBeEnabled();
+  await page.getByLabel("Repository name").fill("secret-stuff");
+  await page.getByLabel("Private").check();
+  await page.getByTestId("create-repo-submit").click();
+  await expect(page).toHaveURL(new RegExp(`/${username}/secret-stuff$`));
+  await expect(page.getByText("Private", { exact: true })).toBeVisible();
+
   // a duplicate name is refused with the server's message
   await page.goto("/new");
   await expect(page.getByTestId("create-repo-submit")).toBeEnabled();
@@ -226,4 +235,29 @@ test("sign up, create a repository and a token, push with git, browse, revoke", 
   await page.goto(`/${username}/${repoName}`);
   await expect(page.getByTestId("latest-commit")).toContainText("Document the library");
   await expect(page.getByTestId("tree-entry").filter({ hasText: "CHANGELOG.md" })).toHaveCount(0);
+
+  // --- sign out: public code stays readable, the private repository is a 404
+  await page.getByTestId("user-menu").click();
+  await page.getByTestId("sign-out").click();
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Create an account" })).toBeVisible();
+  await expect(page.getByTestId("user-menu")).toHaveCount(0);
+  expect((await page.goto(`/${username}/${repoName}/blob/main/src/lib/math.ts`))?.status()).toBe(200);
+  await expect(page.getByTestId("code-view")).toHaveAttribute("data-lang", "typescript");
+  expect((await page.goto(`/${username}/secret-stuff`))?.status()).toBe(404);
+  await expect(page.getByTestId("not-found")).toBeVisible();
+
+  // --- sign in again: a wrong password is refused, the right one shows both repositories
+  await page.goto("/signin");
+  await expect(page.getByTestId("signin-submit")).toBeEnabled();
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByTestId("signin-submit").click();
+  await expect(page.getByTestId("form-error")).toContainText("incorrect username or password");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByTestId("signin-submit").click();
+  await expectSignedIn(page);
+  const list = page.getByTestId("repo-list");
+  await expect(list).toContainText(repoName);
+  await expect(list).toContainText("secret-stuff");
 });
