@@ -9,7 +9,7 @@ import type { Db, Prisma } from "@/server/db";
 import { AppError, notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction, issueByNumber, mapPrismaErrors, recordActivity, requireActor, userSelect, type UserRef } from "./core";
+import { inTransaction, issueByNumber, recordActivity, requireActor, userSelect, type UserRef } from "./core";
 
 export interface CommentView {
   id: string;
@@ -67,12 +67,12 @@ async function editable(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo,
 /** issues.updateComment {commentId, body} → the comment. FORBIDDEN unless author or write permission. */
 export async function updateComment(db: Db, actor: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, id: string, body: string): Promise<CommentView> {
   await editable(db, actor, repo, id);
-  return view(await mapPrismaErrors(db.issueComment.update({ where: { id }, data: { body }, select })));
+  return view(await inTransaction(db, (tx) => tx.issueComment.update({ where: { id }, data: { body }, select })));
 }
 
 /** issues.deleteComment {commentId} → {id, deleted: true}. FORBIDDEN unless author or write permission. */
 export async function deleteComment(db: Db, actor: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, id: string): Promise<{ id: string; deleted: true }> {
   await editable(db, actor, repo, id);
-  await mapPrismaErrors(db.issueComment.delete({ where: { id } }));
+  await inTransaction(db, (tx) => tx.issueComment.delete({ where: { id } }));
   return { id, deleted: true };
 }

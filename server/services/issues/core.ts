@@ -12,9 +12,12 @@ import { queryIssues } from "./query";
 export type Tx = Prisma.TransactionClient;
 
 /**
- * Runs `fn` in one interactive transaction. Generous waits: on SQLite the adapter serialises
- * transactions (a mutex), on PostgreSQL they queue for a pool connection and for row locks, so
- * 200 concurrent creates must be able to wait their turn.
+ * Runs `fn` in one interactive transaction. EVERY write of the issue services goes through here:
+ * on SQLite the better-sqlite3 adapter has one connection and serialises transactions with a
+ * mutex, but a query outside a transaction runs on that connection even while another request's
+ * transaction is open — a write would join that transaction and vanish if it rolls back. Generous
+ * waits: on SQLite transactions queue on the mutex, on PostgreSQL for a pool connection and row
+ * locks, so 200 concurrent creates must be able to wait their turn.
  */
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return mapPrismaErrors(db.$transaction(fn, { maxWait: 60_000, timeout: 60_000 }));

@@ -9,7 +9,7 @@ import type { Db } from "@/server/db";
 import { notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate, inTransaction, mapPrismaErrors, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
+import { conflictOnDuplicate, inTransaction, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 
@@ -25,16 +25,16 @@ export async function listLabels(db: Db, repo: Repo): Promise<LabelView[]> {
 
 /** issues.createLabel {name, color, description?} → the label. CONFLICT for a taken name. */
 export function createLabel(db: Db, repo: Repo, input: { name: string; color: string; description?: string | null }): Promise<LabelView> {
-  return conflictOnDuplicate(
-    db.label.create({ data: { repoId: repo.id, name: input.name, nameLower: input.name.toLowerCase(), color: input.color.toLowerCase(), description: input.description ?? null }, select: labelSelect }),
+  return inTransaction(db, (tx) => conflictOnDuplicate(
+    tx.label.create({ data: { repoId: repo.id, name: input.name, nameLower: input.name.toLowerCase(), color: input.color.toLowerCase(), description: input.description ?? null }, select: labelSelect }),
     `a label named "${input.name}" exists`,
-  );
+  ));
 }
 
 /** issues.updateLabel {labelId, name?, color?, description? (null clears)} → the label. CONFLICT for a taken name. */
 export function updateLabel(db: Db, repo: Repo, id: string, input: { name?: string; color?: string; description?: string | null }): Promise<LabelView> {
-  return mapPrismaErrors(conflictOnDuplicate(
-    db.label.update({
+  return inTransaction(db, (tx) => conflictOnDuplicate(
+    tx.label.update({
       where: { id, repoId: repo.id },
       data: {
         ...(input.name !== undefined ? { name: input.name, nameLower: input.name.toLowerCase() } : {}),

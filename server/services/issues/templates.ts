@@ -8,7 +8,7 @@ import { notFound } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import type { PriorityKey } from "./model";
 import { labelIdsByName } from "./issues";
-import { mapPrismaErrors } from "./core";
+import { inTransaction } from "./core";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 
@@ -64,13 +64,13 @@ async function checkLabels(db: Db, repo: Repo, labels?: string[]): Promise<strin
 /** issues.createTemplate {name, title?, body?, labels?, priority?} → the template. BAD_REQUEST for unknown labels. */
 export async function createTemplate(db: Db, repo: Repo, input: TemplateFields & { name: string }): Promise<TemplateView> {
   const labels = (await checkLabels(db, repo, input.labels)) ?? "[]";
-  return view(await db.issueTemplate.create({ data: { repoId: repo.id, name: input.name, title: input.title ?? null, body: input.body ?? null, labels, priority: input.priority ?? null } }));
+  return view(await inTransaction(db, (tx) => tx.issueTemplate.create({ data: { repoId: repo.id, name: input.name, title: input.title ?? null, body: input.body ?? null, labels, priority: input.priority ?? null } })));
 }
 
 /** issues.updateTemplate {templateId, name?, title?, body?, labels?, priority?} (null clears) → the template. */
 export async function updateTemplate(db: Db, repo: Repo, id: string, input: TemplateFields): Promise<TemplateView> {
   const labels = await checkLabels(db, repo, input.labels);
-  return view(await mapPrismaErrors(db.issueTemplate.update({
+  return view(await inTransaction(db, (tx) => tx.issueTemplate.update({
     where: { id, repoId: repo.id },
     data: {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -84,6 +84,6 @@ export async function updateTemplate(db: Db, repo: Repo, id: string, input: Temp
 
 /** issues.deleteTemplate {templateId} → {id, deleted: true}. */
 export async function deleteTemplate(db: Db, repo: Repo, id: string): Promise<{ id: string; deleted: true }> {
-  await mapPrismaErrors(db.issueTemplate.delete({ where: { id, repoId: repo.id } }));
+  await inTransaction(db, (tx) => tx.issueTemplate.delete({ where: { id, repoId: repo.id } }));
   return { id, deleted: true };
 }

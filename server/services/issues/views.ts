@@ -11,7 +11,7 @@ import { notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
-import { mapPrismaErrors, type IssueView } from "./core";
+import { inTransaction, type IssueView } from "./core";
 import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
 import { viewFilters, viewSort, type ViewFilters, type ViewSort } from "./schemas";
 
@@ -61,13 +61,13 @@ export async function getView(db: Db, repo: Repo, id: string): Promise<ViewView>
 
 /** issues.createView {name, filters, sort?} → the view. */
 export async function createView(db: Db, actor: Actor, repo: Repo, input: { name: string; filters: ViewFilters; sort?: ViewSort | null }): Promise<ViewView> {
-  return view(await db.issueView.create({ data: { repoId: repo.id, name: input.name, filters: JSON.stringify(input.filters), sort: input.sort ? JSON.stringify(input.sort) : null, creatorId: actor.user.id } }));
+  return view(await inTransaction(db, (tx) => tx.issueView.create({ data: { repoId: repo.id, name: input.name, filters: JSON.stringify(input.filters), sort: input.sort ? JSON.stringify(input.sort) : null, creatorId: actor.user.id } })));
 }
 
 /** issues.updateView {viewId, name?, filters? (replaces), sort? (null clears)} → the view. */
 export async function updateView(db: Db, repo: Repo, id: string, input: { name?: string; filters?: ViewFilters; sort?: ViewSort | null }): Promise<ViewView> {
   await viewRow(db, repo, id);
-  return view(await mapPrismaErrors(db.issueView.update({
+  return view(await inTransaction(db, (tx) => tx.issueView.update({
     where: { id },
     data: {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -80,7 +80,7 @@ export async function updateView(db: Db, repo: Repo, id: string, input: { name?:
 /** issues.deleteView {viewId} → {id, deleted: true}. */
 export async function deleteView(db: Db, repo: Repo, id: string): Promise<{ id: string; deleted: true }> {
   await viewRow(db, repo, id);
-  await mapPrismaErrors(db.issueView.delete({ where: { id } }));
+  await inTransaction(db, (tx) => tx.issueView.delete({ where: { id } }));
   return { id, deleted: true };
 }
 

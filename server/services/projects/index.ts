@@ -4,7 +4,7 @@
  */
 import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate } from "@/server/services/issues/core";
+import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
 
 export interface ProjectView {
   id: string;
@@ -17,7 +17,7 @@ const view = (p: { id: string; repoId: string; name: string; createdAt: Date }):
 
 /** projects.create {name} → the project. CONFLICT for a taken name. */
 export async function createProject(db: Db, repo: Pick<AuthorizedRepo, "id">, name: string): Promise<ProjectView> {
-  return view(await conflictOnDuplicate(db.project.create({ data: { repoId: repo.id, name, nameLower: name.toLowerCase() } }), `a project named "${name}" exists`));
+  return view(await inTransaction(db, (tx) => conflictOnDuplicate(tx.project.create({ data: { repoId: repo.id, name, nameLower: name.toLowerCase() } }), `a project named "${name}" exists`)));
 }
 
 /** projects.list → projects by name. */
