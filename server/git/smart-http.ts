@@ -257,7 +257,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   if (actor) {
     // Reflog entries of a push name the pusher (as git-http-backend does with REMOTE_USER).
     env.GIT_COMMITTER_NAME = actor.user.username;
-    env.GIT_COMMITTER_EMAIL = actor.user.email ?? `${actor.user.username}@svc`;
+    env.GIT_COMMITTER_EMAIL = (actor.user.email ?? `${actor.user.username}@svc`).replace(/[\x00-\x1f<>]/g, "");
     env.REMOTE_USER = actor.user.username;
   }
   const args = [service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), userArg(repo.gitDir, "repository path")];
