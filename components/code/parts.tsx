@@ -13,9 +13,7 @@ export function RepoHeader({ repo }: { repo: RepoData }) {
       <div className={cx(container, "pt-5")}>
         <div className="flex flex-wrap items-center gap-2 text-lg">
           <RepoIcon className="text-slate-500" />
-          <Link href={`/`} className="text-emerald-700 hover:underline">
-            {repo.owner}
-          </Link>
+          <span className="text-slate-700">{repo.owner}</span>
           <span className="text-slate-400">/</span>
           <Link href={repoUrl(repo.owner, repo.name)} className="font-semibold text-emerald-700 hover:underline" data-testid="repo-name">
             {repo.name}
