@@ -323,7 +323,8 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await Promise.race([chunks.next(), inputFailed.then(() => "input-failed" as const)]);
 
-  if (first === "input-failed" || inputError) {
+  // Once git has answered, its output is what counts; an input error after that only ends the stream.
+  if (first === "input-failed") {
     kill();
     await exited;
     if (isZlibError(inputError)) return text(400, `request body is not valid gzip: ${(inputError as Error).message}`);
