@@ -143,3 +143,13 @@ describe("triage", () => {
     expect(await codeOf(w.as.writer.issues.rejectTriage({ repoId: r, number: a.number, reason: "late" }))).toBe("PRECONDITION_FAILED");
   });
 });
+
+describe("board positions under concurrency", () => {
+  it("concurrent creates in one column get distinct positions in number order", async () => {
+    const b = await issueWorld();
+    await Promise.all(Array.from({ length: 30 }, (_, i) => b.as.owner.issues.create({ repoId: b.repoId, title: `c${i}`, status: "todo" })));
+    const col = (await b.as.owner.issues.listGroupedByStatus({ repoId: b.repoId })).todo.map((i) => i.number);
+    expect(col).toEqual([...col].sort((x, y) => x - y));
+    expect(col).toHaveLength(30);
+  });
+});

@@ -130,8 +130,10 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
     if (input.assigneeId) await assertCanRead(tx, repo, input.assigneeId);
     const status = canWrite ? (input.status ?? "backlog") : "triage";
     const state = stateForStatus(status);
-    const boardPosition = await endOfColumn(tx, repo.id, status);
+    // The counter first: on PostgreSQL its row lock orders concurrent creators, so the column end
+    // read next already sees the previous creator's issue.
     const counter = await tx.repository.update({ where: { id: repo.id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+    const boardPosition = await endOfColumn(tx, repo.id, status);
     const created = await tx.issue.create({
       data: {
         repoId: repo.id,
