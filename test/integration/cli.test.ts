@@ -10,7 +10,7 @@ function svc(args: string[], env: Record<string, string | undefined> = {}, input
     cwd: root,
     input,
     encoding: "utf8",
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
