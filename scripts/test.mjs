@@ -1,6 +1,6 @@
 // `npm test`: every test. 1) vitest (unit + integration) on SQLite; 2) the same on PostgreSQL
 // when TEST_DATABASE_URL is set (a server URL; each test file makes and drops its own database);
-// 3) next build; 4) Playwright end-to-end in Debian's Chromium against the real server.
+// 0) typecheck; 3) next build; 4) Playwright end-to-end in Debian's Chromium against the real server.
 // Ends with one line "tests: N passed, N failed". Options: --no-e2e, --only-e2e.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -37,6 +37,7 @@ function vitest(label, extraEnv) {
 }
 
 if (!args.has("--only-e2e")) {
+  if (!run("typecheck (tsc --noEmit)", process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root])) failed += 1;
   vitest("vitest (SQLite)", { TEST_DATABASE_URL: "" });
   if (process.env.TEST_DATABASE_URL) vitest("vitest (PostgreSQL)", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
   else console.log("\n(TEST_DATABASE_URL not set: PostgreSQL run skipped; .ci/run sets it)");
