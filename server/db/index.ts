@@ -11,6 +11,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/server/config";
 import { migratePostgres, migrateSqlite } from "./migrate";
+import { serializedSqlite } from "./serialized-sqlite";
 
 export type Db = PrismaClient;
 export type { Prisma } from "@/generated/prisma/client";
@@ -26,7 +27,8 @@ async function open(): Promise<Db> {
   }
   const file = config.databaseUrl.slice("file:".length);
   migrateSqlite(file, path.join(config.appRoot, "prisma/migrations"));
-  const adapter = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10000 });
+  // one connection: serialize plain queries with transactions (serialized-sqlite.ts)
+  const adapter = serializedSqlite(new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10000 }));
   return new PrismaClient({ adapter });
 }
 
