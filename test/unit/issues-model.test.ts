@@ -6,7 +6,8 @@ import {
 } from "@/server/services/issues/model";
 import { viewFilter, viewOrder } from "@/server/services/issues/views";
 import { listFilter } from "@/server/services/issues/issues";
-import { issuesSql, isoOf } from "@/server/services/issues/query";
+import { issuesSql } from "@/server/services/issues/query";
+import { isoOf } from "@/server/db/raw";
 
 describe("due dates (UTC)", () => {
   it("normalises ISO dates and date-times to the UTC calendar date", () => {

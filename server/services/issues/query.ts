@@ -9,6 +9,7 @@
  */
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
+import { isoOf } from "@/server/db/raw";
 import { priorityKey } from "./model";
 import type { IssueView, LabelView, Tx } from "./core";
 
@@ -120,15 +121,6 @@ WHERE ${where.join(" AND ")}
 ORDER BY ${orderSql(order)}`;
   if (page.limit !== undefined) text += `\nLIMIT ${sql.p(page.limit)} OFFSET ${sql.p(page.offset ?? 0)}`;
   return { text, params: sql.params };
-}
-
-/** An ISO string for a timestamp as the drivers return it (Date, epoch ms, ISO text, or SQLite's "YYYY-MM-DD HH:MM:SS" in UTC). */
-export function isoOf(v: unknown): string {
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v)).toISOString();
-  const s = String(v);
-  const zoned = /([zZ]|[+-]\d{2}:?\d{2})$/.test(s) ? s : `${s.replace(" ", "T")}Z`;
-  return new Date(zoned).toISOString();
 }
 
 const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));

@@ -9,6 +9,7 @@ import { AppError } from "@/server/errors";
 import { requireScope, type Actor } from "@/server/auth/actor";
 import type { Scope } from "@/server/auth/scopes";
 import { repoGitDir } from "@/server/git/paths";
+import { boolOf, dateOf } from "@/server/db/raw";
 
 export type RepoRole = "read" | "write" | "admin";
 export type Permission = "none" | RepoRole;
@@ -66,24 +67,44 @@ export function permissionOf(
  */
 export async function authorizeRepo(db: Db, actor: Actor | null, locator: RepoLocator, level: RepoRole): Promise<AuthorizedRepo> {
   if (actor) requireScope(actor, SCOPE_FOR[level]);
-  const where =
-    "repoId" in locator
-      ? { id: locator.repoId }
-      : { owner: { usernameLower: locator.owner.toLowerCase() }, nameLower: locator.name.toLowerCase() };
-  const row = await db.repository.findFirst({
-    where,
-    select: { ...repoSelect, collaborators: actor ? { where: { userId: actor.user.id }, select: { role: true } } : false },
-  });
+  const row = await findRepoRow(db, locator, actor?.user.id ?? null);
   const what = "repoId" in locator ? "repository" : `repository ${locator.owner}/${locator.name}`;
   if (!row) throw new AppError("NOT_FOUND", `${what} not found`);
-  const collaborators = (row as { collaborators?: { role: string }[] }).collaborators;
-  const permission = permissionOf(row, actor?.user ?? null, collaborators?.[0]?.role ?? null);
+  const permission = permissionOf(row, actor?.user ?? null, row.role);
   if (permission === "none") throw new AppError("NOT_FOUND", `${what} not found`);
   if (!atLeast(permission, level)) {
     if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to do this");
     throw new AppError("FORBIDDEN", `you need ${level} permission on ${row.owner.username}/${row.name}`);
   }
   return toAuthorized(row, permission);
+}
+
+type RepoRow = Parameters<typeof toAuthorized>[0] & { role: string | null };
+
+/**
+ * The repository row, its owner's username and `userId`'s collaborator role in ONE query (this
+ * runs on every repository procedure and git request; Prisma's relation loading would take three
+ * round trips). Null when no such repository exists.
+ */
+async function findRepoRow(db: Db, locator: RepoLocator, userId: string | null): Promise<RepoRow | null> {
+  type Raw = { id: string; ownerId: string; name: string; description: string | null; isPrivate: unknown; defaultBranch: string; createdAt: unknown; updatedAt: unknown; pushedAt: unknown; ownerUsername: string; role: string | null };
+  const rows =
+    "repoId" in locator
+      ? await db.$queryRaw<Raw[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
+          FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
+          LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${userId ?? ""}
+          WHERE r."id" = ${locator.repoId}`
+      : await db.$queryRaw<Raw[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
+          FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
+          LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${userId ?? ""}
+          WHERE u."usernameLower" = ${locator.owner.toLowerCase()} AND r."nameLower" = ${locator.name.toLowerCase()}`;
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id, ownerId: r.ownerId, name: r.name, description: r.description, isPrivate: boolOf(r.isPrivate), defaultBranch: r.defaultBranch,
+    createdAt: dateOf(r.createdAt)!, updatedAt: dateOf(r.updatedAt)!, pushedAt: dateOf(r.pushedAt),
+    owner: { username: r.ownerUsername }, role: r.role,
+  };
 }
 
 export function toAuthorized(row: { id: string; ownerId: string; name: string; description: string | null; isPrivate: boolean; defaultBranch: string; createdAt: Date; updatedAt: Date; pushedAt: Date | null; owner: { username: string } }, permission: Permission): AuthorizedRepo {
