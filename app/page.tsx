@@ -7,9 +7,14 @@ import { fullDate, relativeTime } from "@/components/ui/format";
 
 export const metadata: Metadata = { title: "svc" };
 
-export default async function HomePage() {
+const PAGE_SIZE = 30;
+
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await getCurrentActor();
-  return actor ? <Dashboard username={actor.user.username} /> : <Landing />;
+  if (!actor) return <Landing />;
+  const raw = (await searchParams).page;
+  const page = Math.min(Math.max(Number.parseInt(typeof raw === "string" ? raw : "1", 10) || 1, 1), 10_000);
+  return <Dashboard username={actor.user.username} page={page} />;
 }
 
 function Landing() {
@@ -46,9 +51,12 @@ function Landing() {
   );
 }
 
-async function Dashboard({ username }: { username: string }) {
+async function Dashboard({ username, page }: { username: string; page: number }) {
   const caller = await getServerCaller();
-  const repos = await caller.repos.list({ owner: username, limit: 100 });
+  // one extra row tells whether there is a next page
+  const rows = await caller.repos.list({ owner: username, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  const repos = rows.slice(0, PAGE_SIZE);
+  const hasNext = rows.length > PAGE_SIZE;
   return (
     <div className={cx(container, "grid gap-8 py-8 lg:grid-cols-[1fr_18rem]")}>
       <section>
@@ -58,7 +66,14 @@ async function Dashboard({ username }: { username: string }) {
             <RepoIcon /> New repository
           </Link>
         </div>
-        {repos.length === 0 ? (
+        {repos.length === 0 && page > 1 ? (
+          <div className={cx(card, "px-6 py-10 text-center text-sm text-slate-600")}>
+            No repositories on this page.{" "}
+            <Link href="/" className="font-medium text-emerald-700 hover:underline">
+              Back to the first page
+            </Link>
+          </div>
+        ) : repos.length === 0 ? (
           <div className={cx(card, "px-6 py-12 text-center")}>
             <RepoIcon className="h-8! w-8! text-slate-400" />
             <h2 className="mt-3 font-semibold">No repositories yet</h2>
@@ -92,6 +107,25 @@ async function Dashboard({ username }: { username: string }) {
               </li>
             ))}
           </ul>
+        )}
+        {(page > 1 || hasNext) && (
+          <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pagination">
+            {page > 1 ? (
+              <Link href={page === 2 ? "/" : `/?page=${page - 1}`} className={button.secondary}>
+                ← Newer
+              </Link>
+            ) : (
+              <span />
+            )}
+            <span className="text-slate-500">Page {page}</span>
+            {hasNext ? (
+              <Link href={`/?page=${page + 1}`} className={button.secondary}>
+                Older →
+              </Link>
+            ) : (
+              <span />
+            )}
+          </nav>
         )}
       </section>
       <aside className="space-y-4">
