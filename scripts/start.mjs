@@ -1,5 +1,6 @@
 // `npm start`: runs svc on PORT (default 3000). Builds first when there is no build or the
 // sources changed since the last one (a hash of tracked source files is kept in .next/svc-source-hash).
+// `node scripts/start.mjs --build-only` builds when needed and exits (used by npm test).
 // Data goes to DATA_DIR (default ./data); the SQLite database is created and migrated on first use.
 import { spawnSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -41,6 +42,7 @@ if (!built || process.env.SVC_FORCE_BUILD === "1") {
   if (r.status !== 0) process.exit(r.status ?? 1);
   writeFileSync(hashFile, hash);
 }
+if (process.argv.includes("--build-only")) process.exit(0);
 console.log(`svc: listening on http://localhost:${port} (data in ${path.resolve(process.env.DATA_DIR || "data")})`);
 const child = spawn(process.execPath, [next, "start", "-p", port, ...(process.env.HOSTNAME ? ["-H", process.env.HOSTNAME] : [])], { cwd: root, env, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));

@@ -49,7 +49,7 @@ if (!args.has("--no-e2e")) {
     console.error(`\nChromium not found at ${chromium}. Install Debian's: apt-get install -y chromium (never a downloaded browser).`);
     failed += 1;
     broken = true;
-  } else if (run("next build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { SVC_APP_ROOT: root })) {
+  } else if (run("next build", process.execPath, [path.join(root, "scripts/start.mjs"), "--build-only"])) {
     const out = path.join(tmp, "playwright.json");
     run("playwright", process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     if (existsSync(out)) {
