@@ -1,5 +1,6 @@
 "use client";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useDismiss } from "@/components/ui/use-dismiss";
+import { useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { BranchIcon, CheckIcon, ChevronDownIcon } from "@/components/ui/icons";
 import { button, cx, input } from "@/components/ui/styles";
@@ -22,17 +23,7 @@ export function BranchSwitcher({ owner, repo, branches, current, kind, path }: P
   const ref = useRef<HTMLDivElement>(null);
   const isBranch = branches.some((b) => b.name === current);
 
-  useEffect(() => {
-    if (!open) return;
-    const onClick = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onClick);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onClick);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
 
   const shown = useMemo(() => {
     const f = filter.trim().toLowerCase();

@@ -1,6 +1,7 @@
 "use client";
+import { useDismiss } from "@/components/ui/use-dismiss";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { signOut } from "next-auth/react";
 import { ChevronDownIcon } from "@/components/ui/icons";
 
@@ -10,19 +11,7 @@ export function UserMenu({ username, name }: { username: string; name: string | 
   const [signingOut, setSigningOut] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const onClick = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onClick);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onClick);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
 
   const item = "block px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100";
   return (
