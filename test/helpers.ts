@@ -3,15 +3,15 @@ import http from "node:http";
 import { Readable } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { encode } from "next-auth/jwt";
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDb } from "@/server/db";
 import { getAuthSecret } from "@/server/config";
 import { signUp, type Profile } from "@/server/services/users";
 import { createToken } from "@/server/services/tokens";
 import { SCOPES, type Scope } from "@/server/auth/scopes";
 import type { Actor } from "@/server/auth/actor";
-import { appRouter, createCaller } from "@/server/api/root";
-import { contextFor, createContext } from "@/server/api/trpc";
+import { createCaller } from "@/server/api/root";
+import { contextFor } from "@/server/api/trpc";
+import { handleTrpc } from "@/server/http/trpc";
 import { deleteToken, getTokens, postTokens } from "@/server/http/tokens";
 
 let counter = 0;
@@ -51,9 +51,7 @@ type Handler = (req: Request) => Promise<Response>;
 export async function startServer(extra: { git?: (req: Request, owner: string, repo: string, rest: string) => Promise<Response> } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const route = (req: Request): Promise<Response> => {
     const { pathname } = new URL(req.url);
-    if (pathname.startsWith("/api/trpc/") || pathname.startsWith("/trpc/")) {
-      return fetchRequestHandler({ endpoint: pathname.startsWith("/trpc/") ? "/trpc" : "/api/trpc", req, router: appRouter, createContext });
-    }
+    if (pathname.startsWith("/api/trpc/") || pathname.startsWith("/trpc/")) return handleTrpc(req);
     if (pathname === "/api/tokens") return (req.method === "POST" ? postTokens : getTokens)(req);
     const del = /^\/api\/tokens\/([^/]+)$/.exec(pathname);
     if (del && req.method === "DELETE") return deleteToken(req, del[1]);

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Profile } from "@/server/services/users";
-import { actorOf, callerFor, makeUser, startServer } from "../helpers";
+import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 import { allProcedures, outcome } from "../procedures";
 
 const FIELDS = [
@@ -75,6 +75,13 @@ describe("over HTTP, malformed requests get 4xx JSON errors", () => {
       const body = await wrongType.json();
       expect(body.error.message).toMatch(/owner/);
       expect((await fetch(`${server.url}/api/trpc/nope.nothing`)).status).toBe(404);
+      const user = await makeUser("http");
+      const pat = await makeToken(user, ["user:read"]);
+      const me = await fetch(`${server.url}/trpc/users.me`, { headers: { authorization: `Bearer ${pat}` } });
+      expect(me.status).toBe(200);
+      expect((await me.json()).result.data.username).toBe(user.username);
+      const batch = await fetch(`${server.url}/api/trpc/users.me,repos.list?batch=1&input=${encodeURIComponent("{}")}`, { headers: { authorization: `Bearer ${pat}` } });
+      expect((await batch.json()).map((r: { result?: unknown }) => Boolean(r.result))).toEqual([true, true]);
       const badToken = await fetch(`${server.url}/trpc/users.me`, { headers: { authorization: "Bearer svc_AAAAAAAA_" + "b".repeat(40) } });
       expect(badToken.status).toBe(401);
     } finally {
