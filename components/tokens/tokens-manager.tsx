@@ -47,8 +47,9 @@ async function api<T>(path: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
-export function TokensManager({ scopes, defaultScopes }: { scopes: ScopeInfo[]; defaultScopes: string[] }) {
-  const [tokens, setTokens] = useState<TokenRecord[] | null>(null);
+/** `initialTokens`: the list as the server rendered it (no loading flash); refreshed after changes. */
+export function TokensManager({ scopes, defaultScopes, initialTokens }: { scopes: ScopeInfo[]; defaultScopes: string[]; initialTokens?: TokenRecord[] }) {
+  const [tokens, setTokens] = useState<TokenRecord[] | null>(initialTokens ?? null);
   const [loadError, setLoadError] = useState<string>();
   const [created, setCreated] = useState<(TokenRecord & { token: string }) | null>(null);
   const [revoking, setRevoking] = useState<TokenRecord | null>(null);
@@ -65,8 +66,8 @@ export function TokensManager({ scopes, defaultScopes }: { scopes: ScopeInfo[]; 
   }, []);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (!initialTokens) void load();
+  }, [load, initialTokens]);
 
   async function confirmRevoke() {
     if (!revoking) return;
