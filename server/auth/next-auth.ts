@@ -10,6 +10,7 @@ import GithubProvider from "next-auth/providers/github";
 import { getAuthSecret, getConfig } from "@/server/config";
 import { getDb } from "@/server/db";
 import { authenticate, upsertGithubUser } from "@/server/services/users";
+import { AppError } from "@/server/errors";
 
 /** Session lifetime in seconds (30 days, next-auth's default). */
 export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
@@ -26,7 +27,14 @@ export function getAuthOptions(): NextAuthOptions {
         credentials: { username: { label: "Username", type: "text" }, password: { label: "Password", type: "password" } },
         async authorize(credentials) {
           if (!credentials?.username || !credentials.password) return null;
-          const user = await authenticate(await getDb(), credentials.username, credentials.password);
+          let user;
+          try {
+            user = await authenticate(await getDb(), credentials.username, credentials.password);
+          } catch (e) {
+            // next-auth shows a thrown error's message to the sign-in form (too many attempts)
+            if (e instanceof AppError) throw new Error(e.message);
+            throw e;
+          }
           return user ? { id: user.id, name: user.name ?? user.username, email: user.email } : null;
         },
       }),

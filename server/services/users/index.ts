@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { usernameProblem } from "./names";
+import { assertUnderLimit, penalize, reset } from "@/server/rate-limit";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -52,11 +53,22 @@ export async function signUp(db: Db, input: SignUpInput, options: { isAdmin?: bo
   }
 }
 
-/** The user for a username/password pair, or null (unknown user or wrong password). */
+/**
+ * The user for a username/password pair, or null (unknown user or wrong password). After 10
+ * failed attempts for one username within 15 minutes every attempt is refused until the window
+ * passes (LIMITS.signInFailures): AppError TOO_MANY_REQUESTS with retryAfter seconds. A
+ * successful sign-in clears the count. Unknown usernames are counted too, so the answer does
+ * not reveal which accounts exist.
+ */
 export async function authenticate(db: Db, username: string, password: string): Promise<Profile | null> {
-  const user = await db.user.findUnique({ where: { usernameLower: username.trim().toLowerCase() }, select: { ...profileSelect, passwordHash: true } });
-  if (!user?.passwordHash) return null;
-  if (!(await verify(user.passwordHash, password).catch(() => false))) return null;
+  const key = username.trim().toLowerCase();
+  await assertUnderLimit("signInFailures", key);
+  const user = await db.user.findUnique({ where: { usernameLower: key }, select: { ...profileSelect, passwordHash: true } });
+  if (!user?.passwordHash || !(await verify(user.passwordHash, password).catch(() => false))) {
+    await penalize("signInFailures", key);
+    return null;
+  }
+  await reset("signInFailures", key);
   return { id: user.id, username: user.username, name: user.name, email: user.email };
 }
 
