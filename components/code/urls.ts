@@ -3,10 +3,12 @@
  *   /<owner>/<repo>                         default branch, root directory
  *   /<owner>/<repo>/tree/<ref>/<dir path>   a directory at a ref
  *   /<owner>/<repo>/blob/<ref>/<file path>  a file at a ref
+ *   /<owner>/<repo>/commits/<ref>/<path?>   commit history at a ref (of a file or directory)
+ *   /<owner>/<repo>/settings                repository settings (admins)
  * <ref> keeps its slashes (feature/login); every segment is percent-encoded on its own.
  * The server splits ref from path by the longest prefix of segments that names a branch.
  */
-export type CodeKind = "tree" | "blob";
+export type CodeKind = "tree" | "blob" | "commits";
 
 /** Percent-encodes each "/"-separated segment, keeping the separators. */
 export function encodeSegments(value: string): string {
@@ -21,7 +23,7 @@ export function repoUrl(owner: string, repo: string): string {
   return `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
 
-/** URL of a directory (tree) or file (blob) at a ref. */
+/** URL of a directory (tree), a file (blob) or the history (commits) of a path at a ref. */
 export function codeUrl(owner: string, repo: string, kind: CodeKind, ref: string, path = ""): string {
   const tail = path ? `/${encodeSegments(path)}` : "";
   return `${repoUrl(owner, repo)}/${kind}/${encodeSegments(ref)}${tail}`;
@@ -31,4 +33,9 @@ export function codeUrl(owner: string, repo: string, kind: CodeKind, ref: string
 export function parentPath(path: string): string {
   const i = path.lastIndexOf("/");
   return i < 0 ? "" : path.slice(0, i);
+}
+
+/** The repository settings page (admins only). */
+export function settingsUrl(owner: string, repo: string): string {
+  return `${repoUrl(owner, repo)}/settings`;
 }

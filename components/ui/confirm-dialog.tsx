@@ -2,13 +2,18 @@
 import { useEffect, useRef } from "react";
 import { button, cx } from "./styles";
 
-/** A modal confirmation with Cancel and a (destructive) confirm button. Escape or the backdrop cancels. */
+/**
+ * A modal confirmation with Cancel and a (destructive) confirm button. Escape or the backdrop cancels.
+ * Focus starts on the first input in `children` (e.g. a "type the name to confirm" field), else on Cancel;
+ * `confirmDisabled` keeps the confirm button off until such a field is filled in correctly.
+ */
 export function ConfirmDialog({
   open,
   title,
   children,
   confirmLabel,
   busy,
+  confirmDisabled,
   onConfirm,
   onCancel,
 }: {
@@ -17,13 +22,17 @@ export function ConfirmDialog({
   children: React.ReactNode;
   confirmLabel: string;
   busy?: boolean;
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (open) (bodyRef.current?.querySelector("input") ?? cancelRef.current)?.focus();
+  }, [open]);
   useEffect(() => {
     if (!open) return;
-    cancelRef.current?.focus();
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && !busy && onCancel();
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -38,12 +47,14 @@ export function ConfirmDialog({
             {title}
           </h2>
         </div>
-        <div className="px-5 py-4 text-sm text-slate-700">{children}</div>
+        <div ref={bodyRef} className="px-5 py-4 text-sm text-slate-700">
+          {children}
+        </div>
         <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-5 py-3">
           <button ref={cancelRef} type="button" className={button.secondary} onClick={onCancel} disabled={busy}>
             Cancel
           </button>
-          <button type="button" className={cx(button.danger)} onClick={onConfirm} disabled={busy} data-testid="confirm-button">
+          <button type="button" className={cx(button.danger)} onClick={onConfirm} disabled={busy || confirmDisabled} data-testid="confirm-button">
             {busy ? "Working…" : confirmLabel}
           </button>
         </div>

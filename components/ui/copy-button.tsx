@@ -30,7 +30,8 @@ async function copyText(text: string): Promise<boolean> {
   return ok;
 }
 
-export function CopyButton({ text, label = "Copy", className, testId }: { text: string; label?: string; className?: string; testId?: string }) {
+/** `iconOnly`: a compact button showing only the icon; `label` is then its accessible name and tooltip. */
+export function CopyButton({ text, label = "Copy", className, testId, iconOnly }: { text: string; label?: string; className?: string; testId?: string; iconOnly?: boolean }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;
@@ -47,7 +48,11 @@ export function CopyButton({ text, label = "Copy", className, testId }: { text: 
       title={label}
     >
       {state === "copied" ? <CheckIcon className="text-emerald-600" /> : <CopyIcon />}
-      <span>{state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : label}</span>
+      {iconOnly ? (
+        <span className="sr-only" aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : ""}</span>
+      ) : (
+        <span>{state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : label}</span>
+      )}
     </button>
   );
 }
