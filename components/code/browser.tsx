@@ -94,7 +94,7 @@ async function DirectoryContent({ repo, gitRef: ref, path }: { repo: RepoData; g
   return (
     <div className="space-y-6">
       <div className={cx(card, "overflow-hidden")}>
-        <LatestCommit commit={commit} />
+        <LatestCommit commit={commit} historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)} />
         <FileList repo={repo} gitRef={ref} path={path} entries={entries} />
       </div>
       {readmeEntry && readme && (
@@ -228,7 +228,7 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
       <div className={cx(container, "py-6")}>
         <Toolbar repo={repo} branches={branches} gitRef={ref} kind="blob" path={path} />
         <div className={cx(card, "overflow-hidden")} data-testid="file-view">
-          <LatestCommit commit={commit} />
+          <LatestCommit commit={commit} historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)} />
           <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-2 text-xs text-slate-600">
             {markdown && (
               <div className="flex rounded-md bg-slate-100 p-0.5">

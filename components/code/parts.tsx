@@ -2,12 +2,20 @@
 import Link from "next/link";
 import { badge, card, cx, container } from "@/components/ui/styles";
 import { CopyButton } from "@/components/ui/copy-button";
-import { BookIcon, CommitIcon, FileIcon, FolderIcon, LockIcon, RepoIcon, SubmoduleIcon } from "@/components/ui/icons";
+import { BookIcon, CodeIcon, CommitIcon, FileIcon, FolderIcon, GearIcon, HistoryIcon, LockIcon, RepoIcon, SubmoduleIcon } from "@/components/ui/icons";
 import { formatBytes, fullDate, relativeTime } from "@/components/ui/format";
-import { codeUrl, repoUrl } from "./urls";
+import { codeUrl, repoUrl, settingsUrl } from "./urls";
 import type { RepoData } from "./data";
 
-export function RepoHeader({ repo }: { repo: RepoData }) {
+export type RepoTab = "code" | "settings";
+
+/** Repository name, visibility, description and tabs: Code, and Settings for admins only. */
+export function RepoHeader({ repo, tab = "code" }: { repo: RepoData; tab?: RepoTab }) {
+  const tabClass = (active: boolean) =>
+    cx(
+      "flex items-center gap-1.5 border-b-2 px-1 pb-2",
+      active ? "border-emerald-500 font-medium text-slate-900" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900",
+    );
   return (
     <div className="border-b border-slate-200 bg-white">
       <div className={cx(container, "pt-5")}>
@@ -24,10 +32,15 @@ export function RepoHeader({ repo }: { repo: RepoData }) {
           </span>
         </div>
         {repo.description && <p className="mt-1 text-sm text-slate-600">{repo.description}</p>}
-        <nav className="mt-4 flex gap-4 text-sm">
-          <Link href={repoUrl(repo.owner, repo.name)} className="flex items-center gap-1.5 border-b-2 border-emerald-500 px-1 pb-2 font-medium text-slate-900">
-            <FileIcon className="text-slate-500" /> Code
+        <nav className="mt-4 flex gap-4 text-sm" aria-label="Repository" data-testid="repo-tabs">
+          <Link href={repoUrl(repo.owner, repo.name)} className={tabClass(tab === "code")} aria-current={tab === "code" ? "page" : undefined} data-testid="repo-code-tab">
+            <CodeIcon className="text-slate-500" /> Code
           </Link>
+          {repo.permission === "admin" && (
+            <Link href={settingsUrl(repo.owner, repo.name)} className={tabClass(tab === "settings")} aria-current={tab === "settings" ? "page" : undefined} data-testid="repo-settings-tab">
+              <GearIcon className="text-slate-500" /> Settings
+            </Link>
+          )}
         </nav>
       </div>
     </div>
@@ -101,7 +114,8 @@ export interface CommitData {
   date: string;
 }
 
-export function LatestCommit({ commit }: { commit: CommitData | null }) {
+/** The newest commit of a directory or file, with a link to its history (`historyHref`). */
+export function LatestCommit({ commit, historyHref }: { commit: CommitData | null; historyHref?: string }) {
   if (!commit) return null;
   const [subject] = commit.message.split("\n");
   return (
@@ -117,6 +131,11 @@ export function LatestCommit({ commit }: { commit: CommitData | null }) {
       <span className="shrink-0 text-xs text-slate-500" title={fullDate(commit.date)}>
         {relativeTime(commit.date)}
       </span>
+      {historyHref && (
+        <Link href={historyHref} className="flex shrink-0 items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-200 hover:text-slate-900" data-testid="history-link">
+          <HistoryIcon className="text-slate-500" /> History
+        </Link>
+      )}
     </div>
   );
 }
