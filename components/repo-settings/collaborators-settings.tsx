@@ -1,0 +1,254 @@
+"use client";
+/**
+ * Settings → Collaborators: list with role and date added, add by username, change a role
+ * (repos.addCollaborator upserts), remove after a confirmation (repos.removeCollaborator).
+ */
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useTRPC, errorMessage } from "@/components/trpc/provider";
+import { badge, button, cx, hint, input, label } from "@/components/ui/styles";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { FormError } from "@/components/ui/form-error";
+import { useHydrated } from "@/components/ui/use-hydrated";
+import { fullDate, shortDate } from "@/components/ui/format";
+import { SavedNote } from "./section";
+import { useRefresh } from "./use-refresh";
+
+export type Role = "read" | "write" | "admin";
+
+export interface CollaboratorRecord {
+  userId: string;
+  username: string;
+  name: string | null;
+  role: Role;
+  createdAt: string;
+}
+
+const ROLES: { value: Role; label: string; description: string }[] = [
+  { value: "read", label: "Read", description: "view and clone, also when the repository is private" },
+  { value: "write", label: "Write", description: "read, and push to every branch" },
+  { value: "admin", label: "Admin", description: "write, and change these settings, collaborators included" },
+];
+
+function Avatar({ name }: { name: string }) {
+  return (
+    <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-200 text-sm font-semibold uppercase text-slate-700" aria-hidden="true">
+      {name.slice(0, 1)}
+    </span>
+  );
+}
+
+export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators }: { repoId: string; owner: string; isPrivate: boolean; collaborators: CollaboratorRecord[] }) {
+  const trpc = useTRPC();
+  const remove = useMutation(trpc.repos.removeCollaborator.mutationOptions());
+  const { refresh, refreshing } = useRefresh();
+  const [removing, setRemoving] = useState<CollaboratorRecord | null>(null);
+  const [removeError, setRemoveError] = useState<string>();
+
+  async function confirmRemove() {
+    if (!removing) return;
+    setRemoveError(undefined);
+    try {
+      await remove.mutateAsync({ repoId, username: removing.username });
+      setRemoving(null);
+      refresh();
+    } catch (err) {
+      setRemoveError(errorMessage(err));
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <AddCollaboratorForm repoId={repoId} existing={collaborators} />
+
+      <div>
+        <h3 className="mb-2 text-sm font-semibold text-slate-900">People with access</h3>
+        <ul className="divide-y divide-slate-200 rounded-md border border-slate-200" data-testid="collaborator-list">
+          <li className="flex items-center gap-3 px-4 py-3">
+            <Avatar name={owner} />
+            <div className="min-w-0 flex-1">
+              <span className="font-medium text-slate-900">{owner}</span>
+              <span className={cx(badge, "ml-2 border-slate-300 text-slate-600")}>Owner</span>
+            </div>
+            <span className="text-sm text-slate-500">Admin</span>
+          </li>
+          {collaborators.map((c) => (
+            // keyed by role too: a changed role from the server resets the row's select
+            <CollaboratorRow
+              key={`${c.userId}:${c.role}`}
+              repoId={repoId}
+              collaborator={c}
+              busy={refreshing || (remove.isPending && removing?.userId === c.userId)}
+              onRemove={() => {
+                setRemoveError(undefined);
+                setRemoving(c);
+              }}
+            />
+          ))}
+        </ul>
+        {collaborators.length === 0 && (
+          <p className="mt-3 text-sm text-slate-600" data-testid="no-collaborators">
+            No collaborators yet. {isPrivate ? "Only you can see and push to this repository." : "Everyone can read this repository; only you can push to it."}
+          </p>
+        )}
+      </div>
+
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove collaborator?"
+        confirmLabel="Remove"
+        busy={remove.isPending || refreshing}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => void confirmRemove()}
+      >
+        <p>
+          <strong>{removing?.username}</strong> will lose their <strong>{removing?.role}</strong> access
+          {isPrivate ? " and will no longer see this private repository." : "; the repository stays readable for them as it is public."}
+        </p>
+        {removeError && (
+          <div className="mt-3">
+            <FormError message={removeError} />
+          </div>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: CollaboratorRecord[] }) {
+  const trpc = useTRPC();
+  const add = useMutation(trpc.repos.addCollaborator.mutationOptions());
+  const { refresh, refreshing } = useRefresh();
+  const hydrated = useHydrated();
+  const [username, setUsername] = useState("");
+  const [role, setRole] = useState<Role>("write");
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string | null>(null);
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    setError(undefined);
+    setDone(null);
+    const name = username.trim().replace(/^@/, "");
+    if (!name) return setError("enter the username of the person to add");
+    const already = existing.find((c) => c.username.toLowerCase() === name.toLowerCase());
+    try {
+      const c = await add.mutateAsync({ repoId, username: name, role });
+      setDone(already ? `${c.username} now has ${c.role} access` : `Added ${c.username} with ${c.role} access`);
+      setUsername("");
+      refresh();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }
+
+  const busy = add.isPending || refreshing;
+  return (
+    <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="add-collaborator-form">
+      <FormError message={error} />
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end">
+        <div>
+          <label htmlFor="collaborator-username" className={label}>
+            Add a collaborator
+          </label>
+          <input
+            id="collaborator-username"
+            className={cx(input, "mt-1")}
+            value={username}
+            autoComplete="off"
+            maxLength={39}
+            placeholder="username"
+            onChange={(e) => {
+              setUsername(e.target.value);
+              setDone(null);
+            }}
+          />
+        </div>
+        <div>
+          <label htmlFor="collaborator-role" className={label}>
+            Role
+          </label>
+          <select id="collaborator-role" className={cx(input, "mt-1")} value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="new-collaborator-role">
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={button.primary} disabled={!hydrated || busy} data-testid="add-collaborator">
+          {busy ? "Adding…" : "Add"}
+        </button>
+      </div>
+      {done && !busy && <SavedNote testId="collaborator-added">{done}</SavedNote>}
+      <ul className={cx(hint, "space-y-0.5")}>
+        {ROLES.map((r) => (
+          <li key={r.value}>
+            <span className="font-medium text-slate-700">{r.label}</span>: {r.description}
+          </li>
+        ))}
+      </ul>
+    </form>
+  );
+}
+
+function CollaboratorRow({ repoId, collaborator: c, busy, onRemove }: { repoId: string; collaborator: CollaboratorRecord; busy: boolean; onRemove: () => void }) {
+  const trpc = useTRPC();
+  const change = useMutation(trpc.repos.addCollaborator.mutationOptions());
+  const { refresh, refreshing } = useRefresh();
+  const [role, setRole] = useState<Role>(c.role);
+  const [error, setError] = useState<string>();
+
+  async function onChange(next: Role) {
+    const previous = role;
+    setRole(next);
+    setError(undefined);
+    try {
+      await change.mutateAsync({ repoId, username: c.username, role: next });
+      refresh();
+    } catch (err) {
+      setRole(previous);
+      setError(errorMessage(err));
+    }
+  }
+
+  const pending = change.isPending || refreshing;
+  return (
+    <li className="px-4 py-3" data-testid="collaborator-row" data-username={c.username}>
+      <div className="flex flex-wrap items-center gap-3">
+        <Avatar name={c.username} />
+        <div className="min-w-0 flex-1">
+          <div className="truncate font-medium text-slate-900" data-testid="collaborator-username">
+            {c.username}
+            {c.name && <span className="ml-2 font-normal text-slate-500">{c.name}</span>}
+          </div>
+          <div className="text-xs text-slate-500" title={fullDate(c.createdAt)}>
+            Added {shortDate(c.createdAt)}
+          </div>
+        </div>
+        <select
+          className={cx(input, "w-28!")}
+          value={role}
+          disabled={pending || busy}
+          aria-label={`Role of ${c.username}`}
+          onChange={(e) => void onChange(e.target.value as Role)}
+          data-testid="collaborator-role"
+        >
+          {ROLES.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+        <button type="button" className={cx(button.dangerOutline, "px-2.5!")} disabled={pending || busy} onClick={onRemove} data-testid="remove-collaborator">
+          Remove
+        </button>
+      </div>
+      {error && (
+        <div className="mt-2">
+          <FormError message={error} />
+        </div>
+      )}
+    </li>
+  );
+}

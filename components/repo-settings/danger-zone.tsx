@@ -1,0 +1,92 @@
+"use client";
+/** Settings → Danger zone: delete the repository after typing owner/name (repos.delete), then the dashboard. */
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useMutation } from "@tanstack/react-query";
+import { useTRPC, errorMessage } from "@/components/trpc/provider";
+import { button, cx, input } from "@/components/ui/styles";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { FormError } from "@/components/ui/form-error";
+
+export function DangerZone({ repoId, fullName }: { repoId: string; fullName: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const remove = useMutation(trpc.repos.delete.mutationOptions());
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [error, setError] = useState<string>();
+  const [leaving, setLeaving] = useState(false);
+  const matches = typed === fullName;
+  const busy = remove.isPending || leaving;
+
+  async function confirm() {
+    if (!matches || busy) return;
+    setError(undefined);
+    try {
+      await remove.mutateAsync({ repoId });
+      setLeaving(true);
+      router.push("/");
+      router.refresh();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+      <div className="min-w-0 flex-1">
+        <p className="text-sm font-medium text-slate-900">Delete this repository</p>
+        <p className="mt-1 text-sm text-slate-600">Its git data, issues and collaborators are removed for good. There is no undo.</p>
+      </div>
+      <button
+        type="button"
+        className={cx(button.dangerOutline, "shrink-0")}
+        onClick={() => {
+          setTyped("");
+          setError(undefined);
+          setOpen(true);
+        }}
+        data-testid="delete-repo"
+      >
+        Delete this repository
+      </button>
+      <ConfirmDialog
+        open={open}
+        title={`Delete ${fullName}?`}
+        confirmLabel="Delete this repository"
+        busy={busy}
+        confirmDisabled={!matches}
+        onCancel={() => setOpen(false)}
+        onConfirm={() => void confirm()}
+      >
+        <p>
+          This permanently deletes <strong>{fullName}</strong>: every branch and commit on this server, its issues and its collaborators. Clones elsewhere are not affected.
+        </p>
+        <label htmlFor="delete-confirm" className="mt-4 block text-sm text-slate-800">
+          To confirm, type <strong className="select-all font-mono">{fullName}</strong> below:
+        </label>
+        <input
+          id="delete-confirm"
+          className={cx(input, "mt-1.5 font-mono")}
+          value={typed}
+          autoComplete="off"
+          spellCheck={false}
+          disabled={busy}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              e.preventDefault();
+              void confirm();
+            }
+          }}
+          data-testid="delete-confirm-input"
+        />
+        {error && (
+          <div className="mt-3">
+            <FormError message={error} />
+          </div>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}
