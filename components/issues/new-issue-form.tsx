@@ -1,0 +1,144 @@
+"use client";
+/**
+ * New issue: title, Markdown body (Write/Preview), template picker (fills title, body, labels and
+ * priority), labels, priority, due date, estimate. Readers (no write permission) are told the
+ * issue goes to triage; the server decides the status.
+ */
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useMutation } from "@tanstack/react-query";
+import { useTRPC, errorMessage } from "@/components/trpc/provider";
+import { useHydrated } from "@/components/ui/use-hydrated";
+import { FormError } from "@/components/ui/form-error";
+import { button, card, cx, hint, input, label as labelClass } from "@/components/ui/styles";
+import { MarkdownEditor } from "./markdown-editor";
+import { LabelPicker } from "./pickers";
+import { PRIORITIES, issueUrl, type Label, type Template } from "./model";
+import { PriorityIcon } from "./ui";
+
+export function NewIssueForm({ repo, labels, templates, canWrite }: { repo: { id: string; owner: string; name: string }; labels: Label[]; templates: Template[]; canWrite: boolean }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const hydrated = useHydrated();
+  const [templateId, setTemplateId] = useState("");
+  const [title, setTitle] = useState("");
+  const [body, setBody] = useState("");
+  const [labelIds, setLabelIds] = useState<string[]>([]);
+  const [priority, setPriority] = useState<string>("none");
+  const [dueDate, setDueDate] = useState("");
+  const [estimate, setEstimate] = useState("");
+  const [localError, setLocalError] = useState<string | null>(null);
+  const create = useMutation(
+    trpc.issues.create.mutationOptions({
+      onSuccess: (issue) => router.push(issueUrl(repo.owner, repo.name, issue.number)),
+    }),
+  );
+
+  const applyTemplate = (id: string) => {
+    setTemplateId(id);
+    const t = templates.find((x) => x.id === id);
+    if (!t) return;
+    if (t.title) setTitle(t.title);
+    if (t.body) setBody(t.body);
+    const names = t.labels.map((n) => n.toLowerCase());
+    setLabelIds(labels.filter((l) => names.includes(l.name.toLowerCase())).map((l) => l.id));
+    if (t.priority) setPriority(t.priority);
+  };
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    setLocalError(null);
+    if (!title.trim()) return setLocalError("title is required");
+    const est = estimate.trim() === "" ? undefined : Number(estimate);
+    if (est !== undefined && (!Number.isFinite(est) || est < 0)) return setLocalError("estimate must be a number of points, 0 or more");
+    create.mutate({
+      repoId: repo.id,
+      title: title.trim(),
+      body: body || undefined,
+      labels: labels.filter((l) => labelIds.includes(l.id)).map((l) => l.name),
+      priority: priority as (typeof PRIORITIES)[number]["key"],
+      dueDate: dueDate || undefined,
+      estimate: est,
+    });
+  };
+
+  return (
+    <form method="post" onSubmit={submit} className="grid gap-6 lg:grid-cols-[1fr_16rem]" data-testid="new-issue-form">
+      <div className="space-y-4">
+        <h1 className="text-xl font-semibold text-slate-900">New issue</h1>
+        {!canWrite && (
+          <div className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="triage-notice">
+            You can’t triage issues in {repo.owner}/{repo.name}: your issue goes to the <strong>Triage</strong> queue, where a maintainer accepts or declines it.
+          </div>
+        )}
+        {templates.length > 0 && (
+          <div>
+            <label className={labelClass} htmlFor="issue-template">
+              Template
+            </label>
+            <select id="issue-template" className={cx(input, "mt-1")} value={templateId} onChange={(e) => applyTemplate(e.target.value)} data-testid="template-picker">
+              <option value="">Blank issue</option>
+              {templates.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div>
+          <label className={labelClass} htmlFor="issue-title">
+            Title
+          </label>
+          <input id="issue-title" className={cx(input, "mt-1")} value={title} onChange={(e) => setTitle(e.target.value)} maxLength={256} placeholder="Title" autoFocus data-testid="issue-title-input" />
+        </div>
+        <div>
+          <span className={labelClass}>Description</span>
+          <div className="mt-1">
+            <MarkdownEditor value={body} onChange={setBody} label="Description" placeholder="Add a description…" testId="issue-body-input" rows={10} />
+          </div>
+        </div>
+        <FormError message={localError ?? (create.error ? errorMessage(create.error) : null)} />
+        <div className="flex justify-end">
+          <button type="submit" className={button.primary} disabled={!hydrated || create.isPending} data-testid="create-issue-submit">
+            {create.isPending ? "Creating…" : "Create issue"}
+          </button>
+        </div>
+      </div>
+      <aside className={cx(card, "h-fit space-y-4 p-4")}>
+        <div>
+          <div className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Labels</div>
+          <LabelPicker labels={labels} selected={labelIds} onToggle={(l, on) => setLabelIds((ids) => (on ? [...ids, l.id] : ids.filter((x) => x !== l.id)))} testId="new-issue-labels" />
+        </div>
+        <div>
+          <label htmlFor="issue-priority" className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">
+            Priority
+          </label>
+          <div className="flex items-center gap-2">
+            <PriorityIcon priority={priority} />
+            <select id="issue-priority" className={input} value={priority} onChange={(e) => setPriority(e.target.value)} data-testid="issue-priority-input">
+              {PRIORITIES.map((p) => (
+                <option key={p.key} value={p.key}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div>
+          <label htmlFor="issue-due" className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">
+            Due date
+          </label>
+          <input id="issue-due" type="date" className={input} value={dueDate} onChange={(e) => setDueDate(e.target.value)} data-testid="issue-due-input" />
+        </div>
+        <div>
+          <label htmlFor="issue-estimate" className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">
+            Estimate
+          </label>
+          <input id="issue-estimate" type="number" min={0} step="any" inputMode="decimal" className={input} value={estimate} onChange={(e) => setEstimate(e.target.value)} placeholder="Points" data-testid="issue-estimate-input" />
+          <p className={hint}>Story points</p>
+        </div>
+      </aside>
+    </form>
+  );
+}
