@@ -6,10 +6,12 @@ import { BookIcon, CodeIcon, CommitIcon, FileIcon, FolderIcon, GearIcon, History
 import { formatBytes, fullDate, relativeTime } from "@/components/ui/format";
 import { codeUrl, repoUrl, settingsUrl } from "./urls";
 import type { RepoData } from "./data";
+import { OpenIssuesCount } from "@/components/issues/open-count";
+import { IssueOpenedIcon } from "@/components/issues/ui";
 
-export type RepoTab = "code" | "settings";
+export type RepoTab = "code" | "issues" | "settings";
 
-/** Repository name, visibility, description and tabs: Code, and Settings for admins only. */
+/** Repository name, visibility, description and tabs: Code, Issues (with the open count), and Settings for admins only. */
 export function RepoHeader({ repo, tab = "code" }: { repo: RepoData; tab?: RepoTab }) {
   const tabClass = (active: boolean) =>
     cx(
@@ -35,6 +37,9 @@ export function RepoHeader({ repo, tab = "code" }: { repo: RepoData; tab?: RepoT
         <nav className="mt-4 flex gap-4 text-sm" aria-label="Repository" data-testid="repo-tabs">
           <Link href={repoUrl(repo.owner, repo.name)} className={tabClass(tab === "code")} aria-current={tab === "code" ? "page" : undefined} data-testid="repo-code-tab">
             <CodeIcon className="text-slate-500" /> Code
+          </Link>
+          <Link href={`${repoUrl(repo.owner, repo.name)}/issues`} className={tabClass(tab === "issues")} aria-current={tab === "issues" ? "page" : undefined} data-testid="repo-issues-tab">
+            <IssueOpenedIcon className="text-slate-500" /> Issues <OpenIssuesCount repoId={repo.id} />
           </Link>
           {repo.permission === "admin" && (
             <Link href={settingsUrl(repo.owner, repo.name)} className={tabClass(tab === "settings")} aria-current={tab === "settings" ? "page" : undefined} data-testid="repo-settings-tab">

@@ -21,7 +21,7 @@ export function IssuesShell({ repo, section, children, actions }: { repo: RepoDa
   const canCreate = repo.permission !== "none";
   return (
     <>
-      <RepoHeader repo={repo} />
+      <RepoHeader repo={repo} tab="issues" />
       <div className={cx(container, "py-6")}>
         <div className="mb-5 flex flex-wrap items-center gap-2">
           <nav className="flex flex-wrap items-center gap-1 rounded-lg border border-slate-200 bg-white p-1" aria-label="Issues">
