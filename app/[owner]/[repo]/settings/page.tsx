@@ -5,6 +5,7 @@ import { loadBranches, loadRepo } from "@/components/code/data";
 import { RepoHeader } from "@/components/code/parts";
 import { decodeSegment } from "@/components/code/resolve";
 import { container, cx } from "@/components/ui/styles";
+import { AlertIcon, GearIcon, LockIcon, PeopleIcon } from "@/components/ui/icons";
 import { SettingsSection } from "@/components/repo-settings/section";
 import { GeneralSettings } from "@/components/repo-settings/general-settings";
 import { VisibilitySettings } from "@/components/repo-settings/visibility-settings";
@@ -27,10 +28,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 const SECTIONS = [
-  { id: "general", title: "General" },
-  { id: "visibility", title: "Visibility" },
-  { id: "collaborators", title: "Collaborators" },
-  { id: "danger-zone", title: "Danger zone" },
+  { id: "general", title: "General", Icon: GearIcon },
+  { id: "visibility", title: "Visibility", Icon: LockIcon },
+  { id: "collaborators", title: "Collaborators", Icon: PeopleIcon },
+  { id: "danger-zone", title: "Danger zone", Icon: AlertIcon },
 ];
 
 export default async function RepoSettingsPage({ params }: { params: Params }) {
@@ -47,8 +48,9 @@ export default async function RepoSettingsPage({ params }: { params: Params }) {
               <li key={s.id}>
                 <a
                   href={`#${s.id}`}
-                  className={cx("block rounded-md px-3 py-1.5 font-medium hover:bg-slate-200/70", s.id === "danger-zone" ? "text-red-700" : "text-slate-700 hover:text-slate-900")}
+                  className={cx("flex items-center gap-2 rounded-md px-3 py-1.5 font-medium hover:bg-slate-200/70", s.id === "danger-zone" ? "text-red-700" : "text-slate-700 hover:text-slate-900")}
                 >
+                  <s.Icon className={s.id === "danger-zone" ? "text-red-500" : "text-slate-500"} />
                   {s.title}
                 </a>
               </li>
