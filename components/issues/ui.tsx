@@ -1,6 +1,7 @@
 /** Small presentational pieces of the issue pages (server- and client-safe: no hooks). */
 import Link from "next/link";
 import { cx } from "@/components/ui/styles";
+import { fullDate, relativeTime } from "@/components/ui/format";
 import { DEFAULT_STATUSES, statusDef } from "@/server/services/issues/model";
 import { dueState, formatDueDate, priorityLabel, statusLabel, type Label } from "./model";
 
@@ -229,3 +230,16 @@ export function CommentIcon({ className }: IconProps) {
 }
 
 export { priorityLabel, statusLabel };
+
+/**
+ * "3 minutes ago" with the full date as title. Rendered on the server and again in the browser,
+ * which may round differently a few seconds later: the text mismatch is expected, not an error.
+ */
+export function TimeAgo({ iso, prefix = "" }: { iso: string; prefix?: string }) {
+  return (
+    <time dateTime={iso} title={fullDate(iso)} suppressHydrationWarning>
+      {prefix}
+      {relativeTime(iso)}
+    </time>
+  );
+}
