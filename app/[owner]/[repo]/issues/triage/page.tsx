@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import { loadIssuesContext } from "@/components/issues/data";
+import { IssuesShell } from "@/components/issues/shell";
+import { TriageQueue } from "@/components/issues/triage";
+
+type Params = Promise<{ owner: string; repo: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { owner, repo } = await params;
+  const { repo: r } = await loadIssuesContext(owner, repo);
+  return { title: `Triage · ${r.fullName}` };
+}
+
+export default async function TriagePage({ params }: { params: Params }) {
+  const { owner, repo } = await params;
+  const ctx = await loadIssuesContext(owner, repo);
+  const queue = await ctx.caller.issues.listTriage({ repoId: ctx.repo.id, limit: 100 });
+  return (
+    <IssuesShell repo={ctx.repo} section="triage">
+      <TriageQueue repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }} initial={queue} canWrite={ctx.canWrite} />
+    </IssuesShell>
+  );
+}

@@ -1,0 +1,312 @@
+"use client";
+/**
+ * Triage queue (issues.listTriage, oldest first) with keyboard shortcuts: j / k move, a accepts
+ * (into Backlog, or a chosen status and priority), r rejects (asks for the required reason),
+ * ? shows or hides the shortcuts. Readers see the queue without the actions.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useTRPCClient, errorMessage } from "@/components/trpc/provider";
+import { FormError } from "@/components/ui/form-error";
+import { button, card, cx, input } from "@/components/ui/styles";
+import { IssueMarkdown } from "./markdown";
+import { PRIORITIES, STATUSES, issueUrl, statusLabel, type Issue } from "./model";
+import { LabelChip, PriorityIcon, StatusIcon, TimeAgo, priorityLabel } from "./ui";
+
+type RepoRef = { id: string; owner: string; name: string };
+type Mode = null | "accept" | "reject";
+
+const Kbd = ({ children }: { children: React.ReactNode }) => (
+  <kbd className="inline-flex min-w-5 items-center justify-center rounded border border-slate-300 bg-white px-1 font-mono text-xs text-slate-700 shadow-[0_1px_0_#cbd5e1]">{children}</kbd>
+);
+
+export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initial: Issue[]; canWrite: boolean }) {
+  const client = useTRPCClient();
+  const router = useRouter();
+  const [queue, setQueue] = useState(initial);
+  const [index, setIndex] = useState(0);
+  const [mode, setMode] = useState<Mode>(null);
+  const [help, setHelp] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ text: string; number: number } | null>(null);
+  const [status, setStatus] = useState("backlog");
+  const [priority, setPriority] = useState("");
+  const [reason, setReason] = useState("");
+  const selected = queue[Math.min(index, queue.length - 1)] ?? null;
+  const rowRefs = useRef<Record<number, HTMLLIElement | null>>({});
+
+  const openMode = useCallback(
+    (m: Mode) => {
+      if (!selected || !canWrite) return;
+      setError(null);
+      setStatus("backlog");
+      setPriority(selected.priority);
+      setReason("");
+      setMode(m);
+    },
+    [selected, canWrite],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.metaKey || e.ctrlKey || e.altKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+      if (mode) return;
+      if (e.key === "j" || e.key === "ArrowDown") {
+        e.preventDefault();
+        setIndex((i) => Math.min(i + 1, Math.max(queue.length - 1, 0)));
+      } else if (e.key === "k" || e.key === "ArrowUp") {
+        e.preventDefault();
+        setIndex((i) => Math.max(i - 1, 0));
+      } else if (e.key === "a") {
+        e.preventDefault();
+        openMode("accept");
+      } else if (e.key === "r") {
+        e.preventDefault();
+        openMode("reject");
+      } else if (e.key === "?") {
+        setHelp((h) => !h);
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [mode, queue.length, openMode]);
+
+  useEffect(() => {
+    if (selected) rowRefs.current[selected.number]?.scrollIntoView({ block: "nearest" });
+  }, [selected]);
+
+  const done = (number: number, text: string) => {
+    setQueue((q) => q.filter((i) => i.number !== number));
+    setIndex((i) => Math.max(0, Math.min(i, queue.length - 2)));
+    setMode(null);
+    setNotice({ text, number });
+    router.refresh();
+  };
+
+  const accept = async () => {
+    if (!selected) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const issue = await client.issues.acceptTriage.mutate({ repoId: repo.id, number: selected.number, targetStatus: status, ...(priority ? { priority: priority as (typeof PRIORITIES)[number]["key"] } : {}) });
+      done(selected.number, `Accepted #${selected.number} into ${statusLabel(issue.status)}`);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reject = async () => {
+    if (!selected) return;
+    if (!reason.trim()) return setError("a reason is required to decline an issue");
+    setBusy(true);
+    setError(null);
+    try {
+      await client.issues.rejectTriage.mutate({ repoId: repo.id, number: selected.number, reason: reason.trim() });
+      done(selected.number, `Declined #${selected.number}`);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[22rem_1fr]" data-testid="triage">
+      <div className="space-y-3">
+        <div className={card}>
+          <div className="flex items-center gap-2 border-b border-slate-200 bg-slate-50 px-4 py-2.5 text-sm">
+            <StatusIcon status="triage" />
+            <h1 className="font-semibold text-slate-900">Triage</h1>
+            <span className="rounded-full bg-slate-200 px-1.5 text-xs font-medium text-slate-600" data-testid="triage-count">
+              {queue.length}
+            </span>
+          </div>
+          {queue.length === 0 ? (
+            <p className="px-4 py-10 text-center text-sm text-slate-500" data-testid="triage-empty">
+              Triage is empty. New issues from people without write access land here.
+            </p>
+          ) : (
+            <ul className="max-h-[60vh] divide-y divide-slate-100 overflow-y-auto" role="listbox" aria-label="Issues awaiting triage">
+              {queue.map((i, n) => (
+                <li
+                  key={i.id}
+                  ref={(el) => {
+                    rowRefs.current[i.number] = el;
+                  }}
+                  role="option"
+                  aria-selected={selected?.number === i.number}
+                  onClick={() => setIndex(n)}
+                  className={cx("cursor-pointer border-l-2 px-4 py-2.5 text-sm", selected?.number === i.number ? "border-emerald-500 bg-emerald-50/60" : "border-transparent hover:bg-slate-50")}
+                  data-testid="triage-item"
+                  data-number={i.number}
+                  data-selected={selected?.number === i.number ? "true" : undefined}
+                >
+                  <div className="flex items-center gap-2">
+                    <PriorityIcon priority={i.priority} />
+                    <span className="min-w-0 flex-1 truncate font-medium text-slate-900">{i.title}</span>
+                  </div>
+                  <div className="mt-0.5 pl-6 text-xs text-slate-500">
+                    #{i.number} · {i.author?.username ?? "someone"} · <TimeAgo iso={i.createdAt} />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {help && (
+          <div className={cx(card, "px-4 py-3 text-sm text-slate-700")} data-testid="triage-shortcuts">
+            <div className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Keyboard shortcuts</div>
+            <ul className="space-y-1.5">
+              <li className="flex items-center gap-2">
+                <Kbd>j</Kbd> <Kbd>k</Kbd> next / previous issue
+              </li>
+              {canWrite && (
+                <>
+                  <li className="flex items-center gap-2">
+                    <Kbd>a</Kbd> accept (Backlog, or choose status and priority)
+                  </li>
+                  <li className="flex items-center gap-2">
+                    <Kbd>r</Kbd> decline, with a reason
+                  </li>
+                  <li className="flex items-center gap-2">
+                    <Kbd>Enter</Kbd> confirm · <Kbd>Esc</Kbd> cancel
+                  </li>
+                </>
+              )}
+              <li className="flex items-center gap-2">
+                <Kbd>?</Kbd> hide these shortcuts
+              </li>
+            </ul>
+          </div>
+        )}
+      </div>
+
+      <div className="min-w-0 space-y-3">
+        {notice && (
+          <div className="flex items-center gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" role="status" data-testid="triage-notice">
+            {notice.text}.{" "}
+            <Link href={issueUrl(repo.owner, repo.name, notice.number)} className="font-medium underline">
+              Open #{notice.number}
+            </Link>
+          </div>
+        )}
+        {!canWrite && <p className="text-sm text-slate-500">You can follow the queue; accepting and declining issues needs write access.</p>}
+        {selected ? (
+          <div className={card} data-testid="triage-selected" data-number={selected.number}>
+            <div className="border-b border-slate-200 px-5 py-4">
+              <div className="flex flex-wrap items-start gap-3">
+                <h2 className="min-w-0 flex-1 text-lg font-semibold text-slate-900">
+                  <Link href={issueUrl(repo.owner, repo.name, selected.number)} className="hover:text-emerald-700">
+                    {selected.title}
+                  </Link>{" "}
+                  <span className="font-normal text-slate-400">#{selected.number}</span>
+                </h2>
+                {canWrite && (
+                  <div className="flex gap-2">
+                    <button type="button" className={button.primary} onClick={() => openMode("accept")} data-testid="triage-accept">
+                      Accept <Kbd>a</Kbd>
+                    </button>
+                    <button type="button" className={button.dangerOutline} onClick={() => openMode("reject")} data-testid="triage-reject">
+                      Decline <Kbd>r</Kbd>
+                    </button>
+                  </div>
+                )}
+              </div>
+              <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-500">
+                <span>
+                  opened by <strong className="font-medium text-slate-700">{selected.author?.username ?? "someone"}</strong> <TimeAgo iso={selected.createdAt} />
+                </span>
+                <span className="flex items-center gap-1">
+                  <PriorityIcon priority={selected.priority} className="h-3.5! w-3.5!" /> {priorityLabel(selected.priority)}
+                </span>
+                {selected.labels.map((l) => (
+                  <LabelChip key={l.id} label={l} />
+                ))}
+              </div>
+            </div>
+
+            {mode === "accept" && (
+              <form
+                method="post"
+                className="space-y-3 border-b border-slate-200 bg-emerald-50/50 px-5 py-4"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void accept();
+                }}
+                onKeyDown={(e) => e.key === "Escape" && setMode(null)}
+                data-testid="accept-form"
+              >
+                <div className="flex flex-wrap gap-3">
+                  <label className="text-sm">
+                    <span className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">Status</span>
+                    <select className={cx(input, "w-44!")} value={status} onChange={(e) => setStatus(e.target.value)} data-testid="accept-status">
+                      {STATUSES.filter((s) => s.key !== "triage").map((s) => (
+                        <option key={s.key} value={s.key}>
+                          {s.label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <label className="text-sm">
+                    <span className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">Priority</span>
+                    <select className={cx(input, "w-44!")} value={priority} onChange={(e) => setPriority(e.target.value)} data-testid="accept-priority">
+                      {PRIORITIES.map((p) => (
+                        <option key={p.key} value={p.key}>
+                          {p.label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                </div>
+                <FormError message={error} />
+                <div className="flex gap-2">
+                  <button type="submit" className={button.primary} disabled={busy} autoFocus data-testid="accept-confirm">
+                    Accept into {statusLabel(status)}
+                  </button>
+                  <button type="button" className={button.ghost} onClick={() => setMode(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </form>
+            )}
+            {mode === "reject" && (
+              <form
+                method="post"
+                className="space-y-3 border-b border-slate-200 bg-red-50/50 px-5 py-4"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void reject();
+                }}
+                onKeyDown={(e) => e.key === "Escape" && setMode(null)}
+                data-testid="reject-form"
+              >
+                <label className="block text-sm">
+                  <span className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">Reason (posted as a comment)</span>
+                  <input className={input} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. Works as intended" autoFocus data-testid="reject-reason" />
+                </label>
+                <FormError message={error} />
+                <div className="flex gap-2">
+                  <button type="submit" className={button.danger} disabled={busy || !reason.trim()} data-testid="reject-confirm">
+                    Decline issue
+                  </button>
+                  <button type="button" className={button.ghost} onClick={() => setMode(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </form>
+            )}
+            <div className="px-5 py-4">{selected.body?.trim() ? <IssueMarkdown source={selected.body} /> : <p className="text-sm italic text-slate-500">No description provided.</p>}</div>
+          </div>
+        ) : (
+          <div className={cx(card, "px-5 py-12 text-center text-sm text-slate-500")}>Nothing to triage.</div>
+        )}
+      </div>
+    </div>
+  );
+}
