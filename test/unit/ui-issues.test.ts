@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { activitySentence, dueState, filterIssues, listQuery, moveAnchor, parseListFilters, viewFiltersFrom, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
+
+const now = new Date("2026-11-21T12:00:00Z");
+
+function issue(n: number, over: Partial<Issue> = {}): Issue {
+  return {
+    id: `id${n}`, number: n, title: `Issue ${n}`, body: null, state: "open", status: "backlog", priority: "none", dueDate: null, estimate: null,
+    parentNumber: null, projectId: null, cycleId: null, authorId: "u1", author: { id: "u1", username: "alice", name: null }, assigneeId: null, assignee: null,
+    labels: [], subIssueCount: 0, subIssueProgress: 0, createdAt: now.toISOString(), updatedAt: now.toISOString(), closedAt: null, ...over,
+  } as Issue;
+}
+
+describe("list filters in the URL", () => {
+  it("parses known values and ignores unknown ones", () => {
+    expect(parseListFilters({ state: "closed", priority: "high", assignee: "me", label: "bug", due: "overdue", page: "3" })).toEqual({
+      state: "closed", priority: "high", assignee: "me", label: "bug", due: "overdue", page: 3,
+    });
+    expect(parseListFilters({ status: "nope", priority: "x", assignee: "bob", due: "later", page: "-2" })).toEqual({ state: "open", page: 1 });
+  });
+  it("a status implies its state", () => {
+    expect(parseListFilters({ status: "done" }).state).toBe("closed");
+    expect(parseListFilters({ status: "todo", state: "closed" }).state).toBe("open");
+  });
+  it("builds query strings without defaults and resets the page", () => {
+    const f = parseListFilters({ label: "bug", page: "2" });
+    expect(listQuery(f)).toBe("?label=bug");
+    expect(listQuery(f, { page: 3 })).toBe("?label=bug&page=3");
+    expect(listQuery(f, { state: "closed", label: undefined })).toBe("?state=closed");
+    expect(listQuery({ state: "open", page: 1 })).toBe("");
+  });
+});
+
+describe("filterIssues", () => {
+  const all = [
+    issue(1, { labels: [{ id: "l1", name: "Bug", color: "#ff0000", description: null }], dueDate: "2026-11-01" }),
+    issue(2, { state: "closed", status: "done", labels: [{ id: "l1", name: "Bug", color: "#ff0000", description: null }] }),
+    issue(3, { assigneeId: "me", priority: "urgent", dueDate: "2026-11-25" }),
+    issue(4),
+  ];
+  it("counts open and closed under the same filters", () => {
+    const r = filterIssues(all, parseListFilters({ label: "bug" }), "me", now);
+    expect([r.openCount, r.closedCount]).toEqual([1, 1]);
+    expect(r.issues.map((i) => i.number)).toEqual([1]);
+  });
+  it("filters by assignee me, priority and due windows, newest first", () => {
+    expect(filterIssues(all, parseListFilters({ assignee: "me" }), "me", now).issues.map((i) => i.number)).toEqual([3]);
+    expect(filterIssues(all, parseListFilters({ assignee: "me" }), null, now).issues).toEqual([]);
+    expect(filterIssues(all, parseListFilters({ priority: "urgent" }), null, now).issues.map((i) => i.number)).toEqual([3]);
+    expect(filterIssues(all, parseListFilters({ due: "overdue" }), null, now).issues.map((i) => i.number)).toEqual([1]);
+    expect(filterIssues(all, parseListFilters({ due: "due_soon" }), null, now).issues.map((i) => i.number)).toEqual([3]);
+    expect(filterIssues(all, parseListFilters({}), null, now).issues.map((i) => i.number)).toEqual([4, 3, 1]);
+  });
+  it("pages and clamps the page", () => {
+    const many = Array.from({ length: PAGE_SIZE + 3 }, (_, i) => issue(i + 1));
+    const r = filterIssues(many, parseListFilters({ page: "9" }), null, now);
+    expect(r.page).toBe(2);
+    expect(r.pageCount).toBe(2);
+    expect(r.issues.map((i) => i.number)).toEqual([3, 2, 1]);
+  });
+});
+
+describe("viewFiltersFrom", () => {
+  it("maps the open toggle to open statuses and keeps the other filters", () => {
+    expect(viewFiltersFrom(parseListFilters({ label: "bug", assignee: "me", due: "due_soon", priority: "high" }), "u9")).toEqual({
+      status: ["triage", "backlog", "todo", "in_progress", "in_review"], labels: ["bug"], assignee: ["u9"], dueDate: "due_soon", priority: ["high"],
+    });
+    expect(viewFiltersFrom(parseListFilters({ status: "done" }), null)).toEqual({ status: ["done"] });
+  });
+});
+
+describe("activitySentence", () => {
+  const a = (over: Partial<Activity>): Activity => ({ id: "1", issueNumber: 1, action: "created", field: null, oldValue: null, newValue: null, actor: { id: "u1", username: "alice", name: null }, createdAt: now.toISOString(), ...over });
+  it("reads like a sentence", () => {
+    expect(activitySentence(a({ action: "status_changed", field: "status", oldValue: "backlog", newValue: "in_progress" }))).toEqual({ actor: "alice", text: "changed status from Backlog to In Progress" });
+    expect(activitySentence(a({ action: "status_changed", field: "state", oldValue: "open", newValue: "closed" }))?.text).toBe("closed this issue");
+    expect(activitySentence(a({ action: "priority_changed", oldValue: "none", newValue: "urgent" }))?.text).toBe("changed priority from No priority to Urgent");
+    expect(activitySentence(a({ action: "labeled", newValue: "bug" }))?.text).toBe("added the bug label");
+    expect(activitySentence(a({ action: "assigned", newValue: "u1" }))?.text).toBe("self-assigned this");
+    expect(activitySentence(a({ action: "assigned", newValue: "u2" }), { u2: "bob" })?.text).toBe("assigned bob");
+    expect(activitySentence(a({ action: "relation_added", field: "blocks", newValue: "4" }))?.text).toBe("marked this as blocking #4");
+    expect(activitySentence(a({ action: "commented" }))).toBeNull();
+    expect(activitySentence(a({ action: "labeled", newValue: "x", actor: null }))?.actor).toBe("someone");
+  });
+});
+
+describe("due dates and board anchors", () => {
+  it("classifies due dates", () => {
+    expect(dueState({ state: "open", dueDate: "2026-11-20" }, now)).toBe("overdue");
+    expect(dueState({ state: "closed", dueDate: "2026-11-20" }, now)).toBe("later");
+    expect(dueState({ state: "open", dueDate: "2026-11-28" }, now)).toBe("soon");
+    expect(dueState({ state: "open", dueDate: null }, now)).toBe("none");
+  });
+  it("anchors a dropped card to its neighbours", () => {
+    expect(moveAnchor([], 0)).toEqual({});
+    expect(moveAnchor([5, 6], 0)).toEqual({ beforeNumber: 5 });
+    expect(moveAnchor([5, 6], 1)).toEqual({ afterNumber: 5 });
+    expect(moveAnchor([5, 6], 2)).toEqual({ afterNumber: 6 });
+  });
+});
