@@ -222,27 +222,29 @@ function CollaboratorRow({ repoId, collaborator: c, busy, onRemove }: { repoId: 
             {c.username}
             {c.name && <span className="ml-2 font-normal text-slate-500">{c.name}</span>}
           </div>
-          <div className="text-xs text-slate-500" title={fullDate(c.createdAt)}>
+          <div className="whitespace-nowrap text-xs text-slate-500" title={fullDate(c.createdAt)}>
             Added {shortDate(c.createdAt)}
           </div>
         </div>
-        <select
-          className={cx(input, "w-28!")}
-          value={role}
-          disabled={pending || busy}
-          aria-label={`Role of ${c.username}`}
-          onChange={(e) => void onChange(e.target.value as Role)}
-          data-testid="collaborator-role"
-        >
-          {ROLES.map((r) => (
-            <option key={r.value} value={r.value}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-        <button type="button" className={cx(button.dangerOutline, "px-2.5!")} disabled={pending || busy} onClick={onRemove} data-testid="remove-collaborator">
-          Remove
-        </button>
+        <div className="flex w-full items-center gap-2 pl-11 sm:w-auto sm:pl-0">
+          <select
+            className={cx(input, "w-28!")}
+            value={role}
+            disabled={pending || busy}
+            aria-label={`Role of ${c.username}`}
+            onChange={(e) => void onChange(e.target.value as Role)}
+            data-testid="collaborator-role"
+          >
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+          <button type="button" className={cx(button.dangerOutline, "px-2.5!")} disabled={pending || busy} onClick={onRemove} data-testid="remove-collaborator">
+            Remove
+          </button>
+        </div>
       </div>
       {error && (
         <div className="mt-2">
