@@ -6,7 +6,7 @@
  * mark as duplicate). Every change calls the tRPC client and then refreshes the server-rendered
  * data (router.refresh), so the page always shows what the server stored.
  */
-import { useState, useTransition } from "react";
+import { useEffect, useState, useTransition } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTRPCClient, errorMessage } from "@/components/trpc/provider";
@@ -390,7 +390,10 @@ function Sidebar({
   const base = { repoId: repo.id, number: issue.number };
   const [due, setDue] = useState(issue.dueDate ?? "");
   const [estimate, setEstimate] = useState(issue.estimate === null ? "" : String(issue.estimate));
-  const selectedLabels = issue.labels.map((l) => l.id);
+  // label checkboxes follow the click at once; the server's answer (after refresh) wins
+  const serverLabels = issue.labels.map((l) => l.id).join(",");
+  const [selectedLabels, setSelectedLabels] = useState<string[]>(() => issue.labels.map((l) => l.id));
+  useEffect(() => setSelectedLabels(serverLabels ? serverLabels.split(",") : []), [serverLabels]);
   return (
     <aside className="space-y-3 text-sm" data-testid="issue-sidebar">
       <Section title="Status" testId="sidebar-status">
@@ -437,7 +440,12 @@ function Sidebar({
             labels={labels}
             selected={selectedLabels}
             testId="labels-picker"
-            onToggle={(l, on) => void run(() => (on ? client.issues.addLabel.mutate({ ...base, labelId: l.id }) : client.issues.removeLabel.mutate({ ...base, labelId: l.id })))}
+            onToggle={(l, on) => {
+              setSelectedLabels((ids) => (on ? [...ids, l.id] : ids.filter((x) => x !== l.id)));
+              void run(() => (on ? client.issues.addLabel.mutate({ ...base, labelId: l.id }) : client.issues.removeLabel.mutate({ ...base, labelId: l.id }))).then(
+                (ok) => ok || setSelectedLabels(serverLabels ? serverLabels.split(",") : []),
+              );
+            }}
           />
         ) : (
           <div className="flex flex-wrap gap-1 px-2 py-1">{issue.labels.length ? issue.labels.map((l) => <LabelChip key={l.id} label={l} />) : <span className="text-slate-500">None yet</span>}</div>
