@@ -311,6 +311,7 @@ test("default branch, description and commit history with pagination", async ({ 
   await page.getByTestId("file-view").getByTestId("history-link").click();
   await expect(page).toHaveURL(new RegExp(`${repoUrl}/commits/develop/notes/log\\.md$`));
   await expect(page.getByTestId("history-title")).toContainText("log.md");
+  await expect(page).toHaveTitle(/^History for notes\/log\.md · /);
   await expect(rows).toHaveCount(3);
   await expect(rows.first().getByTestId("commit-title")).toHaveText("Step 30");
   await expect(page.getByTestId("history-pagination")).toHaveCount(0);

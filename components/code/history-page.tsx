@@ -40,6 +40,13 @@ async function resolveHistoryTarget(repo: RepoData, segments: string[]): Promise
   return { ref, path };
 }
 
+/** The page title: "History for <path>" or "Commits", for generateMetadata. */
+export async function historyTitle(repo: RepoData, segments: string[]): Promise<string> {
+  if (repo.isEmpty || segments.length === 0) return `Commits · ${repo.fullName}`;
+  const { path } = await resolveHistoryTarget(repo, segments);
+  return path ? `History for ${path} · ${repo.fullName}` : `Commits · ${repo.fullName}`;
+}
+
 export async function HistoryPage({ owner, name, segments, page }: { owner: string; name: string; segments: string[]; page: number }) {
   const repo = await loadRepo(owner, name);
   if (repo.isEmpty) return <EmptyHistory repo={repo} />;
@@ -142,6 +149,7 @@ function PageLink({ href, testId, children }: { href: string | null; testId: str
 function CommitRow({ repo, commit, path, pathKind }: { repo: RepoData; commit: HistoryCommit; path: string; pathKind: "tree" | "blob" | null }) {
   const { title, body } = splitCommitMessage(commit.message);
   const short = commit.sha.slice(0, 7);
+  const committedByOther = !!commit.committer && commit.committer !== commit.author;
   // the file or directory as it was at this commit; the whole repository otherwise
   const browse = path && pathKind ? codeUrl(repo.owner, repo.name, pathKind, commit.sha, path) : codeUrl(repo.owner, repo.name, "tree", commit.sha);
   return (
@@ -155,11 +163,15 @@ function CommitRow({ repo, commit, path, pathKind }: { repo: RepoData; commit: H
           <span className="font-semibold text-slate-800" data-testid="commit-author">
             {commit.author}
           </span>
-          <span>committed</span>
+          <span>{committedByOther ? "authored" : "committed"}</span>
           <time dateTime={commit.date} title={fullDate(commit.date)} data-testid="commit-date">
             {relativeTime(commit.date)}
           </time>
-          {commit.committer && commit.committer !== commit.author && <span className="text-slate-500">· committed by {commit.committer}</span>}
+          {committedByOther && (
+            <span className="text-slate-500">
+              · <span className="font-medium text-slate-700">{commit.committer}</span> committed
+            </span>
+          )}
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2">

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { HistoryPage } from "@/components/code/history-page";
+import { HistoryPage, historyTitle } from "@/components/code/history-page";
 import { loadRepo } from "@/components/code/data";
 import { pageNumber } from "@/components/code/history";
 import { decodeSegment } from "@/components/code/resolve";
@@ -10,7 +10,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { owner, repo, segments } = await params;
   const r = await loadRepo(decodeSegment(owner), decodeSegment(repo));
-  return { title: `Commits · ${r.fullName}` };
+  return { title: await historyTitle(r, segments.map(decodeSegment)) };
 }
 
 export default async function Page({ params, searchParams }: { params: Params; searchParams: Search }) {
