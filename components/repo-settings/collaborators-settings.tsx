@@ -146,7 +146,7 @@ function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: C
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="add-collaborator-form">
       <FormError message={error} />
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-start">
         <div>
           <label htmlFor="collaborator-username" className={label}>
             Add a collaborator
@@ -176,7 +176,7 @@ function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: C
             ))}
           </select>
         </div>
-        <button type="submit" className={button.primary} disabled={!hydrated || busy} data-testid="add-collaborator">
+        <button type="submit" className={cx(button.primary, "sm:mt-6")} disabled={!hydrated || busy} data-testid="add-collaborator">
           {busy ? "Adding…" : "Add"}
         </button>
       </div>
