@@ -6,11 +6,11 @@
  * the move is shown at once and sent as issues.move {status, beforeNumber | afterNumber}; a
  * failure puts the board back as it was and shows the server's message.
  */
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCorners, useDroppable, useSensor, useSensors,
-  type DragEndEvent, type DragOverEvent, type DragStartEvent, type UniqueIdentifier,
+  type DragEndEvent, type DragOverEvent, type DragStartEvent, type KeyboardCoordinateGetter, type UniqueIdentifier,
 } from "@dnd-kit/core";
 import { SortableContext, arrayMove, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
@@ -44,7 +44,26 @@ export function Board({ repo, grouped, canWrite }: { repo: RepoRef; grouped: Gro
   const [activeId, setActiveId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(0);
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const columnsRef = useRef(columns);
+  columnsRef.current = columns;
+  // arrows up/down move within a column (dnd-kit's sortable getter); left/right jump to the
+  // top of the neighbouring column, which the sortable getter does not do across containers
+  const keyboardCoordinates = useMemo(() => {
+    const getter: KeyboardCoordinateGetter = (event, args) => {
+    if (event.code !== "ArrowLeft" && event.code !== "ArrowRight") return sortableKeyboardCoordinates(event, args);
+    const { context } = args;
+    const current = columnOf(columnsRef.current, context.over?.id ?? context.active?.id ?? "");
+    const index = STATUSES.findIndex((s) => s.key === current);
+    const next = STATUSES[index + (event.code === "ArrowRight" ? 1 : -1)];
+    const rect = next ? context.droppableRects.get(colId(next.key)) : undefined;
+    const dragged = context.collisionRect;
+    if (!rect || !dragged) return undefined;
+    event.preventDefault();
+    return { x: rect.left + (rect.width - dragged.width) / 2, y: rect.top + 4 };
+    };
+    return getter;
+  }, []);
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates }));
   const active = useMemo(() => (activeId === null ? null : Object.values(columns).flat().find((i) => i.number === activeId) ?? null), [activeId, columns]);
 
   const onDragStart = (e: DragStartEvent) => {
