@@ -2,8 +2,8 @@
  * The issue tracker in a real browser against the real server: sign up → create a repository →
  * labels (tRPC with the session cookie) → create issues through the form → filter the list →
  * change status, priority and labels on the issue page, comment, read the activity timeline →
- * drag a card to another column on the board (mouse) and see the status persisted after a
- * reload → a second user (read-only on the public repository) files an issue that lands in
+ * drag a card to another column on the board (mouse, then keyboard) and see the status
+ * persisted after a reload → a second user (read-only on the public repository) files an issue that lands in
  * triage → the owner accepts it with the keyboard → close and reopen.
  */
 import { test, expect, type Page } from "@playwright/test";
@@ -144,6 +144,18 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await page.reload();
   await expect(column("todo").locator('[data-testid=board-card][data-number="1"]')).toBeVisible();
   await expect(column("backlog").getByTestId("board-card")).toHaveCount(0);
+  // keyboard: Space picks #2 up, → moves it to the next column (In Review), Space drops it
+  await page.waitForLoadState("networkidle");
+  await column("in_progress").locator('[data-testid=board-card][data-number="2"]').focus();
+  const movedByKeyboard = page.waitForResponse((r) => r.url().includes("issues.move"));
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowRight");
+  await expect(column("in_review").locator('[data-testid=board-card][data-number="2"]')).toBeVisible();
+  await page.keyboard.press("Space");
+  expect((await movedByKeyboard).status()).toBe(200);
+  await expect(board).toHaveAttribute("data-pending", "0");
+  await page.reload();
+  await expect(column("in_review").locator('[data-testid=board-card][data-number="2"]')).toBeVisible();
   await page.goto(`${issues}/1`);
   await expect(page.getByTestId("current-status")).toHaveText("Todo");
 
