@@ -26,6 +26,7 @@ import {
 type RepoRef = { id: string; owner: string; name: string };
 type Me = { id: string; username: string } | null;
 type Run = (fn: () => Promise<unknown>, after?: () => void) => Promise<boolean>;
+type Titles = Record<number, { title: string; status: string }>;
 
 /** Runs a mutation, shows its error, refreshes the server data on success. */
 function useRunner() {
@@ -52,8 +53,8 @@ function useRunner() {
 }
 
 export function IssueView({
-  repo, issue, comments, activity, subIssues, labels, me, canWrite,
-}: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; subIssues: Issue[]; labels: Label[]; me: Me; canWrite: boolean }) {
+  repo, issue, comments, activity, subIssues, labels, titles, me, canWrite,
+}: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean }) {
   const client = useTRPCClient();
   const { run, error, busy, clearError } = useRunner();
   const n = issue.number;
@@ -87,7 +88,7 @@ export function IssueView({
             </p>
           )}
         </div>
-        <Sidebar repo={repo} issue={issue} subIssues={subIssues} labels={labels} me={me} canWrite={canWrite} run={run} client={client} />
+        <Sidebar repo={repo} issue={issue} subIssues={subIssues} labels={labels} titles={titles} me={me} canWrite={canWrite} run={run} client={client} />
       </div>
     </div>
   );
@@ -385,8 +386,8 @@ function Section({ title, children, testId, action }: { title: string; children:
 }
 
 function Sidebar({
-  repo, issue, subIssues, labels, me, canWrite, run, client,
-}: { repo: RepoRef; issue: IssueDetail; subIssues: Issue[]; labels: Label[]; me: Me; canWrite: boolean; run: Run; client: ReturnType<typeof useTRPCClient> }) {
+  repo, issue, subIssues, labels, titles, me, canWrite, run, client,
+}: { repo: RepoRef; issue: IssueDetail; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean; run: Run; client: ReturnType<typeof useTRPCClient> }) {
   const base = { repoId: repo.id, number: issue.number };
   const [due, setDue] = useState(issue.dueDate ?? "");
   const [estimate, setEstimate] = useState(issue.estimate === null ? "" : String(issue.estimate));
@@ -520,9 +521,9 @@ function Sidebar({
           <div className="px-2">{issue.estimate === null ? <span className="text-slate-500">None</span> : `${issue.estimate} points`}</div>
         )}
       </Section>
-      <ParentSection repo={repo} issue={issue} canWrite={canWrite} run={run} client={client} />
+      <ParentSection repo={repo} issue={issue} titles={titles} canWrite={canWrite} run={run} client={client} />
       <SubIssuesSection repo={repo} issue={issue} subIssues={subIssues} canWrite={canWrite} run={run} client={client} />
-      <RelationsSection repo={repo} issue={issue} canWrite={canWrite} run={run} client={client} />
+      <RelationsSection repo={repo} issue={issue} titles={titles} canWrite={canWrite} run={run} client={client} />
     </aside>
   );
 }
@@ -553,15 +554,27 @@ function NumberForm({ placeholder, label, onSubmit, testId, children }: { placeh
   );
 }
 
-function ParentSection({ repo, issue, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; canWrite: boolean; run: Run; client: Client }) {
+/** "#12 Title" with the status icon, linking to the issue. */
+function IssueRef({ repo, number, titles }: { repo: RepoRef; number: number; titles: Titles }) {
+  const t = titles[number];
+  return (
+    <Link href={issueUrl(repo.owner, repo.name, number)} className="flex min-w-0 items-center gap-1.5 text-slate-800 hover:text-emerald-700" title={t?.title}>
+      {t && <StatusIcon status={t.status} className="h-3.5! w-3.5!" />}
+      <span className="shrink-0 text-slate-500">#{number}</span>
+      {t && <span className="truncate">{t.title}</span>}
+    </Link>
+  );
+}
+
+function ParentSection({ repo, issue, titles, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; titles: Titles; canWrite: boolean; run: Run; client: Client }) {
   const base = { repoId: repo.id, number: issue.number };
   return (
     <Section title="Parent issue" testId="sidebar-parent">
       {issue.parentNumber !== null ? (
         <div className="flex items-center gap-2 px-2">
-          <Link href={issueUrl(repo.owner, repo.name, issue.parentNumber)} className="text-emerald-700 hover:underline" data-testid="parent-link">
-            #{issue.parentNumber}
-          </Link>
+          <span className="min-w-0" data-testid="parent-link">
+            <IssueRef repo={repo} number={issue.parentNumber} titles={titles} />
+          </span>
           {canWrite && (
             <button type="button" className="ml-auto text-xs text-slate-500 hover:text-red-700" onClick={() => void run(() => client.issues.removeParent.mutate(base))} data-testid="remove-parent">
               Remove
@@ -648,7 +661,7 @@ const REL_KINDS: { key: RelKind; label: string }[] = [
   { key: "duplicates", label: "Duplicate of" },
 ];
 
-function RelationsSection({ repo, issue, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; canWrite: boolean; run: Run; client: Client }) {
+function RelationsSection({ repo, issue, titles, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; titles: Titles; canWrite: boolean; run: Run; client: Client }) {
   const [kind, setKind] = useState<RelKind>("blocks");
   const [dupOpen, setDupOpen] = useState(false);
   const [canonical, setCanonical] = useState("");
@@ -672,14 +685,12 @@ function RelationsSection({ repo, issue, canWrite, run, client }: { repo: RepoRe
         .map((g) => (
           <div key={g.label} className="px-2 py-1" data-testid={g.testId}>
             <div className="text-xs text-slate-500">{g.label}</div>
-            <ul className="mt-0.5 flex flex-wrap gap-1.5">
+            <ul className="mt-0.5 space-y-0.5">
               {g.numbers.map((n) => (
-                <li key={n} className="inline-flex items-center gap-1 rounded-md border border-slate-200 bg-white px-1.5 py-0.5" data-testid="relation">
-                  <Link href={issueUrl(repo.owner, repo.name, n)} className="text-emerald-700 hover:underline">
-                    #{n}
-                  </Link>
+                <li key={n} className="flex items-center gap-1" data-testid="relation" data-number={n}>
+                  <IssueRef repo={repo} number={n} titles={titles} />
                   {canWrite && (
-                    <button type="button" className="text-slate-400 hover:text-red-700" aria-label={`Remove ${g.label.toLowerCase()} #${n}`} onClick={() => void run(() => client.issues.removeRelation.mutate(g.remove(n)))} data-testid="remove-relation">
+                    <button type="button" className="ml-auto px-1 text-slate-400 hover:text-red-700" aria-label={`Remove ${g.label.toLowerCase()} #${n}`} onClick={() => void run(() => client.issues.removeRelation.mutate(g.remove(n)))} data-testid="remove-relation">
                       ×
                     </button>
                   )}

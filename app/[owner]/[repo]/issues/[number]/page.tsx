@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { orNull } from "@/components/code/data";
 import { loadIssue, loadIssuesContext } from "@/components/issues/data";
 import { IssuesShell } from "@/components/issues/shell";
 import { IssueView } from "@/components/issues/issue-view";
@@ -30,6 +31,12 @@ export default async function IssuePage({ params }: { params: Params }) {
     ctx.caller.issues.getSubIssues({ repoId, number: n }),
     ctx.caller.issues.listLabels({ repoId }),
   ]);
+  // titles of the parent and related issues (a handful; one lookup each)
+  const r = issue.relations;
+  const linked = [...new Set([...(issue.parentNumber ? [issue.parentNumber] : []), ...r.blocking, ...r.blockedBy, ...r.related, ...r.duplicates, ...r.duplicatedBy])].slice(0, 30);
+  const linkedIssues = await Promise.all(linked.map((number) => orNull(ctx.caller.issues.get({ repoId, number }))));
+  const titles: Record<number, { title: string; status: string }> = {};
+  for (const i of linkedIssues) if (i) titles[i.number] = { title: i.title, status: i.status };
   return (
     <IssuesShell repo={ctx.repo} section="issue">
       <IssueView
@@ -39,6 +46,7 @@ export default async function IssuePage({ params }: { params: Params }) {
         activity={activity}
         subIssues={subIssues}
         labels={labels}
+        titles={titles}
         me={ctx.me}
         canWrite={ctx.canWrite}
       />
