@@ -1,6 +1,6 @@
 /**
  * The issue tracker in a real browser against the real server: sign up → create a repository →
- * labels (tRPC with the session cookie) → create issues through the form → filter the list →
+ * labels (tRPC with the session cookie) → create issues through the form → filter the list, save it as a view →
  * change status, priority and labels on the issue page, comment, read the activity timeline →
  * drag a card to another column on the board (mouse, then keyboard) and see the status
  * persisted after a reload → a second user (read-only on the public repository) files an issue that lands in
@@ -88,6 +88,15 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await expect(page.getByTestId("issue-row")).toHaveCount(1);
   await expect(page.getByTestId("issue-row").getByTestId("issue-title")).toHaveText("Login button does nothing");
   await expect(page.getByTestId("count-open")).toHaveText("1");
+  // save the filtered list as a view, then come back to it
+  await page.getByTestId("save-view").click();
+  await page.getByTestId("view-name-input").fill("Open bugs");
+  await page.getByTestId("view-save-submit").click();
+  await expect(page).toHaveURL(/\?view=[0-9a-f-]+$/);
+  await expect(page.getByTestId("view-name")).toHaveText("Open bugs");
+  await expect(page.getByTestId("issue-row")).toHaveCount(1);
+  await page.goto(`${issues}?label=bug`);
+  await expect(page.getByTestId("saved-view")).toHaveText(["Open bugs"]);
   await page.getByTestId("filter-priority").selectOption("low");
   await expect(page).toHaveURL(/priority=low/);
   await expect(page.getByTestId("no-issues")).toBeVisible();
