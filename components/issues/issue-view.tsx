@@ -17,7 +17,7 @@ import { MarkdownEditor } from "./markdown-editor";
 import { IssueMarkdown } from "./markdown";
 import { LabelPicker, MenuItem, Popover } from "./pickers";
 import {
-  PRIORITIES, STATUSES, activitySentence, issueUrl, type Activity, type Comment, type Issue, type IssueDetail, type Label,
+  PRIORITIES, STATUSES, eventSentence, issueUrl, timelineEvents, type Activity, type TimelineEvent, type Comment, type Issue, type IssueDetail, type Label,
 } from "./model";
 import {
   Avatar, CommentIcon, DueDate, IssueClosedIcon, IssueOpenedIcon, LabelChip, PriorityIcon, ProgressBar, StateBadge, StatusBadge, StatusIcon, TimeAgo, priorityLabel, statusLabel,
@@ -198,15 +198,13 @@ function BodyBlock({ issue, canWrite, run }: { issue: IssueDetail; canWrite: boo
   );
 }
 
-type TimelineItem = { kind: "comment"; at: string; key: string; comment: Comment } | { kind: "event"; at: string; key: string; entry: Activity };
+type TimelineItem = { kind: "comment"; at: string; key: string; comment: Comment } | { kind: "event"; at: string; key: string; event: TimelineEvent };
 
 function Timeline({ repo, issue, comments, activity, me, canWrite, run }: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; me: Me; canWrite: boolean; run: Run }) {
   const users: Record<string, string> = {};
   for (const u of [issue.author, issue.assignee, me, ...comments.map((c) => c.author), ...activity.map((a) => a.actor)]) if (u) users[u.id] = u.username;
-  // activity comes newest first; entries of one transaction share a timestamp and keep id order
-  const events = [...activity].reverse().filter((a) => a.action !== "commented" && !(a.action === "created" && a.newValue !== "triage"));
   const items: TimelineItem[] = [
-    ...events.map((entry) => ({ kind: "event" as const, at: entry.createdAt, key: `a${entry.id}`, entry })),
+    ...timelineEvents(activity).map((event) => ({ kind: "event" as const, at: event.entry.createdAt, key: `a${event.entry.id}`, event })),
     ...comments.map((comment) => ({ kind: "comment" as const, at: comment.createdAt, key: `c${comment.id}`, comment })),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return (
@@ -217,15 +215,16 @@ function Timeline({ repo, issue, comments, activity, me, canWrite, run }: { repo
             <CommentCard comment={item.comment} me={me} canWrite={canWrite} run={run} />
           </li>
         ) : (
-          <EventRow key={item.key} entry={item.entry} users={users} repo={repo} />
+          <EventRow key={item.key} event={item.event} users={users} repo={repo} />
         ),
       )}
     </ol>
   );
 }
 
-function EventRow({ entry, users, repo }: { entry: Activity; users: Record<string, string>; repo: RepoRef }) {
-  const s = activitySentence(entry, users);
+function EventRow({ event, users, repo }: { event: TimelineEvent; users: Record<string, string>; repo: RepoRef }) {
+  const { entry } = event;
+  const s = eventSentence(event, users);
   if (!s) return null;
   const closed = entry.action === "status_changed" && entry.field === "state";
   // link "#12" mentions

@@ -231,6 +231,51 @@ export function activitySentence(a: Activity, users: Record<string, string> = {}
   }
 }
 
+export interface TimelineEvent {
+  entry: Activity;
+  /** For an open/closed flip: the status change written with it (shown in the same line). */
+  status?: Activity;
+}
+
+/**
+ * Activity entries (newest first, as the API returns them) → events oldest first, with a status
+ * change and the open/closed flip it caused (same transaction: same actor and time) as one event,
+ * and without what the timeline shows otherwise (comments) or not at all (creation outside triage).
+ */
+export function timelineEvents(activity: Activity[]): TimelineEvent[] {
+  const oldestFirst = [...activity].reverse().filter((a) => a.action !== "commented" && !(a.action === "created" && a.newValue !== "triage"));
+  const sameChange = (a: Activity, b: Activity) => a.createdAt === b.createdAt && (a.actor?.id ?? null) === (b.actor?.id ?? null);
+  const out: TimelineEvent[] = [];
+  const used = new Set<string>();
+  for (const a of oldestFirst) {
+    if (used.has(a.id)) continue;
+    if (a.action === "status_changed" && a.field === "status") {
+      const flip = oldestFirst.find((b) => !used.has(b.id) && b.action === "status_changed" && b.field === "state" && sameChange(a, b));
+      if (flip) {
+        used.add(flip.id);
+        out.push({ entry: flip, status: a });
+        continue;
+      }
+    }
+    if (a.action === "status_changed" && a.field === "state") {
+      const status = oldestFirst.find((b) => !used.has(b.id) && b.action === "status_changed" && b.field === "status" && sameChange(a, b));
+      if (status) used.add(status.id);
+      out.push(status ? { entry: a, status } : { entry: a });
+      continue;
+    }
+    out.push({ entry: a });
+  }
+  return out;
+}
+
+/** The sentence of a timeline event: a flip with its status reads "closed this issue as Done". */
+export function eventSentence(e: TimelineEvent, users: Record<string, string> = {}): Sentence | null {
+  const s = activitySentence(e.entry, users);
+  if (!s || !e.status?.newValue) return s;
+  const label = statusLabel(e.status.newValue);
+  return { actor: s.actor, text: e.entry.newValue === "closed" ? `closed this issue as ${label}` : `reopened this issue in ${label}` };
+}
+
 // ---- board ----
 
 /** The move anchor for an issue dropped at `index` of `column` (the column's numbers without it). */

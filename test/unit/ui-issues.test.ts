@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activitySentence, dueState, filterIssues, listQuery, moveAnchor, parseListFilters, viewFiltersFrom, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
+import { activitySentence, dueState, eventSentence, timelineEvents, filterIssues, listQuery, moveAnchor, parseListFilters, viewFiltersFrom, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
 
 const now = new Date("2026-11-21T12:00:00Z");
 
@@ -96,5 +96,29 @@ describe("due dates and board anchors", () => {
     expect(moveAnchor([5, 6], 0)).toEqual({ beforeNumber: 5 });
     expect(moveAnchor([5, 6], 1)).toEqual({ afterNumber: 5 });
     expect(moveAnchor([5, 6], 2)).toEqual({ afterNumber: 6 });
+  });
+});
+
+describe("timelineEvents", () => {
+  const at = "2026-11-21T10:00:00.000Z";
+  const actor = { id: "u1", username: "alice", name: null };
+  const e = (id: string, over: Partial<Activity>): Activity => ({ id, issueNumber: 1, action: "status_changed", field: "status", oldValue: null, newValue: null, actor, createdAt: at, ...over });
+  it("merges a status change with the open/closed flip it caused, oldest first", () => {
+    const newestFirst = [
+      e("5", { action: "commented", field: "comment", newValue: "c1" }),
+      e("4", { field: "state", oldValue: "open", newValue: "closed" }),
+      e("3", { oldValue: "backlog", newValue: "done" }),
+      e("2", { oldValue: "todo", newValue: "backlog", createdAt: "2026-11-21T09:00:00.000Z" }),
+      e("1", { action: "created", field: "status", newValue: "todo", createdAt: "2026-11-21T08:00:00.000Z" }),
+    ];
+    const events = timelineEvents(newestFirst);
+    expect(events.map((x) => x.entry.id)).toEqual(["2", "4"]);
+    expect(eventSentence(events[0])?.text).toBe("changed status from Todo to Backlog");
+    expect(eventSentence(events[1])?.text).toBe("closed this issue as Done");
+    const reopened = timelineEvents([e("7", { field: "state", oldValue: "closed", newValue: "open" }), e("6", { oldValue: "done", newValue: "backlog" })]);
+    expect(reopened.map((x) => eventSentence(x)?.text)).toEqual(["reopened this issue in Backlog"]);
+  });
+  it("keeps the creation of a triaged issue", () => {
+    expect(timelineEvents([e("1", { action: "created", newValue: "triage" })]).map((x) => eventSentence(x)?.text)).toEqual(["opened this issue in Triage"]);
   });
 });
