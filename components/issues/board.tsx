@@ -18,7 +18,7 @@ import { useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { FormError } from "@/components/ui/form-error";
 import { cx } from "@/components/ui/styles";
 import { STATUSES, issueUrl, moveAnchor, type Grouped, type Issue } from "./model";
-import { Avatar, DueDate, LabelChip, PriorityIcon, StatusIcon, priorityLabel } from "./ui";
+import { Avatar, DueDate, LabelChip, PriorityIcon, ProgressRing, StatusIcon, priorityLabel } from "./ui";
 
 type Columns = Record<string, Issue[]>;
 type RepoRef = { id: string; owner: string; name: string };
@@ -208,12 +208,15 @@ function CardBody({ issue, repo, overlay }: { issue: Issue; repo: RepoRef; overl
       <Link href={issueUrl(repo.owner, repo.name, issue.number)} className="mt-1 block font-medium text-slate-900 hover:text-emerald-700" draggable={false} data-testid="card-title">
         {issue.title}
       </Link>
-      {(issue.labels.length > 0 || issue.dueDate) && (
+      {(issue.labels.length > 0 || issue.dueDate || issue.subIssueCount > 0) && (
         <div className="mt-2 flex flex-wrap items-center gap-1">
           {issue.labels.map((l) => (
             <LabelChip key={l.id} label={l} />
           ))}
-          <DueDate issue={issue} className="ml-auto" />
+          <span className="ml-auto flex items-center gap-2">
+            {issue.subIssueCount > 0 && <ProgressRing percentage={issue.subIssueProgress} count={issue.subIssueCount} />}
+            <DueDate issue={issue} />
+          </span>
         </div>
       )}
     </div>
