@@ -115,6 +115,10 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await page.getByTestId("labels-picker").click();
   await page.getByTestId("label-option").filter({ hasText: "bug" }).locator("input").check();
   await expect(page.getByTestId("sidebar-labels").getByTestId("label-chip")).toHaveCount(2);
+  // a label that does not exist yet is created from the picker and applied
+  await page.getByTestId("label-filter").fill("needs-design");
+  await page.getByTestId("create-label").click();
+  await expect(page.getByTestId("sidebar-labels").getByTestId("label-chip")).toHaveText(["bug", "feature", "needs-design"]);
   await page.keyboard.press("Escape");
   await page.getByTestId("comment-input").fill("Needs a **design** first.");
   await page.getByTestId("comment-submit").click();

@@ -15,7 +15,7 @@ import { FormError } from "@/components/ui/form-error";
 import { button, card, cx, input } from "@/components/ui/styles";
 import { MarkdownEditor } from "./markdown-editor";
 import { IssueMarkdown } from "./markdown";
-import { LabelPicker, MenuItem, Popover } from "./pickers";
+import { LabelPicker, MenuItem, Popover, labelColorFor } from "./pickers";
 import {
   PRIORITIES, STATUSES, eventSentence, issueUrl, timelineEvents, type Activity, type TimelineEvent, type Comment, type Issue, type IssueDetail, type Label,
 } from "./model";
@@ -440,6 +440,13 @@ function Sidebar({
             labels={labels}
             selected={selectedLabels}
             testId="labels-picker"
+            onCreate={async (name) => {
+              await run(async () => {
+                const label = await client.issues.createLabel.mutate({ repoId: repo.id, name, color: labelColorFor(name) });
+                setSelectedLabels((ids) => [...ids, label.id]);
+                await client.issues.addLabel.mutate({ ...base, labelId: label.id });
+              });
+            }}
             onToggle={(l, on) => {
               setSelectedLabels((ids) => (on ? [...ids, l.id] : ids.filter((x) => x !== l.id)));
               void run(() => (on ? client.issues.addLabel.mutate({ ...base, labelId: l.id }) : client.issues.removeLabel.mutate({ ...base, labelId: l.id }))).then(

@@ -7,19 +7,21 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
-import { useTRPC, errorMessage } from "@/components/trpc/provider";
+import { useTRPC, useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { FormError } from "@/components/ui/form-error";
 import { button, card, cx, hint, input, label as labelClass } from "@/components/ui/styles";
 import { MarkdownEditor } from "./markdown-editor";
-import { LabelPicker } from "./pickers";
+import { LabelPicker, labelColorFor } from "./pickers";
 import { PRIORITIES, issueUrl, type Label, type Template } from "./model";
 import { PriorityIcon } from "./ui";
 
-export function NewIssueForm({ repo, labels, templates, canWrite }: { repo: { id: string; owner: string; name: string }; labels: Label[]; templates: Template[]; canWrite: boolean }) {
+export function NewIssueForm({ repo, labels: initialLabels, templates, canWrite }: { repo: { id: string; owner: string; name: string }; labels: Label[]; templates: Template[]; canWrite: boolean }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const router = useRouter();
   const hydrated = useHydrated();
+  const [labels, setLabels] = useState(initialLabels);
   const [templateId, setTemplateId] = useState("");
   const [title, setTitle] = useState("");
   const [body, setBody] = useState("");
@@ -108,7 +110,26 @@ export function NewIssueForm({ repo, labels, templates, canWrite }: { repo: { id
       <aside className={cx(card, "h-fit space-y-4 p-4")}>
         <div>
           <div className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Labels</div>
-          <LabelPicker labels={labels} selected={labelIds} onToggle={(l, on) => setLabelIds((ids) => (on ? [...ids, l.id] : ids.filter((x) => x !== l.id)))} testId="new-issue-labels" />
+          <LabelPicker
+            labels={labels}
+            selected={labelIds}
+            onToggle={(l, on) => setLabelIds((ids) => (on ? [...ids, l.id] : ids.filter((x) => x !== l.id)))}
+            onCreate={
+              canWrite
+                ? async (name) => {
+                    setLocalError(null);
+                    try {
+                      const label = await client.issues.createLabel.mutate({ repoId: repo.id, name, color: labelColorFor(name) });
+                      setLabels((ls) => [...ls, label].sort((a, b) => a.name.localeCompare(b.name)));
+                      setLabelIds((ids) => [...ids, label.id]);
+                    } catch (e) {
+                      setLocalError(errorMessage(e));
+                    }
+                  }
+                : undefined
+            }
+            testId="new-issue-labels"
+          />
         </div>
         <div>
           <label htmlFor="issue-priority" className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">

@@ -45,9 +45,37 @@ export function MenuItem({ onSelect, selected, children, testId }: { onSelect: (
   );
 }
 
-/** Multi-select of labels (checkboxes); `onToggle` gets the label and whether it is now selected. */
-export function LabelPicker({ labels, selected, onToggle, testId = "label-picker", disabled }: { labels: Label[]; selected: string[]; onToggle: (label: Label, on: boolean) => void; testId?: string; disabled?: boolean }) {
+/** Colours offered to labels created from the picker, picked by name so a name keeps its colour. */
+const LABEL_COLORS = ["#d73a4a", "#0075ca", "#a2eeef", "#7057ff", "#008672", "#e4e669", "#d876e3", "#f9a825", "#5319e7", "#0e8a16"];
+export function labelColorFor(name: string): string {
+  let h = 0;
+  for (const ch of name.toLowerCase()) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return LABEL_COLORS[h % LABEL_COLORS.length];
+}
+
+/**
+ * Multi-select of labels (checkboxes) with a filter box; `onToggle` gets the label and whether it
+ * is now selected. With `onCreate`, a typed name that matches no label can be created (writers).
+ */
+export function LabelPicker({
+  labels, selected, onToggle, onCreate, testId = "label-picker", disabled,
+}: { labels: Label[]; selected: string[]; onToggle: (label: Label, on: boolean) => void; onCreate?: (name: string) => Promise<void>; testId?: string; disabled?: boolean }) {
+  const [query, setQuery] = useState("");
+  const [creating, setCreating] = useState(false);
   const chosen = labels.filter((l) => selected.includes(l.id));
+  const q = query.trim().toLowerCase();
+  const shown = q ? labels.filter((l) => l.name.toLowerCase().includes(q)) : labels;
+  const exact = labels.some((l) => l.name.toLowerCase() === q);
+  const create = async () => {
+    if (!onCreate || !q || exact) return;
+    setCreating(true);
+    try {
+      await onCreate(query.trim());
+      setQuery("");
+    } finally {
+      setCreating(false);
+    }
+  };
   return (
     <Popover
       testId={testId}
@@ -64,11 +92,28 @@ export function LabelPicker({ labels, selected, onToggle, testId = "label-picker
         )
       }
     >
-      {() =>
-        labels.length === 0 ? (
-          <p className="px-3 py-2 text-sm text-slate-500">This repository has no labels yet.</p>
-        ) : (
-          labels.map((l) => {
+      {() => (
+        <>
+          {(labels.length > 6 || onCreate) && (
+            <div className="border-b border-slate-100 px-2 pb-1.5 pt-0.5">
+              <input
+                className="w-full rounded border border-slate-200 px-2 py-1 text-sm focus:border-emerald-500 focus:outline-none"
+                placeholder={onCreate ? "Filter or create…" : "Filter labels"}
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") {
+                    e.preventDefault();
+                    void create();
+                  }
+                }}
+                aria-label="Filter labels"
+                autoFocus
+                data-testid="label-filter"
+              />
+            </div>
+          )}
+          {shown.map((l) => {
             const on = selected.includes(l.id);
             return (
               <label key={l.id} className="flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm hover:bg-slate-100" data-testid="label-option">
@@ -77,9 +122,16 @@ export function LabelPicker({ labels, selected, onToggle, testId = "label-picker
                 <span className="truncate">{l.name}</span>
               </label>
             );
-          })
-        )
-      }
+          })}
+          {onCreate && q && !exact && (
+            <button type="button" className="flex w-full items-center gap-2 px-3 py-1.5 text-left text-sm text-emerald-800 hover:bg-emerald-50" onClick={() => void create()} disabled={creating} data-testid="create-label">
+              <span className="h-3 w-3 shrink-0 rounded-full" style={{ backgroundColor: labelColorFor(query.trim()) }} />
+              {creating ? "Creating…" : <>Create label “{query.trim()}”</>}
+            </button>
+          )}
+          {shown.length === 0 && !(onCreate && q) && <p className="px-3 py-2 text-sm text-slate-500">{labels.length ? "No matching labels." : "This repository has no labels yet."}</p>}
+        </>
+      )}
     </Popover>
   );
 }
