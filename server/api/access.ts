@@ -37,6 +37,7 @@ export const ACCESS: Record<string, AccessRule> = {
   // issues (issue #3; docs/issues.md). create/addComment are read-level: read-only callers' issues
   // land in triage; update/deleteComment: the author, or write permission (checked in the service).
   "issues.list": { tier: "repo", level: "read" },
+  "issues.counts": { tier: "repo", level: "read" },
   "issues.get": { tier: "repo", level: "read" },
   "issues.create": { tier: "repo", level: "read" },
   "issues.update": { tier: "repo", level: "write" },

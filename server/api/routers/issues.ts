@@ -23,6 +23,8 @@ const page = (def: number) => ({ limit: s.limitOf(def, 100), offset: s.offset })
 export const issuesRouter = router({
   // ---- issues ----
   list: repoProcedure.input(s.listInput).query(({ ctx, input }) => issues.listIssues(ctx.db, ctx.repo, input)),
+  /** Extension: {open, closed} counts of issues matching the list filters (list pages). */
+  counts: repoProcedure.input(s.countsInput).query(({ ctx, input }) => issues.countIssues(ctx.db, ctx.repo, input)),
   get: repoProcedure.input(num).query(({ ctx, input }) => issues.getIssue(ctx.db, ctx.repo, input.number)),
   create: repoProcedure.input(s.createInput).mutation(({ ctx, input }) => issues.createIssue(ctx.db, ctx.actor, ctx.repo, input)),
   update: repoProcedureBy(byIssueId).input(s.updateInput).mutation(({ ctx, input }) => issues.updateIssue(ctx.db, ctx.actor!, ctx.repo, ctx.entityId, input)),

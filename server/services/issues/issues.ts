@@ -14,10 +14,10 @@ import {
   type ActivityInput, type IssueCore, type IssueView, type Tx,
 } from "./core";
 import { applyStatus, endOfColumn } from "./status";
-import { createInput, listInput, updateInput, type CreateIssueInput, type UpdateIssueInput } from "./schemas";
+import { countsInput, createInput, listInput, updateInput, type CreateIssueInput, type UpdateIssueInput } from "./schemas";
 import { getRelationNumbers, type Relations } from "./relations";
 import { z } from "zod";
-import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
+import { countIssuesByState, queryIssues, type IssueFilter, type OrderTerm } from "./query";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
@@ -36,6 +36,7 @@ export function listFilter(repoId: string, f: Omit<z.output<typeof listInput>, "
   if (f.assignee) out.assigneeIds = [f.assignee];
   if (f.project !== undefined) out.projectName = f.project;
   if (f.cycle !== undefined) out.cycleNumber = f.cycle;
+  if (f.labels?.length) out.labelNames = f.labels;
   if (f.overdue || f.dueSoon) {
     if (f.state === "closed") return { repoId, ids: [] };
     out.state = "open";
@@ -57,6 +58,15 @@ export function listFilter(repoId: string, f: Omit<z.output<typeof listInput>, "
 export async function listIssues(db: Db, repo: Repo, raw: z.input<typeof listInput>): Promise<IssueView[]> {
   const input = listInput.parse(raw);
   return queryIssues(db, listFilter(repo.id, input), NEWEST, { limit: input.limit, offset: input.offset });
+}
+
+/**
+ * issues.counts (extension, for list pages): {open, closed} — how many issues match the list
+ * filters in each state (overdue and dueSoon imply open, so `closed` is 0 with them). One query.
+ */
+export async function countIssues(db: Db, repo: Repo, raw: z.input<typeof countsInput>): Promise<{ open: number; closed: number }> {
+  const input = countsInput.parse(raw);
+  return countIssuesByState(db, listFilter(repo.id, input));
 }
 
 /** issues.get: the issue plus `relations` {blocking, blockedBy, related, duplicates, duplicatedBy}. NOT_FOUND. */

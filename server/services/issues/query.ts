@@ -163,6 +163,18 @@ export function rowToView(r: Row): IssueView {
   };
 }
 
+/** How many issues match `filter`, per state. Exactly one query. */
+export async function countIssuesByState(db: Db | Tx, filter: IssueFilter): Promise<{ open: number; closed: number }> {
+  const sql = new Sql(getConfig().provider);
+  const where = whereSql(sql, filter);
+  const rows = await db.$queryRawUnsafe<{ state: string; n: unknown }[]>(
+    `SELECT i."state" AS "state", CAST(COUNT(*) AS INTEGER) AS "n" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."state"`,
+    ...sql.params,
+  );
+  const count = (state: string) => num(rows.find((r) => r.state === state)?.n ?? 0);
+  return { open: count("open"), closed: count("closed") };
+}
+
 /**
  * Issues matching `filter`, ordered by `order` (number descending appended as the tie-break
  * unless already present), paged when `page.limit` is given. Exactly one query.

@@ -45,9 +45,14 @@ export const listInput = z.object({
   cycle: issueNumber("cycle").optional(),
   overdue: z.boolean({ error: "overdue must be a boolean" }).optional(),
   dueSoon: z.boolean({ error: "dueSoon must be a boolean" }).optional(),
+  /** Extension: issues carrying any of these label names (case-insensitive). */
+  labels: labelList.optional(),
   limit: limitOf(20, 100),
   offset,
 });
+
+/** issues.counts (extension): the list filters without state and paging. */
+export const countsInput = listInput.omit({ state: true, limit: true, offset: true });
 export type ListFilters = z.output<typeof listInput>;
 
 export const createInput = z
