@@ -1,8 +1,7 @@
 /**
- * The issue list (server component). Without a saved view it reads every issue of the repository
- * in one query (issues.listGroupedByStatus) and filters, counts and pages in memory: issues.list
- * has neither a label filter nor a total count, and the open/closed toggle shows counts under the
- * current filters. A saved view (?view=<id>) pages through issues.getIssuesByView in SQL.
+ * The issue list (server component). The API filters and pages in SQL: issues.list for the page
+ * (with the `labels` extension) and issues.counts for the open/closed toggle under the current
+ * filters. A saved view (?view=<id>) pages through issues.getIssuesByView.
  */
 import Link from "next/link";
 import { orNull } from "@/components/code/data";
@@ -12,7 +11,7 @@ import type { IssuesContext } from "./data";
 import { IssuesShell } from "./shell";
 import { ListControls, SaveViewButton, DeleteViewButton } from "./list-controls";
 import {
-  PAGE_SIZE, describeViewFilters, filterIssues, flattenGrouped, hasFilters, issueUrl, issuesUrl, listQuery, parseListFilters, viewFiltersFrom,
+  PAGE_SIZE, describeViewFilters, listInputs, pagesFor, hasFilters, issueUrl, issuesUrl, listQuery, parseListFilters, viewFiltersFrom,
   type Issue, type ListFilters,
 } from "./model";
 import { Avatar, DueDate, IssueClosedIcon, IssueOpenedIcon, LabelChip, PriorityIcon, ProgressRing, StatusIcon, priorityLabel, statusLabel } from "./ui";
@@ -70,8 +69,12 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
     );
   }
 
-  const all = flattenGrouped(await caller.issues.listGroupedByStatus({ repoId: repo.id }));
-  const result = filterIssues(all, filters, me?.id ?? null);
+  // the API filters, counts and pages in SQL (issues.list + issues.counts): one page read per view
+  const req = listInputs(filters, me?.id ?? null);
+  const counts = req.empty ? { open: 0, closed: 0 } : await caller.issues.counts({ repoId: repo.id, ...req.filters });
+  const { page, pageCount } = pagesFor(filters.state === "closed" ? counts.closed : counts.open, filters.page);
+  const issues = req.empty ? [] : await caller.issues.list({ repoId: repo.id, ...req.filters, state: req.state, limit: req.limit, offset: (page - 1) * req.limit });
+  const result = { issues: issues as Issue[], openCount: counts.open, closedCount: counts.closed, page, pageCount };
   const stateLink = (state: "open" | "closed", count: number) => (
     <Link
       href={`${base}${listQuery({ ...filters, status: undefined }, { state })}`}

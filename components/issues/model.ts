@@ -88,40 +88,33 @@ export function hasFilters(f: ListFilters): boolean {
   return Boolean(f.status || f.priority || f.assignee || f.label || f.due);
 }
 
-/** Applies every filter except state; `me` is the signed-in user's id (null: "me" matches nothing). */
-export function matchesFilters(issue: Issue, f: ListFilters, me: string | null, now = new Date()): boolean {
-  if (f.status && issue.status !== f.status) return false;
-  if (f.priority && issue.priority !== f.priority) return false;
-  if (f.assignee === "me" && (!me || issue.assigneeId !== me)) return false;
-  if (f.label && !issue.labels.some((l) => l.name.toLowerCase() === f.label!.toLowerCase())) return false;
-  if (f.due === "overdue" && !isOverdue(issue, now)) return false;
-  if (f.due === "due_soon" && !isDueSoon(issue, DUE_SOON_DAYS, now)) return false;
-  return true;
+/** The issues.list / issues.counts inputs for a list page's URL filters (the API does the filtering). */
+export interface ListInputs {
+  /** Filters shared by issues.list and issues.counts (no state, no paging). */
+  filters: { status?: string; priority?: (typeof PRIORITY_KEYS)[number]; assignee?: string; labels?: string[]; overdue?: boolean; dueSoon?: boolean };
+  state: "open" | "closed";
+  limit: number;
+  offset: number;
+  /** True when nothing can match (assigned to "me" while signed out): skip the queries. */
+  empty: boolean;
 }
 
-export interface ListPage {
-  issues: Issue[];
-  openCount: number;
-  closedCount: number;
-  page: number;
-  pageCount: number;
+/** Maps the list's URL filters to API inputs; `me` is the signed-in user's id. Pages hold PAGE_SIZE issues. */
+export function listInputs(f: ListFilters, me: string | null): ListInputs {
+  const filters: ListInputs["filters"] = {};
+  if (f.status) filters.status = f.status;
+  if (f.priority) filters.priority = f.priority as (typeof PRIORITY_KEYS)[number]; // parseListFilters keeps only known keys
+  if (f.assignee === "me" && me) filters.assignee = me;
+  if (f.label) filters.labels = [f.label];
+  if (f.due === "overdue") filters.overdue = true;
+  if (f.due === "due_soon") filters.dueSoon = true;
+  return { filters, state: f.state, limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE, empty: f.assignee === "me" && !me };
 }
 
-/** Filters, counts (open and closed under the same filters), sorts newest first and pages. */
-export function filterIssues(all: Issue[], f: ListFilters, me: string | null, now = new Date()): ListPage {
-  const matching = all.filter((i) => matchesFilters(i, f, me, now));
-  const open = matching.filter((i) => i.state === "open");
-  const closed = matching.filter((i) => i.state === "closed");
-  const shown = (f.state === "closed" ? closed : open).sort((a, b) => b.number - a.number);
-  const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
-  const page = Math.min(f.page, pageCount);
-  return {
-    issues: shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
-    openCount: open.length,
-    closedCount: closed.length,
-    page,
-    pageCount,
-  };
+/** Page count for `total` matching issues (at least 1), and the requested page clamped to it. */
+export function pagesFor(total: number, page: number): { page: number; pageCount: number } {
+  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return { page: Math.min(Math.max(1, page), pageCount), pageCount };
 }
 
 /** Flattens listGroupedByStatus into one list. */

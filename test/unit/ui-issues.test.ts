@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activitySentence, dueState, eventSentence, timelineEvents, filterIssues, listQuery, moveAnchor, parseListFilters, viewFiltersFrom, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
+import { activitySentence, dueState, eventSentence, timelineEvents, listInputs, pagesFor, listQuery, moveAnchor, parseListFilters, viewFiltersFrom, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
 
 const now = new Date("2026-11-21T12:00:00Z");
 
@@ -31,32 +31,21 @@ describe("list filters in the URL", () => {
   });
 });
 
-describe("filterIssues", () => {
-  const all = [
-    issue(1, { labels: [{ id: "l1", name: "Bug", color: "#ff0000", description: null }], dueDate: "2026-11-01" }),
-    issue(2, { state: "closed", status: "done", labels: [{ id: "l1", name: "Bug", color: "#ff0000", description: null }] }),
-    issue(3, { assigneeId: "me", priority: "urgent", dueDate: "2026-11-25" }),
-    issue(4),
-  ];
-  it("counts open and closed under the same filters", () => {
-    const r = filterIssues(all, parseListFilters({ label: "bug" }), "me", now);
-    expect([r.openCount, r.closedCount]).toEqual([1, 1]);
-    expect(r.issues.map((i) => i.number)).toEqual([1]);
+describe("listInputs and pagesFor", () => {
+  it("maps the URL filters to issues.list / issues.counts inputs", () => {
+    expect(listInputs(parseListFilters({ label: "bug", priority: "urgent", status: "todo" }), "me")).toEqual({
+      filters: { status: "todo", priority: "urgent", labels: ["bug"] }, state: "open", limit: PAGE_SIZE, offset: 0, empty: false,
+    });
+    expect(listInputs(parseListFilters({ assignee: "me", state: "closed", page: "3" }), "u1")).toMatchObject({ filters: { assignee: "u1" }, state: "closed", offset: 2 * PAGE_SIZE });
+    expect(listInputs(parseListFilters({ due: "overdue" }), null).filters).toEqual({ overdue: true });
+    expect(listInputs(parseListFilters({ due: "due_soon" }), null).filters).toEqual({ dueSoon: true });
+    // assigned to me while signed out: nothing can match
+    expect(listInputs(parseListFilters({ assignee: "me" }), null).empty).toBe(true);
   });
-  it("filters by assignee me, priority and due windows, newest first", () => {
-    expect(filterIssues(all, parseListFilters({ assignee: "me" }), "me", now).issues.map((i) => i.number)).toEqual([3]);
-    expect(filterIssues(all, parseListFilters({ assignee: "me" }), null, now).issues).toEqual([]);
-    expect(filterIssues(all, parseListFilters({ priority: "urgent" }), null, now).issues.map((i) => i.number)).toEqual([3]);
-    expect(filterIssues(all, parseListFilters({ due: "overdue" }), null, now).issues.map((i) => i.number)).toEqual([1]);
-    expect(filterIssues(all, parseListFilters({ due: "due_soon" }), null, now).issues.map((i) => i.number)).toEqual([3]);
-    expect(filterIssues(all, parseListFilters({}), null, now).issues.map((i) => i.number)).toEqual([4, 3, 1]);
-  });
-  it("pages and clamps the page", () => {
-    const many = Array.from({ length: PAGE_SIZE + 3 }, (_, i) => issue(i + 1));
-    const r = filterIssues(many, parseListFilters({ page: "9" }), null, now);
-    expect(r.page).toBe(2);
-    expect(r.pageCount).toBe(2);
-    expect(r.issues.map((i) => i.number)).toEqual([3, 2, 1]);
+  it("counts pages and clamps the page", () => {
+    expect(pagesFor(0, 1)).toEqual({ page: 1, pageCount: 1 });
+    expect(pagesFor(PAGE_SIZE + 3, 9)).toEqual({ page: 2, pageCount: 2 });
+    expect(pagesFor(PAGE_SIZE * 2, 2)).toEqual({ page: 2, pageCount: 2 });
   });
 });
 
