@@ -1,4 +1,4 @@
-/** issues.list `labels` filter and issues.counts (extensions for the list page; docs/issues.md). */
+/** issues.list `labels` and `numbers` filters and issues.counts (extensions for the list page; docs/issues.md). */
 import { describe, expect, it } from "vitest";
 import { codeOf, issueWorld } from "./issues-fixtures";
 
@@ -20,6 +20,10 @@ describe("issues.list labels filter and issues.counts", () => {
     expect(await numbers({ labels: ["bug"], state: "open" })).toEqual([a.number]);
     expect(await numbers({ labels: ["bug", "docs"], state: "open" })).toEqual([b.number, a.number]);
     expect(await numbers({ labels: ["nope"] })).toEqual([]);
+    // numbers: only those issues, any state, one query
+    expect(await numbers({ numbers: [a.number, c.number, 999] })).toEqual([c.number, a.number]);
+    expect(await numbers({ numbers: [] })).toEqual([]);
+    expect(await codeOf(owner.issues.list({ repoId, numbers: [0] }))).toBe("BAD_REQUEST");
 
     expect(await owner.issues.counts({ repoId })).toEqual({ open: 3, closed: 1 });
     expect(await owner.issues.counts({ repoId, labels: ["bug"] })).toEqual({ open: 1, closed: 1 });

@@ -37,6 +37,7 @@ export function listFilter(repoId: string, f: Omit<z.output<typeof listInput>, "
   if (f.project !== undefined) out.projectName = f.project;
   if (f.cycle !== undefined) out.cycleNumber = f.cycle;
   if (f.labels?.length) out.labelNames = f.labels;
+  if ("numbers" in f && f.numbers) out.numbers = f.numbers;
   if (f.overdue || f.dueSoon) {
     if (f.state === "closed") return { repoId, ids: [] };
     out.state = "open";

@@ -17,6 +17,8 @@ import type { IssueView, LabelView, Tx } from "./core";
 export interface IssueFilter {
   repoId: string;
   ids?: string[];
+  /** only these issue numbers */
+  numbers?: number[];
   state?: "open" | "closed";
   statuses?: string[];
   /** priority ranks (0 urgent … 4 none) */
@@ -76,6 +78,7 @@ export class Sql {
 export function whereSql(sql: Sql, f: IssueFilter): string[] {
   const c: string[] = [`i."repoId" = ${sql.p(f.repoId)}`];
   if (f.ids) c.push(f.ids.length ? `i."id" IN (${sql.list(f.ids)})` : "1 = 0");
+  if (f.numbers) c.push(f.numbers.length ? `i."number" IN (${sql.list(f.numbers)})` : "1 = 0");
   if (f.state) c.push(`i."state" = ${sql.p(f.state)}`);
   if (f.statuses?.length) c.push(`i."status" IN (${sql.list(f.statuses)})`);
   if (f.priorities?.length) c.push(`i."priority" IN (${sql.list(f.priorities)})`);

@@ -47,12 +47,14 @@ export const listInput = z.object({
   dueSoon: z.boolean({ error: "dueSoon must be a boolean" }).optional(),
   /** Extension: issues carrying any of these label names (case-insensitive). */
   labels: labelList.optional(),
+  /** Extension: only these issue numbers (e.g. the titles of an issue's relations in one call). */
+  numbers: z.array(issueNumber("numbers[]"), { error: "numbers must be a list of issue numbers" }).max(100, "at most 100 numbers").optional(),
   limit: limitOf(20, 100),
   offset,
 });
 
 /** issues.counts (extension): the list filters without state and paging. */
-export const countsInput = listInput.omit({ state: true, limit: true, offset: true });
+export const countsInput = listInput.omit({ state: true, limit: true, offset: true, numbers: true });
 export type ListFilters = z.output<typeof listInput>;
 
 export const createInput = z

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { orNull } from "@/components/code/data";
 import { loadIssue, loadIssuesContext } from "@/components/issues/data";
 import { IssuesShell } from "@/components/issues/shell";
 import { IssueView } from "@/components/issues/issue-view";
@@ -31,10 +30,10 @@ export default async function IssuePage({ params }: { params: Params }) {
     ctx.caller.issues.getSubIssues({ repoId, number: n }),
     ctx.caller.issues.listLabels({ repoId }),
   ]);
-  // titles of the parent and related issues (a handful; one lookup each)
+  // titles of the parent and related issues: one issues.list call for all of them
   const r = issue.relations;
   const linked = [...new Set([...(issue.parentNumber ? [issue.parentNumber] : []), ...r.blocking, ...r.blockedBy, ...r.related, ...r.duplicates, ...r.duplicatedBy])].slice(0, 30);
-  const linkedIssues = await Promise.all(linked.map((number) => orNull(ctx.caller.issues.get({ repoId, number }))));
+  const linkedIssues = linked.length ? await ctx.caller.issues.list({ repoId, numbers: linked, limit: 100 }) : [];
   const titles: Record<number, { title: string; status: string }> = {};
   for (const i of linkedIssues) if (i) titles[i.number] = { title: i.title, status: i.status };
   return (
