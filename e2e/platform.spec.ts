@@ -6,8 +6,8 @@
  * token in the UI → pushing with it fails.
  */
 import { test, expect, type Page } from "@playwright/test";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mustRunGit, runGit, writeFile } from "./git";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -26,40 +26,16 @@ test.afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs git with an isolated configuration (no credential helpers, no prompts). */
 function git(cwd: string, ...args: string[]) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: gitHome,
-    LANG: "C",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: path.join(gitHome, ".gitconfig"),
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_ASKPASS: "",
-    SSH_ASKPASS: "",
-    GIT_AUTHOR_NAME: "Ada Lovelace",
-    GIT_AUTHOR_EMAIL: "ada@example.com",
-    GIT_COMMITTER_NAME: "Ada Lovelace",
-    GIT_COMMITTER_EMAIL: "ada@example.com",
-  };
-  for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"]) delete env[k];
-  const r = spawnSync("git", ["-c", "credential.helper=", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8", timeout: 60_000, env });
-  return { code: r.status ?? -1, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
+  return runGit(gitHome, cwd, args);
 }
 
 function mustGit(cwd: string, ...args: string[]) {
-  const r = git(cwd, ...args);
-  if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}):\n${r.out}`);
-  return r.out;
+  return mustRunGit(gitHome, cwd, args);
 }
 
-function write(root: string, file: string, content: string) {
-  const p = path.join(root, file);
-  mkdirSync(path.dirname(p), { recursive: true });
-  writeFileSync(p, content);
-}
+const write = writeFile;
 
-/** A small project with nested directories, a README, TypeScript and a second branch "feature/login". */
 function makeFixture(): string {
   const dir = path.join(work, "fixture");
   mkdirSync(dir);

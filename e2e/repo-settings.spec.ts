@@ -7,8 +7,8 @@
  * the typed confirmation.
  */
 import { test, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mustRunGit, writeFile } from "./git";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -26,33 +26,13 @@ test.afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs git with an isolated configuration (no credential helpers, no prompts), as platform.spec.ts. */
+const GRACE = { name: "Grace Hopper", email: "grace@example.com" };
+
 function mustGit(cwd: string, ...args: string[]): string {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: gitHome,
-    LANG: "C",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: path.join(gitHome, ".gitconfig"),
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_ASKPASS: "",
-    SSH_ASKPASS: "",
-    GIT_AUTHOR_NAME: "Grace Hopper",
-    GIT_AUTHOR_EMAIL: "grace@example.com",
-    GIT_COMMITTER_NAME: "Grace Hopper",
-    GIT_COMMITTER_EMAIL: "grace@example.com",
-  };
-  for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"]) delete env[k];
-  const r = spawnSync("git", ["-c", "credential.helper=", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8", timeout: 60_000, env });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed (${r.status}):\n${r.stdout}${r.stderr}`);
-  return r.stdout;
+  return mustRunGit(gitHome, cwd, args, GRACE);
 }
 
-function write(root: string, file: string, content: string) {
-  const p = path.join(root, file);
-  mkdirSync(path.dirname(p), { recursive: true });
-  writeFileSync(p, content);
-}
+const write = writeFile;
 
 interface User {
   username: string;
