@@ -123,7 +123,16 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await page.getByTestId("comment-input").fill("Needs a **design** first.");
   await page.getByTestId("comment-submit").click();
   await expect(page.getByTestId("comment-body").locator("strong")).toHaveText("design");
+  // assignee picker: the repository's assignable people (here only the owner), then unassign
+  await page.getByTestId("assignee-picker").click();
+  await page.getByTestId(`assignee-option-${owner}`).click();
+  await expect(page.getByTestId("current-assignee")).toHaveText(owner);
+  await page.getByTestId("assignee-picker").click();
+  await page.getByTestId("assignee-option-none").click();
+  await expect(page.getByTestId("current-assignee")).toHaveText("No one");
   const timeline = page.getByTestId("timeline");
+  await expect(timeline).toContainText(`${owner} self-assigned this`);
+  await expect(timeline).toContainText(`${owner} removed their assignment`);
   await expect(timeline).toContainText(`${owner} changed status from Backlog to In Progress`);
   await expect(timeline).toContainText(`${owner} changed priority from Low to Urgent`);
   await expect(timeline).toContainText(`${owner} added the bug label`);

@@ -25,6 +25,7 @@ import {
 
 type RepoRef = { id: string; owner: string; name: string };
 type Me = { id: string; username: string } | null;
+type Assignee = { id: string; username: string; name: string | null };
 type Run = (fn: () => Promise<unknown>, after?: () => void) => Promise<boolean>;
 type Titles = Record<number, { title: string; status: string }>;
 
@@ -53,8 +54,8 @@ function useRunner() {
 }
 
 export function IssueView({
-  repo, issue, comments, activity, subIssues, labels, titles, me, canWrite,
-}: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean }) {
+  repo, issue, comments, activity, subIssues, labels, titles, me, canWrite, assignees = [],
+}: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean; assignees?: Assignee[] }) {
   const client = useTRPCClient();
   const { run, error, busy, clearError } = useRunner();
   const n = issue.number;
@@ -76,7 +77,7 @@ export function IssueView({
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_18rem]">
         <div className="min-w-0 space-y-5">
           <BodyBlock issue={issue} canWrite={canWrite} run={run} />
-          <Timeline repo={repo} issue={issue} comments={comments} activity={activity} me={me} canWrite={canWrite} run={run} />
+          <Timeline repo={repo} issue={issue} comments={comments} activity={activity} me={me} canWrite={canWrite} run={run} assignees={assignees} />
           {me ? (
             <CommentBox issue={issue} canWrite={canWrite} run={run} busy={busy} base={base} />
           ) : (
@@ -88,7 +89,7 @@ export function IssueView({
             </p>
           )}
         </div>
-        <Sidebar repo={repo} issue={issue} subIssues={subIssues} labels={labels} titles={titles} me={me} canWrite={canWrite} run={run} client={client} />
+        <Sidebar repo={repo} issue={issue} subIssues={subIssues} labels={labels} titles={titles} me={me} canWrite={canWrite} run={run} client={client} assignees={assignees} />
       </div>
     </div>
   );
@@ -200,9 +201,10 @@ function BodyBlock({ issue, canWrite, run }: { issue: IssueDetail; canWrite: boo
 
 type TimelineItem = { kind: "comment"; at: string; key: string; comment: Comment } | { kind: "event"; at: string; key: string; event: TimelineEvent };
 
-function Timeline({ repo, issue, comments, activity, me, canWrite, run }: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; me: Me; canWrite: boolean; run: Run }) {
+function Timeline({ repo, issue, comments, activity, me, canWrite, run, assignees }: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; me: Me; canWrite: boolean; run: Run; assignees: Assignee[] }) {
+  // names for the user ids in activity values (assigned/unassigned store ids)
   const users: Record<string, string> = {};
-  for (const u of [issue.author, issue.assignee, me, ...comments.map((c) => c.author), ...activity.map((a) => a.actor)]) if (u) users[u.id] = u.username;
+  for (const u of [...assignees, issue.author, issue.assignee, me, ...comments.map((c) => c.author), ...activity.map((a) => a.actor)]) if (u) users[u.id] = u.username;
   const items: TimelineItem[] = [
     ...timelineEvents(activity).map((event) => ({ kind: "event" as const, at: event.entry.createdAt, key: `a${event.entry.id}`, event })),
     ...comments.map((comment) => ({ kind: "comment" as const, at: comment.createdAt, key: `c${comment.id}`, comment })),
@@ -385,8 +387,8 @@ function Section({ title, children, testId, action }: { title: string; children:
 }
 
 function Sidebar({
-  repo, issue, subIssues, labels, titles, me, canWrite, run, client,
-}: { repo: RepoRef; issue: IssueDetail; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean; run: Run; client: ReturnType<typeof useTRPCClient> }) {
+  repo, issue, subIssues, labels, titles, me, canWrite, run, client, assignees,
+}: { repo: RepoRef; issue: IssueDetail; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean; run: Run; client: ReturnType<typeof useTRPCClient>; assignees: Assignee[] }) {
   const base = { repoId: repo.id, number: issue.number };
   const [due, setDue] = useState(issue.dueDate ?? "");
   const [estimate, setEstimate] = useState(issue.estimate === null ? "" : String(issue.estimate));
@@ -460,7 +462,34 @@ function Sidebar({
       </Section>
       <Section title="Assignee" testId="sidebar-assignee">
         <div className="flex items-center gap-2 px-2 py-1">
-          {issue.assignee ? (
+          {canWrite && assignees.length > 0 ? (
+            <Popover
+              testId="assignee-picker"
+              trigger={issue.assignee ? (
+                <>
+                  <Avatar username={issue.assignee.username} /> <span data-testid="current-assignee">{issue.assignee.username}</span>
+                </>
+              ) : (
+                <span className="text-slate-500" data-testid="current-assignee">No one</span>
+              )}
+            >
+              {(close) => (
+                <>
+                  {assignees.map((u) => (
+                    <MenuItem key={u.id} selected={u.id === issue.assigneeId} testId={`assignee-option-${u.username}`} onSelect={() => (close(), void run(() => client.issues.update.mutate({ issueId: issue.id, assigneeId: u.id })))}>
+                      <Avatar username={u.username} /> {u.username}
+                      {u.name && <span className="truncate text-xs text-slate-500">{u.name}</span>}
+                    </MenuItem>
+                  ))}
+                  {issue.assignee && (
+                    <MenuItem testId="assignee-option-none" onSelect={() => (close(), void run(() => client.issues.update.mutate({ issueId: issue.id, assigneeId: null })))}>
+                      <span className="text-slate-500">Unassign</span>
+                    </MenuItem>
+                  )}
+                </>
+              )}
+            </Popover>
+          ) : issue.assignee ? (
             <>
               <Avatar username={issue.assignee.username} /> <span data-testid="current-assignee">{issue.assignee.username}</span>
             </>
@@ -481,11 +510,6 @@ function Sidebar({
                 </button>
               )}
             </span>
-          )}
-          {canWrite && me && issue.assignee && issue.assigneeId !== me.id && (
-            <button type="button" className="text-xs text-slate-500 hover:text-red-700" onClick={() => void run(() => client.issues.update.mutate({ issueId: issue.id, assigneeId: null }))} data-testid="unassign">
-              Unassign
-            </button>
           )}
         </div>
       </Section>

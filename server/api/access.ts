@@ -31,6 +31,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.tree": { tier: "repo", level: "read" },
   "repos.blob": { tier: "repo", level: "read" },
   "repos.commits": { tier: "repo", level: "read" },
+  "repos.assignees": { tier: "repo", level: "read" },
   "repos.collaborators": { tier: "repo", level: "admin" },
   "repos.addCollaborator": { tier: "repo", level: "admin" },
   "repos.removeCollaborator": { tier: "repo", level: "admin" },

@@ -83,6 +83,8 @@ describe("repositories", () => {
     await a.repos.addCollaborator({ repoId: secret.id, username: bob.username, role: "admin" });
     expect((await b.repos.update({ repoId: secret.id, description: "by bob" })).description).toBe("by bob");
     expect((await a.repos.collaborators({ repoId: secret.id })).map((c) => [c.username, c.role])).toEqual([[bob.username, "admin"]]);
+    // assignees: the owner and every collaborator, readable by collaborators
+    expect((await b.repos.assignees({ repoId: secret.id })).map((u) => u.username).sort()).toEqual([alice.username, bob.username].sort());
     await expect(a.repos.addCollaborator({ repoId: secret.id, username: alice.username, role: "read" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(a.repos.addCollaborator({ repoId: secret.id, username: "ghost-user", role: "read" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await a.repos.removeCollaborator({ repoId: secret.id, username: bob.username });

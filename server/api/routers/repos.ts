@@ -64,6 +64,9 @@ export const reposRouter = router({
       return git.listCommits(ctx.repo.gitDir, sha, { path: input.path, limit: input.limit, skip: input.offset });
     }),
 
+  /** {repoId} → [{id, username, name}]: the owner and collaborators, who can be assigned issues (read). */
+  assignees: repoProcedure.query(({ ctx }) => repos.listAssignees(ctx.db, ctx.repo)),
+
   /** {repoId} → [{userId, username, name, role, createdAt}] (admin). */
   collaborators: repoProcedure.query(({ ctx }) => repos.listCollaborators(ctx.db, ctx.repo)),
 

@@ -150,6 +150,25 @@ export async function listCollaborators(db: Db, repo: AuthorizedRepo): Promise<C
   return rows.map((r) => ({ userId: r.user.id, username: r.user.username, name: r.user.name, role: r.role as RepoRole, createdAt: r.createdAt.toISOString() }));
 }
 
+/** A user who can be assigned to the repository's issues. */
+export interface AssigneeView {
+  id: string;
+  username: string;
+  name: string | null;
+}
+
+/**
+ * People who can be assigned issues: the owner and every collaborator (any role — issue #3:
+ * assignees must be able to read the repository), by username. One query.
+ */
+export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<AssigneeView[]> {
+  return db.user.findMany({
+    where: { OR: [{ id: repo.ownerId }, { collaborations: { some: { repoId: repo.id } } }] },
+    orderBy: { usernameLower: "asc" },
+    select: { id: true, username: true, name: true },
+  });
+}
+
 /**
  * Adds a collaborator or changes their role (upsert). Errors: NOT_FOUND for an unknown user;
  * BAD_REQUEST when naming the owner (who is always admin).

@@ -24,11 +24,12 @@ export default async function IssuePage({ params }: { params: Params }) {
   const n = parseNumber(number);
   const issue = await loadIssue(ctx, n);
   const repoId = ctx.repo.id;
-  const [comments, activity, subIssues, labels] = await Promise.all([
+  const [comments, activity, subIssues, labels, assignees] = await Promise.all([
     ctx.caller.issues.comments({ repoId, number: n }),
     ctx.caller.issues.getActivity({ repoId, number: n, limit: 200 }),
     ctx.caller.issues.getSubIssues({ repoId, number: n }),
     ctx.caller.issues.listLabels({ repoId }),
+    ctx.caller.repos.assignees({ repoId }),
   ]);
   // titles of the parent and related issues: one issues.list call for all of them
   const r = issue.relations;
@@ -48,6 +49,7 @@ export default async function IssuePage({ params }: { params: Params }) {
         titles={titles}
         me={ctx.me}
         canWrite={ctx.canWrite}
+        assignees={assignees}
       />
     </IssuesShell>
   );
