@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getConfig } from "@/server/config";
 import { getCurrentActor } from "@/server/auth/session";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignInForm } from "@/components/auth/signin-form";
-import { GithubButton } from "@/components/auth/github-button";
+import { GithubSignIn } from "@/components/auth/github-sign-in";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -38,16 +37,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       }
     >
       <SignInForm callbackUrl={callbackUrl} initialError={initialError} />
-      {getConfig().github && (
-        <>
-          <div className="my-4 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
-            <span className="h-px flex-1 bg-slate-200" />
-            or
-            <span className="h-px flex-1 bg-slate-200" />
-          </div>
-          <GithubButton callbackUrl={callbackUrl} />
-        </>
-      )}
+      <GithubSignIn callbackUrl={callbackUrl} />
     </AuthCard>
   );
 }

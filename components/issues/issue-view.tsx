@@ -15,7 +15,7 @@ import { FormError } from "@/components/ui/form-error";
 import { button, card, cx, input } from "@/components/ui/styles";
 import { MarkdownEditor } from "./markdown-editor";
 import { IssueMarkdown } from "./markdown";
-import { LabelPicker, MenuItem, Popover, labelColorFor } from "./pickers";
+import { LabelPicker, MenuItem, OptionPicker, Popover, labelColorFor } from "./pickers";
 import {
   PRIORITIES, STATUSES, eventSentence, issueUrl, timelineEvents, type Activity, type TimelineEvent, type Comment, type Issue, type IssueDetail, type Label,
 } from "./model";
@@ -399,42 +399,24 @@ function Sidebar({
   return (
     <aside className="space-y-3 text-sm" data-testid="issue-sidebar">
       <Section title="Status" testId="sidebar-status">
-        <Popover
-          testId="status-picker"
+        <OptionPicker
+          name="status"
+          options={STATUSES}
+          value={issue.status}
+          icon={(key) => <StatusIcon status={key} />}
           disabled={!canWrite}
-          trigger={
-            <>
-              <StatusIcon status={issue.status} /> <span data-testid="current-status">{statusLabel(issue.status)}</span>
-            </>
-          }
-        >
-          {(close) =>
-            STATUSES.map((s) => (
-              <MenuItem key={s.key} selected={s.key === issue.status} testId={`status-option-${s.key}`} onSelect={() => (close(), void run(() => client.issues.updateStatus.mutate({ ...base, status: s.key })))}>
-                <StatusIcon status={s.key} /> {s.label}
-              </MenuItem>
-            ))
-          }
-        </Popover>
+          onPick={(status) => void run(() => client.issues.updateStatus.mutate({ ...base, status }))}
+        />
       </Section>
       <Section title="Priority" testId="sidebar-priority">
-        <Popover
-          testId="priority-picker"
+        <OptionPicker
+          name="priority"
+          options={PRIORITIES}
+          value={issue.priority}
+          icon={(key) => <PriorityIcon priority={key} />}
           disabled={!canWrite}
-          trigger={
-            <>
-              <PriorityIcon priority={issue.priority} /> <span data-testid="current-priority">{priorityLabel(issue.priority)}</span>
-            </>
-          }
-        >
-          {(close) =>
-            PRIORITIES.map((p) => (
-              <MenuItem key={p.key} selected={p.key === issue.priority} testId={`priority-option-${p.key}`} onSelect={() => (close(), void run(() => client.issues.updatePriority.mutate({ ...base, priority: p.key })))}>
-                <PriorityIcon priority={p.key} /> {p.label}
-              </MenuItem>
-            ))
-          }
-        </Popover>
+          onPick={(priority) => void run(() => client.issues.updatePriority.mutate({ ...base, priority }))}
+        />
       </Section>
       <Section title="Labels" testId="sidebar-labels">
         {canWrite ? (

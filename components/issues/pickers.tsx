@@ -135,3 +135,32 @@ export function LabelPicker({
     </Popover>
   );
 }
+
+/**
+ * A one-of-many picker (status, priority): the trigger shows `icon(value)` and the label
+ * (data-testid `current-<name>`), the menu lists every option (`<name>-option-<key>`).
+ */
+export function OptionPicker<K extends string>({
+  name, options, value, icon, disabled, onPick,
+}: { name: string; options: readonly { key: K; label: string }[]; value: K; icon: (key: K) => React.ReactNode; disabled?: boolean; onPick: (key: K) => void }) {
+  const current = options.find((o) => o.key === value);
+  return (
+    <Popover
+      testId={`${name}-picker`}
+      disabled={disabled}
+      trigger={
+        <>
+          {icon(value)} <span data-testid={`current-${name}`}>{current?.label ?? value}</span>
+        </>
+      }
+    >
+      {(close) =>
+        options.map((o) => (
+          <MenuItem key={o.key} selected={o.key === value} testId={`${name}-option-${o.key}`} onSelect={() => (close(), onPick(o.key))}>
+            {icon(o.key)} {o.label}
+          </MenuItem>
+        ))
+      }
+    </Popover>
+  );
+}
