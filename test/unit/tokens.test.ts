@@ -3,9 +3,9 @@ import { generateToken, hashToken, parseToken, randomBase62, verifyTokenHash } f
 import { DEFAULT_SCOPES, SCOPES, hasScope, parseScopes } from "@/server/auth/scopes";
 
 describe("token format", () => {
-  it("generates svc_<8>_<40> base62 tokens whose prefix is the visible handle", () => {
+  it("generates svc_<8>_<40+6> base62 tokens whose prefix is the visible handle", () => {
     const { token, prefix } = generateToken();
-    expect(token).toMatch(/^svc_[0-9A-Za-z]{8}_[0-9A-Za-z]{40}$/);
+    expect(token).toMatch(/^svc_[0-9A-Za-z]{8}_[0-9A-Za-z]{46}$/);
     expect(parseToken(token)).toEqual({ prefix });
   });
 

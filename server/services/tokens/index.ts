@@ -4,10 +4,11 @@
  * "Token endpoints", "Token CLI", "Authentication").
  */
 import { z } from "zod";
+import { line } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { DEFAULT_SCOPES, parseScopes, type Scope } from "@/server/auth/scopes";
-import { generateToken, hashToken, parseToken, verifyTokenHash } from "./token-format";
+import { generateToken, hashToken, parseToken, tokenKind, verifyTokenHash } from "./token-format";
 
 const DAY_MS = 86_400_000;
 /** Last use is written at most once per this many ms per token (throttled writes). */
@@ -27,8 +28,8 @@ export interface TokenRecord {
 }
 
 export const createTokenInput = z.object({
-  name: z.string().trim().min(1, "name is required").max(100, "name is at most 100 characters"),
-  scopes: z.union([z.array(z.string()), z.string()]).optional(),
+  name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters"),
+  scopes: z.union([z.array(line("scope")), line("scopes")]).optional(),
   /** Whole days until expiry, 1 to 3650; absent or null = never expires. */
   expiresInDays: z.number().int("expiresInDays must be a whole number of days").min(1, "expiresInDays must be at least 1").max(MAX_EXPIRY_DAYS, `expiresInDays must be at most ${MAX_EXPIRY_DAYS}`).nullish(),
 });
@@ -125,17 +126,40 @@ export interface VerifiedToken {
  * Errors: UNAUTHORIZED "invalid token" / "token expired".
  */
 export async function verifyPersonalAccessToken(db: Db, token: string): Promise<VerifiedToken> {
-  const parsed = parseToken(token);
-  if (!parsed) throw new AppError("UNAUTHORIZED", "invalid token");
-  const row = await db.accessToken.findUnique({
-    where: { prefix: parsed.prefix },
-    select: { id: true, userId: true, tokenHash: true, scopes: true, expiresAt: true, lastUsedAt: true },
-  });
-  if (!row || !verifyTokenHash(token, row.tokenHash)) throw new AppError("UNAUTHORIZED", "invalid or revoked token");
+  const row = await findStoredToken(db, token);
+  if (row === "malformed") throw new AppError("UNAUTHORIZED", "invalid token");
+  if (!row) throw new AppError("UNAUTHORIZED", "invalid or revoked token");
   const now = Date.now();
   if (row.expiresAt && row.expiresAt.getTime() <= now) throw new AppError("UNAUTHORIZED", "token expired");
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_THROTTLE_MS) {
     await db.accessToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
   return { tokenId: row.id, userId: row.userId, scopes: row.scopes.split(",") as Scope[] };
+}
+
+/**
+ * The stored row of `token` when its hash matches (constant time), null when unknown or
+ * revoked, "malformed" when it cannot be an svc token (not `svc_<8>_<32+>`, or a current-format
+ * token whose checksum is wrong: refused without a database query). Legacy tokens (no checksum)
+ * are looked up as before.
+ */
+async function findStoredToken(db: Db, token: string) {
+  const parsed = parseToken(token);
+  if (!parsed || tokenKind(token) === "no") return "malformed" as const;
+  const row = await db.accessToken.findUnique({
+    where: { prefix: parsed.prefix },
+    select: { id: true, userId: true, tokenHash: true, scopes: true, expiresAt: true, lastUsedAt: true },
+  });
+  return row && verifyTokenHash(token, row.tokenHash) ? row : null;
+}
+
+/**
+ * Is `token` a personal access token that works in this instance right now (stored, hash
+ * matches, not expired)? For secret scanning (push protection, issue #6 item 17): unlike
+ * `verifyPersonalAccessToken` it never throws for a bad token and never records a use.
+ * Look-alikes with a wrong checksum are answered false without a database query.
+ */
+export async function isLiveToken(db: Db, token: string): Promise<boolean> {
+  const row = await findStoredToken(db, token);
+  return row !== null && row !== "malformed" && (row.expiresAt === null || row.expiresAt.getTime() > Date.now());
 }
