@@ -65,7 +65,10 @@ export async function startServer(extra: { git?: (req: Request, owner: string, r
       const headers = new Headers();
       for (const [k, v] of Object.entries(nreq.headers)) if (typeof v === "string") headers.set(k, v);
       const hasBody = nreq.method !== "GET" && nreq.method !== "HEAD";
-      const req = new Request(url, { method: nreq.method, headers, body: hasBody ? (Readable.toWeb(nreq) as ReadableStream) : undefined, duplex: "half" } as RequestInit);
+      // As Next does (signalFromNodeResponse): a client that goes away before the response is finished aborts req.signal.
+      const aborter = new AbortController();
+      nres.once("close", () => { if (!nres.writableFinished) aborter.abort(new Error("client disconnected")); });
+      const req = new Request(url, { method: nreq.method, headers, body: hasBody ? (Readable.toWeb(nreq) as ReadableStream) : undefined, duplex: "half", signal: aborter.signal } as RequestInit);
       const res = await (route as Handler)(req);
       nres.writeHead(res.status, Object.fromEntries(res.headers));
       if (res.body) Readable.fromWeb(res.body as never).pipe(nres);

@@ -12,7 +12,6 @@
  * into the response, both with backpressure, so a large push or clone is never held in memory.
  * Repositories are never created here.
  */
-import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { stat } from "node:fs/promises";
@@ -22,23 +21,37 @@ import { AppError, httpStatusOf } from "@/server/errors";
 import { hasScope } from "@/server/auth/scopes";
 import { resolveActor, type Actor } from "@/server/auth/actor";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
-import { recordPush, ZERO_SHA, type RefUpdate } from "@/server/services/repos/push";
+import { recordPush, ZERO_SHA } from "@/server/services/repos/push";
 import { repoNameProblem, usernameProblem } from "@/server/services/users/names";
-import { runGit, spawnGit, userArg } from "./exec";
+import { clientAddress } from "@/server/http/client-address";
+import { spawnGit, userArg } from "./exec";
+import { gitHttpLimits } from "./http-limits";
+import { acquireGitSlot, stopGit, trackGitProcess } from "./process-gate";
+import { CommandSniffer, effectiveUpdates } from "./push-commands";
+import { BodyTooLarge, ByteLimit, ClientGone, RequestBody, UploadStalled } from "./request-body";
 
 /** The two services svc serves. */
 export type GitService = "git-upload-pack" | "git-receive-pack";
 
 const SERVICES: readonly GitService[] = ["git-upload-pack", "git-receive-pack"];
 
-/** Kill a git process when neither side moved a byte for this long (ms). */
-const IDLE_TIMEOUT_MS = 10 * 60_000;
+/**
+ * `-c` options of every upload-pack (so they apply to existing repositories too; docs/git-http.md
+ * "Partial clone"): partial clone (`--filter`, git-config(1) uploadpack.allowFilter) and the lazy
+ * fetches of missing objects it makes later, which in protocol v0 need wants of objects no ref
+ * points at — reachable ones only (uploadpack.allowReachableSHA1InWant), never unreachable ones.
+ */
+const UPLOAD_PACK_CONFIG = ["-c", "uploadpack.allowFilter=true", "-c", "uploadpack.allowReachableSHA1InWant=true"];
+
+/**
+ * `-c` options of every receive-pack: pull request refs are left out of the push advertisement,
+ * which stays small in repositories with thousands of them (git-config(1) receive.hideRefs, as
+ * GitHub does); git also refuses pushes to hidden refs. Fetches still see them.
+ */
+const RECEIVE_PACK_CONFIG = ["-c", "receive.hideRefs=refs/pull/"];
 
 /** Git-Protocol header values passed on to git as GIT_PROTOCOL (e.g. "version=2"). */
 const SAFE_GIT_PROTOCOL = /^[A-Za-z0-9=:._-]{1,256}$/;
-
-/** Largest receive-pack command section parsed for the post-push hook (bytes). */
-const MAX_COMMAND_BYTES = 4 * 1024 * 1024;
 
 const NO_CACHE = {
   "cache-control": "no-cache, max-age=0, must-revalidate",
@@ -146,60 +159,6 @@ async function authorize(req: Request, owner: string, name: string, service: Git
   return { repo, actor };
 }
 
-/**
- * Passes a receive-pack request through unchanged while reading its command list
- * (`<old> <new> <ref>` pkt-lines up to the first flush; gitprotocol-pack(5) "Reference Update
- * Request"), for the post-push hook.
- */
-class CommandSniffer extends Transform {
-  readonly commands: RefUpdate[] = [];
-  /** False when the command section could not be read completely (too large or malformed). */
-  complete = false;
-  private buf: Buffer = Buffer.alloc(0);
-  private done = false;
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    if (!this.done) this.scan(chunk);
-    cb(null, chunk);
-  }
-
-  private scan(chunk: Buffer): void {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    let pos = 0;
-    while (this.buf.length - pos >= 4) {
-      const len = parseInt(this.buf.toString("ascii", pos, pos + 4), 16);
-      if (Number.isNaN(len) || (len > 0 && len < 4)) return this.stop(false);
-      if (len === 0) return this.stop(true);
-      if (this.buf.length - pos < len) break;
-      const line = this.buf.toString("utf8", pos + 4, pos + len).split("\0")[0].replace(/\n$/, "");
-      const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/.exec(line);
-      if (m) this.commands.push({ oldSha: m[1], newSha: m[2], ref: m[3] });
-      pos += len;
-    }
-    this.buf = this.buf.subarray(pos);
-    if (this.buf.length > MAX_COMMAND_BYTES) this.stop(false);
-  }
-
-  private stop(complete: boolean): void {
-    this.complete = complete;
-    this.done = true;
-    this.buf = Buffer.alloc(0);
-  }
-}
-
-/** The commands of a push that took effect: the ref now has the new value (or is gone for a delete). */
-async function effectiveUpdates(gitDir: string, commands: RefUpdate[]): Promise<RefUpdate[]> {
-  if (commands.length === 0) return [];
-  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)"], { gitDir, maxBytes: 256 * 1024 * 1024 });
-  if (r.code !== 0) return [];
-  const now = new Map<string, string>();
-  for (const line of r.stdout.toString("utf8").split("\n")) {
-    const i = line.indexOf(" ");
-    if (i > 0) now.set(line.slice(i + 1), line.slice(0, i));
-  }
-  return commands.filter((c) => (/^0+$/.test(c.newSha) ? !now.has(c.ref) : now.get(c.ref) === c.newSha));
-}
-
 /** Is this a Node zlib failure (bad or truncated gzip)? */
 function isZlibError(e: unknown): boolean {
   const code = (e as { code?: string })?.code ?? "";
@@ -210,6 +169,16 @@ function isZlibError(e: unknown): boolean {
 function isPipeClosed(e: unknown): boolean {
   const code = (e as { code?: string })?.code ?? "";
   return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET";
+}
+
+/** The answer to a request whose body svc stopped reading before git answered. */
+function inputFailure(e: unknown): Response {
+  if (e instanceof BodyTooLarge) {
+    return text(413, `request too large: an upload-pack request may carry at most ${e.maxBytes / 1024 / 1024} MiB of want/have lines after decompression`);
+  }
+  if (e instanceof UploadStalled) return text(408, `request body stalled: ${e.message}; giving up`);
+  if (isZlibError(e)) return text(400, `request body is not valid gzip: ${(e as Error).message}`);
+  return text(400, `could not read the request body: ${(e as Error)?.message ?? "aborted"}`);
 }
 
 interface RunOptions {
@@ -260,22 +229,37 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
     env.GIT_COMMITTER_EMAIL = (actor.user.email ?? `${actor.user.username}@svc`).replace(/[\x00-\x1f<>]/g, "");
     env.REMOTE_USER = actor.user.username;
   }
-  const args = [service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), userArg(repo.gitDir, "repository path")];
+  const serviceConfig = service === "git-upload-pack" ? UPLOAD_PACK_CONFIG : RECEIVE_PACK_CONFIG;
+  const args = [...serviceConfig, service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), userArg(repo.gitDir, "repository path")];
+
+  // Lazy start: git runs for a POST only once the first body byte arrived (a stalled upload
+  // holds no process and no slot), then only when a slot is free (process-gate.ts).
+  let upload: RequestBody | null = null;
+  if (!advertise) {
+    if (!req.body) return text(400, "empty request body: expected a git request");
+    upload = new RequestBody(req.body as ReadableStream<Uint8Array>, req.signal);
+    const started = await upload.start().catch((e: unknown) => e);
+    if (started === false) return text(400, "empty request body: expected a git request");
+    if (started !== true) {
+      upload.abandon();
+      return inputFailure(started);
+    }
+  }
+  const slot = await acquireGitSlot(actor ? `user:${actor.user.id}` : `ip:${clientAddress(req.headers)}`, req.signal);
+  if (!slot) {
+    upload?.abandon();
+    const retry = gitHttpLimits().retryAfterS;
+    return text(503, `svc is busy: too many git operations are running (yours or everyone's); try again in ${retry} s`, { "retry-after": String(retry) });
+  }
   const child: ChildProcessWithoutNullStreams = spawnGit(args, { timeoutMs: 0, env });
+  trackGitProcess(child, slot);
 
   let lastActivity = Date.now();
-  // SIGTERM first: git then stops its own children (pack-objects, index-pack); SIGKILL would
-  // orphan them. SIGKILL follows if git is still there after a grace period.
-  const kill = () => {
-    if (child.exitCode !== null || child.signalCode !== null || child.killed) return;
-    child.kill("SIGTERM");
-    setTimeout(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    }, 5_000).unref?.();
-  };
+  const kill = () => stopGit(child);
+  const processIdleMs = gitHttpLimits().processIdleMs;
   const idle = setInterval(() => {
-    if (Date.now() - lastActivity > IDLE_TIMEOUT_MS) kill();
-  }, Math.min(30_000, IDLE_TIMEOUT_MS));
+    if (Date.now() - lastActivity > processIdleMs) kill();
+  }, Math.min(30_000, processIdleMs));
   idle.unref?.();
   const onAbort = () => kill();
   req.signal?.addEventListener("abort", onAbort, { once: true });
@@ -301,19 +285,22 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   let inputError: unknown = null;
   let sniffer: CommandSniffer | null = null;
   const inputFailed = new Promise<void>((resolve) => {
-    if (advertise || !req.body) {
+    if (!upload) {
       child.stdin.on("error", () => {});
       child.stdin.end();
       return;
     }
-    const source = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>);
-    source.on("data", () => { lastActivity = Date.now(); });
-    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [source];
+    const input = upload;
+    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [input.stream(() => { lastActivity = Date.now(); })];
     if (encoding === "gzip" || encoding === "x-gzip") stages.push(createGunzip());
+    // Upload-pack requests are want/have lines: cap them after gunzip. Pushes are packfiles: no cap.
+    if (service === "git-upload-pack") stages.push(new ByteLimit(gitHttpLimits().maxUploadPackBytes));
     if (service === "git-receive-pack") stages.push((sniffer = new CommandSniffer()));
     stages.push(child.stdin);
     (pipeline as (...s: unknown[]) => Promise<void>)(...stages).catch((e: unknown) => {
-      if (isPipeClosed(e)) return; // git closed its stdin: its exit status tells what happened
+      if (e instanceof ClientGone) input.cancel();
+      else input.abandon(); // let the client read the answer, within limits
+      if (isPipeClosed(e) && !(e instanceof ClientGone)) return; // git closed its stdin: its exit status tells what happened
       inputError = e;
       kill();
       resolve();
@@ -327,12 +314,11 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   if (first === "input-failed") {
     kill();
     await exited;
-    if (isZlibError(inputError)) return text(400, `request body is not valid gzip: ${(inputError as Error).message}`);
-    return text(400, `could not read the request body: ${(inputError as Error)?.message ?? "aborted"}`);
+    return inputFailure(inputError);
   }
   if (first.done) {
     const code = await exited;
-    if (inputError && isZlibError(inputError)) return text(400, `request body is not valid gzip: ${(inputError as Error).message}`);
+    if (inputError) return inputFailure(inputError);
     if (code !== 0) {
       const detail = stderr.trim().split("\n").slice(-5).join("\n") || `git ${service.slice(4)} exited with ${code}`;
       if (advertise) {

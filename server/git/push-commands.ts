@@ -1,0 +1,65 @@
+/**
+ * The command list of a receive-pack request (gitprotocol-pack(5) "Reference Update Request"),
+ * read while the request streams into git, and which of its updates took effect — for the
+ * post-push hook of smart-http.ts.
+ */
+import { Transform, type TransformCallback } from "node:stream";
+import type { RefUpdate } from "@/server/services/repos/push";
+import { runGit } from "./exec";
+
+/** Largest receive-pack command section parsed for the post-push hook (bytes). */
+const MAX_COMMAND_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Passes a receive-pack request through unchanged while reading its command list
+ * (`<old> <new> <ref>` pkt-lines up to the first flush; gitprotocol-pack(5) "Reference Update
+ * Request"), for the post-push hook.
+ */
+export class CommandSniffer extends Transform {
+  readonly commands: RefUpdate[] = [];
+  /** False when the command section could not be read completely (too large or malformed). */
+  complete = false;
+  private buf: Buffer = Buffer.alloc(0);
+  private done = false;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    if (!this.done) this.scan(chunk);
+    cb(null, chunk);
+  }
+
+  private scan(chunk: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    let pos = 0;
+    while (this.buf.length - pos >= 4) {
+      const len = parseInt(this.buf.toString("ascii", pos, pos + 4), 16);
+      if (Number.isNaN(len) || (len > 0 && len < 4)) return this.stop(false);
+      if (len === 0) return this.stop(true);
+      if (this.buf.length - pos < len) break;
+      const line = this.buf.toString("utf8", pos + 4, pos + len).split("\0")[0].replace(/\n$/, "");
+      const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/.exec(line);
+      if (m) this.commands.push({ oldSha: m[1], newSha: m[2], ref: m[3] });
+      pos += len;
+    }
+    this.buf = this.buf.subarray(pos);
+    if (this.buf.length > MAX_COMMAND_BYTES) this.stop(false);
+  }
+
+  private stop(complete: boolean): void {
+    this.complete = complete;
+    this.done = true;
+    this.buf = Buffer.alloc(0);
+  }
+}
+
+/** The commands of a push that took effect: the ref now has the new value (or is gone for a delete). */
+export async function effectiveUpdates(gitDir: string, commands: RefUpdate[]): Promise<RefUpdate[]> {
+  if (commands.length === 0) return [];
+  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)"], { gitDir, maxBytes: 256 * 1024 * 1024 });
+  if (r.code !== 0) return [];
+  const now = new Map<string, string>();
+  for (const line of r.stdout.toString("utf8").split("\n")) {
+    const i = line.indexOf(" ");
+    if (i > 0) now.set(line.slice(i + 1), line.slice(0, i));
+  }
+  return commands.filter((c) => (/^0+$/.test(c.newSha) ? !now.has(c.ref) : now.get(c.ref) === c.newSha));
+}
