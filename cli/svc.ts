@@ -6,32 +6,26 @@
  *   svc token list | ls
  *   svc token revoke | delete | rm <id | id prefix | token prefix>
  *   svc token scopes
- *   svc user create <username> --password-stdin [--admin] [--name <name>] [--email <email>]
+ *   svc user create <username> --password-stdin [--init] [--admin] [--name <name>] [--email <email>]
  *
- * Environment: DATABASE_URL (required; file:<path> for SQLite or a postgres:// URL) and, for
- * token commands, SVC_USER_ID (the acting user's id). Missing → a message and exit code 2.
+ * Database: the server's, resolved as the server does (cli/database.ts): DATABASE_URL, else
+ * DATA_DIR/svc.db with DATA_DIR defaulting to the svc folder's data/. A database that does not
+ * exist is refused (exit 2, naming it) unless `user create --init`. Token commands need
+ * SVC_USER_ID (the acting user's id); missing → a message and exit code 2.
  * Domain errors → "svc: <message>" and exit code 1.
  */
 import { Command, CommanderError } from "commander";
 import { AppError } from "@/server/errors";
-import { closeDb, getDb, type Db } from "@/server/db";
+import { closeDb, type Db } from "@/server/db";
 import { SCOPES, SCOPE_DESCRIPTIONS } from "@/server/auth/scopes";
 import { createToken, listTokens, revokeToken, type TokenRecord } from "@/server/services/tokens";
 import { signUp } from "@/server/services/users";
-
-class UsageError extends Error {}
-
-function requireEnv(names: string[]): void {
-  const missing = names.filter((n) => !process.env[n]?.trim());
-  if (missing.length) {
-    throw new UsageError(`${missing.join(" and ")} must be set (DATABASE_URL=file:./data/svc.db or postgres://…; SVC_USER_ID=<your user id>)`);
-  }
-}
+import { openDatabase, UsageError } from "./database";
 
 async function tokenDb(): Promise<{ db: Db; userId: string }> {
-  requireEnv(["DATABASE_URL", "SVC_USER_ID"]);
-  const db = await getDb();
-  const userId = process.env.SVC_USER_ID!.trim();
+  const userId = process.env.SVC_USER_ID?.trim();
+  if (!userId) throw new UsageError("SVC_USER_ID must be set to your user id (svc user create prints it)");
+  const db = await openDatabase();
   const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!user) throw new AppError("NOT_FOUND", `SVC_USER_ID ${userId} is not a user of this database`);
   return { db, userId };
@@ -114,14 +108,15 @@ function program(out: (s: string) => void): Command {
     .command("create <username>")
     .description("create an account; prints the new user's id")
     .option("--password-stdin", "read the password from standard input")
+    .option("--init", "create the database when it does not exist yet")
     .option("--admin", "make the user a site administrator")
     .option("--name <name>", "display name")
     .option("--email <email>", "email address")
-    .action(async (username: string, opts: { passwordStdin?: boolean; admin?: boolean; name?: string; email?: string }) => {
+    .action(async (username: string, opts: { passwordStdin?: boolean; init?: boolean; admin?: boolean; name?: string; email?: string }) => {
       if (!opts.passwordStdin) throw new UsageError("--password-stdin is required (the password is never taken as an argument)");
-      requireEnv(["DATABASE_URL"]);
+      const db = await openDatabase({ init: opts.init });
       const password = await readStdin();
-      const created = await signUp(await getDb(), { username, password, name: opts.name, email: opts.email }, { isAdmin: Boolean(opts.admin) });
+      const created = await signUp(db, { username, password, name: opts.name, email: opts.email }, { isAdmin: Boolean(opts.admin) });
       out(created.id + "\n");
     });
   return cli;

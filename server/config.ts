@@ -12,7 +12,7 @@ export interface Config {
   /** `file:<absolute path>` for SQLite or a `postgres://` / `postgresql://` URL. */
   databaseUrl: string;
   provider: "sqlite" | "postgresql";
-  /** Directory of the svc package (migrations are read from here). */
+  /** Absolute directory of the svc package (migrations are read from here). */
   appRoot: string;
   /** Public base URL, e.g. http://localhost:3000 (clone URLs, next-auth). */
   publicUrl: string;
@@ -21,10 +21,27 @@ export interface Config {
 
 let cached: Config | undefined;
 
-/** The configuration for this process. Environment: DATA_DIR, DATABASE_URL, NEXTAUTH_URL, PORT, SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET. */
+/**
+ * The configuration for this process. Environment: DATA_DIR, DATABASE_URL, NEXTAUTH_URL, PORT,
+ * SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET.
+ *
+ * The server (scripts/start.mjs), the CLI (bin/svc.mjs) and `next dev` resolve the database the
+ * same way: DATA_DIR (relative to the current directory) or else `<appRoot>/data`, the folder
+ * `npm start` uses (issue #6 item 19). The app root is SVC_APP_ROOT (set by both launchers) or the
+ * current directory.
+ *
+ * Build note (issue #6 item 22): Next's file tracer follows `path` calls it can evaluate.
+ * `path.resolve(process.cwd())` evaluates to the project folder, and so traced the whole project
+ * into every server route. The app root is therefore kept as a plain string (no path call), and
+ * the data folder — user data, never part of the app — is marked for the tracer to skip.
+ * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):
+ */
 export function getConfig(): Config {
   if (cached) return cached;
-  const dataDir = path.resolve(process.env.DATA_DIR || "data");
+  const appRoot = process.env.SVC_APP_ROOT || process.cwd();
+  const dataDir = process.env.DATA_DIR
+    ? path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR)
+    : path.join(/* turbopackIgnore: true */ appRoot, "data");
   const raw = process.env.DATABASE_URL?.trim();
   let databaseUrl: string;
   let provider: Config["provider"];
@@ -32,7 +49,7 @@ export function getConfig(): Config {
     databaseUrl = raw;
     provider = "postgresql";
   } else if (raw && raw.startsWith("file:")) {
-    databaseUrl = `file:${path.resolve(raw.slice("file:".length))}`;
+    databaseUrl = `file:${path.resolve(/* turbopackIgnore: true */ raw.slice("file:".length))}`;
     provider = "sqlite";
   } else if (raw) {
     throw new Error(`DATABASE_URL must start with file: or postgres:// (got "${raw.split(":")[0]}:…")`);
@@ -45,7 +62,7 @@ export function getConfig(): Config {
     dataDir,
     databaseUrl,
     provider,
-    appRoot: path.resolve(process.env.SVC_APP_ROOT || process.cwd()),
+    appRoot,
     publicUrl: (process.env.NEXTAUTH_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
     github:
       process.env.GITHUB_ID && process.env.GITHUB_SECRET

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/svc.mjs");
 
-function svc(args: string[], env: Record<string, string | undefined> = {}, input?: string) {
+function svc(args: string[], env: Record<string, string | undefined> = {}, input?: string, cwd = root) {
   const r = spawnSync(process.execPath, [bin, ...args], {
-    cwd: root,
+    cwd,
     input,
     encoding: "utf8",
     env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv,
@@ -15,9 +19,10 @@ function svc(args: string[], env: Record<string, string | undefined> = {}, input
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe("svc CLI (real process, temp database)", () => {
+// Each CLI run starts tsx (seconds on a loaded machine): generous per-test limits.
+describe("svc CLI (real process, temp database)", { timeout: 240_000 }, () => {
   it("creates a user, then creates, lists and revokes tokens", () => {
-    const user = svc(["user", "create", "cli-alice", "--password-stdin"], {}, "correct horse battery\n");
+    const user = svc(["user", "create", "cli-alice", "--password-stdin", "--init"], {}, "correct horse battery\n");
     expect(user.err).toBe("");
     expect(user.code).toBe(0);
     const userId = user.out.trim();
@@ -54,13 +59,10 @@ describe("svc CLI (real process, temp database)", () => {
     expect(badScope.err).toMatch(/unknown scope "repo:nope"/);
   });
 
-  it("aborts with a clear message when DATABASE_URL or SVC_USER_ID is missing", () => {
+  it("aborts with a clear message when SVC_USER_ID or --password-stdin is missing", () => {
     const noUser = svc(["token", "list"]);
     expect(noUser.code).toBe(2);
     expect(noUser.err).toMatch(/SVC_USER_ID must be set/);
-    const noDb = svc(["token", "list"], { DATABASE_URL: undefined, SVC_USER_ID: "x" });
-    expect(noDb.code).toBe(2);
-    expect(noDb.err).toMatch(/DATABASE_URL must be set/);
     const noStdin = svc(["user", "create", "bob"]);
     expect(noStdin.code).toBe(2);
     expect(noStdin.err).toMatch(/--password-stdin is required/);
@@ -70,5 +72,75 @@ describe("svc CLI (real process, temp database)", () => {
     const r = svc(["token", "scopes"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/repo:admin\s+manage settings, collaborators, deletion/);
+  });
+});
+
+describe("svc CLI finds the server's database or refuses (issue #6 item 19)", { timeout: 240_000 }, () => {
+  const refused = /no svc database at (.+)\.\n/;
+
+  it("run from another directory: refuses a database that does not exist, naming it, and creates nothing", () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "svc-cli-cwd-"));
+    try {
+      const noDb = { DATABASE_URL: undefined, DATA_DIR: "data", SVC_USER_ID: "someone" };
+      const list = svc(["token", "list"], noDb, undefined, elsewhere);
+      expect(list.code).toBe(2);
+      expect(refused.exec(list.err)?.[1]).toBe(path.join(elsewhere, "data", "svc.db"));
+      expect(list.err).toMatch(/--init/);
+      const user = svc(["user", "create", "bob", "--password-stdin"], noDb, "a long password\n", elsewhere);
+      expect(user.code).toBe(2);
+      expect(user.err).toMatch(refused);
+      const url = svc(["token", "list"], { ...noDb, DATABASE_URL: "file:other/x.db" }, undefined, elsewhere);
+      expect(url.code).toBe(2);
+      expect(refused.exec(url.err)?.[1]).toBe(path.join(elsewhere, "other", "x.db"));
+      expect(readdirSync(elsewhere)).toEqual([]);
+
+      // --init creates it where it was looked for; later commands then find the same database
+      const init = svc(["user", "create", "bob", "--password-stdin", "--init"], noDb, "a long password\n", elsewhere);
+      expect(init.err).toBe("");
+      expect(init.code).toBe(0);
+      expect(existsSync(path.join(elsewhere, "data", "svc.db"))).toBe(true);
+      const tokens = svc(["token", "list"], { ...noDb, SVC_USER_ID: init.out.trim() }, undefined, elsewhere);
+      expect(tokens.code).toBe(0);
+      expect(tokens.out).toMatch(/No tokens/);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it("without DATA_DIR, looks where npm start keeps it: <svc folder>/data, whatever the current directory", () => {
+    const app = mkdtempSync(path.join(os.tmpdir(), "svc-cli-app-"));
+    try {
+      const r = svc(["token", "list"], { DATABASE_URL: undefined, DATA_DIR: undefined, SVC_APP_ROOT: app, SVC_USER_ID: "someone" }, undefined, os.tmpdir());
+      expect(r.code).toBe(2);
+      expect(refused.exec(r.err)?.[1]).toBe(path.join(app, "data", "svc.db"));
+      expect(readdirSync(app)).toEqual([]);
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
+  });
+
+  it("PostgreSQL: refuses a database without svc's tables and leaves it empty (when TEST_DATABASE_URL is set)", async () => {
+    const server = process.env.TEST_DATABASE_URL;
+    if (!server) return; // SQLite run: covered above
+    const name = `svc_test_empty_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(server);
+      url.pathname = `/${name}`;
+      const r = svc(["token", "list"], { DATABASE_URL: url.toString(), SVC_USER_ID: "someone" });
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`no svc database at`);
+      expect(r.err).toContain(name);
+      const db = new pg.Client({ connectionString: url.toString() });
+      await db.connect();
+      const tables = await db.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`);
+      await db.end();
+      expect(tables.rows[0].n).toBe(0);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });
