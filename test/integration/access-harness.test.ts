@@ -11,7 +11,7 @@ import { ACCESS } from "@/server/api/access";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeUser } from "../helpers";
-import { allProcedures, outcome } from "../procedures";
+import { allProcedures, callPath, outcome } from "../procedures";
 
 const procedures = allProcedures();
 
@@ -100,4 +100,155 @@ describe.each(procedures.filter((p) => ACCESS[p.path]?.tier !== "public"))("$pat
       });
     }
   }
+});
+
+/**
+ * The scope × role matrix (issue #6 item 1): for every procedure, every role (owner, admin /
+ * write / read collaborator, stranger, anonymous) and every token scope set, the gate's answer
+ * equals the access table with the effective permission min(role, scope cap).
+ *
+ * Each call sends the repository's locators plus "poison" values of the wrong type for every
+ * other field, so a call the gate lets through stops at input validation (BAD_REQUEST) instead of
+ * changing anything; the few procedures whose only input is a locator and that destroy what it
+ * names get a fresh entity for each call the gate should let through (DISPOSABLE).
+ */
+describe("scope × role matrix", () => {
+  type Role = "owner" | "admin" | "write" | "read" | "stranger";
+  const ROLES: Role[] = ["owner", "admin", "write", "read", "stranger"];
+  const RANK = { none: 0, read: 1, write: 2, admin: 3 } as const;
+  type Perm = keyof typeof RANK;
+  const REPO_SCOPES: Scope[] = ["repo:read", "repo:write", "repo:admin"];
+  /** Every subset of the repo scopes (user scopes do not matter to repository procedures; the empty set carries user:read). */
+  const REPO_SCOPE_SETS: Scope[][] = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => {
+    const set = REPO_SCOPES.filter((_, i) => bits & (1 << i));
+    return set.length ? set : ["user:read"];
+  });
+  /** Every non-empty subset of all scopes, for the user-tier procedures. */
+  const ALL_SCOPE_SETS: Scope[][] = Array.from({ length: 31 }, (_, n) => SCOPES.filter((_, i) => (n + 1) & (1 << i)));
+
+  const POISON: Record<string, unknown> = {
+    number: "x", title: 5, body: 5, color: 5, status: 5, priority: 5, state: 5, description: 5, isPrivate: "x",
+    username: 5, role: 5, labels: 5, filters: "x", limit: "x", offset: "x", ref: 5, path: 5, type: 5, reason: 5,
+    days: "x", estimate: "x", dueDate: 5, parentNumber: "x", sourceNumber: "x", targetNumber: "x", defaultBranch: 5,
+    label: 5, labelName: 5, assigneeId: 5, project: 5, cycle: "x", sort: 5, sessionId: 5, password: 5, position: "x",
+    beforeNumber: "x", afterNumber: "x", startsAt: 5, endsAt: 5, templateName: 5, comment: 5,
+  };
+
+  let users: Record<Role, Profile>;
+  let repos: { private: Fixture; public: Fixture };
+
+  async function fixtureWithMembers(isPrivate: boolean, name: string): Promise<Fixture> {
+    const caller = await callerFor(actorOf(users.owner));
+    const repo = await caller.repos.create({ name, isPrivate });
+    for (const role of ["admin", "write", "read"] as const) await caller.repos.addCollaborator({ repoId: repo.id, username: users[role].username, role });
+    const issue = await caller.issues.create({ repoId: repo.id, title: "fixture" });
+    const comment = (await caller.issues.addComment({ repoId: repo.id, number: issue.number, body: "hello" })) as { id: string };
+    const label = (await caller.issues.createLabel({ repoId: repo.id, name: "bug", color: "#d73a4a" })) as { id: string };
+    const template = (await caller.issues.createTemplate({ repoId: repo.id, name: "Bug report" })) as { id: string };
+    const view = (await caller.issues.createView({ repoId: repo.id, name: "Mine", filters: {} })) as { id: string };
+    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, isPrivate, issueNumber: issue.number };
+  }
+
+  let disposables = 0;
+  /** Fresh entities for the procedures that destroy what their locator names. */
+  const DISPOSABLE: Record<string, (f: Fixture) => Promise<Fixture>> = {
+    "repos.delete": async (f) => fixtureWithMembers(Boolean(f.isPrivate), `gone${++disposables}`),
+    "issues.deleteComment": async (f) => ({ ...f, commentId: ((await (await callerFor(actorOf(users.owner))).issues.addComment({ repoId: f.repoId as string, number: f.issueNumber as number, body: "x" })) as { id: string }).id }),
+    "issues.deleteLabel": async (f) => ({ ...f, labelId: ((await (await callerFor(actorOf(users.owner))).issues.createLabel({ repoId: f.repoId as string, name: `l${++disposables}`, color: "#000000" })) as { id: string }).id }),
+    "issues.deleteTemplate": async (f) => ({ ...f, templateId: ((await (await callerFor(actorOf(users.owner))).issues.createTemplate({ repoId: f.repoId as string, name: `t${++disposables}` })) as { id: string }).id }),
+    "issues.deleteView": async (f) => ({ ...f, viewId: ((await (await callerFor(actorOf(users.owner))).issues.createView({ repoId: f.repoId as string, name: `v${++disposables}`, filters: {} })) as { id: string }).id }),
+  };
+
+  /**
+   * Rules the services add on top of a procedure's tier, checked with the effective permission:
+   * changing another user's comment needs write; a new issue with planning fields (status,
+   * assignee, parent, project, cycle, estimate) needs write, since read-only issues go to triage.
+   * `input` makes the call reach that check; `authorMay`: the author (here the owner, who wrote
+   * the fixture's comment) may act whatever the permission.
+   */
+  const SERVICE_RULES: Record<string, { level: Perm; input: Record<string, unknown>; authorMay?: true }> = {
+    "issues.updateComment": { level: "write", input: { body: "edited" }, authorMay: true },
+    "issues.deleteComment": { level: "write", input: {}, authorMay: true },
+    "issues.create": {
+      level: "write",
+      input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },
+    },
+  };
+
+  beforeAll(async () => {
+    users = { owner: await makeUser("mowner"), admin: await makeUser("madmin"), write: await makeUser("mwrite"), read: await makeUser("mread"), stranger: await makeUser("mstranger") };
+    repos = { private: await fixtureWithMembers(true, "mprivate"), public: await fixtureWithMembers(false, "mpublic") };
+  });
+
+  function rolePermission(role: Role, isPrivate: boolean): Perm {
+    if (role === "owner") return "admin";
+    if (role === "stranger") return isPrivate ? "none" : "read";
+    return role;
+  }
+  function cap(scopes: readonly Scope[]): Perm {
+    return hasScope(scopes, "repo:admin") ? "admin" : hasScope(scopes, "repo:write") ? "write" : hasScope(scopes, "repo:read") ? "read" : "none";
+  }
+  /** What the table says: "PASS" or the refusal code. */
+  function expected(level: Perm, role: Role | null, scopes: readonly Scope[] | null, isPrivate: boolean): string {
+    if (!role) return isPrivate ? "NOT_FOUND" : level === "read" ? "PASS" : "UNAUTHORIZED";
+    const c = scopes ? cap(scopes) : "admin";
+    if (RANK[c] < RANK[level]) return "FORBIDDEN";
+    const r = rolePermission(role, isPrivate);
+    if (r === "none") return "NOT_FOUND";
+    const effective = RANK[r] < RANK[c] ? r : c;
+    return RANK[effective] >= RANK[level] ? "PASS" : "FORBIDDEN";
+  }
+  const gateAnswer = (code: string) => (["UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND"].includes(code) ? code : "PASS");
+
+  it("repository procedures: every role × scope set × visibility answers as the table says", async () => {
+    const mismatches: string[] = [];
+    for (const { path } of procedures) {
+      const rule = ACCESS[path];
+      if (rule.tier !== "repo") continue;
+      for (const visibility of ["private", "public"] as const) {
+        const f = repos[visibility];
+        const callers: { role: Role | null; scopes: readonly Scope[] | null }[] = [
+          { role: null, scopes: null },
+          ...ROLES.flatMap((role) => [{ role, scopes: null }, ...REPO_SCOPE_SETS.map((scopes) => ({ role, scopes }))]),
+        ];
+        for (const { role, scopes } of callers) {
+          const service = SERVICE_RULES[path];
+          let want = expected(rule.level, role, scopes, visibility === "private");
+          if (want === "PASS" && service) {
+            // through the tier; the service then checks the effective permission
+            if (!role) want = "UNAUTHORIZED";
+            else if (!(service.authorMay && role === "owner")) {
+              const r = rolePermission(role, visibility === "private");
+              const c = scopes ? cap(scopes) : "admin";
+              want = Math.min(RANK[r], RANK[c]) >= RANK[service.level] ? "PASS" : "FORBIDDEN";
+            }
+          }
+          const target = want === "PASS" && DISPOSABLE[path] ? await DISPOSABLE[path](f) : f;
+          const input = { ...POISON, ...target, ...service?.input };
+          const actor = role ? actorOf(users[role], scopes ?? undefined) : null;
+          const got = gateAnswer(await outcome(await callerFor(actor), path, input));
+          if (got !== want) mismatches.push(`${path} ${visibility} ${role ?? "anonymous"} [${scopes?.join(",") ?? "session"}]: got ${got}, table says ${want}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("user procedures: every scope set answers as the table says", async () => {
+    const mismatches: string[] = [];
+    for (const { path } of procedures) {
+      const rule = ACCESS[path];
+      if (rule.tier !== "user") continue;
+      for (const scopes of ALL_SCOPE_SETS) {
+        const want = hasScope(scopes, rule.scope) ? "PASS" : "FORBIDDEN";
+        let got = "OK";
+        await callPath(await callerFor(actorOf(users.stranger, scopes)), path, POISON).catch((e: { code?: string; message?: string }) => {
+          // session-only procedures (sessions) refuse every PAT after the scope check, saying so
+          got = e.code === "FORBIDDEN" && /personal access tokens cannot/.test(e.message ?? "") ? "OK" : (e.code ?? "ERROR");
+        });
+        if (gateAnswer(got) !== want) mismatches.push(`${path} [${scopes.join(",")}]: got ${got}, table says ${want}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
 });

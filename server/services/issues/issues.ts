@@ -18,6 +18,7 @@ import { countsInput, createInput, listInput, updateInput, type CreateIssueInput
 import { getRelationNumbers, type Relations } from "./relations";
 import { z } from "zod";
 import { countIssuesByState, queryIssues, type IssueFilter, type OrderTerm } from "./query";
+import { takeIssueCreation } from "./limits";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
@@ -103,9 +104,25 @@ export async function labelIdsByName(tx: Tx | Db, repoId: string, names: string[
 }
 
 /**
+ * Fields that place an issue in the team's plan or change other issues: a caller with only read
+ * permission (or a repo:read token) files into triage and may not set them (issue #6 item 3;
+ * docs/issues.md "Triage"). They are refused, not kept as a proposal: whoever accepts the issue
+ * sets them.
+ */
+export const TRIAGE_REFUSED_FIELDS = ["status", "assigneeId", "parentNumber", "project", "cycle", "estimate"] as const;
+
+/** FORBIDDEN naming the fields a read-only caller may not set on a new issue, if any are given. */
+function assertTriageInput(input: Partial<Record<(typeof TRIAGE_REFUSED_FIELDS)[number], unknown>>): void {
+  const given = TRIAGE_REFUSED_FIELDS.filter((f) => input[f] !== undefined && input[f] !== null);
+  if (given.length) {
+    throw new AppError("FORBIDDEN", `setting ${given.join(", ")} needs write permission; issues you file go to triage, where a maintainer plans them`);
+  }
+}
+
+/**
  * issues.create. Status: backlog for callers with write permission (an explicit `status` may
- * override), triage for callers with only read permission (who may not set status or assignee:
- * FORBIDDEN). `templateId` fills title/body/labels/priority where the input leaves them out.
+ * override), triage for callers with only read permission, who may not set status, assignee,
+ * parent, project, cycle or estimate (FORBIDDEN, see TRIAGE_REFUSED_FIELDS). `templateId` fills title/body/labels/priority where the input leaves them out.
  * `labels` are label names of the repository (BAD_REQUEST for unknown ones). `project` (name),
  * `cycle` (number), `parentNumber` and `templateId` must exist (NOT_FOUND). The number comes from
  * Repository.nextIssueNumber, incremented in the same transaction as the insert. Activity:
@@ -115,9 +132,8 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
   const actor = requireActor(caller);
   const input = createInput.parse(raw);
   const canWrite = atLeast(repo.permission, "write");
-  if (!canWrite && (input.status !== undefined || input.assigneeId !== undefined)) {
-    throw new AppError("FORBIDDEN", "setting status or assignee needs write permission; your issue goes to triage");
-  }
+  await takeIssueCreation(actor.user.id, repo.permission); // per-user limit (./limits.ts), before any write
+  if (!canWrite) assertTriageInput(input);
   return inTransaction(db, async (tx) => {
     const template = input.templateId
       ? await tx.issueTemplate.findFirst({ where: { id: input.templateId, repoId: repo.id } })

@@ -1,13 +1,16 @@
 /**
  * Repository permission: max(owner → admin, site admin → admin, collaborator role, public → read)
- * (ARCHITECTURE.md "Identity, tokens, permissions"). `authorizeRepo` is the single gate used by
- * the tRPC repo tier and git smart HTTP: it checks the token scope first, then permission; a
+ * (ARCHITECTURE.md "Identity, tokens, permissions"), capped by what the actor's token scopes allow
+ * (issue #6 item 1): the *effective* permission is min(role, scope cap) with repo:read → read,
+ * repo:write → write, repo:admin → admin. `authorizeRepo` is the single gate used by the tRPC repo
+ * tier, the raw route and git smart HTTP: it checks the token scope first, then permission, and
+ * hands out the effective permission, which is the only one service checks ever read. A
  * repository the actor cannot read answers NOT_FOUND so its existence is not revealed.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { requireScope, type Actor } from "@/server/auth/actor";
-import type { Scope } from "@/server/auth/scopes";
+import { hasScope, type Scope } from "@/server/auth/scopes";
 import { repoGitDir } from "@/server/git/paths";
 import { boolOf, dateOf } from "@/server/db/raw";
 
@@ -20,6 +23,31 @@ const SCOPE_FOR: Record<RepoRole, Scope> = { read: "repo:read", write: "repo:wri
 /** True when `have` is at least `need`. */
 export function atLeast(have: Permission, need: Permission): boolean {
   return RANK[have] >= RANK[need];
+}
+
+/** The lower of two permissions. */
+function lower(a: Permission, b: Permission): Permission {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
+/**
+ * The most any repository permission can be for an actor holding `scopes` (issue #6 item 1):
+ * repo:admin → admin, repo:write → write, repo:read → read, no repo scope → none. A browser
+ * session carries every scope, so its cap is admin.
+ */
+export function scopeCap(scopes: readonly Scope[]): Permission {
+  if (hasScope(scopes, "repo:admin")) return "admin";
+  if (hasScope(scopes, "repo:write")) return "write";
+  if (hasScope(scopes, "repo:read")) return "read";
+  return "none";
+}
+
+/**
+ * The permission an actor acts with: min(role permission, scope cap). Anonymous callers have no
+ * token, so their role permission (public → read) stands.
+ */
+export function effectivePermission(role: Permission, actor: Actor | null): Permission {
+  return actor ? lower(role, scopeCap(actor.scopes)) : role;
 }
 
 /** How a procedure names its repository: by UUID or by owner and name. */
@@ -60,8 +88,8 @@ export function permissionOf(
 }
 
 /**
- * Loads the repository and checks that `actor` may act on it at `level`.
- * Errors, in order: FORBIDDEN when a token lacks the scope for `level` (repo:read/write/admin);
+ * Loads the repository and checks that `actor` may act on it at `level`; the result carries the
+ * effective permission (min of role and scope cap). Errors, in order: FORBIDDEN when a token lacks the scope for `level` (repo:read/write/admin);
  * NOT_FOUND when it does not exist or the actor cannot read it; UNAUTHORIZED when anonymous and
  * more than read is needed; FORBIDDEN naming the needed permission otherwise.
  */
@@ -70,8 +98,9 @@ export async function authorizeRepo(db: Db, actor: Actor | null, locator: RepoLo
   const row = await findRepoRow(db, locator, actor?.user.id ?? null);
   const what = "repoId" in locator ? "repository" : `repository ${locator.owner}/${locator.name}`;
   if (!row) throw new AppError("NOT_FOUND", `${what} not found`);
-  const permission = permissionOf(row, actor?.user ?? null, row.role);
-  if (permission === "none") throw new AppError("NOT_FOUND", `${what} not found`);
+  const role = permissionOf(row, actor?.user ?? null, row.role);
+  if (role === "none") throw new AppError("NOT_FOUND", `${what} not found`);
+  const permission = effectivePermission(role, actor);
   if (!atLeast(permission, level)) {
     if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to do this");
     throw new AppError("FORBIDDEN", `you need ${level} permission on ${row.owner.username}/${row.name}`);

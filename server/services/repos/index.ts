@@ -4,14 +4,16 @@
  * already-authorized repository (server/services/repos/access.ts) where one exists.
  */
 import { z } from "zod";
+import { line } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
+import { hasScope } from "@/server/auth/scopes";
 import { repoGitDir } from "@/server/git/paths";
 import { branchNameProblem } from "@/server/git/refs";
 import * as git from "@/server/git/repository";
 import { repoNameProblem } from "@/server/services/users/names";
-import { atLeast, permissionOf, repoSelect, toAuthorized, type AuthorizedRepo, type Permission, type RepoRole } from "./access";
+import { atLeast, effectivePermission, permissionOf, repoSelect, toAuthorized, type AuthorizedRepo, type Permission, type RepoRole } from "./access";
 
 /** A repository as the API returns it (dates ISO). `id` is the UUID the spec calls repoId. */
 export interface RepoView {
@@ -49,10 +51,10 @@ export function toRepoView(repo: AuthorizedRepo, publicUrl: string): RepoView {
 }
 
 export const createRepoInput = z.object({
-  name: z.string().trim().min(1, "name is required").max(100),
-  description: z.string().trim().max(350, "description is at most 350 characters").optional(),
+  name: line("name").trim().min(1, "name is required").max(100),
+  description: line("description").trim().max(350, "description is at most 350 characters").optional(),
   isPrivate: z.boolean().optional(),
-  defaultBranch: z.string().trim().max(255).optional(),
+  defaultBranch: line("defaultBranch").trim().max(255).optional(),
 });
 
 /**
@@ -88,11 +90,14 @@ export async function createRepository(db: Db, actor: Actor, input: z.input<type
 }
 
 /**
- * Repositories visible to `viewer` (null = anonymous), newest push/update first: all public
- * ones plus private ones the viewer owns or collaborates on. Authorization is in the query.
+ * Repositories visible to `caller` (null = anonymous), newest push/update first: all public
+ * ones plus private ones the caller owns or collaborates on. Authorization is in the query.
+ * A token without `repo:read` sees what an anonymous caller sees (issue #6 item 2), and each
+ * repository's `permission` is the effective one (capped by the token's scopes).
  * `owner` filters by owner username; limit 1–100 (default 30), offset ≥ 0.
  */
-export async function listRepositories(db: Db, viewer: Actor | null, opts: { owner?: string; limit?: number; offset?: number } = {}): Promise<AuthorizedRepo[]> {
+export async function listRepositories(db: Db, caller: Actor | null, opts: { owner?: string; limit?: number; offset?: number } = {}): Promise<AuthorizedRepo[]> {
+  const viewer = caller && hasScope(caller.scopes, "repo:read") ? caller : null;
   const userId = viewer?.user.id;
   const visibility = viewer?.user.isAdmin
     ? {}
@@ -104,7 +109,7 @@ export async function listRepositories(db: Db, viewer: Actor | null, opts: { own
     skip: opts.offset ?? 0,
     select: { ...repoSelect, collaborators: userId ? { where: { userId }, select: { role: true } } : false },
   });
-  return rows.map((row) => toAuthorized(row, permissionOf(row, viewer?.user ?? null, (row as { collaborators?: { role: string }[] }).collaborators?.[0]?.role ?? null)));
+  return rows.map((row) => toAuthorized(row, effectivePermission(permissionOf(row, viewer?.user ?? null, (row as { collaborators?: { role: string }[] }).collaborators?.[0]?.role ?? null), viewer)));
 }
 
 /** Updates description, visibility or default branch (admin). Errors: BAD_REQUEST for an unknown branch. */
