@@ -7,6 +7,7 @@ import { getDb } from "@/server/db";
 import { getAuthSecret } from "@/server/config";
 import { signUp, type Profile } from "@/server/services/users";
 import { createToken } from "@/server/services/tokens";
+import { startSession } from "@/server/services/users/sessions";
 import { SCOPES, type Scope } from "@/server/auth/scopes";
 import type { Actor } from "@/server/auth/actor";
 import { createCaller } from "@/server/api/root";
@@ -37,9 +38,10 @@ export async function makeToken(user: Profile, scopes: Scope[] = ["repo:read", "
   return (await createToken(await getDb(), user.id, { name: "test", scopes, expiresInDays })).token;
 }
 
-/** A service token (next-auth session JWT) for `user`. */
+/** A service token (next-auth session JWT) for `user`, backed by a new session row as a sign-in makes. */
 export async function serviceToken(user: Profile): Promise<string> {
-  return encode({ token: { sub: user.id, name: user.username }, secret: getAuthSecret() });
+  const sid = await startSession(await getDb(), user.id, "test");
+  return encode({ token: { sub: user.id, name: user.username, sid }, secret: getAuthSecret() });
 }
 
 type Handler = (req: Request) => Promise<Response>;

@@ -21,6 +21,9 @@ export const ACCESS: Record<string, AccessRule> = {
   // users
   "users.signUp": { tier: "public" },
   "users.me": { tier: "user", scope: "user:read" },
+  "users.sessions": { tier: "user", scope: "user:read" },
+  "users.revokeSession": { tier: "user", scope: "user:write" },
+  "users.signOutEverywhere": { tier: "user", scope: "user:write" },
   // repos
   "repos.create": { tier: "user", scope: "repo:write" },
   "repos.list": { tier: "public" },

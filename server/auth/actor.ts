@@ -7,6 +7,8 @@
  *   Authorization: Bearer <next-auth JWT>  service token (the user's session; every scope)
  *   Authorization: Basic <user>:<svc_…>    PAT as the password (git); the user part is ignored
  *   next-auth session cookie               browser session (every scope)
+ * A session JWT (cookie or service token) works only while its UserSession row (`sid`) exists:
+ * signing out or "sign out everywhere" revokes it (issue #6 item 4, services/users/sessions.ts).
  * No credentials → null (anonymous). Credentials presented but invalid, expired or revoked →
  * AppError UNAUTHORIZED: a bad token never silently degrades to anonymous.
  */
@@ -16,6 +18,7 @@ import { getDb } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { SCOPES, hasScope, type Scope } from "./scopes";
 import { verifyPersonalAccessToken } from "@/server/services/tokens";
+import { sessionUser } from "@/server/services/users/sessions";
 
 export interface ActorUser {
   id: string;
@@ -31,22 +34,42 @@ export interface Actor {
   via: "session" | "pat";
   scopes: readonly Scope[];
   tokenId?: string;
+  /** The UserSession id, for via "session". */
+  sessionId?: string;
+  /** True when the credential came from the session cookie (mutations then need a same-origin Origin: csrf.ts). */
+  fromCookie?: boolean;
 }
 
 const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
-function parseCookies(header: string | null): Map<string, string> {
+/** A cookie value percent-decoded when it is well-formed, else as sent (never throws). */
+function decodeCookieValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The session-cookie pairs of a Cookie header: only next-auth's session cookie names (and their
+ * `.0`, `.1` chunks) are kept and decoded, so a malformed cookie of any other name (`foo=%`) is
+ * ignored rather than failing the request (issue #6 item 10).
+ */
+function sessionCookies(header: string | null): Map<string, string> {
   const out = new Map<string, string>();
   for (const part of header?.split(";") ?? []) {
     const i = part.indexOf("=");
-    if (i > 0) out.set(part.slice(0, i).trim(), decodeURIComponent(part.slice(i + 1).trim()));
+    if (i <= 0) continue;
+    const name = part.slice(0, i).trim();
+    if (SESSION_COOKIES.some((n) => name === n || name.startsWith(`${n}.`))) out.set(name, decodeCookieValue(part.slice(i + 1).trim()));
   }
   return out;
 }
 
 /** The session JWT from the cookie header (joining next-auth's chunked `.0`, `.1` cookies), or null. */
 function sessionCookie(header: string | null): string | null {
-  const cookies = parseCookies(header);
+  const cookies = sessionCookies(header);
   for (const name of SESSION_COOKIES) {
     if (cookies.has(name)) return cookies.get(name)!;
     const chunks: string[] = [];
@@ -70,12 +93,13 @@ async function fromPat(token: string): Promise<Actor> {
 
 async function fromSessionJwt(jwt: string, presented: boolean): Promise<Actor | null> {
   const payload = await decode({ token: jwt, secret: getAuthSecret() }).catch(() => null);
-  const user = payload?.sub ? await loadUser(payload.sub) : null;
-  if (!user) {
-    if (presented) throw new AppError("UNAUTHORIZED", "invalid or expired session token");
-    return null; // a stale cookie is simply signed out
+  const sid = typeof payload?.sid === "string" ? payload.sid : null;
+  const user = payload?.sub && sid ? await sessionUser(await getDb(), sid, payload.sub) : null;
+  if (!user || !sid) {
+    if (presented) throw new AppError("UNAUTHORIZED", "invalid, expired or signed-out session token");
+    return null; // a stale or signed-out cookie is simply signed out
   }
-  return { user, via: "session", scopes: SCOPES };
+  return { user, via: "session", scopes: SCOPES, sessionId: sid, fromCookie: !presented };
 }
 
 /** The actor of a request, or null when it carries no credentials. Errors: UNAUTHORIZED (see above). */
@@ -105,4 +129,9 @@ export function requireScope(actor: Actor, scope: Scope): void {
   if (!hasScope(actor.scopes, scope)) {
     throw new AppError("FORBIDDEN", `this token lacks the "${scope}" scope`);
   }
+}
+
+/** Throws FORBIDDEN unless the actor is a browser session or service token (not a PAT): session and token management. */
+export function requireSession(actor: Actor, what: string): void {
+  if (actor.via !== "session") throw new AppError("FORBIDDEN", `personal access tokens cannot ${what}; use your session or service token`);
 }

@@ -1,10 +1,29 @@
-/** users router: sign up (public) and the caller's profile (scope user:read). */
+/** users router: sign up (public), the caller's profile (scope user:read) and browser sessions (user:read / user:write; sessions only). */
+import { z } from "zod";
 import { router, publicProcedure, authedProcedure } from "../trpc";
+import { requireSession } from "@/server/auth/actor";
+import { listSessions, revokeAllSessions, revokeSession } from "@/server/services/users/sessions";
 import { getProfile, signUp, signUpInput } from "@/server/services/users";
+import { clientAddress } from "@/server/http/client-address";
 
 export const usersRouter = router({
-  /** {username, password, name?, email?} → {id, username, name, email}. BAD_REQUEST / CONFLICT. */
-  signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(ctx.db, input)),
+  /** {username, password, name?, email?} → {id, username, name, email}. BAD_REQUEST / CONFLICT / TOO_MANY_REQUESTS (per address). */
+  signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(ctx.db, input, { address: clientAddress(ctx.headers) })),
   /** → {id, username, name, email} of the caller. */
   me: authedProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.actor.user.id)),
+  /** → [{id, createdAt, userAgent, current}] the caller's browser sessions. Session or service token only. */
+  sessions: authedProcedure.query(({ ctx }) => {
+    requireSession(ctx.actor, "manage sessions");
+    return listSessions(ctx.db, ctx.actor.user.id, ctx.actor.sessionId);
+  }),
+  /** {sessionId} → {id, revoked: true}; that browser is signed out and its JWT stops working. NOT_FOUND. */
+  revokeSession: authedProcedure.input(z.object({ sessionId: z.string().uuid("sessionId must be a UUID") })).mutation(({ ctx, input }) => {
+    requireSession(ctx.actor, "manage sessions");
+    return revokeSession(ctx.db, ctx.actor.user.id, input.sessionId);
+  }),
+  /** → {revoked: n}: every session of the caller ends, this one included (personal access tokens are kept). */
+  signOutEverywhere: authedProcedure.mutation(({ ctx }) => {
+    requireSession(ctx.actor, "manage sessions");
+    return revokeAllSessions(ctx.db, ctx.actor.user.id);
+  }),
 });

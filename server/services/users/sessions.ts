@@ -1,0 +1,70 @@
+/**
+ * Browser sessions (issue #6 item 4). A sign-in creates a UserSession row; the session JWT
+ * (next-auth cookie, or the same JWT sent as `Authorization: Bearer` — the "service token")
+ * carries its id as `sid`, and resolveActor accepts the JWT only while the row exists. Signing
+ * out deletes the row, "sign out everywhere" deletes all of the user's rows: the JWT then stops
+ * working for the browser and the API alike, before its 30-day expiry. Personal access tokens
+ * are separate and unaffected (docs/api.md "Sessions").
+ */
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+
+/** A session as listed: `current` marks the one the request came with. Dates ISO. */
+export interface SessionView {
+  id: string;
+  createdAt: string;
+  userAgent: string | null;
+  current: boolean;
+}
+
+/** The identity columns resolveActor needs, loaded with the session in one query. */
+export interface SessionUser {
+  id: string;
+  username: string;
+  name: string | null;
+  email: string | null;
+  isAdmin: boolean;
+}
+
+/** Starts a session for `userId` (at sign-in); returns its id, the JWT's `sid`. `userAgent` is trimmed to 200 characters. */
+export async function startSession(db: Db, userId: string, userAgent?: string | null): Promise<string> {
+  const ua = userAgent?.replace(/[\x00-\x1f\x7f]/g, "").slice(0, 200) || null;
+  const row = await db.userSession.create({ data: { userId, userAgent: ua }, select: { id: true } });
+  return row.id;
+}
+
+/**
+ * The user of a live session, or null when the session was revoked (or never existed) or
+ * belongs to another user than the JWT's `sub`. One query.
+ */
+export async function sessionUser(db: Db, sessionId: string, userId: string): Promise<SessionUser | null> {
+  const row = await db.userSession.findUnique({
+    where: { id: sessionId },
+    select: { userId: true, user: { select: { id: true, username: true, name: true, email: true, isAdmin: true } } },
+  });
+  return row && row.userId === userId ? row.user : null;
+}
+
+/** Ends one session (sign out). Unknown ids are ignored: signing out twice is fine. */
+export async function endSession(db: Db, sessionId: string): Promise<void> {
+  await db.userSession.deleteMany({ where: { id: sessionId } });
+}
+
+/** The user's sessions, newest first. */
+export async function listSessions(db: Db, userId: string, currentSessionId?: string): Promise<SessionView[]> {
+  const rows = await db.userSession.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: { id: true, createdAt: true, userAgent: true } });
+  return rows.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), userAgent: r.userAgent, current: r.id === currentSessionId }));
+}
+
+/** Revokes one of the user's sessions. Errors: NOT_FOUND when it is not theirs or does not exist. */
+export async function revokeSession(db: Db, userId: string, sessionId: string): Promise<{ id: string; revoked: true }> {
+  const { count } = await db.userSession.deleteMany({ where: { id: sessionId, userId } });
+  if (count === 0) throw new AppError("NOT_FOUND", "session not found");
+  return { id: sessionId, revoked: true };
+}
+
+/** Sign out everywhere: revokes every session of the user, the caller's own included. Returns how many. */
+export async function revokeAllSessions(db: Db, userId: string): Promise<{ revoked: number }> {
+  const { count } = await db.userSession.deleteMany({ where: { userId } });
+  return { revoked: count };
+}
