@@ -6,6 +6,7 @@
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { Redis } from "ioredis";
+import { isIPv6 } from "node:net";
 import { AppError } from "@/server/errors";
 
 export interface LimitSpec {
@@ -17,10 +18,39 @@ export interface LimitSpec {
   what: string;
 }
 
-/** Every limit svc applies. */
+/**
+ * Every limit svc applies (numbers and reasons: docs/api.md "Rate limits"; issue #6 item 8).
+ * Keys: an address is `addressKey(clientAddress(headers))`; an account is the lower-cased
+ * username; a user is the user id.
+ */
 export const LIMITS = {
-  /** Failed password sign-ins per username (brute-force protection); a success resets it. */
-  signInFailures: { points: 10, durationS: 15 * 60, what: "failed sign-in attempts for this account" },
+  /** users.signUp attempts per address (valid or not; the CLI is not limited). */
+  signUps: { points: 20, durationS: 60 * 60, what: "sign-up attempts from your address" },
+  /** Failed sign-ins per (address, account): consumed before the password check, reset by a success. */
+  signInFailures: { points: 10, durationS: 15 * 60, what: "failed sign-in attempts for this account from your address" },
+  /** Failed sign-ins per address, over all accounts (password spraying). A success gives its point back. */
+  signInAddressFailures: { points: 50, durationS: 15 * 60, what: "failed sign-in attempts from your address" },
+  /**
+   * Failed sign-ins per account from addresses that never signed in to it (distributed guessing).
+   * One address adds at most 10 per 15 minutes, so only many addresses reach it, and addresses
+   * the owner signed in from (signInKnownAddress) are never held by it.
+   */
+  signInAccountFailures: { points: 100, durationS: 60 * 60, what: "failed sign-in attempts for this account; sign in from an address you used before, or wait" },
+  /**
+   * Marker: (address, account) pairs with a successful sign-in in the last 14 days. (The memory
+   * store times keys out with setTimeout, so a window must stay under 2^31 ms, about 24.8 days.)
+   */
+  signInKnownAddress: { points: 1, durationS: 14 * 24 * 60 * 60, what: "known sign-in addresses" },
+  /** Issues opened per user where the user has only read permission (they land in triage). */
+  issuesAsReader: { points: 30, durationS: 60 * 60, what: "issues opened in repositories where you have read access" },
+  /** Issues opened per user with write permission or more (bulk imports through the API). */
+  issuesAsWriter: { points: 1000, durationS: 60 * 60, what: "issues opened" },
+  /** Comments per user where the user has only read permission. */
+  commentsAsReader: { points: 60, durationS: 60 * 60, what: "comments in repositories where you have read access" },
+  /** Comments per user with write permission or more (bots, imports). */
+  commentsAsWriter: { points: 600, durationS: 60 * 60, what: "comments" },
+  /** Personal access tokens created per user. */
+  tokenCreations: { points: 30, durationS: 60 * 60, what: "tokens created" },
 } satisfies Record<string, LimitSpec>;
 export type LimitName = keyof typeof LIMITS;
 
@@ -78,9 +108,40 @@ export async function penalize(name: LimitName, key: string): Promise<void> {
   await limiter(name).penalty(key, 1);
 }
 
+/** Gives `points` back to `key` (an attempt that was refused further on, or succeeded). */
+export async function reward(name: LimitName, key: string, points = 1): Promise<void> {
+  await limiter(name).reward(key, points);
+}
+
+/** Records `key` under `name` for the limit's whole window (a marker, e.g. a known address). */
+export async function mark(name: LimitName, key: string): Promise<void> {
+  await limiter(name).set(key, 1, LIMITS[name].durationS);
+}
+
+/** Whether `key` was marked (`mark`) within `name`'s window. */
+export async function isMarked(name: LimitName, key: string): Promise<boolean> {
+  return ((await limiter(name).get(key))?.consumedPoints ?? 0) >= 1;
+}
+
 /** Forgets `key`'s count (e.g. after a successful sign-in). */
 export async function reset(name: LimitName, key: string): Promise<void> {
   await limiter(name).delete(key);
+}
+
+/**
+ * The limit key of a client address (from `clientAddress`): IPv4 as is; IPv6 by its /64 network,
+ * since one subscriber usually gets a whole /64 (RFC 6177) and could otherwise step through it;
+ * anything else ("unknown") as is.
+ */
+export function addressKey(address: string): string {
+  const plain = address.replace(/%.*$/, "");
+  if (!isIPv6(plain)) return address;
+  const [head, tail = ""] = plain.split("::");
+  const groups = (s: string) => (s ? s.split(":") : []).flatMap((g) => (g.includes(".") ? ["0", "0"] : [g]));
+  const left = groups(head);
+  const right = plain.includes("::") ? groups(tail) : [];
+  const all = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
 }
 
 /** Closes the Redis connection, if any (tests, shutdown). */

@@ -24,7 +24,7 @@ async function signInFailuresBehave() {
   // now even the right password is refused, with a retry-after
   await expect(authenticate(db, user.username.toUpperCase(), "password123")).rejects.toMatchObject({
     code: "TOO_MANY_REQUESTS",
-    message: expect.stringMatching(/too many failed sign-in attempts for this account; try again in \d+ minutes/),
+    message: expect.stringMatching(/too many failed sign-in attempts for this account from your address; try again in \d+ minutes/),
     retryAfter: expect.any(Number),
   });
   // other accounts are unaffected
@@ -59,7 +59,9 @@ describe("sign-in brute-force limit", () => {
       expect((await redis.keys(`${prefix}:rl:signInFailures:*`)).length).toBeGreaterThan(0);
       // a fresh process (new limiter instances, same Redis) sees the same counts
       await closeRateLimits();
-      await expect(consume("signInFailures", "nobody-here")).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+      // (authenticate without an address counts under "unknown"; keys are "<address>|<account>")
+      await expect(consume("signInFailures", "unknown|nobody-here")).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+      await expect(authenticate(await getDb(), "nobody-here", "x")).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
     });
   });
 });

@@ -10,6 +10,7 @@ import { AppError, notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import { inTransaction, issueByNumber, recordActivity, requireActor, userSelect, type UserRef } from "./core";
+import { takeComment } from "./limits";
 
 export interface CommentView {
   id: string;
@@ -36,9 +37,14 @@ export async function commentRepoId(db: Db, id: string): Promise<string | null> 
   return (await db.issueComment.findUnique({ where: { id }, select: { issue: { select: { repoId: true } } } }))?.issue.repoId ?? null;
 }
 
-/** issues.addComment {number, body} → the comment. Activity commented. */
-export async function addComment(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo, "id">, number: number, body: string): Promise<CommentView> {
+/**
+ * issues.addComment {number, body} → the comment. Activity commented. Per-user limit taken
+ * before the write (./limits.ts: 60 / hour with read permission, 600 / hour with write):
+ * TOO_MANY_REQUESTS with retryAfter seconds.
+ */
+export async function addComment(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, number: number, body: string): Promise<CommentView> {
   const actor = requireActor(caller);
+  await takeComment(actor.user.id, repo.permission);
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
     const c = await tx.issueComment.create({ data: { issueId: issue.id, authorId: actor.user.id, body }, select });

@@ -4,14 +4,24 @@
  * labeled/unlabeled (field "label", value = label name); adding a label already on the issue or
  * removing one that isn't changes nothing. deleteLabel writes unlabeled on every issue that had it,
  * in the same transaction.
+ *
+ * Caps (issue #6 item 8: one issue carried 2,405 labels, and a 16 KB batch of addLabel calls,
+ * each answering with the whole issue, returned 72 MB): at most MAX_LABELS_PER_ISSUE labels on an
+ * issue and MAX_LABELS_PER_REPO labels in a repository, so an issue view stays under ~15 KB of
+ * labels and listLabels under ~250 KB.
  */
 import type { Db } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { badRequest, notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { conflictOnDuplicate, inTransaction, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
 
 type Repo = Pick<AuthorizedRepo, "id">;
+
+/** Labels one issue may carry (create's `labels` input is capped at the same 50 by schemas.ts). */
+export const MAX_LABELS_PER_ISSUE = 50;
+/** Labels one repository may define. */
+export const MAX_LABELS_PER_REPO = 1000;
 
 /** Repository id of a label (the labelId locator). */
 export async function labelRepoId(db: Db, id: string): Promise<string | null> {
@@ -23,12 +33,20 @@ export async function listLabels(db: Db, repo: Repo): Promise<LabelView[]> {
   return db.label.findMany({ where: { repoId: repo.id }, orderBy: { nameLower: "asc" }, select: labelSelect });
 }
 
-/** issues.createLabel {name, color, description?} → the label. CONFLICT for a taken name. */
+/**
+ * issues.createLabel {name, color, description?} → the label. CONFLICT for a taken name;
+ * BAD_REQUEST when the repository already has MAX_LABELS_PER_REPO (1000) labels.
+ */
 export function createLabel(db: Db, repo: Repo, input: { name: string; color: string; description?: string | null }): Promise<LabelView> {
-  return inTransaction(db, (tx) => conflictOnDuplicate(
-    tx.label.create({ data: { repoId: repo.id, name: input.name, nameLower: input.name.toLowerCase(), color: input.color.toLowerCase(), description: input.description ?? null }, select: labelSelect }),
-    `a label named "${input.name}" exists`,
-  ));
+  return inTransaction(db, async (tx) => {
+    if ((await tx.label.count({ where: { repoId: repo.id } })) >= MAX_LABELS_PER_REPO) {
+      throw badRequest(`a repository has at most ${MAX_LABELS_PER_REPO} labels; delete unused ones first`);
+    }
+    return conflictOnDuplicate(
+      tx.label.create({ data: { repoId: repo.id, name: input.name, nameLower: input.name.toLowerCase(), color: input.color.toLowerCase(), description: input.description ?? null }, select: labelSelect }),
+      `a label named "${input.name}" exists`,
+    );
+  });
 }
 
 /** issues.updateLabel {labelId, name?, color?, description? (null clears)} → the label. CONFLICT for a taken name. */
@@ -68,15 +86,22 @@ async function labelOf(db: Db, repo: Repo, labelId: string) {
   return label;
 }
 
-/** issues.addLabel {number, labelId} → the issue. NOT_FOUND for a label of another repository. Activity labeled. */
+/**
+ * issues.addLabel {number, labelId} → the issue. NOT_FOUND for a label of another repository;
+ * BAD_REQUEST when the issue already has MAX_LABELS_PER_ISSUE (50) labels. Activity labeled.
+ */
 export async function addLabel(db: Db, actor: Actor, repo: Repo, number: number, labelId: string): Promise<IssueView> {
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
     const label = await labelOf(tx as Db, repo, labelId);
     const has = await tx.issueLabel.findUnique({ where: { issueId_labelId: { issueId: issue.id, labelId } }, select: { labelId: true } });
     if (!has) {
-      await tx.issueLabel.create({ data: { issueId: issue.id, labelId } });
+      // Touching the issue first locks its row (PostgreSQL), so concurrent adds count in turn.
       await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
+      if ((await tx.issueLabel.count({ where: { issueId: issue.id } })) >= MAX_LABELS_PER_ISSUE) {
+        throw badRequest(`an issue has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
+      }
+      await tx.issueLabel.create({ data: { issueId: issue.id, labelId } });
       await tx.issueActivity.create({ data: { repoId: repo.id, issueId: issue.id, action: "labeled", field: "label", newValue: label.name, actorId: actor.user.id } });
     }
     return issueViewById(tx, issue);

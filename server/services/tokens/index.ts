@@ -7,6 +7,7 @@ import { z } from "zod";
 import { line } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { consume } from "@/server/rate-limit";
 import { DEFAULT_SCOPES, parseScopes, type Scope } from "@/server/auth/scopes";
 import { generateToken, hashToken, parseToken, tokenKind, verifyTokenHash } from "./token-format";
 
@@ -53,11 +54,13 @@ function toRecord(row: Row, now = Date.now()): TokenRecord {
 /**
  * Creates a token for `userId`. Scopes default to repo:read,repo:write; expiry in whole days
  * (default never). Returns the record plus `token`, the secret, which is never retrievable again.
- * Errors: BAD_REQUEST for a missing name, unknown scopes or a bad expiry.
+ * Errors: BAD_REQUEST for a missing name, unknown scopes or a bad expiry; TOO_MANY_REQUESTS
+ * (retryAfter seconds) past 30 tokens per user per hour (LIMITS.tokenCreations, issue #6 item 8).
  */
 export async function createToken(db: Db, userId: string, input: CreateTokenInput): Promise<TokenRecord & { token: string }> {
   const parsed = createTokenInput.safeParse(input);
   if (!parsed.success) throw new AppError("BAD_REQUEST", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
+  await consume("tokenCreations", userId);
   const scopes = parsed.data.scopes === undefined ? DEFAULT_SCOPES : parseScopes(parsed.data.scopes);
   const expiresAt = parsed.data.expiresInDays ? new Date(Date.now() + parsed.data.expiresInDays * DAY_MS) : null;
   for (let attempt = 0; ; attempt++) {
