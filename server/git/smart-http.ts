@@ -27,6 +27,7 @@ import { clientAddress } from "@/server/http/client-address";
 import { spawnGit, userArg } from "./exec";
 import { gitHttpLimits } from "./http-limits";
 import { acquireGitSlot, stopGit, trackGitProcess } from "./process-gate";
+import { receivePackHook } from "./push-hook";
 import { CommandSniffer, effectiveUpdates } from "./push-commands";
 import { BodyTooLarge, ByteLimit, ClientGone, RequestBody, UploadStalled } from "./request-body";
 
@@ -230,7 +231,9 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
     env.REMOTE_USER = actor.user.username;
   }
   const serviceConfig = service === "git-upload-pack" ? UPLOAD_PACK_CONFIG : RECEIVE_PACK_CONFIG;
-  const args = [...serviceConfig, service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), userArg(repo.gitDir, "repository path")];
+  // receive-pack runs svc's pre-receive policy (ref names, push protection): push-hook.ts
+  const hook = service === "git-receive-pack" ? await receivePackHook(repo.gitDir, advertise) : null;
+  const args = [...serviceConfig, ...(hook?.args ?? []), service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), userArg(repo.gitDir, "repository path")];
 
   // Lazy start: git runs for a POST only once the first body byte arrived (a stalled upload
   // holds no process and no slot), then only when a slot is free (process-gate.ts).
@@ -251,8 +254,9 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
     const retry = gitHttpLimits().retryAfterS;
     return text(503, `svc is busy: too many git operations are running (yours or everyone's); try again in ${retry} s`, { "retry-after": String(retry) });
   }
-  const child: ChildProcessWithoutNullStreams = spawnGit(args, { timeoutMs: 0, env });
+  const child: ChildProcessWithoutNullStreams = spawnGit(args, { timeoutMs: 0, env: { ...env, ...hook?.env } });
   trackGitProcess(child, slot);
+  child.once("close", () => hook?.release());
 
   let lastActivity = Date.now();
   const kill = () => stopGit(child);

@@ -1,0 +1,127 @@
+/**
+ * What a push may do, decided before any ref moves (git's pre-receive hook runs it through
+ * server/git/push-hook.ts; issue #6 items 16 and 17). All or nothing: one refused ref or one
+ * secret refuses the whole push, and git then updates no ref.
+ *
+ * 1. Ref names: `pushRefProblem` (server/git/refs.ts) — valid branches and tags only, never
+ *    `refs/pull/*`; deleting a badly named ref is allowed.
+ * 2. Push protection: the lines added by the commits new to the repository
+ *    (`git log -p <new> --not --all` inside the quarantine) are scanned for svc tokens valid in
+ *    this instance and private key blocks (secret-scan.ts). Findings refuse the push with
+ *    `path:line`, unless it was pushed with `git push -o allow-secret`. At most
+ *    MAX_SCAN_BYTES of patch are read; the rest is not scanned and the pusher is told so.
+ *
+ * Messages are written for the git client, which prints them as `remote: …`.
+ */
+import path from "node:path";
+import { realpath } from "node:fs/promises";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { pushRefProblem } from "@/server/git/refs";
+import { peelToCommits, scanAddedLines } from "@/server/git/added-lines";
+import { isLiveToken } from "@/server/services/tokens";
+import { SecretDetector, type SecretFinding } from "./secret-scan";
+import type { RefUpdate } from "./push";
+
+/** Patch bytes scanned per push at most (bytes): 50 MiB. */
+export const MAX_SCAN_BYTES = 50 * 1024 * 1024;
+/** The push option that lets a push carry secrets (`git push -o allow-secret`). */
+export const ALLOW_SECRET_OPTION = "allow-secret";
+/** Findings listed in a refusal at most. */
+const MAX_LISTED = 20;
+
+export interface PushCheckInput {
+  /** Absolute path of the bare repository. */
+  gitDir: string;
+  /** The pre-receive input (githooks(5) "pre-receive"): one `<old> <new> <ref>` line per ref. */
+  input: string;
+  /** The push options (`git push -o <opt>`), as GIT_PUSH_OPTION_<n>. */
+  pushOptions: string[];
+  /** GIT_QUARANTINE_PATH of receive-pack (absolute), where the pushed objects wait; null when none. */
+  quarantine: string | null;
+  /** Patch bytes to scan at most (bytes; default MAX_SCAN_BYTES). */
+  maxScanBytes?: number;
+}
+
+export interface PushVerdict {
+  ok: boolean;
+  /** Lines for the pusher's terminal (git prefixes them with "remote: "). */
+  messages: string[];
+}
+
+const ZERO_RE = /^0+$/;
+
+/**
+ * The ref updates of a pre-receive input. Errors: BAD_REQUEST for a line that is not
+ * `<sha> <sha> <ref>` (40 or 64 hex digits).
+ */
+export function parseHookInput(input: string): RefUpdate[] {
+  return input.split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (\S+)$/.exec(line.trim());
+    if (!m) throw new AppError("BAD_REQUEST", `unexpected pre-receive line ${JSON.stringify(line.slice(0, 200))}`);
+    return { oldSha: m[1], newSha: m[2], ref: m[3] };
+  });
+}
+
+/** The env that lets git read the quarantined objects (git-receive-pack(1) "QUARANTINE ENVIRONMENT"). Errors: BAD_REQUEST when the directory is not inside the repository's objects. */
+async function quarantineEnv(gitDir: string, quarantine: string | null): Promise<Record<string, string>> {
+  if (!quarantine) return {};
+  const objects = await realpath(path.join(gitDir, "objects"));
+  const q = await realpath(quarantine).catch(() => "");
+  const rel = path.relative(objects, q);
+  if (!q || rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) throw new AppError("BAD_REQUEST", "the quarantine directory is not inside the repository");
+  return { GIT_QUARANTINE_PATH: q, GIT_OBJECT_DIRECTORY: q, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
+}
+
+const KIND_LABEL: Record<SecretFinding["kind"], string> = {
+  "svc-token": "svc personal access token (valid on this server)",
+  "private-key": "private key",
+};
+
+/**
+ * Decides a push (see the module comment). `db` answers token validity (no use is recorded).
+ * Returns `{ ok, messages }`; never throws for what the pusher sent, except BAD_REQUEST for a
+ * malformed hook input or quarantine path. Errors: plain Error when git fails (server fault).
+ */
+export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerdict> {
+  const updates = parseHookInput(input.input);
+  const problems = updates.map((u) => pushRefProblem(u.ref, ZERO_RE.test(u.newSha))).filter((p): p is string => p !== null);
+  if (problems.length > 0) {
+    return {
+      ok: false,
+      messages: [
+        ...problems.map((p) => `error: refusing ${p}`),
+        "error: svc serves branches (refs/heads/<name>) and tags (refs/tags/<name>) with valid names; refs/pull/ belongs to pull requests",
+        "error: push declined: no ref was updated",
+      ],
+    };
+  }
+
+  const env = await quarantineEnv(input.gitDir, input.quarantine);
+  const tips = await peelToCommits(input.gitDir, updates.filter((u) => !ZERO_RE.test(u.newSha)).map((u) => u.newSha), env);
+  const detector = new SecretDetector((token) => isLiveToken(db, token));
+  const maxBytes = input.maxScanBytes ?? MAX_SCAN_BYTES;
+  const scan = await scanAddedLines(input.gitDir, tips, { env, maxBytes }, (l) => detector.feed(l));
+  const findings = await detector.findings();
+  const notes: string[] = [];
+  if (scan.truncated) notes.push(`warning: secret scanning stopped after ${Math.round(maxBytes / 1024 / 1024)} MiB of changes; the rest of this push was not scanned`);
+  if (detector.skippedCandidates > 0) notes.push(`warning: ${detector.skippedCandidates} more token-like strings were not checked`);
+  if (findings.length === 0) return { ok: true, messages: notes };
+
+  const listed = findings.slice(0, MAX_LISTED).map((f) => `  ${f.path}:${f.line}  ${KIND_LABEL[f.kind]} (commit ${f.commit.slice(0, 10)})`);
+  if (findings.length > MAX_LISTED) listed.push(`  … and ${findings.length - MAX_LISTED} more`);
+  if (input.pushOptions.includes(ALLOW_SECRET_OPTION)) {
+    return { ok: true, messages: [...notes, `warning: push protection: secrets allowed by -o ${ALLOW_SECRET_OPTION}:`, ...listed.map((l) => `warning: ${l}`)] };
+  }
+  return {
+    ok: false,
+    messages: [
+      ...notes,
+      "error: push protection: this push adds secrets:",
+      ...listed.map((l) => `error: ${l}`),
+      "error: remove them from the commits (git commit --amend, git rebase -i) and revoke any exposed token;",
+      `error: if they are meant to be pushed, push again with: git push -o ${ALLOW_SECRET_OPTION}`,
+      "error: push declined: no ref was updated",
+    ],
+  };
+}

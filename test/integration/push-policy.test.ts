@@ -1,0 +1,228 @@
+/**
+ * Push policy end to end (issue #6 items 16 and 17): the real git CLI pushes through
+ * startServer + handleGitHttp; receive-pack runs svc's pre-receive hook, which asks this
+ * process over its socket. Refused ref names, push protection for live tokens and private key
+ * blocks (and `-o allow-secret`), look-alike tokens, legacy tokens, and the hook failing closed.
+ */
+import { describe, expect, it, beforeAll, afterAll } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { getDb } from "@/server/db";
+import { handleGitHttp } from "@/server/git/smart-http";
+import { repoGitDir } from "@/server/git/paths";
+import { hashToken, randomBase62 } from "@/server/services/tokens/token-format";
+import { isLiveToken, revokeToken, verifyPersonalAccessToken } from "@/server/services/tokens";
+import type { Profile } from "@/server/services/users";
+import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
+
+const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "svc-push-policy-"));
+const home = path.join(tmpRoot, "home");
+mkdirSync(home);
+let dirCounter = 0;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function git(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", ["-c", "credential.helper=", ...args], {
+      cwd: opts.cwd ?? tmpRoot,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        LANG: "C",
+        LC_ALL: "C",
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_TERMINAL_PROMPT: "0",
+        GIT_ASKPASS: "",
+        GIT_AUTHOR_NAME: "Test Author",
+        GIT_AUTHOR_EMAIL: "author@example.com",
+        GIT_COMMITTER_NAME: "Test Committer",
+        GIT_COMMITTER_EMAIL: "committer@example.com",
+        ...opts.env,
+      } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    child.on("error", reject);
+    child.stdin.end();
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+  });
+}
+
+async function gitOk(args: string[], opts: Parameters<typeof git>[1] = {}): Promise<string> {
+  const r = await git(args, opts);
+  if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** A private key block built at run time (so this file holds no armour line). */
+function keyBlock(): string {
+  const body = randomBytes(240).toString("base64").match(/.{1,64}/g)!.join("\n");
+  return `-----BEGIN ${"OPENSSH"} PRIVATE KEY-----\n${body}\n-----END ${"OPENSSH"} PRIVATE KEY-----\n`;
+}
+
+describe("push policy (pre-receive)", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let owner: Profile;
+  let token: string;
+  let port: string;
+
+  const url = (name: string) => `http://git:${token}@127.0.0.1:${port}/${owner.username}/${name}.git`;
+
+  /** A new server repository and a local work tree with one commit on main. */
+  async function setup(name: string): Promise<{ dir: string; gitDir: string; remote: string }> {
+    await (await callerFor(actorOf(owner))).repos.create({ name });
+    dirCounter += 1;
+    const dir = path.join(tmpRoot, `${name}-${dirCounter}`);
+    await gitOk(["init", "--quiet", "--initial-branch=main", dir]);
+    writeFileSync(path.join(dir, "README.md"), "# hello\n");
+    await gitOk(["add", "."], { cwd: dir });
+    await gitOk(["commit", "--quiet", "-m", "first"], { cwd: dir });
+    return { dir, gitDir: repoGitDir(owner.username, name), remote: url(name) };
+  }
+
+  async function commitFile(dir: string, file: string, content: string): Promise<void> {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+    await gitOk(["add", "."], { cwd: dir });
+    await gitOk(["commit", "--quiet", "-m", `add ${file}`], { cwd: dir });
+  }
+
+  async function serverRefs(gitDir: string): Promise<string[]> {
+    return (await gitOk(["--git-dir", gitDir, "for-each-ref", "--format=%(refname)"])).split("\n").filter(Boolean).sort();
+  }
+
+  beforeAll(async () => {
+    server = await startServer({ git: handleGitHttp });
+    port = new URL(server.url).port;
+    owner = await makeUser("pusher");
+    token = await makeToken(owner);
+  });
+
+  afterAll(async () => {
+    await server.close();
+    rmSync(tmpRoot, { recursive: true, force: true });
+  });
+
+  it("refuses branch and ref names the app cannot serve, with the reason on the client, and creates no ref", async () => {
+    const { dir, gitDir, remote } = await setup("names");
+    await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
+    const cases: [string, RegExp][] = [
+      ["HEAD:refs/heads/-x", /remote: error: refusing "refs\/heads\/-x": a branch name cannot start with "-"/],
+      ["HEAD:refs/heads/HEAD", /remote: error: refusing "refs\/heads\/HEAD": "HEAD" cannot be a branch name/],
+      ["HEAD:refs/pull/1/head", /remote: error: refusing "refs\/pull\/1\/head": refs\/pull\/ is reserved for pull requests/],
+      ["HEAD:refs/tags/-v1", /remote: error: refusing "refs\/tags\/-v1": a tag name cannot start with "-"/],
+      ["HEAD:refs/notes/commits", /remote: error: refusing "refs\/notes\/commits": svc accepts only branches/],
+    ];
+    for (const [spec, message] of cases) {
+      const r = await git(["push", remote, spec], { cwd: dir });
+      expect(r.code, spec).not.toBe(0);
+      expect(r.stderr, spec).toMatch(message);
+      expect(r.stderr, spec).toMatch(/! \[remote rejected\]/);
+    }
+    // all or nothing: a valid branch in the same push is not created either
+    const mixed = await git(["push", remote, "HEAD:refs/heads/ok", "HEAD:refs/heads/-y"], { cwd: dir });
+    expect(mixed.code).not.toBe(0);
+    expect(await serverRefs(gitDir)).toEqual(["refs/heads/main"]);
+
+    // valid branches and tags still work
+    await gitOk(["tag", "v1.0"], { cwd: dir });
+    await gitOk(["push", "--quiet", remote, "HEAD:refs/heads/feature/x", "v1.0"], { cwd: dir });
+    expect(await serverRefs(gitDir)).toEqual(["refs/heads/feature/x", "refs/heads/main", "refs/tags/v1.0"]);
+  }, 120_000);
+
+  it("allows deleting a badly named ref made before the rule, but never refs/pull/", async () => {
+    const { dir, gitDir, remote } = await setup("cleanup");
+    await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
+    const sha = (await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim();
+    await gitOk(["--git-dir", gitDir, "update-ref", "refs/heads/-old", sha]);
+    await gitOk(["--git-dir", gitDir, "update-ref", "refs/pull/7/head", sha]);
+    await gitOk(["push", "--quiet", remote, ":refs/heads/-old"], { cwd: dir });
+    const r = await git(["push", remote, ":refs/pull/7/head"], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(await serverRefs(gitDir)).toEqual(["refs/heads/main", "refs/pull/7/head"]);
+  }, 120_000);
+
+  it("a first push of only an invalid branch leaves the repository empty and still served", async () => {
+    const { dir, remote } = await setup("first-invalid");
+    const r = await git(["push", remote, "HEAD:refs/heads/-x"], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/remote: error: refusing "refs\/heads\/-x"/);
+    const repo = await (await callerFor(actorOf(owner))).repos.get({ owner: owner.username, name: "first-invalid" });
+    expect(repo.isEmpty).toBe(true);
+    expect((await gitOk(["ls-remote", remote])).trim()).toBe("");
+    await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
+    expect((await gitOk(["ls-remote", remote])).trim()).toMatch(/refs\/heads\/main$/);
+  }, 120_000);
+
+  it("refuses a push adding a token valid here, with file:line and never the token; -o allow-secret lets it through", async () => {
+    const { dir, gitDir, remote } = await setup("leak");
+    const leaked = await makeToken(owner, ["repo:read"]);
+    await commitFile(dir, "config/app.env", `NAME=demo\nURL=http://x\nTOKEN=${leaked}\n`);
+    await commitFile(dir, "notes.txt", "nothing here\n");
+    const r = await git(["push", remote, "main"], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/remote: error: push protection: this push adds secrets/);
+    expect(r.stderr).toMatch(/remote: error: {3}config\/app\.env:3 {2}svc personal access token/);
+    expect(r.stderr).toMatch(/git push -o allow-secret/);
+    expect(r.stderr).not.toContain(leaked);
+    expect(await serverRefs(gitDir)).toEqual([]);
+
+    const ok = await git(["push", "-o", "allow-secret", remote, "main"], { cwd: dir });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/remote: warning: push protection: secrets allowed by -o allow-secret/);
+    expect(await serverRefs(gitDir)).toEqual(["refs/heads/main"]);
+
+    // once the secret is in the repository, later pushes are not refused for it
+    await commitFile(dir, "more.txt", "more\n");
+    await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
+  }, 120_000);
+
+  it("accepts look-alikes, revoked and expired tokens; catches legacy tokens without a checksum", async () => {
+    const { dir, remote } = await setup("lookalike");
+    const revoked = await makeToken(owner);
+    await revokeToken(await getDb(), owner.id, revoked.slice(4, 12));
+    const lookalike = `svc_${randomBase62(8)}_${randomBase62(46)}`; // checksum almost surely wrong
+    await commitFile(dir, "src/test.ts", `const a = "${lookalike}";\nconst b = "${revoked}";\nconst c = "svc_AAAAAAAA_${"b".repeat(40)}";\n`);
+    await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
+
+    // a token made before the checksum existed: 40 random characters, stored by hash
+    const prefix = randomBase62(8);
+    const legacy = `svc_${prefix}_${randomBase62(40)}`;
+    await (await getDb()).accessToken.create({ data: { userId: owner.id, name: "legacy", prefix, tokenHash: hashToken(legacy), scopes: "repo:read" } });
+    expect(await verifyPersonalAccessToken(await getDb(), legacy)).toMatchObject({ userId: owner.id });
+    expect(await isLiveToken(await getDb(), legacy)).toBe(true);
+    await commitFile(dir, "deploy/ci.yml", `steps:\n  - run: curl -H "Authorization: Bearer ${legacy}" http://x\n`);
+    const r = await git(["push", remote, "main"], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/deploy\/ci\.yml:2 {2}svc personal access token/);
+  }, 120_000);
+
+  it("refuses a private key block (not the armour line alone) in a new branch, with the line of the block", async () => {
+    const { dir, gitDir, remote } = await setup("keys");
+    await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
+    await gitOk(["checkout", "--quiet", "-b", "topic"], { cwd: dir });
+    await commitFile(dir, "docs/pem.md", `Keys start with the line \`-----BEGIN ${"RSA"} PRIVATE KEY-----\`.\n`);
+    await gitOk(["push", "--quiet", remote, "topic"], { cwd: dir });
+    await commitFile(dir, "deploy/id key", `# deploy key\n\n${keyBlock()}`);
+    const r = await git(["push", remote, "topic"], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/remote: error: {3}deploy\/id key:3 {2}private key/);
+    // one-line JSON form (service account files)
+    await gitOk(["reset", "--quiet", "--hard", "HEAD~1"], { cwd: dir });
+    await commitFile(dir, "sa.json", `{"private_key": ${JSON.stringify(keyBlock())}}\n`);
+    const j = await git(["push", remote, "topic"], { cwd: dir });
+    expect(j.stderr).toMatch(/remote: error: {3}sa\.json:1 {2}private key/);
+    const shaOnServer = (await gitOk(["--git-dir", gitDir, "rev-parse", "refs/heads/topic"])).trim();
+    expect(shaOnServer).toBe((await gitOk(["rev-parse", "HEAD~1"], { cwd: dir })).trim());
+  }, 120_000);
+});
