@@ -3,14 +3,15 @@
  * Same authorization as the API (session cookie, or Bearer/Basic token with repo:read); private
  * repositories the caller cannot read answer 404. Only common image types are served with their
  * own content type; everything else is text/plain or application/octet-stream, always with
- * nosniff and a sandboxing CSP so a file can never run script on this origin.
+ * nosniff and a sandboxing CSP so a file can never run script on this origin. Files of any size
+ * download with flat memory: the body is streamed from git (docs/api.md "Limits").
  */
 import { resolveActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { resolveRef } from "@/server/services/repos";
-import { listBranches, readBlobBytes } from "@/server/git/repository";
+import { listBranches, openBlob } from "@/server/git/repository";
 import { decodeSegment, splitRefAndPath } from "@/components/code/resolve";
 
 export const dynamic = "force-dynamic";
@@ -31,7 +32,15 @@ function plain(status: number, message: string): Response {
   return new Response(message + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" } });
 }
 
-export async function GET(req: Request, ctx: { params: Promise<{ owner: string; repo: string; segments: string[] }> }): Promise<Response> {
+type Ctx = { params: Promise<{ owner: string; repo: string; segments: string[] }> };
+
+/**
+ * Streams the blob (issue #6 item 5): `git cat-file blob` piped to the response with
+ * backpressure, Content-Length from the blob's size, git killed when the client goes away; only
+ * the first 8000 bytes are read before the headers (binary or text decides the content type).
+ * `withBody` false (HEAD) sends the same headers and stops git at once.
+ */
+async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Response> {
   const params = await ctx.params;
   const [owner, name] = [decodeSegment(params.owner), decodeSegment(params.repo)];
   const segments = params.segments.map(decodeSegment);
@@ -42,16 +51,16 @@ export async function GET(req: Request, ctx: { params: Promise<{ owner: string; 
     const { ref, path } = splitRefAndPath(branches, segments);
     if (!ref || !path) return plain(404, "not found");
     const { sha } = await resolveRef(repo, ref);
-    const bytes = await readBlobBytes(repo.gitDir, sha, path);
+    const blob = await openBlob(repo.gitDir, sha, path);
+    if (!withBody) await blob.body.cancel();
     const ext = path.includes(".") ? path.slice(path.lastIndexOf(".") + 1).toLowerCase() : "";
-    const isBinary = bytes.subarray(0, 8000).includes(0);
-    const type = IMAGE_TYPES[ext] ?? (isBinary ? "application/octet-stream" : "text/plain; charset=utf-8");
+    const type = IMAGE_TYPES[ext] ?? (blob.isBinary ? "application/octet-stream" : "text/plain; charset=utf-8");
     const fileName = path.split("/").pop()!;
-    return new Response(new Uint8Array(bytes), {
+    return new Response(withBody ? blob.body : null, {
       status: 200,
       headers: {
         "content-type": type,
-        "content-length": String(bytes.length),
+        "content-length": String(blob.size),
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
         "cache-control": repo.isPrivate ? "private, no-cache" : "public, max-age=60",
@@ -62,4 +71,12 @@ export async function GET(req: Request, ctx: { params: Promise<{ owner: string; 
     if (e instanceof AppError) return plain(httpStatusOf(e.code), e.message);
     throw e;
   }
+}
+
+export function GET(req: Request, ctx: Ctx): Promise<Response> {
+  return serve(req, ctx, true);
+}
+
+export function HEAD(req: Request, ctx: Ctx): Promise<Response> {
+  return serve(req, ctx, false);
 }
