@@ -4,6 +4,24 @@ const nextConfig = {
   poweredByHeader: false,
   // Native and engine packages stay outside the bundle.
   serverExternalPackages: ["@node-rs/argon2", "better-sqlite3", "pg", "shiki"],
+  // Security headers on every response; pages also get a nonce CSP from proxy.ts, API and git
+  // responses a CSP that allows nothing. Mirrors server/http/security-headers.ts (a unit test
+  // checks they agree).
+  async headers() {
+    const everywhere = [
+      { key: "X-Content-Type-Options", value: "nosniff" },
+      { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+      { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()" },
+      { key: "X-Frame-Options", value: "DENY" },
+    ];
+    const apiCsp = [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }];
+    return [
+      { source: "/:path*", headers: everywhere },
+      { source: "/api/:path*", headers: apiCsp },
+      { source: "/trpc/:path*", headers: apiCsp },
+      { source: "/:owner/:repo([^/]+)\\.git/:path*", headers: apiCsp },
+    ];
+  },
   async rewrites() {
     return {
       beforeFiles: [

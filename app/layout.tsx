@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import "./globals.css";
 import { TRPCReactProvider } from "@/components/trpc/provider";
 import { TopNav } from "@/components/layout/top-nav";
@@ -8,7 +9,10 @@ export const metadata: Metadata = {
   description: "Self-hosted repository platform",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request: proxy.ts gives each one a fresh CSP nonce, which Next puts on
+  // its scripts (a page prerendered at build time would carry none and be blocked).
+  await headers();
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-slate-50 text-slate-900 antialiased">

@@ -23,7 +23,11 @@ test("scripts: session → token → tRPC at /trpc and /api/trpc → git clone",
   const signIn = await request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password, json: "true" } });
   expect(signIn.ok()).toBe(true);
 
-  const created = await request.post("/api/tokens", { data: { name: "script", scopes: ["repo:read", "repo:write", "user:read"] } });
+  // a cookie-authenticated POST from elsewhere (no Origin, or text/plain) is refused: CSRF (issue #6 item 15)
+  expect((await request.post("/api/tokens", { data: { name: "csrf" } })).status()).toBe(403);
+  expect((await request.post("/api/tokens", { headers: { origin: "http://evil.example" }, data: { name: "csrf" } })).status()).toBe(403);
+  expect((await request.post("/api/tokens", { headers: { origin: baseURL!, "content-type": "text/plain" }, data: JSON.stringify({ name: "csrf" }) })).status()).toBe(415);
+  const created = await request.post("/api/tokens", { headers: { origin: baseURL! }, data: { name: "script", scopes: ["repo:read", "repo:write", "user:read"] } });
   expect(created.status()).toBe(201);
   const { token } = await created.json();
   expect(token).toMatch(/^svc_/);

@@ -25,7 +25,7 @@ async function signUp(page: Page, username: string) {
 }
 
 async function trpc(page: Page, path: string, data: unknown) {
-  const r = await page.request.post(`/api/trpc/${path}`, { data });
+  const r = await page.request.post(`/api/trpc/${path}`, { headers: { origin: test.info().project.use.baseURL! }, data });
   const body = await r.json();
   expect(r.status(), JSON.stringify(body)).toBe(200);
   return body.result.data;

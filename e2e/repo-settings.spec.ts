@@ -55,9 +55,9 @@ async function newUser(browser: Browser, prefix: string): Promise<User> {
   return { username, context, page };
 }
 
-/** Creates a repository over tRPC with the context's session cookie. */
+/** Creates a repository over tRPC with the context's session cookie (and this site's Origin, as a page would send). */
 async function createRepo(user: User, name: string, isPrivate: boolean) {
-  const r = await user.context.request.post("/api/trpc/repos.create", { data: { name, isPrivate } });
+  const r = await user.context.request.post("/api/trpc/repos.create", { headers: { origin: test.info().project.use.baseURL! }, data: { name, isPrivate } });
   expect(r.status()).toBe(200);
 }
 
@@ -215,7 +215,7 @@ test("default branch, description and commit history with pagination", async ({ 
   await expect(page.getByText("History and branches").first()).toBeVisible(); // header, after refresh
 
   // a token with the session cookie, then push 37 commits on main and a "develop" branch
-  const created = await owner.context.request.post("/api/tokens", { data: { name: "e2e history", scopes: ["repo:read", "repo:write"] } });
+  const created = await owner.context.request.post("/api/tokens", { headers: { origin: test.info().project.use.baseURL! }, data: { name: "e2e history", scopes: ["repo:read", "repo:write"] } });
   expect(created.status()).toBe(201);
   const { token } = await created.json();
   const dir = path.join(work, "history");

@@ -161,3 +161,39 @@ describe("malformed cookies (item 10)", () => {
     }
   });
 });
+
+describe("cross-site requests with the session cookie (item 15)", () => {
+  it("refuses cookie-authenticated mutations without this site's Origin; tokens and queries are unaffected", async () => {
+    const user = await makeUser("csrf");
+    const jwt = await serviceToken(user);
+    const pat = await makeToken(user, ["repo:write"]);
+    const server = await startServer();
+    const cookie = `next-auth.session-token=${jwt}`;
+    const self = server.url;
+    const create = (headers: Record<string, string>, name: string, path = "/api/trpc/repos.create") =>
+      fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ name }) });
+    try {
+      // tRPC mutations
+      expect((await create({ cookie }, "a")).status).toBe(403);
+      expect((await create({ cookie, origin: "http://evil.example" }, "b")).status).toBe(403);
+      expect((await create({ cookie, origin: self.replace(/:\d+$/, ":1") }, "c")).status).toBe(403); // same host, another port: same-site, not same-origin
+      expect((await create({ cookie, "content-type": "text/plain" }, "d")).status).toBe(415); // tRPC itself reads only JSON
+      expect((await create({ cookie, origin: self }, "e")).status).toBe(200);
+      expect((await create({ cookie, "sec-fetch-site": "same-origin" }, "f")).status).toBe(200);
+      expect((await create({ authorization: `Bearer ${pat}` }, "g")).status).toBe(200);
+      expect((await create({ authorization: `Bearer ${jwt}` }, "h")).status).toBe(200); // service token: not sent by browsers on their own
+      expect((await fetch(`${server.url}/api/trpc/repos.list`, { headers: { cookie } })).status).toBe(200);
+      expect((await (await callerFor(actorOf(user))).repos.list({ owner: user.username })).map((r) => r.name).sort()).toEqual(["e", "f", "g", "h"]);
+      // /api/tokens
+      const token = (headers: Record<string, string>) => fetch(`${server.url}/api/tokens`, { method: "POST", headers, body: JSON.stringify({ name: "t" }) });
+      expect((await token({ cookie, "content-type": "text/plain" })).status).toBe(403);
+      expect((await token({ cookie, origin: self, "content-type": "text/plain" })).status).toBe(415);
+      expect((await token({ cookie, origin: self, "content-type": "application/json" })).status).toBe(201);
+      expect((await token({ authorization: `Bearer ${jwt}`, "content-type": "application/json" })).status).toBe(201);
+      const del = await fetch(`${server.url}/api/tokens/nothing`, { method: "DELETE", headers: { cookie, origin: "http://evil.example" } });
+      expect(del.status).toBe(403);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -93,5 +93,14 @@ describe("safeCallbackUrl", () => {
     expect(safeCallbackUrl("https://evil.example")).toBe("/");
     expect(safeCallbackUrl(["/a"])).toBe("/");
     expect(safeCallbackUrl(undefined)).toBe("/");
+    // browsers drop tabs and newlines: "/\t/evil.example/" is "//evil.example/" (issue #6 item 13)
+    expect(safeCallbackUrl("/\t/evil.example/")).toBe("/");
+    expect(safeCallbackUrl("/\n/evil.example")).toBe("/");
+    expect(safeCallbackUrl("/\r\n/evil.example")).toBe("/");
+    expect(safeCallbackUrl("/ /evil.example")).toBe("/%20/evil.example");
+    // a newline elsewhere cannot reach a Location header
+    expect(safeCallbackUrl("/a\nSet-Cookie: x=1")).toBe("/aSet-Cookie:%20x=1");
+    expect(safeCallbackUrl("/alice/app/issues?state=open#top")).toBe("/alice/app/issues?state=open#top");
+    expect(safeCallbackUrl("/%2F/evil.example")).toBe("/%2F/evil.example");
   });
 });
