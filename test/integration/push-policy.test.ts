@@ -11,6 +11,9 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { getDb } from "@/server/db";
+import { getConfig } from "@/server/config";
+import { receivePackHook } from "@/server/git/push-hook";
+import { checkPush } from "@/server/services/repos/push-policy";
 import { handleGitHttp } from "@/server/git/smart-http";
 import { repoGitDir } from "@/server/git/paths";
 import { hashToken, randomBase62 } from "@/server/services/tokens/token-format";
@@ -191,8 +194,10 @@ describe("push policy (pre-receive)", () => {
     const { dir, remote } = await setup("lookalike");
     const revoked = await makeToken(owner);
     await revokeToken(await getDb(), owner.id, revoked.slice(4, 12));
+    const expired = await makeToken(owner, ["repo:read"], 1);
+    await (await getDb()).accessToken.updateMany({ where: { prefix: expired.slice(4, 12) }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const lookalike = `svc_${randomBase62(8)}_${randomBase62(46)}`; // checksum almost surely wrong
-    await commitFile(dir, "src/test.ts", `const a = "${lookalike}";\nconst b = "${revoked}";\nconst c = "svc_AAAAAAAA_${"b".repeat(40)}";\n`);
+    await commitFile(dir, "src/test.ts", `const a = "${lookalike}";\nconst b = "${revoked}";\nconst c = "svc_AAAAAAAA_${"b".repeat(40)}";\nconst d = "${expired}";\n`);
     await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
 
     // a token made before the checksum existed: 40 random characters, stored by hash
@@ -224,5 +229,55 @@ describe("push policy (pre-receive)", () => {
     expect(j.stderr).toMatch(/remote: error: {3}sa\.json:1 {2}private key/);
     const shaOnServer = (await gitOk(["--git-dir", gitDir, "rev-parse", "refs/heads/topic"])).trim();
     expect(shaOnServer).toBe((await gitOk(["rev-parse", "HEAD~1"], { cwd: dir })).trim());
+  }, 120_000);
+
+  it("the hook fails closed: started without svc, svc unreachable, unknown or released key", async () => {
+    const { dir, gitDir, remote } = await setup("closed");
+    await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
+    const sha = (await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim();
+    const hook = path.join(getConfig().appRoot, "server", "git", "hooks", "pre-receive");
+    const runHook = (env: Record<string, string>) =>
+      new Promise<Run>((resolve, reject) => {
+        const child = spawn(hook, [], { cwd: gitDir, env: { PATH: process.env.PATH, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv });
+        const err: Buffer[] = [];
+        child.stderr.on("data", (c: Buffer) => err.push(c));
+        child.stdout.resume();
+        child.on("error", reject);
+        child.stdin.end(`${"0".repeat(40)} ${sha} refs/heads/other\n`);
+        child.on("close", (code) => resolve({ code: code ?? 1, stdout: "", stderr: Buffer.concat(err).toString("utf8") }));
+      });
+    expect(await runHook({})).toMatchObject({ code: 1, stderr: expect.stringMatching(/svc could not check this push \(the hook was started without svc\)/) });
+    const gone = await runHook({ SVC_HOOK_SOCKET: path.join(tmpRoot, "nothing.sock"), SVC_HOOK_KEY: "k" });
+    expect(gone).toMatchObject({ code: 1, stderr: expect.stringMatching(/svc is unreachable: ENOENT/) });
+
+    const h = await receivePackHook(gitDir, false);
+    expect(h.args).toEqual(["-c", "receive.advertisePushOptions=true", "-c", `core.hooksPath=${path.dirname(hook)}`]);
+    const unknown = await runHook({ SVC_HOOK_SOCKET: h.env.SVC_HOOK_SOCKET, SVC_HOOK_KEY: "0".repeat(64) });
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/does not know this push/) });
+    expect(await runHook({ SVC_HOOK_SOCKET: h.env.SVC_HOOK_SOCKET, SVC_HOOK_KEY: h.env.SVC_HOOK_KEY })).toMatchObject({ code: 0 });
+    h.release();
+    expect((await runHook({ SVC_HOOK_SOCKET: h.env.SVC_HOOK_SOCKET, SVC_HOOK_KEY: h.env.SVC_HOOK_KEY })).code).toBe(1);
+  }, 120_000);
+
+  it("scans at most the byte budget, says so, and names quoted paths as they are", async () => {
+    const { dir } = await setup("budget");
+    const leaked = await makeToken(owner, ["repo:read"]);
+    const name = "dir/ünï tab\there.txt";
+    mkdirSync(path.join(dir, "dir"));
+    writeFileSync(path.join(dir, "big.txt"), "x".repeat(100) + "\n".repeat(1) + "filler line\n".repeat(20_000));
+    writeFileSync(path.join(dir, name), `one\ntwo ${leaked}\n`);
+    await gitOk(["add", "."], { cwd: dir });
+    // a commit no ref points to: new to the repository, as pushed objects are
+    const tree = (await gitOk(["write-tree"], { cwd: dir })).trim();
+    const commit = (await gitOk(["commit-tree", tree, "-p", "HEAD", "-m", "unreferenced"], { cwd: dir })).trim();
+    const input = { gitDir: path.join(dir, ".git"), input: `${"0".repeat(40)} ${commit} refs/heads/new\n`, pushOptions: [], quarantine: null };
+    const full = await checkPush(await getDb(), input);
+    expect(full.ok).toBe(false);
+    expect(full.messages).toContain(`error:   ${name}:2  svc personal access token (valid on this server) (commit ${commit.slice(0, 10)})`);
+    const cut = await checkPush(await getDb(), { ...input, maxScanBytes: 64 * 1024 });
+    expect(cut.ok).toBe(true);
+    expect(cut.messages).toEqual([expect.stringMatching(/^warning: secret scanning stopped after 65536 bytes of changes; the rest of this push was not scanned$/)]);
+    // a quarantine outside the repository is refused
+    await expect(checkPush(await getDb(), { ...input, quarantine: os.tmpdir() })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   }, 120_000);
 });

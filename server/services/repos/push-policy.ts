@@ -104,7 +104,7 @@ export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerd
   const scan = await scanAddedLines(input.gitDir, tips, { env, maxBytes }, (l) => detector.feed(l));
   const findings = await detector.findings();
   const notes: string[] = [];
-  if (scan.truncated) notes.push(`warning: secret scanning stopped after ${Math.round(maxBytes / 1024 / 1024)} MiB of changes; the rest of this push was not scanned`);
+  if (scan.truncated) notes.push(`warning: secret scanning stopped after ${scan.bytes} bytes of changes; the rest of this push was not scanned`);
   if (detector.skippedCandidates > 0) notes.push(`warning: ${detector.skippedCandidates} more token-like strings were not checked`);
   if (findings.length === 0) return { ok: true, messages: notes };
 
