@@ -45,6 +45,9 @@ export function UserMenu({ username, name }: { username: string; name: string | 
           <Link role="menuitem" href="/settings/tokens" className={item} onClick={() => setOpen(false)}>
             Access tokens
           </Link>
+          <Link role="menuitem" href="/settings/sessions" className={item} onClick={() => setOpen(false)}>
+            Sessions
+          </Link>
           <div className="my-1 border-t border-slate-100" />
           <button
             role="menuitem"
