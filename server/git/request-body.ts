@@ -174,6 +174,18 @@ export class RequestBody {
   }
 }
 
+/** Is this a Node zlib failure (bad or truncated gzip)? */
+export function isZlibError(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? "";
+  return code.startsWith("Z_") || code === "ERR_ZLIB_INITIALIZATION_FAILED";
+}
+
+/** Is this git closing its stdin early (not the client's fault)? */
+export function isPipeClosed(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? "";
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET";
+}
+
 /** Passes bytes through until more than `maxBytes` went by, then fails with BodyTooLarge. */
 export class ByteLimit extends Transform {
   private seen = 0;

@@ -29,7 +29,10 @@ import { gitHttpLimits } from "./http-limits";
 import { acquireGitSlot, stopGit, trackGitProcess } from "./process-gate";
 import { receivePackHook } from "./push-hook";
 import { CommandSniffer, effectiveUpdates } from "./push-commands";
-import { BodyTooLarge, ByteLimit, ClientGone, RequestBody, UploadStalled } from "./request-body";
+import { FLUSH_PKT, pktLine, protocolVersion } from "./pkt-line";
+import { BodyTooLarge, ByteLimit, ClientGone, isPipeClosed, isZlibError, RequestBody, UploadStalled } from "./request-body";
+
+export { FLUSH_PKT, pktLine, protocolVersion };
 
 /** The two services svc serves. */
 export type GitService = "git-upload-pack" | "git-receive-pack";
@@ -71,25 +74,6 @@ function text(status: number, message: string, headers: Record<string, string> =
 /** 401 with the Basic challenge that makes git ask for (or send) credentials. */
 function challenge(message: string): Response {
   return text(401, message, { "www-authenticate": 'Basic realm="svc", charset="UTF-8"' });
-}
-
-/** One pkt-line (gitprotocol-common(5)): 4 hex digits of length including themselves, then data. */
-export function pktLine(data: string): Buffer {
-  const body = Buffer.from(data, "utf8");
-  return Buffer.concat([Buffer.from((body.length + 4).toString(16).padStart(4, "0"), "ascii"), body]);
-}
-
-/** The flush-pkt "0000". */
-export const FLUSH_PKT = Buffer.from("0000", "ascii");
-
-/** The highest `version=N` in a GIT_PROTOCOL value (colon-separated keys), 0 when absent. */
-export function protocolVersion(gitProtocol: string | undefined): number {
-  let v = 0;
-  for (const part of gitProtocol?.split(":") ?? []) {
-    const m = /^version=(\d+)$/.exec(part);
-    if (m) v = Math.max(v, Number(m[1]));
-  }
-  return v;
 }
 
 type Route =
@@ -160,18 +144,6 @@ async function authorize(req: Request, owner: string, name: string, service: Git
   return { repo, actor };
 }
 
-/** Is this a Node zlib failure (bad or truncated gzip)? */
-function isZlibError(e: unknown): boolean {
-  const code = (e as { code?: string })?.code ?? "";
-  return code.startsWith("Z_") || code === "ERR_ZLIB_INITIALIZATION_FAILED";
-}
-
-/** Is this git closing its stdin early (not the client's fault)? */
-function isPipeClosed(e: unknown): boolean {
-  const code = (e as { code?: string })?.code ?? "";
-  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET";
-}
-
 /** The answer to a request whose body svc stopped reading before git answered. */
 function inputFailure(e: unknown): Response {
   if (e instanceof BodyTooLarge) {
@@ -231,9 +203,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
     env.REMOTE_USER = actor.user.username;
   }
   const serviceConfig = service === "git-upload-pack" ? UPLOAD_PACK_CONFIG : RECEIVE_PACK_CONFIG;
-  // receive-pack runs svc's pre-receive policy (ref names, push protection): push-hook.ts
-  const hook = service === "git-receive-pack" ? await receivePackHook(repo.gitDir, advertise) : null;
-  const args = [...serviceConfig, ...(hook?.args ?? []), service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), userArg(repo.gitDir, "repository path")];
+  const gitDirArg = userArg(repo.gitDir, "repository path");
 
   // Lazy start: git runs for a POST only once the first body byte arrived (a stalled upload
   // holds no process and no slot), then only when a slot is free (process-gate.ts).
@@ -254,9 +224,19 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
     const retry = gitHttpLimits().retryAfterS;
     return text(503, `svc is busy: too many git operations are running (yours or everyone's); try again in ${retry} s`, { "retry-after": String(retry) });
   }
-  const child: ChildProcessWithoutNullStreams = spawnGit(args, { timeoutMs: 0, env: { ...env, ...hook?.env } });
+  let child: ChildProcessWithoutNullStreams;
+  try {
+    // receive-pack runs svc's pre-receive policy (ref names, push protection): push-hook.ts
+    const hook = service === "git-receive-pack" ? await receivePackHook(repo.gitDir, advertise) : null;
+    const args = [...serviceConfig, ...(hook?.args ?? []), service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), gitDirArg];
+    child = spawnGit(args, { timeoutMs: 0, env: { ...env, ...hook?.env } });
+    child.once("close", () => hook?.release());
+  } catch (e) {
+    slot.release();
+    upload?.cancel();
+    throw e;
+  }
   trackGitProcess(child, slot);
-  child.once("close", () => hook?.release());
 
   let lastActivity = Date.now();
   const kill = () => stopGit(child);
