@@ -1,13 +1,13 @@
 "use client";
 /**
- * Client-side tRPC: one QueryClient per browser tab and a tRPC client batching calls to
- * /api/trpc as plain JSON (no transformer, matching the HTTP API's wire format).
+ * Client-side tRPC: one QueryClient per browser tab and a tRPC client batching queries (≤ 10 a
+ * request) to /api/trpc as plain JSON (no transformer, matching the HTTP API's wire format).
  * Components call `const trpc = useTRPC()` and use `trpc.x.y.queryOptions()/mutationOptions()`
  * with TanStack Query's hooks.
  */
 import { useState } from "react";
 import { QueryClient, QueryClientProvider, isServer } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpLink, splitLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { AppRouter } from "@/server/api/root";
 
@@ -33,7 +33,15 @@ export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc" })],
+      // Queries rendered together are batched, at most 10 per request (the server's MAX_BATCH_SIZE,
+      // server/http/trpc.ts); mutations go one per request (docs/api.md "Limits").
+      links: [
+        splitLink({
+          condition: (op) => op.type === "query",
+          true: httpBatchLink({ url: "/api/trpc", maxItems: 10 }),
+          false: httpLink({ url: "/api/trpc" }),
+        }),
+      ],
     }),
   );
   return (

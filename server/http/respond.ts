@@ -1,14 +1,17 @@
 /**
  * JSON responses for the plain HTTP endpoints. Error body: {"error": {"code", "message"}} with the
- * status of the AppError code (docs/api.md "Errors"); anything else is logged and answered 500.
+ * status of the AppError code (docs/api.md "Errors"), 413 PAYLOAD_TOO_LARGE for a body over the
+ * cap (docs/api.md "Limits"); anything else is logged and answered 500.
  */
 import { AppError, httpStatusOf } from "@/server/errors";
+import { MAX_BODY_BYTES, PayloadTooLargeError, payloadTooLarge, readBodyLimited } from "./body-limit";
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
 export function errorResponse(e: unknown): Response {
+  if (e instanceof PayloadTooLargeError) return payloadTooLarge(e);
   if (e instanceof AppError) {
     const headers: Record<string, string> = e.retryAfter ? { "retry-after": String(e.retryAfter) } : {};
     return json({ error: { code: e.code, message: e.message } }, httpStatusOf(e.code), headers);
@@ -26,9 +29,13 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
   }
 }
 
-/** Parses a JSON request body. Errors: BAD_REQUEST for a missing or malformed body. */
+/**
+ * Parses a JSON request body of at most MAX_BODY_BYTES (1 MiB). Errors: PayloadTooLargeError
+ * (413 through `handle`) for a larger body, before reading it when Content-Length says so;
+ * BAD_REQUEST for a missing or malformed body.
+ */
 export async function readJson(req: Request): Promise<unknown> {
-  const text = await req.text();
+  const text = new TextDecoder().decode(await readBodyLimited(req, MAX_BODY_BYTES));
   if (!text.trim()) throw new AppError("BAD_REQUEST", "request body must be a JSON object");
   try {
     return JSON.parse(text);

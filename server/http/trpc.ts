@@ -2,12 +2,35 @@
  * The tRPC HTTP handler for both mount points: /api/trpc/<path> and the spec's /trpc/<path>
  * (a rewrite in next.config.mjs). Next hands a rewritten request to the route with its original
  * URL, so the endpoint prefix is taken from the URL actually received.
+ *
+ * Limits (docs/api.md "Limits"): bodies over MAX_BODY_BYTES (1 MiB) get 413 before tRPC sees
+ * them; a batch may name at most MAX_BATCH_SIZE procedures (400 beyond).
  */
+import { TRPCError, getErrorShape } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
+import { PayloadTooLargeError, withBodyLimit } from "./body-limit";
 
-export function handleTrpc(req: Request): Promise<Response> {
-  const endpoint = new URL(req.url).pathname.startsWith("/trpc/") ? "/trpc" : "/api/trpc";
-  return fetchRequestHandler({ endpoint, req, router: appRouter, createContext });
+/** The most procedures one batched request may call; the browser client batches at most this many. */
+export const MAX_BATCH_SIZE = 10;
+
+/** 413 as tRPC answers a request-level error: {"error": {message, code: -32013, data: {code: "PAYLOAD_TOO_LARGE", httpStatus: 413, path}}}. */
+function payloadTooLarge(e: PayloadTooLargeError, path: string): Response {
+  const error = new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: e.message, cause: e });
+  const shape = getErrorShape({ config: appRouter._def._config, error, type: "unknown", path, input: undefined, ctx: undefined });
+  return new Response(JSON.stringify({ error: shape }), { status: 413, headers: { "content-type": "application/json" } });
+}
+
+export async function handleTrpc(original: Request): Promise<Response> {
+  const { pathname } = new URL(original.url);
+  const endpoint = pathname.startsWith("/trpc/") ? "/trpc" : "/api/trpc";
+  let req: Request;
+  try {
+    req = await withBodyLimit(original);
+  } catch (e) {
+    if (e instanceof PayloadTooLargeError) return payloadTooLarge(e, pathname.slice(endpoint.length + 1));
+    throw e;
+  }
+  return fetchRequestHandler({ endpoint, req, router: appRouter, createContext, maxBatchSize: MAX_BATCH_SIZE });
 }
