@@ -1,7 +1,7 @@
 /**
  * The lines a push adds: the patches of the commits reachable from the pushed tips and from no
- * existing ref (`git log -p <tips> --not --all`, git-log(1), git-diff(1) "combined diff" not
- * used: merges show no patch, their content is in their new parents). Used by push protection
+ * existing ref (`git log -p <tips> --not --all`, git-log(1); merges show no patch of their own,
+ * their content is in their new parents). Used by push protection
  * (services/repos/push-policy.ts). Runs inside receive-pack's quarantine when given its env
  * (git-receive-pack(1) "QUARANTINE ENVIRONMENT"). Streams git's output with a byte budget, so
  * memory stays bounded whatever the push.
@@ -73,7 +73,7 @@ export function unquoteGitPath(raw: string): string {
 
 /**
  * Calls `onLine` for every line added by the commits reachable from `tips` (commit ids) and
- * from no ref of `gitDir`, oldest patch order as git log prints it (newest commit first).
+ * from no ref of `gitDir`, in git log's order (newest commit first, files by path).
  * Binary files are skipped (git prints no lines for them); renames are detected (-M), so a
  * moved file is not scanned again. Reads at most `maxBytes` of patch output.
  * Errors: plain Error when git fails (a server fault).

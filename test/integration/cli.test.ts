@@ -30,7 +30,7 @@ describe("svc CLI (real process, temp database)", { timeout: 240_000 }, () => {
 
     const created = svc(["token", "create", "deploy", "-s", "repo:read", "--expires", "30"], { SVC_USER_ID: userId });
     expect(created.code).toBe(0);
-    const secret = /svc_[0-9A-Za-z]{8}_[0-9A-Za-z]{40}/.exec(created.out)![0];
+    const secret = /svc_[0-9A-Za-z]{8}_[0-9A-Za-z]{46}/.exec(created.out)![0];
     expect(created.out).toMatch(/Scopes:\s+repo:read\n/);
     expect(created.out).toMatch(/shown only once/);
 

@@ -206,6 +206,9 @@ describe("push policy (pre-receive)", () => {
     await (await getDb()).accessToken.create({ data: { userId: owner.id, name: "legacy", prefix, tokenHash: hashToken(legacy), scopes: "repo:read" } });
     expect(await verifyPersonalAccessToken(await getDb(), legacy)).toMatchObject({ userId: owner.id });
     expect(await isLiveToken(await getDb(), legacy)).toBe(true);
+    // a current-length token with a wrong checksum is refused before any lookup
+    await expect(verifyPersonalAccessToken(await getDb(), lookalike)).rejects.toMatchObject({ code: "UNAUTHORIZED", message: "invalid token" });
+    expect(await isLiveToken(await getDb(), lookalike)).toBe(false);
     await commitFile(dir, "deploy/ci.yml", `steps:\n  - run: curl -H "Authorization: Bearer ${legacy}" http://x\n`);
     const r = await git(["push", remote, "main"], { cwd: dir });
     expect(r.code).not.toBe(0);

@@ -8,7 +8,7 @@ describe("token service", () => {
     const db = await getDb();
     const user = await makeUser();
     const created = await createToken(db, user.id, { name: "ci" });
-    expect(created.token).toMatch(/^svc_[0-9A-Za-z]{8}_[0-9A-Za-z]{40}$/);
+    expect(created.token).toMatch(/^svc_[0-9A-Za-z]{8}_[0-9A-Za-z]{46}$/);
     expect(created.token.slice(4, 12)).toBe(created.prefix);
     expect(created.scopes).toEqual(["repo:read", "repo:write"]);
     expect(created.expiresAt).toBeNull();

@@ -4,7 +4,7 @@
  * "Token endpoints", "Token CLI", "Authentication").
  */
 import { z } from "zod";
-import { line } from "@/server/validation/strings";
+import { line, stringProblem } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { consume } from "@/server/rate-limit";
@@ -92,9 +92,12 @@ export async function listTokens(db: Db, userId: string): Promise<TokenRecord[]>
 /**
  * Finds one of the user's tokens by full id, unique id prefix, or token prefix (with or without
  * the `svc_` lead). Errors: NOT_FOUND when nothing matches; BAD_REQUEST listing the candidates
- * when a prefix matches more than one token.
+ * when a prefix matches more than one token, or for a ref that is not a single line of
+ * well-formed text (NUL, control characters, lone surrogates) or is over 200 characters.
  */
 export async function findToken(db: Db, userId: string, ref: string): Promise<TokenRecord> {
+  const problem = stringProblem(ref, "line");
+  if (problem || ref.length > 200) throw new AppError("BAD_REQUEST", problem ? `token id ${problem}` : "token id is at most 200 characters");
   const needle = ref.trim().replace(/^svc_/, "").replace(/_$/, "");
   if (!needle) throw new AppError("BAD_REQUEST", "a token id, id prefix or token prefix is required");
   const rows = await db.accessToken.findMany({
@@ -124,7 +127,8 @@ export interface VerifiedToken {
 }
 
 /**
- * Checks a presented `svc_…` token: known prefix, matching hash (constant time), not expired.
+ * Checks a presented `svc_…` token: checksum (current format; a wrong one is refused without a
+ * query, legacy tokens have none), known prefix, matching hash (constant time), not expired.
  * Revoked tokens are deleted, so they are unknown. Records last use at most once a minute.
  * Errors: UNAUTHORIZED "invalid token" / "token expired".
  */
