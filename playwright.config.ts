@@ -1,6 +1,6 @@
 /**
  * End-to-end tests in Debian's Chromium (/usr/bin/chromium; never a downloaded browser) against
- * the real server: `node scripts/start.mjs` (builds when needed, then `next start`) on PORT 3100
+ * the real server: `node scripts/start.mjs` (builds when needed, then svc's server, scripts/server.mjs) on PORT 3100
  * with a fresh DATA_DIR, so every run starts from an empty database.
  *
  *   npx playwright test                  start svc on SVC_E2E_PORT (3100) and run e2e/

@@ -1,32 +1,39 @@
-// `npm start`: runs svc on PORT (default 3000). Builds first when there is no build or the
-// sources changed since the last one (a hash of tracked source files is kept in .next/svc-source-hash).
+// `npm start`: runs svc on PORT (default 3000) with svc's own server (scripts/server.mjs).
+// Builds first when there is no build or what the build reads changed since the last one.
 // `node scripts/start.mjs --build-only` builds when needed and exits (used by npm test).
-// Data goes to DATA_DIR (default ./data); the SQLite database is created and migrated on first use.
-import { spawnSync, spawn } from "node:child_process";
+// Data goes to DATA_DIR (default ./data of this folder; a relative DATA_DIR is taken from the
+// current directory); the SQLite database is created and migrated on first use.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const next = path.join(root, "node_modules/next/dist/bin/next");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 const port = process.env.PORT || "3000";
-const env = {
-  ...process.env,
-  NEXT_TELEMETRY_DISABLED: "1",
-  SVC_APP_ROOT: root,
-  NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${port}`,
-};
+// Resolved here, against the directory `npm start` was run from, before moving to the app folder.
+process.env.DATA_DIR = path.resolve(process.env.DATA_DIR || path.join(root, "data"));
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.SVC_APP_ROOT = root;
+process.env.NEXTAUTH_URL ||= `http://localhost:${port}`;
+process.chdir(root);
 
+// Not read by `next build`, or written by it (next-env.d.ts): changing them needs no rebuild.
+const SKIP_DIRS = new Set(["node_modules", ".next", ".git", ".ci", "data", "test", "e2e", "bench", "docs", "scripts", "cli", "bin", "prisma", "test-results", "playwright-report", "tmp"]);
+const SKIP_FILE = /^(next-env\.d\.ts|.*\.tsbuildinfo|.*\.md|.*\.test\.tsx?)$/;
+
+/** sha256 over the path and content of every file the build reads (content, not mtime: a fresh checkout or `npm install` rewriting the same files costs no build). */
 function sourceHash() {
   const h = createHash("sha256");
   const walk = (dir) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (["node_modules", ".next", "data", ".git", "test-results", "playwright-report", "test", "e2e", "bench"].includes(name)) continue;
-      const p = path.join(dir, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else if (/\.(tsx?|mjs|css|json|prisma)$/.test(name)) h.update(p).update(String(st.size)).update(String(st.mtimeMs));
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(p);
+      } else if (entry.isFile() && !SKIP_FILE.test(entry.name)) {
+        h.update(path.relative(root, p)).update("\0").update(readFileSync(p)).update("\0");
+      }
     }
   };
   walk(root);
@@ -34,16 +41,23 @@ function sourceHash() {
 }
 
 const hashFile = path.join(root, ".next/svc-source-hash");
-const hash = sourceHash();
-const built = existsSync(path.join(root, ".next/BUILD_ID")) && existsSync(hashFile) && readFileSync(hashFile, "utf8") === hash;
+const before = sourceHash();
+const built = existsSync(path.join(root, ".next/BUILD_ID")) && existsSync(hashFile) && readFileSync(hashFile, "utf8") === before;
 if (!built || process.env.SVC_FORCE_BUILD === "1") {
   console.log("svc: building (first start or sources changed)…");
-  const r = spawnSync(process.execPath, [next, "build"], { cwd: root, env, stdio: "inherit" });
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env: process.env, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
-  writeFileSync(hashFile, hash);
+  // Taken again after the build: only when nothing changed meanwhile is the build known to match.
+  const after = sourceHash();
+  if (after === before) writeFileSync(hashFile, after);
+  else {
+    rmSync(hashFile, { force: true });
+    console.log("svc: sources changed during the build; the next start builds again");
+  }
+  console.log(`svc: built in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 if (process.argv.includes("--build-only")) process.exit(0);
-console.log(`svc: listening on http://localhost:${port} (data in ${path.resolve(process.env.DATA_DIR || "data")})`);
-const child = spawn(process.execPath, [next, "start", "-p", port, ...(process.env.HOSTNAME ? ["-H", process.env.HOSTNAME] : [])], { cwd: root, env, stdio: "inherit" });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code) => process.exit(code ?? 0));
+
+const { main } = await import("./server.mjs");
+await main(`(data in ${process.env.DATA_DIR})`);

@@ -31,9 +31,11 @@ let cached: Config | undefined;
  * current directory.
  *
  * Build note (issue #6 item 22): Next's file tracer follows `path` calls it can evaluate.
- * `path.resolve(process.cwd())` evaluates to the project folder, and so traced the whole project
- * into every server route. The app root is therefore kept as a plain string (no path call), and
- * the data folder — user data, never part of the app — is marked for the tracer to skip.
+ * `path.resolve(process.cwd())` evaluates to the project folder itself, so every server route
+ * traced the whole project (tests, docs, e2e…) and the build printed a warning per call. The app
+ * root is therefore a plain string (no path call: the tracer then follows only what is read from
+ * it, the migrations), and paths built from DATA_DIR / DATABASE_URL — user data, never part of
+ * the app — are marked for the tracer to skip.
  * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):
  */
 export function getConfig(): Config {
@@ -54,7 +56,7 @@ export function getConfig(): Config {
   } else if (raw) {
     throw new Error(`DATABASE_URL must start with file: or postgres:// (got "${raw.split(":")[0]}:…")`);
   } else {
-    databaseUrl = `file:${path.join(dataDir, "svc.db")}`;
+    databaseUrl = `file:${path.join(/* turbopackIgnore: true */ dataDir, "svc.db")}`;
     provider = "sqlite";
   }
   const port = process.env.PORT || "3000";
@@ -85,7 +87,7 @@ export function getAuthSecret(): string {
   const fromEnv = process.env.NEXTAUTH_SECRET;
   if (fromEnv) return fromEnv;
   const { dataDir } = getConfig();
-  const file = path.join(dataDir, "auth-secret");
+  const file = path.join(/* turbopackIgnore: true */ dataDir, "auth-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");
