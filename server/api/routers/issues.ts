@@ -6,6 +6,7 @@
  * through `repoProcedureBy`. Shapes and rules: docs/issues.md.
  */
 import { z } from "zod";
+import { line, text } from "@/server/validation/strings";
 import { router, publicProcedure, repoProcedure, repoProcedureBy, type RepoLocatorDef } from "../trpc";
 import * as issues from "@/server/services/issues";
 import * as s from "@/server/services/issues/schemas";
@@ -64,10 +65,10 @@ export const issuesRouter = router({
   // ---- labels ----
   listLabels: repoProcedure.query(({ ctx }) => issues.listLabels(ctx.db, ctx.repo)),
   createLabel: repoProcedure
-    .input(z.object({ name: s.labelName, color: s.color, description: z.string({ error: "description must be a string" }).max(100, "description is at most 100 characters").optional() }))
+    .input(z.object({ name: s.labelName, color: s.color, description: line("description").max(100, "description is at most 100 characters").optional() }))
     .mutation(({ ctx, input }) => issues.createLabel(ctx.db, ctx.repo, input)),
   updateLabel: repoProcedureBy(byLabelId)
-    .input(z.object({ name: s.labelName.optional(), color: s.color.optional(), description: z.string({ error: "description must be a string" }).max(100, "description is at most 100 characters").nullable().optional() }))
+    .input(z.object({ name: s.labelName.optional(), color: s.color.optional(), description: line("description").max(100, "description is at most 100 characters").nullable().optional() }))
     .mutation(({ ctx, input }) => issues.updateLabel(ctx.db, ctx.repo, ctx.entityId, input)),
   deleteLabel: repoProcedureBy(byLabelId).mutation(({ ctx }) => issues.deleteLabel(ctx.db, ctx.actor!, ctx.repo, ctx.entityId)),
   addLabel: repoProcedure.input(num.extend({ labelId: s.uuid("labelId") })).mutation(({ ctx, input }) => issues.addLabel(ctx.db, ctx.actor!, ctx.repo, input.number, input.labelId)),
@@ -84,7 +85,7 @@ export const issuesRouter = router({
     .input(num.extend({ targetStatus: s.status.optional(), priority: s.priority.optional() }))
     .mutation(({ ctx, input }) => issues.acceptTriage(ctx.db, ctx.actor!, ctx.repo, input)),
   rejectTriage: repoProcedure
-    .input(num.extend({ reason: z.string({ error: "reason is required" }).trim().min(1, "reason is required").max(65_536, "reason is at most 65536 characters") }))
+    .input(num.extend({ reason: text("reason", "reason is required").trim().min(1, "reason is required").max(65_536, "reason is at most 65536 characters") }))
     .mutation(({ ctx, input }) => issues.rejectTriage(ctx.db, ctx.actor!, ctx.repo, input)),
 
   // ---- activity ----

@@ -3,12 +3,13 @@
  * project and cycle are real). Write permission creates, read permission lists.
  */
 import { z } from "zod";
+import { line } from "@/server/validation/strings";
 import { router, repoProcedure } from "../trpc";
 import { createProject, listProjects } from "@/server/services/projects";
 import { createCycle, listCycles } from "@/server/services/cycles";
 
 const isoDate = (field: string) =>
-  z.string({ error: `${field} must be an ISO date or date-time string` }).max(40, `${field} must be an ISO date`).transform((v, ctx) => {
+  line(field, `${field} must be an ISO date or date-time string`).max(40, `${field} must be an ISO date`).transform((v, ctx) => {
     const t = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(v) ? Date.parse(v) : NaN;
     if (Number.isNaN(t)) {
       ctx.addIssue({ code: "custom", message: `${field} must be an ISO date or date-time string` });
@@ -20,7 +21,7 @@ const isoDate = (field: string) =>
 export const projectsRouter = router({
   /** {repoId, name} → {id, repoId, name, createdAt}. CONFLICT for a taken name. */
   create: repoProcedure
-    .input(z.object({ name: z.string({ error: "name must be a string" }).trim().min(1, "name is required").max(100, "name is at most 100 characters") }))
+    .input(z.object({ name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters") }))
     .mutation(({ ctx, input }) => createProject(ctx.db, ctx.repo, input.name)),
   /** {repoId} → projects by name. */
   list: repoProcedure.query(({ ctx }) => listProjects(ctx.db, ctx.repo)),
@@ -31,7 +32,7 @@ export const cyclesRouter = router({
   create: repoProcedure
     .input(z.object({
       number: z.number({ error: "number must be a number" }).int("number must be an integer").min(1, "number must be at least 1").max(1_000_000, "number is too large").optional(),
-      name: z.string({ error: "name must be a string" }).trim().min(1, "name must not be empty").max(100, "name is at most 100 characters").optional(),
+      name: line("name").trim().min(1, "name must not be empty").max(100, "name is at most 100 characters").optional(),
       startsAt: isoDate("startsAt"),
       endsAt: isoDate("endsAt"),
     }))

@@ -4,13 +4,14 @@
  * absent) and answer NOT_FOUND for unknown refs and paths.
  */
 import { z } from "zod";
+import { line, text } from "@/server/validation/strings";
 import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProcedure } from "../trpc";
 import * as repos from "@/server/services/repos";
 import { ROLES } from "@/server/services/repos/access";
 import * as git from "@/server/git/repository";
 
-const refInput = z.string().min(1).max(255).optional();
-const pathInput = z.string().max(4096).optional();
+const refInput = line("ref").min(1).max(255).optional();
+const pathInput = text("path").max(4096).optional();
 
 export const reposRouter = router({
   /** {name, description?, isPrivate?, defaultBranch? ("main")} → repository. CONFLICT if the name is taken. */
@@ -19,7 +20,7 @@ export const reposRouter = router({
 
   /** {owner?, limit? (1–100, 30), offset?} → repositories visible to the caller. */
   list: publicProcedure
-    .input(z.object({ owner: z.string().max(100).optional(), limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }).default({ limit: 30, offset: 0 }))
+    .input(z.object({ owner: line("owner").max(100).optional(), limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }).default({ limit: 30, offset: 0 }))
     .query(async ({ ctx, input }) => (await repos.listRepositories(ctx.db, ctx.actor, input)).map((r) => repos.toRepoView(r, ctx.publicUrl))),
 
   /** {owner, name} → repository plus isEmpty (no commits yet). */
@@ -30,7 +31,7 @@ export const reposRouter = router({
 
   /** {repoId, description?, isPrivate?, defaultBranch?} → repository (admin). */
   update: repoProcedure
-    .input(z.object({ description: z.string().max(350).nullable().optional(), isPrivate: z.boolean().optional(), defaultBranch: z.string().min(1).max(255).optional() }))
+    .input(z.object({ description: line("description").max(350).nullable().optional(), isPrivate: z.boolean().optional(), defaultBranch: line("defaultBranch").min(1).max(255).optional() }))
     .mutation(async ({ ctx, input }) => repos.toRepoView(await repos.updateRepository(ctx.db, ctx.repo, input), ctx.publicUrl)),
 
   /** {repoId} → {id}; removes the repository and its git data (admin). */
@@ -50,7 +51,7 @@ export const reposRouter = router({
   }),
 
   /** {repoId, ref?, path} → {ref, sha (commit), path, blobSha, size (bytes), isBinary, truncated, text} */
-  blob: repoProcedure.input(z.object({ ref: refInput, path: z.string().min(1).max(4096) })).query(async ({ ctx, input }) => {
+  blob: repoProcedure.input(z.object({ ref: refInput, path: text("path").min(1).max(4096) })).query(async ({ ctx, input }) => {
     const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
     const blob = await git.readBlob(ctx.repo.gitDir, sha, input.path);
     return { ref, sha, path: blob.path, blobSha: blob.sha, size: blob.size, isBinary: blob.isBinary, truncated: blob.truncated, text: blob.text };
@@ -72,11 +73,11 @@ export const reposRouter = router({
 
   /** {repoId, username, role (read|write|admin)} → collaborator; changes the role if present. */
   addCollaborator: repoProcedure
-    .input(z.object({ username: z.string().min(1).max(39), role: z.enum(ROLES as [string, ...string[]]) }))
+    .input(z.object({ username: line("username").min(1).max(39), role: z.enum(ROLES as [string, ...string[]]) }))
     .mutation(({ ctx, input }) => repos.setCollaborator(ctx.db, ctx.repo, input.username, input.role as (typeof ROLES)[number])),
 
   /** {repoId, username} → {removed: true}. NOT_FOUND when not a collaborator. */
-  removeCollaborator: repoProcedure.input(z.object({ username: z.string().min(1).max(39) })).mutation(async ({ ctx, input }) => {
+  removeCollaborator: repoProcedure.input(z.object({ username: line("username").min(1).max(39) })).mutation(async ({ ctx, input }) => {
     await repos.removeCollaborator(ctx.db, ctx.repo, input.username);
     return { removed: true };
   }),

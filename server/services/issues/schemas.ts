@@ -4,18 +4,18 @@
  * so the CLI gets the same validation. Messages name the field.
  */
 import { z } from "zod";
+import { line, text } from "@/server/validation/strings";
 import { PRIORITY_KEYS, RELATION_TYPES, STATUS_KEYS, normalizeDueDate } from "./model";
 
-export const uuid = (field: string) => z.string({ error: `${field} must be a string` }).uuid(`${field} must be a UUID`);
+export const uuid = (field: string) => line(field).uuid(`${field} must be a UUID`);
 export const issueNumber = (field = "number") =>
   z.number({ error: `${field} must be an issue number` }).int(`${field} must be an integer`).min(1, `${field} must be at least 1`).max(2_147_483_647, `${field} is too large`);
 
-export const title = z.string({ error: "title must be a string" }).trim().min(1, "title is required").max(256, "title is at most 256 characters");
-export const body = z.string({ error: "body must be a string" }).max(65_536, "body is at most 65536 characters");
+export const title = line("title").trim().min(1, "title is required").max(256, "title is at most 256 characters");
+export const body = text("body").max(65_536, "body is at most 65536 characters");
 export const priority = z.enum(PRIORITY_KEYS, { error: `priority must be one of ${PRIORITY_KEYS.join(", ")}` });
 export const status = z.enum(STATUS_KEYS as [string, ...string[]], { error: `status must be one of ${STATUS_KEYS.join(", ")}` });
-export const dueDate = z
-  .string({ error: "dueDate must be an ISO date string (YYYY-MM-DD)" })
+export const dueDate = line("dueDate", "dueDate must be an ISO date string (YYYY-MM-DD)")
   .max(40, "dueDate must be an ISO date (YYYY-MM-DD)")
   .transform((v, ctx) => {
     const d = normalizeDueDate(v);
@@ -26,9 +26,9 @@ export const dueDate = z
     return d;
   });
 export const estimate = z.number({ error: "estimate must be a number" }).finite("estimate must be finite").min(0, "estimate must not be negative").max(1_000_000, "estimate is at most 1000000");
-export const labelName = z.string({ error: "label must be a string" }).trim().min(1, "label name is required").max(50, "label name is at most 50 characters");
+export const labelName = line("label name", "label must be a string").trim().min(1, "label name is required").max(50, "label name is at most 50 characters");
 export const labelList = z.array(labelName, { error: "labels must be a list of label names" }).max(50, "at most 50 labels");
-export const color = z.string({ error: "color must be a string" }).regex(/^#[0-9a-fA-F]{6}$/, "color must be #rrggbb");
+export const color = line("color").regex(/^#[0-9a-fA-F]{6}$/, "color must be #rrggbb");
 export const limitOf = (def: number, max: number) =>
   z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit must be at least 1").max(max, `limit is at most ${max}`).default(def);
 export const offset = z.number({ error: "offset must be a number" }).int("offset must be an integer").min(0, "offset must not be negative").max(1_000_000, "offset is too large").default(0);
@@ -41,7 +41,7 @@ export const listInput = z.object({
   status: status.optional(),
   priority: priority.optional(),
   assignee: uuid("assignee").optional(),
-  project: z.string({ error: "project must be a project name" }).min(1).max(100).optional(),
+  project: line("project", "project must be a project name").min(1).max(100).optional(),
   cycle: issueNumber("cycle").optional(),
   overdue: z.boolean({ error: "overdue must be a boolean" }).optional(),
   dueSoon: z.boolean({ error: "dueSoon must be a boolean" }).optional(),
@@ -66,7 +66,7 @@ export const createInput = z
     dueDate: dueDate.optional(),
     estimate: estimate.optional(),
     parentNumber: issueNumber("parentNumber").optional(),
-    project: z.string({ error: "project must be a project name" }).trim().min(1, "project name is required").max(100).optional(),
+    project: line("project", "project must be a project name").trim().min(1, "project name is required").max(100).optional(),
     cycle: issueNumber("cycle").optional(),
     assigneeId: uuid("assigneeId").optional(),
     templateId: uuid("templateId").optional(),
@@ -112,11 +112,11 @@ export const moveInput = z
   })
   .refine((v) => v.beforeNumber === undefined || v.afterNumber === undefined, { message: "give beforeNumber or afterNumber, not both", path: ["beforeNumber"] });
 
-export const commentBody = z.string({ error: "body must be a string" }).trim().min(1, "body is required").max(65_536, "body is at most 65536 characters");
+export const commentBody = text("body").trim().min(1, "body is required").max(65_536, "body is at most 65536 characters");
 
 export const templateFields = {
-  name: z.string({ error: "name must be a string" }).trim().min(1, "name is required").max(100, "name is at most 100 characters"),
-  title: z.string({ error: "title must be a string" }).max(256, "title is at most 256 characters").nullable().optional(),
+  name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters"),
+  title: line("title").max(256, "title is at most 256 characters").nullable().optional(),
   body: body.nullable().optional(),
   labels: labelList.optional(),
   priority: priority.nullable().optional(),
@@ -141,7 +141,7 @@ export const viewSort = z.object({
 export type ViewSort = z.output<typeof viewSort>;
 
 export const viewFields = {
-  name: z.string({ error: "name must be a string" }).trim().min(1, "name is required").max(100, "name is at most 100 characters"),
+  name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters"),
   filters: viewFilters,
   sort: viewSort.nullable().optional(),
 };

@@ -4,6 +4,7 @@
  * "Token endpoints", "Token CLI", "Authentication").
  */
 import { z } from "zod";
+import { line, stringProblem } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { consume } from "@/server/rate-limit";
@@ -28,8 +29,8 @@ export interface TokenRecord {
 }
 
 export const createTokenInput = z.object({
-  name: z.string().trim().min(1, "name is required").max(100, "name is at most 100 characters"),
-  scopes: z.union([z.array(z.string()), z.string()]).optional(),
+  name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters"),
+  scopes: z.union([z.array(line("scope")), line("scopes")]).optional(),
   /** Whole days until expiry, 1 to 3650; absent or null = never expires. */
   expiresInDays: z.number().int("expiresInDays must be a whole number of days").min(1, "expiresInDays must be at least 1").max(MAX_EXPIRY_DAYS, `expiresInDays must be at most ${MAX_EXPIRY_DAYS}`).nullish(),
 });
@@ -91,9 +92,12 @@ export async function listTokens(db: Db, userId: string): Promise<TokenRecord[]>
 /**
  * Finds one of the user's tokens by full id, unique id prefix, or token prefix (with or without
  * the `svc_` lead). Errors: NOT_FOUND when nothing matches; BAD_REQUEST listing the candidates
- * when a prefix matches more than one token.
+ * when a prefix matches more than one token, or for a ref that is not a single line of
+ * well-formed text (NUL, control characters, lone surrogates) or is over 200 characters.
  */
 export async function findToken(db: Db, userId: string, ref: string): Promise<TokenRecord> {
+  const problem = stringProblem(ref, "line");
+  if (problem || ref.length > 200) throw new AppError("BAD_REQUEST", problem ? `token id ${problem}` : "token id is at most 200 characters");
   const needle = ref.trim().replace(/^svc_/, "").replace(/_$/, "");
   if (!needle) throw new AppError("BAD_REQUEST", "a token id, id prefix or token prefix is required");
   const rows = await db.accessToken.findMany({
