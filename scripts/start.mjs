@@ -4,10 +4,10 @@
 // Data goes to DATA_DIR (default ./data of this folder; a relative DATA_DIR is taken from the
 // current directory); the SQLite database is created and migrated on first use.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildInputsHash } from "./build-inputs.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -19,29 +19,8 @@ process.env.SVC_APP_ROOT = root;
 process.env.NEXTAUTH_URL ||= `http://localhost:${port}`;
 process.chdir(root);
 
-// Not read by `next build`, or written by it (next-env.d.ts): changing them needs no rebuild.
-const SKIP_DIRS = new Set(["node_modules", ".next", ".git", ".ci", "data", "test", "e2e", "bench", "docs", "scripts", "cli", "bin", "prisma", "test-results", "playwright-report", "tmp"]);
-const SKIP_FILE = /^(next-env\.d\.ts|.*\.tsbuildinfo|.*\.md|.*\.test\.tsx?)$/;
-
-/** sha256 over the path and content of every file the build reads (content, not mtime: a fresh checkout or `npm install` rewriting the same files costs no build). */
-function sourceHash() {
-  const h = createHash("sha256");
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) walk(p);
-      } else if (entry.isFile() && !SKIP_FILE.test(entry.name)) {
-        h.update(path.relative(root, p)).update("\0").update(readFileSync(p)).update("\0");
-      }
-    }
-  };
-  walk(root);
-  return h.digest("hex");
-}
-
 const hashFile = path.join(root, ".next/svc-source-hash");
-const before = sourceHash();
+const before = buildInputsHash(root);
 const built = existsSync(path.join(root, ".next/BUILD_ID")) && existsSync(hashFile) && readFileSync(hashFile, "utf8") === before;
 if (!built || process.env.SVC_FORCE_BUILD === "1") {
   console.log("svc: building (first start or sources changed)…");
@@ -49,7 +28,7 @@ if (!built || process.env.SVC_FORCE_BUILD === "1") {
   const r = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env: process.env, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
   // Taken again after the build: only when nothing changed meanwhile is the build known to match.
-  const after = sourceHash();
+  const after = buildInputsHash(root);
   if (after === before) writeFileSync(hashFile, after);
   else {
     rmSync(hashFile, { force: true });

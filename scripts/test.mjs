@@ -2,15 +2,22 @@
 // when TEST_DATABASE_URL is set (a server URL; each test file makes and drops its own database);
 // 0) typecheck; 3) next build; 4) Playwright end-to-end in Debian's Chromium against the real server.
 // Ends with one line "tests: N passed, N failed". Options: --no-e2e, --only-e2e.
+// Chromium is checked first (scripts/chromium.mjs): missing → installed with apt-get when running
+// as root, else the command to run is printed and nothing runs.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureChromium } from "./chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = new Set(process.argv.slice(2));
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+if (!args.has("--no-e2e") && !ensureChromium(env)) {
+  console.log("\ntests: 0 passed, 1 failed");
+  process.exit(1);
+}
 const tmp = mkdtempSync(path.join(os.tmpdir(), "svc-test-run-"));
 let passed = 0;
 let failed = 0;
@@ -44,12 +51,7 @@ if (!args.has("--only-e2e")) {
 }
 
 if (!args.has("--no-e2e")) {
-  const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-  if (!existsSync(chromium)) {
-    console.error(`\nChromium not found at ${chromium}. Install Debian's: apt-get install -y chromium (never a downloaded browser).`);
-    failed += 1;
-    broken = true;
-  } else if (run("next build", process.execPath, [path.join(root, "scripts/start.mjs"), "--build-only"])) {
+  if (run("next build", process.execPath, [path.join(root, "scripts/start.mjs"), "--build-only"])) {
     const out = path.join(tmp, "playwright.json");
     run("playwright", process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     if (existsSync(out)) {
