@@ -14,11 +14,14 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z, ZodError } from "zod";
+import { line } from "@/server/validation/strings";
 import { getDb, type Db } from "@/server/db";
 import { AppError, type AppErrorCode } from "@/server/errors";
 import { resolveActor, requireScope, type Actor } from "@/server/auth/actor";
+import { assertSameOrigin } from "@/server/auth/csrf";
 import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 import { getConfig } from "@/server/config";
+import { currentRequestId, newRequestId, requestIdOf } from "@/server/request-id";
 import { ACCESS, type AccessRule } from "./access";
 
 export interface Context {
@@ -28,16 +31,21 @@ export interface Context {
   /** Pre-resolved actor (server components, tests); undefined = resolve from headers. */
   actor?: Actor | null;
   publicUrl: string;
+  /** Id of the request (server/request-id.ts): named in 500 messages and in the log line. */
+  requestId: string;
 }
 
-/** Context for a fetch request (the HTTP handler). */
-export async function createContext(opts: { req: Request }): Promise<Context> {
-  return { db: await getDb(), headers: opts.req.headers, publicUrl: getConfig().publicUrl };
+/**
+ * Context for a fetch request (the HTTP handler). `requestId` defaults to the request's own
+ * (`requestIdOf`: its well-formed X-Request-Id header or a new UUID).
+ */
+export async function createContext(opts: { req: Request; requestId?: string }): Promise<Context> {
+  return { db: await getDb(), headers: opts.req.headers, publicUrl: getConfig().publicUrl, requestId: opts.requestId ?? requestIdOf(opts.req) };
 }
 
-/** Context with a known actor (server components, the CLI, tests). */
+/** Context with a known actor (server components, the CLI, tests); a new request id. */
 export async function contextFor(actor: Actor | null, headers: Headers = new Headers()): Promise<Context> {
-  return { db: await getDb(), headers, actor, publicUrl: getConfig().publicUrl };
+  return { db: await getDb(), headers, actor, publicUrl: getConfig().publicUrl, requestId: newRequestId() };
 }
 
 export type Tier = AccessRule["tier"];
@@ -70,12 +78,23 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    errorFormatter({ shape, error }) {
+    /**
+     * What a client sees of an error. 4xx: the message (zod issues joined, naming the field) and
+     * retryAfter for TOO_MANY_REQUESTS. 5xx (anything not an AppError, ZodError or 4xx
+     * TRPCError: a Prisma or git failure, a bug): never the cause's message, which can hold SQL
+     * or paths (issue #6 item 9), but "internal error (request <id>)" and data.requestId; the
+     * cause is logged under that id by the HTTP handler's onError (server/http/trpc.ts).
+     */
+    errorFormatter({ shape, error, ctx }) {
+      const data: Record<string, unknown> = { ...shape.data };
+      delete data.stack;
+      if (shape.data.httpStatus >= 500) {
+        const requestId = ctx?.requestId ?? currentRequestId() ?? "unknown";
+        return { ...shape, message: `internal error (request ${requestId})`, data: { ...data, requestId } };
+      }
       const message = error.cause instanceof ZodError ? formatZodError(error.cause) : shape.message;
       const retryAfter = error.cause instanceof AppError ? error.cause.retryAfter : undefined;
-      const data: Record<string, unknown> = { ...shape.data, ...(retryAfter ? { retryAfter } : {}) };
-      delete data.stack;
-      return { ...shape, message, data };
+      return { ...shape, message, data: { ...data, ...(retryAfter ? { retryAfter } : {}) } };
     },
   });
 
@@ -83,13 +102,19 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-/** Maps domain errors, resolves the actor once, and checks the access table row exists. */
-const base = t.procedure.use(async ({ ctx, path, next }) => {
+/**
+ * Maps domain errors, resolves the actor once (refusing cross-site mutations made with the
+ * session cookie: server/auth/csrf.ts), and checks the access table row exists.
+ */
+const base = t.procedure.use(async ({ ctx, path, type, next }) => {
   const rule = ACCESS[path];
   if (!rule) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `procedure ${path} has no access rule` });
   let actor: Actor | null;
   try {
     actor = ctx.actor !== undefined ? ctx.actor : await resolveActor({ headers: ctx.headers });
+    // an HTTP mutation made with the session cookie must come from svc's own pages (issue #6
+    // item 15); server components and the CLI hand in their actor and make no HTTP request
+    if (type === "mutation" && ctx.actor === undefined) assertSameOrigin(actor, "POST", ctx.headers, ctx.publicUrl);
   } catch (e) {
     throw toTRPCError(e) ?? e;
   }
@@ -137,7 +162,7 @@ async function withRepo<T>(ctx: { db: Db; actor: Actor | null }, path: string, l
 }
 
 /** Repository identifier as the spec uses it: a UUID string. */
-export const repoIdSchema = z.string().uuid("repoId must be a repository UUID");
+export const repoIdSchema = line("repoId").uuid("repoId must be a repository UUID");
 
 export const repoProcedure = base
   .meta({ tier: "repo" })
@@ -146,7 +171,7 @@ export const repoProcedure = base
 
 export const repoByNameProcedure = base
   .meta({ tier: "repo" })
-  .input(z.object({ owner: z.string().min(1).max(100), name: z.string().min(1).max(100) }))
+  .input(z.object({ owner: line("owner").min(1).max(100), name: line("name").min(1).max(100) }))
   .use(({ ctx, path, input, next }) => withRepo(ctx, path, { owner: input.owner, name: input.name }, (repo) => next({ ctx: { ...ctx, repo } })));
 
 const SCOPE_FOR_LEVEL = { read: "repo:read", write: "repo:write", admin: "repo:admin" } as const;
@@ -176,7 +201,7 @@ export interface RepoLocatorDef<K extends string> {
  * and ctx.entityId the located id.
  */
 export function repoProcedureBy<K extends string>(def: RepoLocatorDef<K>) {
-  const idSchema = def.schema ?? z.string({ error: `${def.key} is required` }).uuid(`${def.key} must be a UUID`);
+  const idSchema = def.schema ?? line(def.key, `${def.key} is required`).uuid(`${def.key} must be a UUID`);
   const shape = { [def.key]: idSchema } as { [P in K]: z.ZodType<string> };
   return base
     .meta({ tier: "repo" })

@@ -4,28 +4,36 @@
  * cap (docs/api.md "Limits"); anything else is logged and answered 500.
  */
 import { AppError, httpStatusOf } from "@/server/errors";
+import { REQUEST_ID_HEADER, logServerError, newRequestId, requestIdOf } from "@/server/request-id";
 import { MAX_BODY_BYTES, PayloadTooLargeError, payloadTooLarge, readBodyLimited } from "./body-limit";
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
-export function errorResponse(e: unknown): Response {
+/**
+ * The JSON error response for `e`: AppError → its status and message; anything else → 500
+ * {"error": {code: "INTERNAL_SERVER_ERROR", message: "internal error (request <id>)", requestId}}
+ * with the x-request-id header, never the cause's message, which is logged under that id
+ * (`req` gives the id and the method and path for the log line; issue #6 item 9).
+ */
+export function errorResponse(e: unknown, req?: Request): Response {
   if (e instanceof PayloadTooLargeError) return payloadTooLarge(e);
   if (e instanceof AppError) {
     const headers: Record<string, string> = e.retryAfter ? { "retry-after": String(e.retryAfter) } : {};
     return json({ error: { code: e.code, message: e.message } }, httpStatusOf(e.code), headers);
   }
-  console.error("unhandled error", e);
-  return json({ error: { code: "INTERNAL_SERVER_ERROR", message: "internal error" } }, 500);
+  const requestId = req ? requestIdOf(req) : newRequestId();
+  logServerError(requestId, req ? `${req.method} ${new URL(req.url).pathname}` : "HTTP", e);
+  return json({ error: { code: "INTERNAL_SERVER_ERROR", message: `internal error (request ${requestId})`, requestId } }, 500, { [REQUEST_ID_HEADER]: requestId });
 }
 
-/** Runs a handler, turning thrown errors into JSON error responses. */
-export async function handle(fn: () => Promise<Response>): Promise<Response> {
+/** Runs a handler, turning thrown errors into JSON error responses (`req`: see errorResponse). */
+export async function handle(fn: () => Promise<Response>, req?: Request): Promise<Response> {
   try {
     return await fn();
   } catch (e) {
-    return errorResponse(e);
+    return errorResponse(e, req);
   }
 }
 

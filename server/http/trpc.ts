@@ -8,6 +8,8 @@
  */
 import { TRPCError, getErrorShape } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { logServerError, requestIdOf, runWithRequestId, withRequestId } from "@/server/request-id";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
 import { PayloadTooLargeError, withBodyLimit } from "./body-limit";
@@ -32,5 +34,16 @@ export async function handleTrpc(original: Request): Promise<Response> {
     if (e instanceof PayloadTooLargeError) return payloadTooLarge(e, pathname.slice(endpoint.length + 1));
     throw e;
   }
-  return fetchRequestHandler({ endpoint, req, router: appRouter, createContext, maxBatchSize: MAX_BATCH_SIZE });
+  // Request id (issue #6 item 9): in the context and the x-request-id header; every 5xx is logged
+  // under it (the client only sees "internal error (request <id>)", server/api/trpc.ts).
+  const requestId = requestIdOf(original);
+  const res = await runWithRequestId(requestId, () =>
+    fetchRequestHandler({
+      endpoint, req, router: appRouter, maxBatchSize: MAX_BATCH_SIZE,
+      createContext: (opts) => createContext({ req: opts.req, requestId }),
+      onError: ({ error, path }) => {
+        if (getHTTPStatusCodeFromError(error) >= 500) logServerError(requestId, path ?? "(no procedure)", error.cause ?? error);
+      },
+    }));
+  return withRequestId(res, requestId);
 }

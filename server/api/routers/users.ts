@@ -1,5 +1,6 @@
 /** users router: sign up (public), the caller's profile (scope user:read) and browser sessions (user:read / user:write; sessions only). */
 import { z } from "zod";
+import { line } from "@/server/validation/strings";
 import { router, publicProcedure, authedProcedure } from "../trpc";
 import { requireSession } from "@/server/auth/actor";
 import { listSessions, revokeAllSessions, revokeSession } from "@/server/services/users/sessions";
@@ -17,7 +18,7 @@ export const usersRouter = router({
     return listSessions(ctx.db, ctx.actor.user.id, ctx.actor.sessionId);
   }),
   /** {sessionId} → {id, revoked: true}; that browser is signed out and its JWT stops working. NOT_FOUND. */
-  revokeSession: authedProcedure.input(z.object({ sessionId: z.string().uuid("sessionId must be a UUID") })).mutation(({ ctx, input }) => {
+  revokeSession: authedProcedure.input(z.object({ sessionId: line("sessionId").uuid("sessionId must be a UUID") })).mutation(({ ctx, input }) => {
     requireSession(ctx.actor, "manage sessions");
     return revokeSession(ctx.db, ctx.actor.user.id, input.sessionId);
   }),

@@ -3,6 +3,7 @@
  */
 import { hash, verify } from "@node-rs/argon2";
 import { z } from "zod";
+import { line, text } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { usernameProblem } from "./names";
@@ -12,10 +13,10 @@ import { takeSignInAttempt } from "./sign-in-limits";
 export const MIN_PASSWORD_LENGTH = 8;
 
 export const signUpInput = z.object({
-  username: z.string().trim(),
-  password: z.string().max(1024, "password is at most 1024 characters"),
-  name: z.string().trim().max(100).optional(),
-  email: z.string().trim().email("email is not a valid address").max(254).optional().or(z.literal("").transform(() => undefined)),
+  username: line("username").trim(),
+  password: text("password").max(1024, "password is at most 1024 characters"),
+  name: line("name").trim().max(100).optional(),
+  email: line("email").trim().email("email is not a valid address").max(254).optional().or(z.literal("").transform(() => undefined)),
 });
 export type SignUpInput = z.input<typeof signUpInput>;
 

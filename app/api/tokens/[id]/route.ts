@@ -1,6 +1,8 @@
 import { deleteToken } from "@/server/http/tokens";
+import { lastRawSegment } from "@/server/http/path";
 
 export const dynamic = "force-dynamic";
-export async function DELETE(req: Request, ctx: { params: Promise<{ id: string }> }) {
-  return deleteToken(req, (await ctx.params).id);
+/** The id is read still encoded from the URL: Next's params are already decoded (issue #6 item 11). */
+export async function DELETE(req: Request) {
+  return deleteToken(req, lastRawSegment(req));
 }

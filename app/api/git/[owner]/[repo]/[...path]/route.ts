@@ -4,6 +4,7 @@
  * git and streams request and response bodies (docs/git-http.md).
  */
 import { handleGitHttp } from "@/server/git/smart-http";
+import { hasMalformedEscape } from "@/server/http/path";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -11,6 +12,11 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ owner: string; repo: string; path: string[] }> };
 
 async function handler(req: Request, { params }: Params): Promise<Response> {
+  // A malformed percent-escape (`/alice/pub.git/%ZZ`) is the client's error (issue #6 item 11),
+  // whatever Next made of the segment; git prints the text body as "remote: …".
+  if (hasMalformedEscape(new URL(req.url).pathname)) {
+    return new Response("malformed percent-escape in the URL path\n", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
   const { owner, repo, path } = await params;
   // Reached directly as /api/git/<owner>/<repo>.git/… the suffix is still there.
   const name = repo.endsWith(".git") ? repo.slice(0, -".git".length) : repo;
