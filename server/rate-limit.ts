@@ -87,12 +87,6 @@ function refusal(name: LimitName, msBeforeNext: number): AppError {
   return new AppError("TOO_MANY_REQUESTS", `too many ${LIMITS[name].what}; try again in ${retryAfter < 120 ? `${retryAfter} seconds` : `${minutes} minutes`}`, retryAfter);
 }
 
-/** Throws TOO_MANY_REQUESTS when `key` has used up `name`'s points in the current window; uses nothing. */
-export async function assertUnderLimit(name: LimitName, key: string): Promise<void> {
-  const res = await limiter(name).get(key);
-  if (res && res.consumedPoints >= LIMITS[name].points) throw refusal(name, res.msBeforeNext);
-}
-
 /** Uses one point of `name` for `key`. Throws TOO_MANY_REQUESTS when none is left. */
 export async function consume(name: LimitName, key: string): Promise<void> {
   try {
@@ -103,12 +97,11 @@ export async function consume(name: LimitName, key: string): Promise<void> {
   }
 }
 
-/** Uses one point without refusing (counting failures). */
-export async function penalize(name: LimitName, key: string): Promise<void> {
-  await limiter(name).penalty(key, 1);
-}
-
-/** Gives `points` back to `key` (an attempt that was refused further on, or succeeded). */
+/**
+ * Gives `points` back to `key` (an attempt that was refused further on, or succeeded). Call it
+ * right after the matching `consume`: if the window ended in between, the key restarts below
+ * zero (one extra point in the next window), which is harmless for the uses here.
+ */
 export async function reward(name: LimitName, key: string, points = 1): Promise<void> {
   await limiter(name).reward(key, points);
 }
