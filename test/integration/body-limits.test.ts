@@ -144,6 +144,7 @@ describe("tRPC", () => {
     const { result, growth } = await peakRssGrowth(() => post("/api/trpc/users.signUp", JSON_TYPE, padded({ username: "huge", password: "password123" }, 300 * 1000 * 1000)));
     expect(result.status).toBe(413);
     expect(result.sent).toBeLessThan(300 * 1000 * 1000); // the answer came long before the end
+    console.log(`body-limits: 300 MB sign-up refused after ${(result.sent / MIB).toFixed(1)} MiB sent; peak RSS growth ${(growth / MIB).toFixed(1)} MiB`);
     expect(growth).toBeLessThan(50 * 1000 * 1000);
   });
 
