@@ -39,7 +39,8 @@ export function getAuthOptions(): NextAuthOptions {
             if (e instanceof AppError) throw new Error(e.message);
             throw e;
           }
-          return user ? { id: user.id, name: user.name ?? user.username, email: user.email } : null;
+          // userAgent reaches the jwt callback, which records it on the new session row
+          return user ? { id: user.id, name: user.name ?? user.username, email: user.email, userAgent: headers.get("user-agent") ?? undefined } : null;
         },
       }),
       ...(github ? [GithubProvider({ clientId: github.clientId, clientSecret: github.clientSecret })] : []),
