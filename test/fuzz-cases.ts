@@ -99,7 +99,8 @@ export interface Fixture {
   repo: string;
   repoId: string;
   pat: string;
-  serviceToken: string;
+  /** Headers that authorize /api/tokens: a service token, or a session cookie (plus Origin). */
+  restAuth: Record<string, string>;
   procedures: { path: string; type: string }[];
   /** Cookie header of a signed-in browser (page routes; bench with --base-url only). */
   sessionCookie?: string;
@@ -143,9 +144,9 @@ export function trpcCases(f: Fixture): fc.Arbitrary<HttpCase> {
   );
 }
 
-/** REST token endpoints with the service token: POST bodies, DELETE segments. */
+/** REST token endpoints with the service token or session: POST bodies, DELETE segments. */
 export function restCases(f: Fixture): fc.Arbitrary<HttpCase> {
-  const auth = withAuth({ authorization: `Bearer ${f.serviceToken}` });
+  const auth = withAuth(f.restAuth);
   const tokenFields = fc.dictionary(fc.constantFrom("name", "scopes", "expiresInDays"), nasty, { maxKeys: 3 });
   return fc.oneof(
     fc.tuple(tokenFields, auth).map(([v, h]) => ({ surface: "rest" as const, method: "POST", path: "/api/tokens", headers: { ...h, "content-type": "application/json" }, body: json(v) })),

@@ -105,7 +105,7 @@ describe("over HTTP, generated garbage never gets a 5xx nor shows internals", ()
     fixture = {
       owner: user.username, repo: "fuzz", repoId: repo.id,
       pat: await makeToken(user, ["repo:read", "repo:write", "repo:admin", "user:read", "user:write"]),
-      serviceToken: await serviceToken(user),
+      restAuth: { authorization: `Bearer ${await serviceToken(user)}` },
       procedures: allProcedures(),
     };
   });
