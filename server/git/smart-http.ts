@@ -28,6 +28,7 @@ import { spawnGit, userArg } from "./exec";
 import { gitHttpLimits } from "./http-limits";
 import { acquireGitSlot, stopGit, trackGitProcess } from "./process-gate";
 import { receivePackHook } from "./push-hook";
+import { clearStaleGitLeftovers } from "./stale-locks";
 import { CommandSniffer, effectiveUpdates } from "./push-commands";
 import { FLUSH_PKT, pktLine, protocolVersion } from "./pkt-line";
 import { BodyTooLarge, ByteLimit, ClientGone, isPipeClosed, isZlibError, RequestBody, UploadStalled } from "./request-body";
@@ -218,6 +219,8 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
       return inputFailure(started);
     }
   }
+  // A crash of svc may have left ref locks and quarantines that would refuse this push (stale-locks.ts).
+  if (service === "git-receive-pack" && !advertise) await clearStaleGitLeftovers(repo.gitDir);
   const slot = await acquireGitSlot(actor ? `user:${actor.user.id}` : `ip:${clientAddress(req.headers)}`, req.signal);
   if (!slot) {
     upload?.abandon();
