@@ -12,7 +12,8 @@ import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Profile } from "@/server/services/users";
-import { signUpInput } from "@/server/services/users";
+import { authenticate, signUpInput } from "@/server/services/users";
+import { getDb } from "@/server/db";
 import { createTokenInput } from "@/server/services/tokens";
 import { repoGitDir } from "@/server/git/paths";
 import { errorResponse } from "@/server/http/respond";
@@ -97,6 +98,17 @@ describe("string inputs", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("sign-in with text no account can have is a wrong answer, not a database error", async () => {
+    const user = await makeUser("signin");
+    const db = await getDb();
+    expect(await authenticate(db, user.username, "password123")).toMatchObject({ id: user.id });
+    for (const [value] of BAD) {
+      expect(await authenticate(db, value, "password123")).toBeNull();
+      expect(await authenticate(db, user.username, value)).toBeNull();
+    }
+    expect(await authenticate(db, `${user.username}\u0007`, "password123")).toBeNull();
   });
 });
 

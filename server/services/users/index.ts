@@ -3,7 +3,7 @@
  */
 import { hash, verify } from "@node-rs/argon2";
 import { z } from "zod";
-import { line, text } from "@/server/validation/strings";
+import { line, stringProblem, text } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { usernameProblem } from "./names";
@@ -87,6 +87,9 @@ const dummy = () => (dummyHash ??= hash(`svc-no-such-user-${Math.random()}`));
  * neither the answer nor its timing tells which accounts exist (issue #6 item 8).
  */
 export async function authenticate(db: Db, username: string, password: string, address = "unknown"): Promise<Profile | null> {
+  // text no account can have (lone surrogates, NUL, controls: server/validation/strings.ts) is a
+  // wrong answer, never a database error (issue #6 item 9)
+  if (stringProblem(username.trim(), "line") || stringProblem(password, "text")) return null;
   const key = username.trim().toLowerCase();
   const attempt = await takeSignInAttempt(key, address);
   const user = await db.user.findUnique({ where: { usernameLower: key }, select: { ...profileSelect, passwordHash: true } });
