@@ -2,6 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // The data folder (SQLite file, repositories) is user data, never part of the app's file traces.
+  outputFileTracingExcludes: { "/*": ["data/**"] },
   // Native and engine packages stay outside the bundle.
   serverExternalPackages: ["@node-rs/argon2", "better-sqlite3", "pg", "shiki"],
   // Security headers on every response; pages also get a nonce CSP from proxy.ts, API and git

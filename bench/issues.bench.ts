@@ -87,7 +87,7 @@ const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${fi
 let queries = 0;
 db.$on("query", (e) => { queries++; if (process.env.BENCH_TRACE) console.log(e.duration, e.query.slice(0, Number(process.env.BENCH_TRACE))); });
 const actor: Actor = { user: { id: owner.id, username: owner.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
-const caller = createCaller({ db: db as never, headers: new Headers(), actor, publicUrl: "http://localhost" });
+const caller = createCaller({ db: db as never, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "bench" });
 
 const viewId = randomUUID();
 raw.prepare(`INSERT INTO "IssueView" (id, repoId, name, filters, sort, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(

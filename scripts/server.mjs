@@ -33,7 +33,10 @@ export async function serve(options = {}) {
   const trustProxy = options.trustProxy ?? trustProxyFrom(process.env.TRUST_PROXY);
 
   const { default: next } = await import("next");
-  const server = http.createServer();
+  // No whole-request deadline: a large push over a slow link may take longer than Node's default
+  // 5 minutes. Slow or stalled clients are bounded where it matters instead (git smart HTTP's idle
+  // and upload timeouts, body caps; docs/git-http.md "Limits"); headers must still arrive in 60 s.
+  const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 });
   const app = next({ dev: false, dir, hostname: hostname ?? "localhost", port, httpServer: server });
   await app.prepare();
   const handle = app.getRequestHandler();
