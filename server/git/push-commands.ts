@@ -5,10 +5,13 @@
  */
 import { Transform, type TransformCallback } from "node:stream";
 import type { RefUpdate } from "@/server/services/repos/push";
-import { runGit } from "./exec";
+import { runGit, userArg } from "./exec";
 
 /** Largest receive-pack command section parsed for the post-push hook (bytes). */
 const MAX_COMMAND_BYTES = 4 * 1024 * 1024;
+
+/** Up to this many pushed refs are looked up by name; more, and every ref is listed. */
+const MAX_PATTERNS = 256;
 
 /**
  * Passes a receive-pack request through unchanged while reading its command list
@@ -54,7 +57,9 @@ export class CommandSniffer extends Transform {
 /** The commands of a push that took effect: the ref now has the new value (or is gone for a delete). */
 export async function effectiveUpdates(gitDir: string, commands: RefUpdate[]): Promise<RefUpdate[]> {
   if (commands.length === 0) return [];
-  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)"], { gitDir, maxBytes: 256 * 1024 * 1024 });
+  // Only the pushed refs (patterns): reading every ref costs ~0.25 s with 3,900 loose refs.
+  const patterns = commands.length <= MAX_PATTERNS ? [...new Set(commands.map((c) => userArg(c.ref, "ref name")))] : [];
+  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", ...patterns], { gitDir, maxBytes: 256 * 1024 * 1024 });
   if (r.code !== 0) return [];
   const now = new Map<string, string>();
   for (const line of r.stdout.toString("utf8").split("\n")) {
