@@ -377,7 +377,9 @@ async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null): 
  * refused (or the repository is private or unknown) and for invalid, expired or revoked tokens;
  * 404 when an authenticated caller cannot read the repository or it does not exist; 403 when
  * it is readable but the token lacks `repo:write` or the user lacks write permission (push);
- * 400/403/404/405/415 with a plain-text message for malformed requests. Never creates a
+ * 400/403/404/405/408/413/415 with a plain-text message for malformed, stalled (no body byte for
+ * 30 s) or oversized (upload-pack over 32 MiB after gunzip) requests; 503 + `Retry-After` when
+ * too many git processes run (process-gate.ts; limits in http-limits.ts). Never creates a
  * repository. After a successful receive-pack, `recordPush` runs (services/repos/push.ts).
  */
 export async function handleGitHttp(req: Request, owner: string, repoWithoutDotGit: string, rest: string): Promise<Response> {
