@@ -5,6 +5,8 @@
  * token (item 4).
  */
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 
 const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);
@@ -94,15 +96,22 @@ test("pages carry a nonce CSP and security headers, run without violations, and 
   expect(api.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
   expect(api.headers()["x-content-type-options"]).toBe("nosniff");
 
-  // clickjacking: another origin frames the settings page → the browser refuses to render it
-  const attacker = await context.newPage();
+  // clickjacking: a page on another port of the same host (same-site, so the session cookie goes
+  // along into the frame) frames the settings page → the browser refuses to render it
   const framed = `${baseURL}/settings/tokens`;
-  await attacker.route("http://attacker.test/", (route) => route.fulfill({ contentType: "text/html", body: `<h1>win a prize</h1><iframe id="f" src="${framed}" width="800" height="600"></iframe>` }));
-  await attacker.goto("http://attacker.test/");
-  await attacker.waitForTimeout(1000);
-  const frame = attacker.frames().find((f) => f !== attacker.mainFrame());
-  const rendered = frame ? await frame.locator("text=Personal access tokens").count().catch(() => 0) : 0;
-  expect(rendered).toBe(0);
+  const evil = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<h1>win a prize</h1><iframe src="${framed}" width="800" height="600"></iframe>`));
+  await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
+  const attacker = await context.newPage();
+  try {
+    await attacker.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
+    await expect.poll(() => attacker.frames().length).toBe(2);
+    const frame = attacker.frames().find((f) => f !== attacker.mainFrame())!;
+    await attacker.waitForTimeout(1500); // let a (wrongly) allowed frame render
+    expect(await frame.getByText("Personal access tokens").count().catch(() => 0)).toBe(0);
+    expect(frame.url()).not.toBe(framed);
+  } finally {
+    evil.close();
+  }
   await context.close();
 });
 
