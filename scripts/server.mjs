@@ -1,7 +1,8 @@
 // svc's HTTP server: the production Next app on node:http through Next's documented custom-server
 // API (`next({ dev: false, dir, hostname, port })`, `prepare()`, `getRequestHandler()`), with one
 // change to every request: X-Forwarded-For is set here from the connection (scripts/client-address.mjs),
-// so the app's per-IP limits cannot be fooled by a forged header. Request and response bodies are
+// so the app's per-IP limits cannot be fooled by a forged header; and one refusal: a path with a
+// malformed percent-escape is answered 400 here (scripts/request-guard.mjs), where Next would 500. Request and response bodies are
 // streamed by Next as with `next start` (git pushes of hundreds of MB go through: nothing buffers).
 //
 //   node scripts/server.mjs        serve an existing build (`node scripts/start.mjs` builds first)
@@ -13,6 +14,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { forwardedFor, trustProxyFrom } from "./client-address.mjs";
+import { requestTargetProblem } from "./request-guard.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -42,6 +44,11 @@ export async function serve(options = {}) {
   const handle = app.getRequestHandler();
 
   server.on("request", (req, res) => {
+    const problem = requestTargetProblem(req.url);
+    if (problem) {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" }).end(`bad request: ${problem}\n`);
+      return;
+    }
     const xff = forwardedFor(req.headers["x-forwarded-for"], req.socket.remoteAddress, trustProxy);
     if (xff) req.headers["x-forwarded-for"] = xff;
     else delete req.headers["x-forwarded-for"];

@@ -228,6 +228,9 @@ const LEAKS = [/prisma/i, /invalid byte sequence/i, /SQLITE_/, /node_modules/, /
 
 /** Why `o` (the answer to `c`) is wrong, or null: a 5xx, or an API body leaking internals (`secrets`: e.g. the data directory). */
 export function problemOf(c: HttpCase, o: Outcome, secrets: readonly string[] = []): string | null {
+  // A request line over Node's 16 KiB header limit is answered 431 and the connection closed; a
+  // client still writing the rest of it sees the close as a reset. That is the refusal, not a fault.
+  if (o.status === 0 && c.path.length > 16 * 1024) return null;
   if (o.status >= 500 || o.status === 0) return `status ${o.status}: ${o.body.slice(0, 300)}`;
   if (c.surface === "page") return null;
   const leak = LEAKS.find((re) => re.test(o.body));
