@@ -141,3 +141,12 @@ test("sign out everywhere ends the other browser's session and its service token
   await first.context.close();
   await second.context.close();
 });
+
+test("malformed percent-escapes in paths are 400, not 500", async ({ request }) => {
+  for (const path of ["/alice/pub/raw/main/%ZZ", "/api/trpc/%ZZ", "/alice/pub.git/%ZZ", "/alice/%E0%A4%A", "/api/tokens/%ED%A0%80", "/alice/pub/blob/main/%"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(400);
+    expect(await res.text()).toContain("malformed percent-escape");
+  }
+  expect((await request.get("/signin?callbackUrl=%ZZ")).status()).toBe(200);
+});
