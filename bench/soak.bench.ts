@@ -155,6 +155,7 @@ interface Sample {
   atS: number;
   rssMb: number;
   fds: number;
+  /** Child processes of the server (git, and esbuild under tsx). */
   gitProcs: number;
   requests: number;
 }
@@ -206,8 +207,8 @@ async function main(): Promise<number> {
     console.log(`soak: ${MINUTES} min at ${RATE} req/s + a git op every ${GIT_EVERY_S} s; ${clients.length} users; server ${base} pid ${pid}${server ? " (own: test/fixtures/serve.ts, SQLite)" : ""}`);
     console.log(`node ${process.version}; ${os.cpus().length} CPUs; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
     const samples: Sample[] = [sample(pid!, 0)];
-    console.log("   t(s)  RSS(MB)   fds  git procs  requests");
-    const show = (s: Sample) => console.log(`${String(s.atS).padStart(7)} ${s.rssMb.toFixed(1).padStart(8)} ${String(s.fds).padStart(5)} ${String(s.gitProcs).padStart(10)} ${String(s.requests).padStart(9)}`);
+    console.log("   t(s)  RSS(MB)   fds  children  requests");
+    const show = (s: Sample) => console.log(`${String(s.atS).padStart(7)} ${s.rssMb.toFixed(1).padStart(8)} ${String(s.fds).padStart(5)} ${String(s.gitProcs).padStart(9)} ${String(s.requests).padStart(9)}`);
     show(samples[0]);
 
     const t0 = Date.now();

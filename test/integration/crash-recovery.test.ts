@@ -173,7 +173,7 @@ describe("kill -9 during a push and issue writes, then restart", () => {
       // Killed alone, its git child lives on until it reads EOF and fails; wait for the whole
       // process group to be gone (measured: git 2.39 then still leaves its quarantine behind).
       await waitFor("the old server's git processes to exit", () => !groupAlive(server.pid), 60_000, 100);
-      expect(quarantineBytes(s.gitDir)).toBeGreaterThan(0);
+      if (group) expect(quarantineBytes(s.gitDir)).toBeGreaterThan(0);
 
       server = await start();
       await verifyAfterRestart(server, s, stream.acked);
