@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setGitHttpLimits } from "@/server/git/http-limits";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
   });
   const gitMs = Date.now() - t;
 
+  // ten downloads really in parallel (the process caps would queue some: they bound memory further)
+  setGitHttpLimits({ maxProcesses: 4 * PARALLEL, maxPerClient: 4 * PARALLEL });
   const get = () => GET(new Request(`http://bench/${user.username}/big/raw/main/big.txt`), { params: Promise.resolve({ owner: user.username, repo: "big", segments: ["main", "big.txt"] }) });
   t = Date.now();
   const one = await countBytes((await get()).body!);

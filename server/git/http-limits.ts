@@ -1,5 +1,5 @@
 /**
- * The limits of git smart HTTP (docs/git-http.md "Limits"; issue #6 item 7). One object read at
+ * The limits of git smart HTTP and raw-file downloads (docs/git-http.md "Limits"; issue #6 items 5, 7). One object read at
  * request time by smart-http.ts, request-body.ts and process-gate.ts; tests change it with
  * `setGitHttpLimits` and restore it with `resetGitHttpLimits`. Not read from the environment.
  */
@@ -26,6 +26,8 @@ export interface GitHttpLimits {
   processIdleMs: number;
   /** Grace between SIGTERM and SIGKILL when svc stops git (ms). */
   killGraceMs: number;
+  /** A raw-file download whose client reads nothing for this long is ended and its git stopped (ms). */
+  downloadIdleMs: number;
   /** Request-body bytes still read and dropped after svc answered early (413, 408, git exited), so the client can read the answer; then the connection is closed. */
   drainBytes: number;
 }
@@ -44,6 +46,7 @@ export const DEFAULT_GIT_HTTP_LIMITS: Readonly<GitHttpLimits> = Object.freeze({
   uploadIdleMs: 30_000,
   processIdleMs: 10 * 60_000,
   killGraceMs: 5_000,
+  downloadIdleMs: 60_000,
   drainBytes: 8 * 1024 * 1024,
 });
 

@@ -24,9 +24,21 @@ export interface GitOutput {
   stop(): void;
 }
 
-/** Starts `git <args>` (stdin closed) and reads its stdout on demand. */
-export function gitOutput(args: string[], opts: Omit<GitOptions, "input" | "maxBytes"> = {}): GitOutput {
+/**
+ * Starts `git <args>` (stdin closed) and reads its stdout on demand. `onExit` runs once when the
+ * process has exited (e.g. to release a process-gate slot).
+ */
+export function gitOutput(args: string[], opts: Omit<GitOptions, "input" | "maxBytes"> & { onExit?: () => void } = {}): GitOutput {
   const child = spawnGit(args, opts);
+  if (opts.onExit) {
+    const onExit = opts.onExit;
+    let done = false;
+    const end = () => {
+      if (!done) (done = true), onExit();
+    };
+    child.once("close", end);
+    child.once("error", () => child.pid === undefined && end());
+  }
   child.stdin.end();
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => {
@@ -81,14 +93,34 @@ export async function readAtLeast(out: GitOutput, bytes: number): Promise<Buffer
  * then git's stdout, one chunk per pull, so a slow client slows git down (backpressure) instead
  * of filling memory. Cancelling the stream (the client went away) kills git. When `expectedBytes`
  * is given and the output ends at another length, the stream errors instead of closing, so the
- * client sees a broken download rather than a silently short file.
+ * client sees a broken download rather than a silently short file. With `idleMs`, a client that
+ * stops reading for that long (no pull) gets the stream errored and git stopped, so a stalled
+ * reader cannot hold a git process for ever.
  */
-export function outputStream(out: GitOutput, head: Buffer[], expectedBytes?: number): ReadableStream<Uint8Array> {
+export function outputStream(out: GitOutput, head: Buffer[], expectedBytes?: number, opts: { idleMs?: number } = {}): ReadableStream<Uint8Array> {
   let sent = 0;
   const queued = [...head];
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  let armIdle: (() => void) | undefined;
+  const stopIdle = () => idle !== undefined && clearTimeout(idle);
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        if (!opts.idleMs) return;
+        const idleMs = opts.idleMs;
+        const arm = () => {
+          stopIdle();
+          idle = setTimeout(() => {
+            out.stop();
+            controller.error(new Error(`client read nothing for ${idleMs} ms`));
+          }, idleMs);
+          idle.unref?.();
+        };
+        arm();
+        armIdle = arm;
+      },
       async pull(controller) {
+        armIdle?.();
         try {
           const chunk = queued.shift() ?? (await out.next());
           if (chunk) {
@@ -97,13 +129,16 @@ export function outputStream(out: GitOutput, head: Buffer[], expectedBytes?: num
             return;
           }
           if (expectedBytes !== undefined && sent !== expectedBytes) throw new Error(`git output ended after ${sent} of ${expectedBytes} bytes`);
+          stopIdle();
           controller.close();
         } catch (e) {
+          stopIdle();
           out.stop();
           controller.error(e);
         }
       },
       cancel() {
+        stopIdle();
         out.stop();
       },
     },

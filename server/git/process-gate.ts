@@ -1,5 +1,5 @@
 /**
- * Bounds the git processes smart HTTP runs (issue #6 item 7; docs/git-http.md "Limits"): a
+ * Bounds the git processes smart HTTP and raw-file downloads run (issue #6 item 7; docs/git-http.md "Limits"): a
  * global cap and a per-client cap on slots, a FIFO queue in which excess requests wait briefly,
  * and the bookkeeping of the processes themselves (how many run, how many svc stopped).
  *
@@ -60,6 +60,11 @@ function pump(): void {
       i += 1;
     }
   }
+}
+
+/** The gate's client key: the user (`user:<id>`) when signed in, else the address (`ip:<address>`). */
+export function gitClientKey(userId: string | null | undefined, address: string): string {
+  return userId ? `user:${userId}` : `ip:${address}`;
 }
 
 /**

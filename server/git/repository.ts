@@ -196,12 +196,14 @@ export interface BlobStream extends BlobInfo {
  * Opens the file at `filePath` in commit `sha` for streaming (the raw route): its size from
  * `statBlob`, then `git cat-file blob` runs while the caller reads `body`, with backpressure, so
  * memory stays flat for files of any size. Only the first BINARY_SNIFF_BYTES are read before
- * returning (to decide `isBinary`). No timeout: a download may take long; cancelling `body`
- * (client disconnect) kills git. Errors: NOT_FOUND when not a file there.
+ * returning (to decide `isBinary`). No overall timeout: a download may take long; cancelling
+ * `body` (client disconnect) kills git, and so does a client that reads nothing for `idleMs`.
+ * `onExit` runs once git has exited (a process-gate slot's release). Errors: NOT_FOUND when not
+ * a file there.
  */
-export async function openBlob(gitDir: string, sha: string, filePath: string): Promise<BlobStream> {
+export async function openBlob(gitDir: string, sha: string, filePath: string, opts: { idleMs?: number; onExit?: () => void } = {}): Promise<BlobStream> {
   const info = await statBlob(gitDir, sha, filePath);
-  const out = gitOutput(["cat-file", "blob", info.sha], { gitDir, timeoutMs: 0 });
+  const out = gitOutput(["cat-file", "blob", info.sha], { gitDir, timeoutMs: 0, onExit: opts.onExit });
   let head: Buffer[];
   try {
     head = await readAtLeast(out, Math.min(info.size, BINARY_SNIFF_BYTES));
@@ -209,7 +211,7 @@ export async function openBlob(gitDir: string, sha: string, filePath: string): P
     out.stop();
     throw e;
   }
-  return { ...info, isBinary: looksBinary(Buffer.concat(head)), body: outputStream(out, head, info.size) };
+  return { ...info, isBinary: looksBinary(Buffer.concat(head)), body: outputStream(out, head, info.size, { idleMs: opts.idleMs }) };
 }
 
 const LOG_FORMAT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%cI%x00%B%x00";

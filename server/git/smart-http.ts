@@ -26,7 +26,7 @@ import { repoNameProblem, usernameProblem } from "@/server/services/users/names"
 import { clientAddress } from "@/server/http/client-address";
 import { spawnGit, userArg } from "./exec";
 import { gitHttpLimits } from "./http-limits";
-import { acquireGitSlot, stopGit, trackGitProcess } from "./process-gate";
+import { acquireGitSlot, gitClientKey, stopGit, trackGitProcess } from "./process-gate";
 import { receivePackHook } from "./push-hook";
 import { clearStaleGitLeftovers } from "./stale-locks";
 import { CommandSniffer, effectiveUpdates } from "./push-commands";
@@ -221,7 +221,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   }
   // A crash of svc may have left ref locks and quarantines that would refuse this push (stale-locks.ts).
   if (service === "git-receive-pack" && !advertise) await clearStaleGitLeftovers(repo.gitDir);
-  const slot = await acquireGitSlot(actor ? `user:${actor.user.id}` : `ip:${clientAddress(req.headers)}`, req.signal);
+  const slot = await acquireGitSlot(gitClientKey(actor?.user.id, clientAddress(req.headers)), req.signal);
   if (!slot) {
     upload?.abandon();
     const retry = gitHttpLimits().retryAfterS;

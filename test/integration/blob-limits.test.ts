@@ -7,6 +7,8 @@
  * bench/blob-memory.bench.ts, or with BLOB_TEST_MIB=1024).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetGitHttpLimits, setGitHttpLimits } from "@/server/git/http-limits";
+import { gitHttpStats } from "@/server/git/process-gate";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -162,6 +164,29 @@ describe("raw route", () => {
     await reader.cancel();
     await until(() => catFilePids(bigSha).length === 0, "git cat-file to exit");
   }, LONG);
+
+  it("counts downloads against the git process caps and ends one whose client stops reading", async () => {
+    setGitHttpLimits({ maxPerClient: 1, queueWaitMs: 200, downloadIdleMs: 1_000 });
+    try {
+      await until(() => gitHttpStats().slots === 0, "earlier downloads' git to exit");
+      const first = await get("big", "main/big.txt", { headers: { "x-forwarded-for": "10.9.9.9" } });
+      const reader = first.body!.getReader();
+      expect((await reader.read()).done).toBe(false);
+      expect(gitHttpStats().slots).toBe(1);
+      // the same client's second download waits briefly, then is told to come back
+      const second = await get("big", "main/small.txt", { headers: { "x-forwarded-for": "10.9.9.9" } });
+      expect(second.status).toBe(503);
+      expect(second.headers.get("retry-after")).toMatch(/^\d+$/);
+      // another client is served
+      const other = await get("big", "main/small.txt", { headers: { "x-forwarded-for": "10.8.8.8" } });
+      expect(await other.text()).toBe("hello\n");
+      // the first client reads nothing more: after downloadIdleMs git is stopped and the slot freed
+      await until(() => catFilePids(bigSha).length === 0 && gitHttpStats().slots === 0, "the stalled download to end");
+      await expect(reader.read()).rejects.toThrow(/read nothing/);
+    } finally {
+      resetGitHttpLimits();
+    }
+  }, LONG);
 });
 
 describe("memory", () => {
@@ -170,6 +195,8 @@ describe("memory", () => {
     await countBytes((await get("big", "main/cut.txt")).body!);
     await (await callerFor(null)).repos.blob({ repoId, path: "cut.txt" });
 
+    // ten downloads really in parallel: the process caps (tested above) would otherwise queue some
+    setGitHttpLimits({ maxProcesses: 4 * PARALLEL, maxPerClient: 4 * PARALLEL });
     const { result, growth, baseline } = await peakRssGrowth(async () => {
       const caller = await callerFor(null);
       const downloads = Array.from({ length: PARALLEL }, async () => countBytes((await get("big", "main/big.txt")).body!));
@@ -179,6 +206,7 @@ describe("memory", () => {
       });
       return Promise.all([Promise.all(downloads), Promise.all(blobs)]);
     });
+    resetGitHttpLimits();
     const [downloaded, texts] = result;
     expect(downloaded).toEqual(Array(PARALLEL).fill(BIG_BYTES));
     expect(texts).toEqual(Array(PARALLEL).fill(MAX_TEXT_BYTES));

@@ -12,6 +12,9 @@ import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { resolveRef } from "@/server/services/repos";
 import { listBranches, openBlob } from "@/server/git/repository";
+import { acquireGitSlot, gitClientKey } from "@/server/git/process-gate";
+import { gitHttpLimits } from "@/server/git/http-limits";
+import { clientAddress } from "@/server/http/client-address";
 import { decodeSegment, splitRefAndPath } from "@/components/code/resolve";
 
 export const dynamic = "force-dynamic";
@@ -28,8 +31,8 @@ const IMAGE_TYPES: Record<string, string> = {
   svg: "image/svg+xml",
 };
 
-function plain(status: number, message: string): Response {
-  return new Response(message + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" } });
+function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(message + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", ...headers } });
 }
 
 type Ctx = { params: Promise<{ owner: string; repo: string; segments: string[] }> };
@@ -51,7 +54,19 @@ async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Respons
     const { ref, path } = splitRefAndPath(branches, segments);
     if (!ref || !path) return plain(404, "not found");
     const { sha } = await resolveRef(repo, ref);
-    const blob = await openBlob(repo.gitDir, sha, path);
+    // the download's `git cat-file` counts against the same process caps as git smart HTTP
+    const slot = await acquireGitSlot(gitClientKey(actor?.user.id, clientAddress(req.headers)), req.signal);
+    if (!slot) {
+      const retry = gitHttpLimits().retryAfterS;
+      return plain(503, `svc is busy: too many git operations are running; try again in ${retry} s`, { "retry-after": String(retry) });
+    }
+    let blob;
+    try {
+      blob = await openBlob(repo.gitDir, sha, path, { idleMs: gitHttpLimits().downloadIdleMs, onExit: slot.release });
+    } catch (e) {
+      slot.release();
+      throw e;
+    }
     if (!withBody) await blob.body.cancel();
     const ext = path.includes(".") ? path.slice(path.lastIndexOf(".") + 1).toLowerCase() : "";
     const type = IMAGE_TYPES[ext] ?? (blob.isBinary ? "application/octet-stream" : "text/plain; charset=utf-8");
