@@ -8,11 +8,11 @@
  * whole pushed pack until a `git gc` prunes it, two weeks later (gc.pruneExpire), if gc ever
  * runs. docs/performance.md "Crash recovery".
  *
- * Rule: a leftover is stale when it was last modified before this process started and at least
- * `MIN_AGE_MS` ago. Git processes of this process are younger than the process, so they are
- * never touched; another svc process sharing DATA_DIR could only lose a lock it took just before
- * this one started and still holds seconds later, which git's ref updates never do (their locks
- * live for milliseconds).
+ * Rules. A lock file is stale when it was last modified before this process started: git
+ * processes of this process are younger, and ref locks live for milliseconds, so even another
+ * svc process sharing DATA_DIR no longer holds one this process's first push finds (svc takes
+ * seconds to start). A quarantine lives as long as its push (minutes), so it must also be idle
+ * for `QUARANTINE_IDLE_MS`; a younger one is left for a later push to look at again.
  */
 import { readdir, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
@@ -20,8 +20,8 @@ import path from "node:path";
 /** Time this process started (ms since the epoch). */
 const PROCESS_START_MS = Date.now() - process.uptime() * 1000;
 
-/** A leftover must be at least this old (ms) to be removed. */
-const MIN_AGE_MS = 5_000;
+/** A quarantine must have been idle this long (ms) to be removed (no file in it written since). */
+const QUARANTINE_IDLE_MS = 30_000;
 
 /** Lock files of the repository's top directory that a ref update or config write takes. */
 const TOP_LOCKS = ["packed-refs.lock", "HEAD.lock", "config.lock", "shallow.lock"];
@@ -32,8 +32,10 @@ const QUARANTINE = /^(tmp_objdir-)?incoming-[A-Za-z0-9]{6}$/;
 /** Repositories already cleaned by this process (one pass per repository per process). */
 const cleaned = new Map<string, Promise<string[]>>();
 
-function isStale(mtimeMs: number, now: number): boolean {
-  return mtimeMs < PROCESS_START_MS && now - mtimeMs >= MIN_AGE_MS;
+interface Sweep {
+  removed: string[];
+  /** A leftover too young to judge was found: look again at a later push. */
+  again: boolean;
 }
 
 async function mtime(p: string): Promise<number | null> {
@@ -54,42 +56,51 @@ async function newestMtime(dir: string): Promise<number> {
   return newest;
 }
 
-async function sweep(gitDir: string): Promise<string[]> {
+async function sweep(gitDir: string): Promise<Sweep> {
   const now = Date.now();
-  const removed: string[] = [];
+  const result: Sweep = { removed: [], again: false };
   const locks = [...TOP_LOCKS.map((f) => path.join(gitDir, f)), ...(await refLocks(path.join(gitDir, "refs")))];
   for (const file of locks) {
     const m = await mtime(file);
-    if (m !== null && isStale(m, now)) {
+    if (m !== null && m < PROCESS_START_MS) {
       await unlink(file).catch(() => {});
-      removed.push(path.relative(gitDir, file));
+      result.removed.push(path.relative(gitDir, file));
     }
   }
   const objects = path.join(gitDir, "objects");
   for (const name of await readdir(objects).catch(() => [] as string[])) {
     if (!QUARANTINE.test(name)) continue;
     const dir = path.join(objects, name);
-    if (isStale(await newestMtime(dir), now)) {
-      await rm(dir, { recursive: true, force: true });
-      removed.push(path.relative(gitDir, dir));
+    const newest = await newestMtime(dir);
+    if (newest >= PROCESS_START_MS) continue; // a push of this process
+    if (now - newest < QUARANTINE_IDLE_MS) {
+      result.again = true;
+      continue;
     }
+    await rm(dir, { recursive: true, force: true });
+    result.removed.push(path.relative(gitDir, dir));
   }
-  if (removed.length > 0) console.warn(`svc: removed what a killed git left in ${gitDir}: ${removed.join(", ")}`);
-  return removed;
+  if (result.removed.length > 0) console.warn(`svc: removed what a killed git left in ${gitDir}: ${result.removed.join(", ")}`);
+  return result;
 }
 
 /**
  * Removes stale lock files (`refs/**\/*.lock`, `packed-refs.lock`, `HEAD.lock`, `config.lock`,
  * `shallow.lock`) and stale push quarantines (`objects/tmp_objdir-incoming-*`) of the bare repository
- * `gitDir`, once per repository per process (later calls return the first call's answer).
+ * `gitDir` (rules in the header), once per repository per process: later calls return the first
+ * call's answer, unless that pass found a quarantine too young to judge (then the next call looks again).
  * Resolves to the removed paths, relative to `gitDir`. Never throws: an unreadable file is left
  * as it is (git then reports it).
  */
 export function clearStaleGitLeftovers(gitDir: string): Promise<string[]> {
   let done = cleaned.get(gitDir);
   if (!done) {
-    done = sweep(gitDir).catch(() => []);
+    const pass = sweep(gitDir).catch((): Sweep => ({ removed: [], again: true }));
+    done = pass.then((r) => r.removed);
     cleaned.set(gitDir, done);
+    void pass.then((r) => {
+      if (r.again) cleaned.delete(gitDir);
+    });
   }
   return done;
 }
