@@ -178,7 +178,8 @@ describe("kill -9 during a push and issue writes, then restart", () => {
       server = await start();
       await verifyAfterRestart(server, s, stream.acked);
       expect(stream.acked.length).toBeGreaterThanOrEqual(5);
-      expect(stream.failures.every((f) => f === 0)).toBe(true); // cut off, never a 5xx
+      // Cut off (no answer), or refused by the per-user issue limit on a fast machine; never a 5xx.
+      expect(stream.failures.filter((f) => f !== 0 && f !== 429)).toEqual([]);
       await server.stop();
     }, 240_000);
   }
