@@ -169,7 +169,6 @@ describe("kill -9 during a push and issue writes, then restart", () => {
       await proxy.close();
       const push = await pushing;
       expect(push.code).not.toBe(0); // never acknowledged
-      // A surviving git child sees EOF on its stdin, fails and removes its quarantine.
       // Killed alone, its git child lives on until it reads EOF and fails; wait for the whole
       // process group to be gone (measured: git 2.39 then still leaves its quarantine behind).
       await waitFor("the old server's git processes to exit", () => !groupAlive(server.pid), 60_000, 100);
