@@ -15,7 +15,7 @@
 import net from "node:net";
 import path from "node:path";
 import os from "node:os";
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync, unlinkSync } from "node:fs";
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "@/server/config";
 import { getDb } from "@/server/db";
@@ -57,11 +57,25 @@ function hooksPath(): string {
   return (hooksDir = dir);
 }
 
+/** Removes the sockets of svc processes that are gone (killed before their exit handler ran). */
+function removeDeadSockets(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^hook-(\d+)-[0-9a-f]+\.sock$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0); // alive (or another user's): leave it
+    } catch (e) {
+      if ((e as { code?: string }).code === "ESRCH") rmSync(path.join(dir, name), { force: true });
+    }
+  }
+}
+
 function socketDir(): string {
   const dir = path.join(getConfig().dataDir, "run");
   if (path.join(dir, "hook-0000000-00000000.sock").length <= MAX_SOCKET_PATH) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
+    removeDeadSockets(dir);
     return dir;
   }
   const tmp = mkdtempSync(path.join(os.tmpdir(), "svc-run-"));

@@ -53,7 +53,13 @@ const UPLOAD_PACK_CONFIG = ["-c", "uploadpack.allowFilter=true", "-c", "uploadpa
  * which stays small in repositories with thousands of them (git-config(1) receive.hideRefs, as
  * GitHub does); git also refuses pushes to hidden refs. Fetches still see them.
  */
-const RECEIVE_PACK_CONFIG = ["-c", "receive.hideRefs=refs/pull/"];
+/**
+ * receive-pack: pull request refs stay out of push advertisements (item 23), and a push is on disk
+ * before it is acknowledged: objects, packs and ref updates are fsynced (git-config(1)
+ * core.fsync; git's default leaves refs and loose objects to the page cache, which a power loss
+ * can take after the client was told "ok").
+ */
+const RECEIVE_PACK_CONFIG = ["-c", "receive.hideRefs=refs/pull/", "-c", "core.fsync=committed,reference"];
 
 /** Git-Protocol header values passed on to git as GIT_PROTOCOL (e.g. "version=2"). */
 const SAFE_GIT_PROTOCOL = /^[A-Za-z0-9=:._-]{1,256}$/;

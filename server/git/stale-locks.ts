@@ -59,7 +59,8 @@ async function newestMtime(dir: string): Promise<number> {
 async function sweep(gitDir: string): Promise<Sweep> {
   const now = Date.now();
   const result: Sweep = { removed: [], again: false };
-  const locks = [...TOP_LOCKS.map((f) => path.join(gitDir, f)), ...(await refLocks(path.join(gitDir, "refs")))];
+  // turbopackIgnore: repository paths are user data, not app files to trace into the build
+  const locks = [...TOP_LOCKS.map((f) => path.join(/*turbopackIgnore: true*/ gitDir, f)), ...(await refLocks(path.join(/*turbopackIgnore: true*/ gitDir, "refs")))];
   for (const file of locks) {
     const m = await mtime(file);
     if (m !== null && m < PROCESS_START_MS) {

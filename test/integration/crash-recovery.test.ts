@@ -18,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { getDb } from "@/server/db";
+import { getConfig } from "@/server/config";
 import { repoGitDir } from "@/server/git/paths";
 import type { Profile } from "@/server/services/users";
 import { makeToken, makeUser } from "../helpers";
@@ -123,6 +124,15 @@ function issueStream(base: string, repoId: string, workers = 3) {
   return { acked, failures, stop: async () => ((stopped = true), await Promise.all(loops)) };
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Checks after a restart: fsck, the ref, every acknowledged issue, then a new push and issue. */
 async function verifyAfterRestart(server: ServeChild, s: Awaited<ReturnType<typeof setUp>>, acked: Acked[]) {
   const fsck = await gitClient(["--git-dir", s.gitDir, "fsck", "--full", "--strict", "--no-dangling"], { cwd: tmp, home });
@@ -143,6 +153,9 @@ async function verifyAfterRestart(server: ServeChild, s: Awaited<ReturnType<type
   expect((await gitOk(["--git-dir", s.gitDir, "rev-parse", "refs/heads/main"], { cwd: tmp, home })).trim()).toBe(s.large);
   const fsck2 = await gitClient(["--git-dir", s.gitDir, "fsck", "--full", "--strict", "--no-dangling"], { cwd: tmp, home });
   expect(fsck2.code, fsck2.stderr).toBe(0);
+  // the killed server's push-hook socket was removed when the new one made its own
+  const sockets = readdirSync(path.join(getConfig().dataDir, "run")).filter((n) => n.endsWith(".sock"));
+  expect(sockets.every((n) => isAlive(Number(/^hook-(\d+)-/.exec(n)?.[1]))), sockets.join(", ")).toBe(true);
   const next = await trpc(server.url, token, "issues.create", { repoId: s.repoId, title: "after restart" }, "mutation");
   expect(next.status, next.error).toBe(200);
   expect((next.data as { number: number }).number).toBeGreaterThan(Math.max(0, ...rows.map((r) => r.number)));
