@@ -12,6 +12,7 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { logServerError, requestIdOf, runWithRequestId, withRequestId } from "@/server/request-id";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
+import { AppError } from "@/server/errors";
 import { PayloadTooLargeError, withBodyLimit } from "./body-limit";
 
 /** The most procedures one batched request may call; the browser client batches at most this many. */
@@ -43,6 +44,11 @@ export async function handleTrpc(original: Request): Promise<Response> {
       createContext: (opts) => createContext({ req: opts.req, requestId }),
       onError: ({ error, path }) => {
         if (getHTTPStatusCodeFromError(error) >= 500) logServerError(requestId, path ?? "(no procedure)", error.cause ?? error);
+      },
+      // a rate-limit refusal also says when to come back in the standard header (RFC 9110 Retry-After)
+      responseMeta: ({ errors }) => {
+        const seconds = Math.max(0, ...errors.map((e) => (e.cause instanceof AppError ? (e.cause.retryAfter ?? 0) : 0)));
+        return seconds > 0 ? { headers: { "retry-after": String(seconds) } } : {};
       },
     }));
   return withRequestId(res, requestId);

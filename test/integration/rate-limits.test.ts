@@ -126,7 +126,7 @@ describe("sign-in limits", () => {
 describe("sign-up", () => {
   async function post(url: string, ip: string, input: unknown) {
     const res = await fetch(`${url}/api/trpc/users.signUp`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify(input) });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: await res.json(), retryAfter: res.headers.get("retry-after") };
   }
 
   it("counts every attempt per address over HTTP; the CLI path is not limited", async () => {
@@ -141,6 +141,7 @@ describe("sign-up", () => {
       const refused = await post(server.url, ip, { username: `late${randomInt(1e6)}`, password: "password123" });
       expect(refused.status).toBe(429);
       expect(refused.body.error.data).toMatchObject({ code: "TOO_MANY_REQUESTS", retryAfter: expect.any(Number) });
+      expect(Number(refused.retryAfter)).toBe(refused.body.error.data.retryAfter); // the standard header too
       expect(refused.body.error.message).toMatch(/too many sign-up attempts from your address/);
       expect((await post(server.url, newAddress(), { username: `other${randomInt(1e6)}`, password: "password123" })).status).toBe(200);
     } finally {
