@@ -7,7 +7,6 @@
  * hidden from the push advertisement. Never asserts timings: conditions are polled.
  */
 import { describe, expect, it, beforeAll, afterAll, afterEach } from "vitest";
-import { spawn } from "node:child_process";
 import http from "node:http";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -19,6 +18,7 @@ import { handleGitHttp, pktLine } from "@/server/git/smart-http";
 import { gitHttpStats } from "@/server/git/process-gate";
 import { DEFAULT_GIT_HTTP_LIMITS, resetGitHttpLimits, setGitHttpLimits } from "@/server/git/http-limits";
 import type { Profile } from "@/server/services/users";
+import { gitClient, type GitRun } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 
 const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "svc-git-limits-"));
@@ -30,23 +30,7 @@ interface Run { code: number; stdout: string; stderr: string }
 
 /** Runs the git CLI asynchronously with an isolated configuration (as git-http.test.ts does). */
 function git(args: string[], opts: { cwd?: string; input?: Buffer | string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", ["-c", "credential.helper=", ...args], {
-      cwd: opts.cwd ?? tmpRoot,
-      env: {
-        PATH: process.env.PATH, HOME: home, LANG: "C", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "",
-        GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "C", GIT_COMMITTER_EMAIL: "c@example.com",
-      } as Record<string, string | undefined> as NodeJS.ProcessEnv,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => err.push(c));
-    child.on("error", reject);
-    child.stdin.on("error", () => {});
-    child.stdin.end(opts.input ?? "");
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-  });
+  return gitClient(["-c", "credential.helper=", ...args], { cwd: opts.cwd ?? tmpRoot, home, input: opts.input ?? "" });
 }
 
 async function gitOk(args: string[], opts: Parameters<typeof git>[1] = {}): Promise<string> {

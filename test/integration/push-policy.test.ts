@@ -19,6 +19,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { hashToken, randomBase62 } from "@/server/services/tokens/token-format";
 import { isLiveToken, revokeToken, verifyPersonalAccessToken } from "@/server/services/tokens";
 import type { Profile } from "@/server/services/users";
+import { gitClient, type GitRun } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 
 const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "svc-push-policy-"));
@@ -26,39 +27,10 @@ const home = path.join(tmpRoot, "home");
 mkdirSync(home);
 let dirCounter = 0;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = GitRun;
 
 function git(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", ["-c", "credential.helper=", ...args], {
-      cwd: opts.cwd ?? tmpRoot,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        LANG: "C",
-        LC_ALL: "C",
-        GIT_CONFIG_NOSYSTEM: "1",
-        GIT_TERMINAL_PROMPT: "0",
-        GIT_ASKPASS: "",
-        GIT_AUTHOR_NAME: "Test Author",
-        GIT_AUTHOR_EMAIL: "author@example.com",
-        GIT_COMMITTER_NAME: "Test Committer",
-        GIT_COMMITTER_EMAIL: "committer@example.com",
-        ...opts.env,
-      } as Record<string, string | undefined> as NodeJS.ProcessEnv,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => err.push(c));
-    child.on("error", reject);
-    child.stdin.end();
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-  });
+  return gitClient(["-c", "credential.helper=", ...args], { cwd: opts.cwd ?? tmpRoot, home, env: opts.env, input: "" });
 }
 
 async function gitOk(args: string[], opts: Parameters<typeof git>[1] = {}): Promise<string> {
