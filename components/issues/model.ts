@@ -176,7 +176,9 @@ export interface Sentence {
   text: string;
 }
 
-const RELATION_TEXT: Record<string, string> = { blocks: "blocks", relates_to: "is related to", duplicates: "duplicates" };
+/** Relation types as an activity entry's `field` names them; blocked_by and duplicated_by are how the target issue records them. */
+const RELATION_TEXT: Record<string, string> = { blocks: "blocks", blocked_by: "blocked by", relates_to: "is related to", duplicates: "duplicates", duplicated_by: "duplicated by" };
+const RELATION_ADDED: Record<string, string> = { blocks: "marked this as blocking", blocked_by: "marked this as blocked by", duplicates: "marked this as a duplicate of", duplicated_by: "marked this as duplicated by", relates_to: "marked this as related to" };
 
 /**
  * One activity entry as a sentence. `users` maps user ids to usernames (assignee entries store
@@ -214,7 +216,7 @@ export function activitySentence(a: Activity, users: Record<string, string> = {}
     case "parent_removed":
       return s(`removed this from parent #${a.oldValue}`);
     case "relation_added":
-      return s(`marked this as ${a.field === "blocks" ? "blocking" : a.field === "duplicates" ? "a duplicate of" : "related to"} #${a.newValue}`);
+      return s(`${RELATION_ADDED[a.field ?? ""] ?? "marked this as related to"} #${a.newValue}`);
     case "relation_removed":
       return s(`removed the relation "${RELATION_TEXT[a.field ?? ""] ?? a.field} #${a.newValue ?? a.oldValue}"`);
     case "edited":

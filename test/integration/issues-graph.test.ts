@@ -57,6 +57,8 @@ describe("relations", () => {
     const rel = await w.as.writer.issues.addRelation({ repoId: r, sourceNumber: x.number, targetNumber: y.number, type: "blocks" });
     expect(rel.blocking).toEqual([y.number]);
     expect(await last(x.number)).toMatchObject({ action: "relation_added", field: "blocks", newValue: String(y.number) });
+    // the target's timeline shows it too, from its side (issue #7: both timelines)
+    expect(await last(y.number)).toMatchObject({ action: "relation_added", field: "blocked_by", newValue: String(x.number) });
     await w.as.writer.issues.addRelation({ repoId: r, sourceNumber: x.number, targetNumber: z.number, type: "relates_to" });
     await w.as.writer.issues.addRelation({ repoId: r, sourceNumber: z.number, targetNumber: y.number, type: "duplicates" });
     expect(await codeOf(w.as.writer.issues.addRelation({ repoId: r, sourceNumber: x.number, targetNumber: x.number, type: "relates_to" }))).toBe("BAD_REQUEST");
@@ -78,6 +80,7 @@ describe("relations", () => {
     const after = await w.as.writer.issues.removeRelation({ repoId: r, sourceNumber: z.number, targetNumber: x.number, type: "relates_to" });
     expect(after.related).toEqual([]);
     expect(await last(z.number)).toMatchObject({ action: "relation_removed", field: "relates_to", oldValue: String(x.number) });
+    expect(await last(x.number)).toMatchObject({ action: "relation_removed", field: "relates_to", oldValue: String(z.number) });
     expect(await codeOf(w.as.writer.issues.removeRelation({ repoId: r, sourceNumber: z.number, targetNumber: x.number, type: "relates_to" }))).toBe("NOT_FOUND");
     expect(await codeOf(w.as.reader.issues.addRelation({ repoId: r, sourceNumber: z.number, targetNumber: x.number, type: "blocks" }))).toBe("FORBIDDEN");
   });
@@ -91,6 +94,7 @@ describe("relations", () => {
     expect((await w.as.reader.issues.getRelations({ repoId: r, number: canonical.number })).duplicatedBy).toEqual([dup.number]);
     const acts = await w.as.owner.issues.getActivity({ repoId: r, number: dup.number, limit: 3 });
     expect(acts.map((a) => a.action)).toEqual(["status_changed", "status_changed", "relation_added"]);
+    expect(await last(canonical.number)).toMatchObject({ action: "relation_added", field: "duplicated_by", newValue: String(dup.number) });
     expect(await codeOf(w.as.writer.issues.markAsDuplicate({ repoId: r, duplicateNumber: dup.number, canonicalNumber: dup.number }))).toBe("BAD_REQUEST");
     expect(await codeOf(w.as.writer.issues.markAsDuplicate({ repoId: r, duplicateNumber: canonical.number, canonicalNumber: dup.number }))).toBe("CONFLICT");
   });

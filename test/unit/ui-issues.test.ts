@@ -68,6 +68,10 @@ describe("activitySentence", () => {
     expect(activitySentence(a({ action: "assigned", newValue: "u1" }))?.text).toBe("self-assigned this");
     expect(activitySentence(a({ action: "assigned", newValue: "u2" }), { u2: "bob" })?.text).toBe("assigned bob");
     expect(activitySentence(a({ action: "relation_added", field: "blocks", newValue: "4" }))?.text).toBe("marked this as blocking #4");
+    // the target issue's side of a relation
+    expect(activitySentence(a({ action: "relation_added", field: "blocked_by", newValue: "3" }))?.text).toBe("marked this as blocked by #3");
+    expect(activitySentence(a({ action: "relation_added", field: "duplicated_by", newValue: "9" }))?.text).toBe("marked this as duplicated by #9");
+    expect(activitySentence(a({ action: "relation_removed", field: "blocked_by", oldValue: "3" }))?.text).toBe('removed the relation "blocked by #3"');
     expect(activitySentence(a({ action: "commented" }))).toBeNull();
     expect(activitySentence(a({ action: "labeled", newValue: "x", actor: null }))?.actor).toBe("someone");
   });

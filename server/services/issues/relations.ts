@@ -2,8 +2,10 @@
  * Sub-issues and relations between issues of one repository (issue #3).
  * Sub-issues: same repository (numbers are per repository), no cycles: an issue's descendant
  * can't become its parent. Relations: blocks | relates_to (symmetric) | duplicates, no self
- * relation, no duplicate row (relates_to counts both directions). Activity: parent_set,
- * parent_removed, relation_added, relation_removed on the source (child) issue.
+ * relation, no duplicate row (relates_to counts both directions). Activity: parent_set and
+ * parent_removed on the child; relation_added / relation_removed on BOTH issues, as Linear shows
+ * them: the source with the type (blocks, relates_to, duplicates), the target with its inverse
+ * (blocked_by, relates_to, duplicated_by; see INVERSE) and the other issue's number.
  */
 import type { Db } from "@/server/db";
 import { AppError, badRequest, conflict, notFound } from "@/server/errors";
@@ -16,6 +18,16 @@ import { createIssue } from "./issues";
 import { queryIssues } from "./query";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
+
+/** The activity `field` a relation shows under on its target issue ("#5 blocks #3" reads "blocked by #5" on #3). */
+export const INVERSE: Record<RelationType, string> = { blocks: "blocked_by", relates_to: "relates_to", duplicates: "duplicated_by" };
+
+/** relation_added / relation_removed on both issues of a relation, in the caller's transaction. */
+async function recordRelation(tx: Tx, actor: Actor, action: "relation_added" | "relation_removed", type: RelationType, source: { id: string; repoId: string; number: number }, target: { id: string; repoId: string; number: number }): Promise<void> {
+  const value = (n: number) => (action === "relation_added" ? { newValue: n } : { oldValue: n });
+  await recordActivity(tx, source, actor, [{ action, field: type, ...value(target.number) }]);
+  await recordActivity(tx, target, actor, [{ action, field: INVERSE[type], ...value(source.number) }]);
+}
 
 export interface Relations {
   /** issues this one blocks */
@@ -144,7 +156,7 @@ async function findRelation(tx: Tx, sourceId: string, targetId: string, type: Re
 /**
  * issues.addRelation {sourceNumber, targetNumber, type} → the relations of the source.
  * BAD_REQUEST for a self relation or when the reverse "blocks" exists (mutual blocking);
- * CONFLICT when the relation exists. Activity relation_added (field = type, newValue = target number).
+ * CONFLICT when the relation exists. Activity relation_added on both issues (recordRelation).
  */
 export async function addRelation(db: Db, actor: Actor, repo: Repo, input: { sourceNumber: number; targetNumber: number; type: RelationType }): Promise<Relations> {
   if (input.sourceNumber === input.targetNumber) throw badRequest("an issue cannot be related to itself");
@@ -163,12 +175,12 @@ export async function addRelation(db: Db, actor: Actor, repo: Repo, input: { sou
       if ((e as { code?: string }).code === "P2002") throw conflict("that relation exists");
       throw e;
     }
-    await recordActivity(tx, source, actor, [{ action: "relation_added", field: input.type, newValue: input.targetNumber }]);
+    await recordRelation(tx, actor, "relation_added", input.type, source, target);
     return getRelationNumbers(tx, source.id);
   });
 }
 
-/** issues.removeRelation (same input) → the relations of the source. NOT_FOUND when absent. Activity relation_removed. */
+/** issues.removeRelation (same input) → the relations of the source. NOT_FOUND when absent. Activity relation_removed on both issues. */
 export async function removeRelation(db: Db, actor: Actor, repo: Repo, input: { sourceNumber: number; targetNumber: number; type: RelationType }): Promise<Relations> {
   return inTransaction(db, async (tx) => {
     const source = await issueByNumber(tx, repo.id, input.sourceNumber);
@@ -176,7 +188,7 @@ export async function removeRelation(db: Db, actor: Actor, repo: Repo, input: { 
     const existing = await findRelation(tx, source.id, target.id, input.type);
     if (!existing) throw notFound(`relation #${input.sourceNumber} ${input.type} #${input.targetNumber}`);
     await tx.issueRelation.delete({ where: { id: existing.id } });
-    await recordActivity(tx, source, actor, [{ action: "relation_removed", field: input.type, oldValue: input.targetNumber }]);
+    await recordRelation(tx, actor, "relation_removed", input.type, source, target);
     return getRelationNumbers(tx, source.id);
   });
 }
@@ -196,7 +208,7 @@ export async function markAsDuplicate(db: Db, actor: Actor, repo: Repo, input: {
     }
     if (!(await findRelation(tx, dup.id, canonical.id, "duplicates"))) {
       await tx.issueRelation.create({ data: { sourceId: dup.id, targetId: canonical.id, type: "duplicates" } });
-      await recordActivity(tx, dup, actor, [{ action: "relation_added", field: "duplicates", newValue: input.canonicalNumber }]);
+      await recordRelation(tx, actor, "relation_added", "duplicates", dup, canonical);
     }
     await applyStatus(tx, actor, dup, "canceled");
     return issueViewById(tx, dup);
