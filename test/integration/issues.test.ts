@@ -162,7 +162,7 @@ describe("update and setters", () => {
     expect(await lastActivity(i.number)).toMatchObject({ action: "status_changed", field: "state", oldValue: "closed", newValue: "open" });
   });
 
-  it("close → closed + done; reopen → open + backlog; both idempotent", async () => {
+  it("close → closed + done; reopen → open + the status before closing; both idempotent", async () => {
     const i = await w.as.owner.issues.create({ repoId: w.repoId, title: "close me", status: "in_progress" });
     const closed = await w.as.writer.issues.close({ repoId: w.repoId, number: i.number });
     expect(closed).toMatchObject({ state: "closed", status: "done" });
@@ -171,9 +171,9 @@ describe("update and setters", () => {
     expect(acts.map((a) => [a.field, a.oldValue, a.newValue])).toEqual([["state", "open", "closed"], ["status", "in_progress", "done"]]);
     expect(await w.as.writer.issues.close({ repoId: w.repoId, number: i.number })).toMatchObject({ state: "closed", status: "done" });
     const reopened = await w.as.writer.issues.reopen({ repoId: w.repoId, number: i.number });
-    expect(reopened).toMatchObject({ state: "open", status: "backlog", closedAt: null });
+    expect(reopened).toMatchObject({ state: "open", status: "in_progress", closedAt: null });
     expect(await lastActivity(i.number)).toMatchObject({ action: "status_changed", field: "state", newValue: "open" });
-    expect(await w.as.writer.issues.reopen({ repoId: w.repoId, number: i.number })).toMatchObject({ state: "open", status: "backlog" });
+    expect(await w.as.writer.issues.reopen({ repoId: w.repoId, number: i.number })).toMatchObject({ state: "open", status: "in_progress" });
   });
 
   it("priority, due date and estimate setters write their activity", async () => {

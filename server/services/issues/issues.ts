@@ -13,7 +13,7 @@ import {
   conflictOnDuplicate, requireActor, inTransaction, issueById, issueByNumber, issueViewById, recordActivity,
   type ActivityInput, type IssueCore, type IssueView, type Tx,
 } from "./core";
-import { applyStatus, endOfColumn } from "./status";
+import { applyStatus, endOfColumn, statusBeforeClose } from "./status";
 import { countsInput, createInput, listInput, updateInput, type CreateIssueInput, type UpdateIssueInput } from "./schemas";
 import { getRelationNumbers, type Relations } from "./relations";
 import { z } from "zod";
@@ -268,11 +268,15 @@ export async function closeIssue(db: Db, actor: Actor, repo: Repo, number: numbe
   });
 }
 
-/** issues.reopen: closed → open with status backlog, closedAt cleared. Already open: unchanged. */
+/**
+ * issues.reopen: closed → open, back to the status it had before closing (statusBeforeClose:
+ * from the activity log, backlog when unknown; issue #7), closedAt cleared; the move is recorded
+ * as status_changed (status and state) like any other. Already open: unchanged.
+ */
 export async function reopenIssue(db: Db, actor: Actor, repo: Repo, number: number): Promise<IssueView> {
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
-    if (issue.state === "closed") await applyStatus(tx, actor, issue, "backlog");
+    if (issue.state === "closed") await applyStatus(tx, actor, issue, await statusBeforeClose(tx, issue.id));
     return issueViewById(tx, issue);
   });
 }

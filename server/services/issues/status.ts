@@ -7,7 +7,7 @@
  * `status_changed` with field "state" (open ↔ closed), in the caller's transaction.
  */
 import type { Actor } from "@/server/auth/actor";
-import { POSITION_STEP, stateForStatus } from "./model";
+import { POSITION_STEP, STATUS_KEYS, stateForStatus } from "./model";
 import { recordActivity, type IssueCore, type Tx } from "./core";
 
 /** Position after the last issue of the column (repoId, status): one indexed query. */
@@ -38,4 +38,23 @@ export async function applyStatus(tx: Tx, actor: Actor | null, issue: IssueCore,
   ]);
   Object.assign(issue, { status: to, state, boardPosition });
   return true;
+}
+
+/** The open statuses (state "open"): where a reopened issue may return to. */
+const OPEN_STATUSES = STATUS_KEYS.filter((k) => stateForStatus(k) === "open");
+
+/**
+ * The status an issue had before it was last closed (issue #7: reopen returns it there), read
+ * from the activity log: the newest `status_changed` (field "status") entry whose old value is an
+ * open status is the closing move, because every later move was closed → closed (a move back to
+ * open would itself be newer). So done → canceled → reopen returns to the status before done.
+ * "backlog" when the log has none (e.g. the issue was created closed). One indexed query.
+ */
+export async function statusBeforeClose(tx: Tx, issueId: string): Promise<string> {
+  const closing = await tx.issueActivity.findFirst({
+    where: { issueId, action: "status_changed", field: "status", oldValue: { in: OPEN_STATUSES } },
+    orderBy: { id: "desc" },
+    select: { oldValue: true },
+  });
+  return closing?.oldValue ?? "backlog";
 }
