@@ -40,6 +40,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.removeCollaborator": { tier: "repo", level: "admin" },
   // issues (issue #3; docs/issues.md). create/addComment are read-level: read-only callers' issues
   // land in triage; update/deleteComment: the author, or write permission (checked in the service).
+  "issues.listMine": { tier: "user", scope: "repo:read" }, // issue #7: across readable repositories
   "issues.list": { tier: "repo", level: "read" },
   "issues.counts": { tier: "repo", level: "read" },
   "issues.get": { tier: "repo", level: "read" },

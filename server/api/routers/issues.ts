@@ -7,9 +7,10 @@
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
-import { router, publicProcedure, repoProcedure, repoProcedureBy, type RepoLocatorDef } from "../trpc";
+import { router, publicProcedure, authedProcedure, repoProcedure, repoProcedureBy, type RepoLocatorDef } from "../trpc";
 import * as issues from "@/server/services/issues";
 import * as s from "@/server/services/issues/schemas";
+import { listMineInput, listMyIssues } from "@/server/services/issues/mine";
 
 const byIssueId: RepoLocatorDef<"issueId"> = { key: "issueId", what: "issue", repoIdOf: issues.issueRepoId };
 const byCommentId: RepoLocatorDef<"commentId"> = { key: "commentId", what: "comment", repoIdOf: issues.commentRepoId };
@@ -23,6 +24,8 @@ const page = (def: number) => ({ limit: s.limitOf(def, 100), offset: s.offset })
 
 export const issuesRouter = router({
   // ---- issues ----
+  /** Extension (issue #7, dashboard): {filter: "assigned"|"created", state? ("open"), limit? (20)} → the caller's issues in repositories they can read, each with repo {id, owner, name}. */
+  listMine: authedProcedure.input(listMineInput).query(({ ctx, input }) => listMyIssues(ctx.db, ctx.actor, input)),
   list: repoProcedure.input(s.listInput).query(({ ctx, input }) => issues.listIssues(ctx.db, ctx.repo, input)),
   /** Extension: {open, closed} counts of issues matching the list filters (list pages). */
   counts: repoProcedure.input(s.countsInput).query(({ ctx, input }) => issues.countIssues(ctx.db, ctx.repo, input)),

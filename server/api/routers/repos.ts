@@ -18,9 +18,9 @@ export const reposRouter = router({
   create: authedProcedure.input(repos.createRepoInput).mutation(async ({ ctx, input }) =>
     repos.toRepoView(await repos.createRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
 
-  /** {owner?, limit? (1–100, 30), offset?} → repositories visible to the caller. */
+  /** {owner?, member? (only those the caller owns or collaborates on), limit? (1–100, 30), offset?} → repositories visible to the caller. */
   list: publicProcedure
-    .input(z.object({ owner: line("owner").max(100).optional(), limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }).default({ limit: 30, offset: 0 }))
+    .input(z.object({ owner: line("owner").max(100).optional(), member: z.boolean({ error: "member must be a boolean" }).optional(), limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }).default({ limit: 30, offset: 0 }))
     .query(async ({ ctx, input }) => (await repos.listRepositories(ctx.db, ctx.actor, input)).map((r) => repos.toRepoView(r, ctx.publicUrl))),
 
   /** {owner, name} → repository plus isEmpty (no commits yet). */

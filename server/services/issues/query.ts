@@ -105,30 +105,39 @@ export function orderSql(order: OrderTerm[]): string {
 /** The full statement for a filtered, ordered page of issues with their relations (pure). */
 export function issuesSql(dialect: Dialect, filter: IssueFilter, order: OrderTerm[], page: { limit?: number; offset?: number } = {}): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
-  const labelJson = dialect === "postgresql"
-    ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))::text, '[]')`
-    : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))`;
   const where = whereSql(sql, filter);
-  let text = `SELECT i."id", i."number", i."title", i."body", i."state", i."status", i."priority", i."dueDate", i."estimate",
-  i."projectId", i."cycleId", i."authorId", i."assigneeId", i."createdAt", i."updatedAt", i."closedAt",
-  au."username" AS "authorUsername", au."name" AS "authorName", asg."username" AS "assigneeUsername", asg."name" AS "assigneeName",
-  par."number" AS "parentNumber",
-  (SELECT ${labelJson} FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = i."id") AS "labels",
-  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id") AS "subTotal",
-  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id" AND ch."state" = 'closed') AS "subClosed"
-FROM "Issue" i
-LEFT JOIN "User" au ON au."id" = i."authorId"
-LEFT JOIN "User" asg ON asg."id" = i."assigneeId"
-LEFT JOIN "Issue" par ON par."id" = i."parentId"
+  let text = `${issueSelectSql(dialect)}
 WHERE ${where.join(" AND ")}
 ORDER BY ${orderSql(order)}`;
   if (page.limit !== undefined) text += `\nLIMIT ${sql.p(page.limit)} OFFSET ${sql.p(page.offset ?? 0)}`;
   return { text, params: sql.params };
 }
 
+/**
+ * The SELECT … FROM … JOIN part shared by every issue list (alias `i` for the issue; no bound
+ * parameters, so callers may add their own WHERE / ORDER BY / LIMIT after it). `extraColumns`
+ * and `extraJoins` are fixed SQL text from the caller (never user values).
+ */
+export function issueSelectSql(dialect: Dialect, extraColumns = "", extraJoins = ""): string {
+  const labelJson = dialect === "postgresql"
+    ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))::text, '[]')`
+    : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))`;
+  return `SELECT i."id", i."number", i."title", i."body", i."state", i."status", i."priority", i."dueDate", i."estimate",
+  i."projectId", i."cycleId", i."authorId", i."assigneeId", i."createdAt", i."updatedAt", i."closedAt",
+  au."username" AS "authorUsername", au."name" AS "authorName", asg."username" AS "assigneeUsername", asg."name" AS "assigneeName",
+  par."number" AS "parentNumber",
+  (SELECT ${labelJson} FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = i."id") AS "labels",
+  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id") AS "subTotal",
+  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id" AND ch."state" = 'closed') AS "subClosed"${extraColumns}
+FROM "Issue" i
+LEFT JOIN "User" au ON au."id" = i."authorId"
+LEFT JOIN "User" asg ON asg."id" = i."assigneeId"
+LEFT JOIN "Issue" par ON par."id" = i."parentId"${extraJoins}`;
+}
+
 const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));
 
-interface Row {
+export interface Row {
   id: string; number: unknown; title: string; body: string | null; state: string; status: string; priority: unknown;
   dueDate: string | null; estimate: unknown; projectId: string | null; cycleId: string | null; authorId: string | null;
   assigneeId: string | null; createdAt: unknown; updatedAt: unknown; closedAt: unknown;

@@ -94,14 +94,16 @@ export async function createRepository(db: Db, actor: Actor, input: z.input<type
  * ones plus private ones the caller owns or collaborates on. Authorization is in the query.
  * A token without `repo:read` sees what an anonymous caller sees (issue #6 item 2), and each
  * repository's `permission` is the effective one (capped by the token's scopes).
- * `owner` filters by owner username; limit 1–100 (default 30), offset ≥ 0.
+ * `owner` filters by owner username; `member: true` keeps only repositories the caller owns or
+ * collaborates on (any role; the dashboard, issue #7 — empty for anonymous callers and tokens
+ * without repo:read); limit 1–100 (default 30), offset ≥ 0.
  */
-export async function listRepositories(db: Db, caller: Actor | null, opts: { owner?: string; limit?: number; offset?: number } = {}): Promise<AuthorizedRepo[]> {
+export async function listRepositories(db: Db, caller: Actor | null, opts: { owner?: string; member?: boolean; limit?: number; offset?: number } = {}): Promise<AuthorizedRepo[]> {
   const viewer = caller && hasScope(caller.scopes, "repo:read") ? caller : null;
   const userId = viewer?.user.id;
-  const visibility = viewer?.user.isAdmin
-    ? {}
-    : { OR: [{ isPrivate: false }, ...(userId ? [{ ownerId: userId }, { collaborators: { some: { userId } } }] : [])] };
+  if (opts.member && !userId) return [];
+  const membership = userId ? [{ ownerId: userId }, { collaborators: { some: { userId } } }] : [];
+  const visibility = opts.member ? { OR: membership } : viewer?.user.isAdmin ? {} : { OR: [{ isPrivate: false }, ...membership] };
   const rows = await db.repository.findMany({
     where: { AND: [visibility, opts.owner ? { owner: { usernameLower: opts.owner.toLowerCase() } } : {}] },
     orderBy: [{ updatedAt: "desc" }],
