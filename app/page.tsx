@@ -1,13 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getCurrentActor, getServerCaller } from "@/server/auth/session";
-import { button, card, container, cx, badge } from "@/components/ui/styles";
-import { BranchIcon, KeyIcon, LockIcon, RepoIcon } from "@/components/ui/icons";
-import { fullDate, relativeTime } from "@/components/ui/format";
+import { button, card, container, cx } from "@/components/ui/styles";
+import { KeyIcon, RepoIcon } from "@/components/ui/icons";
+import { RepoList } from "@/components/dashboard/repo-list";
+import { MyIssues } from "@/components/dashboard/issue-list";
 
 export const metadata: Metadata = { title: "svc" };
 
 const PAGE_SIZE = 30;
+/** Open issues shown in each of the dashboard's "Assigned to you" / "Created by you" lists. */
+const ISSUES_SHOWN = 10;
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await getCurrentActor();
@@ -53,8 +56,12 @@ function Landing() {
 
 async function Dashboard({ username, page }: { username: string; page: number }) {
   const caller = await getServerCaller();
-  // one extra row tells whether there is a next page
-  const rows = await caller.repos.list({ owner: username, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  // one extra row tells whether there is a next page; owned + collaborating (issue #7)
+  const [rows, assigned, created] = await Promise.all([
+    caller.repos.list({ member: true, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+    caller.issues.listMine({ filter: "assigned", limit: ISSUES_SHOWN }),
+    caller.issues.listMine({ filter: "created", limit: ISSUES_SHOWN }),
+  ]);
   const repos = rows.slice(0, PAGE_SIZE);
   const hasNext = rows.length > PAGE_SIZE;
   return (
@@ -66,48 +73,7 @@ async function Dashboard({ username, page }: { username: string; page: number })
             <RepoIcon /> New repository
           </Link>
         </div>
-        {repos.length === 0 && page > 1 ? (
-          <div className={cx(card, "px-6 py-10 text-center text-sm text-slate-600")}>
-            No repositories on this page.{" "}
-            <Link href="/" className="font-medium text-emerald-700 hover:underline">
-              Back to the first page
-            </Link>
-          </div>
-        ) : repos.length === 0 ? (
-          <div className={cx(card, "px-6 py-12 text-center")}>
-            <RepoIcon className="h-8! w-8! text-slate-400" />
-            <h2 className="mt-3 font-semibold">No repositories yet</h2>
-            <p className="mt-1 text-sm text-slate-600">Create one, then push to it with git.</p>
-            <Link href="/new" className={cx(button.primary, "mt-4")}>
-              Create a repository
-            </Link>
-          </div>
-        ) : (
-          <ul className={cx(card, "divide-y divide-slate-200")} data-testid="repo-list">
-            {repos.map((r) => (
-              <li key={r.id} className="px-4 py-4 sm:px-5">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Link href={`/${r.owner}/${r.name}`} className="font-semibold text-emerald-700 hover:underline">
-                    {r.owner}/<span className="font-bold">{r.name}</span>
-                  </Link>
-                  <span className={cx(badge, r.isPrivate ? "border-amber-300 bg-amber-50 text-amber-800" : "border-slate-300 text-slate-600")}>
-                    {r.isPrivate && <LockIcon className="mr-1 h-3! w-3!" />}
-                    {r.isPrivate ? "Private" : "Public"}
-                  </span>
-                </div>
-                {r.description && <p className="mt-1 text-sm text-slate-600">{r.description}</p>}
-                <div className="mt-2 flex flex-wrap items-center gap-4 text-xs text-slate-500">
-                  <span className="inline-flex items-center gap-1">
-                    <BranchIcon className="h-3.5! w-3.5!" /> {r.defaultBranch}
-                  </span>
-                  <span title={fullDate(r.pushedAt ?? r.updatedAt)}>
-                    {r.pushedAt ? `Pushed ${relativeTime(r.pushedAt)}` : `Created ${relativeTime(r.createdAt)}`}
-                  </span>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <RepoList repos={repos} username={username} page={page} />
         {(page > 1 || hasNext) && (
           <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pagination">
             {page > 1 ? (
@@ -129,6 +95,8 @@ async function Dashboard({ username, page }: { username: string; page: number })
         )}
       </section>
       <aside className="space-y-4">
+        <MyIssues title="Assigned to you" issues={assigned} empty="No open issues are assigned to you." testId="assigned-issues" />
+        <MyIssues title="Created by you" issues={created} empty="You have no open issues." testId="created-issues" />
         <div className={cx(card, "p-4")}>
           <h2 className="flex items-center gap-2 text-sm font-semibold">
             <KeyIcon /> Push from the command line
