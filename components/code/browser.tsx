@@ -10,7 +10,7 @@ import { FileIcon, KeyIcon } from "@/components/ui/icons";
 import { formatBytes, fullDate, relativeTime } from "@/components/ui/format";
 import { BranchSwitcher } from "./branch-switcher";
 import { loadBranches, loadRepo, orNotFound, orNull, type BranchData, type RepoData } from "./data";
-import { highlightFile, MAX_HIGHLIGHT_BYTES } from "./highlight";
+import { highlightFile, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "./highlight";
 import { MarkdownView } from "./markdown";
 import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, RepoHeader, type EntryData } from "./parts";
 import { splitRefAndPath } from "./resolve";
@@ -202,21 +202,7 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
     ) : (
       <>
         <div className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-xs text-amber-800">Syntax highlighting is off for files over {formatBytes(MAX_HIGHLIGHT_BYTES)}.</div>
-        <div className="code-view" data-testid="code-view" data-lang="none">
-          <pre className="shiki">
-            <code>
-              {blob.text
-                .replace(/\r?\n$/, "")
-                .split("\n")
-                .map((line, i) => (
-                  <span key={i} className="line" id={`L${i + 1}`}>
-                    {line}
-                    {"\n"}
-                  </span>
-                ))}
-            </code>
-          </pre>
-        </div>
+        <div className="code-view" data-testid="code-view" data-lang="none" dangerouslySetInnerHTML={{ __html: plainCodeHtml(blob.text) }} />
       </>
     );
   }

@@ -75,6 +75,23 @@ export async function highlightFile(text: string, fileName: string): Promise<{ h
   return highlightCode(text, languageFor(fileName));
 }
 
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/**
+ * Unhighlighted HTML for a file above MAX_HIGHLIGHT_BYTES, in shiki's shape so the same CSS
+ * numbers the lines: `pre.shiki > code > span.line#L<n>`, the spans separated by "\n" text
+ * nodes *outside* them (a newline inside an inline-block span does not break the row, which put
+ * every line of an 858 KB file on one row: issue #7). A trailing newline adds no line; a
+ * line's trailing "\r" is dropped. Text is HTML-escaped. Cost is linear in the text length.
+ */
+export function plainCodeHtml(text: string): string {
+  const lines = text.replace(/\r?\n$/, "").split("\n");
+  const spans = lines.map((line, i) => `<span class="line" id="L${i + 1}">${escapeHtml(line.endsWith("\r") ? line.slice(0, -1) : line)}</span>`);
+  return `<pre class="shiki" tabindex="0"><code>${spans.join("\n")}</code></pre>`;
+}
+
 /** Highlighted HTML for code in a language (falls back to plain text on an unknown language). */
 export async function highlightCode(text: string, lang: string): Promise<{ html: string; lang: string }> {
   const code = text.replace(/\r?\n$/, "");

@@ -1,0 +1,96 @@
+/**
+ * The one Markdown renderer of the app (README, .md file preview, issue and comment bodies), for
+ * server and client components alike. Chain: remark-gfm → remark-rehype (raw HTML kept) →
+ * rehype-raw (parses the HTML) → rehype-slug (heading ids, GitHub's slugger) → rehype-sanitize
+ * (GitHub's allowlist, ./schema.ts; ids become `user-content-<slug>`) → URL rewriting (./urls.ts).
+ * Headings get an anchor link to their own (prefixed) id; external http(s) links open in a new
+ * tab with rel="nofollow noopener noreferrer". Output needs no CSP beyond inline styles and
+ * https images (server/http/security-headers.ts): `style` attributes are stripped anyway.
+ * Issue #7 ("README and Markdown").
+ */
+import type { ComponentPropsWithoutRef, ReactNode } from "react";
+import Markdown, { type Components } from "react-markdown";
+import rehypeRaw from "rehype-raw";
+import rehypeSanitize from "rehype-sanitize";
+import rehypeSlug from "rehype-slug";
+import remarkGfm from "remark-gfm";
+import { markdownSchema } from "./schema";
+import { markdownUrlTransform, transformSrcSet, type RepoBase } from "./urls";
+
+export type { RepoBase } from "./urls";
+
+type HeadingTag = "h1" | "h2" | "h3" | "h4" | "h5" | "h6";
+
+function heading(Tag: HeadingTag) {
+  return function Heading({ node: _node, id, children, ...rest }: ComponentPropsWithoutRef<HeadingTag> & { node?: unknown }) {
+    return (
+      <Tag id={id} {...rest}>
+        {id && (
+          <a className="anchor" href={`#${id}`} aria-label="Permalink" data-testid="heading-anchor">
+            #
+          </a>
+        )}
+        {children}
+      </Tag>
+    );
+  };
+}
+
+function baseComponents(transform: (url: string, key: string) => string): Components {
+  return {
+    h1: heading("h1"),
+    h2: heading("h2"),
+    h3: heading("h3"),
+    h4: heading("h4"),
+    h5: heading("h5"),
+    h6: heading("h6"),
+    a({ node: _node, href, children, ...rest }) {
+      const external = href ? /^https?:\/\//i.test(href) : false;
+      return (
+        <a href={href} {...rest} {...(external ? { rel: "nofollow noopener noreferrer", target: "_blank" } : {})}>
+          {children}
+        </a>
+      );
+    },
+    // react-markdown rewrites `src` but not `srcset` (a list): resolve each candidate the same way
+    source({ node: _node, srcSet, ...rest }) {
+      return <source {...rest} srcSet={srcSet ? transformSrcSet(String(srcSet), transform) || undefined : undefined} />;
+    },
+  };
+}
+
+/**
+ * Renders `source` (Markdown + sanitized HTML) inside `div.markdown-body`.
+ * `base`: the repository location relative URLs resolve against (README / file preview);
+ * without it (issue bodies) relative URLs stay as written. `components` override elements
+ * (the code browser adds shiki-highlighted code blocks).
+ */
+export function MarkdownRenderer({
+  source,
+  base,
+  components,
+  className,
+  testId = "markdown",
+}: {
+  source: string;
+  base?: RepoBase;
+  components?: Components;
+  className?: string;
+  testId?: string;
+}): ReactNode {
+  const transform = markdownUrlTransform(base);
+  return (
+    <div className={className ? `markdown-body ${className}` : "markdown-body"} data-testid={testId}>
+      <Markdown
+        remarkPlugins={[remarkGfm]}
+        // footnote ids get their prefix from the sanitizer (once), like every other id
+        remarkRehypeOptions={{ clobberPrefix: "" }}
+        rehypePlugins={[rehypeRaw, rehypeSlug, [rehypeSanitize, markdownSchema]]}
+        urlTransform={transform}
+        components={{ ...baseComponents(transform), ...components }}
+      >
+        {source}
+      </Markdown>
+    </div>
+  );
+}
