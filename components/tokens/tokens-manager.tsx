@@ -11,6 +11,7 @@ import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { AlertIcon, KeyIcon } from "@/components/ui/icons";
 import { fullDate, relativeTime, shortDate } from "@/components/ui/format";
+import { DEFAULT_EXPIRY, EXPIRY_OPTIONS, apiErrorMessage } from "./api-error";
 
 export interface TokenRecord {
   id: string;
@@ -28,23 +29,16 @@ interface ScopeInfo {
   description: string;
 }
 
-const EXPIRY_OPTIONS = [
-  { value: "", label: "No expiration" },
-  { value: "7", label: "7 days" },
-  { value: "30", label: "30 days" },
-  { value: "90", label: "90 days" },
-  { value: "365", label: "1 year" },
-];
-
 async function api<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(path, { credentials: "same-origin", cache: "no-store", ...init, headers: { "content-type": "application/json", ...init?.headers } });
   if (res.status === 204) return undefined as T;
-  const body = await res.json().catch(() => null);
-  if (!res.ok) {
-    const message = (body as { error?: { message?: string } } | null)?.error?.message;
-    throw new Error(message ?? (res.status === 401 ? "your session has ended; sign in again" : `request failed (${res.status})`));
+  const text = await res.text().catch(() => "");
+  if (!res.ok) throw new Error(apiErrorMessage(res.status, text));
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`the server sent an unreadable answer (${res.status})`);
   }
-  return body as T;
 }
 
 /** `initialTokens`: the list as the server rendered it (no loading flash); refreshed after changes. */
@@ -182,7 +176,7 @@ function NewTokenBox({ token, onDismiss }: { token: TokenRecord & { token: strin
 function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeInfo[]; defaultScopes: string[]; onCreated: (t: TokenRecord & { token: string }) => void }) {
   const [name, setName] = useState("");
   const [selected, setSelected] = useState<string[]>(defaultScopes);
-  const [expiry, setExpiry] = useState("");
+  const [expiry, setExpiry] = useState<string>(DEFAULT_EXPIRY);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
@@ -201,7 +195,7 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
       onCreated(created);
       setName("");
       setSelected(defaultScopes);
-      setExpiry("");
+      setExpiry(DEFAULT_EXPIRY);
     } catch (err) {
       setError((err as Error).message);
     } finally {
