@@ -16,6 +16,13 @@ import { serializedSqlite } from "./serialized-sqlite";
 export type Db = PrismaClient;
 export type { Prisma } from "@/generated/prisma/client";
 
+/**
+ * How long (ms) a SQLite connection waits for another connection's write lock (busy_timeout, set
+ * by better-sqlite3's `timeout`) before failing with "database is locked". Only other processes
+ * on the same file contend for it; within this process writes queue (serialized-sqlite.ts).
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
 const globalForDb = globalThis as unknown as { __svcDb?: { url: string; db: Promise<Db> } };
 
 async function open(): Promise<Db> {
@@ -27,8 +34,8 @@ async function open(): Promise<Db> {
   }
   const file = config.databaseUrl.slice("file:".length);
   migrateSqlite(file, path.join(config.appRoot, "prisma/migrations"));
-  // one connection: serialize plain queries with transactions (serialized-sqlite.ts)
-  const adapter = serializedSqlite(new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10000 }));
+  // one connection: serialize plain queries with transactions, BEGIN IMMEDIATE (serialized-sqlite.ts)
+  const adapter = serializedSqlite(new PrismaBetterSQLite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS }));
   return new PrismaClient({ adapter });
 }
 

@@ -6,6 +6,17 @@
  * for its duration, and a transaction holds the same lock from start until commit or rollback;
  * queries made through the transaction object do not wait (they already hold it).
  * SQLite runs one writer at a time anyway, so nothing is lost in throughput.
+ *
+ * Other connections to the same file (a second svc process, the CLI; issue #7): transactions
+ * start with BEGIN IMMEDIATE, not the adapter's BEGIN (deferred). A deferred transaction takes
+ * the write lock only at its first write; if another connection committed after its first read,
+ * SQLite refuses the upgrade at once with SQLITE_BUSY_SNAPSHOT ("database is locked") — the busy
+ * timeout cannot help, since waiting cannot make the snapshot current (sqlite.org/lang_transaction.html,
+ * "Read transactions versus write transactions"; measured: 13 of 100 concurrent board moves and
+ * comments from two processes failed, test/integration/sqlite-concurrency.test.ts). BEGIN
+ * IMMEDIATE takes the write lock first, waiting up to the connection's busy timeout
+ * (SQLITE_BUSY_TIMEOUT_MS in ./index.ts). better-sqlite3 is synchronous, so that wait blocks this
+ * process's event loop while the other process holds the lock (usually milliseconds).
  */
 import type {
   IsolationLevel,
@@ -55,31 +66,46 @@ function serializeConnection(inner: SqlDriverAdapter): SqlDriverAdapter {
     getConnectionInfo: inner.getConnectionInfo?.bind(inner),
     dispose: () => inner.dispose(),
     async startTransaction(isolationLevel?: IsolationLevel): Promise<Transaction> {
+      if (isolationLevel && isolationLevel !== "SERIALIZABLE") return inner.startTransaction(isolationLevel); // the adapter's own error
       const release = await lock.acquire();
-      let tx: Transaction;
       try {
-        tx = await inner.startTransaction(isolationLevel);
+        await inner.executeScript("BEGIN IMMEDIATE");
       } catch (e) {
         release();
         throw e;
       }
-      const finish = (fn: () => Promise<void>) => async () => {
-        try {
-          await fn();
-        } finally {
+      return immediateTransaction(inner, release);
+    },
+  };
+}
+
+/**
+ * The transaction object for a `BEGIN IMMEDIATE` already run on `conn`. Prisma ends it by sending
+ * COMMIT or ROLLBACK through `executeRaw` and then calling commit()/rollback() (usePhantomQuery
+ * false, as @prisma/adapter-better-sqlite3 does); those release the lock. Should that COMMIT or
+ * ROLLBACK itself fail, Prisma never calls commit()/rollback(): the transaction is rolled back
+ * here and the lock released, so the connection is never left locked.
+ */
+function immediateTransaction(conn: SqlDriverAdapter, release: () => void): Transaction {
+  const ending = (q: SqlQuery) => /^\s*(COMMIT|ROLLBACK)\b/i.test(q.sql);
+  return {
+    provider: conn.provider,
+    adapterName: conn.adapterName,
+    options: { usePhantomQuery: false },
+    queryRaw: (q: SqlQuery) => conn.queryRaw(q),
+    async executeRaw(q: SqlQuery) {
+      try {
+        return await conn.executeRaw(q);
+      } catch (e) {
+        if (ending(q)) {
+          await conn.executeScript("ROLLBACK").catch(() => {});
           release();
         }
-      };
-      return {
-        provider: tx.provider,
-        adapterName: tx.adapterName,
-        options: tx.options,
-        queryRaw: (q: SqlQuery) => tx.queryRaw(q),
-        executeRaw: (q: SqlQuery) => tx.executeRaw(q),
-        commit: finish(() => tx.commit()),
-        rollback: finish(() => tx.rollback()),
-      };
+        throw e;
+      }
     },
+    commit: async () => release(),
+    rollback: async () => release(),
   };
 }
 
