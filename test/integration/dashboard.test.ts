@@ -63,6 +63,13 @@ describe("repos.list {member: true}", () => {
     expect(readToken.map((r) => [r.name, r.permission])).toEqual([["shared", "read"]]);
   });
 
+  it("keeps a site admin's dashboard to their own memberships (they may read every repository)", async () => {
+    const admin = actorOf(stranger);
+    const asAdmin = await callerFor({ ...admin, user: { ...admin.user, isAdmin: true } });
+    expect(await asAdmin.repos.list({ member: true })).toEqual([]);
+    expect((await asAdmin.repos.list({ owner: owner.username })).map((r) => r.name).sort()).toEqual(["open", "secret", "shared"]);
+  });
+
   it("answers as anonymous (nothing) to a token without repo:read, and to anonymous callers", async () => {
     expect(await (await callerFor(actorOf(collab, ["user:read"]))).repos.list({ member: true })).toEqual([]);
     expect(await (await callerFor(null)).repos.list({ member: true })).toEqual([]);
