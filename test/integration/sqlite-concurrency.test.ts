@@ -8,7 +8,9 @@
  * every transaction with BEGIN IMMEDIATE. On PostgreSQL the same run simply passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { getDb } from "@/server/db";
+import { getConfig } from "@/server/config";
 import { makeToken, startServer } from "../helpers";
 import { spawnServe, type ServeChild } from "../fixtures/spawn-serve";
 import { trpc, type TrpcResult } from "../fixtures/clients";
@@ -53,3 +55,48 @@ describe("concurrent writes from two server processes on one database", () => {
     expect(await db.issueComment.count({ where: { issue: { repoId: w.repoId } } })).toBe(N);
   }, 300_000);
 });
+
+// The mechanism under the run above, step by step, with a second connection in this process.
+// SQLite only: PostgreSQL has no file lock to observe (the run above covers it).
+if (getConfig().provider === "sqlite") {
+  describe("SQLite transactions against a second connection", () => {
+    it("hold the write lock from BEGIN, so a read-then-write transaction cannot lose its snapshot", async () => {
+      const db = await getDb();
+      const other = new Database(getConfig().databaseUrl.slice("file:".length), { timeout: 0 });
+      try {
+        const name = `snap${Math.random().toString(36).slice(2, 8)}`;
+        const otherWrite = () => other.prepare(`UPDATE "Repository" SET "description" = ? WHERE "id" = ?`).run("from another process", w.repoId);
+        let blocked = "";
+        await db.$transaction(async (tx) => {
+          await tx.user.count(); // a read first: a deferred BEGIN would take its snapshot here
+          try {
+            otherWrite();
+          } catch (e) {
+            blocked = (e as { code?: string }).code ?? String(e);
+          }
+          await tx.user.create({ data: { username: name, usernameLower: name } });
+        });
+        expect(blocked).toBe("SQLITE_BUSY");
+        expect(await db.user.count({ where: { usernameLower: name } })).toBe(1);
+        expect(otherWrite().changes).toBe(1); // and the lock is free again
+      } finally {
+        other.close();
+      }
+    });
+
+    it("release the connection when COMMIT itself fails (deferred foreign keys), rolling back", async () => {
+      const db = await getDb();
+      const name = `fk${Math.random().toString(36).slice(2, 8)}`;
+      const failing = db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe("PRAGMA defer_foreign_keys = ON");
+        await tx.user.create({ data: { username: name, usernameLower: name } });
+        await tx.issueActivity.create({ data: { repoId: "no-such-repo", issueId: "no-such-issue", action: "commented" } });
+      });
+      await expect(failing).rejects.toThrow(/foreign ?key/i);
+      // the next query runs (the lock was released) and the failed transaction left nothing
+      expect(await db.user.count({ where: { usernameLower: name } })).toBe(0);
+      await db.$transaction(async (tx) => { await tx.user.create({ data: { username: `${name}b`, usernameLower: `${name}b` } }); });
+      expect(await db.user.count({ where: { usernameLower: `${name}b` } })).toBe(1);
+    }, 60_000);
+  });
+}
