@@ -25,7 +25,7 @@ export interface LimitSpec {
  */
 export const LIMITS = {
   /** users.signUp attempts per address (valid or not; the CLI is not limited). */
-  signUps: { points: 20, durationS: 60 * 60, what: "sign-up attempts from your address" },
+  signUps: { points: 30, durationS: 60 * 60, what: "sign-up attempts from your address" },
   /** Failed sign-ins per (address, account): consumed before the password check, reset by a success. */
   signInFailures: { points: 10, durationS: 15 * 60, what: "failed sign-in attempts for this account from your address" },
   /** Failed sign-ins per address, over all accounts (password spraying). A success gives its point back. */

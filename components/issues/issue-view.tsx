@@ -74,8 +74,10 @@ export function IssueView({
           </button>
         </div>
       )}
-      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_18rem]">
-        <div className="min-w-0 space-y-5">
+      {/* minmax(0,1fr): a long word or title may not widen the page past the viewport (issue #7);
+          on phones the properties (status, priority, assignee…) come first, near the title */}
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="order-2 min-w-0 space-y-5 lg:order-1">
           <BodyBlock issue={issue} canWrite={canWrite} run={run} />
           <Timeline repo={repo} issue={issue} comments={comments} activity={activity} me={me} canWrite={canWrite} run={run} assignees={assignees} />
           {me ? (
@@ -121,7 +123,7 @@ function TitleBlock({ repo, issue, canWrite, run, commentCount }: { repo: RepoRe
         </form>
       ) : (
         <div className="flex flex-wrap items-start gap-3">
-          <h1 className="min-w-0 flex-1 text-2xl font-semibold text-slate-900">
+          <h1 className="min-w-0 flex-1 text-2xl font-semibold text-slate-900 [overflow-wrap:anywhere]">
             <span data-testid="issue-title-text">{issue.title}</span> <span className="font-normal text-slate-400">#{issue.number}</span>
           </h1>
           {canWrite && (
@@ -397,7 +399,7 @@ function Sidebar({
   const [selectedLabels, setSelectedLabels] = useState<string[]>(() => issue.labels.map((l) => l.id));
   useEffect(() => setSelectedLabels(serverLabels ? serverLabels.split(",") : []), [serverLabels]);
   return (
-    <aside className="space-y-3 text-sm" data-testid="issue-sidebar">
+    <aside className="order-1 min-w-0 space-y-3 text-sm lg:order-2" data-testid="issue-sidebar">
       <Section title="Status" testId="sidebar-status">
         <OptionPicker
           name="status"
@@ -699,7 +701,7 @@ function RelationsSection({ repo, issue, titles, canWrite, run, client }: { repo
             <div className="text-xs text-slate-500">{g.label}</div>
             <ul className="mt-0.5 space-y-0.5">
               {g.numbers.map((n) => (
-                <li key={n} className="flex items-center gap-1" data-testid="relation" data-number={n}>
+                <li key={n} className="flex min-w-0 items-center gap-1" data-testid="relation" data-number={n}>
                   <IssueRef repo={repo} number={n} titles={titles} />
                   {canWrite && (
                     <button type="button" className="ml-auto px-1 text-slate-400 hover:text-red-700" aria-label={`Remove ${g.label.toLowerCase()} #${n}`} onClick={() => void run(() => client.issues.removeRelation.mutate(g.remove(n)))} data-testid="remove-relation">
