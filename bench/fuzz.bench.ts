@@ -20,8 +20,7 @@ import fc from "fast-check";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "@/test/helpers";
 import { allProcedures, outcome } from "@/test/procedures";
 import { procedureStringLeaves } from "@/test/schema-strings";
-import { gitCases, pageCases, problemOf, procedureInput, restCases, send, statusClass, trpcCases, type Fixture, type HttpCase } from "@/test/fuzz-cases";
-import * as gitRoute from "@/app/api/git/[owner]/[repo]/[...path]/route";
+import { gitCases, gitViaRoute, pageCases, problemOf, procedureInput, restCases, send, statusClass, trpcCases, type Fixture, type HttpCase } from "@/test/fuzz-cases";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -69,18 +68,6 @@ async function runHttp(label: string, baseUrl: string, arb: fc.Arbitrary<HttpCas
     const problem = problemOf(c, o, secrets);
     if (problem) fail(`${label} ${c.method} ${c.path.slice(0, 200)} → ${problem}`);
   });
-}
-
-function nextParam(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-function gitViaRoute(req: Request, owner: string, repo: string, rest: string): Promise<Response> {
-  const params = Promise.resolve({ owner: nextParam(owner), repo: nextParam(repo), path: rest.split("/").map(nextParam) });
-  return req.method === "POST" ? gitRoute.POST(req, { params }) : gitRoute.GET(req, { params });
 }
 
 async function inProcess(): Promise<void> {

@@ -13,6 +13,7 @@
 import http from "node:http";
 import fc from "fast-check";
 import { setAt } from "./schema-strings";
+import * as gitRoute from "@/app/api/git/[owner]/[repo]/[...path]/route";
 
 /** One megabyte of text (a "huge string"). */
 export const HUGE = "x".repeat(1 << 20);
@@ -243,4 +244,19 @@ export function problemOf(c: HttpCase, o: Outcome, secrets: readonly string[] = 
 /** "2xx" … "5xx" for counting. */
 export function statusClass(status: number): string {
   return status === 0 ? "error" : `${Math.floor(status / 100)}xx`;
+}
+
+/** Next-like param decoding for the mounted route handler: once per segment, kept as sent when malformed. */
+function nextParam(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The git route handler of the app (app/api/git/…/route.ts) as Next calls it, for `startServer({ git })`. */
+export function gitViaRoute(req: Request, owner: string, repo: string, rest: string): Promise<Response> {
+  const params = Promise.resolve({ owner: nextParam(owner), repo: nextParam(repo), path: rest.split("/").map(nextParam) });
+  return req.method === "POST" ? gitRoute.POST(req, { params }) : gitRoute.GET(req, { params });
 }

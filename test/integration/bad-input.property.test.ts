@@ -12,11 +12,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Profile } from "@/server/services/users";
-import * as gitRoute from "@/app/api/git/[owner]/[repo]/[...path]/route";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "../helpers";
 import { allProcedures, outcome } from "../procedures";
 import { procedureStringLeaves } from "../schema-strings";
-import { gitCases, problemOf, procedureInput, restCases, send, trpcCases, type Fixture, type HttpCase } from "../fuzz-cases";
+import { gitCases, gitViaRoute, problemOf, procedureInput, restCases, send, trpcCases, type Fixture, type HttpCase } from "../fuzz-cases";
 
 let owner: Profile;
 let repoId: string;
@@ -79,20 +78,6 @@ describe("over HTTP, malformed requests get 4xx JSON errors", () => {
   });
 });
 
-/** Next-like param decoding for the mounted route handler: once per segment, kept as sent when malformed. */
-function nextParam(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The git route handler of the app (app/api/git/…/route.ts) as Next calls it. */
-function gitViaRoute(req: Request, owner: string, repo: string, rest: string): Promise<Response> {
-  const params = Promise.resolve({ owner: nextParam(owner), repo: nextParam(repo), path: rest.split("/").map(nextParam) });
-  return req.method === "POST" ? gitRoute.POST(req, { params }) : gitRoute.GET(req, { params });
-}
 
 describe("over HTTP, generated garbage never gets a 5xx nor shows internals", () => {
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -5,7 +5,6 @@
  * and malformed requests.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
@@ -17,6 +16,7 @@ import { handleGitHttp, pktLine } from "@/server/git/smart-http";
 import { revokeToken, createToken } from "@/server/services/tokens";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
+import { gitClient, type GitRun } from "../fixtures/clients";
 
 const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "svc-git-http-"));
 const home = path.join(tmpRoot, "home");
@@ -26,41 +26,11 @@ function tmpDir(name: string): string {
   return path.join(tmpRoot, `${name}-${dirCounter}`);
 }
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = GitRun;
 
-/** Runs the git CLI asynchronously (the server under test lives in this process). */
+/** Runs the git CLI asynchronously with an isolated configuration (the server under test lives in this process). */
 function git(args: string[], opts: { cwd?: string; input?: Buffer | string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", args, {
-      cwd: opts.cwd ?? tmpRoot,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        LANG: "C",
-        LC_ALL: "C",
-        GIT_CONFIG_NOSYSTEM: "1",
-        GIT_TERMINAL_PROMPT: "0",
-        GIT_ASKPASS: "",
-        GIT_AUTHOR_NAME: "Test Author",
-        GIT_AUTHOR_EMAIL: "author@example.com",
-        GIT_COMMITTER_NAME: "Test Committer",
-        GIT_COMMITTER_EMAIL: "committer@example.com",
-        ...opts.env,
-      } as Record<string, string | undefined> as NodeJS.ProcessEnv,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => err.push(c));
-    child.on("error", reject);
-    child.stdin.on("error", () => {});
-    child.stdin.end(opts.input ?? "");
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-  });
+  return gitClient(args, { cwd: opts.cwd ?? tmpRoot, home, env: opts.env, input: opts.input ?? "" });
 }
 
 async function gitOk(args: string[], opts: Parameters<typeof git>[1] = {}): Promise<string> {
