@@ -16,6 +16,8 @@ export function proxy(request: NextRequest): NextResponse {
   const csp = pageCsp(nonce, process.env.NODE_ENV === "development");
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
+  // the page's path for not-found pages, which get no params (app/not-found.tsx: "Sign in" back here)
+  headers.set("x-svc-path", `${request.nextUrl.pathname}${request.nextUrl.search}`);
   headers.set("content-security-policy", csp);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("content-security-policy", csp);

@@ -5,7 +5,7 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
   return (
     <div className="mx-auto max-w-lg px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold">Something went wrong</h1>
-      <p className="mt-2 text-sm text-slate-600">The page could not be loaded. Try again in a moment.</p>
+      <p className="mt-2 text-sm text-muted-foreground">The page could not be loaded. Try again in a moment.</p>
       <button type="button" className={`${button.secondary} mt-6`} onClick={reset}>
         Try again
       </button>

@@ -24,9 +24,9 @@ function Landing() {
   return (
     <div className={cx(container, "py-16 sm:py-24")}>
       <div className="mx-auto max-w-2xl text-center">
-        <h1 className="text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">Your code, on your server.</h1>
-        <p className="mt-4 text-lg text-slate-600">
-          svc is a self-hosted git platform: push with the <code className="rounded bg-slate-200 px-1 font-mono text-base">git</code> CLI over HTTP,
+        <h1 className="text-4xl font-bold tracking-tight text-foreground sm:text-5xl">Your code, on your server.</h1>
+        <p className="mt-4 text-lg text-muted-foreground">
+          svc is a self-hosted git platform: push with the <code className="rounded bg-accent px-1 font-mono text-base">git</code> CLI over HTTP,
           browse code with syntax highlighting, and script everything with personal access tokens.
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
@@ -46,7 +46,7 @@ function Landing() {
         ].map((f) => (
           <div key={f.title} className={cx(card, "p-5")}>
             <h2 className="font-semibold">{f.title}</h2>
-            <p className="mt-1 text-sm text-slate-600">{f.text}</p>
+            <p className="mt-1 text-sm text-muted-foreground">{f.text}</p>
           </div>
         ))}
       </div>
@@ -83,7 +83,7 @@ async function Dashboard({ username, page }: { username: string; page: number })
             ) : (
               <span />
             )}
-            <span className="text-slate-500">Page {page}</span>
+            <span className="text-subtle-foreground">Page {page}</span>
             {hasNext ? (
               <Link href={`/?page=${page + 1}`} className={button.secondary}>
                 Older →
@@ -101,7 +101,7 @@ async function Dashboard({ username, page }: { username: string; page: number })
           <h2 className="flex items-center gap-2 text-sm font-semibold">
             <KeyIcon /> Push from the command line
           </h2>
-          <p className="mt-2 text-sm text-slate-600">
+          <p className="mt-2 text-sm text-muted-foreground">
             git asks for a username and password over HTTP: use your username and a personal access token with the <code className="font-mono text-xs">repo:write</code> scope as the password.
           </p>
           <Link href="/settings/tokens" className={cx(button.secondary, "mt-3 w-full")}>

@@ -130,14 +130,14 @@ test("README raw HTML, TOC anchors, relative images and a large file line by lin
   const rows = await code.evaluate((el) => {
     const box = (id: string) => el.querySelector(`#${id}`)!.getBoundingClientRect();
     const [a, b, c] = [box("L1"), box("L2"), box("L3")];
-    const number = getComputedStyle(el.querySelector("#L2")!, "::before").content;
+    const number = getComputedStyle(el.querySelector("#L2 > a")!, "::before").content;
     return { step1: b.top - a.top, step2: c.top - b.top, sameColumn: a.left === b.left && b.left === c.left, number };
   });
   // each line on its own row (the defect: all lines side by side on one row)
   expect(rows.step1).toBeGreaterThan(0);
   expect(rows.step2).toBeGreaterThan(0);
   expect(rows.sameColumn).toBe(true);
-  // the line number is drawn by CSS (a counter in ::before)
+  // the line number is drawn by CSS (a counter in the line link's ::before)
   expect(rows.number).not.toMatch(/^(none|normal)$/);
   await page.screenshot({ path: test.info().outputPath("large-file.png") });
 });

@@ -49,6 +49,11 @@ export const LIMITS = {
   commentsAsReader: { points: 60, durationS: 60 * 60, what: "comments in repositories where you have read access" },
   /** Comments per user with write permission or more (bots, imports). */
   commentsAsWriter: { points: 600, durationS: 60 * 60, what: "comments" },
+  /**
+   * Current-password checks per user when changing the password (users.changePassword, issue #7):
+   * taken before the check, cleared by a correct password, so a stolen session cannot guess it.
+   */
+  passwordChecks: { points: 10, durationS: 15 * 60, what: "password attempts for your account" },
   /** Personal access tokens created per user. */
   tokenCreations: { points: 30, durationS: 60 * 60, what: "tokens created" },
 } satisfies Record<string, LimitSpec>;

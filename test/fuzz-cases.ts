@@ -23,6 +23,8 @@ const BAD_PIECES = [
   "x\ud800", "\ud800", "\udc00", "\udbff\udbff", "\udc00\ud800", "\u0000", "a\u0000b", "\u0001", "\u0007", "\u001f", "\u007f",
   "\r\n", "\n", "\t", "\u2028", "\ufeff", "\uffff", "%", "%Z", "%ZZ", "%E0%A4%A", "%00", "%0A", "%ED%A0%80", "%C0%AF", "%25",
   "%2F", "..", ".", "-", "--", "🙂", "é", " ", "'", "\"", "\\", "$(x)", "<a>",
+  // search syntax (issues.list q: qualifiers, FTS5 / tsquery operators)
+  "*", "NEAR(", "^", ":", "label:\"", "is:", "sort:", "-label:", "OR", "AND NOT", "@me",
 ];
 
 /** Strings mixing the pieces above with arbitrary text; now and then 1 MB long. */
@@ -56,7 +58,9 @@ export const FIELDS = [
   "defaultBranch", "password", "email", "number", "title", "body", "state", "status", "priority", "dueDate",
   "estimate", "labels", "labelId", "issueId", "commentId", "templateId", "viewId", "parentNumber", "sourceNumber",
   "targetNumber", "type", "reason", "filters", "sort", "color", "days", "project", "cycle", "prId", "sessionId", "changeId",
-  "startsAt", "endsAt", "assigneeId", "numbers", "beforeNumber", "afterNumber", "scopes", "expiresInDays",
+  "startsAt", "endsAt", "assigneeId", "numbers", "beforeNumber", "afterNumber", "scopes", "expiresInDays", "titleSearch",
+  "currentPassword", "newPassword", "projectId", "cycleId",
+  "q", "author",
 ];
 
 /**

@@ -30,7 +30,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       footer={
         <>
           New to svc?{" "}
-          <Link href={signUpHref} className="font-medium text-emerald-700 hover:underline">
+          <Link href={signUpHref} className="font-medium text-primary hover:underline">
             Create an account
           </Link>
         </>

@@ -20,7 +20,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       footer={
         <>
           Already have an account?{" "}
-          <Link href={signInHref} className="font-medium text-emerald-700 hover:underline">
+          <Link href={signInHref} className="font-medium text-primary hover:underline">
             Sign in
           </Link>
         </>

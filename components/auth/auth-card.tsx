@@ -6,8 +6,8 @@ export function AuthCard({ title, children, footer }: { title: string; children:
         <span className="mx-auto mb-3 flex h-10 w-10 items-center justify-center rounded-lg bg-slate-900 font-mono text-lg font-bold text-emerald-400">s</span>
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
       </div>
-      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">{children}</div>
-      <div className="mt-4 rounded-lg border border-slate-200 bg-white p-4 text-center text-sm text-slate-600">{footer}</div>
+      <div className="rounded-lg border border-border bg-card p-6 shadow-sm">{children}</div>
+      <div className="mt-4 rounded-lg border border-border bg-card p-4 text-center text-sm text-muted-foreground">{footer}</div>
     </div>
   );
 }

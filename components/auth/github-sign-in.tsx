@@ -6,10 +6,10 @@ export function GithubSignIn({ callbackUrl }: { callbackUrl: string }) {
   if (!getConfig().github) return null;
   return (
     <>
-      <div className="my-4 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
-        <span className="h-px flex-1 bg-slate-200" />
+      <div className="my-4 flex items-center gap-3 text-xs uppercase tracking-wide text-subtle-foreground">
+        <span className="h-px flex-1 bg-accent" />
         or
-        <span className="h-px flex-1 bg-slate-200" />
+        <span className="h-px flex-1 bg-accent" />
       </div>
       <GithubButton callbackUrl={callbackUrl} />
     </>

@@ -1,7 +1,9 @@
 "use client";
 import { useState } from "react";
 import { signIn } from "next-auth/react";
-import { button, cx, input, label } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
 
@@ -33,21 +35,15 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-4" noValidate data-testid="signin-form">
       <FormError message={error} />
-      <div>
-        <label htmlFor="username" className={label}>
-          Username
-        </label>
-        <input id="username" name="username" autoComplete="username" autoFocus className={cx(input, "mt-1")} value={username} onChange={(e) => setUsername(e.target.value)} />
-      </div>
-      <div>
-        <label htmlFor="password" className={label}>
-          Password
-        </label>
-        <input id="password" name="password" type="password" autoComplete="current-password" className={cx(input, "mt-1")} value={password} onChange={(e) => setPassword(e.target.value)} />
-      </div>
-      <button type="submit" className={cx(button.primary, "w-full py-2")} disabled={busy || !hydrated} data-testid="signin-submit">
+      <Field label="Username" id="username">
+        <Input name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} />
+      </Field>
+      <Field label="Password" id="password">
+        <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      </Field>
+      <Button type="submit" variant="primary" className="w-full py-2" disabled={busy || !hydrated} data-testid="signin-submit">
         {busy ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
     </form>
   );
 }

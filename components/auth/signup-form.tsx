@@ -3,7 +3,9 @@ import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
-import { button, cx, hint, input, label } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
 
@@ -41,37 +43,23 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-4" noValidate data-testid="signup-form">
       <FormError message={error} />
-      <div>
-        <label htmlFor="username" className={label}>
-          Username
-        </label>
-        <input id="username" name="username" autoComplete="username" autoFocus required className={cx(input, "mt-1")} value={username} onChange={(e) => setUsername(e.target.value)} />
-        <p className={hint}>Letters, digits and single hyphens; up to 39 characters.</p>
-      </div>
-      <div>
-        <label htmlFor="password" className={label}>
-          Password
-        </label>
-        <input id="password" name="password" type="password" autoComplete="new-password" required className={cx(input, "mt-1")} value={password} onChange={(e) => setPassword(e.target.value)} />
-        <p className={hint}>At least 8 characters.</p>
-      </div>
+      <Field label="Username" id="username" hint="Letters, digits and single hyphens; up to 39 characters.">
+        <Input name="username" autoComplete="username" autoFocus required value={username} onChange={(e) => setUsername(e.target.value)} />
+      </Field>
+      <Field label="Password" id="password" hint="At least 8 characters.">
+        <Input name="password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor="name" className={label}>
-            Name <span className="font-normal text-slate-500">(optional)</span>
-          </label>
-          <input id="name" name="name" autoComplete="name" className={cx(input, "mt-1")} value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div>
-          <label htmlFor="email" className={label}>
-            Email <span className="font-normal text-slate-500">(optional)</span>
-          </label>
-          <input id="email" name="email" type="email" autoComplete="email" className={cx(input, "mt-1")} value={email} onChange={(e) => setEmail(e.target.value)} />
-        </div>
+        <Field label={<>Name <span className="font-normal text-subtle-foreground">(optional)</span></>} id="name">
+          <Input name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label={<>Email <span className="font-normal text-subtle-foreground">(optional)</span></>} id="email">
+          <Input name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </Field>
       </div>
-      <button type="submit" className={cx(button.primary, "w-full py-2")} disabled={busy || !hydrated} data-testid="signup-submit">
+      <Button type="submit" variant="primary" className="w-full py-2" disabled={busy || !hydrated} data-testid="signup-submit">
         {busy ? "Creating account…" : "Create account"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,12 +1,23 @@
 "use client";
-import { useDismiss } from "@/components/ui/use-dismiss";
-import { useMemo, useRef, useState } from "react";
+/**
+ * The branch and tag switcher of the code browser (issue #7): a Radix popover holding a cmdk
+ * list (arrow keys, Enter, typeahead filter) with Branches / Tags tabs. Tags come from
+ * `repos.tags` when the tab is first shown (newest first, up to 100). Picking one opens the same
+ * path at that ref; a tag whose name contains "/" is opened by its commit sha (docs/ui.md "URL
+ * scheme": such tags are not addressable by name).
+ */
+import { useState } from "react";
 import { useRouter } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
 import { BranchIcon, CheckIcon, ChevronDownIcon } from "@/components/ui/icons";
-import { button, cx, input } from "@/components/ui/styles";
+import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
+import { Command, CommandEmpty, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
+import { button, cx } from "@/components/ui/styles";
+import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { codeUrl, repoUrl, type CodeKind } from "./urls";
 
 interface Props {
+  repoId: string;
   owner: string;
   repo: string;
   branches: { name: string; isDefault: boolean }[];
@@ -15,62 +26,88 @@ interface Props {
   path: string;
 }
 
-/** Dropdown listing the branches with a filter; picking one opens the same path on that branch. */
-export function BranchSwitcher({ owner, repo, branches, current, kind, path }: Props) {
+type Tab = "branches" | "tags";
+
+export function BranchSwitcher({ repoId, owner, repo, branches, current, kind, path }: Props) {
+  const trpc = useTRPC();
   const router = useRouter();
-  const [open, setOpen] = useState(false);
-  const [filter, setFilter] = useState("");
-  const ref = useRef<HTMLDivElement>(null);
   const isBranch = branches.some((b) => b.name === current);
+  const [open, setOpen] = useState(false);
+  const [tab, setTab] = useState<Tab>(isBranch ? "branches" : "tags");
+  const [filter, setFilter] = useState("");
+  const tags = useQuery(trpc.repos.tags.queryOptions({ repoId, limit: 100 }, { enabled: open && tab === "tags", staleTime: 60_000 }));
 
-  useDismiss(ref, open, () => setOpen(false));
-
-  const shown = useMemo(() => {
-    const f = filter.trim().toLowerCase();
-    return f ? branches.filter((b) => b.name.toLowerCase().includes(f)) : branches;
-  }, [branches, filter]);
-
-  function go(name: string) {
+  function go(ref: string, isDefault = false) {
     setOpen(false);
-    const isDefault = branches.find((b) => b.name === name)?.isDefault;
-    router.push(!path && kind === "tree" && isDefault ? repoUrl(owner, repo) : codeUrl(owner, repo, kind, name, path));
+    router.push(!path && kind === "tree" && isDefault ? repoUrl(owner, repo) : codeUrl(owner, repo, kind, ref, path));
   }
 
+  const tabClass = (active: boolean) =>
+    cx("flex-1 rounded px-2 py-1 text-xs font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring", active ? "bg-card text-foreground shadow-sm ring-1 ring-border" : "text-muted-foreground hover:text-foreground");
+  const check = (active: boolean) => <span className="w-4 shrink-0">{active && <CheckIcon className="text-primary" />}</span>;
+
   return (
-    <div className="relative" ref={ref}>
-      <button type="button" className={cx(button.secondary, "max-w-[16rem]")} aria-haspopup="listbox" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="branch-switcher">
-        <BranchIcon className="text-slate-500" />
+    <Popover
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setFilter("");
+      }}
+    >
+      <PopoverTrigger className={cx(button.secondary, "max-w-[16rem]")} data-testid="branch-switcher">
+        <BranchIcon className="text-subtle-foreground" />
         <span className="truncate font-mono text-xs" data-testid="current-ref">
           {isBranch || current.length < 40 ? current : current.slice(0, 10)}
         </span>
-        <ChevronDownIcon className="text-slate-500" />
-      </button>
-      {open && (
-        <div className="absolute left-0 z-30 mt-1 w-72 rounded-md border border-slate-200 bg-white shadow-lg">
-          <div className="border-b border-slate-100 p-2">
-            <div className="px-1 pb-1.5 text-xs font-semibold text-slate-700">Switch branch</div>
-            <input autoFocus className={input} placeholder="Filter branches" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter branches" />
-          </div>
-          <ul role="listbox" className="max-h-72 overflow-y-auto py-1" data-testid="branch-list">
-            {shown.length === 0 && <li className="px-3 py-2 text-sm text-slate-500">No branch matches “{filter}”.</li>}
-            {shown.map((b) => (
-              <li key={b.name}>
-                <button
-                  type="button"
-                  role="option"
-                  aria-selected={b.name === current}
-                  className="flex w-full items-center gap-2 px-3 py-1.5 text-left text-sm hover:bg-slate-100"
-                  onClick={() => go(b.name)}
-                >
-                  <span className="w-4">{b.name === current && <CheckIcon className="text-emerald-600" />}</span>
-                  <span className="min-w-0 flex-1 truncate font-mono text-xs">{b.name}</span>
-                  {b.isDefault && <span className="rounded-full border border-slate-300 px-1.5 text-[10px] text-slate-600">default</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
+        <span className="sr-only">, switch branches or tags</span>
+        <ChevronDownIcon className="text-subtle-foreground" />
+      </PopoverTrigger>
+      <PopoverContent className="w-80 p-0" data-testid="branch-popover" aria-label="Switch branches or tags">
+        <div className="px-3 pb-1 pt-2 text-xs font-semibold text-muted-foreground">Switch branches/tags</div>
+        <div className="mx-2 mb-2 flex rounded-md bg-muted p-0.5" role="tablist" aria-label="Ref type">
+          {(["branches", "tags"] as const).map((t) => (
+            <button key={t} type="button" role="tab" aria-selected={tab === t} className={tabClass(tab === t)} onClick={() => setTab(t)} data-testid={`ref-tab-${t}`}>
+              {t === "branches" ? "Branches" : "Tags"}
+            </button>
+          ))}
         </div>
-      )}
-    </div>
+        <Command label={tab === "branches" ? "Filter branches" : "Filter tags"} loop className="border-t border-border">
+          <CommandInput autoFocus value={filter} onValueChange={setFilter} placeholder={tab === "branches" ? "Filter branches" : "Filter tags"} aria-label={tab === "branches" ? "Filter branches" : "Filter tags"} />
+          <CommandList data-testid={tab === "branches" ? "branch-list" : "tag-list"}>
+            {tab === "branches" ? (
+              <>
+                <CommandEmpty>No branch matches “{filter}”.</CommandEmpty>
+                {branches.map((b) => (
+                  <CommandItem key={b.name} value={b.name} onSelect={() => go(b.name, b.isDefault)} data-testid="branch-option">
+                    {check(b.name === current)}
+                    <span className="min-w-0 flex-1 truncate font-mono text-xs">{b.name}</span>
+                    {b.isDefault && <span className="rounded-full border border-input px-1.5 text-[10px] text-muted-foreground">default</span>}
+                  </CommandItem>
+                ))}
+              </>
+            ) : tags.isPending ? (
+              <div className="px-2 py-3 text-sm text-subtle-foreground">Loading tags…</div>
+            ) : tags.isError ? (
+              <div className="px-2 py-3 text-sm text-danger">{errorMessage(tags.error)}</div>
+            ) : tags.data.tags.length === 0 ? (
+              <div className="px-2 py-3 text-center text-sm text-subtle-foreground" data-testid="no-tags">
+                No tags yet.
+              </div>
+            ) : (
+              <>
+                <CommandEmpty>No tag matches “{filter}”.</CommandEmpty>
+                {tags.data.tags.map((t) => (
+                  <CommandItem key={t.name} value={t.name} onSelect={() => go(t.name.includes("/") ? t.sha : t.name)} data-testid="tag-option">
+                    {check(t.name === current || t.sha === current)}
+                    <span className="min-w-0 flex-1 truncate font-mono text-xs">{t.name}</span>
+                  </CommandItem>
+                ))}
+                {tags.data.truncated && <div className="px-2 py-1.5 text-xs text-subtle-foreground">Showing the newest {tags.data.tags.length} tags.</div>}
+              </>
+            )}
+          </CommandList>
+        </Command>
+      </PopoverContent>
+    </Popover>
   );
 }

@@ -3,18 +3,23 @@
  * See docs/ui.md for the URL scheme and decisions.
  */
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
 import { getServerCaller } from "@/server/auth/session";
 import { button, card, container, cx } from "@/components/ui/styles";
 import { FileIcon, KeyIcon } from "@/components/ui/icons";
 import { formatBytes, fullDate, relativeTime } from "@/components/ui/format";
 import { BranchSwitcher } from "./branch-switcher";
+import { FileActions } from "./file-actions";
+import { FileFinder } from "./file-finder";
+import { LineSelection } from "./line-selection";
 import { loadBranches, loadRepo, orNotFound, orNull, type BranchData, type RepoData } from "./data";
 import { highlightFile, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "./highlight";
 import { MarkdownView } from "./markdown";
-import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, RepoHeader, type EntryData } from "./parts";
-import { splitRefAndPath } from "./resolve";
+import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, type EntryData } from "./parts";
+import { resolveBlob, resolveTree } from "./targets";
 import { codeUrl, encodeSegments, parentPath, repoUrl } from "./urls";
+
+/** The element id of the file view's code (line selection and copy find it by this id). */
+const CODE_VIEW_ID = "code-view";
 
 const README_NAMES = ["readme.md", "readme.markdown", "readme", "readme.txt", "readme.rst"];
 
@@ -31,8 +36,11 @@ async function latestCommit(repoId: string, ref: string, path?: string) {
 function Toolbar({ repo, branches, gitRef: ref, kind, path }: { repo: RepoData; branches: BranchData; gitRef: string; kind: "tree" | "blob"; path: string }) {
   return (
     <div className="mb-4 flex flex-wrap items-center gap-3">
-      <BranchSwitcher owner={repo.owner} repo={repo.name} branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))} current={ref} kind={kind} path={path} />
+      <BranchSwitcher repoId={repo.id} owner={repo.owner} repo={repo.name} branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))} current={ref} kind={kind} path={path} />
       {path && <Breadcrumbs repo={repo} gitRef={ref} path={path} isFile={kind === "blob"} />}
+      <div className="ml-auto">
+        <FileFinder repoId={repo.id} owner={repo.owner} repo={repo.name} gitRef={ref} />
+      </div>
     </div>
   );
 }
@@ -46,7 +54,6 @@ export async function RepoHome({ owner, name }: { owner: string; name: string })
   const ref = branches.some((b) => b.name === repo.defaultBranch) ? repo.defaultBranch : (branches[0]?.name ?? repo.defaultBranch);
   return (
     <>
-      <RepoHeader repo={repo} />
       <div className={cx(container, "grid gap-6 py-6 lg:grid-cols-[minmax(0,1fr)_18rem]")}>
         <div className="min-w-0">
           <Toolbar repo={repo} branches={branches} gitRef={ref} kind="tree" path="" />
@@ -56,22 +63,22 @@ export async function RepoHome({ owner, name }: { owner: string; name: string })
           <div className={cx(card, "space-y-4 p-4")}>
             <div>
               <h2 className="text-sm font-semibold">About</h2>
-              <p className="mt-1 text-sm text-slate-600">{repo.description || <span className="italic text-slate-400">No description</span>}</p>
+              <p className="mt-1 text-sm text-muted-foreground">{repo.description || <span className="italic text-subtle-foreground">No description</span>}</p>
             </div>
             <CloneBox url={repo.cloneUrl} />
-            <dl className="space-y-1 text-sm text-slate-600">
+            <dl className="space-y-1 text-sm text-muted-foreground">
               <div className="flex justify-between gap-2">
                 <dt>Branches</dt>
-                <dd className="font-medium text-slate-900">{branches.length}</dd>
+                <dd className="font-medium text-foreground">{branches.length}</dd>
               </div>
               <div className="flex justify-between gap-2">
                 <dt>Default branch</dt>
-                <dd className="truncate font-mono text-xs font-medium text-slate-900">{repo.defaultBranch}</dd>
+                <dd className="truncate font-mono text-xs font-medium text-foreground">{repo.defaultBranch}</dd>
               </div>
               {repo.pushedAt && (
                 <div className="flex justify-between gap-2">
                   <dt>Last push</dt>
-                  <dd className="text-slate-900" title={fullDate(repo.pushedAt)}>
+                  <dd className="text-foreground" title={fullDate(repo.pushedAt)}>
                     {relativeTime(repo.pushedAt)}
                   </dd>
                 </div>
@@ -118,21 +125,9 @@ async function DirectoryContent({ repo, gitRef: ref, path }: { repo: RepoData; g
 
 /** /<owner>/<repo>/tree/<ref>/<path> */
 export async function TreePage({ owner, name, segments }: { owner: string; name: string; segments: string[] }) {
-  const repo = await loadRepo(owner, name);
-  if (repo.isEmpty) notFound();
-  const branches = await loadBranches(repo.id);
-  const { ref, path } = splitRefAndPath(branches.map((b) => b.name), segments);
-  if (!ref) notFound();
-  const caller = await getServerCaller();
-  const tree = await orNull(caller.repos.tree({ repoId: repo.id, ref, path }));
-  if (!tree) {
-    // a file path under /tree/ goes to the file view, like GitHub
-    if (path && (await orNull(caller.repos.blob({ repoId: repo.id, ref, path })))) redirect(codeUrl(repo.owner, repo.name, "blob", ref, path));
-    notFound();
-  }
+  const { repo, branches, ref, path } = await resolveTree(owner, name, segments.join("/"));
   return (
     <>
-      <RepoHeader repo={repo} />
       <div className={cx(container, "py-6")}>
         <Toolbar repo={repo} branches={branches} gitRef={ref} kind="tree" path={path} />
         <DirectoryContent repo={repo} gitRef={ref} path={path} />
@@ -143,17 +138,7 @@ export async function TreePage({ owner, name, segments }: { owner: string; name:
 
 /** /<owner>/<repo>/blob/<ref>/<path> */
 export async function BlobPage({ owner, name, segments, plain }: { owner: string; name: string; segments: string[]; plain: boolean }) {
-  const repo = await loadRepo(owner, name);
-  if (repo.isEmpty) notFound();
-  const branches = await loadBranches(repo.id);
-  const { ref, path } = splitRefAndPath(branches.map((b) => b.name), segments);
-  if (!ref || !path) notFound();
-  const caller = await getServerCaller();
-  const blob = await orNull(caller.repos.blob({ repoId: repo.id, ref, path }));
-  if (!blob) {
-    if (await orNull(caller.repos.tree({ repoId: repo.id, ref, path }))) redirect(codeUrl(repo.owner, repo.name, "tree", ref, path));
-    notFound();
-  }
+  const { repo, branches, ref, path, blob } = await resolveBlob(owner, name, segments.join("/"));
   const commit = await latestCommit(repo.id, ref, path);
   const fileName = path.split("/").pop()!;
   const rawUrl = `${repoUrl(repo.owner, repo.name)}/raw/${encodeSegments(ref)}/${encodeSegments(path)}`;
@@ -173,7 +158,7 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
     ) : (
       <Notice testId="binary-notice">
         Binary file ({formatBytes(blob.size)}) not shown.{" "}
-        <a href={rawUrl} className="font-medium text-emerald-700 hover:underline">
+        <a href={rawUrl} className="font-medium text-primary hover:underline">
           Download
         </a>
       </Notice>
@@ -182,7 +167,7 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
     body = (
       <Notice testId="too-large-notice">
         This file is too large to display ({formatBytes(blob.size)}).{" "}
-        <a href={rawUrl} className="font-medium text-emerald-700 hover:underline">
+        <a href={rawUrl} className="font-medium text-primary hover:underline">
           View raw
         </a>
       </Notice>
@@ -198,26 +183,25 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
   } else {
     const highlighted = await highlightFile(blob.text, fileName);
     body = highlighted ? (
-      <div className="code-view" data-testid="code-view" data-lang={highlighted.lang} dangerouslySetInnerHTML={{ __html: highlighted.html }} />
+      <div className="code-view" id={CODE_VIEW_ID} data-testid="code-view" data-lang={highlighted.lang} dangerouslySetInnerHTML={{ __html: highlighted.html }} />
     ) : (
       <>
-        <div className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-xs text-amber-800">Syntax highlighting is off for files over {formatBytes(MAX_HIGHLIGHT_BYTES)}.</div>
-        <div className="code-view" data-testid="code-view" data-lang="none" dangerouslySetInnerHTML={{ __html: plainCodeHtml(blob.text) }} />
+        <div className="border-b border-warning-border bg-warning-muted px-4 py-2 text-xs text-warning">Syntax highlighting is off for files over {formatBytes(MAX_HIGHLIGHT_BYTES)}.</div>
+        <div className="code-view" id={CODE_VIEW_ID} data-testid="code-view" data-lang="none" dangerouslySetInnerHTML={{ __html: plainCodeHtml(blob.text) }} />
       </>
     );
   }
 
-  const tab = (active: boolean) => cx("rounded-md px-2.5 py-1 text-xs font-medium", active ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-600 hover:text-slate-900");
+  const tab = (active: boolean) => cx("rounded-md px-2.5 py-1 text-xs font-medium", active ? "bg-card text-foreground shadow-sm ring-1 ring-border" : "text-muted-foreground hover:text-foreground");
   return (
     <>
-      <RepoHeader repo={repo} />
       <div className={cx(container, "py-6")}>
         <Toolbar repo={repo} branches={branches} gitRef={ref} kind="blob" path={path} />
         <div className={cx(card, "overflow-hidden")} data-testid="file-view">
           <LatestCommit commit={commit} historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)} />
-          <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-2 text-xs text-slate-600">
+          <div className="flex flex-wrap items-center gap-3 border-b border-border px-4 py-2 text-xs text-muted-foreground">
             {markdown && (
-              <div className="flex rounded-md bg-slate-100 p-0.5">
+              <div className="flex rounded-md bg-muted p-0.5">
                 <Link href={selfUrl} className={tab(showPreview)} scroll={false}>
                   Preview
                 </Link>
@@ -226,16 +210,20 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
                 </Link>
               </div>
             )}
-            <span className="flex items-center gap-1.5 font-medium text-slate-800">
-              <FileIcon className="text-slate-400" /> {fileName}
+            <span className="flex items-center gap-1.5 font-medium text-foreground">
+              <FileIcon className="text-subtle-foreground" /> {fileName}
             </span>
             {blob.text !== null && !blob.truncated && <span>{lines} {lines === 1 ? "line" : "lines"}</span>}
             <span>{formatBytes(blob.size)}</span>
-            <a href={rawUrl} className={cx(button.secondary, "ml-auto px-2! py-1! text-xs")} data-testid="raw-link">
-              Raw
-            </a>
+            <div className="ml-auto flex items-center gap-1">
+              <a href={rawUrl} className={cx(button.secondary, "h-7 px-2! py-1! text-xs")} data-testid="raw-link">
+                Raw
+              </a>
+              <FileActions rawUrl={rawUrl} fileName={fileName} codeViewId={CODE_VIEW_ID} canCopy={blob.text !== null && !blob.truncated} trailingNewline={blob.text?.endsWith("\n") ?? false} />
+            </div>
           </div>
           {body}
+          {!showPreview && blob.text !== null && !blob.truncated && <LineSelection containerId={CODE_VIEW_ID} />}
         </div>
       </div>
     </>
@@ -248,12 +236,11 @@ function EmptyRepo({ repo }: { repo: RepoData }) {
   const branch = repo.defaultBranch;
   return (
     <>
-      <RepoHeader repo={repo} />
       <div className={cx(container, "py-6")}>
         <div className={cx(card, "mx-auto max-w-3xl space-y-6 p-6")} data-testid="empty-repo">
           <div>
             <h2 className="text-lg font-semibold">This repository is empty</h2>
-            <p className="mt-1 text-sm text-slate-600">{canPush ? "Push an existing project, or start a new one, from the command line." : "Nothing has been pushed to it yet."}</p>
+            <p className="mt-1 text-sm text-muted-foreground">{canPush ? "Push an existing project, or start a new one, from the command line." : "Nothing has been pushed to it yet."}</p>
           </div>
           <CloneBox url={repo.cloneUrl} />
           {canPush && (

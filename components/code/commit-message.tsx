@@ -8,13 +8,13 @@ export function CommitMessage({ title, body }: { title: string; body: string }) 
   return (
     <div className="min-w-0">
       <div className="flex min-w-0 items-start gap-2">
-        <span className="min-w-0 break-words font-medium text-slate-900" data-testid="commit-title">
-          {title || <span className="italic text-slate-400">No commit message</span>}
+        <span className="min-w-0 break-words font-medium text-foreground" data-testid="commit-title">
+          {title || <span className="italic text-subtle-foreground">No commit message</span>}
         </span>
         {body && (
           <button
             type="button"
-            className="mt-0.5 shrink-0 rounded bg-slate-100 px-1.5 text-xs leading-4 font-semibold text-slate-600 hover:bg-slate-200 hover:text-slate-900"
+            className="mt-0.5 shrink-0 rounded bg-muted px-1.5 text-xs leading-4 font-semibold text-muted-foreground hover:bg-accent hover:text-foreground"
             aria-expanded={open}
             aria-controls={bodyId}
             aria-label={open ? "Hide the full commit message" : "Show the full commit message"}
@@ -27,7 +27,7 @@ export function CommitMessage({ title, body }: { title: string; body: string }) 
         )}
       </div>
       {body && open && (
-        <pre id={bodyId} className="mt-2 whitespace-pre-wrap break-words font-mono text-xs leading-5 text-slate-600" data-testid="commit-body">
+        <pre id={bodyId} className="mt-2 whitespace-pre-wrap break-words font-mono text-xs leading-5 text-muted-foreground" data-testid="commit-body">
           {body}
         </pre>
       )}

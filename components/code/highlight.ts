@@ -1,8 +1,9 @@
 /**
- * Server-side syntax highlighting with shiki (`codeToHtml`, theme github-light). The language
+ * Server-side syntax highlighting with shiki (`codeToHtml`, themes github-light and github-dark-default (AA contrast on the dark card) as CSS light-dark() colours). The language
  * comes from the file name: a bundled language id or alias matching the extension, a few
  * well-known file names, else plain text. Output is shiki's HTML (inline colour styles, one
- * `span.line` per line with an `id="L<n>"` anchor); text is escaped by shiki.
+ * `span.line` per line with an `id="L<n>"` anchor, starting with its line-number link in the
+ * code view); text is escaped by shiki.
  */
 import { bundledLanguagesInfo, codeToHtml } from "shiki";
 
@@ -72,7 +73,20 @@ function isBundled(lang: string): boolean {
 /** Highlighted HTML for a file's text, or null when it is too large to highlight. */
 export async function highlightFile(text: string, fileName: string): Promise<{ html: string; lang: string } | null> {
   if (Buffer.byteLength(text, "utf8") > MAX_HIGHLIGHT_BYTES) return null;
-  return highlightCode(text, languageFor(fileName));
+  return highlightCode(text, languageFor(fileName), { lineNumbers: true });
+}
+
+/**
+ * The line-number link that starts every line of the code view (issue #7): an empty anchor to
+ * `#L<n>` whose number is drawn by a CSS counter (`.code-view .line > a::before`), so it is never
+ * part of copied text; `tabindex=-1` (a 20,000-line file must not add 20,000 tab stops; the
+ * selection is in the URL) and `aria-hidden` (screen readers read the code, not 20,000 "link"
+ * numbers). Kept this short on purpose: it is sent for every line, twice (HTML and the RSC
+ * payload). Plain HTML, no React component per line: one delegated handler
+ * (line-selection.tsx) does clicks and shift-click ranges.
+ */
+export function lineNumberHtml(n: number): string {
+  return `<a href="#L${n}" tabindex="-1" aria-hidden="true"></a>`;
 }
 
 function escapeHtml(s: string): string {
@@ -88,21 +102,35 @@ function escapeHtml(s: string): string {
  */
 export function plainCodeHtml(text: string): string {
   const lines = text.replace(/\r?\n$/, "").split("\n");
-  const spans = lines.map((line, i) => `<span class="line" id="L${i + 1}">${escapeHtml(line.endsWith("\r") ? line.slice(0, -1) : line)}</span>`);
+  const spans = lines.map((line, i) => `<span class="line" id="L${i + 1}">${lineNumberHtml(i + 1)}${escapeHtml(line.endsWith("\r") ? line.slice(0, -1) : line)}</span>`);
   return `<pre class="shiki" tabindex="0"><code>${spans.join("\n")}</code></pre>`;
 }
 
-/** Highlighted HTML for code in a language (falls back to plain text on an unknown language). */
-export async function highlightCode(text: string, lang: string): Promise<{ html: string; lang: string }> {
+/**
+ * Highlighted HTML for code in a language (falls back to plain text on an unknown language).
+ * `lineNumbers`: each line starts with its number link (`lineNumberHtml`), for the code view;
+ * Markdown code blocks go without.
+ */
+export async function highlightCode(text: string, lang: string, opts: { lineNumbers?: boolean } = {}): Promise<{ html: string; lang: string }> {
   const code = text.replace(/\r?\n$/, "");
   const options = (l: string) => ({
     lang: l,
-    theme: "github-light" as const,
+    themes: { light: "github-light", dark: "github-dark-default" },
+    // one inline colour per token, `light-dark(<light>, <dark>)`: follows the page's color-scheme
+    defaultColor: "light-dark()" as const,
     tokenizeMaxLineLength: 4000,
     transformers: [
       {
-        line(node: { properties: Record<string, unknown> }, line: number) {
+        line(node: { properties: Record<string, unknown>; children: unknown[] }, line: number) {
           node.properties.id = `L${line}`;
+          if (opts.lineNumbers) {
+            node.children.unshift({
+              type: "element",
+              tagName: "a",
+              properties: { href: `#L${line}`, tabIndex: -1, ariaHidden: "true" },
+              children: [],
+            });
+          }
         },
       },
     ],

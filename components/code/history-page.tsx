@@ -13,9 +13,10 @@ import { BranchSwitcher } from "./branch-switcher";
 import { CommitMessage } from "./commit-message";
 import { loadBranches, loadRepo, orNotFound, orNull, type RepoData } from "./data";
 import { dayLabel, groupCommitsByDay, HISTORY_PAGE_SIZE, splitCommitMessage } from "./history";
-import { Breadcrumbs, RepoHeader } from "./parts";
+import { Breadcrumbs } from "./parts";
 import { splitRefAndPath } from "./resolve";
 import { codeUrl, parentPath, repoUrl } from "./urls";
+import { PrefetchLink } from "@/components/ui/prefetch-link";
 
 interface HistoryCommit {
   sha: string;
@@ -69,19 +70,18 @@ export async function HistoryPage({ owner, name, segments, page }: { owner: stri
 
   return (
     <>
-      <RepoHeader repo={repo} />
       <div className={cx(container, "py-6")}>
         <div className="mb-5 flex flex-wrap items-center gap-3">
-          <BranchSwitcher owner={repo.owner} repo={repo.name} branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))} current={ref} kind="commits" path={path} />
+          <BranchSwitcher repoId={repo.id} owner={repo.owner} repo={repo.name} branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))} current={ref} kind="commits" path={path} />
           <h1 className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-base font-semibold" data-testid="history-title">
             {path ? (
               <>
-                <span className="text-slate-600">History for</span>
+                <span className="text-muted-foreground">History for</span>
                 <Breadcrumbs repo={repo} gitRef={ref} path={path} isFile={pathKind !== "tree"} />
               </>
             ) : (
               <>
-                <HistoryIcon className="text-slate-500" /> Commits
+                <HistoryIcon className="text-subtle-foreground" /> Commits
               </>
             )}
           </h1>
@@ -93,9 +93,9 @@ export async function HistoryPage({ owner, name, segments, page }: { owner: stri
         </div>
 
         {commits.length === 0 ? (
-          <div className={cx(card, "px-6 py-10 text-center text-sm text-slate-600")} data-testid="no-more-commits">
+          <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="no-more-commits">
             There are no older commits.{" "}
-            <Link href={pageHref(1)} className="font-medium text-emerald-700 hover:underline">
+            <Link href={pageHref(1)} className="font-medium text-primary hover:underline">
               Back to the newest
             </Link>
           </div>
@@ -103,10 +103,10 @@ export async function HistoryPage({ owner, name, segments, page }: { owner: stri
           <div className="space-y-6" data-testid="commit-history">
             {groupCommitsByDay(commits).map((group, i) => (
               <section key={`${group.day}-${i}`} data-testid="commit-group">
-                <h2 className="mb-2 flex items-center gap-2 text-sm font-medium text-slate-600">
-                  <CommitIcon className="text-slate-400" /> Commits on {dayLabel(group.day)}
+                <h2 className="mb-2 flex items-center gap-2 text-sm font-medium text-muted-foreground">
+                  <CommitIcon className="text-subtle-foreground" /> Commits on {dayLabel(group.day)}
                 </h2>
-                <ol className={cx(card, "divide-y divide-slate-200 overflow-hidden")}>
+                <ol className={cx(card, "divide-y divide-border overflow-hidden")}>
                   {group.commits.map((c) => (
                     <CommitRow key={c.sha} repo={repo} commit={c} path={path} pathKind={pathKind} />
                   ))}
@@ -121,7 +121,7 @@ export async function HistoryPage({ owner, name, segments, page }: { owner: stri
             <PageLink href={page > 1 ? pageHref(page - 1) : null} testId="newer-commits">
               ← Newer
             </PageLink>
-            <span className="text-slate-500">Page {page}</span>
+            <span className="text-subtle-foreground">Page {page}</span>
             <PageLink href={hasOlder ? pageHref(page + 1) : null} testId="older-commits">
               Older →
             </PageLink>
@@ -153,14 +153,14 @@ function CommitRow({ repo, commit, path, pathKind }: { repo: RepoData; commit: H
   // the file or directory as it was at this commit; the whole repository otherwise
   const browse = path && pathKind ? codeUrl(repo.owner, repo.name, pathKind, commit.sha, path) : codeUrl(repo.owner, repo.name, "tree", commit.sha);
   return (
-    <li className="flex flex-col gap-2 px-4 py-3 hover:bg-slate-50/60 sm:flex-row sm:items-start sm:gap-4" data-testid="commit-row" data-sha={commit.sha}>
+    <li className="flex flex-col gap-2 px-4 py-3 hover:bg-muted/60 sm:flex-row sm:items-start sm:gap-4" data-testid="commit-row" data-sha={commit.sha}>
       <div className="min-w-0 flex-1">
         <CommitMessage title={title} body={body} />
-        <div className="mt-1 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-xs text-slate-600">
-          <span className="flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-slate-300 text-[10px] font-semibold uppercase text-slate-700" aria-hidden="true">
+        <div className="mt-1 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-xs text-muted-foreground">
+          <span className="flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-slate-300 text-[10px] font-semibold uppercase text-muted-foreground" aria-hidden="true">
             {commit.author.slice(0, 1)}
           </span>
-          <span className="font-semibold text-slate-800" data-testid="commit-author">
+          <span className="font-semibold text-foreground" data-testid="commit-author">
             {commit.author}
           </span>
           <span>{committedByOther ? "authored" : "committed"}</span>
@@ -168,22 +168,22 @@ function CommitRow({ repo, commit, path, pathKind }: { repo: RepoData; commit: H
             {relativeTime(commit.date)}
           </time>
           {committedByOther && (
-            <span className="text-slate-500">
-              · <span className="font-medium text-slate-700">{commit.committer}</span> committed
+            <span className="text-subtle-foreground">
+              · <span className="font-medium text-muted-foreground">{commit.committer}</span> committed
             </span>
           )}
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2">
-        <div className="flex items-stretch overflow-hidden rounded-md border border-slate-300 bg-white shadow-sm">
-          <Link href={browse} className="flex items-center px-2 font-mono text-xs text-slate-700 hover:bg-slate-50 hover:text-emerald-700" title={commit.sha} data-testid="commit-sha">
+        <div className="flex items-stretch overflow-hidden rounded-md border border-input bg-card shadow-sm">
+          <PrefetchLink href={browse} className="flex items-center px-2 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-primary" title={commit.sha} data-testid="commit-sha">
             {short}
-          </Link>
-          <CopyButton text={commit.sha} label="Copy full SHA" iconOnly className="rounded-none! border-0! border-l! border-slate-300! px-2! py-1! shadow-none!" testId="copy-sha" />
+          </PrefetchLink>
+          <CopyButton text={commit.sha} label="Copy full SHA" iconOnly className="rounded-none! border-0! border-l! border-input! px-2! py-1! shadow-none!" testId="copy-sha" />
         </div>
-        <Link href={browse} className={cx(button.ghost, "px-2! py-1!")} aria-label="Browse the repository at this commit" title="Browse the repository at this commit">
+        <PrefetchLink href={browse} className={cx(button.ghost, "px-2! py-1!")} aria-label="Browse the repository at this commit" title="Browse the repository at this commit">
           <CodeIcon />
-        </Link>
+        </PrefetchLink>
       </div>
     </li>
   );
@@ -194,17 +194,16 @@ function EmptyHistory({ repo }: { repo: RepoData }) {
   const canPush = repo.permission === "write" || repo.permission === "admin";
   return (
     <>
-      <RepoHeader repo={repo} />
       <div className={cx(container, "py-6")}>
         <div className={cx(card, "mx-auto max-w-2xl px-6 py-12 text-center")} data-testid="no-commits">
-          <HistoryIcon className="h-8! w-8! text-slate-400" />
+          <HistoryIcon className="h-8! w-8! text-subtle-foreground" />
           <h1 className="mt-3 text-lg font-semibold">No commits yet</h1>
-          <p className="mt-1 text-sm text-slate-600">
+          <p className="mt-1 text-sm text-muted-foreground">
             This repository is empty: its history starts with the first push
             {repo.defaultBranch ? (
               <>
                 {" "}
-                to <span className={cx(badge, "border-slate-300 font-mono text-slate-700")}>{repo.defaultBranch}</span>
+                to <span className={cx(badge, "border-input font-mono text-muted-foreground")}>{repo.defaultBranch}</span>
               </>
             ) : null}
             .

@@ -14,7 +14,5 @@ export const loadIssuesContext = cache(async (owner: string, name: string) => {
 
 export type IssuesContext = Awaited<ReturnType<typeof loadIssuesContext>>;
 
-/** The issue `number` of the repository, or the 404 page. */
-export async function loadIssue(ctx: IssuesContext, number: number) {
-  return orNotFound(ctx.caller.issues.get({ repoId: ctx.repo.id, number }));
-}
+/** The issue `number` of the repository, or the 404 page. Memoized per request (layout, metadata and page). */
+export const loadIssue = cache(async (ctx: IssuesContext, number: number) => orNotFound(ctx.caller.issues.get({ repoId: ctx.repo.id, number })));

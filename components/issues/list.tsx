@@ -1,188 +1,142 @@
 /**
- * The issue list (server component). The API filters and pages in SQL: issues.list for the page
- * (with the `labels` extension) and issues.counts for the open/closed toggle under the current
- * filters. A saved view (?view=<id>) pages through issues.getIssuesByView.
+ * The issue list (server component), GitHub-style (issue #7). Its whole state is one search
+ * query `?q=` (default `is:open`; components/issues/query-state.ts): the search box, the filter
+ * and sort menus, the Open/Closed tabs and label/author links all rewrite it. The API filters,
+ * searches (full text), sorts and pages in SQL: issues.counts for the tabs and issues.list for
+ * the page, both with `q` — two statements whatever the repository's size. A saved view
+ * (?view=<id>) opens its query in the box, where it can be refined and saved back.
+ * Older URLs (?state=&status=&priority=&label=&assignee=me&due=) become a query.
  */
 import Link from "next/link";
+import { TRPCError } from "@trpc/server";
 import { orNull } from "@/components/code/data";
-import { relativeTime, fullDate } from "@/components/ui/format";
-import { button, card, cx } from "@/components/ui/styles";
+import { card, cx } from "@/components/ui/styles";
+import { FormError } from "@/components/ui/form-error";
+import { parseIssueQuery } from "@/server/services/issues/search-query";
 import type { IssuesContext } from "./data";
 import { IssuesShell } from "./shell";
-import { ListControls, SaveViewButton, DeleteViewButton } from "./list-controls";
+import { SaveViewButton, ViewActions } from "./list-controls";
+import { FilterMenus, SearchBox, type Option } from "./list-menus";
+import { Pager, Rows } from "./list-rows";
+import { PAGE_SIZE, pagesFor, issuesUrl, type Issue } from "./model";
 import {
-  PAGE_SIZE, describeViewFilters, listInputs, pagesFor, hasFilters, issueUrl, issuesUrl, listQuery, parseListFilters, viewFiltersFrom,
-  type Issue, type ListFilters,
-} from "./model";
-import { Avatar, DueDate, IssueClosedIcon, IssueOpenedIcon, LabelChip, PriorityIcon, ProgressRing, StatusIcon, priorityLabel, statusLabel } from "./ui";
+  DEFAULT_QUERY, clearedQuery, hasQueryFilters, legacyQuery, listHref, normalizeQuery, queryOfView, withState,
+} from "./query-state";
+import { IssueClosedIcon, IssueOpenedIcon } from "./ui";
 
 type Query = Record<string, string | string[] | undefined>;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** The message of a refused query (BAD_REQUEST), or rethrows anything else. */
+function badRequest(e: unknown): string {
+  if (e instanceof TRPCError && e.code === "BAD_REQUEST") return e.message;
+  throw e;
+}
 
 export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Query }) {
   const { repo, caller, me, canWrite } = ctx;
   const base = issuesUrl(repo.owner, repo.name);
-  const viewId = typeof query.view === "string" ? query.view : undefined;
-  const [labels, views] = await Promise.all([caller.issues.listLabels({ repoId: repo.id }), caller.issues.listViews({ repoId: repo.id })]);
+  const viewId = first(query.view) ?? null;
+  const [labels, views, assignees] = await Promise.all([
+    caller.issues.listLabels({ repoId: repo.id }),
+    caller.issues.listViews({ repoId: repo.id }),
+    orNull(caller.repos.assignees({ repoId: repo.id })),
+  ]);
   const view = viewId ? views.find((v) => v.id === viewId) ?? null : null;
-  const filters = parseListFilters(query);
+  const savedQ = view ? queryOfView(view, me?.id ?? null) : null;
+  const urlQ = first(query.q);
+  const q = (urlQ ?? savedQ ?? legacyQuery(query) ?? DEFAULT_QUERY).slice(0, 256);
+  const parsed = parseIssueQuery(q);
+  const state = parsed.filters.state;
+  const requested = Number.parseInt(first(query.page) ?? "1", 10);
 
-  const viewNav = (
-    <div className="mb-4 flex flex-wrap items-center gap-2 text-sm" data-testid="saved-views">
-      <span className="text-xs font-semibold uppercase tracking-wide text-slate-500">Views</span>
-      <Link href={base} className={cx("rounded-full border px-3 py-1", !view ? "border-emerald-500 bg-emerald-50 font-medium text-emerald-800" : "border-slate-200 bg-white text-slate-700 hover:bg-slate-50")}>
-        All issues
-      </Link>
-      {views.map((v) => (
-        <span key={v.id} className="group inline-flex items-center">
-          <Link
-            href={`${base}?view=${v.id}`}
-            className={cx("rounded-full border px-3 py-1", view?.id === v.id ? "border-emerald-500 bg-emerald-50 font-medium text-emerald-800" : "border-slate-200 bg-white text-slate-700 hover:bg-slate-50")}
-            title={describeViewFilters(v.filters, me?.id ?? null)}
-            data-testid="saved-view"
-          >
-            {v.name}
-          </Link>
-        </span>
-      ))}
-      {!view && canWrite && <SaveViewButton repoId={repo.id} filters={viewFiltersFrom(filters, me?.id ?? null)} base={base} />}
-    </div>
-  );
-
-  if (view) {
-    const page = filters.page;
-    const rows = (await orNull(caller.issues.getIssuesByView({ viewId: view.id, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }))) ?? [];
-    const more = rows.length > PAGE_SIZE;
-    return (
-      <IssuesShell repo={repo} section="list">
-        {viewNav}
-        <div className={card}>
-          <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-4 py-3 text-sm">
-            <span className="font-semibold text-slate-900" data-testid="view-name">{view.name}</span>
-            <span className="text-slate-500">{describeViewFilters(view.filters, me?.id ?? null)}</span>
-            {view.sort && <span className="text-slate-500">· sorted by {view.sort.field} {view.sort.direction}</span>}
-            {canWrite && <DeleteViewButton viewId={view.id} name={view.name} base={base} />}
-          </div>
-          <Rows issues={rows.slice(0, PAGE_SIZE)} ctx={ctx} filters={filters} />
-        </div>
-        <Pager base={base} page={page} hasPrev={page > 1} hasNext={more} extra={`view=${view.id}`} />
-      </IssuesShell>
-    );
+  let error: string | null = parsed.errors.length ? "Fix the search to see issues." : null;
+  let issues: Issue[] = [];
+  let counts = { open: 0, closed: 0 };
+  let paging = { page: 1, pageCount: 1 };
+  if (!error) {
+    try {
+      counts = await caller.issues.counts({ repoId: repo.id, q });
+      const total = state === "closed" ? counts.closed : state === "open" ? counts.open : counts.open + counts.closed;
+      paging = pagesFor(total, Number.isFinite(requested) && requested > 0 ? Math.min(requested, 10_000) : 1);
+      issues = (await caller.issues.list({ repoId: repo.id, q, limit: PAGE_SIZE, offset: (paging.page - 1) * PAGE_SIZE })) as Issue[];
+    } catch (e) {
+      error = badRequest(e);
+    }
   }
+  // only an empty page needs to know whether the repository has any issue at all
+  const repoTotal = !error && issues.length === 0 ? await caller.issues.counts({ repoId: repo.id }).then((c) => c.open + c.closed) : 1;
+  const labelOptions: Option[] = labels.map((l) => ({ value: l.name, label: l.name, color: l.color }));
+  const userOptions: Option[] = (assignees ?? []).map((u) => ({ value: u.username, label: u.name ? `${u.username} (${u.name})` : u.username }));
+  const clearHref = listHref(base, { q: clearedQuery(q), view: view?.id });
+  const modified = savedQ !== null && normalizeQuery(q) !== normalizeQuery(savedQ);
 
-  // the API filters, counts and pages in SQL (issues.list + issues.counts): one page read per view
-  const req = listInputs(filters, me?.id ?? null);
-  const counts = req.empty ? { open: 0, closed: 0 } : await caller.issues.counts({ repoId: repo.id, ...req.filters });
-  const { page, pageCount } = pagesFor(filters.state === "closed" ? counts.closed : counts.open, filters.page);
-  const issues = req.empty ? [] : await caller.issues.list({ repoId: repo.id, ...req.filters, state: req.state, limit: req.limit, offset: (page - 1) * req.limit });
-  const result = { issues: issues as Issue[], openCount: counts.open, closedCount: counts.closed, page, pageCount };
-  const stateLink = (state: "open" | "closed", count: number) => (
+  const stateLink = (s: "open" | "closed", count: number) => (
     <Link
-      href={`${base}${listQuery({ ...filters, status: undefined }, { state })}`}
-      className={cx("flex items-center gap-1.5", filters.state === state ? "font-semibold text-slate-900" : "text-slate-600 hover:text-slate-900")}
-      aria-current={filters.state === state ? "page" : undefined}
-      data-testid={`state-${state}`}
+      href={listHref(base, { q: withState(q, s), view: view?.id })}
+      className={cx("flex items-center gap-1.5", state === s ? "font-semibold text-foreground" : "text-muted-foreground hover:text-foreground")}
+      aria-current={state === s ? "page" : undefined}
+      data-testid={`state-${s}`}
     >
-      {state === "open" ? <IssueOpenedIcon /> : <IssueClosedIcon />}
-      <span data-testid={`count-${state}`}>{count}</span> {state === "open" ? "Open" : "Closed"}
+      {s === "open" ? <IssueOpenedIcon /> : <IssueClosedIcon />}
+      <span data-testid={`count-${s}`}>{count}</span> {s === "open" ? "Open" : "Closed"}
     </Link>
   );
 
   return (
     <IssuesShell repo={repo} section="list">
-      {viewNav}
-      <ListControls filters={filters} labels={labels} signedIn={!!me} base={base} />
+      <nav className="mb-4 flex flex-wrap items-center gap-2 text-sm" aria-label="Saved views" data-testid="saved-views">
+        <span className="text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Views</span>
+        <Link href={base} aria-current={!view ? "page" : undefined} className={cx("rounded-full border px-3 py-1", !view ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")}>
+          All issues
+        </Link>
+        {views.map((v) => (
+          <Link
+            key={v.id}
+            href={listHref(base, { view: v.id })}
+            aria-current={view?.id === v.id ? "page" : undefined}
+            className={cx("rounded-full border px-3 py-1", view?.id === v.id ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")}
+            title={queryOfView(v, me?.id ?? null) || "All issues"}
+            data-testid="saved-view"
+          >
+            {v.name}
+          </Link>
+        ))}
+        {!view && canWrite && <SaveViewButton repoId={repo.id} q={q} base={base} />}
+      </nav>
+
+      {view && (
+        <div className="mb-3 flex flex-wrap items-center gap-2 text-sm" data-testid="view-bar">
+          <span className="font-semibold text-foreground" data-testid="view-name">{view.name}</span>
+          {modified && <span className="rounded-full border border-warning-border bg-warning-muted px-2 py-0.5 text-xs text-foreground" data-testid="view-modified">Unsaved changes</span>}
+          {canWrite && <ViewActions repoId={repo.id} viewId={view.id} name={view.name} q={q} base={base} modified={modified} />}
+        </div>
+      )}
+
+      <div className="flex flex-wrap items-start gap-2">
+        <SearchBox q={q} base={base} view={view?.id ?? null} />
+        <FilterMenus q={q} base={base} view={view?.id ?? null} labels={labelOptions} users={userOptions} signedIn={!!me} />
+      </div>
+
       <div className={cx(card, "mt-3")}>
-        <div className="flex flex-wrap items-center gap-4 border-b border-slate-200 bg-slate-50 px-4 py-3 text-sm">
-          {stateLink("open", result.openCount)}
-          {stateLink("closed", result.closedCount)}
-          {hasFilters(filters) && (
-            <Link href={`${base}${listQuery({ state: filters.state, page: 1 })}`} className="ml-auto text-xs text-slate-600 hover:text-emerald-700" data-testid="clear-filters">
+        <div className="flex flex-wrap items-center gap-4 border-b border-border bg-muted px-4 py-3 text-sm">
+          {stateLink("open", counts.open)}
+          {stateLink("closed", counts.closed)}
+          {hasQueryFilters(q) && (
+            <Link href={clearHref} className="ml-auto text-xs text-muted-foreground hover:text-primary" data-testid="clear-filters">
               Clear filters
             </Link>
           )}
         </div>
-        <Rows issues={result.issues} ctx={ctx} filters={filters} />
-      </div>
-      <Pager base={base} page={result.page} hasPrev={result.page > 1} hasNext={result.page < result.pageCount} extra={listQuery(filters).slice(1)} pageCount={result.pageCount} />
-    </IssuesShell>
-  );
-}
-
-function Rows({ issues, ctx, filters }: { issues: Issue[]; ctx: IssuesContext; filters: ListFilters }) {
-  const { repo } = ctx;
-  const base = issuesUrl(repo.owner, repo.name);
-  if (issues.length === 0) {
-    return (
-      <div className="px-4 py-12 text-center" data-testid="no-issues">
-        <IssueOpenedIcon className="h-6! w-6! text-slate-400" />
-        <p className="mt-2 font-medium text-slate-900">No issues match.</p>
-        <p className="mt-1 text-sm text-slate-500">
-          {hasFilters(filters) ? "Try removing some filters." : "Issues track bugs, ideas and work to do."}
-        </p>
-      </div>
-    );
-  }
-  return (
-    <ul className="divide-y divide-slate-100" data-testid="issue-list">
-      {issues.map((i) => (
-        <li key={i.id} className="flex items-start gap-3 px-4 py-3 hover:bg-slate-50" data-testid="issue-row" data-number={i.number}>
-          <span title={statusLabel(i.status)} className="mt-0.5" data-testid="row-status" data-status={i.status}>
-            <StatusIcon status={i.status} />
-          </span>
-          <div className="min-w-0 flex-1">
-            <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <Link href={issueUrl(repo.owner, repo.name, i.number)} className="font-medium text-slate-900 hover:text-emerald-700" data-testid="issue-title">
-                {i.title}
-              </Link>
-              {i.labels.map((l) => (
-                <LabelChip key={l.id} label={l} href={`${base}${listQuery({ ...filters, label: l.name })}`} />
-              ))}
-            </div>
-            <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500">
-              <span>
-                #{i.number} opened <span title={fullDate(i.createdAt)}>{relativeTime(i.createdAt)}</span>
-                {i.author && <> by {i.author.username}</>}
-              </span>
-              <DueDate issue={i} />
-              {i.subIssueCount > 0 && <ProgressRing percentage={i.subIssueProgress} count={i.subIssueCount} />}
-              {i.estimate !== null && <span title="Estimate">{i.estimate} pts</span>}
-            </div>
+        {error ? (
+          <div className="p-4" data-testid="search-error">
+            <FormError message={error} />
           </div>
-          <span title={`Priority: ${priorityLabel(i.priority)}`} className="mt-0.5" data-testid="row-priority" data-priority={i.priority}>
-            <PriorityIcon priority={i.priority} />
-          </span>
-          <span className="mt-0.5 w-5" data-testid="row-assignee">
-            {i.assignee && <Avatar username={i.assignee.username} />}
-          </span>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function Pager({ base, page, hasPrev, hasNext, extra, pageCount }: { base: string; page: number; hasPrev: boolean; hasNext: boolean; extra: string; pageCount?: number }) {
-  if (!hasPrev && !hasNext) return null;
-  const params = new URLSearchParams(extra);
-  const href = (p: number) => {
-    const q = new URLSearchParams(params);
-    if (p <= 1) q.delete("page");
-    else q.set("page", String(p));
-    const s = q.toString();
-    return `${base}${s ? `?${s}` : ""}`;
-  };
-  const disabled = "pointer-events-none opacity-50";
-  return (
-    <nav className="mt-4 flex items-center justify-center gap-3 text-sm" aria-label="Pagination" data-testid="pagination">
-      <Link href={href(page - 1)} className={cx(button.secondary, !hasPrev && disabled)} aria-disabled={!hasPrev} data-testid="prev-page">
-        Previous
-      </Link>
-      <span className="text-slate-600">
-        Page {page}
-        {pageCount ? ` of ${pageCount}` : ""}
-      </span>
-      <Link href={href(page + 1)} className={cx(button.secondary, !hasNext && disabled)} aria-disabled={!hasNext} data-testid="next-page">
-        Next
-      </Link>
-    </nav>
+        ) : (
+          <Rows issues={issues} repo={repo} base={base} q={q} view={view?.id ?? null} repoTotal={repoTotal} canCreate={!!me} clearHref={clearHref} />
+        )}
+      </div>
+      <Pager base={base} q={q} view={view?.id ?? null} page={paging.page} pageCount={paging.pageCount} />
+    </IssuesShell>
   );
 }

@@ -1,11 +1,10 @@
 /**
- * Pure helpers of the issue pages (no React, no database): the list's URL filters, in-memory
- * filtering/paging of a repository's issues, view filters from URL filters, activity entries as
- * sentences, and board reordering anchors. Unit-tested in test/unit/ui-issues.test.ts.
+ * Pure helpers of the issue pages (no React, no database): list paging, activity entries as
+ * sentences, and board reordering anchors (the list's search query: ./query-state.ts). Unit-tested in test/unit/ui-issues.test.ts.
  */
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
-import { DEFAULT_STATUSES, PRIORITIES, STATUS_KEYS, PRIORITY_KEYS, isDueSoon, isOverdue, stateForStatus, statusDef } from "@/server/services/issues/model";
+import { DEFAULT_STATUSES, PRIORITIES, STATUS_KEYS, PRIORITY_KEYS, isDueSoon, isOverdue, statusDef } from "@/server/services/issues/model";
 
 type Outputs = inferRouterOutputs<AppRouter>["issues"];
 export type Issue = Outputs["list"][number];
@@ -32,84 +31,7 @@ export function priorityLabel(key: string): string {
   return PRIORITIES.find((p) => p.key === key)?.label ?? key;
 }
 
-// ---- list filters in the URL ----
-
-export interface ListFilters {
-  state: "open" | "closed";
-  status?: string;
-  priority?: string;
-  /** Only "me" (the signed-in user). */
-  assignee?: "me";
-  label?: string;
-  due?: "overdue" | "due_soon";
-  page: number;
-}
-
-type Query = Record<string, string | string[] | undefined>;
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-/** Reads the list filters from a page's searchParams; unknown values are ignored. */
-export function parseListFilters(q: Query): ListFilters {
-  const status = first(q.status);
-  const priority = first(q.priority);
-  const label = first(q.label)?.trim();
-  const due = first(q.due);
-  const page = Number.parseInt(first(q.page) ?? "1", 10);
-  const f: ListFilters = { state: first(q.state) === "closed" ? "closed" : "open", page: Number.isFinite(page) && page > 0 ? Math.min(page, 10_000) : 1 };
-  if (status && STATUS_KEYS.includes(status)) {
-    f.status = status;
-    // a status implies its state: "Done" issues are closed
-    f.state = stateForStatus(status);
-  }
-  if (priority && (PRIORITY_KEYS as readonly string[]).includes(priority)) f.priority = priority;
-  if (first(q.assignee) === "me") f.assignee = "me";
-  if (label) f.label = label;
-  if (due === "overdue" || due === "due_soon") f.due = due;
-  return f;
-}
-
-/** The query string (with "?", or "") for `filters` with `patch` applied; page resets unless patched. */
-export function listQuery(filters: ListFilters, patch: Partial<Record<keyof ListFilters, string | number | undefined>> = {}): string {
-  const merged: Record<string, string | number | undefined> = { ...filters, page: undefined, ...patch };
-  const p = new URLSearchParams();
-  for (const key of ["state", "status", "priority", "assignee", "label", "due", "page"] as const) {
-    const v = merged[key];
-    if (v === undefined || v === "") continue;
-    if (key === "state" && v === "open") continue;
-    if (key === "page" && Number(v) <= 1) continue;
-    p.set(key, String(v));
-  }
-  const s = p.toString();
-  return s ? `?${s}` : "";
-}
-
-/** True when any filter other than state/page is set. */
-export function hasFilters(f: ListFilters): boolean {
-  return Boolean(f.status || f.priority || f.assignee || f.label || f.due);
-}
-
-/** The issues.list / issues.counts inputs for a list page's URL filters (the API does the filtering). */
-export interface ListInputs {
-  /** Filters shared by issues.list and issues.counts (no state, no paging). */
-  filters: { status?: string; priority?: (typeof PRIORITY_KEYS)[number]; assignee?: string; labels?: string[]; overdue?: boolean; dueSoon?: boolean };
-  state: "open" | "closed";
-  limit: number;
-  offset: number;
-  /** True when nothing can match (assigned to "me" while signed out): skip the queries. */
-  empty: boolean;
-}
-
-/** Maps the list's URL filters to API inputs; `me` is the signed-in user's id. Pages hold PAGE_SIZE issues. */
-export function listInputs(f: ListFilters, me: string | null): ListInputs {
-  const filters: ListInputs["filters"] = {};
-  if (f.status) filters.status = f.status;
-  if (f.priority) filters.priority = f.priority as (typeof PRIORITY_KEYS)[number]; // parseListFilters keeps only known keys
-  if (f.assignee === "me" && me) filters.assignee = me;
-  if (f.label) filters.labels = [f.label];
-  if (f.due === "overdue") filters.overdue = true;
-  if (f.due === "due_soon") filters.dueSoon = true;
-  return { filters, state: f.state, limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE, empty: f.assignee === "me" && !me };
-}
+// ---- the list (its query state: ./query-state.ts) ----
 
 /** Page count for `total` matching issues (at least 1), and the requested page clamped to it. */
 export function pagesFor(total: number, page: number): { page: number; pageCount: number } {
@@ -120,32 +42,6 @@ export function pagesFor(total: number, page: number): { page: number; pageCount
 /** Flattens listGroupedByStatus into one list. */
 export function flattenGrouped(grouped: Grouped): Issue[] {
   return Object.values(grouped).flat() as Issue[];
-}
-
-/**
- * A saved view's filters from the list's URL filters. The list's open/closed toggle becomes the
- * statuses of that state when no status is chosen (views filter by status, not state).
- */
-export function viewFiltersFrom(f: ListFilters, me: string | null): ViewFilters {
-  const out: ViewFilters = {};
-  if (f.status) out.status = [f.status];
-  else out.status = STATUS_KEYS.filter((k) => stateForStatus(k) === f.state);
-  if (f.priority) out.priority = [f.priority as (typeof PRIORITY_KEYS)[number]];
-  if (f.assignee === "me" && me) out.assignee = [me];
-  if (f.label) out.labels = [f.label];
-  if (f.due) out.dueDate = f.due;
-  return out;
-}
-
-/** "Status: Todo, In Progress · Labels: bug" — a short description of a view's filters. */
-export function describeViewFilters(filters: ViewFilters, meId: string | null): string {
-  const parts: string[] = [];
-  if (filters.status?.length) parts.push(`Status: ${filters.status.map(statusLabel).join(", ")}`);
-  if (filters.priority?.length) parts.push(`Priority: ${filters.priority.map(priorityLabel).join(", ")}`);
-  if (filters.assignee?.length) parts.push(`Assignee: ${filters.assignee.map((a) => (a === meId ? "me" : "someone")).join(", ")}`);
-  if (filters.labels?.length) parts.push(`Labels: ${filters.labels.join(", ")}`);
-  if (filters.dueDate) parts.push({ overdue: "Overdue", due_soon: "Due soon", no_date: "No due date" }[filters.dueDate]);
-  return parts.join(" · ") || "All issues";
 }
 
 // ---- due dates ----

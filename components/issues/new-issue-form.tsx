@@ -1,8 +1,10 @@
 "use client";
 /**
- * New issue: title, Markdown body (Write/Preview), template picker (fills title, body, labels and
- * priority), labels, priority, due date, estimate. Readers (no write permission) are told the
- * issue goes to triage; the server decides the status.
+ * New issue: title, Markdown body (Write/Preview, `@` mentions of `people`), template picker
+ * (fills title, body, labels and priority), and the issue page's pickers for labels, priority,
+ * due date and estimate (./pickers.tsx, ./due-date-picker.tsx). Readers (no write permission) are
+ * told the issue goes to triage; the server decides the status and refuses an estimate from them,
+ * so their estimate picker is disabled.
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";
@@ -10,13 +12,20 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC, useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { FormError } from "@/components/ui/form-error";
-import { button, card, cx, hint, input, label as labelClass } from "@/components/ui/styles";
+import { button, card, cx, input, label as labelClass } from "@/components/ui/styles";
+import { DueDatePicker } from "./due-date-picker";
 import { MarkdownEditor } from "./markdown-editor";
-import { LabelPicker, labelColorFor } from "./pickers";
+import type { Mentionable } from "./mention-textarea";
+import { EstimatePicker, LabelPicker, OptionPicker, labelColorFor } from "./pickers";
 import { PRIORITIES, issueUrl, type Label, type Template } from "./model";
 import { PriorityIcon } from "./ui";
 
-export function NewIssueForm({ repo, labels: initialLabels, templates, canWrite }: { repo: { id: string; owner: string; name: string }; labels: Label[]; templates: Template[]; canWrite: boolean }) {
+type PriorityKey = (typeof PRIORITIES)[number]["key"];
+const fieldTitle = "mb-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground";
+
+export function NewIssueForm({
+  repo, labels: initialLabels, templates, canWrite, people = [],
+}: { repo: { id: string; owner: string; name: string }; labels: Label[]; templates: Template[]; canWrite: boolean; people?: Mentionable[] }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const router = useRouter();
@@ -26,9 +35,9 @@ export function NewIssueForm({ repo, labels: initialLabels, templates, canWrite 
   const [title, setTitle] = useState("");
   const [body, setBody] = useState("");
   const [labelIds, setLabelIds] = useState<string[]>([]);
-  const [priority, setPriority] = useState<string>("none");
-  const [dueDate, setDueDate] = useState("");
-  const [estimate, setEstimate] = useState("");
+  const [priority, setPriority] = useState<PriorityKey>("none");
+  const [dueDate, setDueDate] = useState<string | null>(null);
+  const [estimate, setEstimate] = useState<number | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const create = useMutation(
     trpc.issues.create.mutationOptions({
@@ -44,32 +53,30 @@ export function NewIssueForm({ repo, labels: initialLabels, templates, canWrite 
     if (t.body) setBody(t.body);
     const names = t.labels.map((n) => n.toLowerCase());
     setLabelIds(labels.filter((l) => names.includes(l.name.toLowerCase())).map((l) => l.id));
-    if (t.priority) setPriority(t.priority);
+    if (t.priority) setPriority(t.priority as PriorityKey);
   };
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setLocalError(null);
     if (!title.trim()) return setLocalError("title is required");
-    const est = estimate.trim() === "" ? undefined : Number(estimate);
-    if (est !== undefined && (!Number.isFinite(est) || est < 0)) return setLocalError("estimate must be a number of points, 0 or more");
     create.mutate({
       repoId: repo.id,
       title: title.trim(),
       body: body || undefined,
       labels: labels.filter((l) => labelIds.includes(l.id)).map((l) => l.name),
-      priority: priority as (typeof PRIORITIES)[number]["key"],
-      dueDate: dueDate || undefined,
-      estimate: est,
+      priority,
+      dueDate: dueDate ?? undefined,
+      estimate: estimate ?? undefined,
     });
   };
 
   return (
     <form method="post" onSubmit={submit} className="grid gap-6 lg:grid-cols-[1fr_16rem]" data-testid="new-issue-form">
       <div className="space-y-4">
-        <h1 className="text-xl font-semibold text-slate-900">New issue</h1>
+        <h1 className="text-xl font-semibold text-foreground">New issue</h1>
         {!canWrite && (
-          <div className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="triage-notice">
+          <div className="rounded-md border border-warning-border bg-warning-muted px-3 py-2 text-sm text-warning" data-testid="triage-notice">
             You can’t triage issues in {repo.owner}/{repo.name}: your issue goes to the <strong>Triage</strong> queue, where a maintainer accepts or declines it.
           </div>
         )}
@@ -97,7 +104,7 @@ export function NewIssueForm({ repo, labels: initialLabels, templates, canWrite 
         <div>
           <span className={labelClass}>Description</span>
           <div className="mt-1">
-            <MarkdownEditor value={body} onChange={setBody} label="Description" placeholder="Add a description…" testId="issue-body-input" rows={10} />
+            <MarkdownEditor value={body} onChange={setBody} label="Description" placeholder="Add a description…" testId="issue-body-input" rows={10} people={people} repo={repo} />
           </div>
         </div>
         <FormError message={localError ?? (create.error ? errorMessage(create.error) : null)} />
@@ -109,7 +116,7 @@ export function NewIssueForm({ repo, labels: initialLabels, templates, canWrite 
       </div>
       <aside className={cx(card, "h-fit space-y-4 p-4")}>
         <div>
-          <div className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Labels</div>
+          <div className={fieldTitle}>Labels</div>
           <LabelPicker
             labels={labels}
             selected={labelIds}
@@ -132,32 +139,16 @@ export function NewIssueForm({ repo, labels: initialLabels, templates, canWrite 
           />
         </div>
         <div>
-          <label htmlFor="issue-priority" className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">
-            Priority
-          </label>
-          <div className="flex items-center gap-2">
-            <PriorityIcon priority={priority} />
-            <select id="issue-priority" className={input} value={priority} onChange={(e) => setPriority(e.target.value)} data-testid="issue-priority-input">
-              {PRIORITIES.map((p) => (
-                <option key={p.key} value={p.key}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <div className={fieldTitle}>Priority</div>
+          <OptionPicker name="issue-priority" label="Priority" options={PRIORITIES} value={priority} icon={(key) => <PriorityIcon priority={key} />} onPick={setPriority} />
         </div>
         <div>
-          <label htmlFor="issue-due" className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">
-            Due date
-          </label>
-          <input id="issue-due" type="date" className={input} value={dueDate} onChange={(e) => setDueDate(e.target.value)} data-testid="issue-due-input" />
+          <div className={fieldTitle}>Due date</div>
+          <DueDatePicker value={dueDate} state="open" onChange={setDueDate} />
         </div>
         <div>
-          <label htmlFor="issue-estimate" className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-500">
-            Estimate
-          </label>
-          <input id="issue-estimate" type="number" min={0} step="any" inputMode="decimal" className={input} value={estimate} onChange={(e) => setEstimate(e.target.value)} placeholder="Points" data-testid="issue-estimate-input" />
-          <p className={hint}>Story points</p>
+          <div className={fieldTitle}>Estimate</div>
+          <EstimatePicker value={estimate} disabled={!canWrite} onPick={setEstimate} />
         </div>
       </aside>
     </form>

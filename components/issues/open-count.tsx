@@ -11,7 +11,7 @@ export async function OpenIssuesCount({ repoId }: { repoId: string }) {
   }
   if (n === 0) return null;
   return (
-    <span className="rounded-full bg-slate-200 px-1.5 text-xs font-medium text-slate-700" data-testid="open-issues-count">
+    <span className="rounded-full bg-accent px-1.5 text-xs font-medium text-muted-foreground" data-testid="open-issues-count">
       {n > 999 ? `${Math.floor(n / 1000)}k` : n}
     </span>
   );

@@ -1,17 +1,17 @@
-/** The frame of every issue page: repository header (Issues tab) and the Issues / Board / Triage sub-navigation. */
+/** The frame of every issue page: repository header (Issues tab) and the Issues / Board / Triage / Projects / Cycles sub-navigation. */
 import Link from "next/link";
-import { RepoHeader } from "@/components/code/parts";
 import type { RepoData } from "@/components/code/data";
 import { button, container, cx } from "@/components/ui/styles";
 import { issuesUrl } from "./model";
 
-export type IssuesSection = "list" | "board" | "triage" | "issue" | "new";
+export type IssuesSection = "list" | "board" | "triage" | "issue" | "new" | "projects" | "cycles";
 
-export function IssuesShell({ repo, section, children, actions }: { repo: RepoData; section: IssuesSection; children: React.ReactNode; actions?: React.ReactNode }) {
+/** `wide`: the content spans the viewport instead of the page column (the board, issue #7: all 7 columns' worth of width at 1440 px). */
+export function IssuesShell({ repo, section, children, actions, wide }: { repo: RepoData; section: IssuesSection; children: React.ReactNode; actions?: React.ReactNode; wide?: boolean }) {
   const item = (key: IssuesSection, href: string, label: string, testId: string) => (
     <Link
       href={href}
-      className={cx("rounded-md px-3 py-1.5 text-sm font-medium", section === key ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100")}
+      className={cx("rounded-md px-3 py-1.5 text-sm font-medium", section === key ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted")}
       aria-current={section === key ? "page" : undefined}
       data-testid={testId}
     >
@@ -21,13 +21,14 @@ export function IssuesShell({ repo, section, children, actions }: { repo: RepoDa
   const canCreate = repo.permission !== "none";
   return (
     <>
-      <RepoHeader repo={repo} tab="issues" />
-      <div className={cx(container, "py-6")}>
+      <div className={cx(wide ? "w-full px-4 sm:px-6" : container, "py-6")}>
         <div className="mb-5 flex flex-wrap items-center gap-2">
-          <nav className="flex flex-wrap items-center gap-1 rounded-lg border border-slate-200 bg-white p-1" aria-label="Issues">
+          <nav className="flex flex-wrap items-center gap-1 rounded-lg border border-border bg-card p-1" aria-label="Issues">
             {item("list", issuesUrl(repo.owner, repo.name), "Issues", "issues-nav-list")}
             {item("board", issuesUrl(repo.owner, repo.name, "board"), "Board", "issues-nav-board")}
             {item("triage", issuesUrl(repo.owner, repo.name, "triage"), "Triage", "issues-nav-triage")}
+            {item("projects", `/${repo.owner}/${repo.name}/projects`, "Projects", "issues-nav-projects")}
+            {item("cycles", `/${repo.owner}/${repo.name}/cycles`, "Cycles", "issues-nav-cycles")}
           </nav>
           <div className="ml-auto flex items-center gap-2">
             {actions}

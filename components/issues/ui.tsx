@@ -92,7 +92,7 @@ export function PriorityIcon({ priority, className }: { priority: string } & Ico
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs font-medium text-slate-700" data-testid="status-badge">
+    <span className="inline-flex items-center gap-1.5 rounded-full border border-border bg-card px-2 py-0.5 text-xs font-medium text-muted-foreground" data-testid="status-badge">
       <StatusIcon status={status} className="h-3.5! w-3.5!" /> {statusLabel(status)}
     </span>
   );
@@ -105,8 +105,8 @@ export function StateBadge({ state, status }: { state: string; status: string })
   return (
     <span
       className={cx(
-        "inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-medium text-white",
-        !closed ? "bg-emerald-600" : canceled ? "bg-slate-500" : "bg-violet-600",
+        "inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-medium",
+        !closed ? "bg-primary text-primary-foreground" : canceled ? "bg-slate-600 text-white" : "bg-violet-700 text-white",
       )}
       data-testid="state-badge"
     >
@@ -141,28 +141,15 @@ export function LabelChip({ label, href }: { label: Pick<Label, "name" | "color"
   );
 }
 
-export function Avatar({ username, size = "sm" }: { username: string; size?: "sm" | "md" }) {
-  // a stable hue per name
-  let h = 0;
-  for (const ch of username) h = (h * 31 + ch.charCodeAt(0)) % 360;
-  return (
-    <span
-      className={cx("inline-flex shrink-0 items-center justify-center rounded-full font-semibold uppercase text-white", size === "sm" ? "h-5 w-5 text-[10px]" : "h-8 w-8 text-sm")}
-      style={{ backgroundColor: `hsl(${h} 45% 45%)` }}
-      title={username}
-      aria-hidden="true"
-    >
-      {username.slice(0, 1)}
-    </span>
-  );
-}
+/** Users' initials avatars are the one shared component (same colour everywhere). */
+export { Avatar } from "@/components/ui/avatar";
 
 export function DueDate({ issue, className }: { issue: { state: string; dueDate: string | null }; className?: string }) {
   if (!issue.dueDate) return null;
   const s = dueState(issue);
   return (
     <span
-      className={cx("inline-flex items-center gap-1 text-xs", s === "overdue" ? "font-medium text-red-600" : s === "soon" ? "text-amber-700" : "text-slate-500", className)}
+      className={cx("inline-flex items-center gap-1 text-xs", s === "overdue" ? "font-medium text-danger" : s === "soon" ? "text-warning" : "text-subtle-foreground", className)}
       title={s === "overdue" ? `Overdue: due ${issue.dueDate}` : `Due ${issue.dueDate}`}
       data-testid="due-date"
       data-due={s}
@@ -176,7 +163,7 @@ export function ProgressRing({ percentage, count }: { percentage: number; count:
   const r = 6;
   const c = 2 * Math.PI * r;
   return (
-    <span className="inline-flex items-center gap-1 text-xs text-slate-500" title={`${count} sub-issue${count === 1 ? "" : "s"}, ${percentage}% done`} data-testid="sub-issue-progress">
+    <span className="inline-flex items-center gap-1 text-xs text-subtle-foreground" title={`${count} sub-issue${count === 1 ? "" : "s"}, ${percentage}% done`} data-testid="sub-issue-progress">
       <svg viewBox="0 0 16 16" className="h-3.5 w-3.5 -rotate-90" aria-hidden="true">
         <circle cx="8" cy="8" r={r} fill="none" stroke="#e2e8f0" strokeWidth="2.5" />
         <circle cx="8" cy="8" r={r} fill="none" stroke="#10b981" strokeWidth="2.5" strokeDasharray={`${(percentage / 100) * c} ${c}`} />
@@ -188,8 +175,8 @@ export function ProgressRing({ percentage, count }: { percentage: number; count:
 
 export function ProgressBar({ percentage }: { percentage: number }) {
   return (
-    <div className="h-1.5 w-full overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-valuenow={percentage} aria-valuemin={0} aria-valuemax={100}>
-      <div className="h-full rounded-full bg-emerald-500 transition-all" style={{ width: `${percentage}%` }} />
+    <div className="h-1.5 w-full overflow-hidden rounded-full bg-accent" role="progressbar" aria-valuenow={percentage} aria-valuemin={0} aria-valuemax={100}>
+      <div className="h-full rounded-full bg-primary transition-all" style={{ width: `${percentage}%` }} />
     </div>
   );
 }

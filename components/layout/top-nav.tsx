@@ -2,13 +2,19 @@ import Link from "next/link";
 import { getCurrentActor } from "@/server/auth/session";
 import { container, cx } from "@/components/ui/styles";
 import { UserMenu } from "./user-menu";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
+import type { Theme } from "@/components/theme/theme";
+import { GlobalShortcuts } from "@/components/keyboard/global-shortcuts";
 
-/** The top bar on every page: logo, main links, and the user menu or sign in/up links. */
-export async function TopNav() {
+/**
+ * The top bar on every page: logo, main links, the theme menu, and the user menu or sign in/up
+ * links, and the command menu button with every page's keyboard shortcuts (components/keyboard). It stays dark in both themes (as GitHub's does), so its colours are fixed slate shades.
+ */
+export async function TopNav({ theme }: { theme: Theme }) {
   const actor = await getCurrentActor();
   const link = "rounded-md px-2 py-1 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white";
   return (
-    <header className="border-b border-slate-800 bg-slate-900">
+    <header className="border-b border-slate-800 bg-nav">
       <nav className={cx(container, "flex h-14 items-center gap-3")}>
         <Link href="/" className="mr-2 flex items-center gap-2 text-lg font-bold tracking-tight text-white" data-testid="logo">
           <span className="flex h-7 w-7 items-center justify-center rounded-md bg-emerald-500 font-mono text-sm text-slate-900">s</span>
@@ -25,6 +31,8 @@ export async function TopNav() {
           </div>
         )}
         <div className="ml-auto flex items-center gap-2">
+          <GlobalShortcuts signedIn={Boolean(actor)} />
+          <ThemeToggle initial={theme} />
           {actor ? (
             <>
               <Link href="/new" className={cx(link, "border border-slate-700")} aria-label="New repository" title="New repository">

@@ -1,7 +1,7 @@
 /**
  * The one Markdown renderer of the app (README, .md file preview, issue and comment bodies), for
  * server and client components alike. Chain: remark-gfm → remark-rehype (raw HTML kept) →
- * rehype-raw (parses the HTML) → rehype-slug (heading ids, GitHub's slugger) → rehype-sanitize
+ * rehype-raw (parses the HTML) → references (`#N` and `@user` links, issue bodies only; ./references.ts) → rehype-slug (heading ids, GitHub's slugger) → rehype-sanitize
  * (GitHub's allowlist, ./schema.ts; ids become `user-content-<slug>`) → URL rewriting (./urls.ts).
  * Headings get an anchor link to their own (prefixed) id; external http(s) links open in a new
  * tab with rel="nofollow noopener noreferrer". Output needs no CSP beyond inline styles and
@@ -14,10 +14,12 @@ import rehypeRaw from "rehype-raw";
 import rehypeSanitize from "rehype-sanitize";
 import rehypeSlug from "rehype-slug";
 import remarkGfm from "remark-gfm";
+import { rehypeReferences, type RefContext } from "./references";
 import { markdownSchema } from "./schema";
 import { markdownUrlTransform, transformSrcSet, type RepoBase } from "./urls";
 
 export type { RepoBase } from "./urls";
+export type { RefContext } from "./references";
 
 type HeadingTag = "h1" | "h2" | "h3" | "h4" | "h5" | "h6";
 
@@ -63,7 +65,9 @@ function baseComponents(transform: (url: string, key: string) => string): Compon
  * Renders `source` (Markdown + sanitized HTML) inside `div.markdown-body`.
  * `base`: the repository location relative URLs resolve against (README / file preview);
  * without it (issue bodies) relative URLs stay as written. `components` override elements
- * (the code browser adds shiki-highlighted code blocks).
+ * (the code browser adds shiki-highlighted code blocks). `refs`: the repository of an issue or
+ * comment body; `#N` then links to its issue N and `@user` to the user's profile (sanitized
+ * afterwards like all other HTML).
  */
 export function MarkdownRenderer({
   source,
@@ -71,9 +75,11 @@ export function MarkdownRenderer({
   components,
   className,
   testId = "markdown",
+  refs,
 }: {
   source: string;
   base?: RepoBase;
+  refs?: RefContext;
   components?: Components;
   className?: string;
   testId?: string;
@@ -85,7 +91,7 @@ export function MarkdownRenderer({
         remarkPlugins={[remarkGfm]}
         // footnote ids get their prefix from the sanitizer (once), like every other id
         remarkRehypeOptions={{ clobberPrefix: "" }}
-        rehypePlugins={[rehypeRaw, rehypeSlug, [rehypeSanitize, markdownSchema]]}
+        rehypePlugins={refs ? [rehypeRaw, [rehypeReferences, refs], rehypeSlug, [rehypeSanitize, markdownSchema]] : [rehypeRaw, rehypeSlug, [rehypeSanitize, markdownSchema]]}
         urlTransform={transform}
         components={{ ...baseComponents(transform), ...components }}
       >

@@ -4,6 +4,7 @@
  * (repos.addCollaborator upserts), remove after a confirmation (repos.removeCollaborator).
  */
 import { useState } from "react";
+import { Avatar } from "@/components/ui/avatar";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { badge, button, cx, hint, input, label } from "@/components/ui/styles";
@@ -30,14 +31,6 @@ const ROLES: { value: Role; label: string; description: string }[] = [
   { value: "admin", label: "Admin", description: "write, and change these settings, collaborators included" },
 ];
 
-function Avatar({ name }: { name: string }) {
-  return (
-    <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-200 text-sm font-semibold uppercase text-slate-700" aria-hidden="true">
-      {name.slice(0, 1)}
-    </span>
-  );
-}
-
 export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators }: { repoId: string; owner: string; isPrivate: boolean; collaborators: CollaboratorRecord[] }) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.repos.removeCollaborator.mutationOptions());
@@ -62,15 +55,15 @@ export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators 
       <AddCollaboratorForm repoId={repoId} existing={collaborators} />
 
       <div>
-        <h3 className="mb-2 text-sm font-semibold text-slate-900">People with access</h3>
-        <ul className="divide-y divide-slate-200 rounded-md border border-slate-200" data-testid="collaborator-list">
+        <h3 className="mb-2 text-sm font-semibold text-foreground">People with access</h3>
+        <ul className="divide-y divide-border rounded-md border border-border" data-testid="collaborator-list">
           <li className="flex items-center gap-3 px-4 py-3">
-            <Avatar name={owner} />
+            <Avatar username={owner} size="md" />
             <div className="min-w-0 flex-1">
-              <span className="font-medium text-slate-900">{owner}</span>
-              <span className={cx(badge, "ml-2 border-slate-300 text-slate-600")}>Owner</span>
+              <span className="font-medium text-foreground">{owner}</span>
+              <span className={cx(badge, "ml-2 border-input text-muted-foreground")}>Owner</span>
             </div>
-            <span className="text-sm text-slate-500">Admin</span>
+            <span className="text-sm text-subtle-foreground">Admin</span>
           </li>
           {collaborators.map((c) => (
             // keyed by role too: a changed role from the server resets the row's select
@@ -87,7 +80,7 @@ export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators 
           ))}
         </ul>
         {collaborators.length === 0 && (
-          <p className="mt-3 text-sm text-slate-600" data-testid="no-collaborators">
+          <p className="mt-3 text-sm text-muted-foreground" data-testid="no-collaborators">
             No collaborators yet. {isPrivate ? "Only you can see and push to this repository." : "Everyone can read this repository; only you can push to it."}
           </p>
         )}
@@ -184,7 +177,7 @@ function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: C
       <ul className={cx(hint, "space-y-0.5")}>
         {ROLES.map((r) => (
           <li key={r.value}>
-            <span className="font-medium text-slate-700">{r.label}</span>: {r.description}
+            <span className="font-medium text-muted-foreground">{r.label}</span>: {r.description}
           </li>
         ))}
       </ul>
@@ -216,13 +209,13 @@ function CollaboratorRow({ repoId, collaborator: c, busy, onRemove }: { repoId: 
   return (
     <li className="px-4 py-3" data-testid="collaborator-row" data-username={c.username}>
       <div className="flex flex-wrap items-center gap-3">
-        <Avatar name={c.username} />
+        <Avatar username={c.username} size="md" />
         <div className="min-w-0 flex-1">
-          <div className="truncate font-medium text-slate-900" data-testid="collaborator-username">
+          <div className="truncate font-medium text-foreground" data-testid="collaborator-username">
             {c.username}
-            {c.name && <span className="ml-2 font-normal text-slate-500">{c.name}</span>}
+            {c.name && <span className="ml-2 font-normal text-subtle-foreground">{c.name}</span>}
           </div>
-          <div className="whitespace-nowrap text-xs text-slate-500" title={fullDate(c.createdAt)}>
+          <div className="whitespace-nowrap text-xs text-subtle-foreground" title={fullDate(c.createdAt)}>
             Added {shortDate(c.createdAt)}
           </div>
         </div>

@@ -35,8 +35,8 @@ export function DangerZone({ repoId, fullName }: { repoId: string; fullName: str
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
       <div className="min-w-0 flex-1">
-        <p className="text-sm font-medium text-slate-900">Delete this repository</p>
-        <p className="mt-1 text-sm text-slate-600">Its git data, issues and collaborators are removed for good. There is no undo.</p>
+        <p className="text-sm font-medium text-foreground">Delete this repository</p>
+        <p className="mt-1 text-sm text-muted-foreground">Its git data, issues and collaborators are removed for good. There is no undo.</p>
       </div>
       <button
         type="button"
@@ -62,7 +62,7 @@ export function DangerZone({ repoId, fullName }: { repoId: string; fullName: str
         <p>
           This permanently deletes <strong>{fullName}</strong>: every branch and commit on this server, its issues and its collaborators. Clones elsewhere are not affected.
         </p>
-        <label htmlFor="delete-confirm" className="mt-4 block text-sm text-slate-800">
+        <label htmlFor="delete-confirm" className="mt-4 block text-sm text-foreground">
           To confirm, type <strong className="select-all font-mono">{fullName}</strong> below:
         </label>
         <input

@@ -4,6 +4,9 @@ import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { button, cx, hint, input, label } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { SavedNote } from "./section";
@@ -25,7 +28,7 @@ export function GeneralSettings({
   return (
     <div className="space-y-6">
       <DescriptionForm repoId={repoId} description={description} />
-      <div className="border-t border-slate-200 pt-6">
+      <div className="border-t border-border pt-6">
         <DefaultBranchForm repoId={repoId} defaultBranch={defaultBranch} branches={branches} isEmpty={isEmpty} />
       </div>
     </div>
@@ -60,13 +63,8 @@ function DescriptionForm({ repoId, description }: { repoId: string; description:
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="description-form">
       <FormError message={error} />
-      <div>
-        <label htmlFor="repo-description" className={label}>
-          Description
-        </label>
-        <input
-          id="repo-description"
-          className={cx(input, "mt-1")}
+      <Field label="Description" id="repo-description" hint="Shown under the repository name and in the About box. Up to 350 characters; leave empty to remove it.">
+        <Input
           value={value}
           maxLength={350}
           placeholder="A short description of the project"
@@ -75,12 +73,11 @@ function DescriptionForm({ repoId, description }: { repoId: string; description:
             setSaved(false);
           }}
         />
-        <p className={hint}>Shown under the repository name and in the About box. Up to 350 characters; leave empty to remove it.</p>
-      </div>
+      </Field>
       <div className="flex items-center gap-3">
-        <button type="submit" className={button.secondary} disabled={!hydrated || busy || !dirty} data-testid="save-description">
+        <Button type="submit" disabled={!hydrated || busy || !dirty} data-testid="save-description">
           {busy ? "Saving…" : "Save"}
-        </button>
+        </Button>
         {saved && !busy && <SavedNote testId="description-saved">Description saved</SavedNote>}
       </div>
     </form>
@@ -145,7 +142,7 @@ function DefaultBranchForm({ repoId, defaultBranch, branches, isEmpty }: { repoI
           {saved && !busy && <SavedNote testId="default-branch-saved">Default branch is now {saved}</SavedNote>}
         </div>
         {isEmpty && (
-          <p className={cx(hint, "text-amber-700")} data-testid="default-branch-empty-hint">
+          <p className={cx(hint, "text-warning")} data-testid="default-branch-empty-hint">
             This repository is empty, so there is no branch to choose yet. Push one or more branches, then pick the default here.
           </p>
         )}

@@ -16,12 +16,12 @@ export function SettingsSection({
   children: React.ReactNode;
 }) {
   return (
-    <section id={id} aria-labelledby={`${id}-title`} className={cx(card, "scroll-mt-6 overflow-hidden", danger && "border-red-300")} data-testid={`settings-${id}`}>
-      <header className={cx("border-b px-5 py-3", danger ? "border-red-200 bg-red-50/70" : "border-slate-200")}>
-        <h2 id={`${id}-title`} className={cx("font-semibold", danger ? "text-red-800" : "text-slate-900")}>
+    <section id={id} aria-labelledby={`${id}-title`} className={cx(card, "scroll-mt-6 overflow-hidden", danger && "border-danger-border")} data-testid={`settings-${id}`}>
+      <header className={cx("border-b px-5 py-3", danger ? "border-danger-border bg-danger-muted/70" : "border-border")}>
+        <h2 id={`${id}-title`} className={cx("font-semibold", danger ? "text-danger" : "text-foreground")}>
           {title}
         </h2>
-        {description && <p className="mt-0.5 text-sm text-slate-600">{description}</p>}
+        {description && <p className="mt-0.5 text-sm text-muted-foreground">{description}</p>}
       </header>
       <div className="p-5">{children}</div>
     </section>
@@ -31,8 +31,8 @@ export function SettingsSection({
 /** A short green confirmation next to a form's button ("Saved"). */
 export function SavedNote({ children, testId }: { children: React.ReactNode; testId?: string }) {
   return (
-    <span role="status" className="inline-flex items-center gap-1 text-sm text-emerald-700" data-testid={testId}>
-      <CheckIcon className="text-emerald-600" /> {children}
+    <span role="status" className="inline-flex items-center gap-1 text-sm text-primary" data-testid={testId}>
+      <CheckIcon className="text-primary" /> {children}
     </span>
   );
 }

@@ -31,14 +31,14 @@ export function VisibilitySettings({ repoId, fullName, isPrivate }: { repoId: st
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
       <div className="min-w-0 flex-1">
-        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
+        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-foreground">
           This repository is
-          <span className={cx(badge, isPrivate ? "border-amber-300 bg-amber-50 text-amber-800" : "border-slate-300 text-slate-600")} data-testid="current-visibility">
+          <span className={cx(badge, isPrivate ? "border-warning-border bg-warning-muted text-warning" : "border-input text-muted-foreground")} data-testid="current-visibility">
             {isPrivate ? <LockIcon className="mr-1 h-3! w-3!" /> : <RepoIcon className="mr-1 h-3! w-3!" />}
             {isPrivate ? "Private" : "Public"}
           </span>
         </p>
-        <p className="mt-1 text-sm text-slate-600">
+        <p className="mt-1 text-sm text-muted-foreground">
           {isPrivate
             ? "Only you, collaborators and site administrators can see and clone it."
             : "Anyone, signed in or not, can see and clone it. Only you and collaborators with write access can push."}

@@ -45,25 +45,25 @@ export function SessionsManager({ initialSessions }: { initialSessions: SessionR
   return (
     <div className="space-y-4">
       <FormError message={error} />
-      <ul className={cx(card, "divide-y divide-slate-200")} data-testid="sessions">
+      <ul className={cx(card, "divide-y divide-border")} data-testid="sessions">
         {sessions.data.map((s) => (
           <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3" data-testid="session-row">
             <div className="min-w-0">
-              <div className="font-medium text-slate-900">
+              <div className="font-medium text-foreground">
                 {describeBrowser(s.userAgent)}
-                {s.current && <span className="ml-2 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700">this browser</span>}
+                {s.current && <span className="ml-2 rounded-full bg-primary-muted px-2 py-0.5 text-xs font-medium text-primary">this browser</span>}
               </div>
-              <div className="text-xs text-slate-500">Signed in <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>{relativeTime(s.createdAt)}</time></div>
+              <div className="text-xs text-subtle-foreground">Signed in <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>{relativeTime(s.createdAt)}</time></div>
             </div>
             <button type="button" className={button.secondary} disabled={revoke.isPending} onClick={() => revoke.mutate({ sessionId: s.id })}>
               Sign out
             </button>
           </li>
         ))}
-        {sessions.data.length === 0 && <li className="px-4 py-3 text-sm text-slate-500">No sessions.</li>}
+        {sessions.data.length === 0 && <li className="px-4 py-3 text-sm text-subtle-foreground">No sessions.</li>}
       </ul>
-      <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-200 bg-white px-4 py-3">
-        <p className="text-sm text-slate-700">Sign out of every browser, this one included. Service tokens stop working too; personal access tokens are kept.</p>
+      <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-danger-border bg-card px-4 py-3">
+        <p className="text-sm text-muted-foreground">Sign out of every browser, this one included. Service tokens stop working too; personal access tokens are kept.</p>
         <button type="button" className={button.dangerOutline} onClick={() => setConfirmAll(true)} data-testid="sign-out-everywhere">
           Sign out everywhere
         </button>

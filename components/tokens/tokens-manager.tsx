@@ -5,6 +5,8 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { badge, button, card, cx, hint, input, label } from "@/components/ui/styles";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormError } from "@/components/ui/form-error";
@@ -104,13 +106,13 @@ export function TokensManager({ scopes, defaultScopes, initialTokens }: { scopes
             </button>
           </div>
         ) : tokens === null ? (
-          <div className={cx(card, "px-4 py-8 text-center text-sm text-slate-500")}>Loading tokens…</div>
+          <div className={cx(card, "px-4 py-8 text-center text-sm text-subtle-foreground")}>Loading tokens…</div>
         ) : tokens.length === 0 ? (
-          <div className={cx(card, "px-4 py-8 text-center text-sm text-slate-600")} data-testid="no-tokens">
+          <div className={cx(card, "px-4 py-8 text-center text-sm text-muted-foreground")} data-testid="no-tokens">
             You have no personal access tokens.
           </div>
         ) : (
-          <ul className={cx(card, "divide-y divide-slate-200")} data-testid="token-list">
+          <ul className={cx(card, "divide-y divide-border")} data-testid="token-list">
             {tokens.map((t) => (
               <TokenRow key={t.id} token={t} onRevoke={() => { setRevokeError(undefined); setRevoking(t); }} />
             ))}
@@ -141,13 +143,13 @@ export function TokensManager({ scopes, defaultScopes, initialTokens }: { scopes
 
 function NewTokenBox({ token, onDismiss }: { token: TokenRecord & { token: string }; onDismiss: () => void }) {
   return (
-    <div className="rounded-lg border-2 border-emerald-500 bg-emerald-50 p-4" data-testid="new-token">
+    <div className="rounded-lg border-2 border-primary bg-primary-muted p-4" data-testid="new-token">
       <div className="flex items-start gap-2">
-        <KeyIcon className="mt-0.5 text-emerald-700" />
+        <KeyIcon className="mt-0.5 text-primary" />
         <div className="min-w-0 flex-1">
-          <h2 className="font-semibold text-emerald-900">Token “{token.name}” created</h2>
-          <p className="mt-1 flex items-center gap-1.5 text-sm font-medium text-amber-800" data-testid="new-token-warning">
-            <AlertIcon className="text-amber-600" />
+          <h2 className="font-semibold text-primary">Token “{token.name}” created</h2>
+          <p className="mt-1 flex items-center gap-1.5 text-sm font-medium text-warning" data-testid="new-token-warning">
+            <AlertIcon className="text-warning" />
             Copy your token now. It will not be shown again.
           </p>
           <div className="mt-3 flex flex-wrap gap-2 sm:flex-nowrap">
@@ -157,11 +159,11 @@ function NewTokenBox({ token, onDismiss }: { token: TokenRecord & { token: strin
               aria-label="New token"
               data-testid="new-token-value"
               onFocus={(e) => e.currentTarget.select()}
-              className="min-w-0 flex-1 rounded-md border border-emerald-300 bg-white px-3 py-1.5 font-mono text-sm text-slate-900"
+              className="min-w-0 flex-1 rounded-md border border-primary-border bg-card px-3 py-1.5 font-mono text-sm text-foreground"
             />
             <CopyButton text={token.token} label="Copy token" testId="copy-token" />
           </div>
-          <p className="mt-2 text-xs text-emerald-900">
+          <p className="mt-2 text-xs text-primary">
             Use it as the password when git asks for credentials, or send <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to the API.
           </p>
         </div>
@@ -206,28 +208,23 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
   return (
     <section className={cx(card, "p-5")}>
       <h2 className="text-lg font-semibold">Create a token</h2>
-      <p className="mt-1 text-sm text-slate-600">Tokens let git and scripts act as you, limited to the scopes you pick.</p>
+      <p className="mt-1 text-sm text-muted-foreground">Tokens let git and scripts act as you, limited to the scopes you pick.</p>
       <form method="post" onSubmit={onSubmit} className="mt-4 space-y-5" noValidate data-testid="create-token-form">
         <FormError message={error} />
         <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
-          <div>
-            <label htmlFor="token-name" className={label}>
-              Name
-            </label>
-            <input id="token-name" className={cx(input, "mt-1")} value={name} maxLength={100} placeholder="e.g. laptop git" onChange={(e) => setName(e.target.value)} />
-          </div>
-          <div>
-            <label htmlFor="token-expiry" className={label}>
-              Expiration
-            </label>
-            <select id="token-expiry" className={cx(input, "mt-1")} value={expiry} onChange={(e) => setExpiry(e.target.value)} data-testid="token-expiry">
+          <Field label="Name" id="token-name">
+            <Input value={name} maxLength={100} placeholder="e.g. laptop git" onChange={(e) => setName(e.target.value)} />
+          </Field>
+          <Field label="Expiration" id="token-expiry">
+            {/* a native select: the expiry list is short and the platform's picker suits phones */}
+            <select id="token-expiry" className={input} value={expiry} onChange={(e) => setExpiry(e.target.value)} data-testid="token-expiry">
               {EXPIRY_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
         </div>
         <fieldset>
           <legend className={label}>Scopes</legend>
@@ -236,17 +233,17 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
             {scopes.map((s) => {
               const checked = selected.includes(s.name);
               return (
-                <label key={s.name} className={cx("flex cursor-pointer items-start gap-3 rounded-md border p-3", checked ? "border-emerald-400 bg-emerald-50/50" : "border-slate-200 hover:bg-slate-50")}>
+                <label key={s.name} className={cx("flex cursor-pointer items-start gap-3 rounded-md border p-3", checked ? "border-primary-border bg-primary-muted/50" : "border-border hover:bg-muted")}>
                   <input
                     type="checkbox"
-                    className="mt-0.5 accent-emerald-600"
+                    className="mt-0.5 accent-primary"
                     checked={checked}
                     data-testid={`scope-${s.name}`}
                     onChange={(e) => setSelected((cur) => (e.target.checked ? [...cur, s.name] : cur.filter((x) => x !== s.name)))}
                   />
                   <span>
-                    <span className="block font-mono text-sm font-medium text-slate-900">{s.name}</span>
-                    <span className="block text-xs text-slate-600">{s.description}</span>
+                    <span className="block font-mono text-sm font-medium text-foreground">{s.name}</span>
+                    <span className="block text-xs text-muted-foreground">{s.description}</span>
                   </span>
                 </label>
               );
@@ -266,22 +263,22 @@ function TokenRow({ token, onRevoke }: { token: TokenRecord; onRevoke: () => voi
     <li className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:px-5" data-testid="token-row" data-token-id={token.id}>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="font-semibold text-slate-900" data-testid="token-name">
+          <span className="font-semibold text-foreground" data-testid="token-name">
             {token.name}
           </span>
-          <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700" data-testid="token-prefix">
+          <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs text-muted-foreground" data-testid="token-prefix">
             svc_{token.prefix}…
           </code>
-          {token.expired && <span className={cx(badge, "border-red-300 bg-red-50 text-red-700")} data-testid="token-expired">Expired</span>}
+          {token.expired && <span className={cx(badge, "border-danger-border bg-danger-muted text-danger")} data-testid="token-expired">Expired</span>}
         </div>
         <div className="mt-1.5 flex flex-wrap gap-1">
           {token.scopes.map((s) => (
-            <span key={s} className={cx(badge, "border-slate-200 bg-slate-50 font-mono text-slate-700")}>
+            <span key={s} className={cx(badge, "border-border bg-muted font-mono text-muted-foreground")}>
               {s}
             </span>
           ))}
         </div>
-        <div className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
+        <div className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-xs text-subtle-foreground">
           <span data-testid="token-last-used" title={token.lastUsedAt ? fullDate(token.lastUsedAt) : undefined}>
             Last used {token.lastUsedAt ? relativeTime(token.lastUsedAt) : "never"}
           </span>

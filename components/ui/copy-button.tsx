@@ -4,7 +4,7 @@ import { CheckIcon, CopyIcon } from "./icons";
 import { button, cx } from "./styles";
 
 /** Copies text with the Clipboard API, falling back to a hidden textarea on non-secure origins. */
-async function copyText(text: string): Promise<boolean> {
+export async function copyText(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard && window.isSecureContext) {
       await navigator.clipboard.writeText(text);
@@ -47,7 +47,7 @@ export function CopyButton({ text, label = "Copy", className, testId, iconOnly }
       aria-label={label}
       title={label}
     >
-      {state === "copied" ? <CheckIcon className="text-emerald-600" /> : <CopyIcon />}
+      {state === "copied" ? <CheckIcon className="text-primary" /> : <CopyIcon />}
       {iconOnly ? (
         <span className="sr-only" aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : ""}</span>
       ) : (

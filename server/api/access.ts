@@ -20,7 +20,10 @@ export type AccessRule =
 export const ACCESS: Record<string, AccessRule> = {
   // users
   "users.signUp": { tier: "public" },
+  "users.profile": { tier: "public" }, // issue #7: public profile (no email)
   "users.me": { tier: "user", scope: "user:read" },
+  "users.updateProfile": { tier: "user", scope: "user:write" }, // issue #7
+  "users.changePassword": { tier: "user", scope: "user:write" }, // issue #7; sessions only, current password
   "users.sessions": { tier: "user", scope: "user:read" },
   "users.revokeSession": { tier: "user", scope: "user:write" },
   "users.signOutEverywhere": { tier: "user", scope: "user:write" },
@@ -34,6 +37,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.tree": { tier: "repo", level: "read" },
   "repos.blob": { tier: "repo", level: "read" },
   "repos.commits": { tier: "repo", level: "read" },
+  "repos.files": { tier: "repo", level: "read" }, // issue #7: the file finder
+  "repos.tags": { tier: "repo", level: "read" }, // issue #7: the branch switcher's Tags tab
   "repos.assignees": { tier: "repo", level: "read" },
   "repos.collaborators": { tier: "repo", level: "admin" },
   "repos.addCollaborator": { tier: "repo", level: "admin" },
@@ -77,6 +82,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "issues.addLabel": { tier: "repo", level: "write" },
   "issues.removeLabel": { tier: "repo", level: "write" },
   "issues.listGroupedByStatus": { tier: "repo", level: "read" },
+  "issues.board": { tier: "repo", level: "read" }, // issue #7: paged board columns with counts
+  "issues.boardColumn": { tier: "repo", level: "read" },
   "issues.updateStatus": { tier: "repo", level: "write" },
   "issues.move": { tier: "repo", level: "write" },
   "issues.statuses": { tier: "repo", level: "read" },
@@ -100,6 +107,11 @@ export const ACCESS: Record<string, AccessRule> = {
   // projects and cycles (issue #3; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },
+  "projects.get": { tier: "repo", level: "read" }, // issue #7: the project page
+  "projects.addIssue": { tier: "repo", level: "write" }, // issue #7
+  "projects.removeIssue": { tier: "repo", level: "write" }, // issue #7
   "cycles.create": { tier: "repo", level: "write" },
   "cycles.list": { tier: "repo", level: "read" },
+  "cycles.addIssue": { tier: "repo", level: "write" }, // issue #7
+  "cycles.removeIssue": { tier: "repo", level: "write" }, // issue #7
 };

@@ -16,7 +16,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { z, ZodError } from "zod";
 import { line } from "@/server/validation/strings";
 import { getDb, type Db } from "@/server/db";
-import { AppError, type AppErrorCode } from "@/server/errors";
+import { AppError, databaseBusy, isDatabaseBusy, type AppErrorCode } from "@/server/errors";
 import { resolveActor, requireScope, type Actor } from "@/server/auth/actor";
 import { assertSameOrigin } from "@/server/auth/csrf";
 import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
@@ -61,6 +61,7 @@ const TRPC_CODE: Record<AppErrorCode, TRPCError["code"]> = {
   CONFLICT: "CONFLICT",
   PRECONDITION_FAILED: "PRECONDITION_FAILED",
   TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
+  SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
 };
 
 /** "title: Too small: expected string to have >=1 characters; state: Invalid option…" */
@@ -70,6 +71,7 @@ export function formatZodError(error: ZodError): string {
 
 function toTRPCError(e: unknown): TRPCError | null {
   if (e instanceof AppError) return new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e });
+  if (isDatabaseBusy(e)) return toTRPCError(databaseBusy());
   if (e instanceof ZodError) return new TRPCError({ code: "BAD_REQUEST", message: formatZodError(e), cause: e });
   return null;
 }
@@ -88,7 +90,8 @@ const t = initTRPC
     errorFormatter({ shape, error, ctx }) {
       const data: Record<string, unknown> = { ...shape.data };
       delete data.stack;
-      if (shape.data.httpStatus >= 500) {
+      // a 5xx the domain chose (503 database busy) keeps its message; any other 5xx is masked
+      if (shape.data.httpStatus >= 500 && !(error.cause instanceof AppError)) {
         const requestId = ctx?.requestId ?? currentRequestId() ?? "unknown";
         return { ...shape, message: `internal error (request ${requestId})`, data: { ...data, requestId } };
       }

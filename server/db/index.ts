@@ -18,10 +18,16 @@ export type { Prisma } from "@/generated/prisma/client";
 
 /**
  * How long (ms) a SQLite connection waits for another connection's write lock (busy_timeout, set
- * by better-sqlite3's `timeout`) before failing with "database is locked". Only other processes
- * on the same file contend for it; within this process writes queue (serialized-sqlite.ts).
+ * by better-sqlite3's `timeout`) before failing with "database is locked", which requests answer
+ * as 503 + Retry-After (server/errors.ts `databaseBusy`). Only other processes on the same file
+ * contend for it; within this process writes queue (serialized-sqlite.ts). 10 000 by default;
+ * `SVC_SQLITE_BUSY_TIMEOUT_MS` (1–600 000) overrides it, read when the database is first opened.
  */
-export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+export function sqliteBusyTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SVC_SQLITE_BUSY_TIMEOUT_MS;
+  const n = raw && /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 1 && n <= 600_000 ? n : 10_000;
+}
 
 const globalForDb = globalThis as unknown as { __svcDb?: { url: string; db: Promise<Db> } };
 
@@ -35,7 +41,7 @@ async function open(): Promise<Db> {
   const file = config.databaseUrl.slice("file:".length);
   migrateSqlite(file, path.join(config.appRoot, "prisma/migrations"));
   // one connection: serialize plain queries with transactions, BEGIN IMMEDIATE (serialized-sqlite.ts)
-  const adapter = serializedSqlite(new PrismaBetterSQLite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS }));
+  const adapter = serializedSqlite(new PrismaBetterSQLite3({ url: `file:${file}`, timeout: sqliteBusyTimeoutMs() }));
   return new PrismaClient({ adapter });
 }
 

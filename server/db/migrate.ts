@@ -30,7 +30,27 @@ export function readMigrations(dir: string): Migration[] {
     });
 }
 
-/** Migrates the SQLite file at `file` (created with its folder if missing); WAL mode. Returns names applied. */
+/**
+ * Planner statistics (issue #7). Without sqlite_stat1 SQLite guesses between the Issue indexes:
+ * measured over 100k issues, a label-filtered list took 153 ms instead of 0.4 ms. After
+ * migrations (new indexes have no statistics) every table is analyzed with a bounded
+ * `analysis_limit`; otherwise `PRAGMA optimize` with 0x10000 checks every table and analyzes
+ * only those without statistics or whose row count changed a lot since (usually a no-op; about
+ * 0.25 s on 110k issues the first time).
+ */
+function refreshStatistics(db: Database.Database, migrated: boolean): void {
+  if (migrated) {
+    db.pragma("analysis_limit = 1000");
+    db.exec("ANALYZE");
+  } else {
+    db.pragma("optimize=0x10002");
+  }
+}
+
+/**
+ * Migrates the SQLite file at `file` (created with its folder if missing); WAL mode; then
+ * refreshes the planner statistics (refreshStatistics). Runs at every start. Returns names applied.
+ */
 export function migrateSqlite(file: string, migrationsDir: string): string[] {
   mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
@@ -53,6 +73,7 @@ export function migrateSqlite(file: string, migrationsDir: string): string[] {
       db.exec("ROLLBACK");
       throw e;
     }
+    refreshStatistics(db, applied.length > 0);
     return applied;
   } finally {
     db.close();

@@ -15,7 +15,7 @@
  * "Read transactions versus write transactions"; measured: 13 of 100 concurrent board moves and
  * comments from two processes failed, test/integration/sqlite-concurrency.test.ts). BEGIN
  * IMMEDIATE takes the write lock first, waiting up to the connection's busy timeout
- * (SQLITE_BUSY_TIMEOUT_MS in ./index.ts). better-sqlite3 is synchronous, so that wait blocks this
+ * (sqliteBusyTimeoutMs in ./index.ts). better-sqlite3 is synchronous, so that wait blocks this
  * process's event loop while the other process holds the lock (usually milliseconds).
  */
 import type {

@@ -3,7 +3,7 @@
  * status of the AppError code (docs/api.md "Errors"), 413 PAYLOAD_TOO_LARGE for a body over the
  * cap (docs/api.md "Limits"); anything else is logged and answered 500.
  */
-import { AppError, httpStatusOf } from "@/server/errors";
+import { AppError, databaseBusy, httpStatusOf, isDatabaseBusy } from "@/server/errors";
 import { REQUEST_ID_HEADER, logServerError, newRequestId, requestIdOf } from "@/server/request-id";
 import { MAX_BODY_BYTES, PayloadTooLargeError, payloadTooLarge, readBodyLimited } from "./body-limit";
 
@@ -12,13 +12,15 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /**
- * The JSON error response for `e`: AppError → its status and message; anything else → 500
+ * The JSON error response for `e`: AppError → its status and message (and Retry-After when it has
+ * one); SQLite's "database is locked" → 503 with Retry-After (`databaseBusy`); anything else → 500
  * {"error": {code: "INTERNAL_SERVER_ERROR", message: "internal error (request <id>)", requestId}}
  * with the x-request-id header, never the cause's message, which is logged under that id
  * (`req` gives the id and the method and path for the log line; issue #6 item 9).
  */
 export function errorResponse(e: unknown, req?: Request): Response {
   if (e instanceof PayloadTooLargeError) return payloadTooLarge(e);
+  if (isDatabaseBusy(e)) e = databaseBusy();
   if (e instanceof AppError) {
     const headers: Record<string, string> = e.retryAfter ? { "retry-after": String(e.retryAfter) } : {};
     return json({ error: { code: e.code, message: e.message } }, httpStatusOf(e.code), headers);

@@ -132,6 +132,7 @@ describe("scope × role matrix", () => {
     days: "x", estimate: "x", dueDate: 5, parentNumber: "x", sourceNumber: "x", targetNumber: "x", defaultBranch: 5,
     label: 5, labelName: 5, assigneeId: 5, project: 5, cycle: "x", sort: 5, sessionId: 5, password: 5, position: "x",
     beforeNumber: "x", afterNumber: "x", startsAt: 5, endsAt: 5, templateName: 5, comment: 5,
+    email: 5, currentPassword: 5, newPassword: 5, projectId: 5, cycleId: 5,
   };
 
   let users: Record<Role, Profile>;

@@ -60,6 +60,13 @@ describe("constant query counts", () => {
     expect(await count(() => issues.listIssues(db, repo, { limit: 1 }))).toBe(1);
     expect(await count(() => issues.listIssues(db, repo, { limit: 20 }))).toBe(1);
     expect(await count(() => issues.listIssues(db, repo, { limit: 100, status: "todo" }))).toBe(1);
+    // issue #7: q with qualifiers, usernames and full text, author and sort; closedBy for closed rows
+    const q = `is:open label:a,b label:b assignee:${w.writer.username} author:@me priority:none status:todo no:project i1 sort:updated-desc`;
+    const found = await issues.listIssues(db, repo, { q, limit: 100 }, w.owner.id);
+    expect(found.map((i) => i.title)).toEqual(["i1"]);
+    expect(await count(() => issues.listIssues(db, repo, { q, limit: 100 }, w.owner.id))).toBe(1);
+    expect(await count(() => issues.listIssues(db, repo, { q: "is:closed", author: w.owner.username, sort: "priority", limit: 100 }))).toBe(1);
+    expect(await count(() => issues.countIssues(db, repo, { q }, w.owner.id))).toBe(1);
   });
 
   it("board, view, sub-issues, triage and due lists: one query each", async () => {

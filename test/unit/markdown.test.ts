@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { MarkdownRenderer } from "@/components/markdown/renderer";
 import { MarkdownView } from "@/components/code/markdown";
 import { IssueMarkdown } from "@/components/issues/markdown";
-import { highlightCode, highlightFile, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/components/code/highlight";
+import { highlightCode, highlightFile, lineNumberHtml, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/components/code/highlight";
 
 const base = { owner: "alice", repo: "app", gitRef: "main", dir: "docs" };
 const readme = (source: string) => renderToStaticMarkup(createElement(MarkdownView, { source, ...base }));
@@ -123,7 +123,7 @@ describe("code view above the highlighting limit", () => {
     expect(ids[0]).toBe("L1");
     expect(ids[count - 1]).toBe(`L${count}`);
     expect(newlineInsideSpan).toBe(false);
-    expect(html).toContain('<span class="line" id="L1">export const value = &quot;&lt;tag&gt; &amp; \\&quot;quoted\\&quot;&quot;;</span>\n<span class="line" id="L2">');
+    expect(html).toContain(`<span class="line" id="L1">${lineNumberHtml(1)}export const value = &quot;&lt;tag&gt; &amp; \\&quot;quoted\\&quot;&quot;;</span>\n<span class="line" id="L2">${lineNumberHtml(2)}`);
   });
 
   it("has the same row structure as shiki's highlighted output", async () => {
@@ -132,5 +132,58 @@ describe("code view above the highlighting limit", () => {
     const highlighted = (await highlightCode(text, "text")).html.replace(/<span style="[^"]*">|<\/span>(?=<\/span>)/g, "");
     expect(plain).toEqual({ ids: ["L1", "L2", "L3"], newlineInsideSpan: false });
     expect(rows(highlighted)).toEqual(plain);
+  });
+
+  it("starts every line with a line-number link (issue #7) in both paths, and Markdown code blocks go without", async () => {
+    const text = "const a = 1;\n\nconst b = 2;\n";
+    const linkOf = (html: string) => [...html.matchAll(/<span class="line" id="L(\d+)"><a href="#L(\d+)" tabindex="-1" aria-hidden="true"><\/a>/g)].map((m) => [m[1], m[2]].join());
+    expect(linkOf(plainCodeHtml(text))).toEqual(["1,1", "2,2", "3,3"]);
+    expect(linkOf((await highlightFile(text, "a.ts"))!.html)).toEqual(["1,1", "2,2", "3,3"]);
+    expect((await highlightCode(text, "ts")).html).not.toContain('<a href="#L');
+    // the number is drawn by CSS: the link holds no text, so copying code never copies numbers
+    expect(lineNumberHtml(7)).toBe('<a href="#L7" tabindex="-1" aria-hidden="true"></a>');
+  });
+});
+
+describe("Markdown: #N references and @mentions in issue bodies (issue #7)", () => {
+  const body = (source: string) => renderToStaticMarkup(createElement(IssueMarkdown, { source, repo: { owner: "alice", name: "app" } }));
+
+  it("links #N to the repository's issue and @user to the profile", () => {
+    const html = body("Fixed by #12, see #3. Thanks @bob-smith and @Carol!");
+    expect(html).toContain('<a href="/alice/app/issues/12">#12</a>');
+    expect(html).toContain('<a href="/alice/app/issues/3">#3</a>');
+    expect(html).toContain('<a href="/bob-smith">@bob-smith</a>');
+    expect(html).toContain('<a href="/Carol">@Carol</a>');
+  });
+
+  it("leaves code spans, code blocks and existing links (Markdown and raw HTML) alone", () => {
+    const html = body("`#1 @bob`\n\n```\n#2 @carol\n```\n\n[see #3 @dave](https://example.com) <a href=\"/x\">#4 @erin</a> <kbd>#5</kbd>");
+    expect(html).toContain("<code>#1 @bob</code>");
+    expect(html).toMatch(/<pre><code>#2 @carol\n<\/code><\/pre>/);
+    expect(html).toContain(">see #3 @dave</a>");
+    expect(html).toContain('<a href="/x">#4 @erin</a>');
+    expect(html).toContain("<kbd>#5</kbd>");
+    expect(html).not.toMatch(/issues\/[1-5]"|href="\/(bob|carol|dave|erin)"/);
+    expect(html).not.toMatch(/<a[^>]*>[^<]*<a/);
+  });
+
+  it("ignores e-mail addresses, words and paths glued to the token, headings and reserved names", () => {
+    const html = body("mail bob@example.com, issue#7, a/#8, #9abc, @settings, @-x, @bob.example\n\n# 10 heading");
+    expect(html).toContain('<a href="mailto:bob@example.com">bob@example.com</a>'); // GFM's autolink, not a mention
+    expect(html).not.toMatch(/href="\/(alice\/app\/issues|bob|settings|-x)/);
+    const heading = body("# Release #12");
+    expect(heading).toContain('<a href="/alice/app/issues/12">#12</a>');
+  });
+
+  it("keeps sanitizing: a generated link cannot smuggle markup, and raw HTML around it is still filtered", () => {
+    const html = body('<img src=x onerror="alert(1)"> #1 <script>@bob</script> [x](javascript:alert(2)) @bob');
+    expect(html).not.toMatch(/onerror|<script|javascript:/);
+    expect(html).toContain('<a href="/alice/app/issues/1">#1</a>');
+    expect(html).toContain('<a href="/bob">@bob</a>');
+  });
+
+  it("does nothing without a repository (README, file previews)", () => {
+    const html = renderToStaticMarkup(createElement(IssueMarkdown, { source: "See #1 and @bob" }));
+    expect(html).not.toContain("<a");
   });
 });

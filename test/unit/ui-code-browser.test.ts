@@ -67,11 +67,12 @@ describe("languageFor", () => {
 });
 
 describe("highlightCode", () => {
-  it("produces shiki HTML with inline colours and line anchors", async () => {
+  it("produces shiki HTML with light-dark() colours for both themes and line anchors", async () => {
     const { html, lang } = await highlightCode("export const a: number = 1;\nconst b = 2;\n", "typescript");
     expect(lang).toBe("typescript");
-    expect(html).toContain('class="shiki github-light"');
-    expect(html).toMatch(/<span style="color:#[0-9A-F]{6}">/i);
+    expect(html).toContain('class="shiki shiki-themes github-light github-dark-default"');
+    // each token carries its light and dark colour; the page's color-scheme picks one (issue #7)
+    expect(html).toMatch(/<span style="color:light-dark\(#[0-9A-F]{6}, #[0-9A-F]{6}\)/i);
     expect(html).toContain('id="L1"');
     expect(html).toContain('id="L2"');
     expect(html).not.toContain('id="L3"'); // the trailing newline is not a line

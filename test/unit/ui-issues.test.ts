@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activitySentence, dueState, eventSentence, timelineEvents, listInputs, pagesFor, listQuery, moveAnchor, parseListFilters, viewFiltersFrom, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
+import { activitySentence, dueState, eventSentence, timelineEvents, pagesFor, moveAnchor, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
 
 const now = new Date("2026-11-21T12:00:00Z");
 
@@ -7,54 +7,15 @@ function issue(n: number, over: Partial<Issue> = {}): Issue {
   return {
     id: `id${n}`, number: n, title: `Issue ${n}`, body: null, state: "open", status: "backlog", priority: "none", dueDate: null, estimate: null,
     parentNumber: null, projectId: null, cycleId: null, authorId: "u1", author: { id: "u1", username: "alice", name: null }, assigneeId: null, assignee: null,
-    labels: [], subIssueCount: 0, subIssueProgress: 0, createdAt: now.toISOString(), updatedAt: now.toISOString(), closedAt: null, ...over,
+    labels: [], subIssueCount: 0, subIssueProgress: 0, createdAt: now.toISOString(), updatedAt: now.toISOString(), closedAt: null, closedBy: null, ...over,
   } as Issue;
 }
 
-describe("list filters in the URL", () => {
-  it("parses known values and ignores unknown ones", () => {
-    expect(parseListFilters({ state: "closed", priority: "high", assignee: "me", label: "bug", due: "overdue", page: "3" })).toEqual({
-      state: "closed", priority: "high", assignee: "me", label: "bug", due: "overdue", page: 3,
-    });
-    expect(parseListFilters({ status: "nope", priority: "x", assignee: "bob", due: "later", page: "-2" })).toEqual({ state: "open", page: 1 });
-  });
-  it("a status implies its state", () => {
-    expect(parseListFilters({ status: "done" }).state).toBe("closed");
-    expect(parseListFilters({ status: "todo", state: "closed" }).state).toBe("open");
-  });
-  it("builds query strings without defaults and resets the page", () => {
-    const f = parseListFilters({ label: "bug", page: "2" });
-    expect(listQuery(f)).toBe("?label=bug");
-    expect(listQuery(f, { page: 3 })).toBe("?label=bug&page=3");
-    expect(listQuery(f, { state: "closed", label: undefined })).toBe("?state=closed");
-    expect(listQuery({ state: "open", page: 1 })).toBe("");
-  });
-});
-
-describe("listInputs and pagesFor", () => {
-  it("maps the URL filters to issues.list / issues.counts inputs", () => {
-    expect(listInputs(parseListFilters({ label: "bug", priority: "urgent", status: "todo" }), "me")).toEqual({
-      filters: { status: "todo", priority: "urgent", labels: ["bug"] }, state: "open", limit: PAGE_SIZE, offset: 0, empty: false,
-    });
-    expect(listInputs(parseListFilters({ assignee: "me", state: "closed", page: "3" }), "u1")).toMatchObject({ filters: { assignee: "u1" }, state: "closed", offset: 2 * PAGE_SIZE });
-    expect(listInputs(parseListFilters({ due: "overdue" }), null).filters).toEqual({ overdue: true });
-    expect(listInputs(parseListFilters({ due: "due_soon" }), null).filters).toEqual({ dueSoon: true });
-    // assigned to me while signed out: nothing can match
-    expect(listInputs(parseListFilters({ assignee: "me" }), null).empty).toBe(true);
-  });
+describe("pagesFor", () => {
   it("counts pages and clamps the page", () => {
     expect(pagesFor(0, 1)).toEqual({ page: 1, pageCount: 1 });
     expect(pagesFor(PAGE_SIZE + 3, 9)).toEqual({ page: 2, pageCount: 2 });
     expect(pagesFor(PAGE_SIZE * 2, 2)).toEqual({ page: 2, pageCount: 2 });
-  });
-});
-
-describe("viewFiltersFrom", () => {
-  it("maps the open toggle to open statuses and keeps the other filters", () => {
-    expect(viewFiltersFrom(parseListFilters({ label: "bug", assignee: "me", due: "due_soon", priority: "high" }), "u9")).toEqual({
-      status: ["triage", "backlog", "todo", "in_progress", "in_review"], labels: ["bug"], assignee: ["u9"], dueDate: "due_soon", priority: ["high"],
-    });
-    expect(viewFiltersFrom(parseListFilters({ status: "done" }), null)).toEqual({ status: ["done"] });
   });
 });
 

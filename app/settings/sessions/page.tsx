@@ -11,9 +11,9 @@ export default async function SessionsPage() {
   if (!actor) redirect("/signin?callbackUrl=%2Fsettings%2Fsessions");
   const sessions = await (await getServerCaller()).users.sessions();
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-8 sm:px-6">
+    <div>
       <h1 className="text-2xl font-semibold tracking-tight">Sessions</h1>
-      <p className="mt-1 text-sm text-slate-600">Browsers signed in to your account. A session lasts 30 days from its last use unless you sign it out.</p>
+      <p className="mt-1 text-sm text-muted-foreground">Browsers signed in to your account. A session lasts 30 days from its last use unless you sign it out.</p>
       <div className="mt-6">
         <SessionsManager initialSessions={sessions} />
       </div>

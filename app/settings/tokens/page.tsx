@@ -14,9 +14,9 @@ export default async function TokensPage() {
   // the same service /api/tokens uses; rendered on the server so the list shows at once
   const tokens = await listTokens(await getDb(), actor.user.id);
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-8 sm:px-6">
+    <div>
       <h1 className="text-2xl font-semibold tracking-tight">Personal access tokens</h1>
-      <p className="mt-1 text-sm text-slate-600">
+      <p className="mt-1 text-sm text-muted-foreground">
         Use a token as the password for <code className="font-mono text-xs">git push</code> over HTTP, or as <code className="font-mono text-xs">Authorization: Bearer</code> for the API.
       </p>
       <div className="mt-6">

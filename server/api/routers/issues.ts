@@ -26,9 +26,9 @@ export const issuesRouter = router({
   // ---- issues ----
   /** Extension (issue #7, dashboard): {filter: "assigned"|"created", state? ("open"), limit? (20)} → the caller's issues in repositories they can read, each with repo {id, owner, name}. */
   listMine: authedProcedure.input(listMineInput).query(({ ctx, input }) => listMyIssues(ctx.db, ctx.actor, input)),
-  list: repoProcedure.input(s.listInput).query(({ ctx, input }) => issues.listIssues(ctx.db, ctx.repo, input)),
+  list: repoProcedure.input(s.listInput).query(({ ctx, input }) => issues.listIssues(ctx.db, ctx.repo, input, ctx.actor?.user.id ?? null)),
   /** Extension: {open, closed} counts of issues matching the list filters (list pages). */
-  counts: repoProcedure.input(s.countsInput).query(({ ctx, input }) => issues.countIssues(ctx.db, ctx.repo, input)),
+  counts: repoProcedure.input(s.countsInput).query(({ ctx, input }) => issues.countIssues(ctx.db, ctx.repo, input, ctx.actor?.user.id ?? null)),
   get: repoProcedure.input(num).query(({ ctx, input }) => issues.getIssue(ctx.db, ctx.repo, input.number)),
   create: repoProcedure.input(s.createInput).mutation(({ ctx, input }) => issues.createIssue(ctx.db, ctx.actor, ctx.repo, input)),
   update: repoProcedureBy(byIssueId).input(s.updateInput).mutation(({ ctx, input }) => issues.updateIssue(ctx.db, ctx.actor!, ctx.repo, ctx.entityId, input)),
@@ -79,6 +79,10 @@ export const issuesRouter = router({
 
   // ---- board and triage ----
   listGroupedByStatus: repoProcedure.input(projectCycle).query(({ ctx, input }) => issues.listGroupedByStatus(ctx.db, ctx.repo, input)),
+  /** Extension (issue #7): {projectId?, cycleId?, limit? (1–100, 50)} → {columns: [{status, count, estimate, issues, nextCursor}]} in board order. */
+  board: repoProcedure.input(s.boardInput).query(({ ctx, input }) => issues.boardColumns(ctx.db, ctx.repo, input)),
+  /** Extension (issue #7): {status, projectId?, cycleId?, cursor?, limit? (1–100, 50)} → {status, count, estimate, issues, nextCursor}: the next page of one column. */
+  boardColumn: repoProcedure.input(s.boardColumnInput).query(({ ctx, input }) => issues.boardColumn(ctx.db, ctx.repo, input)),
   updateStatus: repoProcedure.input(num.extend({ status: s.status })).mutation(({ ctx, input }) => issues.updateStatus(ctx.db, ctx.actor!, ctx.repo, input.number, input.status)),
   move: repoProcedure.input(s.moveInput).mutation(({ ctx, input }) => issues.moveIssue(ctx.db, ctx.actor!, ctx.repo, input)),
   statuses: repoProcedure.query(() => issues.listStatuses()),
@@ -110,5 +114,5 @@ export const issuesRouter = router({
     .input(z.object({ name: s.viewFields.name.optional(), filters: s.viewFilters.optional(), sort: s.viewSort.nullable().optional() }))
     .mutation(({ ctx, input }) => issues.updateView(ctx.db, ctx.repo, ctx.entityId, input)),
   deleteView: repoProcedureBy(byViewId).mutation(({ ctx }) => issues.deleteView(ctx.db, ctx.repo, ctx.entityId)),
-  getIssuesByView: repoProcedureBy(byViewId).input(z.object(page(50))).query(({ ctx, input }) => issues.getIssuesByView(ctx.db, ctx.repo, ctx.entityId, input)),
+  getIssuesByView: repoProcedureBy(byViewId).input(z.object(page(50))).query(({ ctx, input }) => issues.getIssuesByView(ctx.db, ctx.repo, ctx.entityId, input, ctx.actor?.user.id ?? null)),
 });

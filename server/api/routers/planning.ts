@@ -1,12 +1,17 @@
 /**
  * projects and cycles routers (spec: "not shown"; minimal per issue #3 so the issue filters by
- * project and cycle are real). Write permission creates, read permission lists.
+ * project and cycle are real). Write permission creates, read permission lists and reads; lists
+ * carry exact issue counts (issue #7: projects and cycles pages).
  */
 import { z } from "zod";
 import { line } from "@/server/validation/strings";
 import { router, repoProcedure } from "../trpc";
-import { createProject, listProjects } from "@/server/services/projects";
+import { createProject, getProject, listProjects } from "@/server/services/projects";
 import { createCycle, listCycles } from "@/server/services/cycles";
+import { addIssueTo, removeIssueFrom } from "@/server/services/projects/assign";
+import { issueNumber } from "@/server/services/issues/schemas";
+
+const idOf = (field: string) => line(field, `${field} is required`).uuid(`${field} must be a UUID`);
 
 const isoDate = (field: string) =>
   line(field, `${field} must be an ISO date or date-time string`).max(40, `${field} must be an ISO date`).transform((v, ctx) => {
@@ -23,8 +28,18 @@ export const projectsRouter = router({
   create: repoProcedure
     .input(z.object({ name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters") }))
     .mutation(({ ctx, input }) => createProject(ctx.db, ctx.repo, input.name)),
-  /** {repoId} → projects by name. */
+  /** {repoId} → projects by name, each with issues {total, open, done, canceled} (issue #7 extension). */
   list: repoProcedure.query(({ ctx }) => listProjects(ctx.db, ctx.repo)),
+  /** Extension (issue #7): {repoId, projectId} → the project with its issue counts. NOT_FOUND. */
+  get: repoProcedure.input(z.object({ projectId: idOf("projectId") })).query(({ ctx, input }) => getProject(ctx.db, ctx.repo, input.projectId)),
+  /** Extension (issue #7): {repoId, projectId, number} → the issue, now in the project (moved from another). NOT_FOUND. */
+  addIssue: repoProcedure
+    .input(z.object({ projectId: idOf("projectId"), number: issueNumber() }))
+    .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "project", input.projectId, input.number)),
+  /** Extension (issue #7): {repoId, projectId, number} → the issue, out of the project (a no-op if it was not in it). NOT_FOUND. */
+  removeIssue: repoProcedure
+    .input(z.object({ projectId: idOf("projectId"), number: issueNumber() }))
+    .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "project", input.projectId, input.number)),
 });
 
 export const cyclesRouter = router({
@@ -37,6 +52,14 @@ export const cyclesRouter = router({
       endsAt: isoDate("endsAt"),
     }))
     .mutation(({ ctx, input }) => createCycle(ctx.db, ctx.repo, input)),
-  /** {repoId} → cycles by number. */
+  /** {repoId} → cycles by number, each with issues {total, open, done, canceled} and timing (upcoming|current|past) (issue #7 extension). */
   list: repoProcedure.query(({ ctx }) => listCycles(ctx.db, ctx.repo)),
+  /** Extension (issue #7): {repoId, cycleId, number} → the issue, now in the cycle (moved from another). NOT_FOUND. */
+  addIssue: repoProcedure
+    .input(z.object({ cycleId: idOf("cycleId"), number: issueNumber() }))
+    .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),
+  /** Extension (issue #7): {repoId, cycleId, number} → the issue, out of the cycle (a no-op if it was not in it). NOT_FOUND. */
+  removeIssue: repoProcedure
+    .input(z.object({ cycleId: idOf("cycleId"), number: issueNumber() }))
+    .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),
 });

@@ -9,6 +9,7 @@ import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProc
 import * as repos from "@/server/services/repos";
 import { ROLES } from "@/server/services/repos/access";
 import * as git from "@/server/git/repository";
+import { listPaths, listTags } from "@/server/git/listing";
 
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
@@ -56,6 +57,20 @@ export const reposRouter = router({
     const blob = await git.readBlob(ctx.repo.gitDir, sha, input.path);
     return { ref, sha, path: blob.path, blobSha: blob.sha, size: blob.size, isBinary: blob.isBinary, truncated: blob.truncated, text: blob.text };
   }),
+
+  /**
+   * {repoId, ref?} → {ref, sha, paths: string[], truncated}: every file path at the ref (the file
+   * finder, issue #7), capped at 50,000 paths / 8 MiB of git output (`truncated` then true).
+   */
+  files: repoProcedure.input(z.object({ ref: refInput })).query(async ({ ctx, input }) => {
+    const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
+    return { ref, sha, ...(await listPaths(ctx.repo.gitDir, sha)) };
+  }),
+
+  /** {repoId, limit? (1–500, 100)} → {tags: [{name, sha (commit), date}], truncated}: newest first (issue #7). */
+  tags: repoProcedure
+    .input(z.object({ limit: z.number().int().min(1).max(500).default(100) }))
+    .query(async ({ ctx, input }) => listTags(ctx.repo.gitDir, input.limit)),
 
   /** {repoId, ref?, path?, limit? (1–100, 30), offset?} → commits newest first. */
   commits: repoProcedure

@@ -1,12 +1,14 @@
 /**
  * Cycles (sprints; spec: "not shown", minimal per issue #3): {id, repoId, number, name, startsAt,
  * endsAt, createdAt}, numbered per repository. Without `number` the next free one (max + 1) is
- * used; a taken number is CONFLICT. endsAt must be after startsAt (BAD_REQUEST).
+ * used; a taken number is CONFLICT. endsAt must be after startsAt (BAD_REQUEST). The list
+ * (issue #7) adds exact issue counts (one GROUP BY query) and where the cycle stands in time.
  */
 import type { Db } from "@/server/db";
 import { badRequest } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
+import { countsOf, type IssueCounts } from "@/server/services/projects/progress";
 
 export interface CycleView {
   id: string;
@@ -34,7 +36,28 @@ export async function createCycle(db: Db, repo: Pick<AuthorizedRepo, "id">, inpu
   });
 }
 
-/** cycles.list → cycles by number. */
-export async function listCycles(db: Db, repo: Pick<AuthorizedRepo, "id">): Promise<CycleView[]> {
-  return (await db.cycle.findMany({ where: { repoId: repo.id }, orderBy: { number: "asc" } })).map(view);
+/** Where a cycle stands at a moment: before startsAt, within [startsAt, endsAt], after endsAt. */
+export type CycleTiming = "upcoming" | "current" | "past";
+
+/** A cycle with `issues` counted ({total, open, done, canceled}) and its `timing` now. */
+export interface CycleWithProgress extends CycleView {
+  issues: IssueCounts;
+  timing: CycleTiming;
+}
+
+/** The timing of a cycle at `now` (ms since the epoch); the end instant counts as current. */
+export function cycleTiming(c: { startsAt: Date; endsAt: Date }, now: number): CycleTiming {
+  return now < c.startsAt.getTime() ? "upcoming" : now <= c.endsAt.getTime() ? "current" : "past";
+}
+
+/**
+ * cycles.list → cycles by number, each with `issues` counted and `timing` (server clock; issue #7
+ * extension). Two queries whatever the number of cycles.
+ */
+export async function listCycles(db: Db, repo: Pick<AuthorizedRepo, "id">, now = Date.now()): Promise<CycleWithProgress[]> {
+  const [rows, counts] = await Promise.all([
+    db.cycle.findMany({ where: { repoId: repo.id }, orderBy: { number: "asc" } }),
+    countsOf(db, repo.id, "cycleId"),
+  ]);
+  return rows.map((c) => ({ ...view(c), issues: counts.get(c.id) ?? countsOf.empty(), timing: cycleTiming(c, now) }));
 }

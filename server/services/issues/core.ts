@@ -91,6 +91,8 @@ export interface IssueView {
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
+  /** Extension (issue #7): who closed it (newest close in the activity log); null when open or unknown */
+  closedBy: UserRef | null;
 }
 
 /** One issue view (after a change): one query (./query.ts). */

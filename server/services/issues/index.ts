@@ -3,6 +3,7 @@ export * from "./model";
 export * from "./issues";
 export * from "./relations";
 export * from "./board";
+export * from "./board-page";
 export * from "./activity";
 export * from "./comments";
 export * from "./labels";

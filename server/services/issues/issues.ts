@@ -19,6 +19,7 @@ import { getRelationNumbers, type Relations } from "./relations";
 import { z } from "zod";
 import { countIssuesByState, queryIssues, type IssueFilter, type OrderTerm } from "./query";
 import { takeIssueCreation } from "./limits";
+import { applyQuery, sortOrder } from "./search";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
@@ -39,6 +40,8 @@ export function listFilter(repoId: string, f: Omit<z.output<typeof listInput>, "
   if (f.cycle !== undefined) out.cycleNumber = f.cycle;
   if (f.labels?.length) out.labelNames = f.labels;
   if ("numbers" in f && f.numbers) out.numbers = f.numbers;
+  if ("titleSearch" in f && f.titleSearch) out.titleSearch = f.titleSearch;
+  if (f.author !== undefined) out.authorRefs = [{ ids: [], usernames: [f.author] }];
   if (f.overdue || f.dueSoon) {
     if (f.state === "closed") return { repoId, ids: [] };
     out.state = "open";
@@ -55,20 +58,23 @@ export function listFilter(repoId: string, f: Omit<z.output<typeof listInput>, "
 /**
  * issues.list: {state?, status?, priority?, assignee? (user id), project? (name), cycle?
  * (number), overdue?, dueSoon? (7 days), limit? (1–100, 20), offset? (0)} → issues newest first,
- * each with author, assignee and labels. One SQL query (./query.ts).
+ * each with author, assignee and labels. Extensions: labels, numbers, q (GitHub-style search,
+ * ./search.ts; BAD_REQUEST for a bad qualifier value), author (username), sort. `meId` is the
+ * caller (q's @me). One SQL query (./query.ts).
  */
-export async function listIssues(db: Db, repo: Repo, raw: z.input<typeof listInput>): Promise<IssueView[]> {
+export async function listIssues(db: Db, repo: Repo, raw: z.input<typeof listInput>, meId: string | null = null): Promise<IssueView[]> {
   const input = listInput.parse(raw);
-  return queryIssues(db, listFilter(repo.id, input), NEWEST, { limit: input.limit, offset: input.offset });
+  const { filter, sort } = applyQuery(listFilter(repo.id, input), input.q, meId);
+  return queryIssues(db, filter, input.sort || sort ? sortOrder(input.sort ?? sort) : NEWEST, { limit: input.limit, offset: input.offset });
 }
 
 /**
  * issues.counts (extension, for list pages): {open, closed} — how many issues match the list
  * filters in each state (overdue and dueSoon imply open, so `closed` is 0 with them). One query.
  */
-export async function countIssues(db: Db, repo: Repo, raw: z.input<typeof countsInput>): Promise<{ open: number; closed: number }> {
+export async function countIssues(db: Db, repo: Repo, raw: z.input<typeof countsInput>, meId: string | null = null): Promise<{ open: number; closed: number }> {
   const input = countsInput.parse(raw);
-  return countIssuesByState(db, listFilter(repo.id, input));
+  return countIssuesByState(db, applyQuery(listFilter(repo.id, input), input.q, meId, { ignoreState: true }).filter);
 }
 
 /** issues.get: the issue plus `relations` {blocking, blockedBy, related, duplicates, duplicatedBy}. NOT_FOUND. */

@@ -122,6 +122,10 @@ export function isDueSoon(issue: { state: string; dueDate: string | null }, days
 
 // ---- board positions ----
 
+/** Cards per page of a board column (issues.board / issues.boardColumn `limit`): default and maximum (issue #7). */
+export const BOARD_PAGE_DEFAULT = 50;
+export const BOARD_PAGE_MAX = 100;
+
 /** Gap between neighbours when a column is appended to or renumbered. */
 export const POSITION_STEP = 1024;
 const MIN_GAP = 1e-6;

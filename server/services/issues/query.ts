@@ -12,6 +12,7 @@ import { getConfig } from "@/server/config";
 import { isoOf } from "@/server/db/raw";
 import { priorityKey } from "./model";
 import type { IssueView, LabelView, Tx } from "./core";
+import { fts5Match, websearchText } from "./search-query";
 
 /** A filter over one repository's issues; every present field narrows (AND). */
 export interface IssueFilter {
@@ -38,6 +39,29 @@ export interface IssueFilter {
   dueFrom?: string;
   dueTo?: string;
   noDueDate?: boolean;
+  /** title contains this text (ASCII case-insensitive; `%`/`_` literal), or the number is it (`12`, `#12`) */
+  titleSearch?: string;
+  /** issue #7 search (./search-query.ts): each group any-of (label names, lower case), all groups */
+  labelGroups?: string[][];
+  noLabel?: boolean;
+  /** assignee: every entry must match; each is any-of user ids or usernames (case-insensitive) */
+  assigneeRefs?: UserRefs[];
+  noAssignee?: boolean;
+  /** author: every entry must match; each is any-of user ids or usernames (case-insensitive) */
+  authorRefs?: UserRefs[];
+  /** project names any-of (case-insensitive) */
+  projectNames?: string[];
+  noProject?: boolean;
+  cycleNumbers?: number[];
+  noCycle?: boolean;
+  /** full-text phrases over title and body (searchPhrases); all must match */
+  text?: string[][];
+}
+
+/** Users named by id (e.g. @me resolved to the caller) or by username. */
+export interface UserRefs {
+  ids: string[];
+  usernames: string[];
 }
 
 export const SORTABLE = {
@@ -89,29 +113,97 @@ export function whereSql(sql: Sql, f: IssueFilter): string[] {
   if (f.cycleId) c.push(`i."cycleId" = ${sql.p(f.cycleId)}`);
   if (f.parentId) c.push(`i."parentId" = ${sql.p(f.parentId)}`);
   if (f.labelNames?.length) {
-    c.push(`EXISTS (SELECT 1 FROM "IssueLabel" fil JOIN "Label" fl ON fl."id" = fil."labelId" WHERE fil."issueId" = i."id" AND fl."nameLower" IN (${sql.list(f.labelNames.map((n) => n.toLowerCase()))}))`);
+    // the label ids first (unique index on repoId, nameLower), then one probe of the
+    // (issueId, labelId) primary key per candidate issue
+    c.push(`EXISTS (SELECT 1 FROM "IssueLabel" fil WHERE fil."issueId" = i."id" AND fil."labelId" IN (SELECT fl."id" FROM "Label" fl WHERE fl."repoId" = ${sql.p(f.repoId)} AND fl."nameLower" IN (${sql.list(f.labelNames.map((n) => n.toLowerCase()))})))`);
   }
   if (f.dueBefore) c.push(`i."dueDate" < ${sql.p(f.dueBefore)}`);
   if (f.dueFrom) c.push(`i."dueDate" >= ${sql.p(f.dueFrom)}`);
   if (f.dueTo) c.push(`i."dueDate" <= ${sql.p(f.dueTo)}`);
   if (f.noDueDate) c.push(`i."dueDate" IS NULL`);
+  if (f.titleSearch) {
+    const pattern = `%${f.titleSearch.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const n = /^#?(\d{1,9})$/.exec(f.titleSearch);
+    const byTitle = `LOWER(i."title") LIKE ${sql.p(pattern)} ESCAPE '\\'`;
+    c.push(n ? `(${byTitle} OR i."number" = ${sql.p(Number(n[1]))})` : byTitle);
+  }
+  for (const group of f.labelGroups ?? []) {
+    c.push(group.length
+      ? `EXISTS (SELECT 1 FROM "IssueLabel" fil JOIN "Label" fl ON fl."id" = fil."labelId" WHERE fil."issueId" = i."id" AND fl."nameLower" IN (${sql.list(group.map((n) => n.toLowerCase()))}))`
+      : "1 = 0");
+  }
+  if (f.noLabel) c.push(`NOT EXISTS (SELECT 1 FROM "IssueLabel" fil WHERE fil."issueId" = i."id")`);
+  for (const refs of f.assigneeRefs ?? []) c.push(userRefSql(sql, `i."assigneeId"`, refs));
+  if (f.noAssignee) c.push(`i."assigneeId" IS NULL`);
+  for (const refs of f.authorRefs ?? []) c.push(userRefSql(sql, `i."authorId"`, refs));
+  if (f.projectNames) {
+    c.push(f.projectNames.length
+      ? `i."projectId" IN (SELECT pr."id" FROM "Project" pr WHERE pr."repoId" = ${sql.p(f.repoId)} AND pr."nameLower" IN (${sql.list(f.projectNames.map((n) => n.toLowerCase()))}))`
+      : "1 = 0");
+  }
+  if (f.noProject) c.push(`i."projectId" IS NULL`);
+  if (f.cycleNumbers) {
+    c.push(f.cycleNumbers.length
+      ? `i."cycleId" IN (SELECT cy."id" FROM "Cycle" cy WHERE cy."repoId" = ${sql.p(f.repoId)} AND cy."number" IN (${sql.list(f.cycleNumbers)}))`
+      : "1 = 0");
+  }
+  if (f.noCycle) c.push(`i."cycleId" IS NULL`);
+  if (f.text?.length) c.push(textSql(sql, f.text));
   return c;
+}
+
+/** `column` is one of the users (by id, or by case-insensitive username or id); nothing matches an empty set. */
+function userRefSql(sql: Sql, column: string, refs: UserRefs): string {
+  const parts: string[] = [];
+  if (refs.ids.length) parts.push(`${column} IN (${sql.list(refs.ids)})`);
+  // a name may also be a user id (saved views store assignees by id; ids are UUIDs, never usernames)
+  if (refs.usernames.length) parts.push(`${column} IN (SELECT fu."id" FROM "User" fu WHERE fu."usernameLower" IN (${sql.list(refs.usernames.map((u) => u.toLowerCase()))}) OR fu."id" IN (${sql.list(refs.usernames)}))`);
+  return parts.length ? `(${parts.join(" OR ")})` : "1 = 0";
+}
+
+/**
+ * Full-text condition on title and body (issue #7). SQLite: the FTS5 table "IssueSearch"
+ * (porter unicode61, diacritics kept) over "IssueSearchDoc", kept in sync by triggers (migration
+ * 20261123123900_issue_search); PostgreSQL: the GIN expression index "Issue_search_idx" on
+ * to_tsvector('english', title || ' ' || body). The user's words reach the engine only as quoted
+ * phrases of letters and digits (fts5Match / websearchText), so no input is an FTS syntax error.
+ */
+export const PG_SEARCH_VECTOR = `to_tsvector('english'::regconfig, i."title" || ' ' || COALESCE(i."body", ''))`;
+function textSql(sql: Sql, phrases: string[][]): string {
+  if (sql.dialect === "postgresql") return `${PG_SEARCH_VECTOR} @@ websearch_to_tsquery('english'::regconfig, ${sql.p(websearchText(phrases))})`;
+  return `i."id" IN (SELECT sd."issueId" FROM "IssueSearch" s JOIN "IssueSearchDoc" sd ON sd."rowid" = s."rowid" WHERE "IssueSearch" MATCH ${sql.p(fts5Match(phrases))})`;
 }
 
 export function orderSql(order: OrderTerm[]): string {
   return order.map((o) => `${SORTABLE[o.field]} ${o.direction === "asc" ? "ASC" : "DESC"}${o.nullsLast ? " NULLS LAST" : ""}`).join(", ");
 }
 
-/** The full statement for a filtered, ordered page of issues with their relations (pure). */
+/**
+ * The full statement for a filtered, ordered page of issues with their relations (pure).
+ * A page is a deferred join (issue #7): the inner SELECT finds the page's ids from the Issue
+ * indexes alone (filter, order, LIMIT/OFFSET), and only those rows get the joins and the
+ * label / sub-issue subqueries. Without it a sort the index cannot give (a temp B-tree) computed
+ * every matching row's labels before keeping 50.
+ */
 export function issuesSql(dialect: Dialect, filter: IssueFilter, order: OrderTerm[], page: { limit?: number; offset?: number } = {}): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
   const where = whereSql(sql, filter);
-  let text = `${issueSelectSql(dialect)}
-WHERE ${where.join(" AND ")}
-ORDER BY ${orderSql(order)}`;
-  if (page.limit !== undefined) text += `\nLIMIT ${sql.p(page.limit)} OFFSET ${sql.p(page.offset ?? 0)}`;
+  const orderBy = orderSql(order);
+  if (page.limit === undefined) {
+    return { text: `${issueSelectSql(dialect)}\nWHERE ${where.join(" AND ")}\nORDER BY ${orderBy}`, params: sql.params };
+  }
+  const text = `${issueSelectSql(dialect)}
+WHERE i."id" IN (SELECT i."id" FROM "Issue" i WHERE ${where.join(" AND ")} ORDER BY ${orderBy} LIMIT ${sql.p(page.limit)} OFFSET ${sql.p(page.offset ?? 0)})
+ORDER BY ${orderBy}`;
   return { text, params: sql.params };
 }
+
+/**
+ * Who closed an issue (issue #7, "closed … by <user>"): the actor of its newest state change to
+ * closed in the activity log (status.ts writes it), by the (issueId, createdAt) index. A
+ * correlated subquery of the list statement, evaluated for closed rows only: no N+1.
+ */
+const CLOSED_BY_SQL = `SELECT ca."actorId" FROM "IssueActivity" ca WHERE ca."issueId" = i."id" AND ca."action" = 'status_changed' AND ca."field" = 'state' AND ca."newValue" = 'closed' ORDER BY ca."id" DESC LIMIT 1`;
 
 /**
  * The SELECT … FROM … JOIN part shared by every issue list (alias `i` for the issue; no bound
@@ -128,11 +220,13 @@ export function issueSelectSql(dialect: Dialect, extraColumns = "", extraJoins =
   par."number" AS "parentNumber",
   (SELECT ${labelJson} FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = i."id") AS "labels",
   (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id") AS "subTotal",
-  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id" AND ch."state" = 'closed') AS "subClosed"${extraColumns}
+  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id" AND ch."state" = 'closed') AS "subClosed",
+  cb."id" AS "closedById", cb."username" AS "closedByUsername", cb."name" AS "closedByName"${extraColumns}
 FROM "Issue" i
 LEFT JOIN "User" au ON au."id" = i."authorId"
 LEFT JOIN "User" asg ON asg."id" = i."assigneeId"
-LEFT JOIN "Issue" par ON par."id" = i."parentId"${extraJoins}`;
+LEFT JOIN "Issue" par ON par."id" = i."parentId"
+LEFT JOIN "User" cb ON i."state" = 'closed' AND cb."id" = (${CLOSED_BY_SQL})${extraJoins}`;
 }
 
 const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));
@@ -143,6 +237,7 @@ export interface Row {
   assigneeId: string | null; createdAt: unknown; updatedAt: unknown; closedAt: unknown;
   authorUsername: string | null; authorName: string | null; assigneeUsername: string | null; assigneeName: string | null;
   parentNumber: unknown; labels: unknown; subTotal: unknown; subClosed: unknown;
+  closedById?: string | null; closedByUsername?: string | null; closedByName?: string | null;
 }
 
 export function rowToView(r: Row): IssueView {
@@ -172,6 +267,7 @@ export function rowToView(r: Row): IssueView {
     createdAt: isoOf(r.createdAt),
     updatedAt: isoOf(r.updatedAt),
     closedAt: r.closedAt === null || r.closedAt === undefined ? null : isoOf(r.closedAt),
+    closedBy: r.closedById && r.closedByUsername ? { id: r.closedById, username: r.closedByUsername, name: r.closedByName ?? null } : null,
   };
 }
 

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
-import { PRIORITY_KEYS, RELATION_TYPES, STATUS_KEYS, normalizeDueDate } from "./model";
+import { BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX, PRIORITY_KEYS, RELATION_TYPES, STATUS_KEYS, normalizeDueDate } from "./model";
+import { ISSUE_SORTS, parseIssueQuery } from "./search-query";
 
 export const uuid = (field: string) => line(field).uuid(`${field} must be a UUID`);
 export const issueNumber = (field = "number") =>
@@ -33,6 +34,9 @@ export const limitOf = (def: number, max: number) =>
   z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit must be at least 1").max(max, `limit is at most ${max}`).default(def);
 export const offset = z.number({ error: "offset must be a number" }).int("offset must be an integer").min(0, "offset must not be negative").max(1_000_000, "offset is too large").default(0);
 
+/** A search query (issue #7): one line, at most 256 characters (GitHub allows 256 too). */
+export const searchText = line("q", "q must be a search query").max(256, "q is at most 256 characters");
+
 export const byNumber = z.object({ number: issueNumber() });
 
 /** issues.list filters. Default limit 20, max 100. */
@@ -49,12 +53,23 @@ export const listInput = z.object({
   labels: labelList.optional(),
   /** Extension: only these issue numbers (e.g. the titles of an issue's relations in one call). */
   numbers: z.array(issueNumber("numbers[]"), { error: "numbers must be a list of issue numbers" }).max(100, "at most 100 numbers").optional(),
+  /**
+   * Extension (issue pickers on the issue page): issues whose title contains this text
+   * (case-insensitive for ASCII), or whose number it is (`12` or `#12`). 1–100 characters.
+   */
+  titleSearch: line("titleSearch").trim().min(1, "titleSearch must not be empty").max(100, "titleSearch must be at most 100 characters").optional(),
+  /** Extension (issue #7): GitHub-style search text, qualifiers and free text (./search-query.ts). */
+  q: searchText.optional(),
+  /** Extension (issue #7): issues opened by this user (username, case-insensitive). */
+  author: line("author", "author must be a username").trim().min(1, "author must be a username").max(100, "author is at most 100 characters").optional(),
+  /** Extension (issue #7): order (default created-desc, newest first); overrides q's sort:. */
+  sort: z.enum(ISSUE_SORTS, { error: `sort must be one of ${ISSUE_SORTS.join(", ")}` }).optional(),
   limit: limitOf(20, 100),
   offset,
 });
 
-/** issues.counts (extension): the list filters without state and paging. */
-export const countsInput = listInput.omit({ state: true, limit: true, offset: true, numbers: true });
+/** issues.counts (extension): the list filters without state, order and paging (q's is: is ignored). */
+export const countsInput = listInput.omit({ state: true, limit: true, offset: true, numbers: true, titleSearch: true, sort: true });
 export type ListFilters = z.output<typeof listInput>;
 
 export const createInput = z
@@ -112,6 +127,19 @@ export const moveInput = z
   })
   .refine((v) => v.beforeNumber === undefined || v.afterNumber === undefined, { message: "give beforeNumber or afterNumber, not both", path: ["beforeNumber"] });
 
+/** issues.board (extension, issue #7): every column's first page, with counts and estimate sums. */
+export const boardInput = z.object({
+  projectId: uuid("projectId").optional(),
+  cycleId: uuid("cycleId").optional(),
+  limit: limitOf(BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX),
+});
+
+/** issues.boardColumn (extension, issue #7): one column's page after `cursor` (a previous page's nextCursor). */
+export const boardColumnInput = boardInput.extend({
+  status,
+  cursor: line("cursor").min(1, "cursor must not be empty").max(100, "cursor is invalid").optional(),
+});
+
 export const commentBody = text("body").trim().min(1, "body is required").max(65_536, "body is at most 65536 characters");
 
 export const templateFields = {
@@ -129,6 +157,11 @@ export const viewFilters = z
     assignee: z.array(uuid("filters.assignee[]"), { error: "filters.assignee must be a list of user ids" }).max(100).optional(),
     labels: z.array(labelName, { error: "filters.labels must be a list of label names" }).max(50).optional(),
     dueDate: z.enum(["overdue", "due_soon", "no_date"], { error: "filters.dueDate must be overdue, due_soon or no_date" }).optional(),
+    /** Extension (issue #7): a search query (issues.list `q`) the view also applies (AND). */
+    q: searchText.superRefine((v, ctx) => {
+      const errors = parseIssueQuery(v).errors;
+      if (errors.length) ctx.addIssue({ code: "custom", message: `filters.q: ${errors.join("; ")}` });
+    }).optional(),
   }, { error: "filters must be an object" })
   .strict();
 export type ViewFilters = z.output<typeof viewFilters>;

@@ -3,7 +3,8 @@
  * turns the filters into one SQL where-clause (never filtering in memory):
  *   status / priority / assignee (user ids) / labels (names, any of them): lists, OR inside a
  *   list, AND between filters; dueDate overdue (open, due before today UTC), due_soon (open, due
- *   today … today+7), no_date (no due date). Sort {field, direction}; priority asc = urgent first;
+ *   today … today+7), no_date (no due date); the `q` extension (issue #7) is a search query
+ *   (issues.list q, validated when saved) AND-ed with the rest. Sort {field, direction}; priority asc = urgent first;
  *   dueDate/estimate nulls last; ties by number descending. Default sort: number descending.
  */
 import type { Db } from "@/server/db";
@@ -14,6 +15,7 @@ import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
 import { inTransaction, type IssueView } from "./core";
 import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
 import { viewFilters, viewSort, type ViewFilters, type ViewSort } from "./schemas";
+import { applyQuery, sortOrder } from "./search";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 
@@ -107,8 +109,13 @@ export function viewOrder(sort: ViewSort | null): OrderTerm[] {
   return sort.field === "number" ? [first] : [first, { field: "number", direction: "desc" }];
 }
 
-/** issues.getIssuesByView {viewId, limit? (1–100, 50), offset?} → matching issues, filtered, sorted and paged in one SQL query. */
-export async function getIssuesByView(db: Db, repo: Repo, id: string, page: { limit?: number; offset?: number } = {}): Promise<IssueView[]> {
+/**
+ * issues.getIssuesByView {viewId, limit? (1–100, 50), offset?} → matching issues, filtered,
+ * sorted and paged in one SQL query. The `q` extension of filters narrows further (@me is the
+ * caller, `meId`); the view's sort wins over q's sort:, which applies when the view has none.
+ */
+export async function getIssuesByView(db: Db, repo: Repo, id: string, page: { limit?: number; offset?: number } = {}, meId: string | null = null): Promise<IssueView[]> {
   const v = view(await viewRow(db, repo, id));
-  return queryIssues(db, viewFilter(repo.id, v.filters), viewOrder(v.sort), { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  const { filter, sort } = applyQuery(viewFilter(repo.id, v.filters), v.filters.q, meId);
+  return queryIssues(db, filter, !v.sort && sort ? sortOrder(sort) : viewOrder(v.sort), { limit: page.limit ?? 50, offset: page.offset ?? 0 });
 }

@@ -14,10 +14,11 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function BoardPage({ params }: { params: Params }) {
   const { owner, repo } = await params;
   const ctx = await loadIssuesContext(owner, repo);
-  const grouped = await ctx.caller.issues.listGroupedByStatus({ repoId: ctx.repo.id });
+  // the first page of every column with exact counts and estimate sums (issue #7: a 10k-issue board opens fast)
+  const data = await ctx.caller.issues.board({ repoId: ctx.repo.id });
   return (
-    <IssuesShell repo={ctx.repo} section="board">
-      <Board repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }} grouped={grouped} canWrite={ctx.canWrite} />
+    <IssuesShell repo={ctx.repo} section="board" wide>
+      <Board repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }} data={data} canWrite={ctx.canWrite} />
     </IssuesShell>
   );
 }

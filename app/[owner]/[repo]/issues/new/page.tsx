@@ -17,10 +17,14 @@ export default async function NewIssuePage({ params }: { params: Params }) {
   const { owner, repo } = await params;
   const ctx = await loadIssuesContext(owner, repo);
   if (!ctx.me) redirect(`/signin?callbackUrl=${encodeURIComponent(issuesUrl(ctx.repo.owner, ctx.repo.name, "new"))}`);
-  const [labels, templates] = await Promise.all([ctx.caller.issues.listLabels({ repoId: ctx.repo.id }), ctx.caller.issues.listTemplates({ repoId: ctx.repo.id })]);
+  const [labels, templates, people] = await Promise.all([
+    ctx.caller.issues.listLabels({ repoId: ctx.repo.id }),
+    ctx.caller.issues.listTemplates({ repoId: ctx.repo.id }),
+    ctx.caller.repos.assignees({ repoId: ctx.repo.id }),
+  ]);
   return (
     <IssuesShell repo={ctx.repo} section="new">
-      <NewIssueForm repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }} labels={labels} templates={templates} canWrite={ctx.canWrite} />
+      <NewIssueForm repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }} labels={labels} templates={templates} canWrite={ctx.canWrite} people={people} />
     </IssuesShell>
   );
 }

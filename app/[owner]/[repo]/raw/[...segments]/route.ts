@@ -1,5 +1,6 @@
 /**
- * GET /<owner>/<repo>/raw/<ref>/<path>: a file's bytes at a ref (the "Raw" button, README images).
+ * GET /<owner>/<repo>/raw/<ref>/<path>: a file's bytes at a ref (the "Raw" button, README images;
+ * `?download=1` adds Content-Disposition: attachment, for the Download button).
  * Same authorization as the API (session cookie, or Bearer/Basic token with repo:read); private
  * repositories the caller cannot read answer 404. Only common image types are served with their
  * own content type; everything else is text/plain or application/octet-stream, always with
@@ -79,7 +80,8 @@ async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Respons
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
         "cache-control": repo.isPrivate ? "private, no-cache" : "public, max-age=60",
-        ...(type === "application/octet-stream" ? { "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` } : {}),
+        // ?download=1 (the file view's Download button, issue #7) asks for an attachment whatever the type
+        ...(type === "application/octet-stream" || new URL(req.url).searchParams.get("download") === "1" ? { "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` } : {}),
       },
     });
   } catch (e) {

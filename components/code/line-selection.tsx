@@ -1,0 +1,80 @@
+"use client";
+/**
+ * Line selection in the code view (issue #7), GitHub's behaviour: a click on a line number sets
+ * the hash to `#L10`, a shift-click extends it to `#L10-L20` (from the last clicked line); the
+ * selected lines get the `selected` class, on load and on every hash change, and the first one
+ * is scrolled into view (centred) on load and hash changes. One delegated listener on the code
+ * view, no React component per line: the lines are server-rendered HTML (highlight.ts).
+ * ⌘/Ctrl-click keeps the browser's own behaviour (open the link in a new tab).
+ */
+import { useEffect } from "react";
+
+/** `#L10` → {start: 10, end: 10}; `#L20-L10` → {start: 10, end: 20}; anything else → null. */
+export function parseLineHash(hash: string): { start: number; end: number } | null {
+  const m = /^#L(\d{1,7})(?:-L?(\d{1,7}))?$/.exec(hash);
+  if (!m) return null;
+  const a = Number(m[1]);
+  const b = m[2] ? Number(m[2]) : a;
+  if (a < 1 || b < 1) return null;
+  return { start: Math.min(a, b), end: Math.max(a, b) };
+}
+
+/** The hash for a range: `#L7` for one line, `#L7-L9` for several. */
+export function lineHash(start: number, end: number): string {
+  const [a, b] = start <= end ? [start, end] : [end, start];
+  return a === b ? `#L${a}` : `#L${a}-L${b}`;
+}
+
+export function LineSelection({ containerId }: { containerId: string }) {
+  useEffect(() => {
+    const root = document.getElementById(containerId);
+    if (!root) return;
+    let selected: HTMLElement[] = [];
+    let anchor: number | null = null;
+
+    const apply = (scroll: boolean) => {
+      for (const el of selected) el.classList.remove("selected");
+      selected = [];
+      const range = parseLineHash(window.location.hash);
+      if (!range) return;
+      anchor ??= range.start;
+      for (let n = range.start; n <= range.end; n += 1) {
+        const line = root.querySelector<HTMLElement>(`#L${n}`);
+        if (!line) break;
+        line.classList.add("selected");
+        selected.push(line);
+      }
+      if (scroll && selected[0]) selected[0].scrollIntoView({ block: "center" });
+    };
+
+    const onClick = (e: MouseEvent) => {
+      const link = (e.target as Element | null)?.closest?.(".line > a");
+      if (!(link instanceof HTMLAnchorElement) || !root.contains(link) || e.metaKey || e.ctrlKey || e.button !== 0) return;
+      const n = Number(/^#L(\d+)$/.exec(link.getAttribute("href") ?? "")?.[1]);
+      if (!n) return;
+      e.preventDefault();
+      const hash = e.shiftKey && anchor !== null ? lineHash(anchor, n) : lineHash(n, n);
+      if (!e.shiftKey || anchor === null) anchor = n;
+      // keep Next's history state; replaceState fires no hashchange, so apply directly
+      window.history.replaceState(window.history.state, "", `${window.location.pathname}${window.location.search}${hash}`);
+      apply(false);
+    };
+    // a shift-click would otherwise extend the text selection across the lines
+    const onMouseDown = (e: MouseEvent) => {
+      if (e.shiftKey && (e.target as Element | null)?.closest?.(".line > a")) e.preventDefault();
+    };
+    const onHash = () => apply(true);
+
+    apply(true);
+    root.addEventListener("click", onClick);
+    root.addEventListener("mousedown", onMouseDown);
+    window.addEventListener("hashchange", onHash);
+    return () => {
+      root.removeEventListener("click", onClick);
+      root.removeEventListener("mousedown", onMouseDown);
+      window.removeEventListener("hashchange", onHash);
+      for (const el of selected) el.classList.remove("selected");
+    };
+  }, [containerId]);
+  return null;
+}

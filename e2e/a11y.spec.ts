@@ -1,0 +1,121 @@
+/**
+ * Issue #7: the main pages at desktop (1440×900) and phone (390×844) size, in the light and the
+ * dark theme, have no serious or critical axe-core violations (WCAG 2.1 A/AA rules, colour
+ * contrast included) and no horizontal scroll. This check stays in the suite so every later page
+ * is held to it: add new pages to PAGES.
+ *
+ * One user is signed up (sign-ups are rate-limited per address); the repository is pushed with
+ * the real git CLI so the code pages have a README, source files and history.
+ */
+import { test, expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { mustRunGit, writeFile } from "./git";
+
+const PASSWORD = "correct horse battery";
+const username = `a11y${Date.now().toString(36)}`;
+const REPO = "accessible";
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+const THEMES = ["light", "dark"] as const;
+
+/** The pages every theme and size is checked on; `ready` is a test id that shows the page is drawn. */
+const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
+  { name: "dashboard", path: () => "/", ready: "repo-list" },
+  { name: "repository home", path: () => `/${username}/${REPO}`, ready: "file-tree" },
+  { name: "file", path: () => `/${username}/${REPO}/blob/main/src/server.ts`, ready: "file-view" },
+  { name: "history", path: () => `/${username}/${REPO}/commits`, ready: "commit-history" },
+  { name: "settings", path: () => `/${username}/${REPO}/settings`, ready: "description-form" },
+  { name: "tokens", path: () => "/settings/tokens", ready: "create-token-form" },
+  { name: "issues list", path: () => `/${username}/${REPO}/issues`, ready: "issue-list" },
+  { name: "issue", path: () => `/${username}/${REPO}/issues/1`, ready: "issue-page" },
+  { name: "board", path: () => `/${username}/${REPO}/issues/board`, ready: "board" },
+  { name: "triage", path: () => `/${username}/${REPO}/issues/triage`, ready: "triage" },
+];
+
+async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
+  const r = await page.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL }, data });
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()).result.data;
+}
+
+/** Pushes a small project (README with a table and raw HTML, TypeScript, nested folders, two commits). */
+async function pushFixture(page: Page, baseURL: string) {
+  const created = await page.request.post("/api/tokens", { headers: { origin: baseURL }, data: { name: "a11y push", scopes: ["repo:write"] } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { token } = await created.json();
+  const home = mkdtempSync(path.join(os.tmpdir(), "svc-a11y-home-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-a11y-repo-"));
+  const git = (...args: string[]) => mustRunGit(home, dir, args);
+  git("init", "--quiet");
+  writeFile(dir, "README.md", ["# Accessible", "", "A fixture for the **accessibility** suite.", "", "| Page | Checked |", "| --- | --- |", "| Code | yes |", "", "<details><summary>More</summary>", "", "Hidden text.", "", "</details>", ""].join("\n"));
+  writeFile(dir, "src/server.ts", Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i} * 2; // line ${i + 1}`).join("\n") + "\n");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "Initial commit");
+  writeFile(dir, "docs/guide.md", "# Guide\n\nSee [the server](../src/server.ts).\n");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "Add a guide");
+  const remote = new URL(`${baseURL}/${username}/${REPO}.git`);
+  remote.username = username;
+  remote.password = token;
+  git("push", "--quiet", remote.toString(), "main");
+}
+
+
+test.beforeAll(async ({ browser, baseURL }) => {
+  const page = await browser.newPage();
+  await page.goto(`${baseURL}/signup`);
+  await expect(page.getByTestId("signup-submit")).toBeEnabled();
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByTestId("signup-submit").click();
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+  const repo = await trpc(page, baseURL!, "repos.create", { name: REPO, description: "Pages under axe-core" });
+  await pushFixture(page, baseURL!);
+  await trpc(page, baseURL!, "issues.createLabel", { repoId: repo.id, name: "bug", color: "#d73a4a" });
+  const first = await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "The first issue, with a label and a body", body: "Steps:\n\n1. Open the page\n2. See `code`", priority: "high", labels: ["bug"] });
+  await trpc(page, baseURL!, "issues.update", { issueId: first.id, status: "in_progress" });
+  await trpc(page, baseURL!, "issues.addComment", { repoId: repo.id, number: first.number, body: "A comment with a [link](https://example.com)." });
+  await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "Waiting in triage", status: "triage" });
+  const done = await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "Already done" });
+  await trpc(page, baseURL!, "issues.close", { repoId: repo.id, number: done.number });
+  await page.context().storageState({ path: storagePath() });
+  await page.close();
+});
+
+function storagePath() {
+  return path.join(os.tmpdir(), `svc-a11y-${username}.json`);
+}
+
+for (const viewport of VIEWPORTS) {
+  for (const theme of THEMES) {
+    test(`main pages pass axe-core and fit the screen: ${viewport.name}, ${theme}`, async ({ browser, baseURL }) => {
+      const context = await browser.newContext({ storageState: storagePath(), viewport: { width: viewport.width, height: viewport.height }, colorScheme: theme });
+      // the theme cookie as the theme menu sets it; colorScheme also covers "system"
+      await context.addCookies([{ name: "svc-theme", value: theme, url: baseURL! }]);
+      const page = await context.newPage();
+      const failures: string[] = [];
+      for (const p of PAGES) {
+        const response = await page.goto(p.path());
+        expect(response?.status(), `${p.name} answered`).toBe(200);
+        await expect(page.getByTestId(p.ready).first(), `${p.name} is drawn`).toBeVisible();
+        await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        if (scrollWidth > innerWidth) failures.push(`${p.name}: ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        for (const v of results.violations) {
+          if (v.impact !== "serious" && v.impact !== "critical") continue;
+          const where = v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")}${n.failureSummary ? ` (${n.failureSummary.split("\n").slice(1).join(" ").trim()})` : ""}`);
+          failures.push(`${p.name}: ${v.id} [${v.impact}] ${v.help} — ${v.nodes.length} node(s): ${where.join("; ")}`);
+        }
+      }
+      await context.close();
+      expect(failures, failures.join("\n")).toEqual([]);
+    });
+  }
+}

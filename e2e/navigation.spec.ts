@@ -1,0 +1,118 @@
+/**
+ * Issue #7, navigation and feedback: 404 pages inside a repository keep the repository header and
+ * say what is missing ("Issue not found"), a private repository's 404 offers "Sign in" to a
+ * signed-out visitor and returns there afterwards, a slow page shows its loading skeleton, list
+ * rows do not prefetch on sight, the skip link jumps to the content, and the theme menu switches
+ * and remembers light/dark.
+ */
+import { test, expect, type Page } from "@playwright/test";
+
+const PASSWORD = "correct horse battery";
+const username = `nav${Date.now().toString(36)}`;
+
+async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
+  const r = await page.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL }, data });
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()).result.data;
+}
+
+async function signUp(page: Page) {
+  await page.goto("/signup");
+  await expect(page.getByTestId("signup-submit")).toBeEnabled();
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByTestId("signup-submit").click();
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+}
+
+test("404s, loading skeletons, prefetching, skip link and theme", async ({ page, browser, baseURL }) => {
+  await signUp(page);
+  const repo = await trpc(page, baseURL!, "repos.create", { name: "navigate" });
+  await trpc(page, baseURL!, "repos.create", { name: "hidden", isPrivate: true });
+  for (let i = 1; i <= 40; i++) await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: `Issue number ${i}` });
+
+  // --- a missing issue: 404 status, the repository header stays, and it says "issue"
+  const missing = await page.goto(`/${username}/navigate/issues/999`);
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByTestId("repo-name")).toHaveText("navigate");
+  await expect(page.getByTestId("repo-issues-tab")).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("heading", { name: "Issue not found" })).toBeVisible();
+  await page.getByTestId("not-found-back").click();
+  await expect(page).toHaveURL(new RegExp(`/${username}/navigate/issues$`));
+
+  // --- a missing branch: 404 under the header, not "issue"
+  expect((await page.goto(`/${username}/navigate/tree/no-such-branch`))?.status()).toBe(404);
+  await expect(page.getByTestId("repo-name")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+
+  // --- list rows are not prefetched on sight: none of the 20 issue links on the page is
+  // prefetched until the pointer rests on one (the navigation links above may be)
+  const prefetches: string[] = [];
+  const count = (r: { headers(): Record<string, string>; url(): string }) => {
+    if (r.headers()["next-router-prefetch"] && /\/issues\/\d+\?/.test(r.url())) prefetches.push(r.url());
+  };
+  page.on("request", count);
+  await page.goto(`/${username}/navigate/issues`);
+  await expect(page.getByTestId("issue-list")).toBeVisible();
+  await page.waitForTimeout(1500);
+  page.off("request", count);
+  expect(prefetches, "issue rows prefetched on sight").toEqual([]);
+
+  // --- a slow issue page shows its skeleton while it renders (the server's answer is held back)
+  let hold = true;
+  await page.route("**/issues/40?_rsc=*", async (route) => {
+    if (hold && !route.request().headers()["next-router-prefetch"]) await new Promise((r) => setTimeout(r, 2000));
+    await route.continue();
+  });
+  // Hovering prefetches the page's loading state, which the click shows while the answer is held
+  // back. Whether Next still holds a usable prefetch at the click depends on timing on a loaded
+  // machine, so up to three tries: the skeleton must show in at least one.
+  let sawSkeleton = false;
+  for (let attempt = 0; attempt < 3 && !sawSkeleton; attempt++) {
+    if (attempt > 0) await page.goto(`/${username}/navigate/issues`);
+    const link = page.getByRole("link", { name: "Issue number 40", exact: true });
+    const prefetched = page.waitForResponse((r) => /\/issues\/40\?_rsc=/.test(r.url()) && !!r.request().headers()["next-router-prefetch"], { timeout: 5000 }).catch(() => null);
+    await link.hover();
+    await prefetched;
+    await link.click();
+    sawSkeleton = await page.getByTestId("skeleton").waitFor({ state: "visible", timeout: 1800 }).then(() => true, () => false);
+    await expect(page.getByTestId("issue-page")).toBeVisible();
+    await expect(page.getByTestId("skeleton")).toHaveCount(0);
+  }
+  expect(sawSkeleton, "the issue skeleton showed while the page was held back").toBe(true);
+  hold = false;
+
+  // --- the skip link is the first tab stop and moves focus to the content
+  await page.goto(`/${username}/navigate`);
+  await page.keyboard.press("Tab");
+  await expect(page.getByTestId("skip-link")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#main")).toBeFocused();
+
+  // --- theme menu: dark, remembered on the next page load; then back to system
+  await page.getByTestId("theme-toggle").click();
+  await page.getByTestId("theme-dark").click();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(bg).toBe("rgb(13, 17, 23)");
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await page.getByTestId("theme-toggle").click();
+  await page.getByTestId("theme-system").click();
+  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+
+  // --- signed out: a private repository is a plain 404 (no header) with "Sign in", which comes back here
+  const anonymous = await browser.newContext();
+  const stranger = await anonymous.newPage();
+  const hidden = await stranger.goto(`${baseURL}/${username}/hidden/issues`);
+  expect(hidden?.status()).toBe(404);
+  await expect(stranger.getByTestId("repo-name")).toHaveCount(0);
+  await stranger.getByTestId("not-found-sign-in").click();
+  await expect(stranger).toHaveURL(/\/signin\?callbackUrl=/);
+  await stranger.getByLabel("Username").fill(username);
+  await stranger.getByLabel("Password").fill(PASSWORD);
+  await stranger.getByRole("button", { name: "Sign in" }).click();
+  await expect(stranger).toHaveURL(new RegExp(`/${username}/hidden/issues$`));
+  await expect(stranger.getByTestId("repo-name")).toHaveText("hidden");
+  await anonymous.close();
+});

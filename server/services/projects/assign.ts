@@ -1,0 +1,49 @@
+/**
+ * Putting issues into projects and cycles from their pages (issue #7 extension: the spec sets
+ * them only through issues.create). An issue is in at most one project and one cycle: adding it
+ * to another moves it. No activity entry is written (the spec's activity actions have none for
+ * projects or cycles).
+ */
+import type { Db } from "@/server/db";
+import { notFound } from "@/server/errors";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
+import { inTransaction, issueByNumber, issueViewById, type IssueView } from "@/server/services/issues/core";
+
+type Repo = Pick<AuthorizedRepo, "id">;
+type Kind = "project" | "cycle";
+
+async function assertOwned(db: Db, repo: Repo, kind: Kind, id: string): Promise<void> {
+  const found = kind === "project"
+    ? await db.project.findFirst({ where: { id, repoId: repo.id }, select: { id: true } })
+    : await db.cycle.findFirst({ where: { id, repoId: repo.id }, select: { id: true } });
+  if (!found) throw notFound(kind);
+}
+
+/**
+ * projects.addIssue {projectId, number} / cycles.addIssue {cycleId, number} → the issue, now in
+ * that project or cycle (moved from another one). NOT_FOUND for an unknown issue, or a project /
+ * cycle of another repository.
+ */
+export async function addIssueTo(db: Db, repo: Repo, kind: Kind, id: string, number: number): Promise<IssueView> {
+  await assertOwned(db, repo, kind, id);
+  return inTransaction(db, async (tx) => {
+    const issue = await issueByNumber(tx, repo.id, number);
+    await tx.issue.update({ where: { id: issue.id }, data: kind === "project" ? { projectId: id } : { cycleId: id } });
+    return issueViewById(tx, { id: issue.id, repoId: repo.id });
+  });
+}
+
+/**
+ * projects.removeIssue {projectId, number} / cycles.removeIssue {cycleId, number} → the issue,
+ * out of that project or cycle. Removing an issue that is not in it changes nothing. NOT_FOUND as
+ * for addIssueTo.
+ */
+export async function removeIssueFrom(db: Db, repo: Repo, kind: Kind, id: string, number: number): Promise<IssueView> {
+  await assertOwned(db, repo, kind, id);
+  return inTransaction(db, async (tx) => {
+    const issue = await issueByNumber(tx, repo.id, number);
+    if (kind === "project") await tx.issue.updateMany({ where: { id: issue.id, projectId: id }, data: { projectId: null } });
+    else await tx.issue.updateMany({ where: { id: issue.id, cycleId: id }, data: { cycleId: null } });
+    return issueViewById(tx, { id: issue.id, repoId: repo.id });
+  });
+}
