@@ -5,7 +5,7 @@
  * rows do not prefetch on sight, the skip link jumps to the content, and the theme menu switches
  * and remembers light/dark.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page, type Request } from "@playwright/test";
 
 const PASSWORD = "correct horse battery";
 const username = `nav${Date.now().toString(36)}`;
@@ -58,29 +58,42 @@ test("404s, loading skeletons, prefetching, skip link and theme", async ({ page,
   page.off("request", count);
   expect(prefetches, "issue rows prefetched on sight").toEqual([]);
 
-  // --- a slow issue page shows its skeleton while it renders (the server's answer is held back)
-  let hold = true;
+  // --- a slow issue page shows its skeleton while it renders. The server's answer to the click
+  // is held back until the test has looked for the skeleton, so how long the check takes on a
+  // loaded machine does not matter. Hovering prefetches the page's loading state; the click shows
+  // it only if Next holds a usable prefetch at that moment, so the page is hydrated first, the
+  // prefetch is read to its end, and a click without it is tried again (up to four times).
+  let release: (() => void) | null = null;
   await page.route("**/issues/40?_rsc=*", async (route) => {
-    if (hold && !route.request().headers()["next-router-prefetch"]) await new Promise((r) => setTimeout(r, 2000));
+    if (!route.request().headers()["next-router-prefetch"]) await new Promise<void>((r) => (release = r));
     await route.continue();
   });
-  // Hovering prefetches the page's loading state, which the click shows while the answer is held
-  // back. Whether Next still holds a usable prefetch at the click depends on timing on a loaded
-  // machine, so up to three tries: the skeleton must show in at least one.
   let sawSkeleton = false;
-  for (let attempt = 0; attempt < 3 && !sawSkeleton; attempt++) {
-    if (attempt > 0) await page.goto(`/${username}/navigate/issues`);
+  for (let attempt = 0; attempt < 4 && !sawSkeleton; attempt++) {
+    await page.goto(`/${username}/navigate/issues`);
+    await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
     const link = page.getByRole("link", { name: "Issue number 40", exact: true });
-    const prefetched = page.waitForResponse((r) => /\/issues\/40\?_rsc=/.test(r.url()) && !!r.request().headers()["next-router-prefetch"], { timeout: 5000 }).catch(() => null);
+    // The router reads a prefetch as far as it needs and then aborts it, so "ended" means
+    // finished or failed. The route prefetch (not the `/_tree` one) carries the loading state.
+    const isRoutePrefetch = (r: Request) =>
+      /\/issues\/40\?_rsc=/.test(r.url()) && !!r.headers()["next-router-prefetch"] && !r.headers()["next-router-segment-prefetch"];
+    const prefetched = Promise.race([
+      page.waitForEvent("requestfinished", { predicate: isRoutePrefetch, timeout: 5000 }),
+      page.waitForEvent("requestfailed", { predicate: isRoutePrefetch, timeout: 5000 }),
+    ]).catch(() => null);
     await link.hover();
     await prefetched;
+    await page.waitForTimeout(300);
     await link.click();
-    sawSkeleton = await page.getByTestId("skeleton").waitFor({ state: "visible", timeout: 1800 }).then(() => true, () => false);
+    sawSkeleton = await page.getByTestId("skeleton").first().waitFor({ state: "visible", timeout: 5000 }).then(() => true, () => false);
+    await expect.poll(() => release !== null, { message: "the click asked the server for the page" }).toBe(true);
+    (release as unknown as () => void)();
+    release = null;
     await expect(page.getByTestId("issue-page")).toBeVisible();
     await expect(page.getByTestId("skeleton")).toHaveCount(0);
   }
   expect(sawSkeleton, "the issue skeleton showed while the page was held back").toBe(true);
-  hold = false;
+  await page.unroute("**/issues/40?_rsc=*");
 
   // --- the skip link is the first tab stop and moves focus to the content
   await page.goto(`/${username}/navigate`);
