@@ -59,6 +59,12 @@ export function migrateSqlite(file: string, migrationsDir: string): string[] {
     db.pragma("busy_timeout = 10000");
     db.exec(`CREATE TABLE IF NOT EXISTS "_svc_migrations" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
     const applied: string[] = [];
+    // SQLite's procedure for schema changes that rebuild a table (lang_altertable.html "Making
+    // Other Kinds Of Table Schema Changes"): foreign keys off *outside* the transaction (the
+    // migration's own `PRAGMA foreign_keys=OFF` is a no-op inside one), then
+    // `foreign_key_check` before committing. With them on, Prisma's `DROP TABLE "Repository"`
+    // in a rebuild runs an implicit DELETE whose ON DELETE CASCADE empties every child table.
+    db.pragma("foreign_keys = OFF");
     db.exec("BEGIN IMMEDIATE");
     try {
       const done = new Set((db.prepare(`SELECT name FROM "_svc_migrations"`).all() as { name: string }[]).map((r) => r.name));
@@ -68,7 +74,10 @@ export function migrateSqlite(file: string, migrationsDir: string): string[] {
         db.prepare(`INSERT INTO "_svc_migrations" (name, checksum, applied_at) VALUES (?, ?, ?)`).run(m.name, m.checksum, new Date().toISOString());
         applied.push(m.name);
       }
+      const broken = db.pragma("foreign_key_check") as unknown[];
+      if (broken.length > 0) throw new Error(`migration left ${broken.length} rows breaking foreign keys: ${JSON.stringify(broken.slice(0, 5))}`);
       db.exec("COMMIT");
+      db.pragma("foreign_keys = ON");
     } catch (e) {
       db.exec("ROLLBACK");
       throw e;
