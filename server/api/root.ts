@@ -4,6 +4,8 @@ import { usersRouter } from "./routers/users";
 import { reposRouter } from "./routers/repos";
 import { issuesRouter } from "./routers/issues";
 import { projectsRouter, cyclesRouter } from "./routers/planning";
+import { pullsRouter } from "./routers/pulls";
+import { stacksRouter } from "./routers/stacks";
 
 export const appRouter = router({
   users: usersRouter,
@@ -11,6 +13,8 @@ export const appRouter = router({
   issues: issuesRouter,
   projects: projectsRouter,
   cycles: cyclesRouter,
+  pulls: pullsRouter,
+  stacks: stacksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -102,6 +102,8 @@ const t = initTRPC
   });
 
 export const router = t.router;
+/** Joins routers' procedures into one (the pulls router's parts). */
+export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 

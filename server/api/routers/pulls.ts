@@ -1,0 +1,11 @@
+/**
+ * pulls router (spec "Pull request router"), merged from parts that each own one concern:
+ * pulls-core (records and their timeline), pulls-diff (diff and commits), pulls-merge
+ * (mergeability, merge, conflicts). Each procedure has its row in server/api/access.ts.
+ */
+import { mergeRouters } from "../trpc";
+import { pullsCoreRouter } from "./pulls-core";
+import { pullsDiffRouter } from "./pulls-diff";
+import { pullsMergeRouter } from "./pulls-merge";
+
+export const pullsRouter = mergeRouters(pullsCoreRouter, pullsDiffRouter, pullsMergeRouter);
