@@ -1,0 +1,133 @@
+/**
+ * PostgreSQL job store: pg-boss 10 (MIT; Node ≥ 20; deps: pg, cron-parser, serialize-error) in its
+ * own schema `pgboss` of svc's database (DATABASE_URL), on its own small pool. pg-boss creates and
+ * migrates that schema itself on start, under an advisory lock, so several svc processes may
+ * start at once. Fetching takes jobs with `SELECT … FOR UPDATE SKIP LOCKED` and marks them active
+ * in the same statement, so two processes never fetch the same job (pgboss.io, "Introduction").
+ *
+ * Mapping of svc's interface (docs/architecture.md "Background jobs"):
+ * - one pg-boss queue per job name, policy `short`: at most one *created* (not yet started) job
+ *   per singleton key. A job enqueued without a key gets a random one, so unkeyed jobs never
+ *   collide (under `short`, a missing key counts as the key '').
+ * - retries → retryLimit, backoffMs → retryDelay in whole seconds (rounded, ≥ 1 when backoffMs > 0)
+ *   with retryBackoff, timeoutMs → expireInSeconds; set on the queue when the worker starts and
+ *   when this process enqueues a name it has a definition for.
+ */
+import { randomUUID } from "node:crypto";
+import PgBoss from "pg-boss";
+import type { JobDefinition, JobInfo, JobStore, WorkerSettings } from "./store";
+import { errorText } from "./store";
+
+type Policy = Omit<JobDefinition, "handler">;
+
+function queueOptions(def: Policy): PgBoss.Queue {
+  return {
+    name: def.name,
+    policy: "short",
+    retryLimit: def.retries,
+    retryDelay: def.backoffMs > 0 ? Math.max(1, Math.round(def.backoffMs / 1000)) : 0,
+    retryBackoff: true,
+    expireInSeconds: Math.max(1, Math.ceil(def.timeoutMs / 1000)),
+  };
+}
+
+export class PgBossStore implements JobStore {
+  private readonly boss: PgBoss;
+  private readonly started: Promise<unknown>;
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly workerIds = new Map<string, string[]>();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(connectionString: string) {
+    this.boss = new PgBoss({
+      connectionString,
+      application_name: "svc-jobs",
+      max: 4,
+      schedule: false, // no cron jobs: skip the clock monitor
+    });
+    this.boss.on("error", (err) => console.error("svc: jobs (pg-boss):", err));
+    this.started = this.boss.start();
+  }
+
+  /** Creates the queue once per process; with a definition, (re)applies its retry policy. */
+  private ensureQueue(name: string, def: Policy | undefined): Promise<void> {
+    let ready = this.queues.get(name);
+    if (!ready) {
+      ready = (async () => {
+        await this.started;
+        const opts = queueOptions(def ?? { name, retries: 0, backoffMs: 0, timeoutMs: 15 * 60_000 });
+        await this.boss.createQueue(name, opts); // no-op when it exists (ON CONFLICT DO NOTHING)
+        if (def) await this.boss.updateQueue(name, opts);
+      })();
+      ready.catch(() => this.queues.delete(name));
+      this.queues.set(name, ready);
+    }
+    return ready;
+  }
+
+  async enqueue(def: Policy | undefined, name: string, payload: unknown, opts: { singletonKey?: string; runAt?: Date }): Promise<string | null> {
+    await this.ensureQueue(name, def);
+    const id = await this.boss.send(name, payload as object, {
+      singletonKey: opts.singletonKey ?? `unique:${randomUUID()}`,
+      startAfter: opts.runAt,
+    });
+    if (id) for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
+    return id;
+  }
+
+  async getJob(name: string, id: string): Promise<JobInfo | null> {
+    await this.started;
+    const job = await this.boss.getJobById(name, id, { includeArchive: true });
+    if (!job) return null;
+    const output = job.output as { message?: unknown } | null | undefined;
+    return {
+      id: job.id,
+      name: job.name,
+      state: job.state,
+      // pg-boss counts retry_count up on each fetch after the first (plans.js fetchNextJob)
+      attempts: job.startedOn ? job.retryCount + 1 : 0,
+      // output holds the serialized error of the last failed run, the handler's result once completed
+      lastError: job.state !== "completed" && typeof output?.message === "string" ? output.message : null,
+    };
+  }
+
+  async startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void> {
+    await this.started;
+    for (const def of defs) {
+      this.queues.delete(def.name); // re-apply the definition's policy
+      await this.ensureQueue(def.name, def);
+      const ids: string[] = [];
+      for (let i = 0; i < settings.concurrency; i++) {
+        ids.push(
+          await this.boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, settings.pollIntervalMs / 1000) }, async ([job]) => {
+            const run = def.handler(job.data);
+            this.running.add(run);
+            try {
+              await run;
+            } catch (err) {
+              throw new Error(errorText(err)); // pg-boss stores it as the job's output
+            } finally {
+              this.running.delete(run);
+            }
+          }),
+        );
+      }
+      this.workerIds.set(def.name, ids);
+    }
+  }
+
+  async stopWorker(): Promise<void> {
+    const names = [...this.workerIds.keys()];
+    this.workerIds.clear();
+    await this.started.catch(() => {});
+    for (const name of names) await this.boss.offWork(name);
+    // offWork stops fetching but does not wait for the handlers: wait for ours here
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  async close(): Promise<void> {
+    await this.stopWorker();
+    await this.started.catch(() => {});
+    await this.boss.stop({ graceful: true, wait: true, close: true, timeout: 1000 });
+  }
+}
