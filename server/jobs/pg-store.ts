@@ -88,6 +88,7 @@ export class PgBossStore implements JobStore {
       attempts: job.startedOn ? job.retryCount + 1 : 0,
       // output holds the serialized error of the last failed run, the handler's result once completed
       lastError: job.state !== "completed" && typeof output?.message === "string" ? output.message : null,
+      runAt: job.startAfter,
     };
   }
 
@@ -99,12 +100,13 @@ export class PgBossStore implements JobStore {
       const ids: string[] = [];
       for (let i = 0; i < settings.concurrency; i++) {
         ids.push(
-          await this.boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, settings.pollIntervalMs / 1000) }, async ([job]) => {
+          await this.boss.work(def.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: Math.max(0.5, settings.pollIntervalMs / 1000) }, async ([job]) => {
             const run = def.handler(job.data);
             this.running.add(run);
             try {
               await run;
             } catch (err) {
+              if (job.retryCount >= job.retryLimit) console.error(`svc: jobs: ${def.name} ${job.id} failed after ${job.retryCount + 1} attempts:`, err);
               throw new Error(errorText(err)); // pg-boss stores it as the job's output
             } finally {
               this.running.delete(run);

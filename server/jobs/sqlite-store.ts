@@ -96,14 +96,14 @@ export class SqliteStore implements JobStore {
 
   async getJob(name: string, id: string): Promise<JobInfo | null> {
     const db = await this.db();
-    const rows = await db.$queryRawUnsafe<{ state: string; attempts: unknown; lastError: string | null }[]>(
-      `SELECT "state", "attempts", "lastError" FROM "_svc_jobs" WHERE "id" = ? AND "name" = ?`,
+    const rows = await db.$queryRawUnsafe<{ state: string; attempts: unknown; lastError: string | null; runAt: unknown }[]>(
+      `SELECT "state", "attempts", "lastError", "runAt" FROM "_svc_jobs" WHERE "id" = ? AND "name" = ?`,
       id,
       name,
     );
     const row = rows[0];
     if (!row) return null;
-    return { id, name, state: row.state as JobInfo["state"], attempts: num(row.attempts), lastError: row.lastError };
+    return { id, name, state: row.state as JobInfo["state"], attempts: num(row.attempts), lastError: row.lastError, runAt: new Date(num(row.runAt)) };
   }
 
   async startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void> {

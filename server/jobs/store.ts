@@ -24,6 +24,8 @@ export interface JobInfo {
   attempts: number;
   /** Message of the last failure, or null. */
   lastError: string | null;
+  /** When the job is (or was) due: the enqueue's runAt, or after a failure the retry time. */
+  runAt: Date;
 }
 
 export interface WorkerSettings {

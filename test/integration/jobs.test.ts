@@ -76,6 +76,24 @@ describe(`jobs on ${getConfig().provider}`, () => {
     expect(await runsOf("flaky")).toEqual([{ n: 1, pid: process.pid }]);
   });
 
+  it("waits between backoffMs and 2·backoffMs before the first retry (the recorded due time)", async () => {
+    defineJob("test.slowRetry", async () => {
+      throw new Error("always");
+    }, { retries: 1, backoffMs: 60_000 });
+    await stopJobWorker();
+    await startJobWorker(POLL); // workers run the names defined when they start
+    const id = await enqueue("test.slowRetry", {});
+    const job = await until("the first failure", async () => {
+      const j = await getJob("test.slowRetry", id!);
+      return j?.state === "retry" ? j : undefined;
+    });
+    expect(job.attempts).toBe(1);
+    expect(job.lastError).toMatch(/always/);
+    // due 60–120 s after the failure, which happened before this line
+    expect(job.runAt.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 120_000);
+  });
+
   it("fails a job for good once its retries are used up, with the last error", async () => {
     const id = await enqueue("test.flaky", { n: 2, fail: 5 });
     const job = await completed("test.flaky", id!);
@@ -115,16 +133,19 @@ describe(`jobs on ${getConfig().provider}`, () => {
   });
 
   it("two processes on one database run each of many jobs exactly once", async () => {
+    await startJobWorker(POLL);
     const child = await spawnWorker();
     try {
       const N = 120;
       const ids: string[] = [];
-      for (let n = 1; n <= N; n++) ids.push((await enqueue("test.record", { tag: "shared", n }))!);
+      for (let n = 1; n <= N; n++) ids.push((await enqueue("test.record", { tag: "shared", n, holdMs: 25 }))!);
       for (const id of ids) await completed("test.record", id);
       const runs = await runsOf("shared");
       const byPid = new Map<number, number>();
       for (const r of runs) byPid.set(r.pid, (byPid.get(r.pid) ?? 0) + 1);
       expect(runs.map((r) => r.n), `runs per process: ${JSON.stringify([...byPid])}`).toEqual(Array.from({ length: N }, (_, i) => i + 1));
+      // both processes took part (each run holds 25 ms, so neither drains the queue alone)
+      expect(byPid.size, `runs per process: ${JSON.stringify([...byPid])}`).toBe(2);
     } finally {
       await child.stop();
     }
