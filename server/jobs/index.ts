@@ -15,6 +15,7 @@
 import { getConfig } from "@/server/config";
 import type { PayloadOf } from "./names";
 import type { JobDefinition, JobInfo, JobStore } from "./store";
+import { JOB_DEFAULTS } from "./store";
 
 export type { JobInfo } from "./store";
 export type { JobName, JobPayloads, PayloadOf } from "./names";
@@ -42,7 +43,7 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
 }
 
-const DEFAULTS = { retries: 3, backoffMs: 5_000, timeoutMs: 15 * 60_000 };
+const DEFAULTS = JOB_DEFAULTS;
 
 interface JobsState {
   defs: Map<string, JobDefinition>;

@@ -16,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import type { JobDefinition, JobInfo, JobStore, WorkerSettings } from "./store";
-import { errorText } from "./store";
+import { errorText, JOB_DEFAULTS } from "./store";
 
 type Policy = Omit<JobDefinition, "handler">;
 
@@ -49,13 +49,16 @@ export class PgBossStore implements JobStore {
     this.started = this.boss.start();
   }
 
-  /** Creates the queue once per process; with a definition, (re)applies its retry policy. */
+  /**
+   * Creates the queue once per process; with a definition, (re)applies its retry policy. Without
+   * one (a process that only enqueues) a new queue gets JOB_DEFAULTS until a worker starts.
+   */
   private ensureQueue(name: string, def: Policy | undefined): Promise<void> {
     let ready = this.queues.get(name);
     if (!ready) {
       ready = (async () => {
         await this.started;
-        const opts = queueOptions(def ?? { name, retries: 0, backoffMs: 0, timeoutMs: 15 * 60_000 });
+        const opts = queueOptions(def ?? { name, ...JOB_DEFAULTS });
         await this.boss.createQueue(name, opts); // no-op when it exists (ON CONFLICT DO NOTHING)
         if (def) await this.boss.updateQueue(name, opts);
       })();

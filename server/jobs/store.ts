@@ -15,6 +15,9 @@ export interface JobDefinition {
   timeoutMs: number;
 }
 
+/** Retry policy of a job name without a definition in this process, and the defaults of defineJob. */
+export const JOB_DEFAULTS = { retries: 3, backoffMs: 5_000, timeoutMs: 15 * 60_000 } as const;
+
 /** What a store knows of one job (index.ts `getJob`). */
 export interface JobInfo {
   id: string;
