@@ -47,7 +47,7 @@ const DEFAULTS = JOB_DEFAULTS;
 
 interface JobsState {
   defs: Map<string, JobDefinition>;
-  store?: { url: string; store: JobStore };
+  store?: { url: string; store: Promise<JobStore> };
   working: boolean;
 }
 // one registry per process, also when Next loads this module in several bundles
@@ -60,16 +60,24 @@ function bounded(label: string, v: number | undefined, min: number, max: number,
   return v;
 }
 
+async function openStore(provider: "sqlite" | "postgresql", url: string): Promise<JobStore> {
+  if (provider === "sqlite") return new (await import("./sqlite-store")).SqliteStore();
+  const pgStore = new (await import("./pg-store")).PgBossStore(url);
+  await pgStore.started;
+  return pgStore;
+}
+
+/** This process's store for the configured database, opened on first use (not kept when opening fails). */
 async function store(): Promise<JobStore> {
   const config = getConfig();
   if (jobs.store?.url === config.databaseUrl) return jobs.store.store;
   if (jobs.store) await closeJobs();
-  const s: JobStore =
-    config.provider === "postgresql"
-      ? new (await import("./pg-store")).PgBossStore(config.databaseUrl)
-      : new (await import("./sqlite-store")).SqliteStore();
-  jobs.store = { url: config.databaseUrl, store: s };
-  return s;
+  const opened = openStore(config.provider, config.databaseUrl);
+  jobs.store = { url: config.databaseUrl, store: opened };
+  opened.catch(() => {
+    if (jobs.store?.store === opened) jobs.store = undefined;
+  });
+  return opened;
 }
 
 /**
@@ -136,7 +144,7 @@ export async function startJobWorker(opts: WorkerOptions = {}): Promise<void> {
 export async function stopJobWorker(): Promise<void> {
   if (!jobs.working) return;
   jobs.working = false;
-  await jobs.store?.store.stopWorker();
+  await (await jobs.store?.store.catch(() => undefined))?.stopWorker();
 }
 
 /** stopJobWorker, then releases the store's connections (server shutdown, tests). */
@@ -144,5 +152,5 @@ export async function closeJobs(): Promise<void> {
   await stopJobWorker();
   const current = jobs.store;
   jobs.store = undefined;
-  await current?.store.close();
+  await (await current?.store.catch(() => undefined))?.close();
 }

@@ -33,7 +33,8 @@ function queueOptions(def: Policy): PgBoss.Queue {
 
 export class PgBossStore implements JobStore {
   private readonly boss: PgBoss;
-  private readonly started: Promise<unknown>;
+  /** Resolves once pg-boss has connected and created or migrated its schema; rejects when it cannot. */
+  readonly started: Promise<unknown>;
   private readonly queues = new Map<string, Promise<void>>();
   private readonly workerIds = new Map<string, string[]>();
   private readonly running = new Set<Promise<unknown>>();
@@ -47,6 +48,7 @@ export class PgBossStore implements JobStore {
     });
     this.boss.on("error", (err) => console.error("svc: jobs (pg-boss):", err));
     this.started = this.boss.start();
+    this.started.catch(() => {}); // awaited by index.ts store(), which reports the failure
   }
 
   /**

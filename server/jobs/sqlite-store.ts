@@ -56,23 +56,26 @@ const sleep = (ms: number, signal: { wake?: () => void }) =>
   });
 
 export class SqliteStore implements JobStore {
-  private ready: Promise<Db> | undefined;
+  private table: Promise<void> | undefined;
   private stopping = false;
   private loops: Promise<void>[] = [];
   private readonly sleepers = new Map<string, { wake?: () => void }[]>();
   private lastPrune = 0;
 
-  /** The Prisma client with the table created (CREATE … IF NOT EXISTS, in one BEGIN IMMEDIATE). */
-  private db(): Promise<Db> {
-    this.ready ??= (async () => {
+  /** svc's Prisma client (getDb), once the table exists (CREATE … IF NOT EXISTS, in one BEGIN IMMEDIATE). */
+  private async db(): Promise<Db> {
+    this.table ??= (async () => {
       const db = await getDb();
       await db.$transaction(async (tx) => {
         for (const statement of TABLE.split(";").map((s) => s.trim()).filter(Boolean)) await tx.$executeRawUnsafe(statement);
       });
-      return db;
     })();
-    this.ready.catch(() => (this.ready = undefined));
-    return this.ready;
+    const table = this.table;
+    table.catch(() => {
+      if (this.table === table) this.table = undefined;
+    });
+    await table;
+    return getDb();
   }
 
   async enqueue(_def: unknown, name: string, payload: unknown, opts: { singletonKey?: string; runAt?: Date }): Promise<string | null> {
@@ -201,6 +204,6 @@ export class SqliteStore implements JobStore {
 
   async close(): Promise<void> {
     await this.stopWorker();
-    this.ready = undefined;
+    this.table = undefined;
   }
 }
