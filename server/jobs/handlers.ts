@@ -5,10 +5,10 @@
  * job runner does not load every service.
  */
 import { defineJob } from "./index";
+import { REFRESH_MERGEABILITY } from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
 export function registerJobHandlers(): void {
-  // The mergeability service registers here once it exists (issue #8):
+  // TODO(lead, issue #8): once server/services/pulls/mergeability exists, register its refresh:
   // defineJob(REFRESH_MERGEABILITY, async ({ prId }) => (await import("@/server/services/pulls/mergeability")).refreshMergeability(prId), { retries: 5, backoffMs: 2_000, timeoutMs: 120_000 });
-  void defineJob;
 }

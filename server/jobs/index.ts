@@ -71,7 +71,7 @@ async function openStore(provider: "sqlite" | "postgresql", url: string): Promis
 async function store(): Promise<JobStore> {
   const config = getConfig();
   if (jobs.store?.url === config.databaseUrl) return jobs.store.store;
-  if (jobs.store) await closeJobs();
+  if (jobs.store) await stopJobWorker();
   const opened = openStore(config.provider, config.databaseUrl);
   jobs.store = { url: config.databaseUrl, store: opened };
   opened.catch(() => {
@@ -140,17 +140,18 @@ export async function startJobWorker(opts: WorkerOptions = {}): Promise<void> {
   }
 }
 
-/** Stops taking jobs and resolves once the jobs this process is running have finished and been recorded. */
+/**
+ * Stops taking jobs, waits for the jobs this process is running to finish and be recorded (up to
+ * 30 s; a job still running then is retried later: PostgreSQL marks it failed at once, SQLite when
+ * its timeoutMs lease expires) and releases the store's connections. A later enqueue or
+ * startJobWorker opens them again. Safe to call when no worker runs.
+ */
 export async function stopJobWorker(): Promise<void> {
-  if (!jobs.working) return;
   jobs.working = false;
-  await (await jobs.store?.store.catch(() => undefined))?.stopWorker();
-}
-
-/** stopJobWorker, then releases the store's connections (server shutdown, tests). */
-export async function closeJobs(): Promise<void> {
-  await stopJobWorker();
   const current = jobs.store;
   jobs.store = undefined;
   await (await current?.store.catch(() => undefined))?.close();
 }
+
+/** The same as stopJobWorker; the name for processes that only enqueue (server shutdown, CLI, tests). */
+export const closeJobs = stopJobWorker;

@@ -16,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import type { JobDefinition, JobInfo, JobStore, WorkerSettings } from "./store";
-import { errorText, JOB_DEFAULTS } from "./store";
+import { errorText, JOB_DEFAULTS, STOP_GRACE_MS } from "./store";
 
 type Policy = Omit<JobDefinition, "handler">;
 
@@ -37,7 +37,6 @@ export class PgBossStore implements JobStore {
   readonly started: Promise<unknown>;
   private readonly queues = new Map<string, Promise<void>>();
   private readonly workerIds = new Map<string, string[]>();
-  private readonly running = new Set<Promise<unknown>>();
 
   constructor(connectionString: string) {
     this.boss = new PgBoss({
@@ -106,15 +105,11 @@ export class PgBossStore implements JobStore {
       for (let i = 0; i < settings.concurrency; i++) {
         ids.push(
           await this.boss.work(def.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: Math.max(0.5, settings.pollIntervalMs / 1000) }, async ([job]) => {
-            const run = def.handler(job.data);
-            this.running.add(run);
             try {
-              await run;
+              await def.handler(job.data);
             } catch (err) {
               if (job.retryCount >= job.retryLimit) console.error(`svc: jobs: ${def.name} ${job.id} failed after ${job.retryCount + 1} attempts:`, err);
               throw new Error(errorText(err)); // pg-boss stores it as the job's output
-            } finally {
-              this.running.delete(run);
             }
           }),
         );
@@ -123,18 +118,18 @@ export class PgBossStore implements JobStore {
     }
   }
 
-  async stopWorker(): Promise<void> {
-    const names = [...this.workerIds.keys()];
+  /**
+   * pg-boss's graceful stop: no new fetches; waits until every worker loop has ended (a fetch in
+   * flight and its handler included) for up to `graceMs`, then marks jobs still running as failed
+   * (they are retried after their backoff) and closes the pool. The store is not usable afterwards.
+   */
+  async stopWorker(graceMs = STOP_GRACE_MS): Promise<void> {
     this.workerIds.clear();
     await this.started.catch(() => {});
-    for (const name of names) await this.boss.offWork(name);
-    // offWork stops fetching but does not wait for the handlers: wait for ours here
-    while (this.running.size) await Promise.allSettled([...this.running]);
+    await this.boss.stop({ graceful: true, wait: true, close: true, timeout: graceMs });
   }
 
   async close(): Promise<void> {
     await this.stopWorker();
-    await this.started.catch(() => {});
-    await this.boss.stop({ graceful: true, wait: true, close: true, timeout: 1000 });
   }
 }

@@ -19,7 +19,7 @@ import { randomUUID } from "node:crypto";
 import { getDb, type Db } from "@/server/db";
 import { retryDelayMs } from "./backoff";
 import type { JobDefinition, JobInfo, JobStore, WorkerSettings } from "./store";
-import { errorText } from "./store";
+import { errorText, STOP_GRACE_MS } from "./store";
 
 const TABLE = `
 CREATE TABLE IF NOT EXISTS "_svc_jobs" (
@@ -199,7 +199,11 @@ export class SqliteStore implements JobStore {
     this.sleepers.clear();
     const loops = this.loops;
     this.loops = [];
-    await Promise.allSettled(loops); // each loop ends after its running job is recorded
+    // each loop ends after its running job is recorded; one still running after the grace time
+    // stays `active` and is retried once its lease (timeoutMs) expires
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(loops), new Promise((r) => (timer = setTimeout(r, STOP_GRACE_MS)))]);
+    clearTimeout(timer);
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,9 @@ export interface JobDefinition {
 /** Retry policy of a job name without a definition in this process, and the defaults of defineJob. */
 export const JOB_DEFAULTS = { retries: 3, backoffMs: 5_000, timeoutMs: 15 * 60_000 } as const;
 
+/** How long (ms) stopping waits for running jobs before leaving them to be retried. */
+export const STOP_GRACE_MS = 30_000;
+
 /** What a store knows of one job (index.ts `getJob`). */
 export interface JobInfo {
   id: string;
@@ -44,9 +47,9 @@ export interface JobStore {
   getJob(name: string, id: string): Promise<JobInfo | null>;
   /** Starts polling for jobs of the given definitions and runs their handlers (a throw = a failed run). */
   startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void>;
-  /** Stops polling and resolves once no job of this process is running. */
+  /** Stops polling and resolves once no job of this process is running, or after STOP_GRACE_MS (those jobs are retried later). */
   stopWorker(): Promise<void>;
-  /** Releases connections (after stopWorker). */
+  /** stopWorker, then releases connections; the store is not used again. */
   close(): Promise<void>;
 }
 

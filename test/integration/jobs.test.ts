@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/server/config";
 import { closeJobs, defineJob, enqueue, getJob, startJobWorker, stopJobWorker } from "@/server/jobs";
 import { createRunTable, recordRun, runsOf } from "../fixtures/job-runs";
@@ -113,6 +113,31 @@ describe(`jobs on ${getConfig().provider}`, () => {
     expect(await runsOf("restart")).toEqual([{ n: 1, pid: process.pid }]);
   });
 
+  it("stopJobWorker waits for a running job to finish and records it", async () => {
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    defineJob("test.gated", async () => {
+      started();
+      await gate;
+      await recordRun({ tag: "gated", n: 1 });
+    }, { retries: 0 });
+    await stopJobWorker();
+    await startJobWorker(POLL);
+    const id = await enqueue("test.gated", {});
+    await running;
+    let stopped = false;
+    const stopping = stopJobWorker().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(stopped).toBe(false); // still waiting for the job
+    release();
+    await stopping;
+    expect(await runsOf("gated")).toEqual([{ n: 1, pid: process.pid }]);
+    expect(await getJob("test.gated", id!)).toMatchObject({ state: "completed", attempts: 1 });
+    await startJobWorker(POLL);
+  });
+
   it("drops a second enqueue with the same singletonKey while the first is waiting", async () => {
     await stopJobWorker();
     const first = await enqueue("test.record", { tag: "single", n: 1 }, { singletonKey: "pr-1" });
@@ -135,6 +160,7 @@ describe(`jobs on ${getConfig().provider}`, () => {
   it("two processes on one database run each of many jobs exactly once", async () => {
     await startJobWorker(POLL);
     const child = await spawnWorker();
+    const logged = vi.spyOn(console, "error");
     try {
       const N = 120;
       const ids: string[] = [];
@@ -146,14 +172,18 @@ describe(`jobs on ${getConfig().provider}`, () => {
       expect(runs.map((r) => r.n), `runs per process: ${JSON.stringify([...byPid])}`).toEqual(Array.from({ length: N }, (_, i) => i + 1));
       // both processes took part (each run holds 25 ms, so neither drains the queue alone)
       expect(byPid.size, `runs per process: ${JSON.stringify([...byPid])}`).toBe(2);
+      // no claim or record failed in either process (e.g. SQLite's "database is locked")
+      expect(logged.mock.calls.map((c) => c.map(String).join(" "))).toEqual([]);
+      expect(child.stderr()).not.toMatch(/svc: jobs|locked/);
     } finally {
+      logged.mockRestore();
       await child.stop();
     }
   }, 300_000);
 });
 
 /** Starts test/fixtures/job-worker.ts (a second process with a worker on this database). */
-async function spawnWorker(): Promise<{ stop: () => Promise<void> }> {
+async function spawnWorker(): Promise<{ stop: () => Promise<void>; stderr: () => string }> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test/fixtures/job-worker.ts")], {
     cwd: ROOT,
     env: { ...process.env, SVC_APP_ROOT: ROOT },
@@ -175,6 +205,7 @@ async function spawnWorker(): Promise<{ stop: () => Promise<void> }> {
     });
   });
   return {
+    stderr: () => err,
     async stop() {
       child.kill("SIGTERM");
       const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
