@@ -101,7 +101,9 @@ export function defineJob<N extends string>(name: N, handler: (payload: PayloadO
  * Stores a job to run `name` with `payload` (JSON-serializable) in svc's database; any svc process
  * with a worker for `name` runs it. Works without a running worker (the job waits for one).
  * Resolves to the job id, or null when `singletonKey` matched a job still waiting for its first run.
- * Call it after the transaction that made the job necessary has committed.
+ * Call it after the transaction that made the job necessary has committed — never inside a
+ * `db.$transaction` callback: on SQLite the enqueue would wait for that transaction's own
+ * connection lock forever (serialized-sqlite.ts).
  * @throws database errors (the job was not stored)
  */
 export async function enqueue<N extends string>(name: N, payload: PayloadOf<N>, opts: EnqueueOptions = {}): Promise<string | null> {
