@@ -102,8 +102,8 @@ export function defineJob<N extends string>(name: N, handler: (payload: PayloadO
  * with a worker for `name` runs it. Works without a running worker (the job waits for one).
  * Resolves to the job id, or null when `singletonKey` matched a job still waiting for its first run.
  * Call it after the transaction that made the job necessary has committed — never inside a
- * `db.$transaction` callback: on SQLite the enqueue would wait for that transaction's own
- * connection lock forever (serialized-sqlite.ts).
+ * `db.$transaction` callback: on SQLite the enqueue waits for the connection lock that
+ * transaction holds (serialized-sqlite.ts) until Prisma's transaction timeout rolls it back.
  * @throws database errors (the job was not stored)
  */
 export async function enqueue<N extends string>(name: N, payload: PayloadOf<N>, opts: EnqueueOptions = {}): Promise<string | null> {
