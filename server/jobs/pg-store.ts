@@ -80,6 +80,7 @@ export class PgBossStore implements JobStore {
   }
 
   async getJob(name: string, id: string): Promise<JobInfo | null> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null; // ids are uuids
     await this.started;
     const job = await this.boss.getJobById(name, id, { includeArchive: true });
     if (!job) return null;

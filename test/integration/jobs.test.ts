@@ -62,6 +62,8 @@ describe(`jobs on ${getConfig().provider}`, () => {
     const job = await completed("test.record", id!);
     expect(job).toMatchObject({ state: "completed", attempts: 1, lastError: null });
     expect(await runsOf("one")).toEqual([{ n: 1, pid: process.pid }]);
+    expect(await getJob("test.record", "not-a-job")).toBeNull();
+    expect(await getJob("test.other", id!)).toBeNull();
   });
 
   it("retries a failing job with backoff until it succeeds, keeping the last error while it retries", async () => {
