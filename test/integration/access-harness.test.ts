@@ -255,7 +255,7 @@ describe("scope × role matrix", () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 600_000); // ~45 callers × 2 visibilities × every repository procedure, one after another: minutes on a loaded 2-CPU machine
 
   it("user procedures: every scope set answers as the table says", async () => {
     const mismatches: string[] = [];
