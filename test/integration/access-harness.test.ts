@@ -189,7 +189,7 @@ describe("scope × role matrix", () => {
     "issues.updateComment": { level: "write", input: { body: "edited" }, authorMay: true },
     "issues.deleteComment": { level: "write", input: {}, authorMay: true },
     // pull requests (issue #8): the author (the owner wrote the fixture's) or write permission
-    "pulls.update": { level: "write", input: { title: "edited", body: undefined }, authorMay: true },
+    "pulls.update": { level: "write", input: { title: "edited", body: undefined, isDraft: undefined }, authorMay: true },
     "pulls.close": { level: "write", input: {}, authorMay: true },
     "pulls.reopen": { level: "write", input: {}, authorMay: true },
     "issues.create": {
