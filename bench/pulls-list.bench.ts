@@ -20,7 +20,7 @@ import { migrateSqlite } from "@/server/db/migrate";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
-import { listPullRequests } from "@/server/services/pulls/list-pull-requests";
+import { listPullRequests, pullsListSql } from "@/server/services/pulls/list-pull-requests";
 
 const N = Number(process.env.BENCH_PULLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -83,6 +83,9 @@ FROM page JOIN "PullRequest" p ON p.id = page.id LEFT JOIN "User" au ON au.id = 
 const rawAll = rawPage("");
 const rawOpen = rawPage(`AND p.state = 'open'`);
 const rawAuthor = rawPage(`AND p.authorId = '${users[7].id}' AND p.state = 'merged'`);
+// svc's own statement through the raw driver: separates the SQL's cost from Prisma's and tRPC's
+const svcSql = pullsListSql("sqlite", repoId, { limit: 20, offset: 0 });
+const svcStatement = raw.prepare(svcSql.text);
 const shape = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, labels: JSON.parse(r.labels as string) }));
 
 async function measure(fn: () => unknown | Promise<unknown>): Promise<{ p50: number; p95: number; queries: number; rows: number }> {
@@ -107,6 +110,8 @@ const sdb = db as never;
 const cases: [string, () => Promise<unknown>, () => unknown][] = [
   ["pulls.list via tRPC (newest, page of 20)", () => caller.pulls.list({ repoId }), () => shape(rawAll.all(repoId) as never)],
   ["pulls.list service", () => listPullRequests(sdb, repo, {}), () => shape(rawAll.all(repoId) as never)],
+  ["svc's list SQL on the raw driver", async () => shape(svcStatement.all(...svcSql.params) as never), () => shape(rawAll.all(repoId) as never)],
+  ["Prisma $queryRawUnsafe of svc's SQL", () => db.$queryRawUnsafe(svcSql.text, ...svcSql.params) as Promise<unknown[]>, () => shape(rawAll.all(repoId) as never)],
   ["pulls.list state=open via tRPC", () => caller.pulls.list({ repoId, state: "open" }), () => shape(rawOpen.all(repoId) as never)],
   ["pulls.list author+merged via tRPC", () => caller.pulls.list({ repoId, authorId: users[7].id, state: "merged" }), () => shape(rawAuthor.all(repoId) as never)],
 ];
