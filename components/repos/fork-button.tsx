@@ -31,9 +31,12 @@ export function ForkButton({ repoId, name, forkCount, signedIn }: { repoId: stri
   const [forkName, setForkName] = useState(name);
   const [error, setError] = useState<string>();
   const count = (
-    <span className="ml-1 rounded-full bg-muted px-1.5 text-xs tabular-nums text-muted-foreground" data-testid="fork-count" aria-label={`${forkCount} forks`}>
-      {forkCount}
-    </span>
+    <>
+      <span className="ml-1 rounded-full bg-muted px-1.5 text-xs tabular-nums text-muted-foreground" data-testid="fork-count">
+        {forkCount}
+      </span>
+      <span className="sr-only">{forkCount === 1 ? " fork" : " forks"}</span>
+    </>
   );
 
   if (!signedIn) {
