@@ -66,6 +66,10 @@ describe("stacks", () => {
   it("reorders (and may add a free branch), refuses a taken branch, deletes", async () => {
     const [stack] = await owner.as.stacks.list({ repoId: repo.id });
     const other = await owner.as.stacks.create({ repoId: repo.id, name: "Other", baseBranch: "main", branches: ["loose"] });
+    const listed = await owner.as.stacks.list({ repoId: repo.id });
+    expect(listed.map((s) => s.name)).toEqual(["Auth work", "Other"]);
+    expect(listed[0].branches[0].pr).toMatchObject({ title: "one", state: "open" });
+    expect(listed[1].branches).toEqual([{ branchName: "loose", position: 0, pr: null, isCurrent: false }]);
     expect(await messageOf(owner.as.stacks.reorder({ stackId: stack.id, branches: ["s1", "loose"] }))).toMatch(/already belongs to stack "Other"/);
     expect(await codeOf(reader.as.stacks.reorder({ stackId: stack.id, branches: ["s2", "s1"] }))).toBe("FORBIDDEN");
     await owner.as.stacks.delete({ stackId: other.id });
