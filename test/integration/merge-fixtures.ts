@@ -26,7 +26,7 @@ export function git(cwd: string, args: string[], who = "Alice", input?: string |
       GIT_COMMITTER_DATE: `${clock} +0000`,
       LANG: "C",
       LC_ALL: "C",
-    },
+    } as unknown as NodeJS.ProcessEnv,
     maxBuffer: 256 * 1024 * 1024,
   }).toString("utf8");
 }
