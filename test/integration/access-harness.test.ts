@@ -7,6 +7,7 @@
  * repository through another id.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { ACCESS } from "@/server/api/access";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
 import type { Profile } from "@/server/services/users";
@@ -48,7 +49,17 @@ async function makeFixture(isPrivate: boolean): Promise<Fixture> {
   return {
     repoId: repo.id, owner: repo.owner, name: repo.name, number: issue.number,
     issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id,
+    prId: await fixturePull(repo.id, owner.id),
   };
+}
+
+/** A pull request row of `repoId` (prId locator); inserted directly, its branches need not exist. */
+async function fixturePull(repoId: string, authorId: string): Promise<string> {
+  const db = await getDb();
+  const { nextIssueNumber } = await db.repository.update({ where: { id: repoId }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+  const sha = "0".repeat(40);
+  const pr = await db.pullRequest.create({ data: { repoId, number: nextIssueNumber - 1, title: "fixture", sourceRepoId: repoId, sourceBranch: "topic", targetBranch: "main", headSha: sha, baseSha: sha, authorId } });
+  return pr.id;
 }
 
 beforeAll(async () => {
@@ -127,7 +138,7 @@ describe("scope × role matrix", () => {
   const ALL_SCOPE_SETS: Scope[][] = Array.from({ length: 31 }, (_, n) => SCOPES.filter((_, i) => (n + 1) & (1 << i)));
 
   const POISON: Record<string, unknown> = {
-    number: "x", title: 5, body: 5, color: 5, status: 5, priority: 5, state: 5, description: 5, isPrivate: "x",
+    strategy: 5, deleteBranch: "x", number: "x", title: 5, body: 5, color: 5, status: 5, priority: 5, state: 5, description: 5, isPrivate: "x",
     username: 5, role: 5, labels: 5, filters: "x", limit: "x", offset: "x", ref: 5, path: 5, type: 5, reason: 5,
     days: "x", estimate: "x", dueDate: 5, parentNumber: "x", sourceNumber: "x", targetNumber: "x", defaultBranch: 5,
     label: 5, labelName: 5, assigneeId: 5, project: 5, cycle: "x", sort: 5, sessionId: 5, password: 5, position: "x",
@@ -147,7 +158,7 @@ describe("scope × role matrix", () => {
     const label = (await caller.issues.createLabel({ repoId: repo.id, name: "bug", color: "#d73a4a" })) as { id: string };
     const template = (await caller.issues.createTemplate({ repoId: repo.id, name: "Bug report" })) as { id: string };
     const view = (await caller.issues.createView({ repoId: repo.id, name: "Mine", filters: {} })) as { id: string };
-    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, isPrivate, issueNumber: issue.number };
+    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, prId: await fixturePull(repo.id, users.owner.id), isPrivate, issueNumber: issue.number };
   }
 
   let disposables = 0;
@@ -233,7 +244,7 @@ describe("scope × role matrix", () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 240_000); // ~4,000 calls through the real router; pull request procedures run git
 
   it("user procedures: every scope set answers as the table says", async () => {
     const mismatches: string[] = [];
