@@ -10,7 +10,8 @@
  *   rebase                 `git worktree add --detach` + `git rebase` + `git worktree remove`
  * Goals: checkMergeability ≤ 1.3× (cache miss) and ≤ 0.1× (cache hit); each strategy's
  * mergePullRequest (mergeability on a cache hit, commit, transaction, CAS) ≤ 2×.
- * Env: BENCH_FILES (2000), BENCH_COMMITS (20), BENCH_RUNS (15). Prints medians and ratios.
+ * Env: BENCH_FILES (2000), BENCH_COMMITS (20), BENCH_RUNS (15; strategies min(RUNS, 7), rebase 3),
+ * BENCH_ONLY ("check": mergeability only). Prints medians and ratios.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -79,20 +80,30 @@ const head = git(gitDir, ["rev-parse", "refs/heads/feature"]).trim();
 const pr = await db.pullRequest.create({ data: { repoId: created.id, number: 1, title: "Big change", sourceRepoId: created.id, sourceBranch: "feature", targetBranch: "main", headSha: head, baseSha: main0, authorId: user.id } });
 await db.repository.update({ where: { id: created.id }, data: { nextIssueNumber: 2 } });
 const repo = await authorizeRepo(db, actor, { repoId: created.id }, "write");
-const changed = git(gitDir, ["diff", "--shortstat", main0, head]).trim();
+const changed = git(gitDir, ["diff", "--shortstat", `${main0}...${head}`]).trim();
 console.log(`pull request: ${changed}; ${COMMITS} commits; target ahead by 1 commit (${FILES / 10} new files)`);
 
 // ---- timing ----
-async function median(runs: number, fn: () => unknown, before?: () => unknown): Promise<number> {
-  const times: number[] = [];
+/**
+ * Medians of `base` and `ours`, run alternately (base, ours, base, ours, …) so both see the same
+ * machine load; `before` (untimed) runs before each call of `ours`, `beforeBase` before `base`.
+ * The first pair warms up and is not counted.
+ */
+async function compare(runs: number, base: () => unknown, ours: () => unknown, before?: () => unknown, beforeBase?: () => unknown): Promise<[number, number]> {
+  const tb: number[] = [];
+  const to: number[] = [];
   for (let i = 0; i < runs + 1; i++) {
+    if (beforeBase) await beforeBase();
+    let t = performance.now();
+    await base();
+    if (i > 0) tb.push(performance.now() - t);
     if (before) await before();
-    const t = performance.now();
-    await fn();
-    if (i > 0) times.push(performance.now() - t); // first run warms up
+    t = performance.now();
+    await ours();
+    if (i > 0) to.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  const med = (v: number[]) => v.sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+  return [med(to), med(tb)];
 }
 const rows: Array<[string, number, number, number]> = [];
 const report = (what: string, ours: number, base: number, goal: number) => rows.push([what, ours, base, goal]);
@@ -108,11 +119,10 @@ const cliCheck = () => {
   git(gitDir, ["merge-tree", "--write-tree", main0, head]);
   git(gitDir, ["rev-list", "--left-right", "--count", `${main0}...${head}`]);
 };
-const baseCheck = await median(RUNS, cliCheck);
-const miss = await median(RUNS, () => checkMergeability(db, repo, pr), () => db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } }));
+const [miss, baseMiss] = await compare(RUNS, cliCheck, () => checkMergeability(db, repo, pr), () => db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } }));
+report("checkMergeability (cache miss)", miss, baseMiss, 1.3);
 await checkMergeability(db, repo, pr);
-const hit = await median(RUNS, () => checkMergeability(db, repo, pr));
-report("checkMergeability (cache miss)", miss, baseCheck, 1.3);
+const [hit, baseCheck] = await compare(RUNS, cliCheck, () => checkMergeability(db, repo, pr));
 report("checkMergeability (cache hit)", hit, baseCheck, 0.1);
 
 const cliMerge = (parents: number) => () => {
@@ -128,9 +138,9 @@ const cliRebase = () => {
   gitIn(wt, ["-c", "core.hooksPath=/dev/null", "rebase", "--quiet", main0]);
   git(gitDir, ["worktree", "remove", "--force", wt]);
 };
-for (const [strategy, cli] of [["merge", cliMerge(2)], ["squash", cliMerge(1)], ["rebase", cliRebase]] as const) {
-  const base = await median(Math.min(RUNS, 7), cli);
-  const ours = await median(Math.min(RUNS, 7), () => mergePullRequest(db, actor, repo, pr.id, { strategy }), resetPull);
+for (const [strategy, cli] of process.env.BENCH_ONLY === "check" ? [] : ([["merge", cliMerge(2)], ["squash", cliMerge(1)], ["rebase", cliRebase]] as const)) {
+  const runs = strategy === "rebase" ? 3 : Math.min(RUNS, 7);
+  const [ours, base] = await compare(runs, cli, () => mergePullRequest(db, actor, repo, pr.id, { strategy }), resetPull);
   report(`merge strategy ${strategy}`, ours, base, 2);
 }
 

@@ -18,14 +18,15 @@
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { casDeleteRef, casUpdateRef, commitsInRange, createMergeCommit, createSquashCommit, MergeError, type Identity, type RangeCommit } from "@/server/git/merge";
+import { casDeleteRef, casUpdateRef, commitsInRange, commitTree, mergeTree, MergeError, type Identity, type RangeCommit } from "@/server/git/merge";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
 import { getConfig } from "@/server/config";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import { inTransaction } from "@/server/services/issues/core";
 import { loadPull } from "./locate";
-import { branchTips, mergeabilityState } from "./mergeability";
+import { mergeabilityState } from "./mergeability";
+import { branchTips } from "@/server/git/ref-files";
 import { closeReferencedIssues, parseClosingRefs, resolveClosingRefs, restackChildren } from "./after-merge";
 import { pullViewInclude, toPullView, type PullView } from "./view";
 import path from "node:path";
@@ -77,8 +78,10 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
   const state = await mergeabilityState(db, repo, pr);
   if (!state.canMerge || !state.targetTip) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${state.error ?? "not mergeable"}`);
   const tip = state.targetTip;
-  const [commits, authorUser, sourceRepo] = await Promise.all([
-    commitsInRange(repo.gitDir, tip, pr.headSha),
+  // the commit list (squash message, closing keywords) is read while the merge is computed
+  const commitsP = commitsInRange(repo.gitDir, tip, pr.headSha);
+  commitsP.catch(() => {});
+  const [authorUser, sourceRepo] = await Promise.all([
     pr.authorId ? db.user.findUnique({ where: { id: pr.authorId }, select: { username: true, name: true, email: true } }) : null,
     db.repository.findUnique({ where: { id: pr.sourceRepoId }, select: { owner: { select: { username: true } } } }),
   ]);
@@ -93,17 +96,18 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
       if (r.sha === tip) throw new AppError("PRECONDITION_FAILED", `cannot merge: nothing to rebase: every commit of the head is already on ${pr.targetBranch}`);
       newSha = r.sha;
     } else {
-      const r = strategy === "squash"
-        ? await createSquashCommit(repo.gitDir, { targetTip: tip, head: pr.headSha, author, committer: merger, message: squashMessage(pr.title, pr.number, commits, author, opts.message) })
-        : await createMergeCommit(repo.gitDir, { targetTip: tip, head: pr.headSha, committer: merger, message: opts.message ?? `Merge pull request #${pr.number} from ${sourceRepo?.owner.username ?? repo.owner}/${pr.sourceBranch}\n\n${pr.title}` });
-      if ("conflicts" in r) throw new AppError("PRECONDITION_FAILED", `cannot merge: the merge has conflicts in ${r.conflicts.length} file${r.conflicts.length === 1 ? "" : "s"}`);
-      newSha = r.sha;
+      const [merged, commits] = await Promise.all([mergeTree(repo.gitDir, tip, pr.headSha), commitsP]);
+      if (merged.conflicts.length) throw new AppError("PRECONDITION_FAILED", `cannot merge: the merge has conflicts in ${merged.conflicts.length} file${merged.conflicts.length === 1 ? "" : "s"}`);
+      newSha = strategy === "squash"
+        ? await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip], author, committer: merger, message: squashMessage(pr.title, pr.number, commits, author, opts.message) })
+        : await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip, pr.headSha], author: merger, committer: merger, message: opts.message ?? `Merge pull request #${pr.number} from ${sourceRepo?.owner.username ?? repo.owner}/${pr.sourceBranch}\n\n${pr.title}` });
     }
   } catch (e) {
     if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${e.message}`);
     throw e;
   }
 
+  const commits = await commitsP;
   const refs = parseClosingRefs([pr.title, pr.body ?? "", ...commits.map((c) => c.message)]);
   const targets = await resolveClosingRefs(db, actor, repo, refs);
   const targetRef = `refs/heads/${pr.targetBranch}`;

@@ -5,11 +5,12 @@
  * missing from the source repository), nothing to merge (the target already contains the head),
  * unrelated histories, conflicts. The git part (merge-tree + rev-list) is cached in
  * PullRequestMergeability per (target tip, head): polling while neither moves costs two ref
- * lookups and one indexed read.
+ * lookups (read from the ref files) and one indexed read. The cache row is written after the
+ * answer is returned.
  */
 import type { Db } from "@/server/db";
 import type { PullRequest } from "@/generated/prisma/client";
-import { runGit } from "@/server/git/exec";
+import { branchTips } from "@/server/git/ref-files";
 import { checkMerge, MergeError } from "@/server/git/merge";
 import { repoGitDir } from "@/server/git/paths";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
@@ -31,19 +32,6 @@ export interface Mergeability {
 export interface MergeabilityState extends Mergeability {
   /** The target branch's tip (null when the branch is gone). */
   targetTip: string | null;
-}
-
-/** Tips of exact branch names in one `git for-each-ref` call (a missing branch is absent). */
-export async function branchTips(gitDir: string, branches: string[]): Promise<Map<string, string>> {
-  const refs = branches.map((b) => `refs/heads/${b}`);
-  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", "--", ...refs], { gitDir });
-  const tips = new Map<string, string>();
-  for (const line of r.stdout.toString("utf8").split("\n")) {
-    const i = line.indexOf(" ");
-    const ref = line.slice(i + 1);
-    if (i === 40 && refs.includes(ref)) tips.set(ref.slice("refs/heads/".length), line.slice(0, 40));
-  }
-  return tips;
 }
 
 /** The bare repository of the pull request's source (the target's own when not a fork). */
@@ -82,7 +70,8 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
     return answer;
   }
   const answer = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
-  await saveCache(db, pr.id, targetTip, pr.headSha, answer);
+  // the cache write does not delay the answer (it is only a cache: a lost write costs one recheck)
+  void saveCache(db, pr.id, targetTip, pr.headSha, answer).catch((e: unknown) => console.error("mergeability cache write failed", e));
   return { ...answer, targetTip };
 }
 
