@@ -12,7 +12,7 @@
  */
 import { runGit, spawnGit } from "./exec";
 import { looksBinary, BINARY_SNIFF_BYTES } from "./repository";
-import { MergeError, SHA_RE } from "./merge";
+import { MergeError, mergeTreeFailure, SHA_RE } from "./merge";
 
 export const MAX_CONFLICT_FILES = 300;
 /** Bytes of one side's content returned at most (512 KiB). */
@@ -131,12 +131,9 @@ function utf8Prefix(buf: Buffer): string {
 export async function getConflictDetails(gitDir: string, targetTip: string, head: string): Promise<ConflictDetails> {
   if (!SHA_RE.test(targetTip) || !SHA_RE.test(head)) throw new MergeError("not a full commit sha");
   const r = await runGit(["merge-tree", "--write-tree", "-z", "--no-messages", targetTip, head], { gitDir });
-  if (r.code !== 0 && r.code !== 1) {
-    if (/unrelated histories/.test(r.stderr)) throw new MergeError("the branches have no common history");
-    throw new MergeError(`git merge-tree failed: ${r.stderr.trim().split("\n")[0] ?? r.code}`);
-  }
   const parts = r.stdout.toString("utf8").split("\0").filter((p) => p.length > 0);
   const tree = parts[0] ?? "";
+  if ((r.code !== 0 && r.code !== 1) || !SHA_RE.test(tree)) throw mergeTreeFailure(r.stderr);
   const byPath = new Map<string, Array<Stage | undefined>>();
   for (const entry of r.code === 1 ? parts.slice(1) : []) {
     const m = /^(\d+) ([0-9a-f]{40}) ([123])\t([\s\S]*)$/.exec(entry);

@@ -62,6 +62,17 @@ export function commitEnv(committer: Identity, author: Identity = committer): Re
 }
 
 /**
+ * The error for a `git merge-tree` that printed no tree (it exits 1 for a missing commit too):
+ * MergeError (shown to the caller) for unrelated histories or a missing/non-commit object,
+ * otherwise a plain Error (a server fault; stderr is logged, never shown).
+ */
+export function mergeTreeFailure(stderr: string): Error {
+  if (/unrelated histories/.test(stderr)) return new MergeError("the branches have no common history");
+  if (/not something we can merge|bad object|not a valid|unknown revision|expected commit type|Invalid symmetric difference/i.test(stderr)) return new MergeError("a commit of the pull request is missing from the repository");
+  return new Error(`git merge-tree failed: ${stderr.trim()}`);
+}
+
+/**
  * Three-way merges `theirs` into `ours` as `git merge` would (ort; merge base found by git,
  * recursive for criss-cross histories) and writes the result tree, without a working tree:
  * `git merge-tree --write-tree -z --name-only --no-messages ours theirs`. Exit 0 clean, 1
@@ -69,21 +80,19 @@ export function commitEnv(committer: Identity, author: Identity = committer): Re
  */
 export async function mergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeTreeResult> {
   const r = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")], { gitDir });
-  if (r.code !== 0 && r.code !== 1) {
-    if (/unrelated histories/.test(r.stderr)) throw new MergeError("the branches have no common history");
-    throw new MergeError(`git merge-tree failed: ${r.stderr.trim().split("\n")[0] ?? r.code}`);
-  }
+  if (r.code !== 0 && r.code !== 1) throw mergeTreeFailure(r.stderr);
   const parts = r.stdout.toString("utf8").split("\0").filter((p) => p.length > 0);
   const tree = parts[0] ?? "";
-  if (!SHA_RE.test(tree)) throw new Error(`git merge-tree printed no tree: ${r.stderr.trim()}`);
+  if (!SHA_RE.test(tree)) throw mergeTreeFailure(r.stderr);
   const all = r.code === 1 ? parts.slice(1) : [];
   return { tree, conflicts: all.slice(0, MAX_CONFLICT_PATHS), conflictsTruncated: all.length > MAX_CONFLICT_PATHS };
 }
 
 /** `[behindBy, aheadBy]`: `git rev-list --left-right --count target...head`. */
 export async function aheadBehind(gitDir: string, targetTip: string, head: string): Promise<{ aheadBy: number; behindBy: number }> {
-  const out = await gitText(["rev-list", "--left-right", "--count", `${sha(targetTip, "target")}...${sha(head, "head")}`], { gitDir });
-  const [behind, ahead] = out.trim().split(/\s+/).map(Number);
+  const r = await runGit(["rev-list", "--left-right", "--count", `${sha(targetTip, "target")}...${sha(head, "head")}`], { gitDir });
+  if (r.code !== 0) throw mergeTreeFailure(r.stderr);
+  const [behind, ahead] = r.stdout.toString().trim().split(/\s+/).map(Number);
   return { aheadBy: ahead ?? 0, behindBy: behind ?? 0 };
 }
 

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { aheadBehind, casDeleteRef, casUpdateRef, checkMerge, commitsInRange, createMergeCommit, createSquashCommit, mergeBase } from "@/server/git/merge";
+import { MergeError, aheadBehind, casDeleteRef, casUpdateRef, checkMerge, commitsInRange, createMergeCommit, createSquashCommit, mergeBase } from "@/server/git/merge";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails } from "@/server/git/merge-conflicts";
 import { bareCopy, cloneOf, commitFiles, git, initWork, refsOf, rev, tmpDir } from "./merge-fixtures";
@@ -102,6 +102,16 @@ describe("merge engine vs the git CLI", () => {
     const committers = git(bare, ["log", "--format=%cn <%ce> %cd", "--date=raw", `${main}..${r.sha}`]).trim().split("\n");
     expect(new Set(committers)).toEqual(new Set(["Mona Merger <mona@example.com> 1800000000 +0000"]));
     git(bare, ["fsck", "--strict"]);
+  });
+
+  it("unrelated histories and a missing head are MergeErrors with a readable message", async () => {
+    const { bare, main } = cleanFixture();
+    const lone = initWork({ "x.txt": "x\n" });
+    git(lone, ["push", "-q", bare, "main:refs/heads/lone"]);
+    const loneTip = rev(bare, "refs/heads/lone");
+    await expect(checkMerge(bare, main, loneTip)).rejects.toMatchObject({ name: "Error", message: "the branches have no common history" });
+    await expect(checkMerge(bare, main, "1".repeat(40))).rejects.toBeInstanceOf(MergeError);
+    await expect(getConflictDetails(bare, main, "1".repeat(40))).rejects.toThrow("a commit of the pull request is missing from the repository");
   });
 
   it("commitsInRange lists the head's commits oldest first with authors and messages", async () => {

@@ -74,19 +74,20 @@ export function squashMessage(title: string, number: number, commits: RangeCommi
 export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRepo, prId: string, opts: MergeOptions = {}): Promise<MergedPull> {
   if (!atLeast(repo.permission, "write")) throw new AppError("FORBIDDEN", "merging needs write permission on the repository");
   const strategy = opts.strategy ?? "merge";
-  const pr = await loadPull(db, repo, prId);
+  // one query: the row, what the response shows (author, labels) and what the message needs
+  const pr = await db.pullRequest.findFirst({
+    where: { id: prId, repoId: repo.id },
+    include: { ...pullViewInclude, author: { select: { id: true, username: true, name: true, email: true } }, sourceRepo: { select: { owner: { select: { username: true } } } } },
+  });
+  if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
   const state = await mergeabilityState(db, repo, pr);
   if (!state.canMerge || !state.targetTip) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${state.error ?? "not mergeable"}`);
   const tip = state.targetTip;
   // the commit list (squash message, closing keywords) is read while the merge is computed
   const commitsP = commitsInRange(repo.gitDir, tip, pr.headSha);
   commitsP.catch(() => {});
-  const [authorUser, sourceRepo] = await Promise.all([
-    pr.authorId ? db.user.findUnique({ where: { id: pr.authorId }, select: { username: true, name: true, email: true } }) : null,
-    db.repository.findUnique({ where: { id: pr.sourceRepoId }, select: { owner: { select: { username: true } } } }),
-  ]);
   const merger = identityOf(actor.user);
-  const author = authorUser ? identityOf(authorUser) : merger;
+  const author = pr.author ? identityOf(pr.author) : merger;
 
   let newSha: string;
   try {
@@ -100,7 +101,7 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
       if (merged.conflicts.length) throw new AppError("PRECONDITION_FAILED", `cannot merge: the merge has conflicts in ${merged.conflicts.length} file${merged.conflicts.length === 1 ? "" : "s"}`);
       newSha = strategy === "squash"
         ? await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip], author, committer: merger, message: squashMessage(pr.title, pr.number, commits, author, opts.message) })
-        : await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip, pr.headSha], author: merger, committer: merger, message: opts.message ?? `Merge pull request #${pr.number} from ${sourceRepo?.owner.username ?? repo.owner}/${pr.sourceBranch}\n\n${pr.title}` });
+        : await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip, pr.headSha], author: merger, committer: merger, message: opts.message ?? `Merge pull request #${pr.number} from ${pr.sourceRepo.owner.username}/${pr.sourceBranch}\n\n${pr.title}` });
     }
   } catch (e) {
     if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${e.message}`);
@@ -112,11 +113,12 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
   const targets = await resolveClosingRefs(db, actor, repo, refs);
   const targetRef = `refs/heads/${pr.targetBranch}`;
   let moved = false;
+  const now = new Date();
   try {
     await inTransaction(db, async (tx) => {
       const claimed = await tx.pullRequest.updateMany({
         where: { id: pr.id, state: "open", isDraft: false, headSha: pr.headSha, targetBranch: pr.targetBranch, sourceDeleted: false },
-        data: { state: "merged", mergedAt: new Date(), mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy },
+        data: { state: "merged", mergedAt: now, updatedAt: now, mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy },
       });
       if (claimed.count !== 1) throw new AppError("PRECONDITION_FAILED", "cannot merge: the pull request changed meanwhile (merged, closed or pushed to); check mergeability again");
       await tx.pullRequestEvent.create({ data: { pullRequestId: pr.id, type: "merged", actorId: actor.user.id, data: JSON.stringify({ strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha }) } });
@@ -132,8 +134,8 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
   }
 
   const branchDeleted = opts.deleteBranch === true ? await deleteSourceBranch(db, actor, repo, pr) : false;
-  const row = await db.pullRequest.findUniqueOrThrow({ where: { id: pr.id }, include: pullViewInclude });
-  return { ...toPullView(row), mergeSha: newSha, mergeStrategy: strategy, branchDeleted };
+  const view = toPullView({ ...pr, state: "merged", mergedAt: now, updatedAt: now, mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy });
+  return { ...view, mergeSha: newSha, mergeStrategy: strategy, branchDeleted };
 }
 
 /**

@@ -5,8 +5,8 @@
  * missing from the source repository), nothing to merge (the target already contains the head),
  * unrelated histories, conflicts. The git part (merge-tree + rev-list) is cached in
  * PullRequestMergeability per (target tip, head): polling while neither moves costs two ref
- * lookups (read from the ref files) and one indexed read. The cache row is written after the
- * answer is returned.
+ * lookups (read from the ref files) and a lookup in this process's memory of recent answers (else
+ * one indexed read). The cache row is written after the answer is returned.
  */
 import type { Db } from "@/server/db";
 import type { PullRequest } from "@/generated/prisma/client";
@@ -41,6 +41,19 @@ async function sourceGitDir(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">,
   return src ? repoGitDir(src.owner.username, src.name) : null;
 }
 
+/**
+ * The last answers of this process, per pull request id, keyed like the table by
+ * "<target tip> <head>": an answer is a pure function of those two commits, so a remembered one
+ * is never wrong, only possibly stale-keyed (then it is simply not used). Bounded (LRU).
+ */
+const RECENT_MAX = 5000;
+const recent = new Map<string, { key: string; answer: Mergeability }>();
+function remember(id: string, key: string, answer: Mergeability): void {
+  recent.delete(id);
+  recent.set(id, { key, answer });
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+}
+
 const closedAnswer = (error: string): MergeabilityState => ({ canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error, targetTip: null });
 
 /**
@@ -63,13 +76,19 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
   const sourceExists = (sourceTips ?? targetTips).has(pr.sourceBranch);
   if (pr.sourceDeleted || !srcDir || !sourceExists) return { ...closedAnswer(`the source branch "${pr.sourceBranch}" was deleted`), targetTip };
 
+  const key = `${targetTip} ${pr.headSha}`;
+  const remembered = recent.get(pr.id);
+  if (remembered?.key === key) return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip };
   const cached = await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } });
   if (cached && cached.baseTip === targetTip && cached.headSha === pr.headSha) {
     const answer: MergeabilityState = { canMerge: cached.canMerge, conflicts: JSON.parse(cached.conflicts) as string[], behindBy: cached.behindBy, aheadBy: cached.aheadBy, targetTip };
     if (cached.error) answer.error = cached.error;
+    const { targetTip: _t, ...plain } = answer;
+    remember(pr.id, key, plain);
     return answer;
   }
   const answer = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
+  remember(pr.id, key, answer);
   // the cache write does not delay the answer (it is only a cache: a lost write costs one recheck)
   void saveCache(db, pr.id, targetTip, pr.headSha, answer).catch((e: unknown) => console.error("mergeability cache write failed", e));
   return { ...answer, targetTip };
