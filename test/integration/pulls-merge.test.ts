@@ -126,6 +126,23 @@ describe("pulls.merge", () => {
     git(w.gitDir, ["fsck", "--strict"]);
   });
 
+  it("rebase stopping at a commit that does not apply (while a merge would be clean): CONFLICT naming it, nothing changed", async () => {
+    const w = await mergeWorld();
+    git(w.work, ["checkout", "-q", "-b", "flipflop", w.tip("feature")]);
+    const flip = commitFiles(w.work, { "f.txt": "flip\n" }, "flip f", "Bob");
+    commitFiles(w.work, { "f.txt": "base\n" }, "flop f back", "Bob");
+    git(w.work, ["push", "-q", w.gitDir, "flipflop"]);
+    const pr = await insertPull(w, "flipflop");
+    expect((await w.as.owner.pulls.checkMergeability({ prId: pr.id })).canMerge).toBe(true);
+    const refsBefore = refsOf(w.gitDir);
+    await expect(w.as.owner.pulls.merge({ prId: pr.id, strategy: "rebase" })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(`commit ${flip.slice(0, 12)} does not apply on main (conflicts in f.txt)`) });
+    expect(refsOf(w.gitDir)).toBe(refsBefore);
+    expect(await w.db.pullRequest.findUniqueOrThrow({ where: { id: pr.id } })).toMatchObject({ state: "open", mergeSha: null });
+    expect(git(w.gitDir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(1);
+    const merged = await w.as.owner.pulls.merge({ prId: pr.id, strategy: "merge" });
+    expect(w.tip("main")).toBe(merged.mergeSha);
+  });
+
   it("refuses: read permission, a read-only token, conflicts (with the reason), unknown strategy", async () => {
     const w = await mergeWorld();
     const pr = await insertPull(w, "feature");
