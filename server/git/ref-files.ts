@@ -7,16 +7,19 @@
  * line) falls back to `git for-each-ref`. Used on the mergeability polling path, where a git
  * process per poll would cost more than the rest of the answer.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { runGit } from "./exec";
 import { isValidBranchName } from "./refs";
 
+/** packed-refs files larger than this (bytes) are searched by `git for-each-ref` instead. */
+const MAX_PACKED_BYTES = 256 * 1024;
 const SHA_LINE = /^([0-9a-f]{40})\n?$/;
 
-async function readText(file: string): Promise<string | null> {
+/** A small file's text, or null when absent. Synchronous on purpose: a ref file is ~41 bytes, and a thread-pool round trip costs more than the read. */
+function readText(file: string): string | null {
   try {
-    return await readFile(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR" || (e as NodeJS.ErrnoException).code === "EISDIR") return null;
     throw e;
@@ -44,7 +47,7 @@ export async function branchTips(gitDir: string, branches: string[]): Promise<Ma
   const missing: string[] = [];
   for (const b of branches) {
     if (!isValidBranchName(b)) continue;
-    const loose = await readText(path.join(gitDir, "refs", "heads", ...b.split("/")));
+    const loose = readText(path.join(gitDir, "refs", "heads", ...b.split("/")));
     if (loose === null) missing.push(b);
     else {
       const m = SHA_LINE.exec(loose);
@@ -53,7 +56,11 @@ export async function branchTips(gitDir: string, branches: string[]): Promise<Ma
     }
   }
   if (!missing.length) return tips;
-  const packed = await readText(path.join(gitDir, "packed-refs"));
+  // a large packed-refs (many tags) is left to git rather than read on the event loop
+  const packedFile = path.join(gitDir, "packed-refs");
+  const size = statSync(packedFile, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > MAX_PACKED_BYTES) return branchTipsViaGit(gitDir, branches.filter(isValidBranchName));
+  const packed = size ? readText(packedFile) : null;
   if (packed === null) return tips;
   const want = new Set(missing.map((b) => `refs/heads/${b}`));
   for (const line of packed.split("\n")) {

@@ -85,10 +85,6 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
   const key = `${targetTip} ${pr.headSha}`;
   const remembered = recent.get(pr.id);
   if (remembered?.key === key) return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip };
-  // not remembered here: the table may have it (another process, a restart), but usually not, so
-  // the git part starts at once instead of after the read (its result is dropped on a table hit)
-  const computing = computeMergeability(repo.gitDir, targetTip, pr.headSha);
-  computing.catch(() => {});
   const cached = await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } });
   if (cached && cached.baseTip === targetTip && cached.headSha === pr.headSha) {
     const answer: MergeabilityState = { canMerge: cached.canMerge, conflicts: JSON.parse(cached.conflicts) as string[], behindBy: cached.behindBy, aheadBy: cached.aheadBy, targetTip };
@@ -97,7 +93,7 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
     remember(pr.id, key, plain);
     return answer;
   }
-  const answer = await computing;
+  const answer = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
   remember(pr.id, key, answer);
   // the cache write does not delay the answer (it is only a cache: a lost write costs one recheck)
   void saveCache(db, pr.id, targetTip, pr.headSha, answer).catch((e: unknown) => console.error("mergeability cache write failed", e));
