@@ -12,7 +12,8 @@
  * recent answers; the table-only hit is printed too); each strategy's
  * mergePullRequest (mergeability on a cache hit, commit, transaction, CAS) ≤ 2×.
  * Env: BENCH_FILES (2000), BENCH_COMMITS (20), BENCH_RUNS (15; strategies min(RUNS, 7), rebase 3),
- * BENCH_ONLY ("check": mergeability only). Prints medians and ratios.
+ * BENCH_ONLY ("check": mergeability only), BENCH_TRACE (also time the parts of a miss). Prints
+ * medians and ratios.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -120,6 +121,19 @@ const cliCheck = () => {
   git(gitDir, ["merge-tree", "--write-tree", main0, head]);
   git(gitDir, ["rev-list", "--left-right", "--count", `${main0}...${head}`]);
 };
+if (process.env.BENCH_TRACE) {
+  const { mergeTree, aheadBehind, checkMerge } = await import("@/server/git/merge");
+  const t: Record<string, number[]> = {};
+  const time = async (k: string, fn: () => unknown) => { const s = performance.now(); await fn(); (t[k] ??= []).push(performance.now() - s); };
+  for (let i = 0; i < RUNS; i++) {
+    await time("cli both", cliCheck);
+    await time("parallel", () => checkMerge(gitDir, main0, head));
+    await time("sequential", async () => { await mergeTree(gitDir, main0, head); await aheadBehind(gitDir, main0, head); });
+    await time("miss", async () => { forgetMergeability(pr.id); await db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } }); await checkMergeability(db, repo, pr); });
+    await time("db read", () => db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } }));
+  }
+  for (const [k, v] of Object.entries(t)) console.log(`trace ${k}: ${v.sort((a, b) => a - b)[v.length >> 1]!.toFixed(1)} ms`);
+}
 const [miss, baseMiss] = await compare(RUNS, cliCheck, () => checkMergeability(db, repo, pr), async () => {
   forgetMergeability(pr.id);
   await db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
