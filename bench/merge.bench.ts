@@ -158,7 +158,24 @@ const cliRebase = () => {
   gitIn(wt, ["-c", "core.hooksPath=/dev/null", "rebase", "--quiet", main0]);
   git(gitDir, ["worktree", "remove", "--force", wt]);
 };
-for (const [strategy, cli] of process.env.BENCH_ONLY === "check" ? [] : ([["merge", cliMerge(2)], ["squash", cliMerge(1)], ["rebase", cliRebase]] as const)) {
+if (process.env.BENCH_TRACE) {
+  const { inTransaction } = await import("@/server/services/issues/core");
+  const t: Record<string, number[]> = {};
+  const time = async (k: string, fn: () => unknown) => { const s = performance.now(); await fn(); (t[k] ??= []).push(performance.now() - s); };
+  for (let i = 0; i < RUNS; i++) {
+    await time("cli merge", cliMerge(2));
+    await time("load row", () => db.pullRequest.findFirst({ where: { id: pr.id }, include: { author: true, labels: { include: { label: true } }, sourceRepo: { select: { owner: { select: { username: true } } } } } }));
+    await time("transaction (claim, event, restack, issue, commit)", () => inTransaction(db, async (tx) => {
+      await tx.pullRequest.updateMany({ where: { id: pr.id }, data: { title: `Big change ${i}` } });
+      await tx.pullRequestEvent.create({ data: { pullRequestId: pr.id, type: "trace" } });
+      await tx.pullRequest.findMany({ where: { repoId: repo.id, state: "open", targetBranch: "feature" }, select: { id: true } });
+      await tx.issue.findUnique({ where: { repoId_number: { repoId: repo.id, number: 999 } } });
+    }));
+  }
+  for (const [k, v] of Object.entries(t)) console.log(`trace ${k}: ${v.sort((a, b) => a - b)[v.length >> 1]!.toFixed(1)} ms`);
+  await db.pullRequestEvent.deleteMany({ where: { pullRequestId: pr.id } });
+}
+for (const [strategy, cli] of process.env.BENCH_ONLY === "check" || process.env.BENCH_TRACE ? [] : ([["merge", cliMerge(2)], ["squash", cliMerge(1)], ["rebase", cliRebase]] as const)) {
   const runs = strategy === "rebase" ? 3 : Math.min(RUNS, 7);
   const [ours, base] = await compare(runs, cli, () => mergePullRequest(db, actor, repo, pr.id, { strategy }), resetPull);
   report(`merge strategy ${strategy}`, ours, base, 2);
