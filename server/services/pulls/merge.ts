@@ -97,7 +97,8 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
       if (r.sha === tip) throw new AppError("PRECONDITION_FAILED", `cannot merge: nothing to rebase: every commit of the head is already on ${pr.targetBranch}`);
       newSha = r.sha;
     } else {
-      const [merged, commits] = await Promise.all([mergeTree(repo.gitDir, tip, pr.headSha), commitsP]);
+      // the clean tree the mergeability check just computed, else merge-tree now
+      const [merged, commits] = await Promise.all([state.tree ? { tree: state.tree, conflicts: [] } : mergeTree(repo.gitDir, tip, pr.headSha), commitsP]);
       if (merged.conflicts.length) throw new AppError("PRECONDITION_FAILED", `cannot merge: the merge has conflicts in ${merged.conflicts.length} file${merged.conflicts.length === 1 ? "" : "s"}`);
       newSha = strategy === "squash"
         ? await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip], author, committer: merger, message: squashMessage(pr.title, pr.number, commits, author, opts.message) })

@@ -32,7 +32,12 @@ export interface Mergeability {
 export interface MergeabilityState extends Mergeability {
   /** The target branch's tip (null when the branch is gone). */
   targetTip: string | null;
+  /** The clean merged tree, when this process computed it within TREE_TTL_MS (a merge then skips merge-tree). */
+  tree?: string;
 }
+
+/** How long a remembered merged tree is reused: far below gc's 2-week grace for unreachable objects. */
+const TREE_TTL_MS = 60 * 60 * 1000;
 
 /** The bare repository of the pull request's source (the target's own when not a fork). */
 async function sourceGitDir(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: Pick<PullRequest, "sourceRepoId">): Promise<string | null> {
@@ -47,10 +52,10 @@ async function sourceGitDir(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">,
  * is never wrong, only possibly stale-keyed (then it is simply not used). Bounded (LRU).
  */
 const RECENT_MAX = 5000;
-const recent = new Map<string, { key: string; answer: Mergeability }>();
-function remember(id: string, key: string, answer: Mergeability): void {
+const recent = new Map<string, { key: string; answer: Mergeability; tree?: string; at: number }>();
+function remember(id: string, key: string, answer: Mergeability, tree?: string): void {
   recent.delete(id);
-  recent.set(id, { key, answer });
+  recent.set(id, { key, answer, tree, at: Date.now() });
   if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
 }
 
@@ -84,7 +89,10 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
 
   const key = `${targetTip} ${pr.headSha}`;
   const remembered = recent.get(pr.id);
-  if (remembered?.key === key) return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip };
+  if (remembered?.key === key) {
+    const tree = remembered.tree && Date.now() - remembered.at < TREE_TTL_MS ? { tree: remembered.tree } : {};
+    return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip, ...tree };
+  }
   const cached = await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } });
   if (cached && cached.baseTip === targetTip && cached.headSha === pr.headSha) {
     const answer: MergeabilityState = { canMerge: cached.canMerge, conflicts: JSON.parse(cached.conflicts) as string[], behindBy: cached.behindBy, aheadBy: cached.aheadBy, targetTip };
@@ -93,15 +101,15 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
     remember(pr.id, key, plain);
     return answer;
   }
-  const answer = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
-  remember(pr.id, key, answer);
+  const { tree, ...answer } = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
+  remember(pr.id, key, answer, tree);
   // the cache write does not delay the answer (it is only a cache: a lost write costs one recheck)
   void saveCache(db, pr.id, targetTip, pr.headSha, answer).catch((e: unknown) => console.error("mergeability cache write failed", e));
-  return { ...answer, targetTip };
+  return { ...answer, targetTip, ...(tree ? { tree } : {}) };
 }
 
 /** The git part: merge-tree and ahead/behind of head into targetTip. */
-async function computeMergeability(gitDir: string, targetTip: string, head: string): Promise<Mergeability> {
+async function computeMergeability(gitDir: string, targetTip: string, head: string): Promise<Mergeability & { tree?: string }> {
   try {
     const check = await checkMerge(gitDir, targetTip, head);
     const base = { conflicts: check.conflicts, behindBy: check.behindBy, aheadBy: check.aheadBy };
@@ -110,7 +118,7 @@ async function computeMergeability(gitDir: string, targetTip: string, head: stri
       const n = check.conflicts.length;
       return { ...base, canMerge: false, error: `the merge has conflicts in ${n}${check.conflictsTruncated ? "+" : ""} file${n === 1 ? "" : "s"}` };
     }
-    return { ...base, canMerge: true };
+    return { ...base, canMerge: true, tree: check.tree };
   } catch (e) {
     if (e instanceof MergeError) return { canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error: e.message };
     throw e;
@@ -130,6 +138,6 @@ async function saveCache(db: Db, pullRequestId: string, baseTip: string, headSha
 
 /** pulls.checkMergeability: the spec's answer for pull request `pr` of `repo`. */
 export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: PullRequest): Promise<Mergeability> {
-  const { targetTip: _tip, ...answer } = await mergeabilityState(db, repo, pr);
+  const { targetTip: _tip, tree: _tree, ...answer } = await mergeabilityState(db, repo, pr);
   return answer;
 }
