@@ -9,7 +9,7 @@
  * caller moves the target branch by compare-and-swap afterwards.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { runGit } from "./exec";
 import { commitEnv, MergeError, SHA_RE, type Identity } from "./merge";
@@ -40,6 +40,7 @@ const REBASE_CONFIG = [
 export async function rebaseOnto(gitDir: string, input: { targetTip: string; head: string; committer: Identity; workRoot: string }): Promise<RebaseResult> {
   for (const [k, v] of [["targetTip", input.targetTip], ["head", input.head]] as const) if (!SHA_RE.test(v)) throw new MergeError(`${k} is not a full commit sha`);
   await mkdir(input.workRoot, { recursive: true });
+  await sweepStale(gitDir, input.workRoot);
   const name = `rebase-${randomUUID()}`;
   const dir = path.join(input.workRoot, name);
   const env = commitEnv(input.committer);
@@ -69,4 +70,23 @@ async function removeWorktree(gitDir: string, dir: string, name: string): Promis
     await rm(dir, { recursive: true, force: true });
     await rm(path.join(gitDir, "worktrees", name), { recursive: true, force: true });
   }
+}
+
+/** Worktrees older than this (ms) under workRoot are leftovers of a crashed process. */
+const STALE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes what a crashed rebase left: folders under `workRoot` not touched for STALE_MS, then
+ * `git worktree prune` drops the bare repository's records of worktrees whose folder is gone
+ * (safe beside a concurrent `worktree add`, which holds its record locked while it starts).
+ */
+async function sweepStale(gitDir: string, workRoot: string): Promise<void> {
+  const now = Date.now();
+  for (const entry of await readdir(workRoot)) {
+    if (!entry.startsWith("rebase-")) continue;
+    const dir = path.join(workRoot, entry);
+    const info = await stat(dir).catch(() => null);
+    if (info && now - info.mtimeMs > STALE_MS) await rm(dir, { recursive: true, force: true });
+  }
+  await runGit(["worktree", "prune"], { gitDir });
 }

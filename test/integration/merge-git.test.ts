@@ -4,7 +4,7 @@
  * conflicted paths equal `git merge`'s; conflict sides (binary, delete/modify); refs move only by
  * compare-and-swap; the rebase worktree never outlives the call.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MergeError, aheadBehind, casDeleteRef, casUpdateRef, checkMerge, commitsInRange, createMergeCommit, createSquashCommit, mergeBase } from "@/server/git/merge";
@@ -175,5 +175,18 @@ describe("conflicts", () => {
     expect(readdirSync(workRoot)).toEqual([]);
     expect(existsSync(path.join(bare, "worktrees")) ? readdirSync(path.join(bare, "worktrees")) : []).toEqual([]);
     git(bare, ["fsck", "--strict"]);
+  });
+
+  it("a rebase sweeps worktrees a crashed process left behind (older than an hour)", async () => {
+    const { bare, main, head } = cleanFixture();
+    const workRoot = tmpDir("merge-workroot-");
+    const stale = path.join(workRoot, "rebase-crashed");
+    git(bare, ["worktree", "add", "--detach", "--quiet", stale, head]);
+    const old = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(stale, old, old);
+    const r = await rebaseOnto(bare, { targetTip: main, head, committer: merger, workRoot });
+    expect("sha" in r).toBe(true);
+    expect(readdirSync(workRoot)).toEqual([]);
+    expect(existsSync(path.join(bare, "worktrees")) ? readdirSync(path.join(bare, "worktrees")) : []).toEqual([]);
   });
 });
