@@ -9,6 +9,7 @@
  * git 2.39 has no `merge-tree --merge-base` and no `git replay`, hence the worktree for rebase.
  */
 import { runGit, gitText, userArg } from "./exec";
+import { isValidRefName } from "./refs";
 
 /** A 40-hex commit/tree/blob name (SHA-1 repositories). */
 export const SHA_RE = /^[0-9a-f]{40}$/;
@@ -112,14 +113,6 @@ export async function mergeBase(gitDir: string, a: string, b: string): Promise<s
   return r.code === 0 && SHA_RE.test(out) ? out : null;
 }
 
-/** The commit a full ref name points to (`refs/heads/main`), or null when absent. */
-export async function refTip(gitDir: string, ref: string): Promise<string | null> {
-  userArg(ref, "ref");
-  const r = await runGit(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], { gitDir });
-  const out = r.stdout.toString().trim();
-  return r.code === 0 && SHA_RE.test(out) ? out : null;
-}
-
 /** True when commit `a` is an ancestor of (or equal to) `b` (`git merge-base --is-ancestor`). */
 export async function isAncestor(gitDir: string, a: string, b: string): Promise<boolean> {
   const r = await runGit(["merge-base", "--is-ancestor", sha(a, "a"), sha(b, "b")], { gitDir });
@@ -187,6 +180,11 @@ export async function createSquashCommit(gitDir: string, input: { targetTip: str
   return { sha: await commitTree(gitDir, { tree: merged.tree, parents: [input.targetTip], message: input.message, author: input.author, committer: input.committer }) };
 }
 
+function checkRef(ref: string): void {
+  userArg(ref, "ref");
+  if (!ref.startsWith("refs/") || !isValidRefName(ref)) throw new MergeError(`"${ref}" is not a valid ref name`);
+}
+
 /**
  * Moves `ref` from `oldSha` to `newSha` atomically (`git update-ref -m <reason> <ref> <new>
  * <old>`; git-update-ref(1): "verifies that the current value of the ref matches <old-value>").
@@ -194,14 +192,14 @@ export async function createSquashCommit(gitDir: string, input: { targetTip: str
  * to `oldSha` (someone else moved it): nothing changed.
  */
 export async function casUpdateRef(gitDir: string, ref: string, newSha: string, oldSha: string | null, reason: string): Promise<boolean> {
-  userArg(ref, "ref");
+  checkRef(ref);
   const r = await runGit(["update-ref", "-m", reason, ref, sha(newSha, "new"), oldSha === null ? "0".repeat(40) : sha(oldSha, "old")], { gitDir });
   return r.code === 0;
 }
 
 /** Deletes `ref` only while it points to `oldSha` (`git update-ref -d <ref> <old>`). False when it moved or is gone. */
 export async function casDeleteRef(gitDir: string, ref: string, oldSha: string): Promise<boolean> {
-  userArg(ref, "ref");
+  checkRef(ref);
   const r = await runGit(["update-ref", "-d", ref, sha(oldSha, "old")], { gitDir });
   return r.code === 0;
 }
