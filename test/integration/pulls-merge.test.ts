@@ -198,6 +198,30 @@ describe("pulls.merge", () => {
     git(w.gitDir, ["fsck", "--strict"]);
   });
 
+  it("a pull request from a fork: the source branch is looked up in the fork, the head read from the target, the fork's branch never deleted", async () => {
+    const w = await mergeWorld();
+    const fork = await w.as.writer.repos.create({ name: `fork${Math.random().toString(36).slice(2, 8)}`, isPrivate: false });
+    const forkDir = repoGitDir(w.writer.username, fork.name);
+    git(w.work, ["push", "-q", forkDir, "feature:refs/heads/topic"]);
+    const pr = await w.db.$transaction(async (tx) => {
+      const counter = await tx.repository.update({ where: { id: w.repoId }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+      const number = counter.nextIssueNumber - 1;
+      // the records part keeps refs/pull/<number>/head in the target; here the push stands in for its fetch
+      git(w.work, ["push", "-q", w.gitDir, `feature:refs/pull/${number}/head`]);
+      return tx.pullRequest.create({ data: { repoId: w.repoId, number, title: "From a fork", sourceRepoId: fork.id, sourceBranch: "topic", targetBranch: "main", headSha: w.tip("feature"), baseSha: w.tip("main"), authorId: w.writer.id } });
+    });
+    git(w.gitDir, ["update-ref", "-d", "refs/heads/feature"]); // the target has no branch of that name: only the pull ref holds the head
+    expect(await w.as.owner.pulls.checkMergeability({ prId: pr.id })).toEqual({ canMerge: true, conflicts: [], aheadBy: 2, behindBy: 1 });
+    const merged = await w.as.owner.pulls.merge({ prId: pr.id, deleteBranch: true });
+    expect(merged).toMatchObject({ state: "merged", branchDeleted: false });
+    expect(git(w.gitDir, ["log", "-1", "--format=%s", merged.mergeSha]).trim()).toBe(`Merge pull request #${pr.number} from ${w.writer.username}/topic`);
+    expect(git(forkDir, ["rev-parse", "refs/heads/topic"]).trim()).toBe(pr.headSha);
+    const other = await insertPull(w, "stacked");
+    git(forkDir, ["update-ref", "-d", "refs/heads/topic"]);
+    await w.db.pullRequest.update({ where: { id: other.id }, data: { sourceRepoId: fork.id, sourceBranch: "topic" } });
+    expect((await w.as.owner.pulls.checkMergeability({ prId: other.id })).error).toBe('the source branch "topic" was deleted');
+  });
+
   it("closes owner/repo#N only in repositories the merger can write", async () => {
     const w = await mergeWorld();
     const other = await makeUser("oth");
