@@ -89,6 +89,7 @@ export function activitySentence(a: Activity, users: Record<string, string> = {}
       return s(a.newValue === "triage" ? "opened this issue in Triage" : `created this issue in ${statusLabel(a.newValue ?? "backlog")}`);
     case "status_changed":
       if (a.field === "state") return a.newValue === "closed" ? s("closed this issue") : s("reopened this issue");
+      if (a.field === "pull_request") return s(`closed this issue by merging ${a.newValue ?? "a pull request"}`);
       return s(`changed status from ${statusLabel(a.oldValue ?? "")} to ${statusLabel(a.newValue ?? "")}`);
     case "priority_changed":
       return s(`changed priority from ${priorityLabel(a.oldValue ?? "none")} to ${priorityLabel(a.newValue ?? "none")}`);

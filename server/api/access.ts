@@ -44,6 +44,10 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.collaborators": { tier: "repo", level: "admin" },
   "repos.addCollaborator": { tier: "repo", level: "admin" },
   "repos.removeCollaborator": { tier: "repo", level: "admin" },
+  // pulls, merge engine part (issue #8; docs/pulls.md "Mergeability", "Merge strategies", "Conflicts")
+  "pulls.checkMergeability": { tier: "repo", level: "read" },
+  "pulls.getConflicts": { tier: "repo", level: "read" },
+  "pulls.merge": { tier: "repo", level: "write" },
   // issues (issue #3; docs/issues.md). create/addComment are read-level: read-only callers' issues
   // land in triage; update/deleteComment: the author, or write permission (checked in the service).
   "issues.listMine": { tier: "user", scope: "repo:read" }, // issue #7: across readable repositories

@@ -7,10 +7,10 @@
  * repository through another id.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { ACCESS } from "@/server/api/access";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
 import type { Profile } from "@/server/services/users";
-import { getDb } from "@/server/db";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { allProcedures, callPath, outcome } from "../procedures";
 
@@ -143,7 +143,7 @@ describe("scope × role matrix", () => {
   const ALL_SCOPE_SETS: Scope[][] = Array.from({ length: 31 }, (_, n) => SCOPES.filter((_, i) => (n + 1) & (1 << i)));
 
   const POISON: Record<string, unknown> = {
-    number: "x", title: 5, body: 5, color: 5, status: 5, priority: 5, state: 5, description: 5, isPrivate: "x",
+    strategy: 5, deleteBranch: "x", number: "x", title: 5, body: 5, color: 5, status: 5, priority: 5, state: 5, description: 5, isPrivate: "x",
     username: 5, role: 5, labels: 5, filters: "x", limit: "x", offset: "x", ref: 5, path: 5, type: 5, reason: 5,
     days: "x", estimate: "x", dueDate: 5, parentNumber: "x", sourceNumber: "x", targetNumber: "x", defaultBranch: 5,
     label: 5, labelName: 5, assigneeId: 5, project: 5, cycle: "x", sort: 5, sessionId: 5, password: 5, position: "x",

@@ -1,0 +1,72 @@
+/**
+ * Branch tips read straight from the ref store, without starting git: a loose ref file
+ * `<gitDir>/refs/heads/<branch>` holding "<40 hex>\n", else the `packed-refs` line
+ * "<40 hex> refs/heads/<branch>" (gitrepository-layout(5) "refs", "packed-refs"; git 2.39 has
+ * only the files backend). git writes both by lock file + rename, so a read sees a whole old or
+ * a whole new value. Anything unexpected (a symbolic ref, an unreadable file, a peeled or odd
+ * line) falls back to `git for-each-ref`. Used on the mergeability polling path, where a git
+ * process per poll would cost more than the rest of the answer.
+ */
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { runGit } from "./exec";
+import { isValidBranchName } from "./refs";
+
+/** packed-refs files larger than this (bytes) are searched by `git for-each-ref` instead. */
+const MAX_PACKED_BYTES = 256 * 1024;
+const SHA_LINE = /^([0-9a-f]{40})\n?$/;
+
+/** A small file's text, or null when absent. Synchronous on purpose: a ref file is ~41 bytes, and a thread-pool round trip costs more than the read. */
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR" || (e as NodeJS.ErrnoException).code === "EISDIR") return null;
+    throw e;
+  }
+}
+
+/** Tips of exact branch names through `git for-each-ref` (a missing branch is absent). */
+export async function branchTipsViaGit(gitDir: string, branches: string[]): Promise<Map<string, string>> {
+  const refs = branches.map((b) => `refs/heads/${b}`);
+  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", "--", ...refs], { gitDir });
+  const tips = new Map<string, string>();
+  for (const line of r.stdout.toString("utf8").split("\n")) {
+    const ref = line.slice(41);
+    if (line[40] === " " && refs.includes(ref)) tips.set(ref.slice("refs/heads/".length), line.slice(0, 40));
+  }
+  return tips;
+}
+
+/**
+ * Tips of the branches `branches` (short names) of bare repository `gitDir`, keyed by name; a
+ * missing branch is absent. Invalid names are absent too (never read as paths).
+ */
+export async function branchTips(gitDir: string, branches: string[]): Promise<Map<string, string>> {
+  const tips = new Map<string, string>();
+  const missing: string[] = [];
+  for (const b of branches) {
+    if (!isValidBranchName(b)) continue;
+    const loose = readText(path.join(gitDir, "refs", "heads", ...b.split("/")));
+    if (loose === null) missing.push(b);
+    else {
+      const m = SHA_LINE.exec(loose);
+      if (!m) return branchTipsViaGit(gitDir, branches.filter(isValidBranchName));
+      tips.set(b, m[1]!);
+    }
+  }
+  if (!missing.length) return tips;
+  // a large packed-refs (many tags) is left to git rather than read on the event loop
+  const packedFile = path.join(gitDir, "packed-refs");
+  const size = statSync(packedFile, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > MAX_PACKED_BYTES) return branchTipsViaGit(gitDir, branches.filter(isValidBranchName));
+  const packed = size ? readText(packedFile) : null;
+  if (packed === null) return tips;
+  const want = new Set(missing.map((b) => `refs/heads/${b}`));
+  for (const line of packed.split("\n")) {
+    if (line.length < 42 || line[40] !== " ") continue;
+    const ref = line.slice(41);
+    if (want.has(ref)) tips.set(ref.slice("refs/heads/".length), line.slice(0, 40));
+  }
+  return tips;
+}

@@ -1,0 +1,192 @@
+/**
+ * pulls.merge and pulls.getConflicts (issue #8; docs/pulls.md "Merge strategies", "After a
+ * merge", "Conflicts").
+ *
+ * Ordering, so that the database and the refs always agree:
+ *   1. mergeability (cached per target tip + head): PRECONDITION_FAILED with its reason;
+ *   2. the new commit is written (an unreferenced object; harmless if we stop here);
+ *   3. one transaction: claim the row with a conditional update (still open, not a draft, same
+ *      head and target as checked) to merged, write the "merged" event, restack, close the
+ *      referenced issues, and, last, move the target branch by compare-and-swap from the tip
+ *      checked in 1. A lost claim (a concurrent merge, close or push to the source) is
+ *      PRECONDITION_FAILED; a lost CAS (a push to the target) is CONFLICT "the target branch
+ *      moved"; either rolls the transaction back and no ref changed.
+ *   4. if the commit of the transaction fails after the ref moved, the ref is moved back (CAS).
+ * Of N concurrent merges of one pull request exactly one claims the row (row lock on
+ * PostgreSQL, the transaction mutex on SQLite) and moves the ref.
+ */
+import type { Actor } from "@/server/auth/actor";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { casDeleteRef, casUpdateRef, commitsInRange, commitTree, mergeTree, MergeError, type Identity, type RangeCommit } from "@/server/git/merge";
+import { rebaseOnto } from "@/server/git/merge-rebase";
+import { getConflictDetails, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
+import { getConfig } from "@/server/config";
+import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
+import { inTransaction } from "@/server/services/issues/core";
+import { loadPull } from "./locate";
+import { mergeabilityState } from "./mergeability";
+import { branchTips } from "@/server/git/ref-files";
+import { closeReferencedIssues, parseClosingRefs, resolveClosingRefs, restackChildren } from "./after-merge";
+import { pullViewInclude, toPullView, type PullView } from "./view";
+import path from "node:path";
+
+export const MERGE_STRATEGIES = ["merge", "squash", "rebase"] as const;
+export type MergeStrategy = (typeof MERGE_STRATEGIES)[number];
+
+export interface MergeOptions {
+  /** Default "merge". */
+  strategy?: MergeStrategy;
+  /** The merge or squash commit's message (ignored by rebase, whose commits keep theirs). */
+  message?: string;
+  /** Delete the source branch after the merge (same repository only; default false). */
+  deleteBranch?: boolean;
+}
+
+export type MergedPull = PullView & { mergeSha: string; mergeStrategy: MergeStrategy; branchDeleted: boolean };
+
+/** A user as a git identity: display name (or username) and email (or a no-reply address). */
+export function identityOf(user: { username: string; name: string | null; email: string | null }): Identity {
+  return { name: user.name?.trim() || user.username, email: user.email ?? `${user.username}@users.noreply.svc` };
+}
+
+/** GitHub's default squash message: "<title> (#N)", a blank line, "* <subject>" per commit, then Co-authored-by trailers. */
+export function squashMessage(title: string, number: number, commits: RangeCommit[], author: Identity, custom?: string): string {
+  const coAuthors = new Map<string, string>();
+  for (const c of commits) {
+    const email = c.authorEmail.toLowerCase();
+    if (email !== author.email.toLowerCase() && !coAuthors.has(email)) coAuthors.set(email, `Co-authored-by: ${c.authorName} <${c.authorEmail}>`);
+  }
+  let message = custom ?? `${title} (#${number})\n\n${commits.map((c) => `* ${c.message.split("\n")[0]}`).join("\n")}`;
+  const trailers = [...coAuthors.values()].filter((t) => !message.includes(t));
+  if (trailers.length) message = `${message.replace(/\s+$/, "")}\n\n${trailers.join("\n")}`;
+  return message;
+}
+
+/**
+ * Merges pull request `prId` of `repo` with `opts.strategy`. `actor` needs write permission
+ * (the access table's level; checked again here). Returns the merged pull request, mergeSha
+ * (the target branch's new tip), the strategy and whether the source branch was deleted.
+ * Errors: NOT_FOUND (no such pull request), FORBIDDEN, PRECONDITION_FAILED (cannot merge: the
+ * checkMergeability error; or it changed meanwhile), CONFLICT (the target branch moved, or a
+ * rebase stopped at a commit: named with its files).
+ */
+export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRepo, prId: string, opts: MergeOptions = {}): Promise<MergedPull> {
+  if (!atLeast(repo.permission, "write")) throw new AppError("FORBIDDEN", "merging needs write permission on the repository");
+  const strategy = opts.strategy ?? "merge";
+  // one query: the row, what the response shows (author, labels) and what the message needs
+  const pr = await db.pullRequest.findFirst({
+    where: { id: prId, repoId: repo.id },
+    include: { ...pullViewInclude, author: { select: { id: true, username: true, name: true, email: true } }, sourceRepo: { select: { owner: { select: { username: true } } } } },
+  });
+  if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
+  const state = await mergeabilityState(db, repo, pr);
+  if (!state.canMerge || !state.targetTip) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${state.error ?? "not mergeable"}`);
+  const tip = state.targetTip;
+  // the commit list (squash message, closing keywords) is read while the merge is computed
+  const commitsP = commitsInRange(repo.gitDir, tip, pr.headSha);
+  commitsP.catch(() => {});
+  const merger = identityOf(actor.user);
+  const author = pr.author ? identityOf(pr.author) : merger;
+
+  let newSha: string;
+  try {
+    if (strategy === "rebase") {
+      const r = await rebaseOnto(repo.gitDir, { targetTip: tip, head: pr.headSha, committer: merger, workRoot: path.join(getConfig().dataDir, "tmp", "merge") });
+      if ("conflict" in r) throw new AppError("CONFLICT", `cannot rebase: commit ${r.conflict.commit.slice(0, 12)} does not apply on ${pr.targetBranch} (conflicts in ${r.conflict.paths.join(", ") || "the tree"}); use merge or squash, or rebase the branch yourself`);
+      if (r.sha === tip) throw new AppError("PRECONDITION_FAILED", `cannot merge: nothing to rebase: every commit of the head is already on ${pr.targetBranch}`);
+      newSha = r.sha;
+    } else {
+      // the clean tree the mergeability check just computed, else merge-tree now
+      const [merged, commits] = await Promise.all([state.tree ? { tree: state.tree, conflicts: [] } : mergeTree(repo.gitDir, tip, pr.headSha), commitsP]);
+      if (merged.conflicts.length) throw new AppError("PRECONDITION_FAILED", `cannot merge: the merge has conflicts in ${merged.conflicts.length} file${merged.conflicts.length === 1 ? "" : "s"}`);
+      newSha = strategy === "squash"
+        ? await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip], author, committer: merger, message: squashMessage(pr.title, pr.number, commits, author, opts.message) })
+        : await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip, pr.headSha], author: merger, committer: merger, message: opts.message ?? `Merge pull request #${pr.number} from ${pr.sourceRepo.owner.username}/${pr.sourceBranch}\n\n${pr.title}` });
+    }
+  } catch (e) {
+    if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${e.message}`);
+    throw e;
+  }
+
+  const commits = await commitsP;
+  const refs = parseClosingRefs([pr.title, pr.body ?? "", ...commits.map((c) => c.message)]);
+  const targets = await resolveClosingRefs(db, actor, repo, refs);
+  const targetRef = `refs/heads/${pr.targetBranch}`;
+  let moved = false;
+  const now = new Date();
+  try {
+    await inTransaction(db, async (tx) => {
+      const claimed = await tx.pullRequest.updateMany({
+        where: { id: pr.id, state: "open", isDraft: false, headSha: pr.headSha, targetBranch: pr.targetBranch, sourceDeleted: false },
+        data: { state: "merged", mergedAt: now, updatedAt: now, mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy },
+      });
+      if (claimed.count !== 1) throw new AppError("PRECONDITION_FAILED", "cannot merge: the pull request changed meanwhile (merged, closed or pushed to); check mergeability again");
+      await tx.pullRequestEvent.create({ data: { pullRequestId: pr.id, type: "merged", actorId: actor.user.id, data: JSON.stringify({ strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha }) } });
+      await restackChildren(tx, actor, pr, newSha);
+      await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
+      moved = await casUpdateRef(repo.gitDir, targetRef, newSha, tip, `merge pull request #${pr.number} (${strategy})`);
+      if (!moved) throw new AppError("CONFLICT", `the target branch "${pr.targetBranch}" moved while merging; check mergeability again and retry`);
+    });
+  } catch (e) {
+    // the transaction did not commit: put the branch back if it was moved (CAS, so a later push is never undone)
+    if (moved) await casUpdateRef(repo.gitDir, targetRef, tip, newSha, `undo merge of pull request #${pr.number}`);
+    throw e;
+  }
+
+  const branchDeleted = opts.deleteBranch === true ? await deleteSourceBranch(db, actor, repo, pr) : false;
+  const view = toPullView({ ...pr, state: "merged", mergedAt: now, updatedAt: now });
+  return { ...view, mergeSha: newSha, mergeStrategy: strategy, branchDeleted };
+}
+
+/**
+ * Deletes the merged pull request's source branch when it is in the same repository, is not the
+ * default branch, and still points at the merged head (CAS delete). Marks open pull requests
+ * from that branch sourceDeleted with a `source_deleted` event. Returns whether it was deleted.
+ */
+async function deleteSourceBranch(db: Db, actor: Actor, repo: AuthorizedRepo, pr: { id: string; repoId: string; sourceRepoId: string; sourceBranch: string; headSha: string }): Promise<boolean> {
+  if (pr.sourceRepoId !== repo.id || pr.sourceBranch === repo.defaultBranch) return false;
+  if (!(await casDeleteRef(repo.gitDir, `refs/heads/${pr.sourceBranch}`, pr.headSha))) return false;
+  await inTransaction(db, async (tx) => {
+    const rows = await tx.pullRequest.findMany({ where: { sourceRepoId: repo.id, sourceBranch: pr.sourceBranch, OR: [{ id: pr.id }, { state: "open" }] }, select: { id: true } });
+    await tx.pullRequest.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { sourceDeleted: true } });
+    await tx.pullRequestEvent.createMany({ data: rows.map((r) => ({ pullRequestId: r.id, type: "source_deleted", actorId: actor.user.id, data: JSON.stringify({ branch: pr.sourceBranch, headSha: pr.headSha }) })) });
+  });
+  return true;
+}
+
+/** One conflicting file as pulls.getConflicts returns it. */
+export interface ConflictFileView {
+  path: string;
+  /** The target side's text; null when the target lacks the file, it is binary, or over the size budget. */
+  ours: string | null;
+  /** The source side's text (same nulls). */
+  theirs: string | null;
+  /** The merge base's text (same nulls). */
+  base: string | null;
+  isBinary: boolean;
+  kind: ConflictKind;
+  /** Blob, mode, size and whether the text was cut, per side (null where the side lacks the file). */
+  sides: Record<"ours" | "theirs" | "base", Omit<ConflictSide, "content"> | null>;
+}
+
+const sideMeta = (s: ConflictSide | null) => (s ? { sha: s.sha, mode: s.mode, size: s.size, truncated: s.truncated } : null);
+
+/**
+ * pulls.getConflicts: the files merging the head into the target branch's current tip would
+ * conflict on, with the three sides (server/git/merge-conflicts.ts bounds). Errors:
+ * PRECONDITION_FAILED when the target branch is gone or the histories are unrelated.
+ */
+export async function getConflicts(db: Db, repo: AuthorizedRepo, prId: string): Promise<{ hasConflicts: boolean; files: ConflictFileView[]; truncated: boolean }> {
+  const pr = await loadPull(db, repo, prId);
+  const tip = (await branchTips(repo.gitDir, [pr.targetBranch])).get(pr.targetBranch);
+  if (!tip) throw new AppError("PRECONDITION_FAILED", `the target branch "${pr.targetBranch}" no longer exists`);
+  try {
+    const d = await getConflictDetails(repo.gitDir, tip, pr.headSha);
+    const files = d.files.map((f) => ({ path: f.path, ours: f.ours?.content ?? null, theirs: f.theirs?.content ?? null, base: f.base?.content ?? null, isBinary: f.isBinary, kind: f.kind, sides: { ours: sideMeta(f.ours), theirs: sideMeta(f.theirs), base: sideMeta(f.base) } }));
+    return { hasConflicts: files.length > 0, files, truncated: d.filesTruncated };
+  } catch (e) {
+    if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", e.message);
+    throw e;
+  }
+}

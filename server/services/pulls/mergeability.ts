@@ -1,0 +1,143 @@
+/**
+ * pulls.checkMergeability (spec: {canMerge, conflicts, behindBy, aheadBy, error?}; issue #8;
+ * docs/pulls.md "Mergeability"). Reasons a pull request cannot merge, checked in this order:
+ * merged, closed, draft, target branch gone, source branch gone (sourceDeleted or the branch
+ * missing from the source repository), nothing to merge (the target already contains the head),
+ * unrelated histories, conflicts. The git part (merge-tree + rev-list) is cached in
+ * PullRequestMergeability per (target tip, head): polling while neither moves costs two ref
+ * lookups (read from the ref files) and a lookup in this process's memory of recent answers (else
+ * one indexed read). The cache row is written after the answer is returned.
+ */
+import type { Db } from "@/server/db";
+import type { PullRequest } from "@/generated/prisma/client";
+import { branchTips } from "@/server/git/ref-files";
+import { checkMerge, MergeError } from "@/server/git/merge";
+import { repoGitDir } from "@/server/git/paths";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
+import { inTransaction } from "@/server/services/issues/core";
+
+export interface Mergeability {
+  canMerge: boolean;
+  /** Conflicting paths (git's order), empty unless the merge conflicts. */
+  conflicts: string[];
+  /** Commits on the target branch not on the head. */
+  behindBy: number;
+  /** Commits on the head not on the target branch. */
+  aheadBy: number;
+  /** Why canMerge is false (absent when it is true). */
+  error?: string;
+}
+
+/** What a merge needs besides the answer: the target tip the answer was computed for. */
+export interface MergeabilityState extends Mergeability {
+  /** The target branch's tip (null when the branch is gone). */
+  targetTip: string | null;
+  /** The clean merged tree, when this process computed it within TREE_TTL_MS (a merge then skips merge-tree). */
+  tree?: string;
+}
+
+/** How long a remembered merged tree is reused: far below gc's 2-week grace for unreachable objects. */
+const TREE_TTL_MS = 60 * 60 * 1000;
+
+/** The bare repository of the pull request's source (the target's own when not a fork). */
+async function sourceGitDir(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: Pick<PullRequest, "sourceRepoId">): Promise<string | null> {
+  if (pr.sourceRepoId === repo.id) return repo.gitDir;
+  const src = await db.repository.findUnique({ where: { id: pr.sourceRepoId }, select: { name: true, owner: { select: { username: true } } } });
+  return src ? repoGitDir(src.owner.username, src.name) : null;
+}
+
+/**
+ * The last answers of this process, per pull request id, keyed like the table by
+ * "<target tip> <head>": an answer is a pure function of those two commits, so a remembered one
+ * is never wrong, only possibly stale-keyed (then it is simply not used). Bounded (LRU).
+ */
+const RECENT_MAX = 5000;
+const recent = new Map<string, { key: string; answer: Mergeability; tree?: string; at: number }>();
+function remember(id: string, key: string, answer: Mergeability, tree?: string): void {
+  recent.delete(id);
+  recent.set(id, { key, answer, tree, at: Date.now() });
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+}
+
+/** Forgets the remembered answers (of one pull request, or all): benchmarks measuring a cache miss. */
+export function forgetMergeability(pullRequestId?: string): void {
+  if (pullRequestId) recent.delete(pullRequestId);
+  else recent.clear();
+}
+
+const closedAnswer = (error: string): MergeabilityState => ({ canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error, targetTip: null });
+
+/**
+ * Mergeability of pull request `pr` of `repo` (its target repository), with the target tip used.
+ * Never throws for a pull request that cannot merge: the reason is `error`. Reads and refreshes
+ * the PullRequestMergeability cache.
+ */
+export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: PullRequest): Promise<MergeabilityState> {
+  if (pr.state === "merged") return closedAnswer("the pull request is already merged");
+  if (pr.state !== "open") return closedAnswer("the pull request is closed");
+  if (pr.isDraft) return closedAnswer("the pull request is a draft; mark it ready for review first");
+  const sameRepo = pr.sourceRepoId === repo.id;
+  const srcDir = sameRepo ? repo.gitDir : await sourceGitDir(db, repo, pr);
+  const [targetTips, sourceTips] = await Promise.all([
+    branchTips(repo.gitDir, sameRepo ? [pr.targetBranch, pr.sourceBranch] : [pr.targetBranch]),
+    sameRepo || !srcDir ? null : branchTips(srcDir, [pr.sourceBranch]),
+  ]);
+  const targetTip = targetTips.get(pr.targetBranch) ?? null;
+  if (!targetTip) return closedAnswer(`the target branch "${pr.targetBranch}" no longer exists`);
+  const sourceExists = (sourceTips ?? targetTips).has(pr.sourceBranch);
+  if (pr.sourceDeleted || !srcDir || !sourceExists) return { ...closedAnswer(`the source branch "${pr.sourceBranch}" was deleted`), targetTip };
+
+  const key = `${targetTip} ${pr.headSha}`;
+  const remembered = recent.get(pr.id);
+  if (remembered?.key === key) {
+    const tree = remembered.tree && Date.now() - remembered.at < TREE_TTL_MS ? { tree: remembered.tree } : {};
+    return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip, ...tree };
+  }
+  const cached = await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } });
+  if (cached && cached.baseTip === targetTip && cached.headSha === pr.headSha) {
+    const answer: MergeabilityState = { canMerge: cached.canMerge, conflicts: JSON.parse(cached.conflicts) as string[], behindBy: cached.behindBy, aheadBy: cached.aheadBy, targetTip };
+    if (cached.error) answer.error = cached.error;
+    const { targetTip: _t, ...plain } = answer;
+    remember(pr.id, key, plain);
+    return answer;
+  }
+  const { tree, ...answer } = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
+  remember(pr.id, key, answer, tree);
+  // the cache write does not delay the answer (it is only a cache: a lost write costs one recheck)
+  void saveCache(db, pr.id, targetTip, pr.headSha, answer).catch((e: unknown) => console.error("mergeability cache write failed", e));
+  return { ...answer, targetTip, ...(tree ? { tree } : {}) };
+}
+
+/** The git part: merge-tree and ahead/behind of head into targetTip. */
+async function computeMergeability(gitDir: string, targetTip: string, head: string): Promise<Mergeability & { tree?: string }> {
+  try {
+    const check = await checkMerge(gitDir, targetTip, head);
+    const base = { conflicts: check.conflicts, behindBy: check.behindBy, aheadBy: check.aheadBy };
+    if (check.aheadBy === 0) return { ...base, canMerge: false, error: "nothing to merge: the target branch already contains every commit of the head" };
+    if (check.conflicts.length) {
+      const n = check.conflicts.length;
+      return { ...base, canMerge: false, error: `the merge has conflicts in ${n}${check.conflictsTruncated ? "+" : ""} file${n === 1 ? "" : "s"}` };
+    }
+    return { ...base, canMerge: true, tree: check.tree };
+  } catch (e) {
+    if (e instanceof MergeError) return { canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error: e.message };
+    throw e;
+  }
+}
+
+/** Writes the cache row; a concurrent writer of the same row wins silently (the answer is the same). */
+async function saveCache(db: Db, pullRequestId: string, baseTip: string, headSha: string, m: Mergeability): Promise<void> {
+  const data = { baseTip, headSha, canMerge: m.canMerge, conflicts: JSON.stringify(m.conflicts), aheadBy: m.aheadBy, behindBy: m.behindBy, error: m.error ?? null, checkedAt: new Date() };
+  try {
+    await inTransaction(db, (tx) => tx.pullRequestMergeability.upsert({ where: { pullRequestId }, create: { pullRequestId, ...data }, update: data }));
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (!(e instanceof Error && /conflicted|not found/.test(e.message)) && code !== "P2002" && code !== "P2003") throw e;
+  }
+}
+
+/** pulls.checkMergeability: the spec's answer for pull request `pr` of `repo`. */
+export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: PullRequest): Promise<Mergeability> {
+  const { targetTip: _tip, tree: _tree, ...answer } = await mergeabilityState(db, repo, pr);
+  return answer;
+}
