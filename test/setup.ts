@@ -11,6 +11,7 @@ import pg from "pg";
 import { afterAll } from "vitest";
 import { resetConfig } from "@/server/config";
 import { closeDb } from "@/server/db";
+import { closeJobs } from "@/server/jobs";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "svc-test-"));
 process.env.DATA_DIR = dataDir;
@@ -34,6 +35,7 @@ if (serverUrl) {
 resetConfig();
 
 afterAll(async () => {
+  await closeJobs(); // pushes enqueue jobs; on PostgreSQL that opens pg-boss's own pool
   await closeDb();
   if (serverUrl && dbName) {
     const admin = new pg.Client({ connectionString: serverUrl });

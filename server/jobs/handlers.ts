@@ -9,6 +9,13 @@ import { REFRESH_MERGEABILITY } from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
 export function registerJobHandlers(): void {
-  // TODO(lead, issue #8): once server/services/pulls/mergeability exists, register its refresh:
-  // defineJob(REFRESH_MERGEABILITY, async ({ prId }) => (await import("@/server/services/pulls/mergeability")).refreshMergeability(prId), { retries: 5, backoffMs: 2_000, timeoutMs: 120_000 });
+  // after pushes (server/services/pulls/after-push.ts): warm the mergeability cache
+  defineJob(
+    REFRESH_MERGEABILITY,
+    async ({ prId }) => {
+      const [{ getDb }, { refreshMergeability }] = await Promise.all([import("@/server/db"), import("@/server/services/pulls/mergeability")]);
+      await refreshMergeability(await getDb(), prId);
+    },
+    { retries: 5, backoffMs: 2_000, timeoutMs: 120_000 },
+  );
 }

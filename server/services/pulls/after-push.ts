@@ -13,6 +13,8 @@
  * Bounded: ONE query finds the affected pull requests; git runs only for those. Each pull
  * request's change is one guarded transaction (nothing happens twice when pushes race).
  */
+import { enqueue } from "@/server/jobs";
+import { REFRESH_MERGEABILITY } from "@/server/jobs/names";
 import type { Db } from "@/server/db";
 import { inTransaction } from "@/server/services/issues/core";
 import { repoGitDir } from "@/server/git/paths";
@@ -67,6 +69,11 @@ export async function updatePullsAfterPush(db: Db, repoId: string, gitDir: strin
     } catch (e) {
       console.error(`updating pull request ${pr.id} after a push failed`, e);
     }
+  }
+  // the open ones get their mergeability checked again in the background (after the commits
+  // above: enqueue never runs inside a transaction); one pending job per pull request
+  for (const pr of pulls.filter((p) => p.state === "open")) {
+    await enqueue(REFRESH_MERGEABILITY, { prId: pr.id }, { singletonKey: pr.id }).catch((e) => console.error(`queueing a mergeability check of pull request ${pr.id} failed`, e));
   }
 }
 

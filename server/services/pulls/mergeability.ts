@@ -141,3 +141,15 @@ export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" 
   const { targetTip: _tip, tree: _tree, ...answer } = await mergeabilityState(db, repo, pr);
   return answer;
 }
+
+/**
+ * The `pulls.refreshMergeability` job (server/jobs/handlers.ts), enqueued after pushes: checks
+ * pull request `prId` again so the cache row is warm before anyone polls. Gone or no longer open
+ * → nothing to do. Safe to run twice (jobs are delivered at least once).
+ */
+export async function refreshMergeability(db: Db, prId: string): Promise<void> {
+  const pr = await db.pullRequest.findUnique({ where: { id: prId }, include: { repo: { select: { name: true, owner: { select: { username: true } } } } } });
+  if (!pr || pr.state !== "open") return;
+  const { repo, ...row } = pr;
+  await checkMergeability(db, { id: row.repoId, gitDir: repoGitDir(repo.owner.username, repo.name) }, row);
+}

@@ -1,0 +1,50 @@
+/**
+ * After a push, the open pull requests it moved get their mergeability checked again by the
+ * `pulls.refreshMergeability` job (issue #8 "Job queue"): the cache row for the new head appears
+ * once the worker runs, without anyone calling checkMergeability.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
+import { startJobWorker, stopJobWorker } from "@/server/jobs";
+import { registerJobHandlers } from "@/server/jobs/handlers";
+import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+
+let server: Server;
+let owner: Member;
+let wt: WorkTree;
+let repo: { id: string; name: string };
+
+beforeAll(async () => {
+  server = await startGitServer();
+  owner = await member("own");
+  repo = await owner.as.repos.create({ name: `j${Math.random().toString(36).slice(2, 8)}` });
+  wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
+});
+
+afterAll(async () => {
+  await stopJobWorker();
+  await server.close();
+});
+
+describe("pulls.refreshMergeability", () => {
+  it("a push to the source branch warms the mergeability cache for the new head", async () => {
+    const main = await wt.sha("main");
+    await wt.run("checkout", "--quiet", "-B", "topic", "main");
+    const first = await wt.commit("topic.txt", "one\n");
+    await wt.push("topic");
+    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "Topic", sourceBranch: "topic", targetBranch: "main", headSha: first, baseSha: main });
+    const second = await wt.commit("topic.txt", "two\n");
+    await wt.push("topic");
+
+    const db = await getDb();
+    expect((await db.pullRequest.findUniqueOrThrow({ where: { id: pr.id } })).headSha).toBe(second);
+    expect(await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } })).toBeNull(); // nobody checked it yet
+    registerJobHandlers();
+    await startJobWorker({ concurrency: 1, pollIntervalMs: 100 });
+    await expect
+      .poll(async () => (await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } }))?.headSha ?? null, { timeout: 60_000, interval: 200 })
+      .toBe(second);
+    const row = await db.pullRequestMergeability.findUniqueOrThrow({ where: { pullRequestId: pr.id } });
+    expect(row).toMatchObject({ canMerge: true, aheadBy: 2, behindBy: 0, baseTip: main });
+  });
+});
