@@ -8,6 +8,7 @@ import { codeUrl, repoUrl } from "./urls";
 import type { RepoData } from "./data";
 import { OpenIssuesCount } from "@/components/issues/open-count";
 import { RepoTabs } from "./repo-tabs";
+import { OpenPullsCount } from "@/components/pulls/open-count";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
 
 /**
@@ -34,7 +35,7 @@ export function RepoHeader({ repo }: { repo: RepoData }) {
           </span>
         </div>
         {repo.description && <p className="mt-1 text-sm text-muted-foreground">{repo.description}</p>}
-        <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} openIssues={<OpenIssuesCount repoId={repo.id} />} />
+        <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} openIssues={<OpenIssuesCount repoId={repo.id} />} openPulls={<OpenPullsCount repoId={repo.id} />} />
       </div>
     </div>
   );
