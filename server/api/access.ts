@@ -33,6 +33,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.get": { tier: "repo", level: "read" },
   "repos.update": { tier: "repo", level: "admin" },
   "repos.delete": { tier: "repo", level: "admin" },
+  "repos.fork": { tier: "repo", level: "read" }, // issue #8: read the parent; the service also needs scope repo:write
   "repos.branches": { tier: "repo", level: "read" },
   "repos.tree": { tier: "repo", level: "read" },
   "repos.blob": { tier: "repo", level: "read" },
@@ -104,6 +105,22 @@ export const ACCESS: Record<string, AccessRule> = {
   "issues.updateView": { tier: "repo", level: "write" },
   "issues.deleteView": { tier: "repo", level: "write" },
   "issues.getIssuesByView": { tier: "repo", level: "read" },
+  // pull requests (issue #8; docs/pulls.md "Records and timeline"). create is read-level, as on
+  // GitHub (opening one moves no branch; a cross-repository source must be readable too);
+  // update/close/reopen: the author, or write permission (checked in the service).
+  "pulls.list": { tier: "repo", level: "read" },
+  "pulls.get": { tier: "repo", level: "read" },
+  "pulls.create": { tier: "repo", level: "read" },
+  "pulls.update": { tier: "repo", level: "read" },
+  "pulls.close": { tier: "repo", level: "read" },
+  "pulls.reopen": { tier: "repo", level: "read" },
+  "pulls.timeline": { tier: "repo", level: "read" }, // extension: the timeline events
+  // stacks (issue #8; docs/pulls.md "Stacks")
+  "stacks.create": { tier: "repo", level: "write" },
+  "stacks.get": { tier: "repo", level: "read" },
+  "stacks.list": { tier: "repo", level: "read" },
+  "stacks.reorder": { tier: "repo", level: "write" },
+  "stacks.delete": { tier: "repo", level: "write" },
   // projects and cycles (issue #3; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },

@@ -320,7 +320,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
       }
       return text(400, `git ${service.slice(4)} refused the request: ${detail}`);
     }
-    if (service === "git-receive-pack" && !advertise) await afterPush(repo, sniffer);
+    if (service === "git-receive-pack" && !advertise) await afterPush(repo, sniffer, actor?.user.id ?? null);
     return new Response(prefix ? new Uint8Array(prefix) : null, { status: 200, headers });
   }
 
@@ -342,7 +342,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
         if (code !== 0) {
           console.error(`git ${service} for ${repo.owner}/${repo.name} exited with ${code}: ${stderr.trim().split("\n").slice(-5).join(" | ")}`);
         } else if (service === "git-receive-pack" && !advertise) {
-          await afterPush(repo, sniffer);
+          await afterPush(repo, sniffer, actor?.user.id ?? null);
         }
         controller.close();
       } catch (e) {
@@ -359,12 +359,12 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
 }
 
 /** Post-push bookkeeping; a failure is logged, the push itself already succeeded. */
-async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null): Promise<void> {
+async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, actorId: string | null): Promise<void> {
   try {
     const commands = sniffer?.commands ?? [];
     const updates = await effectiveUpdates(repo.gitDir, commands);
     if (commands.length > 0 && updates.length === 0) return; // every ref was refused: nothing moved
-    await recordPush(await getDb(), repo.id, repo.gitDir, updates.map((u) => ({ ...u, oldSha: /^0+$/.test(u.oldSha) ? ZERO_SHA : u.oldSha })));
+    await recordPush(await getDb(), repo.id, repo.gitDir, updates.map((u) => ({ ...u, oldSha: /^0+$/.test(u.oldSha) ? ZERO_SHA : u.oldSha })), actorId);
   } catch (e) {
     console.error(`recording the push to ${repo.owner}/${repo.name} failed`, e);
   }

@@ -8,6 +8,7 @@ import { line, text } from "@/server/validation/strings";
 import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProcedure } from "../trpc";
 import * as repos from "@/server/services/repos";
 import { ROLES } from "@/server/services/repos/access";
+import { forkInfo, forkInput, forkRepository } from "@/server/services/repos/fork";
 import * as git from "@/server/git/repository";
 import { listPaths, listTags } from "@/server/git/listing";
 
@@ -24,11 +25,15 @@ export const reposRouter = router({
     .input(z.object({ owner: line("owner").max(100).optional(), member: z.boolean({ error: "member must be a boolean" }).optional(), limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }).default({ limit: 30, offset: 0 }))
     .query(async ({ ctx, input }) => (await repos.listRepositories(ctx.db, ctx.actor, input)).map((r) => repos.toRepoView(r, ctx.publicUrl))),
 
-  /** {owner, name} → repository plus isEmpty (no commits yet). */
+  /** {owner, name} → repository plus isEmpty (no commits yet), parent {id, owner, name} | null (a fork's, when readable) and forkCount. */
   get: repoByNameProcedure.query(async ({ ctx }) => ({
     ...repos.toRepoView(ctx.repo, ctx.publicUrl),
     isEmpty: await git.isEmptyRepository(ctx.repo.gitDir),
+    ...(await forkInfo(ctx.db, ctx.actor, ctx.repo.id)),
   })),
+
+  /** {repoId, name?} → the caller's new fork (read access to the parent, repo:write scope; docs/pulls.md "Forks"). */
+  fork: repoProcedure.input(forkInput).mutation(async ({ ctx, input }) => repos.toRepoView(await forkRepository(ctx.db, ctx.actor, ctx.repo, input), ctx.publicUrl)),
 
   /** {repoId, description?, isPrivate?, defaultBranch?} → repository (admin). */
   update: repoProcedure

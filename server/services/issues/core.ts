@@ -112,7 +112,12 @@ export type IssueCore = Prisma.IssueGetPayload<{ select: typeof issueCore }>;
 /** Issue #number of the repository, or NOT_FOUND "issue #n not found". */
 export async function issueByNumber(db: Db | Tx, repoId: string, number: number): Promise<IssueCore> {
   const issue = await db.issue.findUnique({ where: { repoId_number: { repoId, number } }, select: issueCore });
-  if (!issue) throw notFound(`issue #${number}`);
+  if (!issue) {
+    // issues and pull requests share one number space (issue #8): say which it is
+    const pull = await db.pullRequest.findUnique({ where: { repoId_number: { repoId, number } }, select: { id: true } });
+    if (pull) throw new AppError("NOT_FOUND", `issue #${number} not found: #${number} is a pull request`);
+    throw notFound(`issue #${number}`);
+  }
   return issue;
 }
 

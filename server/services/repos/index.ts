@@ -13,6 +13,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { branchNameProblem } from "@/server/git/refs";
 import * as git from "@/server/git/repository";
 import { repoNameProblem } from "@/server/services/users/names";
+import { detachForks } from "./fork";
 import { atLeast, effectivePermission, permissionOf, repoSelect, toAuthorized, type AuthorizedRepo, type Permission, type RepoRole } from "./access";
 
 /** A repository as the API returns it (dates ISO). `id` is the UUID the spec calls repoId. */
@@ -133,8 +134,13 @@ export async function updateRepository(db: Db, repo: AuthorizedRepo, input: { de
   return toAuthorized(row, repo.permission);
 }
 
-/** Deletes the repository row (cascading) and its bare repository on disk. */
+/**
+ * Deletes the repository row (cascading) and its bare repository on disk. Its forks are detached
+ * first (they get their own copy of every object they borrow: ./fork.ts `detachForks`), so
+ * they keep working; their forkedFromId becomes null.
+ */
 export async function deleteRepository(db: Db, repo: AuthorizedRepo): Promise<void> {
+  await detachForks(db, repo.id);
   await db.repository.delete({ where: { id: repo.id } });
   await git.removeRepository(repo.gitDir);
 }

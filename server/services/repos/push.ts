@@ -6,11 +6,13 @@
  * repository created with `main`) gets HEAD and `defaultBranch` moved to a branch that does.
  *
  * This is THE hook for every later "a branch moved" reaction: pull requests whose source branch
- * is among `updates` get their `headSha` updated and their mergeability and AI review refreshed
- * (ARCHITECTURE.md "Git"). Add that here, not in the HTTP layer.
+ * is among `updates` get their `headSha` updated and their cached mergeability dropped, merged
+ * outside svc or deleted sources are recorded (services/pulls/after-push.ts `updatePullsAfterPush`;
+ * ARCHITECTURE.md "Git"). Add further reactions here, not in the HTTP layer.
  */
 import type { Db } from "@/server/db";
 import { listBranches, setHead } from "@/server/git/repository";
+import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 
 /** One ref change a push asked for and that took effect (shas are 40 hex; zeros = created/deleted). */
 export interface RefUpdate {
@@ -25,11 +27,14 @@ export const ZERO_SHA = "0000000000000000000000000000000000000000";
 /**
  * Records a push into repository `repoId` whose bare repository is `gitDir`. `updates` are the
  * ref changes that took effect (empty when unknown). Never throws for git problems of the
- * default-branch fix-up (they are logged); database errors propagate.
+ * default-branch fix-up or of pull request updates (they are logged); database errors of the
+ * repository row propagate. `actorId` is the pusher (pull request timeline events name them).
  */
-export async function recordPush(db: Db, repoId: string, gitDir: string, updates: RefUpdate[] = []): Promise<void> {
+export async function recordPush(db: Db, repoId: string, gitDir: string, updates: RefUpdate[] = [], actorId: string | null = null): Promise<void> {
   const now = new Date();
   const row = await db.repository.update({ where: { id: repoId }, data: { pushedAt: now, updatedAt: now }, select: { defaultBranch: true } });
+  // pull requests whose source or target moved (services/pulls/after-push.ts); logs its own failures
+  await updatePullsAfterPush(db, repoId, gitDir, updates.map((u) => ({ ...u, newSha: /^0+$/.test(u.newSha) ? ZERO_SHA : u.newSha })), actorId).catch((e) => console.error("recordPush: pull request update failed", e));
   try {
     const branches = await listBranches(gitDir);
     if (branches.length === 0 || branches.some((b) => b.name === row.defaultBranch)) return;

@@ -1,0 +1,56 @@
+/**
+ * Fork storage (issue #8, docs/pulls.md "Forks"): a fork is a bare repository that borrows its
+ * parent's objects through git alternates (gitrepository-layout(5) `objects/info/alternates`),
+ * made by `git clone --bare --shared` (git-clone(1)): branches and tags are copied as refs, no
+ * object is copied. The alternates entry is rewritten relative to the fork's objects directory
+ * so DATA_DIR can move. Before a parent goes away, `detachFork` copies everything the fork
+ * borrows into it (`git repack -a -d` without `-l` packs objects from alternates too) and then
+ * removes the alternates file, so the fork keeps working on its own.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { gitText, runGit, userArg } from "./exec";
+
+/** The alternates file of a bare repository. */
+export function alternatesFile(gitDir: string): string {
+  return path.join(gitDir, "objects", "info", "alternates");
+}
+
+/**
+ * Creates bare repository `forkGitDir` sharing objects with `parentGitDir` and holding the
+ * parent's branches, tags and HEAD. Errors: a plain Error (server fault) when git fails; the
+ * caller removes the half-made folder.
+ */
+export async function cloneShared(parentGitDir: string, forkGitDir: string): Promise<void> {
+  await mkdir(path.dirname(forkGitDir), { recursive: true });
+  const r = await runGit(["clone", "--bare", "--shared", "--quiet", "--end-of-options", userArg(parentGitDir, "parent"), userArg(forkGitDir, "fork")], { timeoutMs: 300_000 });
+  if (r.code !== 0) throw new Error(`git clone --shared failed (${r.code}): ${r.stderr.trim()}`);
+  await runGit(["remote", "remove", "origin"], { gitDir: forkGitDir });
+  await gitText(["config", "core.logAllRefUpdates", "true"], { gitDir: forkGitDir });
+  await gitText(["config", "receive.fsckObjects", "true"], { gitDir: forkGitDir });
+  // a relative alternates path (relative to objects/), so moving DATA_DIR keeps the link
+  const objects = path.join(forkGitDir, "objects");
+  await writeFile(alternatesFile(forkGitDir), `${path.relative(objects, path.join(parentGitDir, "objects"))}\n`);
+}
+
+/**
+ * Makes `forkGitDir` self-contained: `git repack -a -d` (objects borrowed through alternates
+ * are packed into the fork), then the alternates file is removed. No-op without alternates.
+ * Errors: a plain Error when repack fails (the alternates file is then kept).
+ */
+export async function detachFork(forkGitDir: string): Promise<void> {
+  if (!existsSync(alternatesFile(forkGitDir))) return;
+  const r = await runGit(["repack", "-a", "-d", "-q"], { gitDir: forkGitDir, timeoutMs: 0 });
+  if (r.code !== 0) throw new Error(`git repack -a -d failed (${r.code}): ${r.stderr.trim()}`);
+  await rm(alternatesFile(forkGitDir), { force: true });
+}
+
+/** The alternates entries of a bare repository (empty when it borrows nothing). */
+export async function readAlternates(gitDir: string): Promise<string[]> {
+  try {
+    return (await readFile(alternatesFile(gitDir), "utf8")).split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * What a push means for pull requests (issue #8 "Pushes"; called by recordPush,
+ * server/services/repos/push.ts, after receive-pack). For the branches the push moved:
+ *   - an open pull request whose source (repository + branch) moved gets headSha and
+ *     `refs/pull/<number>/head` in its target updated (the commit fetched from a fork first), its
+ *     cached mergeability dropped, and an event "pushed" {commits, before, after}, or
+ *     "force_pushed" when the old head is not an ancestor of the new one;
+ *   - an open pull request whose head is now reachable from its target branch (the source or the
+ *     target moved) is marked merged outside svc: mergeStrategy "external", mergeSha = the target
+ *     tip, event "merged";
+ *   - a pull request (open or closed) whose source branch was deleted gets sourceDeleted = true and
+ *     "source_deleted"; when the branch comes back, false again and "source_restored".
+ * Bounded: ONE query finds the affected pull requests; git runs only for those. Each pull
+ * request's change is one guarded transaction (nothing happens twice when pushes race).
+ */
+import type { Db } from "@/server/db";
+import { inTransaction } from "@/server/services/issues/core";
+import { repoGitDir } from "@/server/git/paths";
+import { resolveCommit } from "@/server/git/repository";
+import { casRef, countCommits, fetchCommit, isAncestor, pullHeadRef, readRef } from "@/server/git/pull-refs";
+import { recordPullEvent } from "./events";
+
+const ZERO = "0000000000000000000000000000000000000000";
+
+/** A ref change that took effect (full ref name; 40-hex shas, zeros = created/deleted). */
+export interface PushedRef {
+  ref: string;
+  oldSha: string;
+  newSha: string;
+}
+
+type Affected = Awaited<ReturnType<typeof affectedPulls>>[number];
+
+/** The pull requests a push of `branches` into `repoId` may affect: one query. */
+const affectedSelect = {
+  id: true, number: true, repoId: true, sourceRepoId: true, sourceBranch: true, targetBranch: true, state: true, headSha: true, sourceDeleted: true,
+  repo: { select: { name: true, owner: { select: { username: true } } } },
+  sourceRepo: { select: { name: true, owner: { select: { username: true } } } },
+} as const;
+
+async function affectedPulls(db: Db, repoId: string, branches: string[]) {
+  return db.pullRequest.findMany({
+    where: {
+      OR: [
+        { sourceRepoId: repoId, sourceBranch: { in: branches }, state: { in: ["open", "closed"] } },
+        { repoId, targetBranch: { in: branches }, state: "open" },
+      ],
+    },
+    select: affectedSelect,
+    take: 1000,
+  });
+}
+
+/**
+ * Applies a push of `updates` into repository `repoId` (bare repository `gitDir`) to pull
+ * requests. `actorId` is the pusher (null when unknown). Git or database problems of one pull
+ * request are logged and do not stop the others.
+ */
+export async function updatePullsAfterPush(db: Db, repoId: string, gitDir: string, updates: PushedRef[], actorId: string | null = null): Promise<void> {
+  const moved = new Map<string, PushedRef>();
+  for (const u of updates) if (u.ref.startsWith("refs/heads/")) moved.set(u.ref.slice("refs/heads/".length), u);
+  if (moved.size === 0) return;
+  const pulls = await affectedPulls(db, repoId, [...moved.keys()]);
+  for (const pr of pulls) {
+    try {
+      await applyToPull(db, repoId, gitDir, moved, pr, actorId);
+    } catch (e) {
+      console.error(`updating pull request ${pr.id} after a push failed`, e);
+    }
+  }
+}
+
+async function applyToPull(db: Db, repoId: string, gitDir: string, moved: Map<string, PushedRef>, pr: Affected, actorId: string | null): Promise<void> {
+  const targetGitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
+  const sourceMove = pr.sourceRepoId === repoId ? moved.get(pr.sourceBranch) : undefined;
+  let head = pr.headSha;
+  if (sourceMove && sourceMove.newSha === ZERO) {
+    if (!pr.sourceDeleted) await setSourceDeleted(db, pr.id, true, sourceMove.oldSha, actorId);
+    return;
+  }
+  if (sourceMove) {
+    if (pr.sourceDeleted) await setSourceDeleted(db, pr.id, false, sourceMove.newSha, actorId);
+    if (pr.state === "open" && sourceMove.newSha !== pr.headSha) {
+      if (!(await moveHead(db, pr, targetGitDir, gitDir, sourceMove.newSha, actorId))) return;
+      head = sourceMove.newSha;
+    }
+  }
+  if (pr.state === "open") await markMergedIfReachable(db, pr, targetGitDir, head, actorId);
+}
+
+async function setSourceDeleted(db: Db, id: string, deleted: boolean, sha: string, actorId: string | null): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const r = await tx.pullRequest.updateMany({ where: { id, sourceDeleted: !deleted }, data: { sourceDeleted: deleted } });
+    if (r.count === 0) return;
+    if (deleted) await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: id } });
+    await recordPullEvent(tx, id, deleted ? "source_deleted" : "source_restored", { sha }, actorId);
+  });
+}
+
+/**
+ * Points pull request `pr` at `newSha`: fetch from the source repository when it is a fork,
+ * move refs/pull/N/head by compare-and-swap, then headSha, mergeability and the event in one
+ * transaction guarded on the old headSha. False when another push got there first.
+ */
+async function moveHead(db: Db, pr: Affected, targetGitDir: string, sourceGitDir: string, newSha: string, actorId: string | null): Promise<boolean> {
+  if (pr.sourceRepoId !== pr.repoId) await fetchCommit(targetGitDir, sourceGitDir, newSha);
+  const forced = !(await isAncestor(targetGitDir, pr.headSha, newSha).catch(() => false));
+  const commits = await countCommits(targetGitDir, pr.headSha, newSha); // commits new to the head
+  const ref = pullHeadRef(pr.number);
+  const current = await readRef(targetGitDir, ref);
+  if (!(await casRef(targetGitDir, ref, newSha, current))) return false;
+  return inTransaction(db, async (tx) => {
+    const r = await tx.pullRequest.updateMany({ where: { id: pr.id, headSha: pr.headSha, state: "open" }, data: { headSha: newSha } });
+    if (r.count === 0) return false;
+    await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
+    await recordPullEvent(tx, pr.id, forced ? "force_pushed" : "pushed", { commits, before: pr.headSha, after: newSha }, actorId);
+    return true;
+  });
+}
+
+/** Marks `pr` merged outside svc when `head` is reachable from its target branch's tip. */
+async function markMergedIfReachable(db: Db, pr: Affected, targetGitDir: string, head: string, actorId: string | null): Promise<void> {
+  const tip = await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`);
+  if (!tip || !(await isAncestor(targetGitDir, head, tip))) return;
+  await inTransaction(db, async (tx) => {
+    const now = new Date();
+    const r = await tx.pullRequest.updateMany({
+      where: { id: pr.id, state: "open", headSha: head },
+      data: { state: "merged", mergedAt: now, mergeSha: tip, mergeStrategy: "external", mergedById: null },
+    });
+    if (r.count === 0) return;
+    await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
+    await recordPullEvent(tx, pr.id, "merged", { mergeSha: tip, strategy: "external" }, actorId);
+  });
+}
+
+/**
+ * Moves open pull request `id` to its source branch's tip `tip` (pulls.reopen after pushes made
+ * while it was closed): the same fetch, ref move, event and merged check as a push.
+ */
+export async function followSourceTip(db: Db, id: string, tip: string, actorId: string | null): Promise<void> {
+  const pr = await db.pullRequest.findUnique({ where: { id }, select: affectedSelect });
+  if (!pr || pr.state !== "open") return;
+  const targetGitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
+  let head = pr.headSha;
+  if (tip !== pr.headSha && (await moveHead(db, pr, targetGitDir, repoGitDir(pr.sourceRepo.owner.username, pr.sourceRepo.name), tip, actorId))) head = tip;
+  await markMergedIfReachable(db, pr, targetGitDir, head, actorId);
+}

@@ -1,0 +1,121 @@
+/**
+ * pulls.create (spec "Pull request router"; rules of issue #8, docs/pulls.md "Records and
+ * timeline"):
+ *   - both branches must exist; `headSha` must be the source branch's tip (else CONFLICT "the
+ *     branch moved"); `baseSha` must be a commit of the target repository;
+ *   - the same repository and branch on both sides is refused (BAD_REQUEST);
+ *   - an open pull request for the same source (repository + branch) → target is CONFLICT
+ *     naming it (#N);
+ *   - permission, as GitHub decides it: read access to the target repository (the access row) and
+ *     read access to the source repository (a fork in the same fork network: the target's fork,
+ *     its parent, or a sibling fork). Opening a pull request moves no branch; whoever can read both
+ *     sides may propose the change. Unreadable sources answer NOT_FOUND like any repository;
+ *   - the number comes from Repository.nextIssueNumber (shared with issues), incremented in the
+ *     creating transaction; the target gets `refs/pull/<number>/head` at headSha (for a fork, the
+ *     commit is first fetched from the fork's bare repository); timeline event "opened".
+ */
+import type { Db } from "@/server/db";
+import { AppError, badRequest, conflict } from "@/server/errors";
+import type { Actor } from "@/server/auth/actor";
+import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
+import { inTransaction, requireActor } from "@/server/services/issues/core";
+import { branchNameProblem } from "@/server/git/refs";
+import { resolveCommit } from "@/server/git/repository";
+import { casRef, fetchCommit, hasCommit, pullHeadRef, readRef } from "@/server/git/pull-refs";
+import { createPullInput, type CreatePullInput } from "./schemas";
+import { recordPullEvent } from "./events";
+import { pullViewById, type PullView } from "./view";
+
+/** The branch tip, or BAD_REQUEST naming the branch and repository. */
+async function branchTip(repo: Pick<AuthorizedRepo, "gitDir" | "owner" | "name">, branch: string, field: string): Promise<string> {
+  const problem = branchNameProblem(branch);
+  if (problem) throw badRequest(`${field}: ${problem}`);
+  const tip = await resolveCommit(repo.gitDir, `refs/heads/${branch}`);
+  if (!tip) throw badRequest(`${field}: branch "${branch}" does not exist in ${repo.owner}/${repo.name}`);
+  return tip;
+}
+
+/**
+ * True when `a` and `b` are in one fork network as svc builds it: one is the other's fork, or
+ * both are forks of the same parent.
+ */
+export async function sameForkNetwork(db: Db, a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const rows = await db.repository.findMany({ where: { id: { in: [a, b] } }, select: { id: true, forkedFromId: true } });
+  const ra = rows.find((r) => r.id === a);
+  const rb = rows.find((r) => r.id === b);
+  if (!ra || !rb) return false;
+  return ra.forkedFromId === b || rb.forkedFromId === a || (ra.forkedFromId !== null && ra.forkedFromId === rb.forkedFromId);
+}
+
+/** The source repository of a create: the target itself, or a readable repository of its fork network. */
+async function sourceRepository(db: Db, actor: Actor, target: AuthorizedRepo, sourceRepoId: string | undefined): Promise<AuthorizedRepo> {
+  if (!sourceRepoId || sourceRepoId === target.id) return target;
+  const source = await authorizeRepo(db, actor, { repoId: sourceRepoId }, "read");
+  if (!(await sameForkNetwork(db, source.id, target.id))) {
+    throw badRequest(`${source.owner}/${source.name} is not a fork of ${target.owner}/${target.name} (nor its parent or a sibling fork)`);
+  }
+  return source;
+}
+
+/**
+ * Opens a pull request in `repo` (the target, read-authorized) for `caller`. Errors:
+ * UNAUTHORIZED anonymous; BAD_REQUEST bad input, unknown branch, same branch, unrelated source;
+ * NOT_FOUND unreadable source; CONFLICT branch moved or an open pull request exists.
+ */
+export async function createPullRequest(db: Db, caller: Actor | null, repo: AuthorizedRepo, raw: CreatePullInput): Promise<PullView> {
+  const actor = requireActor(caller);
+  const input = createPullInput.parse(raw);
+  const source = await sourceRepository(db, actor, repo, input.sourceRepoId);
+  if (source.id === repo.id && input.sourceBranch === input.targetBranch) {
+    throw badRequest("the source and target are the same branch: choose another branch to compare");
+  }
+  const [sourceTip] = await Promise.all([
+    branchTip(source, input.sourceBranch, "sourceBranch"),
+    branchTip(repo, input.targetBranch, "targetBranch"),
+  ]);
+  if (sourceTip !== input.headSha) {
+    throw conflict(`the branch moved: ${input.sourceBranch} is at ${sourceTip}, not ${input.headSha}; reload and try again`);
+  }
+  if (!(await hasCommit(repo.gitDir, input.baseSha))) throw badRequest(`baseSha ${input.baseSha} is not a commit of ${repo.owner}/${repo.name}`);
+  if (source.id !== repo.id) await fetchCommit(repo.gitDir, source.gitDir, input.headSha);
+
+  let written: { ref: string; sha: string } | null = null;
+  try {
+    return await inTransaction(db, async (tx) => {
+      // the counter first: on PostgreSQL its row lock orders concurrent creators in this
+      // repository, so the duplicate check below sees the previous creator's row
+      const counter = await tx.repository.update({ where: { id: repo.id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+      const number = counter.nextIssueNumber - 1;
+      const existing = await tx.pullRequest.findFirst({
+        where: { repoId: repo.id, sourceRepoId: source.id, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch, state: "open" },
+        select: { number: true },
+      });
+      if (existing) {
+        const from = source.id === repo.id ? input.sourceBranch : `${source.owner}:${input.sourceBranch}`;
+        throw conflict(`pull request #${existing.number} is already open for ${from} → ${input.targetBranch}`);
+      }
+      const created = await tx.pullRequest.create({
+        data: {
+          repoId: repo.id, number, title: input.title, body: input.body ?? null, isDraft: input.isDraft ?? false,
+          sourceRepoId: source.id, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch,
+          headSha: input.headSha, baseSha: input.baseSha, authorId: actor.user.id,
+        },
+        select: { id: true },
+      });
+      await recordPullEvent(tx, created.id, "opened", { headSha: input.headSha, baseSha: input.baseSha, isDraft: input.isDraft ?? false }, actor.user.id);
+      // The number is ours (the counter row is locked until commit); a ref left by a rolled-back
+      // attempt with this number is replaced by compare-and-swap from whatever it holds.
+      const ref = pullHeadRef(number);
+      const old = await readRef(repo.gitDir, ref);
+      if (!(await casRef(repo.gitDir, ref, input.headSha, old))) throw new AppError("CONFLICT", `${ref} changed meanwhile; retry`);
+      written = { ref, sha: input.headSha };
+      return pullViewById(tx, created.id);
+    });
+  } catch (e) {
+    // nothing half-done: the row rolled back, so the ref goes too (if it still is ours)
+    const w = written as { ref: string; sha: string } | null;
+    if (w) await casRef(repo.gitDir, w.ref, null, w.sha).catch(() => false);
+    throw e;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * A pull request's timeline (issue #8): one PullRequestEvent row per change, written in the
+ * same transaction as the change. Types and their `data` (JSON) — docs/pulls.md "Records and
+ * timeline":
+ *   opened {}                          edited {field: "title"|"body", from, to}
+ *   ready_for_review {}                converted_to_draft {}
+ *   closed {}                          reopened {}
+ *   pushed {commits, before, after}    force_pushed {commits, before, after}
+ *   merged {mergeSha, strategy}        source_deleted {sha}      source_restored {sha}
+ * (base_changed, referenced and merges by svc are written by their owners.)
+ */
+import type { Db, Prisma } from "@/server/db";
+import { pullUserSelect, type PullUser } from "./view";
+
+type Tx = Prisma.TransactionClient;
+
+export type PullEventType =
+  | "opened" | "edited" | "ready_for_review" | "converted_to_draft" | "closed" | "reopened"
+  | "pushed" | "force_pushed" | "merged" | "source_deleted" | "source_restored" | "base_changed" | "referenced";
+
+/** Appends one event to pull request `pullRequestId`'s timeline. `actorId` null = svc itself (a push hook without a user). */
+export async function recordPullEvent(tx: Tx | Db, pullRequestId: string, type: PullEventType, data: Record<string, unknown>, actorId: string | null): Promise<void> {
+  await tx.pullRequestEvent.create({ data: { pullRequestId, type, data: JSON.stringify(data), actorId } });
+}
+
+export interface PullEventView {
+  id: number;
+  type: string;
+  data: Record<string, unknown>;
+  actor: PullUser | null;
+  createdAt: string;
+}
+
+/** pulls.timeline (extension): events oldest first, `data` parsed, with the actor. One query. */
+export async function listPullEvents(db: Db, pullRequestId: string, limit = 500): Promise<PullEventView[]> {
+  const rows = await db.pullRequestEvent.findMany({
+    where: { pullRequestId },
+    orderBy: { id: "asc" },
+    take: limit,
+    select: { id: true, type: true, data: true, createdAt: true, actor: { select: pullUserSelect } },
+  });
+  return rows.map((r) => ({ id: r.id, type: r.type, data: safeJson(r.data), actor: r.actor, createdAt: r.createdAt.toISOString() }));
+}
+
+function safeJson(text: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * pulls.list (spec "Pull request router"): {state? (open|closed|merged), authorId?, limit
+ * (1–100, 20), offset (0)} → pull requests newest first (by number), each with author and
+ * labels. ONE SQL statement (the page is chosen in a subquery on the (repoId, state, number) /
+ * (repoId, authorId, state, number) indexes, then author joined and labels aggregated as JSON),
+ * plus the authorization query the repo tier already ran. Both providers; every value bound.
+ */
+import type { Db } from "@/server/db";
+import { getConfig } from "@/server/config";
+import { dateOf, boolOf } from "@/server/db/raw";
+import { Sql, type Dialect } from "@/server/services/issues/query";
+import { listPullsInput, type ListPullsInput } from "./schemas";
+import { toPullView, type PullLabel, type PullView } from "./view";
+
+/** The list statement for `repoId` and `filter` (pure; exported for the benchmark). */
+export function pullsListSql(dialect: Dialect, repoId: string, filter: { state?: string; authorId?: string; limit: number; offset: number }): { text: string; params: unknown[] } {
+  const sql = new Sql(dialect);
+  const where = [`p."repoId" = ${sql.p(repoId)}`];
+  if (filter.state) where.push(`p."state" = ${sql.p(filter.state)}`);
+  if (filter.authorId) where.push(`p."authorId" = ${sql.p(filter.authorId)}`);
+  const labelJson = dialect === "postgresql"
+    ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color") ORDER BY l."nameLower")::text, '[]')`
+    : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color"))`;
+  // SQLite's json_group_array has no ORDER BY: aggregate over an ordered subquery instead
+  const labelsFrom = dialect === "postgresql"
+    ? `FROM "PullRequestLabel" pl JOIN "Label" l ON l."id" = pl."labelId" WHERE pl."pullRequestId" = p."id"`
+    : `FROM (SELECT l."id", l."name", l."color" FROM "PullRequestLabel" pl JOIN "Label" l ON l."id" = pl."labelId" WHERE pl."pullRequestId" = p."id" ORDER BY l."nameLower") l`;
+  const text = `SELECT p."id", p."number", p."title", p."body", p."state", p."sourceBranch", p."targetBranch", p."headSha", p."baseSha",
+  p."authorId", p."isDraft", p."createdAt", p."updatedAt", p."mergedAt", p."closedAt",
+  au."username" AS "authorUsername", au."name" AS "authorName",
+  (SELECT ${labelJson} ${labelsFrom}) AS "labels"
+FROM "PullRequest" p
+LEFT JOIN "User" au ON au."id" = p."authorId"
+WHERE p."id" IN (SELECT p."id" FROM "PullRequest" p WHERE ${where.join(" AND ")} ORDER BY p."number" DESC LIMIT ${sql.p(filter.limit)} OFFSET ${sql.p(filter.offset)})
+ORDER BY p."number" DESC`;
+  return { text, params: sql.params };
+}
+
+interface Row {
+  id: string; number: unknown; title: string; body: string | null; state: string; sourceBranch: string; targetBranch: string;
+  headSha: string; baseSha: string; authorId: string | null; isDraft: unknown; createdAt: unknown; updatedAt: unknown;
+  mergedAt: unknown; closedAt: unknown; authorUsername: string | null; authorName: string | null; labels: unknown;
+}
+
+/** Lists pull requests of repository `repo` (already authorized for read). BAD_REQUEST for bad input. */
+export async function listPullRequests(db: Db, repo: { id: string }, raw: ListPullsInput): Promise<PullView[]> {
+  const input = listPullsInput.parse(raw);
+  const { text, params } = pullsListSql(getConfig().provider, repo.id, input);
+  const rows = await db.$queryRawUnsafe<Row[]>(text, ...params);
+  return rows.map((r) => {
+    const labels = (typeof r.labels === "string" ? JSON.parse(r.labels) : (r.labels ?? [])) as PullLabel[];
+    return toPullView({
+      id: r.id, number: Number(r.number), title: r.title, body: r.body, state: r.state, sourceBranch: r.sourceBranch, targetBranch: r.targetBranch,
+      headSha: r.headSha, baseSha: r.baseSha, authorId: r.authorId,
+      author: r.authorId && r.authorUsername ? { id: r.authorId, username: r.authorUsername, name: r.authorName } : null,
+      labels: labels.filter((l) => l && l.id).map((label) => ({ label })),
+      isDraft: boolOf(r.isDraft), createdAt: dateOf(r.createdAt)!, updatedAt: dateOf(r.updatedAt)!, mergedAt: dateOf(r.mergedAt), closedAt: dateOf(r.closedAt),
+    });
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Forks (issue #8; docs/pulls.md "Forks"): `forkRepository` makes a repository owned by the
+ * caller that shares objects with its parent (server/git/forks.ts) and records forkedFromId;
+ * `forkInfo` is what repos.get shows (parent {owner, name} when the caller can read it,
+ * forkCount); `detachForks` runs before a repository with forks is deleted, so its forks keep
+ * working (their objects are copied in and the alternates link removed; forkedFromId becomes
+ * null through the foreign key's SET NULL).
+ */
+import { z } from "zod";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { requireScope, type Actor } from "@/server/auth/actor";
+import { line } from "@/server/validation/strings";
+import { repoGitDir } from "@/server/git/paths";
+import { cloneShared, detachFork } from "@/server/git/forks";
+import { removeRepository } from "@/server/git/repository";
+import { repoNameProblem } from "@/server/services/users/names";
+import { authorizeRepo, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
+
+export const forkInput = z.object({ name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters").optional() });
+
+/**
+ * repos.fork {repoId, name? (default the parent's name)} → the new repository (admin for its
+ * owner, the caller). Needs read access to the parent (the access row) and the repo:write scope
+ * (FORBIDDEN). The fork keeps the parent's visibility, description and default branch.
+ * Errors: BAD_REQUEST invalid name; CONFLICT when the caller already has a repository with that
+ * name (also their own repository: fork it under another name).
+ */
+export async function forkRepository(db: Db, actor: Actor | null, parent: AuthorizedRepo, raw: z.input<typeof forkInput>): Promise<AuthorizedRepo> {
+  if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to do this");
+  requireScope(actor, "repo:write");
+  const name = forkInput.parse(raw).name ?? parent.name;
+  const problem = repoNameProblem(name);
+  if (problem) throw new AppError("BAD_REQUEST", problem);
+  let row;
+  try {
+    row = await db.repository.create({
+      data: {
+        ownerId: actor.user.id, name, nameLower: name.toLowerCase(), description: parent.description, isPrivate: parent.isPrivate,
+        defaultBranch: parent.defaultBranch, forkedFromId: parent.id,
+      },
+      select: repoSelect,
+    });
+  } catch (e) {
+    if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
+    throw e;
+  }
+  const gitDir = repoGitDir(actor.user.username, name);
+  try {
+    await removeRepository(gitDir); // a leftover folder from a failed earlier attempt
+    await cloneShared(parent.gitDir, gitDir);
+  } catch (e) {
+    await removeRepository(gitDir).catch(() => {});
+    await db.repository.delete({ where: { id: row.id } }).catch(() => {});
+    throw e;
+  }
+  return toAuthorized(row, "admin");
+}
+
+/** Fork facts for repos.get: the parent (null when none or the caller cannot read it) and how many forks there are. */
+export async function forkInfo(db: Db, actor: Actor | null, repoId: string): Promise<{ parent: { id: string; owner: string; name: string } | null; forkCount: number }> {
+  const row = await db.repository.findUnique({ where: { id: repoId }, select: { forkedFromId: true, _count: { select: { forks: true } } } });
+  let parent: { id: string; owner: string; name: string } | null = null;
+  if (row?.forkedFromId) {
+    try {
+      const p = await authorizeRepo(db, actor, { repoId: row.forkedFromId }, "read");
+      parent = { id: p.id, owner: p.owner, name: p.name };
+    } catch {
+      parent = null; // not readable by this caller: not shown
+    }
+  }
+  return { parent, forkCount: row?._count.forks ?? 0 };
+}
+
+/**
+ * Before repository `repoId` is deleted: every fork gets its own copy of the objects it borrows
+ * (`detachFork`). Throws (nothing deleted yet) when one fails.
+ */
+export async function detachForks(db: Db, repoId: string): Promise<void> {
+  const forks = await db.repository.findMany({ where: { forkedFromId: repoId }, select: { name: true, owner: { select: { username: true } } } });
+  for (const f of forks) await detachFork(repoGitDir(f.owner.username, f.name));
+}

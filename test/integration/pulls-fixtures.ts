@@ -1,0 +1,122 @@
+/**
+ * Fixtures for the pull request tests: a svc server with git smart HTTP, users with tokens, and
+ * local work trees that push to it with the real git CLI (so recordPush runs as in production).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { TRPCError } from "@trpc/server";
+import { handleGitHttp } from "@/server/git/smart-http";
+import type { Profile } from "@/server/services/users";
+import { gitClient } from "../fixtures/clients";
+import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
+
+export type Caller = Awaited<ReturnType<typeof callerFor>>;
+
+const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "svc-pulls-"));
+const home = path.join(tmpRoot, "home");
+mkdirSync(home, { recursive: true });
+let dirs = 0;
+
+/** Runs git in `cwd`; throws with stderr on failure; returns trimmed stdout. */
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const r = await gitClient(["-c", "credential.helper=", ...args], { cwd, home, input: "" });
+  if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+export interface Server {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** A svc HTTP server serving tRPC and git smart HTTP. */
+export function startGitServer(): Promise<Server> {
+  return startServer({ git: (req, o, r, rest) => handleGitHttp(req, o, r, rest) });
+}
+
+export interface Member {
+  user: Profile;
+  token: string;
+  as: Caller;
+}
+
+/** A user with a repo:read+write token and a session caller. */
+export async function member(prefix: string): Promise<Member> {
+  const user = await makeUser(prefix);
+  return { user, token: await makeToken(user, ["repo:read", "repo:write"]), as: await callerFor(actorOf(user)) };
+}
+
+/** A local work tree whose `origin` is owner/name on `server`, authenticated as `who`. */
+export class WorkTree {
+  constructor(readonly dir: string) {}
+
+  /** Writes `file` and commits it; returns the new commit sha. */
+  async commit(file: string, content: string, message = `edit ${file}`): Promise<string> {
+    mkdirSync(path.dirname(path.join(this.dir, file)), { recursive: true });
+    writeFileSync(path.join(this.dir, file), content);
+    await git(this.dir, "add", "-A");
+    await git(this.dir, "commit", "--quiet", "-m", message);
+    return this.sha("HEAD");
+  }
+
+  sha(rev: string): Promise<string> {
+    return git(this.dir, "rev-parse", rev);
+  }
+
+  run(...args: string[]): Promise<string> {
+    return git(this.dir, ...args);
+  }
+
+  /** `git push origin <refspecs>` (add "--force" etc. as refspecs). */
+  push(...refspecs: string[]): Promise<string> {
+    return git(this.dir, "push", "--quiet", "origin", ...refspecs);
+  }
+}
+
+/** The clone URL of owner/name with `token` as the password. */
+export function remoteOf(server: Server, token: string, owner: string, name: string): string {
+  const u = new URL(server.url);
+  return `http://git:${token}@${u.host}/${owner}/${name}.git`;
+}
+
+/** A new work tree with one commit (README.md) on main, origin = `remote`, main pushed. */
+export async function seededWorkTree(remote: string): Promise<WorkTree> {
+  dirs += 1;
+  const dir = path.join(tmpRoot, `wt-${dirs}`);
+  await git(tmpRoot, "init", "--quiet", "--initial-branch=main", dir);
+  const wt = new WorkTree(dir);
+  await wt.run("remote", "add", "origin", remote);
+  await wt.commit("README.md", "# hello\n", "first");
+  await wt.push("main");
+  return wt;
+}
+
+/** A clone of `remote` in a new directory. */
+export async function cloneOf(remote: string): Promise<WorkTree> {
+  dirs += 1;
+  const dir = path.join(tmpRoot, `clone-${dirs}`);
+  await git(tmpRoot, "clone", "--quiet", remote, dir);
+  return new WorkTree(dir);
+}
+
+/** The TRPCError code of a rejected call ("OK" if it succeeded). */
+export async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "OK";
+  } catch (e) {
+    if (e instanceof TRPCError) return e.code;
+    throw e;
+  }
+}
+
+/** The message of a rejected call ("" if it succeeded). */
+export async function messageOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "";
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
