@@ -11,6 +11,7 @@ import { PrefetchLink } from "@/components/ui/prefetch-link";
 import { LabelChip, TimeAgo } from "@/components/issues/ui";
 import type { PullsContext } from "./data";
 import { PULLS_PAGE_SIZE, listHref, listPage, listState, pullUrl, pullsUrl, type Pull, type PullListState } from "./model";
+import { RecentPushBanner } from "./recent-push-banner";
 import { BranchLabel, MergedIcon, PullClosedIcon, PullRequestIcon, PullStateIcon } from "./ui";
 
 type Query = Record<string, string | string[] | undefined>;
@@ -45,6 +46,7 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
 
   return (
     <div className={cx(container, "py-6")}>
+      <RecentPushBanner repo={repo} className="mb-4" />
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <nav className="flex flex-wrap items-center gap-1 text-sm" aria-label="Filter by author" data-testid="pulls-author-filter">
           <span className="mr-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Author</span>
