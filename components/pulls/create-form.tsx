@@ -14,14 +14,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { card, cx } from "@/components/ui/styles";
-import { pullUrl } from "./model";
-
-/** The title GitHub proposes: the subject of a single commit, else the branch name in words. */
-export function suggestedTitle(branch: string, commits: { message: string }[]): string {
-  if (commits.length === 1) return commits[0].message.split("\n")[0].slice(0, 256);
-  const words = branch.split("/").pop()!.replace(/[-_]+/g, " ").trim();
-  return (words.charAt(0).toUpperCase() + words.slice(1)).slice(0, 256) || branch.slice(0, 256);
-}
+import { pullUrl, suggestedTitle } from "./model";
 
 export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
   repo: { id: string; owner: string; name: string };

@@ -50,3 +50,10 @@ export function mergeSentence(pr: { state: string }, commits: number): string {
   const n = `${commits} commit${commits === 1 ? "" : "s"}`;
   return pr.state === "merged" ? `merged ${n} into` : `wants to merge ${n} into`;
 }
+
+/** The title GitHub proposes: the subject of a single commit, else the branch name in words. */
+export function suggestedTitle(branch: string, commits: { message: string }[]): string {
+  if (commits.length === 1) return commits[0].message.split("\n")[0].slice(0, 256);
+  const words = branch.split("/").pop()!.replace(/[-_]+/g, " ").trim();
+  return (words.charAt(0).toUpperCase() + words.slice(1)).slice(0, 256) || branch.slice(0, 256);
+}
