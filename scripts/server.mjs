@@ -8,7 +8,8 @@
 //   node scripts/server.mjs        serve an existing build (`node scripts/start.mjs` builds first)
 //
 // Environment: PORT (3000), HOSTNAME (all interfaces), TRUST_PROXY=1 (one reverse proxy in front).
-// SIGTERM/SIGINT: stop accepting connections, let running requests finish, then exit (130/143);
+// The background job worker starts in instrumentation.ts (at `app.prepare()`).
+// SIGTERM/SIGINT: stop accepting connections, let running requests and jobs finish, then exit (130/143);
 // a second signal exits at once.
 import http from "node:http";
 import path from "node:path";
@@ -71,6 +72,8 @@ export async function serve(options = {}) {
 
   const close = async () => {
     await new Promise((resolve) => server.close(() => resolve(undefined)));
+    // background jobs started by instrumentation.ts (server/jobs/server-start.ts): let running jobs finish
+    await globalThis.__svcCloseJobs?.().catch((err) => console.error("svc: error while stopping background jobs", err));
     await app.close();
   };
   return { server, close };

@@ -1,0 +1,159 @@
+/**
+ * svc's durable background jobs (issue #8 "Job queue"; docs/architecture.md "Background jobs").
+ * One interface over two stores, chosen by the database svc uses (getConfig().provider): pg-boss
+ * in the `pgboss` schema on PostgreSQL, the `_svc_jobs` table on SQLite, both in svc's own
+ * database (DATABASE_URL, else DATA_DIR/svc.db). Jobs survive restarts, retry with exponential
+ * backoff (backoff.ts), and a job is claimed by one worker only, also across processes.
+ *
+ *   defineJob(REFRESH_MERGEABILITY, async ({ prId }) => refreshMergeability(prId), { retries: 3 });
+ *   await enqueue(REFRESH_MERGEABILITY, { prId }, { singletonKey: prId });
+ *   await startJobWorker();   // the server does this (instrumentation.ts)
+ *
+ * Delivery is at least once: a handler that outlives its `timeoutMs`, or whose process dies, runs
+ * again, so handlers must be idempotent (recompute from current state, as mergeability does).
+ */
+import { getConfig } from "@/server/config";
+import type { PayloadOf } from "./names";
+import type { JobDefinition, JobInfo, JobStore } from "./store";
+import { JOB_DEFAULTS } from "./store";
+
+export type { JobInfo } from "./store";
+export type { JobName, JobPayloads, PayloadOf } from "./names";
+
+export interface JobOptions {
+  /** Further attempts after a failed run (0–100). Default 3. */
+  retries?: number;
+  /** Base retry delay in ms: the k-th retry waits between backoffMs·2^(k−1) and backoffMs·2^k (0–3 600 000). Default 5 000. On PostgreSQL it is rounded to whole seconds. */
+  backoffMs?: number;
+  /** A run not finished after this many ms counts as crashed: the job becomes due again (1 000–86 400 000). Default 900 000 (15 min). */
+  timeoutMs?: number;
+}
+
+export interface EnqueueOptions {
+  /** While a job of this name with this key is waiting for its first run, another enqueue with the key is dropped (returns null). A running or retrying job does not block a new one. */
+  singletonKey?: string;
+  /** Not before this time (default: now). */
+  runAt?: Date;
+}
+
+export interface WorkerOptions {
+  /** Jobs of one name this process runs at the same time (0–64). Default: SVC_JOB_CONCURRENCY, else 2; 0 = this process runs no jobs. */
+  concurrency?: number;
+  /** How often (ms) an idle worker polls for due jobs (PostgreSQL: at least 500). Default 2 000. Enqueues in the same process wake it at once. */
+  pollIntervalMs?: number;
+}
+
+const DEFAULTS = JOB_DEFAULTS;
+
+interface JobsState {
+  defs: Map<string, JobDefinition>;
+  store?: { url: string; store: Promise<JobStore> };
+  working: boolean;
+}
+// one registry per process, also when Next loads this module in several bundles
+const state = globalThis as unknown as { __svcJobs?: JobsState };
+const jobs: JobsState = (state.__svcJobs ??= { defs: new Map(), working: false });
+
+function bounded(label: string, v: number | undefined, min: number, max: number, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v < min || v > max) throw new RangeError(`${label} must be an integer from ${min} to ${max} (got ${v})`);
+  return v;
+}
+
+async function openStore(provider: "sqlite" | "postgresql", url: string): Promise<JobStore> {
+  if (provider === "sqlite") return new (await import("./sqlite-store")).SqliteStore();
+  const pgStore = new (await import("./pg-store")).PgBossStore(url);
+  await pgStore.started;
+  return pgStore;
+}
+
+/** This process's store for the configured database, opened on first use (not kept when opening fails). */
+async function store(): Promise<JobStore> {
+  const config = getConfig();
+  if (jobs.store?.url === config.databaseUrl) return jobs.store.store;
+  if (jobs.store) await stopJobWorker();
+  const opened = openStore(config.provider, config.databaseUrl);
+  jobs.store = { url: config.databaseUrl, store: opened };
+  opened.catch(() => {
+    if (jobs.store?.store === opened) jobs.store = undefined;
+  });
+  return opened;
+}
+
+/**
+ * Registers the handler for job `name` in this process (a second call replaces the first). The
+ * handler gets the payload as enqueued (JSON round trip); it fails the run by throwing.
+ * Register before `startJobWorker`; workers run only names registered when they start.
+ * @throws RangeError for options outside their bounds (see JobOptions)
+ */
+export function defineJob<N extends string>(name: N, handler: (payload: PayloadOf<N>) => Promise<void>, opts: JobOptions = {}): void {
+  if (!/^[\w.-]{1,100}$/.test(name)) throw new RangeError(`job name must be 1–100 letters, digits, '_', '.', '-' (got "${name}")`);
+  jobs.defs.set(name, {
+    name,
+    handler: handler as (payload: unknown) => Promise<void>,
+    retries: bounded("retries", opts.retries, 0, 100, DEFAULTS.retries),
+    backoffMs: bounded("backoffMs", opts.backoffMs, 0, 3_600_000, DEFAULTS.backoffMs),
+    timeoutMs: bounded("timeoutMs", opts.timeoutMs, 1_000, 86_400_000, DEFAULTS.timeoutMs),
+  });
+}
+
+/**
+ * Stores a job to run `name` with `payload` (JSON-serializable) in svc's database; any svc process
+ * with a worker for `name` runs it. Works without a running worker (the job waits for one).
+ * Resolves to the job id, or null when `singletonKey` matched a job still waiting for its first run.
+ * Call it after the transaction that made the job necessary has committed — never inside a
+ * `db.$transaction` callback: on SQLite the enqueue waits for the connection lock that
+ * transaction holds (serialized-sqlite.ts) until Prisma's transaction timeout rolls it back.
+ * @throws database errors (the job was not stored)
+ */
+export async function enqueue<N extends string>(name: N, payload: PayloadOf<N>, opts: EnqueueOptions = {}): Promise<string | null> {
+  const def = jobs.defs.get(name);
+  const policy = def && { name, retries: def.retries, backoffMs: def.backoffMs, timeoutMs: def.timeoutMs };
+  return (await store()).enqueue(policy, name, payload, opts);
+}
+
+/** What the store knows of job `id` of `name` (state, attempts, last error), or null. */
+export async function getJob(name: string, id: string): Promise<JobInfo | null> {
+  return (await store()).getJob(name, id);
+}
+
+/** SVC_JOB_CONCURRENCY (0–64), else 2. */
+export function jobConcurrencyFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SVC_JOB_CONCURRENCY?.trim();
+  const n = raw && /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 0 && n <= 64 ? n : 2;
+}
+
+/**
+ * Starts running the jobs registered with defineJob in this process (no-op when already running
+ * or when concurrency is 0). Jobs left by an earlier run of svc are picked up.
+ * @throws RangeError for options outside their bounds; database errors
+ */
+export async function startJobWorker(opts: WorkerOptions = {}): Promise<void> {
+  const concurrency = bounded("concurrency", opts.concurrency, 0, 64, jobConcurrencyFromEnv());
+  const pollIntervalMs = bounded("pollIntervalMs", opts.pollIntervalMs, 50, 600_000, 2_000);
+  if (jobs.working || concurrency === 0) return;
+  jobs.working = true;
+  try {
+    await (await store()).startWorker([...jobs.defs.values()], { concurrency, pollIntervalMs });
+  } catch (err) {
+    jobs.working = false;
+    throw err;
+  }
+}
+
+/**
+ * Stops taking jobs, waits for the jobs this process is running to finish and be recorded (up to
+ * 30 s; a job still running then is retried later: PostgreSQL marks it failed at once, SQLite when
+ * its timeoutMs lease expires) and releases the store's connections. A later enqueue or
+ * startJobWorker opens them again. Safe to call when no worker runs.
+ */
+export async function stopJobWorker(): Promise<void> {
+  jobs.working = false;
+  const current = jobs.store;
+  jobs.store = undefined;
+  await (await current?.store.catch(() => undefined))?.close();
+}
+
+/** The same as stopJobWorker; the name for processes that only enqueue (server shutdown, CLI, tests). */
+export const closeJobs = stopJobWorker;

@@ -1,0 +1,19 @@
+/**
+ * The job names svc enqueues and the payload each carries (issue #8 "Job queue"). A name is
+ * `<service>.<useCase>`; payloads are plain JSON (ids, never rows: a job reads current state when
+ * it runs). Handlers are registered in ./handlers.ts.
+ */
+
+/** Recompute the cached mergeability of one pull request (after a push to its head or base). */
+export const REFRESH_MERGEABILITY = "pulls.refreshMergeability";
+
+/** Name → payload type of every svc job. */
+export interface JobPayloads {
+  /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
+  [REFRESH_MERGEABILITY]: { prId: string };
+}
+
+export type JobName = keyof JobPayloads;
+
+/** The payload type for `N`: JobPayloads[N] for svc's names, `unknown` for any other (tests). */
+export type PayloadOf<N extends string> = N extends JobName ? JobPayloads[N] : unknown;

@@ -1,0 +1,19 @@
+/**
+ * Starts the job worker inside the svc server (instrumentation.ts, once per server process) and
+ * hands scripts/server.mjs a way to stop it on SIGTERM/SIGINT: `globalThis.__svcCloseJobs`, since
+ * server.mjs is plain Node outside Next's bundles. SVC_JOB_CONCURRENCY=0 runs no worker in this
+ * process (enqueueing still works; another svc process runs the jobs).
+ */
+import { closeJobs, startJobWorker } from "./index";
+import { registerJobHandlers } from "./handlers";
+
+/** Registers the handlers and starts the worker; logs and carries on when the database refuses. */
+export async function startServerJobs(): Promise<void> {
+  registerJobHandlers();
+  (globalThis as { __svcCloseJobs?: () => Promise<void> }).__svcCloseJobs = closeJobs;
+  try {
+    await startJobWorker();
+  } catch (err) {
+    console.error("svc: background jobs did not start:", err);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What server/jobs/index.ts needs from a database-specific job store: pg-boss on PostgreSQL
+ * (./pg-store.ts), svc's own table on SQLite (./sqlite-store.ts). Not imported outside server/jobs.
+ */
+
+/** A registered job: its handler and the retry policy the worker applies (index.ts `defineJob`). */
+export interface JobDefinition {
+  name: string;
+  handler: (payload: unknown) => Promise<void>;
+  /** Further attempts after the first failure (0 = run once). */
+  retries: number;
+  /** Base retry delay in ms (backoff.ts). */
+  backoffMs: number;
+  /** A run that has not finished after this many ms counts as crashed and is retried. */
+  timeoutMs: number;
+}
+
+/** Retry policy of a job name without a definition in this process, and the defaults of defineJob. */
+export const JOB_DEFAULTS = { retries: 3, backoffMs: 5_000, timeoutMs: 15 * 60_000 } as const;
+
+/** How long (ms) stopping waits for running jobs before leaving them to be retried. */
+export const STOP_GRACE_MS = 30_000;
+
+/** What a store knows of one job (index.ts `getJob`). */
+export interface JobInfo {
+  id: string;
+  name: string;
+  state: "created" | "retry" | "active" | "completed" | "failed" | "cancelled";
+  /** Runs started so far. */
+  attempts: number;
+  /** Message of the last failure, or null. */
+  lastError: string | null;
+  /** When the job is (or was) due: the enqueue's runAt, or after a failure the retry time. */
+  runAt: Date;
+}
+
+export interface WorkerSettings {
+  /** Jobs of one name this process runs at the same time. */
+  concurrency: number;
+  /** How often (ms) an idle worker looks for due jobs; enqueues in the same process wake it at once. */
+  pollIntervalMs: number;
+}
+
+export interface JobStore {
+  /** Stores a job; resolves to its id, or null when `singletonKey` matched a job not yet started. */
+  enqueue(def: Omit<JobDefinition, "handler"> | undefined, name: string, payload: unknown, opts: { singletonKey?: string; runAt?: Date }): Promise<string | null>;
+  getJob(name: string, id: string): Promise<JobInfo | null>;
+  /** Starts polling for jobs of the given definitions and runs their handlers (a throw = a failed run). */
+  startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void>;
+  /** Stops polling and resolves once no job of this process is running, or after STOP_GRACE_MS (those jobs are retried later). */
+  stopWorker(): Promise<void>;
+  /** stopWorker, then releases connections; the store is not used again. */
+  close(): Promise<void>;
+}
+
+/** The message kept for a failed run: the error's message (or its text), at most 2 000 characters. */
+export function errorText(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.length > 2000 ? text.slice(0, 2000) + "…" : text;
+}
