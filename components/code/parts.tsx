@@ -10,16 +10,20 @@ import { OpenIssuesCount } from "@/components/issues/open-count";
 import { RepoTabs } from "./repo-tabs";
 import { OpenPullsCount } from "@/components/pulls/open-count";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
+import { ForkButton } from "@/components/repos/fork-button";
 
 /**
  * Repository name, visibility, description and tabs: Code, Issues (with the open count), and
- * Settings for admins only. Rendered once by app/[owner]/[repo]/layout.tsx for every page of the
+ * Settings for admins only; "forked from owner/name" under the name and the Fork button with the
+ * fork count (issue #8). Rendered once by app/[owner]/[repo]/layout.tsx for every page of the
  * repository (its 404 page included); the active tab follows the URL (RepoTabs).
  */
-export function RepoHeader({ repo }: { repo: RepoData }) {
+export function RepoHeader({ repo, signedIn = false }: { repo: RepoData; signedIn?: boolean }) {
   return (
     <div className="border-b border-border bg-card">
       <div className={cx(container, "pt-5")}>
+        <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
         <div className="flex flex-wrap items-center gap-2 text-lg">
           <RepoIcon className="text-subtle-foreground" />
           <Link href={`/${encodeURIComponent(repo.owner)}`} prefetch={false} className="text-muted-foreground hover:underline">
@@ -33,6 +37,17 @@ export function RepoHeader({ repo }: { repo: RepoData }) {
             {repo.isPrivate && <LockIcon className="mr-1 h-3! w-3!" />}
             {repo.isPrivate ? "Private" : "Public"}
           </span>
+        </div>
+        {repo.parent && (
+          <p className="text-xs text-muted-foreground" data-testid="forked-from">
+            forked from{" "}
+            <Link href={repoUrl(repo.parent.owner, repo.parent.name)} prefetch={false} className="text-primary hover:underline">
+              {repo.parent.owner}/{repo.parent.name}
+            </Link>
+          </p>
+        )}
+        </div>
+        <ForkButton repoId={repo.id} name={repo.name} forkCount={repo.forkCount} signedIn={signedIn} />
         </div>
         {repo.description && <p className="mt-1 text-sm text-muted-foreground">{repo.description}</p>}
         <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} openIssues={<OpenIssuesCount repoId={repo.id} />} openPulls={<OpenPullsCount repoId={repo.id} />} />

@@ -33,7 +33,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.get": { tier: "repo", level: "read" },
   "repos.update": { tier: "repo", level: "admin" },
   "repos.delete": { tier: "repo", level: "admin" },
-  "repos.fork": { tier: "repo", level: "read" }, // issue #8: read the parent; the service also needs scope repo:write
+  "repos.fork": { tier: "user", scope: "repo:write" }, // issue #8: the service authorizes the parent for read (NOT_FOUND)
   "repos.branches": { tier: "repo", level: "read" },
   "repos.tree": { tier: "repo", level: "read" },
   "repos.blob": { tier: "repo", level: "read" },

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ACCESS } from "@/server/api/access";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
 import type { Profile } from "@/server/services/users";
+import { getDb } from "@/server/db";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { allProcedures, callPath, outcome } from "../procedures";
 
@@ -26,6 +27,20 @@ let stranger: Profile;
 type Fixture = Record<string, unknown>;
 let privateRepo: Fixture;
 let publicRepo: Fixture;
+
+/**
+ * A pull request row (no git behind it: the gate never reaches git) and a stack in `repoId`, for
+ * the procedures located through prId and stackId (issue #8). `authorId` authors the pull request.
+ */
+async function pullEntities(repoId: string, authorId: string, tag = ""): Promise<{ prId: string; stackId: string }> {
+  const db = await getDb();
+  const counter = await db.repository.update({ where: { id: repoId }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+  const pr = await db.pullRequest.create({
+    data: { repoId, sourceRepoId: repoId, number: counter.nextIssueNumber - 1, title: "fixture", sourceBranch: `topic${tag}`, targetBranch: "main", headSha: "a".repeat(40), baseSha: "b".repeat(40), authorId },
+  });
+  const stack = await db.stack.create({ data: { repoId, name: `stack${tag}`, nameLower: `stack${tag}`, baseBranch: "main", branches: { create: [{ repoId, branchName: `topic${tag}`, position: 0 }] } } });
+  return { prId: pr.id, stackId: stack.id };
+}
 
 /** Raw input naming the private (or public) repository every way a procedure may locate it. */
 function entityInput(repo: Fixture): Record<string, unknown> {
@@ -48,6 +63,7 @@ async function makeFixture(isPrivate: boolean): Promise<Fixture> {
   return {
     repoId: repo.id, owner: repo.owner, name: repo.name, number: issue.number,
     issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id,
+    ...(await pullEntities(repo.id, owner.id)),
   };
 }
 
@@ -133,6 +149,7 @@ describe("scope × role matrix", () => {
     label: 5, labelName: 5, assigneeId: 5, project: 5, cycle: "x", sort: 5, sessionId: 5, password: 5, position: "x",
     beforeNumber: "x", afterNumber: "x", startsAt: 5, endsAt: 5, templateName: 5, comment: 5,
     email: 5, currentPassword: 5, newPassword: 5, projectId: 5, cycleId: 5,
+    sourceBranch: 5, targetBranch: 5, headSha: 5, baseSha: 5, isDraft: "x", sourceRepoId: 5, authorId: 5, baseBranch: 5, branches: 5,
   };
 
   let users: Record<Role, Profile>;
@@ -147,7 +164,7 @@ describe("scope × role matrix", () => {
     const label = (await caller.issues.createLabel({ repoId: repo.id, name: "bug", color: "#d73a4a" })) as { id: string };
     const template = (await caller.issues.createTemplate({ repoId: repo.id, name: "Bug report" })) as { id: string };
     const view = (await caller.issues.createView({ repoId: repo.id, name: "Mine", filters: {} })) as { id: string };
-    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, isPrivate, issueNumber: issue.number };
+    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, isPrivate, issueNumber: issue.number, ...(await pullEntities(repo.id, users.owner.id)) };
   }
 
   let disposables = 0;
@@ -157,6 +174,7 @@ describe("scope × role matrix", () => {
     "issues.deleteComment": async (f) => ({ ...f, commentId: ((await (await callerFor(actorOf(users.owner))).issues.addComment({ repoId: f.repoId as string, number: f.issueNumber as number, body: "x" })) as { id: string }).id }),
     "issues.deleteLabel": async (f) => ({ ...f, labelId: ((await (await callerFor(actorOf(users.owner))).issues.createLabel({ repoId: f.repoId as string, name: `l${++disposables}`, color: "#000000" })) as { id: string }).id }),
     "issues.deleteTemplate": async (f) => ({ ...f, templateId: ((await (await callerFor(actorOf(users.owner))).issues.createTemplate({ repoId: f.repoId as string, name: `t${++disposables}` })) as { id: string }).id }),
+    "stacks.delete": async (f) => ({ ...f, stackId: (await pullEntities(f.repoId as string, users.owner.id, `d${++disposables}`)).stackId }),
     "issues.deleteView": async (f) => ({ ...f, viewId: ((await (await callerFor(actorOf(users.owner))).issues.createView({ repoId: f.repoId as string, name: `v${++disposables}`, filters: {} })) as { id: string }).id }),
   };
 
@@ -170,6 +188,10 @@ describe("scope × role matrix", () => {
   const SERVICE_RULES: Record<string, { level: Perm; input: Record<string, unknown>; authorMay?: true }> = {
     "issues.updateComment": { level: "write", input: { body: "edited" }, authorMay: true },
     "issues.deleteComment": { level: "write", input: {}, authorMay: true },
+    // pull requests (issue #8): the author (the owner wrote the fixture's) or write permission
+    "pulls.update": { level: "write", input: { title: "edited", body: undefined, isDraft: undefined }, authorMay: true },
+    "pulls.close": { level: "write", input: {}, authorMay: true },
+    "pulls.reopen": { level: "write", input: {}, authorMay: true },
     "issues.create": {
       level: "write",
       input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },
@@ -233,7 +255,7 @@ describe("scope × role matrix", () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 600_000); // ~45 callers × 2 visibilities × every repository procedure, one after another: minutes on a loaded 2-CPU machine
 
   it("user procedures: every scope set answers as the table says", async () => {
     const mismatches: string[] = [];

@@ -8,7 +8,7 @@ import { getDb } from "@/server/db";
 import { repoGitDir } from "@/server/git/paths";
 import { readRef } from "@/server/git/pull-refs";
 import { callerFor } from "../helpers";
-import { codeOf, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import { codeOf, git, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
 let server: Server;
 let owner: Member, writer: Member, reader: Member, reader2: Member, stranger: Member;
@@ -194,5 +194,26 @@ describe("pulls.update, close, reopen", () => {
     expect(await readRef(repoGitDir(owner.user.username, repo.name), `refs/pull/${pr.number}/head`)).toBe(tip);
     const last = (await writer.as.pulls.timeline({ prId: pr.id })).at(-1);
     expect(last).toMatchObject({ type: "pushed", data: { commits: 1, before: head, after: tip } });
+  });
+});
+
+describe("concurrent creates", () => {
+  it("of the same source → target: exactly one opens, the rest are CONFLICT, no stray refs; numbers stay distinct alongside issues", async () => {
+    const head = await branch("race");
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 8 }, () => writer.as.pulls.create(input("race", head))),
+      ...Array.from({ length: 4 }, (_, i) => owner.as.issues.create({ repoId: repo.id, title: `racing issue ${i}` })),
+    ]);
+    const pulls = results.slice(0, 8);
+    const won = pulls.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<{ number: number; id: string }>).value);
+    expect(won).toHaveLength(1);
+    for (const r of pulls.filter((x) => x.status === "rejected")) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "CONFLICT" });
+    const issues = results.slice(8).map((r) => (r as PromiseFulfilledResult<{ number: number }>).value.number);
+    expect(new Set([won[0].number, ...issues]).size).toBe(5);
+    const db = await getDb();
+    expect(await db.pullRequest.count({ where: { repoId: repo.id, sourceBranch: "race" } })).toBe(1);
+    const refs = (await git(wt.dir, "ls-remote", "origin", "refs/pull/*")).split("\n").filter(Boolean);
+    const numbers = (await db.pullRequest.findMany({ where: { repoId: repo.id }, select: { number: true } })).map((p) => `refs/pull/${p.number}/head`).sort();
+    expect(refs.map((l) => l.split("\t")[1]).sort()).toEqual(numbers);
   });
 });

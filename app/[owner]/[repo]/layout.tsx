@@ -1,6 +1,7 @@
 import { loadRepo } from "@/components/code/data";
 import { RepoHeader } from "@/components/code/parts";
 import { decodeSegment } from "@/components/code/resolve";
+import { getCurrentActor } from "@/server/auth/session";
 
 type Params = Promise<{ owner: string; repo: string }>;
 
@@ -12,10 +13,10 @@ type Params = Promise<{ owner: string; repo: string }>;
  */
 export default async function RepoLayout({ params, children }: { params: Params; children: React.ReactNode }) {
   const { owner, repo } = await params;
-  const r = await loadRepo(decodeSegment(owner), decodeSegment(repo));
+  const [r, actor] = await Promise.all([loadRepo(decodeSegment(owner), decodeSegment(repo)), getCurrentActor()]);
   return (
     <>
-      <RepoHeader repo={r} />
+      <RepoHeader repo={r} signedIn={Boolean(actor)} />
       {children}
     </>
   );

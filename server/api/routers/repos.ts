@@ -33,7 +33,7 @@ export const reposRouter = router({
   })),
 
   /** {repoId, name?} → the caller's new fork (read access to the parent, repo:write scope; docs/pulls.md "Forks"). */
-  fork: repoProcedure.input(forkInput).mutation(async ({ ctx, input }) => repos.toRepoView(await forkRepository(ctx.db, ctx.actor, ctx.repo, input), ctx.publicUrl)),
+  fork: authedProcedure.input(forkInput).mutation(async ({ ctx, input }) => repos.toRepoView(await forkRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
 
   /** {repoId, description?, isPrivate?, defaultBranch?} → repository (admin). */
   update: repoProcedure

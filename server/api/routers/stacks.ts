@@ -2,7 +2,6 @@
  * stacks router (issue #8, Graphite-style stacked branches): create, get, list, reorder, delete
  * (docs/pulls.md "Stacks"). Mutations are write-level (server/api/access.ts).
  */
-import { z } from "zod";
 import type { RepoLocatorDef } from "../trpc";
 import { router, repoProcedure, repoProcedureBy } from "../trpc";
 import { createStack, createStackInput, deleteStack, getStack, listStacks, reorderStack, reorderStackInput, stackRepoId } from "@/server/services/stacks/stacks";
@@ -15,7 +14,7 @@ export const stacksRouter = router({
   /** {stackId} → stack {id, name, baseBranch, branches: [{branchName, position, pr, isCurrent}]}. */
   get: repoProcedureBy(byStackId).query(({ ctx }) => getStack(ctx.db, ctx.repo, ctx.entityId)),
   /** {repoId} → stacks by name. */
-  list: repoProcedure.input(z.object({})).query(({ ctx }) => listStacks(ctx.db, ctx.repo)),
+  list: repoProcedure.query(({ ctx }) => listStacks(ctx.db, ctx.repo)),
   /** {stackId, branches[]} → stack in the new order. */
   reorder: repoProcedureBy(byStackId).input(reorderStackInput).mutation(({ ctx, input }) => reorderStack(ctx.db, ctx.repo, ctx.entityId, input)),
   /** {stackId} → {id}. */

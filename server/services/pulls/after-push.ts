@@ -85,7 +85,9 @@ async function applyToPull(db: Db, repoId: string, gitDir: string, moved: Map<st
       head = sourceMove.newSha;
     }
   }
-  if (pr.state === "open") await markMergedIfReachable(db, pr, targetGitDir, head, actorId);
+  // the target tip: known from the push when this push moved it (no rev-parse), else read
+  const targetMove = pr.repoId === repoId ? moved.get(pr.targetBranch) : undefined;
+  if (pr.state === "open") await markMergedIfReachable(db, pr, targetGitDir, head, actorId, targetMove ? targetMove.newSha : undefined);
 }
 
 async function setSourceDeleted(db: Db, id: string, deleted: boolean, sha: string, actorId: string | null): Promise<void> {
@@ -119,8 +121,8 @@ async function moveHead(db: Db, pr: Affected, targetGitDir: string, sourceGitDir
 }
 
 /** Marks `pr` merged outside svc when `head` is reachable from its target branch's tip. */
-async function markMergedIfReachable(db: Db, pr: Affected, targetGitDir: string, head: string, actorId: string | null): Promise<void> {
-  const tip = await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`);
+async function markMergedIfReachable(db: Db, pr: Affected, targetGitDir: string, head: string, actorId: string | null, knownTip?: string): Promise<void> {
+  const tip = knownTip === undefined ? await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`) : knownTip === ZERO ? null : knownTip;
   if (!tip || !(await isAncestor(targetGitDir, head, tip))) return;
   await inTransaction(db, async (tx) => {
     const now = new Date();

@@ -87,7 +87,7 @@ export async function closePullRequest(db: Db, caller: Actor | null, repo: Repo,
  * another open pull request now has the same source → target. When the branch moved while the
  * pull request was closed, the head follows it (event pushed / force_pushed, as a push would).
  */
-export async function reopenPullRequest(db: Db, caller: Actor | null, repo: Repo & { gitDir?: string }, prId: string): Promise<PullView> {
+export async function reopenPullRequest(db: Db, caller: Actor | null, repo: Repo, prId: string): Promise<PullView> {
   const { actor, pr } = await loadForChange(db, caller, repo, prId);
   if (pr.state !== "closed") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only a closed pull request can be reopened`);
   const source = await db.repository.findUnique({ where: { id: pr.sourceRepoId }, select: { name: true, owner: { select: { username: true } } } });

@@ -17,19 +17,24 @@ import { removeRepository } from "@/server/git/repository";
 import { repoNameProblem } from "@/server/services/users/names";
 import { authorizeRepo, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
-export const forkInput = z.object({ name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters").optional() });
+export const forkInput = z.object({
+  repoId: line("repoId").uuid("repoId must be a repository UUID"),
+  name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters").optional(),
+});
 
 /**
  * repos.fork {repoId, name? (default the parent's name)} → the new repository (admin for its
- * owner, the caller). Needs read access to the parent (the access row) and the repo:write scope
- * (FORBIDDEN). The fork keeps the parent's visibility, description and default branch.
+ * owner, the caller). The repo:write scope (the access row, user tier) and read access to the
+ * parent (authorized here: NOT_FOUND when the caller cannot read it). The fork keeps the parent's visibility, description and default branch.
  * Errors: BAD_REQUEST invalid name; CONFLICT when the caller already has a repository with that
  * name (also their own repository: fork it under another name).
  */
-export async function forkRepository(db: Db, actor: Actor | null, parent: AuthorizedRepo, raw: z.input<typeof forkInput>): Promise<AuthorizedRepo> {
+export async function forkRepository(db: Db, actor: Actor | null, raw: z.input<typeof forkInput>): Promise<AuthorizedRepo> {
   if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to do this");
   requireScope(actor, "repo:write");
-  const name = forkInput.parse(raw).name ?? parent.name;
+  const input = forkInput.parse(raw);
+  const parent = await authorizeRepo(db, actor, { repoId: input.repoId }, "read");
+  const name = input.name ?? parent.name;
   const problem = repoNameProblem(name);
   if (problem) throw new AppError("BAD_REQUEST", problem);
   let row;

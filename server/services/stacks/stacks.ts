@@ -44,17 +44,16 @@ export interface StackView {
   branches: StackBranchView[];
 }
 
-/**
- * The view of stack `stackId`; `currentBranch` marks isCurrent (the branch of the pull request
- * being looked at). Each branch's pr is its open pull request in the repository, else its newest
- * one, else null. Two queries.
- */
-export async function stackView(db: Db | Tx, stackId: string, currentBranch: string | null = null): Promise<StackView> {
-  const stack = await db.stack.findUnique({ where: { id: stackId }, include: { branches: { orderBy: { position: "asc" } } } });
-  if (!stack) throw notFound("stack");
-  const names = stack.branches.map((b) => b.branchName);
-  const pulls = await db.pullRequest.findMany({
-    where: { repoId: stack.repoId, sourceRepoId: stack.repoId, sourceBranch: { in: names } },
+type StackRow = { id: string; repoId: string; name: string; baseBranch: string; branches: { branchName: string; position: number }[] };
+type PullRef = { id: string; number: number; title: string; state: string; sourceBranch: string };
+
+/** Builds views of `stacks` with ONE query for all their branches' pull requests. */
+async function stackViews(db: Db | Tx, stacks: StackRow[], currentBranch: string | null = null): Promise<StackView[]> {
+  if (stacks.length === 0) return [];
+  const repoId = stacks[0].repoId;
+  const names = stacks.flatMap((s) => s.branches.map((b) => b.branchName));
+  const pulls: PullRef[] = await db.pullRequest.findMany({
+    where: { repoId, sourceRepoId: repoId, sourceBranch: { in: names } },
     orderBy: { number: "desc" },
     select: { id: true, number: true, title: true, state: true, sourceBranch: true },
   });
@@ -63,12 +62,25 @@ export async function stackView(db: Db | Tx, stackId: string, currentBranch: str
     const pick = mine.find((p) => p.state === "open") ?? mine[0];
     return pick ? { id: pick.id, number: pick.number, title: pick.title, state: pick.state } : null;
   };
-  return {
+  return stacks.map((stack) => ({
     id: stack.id,
     name: stack.name,
     baseBranch: stack.baseBranch,
     branches: stack.branches.map((b) => ({ branchName: b.branchName, position: b.position, pr: prOf(b.branchName), isCurrent: b.branchName === currentBranch })),
-  };
+  }));
+}
+
+const stackInclude = { branches: { orderBy: { position: "asc" }, select: { branchName: true, position: true } } } as const;
+
+/**
+ * The view of stack `stackId`; `currentBranch` marks isCurrent (the branch of the pull request
+ * being looked at). Each branch's pr is its open pull request in the repository, else its newest
+ * one, else null. Two queries. NOT_FOUND "stack not found".
+ */
+export async function stackView(db: Db | Tx, stackId: string, currentBranch: string | null = null): Promise<StackView> {
+  const stack = await db.stack.findUnique({ where: { id: stackId }, include: stackInclude });
+  if (!stack) throw notFound("stack");
+  return (await stackViews(db, [stack], currentBranch))[0];
 }
 
 /** The stack holding `branchName` of repository `repoId`, as a view with that branch current, or null. */
@@ -132,10 +144,10 @@ export async function getStack(db: Db, repo: Repo, stackId: string): Promise<Sta
   return stackView(db, stackId);
 }
 
-/** stacks.list {repoId} → stacks by name (at most 200). */
+/** stacks.list {repoId} → stacks by name (at most 200). Two queries. */
 export async function listStacks(db: Db, repo: Repo): Promise<StackView[]> {
-  const rows = await db.stack.findMany({ where: { repoId: repo.id }, orderBy: { nameLower: "asc" }, take: 200, select: { id: true } });
-  return Promise.all(rows.map((r) => stackView(db, r.id)));
+  const rows = await db.stack.findMany({ where: { repoId: repo.id }, orderBy: { nameLower: "asc" }, take: 200, include: stackInclude });
+  return stackViews(db, rows);
 }
 
 /**
