@@ -2,6 +2,7 @@
  * The code browser pages (server components): repository home, directory and file views.
  * See docs/ui.md for the URL scheme and decisions.
  */
+import { RecentPushBanner } from "@/components/pulls/recent-push-banner";
 import Link from "next/link";
 import { getServerCaller } from "@/server/auth/session";
 import { button, card, container, cx } from "@/components/ui/styles";
@@ -54,6 +55,7 @@ export async function RepoHome({ owner, name }: { owner: string; name: string })
   const ref = branches.some((b) => b.name === repo.defaultBranch) ? repo.defaultBranch : (branches[0]?.name ?? repo.defaultBranch);
   return (
     <>
+      <RecentPushBanner repo={repo} padded />
       <div className={cx(container, "grid gap-6 py-6 lg:grid-cols-[minmax(0,1fr)_18rem]")}>
         <div className="min-w-0">
           <Toolbar repo={repo} branches={branches} gitRef={ref} kind="tree" path="" />

@@ -8,6 +8,7 @@ import { codeUrl, repoUrl } from "./urls";
 import type { RepoData } from "./data";
 import { OpenIssuesCount } from "@/components/issues/open-count";
 import { RepoTabs } from "./repo-tabs";
+import { OpenPullsCount } from "@/components/pulls/open-count";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
 import { ForkButton } from "@/components/repos/fork-button";
 
@@ -49,7 +50,7 @@ export function RepoHeader({ repo, signedIn = false }: { repo: RepoData; signedI
         <ForkButton repoId={repo.id} name={repo.name} forkCount={repo.forkCount} signedIn={signedIn} />
         </div>
         {repo.description && <p className="mt-1 text-sm text-muted-foreground">{repo.description}</p>}
-        <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} openIssues={<OpenIssuesCount repoId={repo.id} />} />
+        <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} openIssues={<OpenIssuesCount repoId={repo.id} />} openPulls={<OpenPullsCount repoId={repo.id} />} />
       </div>
     </div>
   );

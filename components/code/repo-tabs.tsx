@@ -3,12 +3,14 @@ import Link from "next/link";
 import { useSelectedLayoutSegment } from "next/navigation";
 import { CodeIcon, GearIcon } from "@/components/ui/icons";
 import { IssueOpenedIcon } from "@/components/issues/ui";
+import { PullRequestIcon } from "@/components/pulls/ui";
 import { cx } from "@/components/ui/styles";
 import { repoUrl, settingsUrl } from "./urls";
 
 /** Which tab a first path segment under /<owner>/<repo>/ belongs to (null: the repository home). */
-export function tabOf(segment: string | null): "code" | "issues" | "settings" | null {
-  if (segment === null || segment === "tree" || segment === "blob" || segment === "commits") return "code";
+export function tabOf(segment: string | null): "code" | "issues" | "pulls" | "settings" | null {
+  if (segment === null || segment === "tree" || segment === "blob" || segment === "commits" || segment === "commit") return "code";
+  if (segment === "pulls" || segment === "compare") return "pulls";
   if (segment === "issues" || segment === "projects" || segment === "cycles") return "issues";
   if (segment === "settings") return "settings";
   return null;
@@ -17,24 +19,25 @@ export function tabOf(segment: string | null): "code" | "issues" | "settings" | 
 /**
  * The repository tabs. They live in the repository layout, which stays mounted across
  * navigations, so the active tab is read from the URL (useSelectedLayoutSegment) rather than
- * passed by each page. `openIssues` is the server-rendered count badge.
+ * passed by each page. `openIssues` and `openPulls` are the server-rendered count badges.
  */
-export function RepoTabs({ owner, name, isAdmin, openIssues }: { owner: string; name: string; isAdmin: boolean; openIssues: React.ReactNode }) {
+export function RepoTabs({ owner, name, isAdmin, openIssues, openPulls }: { owner: string; name: string; isAdmin: boolean; openIssues: React.ReactNode; openPulls: React.ReactNode }) {
   const tab = tabOf(useSelectedLayoutSegment());
   const tabClass = (active: boolean) =>
     cx(
       "flex items-center gap-1.5 border-b-2 px-1 pb-2",
       active ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:border-input hover:text-foreground",
     );
-  const link = (key: "code" | "issues" | "settings", href: string, children: React.ReactNode) => (
+  const link = (key: "code" | "issues" | "pulls" | "settings", href: string, children: React.ReactNode) => (
     <Link href={href} className={tabClass(tab === key)} aria-current={tab === key ? "page" : undefined} data-testid={`repo-${key}-tab`}>
       {children}
     </Link>
   );
   return (
-    <nav className="mt-4 flex gap-4 text-sm" aria-label="Repository" data-testid="repo-tabs">
+    <nav className="mt-4 flex gap-4 overflow-x-auto whitespace-nowrap text-sm" aria-label="Repository" data-testid="repo-tabs">
       {link("code", repoUrl(owner, name), <><CodeIcon className="text-subtle-foreground" /> Code</>)}
       {link("issues", `${repoUrl(owner, name)}/issues`, <><IssueOpenedIcon className="text-subtle-foreground" /> Issues {openIssues}</>)}
+      {link("pulls", `${repoUrl(owner, name)}/pulls`, <><PullRequestIcon className="text-subtle-foreground" /> Pull requests {openPulls}</>)}
       {isAdmin && link("settings", settingsUrl(owner, name), <><GearIcon className="text-subtle-foreground" /> Settings</>)}
     </nav>
   );

@@ -1,6 +1,7 @@
 /** Server-side loading for the issue pages through the tRPC server caller (never over HTTP). */
 import { cache } from "react";
-import { loadRepo, orNotFound } from "@/components/code/data";
+import { notFound, permanentRedirect } from "next/navigation";
+import { loadRepo, orNull } from "@/components/code/data";
 import { decodeSegment } from "@/components/code/resolve";
 import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 
@@ -14,5 +15,15 @@ export const loadIssuesContext = cache(async (owner: string, name: string) => {
 
 export type IssuesContext = Awaited<ReturnType<typeof loadIssuesContext>>;
 
-/** The issue `number` of the repository, or the 404 page. Memoized per request (layout, metadata and page). */
-export const loadIssue = cache(async (ctx: IssuesContext, number: number) => orNotFound(ctx.caller.issues.get({ repoId: ctx.repo.id, number })));
+/**
+ * The issue `number` of the repository, or the 404 page. Memoized per request (layout, metadata
+ * and page). Issues and pull requests share numbers: the number of a pull request redirects to
+ * its page, as GitHub does, so `#N` links work for both.
+ */
+export const loadIssue = cache(async (ctx: IssuesContext, number: number) => {
+  const issue = await orNull(ctx.caller.issues.get({ repoId: ctx.repo.id, number }));
+  if (issue) return issue;
+  const pull = await orNull(ctx.caller.pulls.get({ repoId: ctx.repo.id, number }));
+  if (pull) permanentRedirect(`/${encodeURIComponent(ctx.repo.owner)}/${encodeURIComponent(ctx.repo.name)}/pulls/${pull.number}`);
+  notFound();
+});

@@ -86,3 +86,33 @@ export function IssueSkeleton() {
     </Status>
   );
 }
+
+/** Pull request list: author filter and rows. */
+export function PullListSkeleton() {
+  return (
+    <Status label="Loading pull requests…">
+      <div className="mb-4 flex gap-2">
+        <Skeleton className="h-8 w-56" />
+        <Skeleton className="ml-auto h-8 w-36" />
+      </div>
+      <div className="space-y-px overflow-hidden rounded-lg border border-border">
+        {Array.from({ length: 8 }, (_, i) => (
+          <Skeleton key={i} className="h-14 w-full rounded-none opacity-70" />
+        ))}
+      </div>
+    </Status>
+  );
+}
+
+/** A pull request tab below its header: description, timeline, merge box. */
+export function PullTabSkeleton() {
+  return (
+    <div className="space-y-4" role="status" aria-live="polite" data-testid="skeleton">
+      <span className="sr-only">Loading pull request…</span>
+      <Skeleton className="h-32 w-full" />
+      <Skeleton className="h-6 w-2/3" />
+      <Skeleton className="h-6 w-1/2" />
+      <Skeleton className="h-40 w-full" />
+    </div>
+  );
+}

@@ -5,24 +5,27 @@ import { button } from "@/components/ui/styles";
 
 /**
  * The body of a 404 inside a repository: what was not found — an issue for
- * `/<owner>/<repo>/issues/<number>`, else a branch, file or page — and a way back to the
- * repository's home or its issues. Read from the URL: not-found files get no params.
+ * `/<owner>/<repo>/issues/<number>`, a pull request for `/pulls/<number>…`, else a branch, file
+ * or page — and a way back to the repository's home, its issues or its pull requests. Read from
+ * the URL: not-found files get no params.
  */
 export function RepoNotFound() {
   const [owner = "", repo = "", section, number] = (usePathname() ?? "").split("/").filter(Boolean);
-  const kind = section === "issues" && number !== undefined && /^\d+$/.test(number) ? "issue" : "page";
+  const numbered = number !== undefined && /^\d+$/.test(number);
+  const kind = section === "issues" && numbered ? "issue" : section === "pulls" && numbered ? "pull" : "page";
   const base = `/${owner}/${repo}`;
+  const text = {
+    issue: { title: "Issue not found", body: "There is no issue with this number in this repository.", back: "Back to the issues", href: `${base}/issues` },
+    pull: { title: "Pull request not found", body: "There is no pull request with this number in this repository.", back: "Back to the pull requests", href: `${base}/pulls` },
+    page: { title: "This page could not be found", body: "The branch, tag, file or page does not exist in this repository.", back: "Back to the repository", href: base },
+  }[kind];
   return (
     <div className="mx-auto max-w-lg px-4 py-20 text-center" data-testid="not-found">
       <p className="font-mono text-5xl font-bold text-subtle-foreground">404</p>
-      <h1 className="mt-4 text-2xl font-semibold">{kind === "issue" ? "Issue not found" : "This page could not be found"}</h1>
-      <p className="mt-2 text-sm text-muted-foreground">
-        {kind === "issue"
-          ? "There is no issue with this number in this repository."
-          : "The branch, tag, file or page does not exist in this repository."}
-      </p>
-      <Link href={kind === "issue" ? `${base}/issues` : base} className={`${button.secondary} mt-6`} data-testid="not-found-back">
-        {kind === "issue" ? "Back to the issues" : "Back to the repository"}
+      <h1 className="mt-4 text-2xl font-semibold">{text.title}</h1>
+      <p className="mt-2 text-sm text-muted-foreground">{text.body}</p>
+      <Link href={text.href} className={`${button.secondary} mt-6`} data-testid="not-found-back">
+        {text.back}
       </Link>
     </div>
   );

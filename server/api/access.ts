@@ -135,4 +135,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "cycles.list": { tier: "repo", level: "read" },
   "cycles.addIssue": { tier: "repo", level: "write" }, // issue #7
   "cycles.removeIssue": { tier: "repo", level: "write" }, // issue #7
+  // pull requests (issue #8; docs/pulls.md)
+  "pulls.counts": { tier: "repo", level: "read" }, // extension: per-state counts
+  "pulls.recentBranches": { tier: "repo", level: "read" }, // extension: the "Compare & pull request" banner ([] below write)
 };

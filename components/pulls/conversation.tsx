@@ -1,0 +1,104 @@
+"use client";
+/**
+ * The Conversation tab's interactive parts (issue #8): the description (the author and writers
+ * edit it in place with the shared Markdown editor), the timeline, and the actions — close /
+ * reopen, ready for review / convert to draft.
+ */
+import { useState } from "react";
+import { useTRPCClient } from "@/components/trpc/provider";
+import { useRunner } from "@/components/issues/issue-shared";
+import { Button } from "@/components/ui/button";
+import { FormError } from "@/components/ui/form-error";
+import { card, cx } from "@/components/ui/styles";
+import { Avatar, TimeAgo } from "@/components/issues/ui";
+import { Textarea } from "@/components/ui/input";
+import { eventSentence, type PullEvent } from "./timeline";
+
+const TONE = { neutral: "text-subtle-foreground", primary: "text-primary", danger: "text-danger", merged: "text-merged" } as const;
+
+export function PullTimeline({ events }: { events: PullEvent[] }) {
+  return (
+    <ol className="relative ml-4 space-y-3 border-l border-border pl-5" data-testid="pull-timeline">
+      {events.map((e) => {
+        const s = eventSentence(e);
+        if (!s) return null;
+        return (
+          <li key={e.id} className="relative text-sm text-muted-foreground" data-testid="pull-event" data-type={e.type}>
+            <span className={cx("absolute -left-[1.72rem] top-1.5 h-2.5 w-2.5 rounded-full border-2 border-background bg-current", TONE[s.tone])} aria-hidden="true" />
+            <strong className="font-medium text-foreground">{s.who}</strong> {s.text}
+            {s.sha && <code className="ml-1 font-mono text-xs text-foreground">{s.sha}</code>} <TimeAgo iso={e.createdAt} />
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The description card; `html` is the server-rendered Markdown. */
+export function PullBody({ pr, canEdit, rendered }: { pr: { id: string; body: string | null; author: { username: string } | null; createdAt: string }; canEdit: boolean; rendered: React.ReactNode }) {
+  const client = useTRPCClient();
+  const { run, error, busy } = useRunner();
+  const [editing, setEditing] = useState(false);
+  const [body, setBody] = useState(pr.body ?? "");
+  return (
+    <div className={cx(card, "overflow-hidden")} data-testid="pull-body">
+      <div className="flex items-center gap-2 border-b border-border bg-muted px-4 py-2 text-sm text-muted-foreground">
+        {pr.author && <Avatar username={pr.author.username} />}
+        <strong className="font-medium text-foreground">{pr.author?.username ?? "someone"}</strong> opened <TimeAgo iso={pr.createdAt} />
+        {canEdit && !editing && (
+          <Button type="button" variant="ghost" size="sm" className="ml-auto" onClick={() => setEditing(true)} data-testid="pull-edit-body">
+            Edit
+          </Button>
+        )}
+      </div>
+      {editing ? (
+        <form
+          className="space-y-2 p-4"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            await run(() => client.pulls.update.mutate({ prId: pr.id, body }), () => setEditing(false));
+          }}
+        >
+          <Textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} aria-label="Description" data-testid="pull-body-input" />
+          <FormError message={error} />
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="ghost" onClick={() => (setEditing(false), setBody(pr.body ?? ""))}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={busy} data-testid="pull-body-save">
+              Save
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="p-4">{pr.body?.trim() ? rendered : <p className="text-sm italic text-subtle-foreground">No description provided.</p>}</div>
+      )}
+    </div>
+  );
+}
+
+/** Close / reopen and draft / ready for review. */
+export function PullActions({ pr, canClose, canReopen }: { pr: { id: string; state: string; isDraft: boolean }; canClose: boolean; canReopen: boolean }) {
+  const client = useTRPCClient();
+  const { run, error, busy } = useRunner();
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2" data-testid="pull-actions">
+      <FormError message={error} />
+      {pr.state === "open" && canClose && (
+        <Button type="button" variant="secondary" disabled={busy} onClick={() => run(() => client.pulls.update.mutate({ prId: pr.id, isDraft: !pr.isDraft }))} data-testid={pr.isDraft ? "pull-ready" : "pull-to-draft"}>
+          {pr.isDraft ? "Ready for review" : "Convert to draft"}
+        </Button>
+      )}
+      {pr.state === "open" && canClose && (
+        <Button type="button" variant="dangerOutline" disabled={busy} onClick={() => run(() => client.pulls.close.mutate({ prId: pr.id }))} data-testid="pull-close">
+          Close pull request
+        </Button>
+      )}
+      {pr.state === "closed" && canReopen && (
+        <Button type="button" variant="secondary" disabled={busy} onClick={() => run(() => client.pulls.reopen.mutate({ prId: pr.id }))} data-testid="pull-reopen">
+          Reopen pull request
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+"use client";
+/**
+ * The merge box of an open pull request (issue #8): mergeability with ahead/behind and the
+ * conflicting files (pulls.checkMergeability, polled every 10 s while the tab is visible and on
+ * focus, so it follows pushes to the base or head — the server caches per (base tip, head), so
+ * polling is cheap), the strategy select, an editable message prefilled per strategy, the
+ * delete-branch option and the merge button (pulls.merge). Readers see the status only.
+ */
+import { useCallback, useEffect, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Textarea } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { FormError } from "@/components/ui/form-error";
+import { toast } from "@/components/ui/toast";
+import { card, cx } from "@/components/ui/styles";
+import { AlertIcon, CheckIcon } from "@/components/ui/icons";
+import { defaultMergeMessage, type MergeStrategy } from "./merge-message";
+import { pullUrl } from "./model";
+
+export interface Mergeability {
+  canMerge: boolean;
+  conflicts: string[];
+  behindBy: number;
+  aheadBy: number;
+  error?: string | null;
+}
+
+const STRATEGIES: { value: MergeStrategy; label: string }[] = [
+  { value: "merge", label: "Create a merge commit" },
+  { value: "squash", label: "Squash and merge" },
+  { value: "rebase", label: "Rebase and merge" },
+];
+
+export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourceOwner, sameRepo }: {
+  repo: { owner: string; name: string };
+  pr: { id: string; number: number; title: string; sourceBranch: string; targetBranch: string };
+  initial: Mergeability;
+  canMerge: boolean;
+  commits: { message: string; author: string }[];
+  sourceOwner: string;
+  sameRepo: boolean;
+}) {
+  const client = useTRPCClient();
+  const router = useRouter();
+  const [status, setStatus] = useState<Mergeability>(initial);
+  const [strategy, setStrategy] = useState<MergeStrategy>("merge");
+  const [message, setMessage] = useState(() => defaultMergeMessage("merge", { ...pr, sourceOwner, commits }));
+  const [deleteBranch, setDeleteBranch] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      setStatus(await client.pulls.checkMergeability.query({ prId: pr.id }));
+    } catch {
+      // keep the last status; the next poll tries again
+    }
+  }, [client, pr.id]);
+
+  useEffect(() => {
+    const tick = () => document.visibilityState === "visible" && void refresh();
+    const timer = window.setInterval(tick, 10_000);
+    window.addEventListener("focus", tick);
+    return () => (window.clearInterval(timer), window.removeEventListener("focus", tick));
+  }, [refresh]);
+
+  const pick = (s: string) => {
+    const next = s as MergeStrategy;
+    setStrategy(next);
+    setMessage(defaultMergeMessage(next, { ...pr, sourceOwner, commits }));
+  };
+
+  const merge = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await client.pulls.merge.mutate({ prId: pr.id, strategy, message: strategy === "rebase" ? undefined : message, deleteBranch: sameRepo && deleteBranch });
+      toast.success(`Pull request #${pr.number} merged`);
+      router.refresh();
+    } catch (e) {
+      setError(errorMessage(e));
+      void refresh();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const ok = status.canMerge;
+  return (
+    <section className={cx(card, "overflow-hidden")} aria-label="Merge" data-testid="merge-box" data-can-merge={ok ? "true" : "false"}>
+      <div className={cx("flex items-start gap-3 border-b border-border px-4 py-3", ok ? "bg-primary-muted" : "bg-muted")}>
+        <span className={cx("mt-0.5", ok ? "text-primary" : "text-warning")}>{ok ? <CheckIcon /> : <AlertIcon />}</span>
+        <div className="min-w-0 flex-1 text-sm">
+          <p className="font-medium text-foreground" data-testid="merge-status">
+            {ok ? "This branch has no conflicts with the base branch" : status.error ?? "This branch cannot be merged"}
+          </p>
+          <p className="mt-0.5 text-xs text-subtle-foreground" data-testid="merge-ahead-behind">
+            {status.aheadBy} commit{status.aheadBy === 1 ? "" : "s"} ahead, {status.behindBy} behind {pr.targetBranch}
+          </p>
+          {status.conflicts.length > 0 && (
+            <div className="mt-2" data-testid="merge-conflicts">
+              <p className="text-xs font-medium text-foreground">Conflicting files</p>
+              <ul className="mt-1 space-y-0.5 font-mono text-xs text-muted-foreground">
+                {status.conflicts.slice(0, 20).map((p) => <li key={p} className="[overflow-wrap:anywhere]">{p}</li>)}
+                {status.conflicts.length > 20 && <li>and {status.conflicts.length - 20} more</li>}
+              </ul>
+              <Link href={pullUrl(repo.owner, repo.name, pr.number, "conflicts")} className="mt-2 inline-block text-xs text-primary underline underline-offset-2" data-testid="view-conflicts">
+                View conflicts
+              </Link>
+            </div>
+          )}
+        </div>
+      </div>
+      {mayMerge && (
+        <div className="space-y-3 px-4 py-3">
+          <Field label="Merge method">
+            <Select value={strategy} onValueChange={pick} options={STRATEGIES} testId="merge-strategy" />
+          </Field>
+          {strategy !== "rebase" ? (
+            <Field label="Commit message" hint={strategy === "squash" ? "The squashed commit is authored by the pull request's author; other authors become Co-authored-by trailers." : undefined}>
+              <Textarea value={message} onChange={(e) => setMessage(e.target.value)} rows={5} className="font-mono text-xs" data-testid="merge-message" />
+            </Field>
+          ) : (
+            <p className="text-xs text-subtle-foreground">Each commit is replayed onto {pr.targetBranch} with its author and date; you become the committer.</p>
+          )}
+          {sameRepo && (
+            <label className="flex items-center gap-2 text-sm text-foreground">
+              <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} className="h-4 w-4 accent-[var(--primary)]" data-testid="merge-delete-branch" />
+              Delete the <code className="font-mono text-xs">{pr.sourceBranch}</code> branch after merging
+            </label>
+          )}
+          <FormError message={error} />
+          <Button type="button" variant="primary" disabled={!ok || busy || (strategy !== "rebase" && !message.trim())} onClick={merge} data-testid="merge-button">
+            {busy ? "Merging…" : STRATEGIES.find((s) => s.value === strategy)!.label.replace("Create a merge commit", "Merge pull request")}
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

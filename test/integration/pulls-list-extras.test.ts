@@ -1,0 +1,77 @@
+/**
+ * The pull request pages' extensions (issue #8): pulls.counts (per-state counts for the list tabs
+ * and the repository header) and pulls.recentBranches (the "Compare & pull request" banner, from
+ * reflog times) — through the real router on pushed repositories.
+ */
+import { utimesSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoGitDir } from "@/server/git/paths";
+import { callerFor } from "../helpers";
+import { codeOf, member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+
+let server: Server;
+let owner: Member, reader: Member;
+let repo: { id: string; name: string };
+let wt: WorkTree;
+
+async function pushBranch(name: string): Promise<string> {
+  await wt.run("checkout", "--quiet", "-B", name, "main");
+  const sha = await wt.commit(`${name}.txt`, `${name}\n`);
+  await wt.push(name);
+  await wt.run("checkout", "--quiet", "main");
+  return sha;
+}
+
+beforeAll(async () => {
+  server = await startGitServer();
+  [owner, reader] = await Promise.all([member("own"), member("rea")]);
+  repo = await owner.as.repos.create({ name: `x${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
+  await owner.as.repos.addCollaborator({ repoId: repo.id, username: reader.user.username, role: "read" });
+  wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe("pulls.recentBranches", () => {
+  it("offers branches pushed in the last hour without an open pull request, to writers only", async () => {
+    const main = await wt.sha("main");
+    const a = await pushBranch("feature/a");
+    await pushBranch("feature-b");
+    const names = (await owner.as.pulls.recentBranches({ repoId: repo.id })).map((b) => b.name).sort();
+    expect(names).toEqual(["feature-b", "feature/a"]); // never the default branch
+    expect(await reader.as.pulls.recentBranches({ repoId: repo.id })).toEqual([]);
+    expect(await codeOf((await callerFor(null)).pulls.recentBranches({ repoId: repo.id }))).toBe("NOT_FOUND");
+
+    // an open pull request from the branch hides it
+    await owner.as.pulls.create({ repoId: repo.id, title: "A", sourceBranch: "feature/a", targetBranch: "main", headSha: a, baseSha: main });
+    expect((await owner.as.pulls.recentBranches({ repoId: repo.id })).map((b) => b.name)).toEqual(["feature-b"]);
+
+    // a push more than an hour ago is no longer recent (the reflog's time is the push's)
+    const old = (Date.now() - 2 * 60 * 60 * 1000) / 1000;
+    utimesSync(path.join(repoGitDir(owner.user.username, repo.name), "logs/refs/heads/feature-b"), old, old);
+    expect(await owner.as.pulls.recentBranches({ repoId: repo.id })).toEqual([]);
+
+    // a deleted branch is gone from the banner
+    await pushBranch("gone");
+    await wt.push(":gone");
+    expect((await owner.as.pulls.recentBranches({ repoId: repo.id })).map((b) => b.name)).not.toContain("gone");
+  });
+});
+
+describe("pulls.counts", () => {
+  it("counts open, closed and merged pull requests, optionally by author", async () => {
+    const main = await wt.sha("main");
+    const c = await pushBranch("counted");
+    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "C", sourceBranch: "counted", targetBranch: "main", headSha: c, baseSha: main });
+    const before = await owner.as.pulls.counts({ repoId: repo.id });
+    expect(before.open).toBeGreaterThanOrEqual(2);
+    await owner.as.pulls.close({ prId: pr.id });
+    const after = await reader.as.pulls.counts({ repoId: repo.id });
+    expect(after).toEqual({ open: before.open - 1, closed: before.closed + 1, merged: 0 });
+    expect(await owner.as.pulls.counts({ repoId: repo.id, authorId: reader.user.id })).toEqual({ open: 0, closed: 0, merged: 0 });
+    expect(await codeOf(owner.as.pulls.counts({ repoId: repo.id, authorId: "nope" }))).toBe("BAD_REQUEST");
+  });
+});
