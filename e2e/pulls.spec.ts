@@ -1,0 +1,107 @@
+/**
+ * Pull requests in a real browser (issue #8 "Tests that must exist"): push a branch with the
+ * real git CLI, open its pull request from the repository page's "Compare & pull request"
+ * banner, read the diff in split view, merge with squash, and see the merged state, the issue the
+ * commit message closes ("Fixes #1") and the squashed commit in the code browser.
+ */
+import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { mustRunGit, writeFile } from "./git";
+
+const PASSWORD = "correct horse battery";
+const stamp = Date.now().toString(36);
+
+async function newUser(browser: Browser, prefix: string): Promise<{ username: string; context: BrowserContext; page: Page }> {
+  const username = `${prefix}${stamp}`;
+  const context = await browser.newContext();
+  expect((await context.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } })).status()).toBe(200);
+  const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
+  expect((await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } })).ok()).toBe(true);
+  const page = await context.newPage();
+  return { username, context, page };
+}
+
+test("push a branch, open its pull request from the banner, read the split diff, squash-merge; the issue closes and the commit shows", async ({ browser, baseURL }) => {
+  const { username, context, page } = await newUser(browser, "puller");
+  const origin = { origin: baseURL! };
+  const trpc = async (proc: string, data: unknown) => {
+    const r = await context.request.post(`/api/trpc/${proc}`, { headers: origin, data });
+    expect(r.status(), await r.text()).toBe(200);
+    return (await r.json()).result.data;
+  };
+  const name = `app${stamp}`;
+  const repo = await trpc("repos.create", { name });
+  const issue = await trpc("issues.create", { repoId: repo.id, title: "Login greets nobody" });
+  const created = await context.request.post("/api/tokens", { headers: origin, data: { name: "e2e push", scopes: ["repo:write"] } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { token } = await created.json();
+
+  // main with two files, then a branch that edits one and adds another
+  const home = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-pr-home-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-pr-"));
+  const git = (...args: string[]) => mustRunGit(home, dir, args);
+  const remote = new URL(`${baseURL}/${username}/${name}.git`);
+  remote.username = username;
+  remote.password = token;
+  git("init", "--quiet");
+  writeFile(dir, "README.md", "# App\n");
+  writeFile(dir, "src/login.ts", ["export function greet(user: string): string {", '  return "hello";', "}", ""].join("\n"));
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "Initial commit");
+  git("push", "--quiet", remote.toString(), "main");
+  git("checkout", "--quiet", "-b", "fix/greeting");
+  writeFile(dir, "src/login.ts", ["export function greet(user: string): string {", "  return `hello ${user}`;", "}", ""].join("\n"));
+  writeFile(dir, "src/farewell.ts", 'export const bye = "bye";\n');
+  git("add", "-A");
+  git("commit", "--quiet", "-m", `Greet the user by name\n\nFixes #${issue.number}`);
+  git("push", "--quiet", remote.toString(), "fix/greeting");
+
+  // the banner on the repository page leads to the compare page with the create form
+  await page.goto(`/${username}/${name}`);
+  const banner = page.getByTestId("recent-push-banner");
+  await expect(banner).toContainText("fix/greeting");
+  await banner.getByTestId("compare-and-pull").click();
+  await expect(page).toHaveURL(new RegExp(`/${username}/${name}/compare/main\\.\\.\\.fix/greeting$`));
+  await expect(page.getByTestId("diff-viewer")).toBeVisible();
+  const form = page.getByTestId("create-pull-form");
+  await expect(form.getByTestId("create-pull-title")).toHaveValue("Greet the user by name");
+  await form.getByTestId("create-pull-submit").click();
+
+  // the pull request page: header sentence, then the diff in split view
+  await expect(page).toHaveURL(new RegExp(`/${username}/${name}/pulls/\\d+$`));
+  const number = Number(page.url().split("/").pop());
+  await expect(page.getByTestId("pull-summary")).toContainText("wants to merge 1 commit into main from fix/greeting");
+  await expect(page.getByTestId("pull-state-badge")).toHaveText("Open");
+  await page.getByTestId("pull-tab-files").click();
+  await expect(page.getByTestId("diff-viewer")).toBeVisible();
+  await page.getByTestId("view-split").click();
+  await expect(page.getByTestId("split-row").first()).toBeVisible();
+  await expect(page.getByTestId("diff-file-path").filter({ hasText: "src/farewell.ts" })).toBeVisible();
+  await expect(page.getByTestId("diff-viewer")).toContainText("hello ${user}");
+
+  // merge with squash from the conversation's merge box
+  await page.getByTestId("pull-tab-conversation").click();
+  const box = page.getByTestId("merge-box");
+  await expect(box).toHaveAttribute("data-can-merge", "true");
+  await box.getByTestId("merge-strategy").click();
+  await page.getByTestId("merge-strategy-option-squash").click();
+  await expect(box.getByTestId("merge-message")).toHaveValue(new RegExp(`^Greet the user by name \\(#${number}\\)`));
+  await box.getByTestId("merge-button").click();
+  await expect(page.getByTestId("pull-state-badge")).toHaveText("Merged");
+  await expect(page.getByTestId("pull-event").filter({ hasText: "merged this pull request (squash)" })).toBeVisible();
+
+  // the issue named by "Fixes #N" is closed; the squashed commit heads main's history
+  await page.goto(`/${username}/${name}/issues/${issue.number}`);
+  await expect(page.getByTestId("state-badge")).toHaveText("Closed");
+  await page.goto(`/${username}/${name}/commits`);
+  await expect(page.getByTestId("commit-history")).toContainText(`Greet the user by name (#${number})`);
+
+  // the list shows it under Merged; its number redirects from /issues/N
+  await page.goto(`/${username}/${name}/pulls?state=merged`);
+  await expect(page.getByTestId("pull-row")).toHaveCount(1);
+  await page.goto(`/${username}/${name}/issues/${number}`);
+  await expect(page).toHaveURL(new RegExp(`/pulls/${number}$`));
+  await context.close();
+});
