@@ -43,6 +43,9 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.collaborators": { tier: "repo", level: "admin" },
   "repos.addCollaborator": { tier: "repo", level: "admin" },
   "repos.removeCollaborator": { tier: "repo", level: "admin" },
+  "repos.commit": { tier: "repo", level: "read" }, // issue #8: the commit page (diff model)
+  "repos.compare": { tier: "repo", level: "read" }, // issue #8: the compare page (diff model)
+  "repos.commitCount": { tier: "repo", level: "read" }, // issue #8: the repository page
   // issues (issue #3; docs/issues.md). create/addComment are read-level: read-only callers' issues
   // land in triage; update/deleteComment: the author, or write permission (checked in the service).
   "issues.listMine": { tier: "user", scope: "repo:read" }, // issue #7: across readable repositories
@@ -114,4 +117,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "cycles.list": { tier: "repo", level: "read" },
   "cycles.addIssue": { tier: "repo", level: "write" }, // issue #7
   "cycles.removeIssue": { tier: "repo", level: "write" }, // issue #7
+  // pull requests, diff part (issue #8; docs/pulls.md "Diff")
+  "pulls.getDiff": { tier: "repo", level: "read" },
+  "pulls.getCommits": { tier: "repo", level: "read" },
 };

@@ -8,6 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ACCESS } from "@/server/api/access";
+import { getDb } from "@/server/db";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeUser } from "../helpers";
@@ -32,6 +33,14 @@ function entityInput(repo: Fixture): Record<string, unknown> {
   return repo;
 }
 
+/** A pull request row in `repoId` (issue #8), inserted directly: its commits need not exist for the gate. */
+async function fixturePull(repoId: string): Promise<string> {
+  const db = await getDb();
+  const number = 10_000 + Math.floor(Math.random() * 1_000_000);
+  const pr = await db.pullRequest.create({ data: { repoId, number, title: "fixture", sourceRepoId: repoId, sourceBranch: "topic", targetBranch: "main", headSha: "1".repeat(40), baseSha: "2".repeat(40) } });
+  return pr.id;
+}
+
 /**
  * A repository with one of each entity that procedures locate their repository through
  * (issueId, commentId, labelId, templateId, viewId). Later issues add theirs (prId, …).
@@ -48,6 +57,7 @@ async function makeFixture(isPrivate: boolean): Promise<Fixture> {
   return {
     repoId: repo.id, owner: repo.owner, name: repo.name, number: issue.number,
     issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id,
+    prId: await fixturePull(repo.id),
   };
 }
 
@@ -147,7 +157,7 @@ describe("scope × role matrix", () => {
     const label = (await caller.issues.createLabel({ repoId: repo.id, name: "bug", color: "#d73a4a" })) as { id: string };
     const template = (await caller.issues.createTemplate({ repoId: repo.id, name: "Bug report" })) as { id: string };
     const view = (await caller.issues.createView({ repoId: repo.id, name: "Mine", filters: {} })) as { id: string };
-    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, isPrivate, issueNumber: issue.number };
+    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, prId: await fixturePull(repo.id), isPrivate, issueNumber: issue.number };
   }
 
   let disposables = 0;
@@ -233,7 +243,7 @@ describe("scope × role matrix", () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 300_000); // the matrix grows with every repository procedure; loaded CI machines need more than the default 60 s
 
   it("user procedures: every scope set answers as the table says", async () => {
     const mismatches: string[] = [];
