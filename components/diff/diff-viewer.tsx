@@ -159,7 +159,7 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
         </div>
       </div>
       <div className="flex items-start gap-4">
-        <nav aria-label="Changed files" className={cx("sticky top-2 max-h-[calc(100vh-1rem)] w-64 shrink-0 overflow-auto rounded-lg border border-border bg-card p-2 text-sm", treeOpen ? "fixed inset-x-2 top-16 z-30 w-auto shadow-lg lg:sticky lg:w-64" : "hidden lg:block")} data-testid="file-tree">
+        <nav aria-label="Changed files" className={cx("sticky top-2 max-h-[calc(100vh-1rem)] w-64 shrink-0 overflow-auto rounded-lg border border-border bg-card p-2 text-sm", treeOpen ? "fixed inset-x-2 top-16 z-30 w-auto shadow-lg lg:sticky lg:w-64" : "hidden lg:block")} data-testid="diff-file-tree">
           <FileTree files={files} onSelect={jump} />
         </nav>
         <div ref={listRef} className="min-w-0 flex-1">
