@@ -31,7 +31,7 @@ process.env.DATABASE_URL = `file:${path.join(work, "data", "svc.db")}`;
 process.env.NEXTAUTH_SECRET ??= "bench-secret";
 process.env.SVC_APP_ROOT ??= path.resolve(import.meta.dirname, "..");
 
-const ENV = { PATH: process.env.PATH, HOME: work, LANG: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
+const ENV = { PATH: process.env.PATH, HOME: work, LANG: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } as unknown as NodeJS.ProcessEnv;
 const sh = (cwd: string, ...argv: string[]) => execFileSync("git", argv, { cwd, env: ENV, maxBuffer: 1 << 30 }).toString();
 
 /** Milliseconds git takes to print the whole diff (stdout read and dropped). */
