@@ -29,7 +29,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await page.getByTestId("signup-submit").click();
   await expect(page.getByTestId("user-menu")).toBeVisible();
   await trpc(page, baseURL!, "repos.create", { name: REPO });
-  const created = await page.request.post("/api/tokens", { headers: { origin: baseURL }, data: { name: "diff push", scopes: ["repo:write"] } });
+  const created = await page.request.post("/api/tokens", { headers: { origin: baseURL! }, data: { name: "diff push", scopes: ["repo:write"] } });
   const { token } = await created.json();
   const home = mkdtempSync(path.join(os.tmpdir(), "svc-diff-home-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-diff-repo-"));
