@@ -151,9 +151,13 @@ export class DiffParser {
   private lineOverflow = false;
   private lastIncluded = -2;
 
-  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean } = {}) {
+  private readonly metadataOnly: boolean;
+
+  /** `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come without hunks and are not marked truncated. */
+  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean } = {}) {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
+    this.metadataOnly = opts.metadataOnly ?? false;
   }
 
   /** False once no later byte can change the result (every wanted file parsed, or the budget spent): stop git then. */
@@ -213,7 +217,7 @@ export class DiffParser {
     const files: DiffFile[] = [];
     this.all.forEach((f, i) => {
       if (!this.isIncluded(i, f)) return;
-      if (i > reached && !f.truncated && !f.isBinary && f.additions + f.deletions > 0) {
+      if (!this.metadataOnly && i > reached && !f.truncated && !f.isBinary && f.additions + f.deletions > 0) {
         f.truncated = true;
         f.truncatedReason = "total";
       }

@@ -9,7 +9,7 @@
 import { AppError } from "@/server/errors";
 import { gitText, runGit } from "./exec";
 import { gitOutput } from "./output-stream";
-import { DiffParser, type Diff, type DiffLimits } from "./diff-parse";
+import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
 export { DIFF_LIMITS, DiffParser } from "./diff-parse";
@@ -54,22 +54,9 @@ export interface DiffOptions {
   timeoutMs?: number;
 }
 
-/**
- * The diff from tree-ish `from` to `to` (both resolved ids: commits, or the empty tree), as
- * `git diff from to` shows it (two-dot). Files are in git's order (by path). With `path`/`paths`
- * only those files are returned (matched against either side's path, so a renamed file is found
- * by its old or new name); totals always cover the whole range. Limits: see `DIFF_LIMITS`.
- * Errors: a plain Error when git fails (unknown ids are the caller's check).
- */
-export async function diffTrees(gitDir: string, from: string, to: string, opts: DiffOptions = {}): Promise<Diff> {
-  assertSha(from, "from");
-  assertSha(to, "to");
-  const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
-  const parser = new DiffParser({
-    limits: opts.limits,
-    include: wanted ? (f) => wanted.has(f.newPath) || wanted.has(f.oldPath) : undefined,
-  });
-  const out = gitOutput([...DIFF_ARGS, from, to], { gitDir, timeoutMs: opts.timeoutMs });
+/** Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped. */
+async function runParser(gitDir: string, args: string[], parser: DiffParser, timeoutMs?: number): Promise<Diff> {
+  const out = gitOutput(args, { gitDir, timeoutMs });
   try {
     for (;;) {
       const chunk = await out.next();
@@ -81,6 +68,66 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
     out.stop();
   }
   return parser.finish();
+}
+
+/** A file named by a filter: its new path, or for a rename its old path too (a copy's source is a file of its own). */
+function isWanted(wanted: Set<string>, f: DiffFile): boolean {
+  return wanted.has(f.newPath) || (f.status === "renamed" && wanted.has(f.oldPath));
+}
+
+/** Metadata (files without hunks, real totals) of ranges already diffed, by "gitDir from to": ids are immutable, so entries never go stale. */
+const metadataCache = new Map<string, Diff>();
+/** Ranges whose metadata is kept (each ≤ 3,000 files of metadata, well under 1 MiB). */
+const METADATA_CACHE_SIZE = 32;
+
+function remember(key: string, diff: Diff): void {
+  metadataCache.delete(key);
+  metadataCache.set(key, { ...diff, files: diff.files.map((f) => ({ ...f, hunks: [], truncated: false, truncatedReason: undefined })) });
+  while (metadataCache.size > METADATA_CACHE_SIZE) metadataCache.delete(metadataCache.keys().next().value!);
+}
+
+/**
+ * The diff from tree-ish `from` to `to` (both resolved ids: commits, or the empty tree), as
+ * `git diff from to` shows it (two-dot). Files are in git's order (by path). With `path`/`paths`
+ * only those files are returned (by new path; a renamed file also by its old path); totals always cover the whole range. Limits: see `DIFF_LIMITS`.
+ *
+ * A filtered request reads the range's metadata (`--raw --numstat`, cached per range), then runs
+ * the patch only for the wanted files' paths (`git --literal-pathspecs diff … -- <old> <new>…`,
+ * both sides so renames and copies pair up as in the whole diff): paging through a huge diff
+ * costs each page its own files, not the whole range again. Errors: a plain Error when git
+ * fails (unknown ids are the caller's check).
+ */
+export async function diffTrees(gitDir: string, from: string, to: string, opts: DiffOptions = {}): Promise<Diff> {
+  assertSha(from, "from");
+  assertSha(to, "to");
+  const key = `${gitDir}\0${from}\0${to}`;
+  const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
+  if (!wanted) {
+    const diff = await runParser(gitDir, [...DIFF_ARGS, from, to], new DiffParser({ limits: opts.limits }), opts.timeoutMs);
+    remember(key, diff);
+    return diff;
+  }
+  let meta = metadataCache.get(key);
+  if (!meta) {
+    const metaArgs = DIFF_ARGS.filter((a) => a !== "--patch");
+    meta = await runParser(gitDir, [...metaArgs, from, to], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs);
+    remember(key, meta);
+  }
+  const picked = meta.files.filter((f) => isWanted(wanted, f));
+  const same = (a: DiffFile, b: DiffFile) => a.oldPath === b.oldPath && a.newPath === b.newPath;
+  let files: DiffFile[] = [];
+  if (picked.length > 0) {
+    const pathspecs = [...new Set(picked.flatMap((f) => [f.oldPath, f.newPath]))];
+    const args = ["--literal-pathspecs", ...DIFF_ARGS, from, to, "--", ...pathspecs];
+    const pairs = new Set(picked.map((f) => `${f.oldPath}\0${f.newPath}`));
+    const part = await runParser(gitDir, args, new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }), opts.timeoutMs);
+    // the metadata run is the reference: a file the restricted run paired differently keeps its metadata, without hunks
+    files = picked.map((p) => {
+      const f = part.files.find((x) => same(x, p) && x.status === p.status);
+      return f ?? { ...p, hunks: [], truncated: !p.isBinary && p.additions + p.deletions > 0, truncatedReason: p.isBinary || p.additions + p.deletions === 0 ? undefined : ("total" as const) };
+    });
+  }
+  return { files, totalAdditions: meta.totalAdditions, totalDeletions: meta.totalDeletions, totalFiles: meta.totalFiles, truncated: files.some((f) => f.truncated) || meta.truncated };
 }
 
 /** The merge base of two commits (git-merge-base(1), the first of several), or null when the histories are unrelated. */

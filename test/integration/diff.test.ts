@@ -156,6 +156,15 @@ describe("diffTrees against git diff", () => {
     expect(page.files.map((f) => f.newPath)).toEqual(["crlf.txt", "noeol.txt"]);
   });
 
+  it("a filtered request (pathspec run) returns each file exactly as the whole diff does", async () => {
+    const paged = await diffTrees(r.gitDir, c1, c2, { paths: d.files.map((f) => f.newPath) });
+    expect(paged).toEqual(d);
+    for (const f of d.files) {
+      const one = await diffTrees(r.gitDir, c1, c2, { path: f.newPath });
+      expect(one.files).toEqual([f]);
+    }
+  });
+
   it("diffs a root commit against the empty tree", async () => {
     const root = await diffCommit(r.gitDir, c1, []);
     expect(root.files.every((f) => f.status === "added")).toBe(true);
