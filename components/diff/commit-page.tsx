@@ -11,13 +11,13 @@ import { CommitMessage } from "@/components/code/commit-message";
 import { loadRepo, orNotFound } from "@/components/code/data";
 import { splitCommitMessage } from "@/components/code/history";
 import { codeUrl, commitUrl } from "@/components/code/urls";
-import { DiffViewer } from "./diff-viewer";
+import { DiffViewer, PAGE_DIFF_LINES } from "./diff-viewer";
 import { highlightDiff } from "./highlight";
 
 export async function CommitPage({ owner, name, sha }: { owner: string; name: string; sha: string }) {
   const repo = await loadRepo(owner, name);
   const caller = await getServerCaller();
-  const commit = await orNotFound(caller.repos.commit({ repoId: repo.id, sha }));
+  const commit = await orNotFound(caller.repos.commit({ repoId: repo.id, sha, maxLines: PAGE_DIFF_LINES }));
   const highlights = await highlightDiff(commit.diff);
   const { title, body } = splitCommitMessage(commit.message);
   return (

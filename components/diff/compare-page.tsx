@@ -12,7 +12,7 @@ import { relativeTime, fullDate } from "@/components/ui/format";
 import { loadBranches, loadRepo } from "@/components/code/data";
 import { splitCommitMessage } from "@/components/code/history";
 import { commitUrl } from "@/components/code/urls";
-import { DiffViewer } from "./diff-viewer";
+import { DiffViewer, PAGE_DIFF_LINES } from "./diff-viewer";
 import { ComparePickers } from "./compare-pickers";
 import { highlightDiff } from "./highlight";
 
@@ -31,7 +31,7 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
   let result: Awaited<ReturnType<typeof caller.repos.compare>> | null = null;
   let problem: string | null = null;
   try {
-    result = await caller.repos.compare({ repoId: repo.id, base, head });
+    result = await caller.repos.compare({ repoId: repo.id, base, head, maxLines: PAGE_DIFF_LINES });
   } catch (e) {
     if (e instanceof TRPCError && e.code === "NOT_FOUND") notFound();
     if (e instanceof TRPCError && e.code === "BAD_REQUEST") problem = e.message;

@@ -33,6 +33,11 @@ export interface DiffViewerProps {
   renderLineSlot?: (file: DiffFile, line: NumberedLine) => React.ReactNode;
 }
 
+/** Hunk lines a page renders with its first response (repos.commit/compare `maxLines`); later files load as they scroll into view. */
+export const PAGE_DIFF_LINES = 10_000;
+/** Files fetched per "load" request (`paths`). */
+const LOAD_BATCH = 100;
+
 const VIEW_KEY = "svc.diff.view";
 const listeners = new Set<() => void>();
 function readView(): DiffView {
@@ -109,29 +114,39 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
     scrollMargin,
   });
 
-  const load = async (i: number) => {
-    if (!source) return;
-    setLoading((s) => new Set(s).add(i));
+  /** Fetches file `i` and the next files whose hunks were left out of the page (one `paths` request). */
+  const load = async (i: number, opts: { open?: boolean } = {}) => {
+    if (!source || loading.has(i)) return;
+    const batch = [i];
+    for (let k = i + 1; k < files.length && batch.length < LOAD_BATCH; k++) if (files[k].truncatedReason === "total" && files[k].hunks.length === 0 && !loading.has(k)) batch.push(k);
+    setLoading((s) => new Set([...s, ...batch]));
     try {
-      const f = files[i];
-      const paths = [f.newPath];
+      const paths = [...new Set(batch.map((k) => files[k].newPath))];
       const diff =
         source.kind === "commit"
           ? (await client.repos.commit.query({ repoId: source.repoId, sha: source.sha, paths })).diff
           : source.kind === "compare"
             ? (await client.repos.compare.query({ repoId: source.repoId, base: source.base, head: source.head, paths })).diff
             : await client.pulls.getDiff.query({ prId: source.prId, paths });
-      const got = diff.files.find((x) => x.newPath === f.newPath && x.oldPath === f.oldPath);
-      if (got) setFiles((all) => all.map((x, k) => (k === i ? got : x)));
-      setOpen((s) => new Set(s).add(i));
+      const byKey = new Map(diff.files.map((x) => [`${x.oldPath}\0${x.newPath}`, x]));
+      setFiles((all) => all.map((x, k) => (batch.includes(k) ? (byKey.get(`${x.oldPath}\0${x.newPath}`) ?? x) : x)));
+      if (opts.open) setOpen((s) => new Set(s).add(i));
     } finally {
       setLoading((s) => {
         const n = new Set(s);
-        n.delete(i);
+        batch.forEach((k) => n.delete(k));
         return n;
       });
     }
   };
+
+  // files left out of the page's response load when their placeholder scrolls into view
+  const items = virtualizer.getVirtualItems();
+  const firstPending = items.map((it) => rows[it.index]).find((r) => r?.kind === "notice" && r.action === "load" && !loading.has(r.file) && files[r.file].hunks.length === 0);
+  useEffect(() => {
+    if (firstPending) void load(firstPending.file);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [firstPending?.file]);
 
   const jump = (i: number) => {
     setTreeOpen(false);
@@ -164,11 +179,11 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
         </nav>
         <div ref={listRef} className="min-w-0 flex-1">
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-            {virtualizer.getVirtualItems().map((item) => {
+            {items.map((item) => {
               const row = rows[item.index];
               return (
                 <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}>
-                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} html={highlights?.[row.file] && files[row.file] === initial[row.file] ? highlights[row.file] : null} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderLineSlot={renderLineSlot} />
+                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} html={highlights?.[row.file] && files[row.file] === initial[row.file] ? highlights[row.file] : null} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderLineSlot={renderLineSlot} />
                 </div>
               );
             })}

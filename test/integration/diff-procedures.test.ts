@@ -71,6 +71,7 @@ describe("repos.commit", () => {
     await expect((await callerFor(null)).repos.commit({ repoId, sha: sha.t1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: "--output=/tmp/x" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: sha.t1, paths: Array(501).fill("a") })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: sha.t1, maxLines: 5 })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("maxLines") });
   });
 });
 

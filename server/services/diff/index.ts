@@ -11,7 +11,7 @@ import { text } from "@/server/validation/strings";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { loadPull } from "@/server/services/pulls/locate";
 import * as git from "@/server/git/repository";
-import { aheadBehind, countCommits, diffCommit, diffThreeDot, listRangeCommits, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
+import { DIFF_LIMITS, aheadBehind, countCommits, diffCommit, diffThreeDot, listRangeCommits, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
 
 /** Most paths one `paths` filter may name (a page of the file list). */
 export const MAX_FILTER_PATHS = 500;
@@ -20,15 +20,18 @@ export const MAX_FILTER_PATHS = 500;
 export const diffFilterInput = {
   path: text("path").min(1).max(4096).optional(),
   paths: z.array(text("paths[]").min(1).max(4096), { error: "paths must be a list of strings" }).max(MAX_FILTER_PATHS, `paths can name at most ${MAX_FILTER_PATHS} files`).optional(),
+  /** A smaller hunk-line budget for this response (100–50,000; default 50,000), e.g. a page's first paint. */
+  maxLines: z.number({ error: "maxLines must be a number" }).int("maxLines must be an integer").min(100, "maxLines must be at least 100").max(DIFF_LIMITS.maxTotalLines, `maxLines must be at most ${DIFF_LIMITS.maxTotalLines}`).optional(),
 };
 
 export interface DiffFilter {
   path?: string;
   paths?: string[];
+  maxLines?: number;
 }
 
 function filterOf(f: DiffFilter): DiffOptions {
-  return { path: f.path, paths: f.paths };
+  return { path: f.path, paths: f.paths, limits: f.maxLines ? { maxTotalLines: f.maxLines } : undefined };
 }
 
 /** A commit id or name resolved in `repo`. Errors: NOT_FOUND `<what> "<ref>" not found`. */
