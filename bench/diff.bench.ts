@@ -1,7 +1,7 @@
 /**
  * Diff benchmark (issue #8): `npx tsx bench/diff.bench.ts [--files 2000] [--lines 50] [--runs 5]`
  * (not part of the tests). Builds a range of `files` files with `lines` changed lines each
- * (2,000 × 50 = 100k changed lines: 50k added, 50k deleted), serves svc's tRPC handler over HTTP
+ * (additions + deletions: 2,000 × 50 = 100k changed lines, 50k added and 50k deleted), serves svc's tRPC handler over HTTP
  * on 127.0.0.1 (test/helpers.ts `startServer`), and times, median of `runs`:
  *   - `git diff -M -C base...head` read to the end (the physical limit: git computing and
  *     printing the same diff);
@@ -53,7 +53,8 @@ async function main() {
   const src = path.join(work, "src");
   mkdirSync(src);
   sh(src, "init", "-q", "--initial-branch=main");
-  const body = (i: number, v: string) => Array.from({ length: LINES * 2 }, (_, k) => (k % 2 === 0 ? `file ${i} line ${k} ${v} ${"x".repeat(20)}` : `file ${i} keep ${k}`)).join("\n") + "\n";
+  // LINES / 2 lines replaced per file: LINES / 2 deletions + LINES / 2 additions
+  const body = (i: number, v: string) => Array.from({ length: LINES }, (_, k) => (k % 2 === 0 ? `file ${i} line ${k} ${v} ${"x".repeat(20)}` : `file ${i} keep ${k}`)).join("\n") + "\n";
   for (let i = 0; i < FILES; i++) {
     const p = path.join(src, `dir${i % 40}`, `f${i}.txt`);
     mkdirSync(path.dirname(p), { recursive: true });
@@ -62,7 +63,6 @@ async function main() {
   sh(src, "add", "-A");
   sh(src, "commit", "-qm", "base");
   sh(src, "checkout", "-qb", "topic");
-  // every other line changes: LINES deletions + LINES additions per file
   for (let i = 0; i < FILES; i++) writeFileSync(path.join(src, `dir${i % 40}`, `f${i}.txt`), body(i, "new"));
   sh(src, "commit", "-qam", "change everything");
 
@@ -121,7 +121,7 @@ async function main() {
     allMs.push(performance.now() - t);
   }
   const git = median(gitMs);
-  console.log(`range: ${FILES} files, ${FILES * LINES * 2} changed lines; git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians`);
+  console.log(`range: ${FILES} files, ${FILES * LINES} changed lines (additions + deletions); git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians`);
   console.log(`git diff -M -C base...head        ${git.toFixed(0)} ms`);
   console.log(`repos.compare, first page (HTTP)  ${median(pageMs).toFixed(0)} ms  ${(median(pageMs) / git).toFixed(2)}× git  (${pageFiles} files listed, ${pageLines} hunk lines, ${(pageBytes / 1e6).toFixed(1)} MB JSON)`);
   console.log(`whole diff via paths pages (HTTP) ${median(allMs).toFixed(0)} ms  ${(median(allMs) / git).toFixed(2)}× git  (${pages} requests)`);

@@ -1,12 +1,16 @@
 /**
- * A streaming parser of `git diff --raw --numstat --patch -z` output (issue #8, the one diff
+ * A streaming parser of `git diff --raw [--numstat] [--patch] -z` output (issue #8, the one diff
  * model of pull requests, the commit page and the compare page). Pure: bytes in, `Diff` out; the
  * git process is run by server/git/diff.ts.
  *
- * Git's output has three sections (git-diff(1) "Raw output format", "--numstat", "-z"):
+ * Git's output has up to three sections (git-diff(1) "Raw output format", "--numstat", "-z"):
  *   1. raw records  `:<old mode> <new mode> <old sha> <new sha> <status>NUL<path>NUL[<path>NUL]`
  *   2. numstat      `<added>TAB<deleted>TAB<path>NUL` or, for renames/copies, `…TAB NUL<old>NUL<new>NUL`
  *   3. a NUL, then the patches, one `diff --git` section per raw record, in the same order.
+ * Without --numstat (the patch runs: git would otherwise compute every file's diff twice),
+ * additions and deletions are counted from the patch's lines and binary files are known by git's
+ * "Binary files … differ" line; the whole output is then read (counts need every line), and only
+ * what is kept is bounded.
  * Paths and metadata come from the NUL-separated records (never from the quoted patch headers),
  * so paths with spaces, tabs, quotes or non-ASCII characters are exact; hunks come from the patch
  * text, matched to records by position. Memory is bounded by the limits in `DiffLimits`: lines
@@ -150,6 +154,10 @@ export class DiffParser {
   private budgetIndex = -1;
   private lineOverflow = false;
   private lastIncluded = -2;
+  /** No --numstat in the output: additions, deletions and binary flags are read from the patch. */
+  private countMode = false;
+  /** Some file is not wanted (a filter is in force). */
+  private filtered = false;
 
   private readonly metadataOnly: boolean;
 
@@ -163,6 +171,8 @@ export class DiffParser {
   /** False once no later byte can change the result (every wanted file parsed, or the budget spent): stop git then. */
   wantsMore(): boolean {
     if (this.section !== "patch") return true;
+    // counting from the patch: every file's lines must be seen for its counts and the totals
+    if (this.countMode) return this.filtered ? this.fileIndex <= this.lastIncluded : true;
     if (this.budgetOut) return false;
     return this.fileIndex <= this.lastIncluded;
   }
@@ -246,6 +256,15 @@ export class DiffParser {
 
   // ---- raw and numstat sections ----
 
+  private startPatch(): void {
+    this.section = "patch";
+    this.lastIncluded = -1;
+    this.all.forEach((f, i) => {
+      if (this.isIncluded(i, f)) this.lastIncluded = i;
+      else this.filtered = true;
+    });
+  }
+
   private record(rec: string): void {
     if (this.needPaths > 0) {
       this.recordPaths.push(rec);
@@ -253,6 +272,12 @@ export class DiffParser {
       return;
     }
     if (this.section === "raw") {
+      if (rec === "" && this.rawCount > 0) {
+        // no --numstat: the patch follows the raw records; counts come from its lines
+        this.countMode = true;
+        this.startPatch();
+        return;
+      }
       if (rec.startsWith(":")) {
         this.recordMeta = rec;
         this.recordPaths = [];
@@ -265,11 +290,7 @@ export class DiffParser {
     // numstat
     if (this.numstatCount === this.rawCount) {
       if (rec !== "") throw new Error("git diff: unexpected record after --numstat");
-      this.section = "patch";
-      this.lastIncluded = -1;
-      this.all.forEach((f, i) => {
-        if (this.isIncluded(i, f)) this.lastIncluded = i;
-      });
+      this.startPatch();
       return;
     }
     const parts = rec.split("\t");
@@ -348,19 +369,20 @@ export class DiffParser {
       this.fileLines = this.fileBytes = 0;
       return;
     }
-    if (!this.current) return;
+    if (!this.current && !this.countMode) return;
     if (first === 0x5c /* \ */) {
       if (this.lastLine) this.lastLine.noNewlineAtEnd = true;
       return;
     }
     if (!inHunk) {
+      if (first === 0x42 /* B */ && this.countMode && this.current && buf.toString("latin1", start, Math.min(end, start + 13)) === "Binary files ") this.current.isBinary = true;
       if (first === 0x40 /* @ */) {
         const m = HUNK_RE.exec(buf.toString("utf8", start, end));
         if (!m) return;
         this.oldLeft = m[2] === undefined ? 1 : Number(m[2]);
         this.newLeft = m[4] === undefined ? 1 : Number(m[4]);
         this.lastLine = null;
-        if (!this.keep) return (this.hunk = null), undefined;
+        if (!this.keep || !this.current) return (this.hunk = null), undefined;
         this.hunk = { oldStart: Number(m[1]), oldLines: this.oldLeft, newStart: Number(m[3]), newLines: this.newLeft, header: m[5] ?? "", lines: [] };
         this.current.hunks.push(this.hunk);
       }
@@ -370,7 +392,11 @@ export class DiffParser {
     if (first === 0x2b /* + */) (type = "add"), this.newLeft--;
     else if (first === 0x2d /* - */) (type = "delete"), this.oldLeft--;
     else (type = "context"), this.oldLeft--, this.newLeft--;
-    if (!this.keep || !this.hunk) return void (this.lastLine = null);
+    if (this.countMode && type !== "context") {
+      if (type === "add") this.totalAdditions++, this.current && this.current.additions++;
+      else this.totalDeletions++, this.current && this.current.deletions++;
+    }
+    if (!this.keep || !this.hunk || !this.current) return void (this.lastLine = null);
     const bytes = end - start - 1;
     if (this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes) return void (this.cut("file"), (this.lastLine = null));
     if (this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes) return void (this.cut("total"), (this.lastLine = null));

@@ -1,6 +1,6 @@
 /**
  * Diffs between two commits for pull requests, the commit page and the compare page (issue #8).
- * One git process per diff, `git diff --raw --numstat --patch -z` with rename and copy detection
+ * One git process per diff, `git diff --raw --patch -z` with rename and copy detection
  * (-M -C), read as a stream by `DiffParser` (server/git/diff-parse.ts) and stopped as soon as
  * nothing more would be kept, so memory and time stay bounded whatever the size of the range.
  * Only resolved commit ids (never user text) and fixed options reach git's argument list;
@@ -31,7 +31,8 @@ function assertSha(sha: string, what: string): void {
 }
 
 /**
- * The fixed options of every diff: raw records, numstat and patch in one run, NUL-separated
+ * The fixed options of every diff: raw records and patch in one run (counts come from the patch:
+ * adding --numstat makes git diff every file twice), NUL-separated
  * records, full ids, renames (-M, 50 % similarity) and copies (-C: the source must be changed in
  * the same range, git-diff(1)), no external diff drivers or textconv, fixed prefixes, short
  * submodule lines ("Subproject commit <sha>").
@@ -39,7 +40,7 @@ function assertSha(sha: string, what: string): void {
 export const DIFF_ARGS = [
   "-c", "core.quotePath=false",
   "-c", "diff.renameLimit=3000",
-  "diff", "--raw", "--numstat", "--patch", "-z", "--no-abbrev", "--find-renames", "--find-copies",
+  "diff", "--raw", "--patch", "-z", "--no-abbrev", "--find-renames", "--find-copies",
   "--no-ext-diff", "--no-textconv", "--no-color", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/",
   "--submodule=short", "--ignore-submodules=none",
 ];
@@ -109,7 +110,7 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   }
   let meta = metadataCache.get(key);
   if (!meta) {
-    const metaArgs = DIFF_ARGS.filter((a) => a !== "--patch");
+    const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
     meta = await runParser(gitDir, [...metaArgs, from, to], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs);
     remember(key, meta);
   }

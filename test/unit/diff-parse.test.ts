@@ -65,6 +65,12 @@ describe("DiffParser", () => {
     for (const size of [1, 2, 3, 7, 64]) expect(parse(size)).toEqual(whole);
   });
 
+  it("counts additions, deletions and binary files from the patch when --numstat is absent", () => {
+    const p = new DiffParser();
+    p.push(Buffer.from(raw + Z + patch, "utf8"));
+    expect(p.finish()).toEqual(parse(all.length));
+  });
+
   it("parses empty output as an empty diff", () => {
     expect(new DiffParser().finish()).toEqual({ files: [], totalAdditions: 0, totalDeletions: 0, totalFiles: 0, truncated: false });
   });
