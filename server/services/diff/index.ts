@@ -11,7 +11,7 @@ import { text } from "@/server/validation/strings";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { loadPull } from "@/server/services/pulls/locate";
 import * as git from "@/server/git/repository";
-import { DIFF_LIMITS, aheadBehind, countCommits, diffCommit, diffThreeDot, listRangeCommits, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
+import { DIFF_LIMITS, aheadBehind, countCommits, diffCommit, diffThreeDot, diffTrees, listRangeCommits, mergeBase, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
 
 /** Most paths one `paths` filter may name (a page of the file list). */
 export const MAX_FILTER_PATHS = 500;
@@ -73,10 +73,15 @@ export interface Comparison {
  */
 export async function compare(repo: AuthorizedRepo, base: string, head: string, filter: DiffFilter = {}): Promise<Comparison> {
   const [baseSha, headSha] = await Promise.all([commitOf(repo, base, "base"), commitOf(repo, head, "head")]);
-  const diff = await diffThreeDot(repo.gitDir, baseSha, headSha, filterOf(filter));
-  const { mergeBaseSha, ...rest } = diff;
-  const [counts, range] = await Promise.all([aheadBehind(repo.gitDir, baseSha, headSha), listRangeCommits(repo.gitDir, mergeBaseSha, headSha)]);
-  return { baseSha, headSha, mergeBaseSha, ...counts, commits: range.commits, totalCommits: range.totalCommits, diff: rest };
+  const mergeBaseSha = await mergeBase(repo.gitDir, baseSha, headSha);
+  if (!mergeBaseSha) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
+  // the diff, the counts and the commit list need only the merge base: run them side by side
+  const [diff, counts, range] = await Promise.all([
+    diffTrees(repo.gitDir, mergeBaseSha, headSha, filterOf(filter)),
+    aheadBehind(repo.gitDir, baseSha, headSha),
+    listRangeCommits(repo.gitDir, mergeBaseSha, headSha),
+  ]);
+  return { baseSha, headSha, mergeBaseSha, ...counts, commits: range.commits, totalCommits: range.totalCommits, diff };
 }
 
 /** Commits reachable from `ref` (default branch when absent): {ref, sha, count}. Errors: NOT_FOUND. */
