@@ -7,7 +7,6 @@ import { getServerCaller } from "@/server/auth/session";
 import { button, card, container, cx } from "@/components/ui/styles";
 import { CopyButton } from "@/components/ui/copy-button";
 import { fullDate, relativeTime } from "@/components/ui/format";
-import { CommitMessage } from "@/components/code/commit-message";
 import { loadRepo, orNotFound } from "@/components/code/data";
 import { splitCommitMessage } from "@/components/code/history";
 import { codeUrl, commitUrl } from "@/components/code/urls";
@@ -24,9 +23,16 @@ export async function CommitPage({ owner, name, sha }: { owner: string; name: st
     <div className={cx(container, "py-6")}>
       <section className={cx(card, "mb-5 p-4")} data-testid="commit-header" data-sha={commit.sha}>
         <div className="flex flex-wrap items-start gap-3">
-          <h1 className="min-w-0 flex-1 text-lg font-semibold [overflow-wrap:anywhere]">
-            <CommitMessage title={title} body={body} />
-          </h1>
+          <div className="min-w-0 flex-1">
+            <h1 className="text-lg font-semibold [overflow-wrap:anywhere]" data-testid="commit-title">
+              {title || <span className="italic text-subtle-foreground">No commit message</span>}
+            </h1>
+            {body && (
+              <pre className="mt-2 whitespace-pre-wrap font-mono text-xs leading-5 text-muted-foreground [overflow-wrap:anywhere]" data-testid="commit-body">
+                {body}
+              </pre>
+            )}
+          </div>
           <Link href={codeUrl(repo.owner, repo.name, "tree", commit.sha)} className={cx(button.secondary, "text-xs")}>
             Browse files
           </Link>
