@@ -10,7 +10,8 @@ import { fullDate, relativeTime } from "@/components/ui/format";
 import { loadRepo, orNotFound } from "@/components/code/data";
 import { splitCommitMessage } from "@/components/code/history";
 import { codeUrl, commitUrl } from "@/components/code/urls";
-import { DiffViewer, PAGE_DIFF_LINES } from "./diff-viewer";
+import { DiffViewer } from "./diff-viewer";
+import { PAGE_DIFF_LINES } from "./model";
 import { highlightDiff } from "./highlight";
 
 export async function CommitPage({ owner, name, sha }: { owner: string; name: string; sha: string }) {

@@ -12,7 +12,8 @@ import { relativeTime, fullDate } from "@/components/ui/format";
 import { loadBranches, loadRepo } from "@/components/code/data";
 import { splitCommitMessage } from "@/components/code/history";
 import { commitUrl } from "@/components/code/urls";
-import { DiffViewer, PAGE_DIFF_LINES } from "./diff-viewer";
+import { DiffViewer } from "./diff-viewer";
+import { PAGE_DIFF_LINES } from "./model";
 import { ComparePickers } from "./compare-pickers";
 import { highlightDiff } from "./highlight";
 

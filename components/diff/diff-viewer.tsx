@@ -33,8 +33,6 @@ export interface DiffViewerProps {
   renderLineSlot?: (file: DiffFile, line: NumberedLine) => React.ReactNode;
 }
 
-/** Hunk lines a page renders with its first response (repos.commit/compare `maxLines`); later files load as they scroll into view. */
-export const PAGE_DIFF_LINES = 10_000;
 /** Files fetched per "load" request (`paths`). */
 const LOAD_BATCH = 100;
 
