@@ -13,6 +13,7 @@ const PASSWORD = "correct horse battery";
 const username = `diff${Date.now().toString(36)}`;
 const REPO = "diffs";
 let commitSha = "";
+let bigSha = "";
 
 async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
   const r = await page.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL }, data });
@@ -46,6 +47,11 @@ test.beforeAll(async ({ browser, baseURL }) => {
   git("add", "-A");
   git("commit", "--quiet", "-m", "Rename notes, edit app, add a binary");
   commitSha = git("rev-parse", "HEAD").trim();
+  // a commit larger than the page's first response (10,000 hunk lines): 40 files × 300 lines
+  for (let i = 0; i < 40; i++) writeFile(dir, `big/f${String(i).padStart(2, "0")}.txt`, Array.from({ length: 300 }, (_, k) => `big ${i} line ${k}`).join("\n") + "\n");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "A large commit");
+  bigSha = git("rev-parse", "HEAD").trim();
   const remote = new URL(`${baseURL}/${username}/${REPO}.git`);
   remote.username = username;
   remote.password = token;
@@ -99,6 +105,19 @@ test("history links to the commit page; compare page shows ahead/behind, commits
   await expect(page.getByTestId("diff-file")).toHaveCount(3);
   await expect(page.getByTestId("compare-base")).toContainText("main");
   await expect(page.getByTestId("compare-head")).toContainText("feature");
+  await context.close();
+});
+
+test("a commit larger than the first response loads the rest as it scrolls into view", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storagePath(), viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`/${username}/${REPO}/commit/${bigSha}`);
+  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await expect(page.getByTestId("diff-summary")).toContainText("40 changed files with 12000 additions");
+  // virtualized: far fewer rows in the page than the 12,000 lines
+  expect(await page.locator("[data-line-type]").count()).toBeLessThan(500);
+  await page.getByTestId("diff-file-tree").getByTestId("file-tree-item").filter({ hasText: "f39.txt" }).click();
+  await expect(page.locator("[data-line-type='add']").filter({ hasText: "big 39 line 299" })).toBeVisible({ timeout: 20_000 });
   await context.close();
 });
 
