@@ -47,7 +47,7 @@ export interface DiffFile {
   newPath: string;
   /** A copy (git status C) is "added" with `copiedFrom` set; a type change (T) is "modified". */
   status: DiffStatus;
-  /** Real counts from --numstat, even when `truncated` (0 for binary files). */
+  /** Real counts (as git diff --numstat gives them), even when `truncated` (0 for binary files). */
   additions: number;
   deletions: number;
   hunks: DiffHunk[];
