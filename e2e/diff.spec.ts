@@ -47,7 +47,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
   git("add", "-A");
   git("commit", "--quiet", "-m", "Rename notes, edit app, add a binary");
   commitSha = git("rev-parse", "HEAD").trim();
-  // a commit larger than the page's first response (10,000 hunk lines): 40 files × 300 lines
+  // a commit larger than the page's first response (10,000 hunk lines): 40 files × 300 lines, on its own branch
+  git("checkout", "--quiet", "-b", "big");
   for (let i = 0; i < 40; i++) writeFile(dir, `big/f${String(i).padStart(2, "0")}.txt`, Array.from({ length: 300 }, (_, k) => `big ${i} line ${k}`).join("\n") + "\n");
   git("add", "-A");
   git("commit", "--quiet", "-m", "A large commit");
@@ -55,7 +56,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const remote = new URL(`${baseURL}/${username}/${REPO}.git`);
   remote.username = username;
   remote.password = token;
-  git("push", "--quiet", remote.toString(), "main", "feature");
+  git("push", "--quiet", remote.toString(), "main", "feature", "big");
   await page.context().storageState({ path: storagePath() });
   await page.close();
 });

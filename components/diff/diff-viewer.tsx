@@ -10,7 +10,7 @@
  * Extension points for reviews (not implemented here): `renderFileActions(file)` in each file
  * header (a "Viewed" checkbox), `renderLineSlot(file, line)` under a line (inline comments).
  */
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
@@ -146,10 +146,18 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstPending?.file]);
 
+  // a file chosen in the tree stays at the top for a few seconds while files above it load and grow
+  const anchor = useRef<{ file: number; until: number } | null>(null);
   const jump = (i: number) => {
     setTreeOpen(false);
+    anchor.current = { file: i, until: Date.now() + 5_000 };
     virtualizer.scrollToIndex(firstRow.get(i) ?? 0, { align: "start" });
   };
+  useEffect(() => {
+    const a = anchor.current;
+    if (a && Date.now() < a.until) virtualizer.scrollToIndex(firstRow.get(a.file) ?? 0, { align: "start" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows]);
 
   const additions = files.reduce((s, f) => s + f.additions, 0);
   const deletions = files.reduce((s, f) => s + f.deletions, 0);
