@@ -154,6 +154,19 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
     virtualizer.scrollToIndex(firstRow.get(i) ?? 0, { align: "start" });
   };
   useEffect(() => {
+    // the reader scrolling on their own ends the hold
+    const release = () => (anchor.current = null);
+    const opts = { passive: true } as const;
+    window.addEventListener("wheel", release, opts);
+    window.addEventListener("touchmove", release, opts);
+    window.addEventListener("keydown", release);
+    return () => {
+      window.removeEventListener("wheel", release);
+      window.removeEventListener("touchmove", release);
+      window.removeEventListener("keydown", release);
+    };
+  }, []);
+  useEffect(() => {
     const a = anchor.current;
     if (a && Date.now() < a.until) virtualizer.scrollToIndex(firstRow.get(a.file) ?? 0, { align: "start" });
     // eslint-disable-next-line react-hooks/exhaustive-deps
