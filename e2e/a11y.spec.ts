@@ -30,6 +30,8 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "repository home", path: () => `/${username}/${REPO}`, ready: "file-tree" },
   { name: "file", path: () => `/${username}/${REPO}/blob/main/src/server.ts`, ready: "file-view" },
   { name: "history", path: () => `/${username}/${REPO}/commits`, ready: "commit-history" },
+  { name: "commit", path: () => `/${username}/${REPO}/commit/main`, ready: "diff-viewer" },
+  { name: "compare", path: () => `/${username}/${REPO}/compare/main~1...main`, ready: "diff-viewer" },
   { name: "settings", path: () => `/${username}/${REPO}/settings`, ready: "description-form" },
   { name: "tokens", path: () => "/settings/tokens", ready: "create-token-form" },
   { name: "issues list", path: () => `/${username}/${REPO}/issues`, ready: "issue-list" },

@@ -17,7 +17,7 @@ import { highlightFile, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "./highlight";
 import { MarkdownView } from "./markdown";
 import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, type EntryData } from "./parts";
 import { resolveBlob, resolveTree } from "./targets";
-import { codeUrl, encodeSegments, parentPath, repoUrl } from "./urls";
+import { codeUrl, commitUrl, encodeSegments, parentPath, repoUrl } from "./urls";
 
 /** The element id of the file view's code (line selection and copy find it by this id). */
 const CODE_VIEW_ID = "code-view";
@@ -96,14 +96,18 @@ export async function RepoHome({ owner, name }: { owner: string; name: string })
 /** The file list of a directory with its latest commit and README (when there is one). */
 async function DirectoryContent({ repo, gitRef: ref, path }: { repo: RepoData; gitRef: string; path: string }) {
   const caller = await getServerCaller();
-  const [tree, commit] = await Promise.all([orNotFound(caller.repos.tree({ repoId: repo.id, ref, path })), latestCommit(repo.id, ref, path)]);
+  const [tree, commit, count] = await Promise.all([
+    orNotFound(caller.repos.tree({ repoId: repo.id, ref, path })),
+    latestCommit(repo.id, ref, path),
+    path ? null : orNull(caller.repos.commitCount({ repoId: repo.id, ref })),
+  ]);
   const entries = tree.entries as EntryData[];
   const readmeEntry = README_NAMES.map((n) => entries.find((e) => e.type === "blob" && e.name.toLowerCase() === n)).find(Boolean);
   const readme = readmeEntry ? await orNull(caller.repos.blob({ repoId: repo.id, ref, path: readmeEntry.path })) : null;
   return (
     <div className="space-y-6">
       <div className={cx(card, "overflow-hidden")}>
-        <LatestCommit commit={commit} historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)} />
+        <LatestCommit commit={commit} historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)} commitHref={commit ? commitUrl(repo.owner, repo.name, commit.sha) : undefined} commitCount={count?.count} />
         <FileList repo={repo} gitRef={ref} path={path} entries={entries} />
       </div>
       {readmeEntry && readme && (

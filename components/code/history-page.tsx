@@ -15,7 +15,7 @@ import { loadBranches, loadRepo, orNotFound, orNull, type RepoData } from "./dat
 import { dayLabel, groupCommitsByDay, HISTORY_PAGE_SIZE, splitCommitMessage } from "./history";
 import { Breadcrumbs } from "./parts";
 import { splitRefAndPath } from "./resolve";
-import { codeUrl, parentPath, repoUrl } from "./urls";
+import { codeUrl, commitUrl, parentPath, repoUrl } from "./urls";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
 
 interface HistoryCommit {
@@ -48,14 +48,19 @@ export async function historyTitle(repo: RepoData, segments: string[]): Promise<
   return path ? `History for ${path} · ${repo.fullName}` : `Commits · ${repo.fullName}`;
 }
 
-export async function HistoryPage({ owner, name, segments, page }: { owner: string; name: string; segments: string[]; page: number }) {
+/**
+ * `after` (a commit sha from the "Older" link) pages by cursor (repos.commits `after`), so a deep
+ * page costs the same as the first; `page` is then only the number shown. Without `after`, the
+ * page number is an offset (old links and "Newer").
+ */
+export async function HistoryPage({ owner, name, segments, page, after }: { owner: string; name: string; segments: string[]; page: number; after?: string }) {
   const repo = await loadRepo(owner, name);
   if (repo.isEmpty) return <EmptyHistory repo={repo} />;
   const { ref, path } = await resolveHistoryTarget(repo, segments);
   const caller = await getServerCaller();
   // one extra row tells whether there is an older page
   const [rows, branches, parent] = await Promise.all([
-    orNotFound(caller.repos.commits({ repoId: repo.id, ref, path: path || undefined, limit: HISTORY_PAGE_SIZE + 1, offset: (page - 1) * HISTORY_PAGE_SIZE })),
+    orNotFound(caller.repos.commits({ repoId: repo.id, ref, path: path || undefined, limit: HISTORY_PAGE_SIZE + 1, ...(after ? { after } : { offset: (page - 1) * HISTORY_PAGE_SIZE }) })),
     loadBranches(repo.id),
     path ? orNull(caller.repos.tree({ repoId: repo.id, ref, path: parentPath(path) })) : null,
   ]);
@@ -67,6 +72,7 @@ export async function HistoryPage({ owner, name, segments, page }: { owner: stri
   const pathKind = entry?.type === "tree" ? "tree" : entry?.type === "blob" ? "blob" : null;
   const base = codeUrl(repo.owner, repo.name, "commits", ref, path);
   const pageHref = (n: number) => (n > 1 ? `${base}?page=${n}` : base);
+  const olderHref = hasOlder ? `${base}?page=${page + 1}&after=${commits[commits.length - 1].sha}` : null;
 
   return (
     <>
@@ -122,7 +128,7 @@ export async function HistoryPage({ owner, name, segments, page }: { owner: stri
               ← Newer
             </PageLink>
             <span className="text-subtle-foreground">Page {page}</span>
-            <PageLink href={hasOlder ? pageHref(page + 1) : null} testId="older-commits">
+            <PageLink href={olderHref} testId="older-commits">
               Older →
             </PageLink>
           </nav>
@@ -176,7 +182,7 @@ function CommitRow({ repo, commit, path, pathKind }: { repo: RepoData; commit: H
       </div>
       <div className="flex shrink-0 items-center gap-2">
         <div className="flex items-stretch overflow-hidden rounded-md border border-input bg-card shadow-sm">
-          <PrefetchLink href={browse} className="flex items-center px-2 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-primary" title={commit.sha} data-testid="commit-sha">
+          <PrefetchLink href={commitUrl(repo.owner, repo.name, commit.sha)} className="flex items-center px-2 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-primary" title={`View commit ${commit.sha}`} data-testid="commit-sha">
             {short}
           </PrefetchLink>
           <CopyButton text={commit.sha} label="Copy full SHA" iconOnly className="rounded-none! border-0! border-l! border-input! px-2! py-1! shadow-none!" testId="copy-sha" />

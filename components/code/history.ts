@@ -47,3 +47,8 @@ export function pageNumber(raw: string | string[] | undefined): number {
   const value = typeof raw === "string" && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
   return Math.min(Math.max(value, 1), 10_000);
 }
+
+/** The history cursor of `?after=<sha>` (a full commit sha), or undefined. */
+export function afterCursor(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value) ? value : undefined;
+}

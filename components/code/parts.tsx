@@ -123,8 +123,11 @@ export interface CommitData {
   date: string;
 }
 
-/** The newest commit of a directory or file, with a link to its history (`historyHref`). */
-export function LatestCommit({ commit, historyHref }: { commit: CommitData | null; historyHref?: string }) {
+/**
+ * The newest commit of a directory or file, with a link to its history (`historyHref`), the
+ * commit's page (`commitHref`) and, on the repository page, the number of commits (`commitCount`).
+ */
+export function LatestCommit({ commit, historyHref, commitHref, commitCount }: { commit: CommitData | null; historyHref?: string; commitHref?: string; commitCount?: number | null }) {
   if (!commit) return null;
   const [subject] = commit.message.split("\n");
   return (
@@ -134,15 +137,21 @@ export function LatestCommit({ commit, historyHref }: { commit: CommitData | nul
       <span className="min-w-0 flex-1 truncate text-muted-foreground" title={commit.message}>
         {subject}
       </span>
-      <span className="hidden shrink-0 items-center gap-1 font-mono text-xs text-subtle-foreground sm:flex" title={commit.sha}>
-        <CommitIcon /> {commit.sha.slice(0, 7)}
-      </span>
+      {commitHref ? (
+        <Link href={commitHref} className="hidden shrink-0 items-center gap-1 font-mono text-xs text-subtle-foreground hover:text-primary sm:flex" title={commit.sha} data-testid="latest-commit-sha">
+          <CommitIcon /> {commit.sha.slice(0, 7)}
+        </Link>
+      ) : (
+        <span className="hidden shrink-0 items-center gap-1 font-mono text-xs text-subtle-foreground sm:flex" title={commit.sha}>
+          <CommitIcon /> {commit.sha.slice(0, 7)}
+        </span>
+      )}
       <span className="shrink-0 text-xs text-subtle-foreground" title={fullDate(commit.date)}>
         {relativeTime(commit.date)}
       </span>
       {historyHref && (
         <Link href={historyHref} className="flex shrink-0 items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium text-muted-foreground hover:bg-accent hover:text-foreground" data-testid="history-link">
-          <HistoryIcon className="text-subtle-foreground" /> History
+          <HistoryIcon className="text-subtle-foreground" /> {typeof commitCount === "number" ? <span data-testid="commit-count">{commitCount.toLocaleString("en-US")} {commitCount === 1 ? "commit" : "commits"}</span> : "History"}
         </Link>
       )}
     </div>

@@ -44,10 +44,9 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.collaborators": { tier: "repo", level: "admin" },
   "repos.addCollaborator": { tier: "repo", level: "admin" },
   "repos.removeCollaborator": { tier: "repo", level: "admin" },
-  // pulls, merge engine part (issue #8; docs/pulls.md "Mergeability", "Merge strategies", "Conflicts")
-  "pulls.checkMergeability": { tier: "repo", level: "read" },
-  "pulls.getConflicts": { tier: "repo", level: "read" },
-  "pulls.merge": { tier: "repo", level: "write" },
+  "repos.commit": { tier: "repo", level: "read" }, // issue #8: the commit page (diff model)
+  "repos.compare": { tier: "repo", level: "read" }, // issue #8: the compare page (diff model)
+  "repos.commitCount": { tier: "repo", level: "read" }, // issue #8: the repository page
   // issues (issue #3; docs/issues.md). create/addComment are read-level: read-only callers' issues
   // land in triage; update/deleteComment: the author, or write permission (checked in the service).
   "issues.listMine": { tier: "user", scope: "repo:read" }, // issue #7: across readable repositories
@@ -119,6 +118,15 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.close": { tier: "repo", level: "read" },
   "pulls.reopen": { tier: "repo", level: "read" },
   "pulls.timeline": { tier: "repo", level: "read" }, // extension: the timeline events
+  "pulls.counts": { tier: "repo", level: "read" }, // extension: per-state counts (list tabs, header badge)
+  "pulls.recentBranches": { tier: "repo", level: "read" }, // extension: the "Compare & pull request" banner ([] below write)
+  // diff part (docs/pulls.md "Diff")
+  "pulls.getDiff": { tier: "repo", level: "read" },
+  "pulls.getCommits": { tier: "repo", level: "read" },
+  // merge engine part (docs/pulls.md "Mergeability", "Merge strategies", "Conflicts")
+  "pulls.checkMergeability": { tier: "repo", level: "read" },
+  "pulls.getConflicts": { tier: "repo", level: "read" },
+  "pulls.merge": { tier: "repo", level: "write" },
   // stacks (issue #8; docs/pulls.md "Stacks")
   "stacks.create": { tier: "repo", level: "write" },
   "stacks.get": { tier: "repo", level: "read" },
@@ -135,7 +143,4 @@ export const ACCESS: Record<string, AccessRule> = {
   "cycles.list": { tier: "repo", level: "read" },
   "cycles.addIssue": { tier: "repo", level: "write" }, // issue #7
   "cycles.removeIssue": { tier: "repo", level: "write" }, // issue #7
-  // pull requests (issue #8; docs/pulls.md)
-  "pulls.counts": { tier: "repo", level: "read" }, // extension: per-state counts
-  "pulls.recentBranches": { tier: "repo", level: "read" }, // extension: the "Compare & pull request" banner ([] below write)
 };

@@ -1,4 +1,18 @@
 /** pulls router, part: getDiff, getCommits (issue #8 — the diff model owner). Merged into `pulls` by server/api/routers/pulls.ts. */
-import { router } from "../trpc";
+import { z } from "zod";
+import { router, repoProcedureBy } from "../trpc";
+import { byPullId } from "./pull-locator";
+import { diffFilterInput, pullCommits, pullDiff } from "@/server/services/diff";
 
-export const pullsDiffRouter = router({});
+export const pullsDiffRouter = router({
+  /**
+   * {prId, path?, paths?} → {files, totalAdditions, totalDeletions, totalFiles, truncated,
+   * baseSha, headSha, mergeBaseSha}: the three-dot diff of the pull request (docs/pulls.md "Diff").
+   */
+  getDiff: repoProcedureBy(byPullId)
+    .input(z.object(diffFilterInput))
+    .query(({ ctx, input }) => pullDiff(ctx.db, ctx.repo, ctx.entityId, input)),
+
+  /** {prId} → {commits: [{sha, message, author, authorEmail, date}] oldest first (≤ 250), totalCommits}. */
+  getCommits: repoProcedureBy(byPullId).query(({ ctx }) => pullCommits(ctx.db, ctx.repo, ctx.entityId)),
+});

@@ -10,7 +10,9 @@ import * as repos from "@/server/services/repos";
 import { ROLES } from "@/server/services/repos/access";
 import { forkInfo, forkInput, forkRepository } from "@/server/services/repos/fork";
 import * as git from "@/server/git/repository";
+import { AppError } from "@/server/errors";
 import { listPaths, listTags } from "@/server/git/listing";
+import { commitCount, commitWithDiff, compare, diffFilterInput } from "@/server/services/diff";
 
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
@@ -77,13 +79,45 @@ export const reposRouter = router({
     .input(z.object({ limit: z.number().int().min(1).max(500).default(100) }))
     .query(async ({ ctx, input }) => listTags(ctx.repo.gitDir, input.limit)),
 
-  /** {repoId, ref?, path?, limit? (1–100, 30), offset?} → commits newest first. */
+  /**
+   * {repoId, ref?, path?, limit? (1–100, 30), offset?, after? (commit sha)} → commits newest first.
+   * `after` is the cursor of the history pages (cost independent of the page number): the
+   * commits that follow commit `after` in `git log after` (its ancestors, in git's order; `ref`
+   * is then ignored). On a linear history that is exactly the next page of `ref`; `offset` is
+   * kept for compatibility (git --skip, O(offset)).
+   */
   commits: repoProcedure
-    .input(z.object({ ref: refInput, path: pathInput, limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }))
+    .input(z.object({ ref: refInput, path: pathInput, limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0), after: line("after").regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "after must be a full commit sha").optional() }))
     .query(async ({ ctx, input }) => {
+      if (input.after) {
+        const after = await git.resolveCommit(ctx.repo.gitDir, input.after);
+        if (!after) throw new AppError("NOT_FOUND", `commit "${input.after}" not found`);
+        return git.listCommits(ctx.repo.gitDir, after, { path: input.path, limit: input.limit, skip: input.offset + 1 });
+      }
       const { sha } = await repos.resolveRef(ctx.repo, input.ref);
       return git.listCommits(ctx.repo.gitDir, sha, { path: input.path, limit: input.limit, skip: input.offset });
     }),
+
+  /**
+   * {repoId, sha, path?, paths?} → {sha, parents, message, author, authorEmail, date, committer,
+   * committedAt, diff}: the commit and its diff against its first parent (empty tree for a root
+   * commit). Diff shape and limits: docs/pulls.md "Diff". NOT_FOUND for an unknown commit.
+   */
+  commit: repoProcedure
+    .input(z.object({ sha: line("sha").min(1).max(255), ...diffFilterInput }))
+    .query(({ ctx, input }) => commitWithDiff(ctx.repo, input.sha, input)),
+
+  /**
+   * {repoId, base, head, path?, paths?} → {baseSha, headSha, mergeBaseSha, aheadBy, behindBy,
+   * commits (oldest first, ≤ 250), totalCommits, diff (three-dot: merge base → head)}.
+   * NOT_FOUND for unknown refs; BAD_REQUEST when the histories are unrelated.
+   */
+  compare: repoProcedure
+    .input(z.object({ base: line("base").min(1).max(255), head: line("head").min(1).max(255), ...diffFilterInput }))
+    .query(({ ctx, input }) => compare(ctx.repo, input.base, input.head, input)),
+
+  /** {repoId, ref?} → {ref, sha, count}: commits reachable from the ref (git rev-list --count). */
+  commitCount: repoProcedure.input(z.object({ ref: refInput })).query(({ ctx, input }) => commitCount(ctx.repo, input.ref)),
 
   /** {repoId} → [{id, username, name}]: the owner and collaborators, who can be assigned issues (read). */
   assignees: repoProcedure.query(({ ctx }) => repos.listAssignees(ctx.db, ctx.repo)),

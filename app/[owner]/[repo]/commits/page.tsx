@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { HistoryPage } from "@/components/code/history-page";
 import { loadRepo } from "@/components/code/data";
-import { pageNumber } from "@/components/code/history";
+import { afterCursor, pageNumber } from "@/components/code/history";
 import { decodeSegment } from "@/components/code/resolve";
 
 type Params = Promise<{ owner: string; repo: string }>;
@@ -16,5 +16,5 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 /** /<owner>/<repo>/commits: the history of the default branch. */
 export default async function Page({ params, searchParams }: { params: Params; searchParams: Search }) {
   const [{ owner, repo }, search] = await Promise.all([params, searchParams]);
-  return <HistoryPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={[]} page={pageNumber(search.page)} />;
+  return <HistoryPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={[]} page={pageNumber(search.page)} after={afterCursor(search.after)} />;
 }

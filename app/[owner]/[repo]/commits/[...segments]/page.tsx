@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { HistoryPage, historyTitle } from "@/components/code/history-page";
 import { loadRepo } from "@/components/code/data";
-import { pageNumber } from "@/components/code/history";
+import { afterCursor, pageNumber } from "@/components/code/history";
 import { decodeSegment } from "@/components/code/resolve";
 
 type Params = Promise<{ owner: string; repo: string; segments: string[] }>;
@@ -15,5 +15,5 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function Page({ params, searchParams }: { params: Params; searchParams: Search }) {
   const [{ owner, repo, segments }, search] = await Promise.all([params, searchParams]);
-  return <HistoryPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={segments.map(decodeSegment)} page={pageNumber(search.page)} />;
+  return <HistoryPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={segments.map(decodeSegment)} page={pageNumber(search.page)} after={afterCursor(search.after)} />;
 }

@@ -1,0 +1,98 @@
+/**
+ * The compare page (server component, issue #8): /<owner>/<repo>/compare/<base>...<head>, as
+ * GitHub's: branch pickers, ahead/behind, the commits on head since the merge base, and the
+ * three-dot diff (repos.compare). "<head>" alone compares against the default branch.
+ */
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { TRPCError } from "@trpc/server";
+import { getServerCaller } from "@/server/auth/session";
+import { card, container, cx } from "@/components/ui/styles";
+import { relativeTime, fullDate } from "@/components/ui/format";
+import { loadBranches, loadRepo } from "@/components/code/data";
+import { splitCommitMessage } from "@/components/code/history";
+import { commitUrl } from "@/components/code/urls";
+import { DiffViewer } from "./diff-viewer";
+import { PAGE_DIFF_LINES } from "./model";
+import { ComparePickers } from "./compare-pickers";
+import { highlightDiff } from "./highlight";
+
+/** base and head of a compare spec "base...head" (or "head": base is `defaultBranch`). */
+export function parseCompareSpec(spec: string, defaultBranch: string): { base: string; head: string } {
+  const i = spec.indexOf("...");
+  return i < 0 ? { base: defaultBranch, head: spec } : { base: spec.slice(0, i), head: spec.slice(i + 3) };
+}
+
+export async function ComparePage({ owner, name, spec }: { owner: string; name: string; spec: string }) {
+  const repo = await loadRepo(owner, name);
+  const { base, head } = parseCompareSpec(spec, repo.defaultBranch);
+  if (!base || !head) notFound();
+  const caller = await getServerCaller();
+  const branches = (await loadBranches(repo.id)).map((b) => b.name);
+  let result: Awaited<ReturnType<typeof caller.repos.compare>> | null = null;
+  let problem: string | null = null;
+  try {
+    result = await caller.repos.compare({ repoId: repo.id, base, head, maxLines: PAGE_DIFF_LINES });
+  } catch (e) {
+    if (e instanceof TRPCError && e.code === "NOT_FOUND") notFound();
+    if (e instanceof TRPCError && e.code === "BAD_REQUEST") problem = e.message;
+    else throw e;
+  }
+  const highlights = result ? await highlightDiff(result.diff) : [];
+  return (
+    <div className={cx(container, "py-6")}>
+      <h1 className="mb-1 text-lg font-semibold">Comparing changes</h1>
+      <p className="mb-4 text-sm text-muted-foreground">Choose two branches to see what changed on the head since it left the base.</p>
+      <div className={cx(card, "mb-5 flex flex-wrap items-center gap-3 p-3")}>
+        <ComparePickers owner={repo.owner} repo={repo.name} branches={branches} base={base} head={head} />
+        {/* Place of the future "Create pull request" button (issue #8, pull request records). */}
+        <div className="ml-auto" data-testid="compare-actions" />
+      </div>
+      {problem && (
+        <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="compare-problem">
+          {problem}
+        </div>
+      )}
+      {result && (
+        <>
+          <p className="mb-3 text-sm text-muted-foreground" data-testid="ahead-behind">
+            <span className="font-mono">{head}</span> is {result.aheadBy} {result.aheadBy === 1 ? "commit" : "commits"} ahead of and {result.behindBy} {result.behindBy === 1 ? "commit" : "commits"} behind <span className="font-mono">{base}</span>.
+          </p>
+          {result.totalCommits === 0 ? (
+            <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="nothing-to-compare">
+              There isn&apos;t anything to compare: <span className="font-mono">{base}</span> is up to date with all commits from <span className="font-mono">{head}</span>.
+            </div>
+          ) : (
+            <>
+              <section className={cx(card, "mb-5 overflow-hidden")} aria-labelledby="compare-commits">
+                <h2 id="compare-commits" className="border-b border-border bg-muted px-4 py-2 text-sm font-medium">
+                  {result.totalCommits} {result.totalCommits === 1 ? "commit" : "commits"}
+                  {result.totalCommits > result.commits.length && <span className="font-normal text-muted-foreground"> (showing the first {result.commits.length})</span>}
+                </h2>
+                <ol className="divide-y divide-border" data-testid="compare-commits">
+                  {result.commits.map((c) => (
+                    <li key={c.sha} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-sm">
+                      <Link href={commitUrl(repo.owner, repo.name, c.sha)} className="min-w-0 flex-1 truncate hover:text-primary hover:underline">
+                        {splitCommitMessage(c.message).title}
+                      </Link>
+                      <span className="text-xs text-muted-foreground">
+                        {c.author} ·{" "}
+                        <time dateTime={c.date} title={fullDate(c.date)}>
+                          {relativeTime(c.date)}
+                        </time>
+                      </span>
+                      <Link href={commitUrl(repo.owner, repo.name, c.sha)} className="font-mono text-xs text-primary hover:underline">
+                        {c.sha.slice(0, 7)}
+                      </Link>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+              <DiffViewer files={result.diff.files} highlights={highlights} totalFiles={result.diff.totalFiles} source={{ kind: "compare", repoId: repo.id, base: result.baseSha, head: result.headSha }} />
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * The diff pages (issue #8): push a repository with a rename, a binary file and an edit; open the
+ * commit page (file tree, rename arrow, binary marker), switch to split view (remembered), and
+ * open the compare page between two branches (ahead/behind, commits, diff).
+ */
+import { test, expect, type Page } from "@playwright/test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { mustRunGit, writeFile } from "./git";
+
+const PASSWORD = "correct horse battery";
+const username = `diff${Date.now().toString(36)}`;
+const REPO = "diffs";
+let commitSha = "";
+let bigSha = "";
+
+async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
+  const r = await page.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL }, data });
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()).result.data;
+}
+
+test.beforeAll(async ({ browser, baseURL }) => {
+  const page = await browser.newPage();
+  await page.goto(`${baseURL}/signup`);
+  await expect(page.getByTestId("signup-submit")).toBeEnabled();
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByTestId("signup-submit").click();
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await trpc(page, baseURL!, "repos.create", { name: REPO });
+  const created = await page.request.post("/api/tokens", { headers: { origin: baseURL! }, data: { name: "diff push", scopes: ["repo:write"] } });
+  const { token } = await created.json();
+  const home = mkdtempSync(path.join(os.tmpdir(), "svc-diff-home-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-diff-repo-"));
+  const git = (...args: string[]) => mustRunGit(home, dir, args);
+  git("init", "--quiet");
+  writeFile(dir, "src/app.ts", Array.from({ length: 30 }, (_, i) => `export const v${i} = ${i};`).join("\n") + "\n");
+  writeFile(dir, "notes/old name.md", "# Notes\n\nSome notes that will move.\nLine four.\nLine five.\n");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "Initial commit");
+  git("checkout", "--quiet", "-b", "feature");
+  git("mv", "notes/old name.md", "notes/new name.md");
+  writeFile(dir, "src/app.ts", Array.from({ length: 30 }, (_, i) => (i === 10 ? "export const v10 = 100; // edited" : `export const v${i} = ${i};`)).join("\n") + "\n");
+  writeFileSync(path.join(dir, "logo.bin"), Buffer.from([0, 1, 2, 3, 0, 5, 6, 7]));
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "Rename notes, edit app, add a binary");
+  commitSha = git("rev-parse", "HEAD").trim();
+  // a commit larger than the page's first response (10,000 hunk lines): 40 files × 300 lines, on its own branch
+  git("checkout", "--quiet", "-b", "big");
+  for (let i = 0; i < 40; i++) writeFile(dir, `big/f${String(i).padStart(2, "0")}.txt`, Array.from({ length: 300 }, (_, k) => `big ${i} line ${k}`).join("\n") + "\n");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "A large commit");
+  bigSha = git("rev-parse", "HEAD").trim();
+  const remote = new URL(`${baseURL}/${username}/${REPO}.git`);
+  remote.username = username;
+  remote.password = token;
+  git("push", "--quiet", remote.toString(), "main", "feature", "big");
+  await page.context().storageState({ path: storagePath() });
+  await page.close();
+});
+
+function storagePath() {
+  return path.join(os.tmpdir(), `svc-diff-${username}.json`);
+}
+
+test("commit page: file tree, rename, binary, edit; split view is remembered", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storagePath(), viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`/${username}/${REPO}/commit/${commitSha}`);
+  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await expect(page.getByTestId("commit-header")).toContainText("Rename notes, edit app, add a binary");
+  const tree = page.getByTestId("diff-file-tree");
+  await expect(tree.getByTestId("file-tree-item")).toHaveCount(3);
+  await expect(page.getByTestId("diff-file-path")).toHaveText(["logo.bin", "notes/old name.md → notes/new name.md", "src/app.ts"]);
+  await expect(page.getByTestId("diff-file").filter({ hasText: "logo.bin" })).toContainText("binary");
+  await expect(page.getByTestId("diff-notice").first()).toContainText("Binary file not shown.");
+  await expect(page.locator("[data-line-type='add']")).toContainText("export const v10 = 100; // edited");
+
+  await page.getByTestId("view-split").click();
+  await expect(page.getByTestId("diff-viewer")).toHaveAttribute("data-view", "split");
+  await expect(page.getByTestId("split-row").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("diff-viewer")).toHaveAttribute("data-view", "split");
+  await page.getByTestId("view-unified").click();
+  await expect(page.getByTestId("diff-viewer")).toHaveAttribute("data-view", "unified");
+
+  await tree.getByTestId("file-tree-item").filter({ hasText: "app.ts" }).click();
+  await expect(page.getByTestId("diff-file").filter({ hasText: "src/app.ts" })).toBeInViewport();
+  await context.close();
+});
+
+test("history links to the commit page; compare page shows ahead/behind, commits and the diff", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storagePath(), viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`/${username}/${REPO}/commits/feature`);
+  await page.locator(`[data-testid='commit-row'][data-sha='${commitSha}']`).getByTestId("commit-sha").click();
+  await expect(page).toHaveURL(new RegExp(`/commit/${commitSha}$`));
+  await expect(page.getByTestId("diff-viewer")).toBeVisible();
+
+  await page.goto(`/${username}/${REPO}/compare/main...feature`);
+  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await expect(page.getByTestId("ahead-behind")).toContainText("1 commit ahead of and 0 commits behind");
+  await expect(page.getByTestId("compare-commits")).toContainText("Rename notes, edit app, add a binary");
+  await expect(page.getByTestId("diff-file")).toHaveCount(3);
+  await expect(page.getByTestId("compare-base")).toContainText("main");
+  await expect(page.getByTestId("compare-head")).toContainText("feature");
+  await context.close();
+});
+
+test("a commit larger than the first response loads the rest as it scrolls into view", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storagePath(), viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`/${username}/${REPO}/commit/${bigSha}`);
+  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await expect(page.getByTestId("diff-summary")).toContainText("40 changed files with 12000 additions");
+  // virtualized: far fewer rows in the page than the 12,000 lines
+  expect(await page.locator("[data-line-type]").count()).toBeLessThan(500);
+  await page.getByTestId("diff-file-tree").getByTestId("file-tree-item").filter({ hasText: "f39.txt" }).click();
+  await expect(page.locator("[data-line-type='add']").filter({ hasText: "big 39 line 0" })).toBeVisible({ timeout: 20_000 });
+  await context.close();
+});
+
+test("phone width: the commit page does not scroll sideways", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storagePath(), viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(`/${username}/${REPO}/commit/${commitSha}`);
+  await expect(page.getByTestId("diff-viewer")).toBeVisible();
+  await page.getByTestId("toggle-file-tree").click();
+  await expect(page.getByTestId("diff-file-tree")).toBeVisible();
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  await context.close();
+});

@@ -1,0 +1,412 @@
+/**
+ * A streaming parser of `git diff --raw [--numstat] [--patch] -z` output (issue #8, the one diff
+ * model of pull requests, the commit page and the compare page). Pure: bytes in, `Diff` out; the
+ * git process is run by server/git/diff.ts.
+ *
+ * Git's output has up to three sections (git-diff(1) "Raw output format", "--numstat", "-z"):
+ *   1. raw records  `:<old mode> <new mode> <old sha> <new sha> <status>NUL<path>NUL[<path>NUL]`
+ *   2. numstat      `<added>TAB<deleted>TAB<path>NUL` or, for renames/copies, `…TAB NUL<old>NUL<new>NUL`
+ *   3. a NUL, then the patches, one `diff --git` section per raw record, in the same order.
+ * Without --numstat (the patch runs: git would otherwise compute every file's diff twice),
+ * additions and deletions are counted from the patch's lines and binary files are known by git's
+ * "Binary files … differ" line; the whole output is then read (counts need every line), and only
+ * what is kept is bounded.
+ * Paths and metadata come from the NUL-separated records (never from the quoted patch headers),
+ * so paths with spaces, tabs, quotes or non-ASCII characters are exact; hunks come from the patch
+ * text, matched to records by position. Memory is bounded by the limits in `DiffLimits`: lines
+ * past a limit are parsed and dropped, and `wantsMore()` turns false once nothing more would be
+ * kept, so the caller can stop git.
+ */
+
+export type DiffLineType = "context" | "add" | "delete";
+
+export interface DiffLine {
+  type: DiffLineType;
+  /** The line without its leading marker and without the "\n" (a "\r" of a CRLF line is kept). */
+  content: string;
+  /** Set when git printed "\ No newline at end of file" after this line. */
+  noNewlineAtEnd?: true;
+}
+
+export interface DiffHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** The text after the second "@@" (git's function context), without the leading space; "" when none. */
+  header: string;
+  lines: DiffLine[];
+}
+
+export type DiffStatus = "added" | "deleted" | "modified" | "renamed";
+
+export interface DiffFile {
+  /** Path on the old side. Always set: equal to `newPath` except for renames and copies (then the source path). */
+  oldPath: string;
+  /** Path on the new side. Always set: equal to `oldPath` for deletions. */
+  newPath: string;
+  /** A copy (git status C) is "added" with `copiedFrom` set; a type change (T) is "modified". */
+  status: DiffStatus;
+  /** Real counts (as git diff --numstat gives them), even when `truncated` (0 for binary files). */
+  additions: number;
+  deletions: number;
+  hunks: DiffHunk[];
+  isBinary: boolean;
+  /** Octal modes such as "100644", "100755", "120000" (symlink), "160000" (submodule); null when the side is absent. */
+  oldMode: string | null;
+  newMode: string | null;
+  /** True when some hunks or lines were left out (see `truncatedReason`). */
+  truncated: boolean;
+  /** "file": this file passed the per-file limit; "total": the response's budget ran out before (or within) it. */
+  truncatedReason?: "file" | "total";
+  /** Rename/copy similarity in percent (git's score), for renames and copies only. */
+  similarity?: number;
+  /** For copies (status "added"): the source path; the hunks are against that source. */
+  copiedFrom?: string;
+  /** True when either side is a submodule (gitlink, mode 160000). */
+  isSubmodule: boolean;
+  /** Blob ids (or submodule commit ids) of the two sides; null when the side is absent. */
+  oldSha: string | null;
+  newSha: string | null;
+}
+
+export interface Diff {
+  files: DiffFile[];
+  /** Sums over every changed file of the range (not only the files returned). */
+  totalAdditions: number;
+  totalDeletions: number;
+  /** Number of changed files in the range (may exceed `files.length`). */
+  totalFiles: number;
+  /** True when files past `maxFiles` were left out, or some file's hunks were cut. */
+  truncated: boolean;
+}
+
+/** Limits of one parse. Lines are hunk lines (context, added, deleted); bytes are their UTF-8 content. */
+export interface DiffLimits {
+  /** Most files listed (GitHub lists 3,000). */
+  maxFiles: number;
+  /** Most hunk lines kept of one file. */
+  maxFileLines: number;
+  /** Most hunk bytes kept of one file. */
+  maxFileBytes: number;
+  /** Most hunk lines kept over the whole response. */
+  maxTotalLines: number;
+  /** Most hunk bytes kept over the whole response. */
+  maxTotalBytes: number;
+  /** A longer line is cut to this many bytes (and its file marked truncated). */
+  maxLineBytes: number;
+}
+
+/** Defaults: 3,000 files; per file 10,000 lines / 1 MiB; per response 50,000 lines / 8 MiB; lines cut at 64 KiB. */
+export const DIFF_LIMITS: DiffLimits = {
+  maxFiles: 3_000,
+  maxFileLines: 10_000,
+  maxFileBytes: 1024 * 1024,
+  maxTotalLines: 50_000,
+  maxTotalBytes: 8 * 1024 * 1024,
+  maxLineBytes: 64 * 1024,
+};
+
+/** Longest NUL-separated record accepted in the raw/numstat sections (a path is far shorter). */
+const MAX_RECORD_BYTES = 64 * 1024;
+const ZERO_SHA = /^0+$/;
+const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/s;
+
+function statusOf(letter: string): DiffStatus {
+  if (letter === "A" || letter === "C") return "added";
+  if (letter === "D") return "deleted";
+  if (letter === "R") return "renamed";
+  return "modified"; // M, T (type change), U, X
+}
+
+/**
+ * Push parser: `push(chunk)` for each chunk of git's stdout, then `finish()`. `include(file)`
+ * picks the files whose hunks are wanted and that are returned (default all).
+ */
+export class DiffParser {
+  private readonly limits: DiffLimits;
+  private readonly include: (f: DiffFile) => boolean;
+  private readonly all: DiffFile[] = [];
+  private rawCount = 0;
+  private numstatCount = 0;
+  private totalAdditions = 0;
+  private totalDeletions = 0;
+  private section: "raw" | "numstat" | "patch" = "raw";
+  private pending: Buffer = Buffer.alloc(0);
+  /** Raw/numstat record state: paths still expected for the current entry. */
+  private needPaths = 0;
+  private recordPaths: string[] = [];
+  private recordMeta: string | null = null;
+  private numstatCounts: [string, string] | null = null;
+  // patch state
+  private fileIndex = -1;
+  private current: DiffFile | null = null;
+  private keep = false;
+  private oldLeft = 0;
+  private newLeft = 0;
+  private hunk: DiffHunk | null = null;
+  private lastLine: DiffLine | null = null;
+  private fileLines = 0;
+  private fileBytes = 0;
+  private totalLines = 0;
+  private totalBytes = 0;
+  private budgetOut = false;
+  private budgetIndex = -1;
+  private lineOverflow = false;
+  private lastIncluded = -2;
+  /** No --numstat in the output: additions, deletions and binary flags are read from the patch. */
+  private countMode = false;
+  /** Some file is not wanted (a filter is in force). */
+  private filtered = false;
+
+  private readonly metadataOnly: boolean;
+
+  /** `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come without hunks and are not marked truncated. */
+  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean } = {}) {
+    this.limits = { ...DIFF_LIMITS, ...opts.limits };
+    this.include = opts.include ?? (() => true);
+    this.metadataOnly = opts.metadataOnly ?? false;
+  }
+
+  /** False once no later byte can change the result (every wanted file parsed, or the budget spent): stop git then. */
+  wantsMore(): boolean {
+    if (this.section !== "patch") return true;
+    // counting from the patch: every file's lines must be seen for its counts and the totals
+    if (this.countMode) return this.filtered ? this.fileIndex <= this.lastIncluded : true;
+    if (this.budgetOut) return false;
+    return this.fileIndex <= this.lastIncluded;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    if (this.section !== "patch") {
+      const buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+      while (!this.inPatch()) {
+        const nul = buf.indexOf(0, start);
+        if (nul < 0) break;
+        this.record(buf.subarray(start, nul).toString("utf8"));
+        start = nul + 1;
+      }
+      if (!this.inPatch()) {
+        if (buf.length - start > MAX_RECORD_BYTES) throw new Error("git diff: a raw record is longer than 64 KiB");
+        this.pending = Buffer.from(buf.subarray(start));
+        return;
+      }
+      this.pending = Buffer.alloc(0);
+      chunk = buf;
+    }
+    const cap = this.limits.maxLineBytes + 1; // the marker plus the content kept
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl < 0 ? chunk.length : nl;
+      if (this.pending.length || nl < 0) {
+        const room = cap - this.pending.length;
+        if (end - start > room) this.lineOverflow = true;
+        const take = chunk.subarray(start, start + Math.max(0, Math.min(room, end - start)));
+        if (take.length) this.pending = Buffer.concat([this.pending, take]);
+        if (nl < 0) return;
+        const line = this.pending;
+        this.pending = Buffer.alloc(0);
+        this.patchLine(line, 0, line.length);
+      } else {
+        if (end - start > cap) this.lineOverflow = true;
+        this.patchLine(chunk, start, Math.min(end, start + cap));
+      }
+      this.lineOverflow = false;
+      start = nl + 1;
+    }
+  }
+
+  /** The result. Call after the last `push` (or after stopping git because `wantsMore()` was false). */
+  finish(): Diff {
+    if (this.section === "patch" && this.pending.length) this.patchLine(this.pending, 0, this.pending.length);
+    this.pending = Buffer.alloc(0);
+    this.endFile();
+    // Files past the point where git stopped or the budget ran out: their hunks were left out.
+    const reached = this.budgetIndex >= 0 ? this.budgetIndex : this.fileIndex;
+    const files: DiffFile[] = [];
+    this.all.forEach((f, i) => {
+      if (!this.isIncluded(i, f)) return;
+      if (!this.metadataOnly && i > reached && !f.truncated && !f.isBinary && f.additions + f.deletions > 0) {
+        f.truncated = true;
+        f.truncatedReason = "total";
+      }
+      files.push(f);
+    });
+    return {
+      files,
+      totalAdditions: this.totalAdditions,
+      totalDeletions: this.totalDeletions,
+      totalFiles: this.rawCount,
+      truncated: this.rawCount > this.all.length || files.some((f) => f.truncated),
+    };
+  }
+
+  /** A method, so TypeScript does not narrow `section` across `record()` calls that change it. */
+  private inPatch(): boolean {
+    return this.section === "patch";
+  }
+
+  private includedCache = new Map<number, boolean>();
+  private isIncluded(i: number, f: DiffFile): boolean {
+    let v = this.includedCache.get(i);
+    if (v === undefined) this.includedCache.set(i, (v = this.include(f)));
+    return v;
+  }
+
+  // ---- raw and numstat sections ----
+
+  private startPatch(): void {
+    this.section = "patch";
+    this.lastIncluded = -1;
+    this.all.forEach((f, i) => {
+      if (this.isIncluded(i, f)) this.lastIncluded = i;
+      else this.filtered = true;
+    });
+  }
+
+  private record(rec: string): void {
+    if (this.needPaths > 0) {
+      this.recordPaths.push(rec);
+      if (--this.needPaths === 0) this.completeRecord();
+      return;
+    }
+    if (this.section === "raw") {
+      if (rec === "" && this.rawCount > 0) {
+        // no --numstat: the patch follows the raw records; counts come from its lines
+        this.countMode = true;
+        this.startPatch();
+        return;
+      }
+      if (rec.startsWith(":")) {
+        this.recordMeta = rec;
+        this.recordPaths = [];
+        const status = rec.slice(rec.lastIndexOf(" ") + 1);
+        this.needPaths = status[0] === "R" || status[0] === "C" ? 2 : 1;
+        return;
+      }
+      this.section = "numstat";
+    }
+    // numstat
+    if (this.numstatCount === this.rawCount) {
+      if (rec !== "") throw new Error("git diff: unexpected record after --numstat");
+      this.startPatch();
+      return;
+    }
+    const parts = rec.split("\t");
+    this.numstatCounts = [parts[0], parts[1]];
+    this.recordPaths = [];
+    if (parts.length >= 3 && parts[2] !== "") this.completeRecord();
+    else this.needPaths = 2;
+  }
+
+  private completeRecord(): void {
+    if (this.section === "raw") {
+      const [oldMode, newMode, oldSha, newSha, status] = this.recordMeta!.slice(1).split(" ");
+      const letter = status[0];
+      const [p1, p2] = this.recordPaths;
+      const index = this.rawCount++;
+      if (index >= this.limits.maxFiles) return;
+      const file: DiffFile = {
+        oldPath: p1,
+        newPath: p2 ?? p1,
+        status: statusOf(letter),
+        additions: 0,
+        deletions: 0,
+        hunks: [],
+        isBinary: false,
+        oldMode: oldMode === "000000" ? null : oldMode,
+        newMode: newMode === "000000" ? null : newMode,
+        truncated: false,
+        isSubmodule: oldMode === "160000" || newMode === "160000",
+        oldSha: ZERO_SHA.test(oldSha) ? null : oldSha,
+        newSha: ZERO_SHA.test(newSha) ? null : newSha,
+      };
+      if (letter === "R" || letter === "C") file.similarity = Number(status.slice(1)) || 0;
+      if (letter === "C") file.copiedFrom = p1;
+      this.all.push(file);
+      return;
+    }
+    const [a, d] = this.numstatCounts!;
+    const index = this.numstatCount++;
+    const binary = a === "-" && d === "-";
+    const additions = binary ? 0 : Number(a) || 0;
+    const deletions = binary ? 0 : Number(d) || 0;
+    this.totalAdditions += additions;
+    this.totalDeletions += deletions;
+    const file = this.all[index];
+    if (file) Object.assign(file, { additions, deletions, isBinary: binary });
+  }
+
+  // ---- patch section ----
+
+  private endFile(): void {
+    this.hunk = null;
+    this.lastLine = null;
+    this.oldLeft = this.newLeft = 0;
+  }
+
+  private cut(reason: "file" | "total"): void {
+    const f = this.current!;
+    if (!f.truncated) {
+      f.truncated = true;
+      f.truncatedReason = reason;
+    }
+    this.keep = false;
+    if (reason === "total" && !this.budgetOut) (this.budgetOut = true), (this.budgetIndex = this.fileIndex);
+  }
+
+  private patchLine(buf: Buffer, start: number, end: number): void {
+    const overflow = this.lineOverflow;
+    const first = buf[start];
+    const inHunk = this.oldLeft > 0 || this.newLeft > 0;
+    if (!inHunk && first === 0x64 /* d */ && buf.toString("latin1", start, Math.min(end, start + 11)) === "diff --git ") {
+      this.endFile();
+      this.fileIndex++;
+      const f = this.all[this.fileIndex] ?? null;
+      this.current = f;
+      this.keep = f !== null && this.isIncluded(this.fileIndex, f) && !this.budgetOut;
+      this.fileLines = this.fileBytes = 0;
+      return;
+    }
+    if (!this.current && !this.countMode) return;
+    if (first === 0x5c /* \ */) {
+      if (this.lastLine) this.lastLine.noNewlineAtEnd = true;
+      return;
+    }
+    if (!inHunk) {
+      if (first === 0x42 /* B */ && this.countMode && this.current && buf.toString("latin1", start, Math.min(end, start + 13)) === "Binary files ") this.current.isBinary = true;
+      if (first === 0x40 /* @ */) {
+        const m = HUNK_RE.exec(buf.toString("utf8", start, end));
+        if (!m) return;
+        this.oldLeft = m[2] === undefined ? 1 : Number(m[2]);
+        this.newLeft = m[4] === undefined ? 1 : Number(m[4]);
+        this.lastLine = null;
+        if (!this.keep || !this.current) return (this.hunk = null), undefined;
+        this.hunk = { oldStart: Number(m[1]), oldLines: this.oldLeft, newStart: Number(m[3]), newLines: this.newLeft, header: m[5] ?? "", lines: [] };
+        this.current.hunks.push(this.hunk);
+      }
+      return; // extended header lines: metadata comes from the raw records
+    }
+    let type: DiffLineType;
+    if (first === 0x2b /* + */) (type = "add"), this.newLeft--;
+    else if (first === 0x2d /* - */) (type = "delete"), this.oldLeft--;
+    else (type = "context"), this.oldLeft--, this.newLeft--;
+    if (this.countMode && type !== "context") {
+      if (type === "add") this.totalAdditions++, this.current && this.current.additions++;
+      else this.totalDeletions++, this.current && this.current.deletions++;
+    }
+    if (!this.keep || !this.hunk || !this.current) return void (this.lastLine = null);
+    const bytes = end - start - 1;
+    if (this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes) return void (this.cut("file"), (this.lastLine = null));
+    if (this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes) return void (this.cut("total"), (this.lastLine = null));
+    this.fileLines++;
+    this.totalLines++;
+    this.fileBytes += bytes;
+    this.totalBytes += bytes;
+    const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
+    if (overflow && !this.current.truncated) (this.current.truncated = true), (this.current.truncatedReason = "file");
+    this.hunk.lines.push(line);
+    this.lastLine = line;
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * Diffs between two commits for pull requests, the commit page and the compare page (issue #8).
+ * One git process per diff, `git diff --raw --patch -z` with rename and copy detection
+ * (-M -C), read as a stream by `DiffParser` (server/git/diff-parse.ts) and stopped as soon as
+ * nothing more would be kept, so memory and time stay bounded whatever the size of the range.
+ * Only resolved commit ids (never user text) and fixed options reach git's argument list;
+ * path filters are matched in JavaScript against git's exact (-z) paths.
+ */
+import { AppError } from "@/server/errors";
+import { gitText, runGit } from "./exec";
+import { gitOutput } from "./output-stream";
+import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
+
+export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
+export { DIFF_LIMITS, DiffParser } from "./diff-parse";
+
+const SHA_RE = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+/** The empty tree's id (SHA-1 and SHA-256 repositories): the "parent" of a root commit. */
+const EMPTY_TREE: Record<number, string> = {
+  40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  64: "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+};
+
+/** The empty tree id for a repository whose commit ids look like `sha`. */
+export function emptyTreeFor(sha: string): string {
+  return EMPTY_TREE[sha.length] ?? EMPTY_TREE[40];
+}
+
+function assertSha(sha: string, what: string): void {
+  if (!SHA_RE.test(sha)) throw new Error(`${what} must be a resolved object id`);
+}
+
+/**
+ * The fixed options of every diff: raw records and patch in one run (counts come from the patch:
+ * adding --numstat makes git diff every file twice), NUL-separated
+ * records, full ids, renames (-M, 50 % similarity) and copies (-C: the source must be changed in
+ * the same range, git-diff(1)), no external diff drivers or textconv, fixed prefixes, short
+ * submodule lines ("Subproject commit <sha>").
+ */
+export const DIFF_ARGS = [
+  "-c", "core.quotePath=false",
+  "-c", "diff.renameLimit=3000",
+  "diff", "--raw", "--patch", "-z", "--no-abbrev", "--find-renames", "--find-copies",
+  "--no-ext-diff", "--no-textconv", "--no-color", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/",
+  "--submodule=short", "--ignore-submodules=none",
+];
+
+export interface DiffOptions {
+  /** Return (and read hunks of) only the file whose new or old path is this. */
+  path?: string;
+  /** Return only files whose new or old path is one of these (paging through a large diff). */
+  paths?: string[];
+  limits?: Partial<DiffLimits>;
+  /** Kill git after this many ms (default 60 000). */
+  timeoutMs?: number;
+}
+
+/** Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped. */
+async function runParser(gitDir: string, args: string[], parser: DiffParser, timeoutMs?: number): Promise<Diff> {
+  const out = gitOutput(args, { gitDir, timeoutMs });
+  try {
+    for (;;) {
+      const chunk = await out.next();
+      if (chunk === null) break;
+      parser.push(chunk);
+      if (!parser.wantsMore()) break;
+    }
+  } finally {
+    out.stop();
+  }
+  return parser.finish();
+}
+
+/** A file named by a filter: its new path, or for a rename its old path too (a copy's source is a file of its own). */
+function isWanted(wanted: Set<string>, f: DiffFile): boolean {
+  return wanted.has(f.newPath) || (f.status === "renamed" && wanted.has(f.oldPath));
+}
+
+/** Metadata (files without hunks, real totals) of ranges already diffed, by "gitDir from to": ids are immutable, so entries never go stale. */
+const metadataCache = new Map<string, Diff>();
+/** Ranges whose metadata is kept (each ≤ 3,000 files of metadata, well under 1 MiB). */
+const METADATA_CACHE_SIZE = 32;
+
+function remember(key: string, diff: Diff): void {
+  metadataCache.delete(key);
+  metadataCache.set(key, { ...diff, files: diff.files.map((f) => ({ ...f, hunks: [], truncated: false, truncatedReason: undefined })) });
+  while (metadataCache.size > METADATA_CACHE_SIZE) metadataCache.delete(metadataCache.keys().next().value!);
+}
+
+/**
+ * The diff from tree-ish `from` to `to` (both resolved ids: commits, or the empty tree), as
+ * `git diff from to` shows it (two-dot). Files are in git's order (by path). With `path`/`paths`
+ * only those files are returned (by new path; a renamed file also by its old path); totals always cover the whole range. Limits: see `DIFF_LIMITS`.
+ *
+ * A filtered request reads the range's metadata (`--raw --numstat`, cached per range), then runs
+ * the patch only for the wanted files' paths (`git --literal-pathspecs diff … -- <old> <new>…`,
+ * both sides so renames and copies pair up as in the whole diff): paging through a huge diff
+ * costs each page its own files, not the whole range again. Errors: a plain Error when git
+ * fails (unknown ids are the caller's check).
+ */
+export async function diffTrees(gitDir: string, from: string, to: string, opts: DiffOptions = {}): Promise<Diff> {
+  assertSha(from, "from");
+  assertSha(to, "to");
+  const key = `${gitDir}\0${from}\0${to}`;
+  const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
+  if (!wanted) {
+    const diff = await runParser(gitDir, [...DIFF_ARGS, from, to], new DiffParser({ limits: opts.limits }), opts.timeoutMs);
+    remember(key, diff);
+    return diff;
+  }
+  let meta = metadataCache.get(key);
+  if (!meta) {
+    const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
+    meta = await runParser(gitDir, [...metaArgs, from, to], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs);
+    remember(key, meta);
+  }
+  const picked = meta.files.filter((f) => isWanted(wanted, f));
+  const same = (a: DiffFile, b: DiffFile) => a.oldPath === b.oldPath && a.newPath === b.newPath;
+  let files: DiffFile[] = [];
+  if (picked.length > 0) {
+    const pathspecs = [...new Set(picked.flatMap((f) => [f.oldPath, f.newPath]))];
+    const args = ["--literal-pathspecs", ...DIFF_ARGS, from, to, "--", ...pathspecs];
+    const pairs = new Set(picked.map((f) => `${f.oldPath}\0${f.newPath}`));
+    const part = await runParser(gitDir, args, new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }), opts.timeoutMs);
+    // the metadata run is the reference: a file the restricted run paired differently keeps its metadata, without hunks
+    files = picked.map((p) => {
+      const f = part.files.find((x) => same(x, p) && x.status === p.status);
+      return f ?? { ...p, hunks: [], truncated: !p.isBinary && p.additions + p.deletions > 0, truncatedReason: p.isBinary || p.additions + p.deletions === 0 ? undefined : ("total" as const) };
+    });
+  }
+  return { files, totalAdditions: meta.totalAdditions, totalDeletions: meta.totalDeletions, totalFiles: meta.totalFiles, truncated: files.some((f) => f.truncated) || meta.truncated };
+}
+
+/** The merge base of two commits (git-merge-base(1), the first of several), or null when the histories are unrelated. */
+export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | null> {
+  assertSha(a, "a");
+  assertSha(b, "b");
+  const r = await runGit(["merge-base", a, b], { gitDir });
+  if (r.code === 1) return null;
+  if (r.code !== 0) throw new Error(`git merge-base failed (${r.code}): ${r.stderr.trim()}`);
+  return r.stdout.toString().trim() || null;
+}
+
+/**
+ * Three-dot diff (`git diff base...head`): changes on `head` since its merge base with `base`,
+ * as GitHub's compare and pull request "Files changed" show. Errors: BAD_REQUEST when the two
+ * commits share no history.
+ */
+export async function diffThreeDot(gitDir: string, base: string, head: string, opts: DiffOptions = {}): Promise<Diff & { mergeBaseSha: string }> {
+  const mb = await mergeBase(gitDir, base, head);
+  if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
+  return { ...(await diffTrees(gitDir, mb, head, opts)), mergeBaseSha: mb };
+}
+
+/**
+ * A commit's own changes: the diff from its first parent (first-parent view of merges, as
+ * GitHub's commit page), or from the empty tree for a root commit.
+ */
+export async function diffCommit(gitDir: string, sha: string, parents: string[], opts: DiffOptions = {}): Promise<Diff> {
+  return diffTrees(gitDir, parents[0] ?? emptyTreeFor(sha), sha, opts);
+}
+
+export interface RangeCommit {
+  sha: string;
+  message: string;
+  author: string;
+  authorEmail: string;
+  /** ISO author date. */
+  date: string;
+}
+
+/** Most commits `listRangeCommits` returns (GitHub's compare shows 250). */
+export const MAX_RANGE_COMMITS = 250;
+
+/**
+ * Commits in `mergeBase(base, head)..head` (= `base..head`), oldest first (git-log(1) --reverse,
+ * topological ties by date as git orders them), at most `limit` (default MAX_RANGE_COMMITS), plus
+ * `totalCommits` (git rev-list --count). Spec "pulls.getCommits". Git's output is streamed and
+ * git stopped after `limit` records.
+ */
+export async function listRangeCommits(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
+  assertSha(base, "base");
+  assertSha(head, "head");
+  const range = [`^${base}`, head];
+  const totalCommits = Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir })).trim());
+  const commits: RangeCommit[] = [];
+  if (totalCommits === 0 || limit <= 0) return { commits, totalCommits };
+  const out = gitOutput(["log", "--reverse", "--format=%H%x00%an%x00%ae%x00%aI%x00%B%x00", "-z", ...range, "--"], { gitDir });
+  let pending = "";
+  try {
+    outer: for (;;) {
+      const chunk = await out.next();
+      if (chunk === null) break;
+      pending += chunk.toString("latin1"); // decoded per field below (utf8 of latin1 bytes)
+      for (;;) {
+        // one record = 5 NUL-terminated fields, then -z's NUL separator
+        let idx = -1;
+        let pos = 0;
+        for (let k = 0; k < 6; k++) {
+          idx = pending.indexOf("\0", pos);
+          if (idx < 0) break;
+          pos = idx + 1;
+        }
+        if (idx < 0) {
+          if (pending.length > 8 * 1024 * 1024) throw new Error("git log: a commit record is larger than 8 MiB");
+          break;
+        }
+        const fields = pending.slice(0, pos).split("\0").map((f) => Buffer.from(f, "latin1").toString("utf8"));
+        pending = pending.slice(pos);
+        commits.push({ sha: fields[0].replace(/^\n/, ""), author: fields[1], authorEmail: fields[2], date: new Date(fields[3]).toISOString(), message: fields[4].replace(/\n+$/, "") });
+        if (commits.length >= limit) break outer;
+      }
+    }
+  } finally {
+    out.stop();
+  }
+  return { commits, totalCommits };
+}
+
+/** Number of commits reachable from `sha` (git rev-list --count), for the repository page. */
+export async function countCommits(gitDir: string, sha: string): Promise<number> {
+  assertSha(sha, "sha");
+  return Number((await gitText(["rev-list", "--count", sha, "--"], { gitDir })).trim());
+}
+
+/** Commits only on `head` and only on `base` (git rev-list --left-right --count base...head). */
+export async function aheadBehind(gitDir: string, base: string, head: string): Promise<{ aheadBy: number; behindBy: number }> {
+  assertSha(base, "base");
+  assertSha(head, "head");
+  const [behind, ahead] = (await gitText(["rev-list", "--left-right", "--count", `${base}...${head}`, "--"], { gitDir })).trim().split(/\s+/).map(Number);
+  return { aheadBy: ahead, behindBy: behind };
+}
