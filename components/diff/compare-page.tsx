@@ -1,7 +1,9 @@
 /**
  * The compare page (server component, issue #8): /<owner>/<repo>/compare/<base>...<head>, as
  * GitHub's: branch pickers, ahead/behind, the commits on head since the merge base, and the
- * three-dot diff (repos.compare). "<head>" alone compares against the default branch.
+ * three-dot diff (repos.compare). "<head>" alone compares against the default branch. Between
+ * two branches with commits to merge, a signed-in reader gets the "Open a pull request" form
+ * (components/pulls/create-form.tsx), or a link to the open pull request that already exists.
  */
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -16,6 +18,8 @@ import { DiffViewer } from "./diff-viewer";
 import { PAGE_DIFF_LINES } from "./model";
 import { ComparePickers } from "./compare-pickers";
 import { highlightDiff } from "./highlight";
+import { CreatePullForm } from "@/components/pulls/create-form";
+import { pullUrl } from "@/components/pulls/model";
 
 /** base and head of a compare spec "base...head" (or "head": base is `defaultBranch`). */
 export function parseCompareSpec(spec: string, defaultBranch: string): { base: string; head: string } {
@@ -39,14 +43,24 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
     else throw e;
   }
   const highlights = result ? await highlightDiff(result.diff) : [];
+  // a pull request needs two branches, something to merge, and a signed-in caller
+  const canOpen = !!result && result.totalCommits > 0 && repo.permission !== "none" && base !== head && branches.includes(base) && branches.includes(head);
+  const existing = canOpen
+    ? (await caller.pulls.list({ repoId: repo.id, state: "open", limit: 100 })).find((p) => p.sourceBranch === head && p.targetBranch === base) ?? null
+    : null;
   return (
     <div className={cx(container, "py-6")}>
       <h1 className="mb-1 text-lg font-semibold">Comparing changes</h1>
       <p className="mb-4 text-sm text-muted-foreground">Choose two branches to see what changed on the head since it left the base.</p>
       <div className={cx(card, "mb-5 flex flex-wrap items-center gap-3 p-3")}>
         <ComparePickers owner={repo.owner} repo={repo.name} branches={branches} base={base} head={head} />
-        {/* Place of the future "Create pull request" button (issue #8, pull request records). */}
-        <div className="ml-auto" data-testid="compare-actions" />
+        <div className="ml-auto" data-testid="compare-actions">
+          {existing && (
+            <Link href={pullUrl(repo.owner, repo.name, existing.number)} className="text-sm text-primary underline underline-offset-2" data-testid="existing-pull">
+              View pull request #{existing.number}
+            </Link>
+          )}
+        </div>
       </div>
       {problem && (
         <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="compare-problem">
@@ -58,6 +72,16 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
           <p className="mb-3 text-sm text-muted-foreground" data-testid="ahead-behind">
             <span className="font-mono">{head}</span> is {result.aheadBy} {result.aheadBy === 1 ? "commit" : "commits"} ahead of and {result.behindBy} {result.behindBy === 1 ? "commit" : "commits"} behind <span className="font-mono">{base}</span>.
           </p>
+          {canOpen && !existing && result.totalCommits > 0 && (
+            <div className="mb-5">
+              <CreatePullForm
+                repo={repo}
+                base={{ branch: base, sha: result.baseSha }}
+                head={{ branch: head, sha: result.headSha }}
+                commits={result.commits.map((c) => ({ message: c.message }))}
+              />
+            </div>
+          )}
           {result.totalCommits === 0 ? (
             <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="nothing-to-compare">
               There isn&apos;t anything to compare: <span className="font-mono">{base}</span> is up to date with all commits from <span className="font-mono">{head}</span>.

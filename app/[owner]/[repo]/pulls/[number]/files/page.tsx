@@ -1,0 +1,31 @@
+import { TRPCError } from "@trpc/server";
+import { card, cx } from "@/components/ui/styles";
+import { DiffViewer } from "@/components/diff/diff-viewer";
+import { highlightDiff } from "@/components/diff/highlight";
+import { PAGE_DIFF_LINES } from "@/components/diff/model";
+import { loadPull, loadPullsContext } from "@/components/pulls/data";
+
+type Params = Promise<{ owner: string; repo: string; number: string }>;
+
+/**
+ * The Files changed tab (issue #8): the pull request's three-dot diff (pulls.getDiff, merge base →
+ * head) in the shared diff viewer — unified or split, file tree, collapsed large and generated
+ * files, virtualized; files past the first page's line budget load as they scroll into view.
+ */
+export default async function PullFilesPage({ params }: { params: Params }) {
+  const { owner, repo, number } = await params;
+  const ctx = await loadPullsContext(owner, repo);
+  const pr = await loadPull(ctx, Number(number));
+  let diff;
+  try {
+    diff = await ctx.caller.pulls.getDiff({ prId: pr.id, maxLines: PAGE_DIFF_LINES });
+  } catch (e) {
+    if (e instanceof TRPCError && (e.code === "CONFLICT" || e.code === "BAD_REQUEST")) {
+      return <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="pull-diff-problem">{e.message}</div>;
+    }
+    throw e;
+  }
+  if (diff.totalFiles === 0) return <p className="text-sm text-muted-foreground" data-testid="pull-no-files">No files changed.</p>;
+  const highlights = await highlightDiff(diff);
+  return <DiffViewer files={diff.files} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
+}
