@@ -38,7 +38,14 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "issue", path: () => `/${username}/${REPO}/issues/1`, ready: "issue-page" },
   { name: "board", path: () => `/${username}/${REPO}/issues/board`, ready: "board" },
   { name: "triage", path: () => `/${username}/${REPO}/issues/triage`, ready: "triage" },
+  { name: "pull requests", path: () => `/${username}/${REPO}/pulls`, ready: "pull-list" },
+  { name: "pull request", path: () => `/${username}/${REPO}/pulls/${pullNumber}`, ready: "merge-box" },
+  { name: "pull request files", path: () => `/${username}/${REPO}/pulls/${pullNumber}/files`, ready: "diff-viewer" },
+  { name: "pull request commits", path: () => `/${username}/${REPO}/pulls/${pullNumber}/commits`, ready: "pull-commits" },
+  { name: "new pull request", path: () => `/${username}/${REPO}/compare/main...tidy/values`, ready: "create-pull-form" },
 ];
+/** The open pull request of the fixture (feature → main), made in beforeAll. */
+let pullNumber = 0;
 
 async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
   const r = await page.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL }, data });
@@ -66,6 +73,16 @@ async function pushFixture(page: Page, baseURL: string) {
   remote.username = username;
   remote.password = token;
   git("push", "--quiet", remote.toString(), "main");
+  // two branches for the pull request pages: one with an open pull request, one to compare
+  for (const branch of ["feature", "tidy/values"]) {
+    git("checkout", "--quiet", "-B", branch, "main");
+    writeFile(dir, "src/server.ts", Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i} * ${branch === "feature" ? 3 : 4}; // line ${i + 1}`).join("\n") + "\n");
+    writeFile(dir, `docs/${branch.replace("/", "-")}.md`, `# ${branch}\n`);
+    git("add", "-A");
+    git("commit", "--quiet", "-m", `Work on ${branch}`);
+    git("push", "--quiet", remote.toString(), branch);
+  }
+  return { main: git("rev-parse", "main").trim(), feature: git("rev-parse", "feature").trim() };
 }
 
 
@@ -78,7 +95,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await page.getByTestId("signup-submit").click();
   await expect(page.getByTestId("user-menu")).toBeVisible();
   const repo = await trpc(page, baseURL!, "repos.create", { name: REPO, description: "Pages under axe-core" });
-  await pushFixture(page, baseURL!);
+  const tips = await pushFixture(page, baseURL!);
   await trpc(page, baseURL!, "issues.createLabel", { repoId: repo.id, name: "bug", color: "#d73a4a" });
   const first = await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "The first issue, with a label and a body", body: "Steps:\n\n1. Open the page\n2. See `code`", priority: "high", labels: ["bug"] });
   await trpc(page, baseURL!, "issues.update", { issueId: first.id, status: "in_progress" });
@@ -86,6 +103,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "Waiting in triage", status: "triage" });
   const done = await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "Already done" });
   await trpc(page, baseURL!, "issues.close", { repoId: repo.id, number: done.number });
+  const pull = await trpc(page, baseURL!, "pulls.create", { repoId: repo.id, title: "Triple the values", body: "Why: **tests**.", sourceBranch: "feature", targetBranch: "main", headSha: tips.feature, baseSha: tips.main });
+  pullNumber = pull.number;
   await page.context().storageState({ path: storagePath() });
   await page.close();
 });

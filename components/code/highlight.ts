@@ -107,6 +107,18 @@ export function plainCodeHtml(text: string): string {
 }
 
 /**
+ * github-light's token colours that miss WCAG AA (4.5:1) on the diff's tinted rows (#fef2f2
+ * deleted, #ecfdf5 added) or even on white (orange #e36209 is 3.5:1), replaced by the hues of
+ * GitHub's newer github-light-default palette, each ≥ 4.9:1 on all three backgrounds (measured
+ * by axe in e2e/a11y.spec.ts). The dark theme passes as it is.
+ */
+const LIGHT_AA_COLORS = {
+  "github-light": Object.fromEntries(
+    Object.entries({ "#d73a49": "#cf222e", "#6a737d": "#59636e", "#e36209": "#953800", "#22863a": "#116329" }).flatMap(([from, to]) => [[from, to], [from.toUpperCase(), to]]),
+  ),
+};
+
+/**
  * Highlighted HTML for code in a language (falls back to plain text on an unknown language).
  * `lineNumbers`: each line starts with its number link (`lineNumberHtml`), for the code view;
  * Markdown code blocks go without.
@@ -118,6 +130,7 @@ export async function highlightCode(text: string, lang: string, opts: { lineNumb
     themes: { light: "github-light", dark: "github-dark-default" },
     // one inline colour per token, `light-dark(<light>, <dark>)`: follows the page's color-scheme
     defaultColor: "light-dark()" as const,
+    colorReplacements: LIGHT_AA_COLORS,
     tokenizeMaxLineLength: 4000,
     transformers: [
       {
