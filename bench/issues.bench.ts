@@ -67,7 +67,7 @@ if (PG_SERVER) {
 }
 
 // ---- the raw connection: better-sqlite3, or one pg client (named prepared statements) ----
-const sqlite = isPg ? null : new Database(file);
+let sqlite = isPg ? null : new Database(file);
 sqlite?.pragma("journal_mode = WAL");
 const pgc = isPg ? new pg.Client({ connectionString: pgUrl }) : null;
 await pgc?.connect();
@@ -147,6 +147,12 @@ const big = await seedRepo("big", N);
 const board = await seedRepo("board", BOARD);
 if (isPg) await pgc!.query("ANALYZE"); // what autovacuum does after a bulk load, now rather than in a minute
 else migrateSqlite(file, path.resolve(import.meta.dirname, "../prisma/migrations")); // nothing to apply: its PRAGMA optimize gathers statistics, as at server start
+// a SQLite connection reads the statistics when it opens: reopen the baseline's, so it plans with
+// the same statistics as Prisma's (opened below)
+if (sqlite) {
+  sqlite.close();
+  sqlite = new Database(file);
+}
 console.log(`${isPg ? "PostgreSQL" : "SQLite"}: seeded ${N} + ${BOARD} issues in ${((Date.now() - t0) / 1000).toFixed(1)}s (${isPg ? pgDbName : dir})`);
 
 // ---- Prisma with query counting (the server's adapters) ----
@@ -173,12 +179,14 @@ const overdueView = await makeView({ dueDate: "overdue", labels: ["l5"] }, { fie
 const labelJson = isPg
   ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description")), '[]'::json)`
   : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))`;
+// SQLite: the parentId index by name, as the API does (server/services/issues/query.ts: NULL-heavy statistics)
+const children = isPg ? "" : ` INDEXED BY "Issue_parentId_idx"`;
 const full = (page: string, order: string) => `WITH page AS (${page})
 SELECT i."id", i."number", i."title", i."body", i."state", i."status", i."priority", i."dueDate", i."estimate", i."projectId", i."cycleId", i."authorId", i."assigneeId", i."createdAt", i."updatedAt", i."closedAt",
   au."username" AS "authorUsername", au."name" AS "authorName", asg."username" AS "assigneeUsername", asg."name" AS "assigneeName", p."number" AS "parentNumber",
   (SELECT ${labelJson} FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = i."id") AS "labels",
-  (SELECT count(*) FROM "Issue" c WHERE c."parentId" = i."id") AS "subIssueCount",
-  (SELECT count(*) FROM "Issue" c WHERE c."parentId" = i."id" AND c."state" = 'closed') AS "subIssueClosed",
+  (SELECT count(*) FROM "Issue" c${children} WHERE c."parentId" = i."id") AS "subIssueCount",
+  (SELECT count(*) FROM "Issue" c${children} WHERE c."parentId" = i."id" AND c."state" = 'closed') AS "subIssueClosed",
   cb."id" AS "closedById", cb."username" AS "closedByUsername", cb."name" AS "closedByName"
 FROM page JOIN "Issue" i ON i."id" = page."id" LEFT JOIN "User" au ON au."id" = i."authorId" LEFT JOIN "User" asg ON asg."id" = i."assigneeId" LEFT JOIN "Issue" p ON p."id" = i."parentId"
 LEFT JOIN "User" cb ON i."state" = 'closed' AND cb."id" = (SELECT ca."actorId" FROM "IssueActivity" ca WHERE ca."issueId" = i."id" AND ca."action" = 'status_changed' AND ca."field" = 'state' AND ca."newValue" = 'closed' ORDER BY ca."id" DESC LIMIT 1)
