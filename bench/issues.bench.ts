@@ -18,7 +18,7 @@
  * the server's pg adapter for Prisma and one pg client with named prepared statements for the
  * baseline.
  * Env: BENCH_ISSUES (100000), BENCH_BOARD (10000), BENCH_RUNS (30), BENCH_TRACE (print SQL),
- * BENCH_DATABASE_URL (PostgreSQL server).
+ * BENCH_DATABASE_URL (PostgreSQL server), BENCH_ONLY (a regular expression: only the cases it matches).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -274,7 +274,8 @@ const cases: Case[] = [
 ];
 
 console.log(`\n${"case".padEnd(30)} ${"rows".padStart(6)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"raw p50".padStart(9)} ${"ratio".padStart(6)} ${"queries".padStart(8)}`);
-for (const [name, api, sql] of cases) {
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+for (const [name, api, sql] of cases.filter(([name]) => !only || only.test(name))) {
   const a = await measure(api);
   const r = await measure(sql);
   if (a.rows !== r.rows) console.warn(`  ! row count differs: api ${a.rows}, raw ${r.rows}`);
