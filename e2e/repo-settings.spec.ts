@@ -98,10 +98,13 @@ test("collaborators: add, unknown user, change role, remove; settings only for a
   await expect(section.getByTestId("no-collaborators")).toBeVisible();
   await expect(section.getByTestId("add-collaborator")).toBeEnabled(); // hydrated
 
-  // an unknown username: the server's message, inline
-  await section.getByLabel("Add a collaborator").fill("nobody-by-that-name");
+  // an unknown username: the server's message as the field's error, which marks the input invalid
+  const usernameInput = section.getByLabel("Add a collaborator");
+  await usernameInput.fill("nobody-by-that-name");
   await section.getByTestId("add-collaborator").click();
-  await expect(section.getByTestId("form-error")).toContainText('user "nobody-by-that-name" not found');
+  await expect(section.getByTestId("field-error")).toContainText('user "nobody-by-that-name" not found');
+  await expect(usernameInput).toHaveAttribute("aria-invalid", "true");
+  await expect(usernameInput).toHaveAccessibleDescription(/user "nobody-by-that-name" not found/);
 
   // add the second user with write access
   await section.getByLabel("Add a collaborator").fill(other.username);
@@ -111,7 +114,8 @@ test("collaborators: add, unknown user, change role, remove; settings only for a
   const row = section.getByTestId("collaborator-row").filter({ hasText: other.username });
   await expect(row.getByTestId("collaborator-role")).toHaveValue("write");
   await expect(row).toContainText("Added");
-  await expect(section.getByTestId("form-error")).toHaveCount(0);
+  await expect(section.getByTestId("field-error")).toHaveCount(0);
+  await expect(usernameInput).not.toHaveAttribute("aria-invalid");
   await expect(section.getByTestId("no-collaborators")).toHaveCount(0);
 
   // the collaborator now sees the private repository and may push, but has no settings

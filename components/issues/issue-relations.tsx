@@ -4,12 +4,16 @@
  * related to, duplicate of / duplicated by) and "Mark as duplicate". Other issues are chosen with
  * the issue search combobox (./issue-search.tsx: title or number, server-side), not typed as #N.
  */
-import { useState } from "react";
+import { useId, useState } from "react";
 import Link from "next/link";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { ChevronDownIcon } from "@/components/ui/icons";
-import { button, cx, input } from "@/components/ui/styles";
+import { errorMessage } from "@/components/trpc/provider";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { cx, input } from "@/components/ui/styles";
 import { issueUrl, type Issue, type IssueDetail } from "./model";
 import { IssueSearch } from "./issue-search";
 import { Section } from "./issue-section";
@@ -61,6 +65,7 @@ export function ParentSection({ repo, issue, titles, canWrite, run, client }: { 
 export function SubIssuesSection({ repo, issue, subIssues, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; subIssues: Issue[]; canWrite: boolean; run: Run; client: Client }) {
   const [adding, setAdding] = useState(false);
   const [title, setTitle] = useState("");
+  const [error, setError] = useState<string | null>(null);
   const done = subIssues.filter((s) => s.state === "closed").length;
   return (
     <Section
@@ -100,20 +105,39 @@ export function SubIssuesSection({ repo, issue, subIssues, canWrite, run, client
       {adding && (
         <form
           method="post"
-          className="mt-2 space-y-2"
+          className="mt-2 space-y-2 px-2"
           onSubmit={async (e) => {
             e.preventDefault();
-            if (title.trim()) await run(() => client.issues.createSubIssue.mutate({ repoId: repo.id, parentNumber: issue.number, title: title.trim() }), () => (setTitle(""), setAdding(false)));
+            if (!title.trim()) return;
+            // the server's refusal shows on the field, not in the page banner
+            let refused = false;
+            await run(
+              () =>
+                client.issues.createSubIssue.mutate({ repoId: repo.id, parentNumber: issue.number, title: title.trim() }).catch((err: unknown) => {
+                  refused = true;
+                  setError(errorMessage(err));
+                }),
+              () => refused || (setTitle(""), setAdding(false)),
+            );
           }}
         >
-          <input className={cx(input, "py-1!")} value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Sub-issue title" aria-label="Sub-issue title" autoFocus data-testid="sub-issue-title" />
+          <Field label="Sub-issue title" error={error}>
+            <Input
+              className="py-1!"
+              value={title}
+              onChange={(e) => (setTitle(e.target.value), setError(null))}
+              placeholder="What needs doing?"
+              autoFocus
+              data-testid="sub-issue-title"
+            />
+          </Field>
           <div className="flex justify-end gap-2">
-            <button type="button" className={cx(button.ghost, "py-1!")} onClick={() => setAdding(false)}>
+            <Button variant="ghost" className="py-1!" onClick={() => (setAdding(false), setError(null))}>
               Cancel
-            </button>
-            <button type="submit" className={cx(button.primary, "py-1!")} disabled={!title.trim()} data-testid="sub-issue-create">
+            </Button>
+            <Button type="submit" variant="primary" className="py-1!" disabled={!title.trim()} data-testid="sub-issue-create">
               Create
-            </button>
+            </Button>
           </div>
         </form>
       )}
@@ -133,6 +157,8 @@ const REL_KINDS: { key: RelKind; label: string }[] = [
 export function RelationsSection({ repo, issue, titles, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; titles: Titles; canWrite: boolean; run: Run; client: Client }) {
   const [kind, setKind] = useState<RelKind>("blocks");
   const [canonical, setCanonical] = useState<Issue | null>(null);
+  const [addError, setAddError] = useState<string | null>(null);
+  const addErrorId = useId();
   const me = issue.number;
   const r = issue.relations;
   const rel = (type: "blocks" | "relates_to" | "duplicates", sourceNumber: number, targetNumber: number) => ({ repoId: repo.id, type, sourceNumber, targetNumber });
@@ -146,8 +172,15 @@ export function RelationsSection({ repo, issue, titles, canWrite, run, client }:
   const any = groups.some((g) => g.numbers.length > 0);
   const related = groups.flatMap((g) => g.numbers);
   const kindLabel = REL_KINDS.find((k) => k.key === kind)!.label;
-  const add = (n: number) =>
-    run(() => client.issues.addRelation.mutate(kind === "blocked_by" ? rel("blocks", n, me) : rel(kind === "blocks" ? "blocks" : kind === "relates_to" ? "relates_to" : "duplicates", me, n)));
+  // a refused relation (a cycle, a duplicate of a duplicate) shows under the search that chose it
+  const add = (n: number) => {
+    setAddError(null);
+    return run(() =>
+      client.issues.addRelation
+        .mutate(kind === "blocked_by" ? rel("blocks", n, me) : rel(kind === "blocks" ? "blocks" : kind === "relates_to" ? "relates_to" : "duplicates", me, n))
+        .catch((err: unknown) => setAddError(errorMessage(err))),
+    );
+  };
   return (
     <Section title="Relations" testId="sidebar-relations">
       {!any && <p className="px-2 text-subtle-foreground">None</p>}
@@ -186,10 +219,23 @@ export function RelationsSection({ repo, issue, titles, canWrite, run, client }:
               </DropdownMenuRadioGroup>
             </DropdownMenuContent>
           </DropdownMenu>
-          <IssueSearch repoId={repo.id} exclude={[me, ...related]} label={`Add issue as ${kindLabel.toLowerCase()}`} testId="add-relation-search" onPick={(i) => void add(i.number)}>
+          <IssueSearch
+            repoId={repo.id}
+            exclude={[me, ...related]}
+            label={`Add issue as ${kindLabel.toLowerCase()}`}
+            testId="add-relation-search"
+            invalid={!!addError}
+            describedBy={addError ? addErrorId : undefined}
+            onPick={(i) => void add(i.number)}
+          >
             + Add issue…
           </IssueSearch>
         </div>
+      )}
+      {canWrite && addError && (
+        <p id={addErrorId} className="mt-1 px-2 text-xs font-medium text-danger" data-testid="field-error">
+          {addError}
+        </p>
       )}
       {canWrite && issue.status !== "canceled" && (
         <div className="mt-3 px-2">

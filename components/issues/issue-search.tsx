@@ -43,7 +43,7 @@ function useIssueSearch(repoId: string, query: string, enabled: boolean) {
 
 /** The trigger (`children`, test id `testId`) and its search popover; `onPick` gets the chosen issue and the popover closes. */
 export function IssueSearch({
-  repoId, exclude, onPick, label, children, testId, className, open: openProp, onOpenChange, nameTriggerByContent,
+  repoId, exclude, onPick, label, children, testId, className, open: openProp, onOpenChange, nameTriggerByContent, invalid, describedBy,
 }: {
   repoId: string;
   /** Issue numbers not offered. */
@@ -60,6 +60,9 @@ export function IssueSearch({
   /** Controlled open state (e.g. opened by a keyboard shortcut); uncontrolled without it. */
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
+  /** The last pick was refused: `aria-invalid` on the trigger, described by the element `describedBy` (the error text). */
+  invalid?: boolean;
+  describedBy?: string;
 }) {
   const [openState, setOpenState] = useState(false);
   const open = openProp ?? openState;
@@ -69,7 +72,7 @@ export function IssueSearch({
   const shown = results.filter((i) => !exclude.includes(i.number));
   return (
     <Popover open={open} onOpenChange={(o) => (setOpen(o), o || setQuery(""))}>
-      <PopoverTrigger className={cx("rounded-md text-left text-xs text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring", className)} aria-label={nameTriggerByContent ? undefined : label} data-testid={testId}>
+      <PopoverTrigger className={cx("rounded-md text-left text-xs text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring", className)} aria-label={nameTriggerByContent ? undefined : label} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid={testId}>
         {children}
       </PopoverTrigger>
       <PopoverContent className="w-80 p-0" data-testid={`${testId}-menu`}>

@@ -12,7 +12,10 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC, useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { FormError } from "@/components/ui/form-error";
-import { button, card, cx, input, label as labelClass } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { card, cx, label as labelClass } from "@/components/ui/styles";
 import { DueDatePicker } from "./due-date-picker";
 import { MarkdownEditor } from "./markdown-editor";
 import type { Mentionable } from "./mention-textarea";
@@ -71,6 +74,12 @@ export function NewIssueForm({
     });
   };
 
+  // an error about the title (ours, or the server's "title: …") shows on the Title field; any
+  // other (a label, the rate limit) on the form
+  const error = localError ?? (create.error ? errorMessage(create.error) : null);
+  const titleError = error && /^title\b/i.test(error) ? error : null;
+  const formError = titleError ? null : error;
+
   return (
     <form method="post" onSubmit={submit} className="grid gap-6 lg:grid-cols-[1fr_16rem]" data-testid="new-issue-form">
       <div className="space-y-4">
@@ -81,37 +90,44 @@ export function NewIssueForm({
           </div>
         )}
         {templates.length > 0 && (
-          <div>
-            <label className={labelClass} htmlFor="issue-template">
-              Template
-            </label>
-            <select id="issue-template" className={cx(input, "mt-1")} value={templateId} onChange={(e) => applyTemplate(e.target.value)} data-testid="template-picker">
+          <Field label="Template" id="issue-template">
+            <NativeSelect value={templateId} onChange={(e) => applyTemplate(e.target.value)} data-testid="template-picker">
               <option value="">Blank issue</option>
               {templates.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
                 </option>
               ))}
-            </select>
-          </div>
+            </NativeSelect>
+          </Field>
         )}
-        <div>
-          <label className={labelClass} htmlFor="issue-title">
-            Title
-          </label>
-          <input id="issue-title" className={cx(input, "mt-1")} value={title} onChange={(e) => setTitle(e.target.value)} maxLength={256} placeholder="Title" autoFocus data-testid="issue-title-input" />
-        </div>
+        <Field label="Title" id="issue-title" error={titleError}>
+          <Input
+            value={title}
+            onChange={(e) => {
+              setTitle(e.target.value);
+              if (titleError) {
+                setLocalError(null);
+                create.reset();
+              }
+            }}
+            maxLength={256}
+            placeholder="Title"
+            autoFocus
+            data-testid="issue-title-input"
+          />
+        </Field>
         <div>
           <span className={labelClass}>Description</span>
           <div className="mt-1">
             <MarkdownEditor value={body} onChange={setBody} label="Description" placeholder="Add a description…" testId="issue-body-input" rows={10} people={people} repo={repo} />
           </div>
         </div>
-        <FormError message={localError ?? (create.error ? errorMessage(create.error) : null)} />
+        <FormError message={formError} />
         <div className="flex justify-end">
-          <button type="submit" className={button.primary} disabled={!hydrated || create.isPending} data-testid="create-issue-submit">
+          <Button type="submit" variant="primary" disabled={!hydrated || create.isPending} data-testid="create-issue-submit">
             {create.isPending ? "Creating…" : "Create issue"}
-          </button>
+          </Button>
         </div>
       </div>
       <aside className={cx(card, "h-fit space-y-4 p-4")}>

@@ -14,7 +14,10 @@ import { FormError } from "@/components/ui/form-error";
 import { toast } from "@/components/ui/toast";
 import { IssueSearch } from "./issue-search";
 import { undoTriage, type TriageAction } from "./triage-undo";
-import { button, card, cx, input } from "@/components/ui/styles";
+import { button, card, cx } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
 import { IssueMarkdown } from "./markdown";
 import { PRIORITIES, STATUSES, issueUrl, statusLabel, type Issue } from "./model";
 import { LabelChip, PriorityIcon, StatusIcon, TimeAgo, priorityLabel } from "./ui";
@@ -320,35 +323,33 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
                 data-testid="accept-form"
               >
                 <div className="flex flex-wrap gap-3">
-                  <label className="text-sm">
-                    <span className="mb-1 block text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Status</span>
-                    <select className={cx(input, "w-44!")} value={status} onChange={(e) => setStatus(e.target.value)} data-testid="accept-status">
+                  <Field label="Status" className="w-44">
+                    <NativeSelect value={status} onChange={(e) => setStatus(e.target.value)} data-testid="accept-status">
                       {STATUSES.filter((s) => s.key !== "triage").map((s) => (
                         <option key={s.key} value={s.key}>
                           {s.label}
                         </option>
                       ))}
-                    </select>
-                  </label>
-                  <label className="text-sm">
-                    <span className="mb-1 block text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Priority</span>
-                    <select className={cx(input, "w-44!")} value={priority} onChange={(e) => setPriority(e.target.value)} data-testid="accept-priority">
+                    </NativeSelect>
+                  </Field>
+                  <Field label="Priority" className="w-44">
+                    <NativeSelect value={priority} onChange={(e) => setPriority(e.target.value)} data-testid="accept-priority">
                       {PRIORITIES.map((p) => (
                         <option key={p.key} value={p.key}>
                           {p.label}
                         </option>
                       ))}
-                    </select>
-                  </label>
+                    </NativeSelect>
+                  </Field>
                 </div>
                 <FormError message={error} />
                 <div className="flex gap-2">
-                  <button type="submit" className={button.primary} disabled={busy} autoFocus data-testid="accept-confirm">
+                  <Button type="submit" variant="primary" disabled={busy} autoFocus data-testid="accept-confirm">
                     Accept into {statusLabel(status)}
-                  </button>
-                  <button type="button" className={button.ghost} onClick={() => setMode(null)}>
+                  </Button>
+                  <Button variant="ghost" onClick={() => setMode(null)}>
                     Cancel
-                  </button>
+                  </Button>
                 </div>
               </form>
             )}
@@ -363,18 +364,16 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
                 onKeyDown={(e) => e.key === "Escape" && setMode(null)}
                 data-testid="reject-form"
               >
-                <label className="block text-sm">
-                  <span className="mb-1 block text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Reason (posted as a comment)</span>
-                  <input className={input} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. Works as intended" autoFocus data-testid="reject-reason" />
-                </label>
-                <FormError message={error} />
+                <Field label="Reason (posted as a comment)" error={error}>
+                  <Input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. Works as intended" autoFocus data-testid="reject-reason" />
+                </Field>
                 <div className="flex gap-2">
-                  <button type="submit" className={button.danger} disabled={busy || !reason.trim()} data-testid="reject-confirm">
+                  <Button type="submit" variant="danger" disabled={busy || !reason.trim()} data-testid="reject-confirm">
                     Decline issue
-                  </button>
-                  <button type="button" className={button.ghost} onClick={() => setMode(null)}>
+                  </Button>
+                  <Button variant="ghost" onClick={() => setMode(null)}>
                     Cancel
-                  </button>
+                  </Button>
                 </div>
               </form>
             )}

@@ -7,7 +7,10 @@ import { useState } from "react";
 import { Avatar } from "@/components/ui/avatar";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
-import { badge, button, cx, hint, input, label } from "@/components/ui/styles";
+import { badge, cx, hint } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -138,15 +141,9 @@ function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: C
   const busy = add.isPending || refreshing;
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="add-collaborator-form">
-      <FormError message={error} />
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-start">
-        <div>
-          <label htmlFor="collaborator-username" className={label}>
-            Add a collaborator
-          </label>
-          <input
-            id="collaborator-username"
-            className={cx(input, "mt-1")}
+        <Field label="Add a collaborator" id="collaborator-username" error={error}>
+          <Input
             value={username}
             autoComplete="off"
             maxLength={39}
@@ -154,24 +151,23 @@ function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: C
             onChange={(e) => {
               setUsername(e.target.value);
               setDone(null);
+              setError(undefined);
             }}
+            data-testid="new-collaborator-username"
           />
-        </div>
-        <div>
-          <label htmlFor="collaborator-role" className={label}>
-            Role
-          </label>
-          <select id="collaborator-role" className={cx(input, "mt-1")} value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="new-collaborator-role">
+        </Field>
+        <Field label="Role" id="collaborator-role">
+          <NativeSelect value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="new-collaborator-role">
             {ROLES.map((r) => (
               <option key={r.value} value={r.value}>
                 {r.label}
               </option>
             ))}
-          </select>
-        </div>
-        <button type="submit" className={cx(button.primary, "sm:mt-6")} disabled={!hydrated || busy} data-testid="add-collaborator">
+          </NativeSelect>
+        </Field>
+        <Button type="submit" variant="primary" className="sm:mt-6" disabled={!hydrated || busy} data-testid="add-collaborator">
           {busy ? "Adding…" : "Add"}
-        </button>
+        </Button>
       </div>
       {done && !busy && <SavedNote testId="collaborator-added">{done}</SavedNote>}
       <ul className={cx(hint, "space-y-0.5")}>
@@ -220,11 +216,13 @@ function CollaboratorRow({ repoId, collaborator: c, busy, onRemove }: { repoId: 
           </div>
         </div>
         <div className="flex w-full items-center gap-2 pl-11 sm:w-auto sm:pl-0">
-          <select
-            className={cx(input, "w-28!")}
+          <NativeSelect
+            className="w-28!"
             value={role}
             disabled={pending || busy}
             aria-label={`Role of ${c.username}`}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `role-error-${c.userId}` : undefined}
             onChange={(e) => void onChange(e.target.value as Role)}
             data-testid="collaborator-role"
           >
@@ -233,14 +231,14 @@ function CollaboratorRow({ repoId, collaborator: c, busy, onRemove }: { repoId: 
                 {r.label}
               </option>
             ))}
-          </select>
-          <button type="button" className={cx(button.dangerOutline, "px-2.5!")} disabled={pending || busy} onClick={onRemove} data-testid="remove-collaborator">
+          </NativeSelect>
+          <Button type="button" variant="dangerOutline" className="px-2.5!" disabled={pending || busy} onClick={onRemove} data-testid="remove-collaborator">
             Remove
-          </button>
+          </Button>
         </div>
       </div>
       {error && (
-        <div className="mt-2">
+        <div className="mt-2" id={`role-error-${c.userId}`}>
           <FormError message={error} />
         </div>
       )}

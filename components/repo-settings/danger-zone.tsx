@@ -4,9 +4,10 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
-import { button, cx, input } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { FormError } from "@/components/ui/form-error";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 
 export function DangerZone({ repoId, fullName }: { repoId: string; fullName: string }) {
   const trpc = useTRPC();
@@ -38,9 +39,9 @@ export function DangerZone({ repoId, fullName }: { repoId: string; fullName: str
         <p className="text-sm font-medium text-foreground">Delete this repository</p>
         <p className="mt-1 text-sm text-muted-foreground">Its git data, issues and collaborators are removed for good. There is no undo.</p>
       </div>
-      <button
-        type="button"
-        className={cx(button.dangerOutline, "shrink-0")}
+      <Button
+        variant="dangerOutline"
+        className="shrink-0"
         onClick={() => {
           setTyped("");
           setError(undefined);
@@ -49,7 +50,7 @@ export function DangerZone({ repoId, fullName }: { repoId: string; fullName: str
         data-testid="delete-repo"
       >
         Delete this repository
-      </button>
+      </Button>
       <ConfirmDialog
         open={open}
         title={`Delete ${fullName}?`}
@@ -62,30 +63,35 @@ export function DangerZone({ repoId, fullName }: { repoId: string; fullName: str
         <p>
           This permanently deletes <strong>{fullName}</strong>: every branch and commit on this server, its issues and its collaborators. Clones elsewhere are not affected.
         </p>
-        <label htmlFor="delete-confirm" className="mt-4 block text-sm text-foreground">
-          To confirm, type <strong className="select-all font-mono">{fullName}</strong> below:
-        </label>
-        <input
+        <Field
+          className="mt-4"
           id="delete-confirm"
-          className={cx(input, "mt-1.5 font-mono")}
-          value={typed}
-          autoComplete="off"
-          spellCheck={false}
-          disabled={busy}
-          onChange={(e) => setTyped(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") {
-              e.preventDefault();
-              void confirm();
-            }
-          }}
-          data-testid="delete-confirm-input"
-        />
-        {error && (
-          <div className="mt-3">
-            <FormError message={error} />
-          </div>
-        )}
+          error={error}
+          label={
+            <span className="font-normal">
+              To confirm, type <strong className="select-all font-mono">{fullName}</strong> below:
+            </span>
+          }
+        >
+          <Input
+            className="font-mono"
+            value={typed}
+            autoComplete="off"
+            spellCheck={false}
+            disabled={busy}
+            onChange={(e) => {
+              setTyped(e.target.value);
+              setError(undefined);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                void confirm();
+              }
+            }}
+            data-testid="delete-confirm-input"
+          />
+        </Field>
       </ConfirmDialog>
     </div>
   );

@@ -3,11 +3,9 @@
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
-import { button, cx, hint, input, label } from "@/components/ui/styles";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
-import { FormError } from "@/components/ui/form-error";
+import { Input, NativeSelect } from "@/components/ui/input";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { SavedNote } from "./section";
 import { useRefresh } from "./use-refresh";
@@ -62,8 +60,7 @@ function DescriptionForm({ repoId, description }: { repoId: string; description:
   const busy = update.isPending || refreshing;
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="description-form">
-      <FormError message={error} />
-      <Field label="Description" id="repo-description" hint="Shown under the repository name and in the About box. Up to 350 characters; leave empty to remove it.">
+      <Field label="Description" id="repo-description" error={error} hint="Shown under the repository name and in the About box. Up to 350 characters; leave empty to remove it.">
         <Input
           value={value}
           maxLength={350}
@@ -71,6 +68,7 @@ function DescriptionForm({ repoId, description }: { repoId: string; description:
           onChange={(e) => {
             setValue(e.target.value);
             setSaved(false);
+            setError(undefined);
           }}
         />
       </Field>
@@ -112,21 +110,29 @@ function DefaultBranchForm({ repoId, defaultBranch, branches, isEmpty }: { repoI
   const busy = update.isPending || refreshing;
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="default-branch-form">
-      <FormError message={error} />
-      <div>
-        <label htmlFor="default-branch" className={label}>
-          Default branch
-        </label>
-        <p className={hint}>The branch shown on the repository page and checked out by <code className="font-mono">git clone</code>.</p>
-        <div className="mt-2 flex flex-wrap items-center gap-2">
-          <select
-            id="default-branch"
-            className={cx(input, "w-auto! max-w-full min-w-48 font-mono")}
+      <Field
+        label="Default branch"
+        id="default-branch"
+        error={error}
+        hint={
+          isEmpty ? (
+            <span className="text-warning" data-testid="default-branch-empty-hint">
+              This repository is empty, so there is no branch to choose yet. Push one or more branches, then pick the default here.
+            </span>
+          ) : (
+            <>The branch shown on the repository page and checked out by <code className="font-mono">git clone</code>.</>
+          )
+        }
+      >
+        <div className="flex flex-wrap items-center gap-2">
+          <NativeSelect
+            className="w-auto! max-w-full min-w-48 font-mono"
             value={value}
             disabled={isEmpty || busy}
             onChange={(e) => {
               setValue(e.target.value);
               setSaved(null);
+              setError(undefined);
             }}
             data-testid="default-branch-select"
           >
@@ -135,18 +141,13 @@ function DefaultBranchForm({ repoId, defaultBranch, branches, isEmpty }: { repoI
                 {b === defaultBranch && missing ? `${b} (not pushed)` : b}
               </option>
             ))}
-          </select>
-          <button type="submit" className={button.secondary} disabled={!hydrated || isEmpty || busy || value === defaultBranch} data-testid="save-default-branch">
+          </NativeSelect>
+          <Button type="submit" disabled={!hydrated || isEmpty || busy || value === defaultBranch} data-testid="save-default-branch">
             {busy ? "Updating…" : "Update"}
-          </button>
+          </Button>
           {saved && !busy && <SavedNote testId="default-branch-saved">Default branch is now {saved}</SavedNote>}
         </div>
-        {isEmpty && (
-          <p className={cx(hint, "text-warning")} data-testid="default-branch-empty-hint">
-            This repository is empty, so there is no branch to choose yet. Push one or more branches, then pick the default here.
-          </p>
-        )}
-      </div>
+      </Field>
     </form>
   );
 }

@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
-import { badge, button, cx } from "@/components/ui/styles";
+import { badge, cx } from "@/components/ui/styles";
+import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormError } from "@/components/ui/form-error";
 import { LockIcon, RepoIcon } from "@/components/ui/icons";
@@ -44,10 +45,10 @@ export function VisibilitySettings({ repoId, fullName, isPrivate }: { repoId: st
             : "Anyone, signed in or not, can see and clone it. Only you and collaborators with write access can push."}
         </p>
       </div>
-      <button type="button" className={cx(button.secondary, "shrink-0")} disabled={busy} onClick={() => { setError(undefined); setConfirming(true); }} data-testid="toggle-visibility">
+      <Button className="shrink-0" disabled={busy} onClick={() => { setError(undefined); setConfirming(true); }} data-testid="toggle-visibility">
         {isPrivate ? <RepoIcon /> : <LockIcon />}
         {isPrivate ? "Make public" : "Make private"}
-      </button>
+      </Button>
       <ConfirmDialog
         open={confirming}
         title={isPrivate ? "Make this repository public?" : "Make this repository private?"}

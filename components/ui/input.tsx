@@ -32,3 +32,21 @@ export const Textarea = forwardRef<HTMLTextAreaElement, React.TextareaHTMLAttrib
     />
   );
 });
+
+/**
+ * A native `<select>` (for short option lists in forms, where the platform picker suits phones);
+ * inside a <Field> it takes the field's id and ARIA wiring. Options are its children.
+ */
+export const NativeSelect = forwardRef<HTMLSelectElement, React.SelectHTMLAttributes<HTMLSelectElement>>(function NativeSelect({ className, ...props }, ref) {
+  const field = useField();
+  return (
+    <select
+      ref={ref}
+      id={field?.id}
+      aria-describedby={field?.describedBy}
+      aria-invalid={field?.invalid || undefined}
+      className={cx(inputClass, className)}
+      {...props}
+    />
+  );
+});

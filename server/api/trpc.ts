@@ -19,7 +19,7 @@ import { getDb, type Db } from "@/server/db";
 import { AppError, databaseBusy, isDatabaseBusy, type AppErrorCode } from "@/server/errors";
 import { resolveActor, requireScope, type Actor } from "@/server/auth/actor";
 import { assertSameOrigin } from "@/server/auth/csrf";
-import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
+import { authorizeRepo, authorizeRepoVia, type AuthorizedRepo, type EntityTable } from "@/server/services/repos/access";
 import { getConfig } from "@/server/config";
 import { currentRequestId, newRequestId, requestIdOf } from "@/server/request-id";
 import { ACCESS, type AccessRule } from "./access";
@@ -195,6 +195,12 @@ export interface RepoLocatorDef<K extends string> {
   schema?: z.ZodType<string>;
   /** The entity's repository id, or null when no such entity exists. One query. */
   repoIdOf: (db: Db, id: string) => Promise<string | null>;
+  /**
+   * Optional: locate and authorize in ONE query through the entity's table (its `repoId`
+   * column), also reading `columns` of the entity into ctx.entity (authorizeRepoVia), so the
+   * service need not read the entity again. Without it: repoIdOf, then the authorization query.
+   */
+  via?: { table: EntityTable; columns: readonly string[] };
 }
 
 /**
@@ -224,8 +230,20 @@ export function repoProcedureBy<K extends string>(def: RepoLocatorDef<K>) {
     .input(z.object(shape))
     .use(async ({ ctx, path, input, next }) => {
       const entityId = (input as Record<K, string>)[def.key];
+      if (def.via) {
+        const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
+        let found: { repo: AuthorizedRepo; entity: Record<string, unknown> };
+        try {
+          found = await authorizeRepoVia(ctx.db, ctx.actor, { ...def.via, id: entityId }, rule.level);
+        } catch (e) {
+          // an unknown entity, or one in a repository the caller cannot see: "<what> not found"
+          if (e instanceof AppError && e.code === "NOT_FOUND") throw new TRPCError({ code: "NOT_FOUND", message: `${def.what} not found` });
+          throw toTRPCError(e) ?? e;
+        }
+        return next({ ctx: { ...ctx, repo: found.repo, entityId, entity: found.entity as Record<string, unknown> | undefined } });
+      }
       const repoId = await def.repoIdOf(ctx.db, entityId);
       if (!repoId) throw new TRPCError({ code: "NOT_FOUND", message: `${def.what} not found` });
-      return withRepo(ctx, path, { repoId }, (repo) => next({ ctx: { ...ctx, repo, entityId } }), def.what);
+      return withRepo(ctx, path, { repoId }, (repo) => next({ ctx: { ...ctx, repo, entityId, entity: undefined as Record<string, unknown> | undefined } }), def.what);
     });
 }

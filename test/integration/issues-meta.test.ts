@@ -145,6 +145,8 @@ describe("views", () => {
     expect(await messageOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: { status: ["nope"] } as never }))).toMatch(/filters\.status/);
     expect(await codeOf(v.as.reader.issues.updateView({ viewId: view.id, name: "x" }))).toBe("FORBIDDEN");
     expect(await codeOf(w.as.stranger.issues.getIssuesByView({ viewId: view.id }))).toBe("NOT_FOUND");
+    expect(await messageOf(w.as.stranger.issues.getIssuesByView({ viewId: view.id }))).toBe("view not found");
+    expect(await messageOf(v.as.reader.issues.getIssuesByView({ viewId: "00000000-0000-4000-8000-000000000000" }))).toBe("view not found");
     expect(await v.as.writer.issues.deleteView({ viewId: view.id })).toEqual({ id: view.id, deleted: true });
     expect(await codeOf(v.as.reader.issues.getView({ viewId: view.id }))).toBe("NOT_FOUND");
   });

@@ -11,6 +11,9 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/server/config";
 import { getDb, type Db } from "@/server/db";
 import * as issues from "@/server/services/issues";
+import { createCaller } from "@/server/api/root";
+import type { Actor } from "@/server/auth/actor";
+import { SCOPES } from "@/server/auth/scopes";
 import { issueWorld, type IssueWorld } from "./issues-fixtures";
 
 let w: IssueWorld;
@@ -78,6 +81,11 @@ describe("constant query counts", () => {
     expect(byView.length).toBe(40);
     expect(byView.every((i) => i.status === "todo" && i.labels.some((l) => l.name === "b"))).toBe(true);
     expect(await count(() => issues.getIssuesByView(db, repo, viewId, { limit: 100 }))).toBe(2); // view row + issues
+    // through tRPC the view's filters and sort come with the authorization query: 2 in all
+    const actor: Actor = { user: { id: w.owner.id, username: w.owner.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
+    const caller = createCaller({ db, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "test" });
+    expect(await caller.issues.getIssuesByView({ viewId, limit: 100 })).toEqual(byView);
+    expect(await count(() => caller.issues.getIssuesByView({ viewId, limit: 100 }))).toBe(2);
     expect(await count(() => issues.getSubIssues(db, repo, 1))).toBe(2); // parent lookup + issues
     expect(await count(() => issues.listTriage(db, repo))).toBe(1);
     expect(await count(() => issues.listOverdue(db, repo))).toBe(1);

@@ -214,13 +214,18 @@ export function issueSelectSql(dialect: Dialect, extraColumns = "", extraJoins =
   const labelJson = dialect === "postgresql"
     ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))::text, '[]')`
     : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))`;
+  // SQLite's statistics count every NULL parentId as one value, so in a repository with few or no
+  // sub-issues (stat1 "100000 100000") the planner takes Issue_parentId_idx for useless and
+  // counts each row's sub-issues with a full table scan: 20 rows → 40 scans of 100k (measured:
+  // 40 ms instead of 0.3 ms). The index always fits `parentId = <an issue id>`; name it.
+  const children = dialect === "sqlite" ? ` INDEXED BY "Issue_parentId_idx"` : "";
   return `SELECT i."id", i."number", i."title", i."body", i."state", i."status", i."priority", i."dueDate", i."estimate",
   i."projectId", i."cycleId", i."authorId", i."assigneeId", i."createdAt", i."updatedAt", i."closedAt",
   au."username" AS "authorUsername", au."name" AS "authorName", asg."username" AS "assigneeUsername", asg."name" AS "assigneeName",
   par."number" AS "parentNumber",
   (SELECT ${labelJson} FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = i."id") AS "labels",
-  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id") AS "subTotal",
-  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch WHERE ch."parentId" = i."id" AND ch."state" = 'closed') AS "subClosed",
+  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch${children} WHERE ch."parentId" = i."id") AS "subTotal",
+  (SELECT CAST(COUNT(*) AS INTEGER) FROM "Issue" ch${children} WHERE ch."parentId" = i."id" AND ch."state" = 'closed') AS "subClosed",
   cb."id" AS "closedById", cb."username" AS "closedByUsername", cb."name" AS "closedByName"${extraColumns}
 FROM "Issue" i
 LEFT JOIN "User" au ON au."id" = i."authorId"

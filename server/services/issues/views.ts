@@ -114,8 +114,23 @@ export function viewOrder(sort: ViewSort | null): OrderTerm[] {
  * sorted and paged in one SQL query. The `q` extension of filters narrows further (@me is the
  * caller, `meId`); the view's sort wins over q's sort:, which applies when the view has none.
  */
-export async function getIssuesByView(db: Db, repo: Repo, id: string, page: { limit?: number; offset?: number } = {}, meId: string | null = null): Promise<IssueView[]> {
-  const v = view(await viewRow(db, repo, id));
-  const { filter, sort } = applyQuery(viewFilter(repo.id, v.filters), v.filters.q, meId);
-  return queryIssues(db, filter, !v.sort && sort ? sortOrder(sort) : viewOrder(v.sort), { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+export async function getIssuesByView(db: Db, repo: Repo, id: string, page: { limit?: number; offset?: number } = {}, meId: string | null = null, loaded?: ViewQuery): Promise<IssueView[]> {
+  const stored = loaded ?? (await viewRow(db, repo, id));
+  const filters = viewFilters.parse(JSON.parse(stored.filters));
+  const viewSortValue = stored.sort ? viewSort.parse(JSON.parse(stored.sort)) : null;
+  const { filter, sort } = applyQuery(viewFilter(repo.id, filters), filters.q, meId);
+  return queryIssues(db, filter, !viewSortValue && sort ? sortOrder(sort) : viewOrder(viewSortValue), { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+}
+
+/** The stored columns getIssuesByView reads (JSON text), e.g. loaded with the authorization query. */
+export type ViewQuery = Pick<ViewRow, "filters" | "sort">;
+
+/**
+ * The view columns the tRPC tier reads with the authorization query for getIssuesByView
+ * (RepoLocatorDef.via; server/services/repos/access.ts authorizeRepoVia), and their shape check.
+ */
+export const VIEW_QUERY_COLUMNS = ["filters", "sort"] as const;
+export function viewQueryOf(entity: Record<string, unknown> | undefined): ViewQuery | undefined {
+  if (!entity || typeof entity.filters !== "string" || (entity.sort !== null && typeof entity.sort !== "string")) return undefined;
+  return { filters: entity.filters, sort: entity.sort as string | null };
 }

@@ -13,6 +13,7 @@ import { requireScope, type Actor } from "@/server/auth/actor";
 import { hasScope, type Scope } from "@/server/auth/scopes";
 import { repoGitDir } from "@/server/git/paths";
 import { boolOf, dateOf } from "@/server/db/raw";
+import { getConfig } from "@/server/config";
 
 export type RepoRole = "read" | "write" | "admin";
 export type Permission = "none" | RepoRole;
@@ -97,6 +98,49 @@ export async function authorizeRepo(db: Db, actor: Actor | null, locator: RepoLo
   if (actor) requireScope(actor, SCOPE_FOR[level]);
   const row = await findRepoRow(db, locator, actor?.user.id ?? null);
   const what = "repoId" in locator ? "repository" : `repository ${locator.owner}/${locator.name}`;
+  return checkRepoRow(row, actor, level, what);
+}
+
+/** Tables a procedure may name its repository through (fixed names from code, never input). */
+export type EntityTable = "IssueView";
+
+/**
+ * An entity that names its repository (its `repoId` column), and the entity's own columns the
+ * procedure needs next (fixed names from code, never input).
+ */
+export interface EntityLocator {
+  table: EntityTable;
+  id: string;
+  columns: readonly string[];
+}
+
+/**
+ * `authorizeRepo` for a procedure that names its repository through another entity (a view):
+ * the entity's columns, its repository, the owner and the caller's role in ONE query, instead of
+ * a lookup of the entity's repository, the authorization query and a second read of the entity
+ * (issue #7 performance). Same checks and errors as `authorizeRepo`; an unknown entity is
+ * NOT_FOUND "repository not found" (the tRPC tier renames it after the entity).
+ */
+export async function authorizeRepoVia(db: Db, actor: Actor | null, via: EntityLocator, level: RepoRole): Promise<{ repo: AuthorizedRepo; entity: Record<string, unknown> }> {
+  if (actor) requireScope(actor, SCOPE_FOR[level]);
+  const cols = via.columns.map((c) => `e."${c}" AS "e_${c}"`).join(", ");
+  const placeholder = getConfig().provider === "postgresql" ? ["$1", "$2"] : ["?", "?"];
+  const rows = await db.$queryRawUnsafe<(RawRepoRow & Record<string, unknown>)[]>(
+    `SELECT ${REPO_COLUMNS}${cols ? `, ${cols}` : ""}
+      FROM "${via.table}" e JOIN "Repository" r ON r."id" = e."repoId" JOIN "User" u ON u."id" = r."ownerId"
+      LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${placeholder[0]}
+      WHERE e."id" = ${placeholder[1]}`,
+    actor?.user.id ?? "",
+    via.id,
+  );
+  const repo = checkRepoRow(rows[0] ? toRepoRow(rows[0]) : null, actor, level, "repository");
+  const entity: Record<string, unknown> = {};
+  for (const c of via.columns) entity[c] = rows[0][`e_${c}`];
+  return { repo, entity };
+}
+
+/** The permission checks of `authorizeRepo` on a loaded row (null: no such repository). */
+function checkRepoRow(row: RepoRow | null, actor: Actor | null, level: RepoRole, what: string): AuthorizedRepo {
   if (!row) throw new AppError("NOT_FOUND", `${what} not found`);
   const role = permissionOf(row, actor?.user ?? null, row.role);
   if (role === "none") throw new AppError("NOT_FOUND", `${what} not found`);
@@ -116,19 +160,24 @@ type RepoRow = Parameters<typeof toAuthorized>[0] & { role: string | null };
  * round trips). Null when no such repository exists.
  */
 async function findRepoRow(db: Db, locator: RepoLocator, userId: string | null): Promise<RepoRow | null> {
-  type Raw = { id: string; ownerId: string; name: string; description: string | null; isPrivate: unknown; defaultBranch: string; createdAt: unknown; updatedAt: unknown; pushedAt: unknown; ownerUsername: string; role: string | null };
   const rows =
     "repoId" in locator
-      ? await db.$queryRaw<Raw[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
+      ? await db.$queryRaw<RawRepoRow[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
           FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
           LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${userId ?? ""}
           WHERE r."id" = ${locator.repoId}`
-      : await db.$queryRaw<Raw[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
+      : await db.$queryRaw<RawRepoRow[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
           FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
           LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${userId ?? ""}
           WHERE u."usernameLower" = ${locator.owner.toLowerCase()} AND r."nameLower" = ${locator.name.toLowerCase()}`;
-  const r = rows[0];
-  if (!r) return null;
+  return rows[0] ? toRepoRow(rows[0]) : null;
+}
+
+type RawRepoRow = { id: string; ownerId: string; name: string; description: string | null; isPrivate: unknown; defaultBranch: string; createdAt: unknown; updatedAt: unknown; pushedAt: unknown; ownerUsername: string; role: string | null };
+/** The columns of RawRepoRow (aliases r, u, c as in findRepoRow). */
+const REPO_COLUMNS = `r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"`;
+
+function toRepoRow(r: RawRepoRow): RepoRow {
   return {
     id: r.id, ownerId: r.ownerId, name: r.name, description: r.description, isPrivate: boolOf(r.isPrivate), defaultBranch: r.defaultBranch,
     createdAt: dateOf(r.createdAt)!, updatedAt: dateOf(r.updatedAt)!, pushedAt: dateOf(r.pushedAt),
