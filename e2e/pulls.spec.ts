@@ -1,7 +1,7 @@
 /**
  * Pull requests in a real browser (issue #8 "Tests that must exist"): push a branch with the
  * real git CLI, open its pull request from the repository page's "Compare & pull request"
- * banner, read the diff in split view, merge with squash, and see the merged state, the issue the
+ * banner, read the diff in split view, mark a file viewed, merge with squash, and see the merged state, the issue the
  * commit message closes ("Fixes #1") and the squashed commit in the code browser.
  */
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
@@ -80,6 +80,14 @@ test("push a branch, open its pull request from the banner, read the split diff,
   await expect(page.getByTestId("split-row").first()).toBeVisible();
   await expect(page.getByTestId("diff-file-path").filter({ hasText: "src/farewell.ts" })).toBeVisible();
   await expect(page.getByTestId("diff-viewer")).toContainText("hello ${user}");
+  // "Viewed": the file collapses, the count follows, and the mark survives a reload
+  await expect(page.getByTestId("viewed-count")).toHaveText("0 / 2 files viewed");
+  await page.getByRole("checkbox", { name: "Viewed src/login.ts" }).check();
+  await expect(page.getByTestId("viewed-count")).toHaveText("1 / 2 files viewed");
+  await expect(page.getByRole("button", { name: "Expand src/login.ts" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "Viewed src/login.ts" })).toBeChecked();
+  await expect(page.getByTestId("diff-viewer")).not.toContainText("hello ${user}");
 
   // merge with squash from the conversation's merge box
   await page.getByTestId("pull-tab-conversation").click();

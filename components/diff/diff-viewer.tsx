@@ -31,6 +31,8 @@ export interface DiffViewerProps {
   renderFileActions?: (file: DiffFile, index: number) => React.ReactNode;
   /** Slot under a line (e.g. its review comments); null for none. */
   renderLineSlot?: (file: DiffFile, line: NumberedLine) => React.ReactNode;
+  /** Files shown collapsed until opened (e.g. the ones the reader marked viewed). */
+  collapsedFile?: (file: DiffFile) => boolean;
 }
 
 /** Files fetched per "load" request (`paths`). */
@@ -63,7 +65,7 @@ function useDiffView(): [DiffView, (v: DiffView) => void] {
 
 type Row = { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
 
-export function DiffViewer({ files: initial, highlights, source, totalFiles, renderFileActions, renderLineSlot }: DiffViewerProps) {
+export function DiffViewer({ files: initial, highlights, source, totalFiles, renderFileActions, renderLineSlot, collapsedFile }: DiffViewerProps) {
   const [view, setView] = useDiffView();
   const [files, setFiles] = useState(initial);
   useEffect(() => setFiles(initial), [initial]);
@@ -73,13 +75,14 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
   const [treeOpen, setTreeOpen] = useState(false);
   const client = useTRPCClient();
 
-  const isCollapsed = useCallback((i: number) => closed.has(i) || (!open.has(i) && collapseReason(files[i]) !== null), [open, closed, files]);
+  const isCollapsed = useCallback((i: number) => closed.has(i) || (!open.has(i) && (collapseReason(files[i]) !== null || !!collapsedFile?.(files[i]))), [open, closed, files, collapsedFile]);
 
   const rows = useMemo(() => {
     const out: Row[] = [];
     files.forEach((f, i) => {
       out.push({ kind: "file", file: i });
       if (closed.has(i)) return;
+      if (!open.has(i) && collapsedFile?.(f)) return;
       const reason = collapseReason(f);
       if (!open.has(i) && reason) {
         out.push({ kind: "notice", file: i, text: reason === "generated" ? "Generated file not shown by default." : `Large diff (${f.additions + f.deletions} lines) not shown by default.`, action: "expand" });
@@ -93,7 +96,7 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
       out.push({ kind: "end", file: i });
     });
     return out;
-  }, [files, view, open, closed]);
+  }, [files, view, open, closed, collapsedFile]);
 
   const firstRow = useMemo(() => {
     const m = new Map<number, number>();

@@ -120,6 +120,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.timeline": { tier: "repo", level: "read" }, // extension: the timeline events
   "pulls.counts": { tier: "repo", level: "read" }, // extension: per-state counts (list tabs, header badge)
   "pulls.recentBranches": { tier: "repo", level: "read" }, // extension: the "Compare & pull request" banner ([] below write)
+  "pulls.viewedFiles": { tier: "repo", level: "read" }, // extension: the caller's viewed files ([] when anonymous)
+  "pulls.setFileViewed": { tier: "repo", level: "read" }, // extension: a signed-in reader marks a file viewed (UNAUTHORIZED when anonymous)
   // diff part (docs/pulls.md "Diff")
   "pulls.getDiff": { tier: "repo", level: "read" },
   "pulls.getCommits": { tier: "repo", level: "read" },

@@ -192,6 +192,8 @@ describe("scope × role matrix", () => {
     "pulls.update": { level: "write", input: { title: "edited", body: undefined, isDraft: undefined }, authorMay: true },
     "pulls.close": { level: "write", input: {}, authorMay: true },
     "pulls.reopen": { level: "write", input: {}, authorMay: true },
+    // a viewed mark belongs to a signed-in user: anonymous callers of a public repository are refused
+    "pulls.setFileViewed": { level: "read", input: { path: "a.txt", viewed: true, blobSha: undefined } },
     "issues.create": {
       level: "write",
       input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },

@@ -75,3 +75,24 @@ describe("pulls.counts", () => {
     expect(await codeOf(owner.as.pulls.counts({ repoId: repo.id, authorId: "nope" }))).toBe("BAD_REQUEST");
   });
 });
+
+describe("pulls.viewedFiles / pulls.setFileViewed", () => {
+  it("keeps each reader's own marks with the blob they saw; anonymous callers have none and cannot mark", async () => {
+    const main = await wt.sha("main");
+    const head = await pushBranch("viewed");
+    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "V", sourceBranch: "viewed", targetBranch: "main", headSha: head, baseSha: main });
+    const blob = "a".repeat(40);
+    expect(await owner.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true, blobSha: blob })).toEqual({ path: "viewed.txt", viewed: true });
+    await owner.as.pulls.setFileViewed({ prId: pr.id, path: "gone.txt", viewed: true, blobSha: null });
+    expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([{ path: "gone.txt", blobSha: null }, { path: "viewed.txt", blobSha: blob }]);
+    expect(await reader.as.pulls.viewedFiles({ prId: pr.id })).toEqual([]); // marks are per reader
+    // marking again moves the mark to the newer blob; unmarking removes it
+    await owner.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true, blobSha: "b".repeat(40) });
+    await owner.as.pulls.setFileViewed({ prId: pr.id, path: "gone.txt", viewed: false });
+    expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([{ path: "viewed.txt", blobSha: "b".repeat(40) }]);
+    expect(await codeOf(owner.as.pulls.setFileViewed({ prId: pr.id, path: "x", viewed: true, blobSha: "nothex" }))).toBe("BAD_REQUEST");
+    // a reader of the (private) repository may mark; a stranger does not see the pull request
+    expect(await codeOf(reader.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true }))).toBe("OK");
+    expect(await codeOf((await callerFor(null)).pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true }))).toBe("NOT_FOUND");
+  });
+});

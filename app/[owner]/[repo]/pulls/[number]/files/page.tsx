@@ -1,16 +1,17 @@
 import { TRPCError } from "@trpc/server";
 import { card, cx } from "@/components/ui/styles";
-import { DiffViewer } from "@/components/diff/diff-viewer";
 import { highlightDiff } from "@/components/diff/highlight";
 import { PAGE_DIFF_LINES } from "@/components/diff/model";
 import { loadPull, loadPullsContext } from "@/components/pulls/data";
+import { PullFilesView } from "@/components/pulls/files-view";
 
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
 /**
  * The Files changed tab (issue #8): the pull request's three-dot diff (pulls.getDiff, merge base →
  * head) in the shared diff viewer — unified or split, file tree, collapsed large and generated
- * files, virtualized; files past the first page's line budget load as they scroll into view.
+ * files, virtualized; files past the first page's line budget load as they scroll into view; the
+ * reader's "Viewed" checkboxes (viewed files collapse until the file changes again).
  */
 export default async function PullFilesPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
@@ -26,6 +27,6 @@ export default async function PullFilesPage({ params }: { params: Params }) {
     throw e;
   }
   if (diff.totalFiles === 0) return <p className="text-sm text-muted-foreground" data-testid="pull-no-files">No files changed.</p>;
-  const highlights = await highlightDiff(diff);
-  return <DiffViewer files={diff.files} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
+  const [highlights, marks] = await Promise.all([highlightDiff(diff), ctx.caller.pulls.viewedFiles({ prId: pr.id })]);
+  return <PullFilesView prId={pr.id} marks={marks} signedIn={!!ctx.me} files={diff.files} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
 }

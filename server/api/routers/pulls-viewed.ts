@@ -1,0 +1,22 @@
+/** pulls router, part: the caller's "viewed" marks on the Files changed tab (extensions, issue #8). */
+import { z } from "zod";
+import { line, text } from "@/server/validation/strings";
+import { router, repoProcedureBy } from "../trpc";
+import { byPullId } from "./pull-locator";
+import { listViewedFiles, setFileViewed } from "@/server/services/pulls/viewed-files";
+
+export const pullsViewedRouter = router({
+  /** {prId} → [{path, blobSha}]: the files the caller marked viewed ([] when anonymous). */
+  viewedFiles: repoProcedureBy(byPullId).query(({ ctx }) => listViewedFiles(ctx.db, ctx.actor, ctx.entityId)),
+
+  /** {prId, path, viewed, blobSha? (40 hex, the file's blob at the head; null for a deleted file)} → {path, viewed}. UNAUTHORIZED when anonymous. */
+  setFileViewed: repoProcedureBy(byPullId)
+    .input(
+      z.object({
+        path: text("path").min(1, "path is required").max(4096),
+        viewed: z.boolean({ error: "viewed must be a boolean" }),
+        blobSha: line("blobSha").regex(/^[0-9a-f]{40}$/, "blobSha must be 40 hex digits").nullable().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => setFileViewed(ctx.db, ctx.actor, ctx.entityId, input)),
+});
