@@ -47,7 +47,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   git("add", "-A");
   git("commit", "--quiet", "-m", "Rename notes, edit app, add a binary");
   commitSha = git("rev-parse", "HEAD").trim();
-  // a commit larger than the page's first response (10,000 hunk lines): 40 files × 300 lines, on its own branch
+  // a commit larger than the page's first response (PAGE_DIFF_LINES hunk lines): 40 files × 300 lines, on its own branch
   git("checkout", "--quiet", "-b", "big");
   for (let i = 0; i < 40; i++) writeFile(dir, `big/f${String(i).padStart(2, "0")}.txt`, Array.from({ length: 300 }, (_, k) => `big ${i} line ${k}`).join("\n") + "\n");
   git("add", "-A");

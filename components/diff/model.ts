@@ -10,11 +10,13 @@ export type { Diff, DiffFile, DiffHunk, DiffLine } from "@/server/git/diff-parse
 export type DiffView = "unified" | "split";
 
 /**
- * Hunk lines a page renders with its first response (repos.commit/compare `maxLines`); later
+ * Hunk lines a page renders with its first response (repos.commit/compare, pulls.getDiff
+ * `maxLines`): 2,000 lines keep a large diff's first HTML near 3 MB (10,000 made 15 MB and 7 s
+ * to first byte for a 2,000-file pull request, e2e/pulls-large.spec.ts); later
  * files load as they scroll into view. Here, not in the viewer: a server component importing a
  * constant from a "use client" module gets a client reference, not the number.
  */
-export const PAGE_DIFF_LINES = 10_000;
+export const PAGE_DIFF_LINES = 2_000;
 
 /** Files with more changed lines than this start collapsed ("Load diff"). */
 export const LARGE_FILE_LINES = 400;
