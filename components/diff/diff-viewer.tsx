@@ -113,6 +113,9 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
     estimateSize: (i) => (rows[i].kind === "file" ? 48 : rows[i].kind === "end" ? 16 : rows[i].kind === "notice" ? 56 : 22),
     overscan: 20,
     scrollMargin,
+    // before the window is measured (the server render and hydration), draw the rows of one tall
+    // screen, so the first files are in the HTML and show before the page hydrates
+    initialRect: { width: 1280, height: 1200 },
   });
 
   /** Fetches file `i` and the next files whose hunks were left out of the page (one `paths` request). */
