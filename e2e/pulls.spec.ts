@@ -113,3 +113,49 @@ test("push a branch, open its pull request from the banner, read the split diff,
   await expect(page).toHaveURL(new RegExp(`/pulls/${number}$`));
   await context.close();
 });
+
+test("a fork's recent push offers a pull request into the parent, opened from the fork's branch", async ({ browser, baseURL }) => {
+  const owner = await newUser(browser, "upstr");
+  const forker = await newUser(browser, "forkr");
+  const post = async (who: { context: BrowserContext }, proc: string, data: unknown) => {
+    const r = await who.context.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL! }, data });
+    expect(r.status(), await r.text()).toBe(200);
+    return (await r.json()).result.data;
+  };
+  const name = `lib${stamp}`;
+  const parent = await post(owner, "repos.create", { name });
+  const token = async (who: { context: BrowserContext }) => (await (await who.context.request.post("/api/tokens", { headers: { origin: baseURL! }, data: { name: "push", scopes: ["repo:write"] } })).json()).token as string;
+  const home = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-fork-home-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-fork-"));
+  const git = (...args: string[]) => mustRunGit(home, dir, args);
+  const remoteOf = (user: string, secret: string) => {
+    const u = new URL(`${baseURL}/${user}/${name}.git`);
+    u.username = user;
+    u.password = secret;
+    return u.toString();
+  };
+  git("init", "--quiet");
+  writeFile(dir, "lib.ts", "export const version = 1;\n");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "Initial commit");
+  git("push", "--quiet", remoteOf(owner.username, await token(owner)), "main");
+
+  // the forker forks, pushes a branch to the fork, and follows the fork's banner
+  await post(forker, "repos.fork", { repoId: parent.id });
+  git("checkout", "--quiet", "-b", "bump");
+  writeFile(dir, "lib.ts", "export const version = 2;\n");
+  git("commit", "--quiet", "-am", "Bump the version");
+  git("push", "--quiet", remoteOf(forker.username, await token(forker)), "bump");
+  const page = forker.page;
+  await page.goto(`/${forker.username}/${name}`);
+  await page.getByTestId("recent-push-banner").getByTestId("compare-and-pull").click();
+  await expect(page).toHaveURL(new RegExp(`/${owner.username}/${name}/compare/${forker.username}(:|%3A)bump$`));
+  await expect(page.getByTestId("compare-head-repo")).toContainText(`${forker.username}/${name}`);
+  await expect(page.getByTestId("ahead-behind")).toContainText("1 commit ahead");
+  await page.getByTestId("create-pull-form").getByTestId("create-pull-submit").click();
+  await expect(page).toHaveURL(new RegExp(`/${owner.username}/${name}/pulls/\\d+$`));
+  await expect(page.getByTestId("pull-source")).toHaveText(`${forker.username}:bump`);
+  await expect(page.getByTestId("pull-summary")).toContainText("wants to merge 1 commit into main");
+  await owner.context.close();
+  await forker.context.close();
+});

@@ -29,23 +29,36 @@ export function parseCompareSpec(spec: string, defaultBranch: string): { base: s
 
 export async function ComparePage({ owner, name, spec }: { owner: string; name: string; spec: string }) {
   const repo = await loadRepo(owner, name);
-  const { base, head } = parseCompareSpec(spec, repo.defaultBranch);
-  if (!base || !head) notFound();
+  const { base, head: headSpec } = parseCompareSpec(spec, repo.defaultBranch);
+  if (!base || !headSpec) notFound();
   const caller = await getServerCaller();
-  const branches = (await loadBranches(repo.id)).map((b) => b.name);
+  // "owner:branch" names a branch of owner's fork (or of the parent), as on GitHub; branch names
+  // cannot hold ":" (git check-ref-format), so the split is unambiguous
+  const network = await caller.repos.network({ repoId: repo.id });
+  const colon = headSpec.indexOf(":");
+  const headOwner = colon > 0 ? headSpec.slice(0, colon) : null;
+  const head = colon > 0 ? headSpec.slice(colon + 1) : headSpec;
+  const headRepo = headOwner && headOwner.toLowerCase() !== repo.owner.toLowerCase() ? network.find((r) => r.owner.toLowerCase() === headOwner.toLowerCase()) ?? null : null;
+  const [branches, headBranches] = await Promise.all([
+    loadBranches(repo.id).then((bs) => bs.map((b) => b.name)),
+    headRepo ? loadBranches(headRepo.id).then((bs) => bs.map((b) => b.name)) : null,
+  ]);
   let result: Awaited<ReturnType<typeof caller.repos.compare>> | null = null;
-  let problem: string | null = null;
-  try {
-    result = await caller.repos.compare({ repoId: repo.id, base, head, maxLines: PAGE_DIFF_LINES });
-  } catch (e) {
-    if (e instanceof TRPCError && e.code === "NOT_FOUND") notFound();
-    if (e instanceof TRPCError && e.code === "BAD_REQUEST") problem = e.message;
-    else throw e;
+  let problem: string | null = headOwner && !headRepo && headOwner.toLowerCase() !== repo.owner.toLowerCase() ? `${headOwner} has no fork of ${repo.owner}/${repo.name} that you can read.` : null;
+  if (!problem) {
+    try {
+      result = await caller.repos.compare({ repoId: repo.id, base, head, headRepoId: headRepo?.id, maxLines: PAGE_DIFF_LINES });
+    } catch (e) {
+      if (e instanceof TRPCError && e.code === "NOT_FOUND" && !headRepo) notFound();
+      if (e instanceof TRPCError && (e.code === "BAD_REQUEST" || e.code === "NOT_FOUND")) problem = e.message;
+      else throw e;
+    }
   }
   const highlights = result ? await highlightDiff(result.diff) : [];
   // a pull request needs two branches, something to merge, and a signed-in caller
-  const canOpen = !!result && result.totalCommits > 0 && repo.permission !== "none" && base !== head && branches.includes(base) && branches.includes(head);
-  const existing = canOpen
+  const headList = headBranches ?? branches;
+  const canOpen = !!result && result.totalCommits > 0 && repo.permission !== "none" && (headRepo !== null || base !== head) && branches.includes(base) && headList.includes(head);
+  const existing = canOpen && !headRepo
     ? (await caller.pulls.list({ repoId: repo.id, state: "open", limit: 100 })).find((p) => p.sourceBranch === head && p.targetBranch === base) ?? null
     : null;
   return (
@@ -53,7 +66,7 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
       <h1 className="mb-1 text-lg font-semibold">Comparing changes</h1>
       <p className="mb-4 text-sm text-muted-foreground">Choose two branches to see what changed on the head since it left the base.</p>
       <div className={cx(card, "mb-5 flex flex-wrap items-center gap-3 p-3")}>
-        <ComparePickers owner={repo.owner} repo={repo.name} branches={branches} base={base} head={head} />
+        <ComparePickers owner={repo.owner} repo={repo.name} branches={branches} base={base} head={head} headBranches={headList} headOwner={headRepo?.owner ?? null} network={network} />
         <div className="ml-auto" data-testid="compare-actions">
           {existing && (
             <Link href={pullUrl(repo.owner, repo.name, existing.number)} className="text-sm text-primary underline underline-offset-2" data-testid="existing-pull">
@@ -79,6 +92,7 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
                 base={{ branch: base, sha: result.baseSha }}
                 head={{ branch: head, sha: result.headSha }}
                 commits={result.commits.map((c) => ({ message: c.message }))}
+                sourceRepoId={headRepo?.id}
               />
             </div>
           )}

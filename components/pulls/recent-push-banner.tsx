@@ -13,7 +13,12 @@ export function compareUrl(owner: string, repo: string, base: string, head: stri
   return `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/compare/${base.split("/").map(encodeURIComponent).join("/")}...${head.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-export async function RecentPushBanner({ repo, padded, className }: { repo: { id: string; owner: string; name: string; defaultBranch: string }; padded?: boolean; className?: string }) {
+/**
+ * In a fork whose parent the caller can read, the banner proposes the pull request into the
+ * parent (`/<parent>/compare/<fork owner>:<branch>`, base: the parent's default branch), as
+ * GitHub does; elsewhere into the repository's own default branch.
+ */
+export async function RecentPushBanner({ repo, padded, className }: { repo: { id: string; owner: string; name: string; defaultBranch: string; parent?: { owner: string; name: string } | null }; padded?: boolean; className?: string }) {
   let branches: { name: string; pushedAt: string }[] = [];
   try {
     branches = await (await getServerCaller()).pulls.recentBranches({ repoId: repo.id });
@@ -29,7 +34,7 @@ export async function RecentPushBanner({ repo, padded, className }: { repo: { id
           <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
             <strong className="font-mono text-xs">{b.name}</strong> had recent pushes <TimeAgo iso={b.pushedAt} />
           </span>
-          <Link href={compareUrl(repo.owner, repo.name, repo.defaultBranch, b.name)} className={button.primary} data-testid="compare-and-pull">
+          <Link href={repo.parent ? `/${encodeURIComponent(repo.parent.owner)}/${encodeURIComponent(repo.parent.name)}/compare/${encodeURIComponent(repo.owner)}:${b.name.split("/").map(encodeURIComponent).join("/")}` : compareUrl(repo.owner, repo.name, repo.defaultBranch, b.name)} className={button.primary} data-testid="compare-and-pull">
             Compare &amp; pull request
           </Link>
         </div>

@@ -47,6 +47,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.commit": { tier: "repo", level: "read" }, // issue #8: the commit page (diff model)
   "repos.compare": { tier: "repo", level: "read" }, // issue #8: the compare page (diff model)
   "repos.commitCount": { tier: "repo", level: "read" }, // issue #8: the repository page
+  "repos.network": { tier: "repo", level: "read" }, // issue #8: the compare page's head repositories (readable parent and forks)
   // issues (issue #3; docs/issues.md). create/addComment are read-level: read-only callers' issues
   // land in triage; update/deleteComment: the author, or write permission (checked in the service).
   "issues.listMine": { tier: "user", scope: "repo:read" }, // issue #7: across readable repositories

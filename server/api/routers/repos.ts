@@ -5,14 +5,14 @@
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
-import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProcedure } from "../trpc";
+import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProcedure, repoIdSchema } from "../trpc";
 import * as repos from "@/server/services/repos";
-import { ROLES } from "@/server/services/repos/access";
-import { forkInfo, forkInput, forkRepository } from "@/server/services/repos/fork";
+import { ROLES, authorizeRepo } from "@/server/services/repos/access";
+import { forkInfo, forkInput, forkNetwork, forkRepository } from "@/server/services/repos/fork";
 import * as git from "@/server/git/repository";
 import { AppError } from "@/server/errors";
 import { listPaths, listTags } from "@/server/git/listing";
-import { commitCount, commitWithDiff, compare, diffFilterInput } from "@/server/services/diff";
+import { commitCount, commitWithDiff, compare, compareAcross, diffFilterInput } from "@/server/services/diff";
 
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
@@ -113,8 +113,16 @@ export const reposRouter = router({
    * NOT_FOUND for unknown refs; BAD_REQUEST when the histories are unrelated.
    */
   compare: repoProcedure
-    .input(z.object({ base: line("base").min(1).max(255), head: line("head").min(1).max(255), ...diffFilterInput }))
-    .query(({ ctx, input }) => compare(ctx.repo, input.base, input.head, input)),
+    .input(z.object({ base: line("base").min(1).max(255), head: line("head").min(1).max(255), headRepoId: repoIdSchema.optional(), ...diffFilterInput }))
+    .query(async ({ ctx, input }) => {
+      if (!input.headRepoId || input.headRepoId === ctx.repo.id) return compare(ctx.repo, input.base, input.head, input);
+      // the head repository needs read access of its own (NOT_FOUND otherwise)
+      const headRepo = await authorizeRepo(ctx.db, ctx.actor, { repoId: input.headRepoId }, "read");
+      return compareAcross(ctx.db, ctx.repo, input.base, headRepo, input.head, input);
+    }),
+
+  /** {repoId} → [{id, owner, name, isParent}]: the repository's parent and forks the caller can read (the compare page's head repositories), at most 50. */
+  network: repoProcedure.query(({ ctx }) => forkNetwork(ctx.db, ctx.actor, ctx.repo)),
 
   /** {repoId, ref?} → {ref, sha, count}: commits reachable from the ref (git rev-list --count). */
   commitCount: repoProcedure.input(z.object({ ref: refInput })).query(({ ctx, input }) => commitCount(ctx.repo, input.ref)),

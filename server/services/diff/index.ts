@@ -71,8 +71,11 @@ export interface Comparison {
  * on head since the merge base, and the three-dot diff. Errors: NOT_FOUND for an unknown ref;
  * BAD_REQUEST when the histories are unrelated.
  */
-export async function compare(repo: AuthorizedRepo, base: string, head: string, filter: DiffFilter = {}): Promise<Comparison> {
-  const [baseSha, headSha] = await Promise.all([commitOf(repo, base, "base"), commitOf(repo, head, "head")]);
+export async function compare(repo: AuthorizedRepo, base: string, head: string, filter: DiffFilter = {}, headRepo?: { repo: AuthorizedRepo; gitDir: string }): Promise<Comparison> {
+  // across a fork (compareAcross): the head resolves in its own repository, and the git work runs
+  // in the repository that holds both commits (a fork borrows its parent's objects)
+  const [baseSha, headSha] = await Promise.all([commitOf(repo, base, "base"), commitOf(headRepo?.repo ?? repo, head, "head")]);
+  repo = headRepo ? { ...repo, gitDir: headRepo.gitDir } : repo;
   const mergeBaseSha = await mergeBase(repo.gitDir, baseSha, headSha);
   if (!mergeBaseSha) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
   // the diff, the counts and the commit list need only the merge base: run them side by side
@@ -82,6 +85,22 @@ export async function compare(repo: AuthorizedRepo, base: string, head: string, 
     listRangeCommits(repo.gitDir, mergeBaseSha, headSha),
   ]);
   return { baseSha, headSha, mergeBaseSha, ...counts, commits: range.commits, totalCommits: range.totalCommits, diff };
+}
+
+/**
+ * Compare across a fork (issue #8 "pick base and compare branches (and a fork)"): `base` in
+ * `baseRepo`, `head` in `headRepo`, which must be a fork of `baseRepo` or its parent. The work
+ * runs in the fork, whose object store reaches its parent's through git alternates (docs/pulls.md
+ * "Forks"), so nothing is fetched or written. Errors: BAD_REQUEST for repositories that are not
+ * parent and fork (sibling forks share no objects: open the compare page in the fork's parent).
+ */
+export async function compareAcross(db: Db, baseRepo: AuthorizedRepo, base: string, headRepo: AuthorizedRepo, head: string, filter: DiffFilter = {}): Promise<Comparison> {
+  if (headRepo.id === baseRepo.id) return compare(baseRepo, base, head, filter);
+  const rows = await db.repository.findMany({ where: { id: { in: [baseRepo.id, headRepo.id] } }, select: { id: true, forkedFromId: true } });
+  const forkOf = (id: string) => rows.find((r) => r.id === id)?.forkedFromId ?? null;
+  const holder = forkOf(headRepo.id) === baseRepo.id ? headRepo : forkOf(baseRepo.id) === headRepo.id ? baseRepo : null;
+  if (!holder) throw new AppError("BAD_REQUEST", `${headRepo.owner}/${headRepo.name} is not a fork of ${baseRepo.owner}/${baseRepo.name} (nor its parent)`);
+  return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: holder.gitDir });
 }
 
 /** Commits reachable from `ref` (default branch when absent): {ref, sha, count}. Errors: NOT_FOUND. */

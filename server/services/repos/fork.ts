@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { requireScope, type Actor } from "@/server/auth/actor";
+import { hasScope } from "@/server/auth/scopes";
 import { line } from "@/server/validation/strings";
 import { repoGitDir } from "@/server/git/paths";
 import { cloneShared, detachFork } from "@/server/git/forks";
@@ -75,6 +76,28 @@ export async function forkInfo(db: Db, actor: Actor | null, repoId: string): Pro
     }
   }
   return { parent, forkCount: row?._count.forks ?? 0 };
+}
+
+/**
+ * The head repositories the compare page offers (issue #8): `repo`'s parent and its forks that
+ * `actor` can read, parent first, then forks oldest first — at most 50. One query, with the
+ * visibility rule of repository lists (listRepositories: public, owned, collaborated, or any
+ * for a site administrator; a token without repo:read sees public ones only).
+ */
+export async function forkNetwork(db: Db, actor: Actor | null, repo: { id: string }): Promise<{ id: string; owner: string; name: string; isParent: boolean }[]> {
+  const viewer = actor && hasScope(actor.scopes, "repo:read") ? actor : null;
+  const userId = viewer?.user.id;
+  const membership = userId ? [{ ownerId: userId }, { collaborators: { some: { userId } } }] : [];
+  const visible = viewer?.user.isAdmin ? {} : { OR: [{ isPrivate: false }, ...membership] };
+  const self = await db.repository.findUnique({ where: { id: repo.id }, select: { forkedFromId: true } });
+  const rows = await db.repository.findMany({
+    where: { AND: [visible, { OR: [{ forkedFromId: repo.id }, ...(self?.forkedFromId ? [{ id: self.forkedFromId }] : [])] }] },
+    select: { id: true, name: true, createdAt: true, owner: { select: { username: true } } },
+    orderBy: { createdAt: "asc" },
+    take: 51,
+  });
+  const out = rows.map((r) => ({ id: r.id, owner: r.owner.username, name: r.name, isParent: r.id === self?.forkedFromId }));
+  return [...out.filter((r) => r.isParent), ...out.filter((r) => !r.isParent)].slice(0, 50);
 }
 
 /**
