@@ -3,37 +3,16 @@
  * button in the repository header, lands on the fork showing "forked from owner/name", and the
  * parent's header counts one fork.
  */
-import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { test, expect } from "@playwright/test";
+import { newUser } from "./session";
 
-const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);
 
-interface User {
-  username: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function newUser(browser: Browser, prefix: string): Promise<User> {
-  const username = `${prefix}${stamp}`;
-  const context = await browser.newContext();
-  const signUp = await context.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } });
-  expect(signUp.status()).toBe(200);
-  const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  const signIn = await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } });
-  expect(signIn.ok()).toBe(true);
-  const page = await context.newPage();
-  await page.goto("/");
-  await expect(page.getByTestId("user-menu")).toContainText(username);
-  return { username, context, page };
-}
-
-test("fork a repository from its header", async ({ browser }) => {
-  const owner = await newUser(browser, "forkowner");
-  const forker = await newUser(browser, "forker");
+test("fork a repository from its header", async ({ browser, baseURL }) => {
+  const owner = await newUser(browser, baseURL!, "forkowner", stamp);
+  const forker = await newUser(browser, baseURL!, "forker", stamp);
   const name = `upstream${stamp}`;
-  const r = await owner.context.request.post("/api/trpc/repos.create", { headers: { origin: test.info().project.use.baseURL! }, data: { name, isPrivate: false } });
-  expect(r.status()).toBe(200);
+  await owner.trpc("repos.create", { name, isPrivate: false });
 
   const page = forker.page;
   await page.goto(`/${owner.username}/${name}`);

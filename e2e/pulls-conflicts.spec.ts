@@ -9,42 +9,32 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mustRunGit, writeFile } from "./git";
+import { newUser } from "./session";
 
-const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);
 
 test("a conflicting push to the base shows in the open merge box; the conflicts page shows the three sides", async ({ browser, baseURL }) => {
-  const username = `clash${stamp}`;
-  const context = await browser.newContext();
-  expect((await context.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } })).status()).toBe(200);
-  const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  expect((await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } })).ok()).toBe(true);
-  const origin = { origin: baseURL! };
-  const trpc = async (proc: string, data: unknown) => {
-    const r = await context.request.post(`/api/trpc/${proc}`, { headers: origin, data });
-    expect(r.status(), await r.text()).toBe(200);
-    return (await r.json()).result.data;
-  };
+  const user = await newUser(browser, baseURL!, "clash", stamp);
+  const { username, context } = user;
+  const trpc = user.trpc;
   const repo = await trpc("repos.create", { name: "clash" });
-  const { token } = await (await context.request.post("/api/tokens", { headers: origin, data: { name: "clash push", scopes: ["repo:write"] } })).json();
+  const token = await user.token();
   const home = mkdtempSync(path.join(os.tmpdir(), "svc-clash-home-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-clash-repo-"));
   const git = (...args: string[]) => mustRunGit(home, dir, args);
-  const remote = new URL(`${baseURL}/${username}/clash.git`);
-  remote.username = username;
-  remote.password = token;
+  const remote = user.remote(username, "clash", token);
   git("init", "--quiet");
   writeFile(dir, "config.txt", "colour = red\nsize = 1\n");
   git("add", "-A");
   git("commit", "--quiet", "-m", "Initial commit");
-  git("push", "--quiet", remote.toString(), "main");
+  git("push", "--quiet", remote, "main");
   git("checkout", "--quiet", "-b", "blue");
   writeFile(dir, "config.txt", "colour = blue\nsize = 1\n");
   git("commit", "--quiet", "-am", "Make it blue");
-  git("push", "--quiet", remote.toString(), "blue");
+  git("push", "--quiet", remote, "blue");
   const pr = await trpc("pulls.create", { repoId: repo.id, title: "Make it blue", sourceBranch: "blue", targetBranch: "main", headSha: git("rev-parse", "blue").trim(), baseSha: git("rev-parse", "main").trim() });
 
-  const page = await context.newPage();
+  const page = user.page;
   await page.goto(`/${username}/clash/pulls/${pr.number}`);
   const box = page.getByTestId("merge-box");
   await expect(box).toHaveAttribute("data-can-merge", "true");
@@ -54,7 +44,7 @@ test("a conflicting push to the base shows in the open merge box; the conflicts 
   git("checkout", "--quiet", "main");
   writeFile(dir, "config.txt", "colour = green\nsize = 1\n");
   git("commit", "--quiet", "-am", "Make it green");
-  git("push", "--quiet", remote.toString(), "main");
+  git("push", "--quiet", remote, "main");
   await expect(box).toHaveAttribute("data-can-merge", "false", { timeout: 30_000 });
   await expect(box.getByTestId("merge-ahead-behind")).toHaveText("1 commit ahead, 1 behind main");
   await expect(box.getByTestId("merge-conflicts")).toContainText("config.txt");

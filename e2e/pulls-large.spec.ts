@@ -10,28 +10,19 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mustRunGit } from "./git";
+import { newUser } from "./session";
 
-const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);
 const FILES = 2000;
 const LINES = 50; // changed lines per file: 2,000 × 50 = 100,000
 
 test("a 2,000-file / 100k-line pull request: first file visible, scrolls to the end, timings printed", async ({ browser, baseURL }) => {
   test.setTimeout(600_000);
-  const username = `large${stamp}`;
-  const context = await browser.newContext();
-  expect((await context.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } })).status()).toBe(200);
-  const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  expect((await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } })).ok()).toBe(true);
-  const origin = { origin: baseURL! };
-  const trpc = async (proc: string, data: unknown) => {
-    const r = await context.request.post(`/api/trpc/${proc}`, { headers: origin, data });
-    expect(r.status(), await r.text()).toBe(200);
-    return (await r.json()).result.data;
-  };
+  const user = await newUser(browser, baseURL!, "large", stamp);
+  const { username, context } = user;
+  const trpc = user.trpc;
   const repo = await trpc("repos.create", { name: "large" });
-  const { token } = await (await context.request.post("/api/tokens", { headers: origin, data: { name: "large push", scopes: ["repo:write"] } })).json();
-
+  const token = await user.token();
   const home = mkdtempSync(path.join(os.tmpdir(), "svc-large-home-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-large-repo-"));
   const git = (...args: string[]) => mustRunGit(home, dir, args);
@@ -47,14 +38,12 @@ test("a 2,000-file / 100k-line pull request: first file visible, scrolls to the 
   }
   git("add", "-A");
   git("commit", "--quiet", "-m", "Add 2,000 modules");
-  const remote = new URL(`${baseURL}/${username}/large.git`);
-  remote.username = username;
-  remote.password = token;
-  git("push", "--quiet", remote.toString(), "main", "huge");
+  const remote = user.remote(username, "large", token);
+  git("push", "--quiet", remote, "main", "huge");
   const tip = (name: string) => git("rev-parse", name).trim();
   const pr = await trpc("pulls.create", { repoId: repo.id, title: "Add 2,000 modules", sourceBranch: "huge", targetBranch: "main", headSha: tip("huge"), baseSha: tip("main") });
 
-  const page = await context.newPage();
+  const page = user.page;
   const started = Date.now();
   await page.goto(`/${username}/large/pulls/${pr.number}/files`);
   await expect(page.getByTestId("diff-file").first()).toBeVisible();

@@ -4,59 +4,40 @@
  * banner, read the diff in split view, mark a file viewed, merge with squash, and see the merged state, the issue the
  * commit message closes ("Fixes #1") and the squashed commit in the code browser.
  */
-import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { test, expect } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mustRunGit, writeFile } from "./git";
+import { newUser } from "./session";
 
-const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);
 
-async function newUser(browser: Browser, prefix: string): Promise<{ username: string; context: BrowserContext; page: Page }> {
-  const username = `${prefix}${stamp}`;
-  const context = await browser.newContext();
-  expect((await context.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } })).status()).toBe(200);
-  const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  expect((await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } })).ok()).toBe(true);
-  const page = await context.newPage();
-  return { username, context, page };
-}
-
 test("push a branch, open its pull request from the banner, read the split diff, squash-merge; the issue closes and the commit shows", async ({ browser, baseURL }) => {
-  const { username, context, page } = await newUser(browser, "puller");
-  const origin = { origin: baseURL! };
-  const trpc = async (proc: string, data: unknown) => {
-    const r = await context.request.post(`/api/trpc/${proc}`, { headers: origin, data });
-    expect(r.status(), await r.text()).toBe(200);
-    return (await r.json()).result.data;
-  };
+  const user = await newUser(browser, baseURL!, "puller", stamp);
+  const { username, context, page } = user;
   const name = `app${stamp}`;
-  const repo = await trpc("repos.create", { name });
-  const issue = await trpc("issues.create", { repoId: repo.id, title: "Login greets nobody" });
-  const created = await context.request.post("/api/tokens", { headers: origin, data: { name: "e2e push", scopes: ["repo:write"] } });
-  expect(created.status(), await created.text()).toBe(201);
-  const { token } = await created.json();
+  const repo = await user.trpc("repos.create", { name });
+  const issue = await user.trpc("issues.create", { repoId: repo.id, title: "Login greets nobody" });
+  const token = await user.token();
 
   // main with two files, then a branch that edits one and adds another
   const home = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-pr-home-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-pr-"));
   const git = (...args: string[]) => mustRunGit(home, dir, args);
-  const remote = new URL(`${baseURL}/${username}/${name}.git`);
-  remote.username = username;
-  remote.password = token;
+  const remote = user.remote(username, name, token);
   git("init", "--quiet");
   writeFile(dir, "README.md", "# App\n");
   writeFile(dir, "src/login.ts", ["export function greet(user: string): string {", '  return "hello";', "}", ""].join("\n"));
   git("add", "-A");
   git("commit", "--quiet", "-m", "Initial commit");
-  git("push", "--quiet", remote.toString(), "main");
+  git("push", "--quiet", remote, "main");
   git("checkout", "--quiet", "-b", "fix/greeting");
   writeFile(dir, "src/login.ts", ["export function greet(user: string): string {", "  return `hello ${user}`;", "}", ""].join("\n"));
   writeFile(dir, "src/farewell.ts", 'export const bye = "bye";\n');
   git("add", "-A");
   git("commit", "--quiet", "-m", `Greet the user by name\n\nFixes #${issue.number}`);
-  git("push", "--quiet", remote.toString(), "fix/greeting");
+  git("push", "--quiet", remote, "fix/greeting");
 
   // the banner on the repository page leads to the compare page with the create form
   await page.goto(`/${username}/${name}`);
@@ -115,37 +96,25 @@ test("push a branch, open its pull request from the banner, read the split diff,
 });
 
 test("a fork's recent push offers a pull request into the parent, opened from the fork's branch", async ({ browser, baseURL }) => {
-  const owner = await newUser(browser, "upstr");
-  const forker = await newUser(browser, "forkr");
-  const post = async (who: { context: BrowserContext }, proc: string, data: unknown) => {
-    const r = await who.context.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL! }, data });
-    expect(r.status(), await r.text()).toBe(200);
-    return (await r.json()).result.data;
-  };
+  const owner = await newUser(browser, baseURL!, "upstr", stamp);
+  const forker = await newUser(browser, baseURL!, "forkr", stamp);
   const name = `lib${stamp}`;
-  const parent = await post(owner, "repos.create", { name });
-  const token = async (who: { context: BrowserContext }) => (await (await who.context.request.post("/api/tokens", { headers: { origin: baseURL! }, data: { name: "push", scopes: ["repo:write"] } })).json()).token as string;
+  const parent = await owner.trpc("repos.create", { name });
   const home = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-fork-home-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-fork-"));
   const git = (...args: string[]) => mustRunGit(home, dir, args);
-  const remoteOf = (user: string, secret: string) => {
-    const u = new URL(`${baseURL}/${user}/${name}.git`);
-    u.username = user;
-    u.password = secret;
-    return u.toString();
-  };
   git("init", "--quiet");
   writeFile(dir, "lib.ts", "export const version = 1;\n");
   git("add", "-A");
   git("commit", "--quiet", "-m", "Initial commit");
-  git("push", "--quiet", remoteOf(owner.username, await token(owner)), "main");
+  git("push", "--quiet", owner.remote(owner.username, name, await owner.token()), "main");
 
   // the forker forks, pushes a branch to the fork, and follows the fork's banner
-  await post(forker, "repos.fork", { repoId: parent.id });
+  await forker.trpc("repos.fork", { repoId: parent.id });
   git("checkout", "--quiet", "-b", "bump");
   writeFile(dir, "lib.ts", "export const version = 2;\n");
   git("commit", "--quiet", "-am", "Bump the version");
-  git("push", "--quiet", remoteOf(forker.username, await token(forker)), "bump");
+  git("push", "--quiet", forker.remote(forker.username, name, await forker.token()), "bump");
   const page = forker.page;
   await page.goto(`/${forker.username}/${name}`);
   await page.getByTestId("recent-push-banner").getByTestId("compare-and-pull").click();

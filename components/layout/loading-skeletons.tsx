@@ -31,10 +31,10 @@ export function CodeSkeleton() {
   );
 }
 
-/** Issues list: filter bar and rows. */
-export function IssueListSkeleton() {
+/** A list page (issues, pull requests): filter bar and rows; `label` is what screen readers hear. */
+export function ListSkeleton({ label }: { label: string }) {
   return (
-    <Status label="Loading issues…">
+    <Status label={label}>
       <div className="mb-4 flex gap-2">
         <Skeleton className="h-8 w-56" />
         <Skeleton className="ml-auto h-8 w-24" />
@@ -46,6 +46,11 @@ export function IssueListSkeleton() {
       </div>
     </Status>
   );
+}
+
+/** Issues list. */
+export function IssueListSkeleton() {
+  return <ListSkeleton label="Loading issues…" />;
 }
 
 /** Board: a row of columns with cards. */
@@ -87,21 +92,9 @@ export function IssueSkeleton() {
   );
 }
 
-/** Pull request list: author filter and rows. */
+/** Pull request list. */
 export function PullListSkeleton() {
-  return (
-    <Status label="Loading pull requests…">
-      <div className="mb-4 flex gap-2">
-        <Skeleton className="h-8 w-56" />
-        <Skeleton className="ml-auto h-8 w-36" />
-      </div>
-      <div className="space-y-px overflow-hidden rounded-lg border border-border">
-        {Array.from({ length: 8 }, (_, i) => (
-          <Skeleton key={i} className="h-14 w-full rounded-none opacity-70" />
-        ))}
-      </div>
-    </Status>
-  );
+  return <ListSkeleton label="Loading pull requests…" />;
 }
 
 /** A pull request tab below its header: description, timeline, merge box. */
