@@ -5,7 +5,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TRPCError } from "@trpc/server";
 import { handleGitHttp } from "@/server/git/smart-http";
 import type { Profile } from "@/server/services/users";
 import { gitClient } from "../fixtures/clients";
@@ -100,23 +99,5 @@ export async function cloneOf(remote: string): Promise<WorkTree> {
   return new WorkTree(dir);
 }
 
-/** The TRPCError code of a rejected call ("OK" if it succeeded). */
-export async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (e) {
-    if (e instanceof TRPCError) return e.code;
-    throw e;
-  }
-}
-
-/** The message of a rejected call ("" if it succeeded). */
-export async function messageOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "";
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
+/** codeOf / messageOf: the outcome of a call, shared with the issue tests. */
+export { codeOf, messageOf } from "./issues-fixtures";
