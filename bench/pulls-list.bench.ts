@@ -6,7 +6,7 @@
  * raw SQL baseline measured in the same run: the best indexed statement a careful engineer would
  * write for the same rows and fields (better-sqlite3 prepared statement; the page's ids from the
  * index, then the author join and the JSON label aggregate for those rows only). Prints the
- * ratio (p50 / raw p50; goal ≤ 3×) and Prisma queries per call.
+ * ratio (p50 / raw p50; goal ≤ 3×) and statements per call (Prisma's and the read path's).
  * Env: BENCH_PULLS (100000), BENCH_RUNS (50).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,9 +17,11 @@ import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { migrateSqlite } from "@/server/db/migrate";
+import { observeReads, readerFor, registerReader } from "@/server/db/read";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
+import { authorizeRepo } from "@/server/services/repos/access";
 import { listPullRequests, pullsListSql } from "@/server/services/pulls/list-pull-requests";
 
 const N = Number(process.env.BENCH_PULLS ?? 100_000);
@@ -71,6 +73,9 @@ console.log(`seeded ${N} pull requests in ${((Date.now() - t0) / 1000).toFixed(1
 const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }), log: [{ emit: "event", level: "query" }] });
 let queries = 0;
 db.$on("query", () => { queries++; });
+// the server's read path (server/db/read.ts): lists and the authorization query run on the driver
+registerReader(db as never, readerFor(`file:${file}`));
+observeReads(() => { queries++; });
 const actor: Actor = { user: { id: owner.id, username: owner.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
 const caller = createCaller({ db: db as never, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "bench" });
 
@@ -112,6 +117,7 @@ const cases: [string, () => Promise<unknown>, () => unknown][] = [
   ["pulls.list service", () => listPullRequests(sdb, repo, {}), () => shape(rawAll.all(repoId) as never)],
   ["svc's list SQL on the raw driver", async () => shape(svcStatement.all(...svcSql.params) as never), () => shape(rawAll.all(repoId) as never)],
   ["Prisma $queryRawUnsafe of svc's SQL", () => db.$queryRawUnsafe(svcSql.text, ...svcSql.params) as Promise<unknown[]>, () => shape(rawAll.all(repoId) as never)],
+  ["the repo tier's authorization query (authorizeRepo)", async () => [await authorizeRepo(sdb, actor, { repoId }, "read")], () => shape(rawAll.all(repoId) as never)],
   ["pulls.list state=open via tRPC", () => caller.pulls.list({ repoId, state: "open" }), () => shape(rawOpen.all(repoId) as never)],
   ["pulls.list author+merged via tRPC", () => caller.pulls.list({ repoId, authorId: users[7].id, state: "merged" }), () => shape(rawAuthor.all(repoId) as never)],
 ];

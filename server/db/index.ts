@@ -12,6 +12,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/server/config";
 import { migratePostgres, migrateSqlite } from "./migrate";
 import { serializedSqlite } from "./serialized-sqlite";
+import { closeReader, postgresReader, registerReader, sqliteReader, type Reader } from "./read";
 
 export type Db = PrismaClient;
 export type { Prisma } from "@/generated/prisma/client";
@@ -33,16 +34,24 @@ const globalForDb = globalThis as unknown as { __svcDb?: { url: string; db: Prom
 
 async function open(): Promise<Db> {
   const config = getConfig();
+  let db: Db;
+  let reader: Reader;
   if (config.provider === "postgresql") {
     await migratePostgres(config.databaseUrl, path.join(config.appRoot, "prisma/postgresql/migrations"));
     const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
-    return new PgPrismaClient({ adapter }) as unknown as Db;
+    db = new PgPrismaClient({ adapter }) as unknown as Db;
+    reader = postgresReader(config.databaseUrl);
+  } else {
+    const file = config.databaseUrl.slice("file:".length);
+    migrateSqlite(file, path.join(config.appRoot, "prisma/migrations"));
+    // one connection: serialize plain queries with transactions, BEGIN IMMEDIATE (serialized-sqlite.ts)
+    const adapter = serializedSqlite(new PrismaBetterSQLite3({ url: `file:${file}`, timeout: sqliteBusyTimeoutMs() }));
+    db = new PrismaClient({ adapter });
+    // hot SELECTs on a read connection of their own (read.ts)
+    reader = sqliteReader(file, sqliteBusyTimeoutMs());
   }
-  const file = config.databaseUrl.slice("file:".length);
-  migrateSqlite(file, path.join(config.appRoot, "prisma/migrations"));
-  // one connection: serialize plain queries with transactions, BEGIN IMMEDIATE (serialized-sqlite.ts)
-  const adapter = serializedSqlite(new PrismaBetterSQLite3({ url: `file:${file}`, timeout: sqliteBusyTimeoutMs() }));
-  return new PrismaClient({ adapter });
+  registerReader(db, reader);
+  return db;
 }
 
 /** The Prisma client for this process (one per DATABASE_URL), migrated on first call. */
@@ -62,5 +71,8 @@ export function getDb(): Promise<Db> {
 export async function closeDb(): Promise<void> {
   const current = globalForDb.__svcDb;
   globalForDb.__svcDb = undefined;
-  if (current) await (await current.db.catch(() => undefined))?.$disconnect();
+  const db = current && (await current.db.catch(() => undefined));
+  if (!db) return;
+  await closeReader(db);
+  await db.$disconnect();
 }

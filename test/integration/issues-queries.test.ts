@@ -10,6 +10,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/server/config";
 import { getDb, type Db } from "@/server/db";
+import { closeReader, observeReads, readerFor, registerReader } from "@/server/db/read";
 import * as issues from "@/server/services/issues";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
@@ -20,6 +21,7 @@ let w: IssueWorld;
 let db: Db;
 let queries = 0;
 let viewId: string;
+let stopObserving: () => void;
 
 beforeAll(async () => {
   await getDb();
@@ -29,6 +31,9 @@ beforeAll(async () => {
     ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
     : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
   (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
+  // statements on the read path count too (server/db/read.ts): this client reads as the server's does
+  registerReader(db, readerFor(config.databaseUrl));
+  stopObserving = observeReads(() => { queries++; });
   w = await issueWorld();
   const c = w.as.owner;
   await c.issues.createLabel({ repoId: w.repoId, name: "a", color: "#000000" });
@@ -44,6 +49,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  stopObserving();
+  await closeReader(db);
   await db.$disconnect();
 });
 

@@ -127,5 +127,11 @@ describe("view and list filters, and the SQL they become", () => {
     expect(isoOf("2026-01-02 03:04:05")).toBe("2026-01-02T03:04:05.000Z");
     expect(isoOf("2026-01-02T03:04:05.006+00:00")).toBe("2026-01-02T03:04:05.006Z");
     expect(isoOf(1767323045006)).toBe("2026-01-02T03:04:05.006Z");
+    // PostgreSQL's text for timestamp(3) drops trailing zeros of the milliseconds
+    expect(isoOf("2026-01-02 03:04:05.1")).toBe("2026-01-02T03:04:05.100Z");
+    expect(isoOf("2026-01-02 03:04:05.12+00")).toBe("2026-01-02T03:04:05.120Z");
+    // other zones still convert to UTC
+    expect(isoOf("2026-01-02T03:04:05.006+02:00")).toBe("2026-01-02T01:04:05.006Z");
+    expect(isoOf("2026-01-02T03:04:05-0130")).toBe("2026-01-02T04:34:05.000Z");
   });
 });

@@ -12,6 +12,7 @@
  * (a UNION ALL of one index range per column on (repoId, status, boardPosition, number), then the usual
  * joins for just those rows, see ./query.ts) — a constant number whatever the board's size.
  */
+import { readRows } from "@/server/db/read";
 import type { Db } from "@/server/db";
 import { badRequest } from "@/server/errors";
 import { getConfig } from "@/server/config";
@@ -75,10 +76,7 @@ const filterOf = (repo: Repo, f: BoardFilter, status?: string): IssueFilter => (
 async function columnTotals(db: Db, repo: Repo, f: BoardFilter, status?: string): Promise<Map<string, { count: number; estimate: number }>> {
   const sql = new Sql(getConfig().provider);
   const where = whereSql(sql, filterOf(repo, f, status));
-  const rows = await db.$queryRawUnsafe<{ status: string; n: unknown; est: unknown }[]>(
-    `SELECT i."status" AS "status", CAST(COUNT(*) AS INTEGER) AS "n", SUM(i."estimate") AS "est" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."status"`,
-    ...sql.params,
-  );
+  const rows = await readRows<{ status: string; n: unknown; est: unknown }>(db, `SELECT i."status" AS "status", CAST(COUNT(*) AS INTEGER) AS "n", SUM(i."estimate") AS "est" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."status"`, sql.params);
   return new Map(rows.map((r) => [r.status, { count: num(r.n), estimate: roundEstimate(r.est) }]));
 }
 
@@ -104,7 +102,7 @@ ORDER BY i."status" ASC, i."boardPosition" ASC, i."number" ASC`;
 
 async function pages(db: Db, repo: Repo, f: BoardFilter, statuses: string[], limit: number, after?: Cursor): Promise<Map<string, { issues: IssueView[]; nextCursor: string | null }>> {
   const { text, params } = boardPageSql(getConfig().provider, repo, f, statuses, limit, after);
-  const rows = await db.$queryRawUnsafe<(Row & { boardPosition: unknown })[]>(text, ...params);
+  const rows = await readRows<(Row & { boardPosition: unknown })>(db, text, params);
   const out = new Map<string, { issues: IssueView[]; nextCursor: string | null }>();
   const byStatus = new Map<string, (Row & { boardPosition: unknown })[]>();
   for (const r of rows) byStatus.set(r.status, [...(byStatus.get(r.status) ?? []), r]);

@@ -6,6 +6,7 @@
  * caller's token must hold repo:read (the router's access row, server/api/access.ts); that scope
  * caps nothing further here since listing is a read.
  */
+import { readRows } from "@/server/db/read";
 import { z } from "zod";
 import type { Db } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
@@ -52,6 +53,6 @@ LIMIT ${sql.p(input.limit)}`;
  */
 export async function listMyIssues(db: Db, actor: Actor, input: ListMineInput): Promise<MyIssueView[]> {
   const { text, params } = myIssuesSql(getConfig().provider, actor.user, input);
-  const rows = await db.$queryRawUnsafe<(Row & { repoId: string; repoName: string; repoOwner: string })[]>(text, ...params);
+  const rows = await readRows<(Row & { repoId: string; repoName: string; repoOwner: string })>(db, text, params);
   return rows.map((r) => ({ ...rowToView(r), repo: { id: r.repoId, owner: r.repoOwner, name: r.repoName } }));
 }

@@ -7,6 +7,7 @@
  * whole table (docs/issues.md "Performance"). Identifiers and sort columns come from fixed
  * lists; every value is a bound parameter.
  */
+import { readRows } from "@/server/db/read";
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { isoOf } from "@/server/db/raw";
@@ -280,10 +281,7 @@ export function rowToView(r: Row): IssueView {
 export async function countIssuesByState(db: Db | Tx, filter: IssueFilter): Promise<{ open: number; closed: number }> {
   const sql = new Sql(getConfig().provider);
   const where = whereSql(sql, filter);
-  const rows = await db.$queryRawUnsafe<{ state: string; n: unknown }[]>(
-    `SELECT i."state" AS "state", CAST(COUNT(*) AS INTEGER) AS "n" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."state"`,
-    ...sql.params,
-  );
+  const rows = await readRows<{ state: string; n: unknown }>(db, `SELECT i."state" AS "state", CAST(COUNT(*) AS INTEGER) AS "n" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."state"`, sql.params);
   const count = (state: string) => num(rows.find((r) => r.state === state)?.n ?? 0);
   return { open: count("open"), closed: count("closed") };
 }
@@ -295,6 +293,6 @@ export async function countIssuesByState(db: Db | Tx, filter: IssueFilter): Prom
 export async function queryIssues(db: Db | Tx, filter: IssueFilter, order: OrderTerm[], page: { limit?: number; offset?: number } = {}): Promise<IssueView[]> {
   const full = order.some((o) => o.field === "number") ? order : [...order, { field: "number" as const, direction: "desc" as const }];
   const { text, params } = issuesSql(getConfig().provider, filter, full, page);
-  const rows = await db.$queryRawUnsafe<Row[]>(text, ...params);
+  const rows = await readRows<Row>(db, text, params);
   return rows.map(rowToView);
 }

@@ -5,9 +5,10 @@
  * (repoId, authorId, state, number) indexes, then author joined and labels aggregated as JSON),
  * plus the authorization query the repo tier already ran. Both providers; every value bound.
  */
+import { readRows } from "@/server/db/read";
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
-import { dateOf, boolOf } from "@/server/db/raw";
+import { isoOf, boolOf } from "@/server/db/raw";
 import { Sql, type Dialect } from "@/server/services/issues/query";
 import { listPullsInput, type ListPullsInput } from "./schemas";
 import { toPullView, type PullLabel, type PullView } from "./view";
@@ -25,13 +26,14 @@ export function pullsListSql(dialect: Dialect, repoId: string, filter: { state?:
   const labelsFrom = dialect === "postgresql"
     ? `FROM "PullRequestLabel" pl JOIN "Label" l ON l."id" = pl."labelId" WHERE pl."pullRequestId" = p."id"`
     : `FROM (SELECT l."id", l."name", l."color" FROM "PullRequestLabel" pl JOIN "Label" l ON l."id" = pl."labelId" WHERE pl."pullRequestId" = p."id" ORDER BY l."nameLower") l`;
-  const text = `SELECT p."id", p."number", p."title", p."body", p."state", p."sourceBranch", p."targetBranch", p."headSha", p."baseSha",
+  // the page's ids from the index first (a CTE), then the columns, author and labels of those rows only
+  const text = `WITH page AS (SELECT p."id" FROM "PullRequest" p WHERE ${where.join(" AND ")} ORDER BY p."number" DESC LIMIT ${sql.p(filter.limit)} OFFSET ${sql.p(filter.offset)})
+SELECT p."id", p."number", p."title", p."body", p."state", p."sourceBranch", p."targetBranch", p."headSha", p."baseSha",
   p."authorId", p."isDraft", p."createdAt", p."updatedAt", p."mergedAt", p."closedAt",
   au."username" AS "authorUsername", au."name" AS "authorName",
   (SELECT ${labelJson} ${labelsFrom}) AS "labels"
-FROM "PullRequest" p
+FROM page JOIN "PullRequest" p ON p."id" = page."id"
 LEFT JOIN "User" au ON au."id" = p."authorId"
-WHERE p."id" IN (SELECT p."id" FROM "PullRequest" p WHERE ${where.join(" AND ")} ORDER BY p."number" DESC LIMIT ${sql.p(filter.limit)} OFFSET ${sql.p(filter.offset)})
 ORDER BY p."number" DESC`;
   return { text, params: sql.params };
 }
@@ -42,11 +44,13 @@ interface Row {
   mergedAt: unknown; closedAt: unknown; authorUsername: string | null; authorName: string | null; labels: unknown;
 }
 
+const optionalIso = (v: unknown): string | null => (v === null || v === undefined ? null : isoOf(v));
+
 /** Lists pull requests of repository `repo` (already authorized for read). BAD_REQUEST for bad input. */
 export async function listPullRequests(db: Db, repo: { id: string }, raw: ListPullsInput): Promise<PullView[]> {
   const input = listPullsInput.parse(raw);
   const { text, params } = pullsListSql(getConfig().provider, repo.id, input);
-  const rows = await db.$queryRawUnsafe<Row[]>(text, ...params);
+  const rows = await readRows<Row>(db, text, params);
   return rows.map((r) => {
     const labels = (typeof r.labels === "string" ? JSON.parse(r.labels) : (r.labels ?? [])) as PullLabel[];
     return toPullView({
@@ -54,7 +58,7 @@ export async function listPullRequests(db: Db, repo: { id: string }, raw: ListPu
       headSha: r.headSha, baseSha: r.baseSha, authorId: r.authorId,
       author: r.authorId && r.authorUsername ? { id: r.authorId, username: r.authorUsername, name: r.authorName } : null,
       labels: labels.filter((l) => l && l.id).map((label) => ({ label })),
-      isDraft: boolOf(r.isDraft), createdAt: dateOf(r.createdAt)!, updatedAt: dateOf(r.updatedAt)!, mergedAt: dateOf(r.mergedAt), closedAt: dateOf(r.closedAt),
+      isDraft: boolOf(r.isDraft), createdAt: isoOf(r.createdAt), updatedAt: isoOf(r.updatedAt), mergedAt: optionalIso(r.mergedAt), closedAt: optionalIso(r.closedAt),
     });
   });
 }

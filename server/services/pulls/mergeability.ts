@@ -9,6 +9,9 @@
  * one indexed read). The cache row is written after the answer is returned.
  */
 import type { Db } from "@/server/db";
+import { getConfig } from "@/server/config";
+import { readRows } from "@/server/db/read";
+import { boolOf } from "@/server/db/raw";
 import type { PullRequest } from "@/generated/prisma/client";
 import { branchTips } from "@/server/git/ref-files";
 import { checkMerge, MergeError } from "@/server/git/merge";
@@ -65,6 +68,13 @@ export function forgetMergeability(pullRequestId?: string): void {
   else recent.clear();
 }
 
+type CacheRow = { baseTip: string; headSha: string; canMerge: unknown; conflicts: string; aheadBy: unknown; behindBy: unknown; error: string | null };
+const CACHE_COLUMNS = `"baseTip", "headSha", "canMerge", "conflicts", "aheadBy", "behindBy", "error"`;
+const CACHE_SQL = {
+  sqlite: `SELECT ${CACHE_COLUMNS} FROM "PullRequestMergeability" WHERE "pullRequestId" = ?`,
+  postgresql: `SELECT ${CACHE_COLUMNS} FROM "PullRequestMergeability" WHERE "pullRequestId" = $1`,
+};
+
 const closedAnswer = (error: string): MergeabilityState => ({ canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error, targetTip: null });
 
 /**
@@ -93,9 +103,10 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
     const tree = remembered.tree && Date.now() - remembered.at < TREE_TTL_MS ? { tree: remembered.tree } : {};
     return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip, ...tree };
   }
-  const cached = await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } });
+  // polling's hot path after a restart or in another process: one primary-key read (read.ts)
+  const [cached] = await readRows<CacheRow>(db, CACHE_SQL[getConfig().provider], [pr.id]);
   if (cached && cached.baseTip === targetTip && cached.headSha === pr.headSha) {
-    const answer: MergeabilityState = { canMerge: cached.canMerge, conflicts: JSON.parse(cached.conflicts) as string[], behindBy: cached.behindBy, aheadBy: cached.aheadBy, targetTip };
+    const answer: MergeabilityState = { canMerge: boolOf(cached.canMerge), conflicts: JSON.parse(cached.conflicts) as string[], behindBy: Number(cached.behindBy), aheadBy: Number(cached.aheadBy), targetTip };
     if (cached.error) answer.error = cached.error;
     const { targetTip: _t, ...plain } = answer;
     remember(pr.id, key, plain);

@@ -55,11 +55,14 @@ export interface PullRow {
   author: PullUser | null;
   labels: { label: PullLabel }[];
   isDraft: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  mergedAt: Date | null;
-  closedAt: Date | null;
+  /** Dates from Prisma, or ISO strings already (the list reads them as text: isoOf). */
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  mergedAt: Date | string | null;
+  closedAt: Date | string | null;
 }
+
+const iso = (d: Date | string): string => (typeof d === "string" ? d : d.toISOString());
 
 export const pullUserSelect = { id: true, username: true, name: true } as const;
 
@@ -85,10 +88,10 @@ export function toPullView(row: PullRow): PullView {
     author: row.author ? { id: row.author.id, username: row.author.username, name: row.author.name } : null,
     labels: row.labels.map((l) => ({ id: l.label.id, name: l.label.name, color: l.label.color })),
     isDraft: row.isDraft,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    mergedAt: row.mergedAt?.toISOString() ?? null,
-    closedAt: row.closedAt?.toISOString() ?? null,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    mergedAt: row.mergedAt === null ? null : iso(row.mergedAt),
+    closedAt: row.closedAt === null ? null : iso(row.closedAt),
   };
 }
 

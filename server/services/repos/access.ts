@@ -7,6 +7,7 @@
  * hands out the effective permission, which is the only one service checks ever read. A
  * repository the actor cannot read answers NOT_FOUND so its existence is not revealed.
  */
+import { readRows } from "@/server/db/read";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { requireScope, type Actor } from "@/server/auth/actor";
@@ -125,13 +126,13 @@ export async function authorizeRepoVia(db: Db, actor: Actor | null, via: EntityL
   if (actor) requireScope(actor, SCOPE_FOR[level]);
   const cols = via.columns.map((c) => `e."${c}" AS "e_${c}"`).join(", ");
   const placeholder = getConfig().provider === "postgresql" ? ["$1", "$2"] : ["?", "?"];
-  const rows = await db.$queryRawUnsafe<(RawRepoRow & Record<string, unknown>)[]>(
+  const rows = await readRows<RawRepoRow & Record<string, unknown>>(
+    db,
     `SELECT ${REPO_COLUMNS}${cols ? `, ${cols}` : ""}
       FROM "${via.table}" e JOIN "Repository" r ON r."id" = e."repoId" JOIN "User" u ON u."id" = r."ownerId"
       LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${placeholder[0]}
       WHERE e."id" = ${placeholder[1]}`,
-    actor?.user.id ?? "",
-    via.id,
+    [actor?.user.id ?? "", via.id],
   );
   const repo = checkRepoRow(rows[0] ? toRepoRow(rows[0]) : null, actor, level, "repository");
   const entity: Record<string, unknown> = {};
@@ -160,16 +161,14 @@ type RepoRow = Parameters<typeof toAuthorized>[0] & { role: string | null };
  * round trips). Null when no such repository exists.
  */
 async function findRepoRow(db: Db, locator: RepoLocator, userId: string | null): Promise<RepoRow | null> {
+  const [p1, p2, p3] = getConfig().provider === "postgresql" ? ["$1", "$2", "$3"] : ["?", "?", "?"];
+  const from = `SELECT ${REPO_COLUMNS}
+    FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
+    LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${p1}`;
   const rows =
     "repoId" in locator
-      ? await db.$queryRaw<RawRepoRow[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
-          FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
-          LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${userId ?? ""}
-          WHERE r."id" = ${locator.repoId}`
-      : await db.$queryRaw<RawRepoRow[]>`SELECT r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"
-          FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
-          LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${userId ?? ""}
-          WHERE u."usernameLower" = ${locator.owner.toLowerCase()} AND r."nameLower" = ${locator.name.toLowerCase()}`;
+      ? await readRows<RawRepoRow>(db, `${from} WHERE r."id" = ${p2}`, [userId ?? "", locator.repoId])
+      : await readRows<RawRepoRow>(db, `${from} WHERE u."usernameLower" = ${p2} AND r."nameLower" = ${p3}`, [userId ?? "", locator.owner.toLowerCase(), locator.name.toLowerCase()]);
   return rows[0] ? toRepoRow(rows[0]) : null;
 }
 
