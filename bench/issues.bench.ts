@@ -21,6 +21,7 @@
  * BENCH_DATABASE_URL (PostgreSQL server), BENCH_ONLY (a regular expression: only the cases it matches), BENCH_KEEP (keep the
  * PostgreSQL database, e.g. for EXPLAIN ANALYZE; drop it yourself).
  */
+import { observeReads, readerFor, registerReader } from "@/server/db/read";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -165,6 +166,10 @@ const db = isPg
   : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }), log });
 let queries = 0;
 (db as unknown as { $on: (e: "query", f: (e: { duration: number; query: string }) => void) => void }).$on("query", (e) => { queries++; if (process.env.BENCH_TRACE) console.log(e.duration, e.query.slice(0, Number(process.env.BENCH_TRACE))); });
+// the server's read path (server/db/read.ts): lists and the authorization query run on the driver
+const reader = readerFor(isPg ? pgUrl : `file:${file}`);
+registerReader(db as never, reader);
+observeReads((text) => { queries++; if (process.env.BENCH_TRACE) console.log("read", text.slice(0, Number(process.env.BENCH_TRACE))); });
 const actor: Actor = { user: { id: owner.id, username: owner.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
 const caller = createCaller({ db: db as never, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "bench" });
 
@@ -290,6 +295,7 @@ for (const [name, api, sql] of cases.filter(([name]) => !only || only.test(name)
 const q = async (fn: () => Promise<unknown>) => { const b = queries; await fn(); return queries - b; };
 console.log(`\nqueries per issues.list at limit 1 / 20 / 100: ${await q(() => caller.issues.list({ repoId: big.repoId, limit: 1 }))} / ${await q(() => caller.issues.list({ repoId: big.repoId, limit: 20 }))} / ${await q(() => caller.issues.list({ repoId: big.repoId, limit: 100 }))}`);
 
+await reader.close();
 await db.$disconnect();
 sqlite?.close();
 await pgc?.end();
