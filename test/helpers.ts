@@ -1,4 +1,5 @@
 /** Shared fixtures for integration tests: users, tokens, callers and a real HTTP server. */
+import { pullEvents } from "@/server/http/pull-events";
 import http from "node:http";
 import { Readable } from "node:stream";
 import type { AddressInfo } from "node:net";
@@ -57,6 +58,8 @@ export async function startServer(extra: { git?: (req: Request, owner: string, r
     if (pathname === "/api/tokens") return (req.method === "POST" ? postTokens : getTokens)(req);
     const del = /^\/api\/tokens\/([^/]+)$/.exec(pathname);
     if (del && req.method === "DELETE") return deleteToken(req, del[1]);
+    const events = /^\/api\/pulls\/([^/]+)\/events$/.exec(pathname);
+    if (events && req.method === "GET") return pullEvents(req, events[1]);
     const g = /^\/([^/]+)\/([^/]+)\.git\/(.*)$/.exec(pathname);
     if (g && extra.git) return extra.git(req, g[1], g[2], g[3]);
     return Promise.resolve(new Response("not found", { status: 404 }));

@@ -5,6 +5,7 @@
  */
 import type { Db, Prisma } from "@/server/db";
 import { AppError, notFound } from "@/server/errors";
+import { trackTransaction } from "@/server/db/after-commit";
 import type { Actor } from "@/server/auth/actor";
 import type { ActivityAction, PriorityKey } from "./model";
 import { queryIssues } from "./query";
@@ -17,10 +18,17 @@ export type Tx = Prisma.TransactionClient;
  * mutex, but a query outside a transaction runs on that connection even while another request's
  * transaction is open — a write would join that transaction and vanish if it rolls back. Generous
  * waits: on SQLite transactions queue on the mutex, on PostgreSQL for a pool connection and row
- * locks, so 200 concurrent creates must be able to wait their turn.
+ * locks, so 200 concurrent creates must be able to wait their turn. Work registered with
+ * `afterCommit(tx, …)` runs after the commit (never after a rollback).
  */
-export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return mapPrismaErrors(db.$transaction(fn, { maxWait: 60_000, timeout: 60_000 }));
+export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let committed = () => {};
+  const result = await mapPrismaErrors(db.$transaction((tx) => {
+    committed = trackTransaction(tx); // afterCommit work (server/db/after-commit.ts) runs below, once committed
+    return fn(tx);
+  }, { maxWait: 60_000, timeout: 60_000 }));
+  committed();
+  return result;
 }
 
 /**

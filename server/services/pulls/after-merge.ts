@@ -7,6 +7,7 @@
  * fix, fixes, fixed, resolve, resolves, resolved, case-insensitive, optionally followed by ":",
  * then `#N` (this repository) or `owner/name#N` (another repository the merger can write).
  */
+import { recordPullEvent } from "./events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { authorizeRepo } from "@/server/services/repos/access";
@@ -99,7 +100,7 @@ export async function restackChildren(tx: Tx, actor: Actor, merged: { id: string
   const children = await tx.pullRequest.findMany({ where: { repoId: merged.repoId, state: "open", targetBranch: merged.sourceBranch, id: { not: merged.id } }, select: { id: true } });
   for (const c of children) {
     await tx.pullRequest.update({ where: { id: c.id }, data: { targetBranch: merged.targetBranch, baseSha: newTip } });
-    await tx.pullRequestEvent.create({ data: { pullRequestId: c.id, type: "base_changed", actorId: actor.user.id, data: JSON.stringify({ from: merged.sourceBranch, to: merged.targetBranch, reason: "restack" }) } });
+    await recordPullEvent(tx, c.id, "base_changed", { from: merged.sourceBranch, to: merged.targetBranch, reason: "restack" }, actor.user.id);
   }
   return children.map((c) => c.id);
 }

@@ -11,6 +11,8 @@
  */
 import type { Db, Prisma } from "@/server/db";
 import { pullUserSelect, type PullUser } from "./view";
+import { afterCommit } from "@/server/db/after-commit";
+import { publish, pullChannel, type LiveEvent } from "@/server/events/bus";
 
 type Tx = Prisma.TransactionClient;
 
@@ -21,6 +23,16 @@ export type PullEventType =
 /** Appends one event to pull request `pullRequestId`'s timeline. `actorId` null = svc itself (a push hook without a user). */
 export async function recordPullEvent(tx: Tx | Db, pullRequestId: string, type: PullEventType, data: Record<string, unknown>, actorId: string | null): Promise<void> {
   await tx.pullRequestEvent.create({ data: { pullRequestId, type, data: JSON.stringify(data), actorId } });
+  notifyPull(tx, pullRequestId, type, actorId);
+}
+
+/**
+ * Tells the pull request's open pages (live updates, server/events/bus.ts) that `type` happened,
+ * once `tx` commits. Every writer of a pull request's timeline, comments or reviews calls this
+ * (recordPullEvent does it for events).
+ */
+export function notifyPull(tx: Tx | Db, pullRequestId: string, type: string, actorId: string | null, data?: LiveEvent["data"]): void {
+  afterCommit(tx, () => publish(pullChannel(pullRequestId), { type, actorId, ...(data ? { data } : {}) }));
 }
 
 export interface PullEventView {

@@ -15,6 +15,7 @@
  * Of N concurrent merges of one pull request exactly one claims the row (row lock on
  * PostgreSQL, the transaction mutex on SQLite) and moves the ref.
  */
+import { notifyPull, recordPullEvent } from "./events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -122,7 +123,7 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
         data: { state: "merged", mergedAt: now, updatedAt: now, mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy },
       });
       if (claimed.count !== 1) throw new AppError("PRECONDITION_FAILED", "cannot merge: the pull request changed meanwhile (merged, closed or pushed to); check mergeability again");
-      await tx.pullRequestEvent.create({ data: { pullRequestId: pr.id, type: "merged", actorId: actor.user.id, data: JSON.stringify({ strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha }) } });
+      await recordPullEvent(tx, pr.id, "merged", { strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha }, actor.user.id);
       await restackChildren(tx, actor, pr, newSha);
       await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
       moved = await casUpdateRef(repo.gitDir, targetRef, newSha, tip, `merge pull request #${pr.number} (${strategy})`);
@@ -151,6 +152,7 @@ async function deleteSourceBranch(db: Db, actor: Actor, repo: AuthorizedRepo, pr
     const rows = await tx.pullRequest.findMany({ where: { sourceRepoId: repo.id, sourceBranch: pr.sourceBranch, OR: [{ id: pr.id }, { state: "open" }] }, select: { id: true } });
     await tx.pullRequest.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { sourceDeleted: true } });
     await tx.pullRequestEvent.createMany({ data: rows.map((r) => ({ pullRequestId: r.id, type: "source_deleted", actorId: actor.user.id, data: JSON.stringify({ branch: pr.sourceBranch, headSha: pr.headSha }) })) });
+    for (const r of rows) notifyPull(tx, r.id, "source_deleted", actor.user.id);
   });
   return true;
 }

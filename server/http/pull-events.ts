@@ -1,0 +1,118 @@
+/**
+ * GET /api/pulls/<pullRequestId>/events — a pull request page's live updates (issue #9) as
+ * Server-Sent Events (text/event-stream):
+ *
+ *   event: ready     data: {"pullRequestId"}          once, when subscribed
+ *   event: <type>    data: LiveEvent (server/events/bus.ts): comment, review, push, merged, …
+ *   : heartbeat                                        a comment line every HEARTBEAT_MS
+ *
+ * Authorized like the page: the session cookie or a token (repo:read), read permission on the
+ * pull request's repository; a pull request the caller cannot see is 404 "pull request not
+ * found", exactly like one that does not exist. Bounded: at most MAX_STREAMS_PER_USER open
+ * streams per user (or per address when anonymous) and MAX_STREAMS in the process (429 with
+ * Retry-After beyond), and each stream ends after MAX_STREAM_MS (EventSource reconnects; the
+ * page refetches on `ready`). A client that goes away unsubscribes at once (req.signal).
+ */
+import { getDb } from "@/server/db";
+import { resolveActor } from "@/server/auth/actor";
+import { AppError } from "@/server/errors";
+import { authorizeRepo } from "@/server/services/repos/access";
+import { pullRepoId } from "@/server/services/pulls/locate";
+import { pullChannel, subscribe, type LiveEvent } from "@/server/events/bus";
+import { clientAddress } from "./client-address";
+import { handle } from "./respond";
+
+/** Interval of the keep-alive comment (ms): below common proxies' 60 s idle timeouts. */
+export const HEARTBEAT_MS = 15_000;
+/** A stream's longest life (ms); the browser's EventSource reconnects after it. */
+export const MAX_STREAM_MS = 30 * 60_000;
+/** Open streams per user (or anonymous address). */
+export const MAX_STREAMS_PER_USER = 20;
+/** Open streams in this process. */
+export const MAX_STREAMS = 2_000;
+
+const open = new Map<string, number>();
+let total = 0;
+
+/** Open event streams in this process (tests: none left after clients disconnect). */
+export function openStreamCount(): number {
+  return total;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The handler; `pullRequestId` is the path segment. Errors as JSON (server/http/respond.ts). */
+export function pullEvents(req: Request, pullRequestId: string): Promise<Response> {
+  return handle(async () => {
+    const actor = await resolveActor(req);
+    if (!UUID.test(pullRequestId)) throw new AppError("NOT_FOUND", "pull request not found");
+    const db = await getDb();
+    const repoId = await pullRepoId(db, pullRequestId);
+    if (!repoId) throw new AppError("NOT_FOUND", "pull request not found");
+    try {
+      await authorizeRepo(db, actor, { repoId }, "read");
+    } catch (e) {
+      if (e instanceof AppError && e.code === "NOT_FOUND") throw new AppError("NOT_FOUND", "pull request not found");
+      throw e;
+    }
+    const who = actor ? `user:${actor.user.id}` : `addr:${clientAddress(req.headers)}`;
+    if ((open.get(who) ?? 0) >= MAX_STREAMS_PER_USER) throw new AppError("TOO_MANY_REQUESTS", `too many open event streams (at most ${MAX_STREAMS_PER_USER}); close some pages`, 30);
+    if (total >= MAX_STREAMS) throw new AppError("TOO_MANY_REQUESTS", "the server has too many open event streams; try again shortly", 30);
+    return new Response(stream(req, who, pullRequestId), {
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no", // nginx: deliver each event as it is written
+      },
+    });
+  }, req);
+}
+
+function stream(req: Request, who: string, pullRequestId: string): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cleanup = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      open.set(who, (open.get(who) ?? 0) + 1);
+      total++;
+      let closed = false;
+      const send = (text: string) => {
+        if (closed) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      const unsubscribe = subscribe(pullChannel(pullRequestId), (event: LiveEvent) => {
+        send(`event: ${event.type.replace(/[^\w.-]/g, "_")}\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
+      const expiry = setTimeout(() => cleanup(), MAX_STREAM_MS);
+      const onAbort = () => cleanup();
+      cleanup = () => {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        req.signal.removeEventListener("abort", onAbort);
+        const n = (open.get(who) ?? 1) - 1;
+        if (n > 0) open.set(who, n);
+        else open.delete(who);
+        total--;
+        try {
+          controller.close();
+        } catch {
+          // already closed or errored by the consumer
+        }
+      };
+      if (req.signal.aborted) return cleanup();
+      req.signal.addEventListener("abort", onAbort);
+      send(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ pullRequestId })}\n\n`);
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+}

@@ -1,0 +1,196 @@
+/**
+ * Live updates of a pull request page (issue #9): GET /api/pulls/<id>/events over real HTTP —
+ * authorization like the page, notices from the services after their commit, clean close, no
+ * leaked listeners; and the Redis bus shared by two processes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeBus, listenerCount, publish, pullChannel, subscribe, subscribed } from "@/server/events/bus";
+import { MAX_STREAMS_PER_USER, openStreamCount } from "@/server/http/pull-events";
+import { makeToken } from "../helpers";
+import { getDb } from "@/server/db";
+import { inTransaction } from "@/server/services/issues/core";
+import { recordPullEvent } from "@/server/services/pulls/events";
+import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+
+let server: Server;
+let owner: Member, writer: Member, stranger: Member;
+let repo: { id: string; name: string };
+let wt: WorkTree;
+let prId: string;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An open event stream: `next(type)` waits (up to 5 s) for the next event of that type. */
+async function open(token: string | null, id = prId) {
+  const controller = new AbortController();
+  const res = await fetch(`${server.url}/api/pulls/${id}/events`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: controller.signal });
+  const events: { type: string; data: Record<string, unknown> }[] = [];
+  let buffer = "";
+  const reading = (async () => {
+    if (!res.ok || !res.body) return;
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (type && data) events.push({ type, data: JSON.parse(data) });
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return {
+    res,
+    events,
+    async next(type: string) {
+      for (let i = 0; i < 250; i++) {
+        const k = events.findIndex((e) => e.type === type);
+        if (k >= 0) return events.splice(k, 1)[0];
+        await sleep(20);
+      }
+      throw new Error(`no "${type}" event; got ${JSON.stringify(events)}`);
+    },
+    async close() {
+      controller.abort();
+      await reading;
+    },
+  };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 250 && !check(); i++) await sleep(20);
+  expect(check()).toBe(true);
+}
+
+beforeAll(async () => {
+  server = await startGitServer();
+  [owner, writer, stranger] = await Promise.all([member("own"), member("wri"), member("str")]);
+  repo = await owner.as.repos.create({ name: `ev${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
+  await owner.as.repos.addCollaborator({ repoId: repo.id, username: writer.user.username, role: "write" });
+  wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
+  await wt.run("checkout", "--quiet", "-b", "topic");
+  const head = await wt.commit("a.txt", "a\n");
+  await wt.push("topic");
+  const pr = await writer.as.pulls.create({ repoId: repo.id, title: "Topic", sourceBranch: "topic", targetBranch: "main", headSha: head, baseSha: await wt.sha("main") });
+  prId = pr.id;
+});
+
+afterAll(async () => {
+  await server.close();
+  await closeBus();
+});
+
+describe("GET /api/pulls/<id>/events", () => {
+  it("sends ready, then what other people do (an edit, a push, a close) to every open page, after the commit", async () => {
+    const [a, b] = await Promise.all([open(owner.token), open(writer.token)]);
+    expect(a.res.status).toBe(200);
+    expect(a.res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await a.next("ready");
+    await b.next("ready");
+
+    await writer.as.pulls.update({ prId, title: "Topic, renamed" });
+    const edited = await a.next("edited");
+    expect(edited.data).toMatchObject({ type: "edited", actorId: writer.user.id });
+    await b.next("edited");
+
+    const sha = await wt.commit("b.txt", "b\n");
+    await wt.push("topic");
+    expect((await b.next("pushed")).data).toMatchObject({ type: "pushed" });
+    expect((await owner.as.pulls.get({ repoId: repo.id, number: 1 })).headSha).toBe(sha);
+
+    await owner.as.pulls.close({ prId });
+    await a.next("closed");
+    await owner.as.pulls.reopen({ prId });
+    await a.next("reopened");
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("answers like the page: 404 for a stranger, anonymous, a token without repo:read, and an unknown id", async () => {
+    for (const token of [stranger.token, null]) {
+      const s = await open(token);
+      expect(s.res.status).toBe(404);
+      expect(await s.res.json()).toEqual({ error: { code: "NOT_FOUND", message: "pull request not found" } });
+    }
+    const noRepo = await open(await makeToken(owner.user, ["user:read"]));
+    expect(noRepo.res.status).toBe(403);
+    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
+      const s = await open(owner.token, id);
+      expect(s.res.status).toBe(404);
+    }
+    expect(openStreamCount()).toBe(0);
+  });
+
+  it("closes cleanly: 100 connect/disconnect cycles leave no listener and no open stream", async () => {
+    const channel = pullChannel(prId);
+    for (let i = 0; i < 100; i++) {
+      const s = await open(owner.token);
+      await s.next("ready");
+      await s.close();
+    }
+    await until(() => openStreamCount() === 0 && listenerCount(channel) === 0);
+  });
+
+  it(`refuses more than ${MAX_STREAMS_PER_USER} open streams per user with 429`, async () => {
+    const streams = [];
+    for (let i = 0; i < MAX_STREAMS_PER_USER; i++) streams.push(await open(writer.token));
+    const extra = await open(writer.token);
+    expect(extra.res.status).toBe(429);
+    expect(extra.res.headers.get("retry-after")).toBe("30");
+    await Promise.all(streams.map((s) => s.close()));
+    await until(() => openStreamCount() === 0);
+  });
+});
+
+describe("the live-update bus", () => {
+  it("tells listeners only after the commit, and nothing of a rolled-back transaction", async () => {
+    const db = await getDb();
+    const got: string[] = [];
+    const stop = subscribe(pullChannel(prId), (e) => got.push(e.type));
+    await expect(inTransaction(db, async (tx) => {
+      await recordPullEvent(tx, prId, "edited", { field: "title" }, null);
+      throw new Error("roll back");
+    })).rejects.toThrow("roll back");
+    await inTransaction(db, async (tx) => {
+      await recordPullEvent(tx, prId, "closed", {}, null);
+      await sleep(50);
+      expect(got).toEqual([]); // not before the commit
+    });
+    await until(() => got.length > 0);
+    expect(got).toEqual(["closed"]);
+    stop();
+  });
+
+  it("with REDIS_URL, a notice published in one process reaches listeners in another (Redis pub/sub)", async () => {
+    const prefix = `svctest${Math.random().toString(36).slice(2, 8)}`;
+    const saved = { url: process.env.REDIS_URL, prefix: process.env.REDIS_KEY_PREFIX };
+    process.env.REDIS_URL = "redis://127.0.0.1:6379";
+    process.env.REDIS_KEY_PREFIX = prefix;
+    try {
+      const got: string[] = [];
+      const stop = subscribe("pull:x", (e) => got.push(e.type));
+      await subscribed("pull:x");
+      // "another process": a raw Redis client publishing as svc does
+      const { Redis } = await import("ioredis");
+      const other = new Redis("redis://127.0.0.1:6379");
+      await other.publish(`${prefix}:live:pull:x`, JSON.stringify({ type: "comment", at: new Date().toISOString() }));
+      publish("pull:x", { type: "review" });
+      await until(() => got.length === 2);
+      expect(got.sort()).toEqual(["comment", "review"]);
+      stop();
+      expect(listenerCount("pull:x")).toBe(0);
+      await other.quit();
+    } finally {
+      await closeBus();
+      if (saved.url === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = saved.url;
+      if (saved.prefix === undefined) delete process.env.REDIS_KEY_PREFIX;
+      else process.env.REDIS_KEY_PREFIX = saved.prefix;
+    }
+  });
+});
