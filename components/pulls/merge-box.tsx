@@ -6,6 +6,7 @@
  * polling is cheap), the strategy select, an editable message prefilled per strategy, the
  * delete-branch option and the merge button (pulls.merge). Readers see the status only.
  */
+import { PULL_UPDATED } from "./live-updates";
 import { useCallback, useEffect, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -65,7 +66,8 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
     const tick = () => document.visibilityState === "visible" && void refresh();
     const timer = window.setInterval(tick, 10_000);
     window.addEventListener("focus", tick);
-    return () => (window.clearInterval(timer), window.removeEventListener("focus", tick));
+    window.addEventListener(PULL_UPDATED, tick); // a push or merge seen live (live-updates.tsx)
+    return () => (window.clearInterval(timer), window.removeEventListener("focus", tick), window.removeEventListener(PULL_UPDATED, tick));
   }, [refresh]);
 
   const pick = (s: string) => {

@@ -3,7 +3,8 @@
  * Server-Sent Events (text/event-stream):
  *
  *   event: ready     data: {"pullRequestId"}          once, when subscribed
- *   event: <type>    data: LiveEvent (server/events/bus.ts): comment, review, push, merged, …
+ *   event: update    data: LiveEvent (server/events/bus.ts): {type (comment, review, pushed,
+ *                    merged, …), at, actorId, data?} — one event name, so a client needs no list
  *   : heartbeat                                        a comment line every HEARTBEAT_MS
  *
  * Authorized like the page: the session cookie or a token (repo:read), read permission on the
@@ -85,7 +86,7 @@ function stream(req: Request, who: string, pullRequestId: string): ReadableStrea
         }
       };
       const unsubscribe = subscribe(pullChannel(pullRequestId), (event: LiveEvent) => {
-        send(`event: ${event.type.replace(/[^\w.-]/g, "_")}\ndata: ${JSON.stringify(event)}\n\n`);
+        send(`event: update\ndata: ${JSON.stringify(event)}\n\n`);
       });
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
       const expiry = setTimeout(() => cleanup(), MAX_STREAM_MS);

@@ -36,9 +36,12 @@ async function open(token: string | null, id = prId) {
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const type = /^event: (.*)$/m.exec(block)?.[1];
+          const name = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (type && data) events.push({ type, data: JSON.parse(data) });
+          if (!name || !data) continue;
+          const parsed = JSON.parse(data) as Record<string, unknown>;
+          // notices all come as "update" events naming their type
+          events.push({ type: name === "update" ? String(parsed.type) : name, data: parsed });
         }
       }
     } catch {

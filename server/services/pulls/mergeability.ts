@@ -8,6 +8,7 @@
  * lookups (read from the ref files) and a lookup in this process's memory of recent answers (else
  * one indexed read). The cache row is written after the answer is returned.
  */
+import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { readRows } from "@/server/db/read";
@@ -163,4 +164,6 @@ export async function refreshMergeability(db: Db, prId: string): Promise<void> {
   if (!pr || pr.state !== "open") return;
   const { repo, ...row } = pr;
   await checkMergeability(db, { id: row.repoId, gitDir: repoGitDir(repo.owner.username, repo.name) }, row);
+  // open pages re-read the merge box at once (live updates) instead of at their next poll
+  notifyPull(db, prId, "mergeability", null);
 }

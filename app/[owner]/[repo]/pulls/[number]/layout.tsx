@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { container, cx } from "@/components/ui/styles";
 import { loadPull, loadPullCommits, loadPullsContext } from "@/components/pulls/data";
 import { PullHeader } from "@/components/pulls/pull-header";
+import { LiveUpdates } from "@/components/pulls/live-updates";
 
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
@@ -25,6 +26,7 @@ export default async function PullLayout({ params, children }: { params: Params;
         commits={commits}
         files={null}
       />
+      <LiveUpdates pullRequestId={pr.id} />
       <div className="mt-6">{children}</div>
     </div>
   );
