@@ -12,13 +12,13 @@ import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
 import { useRunner } from "@/components/issues/issue-shared";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
 import { ChevronDownIcon, XIcon } from "@/components/ui/icons";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { cx } from "@/components/ui/styles";
-import { addableBranches, moveBranch, stackAnchor } from "./stack-model";
+import { addableBranches, moveBranch } from "./stack-model";
 
 /**
  * The ordered list of a stack's branches. `value` is bottom first (position order); it is shown
@@ -119,10 +119,9 @@ export function NewStackDialog({ repo, branches, taken }: { repo: { id: string; 
     setBusy(true);
     setError(null);
     try {
-      const stack = await client.stacks.create.mutate({ repoId: repo.id, name: name.trim(), baseBranch: base, branches: chosen });
+      await client.stacks.create.mutate({ repoId: repo.id, name: name.trim(), baseBranch: base, branches: chosen });
       setOpen(false);
       reset();
-      router.replace(`#${stackAnchor(stack.id)}`, { scroll: false });
       router.refresh();
     } catch (e) {
       setError(errorMessage(e));
@@ -132,9 +131,11 @@ export function NewStackDialog({ repo, branches, taken }: { repo: { id: string; 
   };
   return (
     <Dialog open={open} onOpenChange={(o) => (busy ? null : (setOpen(o), !o && reset()))}>
-      <Button variant="primary" onClick={() => setOpen(true)} data-testid="new-stack-button">
-        New stack
-      </Button>
+      <DialogTrigger asChild>
+        <Button variant="primary" data-testid="new-stack-button">
+          New stack
+        </Button>
+      </DialogTrigger>
       <DialogContent title="New stack" description="Branches reviewed one on top of the other: each pull request targets the branch below it." testId="new-stack-dialog">
         <form
           className="space-y-4"
