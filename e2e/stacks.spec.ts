@@ -4,9 +4,12 @@
  *   - the stack navigator on a pull request lists the branches top first, marks the current one
  *     and links to the others and to the stack;
  *   - on the stacks page a stack is created (New stack dialog), reordered with the keyboard
- *     (Move up / Move down buttons, focus kept on the moved branch) and deleted after confirming.
+ *     (Move up / Move down buttons, focus kept on the moved branch) and deleted after confirming;
+ *   - at phone width in the dark theme, the New stack dialog and the reorder editor fit the
+ *     screen and pass axe-core (the page itself is in e2e/a11y.spec.ts).
  */
-import { test, expect } from "@playwright/test";
+import { test, expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -140,4 +143,39 @@ test("create, reorder with the keyboard, and delete a stack on the stacks page",
   await page.getByTestId("confirm-button").click();
   await expect(card).toHaveCount(0);
   await expect(page.getByTestId("stack-name")).toHaveText(["Auth"]);
+});
+
+/** Serious or critical axe-core violations (WCAG 2.1 A/AA) and sideways scroll on `page`, as strings. */
+async function problems(page: Page, what: string): Promise<string[]> {
+  const out: string[] = [];
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  if (scrollWidth > innerWidth) out.push(`${what}: ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  for (const v of results.violations) {
+    if (v.impact === "serious" || v.impact === "critical") out.push(`${what}: ${v.id} [${v.impact}] ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`);
+  }
+  return out;
+}
+
+test("at phone width in the dark theme, the New stack dialog and the reorder editor fit and pass axe-core", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ storageState: await user.context.storageState(), viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+  await context.addCookies([{ name: "svc-theme", value: "dark", url: baseURL! }]);
+  const page = await context.newPage();
+  await page.goto(`/${user.username}/${name}/pulls/stacks`);
+  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  const failures: string[] = [];
+  await page.getByTestId("new-stack-button").click();
+  const dialog = page.getByRole("dialog", { name: "New stack" });
+  await dialog.getByTestId("branch-order-add").click();
+  await expect(dialog.getByTestId("branch-order-item")).toHaveCount(1);
+  failures.push(...(await problems(page, "new stack dialog")));
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("new-stack-button")).toBeFocused(); // focus returns to the trigger
+  await page.getByTestId("stack-reorder").first().click();
+  await expect(page.getByTestId("branch-order-editor")).toBeVisible();
+  failures.push(...(await problems(page, "reorder editor")));
+  await context.close();
+  expect(failures, failures.join("\n")).toEqual([]);
 });

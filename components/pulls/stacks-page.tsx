@@ -60,14 +60,14 @@ export async function StacksPage({ ctx }: { ctx: PullsContext }) {
   return (
     <div className={cx(container, "py-6")} data-testid="stacks-page">
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
           <h1 className="text-xl font-semibold text-foreground">Stacks</h1>
           <p className="mt-0.5 text-sm text-muted-foreground">Branches reviewed one on top of the other: each pull request targets the branch below it, and merging one retargets the next.</p>
         </div>
         <Link href={pullsUrl(repo.owner, repo.name)} className={button.secondary}>
           <PullRequestIcon /> Pull requests
         </Link>
-        {editable && <NewStackDialog repo={repo} branches={branches} taken={takenBy(null)} />}
+        {editable && <NewStackDialog repo={{ id: repo.id, defaultBranch: repo.defaultBranch }} branches={branches} taken={takenBy(null)} />}
       </div>
       {stacks.length === 0 ? (
         <div className={cx(card, "px-4 py-12 text-center")} data-testid="no-stacks">
