@@ -43,6 +43,7 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "pull request files", path: () => `/${username}/${REPO}/pulls/${pullNumber}/files`, ready: "diff-viewer" },
   { name: "pull request commits", path: () => `/${username}/${REPO}/pulls/${pullNumber}/commits`, ready: "pull-commits" },
   { name: "new pull request", path: () => `/${username}/${REPO}/compare/main...tidy/values`, ready: "create-pull-form" },
+  { name: "stacks", path: () => `/${username}/${REPO}/pulls/stacks`, ready: "stack-list" },
 ];
 /** The open pull request of the fixture (feature → main), made in beforeAll. */
 let pullNumber = 0;
@@ -105,6 +106,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await trpc(page, baseURL!, "issues.close", { repoId: repo.id, number: done.number });
   const pull = await trpc(page, baseURL!, "pulls.create", { repoId: repo.id, title: "Triple the values", body: "Why: **tests**.", sourceBranch: "feature", targetBranch: "main", headSha: tips.feature, baseSha: tips.main });
   pullNumber = pull.number;
+  // a stack holding the pull request's branch: the pull request page shows its navigator, the stacks page lists it
+  await trpc(page, baseURL!, "stacks.create", { repoId: repo.id, name: "Values", baseBranch: "main", branches: ["feature", "tidy/values"] });
   await page.context().storageState({ path: storagePath() });
   await page.close();
 });

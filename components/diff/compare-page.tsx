@@ -32,7 +32,8 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
   const { base, head: headSpec } = parseCompareSpec(spec, repo.defaultBranch);
   if (!base || !headSpec) notFound();
   const caller = await getServerCaller();
-  // "owner:branch" names a branch of owner's fork (or of the parent), as on GitHub; branch names
+  // "owner:branch" names a branch of owner's repository in the fork network (the parent, a fork or
+  // a sibling fork: repos.network), as on GitHub; branch names
   // cannot hold ":" (git check-ref-format), so the split is unambiguous
   const network = await caller.repos.network({ repoId: repo.id });
   const colon = headSpec.indexOf(":");
@@ -44,7 +45,7 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
     headRepo ? loadBranches(headRepo.id).then((bs) => bs.map((b) => b.name)) : null,
   ]);
   let result: Awaited<ReturnType<typeof caller.repos.compare>> | null = null;
-  let problem: string | null = headOwner && !headRepo && headOwner.toLowerCase() !== repo.owner.toLowerCase() ? `${headOwner} has no fork of ${repo.owner}/${repo.name} that you can read.` : null;
+  let problem: string | null = headOwner && !headRepo && headOwner.toLowerCase() !== repo.owner.toLowerCase() ? `${headOwner} has no repository in the fork network of ${repo.owner}/${repo.name} that you can read.` : null;
   if (!problem) {
     try {
       result = await caller.repos.compare({ repoId: repo.id, base, head, headRepoId: headRepo?.id, maxLines: PAGE_DIFF_LINES });

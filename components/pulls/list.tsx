@@ -1,18 +1,19 @@
 /**
  * The pull request list (server component, issue #8): Open / Merged / Closed tabs with counts,
- * an author filter, rows with state icon, title, labels, draft badge, branches and byline, and a
- * pager. pulls.counts for the tabs and pulls.list for the page: two statements.
+ * an author filter, rows (list-row.tsx: state icon, title, labels, draft badge, branches, byline,
+ * review decision and comment count slots), a link to the repository's stacks, and a pager.
+ * pulls.counts for the tabs and pulls.list for the page: two statements.
  */
 import Link from "next/link";
 import { orNull } from "@/components/code/data";
-import { Badge } from "@/components/ui/badge";
+import { BranchIcon } from "@/components/ui/icons";
 import { button, card, container, cx } from "@/components/ui/styles";
-import { PrefetchLink } from "@/components/ui/prefetch-link";
-import { LabelChip, TimeAgo } from "@/components/issues/ui";
 import type { PullsContext } from "./data";
-import { PULLS_PAGE_SIZE, listHref, listPage, listState, pullUrl, pullsUrl, type Pull, type PullListState } from "./model";
+import { PullListRow } from "./list-row";
+import { PULLS_PAGE_SIZE, listHref, listPage, listState, pullsUrl, type PullListState, type PullRow } from "./model";
 import { RecentPushBanner } from "./recent-push-banner";
-import { BranchLabel, MergedIcon, PullClosedIcon, PullRequestIcon, PullStateIcon } from "./ui";
+import { stacksUrl } from "./stack-model";
+import { MergedIcon, PullClosedIcon, PullRequestIcon } from "./ui";
 
 type Query = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -27,7 +28,7 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
   const unknownAuthor = !!authorName && !author;
   const counts = unknownAuthor ? { open: 0, closed: 0, merged: 0 } : await caller.pulls.counts({ repoId: repo.id, authorId });
   const paging = listPage(query.page, counts[state]);
-  const pulls: Pull[] = unknownAuthor
+  const pulls: PullRow[] = unknownAuthor
     ? []
     : await caller.pulls.list({ repoId: repo.id, state, authorId, limit: PULLS_PAGE_SIZE, offset: (paging.page - 1) * PULLS_PAGE_SIZE });
   const people = (await orNull(caller.repos.assignees({ repoId: repo.id }))) ?? [];
@@ -64,8 +65,11 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
             </Link>
           ))}
         </nav>
+        <Link href={stacksUrl(repo.owner, repo.name)} className={cx(button.secondary, "ml-auto")} data-testid="stacks-link">
+          <BranchIcon /> Stacks
+        </Link>
         {me && (
-          <Link href={`/${repo.owner}/${repo.name}/compare`} className={cx(button.primary, "ml-auto")} data-testid="new-pull-button">
+          <Link href={`/${repo.owner}/${repo.name}/compare`} className={button.primary} data-testid="new-pull-button">
             New pull request
           </Link>
         )}
@@ -90,31 +94,7 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
         ) : (
           <ul className="divide-y divide-border" data-testid="pull-list">
             {pulls.map((pr) => (
-              <li key={pr.id} className="flex items-start gap-3 px-4 py-3 hover:bg-muted" data-testid="pull-row" data-number={pr.number}>
-                <span className="mt-0.5">
-                  <PullStateIcon pr={pr} />
-                </span>
-                <div className="min-w-0 flex-1">
-                  <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                    <PrefetchLink href={pullUrl(repo.owner, repo.name, pr.number)} className="font-medium text-foreground hover:text-primary [overflow-wrap:anywhere]" data-testid="pull-title">
-                      {pr.title}
-                    </PrefetchLink>
-                    {pr.isDraft && pr.state === "open" && <Badge data-testid="pull-draft">Draft</Badge>}
-                    {pr.labels.map((l) => (
-                      <LabelChip key={l.id} label={{ name: l.name, color: l.color, description: null }} />
-                    ))}
-                  </div>
-                  <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-subtle-foreground">
-                    <span>
-                      #{pr.number} {pr.state === "merged" && pr.mergedAt ? <>merged <TimeAgo iso={pr.mergedAt} /></> : pr.state === "closed" && pr.closedAt ? <>closed <TimeAgo iso={pr.closedAt} /></> : <>opened <TimeAgo iso={pr.createdAt} /></>}
-                      {pr.author && <> by {pr.author.username}</>}
-                    </span>
-                    <span className="inline-flex items-center gap-1">
-                      <BranchLabel name={pr.sourceBranch} /> → <BranchLabel name={pr.targetBranch} />
-                    </span>
-                  </div>
-                </div>
-              </li>
+              <PullListRow key={pr.id} repo={repo} pr={pr} />
             ))}
           </ul>
         )}

@@ -10,6 +10,42 @@ export type Pull = Outputs["list"][number];
 export type PullDetail = Outputs["get"];
 export type PullCounts = Outputs["counts"];
 
+/**
+ * A pull request's review decision as GitHub's list shows it (its `reviewDecision`): approved,
+ * changes requested, or review required (reviewers were requested and none approved yet).
+ * Reviews arrive with issue #9; until then nothing provides it.
+ */
+export type ReviewDecision = "approved" | "changes_requested" | "review_required";
+
+/**
+ * What a pull request list row shows beyond the spec's Pull (issue #8 "comment and review-status
+ * placeholders"; the data comes with issue #9's comments and reviews). Both are optional: a row
+ * without them renders nothing in their place (never a made-up 0), so pulls.list only has to add
+ * the fields for the row to show them.
+ * - `commentCount`: conversation comments plus review comments; shown when > 0, as on GitHub.
+ * - `reviewDecision`: shown as a word in the byline (Approved, Changes requested, Review required).
+ */
+export interface PullRowExtras {
+  commentCount?: number | null;
+  reviewDecision?: ReviewDecision | null;
+}
+
+/** A row of the pull request list: pulls.list's Pull plus the optional extras. */
+export type PullRow = Pull & PullRowExtras;
+
+const DECISION_TEXT: Record<ReviewDecision, string> = { approved: "Approved", changes_requested: "Changes requested", review_required: "Review required" };
+
+/** The byline word for a review decision, or null when there is none (or an unknown value). */
+export function reviewDecisionText(decision: ReviewDecision | null | undefined): string | null {
+  return (decision && DECISION_TEXT[decision]) || null;
+}
+
+/** "3 comments" / "1 comment" for a row's comment count, or null when absent or zero (GitHub shows no icon then). */
+export function commentCountLabel(count: number | null | undefined): string | null {
+  if (typeof count !== "number" || !Number.isFinite(count) || count <= 0) return null;
+  return `${count} comment${count === 1 ? "" : "s"}`;
+}
+
 /** Rows per page of the pull request list. */
 export const PULLS_PAGE_SIZE = 25;
 

@@ -9,6 +9,7 @@
 import { AppError } from "@/server/errors";
 import { gitText, runGit } from "./exec";
 import { gitOutput } from "./output-stream";
+import { borrowedObjectsEnv } from "./forks";
 import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
@@ -53,11 +54,13 @@ export interface DiffOptions {
   limits?: Partial<DiffLimits>;
   /** Kill git after this many ms (default 60 000). */
   timeoutMs?: number;
+  /** Object directories of other repositories git may also read (`borrowedObjectsEnv`, server/git/forks.ts); read-only. */
+  borrow?: readonly string[];
 }
 
 /** Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped. */
-async function runParser(gitDir: string, args: string[], parser: DiffParser, timeoutMs?: number): Promise<Diff> {
-  const out = gitOutput(args, { gitDir, timeoutMs });
+async function runParser(gitDir: string, args: string[], parser: DiffParser, timeoutMs?: number, borrow?: readonly string[]): Promise<Diff> {
+  const out = gitOutput(args, { gitDir, timeoutMs, env: borrowedObjectsEnv(borrow) });
   try {
     for (;;) {
       const chunk = await out.next();
@@ -104,14 +107,14 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   const key = `${gitDir}\0${from}\0${to}`;
   const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
   if (!wanted) {
-    const diff = await runParser(gitDir, [...DIFF_ARGS, from, to], new DiffParser({ limits: opts.limits }), opts.timeoutMs);
+    const diff = await runParser(gitDir, [...DIFF_ARGS, from, to], new DiffParser({ limits: opts.limits }), opts.timeoutMs, opts.borrow);
     remember(key, diff);
     return diff;
   }
   let meta = metadataCache.get(key);
   if (!meta) {
     const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
-    meta = await runParser(gitDir, [...metaArgs, from, to], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs);
+    meta = await runParser(gitDir, [...metaArgs, from, to], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs, opts.borrow);
     remember(key, meta);
   }
   const picked = meta.files.filter((f) => isWanted(wanted, f));
@@ -121,7 +124,7 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
     const pathspecs = [...new Set(picked.flatMap((f) => [f.oldPath, f.newPath]))];
     const args = ["--literal-pathspecs", ...DIFF_ARGS, from, to, "--", ...pathspecs];
     const pairs = new Set(picked.map((f) => `${f.oldPath}\0${f.newPath}`));
-    const part = await runParser(gitDir, args, new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }), opts.timeoutMs);
+    const part = await runParser(gitDir, args, new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }), opts.timeoutMs, opts.borrow);
     // the metadata run is the reference: a file the restricted run paired differently keeps its metadata, without hunks
     files = picked.map((p) => {
       const f = part.files.find((x) => same(x, p) && x.status === p.status);
@@ -131,11 +134,14 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   return { files, totalAdditions: meta.totalAdditions, totalDeletions: meta.totalDeletions, totalFiles: meta.totalFiles, truncated: files.some((f) => f.truncated) || meta.truncated };
 }
 
-/** The merge base of two commits (git-merge-base(1), the first of several), or null when the histories are unrelated. */
-export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | null> {
+/**
+ * The merge base of two commits (git-merge-base(1), the first of several), or null when the
+ * histories are unrelated. `borrow`: as DiffOptions.borrow.
+ */
+export async function mergeBase(gitDir: string, a: string, b: string, borrow?: readonly string[]): Promise<string | null> {
   assertSha(a, "a");
   assertSha(b, "b");
-  const r = await runGit(["merge-base", a, b], { gitDir });
+  const r = await runGit(["merge-base", a, b], { gitDir, env: borrowedObjectsEnv(borrow) });
   if (r.code === 1) return null;
   if (r.code !== 0) throw new Error(`git merge-base failed (${r.code}): ${r.stderr.trim()}`);
   return r.stdout.toString().trim() || null;
@@ -176,16 +182,17 @@ export const MAX_RANGE_COMMITS = 250;
  * Commits in `mergeBase(base, head)..head` (= `base..head`), oldest first (git-log(1) --reverse,
  * topological ties by date as git orders them), at most `limit` (default MAX_RANGE_COMMITS), plus
  * `totalCommits` (git rev-list --count). Spec "pulls.getCommits". Git's output is streamed and
- * git stopped after `limit` records.
+ * git stopped after `limit` records. `borrow`: as DiffOptions.borrow.
  */
-export async function listRangeCommits(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
+export async function listRangeCommits(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS, borrow?: readonly string[]): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
   assertSha(base, "base");
   assertSha(head, "head");
   const range = [`^${base}`, head];
-  const totalCommits = Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir })).trim());
+  const env = borrowedObjectsEnv(borrow);
+  const totalCommits = Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir, env })).trim());
   const commits: RangeCommit[] = [];
   if (totalCommits === 0 || limit <= 0) return { commits, totalCommits };
-  const out = gitOutput(["log", "--reverse", "--format=%H%x00%an%x00%ae%x00%aI%x00%B%x00", "-z", ...range, "--"], { gitDir });
+  const out = gitOutput(["log", "--reverse", "--format=%H%x00%an%x00%ae%x00%aI%x00%B%x00", "-z", ...range, "--"], { gitDir, env });
   let pending = "";
   try {
     outer: for (;;) {
@@ -223,10 +230,10 @@ export async function countCommits(gitDir: string, sha: string): Promise<number>
   return Number((await gitText(["rev-list", "--count", sha, "--"], { gitDir })).trim());
 }
 
-/** Commits only on `head` and only on `base` (git rev-list --left-right --count base...head). */
-export async function aheadBehind(gitDir: string, base: string, head: string): Promise<{ aheadBy: number; behindBy: number }> {
+/** Commits only on `head` and only on `base` (git rev-list --left-right --count base...head). `borrow`: as DiffOptions.borrow. */
+export async function aheadBehind(gitDir: string, base: string, head: string, borrow?: readonly string[]): Promise<{ aheadBy: number; behindBy: number }> {
   assertSha(base, "base");
   assertSha(head, "head");
-  const [behind, ahead] = (await gitText(["rev-list", "--left-right", "--count", `${base}...${head}`, "--"], { gitDir })).trim().split(/\s+/).map(Number);
+  const [behind, ahead] = (await gitText(["rev-list", "--left-right", "--count", `${base}...${head}`, "--"], { gitDir, env: borrowedObjectsEnv(borrow) })).trim().split(/\s+/).map(Number);
   return { aheadBy: ahead, behindBy: behind };
 }

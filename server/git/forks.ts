@@ -54,3 +54,23 @@ export async function readAlternates(gitDir: string): Promise<string[]> {
     return [];
   }
 }
+
+/**
+ * The environment that lets one git process also read the objects of other repositories of a
+ * fork network, without writing anything anywhere: `GIT_ALTERNATE_OBJECT_DIRECTORIES` (git(1))
+ * with each repository's `objects` folder. Git follows those folders' own alternates too (a fork
+ * reaches its parent's objects; gitrepository-layout(5)), so a sibling fork's commits and the
+ * parent's become readable from the repository the command runs in. Entries holding the list
+ * separator or a double quote are C-quoted, as git reads them (git 2.11.1+). Undefined for none.
+ */
+export function borrowedObjectsEnv(objectDirs: readonly string[] | undefined): Record<string, string> | undefined {
+  if (!objectDirs || objectDirs.length === 0) return undefined;
+  const entry = (dir: string) =>
+    dir.includes(path.delimiter) || dir.startsWith('"') || /[\\\n]/.test(dir) ? `"${dir.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"` : dir;
+  return { GIT_ALTERNATE_OBJECT_DIRECTORIES: objectDirs.map(entry).join(path.delimiter) };
+}
+
+/** The object folder of bare repository `gitDir` (what `borrowedObjectsEnv` takes). */
+export function objectsDir(gitDir: string): string {
+  return path.join(gitDir, "objects");
+}

@@ -51,7 +51,7 @@ describe("repos.compare across a fork", () => {
     // unknown head branch, a repository outside the network, a head repository the caller cannot read
     expect(await codeOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "nope", headRepoId: fork.id }))).toBe("NOT_FOUND");
     const other = await carol.as.repos.create({ name: `oth${Math.random().toString(36).slice(2, 8)}` });
-    expect(await messageOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "main", headRepoId: other.id }))).toMatch(/not a fork/);
+    expect(await messageOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "main", headRepoId: other.id }))).toMatch(/not in the fork network/);
     const hidden = await carol.as.repos.create({ name: `hid${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
     expect(await codeOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "main", headRepoId: hidden.id }))).toBe("NOT_FOUND");
     expect(await codeOf((await callerFor(null)).repos.compare({ repoId: upstream.id, base: "main", head: "idea", headRepoId: fork.id }))).toBe("OK");

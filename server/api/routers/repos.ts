@@ -110,7 +110,9 @@ export const reposRouter = router({
   /**
    * {repoId, base, head, path?, paths?} → {baseSha, headSha, mergeBaseSha, aheadBy, behindBy,
    * commits (oldest first, ≤ 250), totalCommits, diff (three-dot: merge base → head)}.
-   * NOT_FOUND for unknown refs; BAD_REQUEST when the histories are unrelated.
+   * `headRepoId`: the head branch is in that repository of the fork network (fork, parent or
+   * sibling fork; compareAcross). NOT_FOUND for unknown refs or an unreadable head repository;
+   * BAD_REQUEST when the histories are unrelated or the head repository is outside the network.
    */
   compare: repoProcedure
     .input(z.object({ base: line("base").min(1).max(255), head: line("head").min(1).max(255), headRepoId: repoIdSchema.optional(), ...diffFilterInput }))
@@ -121,7 +123,7 @@ export const reposRouter = router({
       return compareAcross(ctx.db, ctx.repo, input.base, headRepo, input.head, input);
     }),
 
-  /** {repoId} → [{id, owner, name, isParent}]: the repository's parent and forks the caller can read (the compare page's head repositories), at most 50. */
+  /** {repoId} → [{id, owner, name, isParent}]: the repository's parent, forks and sibling forks the caller can read (the compare page's head repositories), at most 50. */
   network: repoProcedure.query(({ ctx }) => forkNetwork(ctx.db, ctx.actor, ctx.repo)),
 
   /** {repoId, ref?} → {ref, sha, count}: commits reachable from the ref (git rev-list --count). */

@@ -10,6 +10,8 @@ import { AppError } from "@/server/errors";
 import { text } from "@/server/validation/strings";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { loadPull } from "@/server/services/pulls/locate";
+import { forkRelation } from "@/server/services/repos/fork";
+import { objectsDir } from "@/server/git/forks";
 import * as git from "@/server/git/repository";
 import { DIFF_LIMITS, aheadBehind, countCommits, diffCommit, diffThreeDot, diffTrees, listRangeCommits, mergeBase, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
 
@@ -71,36 +73,52 @@ export interface Comparison {
  * on head since the merge base, and the three-dot diff. Errors: NOT_FOUND for an unknown ref;
  * BAD_REQUEST when the histories are unrelated.
  */
-export async function compare(repo: AuthorizedRepo, base: string, head: string, filter: DiffFilter = {}, headRepo?: { repo: AuthorizedRepo; gitDir: string }): Promise<Comparison> {
+export async function compare(repo: AuthorizedRepo, base: string, head: string, filter: DiffFilter = {}, across?: CompareAcross): Promise<Comparison> {
   // across a fork (compareAcross): the head resolves in its own repository, and the git work runs
-  // in the repository that holds both commits (a fork borrows its parent's objects)
-  const [baseSha, headSha] = await Promise.all([commitOf(repo, base, "base"), commitOf(headRepo?.repo ?? repo, head, "head")]);
-  repo = headRepo ? { ...repo, gitDir: headRepo.gitDir } : repo;
-  const mergeBaseSha = await mergeBase(repo.gitDir, baseSha, headSha);
+  // in `across.gitDir`, which reaches both commits (its own objects, its alternates, `borrow`)
+  const [baseSha, headSha] = await Promise.all([commitOf(repo, base, "base"), commitOf(across?.repo ?? repo, head, "head")]);
+  const gitDir = across?.gitDir ?? repo.gitDir;
+  const borrow = across?.borrow;
+  const mergeBaseSha = await mergeBase(gitDir, baseSha, headSha, borrow);
   if (!mergeBaseSha) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
   // the diff, the counts and the commit list need only the merge base: run them side by side
   const [diff, counts, range] = await Promise.all([
-    diffTrees(repo.gitDir, mergeBaseSha, headSha, filterOf(filter)),
-    aheadBehind(repo.gitDir, baseSha, headSha),
-    listRangeCommits(repo.gitDir, mergeBaseSha, headSha),
+    diffTrees(gitDir, mergeBaseSha, headSha, { ...filterOf(filter), borrow }),
+    aheadBehind(gitDir, baseSha, headSha, borrow),
+    listRangeCommits(gitDir, mergeBaseSha, headSha, undefined, borrow),
   ]);
   return { baseSha, headSha, mergeBaseSha, ...counts, commits: range.commits, totalCommits: range.totalCommits, diff };
 }
 
+/** Where a compare across repositories runs: the head's repository, the git directory, and object folders to read as well. */
+interface CompareAcross {
+  repo: AuthorizedRepo;
+  gitDir: string;
+  borrow?: string[];
+}
+
 /**
- * Compare across a fork (issue #8 "pick base and compare branches (and a fork)"): `base` in
- * `baseRepo`, `head` in `headRepo`, which must be a fork of `baseRepo` or its parent. The work
- * runs in the fork, whose object store reaches its parent's through git alternates (docs/pulls.md
- * "Forks"), so nothing is fetched or written. Errors: BAD_REQUEST for repositories that are not
- * parent and fork (sibling forks share no objects: open the compare page in the fork's parent).
+ * Compare across a fork network (issue #8 "pick base and compare branches (and a fork)"; GitHub
+ * compares any two repositories of a network): `base` in `baseRepo`, `head` in `headRepo`, which
+ * must be its fork, its parent, or a sibling fork (a fork of the same parent) — the network
+ * `pulls.create` accepts. Nothing is fetched or written (docs/pulls.md "Forks"):
+ *   - head is base's fork: the work runs in the fork, which reaches its parent's objects through
+ *     alternates; base is head's fork: in base, likewise;
+ *   - siblings share only their parent's objects, so the work runs in the base repository with
+ *     the head's object folder added for that one git process (GIT_ALTERNATE_OBJECT_DIRECTORIES,
+ *     read-only; the head's own alternates lead to the parent).
+ * Errors: BAD_REQUEST for repositories outside the network (unrelated, or a fork detached from
+ * its deleted parent).
  */
 export async function compareAcross(db: Db, baseRepo: AuthorizedRepo, base: string, headRepo: AuthorizedRepo, head: string, filter: DiffFilter = {}): Promise<Comparison> {
-  if (headRepo.id === baseRepo.id) return compare(baseRepo, base, head, filter);
-  const rows = await db.repository.findMany({ where: { id: { in: [baseRepo.id, headRepo.id] } }, select: { id: true, forkedFromId: true } });
-  const forkOf = (id: string) => rows.find((r) => r.id === id)?.forkedFromId ?? null;
-  const holder = forkOf(headRepo.id) === baseRepo.id ? headRepo : forkOf(baseRepo.id) === headRepo.id ? baseRepo : null;
-  if (!holder) throw new AppError("BAD_REQUEST", `${headRepo.owner}/${headRepo.name} is not a fork of ${baseRepo.owner}/${baseRepo.name} (nor its parent)`);
-  return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: holder.gitDir });
+  const relation = await forkRelation(db, headRepo.id, baseRepo.id);
+  if (relation === "same") return compare(baseRepo, base, head, filter);
+  if (relation === null) {
+    throw new AppError("BAD_REQUEST", `${headRepo.owner}/${headRepo.name} is not in the fork network of ${baseRepo.owner}/${baseRepo.name}: compare with its fork, its parent or a fork of its parent`);
+  }
+  if (relation === "fork") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: headRepo.gitDir });
+  if (relation === "parent") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: baseRepo.gitDir });
+  return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: baseRepo.gitDir, borrow: [objectsDir(headRepo.gitDir)] });
 }
 
 /** Commits reachable from `ref` (default branch when absent): {ref, sha, count}. Errors: NOT_FOUND. */

@@ -18,6 +18,7 @@ import type { Db } from "@/server/db";
 import { AppError, badRequest, conflict } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
+import { sameForkNetwork } from "@/server/services/repos/fork";
 import { inTransaction, requireActor } from "@/server/services/issues/core";
 import { branchNameProblem } from "@/server/git/refs";
 import { resolveCommit } from "@/server/git/repository";
@@ -33,19 +34,6 @@ async function branchTip(repo: Pick<AuthorizedRepo, "gitDir" | "owner" | "name">
   const tip = await resolveCommit(repo.gitDir, `refs/heads/${branch}`);
   if (!tip) throw badRequest(`${field}: branch "${branch}" does not exist in ${repo.owner}/${repo.name}`);
   return tip;
-}
-
-/**
- * True when `a` and `b` are in one fork network as svc builds it: one is the other's fork, or
- * both are forks of the same parent.
- */
-export async function sameForkNetwork(db: Db, a: string, b: string): Promise<boolean> {
-  if (a === b) return true;
-  const rows = await db.repository.findMany({ where: { id: { in: [a, b] } }, select: { id: true, forkedFromId: true } });
-  const ra = rows.find((r) => r.id === a);
-  const rb = rows.find((r) => r.id === b);
-  if (!ra || !rb) return false;
-  return ra.forkedFromId === b || rb.forkedFromId === a || (ra.forkedFromId !== null && ra.forkedFromId === rb.forkedFromId);
 }
 
 /** The source repository of a create: the target itself, or a readable repository of its fork network. */

@@ -79,8 +79,9 @@ export async function forkInfo(db: Db, actor: Actor | null, repoId: string): Pro
 }
 
 /**
- * The head repositories the compare page offers (issue #8): `repo`'s parent and its forks that
- * `actor` can read, parent first, then forks oldest first — at most 50. One query, with the
+ * The head repositories the compare page offers (issue #8): `repo`'s parent, its forks and its
+ * sibling forks (the parent's other forks) that `actor` can read, parent first, then the others
+ * oldest first — at most 50 (the network repos.compare {headRepoId} and pulls.create accept). One query, with the
  * visibility rule of repository lists (listRepositories: public, owned, collaborated, or any
  * for a site administrator; a token without repo:read sees public ones only).
  */
@@ -91,13 +92,36 @@ export async function forkNetwork(db: Db, actor: Actor | null, repo: { id: strin
   const visible = viewer?.user.isAdmin ? {} : { OR: [{ isPrivate: false }, ...membership] };
   const self = await db.repository.findUnique({ where: { id: repo.id }, select: { forkedFromId: true } });
   const rows = await db.repository.findMany({
-    where: { AND: [visible, { OR: [{ forkedFromId: repo.id }, ...(self?.forkedFromId ? [{ id: self.forkedFromId }] : [])] }] },
+    where: {
+      AND: [visible, { OR: [{ forkedFromId: repo.id }, ...(self?.forkedFromId ? [{ id: self.forkedFromId }, { forkedFromId: self.forkedFromId, id: { not: repo.id } }] : [])] }],
+    },
     select: { id: true, name: true, createdAt: true, owner: { select: { username: true } } },
     orderBy: { createdAt: "asc" },
     take: 51,
   });
   const out = rows.map((r) => ({ id: r.id, owner: r.owner.username, name: r.name, isParent: r.id === self?.forkedFromId }));
   return [...out.filter((r) => r.isParent), ...out.filter((r) => !r.isParent)].slice(0, 50);
+}
+
+/**
+ * How repository `a` relates to `b` in a fork network as svc builds it (docs/pulls.md "Forks"):
+ * "same"; "fork" (a is b's fork); "parent" (a is b's parent); "sibling" (both are forks of one
+ * parent); null otherwise (unrelated, or a fork detached from its deleted parent). One query.
+ */
+export async function forkRelation(db: Db, a: string, b: string): Promise<"same" | "fork" | "parent" | "sibling" | null> {
+  if (a === b) return "same";
+  const rows = await db.repository.findMany({ where: { id: { in: [a, b] } }, select: { id: true, forkedFromId: true } });
+  const ra = rows.find((r) => r.id === a);
+  const rb = rows.find((r) => r.id === b);
+  if (!ra || !rb) return null;
+  if (ra.forkedFromId === b) return "fork";
+  if (rb.forkedFromId === a) return "parent";
+  return ra.forkedFromId !== null && ra.forkedFromId === rb.forkedFromId ? "sibling" : null;
+}
+
+/** True when `a` and `b` are in one fork network: one is the other's fork, or both are forks of the same parent. */
+export async function sameForkNetwork(db: Db, a: string, b: string): Promise<boolean> {
+  return (await forkRelation(db, a, b)) !== null;
 }
 
 /**

@@ -1,0 +1,59 @@
+/**
+ * One row of the pull request list (issue #8): state icon, title, draft badge, labels, number
+ * and byline, branches; and the two slots GitHub's rows have and issue #9 fills: the review
+ * decision (a word in the byline) and the comment count (an icon with the number, on the right).
+ * A row without `reviewDecision` / `commentCount` (pulls.list does not send them yet) shows
+ * nothing there: the slots never invent data (components/pulls/model.ts `PullRowExtras`).
+ */
+import { Badge } from "@/components/ui/badge";
+import { cx } from "@/components/ui/styles";
+import { PrefetchLink } from "@/components/ui/prefetch-link";
+import { CommentIcon, LabelChip, TimeAgo } from "@/components/issues/ui";
+import { commentCountLabel, pullUrl, reviewDecisionText, type PullRow } from "./model";
+import { BranchLabel, PullStateIcon } from "./ui";
+
+const DECISION_TONE = { approved: "text-primary", changes_requested: "text-danger", review_required: "text-subtle-foreground" } as const;
+
+export function PullListRow({ repo, pr }: { repo: { owner: string; name: string }; pr: PullRow }) {
+  const href = pullUrl(repo.owner, repo.name, pr.number);
+  const decision = reviewDecisionText(pr.reviewDecision);
+  const comments = commentCountLabel(pr.commentCount);
+  return (
+    <li className="flex items-start gap-3 px-4 py-3 hover:bg-muted" data-testid="pull-row" data-number={pr.number}>
+      <span className="mt-0.5">
+        <PullStateIcon pr={pr} />
+      </span>
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <PrefetchLink href={href} className="font-medium text-foreground hover:text-primary [overflow-wrap:anywhere]" data-testid="pull-title">
+            {pr.title}
+          </PrefetchLink>
+          {pr.isDraft && pr.state === "open" && <Badge data-testid="pull-draft">Draft</Badge>}
+          {pr.labels.map((l) => (
+            <LabelChip key={l.id} label={{ name: l.name, color: l.color, description: null }} />
+          ))}
+        </div>
+        <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-subtle-foreground">
+          <span>
+            #{pr.number} {pr.state === "merged" && pr.mergedAt ? <>merged <TimeAgo iso={pr.mergedAt} /></> : pr.state === "closed" && pr.closedAt ? <>closed <TimeAgo iso={pr.closedAt} /></> : <>opened <TimeAgo iso={pr.createdAt} /></>}
+            {pr.author && <> by {pr.author.username}</>}
+          </span>
+          {decision && pr.reviewDecision && (
+            <span className={cx("font-medium", DECISION_TONE[pr.reviewDecision])} data-testid="pull-review-decision" data-decision={pr.reviewDecision}>
+              · {decision}
+            </span>
+          )}
+          <span className="inline-flex items-center gap-1">
+            <BranchLabel name={pr.sourceBranch} /> → <BranchLabel name={pr.targetBranch} />
+          </span>
+        </div>
+      </div>
+      {comments && (
+        <PrefetchLink href={href} className="mt-0.5 inline-flex shrink-0 items-center gap-1 text-xs text-muted-foreground hover:text-primary" aria-label={comments} data-testid="pull-comment-count">
+          <CommentIcon />
+          {pr.commentCount}
+        </PrefetchLink>
+      )}
+    </li>
+  );
+}
