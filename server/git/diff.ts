@@ -101,17 +101,25 @@ function remember(key: string, diff: Diff): void {
 export async function diffTrees(gitDir: string, from: string, to: string, opts: DiffOptions = {}): Promise<Diff> {
   assertSha(from, "from");
   assertSha(to, "to");
-  const key = `${gitDir}\0${from}\0${to}`;
+  return diffRange(gitDir, [from, to], opts);
+}
+
+/**
+ * `git diff <range…>` (`[from, to]` or `["<base>...<head>"]`, resolved ids only) read into a
+ * `Diff`, with the metadata cache and path filtering described at `diffTrees`.
+ */
+async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
+  const key = `${gitDir}\0${range.join("\0")}`;
   const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
   if (!wanted) {
-    const diff = await runParser(gitDir, [...DIFF_ARGS, from, to], new DiffParser({ limits: opts.limits }), opts.timeoutMs);
+    const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], new DiffParser({ limits: opts.limits }), opts.timeoutMs);
     remember(key, diff);
     return diff;
   }
   let meta = metadataCache.get(key);
   if (!meta) {
     const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
-    meta = await runParser(gitDir, [...metaArgs, from, to], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs);
+    meta = await runParser(gitDir, [...metaArgs, ...range], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs);
     remember(key, meta);
   }
   const picked = meta.files.filter((f) => isWanted(wanted, f));
@@ -119,7 +127,7 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   let files: DiffFile[] = [];
   if (picked.length > 0) {
     const pathspecs = [...new Set(picked.flatMap((f) => [f.oldPath, f.newPath]))];
-    const args = ["--literal-pathspecs", ...DIFF_ARGS, from, to, "--", ...pathspecs];
+    const args = ["--literal-pathspecs", ...DIFF_ARGS, ...range, "--", ...pathspecs];
     const pairs = new Set(picked.map((f) => `${f.oldPath}\0${f.newPath}`));
     const part = await runParser(gitDir, args, new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }), opts.timeoutMs);
     // the metadata run is the reference: a file the restricted run paired differently keeps its metadata, without hunks
@@ -131,25 +139,53 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   return { files, totalAdditions: meta.totalAdditions, totalDeletions: meta.totalDeletions, totalFiles: meta.totalFiles, truncated: files.some((f) => f.truncated) || meta.truncated };
 }
 
-/** The merge base of two commits (git-merge-base(1), the first of several), or null when the histories are unrelated. */
+/** Merge bases already computed, by "gitDir a b" (ids are immutable: entries never go stale); null = unrelated histories. In-flight lookups are shared. */
+const mergeBaseCache = new Map<string, Promise<string | null>>();
+const MERGE_BASE_CACHE_SIZE = 256;
+
+/**
+ * The merge base of two commits (git-merge-base(1), the first of several), or null when the
+ * histories are unrelated. Cached per (a, b) pair: commit ids never change meaning, so a push
+ * that moves a branch asks about a new pair. Errors: a plain Error when git fails (e.g. an id
+ * the repository does not have); failures are not cached.
+ */
 export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | null> {
   assertSha(a, "a");
   assertSha(b, "b");
-  const r = await runGit(["merge-base", a, b], { gitDir });
-  if (r.code === 1) return null;
-  if (r.code !== 0) throw new Error(`git merge-base failed (${r.code}): ${r.stderr.trim()}`);
-  return r.stdout.toString().trim() || null;
+  const key = `${gitDir}\0${a}\0${b}`;
+  let found = mergeBaseCache.get(key);
+  if (found) {
+    mergeBaseCache.delete(key);
+    mergeBaseCache.set(key, found);
+    return found;
+  }
+  found = (async () => {
+    const r = await runGit(["merge-base", a, b], { gitDir });
+    if (r.code === 1) return null;
+    if (r.code !== 0) throw new Error(`git merge-base failed (${r.code}): ${r.stderr.trim()}`);
+    return r.stdout.toString().trim() || null;
+  })();
+  mergeBaseCache.set(key, found);
+  while (mergeBaseCache.size > MERGE_BASE_CACHE_SIZE) mergeBaseCache.delete(mergeBaseCache.keys().next().value!);
+  found.catch(() => mergeBaseCache.get(key) === found && mergeBaseCache.delete(key));
+  return found;
 }
 
 /**
  * Three-dot diff (`git diff base...head`): changes on `head` since its merge base with `base`,
- * as GitHub's compare and pull request "Files changed" show. Errors: BAD_REQUEST when the two
- * commits share no history.
+ * as GitHub's compare and pull request "Files changed" show. The diff runs as `git diff
+ * base...head` (git takes the same first merge base as `mergeBase`) side by side with the
+ * (cached) merge-base lookup, so neither waits for the other. Errors: BAD_REQUEST when the two
+ * commits share no history; a plain Error when git fails (e.g. an unknown id).
  */
 export async function diffThreeDot(gitDir: string, base: string, head: string, opts: DiffOptions = {}): Promise<Diff & { mergeBaseSha: string }> {
+  assertSha(base, "base");
+  assertSha(head, "head");
+  const diff = diffRange(gitDir, [`${base}...${head}`], opts);
+  diff.catch(() => {}); // awaited below unless the merge base fails first
   const mb = await mergeBase(gitDir, base, head);
   if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
-  return { ...(await diffTrees(gitDir, mb, head, opts)), mergeBaseSha: mb };
+  return { ...(await diff), mergeBaseSha: mb };
 }
 
 /**
@@ -175,16 +211,17 @@ export const MAX_RANGE_COMMITS = 250;
 /**
  * Commits in `mergeBase(base, head)..head` (= `base..head`), oldest first (git-log(1) --reverse,
  * topological ties by date as git orders them), at most `limit` (default MAX_RANGE_COMMITS), plus
- * `totalCommits` (git rev-list --count). Spec "pulls.getCommits". Git's output is streamed and
- * git stopped after `limit` records.
+ * `totalCommits` (the log's length, or git rev-list --count when the log reaches `limit`). Spec
+ * "pulls.getCommits". Git's output is streamed and git stopped after `limit` records.
  */
 export async function listRangeCommits(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
   assertSha(base, "base");
   assertSha(head, "head");
   const range = [`^${base}`, head];
-  const totalCommits = Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir })).trim());
+  const count = async () => Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir })).trim());
   const commits: RangeCommit[] = [];
-  if (totalCommits === 0 || limit <= 0) return { commits, totalCommits };
+  if (limit <= 0) return { commits, totalCommits: await count() };
+  // the log alone when it ends before `limit` (its length is the count); rev-list --count only past the limit
   const out = gitOutput(["log", "--reverse", "--format=%H%x00%an%x00%ae%x00%aI%x00%B%x00", "-z", ...range, "--"], { gitDir });
   let pending = "";
   try {
@@ -214,7 +251,7 @@ export async function listRangeCommits(gitDir: string, base: string, head: strin
   } finally {
     out.stop();
   }
-  return { commits, totalCommits };
+  return { commits, totalCommits: commits.length < limit ? commits.length : await count() };
 }
 
 /** Number of commits reachable from `sha` (git rev-list --count), for the repository page. */
