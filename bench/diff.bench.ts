@@ -14,7 +14,8 @@
  *   - compare with `maxLines: 10000`, the compare page's first response;
  *   - the whole diff through the API: the first page, then `paths` pages (200 files each) for
  *     every file whose hunks were left out, as a viewer scrolling to the end would;
- *   - getDiff of one file (`path`): the fixed cost of a request (auth, lookups, one small diff).
+ *   - getDiff of one file (`path`): the fixed cost of a request (auth, lookups, one small diff);
+ *   - getDiff with `maxLines: 2000` right after a push: what the Files changed tab asks first.
  * Prints each against git measured in the same run (goal ≤ 1.3× for the page).
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -122,7 +123,7 @@ async function main() {
     return n;
   };
 
-  const t = { git: [] as number[], cmpCold: [] as number[], cmpWarm: [] as number[], cmpSmall: [] as number[], cmpAll: [] as number[], prCold: [] as number[], prWarm: [] as number[], prAll: [] as number[], prOne: [] as number[] };
+  const t = { git: [] as number[], cmpCold: [] as number[], cmpWarm: [] as number[], cmpSmall: [] as number[], cmpAll: [] as number[], prCold: [] as number[], prWarm: [] as number[], prAll: [] as number[], prOne: [] as number[], prTab: [] as number[] };
   let gitBytes = 0, pageBytes = 0, pageFiles = 0, pageLines = 0, pages = 0;
   await compare(); // warm up (module loading, first git run)
   await getDiff();
@@ -146,6 +147,9 @@ async function main() {
     await timed(t.prWarm, () => getDiff());
     await timed(t.prAll, () => whole(getDiff, (d: { files: File[] }) => d.files));
     await timed(t.prOne, () => getDiff({ path: "dir0/f0.txt" }));
+
+    await push();
+    await timed(t.prTab, () => getDiff({ maxLines: 2_000 }));
   }
   const git = median(t.git);
   const row = (label: string, xs: number[], note = "") => console.log(`${label.padEnd(44)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${note ? `  (${note})` : ""}`);
@@ -155,6 +159,7 @@ async function main() {
   row("pulls.getDiff, first page, again", t.prWarm);
   row("pulls.getDiff, whole diff via paths pages", t.prAll, `${pages} requests`);
   row("pulls.getDiff, one file (path)", t.prOne);
+  row("pulls.getDiff, maxLines 2,000, after a push", t.prTab, "the Files changed tab's first response");
   row("repos.compare, first page, after a push", t.cmpCold);
   row("repos.compare, first page, again", t.cmpWarm);
   row("repos.compare, maxLines 10,000", t.cmpSmall, "as /compare renders");

@@ -81,6 +81,9 @@ export interface Diff {
   truncated: boolean;
 }
 
+/** What `DiffParser`'s `counts` option needs of an earlier run of the same range. */
+export type DiffCounts = Pick<Diff, "totalAdditions" | "totalDeletions" | "totalFiles"> & { files: Pick<DiffFile, "oldPath" | "newPath" | "status" | "additions" | "deletions" | "isBinary">[] };
+
 /** Limits of one parse. Lines are hunk lines (context, added, deleted); bytes are their UTF-8 content. */
 export interface DiffLimits {
   /** Most files listed (GitHub lists 3,000). */
@@ -160,12 +163,21 @@ export class DiffParser {
   private filtered = false;
 
   private readonly metadataOnly: boolean;
+  private readonly counts: DiffCounts | null;
 
-  /** `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come without hunks and are not marked truncated. */
-  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean } = {}) {
+  /**
+   * `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come
+   * without hunks and are not marked truncated. `counts`: the counts of the same range from an
+   * earlier run (its metadata: same arguments, so the same files in the same order); additions,
+   * deletions and binary flags are taken from there instead of the patch lines, so git can be
+   * stopped as soon as the budget is spent. A record that does not match throws (the caller
+   * then runs without `counts`).
+   */
+  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean; counts?: DiffCounts } = {}) {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
     this.metadataOnly = opts.metadataOnly ?? false;
+    this.counts = opts.counts ?? null;
   }
 
   /** False once no later byte can change the result (every wanted file parsed, or the budget spent): stop git then. */
@@ -273,8 +285,12 @@ export class DiffParser {
     }
     if (this.section === "raw") {
       if (rec === "" && this.rawCount > 0) {
-        // no --numstat: the patch follows the raw records; counts come from its lines
-        this.countMode = true;
+        // no --numstat: the patch follows the raw records; counts come from its lines, or from `counts`
+        if (this.counts) {
+          if (this.counts.totalFiles !== this.rawCount) throw new Error("git diff: the counts given are of another range");
+          this.totalAdditions = this.counts.totalAdditions;
+          this.totalDeletions = this.counts.totalDeletions;
+        } else this.countMode = true;
         this.startPatch();
         return;
       }
@@ -324,6 +340,13 @@ export class DiffParser {
       };
       if (letter === "R" || letter === "C") file.similarity = Number(status.slice(1)) || 0;
       if (letter === "C") file.copiedFrom = p1;
+      if (this.counts) {
+        const c = this.counts.files[index];
+        if (!c || c.oldPath !== file.oldPath || c.newPath !== file.newPath || c.status !== file.status) throw new Error("git diff: the counts given are of another range");
+        file.additions = c.additions;
+        file.deletions = c.deletions;
+        file.isBinary = c.isBinary;
+      }
       this.all.push(file);
       return;
     }

@@ -92,6 +92,9 @@ function remember(key: string, diff: Diff): void {
  * `git diff from to` shows it (two-dot). Files are in git's order (by path). With `path`/`paths`
  * only those files are returned (by new path; a renamed file also by its old path); totals always cover the whole range. Limits: see `DIFF_LIMITS`.
  *
+ * The first run of a range reads git's whole patch (the line counts of every file come from it)
+ * and caches the range's metadata; later unfiltered runs take the counts from that cache and
+ * stop git once the response's budget is spent.
  * A filtered request reads the range's metadata (`--raw --numstat`, cached per range), then runs
  * the patch only for the wanted files' paths (`git --literal-pathspecs diff … -- <old> <new>…`,
  * both sides so renames and copies pair up as in the whole diff): paging through a huge diff
@@ -111,12 +114,20 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
 async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
   const key = `${gitDir}\0${range.join("\0")}`;
   const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
+  let meta = metadataCache.get(key);
   if (!wanted) {
+    if (meta) {
+      // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts
+      const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], new DiffParser({ limits: opts.limits, counts: meta }), opts.timeoutMs).catch((e: Error) => {
+        if (/counts given are of another range/.test(e.message)) return null; // never expected: then count from the patch
+        throw e;
+      });
+      if (diff) return diff;
+    }
     const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], new DiffParser({ limits: opts.limits }), opts.timeoutMs);
     remember(key, diff);
     return diff;
   }
-  let meta = metadataCache.get(key);
   if (!meta) {
     const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
     meta = await runParser(gitDir, [...metaArgs, ...range], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs);

@@ -11,7 +11,7 @@ import { getDb } from "@/server/db";
 import { gitEnv } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommits } from "@/server/git/repository";
-import { diffThreeDot, diffTrees, listRangeCommits, mergeBase } from "@/server/git/diff";
+import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, listRangeCommits, mergeBase, type DiffLimits } from "@/server/git/diff";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
@@ -187,3 +187,40 @@ describe("the git layer", () => {
     await expect(diffThreeDot(gitDir, x2, "f".repeat(40))).rejects.toThrow();
   });
 });
+
+describe("counts from the cache", () => {
+  it("a later unfiltered diff of a range stops git at the budget and answers exactly as a full read", async () => {
+    w.git("checkout", "-q", "-b", "wide", sha.root);
+    for (let i = 0; i < 12; i++) w.write(`w/f${i}.txt`, Array.from({ length: 30 }, (_, k) => `line ${i} ${k}`).join("\n") + "\n");
+    w.write("w/bin.dat", Buffer.from([0, 1, 2, 3, 0, 9]));
+    w.write("w/tail.txt", "no newline");
+    const from = w.commit("wide base");
+    for (let i = 0; i < 12; i++) w.write(`w/f${i}.txt`, Array.from({ length: 30 }, (_, k) => (k % 3 ? `line ${i} ${k}` : `LINE ${i} ${k}`)).join("\n") + "\n");
+    w.git("mv", "w/f3.txt", "w/moved.txt");
+    w.write("w/bin.dat", Buffer.from([0, 1, 2, 4, 0, 9]));
+    w.write("w/tail.txt", "still no newline");
+    w.write("w/new.txt", "a\nb\n");
+    const to = w.commit("wide change");
+    w.git("checkout", "-q", "main");
+    push();
+    const full = (limits: Partial<DiffLimits>) => {
+      const p = new DiffParser({ limits });
+      p.push(execFileSync("git", [...DIFF_ARGS, from, to], { env: gitEnv({ GIT_DIR: gitDir }) }));
+      return p.finish();
+    };
+    const budgets = [{}, { maxTotalLines: 25 }, { maxTotalLines: 100 }, { maxTotalLines: 1 }, { maxFileLines: 4, maxTotalLines: 30 }];
+    // the first run reads everything and caches the counts; every later run uses them
+    expect(await diffTrees(gitDir, from, to, { limits: budgets[1] })).toEqual(full(budgets[1]));
+    for (const limits of budgets) expect(await diffTrees(gitDir, from, to, { limits })).toEqual(full(limits));
+    const cut = await diffTrees(gitDir, from, to, { limits: { maxTotalLines: 25 } });
+    expect(cut.files.find((f) => f.newPath === "w/f11.txt")).toMatchObject({ additions: 10, deletions: 10, truncated: true, truncatedReason: "total", hunks: [] });
+    expect(cut.files.find((f) => f.newPath === "w/bin.dat")).toMatchObject({ isBinary: true, additions: 0 });
+    expect(cut).toMatchObject({ totalAdditions: full({}).totalAdditions, totalDeletions: full({}).totalDeletions, totalFiles: 15, truncated: true });
+  });
+
+  it("counts that do not match the output are refused by the parser", () => {
+    const p = new DiffParser({ counts: { totalAdditions: 1, totalDeletions: 0, totalFiles: 1, files: [{ oldPath: "x", newPath: "x", status: "modified", additions: 1, deletions: 0, isBinary: false }] } });
+    expect(() => p.push(Buffer.from(":100644 100644 " + "1".repeat(40) + " " + "2".repeat(40) + " M\0y\0\0"))).toThrow(/another range/);
+  });
+});
+
