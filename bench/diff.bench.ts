@@ -164,6 +164,15 @@ async function main() {
   row("repos.compare, first page, again", t.cmpWarm);
   row("repos.compare, maxLines 10,000", t.cmpSmall, "as /compare renders");
   row("repos.compare, whole diff via paths pages", t.cmpAll, `${pages} requests`);
+  // every git process costs the server this much event-loop time before git runs (fork + exec of a large process)
+  const spawnMs: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const t0 = performance.now();
+    const child = spawn("git", ["version"], { env: ENV });
+    spawnMs.push(performance.now() - t0);
+    await new Promise((r) => child.on("close", r));
+  }
+  console.log(`spawn() of one git process blocks this process ${median(spawnMs).toFixed(1)} ms (median of 9; RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB)`);
   await server.close();
   await closeDb?.();
   rmSync(work, { recursive: true, force: true });
