@@ -203,9 +203,9 @@ describe("counts from the cache", () => {
     const to = w.commit("wide change");
     w.git("checkout", "-q", "main");
     push();
-    const full = (limits: Partial<DiffLimits>) => {
+    const full = (limits: Partial<DiffLimits>, a = from) => {
       const p = new DiffParser({ limits });
-      p.push(execFileSync("git", [...DIFF_ARGS, from, to], { env: gitEnv({ GIT_DIR: gitDir }) }));
+      p.push(execFileSync("git", [...DIFF_ARGS, a, to], { env: gitEnv({ GIT_DIR: gitDir }) }));
       return p.finish();
     };
     const budgets = [{}, { maxTotalLines: 25 }, { maxTotalLines: 100 }, { maxTotalLines: 1 }, { maxFileLines: 4, maxTotalLines: 30 }];
@@ -216,6 +216,9 @@ describe("counts from the cache", () => {
     expect(cut.files.find((f) => f.newPath === "w/f11.txt")).toMatchObject({ additions: 10, deletions: 10, truncated: true, truncatedReason: "total", hunks: [] });
     expect(cut.files.find((f) => f.newPath === "w/bin.dat")).toMatchObject({ isBinary: true, additions: 0 });
     expect(cut).toMatchObject({ totalAdditions: full({}).totalAdditions, totalDeletions: full({}).totalDeletions, totalFiles: 15, truncated: true });
+    // counts cached by a `paths` page's metadata run (--numstat) serve the same way
+    expect((await diffTrees(gitDir, sha.root, to, { paths: ["w/f0.txt"] })).files).toHaveLength(1);
+    for (const limits of budgets) expect(await diffTrees(gitDir, sha.root, to, { limits })).toEqual(full(limits, sha.root));
   });
 
   it("counts that do not match the output are refused by the parser", () => {
