@@ -40,7 +40,9 @@ export function rangeSummary(gitDir: string, base: string, head: string): Promis
     const mb = await mergeBase(gitDir, base, head);
     if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
     const [counts, range] = await Promise.all([aheadBehind(gitDir, base, head), listRangeCommits(gitDir, mb, head)]);
-    return { mergeBaseSha: mb, ...counts, commits: range.commits, totalCommits: range.totalCommits };
+    // shared by every later answer for the pair: frozen, so no caller can change another's
+    const commits = Object.freeze(range.commits.map((c) => Object.freeze(c))) as RangeCommit[];
+    return Object.freeze({ mergeBaseSha: mb, ...counts, commits, totalCommits: range.totalCommits });
   })();
   cache.set(key, computed);
   while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

@@ -51,7 +51,8 @@ async function commitMeta(gitDir: string, id: string): Promise<git.Commit> {
   const key = `${gitDir}\0${id}`;
   const hit = commitCache.get(key);
   if (hit) return hit;
-  const [commit] = await git.listCommits(gitDir, id, { limit: 1, skip: 0 });
+  const [found] = await git.listCommits(gitDir, id, { limit: 1, skip: 0 });
+  const commit = Object.freeze({ ...found, parents: Object.freeze(found.parents) as string[] }); // shared by later answers
   commitCache.set(key, commit);
   while (commitCache.size > COMMIT_CACHE_SIZE) commitCache.delete(commitCache.keys().next().value!);
   return commit;
