@@ -1,16 +1,22 @@
 /**
  * Diff benchmark (issue #8): `npx tsx bench/diff.bench.ts [--files 2000] [--lines 50] [--runs 5]`
  * (not part of the tests). Builds a range of `files` files with `lines` changed lines each
- * (additions + deletions: 2,000 × 50 = 100k changed lines, 50k added and 50k deleted), serves svc's tRPC handler over HTTP
- * on 127.0.0.1 (test/helpers.ts `startServer`), and times, median of `runs`:
+ * (additions + deletions: 2,000 × 50 = 100k changed lines, 50k added and 50k deleted) and a pull
+ * request of it, serves svc's tRPC handler over HTTP on 127.0.0.1 (test/helpers.ts
+ * `startServer`, in this process: the client's JSON decoding shares the thread), and times,
+ * median of `runs`:
  *   - `git diff -M -C base...head` read to the end (the physical limit: git computing and
  *     printing the same diff);
- *   - repos.compare over HTTP: the first page (every file's metadata, hunks up to the response
- *     budget, docs/pulls.md "Diff" limits), as the compare page loads it;
- *   - the same with `maxLines: 10000`, the compare page's first response;
- *   - the whole diff through the API: that page, then `paths` pages (200 files each) for every
- *     file whose hunks were left out, as a viewer scrolling to the end would.
- * Prints each against git (goal ≤ 1.3× for the page).
+ *   - pulls.getDiff and repos.compare over HTTP, the first page (every file's metadata, hunks up
+ *     to the response budget, docs/pulls.md "Diff" limits): "cold" right after a push (a new
+ *     empty commit on the head branch, so no cache knows the pair: the first view of a new
+ *     head) and "warm" (the same pair again);
+ *   - compare with `maxLines: 10000`, the compare page's first response;
+ *   - the whole diff through the API: the first page, then `paths` pages (200 files each) for
+ *     every file whose hunks were left out, as a viewer scrolling to the end would;
+ *   - getDiff of one file (`path`): the fixed cost of a request (auth, lookups, one small diff);
+ *   - getDiff with `maxLines: 2000` right after a push: what the Files changed tab asks first.
+ * Prints each against git measured in the same run (goal ≤ 1.3× for the page).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -71,67 +77,102 @@ async function main() {
   const { signUp } = await import("@/server/services/users");
   const { createToken } = await import("@/server/services/tokens");
   const { createRepository } = await import("@/server/services/repos");
+  const { createPullRequest } = await import("@/server/services/pulls/create-pull-request");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { repoGitDir } = await import("@/server/git/paths");
   const { startServer } = await import("../test/helpers");
   const db = await getDb();
   const user = await signUp(db, { username: "bench", password: "password123" });
   const { token } = await createToken(db, user.id, { name: "bench", scopes: ["repo:read"] });
-  const repo = await createRepository(db, { user: { ...user, isAdmin: false }, via: "session", scopes: SCOPES }, { name: "diffs" });
+  const actor = { user: { ...user, isAdmin: false }, via: "session", scopes: SCOPES } as const;
+  const repo = await createRepository(db, actor, { name: "diffs" });
   const gitDir = repoGitDir("bench", "diffs");
   execFileSync("git", ["fetch", "-q", src, "+refs/heads/*:refs/heads/*"], { env: { ...ENV, GIT_DIR: gitDir } });
+  const bare = (...argv: string[]) => execFileSync("git", argv, { env: { ...ENV, GIT_DIR: gitDir } }).toString().trim();
+  const pr = await createPullRequest(db, actor, repo, { title: "everything", sourceBranch: "topic", targetBranch: "main", headSha: bare("rev-parse", "topic"), baseSha: bare("rev-parse", "main") });
   const server = await startServer();
 
-  const get = async (input: unknown) => {
-    const r = await fetch(`${server.url}/api/trpc/repos.compare?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { authorization: `Bearer ${token}` } });
+  /** A push: an empty commit on topic (same tree, so the same diff) and the pull request's head moved to it, as after-push does. */
+  const push = async () => {
+    const old = bare("rev-parse", "topic");
+    const next = bare("commit-tree", "topic^{tree}", "-p", old, "-m", `push ${performance.now()}`);
+    bare("update-ref", "refs/heads/topic", next, old);
+    await db.pullRequest.update({ where: { id: pr.id }, data: { headSha: next } });
+  };
+  const call = async (proc: string, input: unknown) => {
+    const r = await fetch(`${server.url}/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { authorization: `Bearer ${token}` } });
     const text = await r.text();
     if (r.status !== 200) throw new Error(`${r.status} ${text.slice(0, 300)}`);
     return { bytes: text.length, data: JSON.parse(text).result.data };
   };
+  type File = { newPath: string; truncatedReason?: string; hunks: { lines: unknown[] }[] };
+  const compare = (extra: object = {}) => call("repos.compare", { repoId: repo.id, base: "main", head: "topic", ...extra });
+  const getDiff = (extra: object = {}) => call("pulls.getDiff", { prId: pr.id, ...extra });
+  const timed = async <T>(into: number[], f: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const r = await f();
+    into.push(performance.now() - t);
+    return r;
+  };
+  /** The first page, then `paths` pages of 200 for the files left without hunks; returns the number of requests. */
+  const whole = async (page: (extra?: object) => Promise<{ data: unknown }>, filesOf: (d: never) => File[]) => {
+    const files = filesOf((await page()).data as never);
+    const rest = files.filter((f) => f.truncatedReason === "total").map((f) => f.newPath);
+    let n = 1;
+    for (let i = 0; i < rest.length; i += 200, n++) await page({ paths: rest.slice(i, i + 200) });
+    return n;
+  };
 
-  const gitMs: number[] = [];
-  const pageMs: number[] = [];
-  const allMs: number[] = [];
-  const smallMs: number[] = [];
-  let gitBytes = 0;
-  let pageBytes = 0;
-  let pageFiles = 0;
-  let pageLines = 0;
-  let pages = 0;
-  await get({ repoId: repo.id, base: "main", head: "topic" }); // warm up (module loading, first git run)
+  const t = { git: [] as number[], cmpCold: [] as number[], cmpWarm: [] as number[], cmpSmall: [] as number[], cmpAll: [] as number[], prCold: [] as number[], prWarm: [] as number[], prAll: [] as number[], prOne: [] as number[], prTab: [] as number[] };
+  let gitBytes = 0, pageBytes = 0, pageFiles = 0, pageLines = 0, pages = 0;
+  await compare(); // warm up (module loading, first git run)
+  await getDiff();
   for (let run = 0; run < RUNS; run++) {
     const g = await timeGitDiff(gitDir, "main", "topic");
-    gitMs.push(g.ms);
+    t.git.push(g.ms);
     gitBytes = g.bytes;
 
-    let t = performance.now();
-    const first = await get({ repoId: repo.id, base: "main", head: "topic" });
-    pageMs.push(performance.now() - t);
+    await push();
+    await timed(t.cmpCold, () => compare());
+    const first = await timed(t.cmpWarm, () => compare());
     pageBytes = first.bytes;
-    const files = first.data.diff.files as { newPath: string; truncatedReason?: string; hunks: { lines: unknown[] }[] }[];
+    const files = first.data.diff.files as File[];
     pageFiles = files.length;
     pageLines = files.reduce((s, f) => s + f.hunks.reduce((a, h) => a + h.lines.length, 0), 0);
+    await timed(t.cmpSmall, () => compare({ maxLines: 10_000 }));
+    pages = await timed(t.cmpAll, () => whole(compare, (d: { diff: { files: File[] } }) => d.diff.files));
 
-    t = performance.now();
-    await get({ repoId: repo.id, base: "main", head: "topic", maxLines: 10_000 });
-    smallMs.push(performance.now() - t);
+    await push();
+    await timed(t.prCold, () => getDiff());
+    await timed(t.prWarm, () => getDiff());
+    await timed(t.prAll, () => whole(getDiff, (d: { files: File[] }) => d.files));
+    await timed(t.prOne, () => getDiff({ path: "dir0/f0.txt" }));
 
-    t = performance.now();
-    await get({ repoId: repo.id, base: "main", head: "topic" });
-    const rest = files.filter((f) => f.truncatedReason === "total").map((f) => f.newPath);
-    pages = 1;
-    for (let i = 0; i < rest.length; i += 200) {
-      await get({ repoId: repo.id, base: "main", head: "topic", paths: rest.slice(i, i + 200) });
-      pages++;
-    }
-    allMs.push(performance.now() - t);
+    await push();
+    await timed(t.prTab, () => getDiff({ maxLines: 2_000 }));
   }
-  const git = median(gitMs);
-  console.log(`range: ${FILES} files, ${FILES * LINES} changed lines (additions + deletions); git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians`);
-  console.log(`git diff -M -C base...head        ${git.toFixed(0)} ms`);
-  console.log(`repos.compare, first page (HTTP)  ${median(pageMs).toFixed(0)} ms  ${(median(pageMs) / git).toFixed(2)}× git  (${pageFiles} files listed, ${pageLines} hunk lines, ${(pageBytes / 1e6).toFixed(1)} MB JSON)`);
-  console.log(`compare page's first response     ${median(smallMs).toFixed(0)} ms  ${(median(smallMs) / git).toFixed(2)}× git  (maxLines 10,000, as /compare renders)`);
-  console.log(`whole diff via paths pages (HTTP) ${median(allMs).toFixed(0)} ms  ${(median(allMs) / git).toFixed(2)}× git  (${pages} requests)`);
+  const git = median(t.git);
+  const row = (label: string, xs: number[], note = "") => console.log(`${label.padEnd(44)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${note ? `  (${note})` : ""}`);
+  console.log(`range: ${FILES} files, ${FILES * LINES} changed lines (additions + deletions); git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`${"git diff -M -C base...head".padEnd(44)} ${git.toFixed(0).padStart(5)} ms`);
+  row("pulls.getDiff, first page, after a push", t.prCold, `${pageFiles} files listed, ${pageLines} hunk lines, ${(pageBytes / 1e6).toFixed(1)} MB JSON`);
+  row("pulls.getDiff, first page, again", t.prWarm);
+  row("pulls.getDiff, whole diff via paths pages", t.prAll, `${pages} requests`);
+  row("pulls.getDiff, one file (path)", t.prOne);
+  row("pulls.getDiff, maxLines 2,000, after a push", t.prTab, "the Files changed tab's first response");
+  row("repos.compare, first page, after a push", t.cmpCold);
+  row("repos.compare, first page, again", t.cmpWarm);
+  row("repos.compare, maxLines 10,000", t.cmpSmall, "as /compare renders");
+  row("repos.compare, whole diff via paths pages", t.cmpAll, `${pages} requests`);
+  // every git process costs the server this much event-loop time before git runs (fork + exec of a large process)
+  const spawnMs: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const t0 = performance.now();
+    const child = spawn("git", ["version"], { env: ENV });
+    spawnMs.push(performance.now() - t0);
+    await new Promise((r) => child.on("close", r));
+  }
+  console.log(`spawn() of one git process blocks this process ${median(spawnMs).toFixed(1)} ms (median of 9; RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB)`);
   await server.close();
   await closeDb?.();
   rmSync(work, { recursive: true, force: true });

@@ -18,94 +18,10 @@
  * kept, so the caller can stop git.
  */
 
-export type DiffLineType = "context" | "add" | "delete";
+import { DIFF_LIMITS, type Diff, type DiffCounts, type DiffFile, type DiffHunk, type DiffLimits, type DiffLine, type DiffLineType, type DiffStatus } from "./diff-types";
 
-export interface DiffLine {
-  type: DiffLineType;
-  /** The line without its leading marker and without the "\n" (a "\r" of a CRLF line is kept). */
-  content: string;
-  /** Set when git printed "\ No newline at end of file" after this line. */
-  noNewlineAtEnd?: true;
-}
-
-export interface DiffHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  /** The text after the second "@@" (git's function context), without the leading space; "" when none. */
-  header: string;
-  lines: DiffLine[];
-}
-
-export type DiffStatus = "added" | "deleted" | "modified" | "renamed";
-
-export interface DiffFile {
-  /** Path on the old side. Always set: equal to `newPath` except for renames and copies (then the source path). */
-  oldPath: string;
-  /** Path on the new side. Always set: equal to `oldPath` for deletions. */
-  newPath: string;
-  /** A copy (git status C) is "added" with `copiedFrom` set; a type change (T) is "modified". */
-  status: DiffStatus;
-  /** Real counts (as git diff --numstat gives them), even when `truncated` (0 for binary files). */
-  additions: number;
-  deletions: number;
-  hunks: DiffHunk[];
-  isBinary: boolean;
-  /** Octal modes such as "100644", "100755", "120000" (symlink), "160000" (submodule); null when the side is absent. */
-  oldMode: string | null;
-  newMode: string | null;
-  /** True when some hunks or lines were left out (see `truncatedReason`). */
-  truncated: boolean;
-  /** "file": this file passed the per-file limit; "total": the response's budget ran out before (or within) it. */
-  truncatedReason?: "file" | "total";
-  /** Rename/copy similarity in percent (git's score), for renames and copies only. */
-  similarity?: number;
-  /** For copies (status "added"): the source path; the hunks are against that source. */
-  copiedFrom?: string;
-  /** True when either side is a submodule (gitlink, mode 160000). */
-  isSubmodule: boolean;
-  /** Blob ids (or submodule commit ids) of the two sides; null when the side is absent. */
-  oldSha: string | null;
-  newSha: string | null;
-}
-
-export interface Diff {
-  files: DiffFile[];
-  /** Sums over every changed file of the range (not only the files returned). */
-  totalAdditions: number;
-  totalDeletions: number;
-  /** Number of changed files in the range (may exceed `files.length`). */
-  totalFiles: number;
-  /** True when files past `maxFiles` were left out, or some file's hunks were cut. */
-  truncated: boolean;
-}
-
-/** Limits of one parse. Lines are hunk lines (context, added, deleted); bytes are their UTF-8 content. */
-export interface DiffLimits {
-  /** Most files listed (GitHub lists 3,000). */
-  maxFiles: number;
-  /** Most hunk lines kept of one file. */
-  maxFileLines: number;
-  /** Most hunk bytes kept of one file. */
-  maxFileBytes: number;
-  /** Most hunk lines kept over the whole response. */
-  maxTotalLines: number;
-  /** Most hunk bytes kept over the whole response. */
-  maxTotalBytes: number;
-  /** A longer line is cut to this many bytes (and its file marked truncated). */
-  maxLineBytes: number;
-}
-
-/** Defaults: 3,000 files; per file 10,000 lines / 1 MiB; per response 50,000 lines / 8 MiB; lines cut at 64 KiB. */
-export const DIFF_LIMITS: DiffLimits = {
-  maxFiles: 3_000,
-  maxFileLines: 10_000,
-  maxFileBytes: 1024 * 1024,
-  maxTotalLines: 50_000,
-  maxTotalBytes: 8 * 1024 * 1024,
-  maxLineBytes: 64 * 1024,
-};
+export type { Diff, DiffCounts, DiffFile, DiffHunk, DiffLimits, DiffLine, DiffLineType, DiffStatus } from "./diff-types";
+export { DIFF_LIMITS } from "./diff-types";
 
 /** Longest NUL-separated record accepted in the raw/numstat sections (a path is far shorter). */
 const MAX_RECORD_BYTES = 64 * 1024;
@@ -160,12 +76,21 @@ export class DiffParser {
   private filtered = false;
 
   private readonly metadataOnly: boolean;
+  private readonly counts: DiffCounts | null;
 
-  /** `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come without hunks and are not marked truncated. */
-  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean } = {}) {
+  /**
+   * `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come
+   * without hunks and are not marked truncated. `counts`: the counts of the same range from an
+   * earlier run (its metadata: same arguments, so the same files in the same order); additions,
+   * deletions and binary flags are taken from there instead of the patch lines, so git can be
+   * stopped as soon as the budget is spent. A record that does not match throws (the caller
+   * then runs without `counts`).
+   */
+  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean; counts?: DiffCounts } = {}) {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
     this.metadataOnly = opts.metadataOnly ?? false;
+    this.counts = opts.counts ?? null;
   }
 
   /** False once no later byte can change the result (every wanted file parsed, or the budget spent): stop git then. */
@@ -273,8 +198,12 @@ export class DiffParser {
     }
     if (this.section === "raw") {
       if (rec === "" && this.rawCount > 0) {
-        // no --numstat: the patch follows the raw records; counts come from its lines
-        this.countMode = true;
+        // no --numstat: the patch follows the raw records; counts come from its lines, or from `counts`
+        if (this.counts) {
+          if (this.counts.totalFiles !== this.rawCount) throw new Error("git diff: the counts given are of another range");
+          this.totalAdditions = this.counts.totalAdditions;
+          this.totalDeletions = this.counts.totalDeletions;
+        } else this.countMode = true;
         this.startPatch();
         return;
       }
@@ -324,6 +253,13 @@ export class DiffParser {
       };
       if (letter === "R" || letter === "C") file.similarity = Number(status.slice(1)) || 0;
       if (letter === "C") file.copiedFrom = p1;
+      if (this.counts) {
+        const c = this.counts.files[index];
+        if (!c || c.oldPath !== file.oldPath || c.newPath !== file.newPath || c.status !== file.status) throw new Error("git diff: the counts given are of another range");
+        file.additions = c.additions;
+        file.deletions = c.deletions;
+        file.isBinary = c.isBinary;
+      }
       this.all.push(file);
       return;
     }

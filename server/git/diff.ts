@@ -6,10 +6,10 @@
  * Only resolved commit ids (never user text) and fixed options reach git's argument list;
  * path filters are matched in JavaScript against git's exact (-z) paths.
  */
+import { borrowedObjectsEnv } from "./forks";
 import { AppError } from "@/server/errors";
 import { gitText, runGit } from "./exec";
 import { gitOutput } from "./output-stream";
-import { borrowedObjectsEnv } from "./forks";
 import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
@@ -95,6 +95,9 @@ function remember(key: string, diff: Diff): void {
  * `git diff from to` shows it (two-dot). Files are in git's order (by path). With `path`/`paths`
  * only those files are returned (by new path; a renamed file also by its old path); totals always cover the whole range. Limits: see `DIFF_LIMITS`.
  *
+ * The first run of a range reads git's whole patch (the line counts of every file come from it)
+ * and caches the range's metadata; later unfiltered runs take the counts from that cache and
+ * stop git once the response's budget is spent.
  * A filtered request reads the range's metadata (`--raw --numstat`, cached per range), then runs
  * the patch only for the wanted files' paths (`git --literal-pathspecs diff … -- <old> <new>…`,
  * both sides so renames and copies pair up as in the whole diff): paging through a huge diff
@@ -104,17 +107,33 @@ function remember(key: string, diff: Diff): void {
 export async function diffTrees(gitDir: string, from: string, to: string, opts: DiffOptions = {}): Promise<Diff> {
   assertSha(from, "from");
   assertSha(to, "to");
-  const key = `${gitDir}\0${from}\0${to}`;
+  return diffRange(gitDir, [from, to], opts);
+}
+
+/**
+ * `git diff <range…>` (`[from, to]` or `["<base>...<head>"]`, resolved ids only) read into a
+ * `Diff`, with the metadata cache and path filtering described at `diffTrees`.
+ */
+async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
+  const key = `${gitDir}\0${range.join("\0")}\0${(opts.borrow ?? []).join("\0")}`;
   const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
+  let meta = metadataCache.get(key);
   if (!wanted) {
-    const diff = await runParser(gitDir, [...DIFF_ARGS, from, to], new DiffParser({ limits: opts.limits }), opts.timeoutMs, opts.borrow);
+    if (meta) {
+      // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts
+      const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], new DiffParser({ limits: opts.limits, counts: meta }), opts.timeoutMs, opts.borrow).catch((e: Error) => {
+        if (/counts given are of another range/.test(e.message)) return null; // never expected: then count from the patch
+        throw e;
+      });
+      if (diff) return diff;
+    }
+    const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], new DiffParser({ limits: opts.limits }), opts.timeoutMs, opts.borrow);
     remember(key, diff);
     return diff;
   }
-  let meta = metadataCache.get(key);
   if (!meta) {
     const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
-    meta = await runParser(gitDir, [...metaArgs, from, to], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs, opts.borrow);
+    meta = await runParser(gitDir, [...metaArgs, ...range], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs, opts.borrow);
     remember(key, meta);
   }
   const picked = meta.files.filter((f) => isWanted(wanted, f));
@@ -122,7 +141,7 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   let files: DiffFile[] = [];
   if (picked.length > 0) {
     const pathspecs = [...new Set(picked.flatMap((f) => [f.oldPath, f.newPath]))];
-    const args = ["--literal-pathspecs", ...DIFF_ARGS, from, to, "--", ...pathspecs];
+    const args = ["--literal-pathspecs", ...DIFF_ARGS, ...range, "--", ...pathspecs];
     const pairs = new Set(picked.map((f) => `${f.oldPath}\0${f.newPath}`));
     const part = await runParser(gitDir, args, new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }), opts.timeoutMs, opts.borrow);
     // the metadata run is the reference: a file the restricted run paired differently keeps its metadata, without hunks
@@ -134,28 +153,53 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   return { files, totalAdditions: meta.totalAdditions, totalDeletions: meta.totalDeletions, totalFiles: meta.totalFiles, truncated: files.some((f) => f.truncated) || meta.truncated };
 }
 
+/** Merge bases already computed, by "gitDir a b" (ids are immutable: entries never go stale); null = unrelated histories. In-flight lookups are shared. */
+const mergeBaseCache = new Map<string, Promise<string | null>>();
+const MERGE_BASE_CACHE_SIZE = 256;
+
 /**
  * The merge base of two commits (git-merge-base(1), the first of several), or null when the
- * histories are unrelated. `borrow`: as DiffOptions.borrow.
+ * histories are unrelated. Cached per (a, b) pair: commit ids never change meaning, so a push
+ * that moves a branch asks about a new pair. Errors: a plain Error when git fails (e.g. an id
+ * the repository does not have); failures are not cached.
  */
 export async function mergeBase(gitDir: string, a: string, b: string, borrow?: readonly string[]): Promise<string | null> {
   assertSha(a, "a");
   assertSha(b, "b");
-  const r = await runGit(["merge-base", a, b], { gitDir, env: borrowedObjectsEnv(borrow) });
-  if (r.code === 1) return null;
-  if (r.code !== 0) throw new Error(`git merge-base failed (${r.code}): ${r.stderr.trim()}`);
-  return r.stdout.toString().trim() || null;
+  const key = `${gitDir}\0${a}\0${b}\0${(borrow ?? []).join("\0")}`;
+  let found = mergeBaseCache.get(key);
+  if (found) {
+    mergeBaseCache.delete(key);
+    mergeBaseCache.set(key, found);
+    return found;
+  }
+  found = (async () => {
+    const r = await runGit(["merge-base", a, b], { gitDir, env: borrowedObjectsEnv(borrow) });
+    if (r.code === 1) return null;
+    if (r.code !== 0) throw new Error(`git merge-base failed (${r.code}): ${r.stderr.trim()}`);
+    return r.stdout.toString().trim() || null;
+  })();
+  mergeBaseCache.set(key, found);
+  while (mergeBaseCache.size > MERGE_BASE_CACHE_SIZE) mergeBaseCache.delete(mergeBaseCache.keys().next().value!);
+  found.catch(() => mergeBaseCache.get(key) === found && mergeBaseCache.delete(key));
+  return found;
 }
 
 /**
  * Three-dot diff (`git diff base...head`): changes on `head` since its merge base with `base`,
- * as GitHub's compare and pull request "Files changed" show. Errors: BAD_REQUEST when the two
- * commits share no history.
+ * as GitHub's compare and pull request "Files changed" show. The diff runs as `git diff
+ * base...head` (git takes the same first merge base as `mergeBase`) side by side with the
+ * (cached) merge-base lookup, so neither waits for the other. Errors: BAD_REQUEST when the two
+ * commits share no history; a plain Error when git fails (e.g. an unknown id).
  */
 export async function diffThreeDot(gitDir: string, base: string, head: string, opts: DiffOptions = {}): Promise<Diff & { mergeBaseSha: string }> {
-  const mb = await mergeBase(gitDir, base, head);
+  assertSha(base, "base");
+  assertSha(head, "head");
+  const diff = diffRange(gitDir, [`${base}...${head}`], opts);
+  diff.catch(() => {}); // awaited below unless the merge base fails first
+  const mb = await mergeBase(gitDir, base, head, opts.borrow);
   if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
-  return { ...(await diffTrees(gitDir, mb, head, opts)), mergeBaseSha: mb };
+  return { ...(await diff), mergeBaseSha: mb };
 }
 
 /**
@@ -181,17 +225,18 @@ export const MAX_RANGE_COMMITS = 250;
 /**
  * Commits in `mergeBase(base, head)..head` (= `base..head`), oldest first (git-log(1) --reverse,
  * topological ties by date as git orders them), at most `limit` (default MAX_RANGE_COMMITS), plus
- * `totalCommits` (git rev-list --count). Spec "pulls.getCommits". Git's output is streamed and
- * git stopped after `limit` records. `borrow`: as DiffOptions.borrow.
+ * `totalCommits` (the log's length, or git rev-list --count when the log reaches `limit`). Spec
+ * "pulls.getCommits". Git's output is streamed and git stopped after `limit` records.
  */
 export async function listRangeCommits(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS, borrow?: readonly string[]): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
   assertSha(base, "base");
   assertSha(head, "head");
   const range = [`^${base}`, head];
   const env = borrowedObjectsEnv(borrow);
-  const totalCommits = Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir, env })).trim());
+  const count = async () => Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir, env })).trim());
   const commits: RangeCommit[] = [];
-  if (totalCommits === 0 || limit <= 0) return { commits, totalCommits };
+  if (limit <= 0) return { commits, totalCommits: await count() };
+  // the log alone when it ends before `limit` (its length is the count); rev-list --count only past the limit
   const out = gitOutput(["log", "--reverse", "--format=%H%x00%an%x00%ae%x00%aI%x00%B%x00", "-z", ...range, "--"], { gitDir, env });
   let pending = "";
   try {
@@ -221,7 +266,7 @@ export async function listRangeCommits(gitDir: string, base: string, head: strin
   } finally {
     out.stop();
   }
-  return { commits, totalCommits };
+  return { commits, totalCommits: commits.length < limit ? commits.length : await count() };
 }
 
 /** Number of commits reachable from `sha` (git rev-list --count), for the repository page. */
@@ -230,7 +275,7 @@ export async function countCommits(gitDir: string, sha: string): Promise<number>
   return Number((await gitText(["rev-list", "--count", sha, "--"], { gitDir })).trim());
 }
 
-/** Commits only on `head` and only on `base` (git rev-list --left-right --count base...head). `borrow`: as DiffOptions.borrow. */
+/** Commits only on `head` and only on `base` (git rev-list --left-right --count base...head). */
 export async function aheadBehind(gitDir: string, base: string, head: string, borrow?: readonly string[]): Promise<{ aheadBy: number; behindBy: number }> {
   assertSha(base, "base");
   assertSha(head, "head");

@@ -74,6 +74,26 @@ export async function resolveCommit(gitDir: string, ref: string): Promise<string
   return r.code === 0 ? r.stdout.toString().trim() : null;
 }
 
+/**
+ * Several refs or shas resolved to commit ids by one git process (`git cat-file --batch-check`,
+ * one `<ref>^{commit}` per stdin line: the same name lookup as `resolveCommit`'s rev-parse, and
+ * user text never becomes an argument). Answers in input order; null where a name does not
+ * resolve to a commit. Errors: BAD_REQUEST as `userArg` for an empty name, a leading "-" or a
+ * control character.
+ */
+export async function resolveCommits(gitDir: string, refs: string[]): Promise<(string | null)[]> {
+  for (const ref of refs) userArg(ref, "ref");
+  if (refs.length === 0) return [];
+  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], { gitDir, input: refs.map((ref) => `${ref}^{commit}\n`).join("") });
+  if (r.code !== 0) throw new Error(`git cat-file --batch-check failed (${r.code}): ${r.stderr.toString().trim()}`);
+  const lines = r.stdout.toString("utf8").split("\n");
+  // "<id> commit" when found; "<input> missing" / "<input> ambiguous" otherwise
+  return refs.map((_, i) => {
+    const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) commit$/.exec(lines[i] ?? "");
+    return m ? m[1] : null;
+  });
+}
+
 /** Branches, ordered by name. */
 export async function listBranches(gitDir: string): Promise<Branch[]> {
   const out = await gitText(["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(committerdate:iso-strict)", "refs/heads/"], { gitDir });

@@ -1,7 +1,7 @@
 /**
  * Commits, compares and pull request diffs (issue #8): the services behind repos.commit,
  * repos.compare, repos.commitCount and pulls.getDiff / pulls.getCommits. They resolve refs to
- * commit ids (user text reaches git only through `resolveCommit`, after `userArg`) and hand the
+ * commit ids (user text reaches git only on `resolveCommits`' stdin, after `userArg`) and hand the
  * ids to server/git/diff.ts. Diff shape and limits: docs/pulls.md "Diff".
  */
 import { z } from "zod";
@@ -13,7 +13,9 @@ import { loadPull } from "@/server/services/pulls/locate";
 import { forkRelation } from "@/server/services/repos/fork";
 import { objectsDir } from "@/server/git/forks";
 import * as git from "@/server/git/repository";
-import { DIFF_LIMITS, aheadBehind, countCommits, diffCommit, diffThreeDot, diffTrees, listRangeCommits, mergeBase, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
+import { DIFF_LIMITS, countCommits, diffCommit, diffThreeDot, listRangeCommits, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
+import { rangeSummary } from "@/server/git/range-summary";
+import { branchTips } from "@/server/git/ref-files";
 
 /** Most paths one `paths` filter may name (a page of the file list). */
 export const MAX_FILTER_PATHS = 500;
@@ -38,9 +40,24 @@ function filterOf(f: DiffFilter): DiffOptions {
 
 /** A commit id or name resolved in `repo`. Errors: NOT_FOUND `<what> "<ref>" not found`. */
 async function commitOf(repo: AuthorizedRepo, ref: string, what: string): Promise<string> {
-  const sha = await git.resolveCommit(repo.gitDir, ref);
+  const [sha] = await git.resolveCommits(repo.gitDir, [ref]);
   if (!sha) throw new AppError("NOT_FOUND", `${what} "${ref}" not found`);
   return sha;
+}
+
+/** Commit metadata by "gitDir id" (a commit id's metadata never changes), for the `paths` pages of one commit. */
+const commitCache = new Map<string, git.Commit>();
+const COMMIT_CACHE_SIZE = 64;
+
+async function commitMeta(gitDir: string, id: string): Promise<git.Commit> {
+  const key = `${gitDir}\0${id}`;
+  const hit = commitCache.get(key);
+  if (hit) return hit;
+  const [found] = await git.listCommits(gitDir, id, { limit: 1, skip: 0 });
+  const commit = Object.freeze({ ...found, parents: Object.freeze(found.parents) as string[] }); // shared by later answers
+  commitCache.set(key, commit);
+  while (commitCache.size > COMMIT_CACHE_SIZE) commitCache.delete(commitCache.keys().next().value!);
+  return commit;
 }
 
 /**
@@ -50,7 +67,7 @@ async function commitOf(repo: AuthorizedRepo, ref: string, what: string): Promis
  */
 export async function commitWithDiff(repo: AuthorizedRepo, sha: string, filter: DiffFilter = {}): Promise<git.Commit & { diff: Diff }> {
   const id = await commitOf(repo, sha, "commit");
-  const [commit] = await git.listCommits(repo.gitDir, id, { limit: 1, skip: 0 });
+  const commit = await commitMeta(repo.gitDir, id);
   return { ...commit, diff: await diffCommit(repo.gitDir, id, commit.parents, filterOf(filter)) };
 }
 
@@ -76,18 +93,18 @@ export interface Comparison {
 export async function compare(repo: AuthorizedRepo, base: string, head: string, filter: DiffFilter = {}, across?: CompareAcross): Promise<Comparison> {
   // across a fork (compareAcross): the head resolves in its own repository, and the git work runs
   // in `across.gitDir`, which reaches both commits (its own objects, its alternates, `borrow`)
-  const [baseSha, headSha] = await Promise.all([commitOf(repo, base, "base"), commitOf(across?.repo ?? repo, head, "head")]);
+  const [baseId, headId] = across
+    ? await Promise.all([git.resolveCommits(repo.gitDir, [base]), git.resolveCommits(across.repo.gitDir, [head])]).then(([b, h]) => [b[0], h[0]])
+    : await git.resolveCommits(repo.gitDir, [base, head]);
+  if (!baseId) throw new AppError("NOT_FOUND", `base "${base}" not found`);
+  if (!headId) throw new AppError("NOT_FOUND", `head "${head}" not found`);
   const gitDir = across?.gitDir ?? repo.gitDir;
   const borrow = across?.borrow;
-  const mergeBaseSha = await mergeBase(gitDir, baseSha, headSha, borrow);
-  if (!mergeBaseSha) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
-  // the diff, the counts and the commit list need only the merge base: run them side by side
-  const [diff, counts, range] = await Promise.all([
-    diffTrees(gitDir, mergeBaseSha, headSha, { ...filterOf(filter), borrow }),
-    aheadBehind(gitDir, baseSha, headSha, borrow),
-    listRangeCommits(gitDir, mergeBaseSha, headSha, undefined, borrow),
-  ]);
-  return { baseSha, headSha, mergeBaseSha, ...counts, commits: range.commits, totalCommits: range.totalCommits, diff };
+  // the diff runs beside the summary (merge base, counts, commits), which is cached per pair:
+  // a `paths` page of the same comparison costs the ref lookup and its own files' diff
+  const [diff, summary] = await Promise.all([diffThreeDot(gitDir, baseId, headId, { ...filterOf(filter), borrow }), rangeSummary(gitDir, baseId, headId, borrow)]);
+  const { mergeBaseSha, ...rest } = diff;
+  return { baseSha: baseId, headSha: headId, mergeBaseSha, aheadBy: summary.aheadBy, behindBy: summary.behindBy, commits: summary.commits, totalCommits: summary.totalCommits, diff: rest };
 }
 
 /** Where a compare across repositories runs: the head's repository, the git directory, and object folders to read as well. */
@@ -133,39 +150,53 @@ export async function commitCount(repo: AuthorizedRepo, ref?: string): Promise<{
  * target branch's current tip (so "Files changed" shows what merging would bring, as GitHub
  * does), or `baseSha` when the target branch is gone; once merged or closed, `baseSha` (the
  * target tip already contains a merged head, which would leave nothing to show). The diff then
- * runs from merge-base(base, headSha) to headSha.
+ * runs from merge-base(base, headSha) to headSha. The tip is read from the ref files
+ * (server/git/ref-files.ts), without starting git.
  */
 async function pullBase(repo: AuthorizedRepo, pr: { state: string; targetBranch: string; baseSha: string }): Promise<string> {
   if (pr.state === "open") {
-    const tip = await git.resolveCommit(repo.gitDir, `refs/heads/${pr.targetBranch}`).catch(() => null);
+    const tip = (await branchTips(repo.gitDir, [pr.targetBranch]).catch(() => null))?.get(pr.targetBranch);
     if (tip) return tip;
   }
   return pr.baseSha;
 }
 
 /**
- * The commits a pull request's diff runs between. Errors: CONFLICT when the pull request names a
- * commit its repository no longer has (not NOT_FOUND: that answer means "no such pull request or
- * no access").
+ * Runs `work(base, head)` on the commits a pull request's diff runs between: the row's head sha
+ * and `pullBase`, trusted without a lookup of their own (git fails on an id it lacks). Only
+ * when `work` fails does the pull request learn which one is missing. Errors: CONFLICT when the
+ * pull request names a commit its repository no longer has (not NOT_FOUND: that answer means
+ * "no such pull request or no access"); whatever `work` throws otherwise.
  */
-async function pullRange(db: Db, repo: AuthorizedRepo, prId: string) {
+async function onPullRange<T>(db: Db, repo: AuthorizedRepo, prId: string, work: (base: string, head: string) => Promise<T>): Promise<T> {
   const pr = await loadPull(db, repo, prId);
-  const head = await git.resolveCommit(repo.gitDir, pr.headSha);
-  if (!head) throw new AppError("CONFLICT", `head commit ${pr.headSha.slice(0, 10)} of pull request #${pr.number} is missing`);
-  const base = await git.resolveCommit(repo.gitDir, await pullBase(repo, pr));
-  if (!base) throw new AppError("CONFLICT", `base commit ${pr.baseSha.slice(0, 10)} of pull request #${pr.number} is missing`);
-  return { pr, base, head };
+  const base = await pullBase(repo, pr);
+  try {
+    return await work(base, pr.headSha);
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    const [head, baseId] = await git.resolveCommits(repo.gitDir, [pr.headSha, base]);
+    if (!head) throw new AppError("CONFLICT", `head commit ${pr.headSha.slice(0, 10)} of pull request #${pr.number} is missing`);
+    if (!baseId) throw new AppError("CONFLICT", `base commit ${pr.baseSha.slice(0, 10)} of pull request #${pr.number} is missing`);
+    // both exist: names that were not full ids (a row written by hand) get one more try, resolved
+    if (head !== pr.headSha || baseId !== base) return work(baseId, head);
+    throw e;
+  }
 }
 
-/** pulls.getDiff: spec shape plus the issue #8 extras, and `baseSha`/`headSha`/`mergeBaseSha` used. */
+/**
+ * pulls.getDiff: spec shape plus the issue #8 extras, and `baseSha`/`headSha`/`mergeBaseSha`
+ * used. No git process beyond the diff and a (cached) merge-base lookup: the head comes from
+ * the row and the target tip from the ref files.
+ */
 export async function pullDiff(db: Db, repo: AuthorizedRepo, prId: string, filter: DiffFilter = {}): Promise<Diff & { baseSha: string; headSha: string; mergeBaseSha: string }> {
-  const { base, head } = await pullRange(db, repo, prId);
-  const diff = await diffThreeDot(repo.gitDir, base, head, filterOf(filter));
-  return { ...diff, baseSha: base, headSha: head };
+  return onPullRange(db, repo, prId, async (base, head) => {
+    const diff = await diffThreeDot(repo.gitDir, base, head, filterOf(filter));
+    return { ...diff, baseSha: base, headSha: head };
+  });
 }
 
 /** pulls.getCommits: {commits (oldest first, at most 250), totalCommits} of merge-base..head. */
 export async function pullCommits(db: Db, repo: AuthorizedRepo, prId: string): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
-  const { base, head } = await pullRange(db, repo, prId);
-  return listRangeCommits(repo.gitDir, base, head);
+  return onPullRange(db, repo, prId, (base, head) => listRangeCommits(repo.gitDir, base, head));
 }
