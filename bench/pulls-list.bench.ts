@@ -50,6 +50,9 @@ for (const l of labels) insLabel.run(l.id, repoId, l.name, l.name, "#abcdef", no
 const insPull = raw.prepare(`INSERT INTO "PullRequest" (id, repoId, number, title, body, state, isDraft, sourceRepoId, sourceBranch, targetBranch, headSha, baseSha, authorId, mergedAt, closedAt, createdAt, updatedAt)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 const insPL = raw.prepare(`INSERT INTO "PullRequestLabel" (pullRequestId, labelId, createdAt) VALUES (?, ?, ?)`);
+const insComment = raw.prepare(`INSERT INTO "PullRequestComment" (id, pullRequestId, authorId, body, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)`);
+const insRequest = raw.prepare(`INSERT OR IGNORE INTO "PullRequestReviewRequest" (pullRequestId, reviewerId, createdAt) VALUES (?, ?, ?)`);
+const insReview = raw.prepare(`INSERT INTO "PullRequestReview" (id, pullRequestId, authorId, state, commitSha, createdAt) VALUES (?, ?, ?, ?, ?, ?)`);
 let seed = 7;
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 const t0 = Date.now();
@@ -64,6 +67,10 @@ raw.transaction(() => {
     const chosen = new Set<number>();
     while (chosen.size < k) chosen.add(Math.floor(rnd() * 20));
     for (const c of chosen) insPL.run(id, labels[c].id, now);
+    // conversation: a third have 1–5 comments, a tenth a review request, a tenth 1–2 reviews
+    if (rnd() < 0.33) for (let k = Math.floor(rnd() * 5); k >= 0; k--) insComment.run(randomUUID(), id, users[Math.floor(rnd() * users.length)].id, "looks good", now, now);
+    if (rnd() < 0.1) insRequest.run(id, users[Math.floor(rnd() * users.length)].id, now);
+    if (rnd() < 0.1) for (let k = Math.floor(rnd() * 2); k >= 0; k--) insReview.run(randomUUID(), id, users[Math.floor(rnd() * users.length)].id, rnd() < 0.5 ? "approved" : "changes_requested", "a".repeat(40), new Date(Date.now() + k).toISOString());
   }
 })();
 migrateSqlite(file, path.resolve(import.meta.dirname, "../prisma/migrations")); // PRAGMA optimize, as at server start
@@ -83,7 +90,12 @@ const caller = createCaller({ db: db as never, headers: new Headers(), actor, pu
 const rawPage = (where: string) => raw.prepare(`WITH page AS (SELECT p.id FROM "PullRequest" p WHERE p.repoId = ? ${where} ORDER BY p.number DESC LIMIT 20)
 SELECT p.id, p.number, p.title, p.body, p.state, p.sourceBranch, p.targetBranch, p.headSha, p.baseSha, p.authorId, p.isDraft, p.createdAt, p.updatedAt, p.mergedAt, p.closedAt,
   au.username AS authorUsername, au.name AS authorName,
-  (SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)) FROM "PullRequestLabel" pl JOIN "Label" l ON l.id = pl.labelId WHERE pl.pullRequestId = p.id) AS labels
+  (SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)) FROM "PullRequestLabel" pl JOIN "Label" l ON l.id = pl.labelId WHERE pl.pullRequestId = p.id) AS labels,
+  (SELECT count(*) FROM "PullRequestComment" c WHERE c.pullRequestId = p.id AND c.isPending = 0 AND c.deletedAt IS NULL) AS commentCount,
+  -- the review decision: one pass over the pull request's reviews (latest non-comment review per reviewer), then the requests
+  (SELECT CASE WHEN sum(d.state = 'changes_requested') > 0 THEN 'changes_requested' WHEN sum(d.state = 'approved') > 0 THEN 'approved' END
+     FROM (SELECT rv.state, max(rv.createdAt) FROM "PullRequestReview" rv WHERE rv.pullRequestId = p.id AND rv.state <> 'commented' GROUP BY rv.authorId) d) AS decided,
+  EXISTS (SELECT 1 FROM "PullRequestReviewRequest" rq WHERE rq.pullRequestId = p.id) AS requested
 FROM page JOIN "PullRequest" p ON p.id = page.id LEFT JOIN "User" au ON au.id = p.authorId ORDER BY p.number DESC`);
 const rawAll = rawPage("");
 const rawOpen = rawPage(`AND p.state = 'open'`);
@@ -91,7 +103,9 @@ const rawAuthor = rawPage(`AND p.authorId = '${users[7].id}' AND p.state = 'merg
 // svc's own statement through the raw driver: separates the SQL's cost from Prisma's and tRPC's
 const svcSql = pullsListSql("sqlite", repoId, { limit: 20, offset: 0 });
 const svcStatement = raw.prepare(svcSql.text);
-const shape = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, labels: JSON.parse(r.labels as string) }));
+const shape = (rows: Record<string, unknown>[]) => rows.map(({ decided, requested, ...r }) => ({
+  ...r, labels: JSON.parse(r.labels as string), ...(requested === undefined ? {} : { reviewDecision: decided ?? (requested ? "review_required" : null) }),
+}));
 
 async function measure(fn: () => unknown | Promise<unknown>): Promise<{ p50: number; p95: number; queries: number; rows: number }> {
   for (let i = 0; i < 5; i++) await fn();

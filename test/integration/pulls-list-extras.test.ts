@@ -7,6 +7,7 @@ import { utimesSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoGitDir } from "@/server/git/paths";
+import { getDb } from "@/server/db";
 import { callerFor } from "../helpers";
 import { codeOf, member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
@@ -94,5 +95,32 @@ describe("pulls.viewedFiles / pulls.setFileViewed", () => {
     // a reader of the (private) repository may mark; a stranger does not see the pull request
     expect(await codeOf(reader.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true }))).toBe("OK");
     expect(await codeOf((await callerFor(null)).pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true }))).toBe("NOT_FOUND");
+  });
+});
+
+describe("pulls.list row extras: commentCount and reviewDecision", () => {
+  it("counts submitted, undeleted comments and derives the decision from each reviewer's latest review", async () => {
+    const db = await getDb();
+    const main = await wt.sha("main");
+    const head = await pushBranch("reviewed");
+    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "R", sourceBranch: "reviewed", targetBranch: "main", headSha: head, baseSha: main });
+    const row = async () => (await reader.as.pulls.list({ repoId: repo.id })).find((p) => p.id === pr.id)!;
+    expect(await row()).toMatchObject({ commentCount: 0, reviewDecision: null });
+
+    const comment = (extra: Record<string, unknown> = {}) => db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, body: "hm", ...extra } });
+    await comment();
+    await comment({ isPending: true }); // not submitted: not counted
+    await comment({ deletedAt: new Date(), body: "" }); // deleted root: not counted
+    expect((await row()).commentCount).toBe(1);
+
+    await db.pullRequestReviewRequest.create({ data: { pullRequestId: pr.id, reviewerId: reader.user.id } });
+    expect((await row()).reviewDecision).toBe("review_required");
+    const review = (state: string, at: number) => db.pullRequestReview.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, state, commitSha: head, createdAt: new Date(Date.now() + at) } });
+    await review("changes_requested", 1_000);
+    expect((await row()).reviewDecision).toBe("changes_requested");
+    await review("commented", 2_000); // a plain comment does not change the decision
+    expect((await row()).reviewDecision).toBe("changes_requested");
+    await review("approved", 3_000); // the same reviewer's later approval replaces the request for changes
+    expect((await row()).reviewDecision).toBe("approved");
   });
 });
