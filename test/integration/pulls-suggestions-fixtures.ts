@@ -35,13 +35,13 @@ export async function suggestionWorld(opts: { isPrivate?: boolean } = {}) {
 export type SuggestionWorld = Awaited<ReturnType<typeof suggestionWorld>>;
 
 /** Inserts an open pull request row source → target (numbered from the shared counter), authored by the writer. */
-export async function insertPull(db: Db, w: { repoId: string; writer: { id: string } }, source: { repoId?: string; branch: string; head: string }, extra: { state?: string; target?: string; baseSha?: string } = {}) {
+export async function insertPull(db: Db, w: { repoId: string; writer: { id: string } }, source: { repoId?: string; branch: string; head: string }, extra: { state?: string; target?: string; baseSha?: string; authorId?: string } = {}) {
   return db.$transaction(async (tx) => {
     const counter = await tx.repository.update({ where: { id: w.repoId }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
     return tx.pullRequest.create({
       data: {
         repoId: w.repoId, number: counter.nextIssueNumber - 1, title: `from ${source.branch}`, state: extra.state ?? "open",
-        sourceRepoId: source.repoId ?? w.repoId, sourceBranch: source.branch, targetBranch: extra.target ?? "main", headSha: source.head, baseSha: extra.baseSha ?? source.head, authorId: w.writer.id,
+        sourceRepoId: source.repoId ?? w.repoId, sourceBranch: source.branch, targetBranch: extra.target ?? "main", headSha: source.head, baseSha: extra.baseSha ?? source.head, authorId: extra.authorId ?? w.writer.id,
       },
     });
   });
