@@ -60,9 +60,10 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
   const where: string[] = [];
   let from: string;
   if (list === "awaitingReview") {
-    // driven by the (reviewerId) index of the requests
-    from = `"PullRequestReviewRequest" rr JOIN "PullRequest" p ON p."id" = rr."pullRequestId"`;
-    where.push(`rr."reviewerId" = ${sql.p(user.id)}`, `p."state" = 'open'`);
+    // driven by the caller's requests ((reviewerId) index), then a primary-key probe per pull
+    // request (CROSS JOIN keeps that order on SQLite, whatever its statistics say)
+    from = `"PullRequestReviewRequest" rr CROSS JOIN "PullRequest" p`;
+    where.push(`rr."reviewerId" = ${sql.p(user.id)}`, `p."id" = rr."pullRequestId"`, `p."state" = 'open'`);
   } else if (list === "myPrs") {
     from = `"PullRequest" p`;
     const me = sql.p(user.id);
@@ -84,8 +85,11 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
     else if (input.state === "closed") where.push(`p."state" IN ('closed', 'merged')`);
   }
   if (input.repoId) where.push(`p."repoId" = ${sql.p(input.repoId)}`);
-  where.push(...readable(sql, user));
-  return `${from} JOIN "Repository" r ON r."id" = p."repoId" WHERE ${where.join(" AND ")}`;
+  where.push(`r."id" = p."repoId"`, ...readable(sql, user));
+  // CROSS JOIN: SQLite keeps the repository as the inner loop (the caller's rows first, from their
+  // indexes, then one primary-key probe each); with statistics it would otherwise scan every
+  // readable repository first. PostgreSQL plans it as the inner join it is.
+  return `${from} CROSS JOIN "Repository" r WHERE ${where.join(" AND ")}`;
 }
 
 /** The statement of list `list` (pure; parameters bound in text order; exported for the benchmark). */
