@@ -36,7 +36,8 @@ function sha(value: string, what: string): string {
  * MAX_EDIT_BYTES.
  */
 export async function readFileAt(gitDir: string, commit: string, filePath: string): Promise<FileAt | null> {
-  if (!filePath || filePath.includes("\0")) return null;
+  // only a clean path from the top of the tree names a file here ("a/b.txt": no "", ".", ".." segments)
+  if (!filePath || filePath.includes("\0") || filePath.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) return null;
   const ls = await runGit(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", sha(commit, "commit"), "--", filePath], { gitDir });
   if (ls.code !== 0) throw new Error(`git ls-tree failed (${ls.code}): ${ls.stderr.trim()}`);
   for (const rec of ls.stdout.toString("utf8").split("\0")) {

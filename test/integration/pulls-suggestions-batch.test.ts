@@ -51,6 +51,10 @@ describe("pulls.applySuggestions", () => {
     expect(m).toBe(`suggestions overlap, so they cannot be applied together: src/app.ts: comment ${x.id} (lines 2-3) and comment ${y.id} (lines 3-4); src/app.ts: comment ${y.id} (lines 3-4) and comment ${z.id} (lines 4-4)`);
     const other = await suggest(w.db, pr2, w.reader.id, { path: "src/app.ts", line: 1, suggestion: "o" });
     expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, other.id] }))).toMatch(/different pull requests/);
+    // a comment in a repository the caller cannot read is "not found", whatever else the batch holds
+    const elsewhere = await suggestionWorld();
+    const hidden = await suggest(w.db, await insertPull(w.db, elsewhere, { branch: "feature", head: elsewhere.tip("feature") }), elsewhere.owner.id, { path: "src/app.ts", line: 1, suggestion: "h" });
+    expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, hidden.id] }))).toBe(`comment ${hidden.id} not found`);
     const outdated = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 3, suggestion: "3", commitSha: w.first });
     expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, outdated.id] }))).toBe(`comment ${outdated.id}: the suggestion is outdated: lines 3-3 of "src/app.ts" changed since it was made; suggest again on the current lines`);
     const left = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 1, suggestion: "l", side: "LEFT" });

@@ -110,8 +110,13 @@ describe("pulls.applySuggestion", () => {
     await refused(left.id, "BAD_REQUEST", /LEFT side/);
     const plain = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 1, suggestion: null });
     await refused(plain.id, "BAD_REQUEST", /has no suggestion/);
-    const pending = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 1, suggestion: "x", isPending: true });
+    const pending = await suggest(w.db, pr, w.owner.id, { path: "src/app.ts", line: 1, suggestion: "x", isPending: true });
     await refused(pending.id, "PRECONDITION_FAILED", /not submitted/);
+    await refused(pending.id, "NOT_FOUND", /comment not found/, w.as.writer); // only its author sees a pending comment
+    for (const path of ["../x", "/src/app.ts", "src//app.ts", "src/./app.ts"]) {
+      const odd = await suggest(w.db, pr, w.reader.id, { path, line: 1, suggestion: "x" });
+      await refused(odd.id, "PRECONDITION_FAILED", /no longer a file/);
+    }
     const deleted = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 1, suggestion: "x" });
     await w.db.pullRequestComment.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
     await refused(deleted.id, "NOT_FOUND", /comment not found/);
@@ -132,6 +137,7 @@ describe("pulls.applySuggestion", () => {
     expect(await messageOf(w.as.owner.pulls.applySuggestion({ commentId: other.id }))).toMatch(/pull request is closed/);
     await w.db.pullRequest.update({ where: { id: pr.id }, data: { state: "merged" } });
     expect(await messageOf(w.as.owner.pulls.applySuggestion({ commentId: other.id }))).toMatch(/pull request is merged/);
+    expect(refsOf(w.gitDir)).toBe(after);
     // the branch moved outside svc's knowledge (or was deleted): CONFLICT / PRECONDITION_FAILED
     await w.db.pullRequest.update({ where: { id: pr.id }, data: { state: "open" } });
     git(w.gitDir, ["update-ref", "refs/heads/feature", w.first]);

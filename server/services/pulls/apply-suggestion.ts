@@ -77,10 +77,11 @@ function rangeOf(c: Comment): { start: number; end: number } {
 }
 
 /** Step 3 for one comment (after the pull request checks): a published, unapplied RIGHT-side suggestion with a position. */
-function checkSuggestion(c: Comment, batch: boolean): void {
+function checkSuggestion(c: Comment, batch: boolean, actorId: string): void {
   const who = named(c, batch);
-  if (c.deletedAt) throw new AppError("NOT_FOUND", `${who}comment not found`);
-  if (c.isPending) throw refused(`${who}the suggestion is part of a review that is not submitted yet`);
+  // a pending comment is seen by its author only (issue #9): anyone else is told it does not exist
+  if (c.deletedAt || (c.isPending && c.authorId !== actorId)) throw new AppError("NOT_FOUND", `${who}comment not found`);
+  if (c.isPending) throw refused(`${who}the suggestion is part of your review, which is not submitted yet; submit it first`);
   if (c.suggestion === null) throw bad(`${who}the comment has no suggestion`);
   if (c.appliedSha) throw refused(`${who}the suggestion was already applied in ${c.appliedSha}`);
   if (c.side === "LEFT") throw bad(`${who}a suggestion on the LEFT side (the base's lines) cannot be applied; suggest on the RIGHT side`);
@@ -167,15 +168,20 @@ export async function applySuggestions(db: Db, actor: Actor, commentIds: string[
   if (ids.length < 1 || ids.length > MAX_BATCH_SUGGESTIONS) throw bad(`commentIds must name 1 to ${MAX_BATCH_SUGGESTIONS} comments`);
   const comments = await loadComments(db, ids);
   if (comments.length !== ids.length) throw new AppError("NOT_FOUND", `comment ${ids.find((id) => !comments.some((c) => c.id === id))} not found`);
-  const prIds = new Set(comments.map((c) => c.pullRequest.id));
-  let repo: AuthorizedRepo;
-  try {
-    repo = await authorizeRepo(db, actor, { repoId: comments[0].pullRequest.repoId }, "read");
-  } catch (e) {
-    if (e instanceof AppError && e.code === "NOT_FOUND") throw new AppError("NOT_FOUND", "comment not found");
-    throw e;
+  // every repository named must be readable before anything else is said about the comments
+  const repos = new Map<string, AuthorizedRepo>();
+  for (const c of comments) {
+    const repoId = c.pullRequest.repoId;
+    if (repos.has(repoId)) continue;
+    try {
+      repos.set(repoId, await authorizeRepo(db, actor, { repoId }, "read"));
+    } catch (e) {
+      if (e instanceof AppError && e.code === "NOT_FOUND") throw new AppError("NOT_FOUND", `comment ${c.id} not found`);
+      throw e;
+    }
   }
-  if (prIds.size > 1) throw bad("the suggestions belong to different pull requests; apply each pull request's separately");
+  if (new Set(comments.map((c) => c.pullRequest.id)).size > 1) throw bad("the suggestions belong to different pull requests; apply each pull request's separately");
+  const repo = repos.get(comments[0].pullRequest.repoId)!;
   // keep the caller's order for the message's co-authors
   const ordered = ids.map((id) => comments.find((c) => c.id === id)!);
   return apply(db, actor, repo, ordered, true);
@@ -186,7 +192,7 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
   const sourceGitDir = await authorizeSource(db, actor, repo, pr);
   if (pr.state !== "open") throw refused(`the pull request is ${pr.state}; suggestions apply to open pull requests only`);
   if (pr.sourceDeleted) throw refused(`the source branch "${pr.sourceBranch}" was deleted`);
-  for (const c of comments) checkSuggestion(c, batch);
+  for (const c of comments) checkSuggestion(c, batch, actor!.user.id);
   checkOverlaps(comments);
   const branchRef = `refs/heads/${pr.sourceBranch}`;
   const tip = await readRef(sourceGitDir, branchRef);
