@@ -6,16 +6,11 @@
  * requests at once); each list is ONE statement (Prisma's query events plus the read path's).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@/generated/prisma/client";
-import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { getConfig } from "@/server/config";
 import { getDb, type Db } from "@/server/db";
-import { closeReader, observeReads, readerFor, registerReader } from "@/server/db/read";
 import { createCaller } from "@/server/api/root";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeUser } from "../helpers";
+import { countingDb, type CountingDb } from "../fixtures/counting-db";
 import { codeOf, type Caller } from "./issues-fixtures";
 
 let db: Db;
@@ -165,32 +160,15 @@ describe("pulls inbox", () => {
 });
 
 describe("one statement per list", () => {
-  let counted: Db;
-  let queries = 0;
-  let stop: () => void;
-  beforeAll(() => {
-    const config = getConfig();
-    const log = [{ emit: "event" as const, level: "query" as const }];
-    counted = config.provider === "postgresql"
-      ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
-      : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
-    (counted as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
-    registerReader(counted, readerFor(config.databaseUrl));
-    stop = observeReads(() => { queries++; });
+  let counting: CountingDb;
+  beforeAll(async () => {
+    counting = await countingDb();
   });
-  afterAll(async () => {
-    stop();
-    await closeReader(counted);
-    await counted.$disconnect();
-  });
+  afterAll(() => counting.close());
 
   it("each list and the summary is one query through tRPC, whatever the page", async () => {
-    const caller = createCaller({ db: counted, headers: new Headers(), actor: actorOf(alice), publicUrl: "http://localhost", requestId: "test" });
-    const count = async (fn: () => Promise<unknown>) => {
-      const before = queries;
-      await fn();
-      return queries - before;
-    };
+    const caller = createCaller({ db: counting.db, headers: new Headers(), actor: actorOf(alice), publicUrl: "http://localhost", requestId: "test" });
+    const { count } = counting;
     expect(await count(() => caller.pulls.inboxAwaitingReview({}))).toBe(1);
     expect(await count(() => caller.pulls.inboxMyPrs({ limit: 100 }))).toBe(1);
     expect(await count(() => caller.pulls.inboxParticipated({ state: "all", limit: 1 }))).toBe(1);

@@ -24,10 +24,10 @@ import { readRows } from "@/server/db/read";
 import type { Db } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
 import { getConfig } from "@/server/config";
-import { boolOf, isoOf } from "@/server/db/raw";
 import { Sql, type Dialect } from "@/server/services/issues/query";
 import { uuid } from "./schemas";
-import { toPullView, type PullLabel, type PullView } from "./view";
+import { pullColumnsSql, pullRowToView, type PullListRow } from "./list-pull-requests";
+import type { PullView } from "./view";
 
 export const INBOX_LISTS = ["awaitingReview", "myPrs", "participated"] as const;
 export type InboxList = (typeof INBOX_LISTS)[number];
@@ -95,19 +95,11 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
 /** The statement of list `list` (pure; parameters bound in text order; exported for the benchmark). */
 export function inboxListSql(dialect: Dialect, list: InboxList, user: InboxUser, input: InboxListInput): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
-  const labelJson = dialect === "postgresql"
-    ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color") ORDER BY l."nameLower")::text, '[]')`
-    : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color"))`;
-  const labelsFrom = dialect === "postgresql"
-    ? `FROM "PullRequestLabel" pl JOIN "Label" l ON l."id" = pl."labelId" WHERE pl."pullRequestId" = p."id"`
-    : `FROM (SELECT l."id", l."name", l."color" FROM "PullRequestLabel" pl JOIN "Label" l ON l."id" = pl."labelId" WHERE pl."pullRequestId" = p."id" ORDER BY l."nameLower") l`;
   const page = `SELECT p."id", p."updatedAt" FROM ${listFrom(sql, list, user, input)} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${sql.p(input.limit)} OFFSET ${sql.p(input.offset)}`;
+  // the page's ids first (a CTE), then pulls.list's columns, author and labels, and the repository, of those rows only
   const text = `WITH page AS (${page})
-SELECT p."id", p."number", p."title", p."body", p."state", p."sourceBranch", p."targetBranch", p."headSha", p."baseSha",
-  p."authorId", p."isDraft", p."createdAt", p."updatedAt", p."mergedAt", p."closedAt",
-  au."username" AS "authorUsername", au."name" AS "authorName",
-  r."id" AS "repoId", r."name" AS "repoName", ru."username" AS "repoOwner",
-  (SELECT ${labelJson} ${labelsFrom}) AS "labels"
+SELECT ${pullColumnsSql(dialect)},
+  r."id" AS "repoId", r."name" AS "repoName", ru."username" AS "repoOwner"
 FROM page JOIN "PullRequest" p ON p."id" = page."id"
 JOIN "Repository" r ON r."id" = p."repoId"
 JOIN "User" ru ON ru."id" = r."ownerId"
@@ -124,25 +116,10 @@ export function inboxSummarySql(dialect: Dialect, user: InboxUser, input: { repo
   return { text, params: sql.params };
 }
 
-interface Row {
-  id: string; number: unknown; title: string; body: string | null; state: string; sourceBranch: string; targetBranch: string;
-  headSha: string; baseSha: string; authorId: string | null; isDraft: unknown; createdAt: unknown; updatedAt: unknown;
-  mergedAt: unknown; closedAt: unknown; authorUsername: string | null; authorName: string | null; labels: unknown;
-  repoId: string; repoName: string; repoOwner: string;
-}
-
-const optionalIso = (v: unknown): string | null => (v === null || v === undefined ? null : isoOf(v));
+type Row = PullListRow & { repoId: string; repoName: string; repoOwner: string };
 
 function toInboxView(r: Row): InboxPullView {
-  const labels = (typeof r.labels === "string" ? JSON.parse(r.labels) : (r.labels ?? [])) as PullLabel[];
-  const view = toPullView({
-    id: r.id, number: Number(r.number), title: r.title, body: r.body, state: r.state, sourceBranch: r.sourceBranch, targetBranch: r.targetBranch,
-    headSha: r.headSha, baseSha: r.baseSha, authorId: r.authorId,
-    author: r.authorId && r.authorUsername ? { id: r.authorId, username: r.authorUsername, name: r.authorName } : null,
-    labels: labels.filter((l) => l && l.id).map((label) => ({ label })),
-    isDraft: boolOf(r.isDraft), createdAt: isoOf(r.createdAt), updatedAt: isoOf(r.updatedAt), mergedAt: optionalIso(r.mergedAt), closedAt: optionalIso(r.closedAt),
-  });
-  return { ...view, repo: { id: r.repoId, owner: r.repoOwner, name: r.repoName } };
+  return { ...pullRowToView(r), repo: { id: r.repoId, owner: r.repoOwner, name: r.repoName } };
 }
 
 /**
