@@ -130,6 +130,16 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.checkMergeability": { tier: "repo", level: "read" },
   "pulls.getConflicts": { tier: "repo", level: "read" },
   "pulls.merge": { tier: "repo", level: "write" },
+  // suggestions (issue #9; docs/pulls.md "Suggestions"): read-level rows; the service needs write
+  // permission on the repository holding the source branch (a fork for cross-repository pull
+  // requests). The batch names several comments: user tier, the service authorizes the repository.
+  "pulls.applySuggestion": { tier: "repo", level: "read" },
+  "pulls.applySuggestions": { tier: "user", scope: "repo:read" }, // extension (GitHub's batch)
+  // inbox (issue #9; docs/pulls.md "Inbox"): across readable repositories, checked in the SQL
+  "pulls.inboxSummary": { tier: "user", scope: "repo:read" },
+  "pulls.inboxAwaitingReview": { tier: "user", scope: "repo:read" },
+  "pulls.inboxMyPrs": { tier: "user", scope: "repo:read" },
+  "pulls.inboxParticipated": { tier: "user", scope: "repo:read" },
   // stacks (issue #8; docs/pulls.md "Stacks")
   "stacks.create": { tier: "repo", level: "write" },
   "stacks.get": { tier: "repo", level: "read" },

@@ -32,19 +32,24 @@ let publicRepo: Fixture;
  * A pull request row (no git behind it: the gate never reaches git) and a stack in `repoId`, for
  * the procedures located through prId and stackId (issue #8). `authorId` authors the pull request.
  */
-async function pullEntities(repoId: string, authorId: string, tag = ""): Promise<{ prId: string; stackId: string }> {
+async function pullEntities(repoId: string, authorId: string, tag = ""): Promise<{ prId: string; stackId: string; pullCommentId: string }> {
   const db = await getDb();
   const counter = await db.repository.update({ where: { id: repoId }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
   const pr = await db.pullRequest.create({
     data: { repoId, sourceRepoId: repoId, number: counter.nextIssueNumber - 1, title: "fixture", sourceBranch: `topic${tag}`, targetBranch: "main", headSha: "a".repeat(40), baseSha: "b".repeat(40), authorId },
   });
   const stack = await db.stack.create({ data: { repoId, name: `stack${tag}`, nameLower: `stack${tag}`, baseBranch: "main", branches: { create: [{ repoId, branchName: `topic${tag}`, position: 0 }] } } });
-  return { prId: pr.id, stackId: stack.id };
+  // issue #9: a pull request comment (no suggestion: applySuggestion stops there once the gate passes)
+  const comment = await db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId, body: "fixture", path: "a.txt", line: 1, side: "RIGHT", commitSha: "a".repeat(40) } });
+  return { prId: pr.id, stackId: stack.id, pullCommentId: comment.id };
 }
 
-/** Raw input naming the private (or public) repository every way a procedure may locate it. */
-function entityInput(repo: Fixture): Record<string, unknown> {
-  return repo;
+/**
+ * Raw input naming the private (or public) repository every way a procedure may locate it;
+ * `commentId` names a pull request comment for pulls.* procedures (an issue comment otherwise).
+ */
+function entityInput(repo: Fixture, path = ""): Record<string, unknown> {
+  return path.startsWith("pulls.") ? { ...repo, commentId: repo.pullCommentId } : repo;
 }
 
 /**
@@ -91,8 +96,8 @@ describe.each(procedures.filter((p) => ACCESS[p.path]?.tier !== "public"))("$pat
     if (rule.tier === "user") {
       expect(await outcome(anon, path, {})).toBe("UNAUTHORIZED");
     } else if (rule.tier === "repo") {
-      expect(await outcome(anon, path, entityInput(privateRepo))).toBe("NOT_FOUND");
-      if (rule.level !== "read") expect(await outcome(anon, path, entityInput(publicRepo))).toBe("UNAUTHORIZED");
+      expect(await outcome(anon, path, entityInput(privateRepo, path))).toBe("NOT_FOUND");
+      if (rule.level !== "read") expect(await outcome(anon, path, entityInput(publicRepo, path))).toBe("UNAUTHORIZED");
     }
   });
 
@@ -100,19 +105,19 @@ describe.each(procedures.filter((p) => ACCESS[p.path]?.tier !== "public"))("$pat
     const needed = rule.tier === "user" ? rule.scope : rule.tier === "repo" ? LEVEL_SCOPE[rule.level] : undefined;
     if (!needed) return;
     const caller = await callerFor(actorOf(owner, scopesWithout(needed)));
-    const input = rule.tier === "repo" ? entityInput(privateRepo) : {};
+    const input = rule.tier === "repo" ? entityInput(privateRepo, path) : {};
     await expect(import("../procedures").then((m) => m.callPath(caller, path, input))).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(needed) });
   });
 
   if (rule.tier === "repo") {
     it("answers NOT_FOUND to a stranger for a private repository", async () => {
       const caller = await callerFor(actorOf(stranger));
-      expect(await outcome(caller, path, entityInput(privateRepo))).toBe("NOT_FOUND");
+      expect(await outcome(caller, path, entityInput(privateRepo, path))).toBe("NOT_FOUND");
     });
     if (rule.level !== "read") {
       it(`answers FORBIDDEN to a signed-in non-member below ${rule.level} on a public repository`, async () => {
         const caller = await callerFor(actorOf(stranger));
-        expect(await outcome(caller, path, entityInput(publicRepo))).toBe("FORBIDDEN");
+        expect(await outcome(caller, path, entityInput(publicRepo, path))).toBe("FORBIDDEN");
       });
     }
   }
@@ -194,6 +199,8 @@ describe("scope × role matrix", () => {
     "pulls.reopen": { level: "write", input: {}, authorMay: true },
     // a viewed mark belongs to a signed-in user: anonymous callers of a public repository are refused
     "pulls.setFileViewed": { level: "read", input: { path: "a.txt", viewed: true, blobSha: undefined } },
+    // applying a suggestion commits to the source branch: write permission there (issue #9)
+    "pulls.applySuggestion": { level: "write", input: {} },
     "issues.create": {
       level: "write",
       input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },
@@ -249,7 +256,7 @@ describe("scope × role matrix", () => {
             }
           }
           const target = want === "PASS" && DISPOSABLE[path] ? await DISPOSABLE[path](f) : f;
-          const input = { ...POISON, ...target, ...service?.input };
+          const input = { ...POISON, ...entityInput(target, path), ...service?.input };
           const actor = role ? actorOf(users[role], scopes ?? undefined) : null;
           const got = gateAnswer(await outcome(await callerFor(actor), path, input));
           if (got !== want) mismatches.push(`${path} ${visibility} ${role ?? "anonymous"} [${scopes?.join(",") ?? "session"}]: got ${got}, table says ${want}`);

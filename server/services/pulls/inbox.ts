@@ -1,0 +1,141 @@
+/**
+ * The pull request inbox (issue #9; spec pulls.inboxSummary, inboxAwaitingReview, inboxMyPrs,
+ * inboxParticipated; docs/pulls.md "Inbox"), across every repository the caller can read, or
+ * one (`repoId`). Each list and the summary is ONE SQL statement with the authorization in its
+ * WHERE clause (as issues.listMine: public, owned, collaborating with any role, or every
+ * repository for a site admin), so a removed collaborator's inbox drops that repository's pull
+ * requests at once. The caller's token needs repo:read (the access table's user-tier row).
+ *
+ * The three lists, decided as GitHub's pull request dashboard:
+ *   - awaitingReview ("Review requests"): open pull requests with a pending review request for
+ *     the caller (a request row; submitting a review fulfils it). Drafts included.
+ *   - myPrs ("Your pull requests", awaiting others): the caller's open, non-draft pull requests
+ *     that either have a pending review request, or have no approval from anyone else — each
+ *     reviewer counted by their latest approve / request-changes review, so an approval later
+ *     followed by "changes requested" from the same reviewer no longer counts. Drafts are not
+ *     awaiting review; an approved pull request with no pending request is ready to merge.
+ *   - participated: pull requests the caller commented on (published, not deleted) or reviewed,
+ *     and did not author; state open (default), closed (closed or merged) or all.
+ * Each list: newest activity first (updatedAt desc, then id), limit 1–100 (20), offset ≥ 0;
+ * each item the pull request as pulls.list shows it plus its repository {id, owner, name}.
+ */
+import { z } from "zod";
+import { readRows } from "@/server/db/read";
+import type { Db } from "@/server/db";
+import type { Actor } from "@/server/auth/actor";
+import { getConfig } from "@/server/config";
+import { Sql, type Dialect } from "@/server/services/issues/query";
+import { uuid } from "./schemas";
+import { pullColumnsSql, pullRowToView, type PullListRow } from "./list-pull-requests";
+import type { PullView } from "./view";
+
+export const INBOX_LISTS = ["awaitingReview", "myPrs", "participated"] as const;
+export type InboxList = (typeof INBOX_LISTS)[number];
+
+const limit = z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit is at least 1").max(100, "limit is at most 100").default(20);
+const offset = z.number({ error: "offset must be a number" }).int("offset must be an integer").min(0, "offset must not be negative").max(1_000_000, "offset is at most 1000000").default(0);
+
+export const inboxSummaryInput = z.object({ repoId: uuid("repoId").optional() });
+export const inboxListInput = z.object({ repoId: uuid("repoId").optional(), limit, offset });
+export const inboxParticipatedInput = inboxListInput.extend({
+  state: z.enum(["open", "closed", "all"], { error: 'state must be "open", "closed" or "all"' }).default("open"),
+});
+export type InboxListInput = z.output<typeof inboxParticipatedInput>;
+type InboxUser = { id: string; isAdmin: boolean };
+
+/** A pull request of the inbox: pulls.list's shape plus its repository. */
+export type InboxPullView = PullView & { repo: { id: string; owner: string; name: string } };
+
+/** The readable-repository condition on alias `r` (nothing for a site admin). */
+function readable(sql: Sql, user: InboxUser): string[] {
+  if (user.isAdmin) return [];
+  return [`(NOT r."isPrivate" OR r."ownerId" = ${sql.p(user.id)} OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(user.id)}))`];
+}
+
+/**
+ * FROM and WHERE of list `list` over alias p (PullRequest) and r (Repository): every condition
+ * but paging. Shared by the list and the summary statements.
+ */
+function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: string; state?: "open" | "closed" | "all" }): string {
+  const where: string[] = [];
+  let from: string;
+  if (list === "awaitingReview") {
+    // driven by the caller's requests ((reviewerId) index), then a primary-key probe per pull
+    // request (CROSS JOIN keeps that order on SQLite, whatever its statistics say)
+    from = `"PullRequestReviewRequest" rr CROSS JOIN "PullRequest" p`;
+    where.push(`rr."reviewerId" = ${sql.p(user.id)}`, `p."id" = rr."pullRequestId"`, `p."state" = 'open'`);
+  } else if (list === "myPrs") {
+    from = `"PullRequest" p`;
+    const me = sql.p(user.id);
+    where.push(
+      `p."authorId" = ${me}`, `p."state" = 'open'`, `NOT p."isDraft"`,
+      `(EXISTS (SELECT 1 FROM "PullRequestReviewRequest" q WHERE q."pullRequestId" = p."id")
+        OR NOT EXISTS (SELECT 1 FROM "PullRequestReview" a WHERE a."pullRequestId" = p."id" AND a."state" = 'approved' AND a."authorId" IS NOT NULL AND a."authorId" <> ${sql.p(user.id)}
+          AND NOT EXISTS (SELECT 1 FROM "PullRequestReview" z WHERE z."pullRequestId" = p."id" AND z."authorId" = a."authorId" AND z."state" = 'changes_requested' AND z."createdAt" > a."createdAt")))`,
+    );
+  } else {
+    // the caller's comments and reviews by their (authorId, pullRequestId) indexes
+    const me1 = sql.p(user.id);
+    const me2 = sql.p(user.id);
+    from = `(SELECT c."pullRequestId" AS "id" FROM "PullRequestComment" c WHERE c."authorId" = ${me1} AND NOT c."isPending" AND c."deletedAt" IS NULL
+      UNION SELECT v."pullRequestId" FROM "PullRequestReview" v WHERE v."authorId" = ${me2}) mine
+      JOIN "PullRequest" p ON p."id" = mine."id"`;
+    where.push(`(p."authorId" IS NULL OR p."authorId" <> ${sql.p(user.id)})`);
+    if (input.state === "open") where.push(`p."state" = 'open'`);
+    else if (input.state === "closed") where.push(`p."state" IN ('closed', 'merged')`);
+  }
+  if (input.repoId) where.push(`p."repoId" = ${sql.p(input.repoId)}`);
+  where.push(`r."id" = p."repoId"`, ...readable(sql, user));
+  // CROSS JOIN: SQLite keeps the repository as the inner loop (the caller's rows first, from their
+  // indexes, then one primary-key probe each); with statistics it would otherwise scan every
+  // readable repository first. PostgreSQL plans it as the inner join it is.
+  return `${from} CROSS JOIN "Repository" r WHERE ${where.join(" AND ")}`;
+}
+
+/** The statement of list `list` (pure; parameters bound in text order; exported for the benchmark). */
+export function inboxListSql(dialect: Dialect, list: InboxList, user: InboxUser, input: InboxListInput): { text: string; params: unknown[] } {
+  const sql = new Sql(dialect);
+  const page = `SELECT p."id", p."updatedAt" FROM ${listFrom(sql, list, user, input)} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${sql.p(input.limit)} OFFSET ${sql.p(input.offset)}`;
+  // the page's ids first (a CTE), then pulls.list's columns, author and labels, and the repository, of those rows only
+  const text = `WITH page AS (${page})
+SELECT ${pullColumnsSql(dialect)},
+  r."id" AS "repoId", r."name" AS "repoName", ru."username" AS "repoOwner"
+FROM page JOIN "PullRequest" p ON p."id" = page."id"
+JOIN "Repository" r ON r."id" = p."repoId"
+JOIN "User" ru ON ru."id" = r."ownerId"
+LEFT JOIN "User" au ON au."id" = p."authorId"
+ORDER BY page."updatedAt" DESC, page."id" DESC`;
+  return { text, params: sql.params };
+}
+
+/** The summary statement: the three counts as scalar subqueries of one SELECT (pure). */
+export function inboxSummarySql(dialect: Dialect, user: InboxUser, input: { repoId?: string }): { text: string; params: unknown[] } {
+  const sql = new Sql(dialect);
+  const count = (list: InboxList) => `(SELECT COUNT(*) FROM ${listFrom(sql, list, user, { ...input, state: "open" })})`;
+  const text = `SELECT ${count("awaitingReview")} AS "awaitingReview", ${count("myPrs")} AS "myPrs", ${count("participated")} AS "participated"`;
+  return { text, params: sql.params };
+}
+
+type Row = PullListRow & { repoId: string; repoName: string; repoOwner: string };
+
+function toInboxView(r: Row): InboxPullView {
+  return { ...pullRowToView(r), repo: { id: r.repoId, owner: r.repoOwner, name: r.repoName } };
+}
+
+/**
+ * Inbox list `list` for `actor` (see the module comment for what each holds). One statement.
+ * Input validated here too (BAD_REQUEST via zod); a `repoId` the caller cannot read lists nothing.
+ */
+export async function listInbox(db: Db, actor: Actor, list: InboxList, raw: z.input<typeof inboxParticipatedInput>): Promise<InboxPullView[]> {
+  const input = inboxParticipatedInput.parse(raw);
+  const { text, params } = inboxListSql(getConfig().provider, list, actor.user, input);
+  return (await readRows<Row>(db, text, params)).map(toInboxView);
+}
+
+/** {awaitingReview, myPrs, participated}: the three lists' sizes (participated: open ones). One statement. */
+export async function inboxSummary(db: Db, actor: Actor, raw: z.input<typeof inboxSummaryInput>): Promise<Record<InboxList, number>> {
+  const input = inboxSummaryInput.parse(raw);
+  const { text, params } = inboxSummarySql(getConfig().provider, actor.user, input);
+  const [row] = await readRows<Record<InboxList, unknown>>(db, text, params);
+  return { awaitingReview: Number(row.awaitingReview), myPrs: Number(row.myPrs), participated: Number(row.participated) };
+}
