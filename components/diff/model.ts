@@ -48,9 +48,9 @@ export function collapseReason(f: DiffFile): "generated" | "large" | null {
  */
 export type PackedFile = Partial<DiffFile> & Pick<DiffFile, "newPath">;
 
-/** The value a left-out field has, given the file's newPath/newMode. */
+/** The value a left-out field has, given the file's newPath, status and newMode (oldMode: null for an added file, else newMode). */
 function usual(f: PackedFile): Omit<DiffFile, "truncatedReason" | "similarity" | "copiedFrom"> {
-  return { oldPath: f.newPath, newPath: f.newPath, status: "modified", additions: 0, deletions: 0, hunks: [], isBinary: false, oldMode: f.newMode ?? null, newMode: null, truncated: false, isSubmodule: false, oldSha: null, newSha: null };
+  return { oldPath: f.newPath, newPath: f.newPath, status: "modified", additions: 0, deletions: 0, hunks: [], isBinary: false, oldMode: f.status === "added" ? null : (f.newMode ?? null), newMode: null, truncated: false, isSubmodule: false, oldSha: null, newSha: null };
 }
 
 /** `f` without the fields that equal their usual value (no key is set to undefined: RSC would send it). */
