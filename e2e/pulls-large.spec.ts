@@ -81,6 +81,8 @@ test("a 2,000-file / 100k-line pull request: first file visible, scrolls to the 
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await expect(page.locator('[data-testid="diff-file"][data-path^="pkg"]').last()).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 120_000 });
+  // files far below the first screen are highlighted too, once they are on screen (POST /api/highlight)
+  await expect(page.locator("[data-line-type] span[style*='light-dark']").first()).toBeVisible({ timeout: 30_000 });
   const rendered = await page.getByTestId("diff-file").count();
   expect(rendered).toBeLessThan(FILES); // virtualized: not every file's rows are in the page at once
 

@@ -12,14 +12,13 @@ import { splitCommitMessage } from "@/components/code/history";
 import { codeUrl, commitUrl } from "@/components/code/urls";
 import { DiffViewer } from "./diff-viewer";
 import { packFile, PAGE_DIFF_LINES } from "./model";
-import { highlightDiffStreamed } from "./highlight";
+import { firstScreenFiles, highlightDiff } from "./highlight";
 
 export async function CommitPage({ owner, name, sha }: { owner: string; name: string; sha: string }) {
   const repo = await loadRepo(owner, name);
   const caller = await getServerCaller();
   const commit = await orNotFound(caller.repos.commit({ repoId: repo.id, sha, maxLines: PAGE_DIFF_LINES }));
-  const { first, rest } = highlightDiffStreamed(commit.diff);
-  const highlights = await first;
+  const highlights = await highlightDiff(commit.diff, { to: firstScreenFiles(commit.diff) });
   const { title, body } = splitCommitMessage(commit.message);
   return (
     <div className={cx(container, "py-6")}>
@@ -73,7 +72,7 @@ export async function CommitPage({ owner, name, sha }: { owner: string; name: st
         </div>
       </section>
       {commit.parents.length > 1 && <p className="mb-3 text-sm text-muted-foreground">Showing the changes against the first parent.</p>}
-      <DiffViewer files={commit.diff.files.map(packFile)} highlights={highlights} moreHighlights={rest} totalFiles={commit.diff.totalFiles} source={{ kind: "commit", repoId: repo.id, sha: commit.sha }} />
+      <DiffViewer files={commit.diff.files.map(packFile)} highlights={highlights} totalFiles={commit.diff.totalFiles} source={{ kind: "commit", repoId: repo.id, sha: commit.sha }} />
     </div>
   );
 }

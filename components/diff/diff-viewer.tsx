@@ -17,6 +17,7 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/styles";
 import { collapseReason, displayPath, fileRows, tokenRuns, unpackFile, type DiffFile, type PackedFile, type DiffHighlights, type TokenStyle, type DiffView, type FileRow, type NumberedLine } from "./model";
 import { FileTree } from "./file-tree";
+import { useHighlights, type FileHighlight } from "./use-highlights";
 
 /** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
 export type DiffSource = { kind: "commit"; repoId: string; sha: string } | { kind: "compare"; repoId: string; base: string; head: string } | { kind: "pull"; prId: string };
@@ -26,8 +27,6 @@ export interface DiffViewerProps {
   files: PackedFile[];
   /** Syntax highlighting of the files as given (token runs per hunk line, components/diff/highlight.ts). */
   highlights?: DiffHighlights;
-  /** More highlighting of the same files, streamed after the page (files `highlights` leaves null). */
-  moreHighlights?: Promise<DiffHighlights>;
   source?: DiffSource;
   totalFiles?: number;
   /** Slot in each file header (e.g. a "Viewed" checkbox). */
@@ -68,7 +67,7 @@ function useDiffView(): [DiffView, (v: DiffView) => void] {
 
 type Row = { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
 
-export function DiffViewer({ files: packed, highlights, moreHighlights, source, totalFiles, renderFileActions, renderLineSlot, collapsedFile }: DiffViewerProps) {
+export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, renderLineSlot, collapsedFile }: DiffViewerProps) {
   const [view, setView] = useDiffView();
   const initial = useMemo(() => packed.map(unpackFile), [packed]);
   const [files, setFiles] = useState(initial);
@@ -78,20 +77,6 @@ export function DiffViewer({ files: packed, highlights, moreHighlights, source, 
   const [loading, setLoading] = useState<Set<number>>(() => new Set());
   const [treeOpen, setTreeOpen] = useState(false);
   const client = useTRPCClient();
-  const [more, setMore] = useState<DiffHighlights | null>(null);
-  useEffect(() => {
-    let live = true;
-    void moreHighlights?.then((h) => live && setMore(h));
-    return () => {
-      live = false;
-    };
-  }, [moreHighlights]);
-  /** File i's highlight, while it is still the file the page came with (files loaded later are plain). */
-  const highlightOf = (i: number): FileHighlight => {
-    if (files[i] !== initial[i]) return null;
-    for (const h of [highlights, more]) if (h?.files[i]) return { runs: h.files[i]!, styles: h.styles };
-    return null;
-  };
 
   const isCollapsed = useCallback((i: number) => closed.has(i) || (!open.has(i) && (collapseReason(files[i]) !== null || !!collapsedFile?.(files[i]))), [open, closed, files, collapsedFile]);
 
@@ -164,6 +149,7 @@ export function DiffViewer({ files: packed, highlights, moreHighlights, source, 
 
   // files left out of the page's response load when their placeholder scrolls into view
   const items = virtualizer.getVirtualItems();
+  const highlightOf = useHighlights(initial, files, highlights, [...new Set(items.flatMap((it) => (rows[it.index]?.kind === "line" || rows[it.index]?.kind === "pair" ? [rows[it.index].file] : [])))]);
   const firstPending = items.map((it) => rows[it.index]).find((r) => r?.kind === "notice" && r.action === "load" && !loading.has(r.file) && files[r.file].hunks.length === 0);
   useEffect(() => {
     if (firstPending) void load(firstPending.file);
@@ -240,9 +226,6 @@ function del(s: Set<number>, i: number): Set<number> {
   n.delete(i);
   return n;
 }
-
-/** One file's highlight as the rows need it: runs per hunk line and the page's style palette. */
-type FileHighlight = { runs: (number[] | null)[]; styles: TokenStyle[] } | null;
 
 function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; hl: FileHighlight; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderLineSlot">) {
   const { row, file, view, hl } = props;

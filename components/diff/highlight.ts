@@ -10,7 +10,7 @@
  */
 import { highlightTokens, languageFor } from "@/components/code/highlight";
 import type { Diff } from "@/server/git/diff";
-import type { DiffHighlights, TokenStyle } from "./model";
+import { hunkLinesOf, type DiffHighlights, type TokenStyle } from "./model";
 
 export type { DiffHighlights } from "./model";
 
@@ -24,37 +24,40 @@ export const FIRST_SCREEN_LINES = 150;
 const STYLE_KEYS: Record<string, keyof TokenStyle> = { color: "color", "font-style": "fontStyle", "font-weight": "fontWeight", "text-decoration": "textDecoration" };
 
 /**
- * The page's highlighting in two parts: `first`, the files whose lines start within the first
- * FIRST_SCREEN_LINES hunk lines (awaited: the first screen is drawn coloured in the HTML), and
- * `rest`, the other files, as a promise the page hands to the viewer unawaited, so React
- * streams it after the first screen (the reader sees and can scroll the diff meanwhile).
+ * How many of the diff's first files the page highlights before it is sent: the files whose
+ * lines start within the first FIRST_SCREEN_LINES hunk lines (the first screen is drawn coloured
+ * in the HTML). The viewer asks `POST /api/highlight` for the others as they come into view
+ * (app/api/highlight/route.ts), so their highlighting costs the page nothing.
  */
-export function highlightDiffStreamed(diff: Pick<Diff, "files">): { first: Promise<DiffHighlights>; rest: Promise<DiffHighlights> } {
+export function firstScreenFiles(diff: Pick<Diff, "files">): number {
   let lines = 0;
-  let split = 0;
-  while (split < diff.files.length && lines < FIRST_SCREEN_LINES) lines += diff.files[split++].hunks.reduce((n, h) => n + h.lines.length, 0);
-  const first = highlightDiff(diff, { to: split });
-  // after the first part, not beside it: the first screen gets the CPU first
-  const rest = first.then(() => highlightDiff(diff, { from: split, yieldEach: true }));
-  return { first, rest };
+  let n = 0;
+  while (n < diff.files.length && lines < FIRST_SCREEN_LINES) lines += diff.files[n++].hunks.reduce((k, h) => k + h.lines.length, 0);
+  return n;
+}
+
+/** Token runs for a diff's files (see `highlightLines`); only files `from` ≤ index < `to` (the others null; the budget still counts them). */
+export function highlightDiff(diff: Pick<Diff, "files">, range: { from?: number; to?: number } = {}): Promise<DiffHighlights> {
+  return highlightLines(
+    diff.files.map((f) => ({ path: f.newPath, lines: f.isBinary ? [] : hunkLinesOf(f) })),
+    range,
+  );
 }
 
 /**
- * Token runs per hunk line of each file (see `DiffHighlights`), within the bounds above; only
- * files `from` ≤ index < `to` (the others null; the budget still counts them); `yieldEach`
- * lets other work run between files (the highlighting that streams after the page).
+ * Token runs per line of each file (`path` gives the language; see `DiffHighlights`), within the
+ * bounds above; only files `from` ≤ index < `to` (the others null; the budget still counts them).
  * Adjacent tokens of the same style are merged (whitespace joins the token before it); text in the themes' default colour gets style -1.
  * Never throws: a failure leaves the file plain.
  */
-export async function highlightDiff(diff: Pick<Diff, "files">, range: { from?: number; to?: number; yieldEach?: boolean } = {}): Promise<DiffHighlights> {
+export async function highlightLines(input: { path: string; lines: string[] }[], range: { from?: number; to?: number } = {}): Promise<DiffHighlights> {
   let budget = MAX_HIGHLIGHT_LINES;
   const styles: TokenStyle[] = [];
   const styleIndex = new Map<string, number>();
   const files: DiffHighlights["files"] = [];
-  for (const [i, f] of diff.files.entries()) {
-    const lines = f.hunks.flatMap((h) => h.lines.map((l) => l.content.replace(/\r$/, "")));
-    const lang = languageFor(f.newPath);
-    if (lines.length === 0 || lines.length > MAX_HIGHLIGHT_FILE_LINES || lines.length > budget || lang === "text" || f.isBinary) {
+  for (const [i, { path, lines }] of input.entries()) {
+    const lang = languageFor(path);
+    if (lines.length === 0 || lines.length > MAX_HIGHLIGHT_FILE_LINES || lines.length > budget || lang === "text") {
       files.push(null);
       continue;
     }
@@ -63,8 +66,6 @@ export async function highlightDiff(diff: Pick<Diff, "files">, range: { from?: n
       files.push(null);
       continue;
     }
-    // tokenizing is synchronous: give the event loop (the page's render and stream) a turn per file
-    if (range.yieldEach) await new Promise((r) => setImmediate(r));
     try {
       const { tokens, fg } = await highlightTokens(lines.join("\n"), lang);
       if (tokens.length !== lines.length) {

@@ -86,6 +86,11 @@ export interface DiffHighlights {
   files: ((number[] | null)[] | null)[];
 }
 
+/** A file's hunk lines in display order (hunks flattened, `NumberedLine.index`), without their trailing "\r": the text highlights are made of. */
+export function hunkLinesOf(f: Pick<DiffFile, "hunks">): string[] {
+  return f.hunks.flatMap((h) => h.lines.map((l) => l.content.replace(/\r$/, "")));
+}
+
 /** A line's text cut into its highlighted runs; null when the runs do not cover the text exactly (then it is shown plain). */
 export function tokenRuns(text: string, runs: number[] | null | undefined, styles: TokenStyle[]): { text: string; style: TokenStyle | null }[] | null {
   if (!runs) return null;

@@ -1,7 +1,7 @@
 /** The diff viewer's pure helpers (components/diff/model.ts): collapse rules, split pairing, the file tree. */
 import { describe, expect, it } from "vitest";
 import { collapseReason, fileRows, fileTree, isGenerated, packFile, tokenRuns, unpackFile, type DiffFile } from "@/components/diff/model";
-import { highlightDiff, highlightDiffStreamed } from "@/components/diff/highlight";
+import { firstScreenFiles, highlightDiff, FIRST_SCREEN_LINES } from "@/components/diff/highlight";
 
 const file = (over: Partial<DiffFile> = {}): DiffFile => ({
   oldPath: "a.ts", newPath: "a.ts", status: "modified", additions: 2, deletions: 1, isBinary: false, oldMode: "100644", newMode: "100644",
@@ -86,20 +86,14 @@ describe("diff model", () => {
     expect(tokenRuns("export const a = \"é<b>\"; // note", h.files[0]![1], h.styles)![0]).toEqual({ text: "export const ", style: { color: expect.stringContaining("#cf222e") } });
   });
 
-  it("splits the page's highlighting: the first screen now, the rest later, together equal to the whole", async () => {
+  it("highlights only the first screen's files when asked, the same as the whole", async () => {
     const many = Array.from({ length: 60 }, (_, i) => file({ newPath: `f${i}.ts` }));
+    const split = firstScreenFiles({ files: many });
+    expect(split).toBe(Math.ceil(FIRST_SCREEN_LINES / 5)); // 5 lines a file
     const whole = await highlightDiff({ files: many });
-    const { first, rest } = highlightDiffStreamed({ files: many });
-    const [a, b] = [await first, await rest];
-    const split = a.files.findIndex((f) => f === null);
-    expect(split).toBeGreaterThan(0);
-    expect(split).toBeLessThan(many.length);
-    many.forEach((_, i) => {
-      const mine = i < split ? a : b;
-      // each part has its own palette: compare the runs with their styles resolved
-      const resolve = (h: typeof whole) => h.files[i]!.map((runs) => runs!.map((v, k) => (k % 2 === 1 ? h.styles[v] ?? null : v)));
-      expect(resolve(mine)).toEqual(resolve(whole));
-      expect((i < split ? b : a).files[i]).toBeNull();
-    });
+    const first = await highlightDiff({ files: many }, { to: split });
+    // each call has its own palette: compare the runs with their styles resolved
+    const resolve = (h: typeof whole, i: number) => h.files[i]!.map((runs) => runs!.map((v, k) => (k % 2 === 1 ? h.styles[v] ?? null : v)));
+    many.forEach((_, i) => (i < split ? expect(resolve(first, i)).toEqual(resolve(whole, i)) : expect(first.files[i]).toBeNull()));
   });
 });
