@@ -9,11 +9,14 @@
  * same shiki setup (components/diff/highlight.ts `highlightLines`): `path` only picks the
  * language. It reads no repository data, so it needs no authorization (like a Markdown preview);
  * its cost is bounded by the input: at most MAX_FILES files and MAX_LINES lines of at most
- * MAX_LINE_CHARS characters, within the 1 MiB body cap. Bad input → 400 with the reason.
+ * MAX_LINE_CHARS characters, within the 1 MiB body cap, and 600 requests a minute per address
+ * (`highlightRequests`, server/rate-limit.ts; 429 with Retry-After). Bad input → 400 with the reason.
  */
 import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { highlightLines } from "@/components/diff/highlight";
+import { addressKey, consume } from "@/server/rate-limit";
+import { clientAddress } from "./client-address";
 import { handle, json, readJson } from "./respond";
 
 /** Most files per request. */
@@ -32,6 +35,7 @@ const input = z.object({
 
 export function postHighlight(req: Request): Promise<Response> {
   return handle(async () => {
+    await consume("highlightRequests", addressKey(clientAddress(req.headers)));
     const parsed = input.safeParse(await readJson(req));
     if (!parsed.success) throw new AppError("BAD_REQUEST", parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
     return json(await highlightLines(parsed.data.files), 200, { "cache-control": "no-store" });
