@@ -56,6 +56,11 @@ export const LIMITS = {
   passwordChecks: { points: 10, durationS: 15 * 60, what: "password attempts for your account" },
   /** Personal access tokens created per user. */
   tokenCreations: { points: 30, durationS: 60 * 60, what: "tokens created" },
+  /**
+   * POST /api/highlight requests per address (the diff viewer's highlighting of files it scrolls
+   * to; each at most 2,000 lines): anonymous CPU work, so bounded per address.
+   */
+  highlightRequests: { points: 120, durationS: 60, what: "highlighting requests from your address" },
 } satisfies Record<string, LimitSpec>;
 export type LimitName = keyof typeof LIMITS;
 

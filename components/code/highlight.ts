@@ -5,7 +5,7 @@
  * `span.line` per line with an `id="L<n>"` anchor, starting with its line-number link in the
  * code view); text is escaped by shiki.
  */
-import { bundledLanguagesInfo, codeToHtml } from "shiki";
+import { bundledLanguagesInfo, codeToHtml, codeToTokens, type ThemedToken } from "shiki";
 
 /** Files larger than this are shown without highlighting (keeps rendering fast). */
 export const MAX_HIGHLIGHT_BYTES = 256 * 1024;
@@ -118,6 +118,36 @@ const LIGHT_AA_COLORS = {
   ),
 };
 
+/** The shiki options shared by HTML and token highlighting: themes, AA colour fixes, line length bound. */
+function themeOptions(lang: string) {
+  return {
+    lang,
+    themes: { light: "github-light", dark: "github-dark-default" },
+    // one inline colour per token, `light-dark(<light>, <dark>)`: follows the page's color-scheme
+    defaultColor: "light-dark()" as const,
+    colorReplacements: LIGHT_AA_COLORS,
+    tokenizeMaxLineLength: 4000,
+  };
+}
+
+/**
+ * shiki's tokens for code in a language (same themes and colours as `highlightCode`), one array
+ * per line (split on "\n"), with the default text colour of the themes (`fg`, a
+ * `light-dark()` value, lower case) so callers can leave plain text unstyled. Falls back to
+ * plain text on an unknown language.
+ */
+export async function highlightTokens(code: string, lang: string): Promise<{ tokens: ThemedToken[][]; fg: string }> {
+  const run = async (l: string) => {
+    const r = await codeToTokens(code, themeOptions(l) as Parameters<typeof codeToTokens>[1]);
+    return { tokens: r.tokens, fg: (r.fg ?? "").split(";")[0].toLowerCase() };
+  };
+  try {
+    return await run(lang);
+  } catch {
+    return run("text");
+  }
+}
+
 /**
  * Highlighted HTML for code in a language (falls back to plain text on an unknown language).
  * `lineNumbers`: each line starts with its number link (`lineNumberHtml`), for the code view;
@@ -126,12 +156,7 @@ const LIGHT_AA_COLORS = {
 export async function highlightCode(text: string, lang: string, opts: { lineNumbers?: boolean } = {}): Promise<{ html: string; lang: string }> {
   const code = text.replace(/\r?\n$/, "");
   const options = (l: string) => ({
-    lang: l,
-    themes: { light: "github-light", dark: "github-dark-default" },
-    // one inline colour per token, `light-dark(<light>, <dark>)`: follows the page's color-scheme
-    defaultColor: "light-dark()" as const,
-    colorReplacements: LIGHT_AA_COLORS,
-    tokenizeMaxLineLength: 4000,
+    ...themeOptions(l),
     transformers: [
       {
         line(node: { properties: Record<string, unknown>; children: unknown[] }, line: number) {

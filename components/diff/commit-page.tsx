@@ -11,14 +11,14 @@ import { loadRepo, orNotFound } from "@/components/code/data";
 import { splitCommitMessage } from "@/components/code/history";
 import { codeUrl, commitUrl } from "@/components/code/urls";
 import { DiffViewer } from "./diff-viewer";
-import { PAGE_DIFF_LINES } from "./model";
-import { highlightDiff } from "./highlight";
+import { packFile, PAGE_DIFF_LINES } from "./model";
+import { firstScreenFiles, highlightDiff } from "./highlight";
 
 export async function CommitPage({ owner, name, sha }: { owner: string; name: string; sha: string }) {
   const repo = await loadRepo(owner, name);
   const caller = await getServerCaller();
   const commit = await orNotFound(caller.repos.commit({ repoId: repo.id, sha, maxLines: PAGE_DIFF_LINES }));
-  const highlights = await highlightDiff(commit.diff);
+  const highlights = await highlightDiff(commit.diff, { to: firstScreenFiles(commit.diff) });
   const { title, body } = splitCommitMessage(commit.message);
   return (
     <div className={cx(container, "py-6")}>
@@ -72,7 +72,7 @@ export async function CommitPage({ owner, name, sha }: { owner: string; name: st
         </div>
       </section>
       {commit.parents.length > 1 && <p className="mb-3 text-sm text-muted-foreground">Showing the changes against the first parent.</p>}
-      <DiffViewer files={commit.diff.files} highlights={highlights} totalFiles={commit.diff.totalFiles} source={{ kind: "commit", repoId: repo.id, sha: commit.sha }} />
+      <DiffViewer files={commit.diff.files.map(packFile)} highlights={highlights} totalFiles={commit.diff.totalFiles} source={{ kind: "commit", repoId: repo.id, sha: commit.sha }} />
     </div>
   );
 }

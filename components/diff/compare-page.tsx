@@ -15,9 +15,9 @@ import { loadBranches, loadRepo } from "@/components/code/data";
 import { splitCommitMessage } from "@/components/code/history";
 import { commitUrl } from "@/components/code/urls";
 import { DiffViewer } from "./diff-viewer";
-import { PAGE_DIFF_LINES } from "./model";
+import { packFile, PAGE_DIFF_LINES } from "./model";
 import { ComparePickers } from "./compare-pickers";
-import { highlightDiff } from "./highlight";
+import { firstScreenFiles, highlightDiff } from "./highlight";
 import { CreatePullForm } from "@/components/pulls/create-form";
 import { pullUrl } from "@/components/pulls/model";
 
@@ -55,7 +55,7 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
       else throw e;
     }
   }
-  const highlights = result ? await highlightDiff(result.diff) : [];
+  const highlights = result ? await highlightDiff(result.diff, { to: firstScreenFiles(result.diff) }) : undefined;
   // a pull request needs two branches, something to merge, and a signed-in caller
   const headList = headBranches ?? branches;
   const canOpen = !!result && result.totalCommits > 0 && repo.permission !== "none" && (headRepo !== null || base !== head) && branches.includes(base) && headList.includes(head);
@@ -127,7 +127,7 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
                   ))}
                 </ol>
               </section>
-              <DiffViewer files={result.diff.files} highlights={highlights} totalFiles={result.diff.totalFiles} source={{ kind: "compare", repoId: repo.id, base: result.baseSha, head: result.headSha }} />
+              <DiffViewer files={result.diff.files.map(packFile)} highlights={highlights} totalFiles={result.diff.totalFiles} source={{ kind: "compare", repoId: repo.id, base: result.baseSha, head: result.headSha }} />
             </>
           )}
         </>

@@ -15,16 +15,18 @@ import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/styles";
-import { collapseReason, displayPath, fileRows, type DiffFile, type DiffView, type FileRow, type NumberedLine } from "./model";
+import { collapseReason, displayPath, fileRows, tokenRuns, unpackFile, type DiffFile, type PackedFile, type DiffHighlights, type TokenStyle, type DiffView, type FileRow, type NumberedLine } from "./model";
 import { FileTree } from "./file-tree";
+import { useHighlights, type FileHighlight } from "./use-highlights";
 
 /** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
 export type DiffSource = { kind: "commit"; repoId: string; sha: string } | { kind: "compare"; repoId: string; base: string; head: string } | { kind: "pull"; prId: string };
 
 export interface DiffViewerProps {
-  files: DiffFile[];
-  /** Per file, per hunk line: highlighted HTML (null = plain). */
-  highlights?: (string[] | null)[];
+  /** The files (packed by `packFile` or whole). */
+  files: PackedFile[];
+  /** Syntax highlighting of the files as given (token runs per hunk line, components/diff/highlight.ts). */
+  highlights?: DiffHighlights;
   source?: DiffSource;
   totalFiles?: number;
   /** Slot in each file header (e.g. a "Viewed" checkbox). */
@@ -65,8 +67,9 @@ function useDiffView(): [DiffView, (v: DiffView) => void] {
 
 type Row = { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
 
-export function DiffViewer({ files: initial, highlights, source, totalFiles, renderFileActions, renderLineSlot, collapsedFile }: DiffViewerProps) {
+export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, renderLineSlot, collapsedFile }: DiffViewerProps) {
   const [view, setView] = useDiffView();
+  const initial = useMemo(() => packed.map(unpackFile), [packed]);
   const [files, setFiles] = useState(initial);
   useEffect(() => setFiles(initial), [initial]);
   const [open, setOpen] = useState<Set<number>>(() => new Set());
@@ -146,6 +149,7 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
 
   // files left out of the page's response load when their placeholder scrolls into view
   const items = virtualizer.getVirtualItems();
+  const highlightOf = useHighlights(initial, files, highlights, [...new Set(items.flatMap((it) => (rows[it.index]?.kind === "line" || rows[it.index]?.kind === "pair" ? [rows[it.index].file] : [])))]);
   const firstPending = items.map((it) => rows[it.index]).find((r) => r?.kind === "notice" && r.action === "load" && !loading.has(r.file) && files[r.file].hunks.length === 0);
   useEffect(() => {
     if (firstPending) void load(firstPending.file);
@@ -199,16 +203,14 @@ export function DiffViewer({ files: initial, highlights, source, totalFiles, ren
         </div>
       </div>
       <div className="flex items-start gap-4">
-        <nav aria-label="Changed files" className={cx("sticky top-2 max-h-[calc(100vh-1rem)] w-64 shrink-0 overflow-auto rounded-lg border border-border bg-card p-2 text-sm", treeOpen ? "fixed inset-x-2 top-16 z-30 w-auto shadow-lg lg:sticky lg:w-64" : "hidden lg:block")} data-testid="diff-file-tree">
-          <FileTree files={files} onSelect={jump} />
-        </nav>
+        <FileTree files={files} onSelect={jump} className={cx("sticky top-2 max-h-[calc(100vh-1rem)] w-64 shrink-0 overflow-auto rounded-lg border border-border bg-card p-2 text-sm", treeOpen ? "fixed inset-x-2 top-16 z-30 w-auto shadow-lg lg:sticky lg:w-64" : "hidden lg:block")} />
         <div ref={listRef} className="min-w-0 flex-1">
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {items.map((item) => {
               const row = rows[item.index];
               return (
                 <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}>
-                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} html={highlights?.[row.file] && files[row.file] === initial[row.file] ? highlights[row.file] : null} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderLineSlot={renderLineSlot} />
+                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} hl={highlightOf(row.file)} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderLineSlot={renderLineSlot} />
                 </div>
               );
             })}
@@ -225,8 +227,8 @@ function del(s: Set<number>, i: number): Set<number> {
   return n;
 }
 
-function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; html: string[] | null | undefined; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderLineSlot">) {
-  const { row, file, view, html } = props;
+function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; hl: FileHighlight; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderLineSlot">) {
+  const { row, file, view, hl } = props;
   if (row.kind === "file") return <FileHeader file={file} index={props.fileIndex} collapsed={props.collapsed} onToggle={props.onToggle} actions={props.renderFileActions?.(file, props.fileIndex)} />;
   if (row.kind === "end") return <div className="h-4 rounded-b-lg border-x border-b border-border bg-card" />;
   if (row.kind === "notice")
@@ -247,7 +249,7 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
         <div className={cx("grid grid-cols-[2.75rem_2.75rem_minmax(0,1fr)] border-x border-border font-mono text-xs leading-5", lineBg(row.line.line.type))} data-line-type={row.line.line.type}>
           <LineNo n={row.line.oldNo} />
           <LineNo n={row.line.newNo} />
-          <Code line={row.line} html={html} />
+          <Code line={row.line} hl={hl} />
         </div>
         {props.renderLineSlot?.(file, row.line)}
       </>
@@ -258,7 +260,7 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
       {[row.left, row.right].map((side, k) => (
         <div key={k} className={cx("grid min-w-0 grid-cols-[2.75rem_minmax(0,1fr)]", k === 1 && "border-l border-border", side ? lineBg(side.line.type) : "bg-muted")}>
           <LineNo n={side ? (k === 0 ? side.oldNo : side.newNo) : null} />
-          {side ? <Code line={side} html={html} /> : <span />}
+          {side ? <Code line={side} hl={hl} /> : <span />}
         </div>
       ))}
     </div>
@@ -273,15 +275,16 @@ function LineNo({ n }: { n: number | null }) {
   return <span className="select-none px-2 text-right text-subtle-foreground">{n ?? ""}</span>;
 }
 
-function Code({ line, html }: { line: NumberedLine; html: string[] | null | undefined }) {
+function Code({ line, hl }: { line: NumberedLine; hl: FileHighlight }) {
   const marker = line.line.type === "add" ? "+" : line.line.type === "delete" ? "-" : " ";
-  const h = html?.[line.index];
+  const text = line.line.content.replace(/\r$/, "");
+  const runs = hl ? tokenRuns(text, hl.runs[line.index], hl.styles) : null;
   return (
     <span className="min-w-0 whitespace-pre-wrap pr-2 [overflow-wrap:anywhere]">
       <span className="select-none text-subtle-foreground" aria-hidden="true">
         {marker}
       </span>
-      {h !== undefined ? <span dangerouslySetInnerHTML={{ __html: h }} /> : line.line.content.replace(/\r$/, "")}
+      {runs ? runs.map((r, k) => (r.style ? <span key={k} style={r.style}>{r.text}</span> : r.text)) : text}
       {line.line.noNewlineAtEnd && (
         <span className="ml-1 select-none text-danger" title="No newline at end of file" aria-label="No newline at end of file">
           ⊘

@@ -10,7 +10,7 @@ import { useCallback, useMemo, useState } from "react";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
 import { toast } from "@/components/ui/toast";
 import { DiffViewer, type DiffViewerProps } from "@/components/diff/diff-viewer";
-import type { DiffFile } from "@/components/diff/model";
+import { unpackFile, type DiffFile } from "@/components/diff/model";
 
 type Mark = { path: string; blobSha: string | null };
 
@@ -23,7 +23,8 @@ export function PullFilesView({ prId, marks, signedIn, ...viewer }: { prId: stri
   const client = useTRPCClient();
   const [viewed, setViewed] = useState(() => new Map(marks.map((m) => [m.path, m.blobSha])));
   const isViewed = useCallback((f: DiffFile) => viewed.has(pathOf(f)) && viewed.get(pathOf(f)) === (f.status === "deleted" ? null : f.newSha), [viewed]);
-  const count = useMemo(() => viewer.files.filter(isViewed).length, [viewer.files, isViewed]);
+  const files = useMemo(() => viewer.files.map(unpackFile), [viewer.files]);
+  const count = useMemo(() => files.filter(isViewed).length, [files, isViewed]);
 
   const toggle = async (f: DiffFile, on: boolean) => {
     const path = pathOf(f);
@@ -47,11 +48,12 @@ export function PullFilesView({ prId, marks, signedIn, ...viewer }: { prId: stri
     <>
       {signedIn && (
         <p className="mb-2 text-right text-xs text-muted-foreground" data-testid="viewed-count">
-          {count} / {viewer.totalFiles ?? viewer.files.length} files viewed
+          {count} / {viewer.totalFiles ?? files.length} files viewed
         </p>
       )}
       <DiffViewer
         {...viewer}
+        files={files}
         collapsedFile={isViewed}
         renderFileActions={
           signedIn

@@ -1,6 +1,7 @@
 /** The diff viewer's pure helpers (components/diff/model.ts): collapse rules, split pairing, the file tree. */
 import { describe, expect, it } from "vitest";
-import { collapseReason, fileRows, fileTree, isGenerated, type DiffFile } from "@/components/diff/model";
+import { collapseReason, fileRows, fileTree, isGenerated, packFile, tokenRuns, unpackFile, type DiffFile } from "@/components/diff/model";
+import { firstScreenFiles, highlightDiff, FIRST_SCREEN_LINES } from "@/components/diff/highlight";
 
 const file = (over: Partial<DiffFile> = {}): DiffFile => ({
   oldPath: "a.ts", newPath: "a.ts", status: "modified", additions: 2, deletions: 1, isBinary: false, oldMode: "100644", newMode: "100644",
@@ -35,5 +36,64 @@ describe("diff model", () => {
     const tree = fileTree([{ newPath: "src/app/a.ts" }, { newPath: "src/app/b.ts" }, { newPath: "README.md" }]);
     expect(tree.map((n) => n.name)).toEqual(["src/app", "README.md"]);
     expect(tree[0].children.map((n) => [n.name, n.fileIndex])).toEqual([["a.ts", 0], ["b.ts", 1]]);
+  });
+
+  it("packs files without their usual-value fields and unpacks them equal", () => {
+    const cases: DiffFile[] = [
+      file(),
+      file({ hunks: [], truncated: true, truncatedReason: "total", status: "added", oldMode: null, oldSha: null, newSha: "a".repeat(40) }),
+      file({ status: "deleted", newPath: "a.ts", newMode: null, oldSha: "b".repeat(40), hunks: [] }),
+      file({ status: "renamed", oldPath: "old name.ts", similarity: 90, oldMode: "100644", newMode: "100755", isBinary: true, hunks: [] }),
+      file({ status: "added", copiedFrom: "x.ts", isSubmodule: true, newMode: "160000", oldMode: null }),
+    ];
+    for (const f of cases) {
+      const packed = packFile(f);
+      expect(Object.values(packed)).not.toContain(undefined);
+      expect(unpackFile(packed)).toEqual(f);
+      expect(unpackFile(f)).toEqual(f);
+    }
+    const bare = packFile(cases[1]);
+    expect(Object.keys(bare).sort()).toEqual(["additions", "deletions", "newMode", "newSha", "newPath", "status", "truncated", "truncatedReason"].sort());
+  });
+
+  it("cuts a line into its highlighted runs, or gives up when they do not cover it", () => {
+    const styles = [{ color: "red" }];
+    expect(tokenRuns("const x", [5, 0, 2, -1], styles)).toEqual([{ text: "const", style: { color: "red" } }, { text: " x", style: null }]);
+    expect(tokenRuns("const x", [5, 0], styles)).toBeNull();
+    expect(tokenRuns("", [], styles)).toEqual([]);
+    expect(tokenRuns("x", null, styles)).toBeNull();
+  });
+
+  it("highlights a diff as token runs that rebuild every line, with one style palette", async () => {
+    const ts = file({ newPath: "src/a.ts", hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, header: "", lines: [
+      { type: "delete", content: "const a = 'x';\r" }, { type: "add", content: "export const a = \"é<b>\"; // note" }, { type: "add", content: "" },
+    ] }] });
+    const txt = file({ newPath: "notes.txt" });
+    const h = await highlightDiff({ files: [ts, txt, ts] });
+    expect(h.files[1]).toBeNull();
+    for (const runs of [h.files[0], h.files[2]]) {
+      expect(runs).toHaveLength(3);
+      ts.hunks[0].lines.forEach((l, i) => {
+        const text = l.content.replace(/\r$/, "");
+        const cut = tokenRuns(text, runs![i], h.styles);
+        expect(cut?.map((r) => r.text).join("")).toBe(text);
+      });
+    }
+    expect(h.styles.length).toBeGreaterThan(0);
+    expect(h.styles.every((s) => s.color?.startsWith("light-dark("))).toBe(true);
+    expect(new Set(h.styles.map((s) => JSON.stringify(s))).size).toBe(h.styles.length);
+    // the keyword is coloured with github-light's AA-corrected red
+    expect(tokenRuns("export const a = \"é<b>\"; // note", h.files[0]![1], h.styles)![0]).toEqual({ text: "export const ", style: { color: expect.stringContaining("#cf222e") } });
+  });
+
+  it("highlights only the first screen's files when asked, the same as the whole", async () => {
+    const many = Array.from({ length: 60 }, (_, i) => file({ newPath: `f${i}.ts` }));
+    const split = firstScreenFiles({ files: many });
+    expect(split).toBe(Math.ceil(FIRST_SCREEN_LINES / 5)); // 5 lines a file
+    const whole = await highlightDiff({ files: many });
+    const first = await highlightDiff({ files: many }, { to: split });
+    // each call has its own palette: compare the runs with their styles resolved
+    const resolve = (h: typeof whole, i: number) => h.files[i]!.map((runs) => runs!.map((v, k) => (k % 2 === 1 ? h.styles[v] ?? null : v)));
+    many.forEach((_, i) => (i < split ? expect(resolve(first, i)).toEqual(resolve(whole, i)) : expect(first.files[i]).toBeNull()));
   });
 });

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { card, cx } from "@/components/ui/styles";
-import { highlightDiff } from "@/components/diff/highlight";
-import { PAGE_DIFF_LINES } from "@/components/diff/model";
+import { firstScreenFiles, highlightDiff } from "@/components/diff/highlight";
+import { packFile, PAGE_DIFF_LINES } from "@/components/diff/model";
 import { loadPull, loadPullsContext } from "@/components/pulls/data";
 import { PullFilesView } from "@/components/pulls/files-view";
 
@@ -27,6 +27,7 @@ export default async function PullFilesPage({ params }: { params: Params }) {
     throw e;
   }
   if (diff.totalFiles === 0) return <p className="text-sm text-muted-foreground" data-testid="pull-no-files">No files changed.</p>;
-  const [highlights, marks] = await Promise.all([highlightDiff(diff), ctx.caller.pulls.viewedFiles({ prId: pr.id })]);
-  return <PullFilesView prId={pr.id} marks={marks} signedIn={!!ctx.me} files={diff.files} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
+  // the first screen is highlighted here; the viewer asks for the rest as it comes into view
+  const [highlights, marks] = await Promise.all([highlightDiff(diff, { to: firstScreenFiles(diff) }), ctx.caller.pulls.viewedFiles({ prId: pr.id })]);
+  return <PullFilesView prId={pr.id} marks={marks} signedIn={!!ctx.me} files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
 }
