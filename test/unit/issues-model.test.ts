@@ -114,8 +114,11 @@ describe("view and list filters, and the SQL they become", () => {
     expect(lite.text).toMatch(/json_group_array/);
     expect(lite.text).not.toMatch(/DROP|drop/);
     // a page is a deferred join: ids from the indexes first, relations for those rows only
-    expect(lite.text).toMatch(/WHERE i."id" IN \(SELECT i."id" FROM "Issue" i WHERE .* ORDER BY i."dueDate" ASC NULLS LAST LIMIT \? OFFSET \?\)\nORDER BY i."dueDate" ASC NULLS LAST$/);
-    expect(lite.params).toEqual(["r1", "todo", "done", "r1", "x'; drop table \"issue\"; --", "2026-01-01", 20, 40]);
+    expect(lite.text).toMatch(/WHERE i."id" IN \(SELECT i."id" FROM "Issue" i WHERE .* ORDER BY i."dueDate" ASC NULLS LAST LIMIT 20 OFFSET 40\)\nORDER BY i."dueDate" ASC NULLS LAST$/);
+    expect(lite.params).toEqual(["r1", "todo", "done", "r1", "x'; drop table \"issue\"; --", "2026-01-01"]);
+    // page size and offset are written as integers (PostgreSQL's generic plans), never other values
+    expect(() => issuesSql("sqlite", filter, [], { limit: "20; DROP" as never })).toThrow(/page size or offset/);
+    expect(() => issuesSql("sqlite", filter, [], { limit: 20, offset: -1 })).toThrow(/page size or offset/);
     const pg = issuesSql("postgresql", filter, [{ field: "number", direction: "desc" }]);
     expect(pg.text).toMatch(/json_agg/);
     expect(pg.text).toMatch(/i."repoId" = \$1 AND i."status" IN \(\$2, \$3\)/);

@@ -92,7 +92,7 @@ export function boardPageSql(dialect: "sqlite" | "postgresql", repo: Repo, f: Bo
       // (boardPosition, number) > (position, number), written so the index range starts at position
       where.push(`i."boardPosition" >= ${sql.p(after.position)} AND (i."boardPosition" > ${sql.p(after.position)} OR i."number" > ${sql.p(after.number)})`);
     }
-    return `SELECT c${k}."id" FROM (SELECT i."id" FROM "Issue" i WHERE ${where.join(" AND ")} ORDER BY i."boardPosition" ASC, i."number" ASC LIMIT ${sql.p(limit + 1)}) c${k}`;
+    return `SELECT c${k}."id" FROM (SELECT i."id" FROM "Issue" i WHERE ${where.join(" AND ")} ORDER BY i."boardPosition" ASC, i."number" ASC LIMIT ${sql.int(limit + 1)}) c${k}`;
   });
   const text = `${issueSelectSql(dialect, `, i."boardPosition" AS "boardPosition"`)}
 WHERE i."id" IN (${ranges.join("\nUNION ALL ")})

@@ -41,7 +41,7 @@ JOIN "Repository" r ON r."id" = i."repoId"
 JOIN "User" ru ON ru."id" = r."ownerId"`)}
 WHERE ${where.join(" AND ")}
 ORDER BY i."updatedAt" DESC, i."number" DESC
-LIMIT ${sql.p(input.limit)}`;
+LIMIT ${sql.int(input.limit)}`;
   return { text, params: sql.params };
 }
 

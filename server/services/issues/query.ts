@@ -97,6 +97,16 @@ export class Sql {
   list(values: readonly unknown[]): string {
     return values.map((v) => this.p(v)).join(", ");
   }
+  /**
+   * A page size or offset written into the statement instead of bound: PostgreSQL can then reuse
+   * a generic plan of the prepared statement (a bound LIMIT made it plan the issue list on every
+   * call, ~1 ms; docs/performance.md "Hot reads off Prisma"). Only non-negative safe integers (the
+   * callers' zod schemas guarantee it); anything else throws.
+   */
+  int(n: number | undefined): string {
+    if (!Number.isSafeInteger(n) || (n as number) < 0) throw new Error(`not a page size or offset: ${n}`);
+    return String(n);
+  }
 }
 
 /** WHERE conditions for `f` (pure; unit-tested). */
@@ -194,7 +204,7 @@ export function issuesSql(dialect: Dialect, filter: IssueFilter, order: OrderTer
     return { text: `${issueSelectSql(dialect)}\nWHERE ${where.join(" AND ")}\nORDER BY ${orderBy}`, params: sql.params };
   }
   const text = `${issueSelectSql(dialect)}
-WHERE i."id" IN (SELECT i."id" FROM "Issue" i WHERE ${where.join(" AND ")} ORDER BY ${orderBy} LIMIT ${sql.p(page.limit)} OFFSET ${sql.p(page.offset ?? 0)})
+WHERE i."id" IN (SELECT i."id" FROM "Issue" i WHERE ${where.join(" AND ")} ORDER BY ${orderBy} LIMIT ${sql.int(page.limit)} OFFSET ${sql.int(page.offset ?? 0)})
 ORDER BY ${orderBy}`;
   return { text, params: sql.params };
 }
@@ -296,3 +306,4 @@ export async function queryIssues(db: Db | Tx, filter: IssueFilter, order: Order
   const rows = await readRows<Row>(db, text, params);
   return rows.map(rowToView);
 }
+

@@ -8,6 +8,8 @@
  *   dueDate/estimate nulls last; ties by number descending. Default sort: number descending.
  */
 import type { Db } from "@/server/db";
+import { getConfig } from "@/server/config";
+import { readRows } from "@/server/db/read";
 import { notFound } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
@@ -115,11 +117,19 @@ export function viewOrder(sort: ViewSort | null): OrderTerm[] {
  * caller, `meId`); the view's sort wins over q's sort:, which applies when the view has none.
  */
 export async function getIssuesByView(db: Db, repo: Repo, id: string, page: { limit?: number; offset?: number } = {}, meId: string | null = null, loaded?: ViewQuery): Promise<IssueView[]> {
-  const stored = loaded ?? (await viewRow(db, repo, id));
+  const stored = loaded ?? (await viewQueryRow(db, repo, id));
   const filters = viewFilters.parse(JSON.parse(stored.filters));
   const viewSortValue = stored.sort ? viewSort.parse(JSON.parse(stored.sort)) : null;
   const { filter, sort } = applyQuery(viewFilter(repo.id, filters), filters.q, meId);
   return queryIssues(db, filter, !viewSortValue && sort ? sortOrder(sort) : viewOrder(viewSortValue), { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+}
+
+/** A view's filters and sort (one read on the read path, server/db/read.ts). NOT_FOUND "view not found". */
+async function viewQueryRow(db: Db, repo: Repo, id: string): Promise<ViewQuery> {
+  const [p1, p2] = getConfig().provider === "postgresql" ? ["$1", "$2"] : ["?", "?"];
+  const [row] = await readRows<ViewQuery>(db, `SELECT "filters", "sort" FROM "IssueView" WHERE "id" = ${p1} AND "repoId" = ${p2}`, [id, repo.id]);
+  if (!row) throw notFound("view");
+  return row;
 }
 
 /** The stored columns getIssuesByView reads (JSON text), e.g. loaded with the authorization query. */

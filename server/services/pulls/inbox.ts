@@ -95,7 +95,7 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
 /** The statement of list `list` (pure; parameters bound in text order; exported for the benchmark). */
 export function inboxListSql(dialect: Dialect, list: InboxList, user: InboxUser, input: InboxListInput): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
-  const page = `SELECT p."id", p."updatedAt" FROM ${listFrom(sql, list, user, input)} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${sql.p(input.limit)} OFFSET ${sql.p(input.offset)}`;
+  const page = `SELECT p."id", p."updatedAt" FROM ${listFrom(sql, list, user, input)} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${sql.int(input.limit)} OFFSET ${sql.int(input.offset)}`;
   // the page's ids first (a CTE), then pulls.list's columns, author and labels, and the repository, of those rows only
   const text = `WITH page AS (${page})
 SELECT ${pullColumnsSql(dialect)},

@@ -53,7 +53,7 @@ export function pullsListSql(dialect: Dialect, repoId: string, filter: { state?:
   if (filter.state) where.push(`p."state" = ${sql.p(filter.state)}`);
   if (filter.authorId) where.push(`p."authorId" = ${sql.p(filter.authorId)}`);
   // the page's ids from the index first (a CTE), then the columns, author and labels of those rows only
-  const text = `WITH page AS (SELECT p."id" FROM "PullRequest" p WHERE ${where.join(" AND ")} ORDER BY p."number" DESC LIMIT ${sql.p(filter.limit)} OFFSET ${sql.p(filter.offset)})
+  const text = `WITH page AS (SELECT p."id" FROM "PullRequest" p WHERE ${where.join(" AND ")} ORDER BY p."number" DESC LIMIT ${sql.int(filter.limit)} OFFSET ${sql.int(filter.offset)})
 SELECT ${pullColumnsSql(dialect)}
 FROM page JOIN "PullRequest" p ON p."id" = page."id"
 LEFT JOIN "User" au ON au."id" = p."authorId"
