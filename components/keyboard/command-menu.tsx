@@ -83,6 +83,7 @@ export function CommandMenu({ open, onOpenChange, signedIn, onShowShortcuts, onC
     actions.push(
       { id: "new-repo", label: "New repository", run: () => go("/new") },
       { id: "dashboard", label: "Go to dashboard", run: () => go("/") },
+      { id: "inbox", label: "Go to inbox", run: () => go("/inbox") },
       { id: "settings", label: "Settings: access tokens", run: () => go("/settings/tokens") },
     );
   }

@@ -54,6 +54,7 @@ export function GlobalShortcuts({ signedIn }: { signedIn: boolean }) {
     { id: "command-menu", keys: "k", mod: true, label: "Open the command menu", group: "General", run: toggleMenu },
     { id: "search", keys: "/", label: "Focus search", group: "General", run: focusSearch, when: () => searchTarget() !== null },
     { id: "go-dashboard", keys: "g d", label: "Go to dashboard", group: "Navigation", run: () => router.push("/"), when: () => signedIn },
+    { id: "go-inbox", keys: "g n", label: "Go to inbox", group: "Navigation", run: () => router.push("/inbox"), when: () => signedIn },
   ]);
   useShortcuts(
     here

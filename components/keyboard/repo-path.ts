@@ -1,9 +1,9 @@
 /**
  * The repository a page belongs to, read from its path: `/<owner>/<repo>/…` where `<owner>` is
- * not one of svc's own top-level routes (app/: new, settings, signin, signup, api). Used by the
+ * not one of svc's own top-level routes (app/: new, settings, signin, signup, inbox, api). Used by the
  * repository shortcuts (`g i`, `c` …) and the command menu, which exist on every page.
  */
-const RESERVED = new Set(["new", "settings", "signin", "signup", "api", "_next"]);
+const RESERVED = new Set(["new", "settings", "signin", "signup", "inbox", "api", "_next"]);
 
 export interface RepoPath {
   owner: string;

@@ -4,17 +4,19 @@
  * decision (a word in the byline) and the comment count (an icon with the number, on the right).
  * A row without `reviewDecision` / `commentCount` (pulls.list does not send them yet) shows
  * nothing there: the slots never invent data (components/pulls/model.ts `PullRowExtras`).
+ * Lists across repositories (the inbox, /inbox) pass `showRepo`: the row then starts with
+ * `owner/name`, a link to that repository's pull requests, as GitHub's global lists do.
  */
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/styles";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
 import { CommentIcon, LabelChip, TimeAgo } from "@/components/issues/ui";
-import { commentCountLabel, pullUrl, reviewDecisionText, type PullRow } from "./model";
+import { commentCountLabel, pullUrl, pullsUrl, reviewDecisionText, type PullRow } from "./model";
 import { BranchLabel, PullStateIcon } from "./ui";
 
 const DECISION_TONE = { approved: "text-primary", changes_requested: "text-danger", review_required: "text-subtle-foreground" } as const;
 
-export function PullListRow({ repo, pr }: { repo: { owner: string; name: string }; pr: PullRow }) {
+export function PullListRow({ repo, pr, showRepo = false }: { repo: { owner: string; name: string }; pr: PullRow; showRepo?: boolean }) {
   const href = pullUrl(repo.owner, repo.name, pr.number);
   const decision = reviewDecisionText(pr.reviewDecision);
   const comments = commentCountLabel(pr.commentCount);
@@ -25,6 +27,11 @@ export function PullListRow({ repo, pr }: { repo: { owner: string; name: string 
       </span>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          {showRepo && (
+            <PrefetchLink href={pullsUrl(repo.owner, repo.name)} className="text-sm text-muted-foreground hover:text-primary [overflow-wrap:anywhere]" data-testid="pull-repo">
+              {repo.owner}/{repo.name}
+            </PrefetchLink>
+          )}
           <PrefetchLink href={href} className="font-medium text-foreground hover:text-primary [overflow-wrap:anywhere]" data-testid="pull-title">
             {pr.title}
           </PrefetchLink>

@@ -26,8 +26,7 @@ import type { Actor } from "@/server/auth/actor";
 import { getConfig } from "@/server/config";
 import { Sql, type Dialect } from "@/server/services/issues/query";
 import { uuid } from "./schemas";
-import { pullColumnsSql, pullRowToView, type PullListRow } from "./list-pull-requests";
-import type { PullView } from "./view";
+import { pullColumnsSql, pullRowToView, type PullListItem, type PullListRow } from "./list-pull-requests";
 
 export const INBOX_LISTS = ["awaitingReview", "myPrs", "participated"] as const;
 export type InboxList = (typeof INBOX_LISTS)[number];
@@ -43,8 +42,8 @@ export const inboxParticipatedInput = inboxListInput.extend({
 export type InboxListInput = z.output<typeof inboxParticipatedInput>;
 type InboxUser = { id: string; isAdmin: boolean };
 
-/** A pull request of the inbox: pulls.list's shape plus its repository. */
-export type InboxPullView = PullView & { repo: { id: string; owner: string; name: string } };
+/** A pull request of the inbox: pulls.list's row (commentCount and reviewDecision included) plus its repository. */
+export type InboxPullView = PullListItem & { repo: { id: string; owner: string; name: string } };
 
 /** The readable-repository condition on alias `r` (nothing for a site admin). */
 function readable(sql: Sql, user: InboxUser): string[] {

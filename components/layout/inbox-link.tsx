@@ -1,0 +1,54 @@
+"use client";
+/**
+ * The top bar's "Inbox" link (issue #9) with the number of pull requests awaiting the viewer's
+ * review (pulls.inboxSummary `awaitingReview`; the badge is left out at 0). Its accessible name
+ * says it: "Inbox, 3 awaiting your review". The top bar is rendered once per full page load (a
+ * layout), so the count is kept fresh in the browser: the server's count is the query's initial
+ * data, and it is asked again when the page changes and the last answer is over 5 s old, and when
+ * the window regains focus. /inbox writes its own summary into the same query (InboxSummarySync),
+ * so the top bar and the page agree.
+ */
+import { useEffect, useRef } from "react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/provider";
+import { InboxIcon } from "@/components/ui/icons";
+import { cx } from "@/components/ui/styles";
+import { countBadge, inboxLinkLabel, type InboxSummary } from "@/components/inbox/model";
+
+/** How old (ms) the count may be when the viewer moves to another page before it is asked again. */
+const FRESH_MS = 5_000;
+
+export function InboxLink({ initial, className }: { initial: InboxSummary | null; className?: string }) {
+  const trpc = useTRPC();
+  const pathname = usePathname();
+  const summary = useQuery({ ...trpc.pulls.inboxSummary.queryOptions({}), initialData: initial ?? undefined, staleTime: FRESH_MS, refetchOnWindowFocus: true });
+  const { dataUpdatedAt, refetch } = summary;
+  const seen = useRef(pathname);
+  useEffect(() => {
+    if (seen.current === pathname) return;
+    seen.current = pathname;
+    if (Date.now() - dataUpdatedAt > FRESH_MS) void refetch();
+  }, [pathname, dataUpdatedAt, refetch]);
+  const awaiting = summary.data?.awaitingReview ?? 0;
+  return (
+    <Link
+      href="/inbox"
+      className={cx(className, "inline-flex items-center gap-1.5")}
+      aria-label={inboxLinkLabel(awaiting)}
+      aria-current={pathname === "/inbox" ? "page" : undefined}
+      title={inboxLinkLabel(awaiting)}
+      data-testid="nav-inbox"
+      data-count={awaiting}
+    >
+      <InboxIcon />
+      <span className="hidden sm:inline">Inbox</span>
+      {awaiting > 0 && (
+        <span className="min-w-[1.25rem] rounded-full bg-emerald-500 px-1.5 text-center text-xs font-semibold leading-5 text-slate-900" data-testid="nav-inbox-count">
+          {countBadge(awaiting)}
+        </span>
+      )}
+    </Link>
+  );
+}
