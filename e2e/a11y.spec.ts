@@ -44,6 +44,8 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "pull request commits", path: () => `/${username}/${REPO}/pulls/${pullNumber}/commits`, ready: "pull-commits" },
   { name: "new pull request", path: () => `/${username}/${REPO}/compare/main...tidy/values`, ready: "create-pull-form" },
   { name: "stacks", path: () => `/${username}/${REPO}/pulls/stacks`, ready: "stack-list" },
+  { name: "inbox", path: () => "/inbox", ready: "inbox-empty" },
+  { name: "inbox, your pull requests", path: () => "/inbox?tab=mine", ready: "inbox-list" },
 ];
 /** The open pull request of the fixture (feature → main), made in beforeAll. */
 let pullNumber = 0;

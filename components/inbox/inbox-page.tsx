@@ -12,12 +12,13 @@
  * side by side.
  */
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { orNull } from "@/components/code/data";
 import { Badge } from "@/components/ui/badge";
 import { button, card, container, cx } from "@/components/ui/styles";
 import { PullListRow } from "@/components/pulls/list-row";
 import { PullRequestIcon } from "@/components/pulls/ui";
-import { getServerCaller } from "@/server/auth/session";
+import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import { InboxRepoFilter } from "./repo-filter";
 import { InboxSummarySync } from "./summary-sync";
 import {
@@ -29,6 +30,8 @@ type Query = Record<string, string | string[] | undefined>;
 const STATE_LABEL = { open: "Open", closed: "Closed", all: "All" } as const;
 
 export async function InboxPage({ query }: { query: Query }) {
+  // app/inbox/layout.tsx sends the signed-out to sign in; a session that ends between two tabs of the page lands here
+  if (!(await getCurrentActor())) redirect("/signin?callbackUrl=%2Finbox");
   const caller = await getServerCaller();
   const tab = inboxTab(query.tab);
   const state = participatedState(query.state);

@@ -35,7 +35,7 @@ export function InboxLink({ initial, className }: { initial: InboxSummary | null
   return (
     <Link
       href="/inbox"
-      className={cx(className, "inline-flex items-center gap-1.5")}
+      className={cx(className, "inline-flex items-center gap-1.5 aria-[current=page]:bg-slate-800 aria-[current=page]:text-white")}
       aria-label={inboxLinkLabel(awaiting)}
       aria-current={pathname === "/inbox" ? "page" : undefined}
       title={inboxLinkLabel(awaiting)}
