@@ -27,7 +27,8 @@ export async function TopNav({ theme }: { theme: Theme }) {
         </Link>
         {actor && (
           <div className="flex items-center gap-1">
-            <Link href="/" className={link}>
+            {/* on phones the logo is the way home: the row keeps room for the inbox and the menus */}
+            <Link href="/" className={cx(link, "hidden sm:inline")}>
               Repositories
             </Link>
             <InboxLink initial={inbox} className={link} />
