@@ -1,5 +1,9 @@
-/** How pull request procedures taking `prId` find their repository (repoProcedureBy). */
+/** How pull request procedures taking `prId` or a pull request `commentId` find their repository (repoProcedureBy). */
 import type { RepoLocatorDef } from "../trpc";
 import { pullRepoId } from "@/server/services/pulls/locate";
+import { pullCommentRepoId } from "@/server/services/pulls/comment-locate";
 
 export const byPullId: RepoLocatorDef<"prId"> = { key: "prId", what: "pull request", repoIdOf: pullRepoId };
+
+/** A pull request comment's id (issue #9): its pull request's repository. */
+export const byPullCommentId: RepoLocatorDef<"commentId"> = { key: "commentId", what: "comment", repoIdOf: pullCommentRepoId };

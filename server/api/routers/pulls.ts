@@ -1,7 +1,7 @@
 /**
  * pulls router (spec "Pull request router"), merged from parts that each own one concern:
  * pulls-core (records and their timeline), pulls-diff (diff and commits), pulls-merge
- * (mergeability, merge, conflicts), pulls-counts (the list page's counts and the push banner), pulls-viewed (the caller's viewed files). Each procedure has its row in server/api/access.ts.
+ * (mergeability, merge, conflicts), pulls-counts (the list page's counts and the push banner), pulls-viewed (the caller's viewed files), pulls-review (reviews, comments, labels, reviewers). Each procedure has its row in server/api/access.ts.
  */
 import { mergeRouters } from "../trpc";
 import { pullsCoreRouter } from "./pulls-core";
@@ -9,5 +9,6 @@ import { pullsDiffRouter } from "./pulls-diff";
 import { pullsMergeRouter } from "./pulls-merge";
 import { pullsCountsRouter } from "./pulls-counts";
 import { pullsViewedRouter } from "./pulls-viewed";
+import { pullsReviewRouter } from "./pulls-review";
 
-export const pullsRouter = mergeRouters(pullsCoreRouter, pullsDiffRouter, pullsMergeRouter, pullsCountsRouter, pullsViewedRouter);
+export const pullsRouter = mergeRouters(pullsCoreRouter, pullsDiffRouter, pullsMergeRouter, pullsCountsRouter, pullsViewedRouter, pullsReviewRouter);

@@ -117,7 +117,7 @@ export async function commitCount(repo: AuthorizedRepo, ref?: string): Promise<{
  * target tip already contains a merged head, which would leave nothing to show). The diff then
  * runs from merge-base(base, headSha) to headSha.
  */
-async function pullBase(repo: AuthorizedRepo, pr: { state: string; targetBranch: string; baseSha: string }): Promise<string> {
+export async function pullBase(repo: Pick<AuthorizedRepo, "gitDir">, pr: { state: string; targetBranch: string; baseSha: string }): Promise<string> {
   if (pr.state === "open") {
     const tip = await git.resolveCommit(repo.gitDir, `refs/heads/${pr.targetBranch}`).catch(() => null);
     if (tip) return tip;
