@@ -20,8 +20,8 @@ import { commentInclude, recordOf, toThreadView, type PullThreadView } from "./c
 export async function setThreadResolved(db: Db, caller: Actor | null, repo: ReviewRepo, commentId: string, resolved: boolean): Promise<PullThreadView> {
   const actor = requireActor(caller);
   const c = await loadComment(db, repo.id, commentId, actor.user.id);
-  if (c.authorId !== actor.user.id && !canWrite(repo)) throw forbidden("only the thread's author or someone with write permission can resolve or unresolve it");
   if (c.replyToId !== null) throw new AppError("BAD_REQUEST", `this comment is a reply: resolve its thread through the first comment (${c.replyToId})`);
+  if (c.authorId !== actor.user.id && !canWrite(repo)) throw forbidden("only the thread's author or someone with write permission can resolve or unresolve it");
   if (c.path === null) throw new AppError("BAD_REQUEST", "only inline review threads can be resolved; this is a general comment");
   const row = await inTransaction(db, async (tx) => {
     if (resolved) await tx.pullRequestComment.updateMany({ where: { id: c.id, resolvedAt: null }, data: { resolvedAt: new Date(), resolvedById: actor.user.id } });
