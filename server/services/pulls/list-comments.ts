@@ -72,16 +72,15 @@ export async function listPullComments(db: Db, caller: Actor | null, repo: Revie
   const rows = await readRows<Row>(db, text, params);
   const threads: PullThreadView[] = [];
   const byId = new Map<string, PullThreadView>();
-  for (const row of rows) {
-    const r = recordOfRow(row);
-    if (r.replyToId === null) {
-      const t = toThreadView(r);
-      threads.push(t);
-      byId.set(t.id, t);
-    } else {
-      byId.get(r.replyToId)?.replies.push(toCommentView(r));
-    }
+  const records = rows.map(recordOfRow);
+  for (const r of records) {
+    if (r.replyToId !== null) continue;
+    const t = toThreadView(r);
+    threads.push(t);
+    byId.set(t.id, t);
   }
+  // a second pass: a reply written in the same millisecond as its root may sort before it
+  for (const r of records) if (r.replyToId !== null) byId.get(r.replyToId)?.replies.push(toCommentView(r));
   await markOutdated(repo, pr, threads);
   return threads;
 }
