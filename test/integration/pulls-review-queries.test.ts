@@ -17,6 +17,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { listPullComments } from "@/server/services/pulls/list-comments";
 import { listReviews } from "@/server/services/pulls/list-reviews";
 import { listReviewers } from "@/server/services/pulls/reviewers";
+import { createCaller } from "@/server/api/root";
 import { actorOf } from "../helpers";
 import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
@@ -90,7 +91,7 @@ async function seed(prId: string, first: string, head: string, roots: number): P
 }
 
 describe("constant query counts", () => {
-  it("pulls.comments and pulls.getFileComments: the pull request and ONE comments statement, at 1 or 120 threads", async () => {
+  it("pulls.comments and pulls.getFileComments: the pull request (with the authorization query via tRPC) and ONE comments statement, at 1 or 120 threads", async () => {
     const small = await openPull("small");
     const big = await openPull("big");
     await seed(small.id, small.first, small.head, 1);
@@ -111,6 +112,10 @@ describe("constant query counts", () => {
     expect(many).toBe(one);
     expect(await count(() => listPullComments(db, ownerActor, reviewRepo, big.id, "dir/f3.txt"))).toBe(2);
     expect(await count(() => listPullComments(db, null, reviewRepo, big.id))).toBe(2);
+    // through the router: the authorization query reads the pull request's columns too (byPullIdWithHead)
+    const caller = createCaller({ db, headers: new Headers(), actor: ownerActor, publicUrl: "http://localhost", requestId: "queries" });
+    expect(await count(() => caller.pulls.comments({ prId: big.id }))).toBe(2);
+    expect(await count(() => caller.pulls.getFileComments({ prId: big.id, path: "dir/f1.txt" }))).toBe(2);
   }, 120_000);
 
   it("pulls.reviews and pulls.reviewers do not grow with the number of reviews", async () => {

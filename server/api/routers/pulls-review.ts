@@ -4,12 +4,12 @@
  * rows: server/api/access.ts (mutations need a repo:write token even where a reader may act).
  */
 import { router, repoProcedureBy } from "../trpc";
-import { byPullCommentId, byPullId } from "./pull-locator";
+import { byPullCommentId, byPullId, byPullIdWithHead } from "./pull-locator";
 import { addReviewInput, addCommentInput, addSuggestionInput, updateCommentInput, fileCommentsInput, labelInput, reviewerInput } from "@/server/services/pulls/review-schemas";
 import { addReview } from "@/server/services/pulls/add-review";
 import { listReviews } from "@/server/services/pulls/list-reviews";
 import { addPullComment, addPullSuggestion } from "@/server/services/pulls/add-comment";
-import { listPullComments } from "@/server/services/pulls/list-comments";
+import { listPullComments, pullHeadOf } from "@/server/services/pulls/list-comments";
 import { updatePullComment } from "@/server/services/pulls/update-comment";
 import { deletePullComment } from "@/server/services/pulls/delete-comment";
 import { setThreadResolved } from "@/server/services/pulls/resolve-comment";
@@ -28,10 +28,10 @@ export const pullsReviewRouter = router({
   addComment: repoProcedureBy(byPullId).input(addCommentInput).mutation(({ ctx, input }) => addPullComment(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → threads oldest first, replies nested, with isOutdated/isResolved; others' pending comments hidden. */
-  comments: repoProcedureBy(byPullId).query(({ ctx }) => listPullComments(ctx.db, ctx.actor, ctx.repo, ctx.entityId)),
+  comments: repoProcedureBy(byPullIdWithHead).query(({ ctx }) => listPullComments(ctx.db, ctx.actor, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId)),
 
   /** {prId, path} → the file's inline threads (as `comments`). */
-  getFileComments: repoProcedureBy(byPullId).input(fileCommentsInput).query(({ ctx, input }) => listPullComments(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input.path)),
+  getFileComments: repoProcedureBy(byPullIdWithHead).input(fileCommentsInput).query(({ ctx, input }) => listPullComments(ctx.db, ctx.actor, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId, input.path)),
 
   /** {commentId, body} → comment (its author only). */
   updateComment: repoProcedureBy(byPullCommentId).input(updateCommentInput).mutation(({ ctx, input }) => updatePullComment(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),

@@ -2,7 +2,7 @@
  * pulls.comments {prId} and pulls.getFileComments {prId, path} (issue #9): threads — roots
  * oldest first, each with its replies nested oldest first — hiding other users' pending
  * comments. A constant number of statements whatever the number of comments: the pull request
- * row (Prisma) and ONE SELECT of the comments with their authors and resolvers (server/db/read.ts
+ * row (read with the authorization query by the tRPC tier's `via` locator, else one SELECT) and ONE SELECT of the comments with their authors and resolvers (server/db/read.ts
  * `readRows`, the hot-read path), then git for the outdated marks (server/services/pulls/outdated.ts,
  * one diff per distinct commit the threads were made on, cached).
  */
@@ -11,12 +11,39 @@ import { readRows } from "@/server/db/read";
 import { getConfig } from "@/server/config";
 import { boolOf, isoOf } from "@/server/db/raw";
 import type { Actor } from "@/server/auth/actor";
+import { AppError } from "@/server/errors";
 import { Sql } from "@/server/services/issues/query";
 import { pullBase } from "@/server/services/diff";
-import { loadPull } from "./locate";
 import type { ReviewRepo } from "./review-context";
 import { threadFreshness, type ThreadPosition } from "./outdated";
 import { toCommentView, toThreadView, type CommentRecord, type PullThreadView } from "./comment-view";
+
+/** What the comment reads need of the pull request (the `via` locator reads these with the authorization query). */
+export const PULL_HEAD_COLUMNS = ["id", "number", "state", "headSha", "baseSha", "targetBranch"] as const;
+
+export interface PullHead {
+  id: string;
+  number: number;
+  state: string;
+  headSha: string;
+  baseSha: string;
+  targetBranch: string;
+}
+
+/** The PULL_HEAD_COLUMNS of a row read by the locator, or undefined when absent or malformed. */
+export function pullHeadOf(entity: Record<string, unknown> | undefined): PullHead | undefined {
+  if (!entity || typeof entity.id !== "string" || typeof entity.headSha !== "string") return undefined;
+  return { id: entity.id, number: Number(entity.number), state: String(entity.state), headSha: entity.headSha, baseSha: String(entity.baseSha), targetBranch: String(entity.targetBranch) };
+}
+
+/** Pull request `prId` of `repo` (PULL_HEAD_COLUMNS, one statement on the read path). NOT_FOUND. */
+export async function loadPullHead(db: Db, repo: Pick<ReviewRepo, "id">, prId: string): Promise<PullHead> {
+  const sql = new Sql(getConfig().provider);
+  const rows = await readRows<Record<string, unknown>>(db, `SELECT ${PULL_HEAD_COLUMNS.map((c) => `p."${c}"`).join(", ")} FROM "PullRequest" p WHERE p."id" = ${sql.p(prId)} AND p."repoId" = ${sql.p(repo.id)}`, sql.params);
+  const head = pullHeadOf(rows[0]);
+  if (!head) throw new AppError("NOT_FOUND", "pull request not found");
+  return head;
+}
 
 /** Most comments one answer carries (a pull request past this is cut at the newest). */
 export const MAX_COMMENTS = 20_000;
@@ -62,12 +89,12 @@ function recordOfRow(r: Row): CommentRecord {
 }
 
 /**
- * Threads of pull request `prId` in `repo` (already authorized for read), as `caller` may see
- * them; only the file `path`'s inline threads when given. Errors: NOT_FOUND for an unknown pull
- * request.
+ * Threads of pull request `pull` (an id, or its row as the locator read it) in `repo` (already
+ * authorized for read), as `caller` may see them; only the file `path`'s inline threads when
+ * given. Errors: NOT_FOUND for an unknown pull request.
  */
-export async function listPullComments(db: Db, caller: Actor | null, repo: ReviewRepo, prId: string, path?: string): Promise<PullThreadView[]> {
-  const pr = await loadPull(db, repo, prId);
+export async function listPullComments(db: Db, caller: Actor | null, repo: ReviewRepo, pull: string | PullHead, path?: string): Promise<PullThreadView[]> {
+  const pr = typeof pull === "string" ? await loadPullHead(db, repo, pull) : pull;
   const { text, params } = commentsSql(pr.id, caller?.user.id ?? null, path);
   const rows = await readRows<Row>(db, text, params);
   const threads: PullThreadView[] = [];
