@@ -4,6 +4,7 @@
  * pushed repositories (docs/pulls.md "Review"). Labels and reviewers: pulls-review-people.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { actorOf, callerFor } from "../helpers";
 import { codeOf, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
@@ -285,5 +286,22 @@ describe("outdated LEFT threads", () => {
     const [t] = await reader.as.pulls.comments({ prId: pr.id });
     expect(t).toMatchObject({ id: left.id, side: "LEFT", isOutdated: true });
     main = await wt.sha("main");
+  });
+});
+
+describe("missing commits", () => {
+  it("answers CONFLICT (never 500) when the head is gone, and marks threads on vanished commits outdated", async () => {
+    const db = await getDb();
+    const counter = await db.repository.update({ where: { id: repo.id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+    const ghost = "c".repeat(40);
+    const pr = await db.pullRequest.create({
+      data: { repoId: repo.id, sourceRepoId: repo.id, number: counter.nextIssueNumber - 1, title: "ghost", sourceBranch: "ghost", targetBranch: "main", headSha: ghost, baseSha: main, authorId: writer.user.id },
+    });
+    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: ghost }))).toMatch(/head commit cccccccccc of pull request #\d+ is missing/);
+    expect(await codeOf(reader.as.pulls.addComment({ prId: pr.id, body: "x", path: "a.txt", line: 1 }))).toBe("CONFLICT");
+    await db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, body: "old", path: "a.txt", line: 1, endLine: 1, side: "RIGHT", commitSha: "d".repeat(40) } });
+    await db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, body: "left", path: "a.txt", line: 1, endLine: 1, side: "LEFT", commitSha: "d".repeat(40) } });
+    const threads = await reader.as.pulls.comments({ prId: pr.id });
+    expect(threads.map((t) => [t.body, t.isOutdated, t.currentLine])).toEqual([["old", true, null], ["left", true, null]]);
   });
 });

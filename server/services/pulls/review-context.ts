@@ -39,11 +39,16 @@ export async function pullBases(repo: ReviewRepo, pr: PullRow, head: string): Pr
 /**
  * Checks that `commitSha` is a commit of pull request `pr`: it exists, the head contains it, and
  * the merge base with the target does not (so the target's own commits are refused).
- * Errors: BAD_REQUEST "<sha> is not a commit of pull request #N".
+ * Errors: BAD_REQUEST "<sha> is not a commit of pull request #N"; CONFLICT when the pull
+ * request's own head is missing from the repository.
  */
 export async function assertCommitOfPull(repo: ReviewRepo, pr: PullRow, commitSha: string): Promise<void> {
   const refuse = (why: string) => new AppError("BAD_REQUEST", `commit ${commitSha.slice(0, 10)} is not a commit of pull request #${pr.number}: ${why}`);
-  if (commitSha === pr.headSha) return;
+  if (commitSha === pr.headSha) {
+    // not NOT_FOUND: that answer means "no such pull request or no access" (as services/diff pullRange)
+    if (!(await resolveCommit(repo.gitDir, commitSha))) throw new AppError("CONFLICT", `head commit ${commitSha.slice(0, 10)} of pull request #${pr.number} is missing from the repository`);
+    return;
+  }
   if (!(await resolveCommit(repo.gitDir, commitSha))) throw refuse("no such commit in the repository");
   if (!(await isAncestor(repo.gitDir, commitSha, pr.headSha))) throw refuse("the pull request's head does not contain it");
   const { mergeBase: mb } = await pullBases(repo, pr, pr.headSha);
