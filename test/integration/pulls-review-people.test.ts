@@ -4,7 +4,7 @@
  * timeline events — through the real router on a real pushed repository.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeOf, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import { codeOf, messageOf, team, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
 let server: Server;
 let owner: Member, writer: Member, reader: Member, reader2: Member, stranger: Member;
@@ -25,13 +25,7 @@ async function openPull() {
 const events = async (prId: string, types: string[]) => (await owner.as.pulls.timeline({ prId })).filter((e) => types.includes(e.type)).map((e) => ({ type: e.type, data: e.data, actor: e.actor?.id }));
 
 beforeAll(async () => {
-  server = await startGitServer();
-  [owner, writer, reader, reader2, stranger] = await Promise.all([member("lown"), member("lwri"), member("lrea"), member("lreb"), member("lstr")]);
-  repo = await owner.as.repos.create({ name: `lb${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
-  await owner.as.repos.addCollaborator({ repoId: repo.id, username: writer.user.username, role: "write" });
-  await owner.as.repos.addCollaborator({ repoId: repo.id, username: reader.user.username, role: "read" });
-  await owner.as.repos.addCollaborator({ repoId: repo.id, username: reader2.user.username, role: "read" });
-  wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
+  ({ server, owner, writer, reader, reader2, stranger, repo, wt } = await team("l"));
   main = await wt.sha("main");
 });
 

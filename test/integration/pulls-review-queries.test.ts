@@ -6,13 +6,7 @@
  * an older head, so the outdated check runs git), pending comments of others, reviews.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@/generated/prisma/client";
-import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { getConfig } from "@/server/config";
 import { getDb, type Db } from "@/server/db";
-import { closeReader, observeReads, readerFor, registerReader } from "@/server/db/read";
 import { repoGitDir } from "@/server/git/paths";
 import { listPullComments } from "@/server/services/pulls/list-comments";
 import { listReviews } from "@/server/services/pulls/list-reviews";
@@ -20,12 +14,12 @@ import { listReviewers } from "@/server/services/pulls/reviewers";
 import { createCaller } from "@/server/api/root";
 import { actorOf } from "../helpers";
 import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import { countingDb, type CountingDb } from "./query-count";
 
 let server: Server;
 let owner: Member, reader: Member;
 let db: Db;
-let queries = 0;
-let stopObserving: () => void;
+let counting: CountingDb;
 let wt: WorkTree;
 let repo: { id: string; name: string };
 let reviewRepo: Parameters<typeof listPullComments>[2];
@@ -49,15 +43,8 @@ async function openPull(name: string) {
 }
 
 beforeAll(async () => {
-  await getDb();
-  const config = getConfig();
-  const log = [{ emit: "event" as const, level: "query" as const }];
-  db = config.provider === "postgresql"
-    ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
-    : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
-  (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
-  registerReader(db, readerFor(config.databaseUrl));
-  stopObserving = observeReads(() => { queries++; });
+  counting = await countingDb();
+  db = counting.db;
   server = await startGitServer();
   [owner, reader] = await Promise.all([member("qown"), member("qrea")]);
   repo = await owner.as.repos.create({ name: `q${Math.random().toString(36).slice(2, 8)}` });
@@ -66,17 +53,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  stopObserving();
-  await closeReader(db);
-  await db.$disconnect();
+  await counting.close();
   await server.close();
 });
 
-async function count(fn: () => Promise<unknown>): Promise<number> {
-  const before = queries;
-  await fn();
-  return queries - before;
-}
+const count = (fn: () => Promise<unknown>) => counting.count(fn);
 
 /** `roots` threads with 3 replies each, inline on the files (half on the older head), every 10th general, plus others' pending comments. */
 async function seed(prId: string, first: string, head: string, roots: number): Promise<void> {

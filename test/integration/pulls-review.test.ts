@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { actorOf, callerFor } from "../helpers";
-import { codeOf, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import { codeOf, messageOf, team, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
 let server: Server;
 let owner: Member, writer: Member, reader: Member, reader2: Member, stranger: Member;
@@ -43,13 +43,7 @@ async function push(branch: string, content: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startGitServer();
-  [owner, writer, reader, reader2, stranger] = await Promise.all([member("rown"), member("rwri"), member("rrea"), member("rreb"), member("rstr")]);
-  repo = await owner.as.repos.create({ name: `rv${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
-  await owner.as.repos.addCollaborator({ repoId: repo.id, username: writer.user.username, role: "write" });
-  await owner.as.repos.addCollaborator({ repoId: repo.id, username: reader.user.username, role: "read" });
-  await owner.as.repos.addCollaborator({ repoId: repo.id, username: reader2.user.username, role: "read" });
-  wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
+  ({ server, owner, writer, reader, reader2, stranger, repo, wt } = await team("r"));
   await wt.commit("src/app.ts", file(BASE), "app");
   await wt.commit("other.txt", "other\n", "other");
   await wt.push("main");

@@ -48,26 +48,11 @@ export interface PullThreadView extends PullCommentView {
 }
 
 /** A comment row normalized from Prisma or the raw read (dates as ISO strings). */
-export interface CommentRecord {
-  id: string;
-  body: string;
-  path: string | null;
-  line: number | null;
+export interface CommentRecord extends Omit<PullCommentView, "side" | "isDeleted"> {
   side: string | null;
-  startLine: number | null;
-  endLine: number | null;
-  commitSha: string | null;
-  reviewId: string | null;
-  replyToId: string | null;
-  isPending: boolean;
-  suggestion: string | null;
-  appliedSha: string | null;
   diffHunk: string | null;
   resolvedAt: string | null;
   deletedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  author: PullUser | null;
   resolvedBy: PullUser | null;
 }
 
