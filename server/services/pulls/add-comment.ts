@@ -15,6 +15,7 @@
  * - addSuggestion: an inline RIGHT-side comment carrying `suggestion`, the replacement text of
  *   lines startLine..line (applied by pulls.applySuggestion).
  */
+import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
@@ -104,6 +105,8 @@ type NewComment = Parameters<Db["pullRequestComment"]["create"]>[0]["data"];
 async function create(db: Db, data: NewComment): Promise<PullThreadView> {
   try {
     const row = await inTransaction(db, (tx) => tx.pullRequestComment.create({ data, include: commentInclude }));
+    // open pages refresh (live updates); a pending comment shows only once its review is submitted
+    if (!row.isPending) notifyPull(db, row.pullRequestId, "comment", row.authorId);
     return toThreadView(recordOf(row));
   } catch (e) {
     // the thread's root (or the review) was deleted between the check and the insert

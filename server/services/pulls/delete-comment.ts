@@ -4,6 +4,7 @@
  * deleted) so its replies stay readable; a root without replies, and any reply, is removed. When
  * the last reply of a deleted root goes, the root goes too. One transaction.
  */
+import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { forbidden } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
@@ -29,5 +30,6 @@ export async function deletePullComment(db: Db, caller: Actor | null, repo: Revi
     await tx.pullRequestComment.deleteMany({ where: { id: c.replyToId, deletedAt: { not: null }, replies: { none: {} } } });
     return false;
   });
+  if (!c.isPending) notifyPull(db, c.pullRequestId, "comment_deleted", actor.user.id);
   return { id: c.id, deleted: true, kept };
 }

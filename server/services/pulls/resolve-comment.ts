@@ -4,6 +4,7 @@
  * write permission, or the thread's author (its root's). Idempotent: resolving a resolved thread
  * changes nothing (resolvedBy stays the first resolver), as on GitHub.
  */
+import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError, forbidden } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
@@ -29,5 +30,6 @@ export async function setThreadResolved(db: Db, caller: Actor | null, repo: Revi
     return tx.pullRequestComment.findUnique({ where: { id: c.id }, include: commentInclude });
   });
   if (!row) throw new AppError("NOT_FOUND", "the comment was deleted meanwhile");
+  notifyPull(db, row.pullRequestId, resolved ? "resolved" : "unresolved", actor.user.id);
   return toThreadView(recordOf(row));
 }

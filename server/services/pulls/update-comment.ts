@@ -2,6 +2,7 @@
  * pulls.updateComment {commentId, body} (issue #9): only the comment's author may edit it (not
  * even write permission: the words are theirs). A deleted thread root cannot be edited.
  */
+import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError, forbidden } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
@@ -23,5 +24,6 @@ export async function updatePullComment(db: Db, caller: Actor | null, repo: Revi
     if (r.count === 0) throw new AppError("NOT_FOUND", "the comment was deleted meanwhile");
     return tx.pullRequestComment.findUniqueOrThrow({ where: { id: c.id }, include: commentInclude });
   });
+  if (!row.isPending) notifyPull(db, row.pullRequestId, "comment_edited", actor.user.id);
   return toCommentView(recordOf(row));
 }
