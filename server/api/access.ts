@@ -7,7 +7,10 @@
  *   user  (scope)    a signed-in actor whose token has `scope`
  *   repo  (level)    the repository named in the input, at permission `level`; the scope follows
  *                    the level (read → repo:read, write → repo:write, admin → repo:admin);
- *                    anonymous callers may read public repositories
+ *                    anonymous callers may read public repositories; `scope` overrides the
+ *                    token scope the level implies (a read-level mutation that still needs
+ *                    repo:write, e.g. pulls.addComment: any reader may comment, but only with a
+ *                    token allowed to write)
  */
 import type { Scope } from "@/server/auth/scopes";
 import type { RepoRole } from "@/server/services/repos/access";
@@ -15,7 +18,7 @@ import type { RepoRole } from "@/server/services/repos/access";
 export type AccessRule =
   | { tier: "public" }
   | { tier: "user"; scope: Scope }
-  | { tier: "repo"; level: RepoRole };
+  | { tier: "repo"; level: RepoRole; scope?: Scope };
 
 export const ACCESS: Record<string, AccessRule> = {
   // users
@@ -140,6 +143,25 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.inboxAwaitingReview": { tier: "user", scope: "repo:read" },
   "pulls.inboxMyPrs": { tier: "user", scope: "repo:read" },
   "pulls.inboxParticipated": { tier: "user", scope: "repo:read" },
+  // review part (issue #9; docs/pulls.md "Review"). Any reader may review and comment, as on
+  // GitHub, but mutations need a repo:write token; who may edit, delete or resolve a comment is
+  // checked in the service (author / write). Labels and review requests: write (GitHub: triage).
+  "pulls.addReview": { tier: "repo", level: "read", scope: "repo:write" },
+  "pulls.reviews": { tier: "repo", level: "read" },
+  "pulls.addComment": { tier: "repo", level: "read", scope: "repo:write" },
+  "pulls.comments": { tier: "repo", level: "read" },
+  "pulls.getFileComments": { tier: "repo", level: "read" },
+  "pulls.updateComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author only
+  "pulls.deleteComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author or write
+  "pulls.resolveComment": { tier: "repo", level: "read", scope: "repo:write" }, // the thread's author or write
+  "pulls.unresolveComment": { tier: "repo", level: "read", scope: "repo:write" }, // the thread's author or write
+  "pulls.addSuggestion": { tier: "repo", level: "read", scope: "repo:write" },
+  "pulls.labels": { tier: "repo", level: "read" },
+  "pulls.addLabel": { tier: "repo", level: "write" },
+  "pulls.removeLabel": { tier: "repo", level: "write" },
+  "pulls.requestReview": { tier: "repo", level: "write" },
+  "pulls.removeReviewRequest": { tier: "repo", level: "write" },
+  "pulls.reviewers": { tier: "repo", level: "read" },
   // stacks (issue #8; docs/pulls.md "Stacks")
   "stacks.create": { tier: "repo", level: "write" },
   "stacks.get": { tier: "repo", level: "read" },

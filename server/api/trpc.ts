@@ -157,6 +157,7 @@ async function withRepo<T>(ctx: { db: Db; actor: Actor | null }, path: string, l
   const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
   let repo: AuthorizedRepo;
   try {
+    if (ctx.actor && rule.scope) requireScope(ctx.actor, rule.scope);
     repo = await authorizeRepo(ctx.db, ctx.actor, locator, rule.level);
   } catch (e) {
     // Located through another id: a repository the caller cannot see hides the entity too.
@@ -220,7 +221,7 @@ export function repoProcedureBy<K extends string>(def: RepoLocatorDef<K>) {
       const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
       if (ctx.actor) {
         try {
-          requireScope(ctx.actor, SCOPE_FOR_LEVEL[rule.level]);
+          requireScope(ctx.actor, rule.scope ?? SCOPE_FOR_LEVEL[rule.level]);
         } catch (e) {
           throw toTRPCError(e) ?? e;
         }

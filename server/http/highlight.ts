@@ -15,6 +15,7 @@
  */
 import { z } from "zod";
 import { AppError } from "@/server/errors";
+import { text } from "@/server/validation/strings";
 import { highlightLines } from "@/components/diff/highlight";
 import { addressKey, consume } from "@/server/rate-limit";
 import { clientAddress } from "./client-address";
@@ -29,7 +30,7 @@ export const MAX_LINE_CHARS = 10_000;
 
 const input = z.object({
   files: z
-    .array(z.object({ path: z.string().min(1).max(4096), lines: z.array(z.string().max(MAX_LINE_CHARS)) }))
+    .array(z.object({ path: text("path").min(1).max(4096), lines: z.array(text("lines[]").max(MAX_LINE_CHARS)) }))
     .max(MAX_FILES)
     .refine((files) => files.reduce((n, f) => n + f.lines.length, 0) <= MAX_LINES, `at most ${MAX_LINES} lines per request`),
 });

@@ -29,8 +29,9 @@ let privateRepo: Fixture;
 let publicRepo: Fixture;
 
 /**
- * A pull request row (no git behind it: the gate never reaches git) and a stack in `repoId`, for
- * the procedures located through prId and stackId (issue #8). `authorId` authors the pull request.
+ * A pull request row (no git behind it: the gate never reaches git), a stack and an inline pull
+ * request comment in `repoId`, for the procedures located through prId, stackId and (pulls.*)
+ * commentId (issues #8, #9). `authorId` authors the pull request and the comment.
  */
 async function pullEntities(repoId: string, authorId: string, tag = ""): Promise<{ prId: string; stackId: string; pullCommentId: string }> {
   const db = await getDb();
@@ -39,17 +40,24 @@ async function pullEntities(repoId: string, authorId: string, tag = ""): Promise
     data: { repoId, sourceRepoId: repoId, number: counter.nextIssueNumber - 1, title: "fixture", sourceBranch: `topic${tag}`, targetBranch: "main", headSha: "a".repeat(40), baseSha: "b".repeat(40), authorId },
   });
   const stack = await db.stack.create({ data: { repoId, name: `stack${tag}`, nameLower: `stack${tag}`, baseBranch: "main", branches: { create: [{ repoId, branchName: `topic${tag}`, position: 0 }] } } });
-  // issue #9: a pull request comment (no suggestion: applySuggestion stops there once the gate passes)
-  const comment = await db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId, body: "fixture", path: "a.txt", line: 1, side: "RIGHT", commitSha: "a".repeat(40) } });
-  return { prId: pr.id, stackId: stack.id, pullCommentId: comment.id };
+  return { prId: pr.id, stackId: stack.id, pullCommentId: await pullComment(pr.id, authorId) };
 }
 
-/**
- * Raw input naming the private (or public) repository every way a procedure may locate it;
- * `commentId` names a pull request comment for pulls.* procedures (an issue comment otherwise).
- */
-function entityInput(repo: Fixture, path = ""): Record<string, unknown> {
-  return path.startsWith("pulls.") ? { ...repo, commentId: repo.pullCommentId } : repo;
+/** An inline comment on the fixture pull request (its commit is the fixture's head, so no git runs). */
+async function pullComment(prId: string, authorId: string): Promise<string> {
+  const db = await getDb();
+  const c = await db.pullRequestComment.create({ data: { pullRequestId: prId, authorId, body: "fixture", path: "a.txt", line: 1, side: "RIGHT", commitSha: "a".repeat(40) } });
+  return c.id;
+}
+
+/** The fixture as `path` reads it: pull request procedures' `commentId` names a pull request comment. */
+function forPath(f: Fixture, path: string): Fixture {
+  return path.startsWith("pulls.") ? { ...f, commentId: f.pullCommentId } : f;
+}
+
+/** Raw input naming the private (or public) repository every way procedure `path` may locate it. */
+function entityInput(repo: Fixture, path: string): Record<string, unknown> {
+  return forPath(repo, path);
 }
 
 /**
@@ -102,7 +110,7 @@ describe.each(procedures.filter((p) => ACCESS[p.path]?.tier !== "public"))("$pat
   });
 
   it("refuses tokens lacking the scope, naming it", async () => {
-    const needed = rule.tier === "user" ? rule.scope : rule.tier === "repo" ? LEVEL_SCOPE[rule.level] : undefined;
+    const needed = rule.tier === "user" ? rule.scope : rule.tier === "repo" ? (rule.scope ?? LEVEL_SCOPE[rule.level]) : undefined;
     if (!needed) return;
     const caller = await callerFor(actorOf(owner, scopesWithout(needed)));
     const input = rule.tier === "repo" ? entityInput(privateRepo, path) : {};
@@ -180,6 +188,7 @@ describe("scope × role matrix", () => {
     "issues.deleteLabel": async (f) => ({ ...f, labelId: ((await (await callerFor(actorOf(users.owner))).issues.createLabel({ repoId: f.repoId as string, name: `l${++disposables}`, color: "#000000" })) as { id: string }).id }),
     "issues.deleteTemplate": async (f) => ({ ...f, templateId: ((await (await callerFor(actorOf(users.owner))).issues.createTemplate({ repoId: f.repoId as string, name: `t${++disposables}` })) as { id: string }).id }),
     "stacks.delete": async (f) => ({ ...f, stackId: (await pullEntities(f.repoId as string, users.owner.id, `d${++disposables}`)).stackId }),
+    "pulls.deleteComment": async (f) => ({ ...f, pullCommentId: await pullComment(f.prId as string, users.owner.id) }),
     "issues.deleteView": async (f) => ({ ...f, viewId: ((await (await callerFor(actorOf(users.owner))).issues.createView({ repoId: f.repoId as string, name: `v${++disposables}`, filters: {} })) as { id: string }).id }),
   };
 
@@ -190,7 +199,7 @@ describe("scope × role matrix", () => {
    * `input` makes the call reach that check; `authorMay`: the author (here the owner, who wrote
    * the fixture's comment) may act whatever the permission.
    */
-  const SERVICE_RULES: Record<string, { level: Perm; input: Record<string, unknown>; authorMay?: true }> = {
+  const SERVICE_RULES: Record<string, { level: Perm; input: Record<string, unknown>; authorMay?: true; authorOnly?: true }> = {
     "issues.updateComment": { level: "write", input: { body: "edited" }, authorMay: true },
     "issues.deleteComment": { level: "write", input: {}, authorMay: true },
     // pull requests (issue #8): the author (the owner wrote the fixture's) or write permission
@@ -201,6 +210,11 @@ describe("scope × role matrix", () => {
     "pulls.setFileViewed": { level: "read", input: { path: "a.txt", viewed: true, blobSha: undefined } },
     // applying a suggestion commits to the source branch: write permission there (issue #9)
     "pulls.applySuggestion": { level: "write", input: {} },
+    // review part (issue #9): the comment's author only; the author or write (the thread's author for resolving)
+    "pulls.updateComment": { level: "admin", input: { body: "edited" }, authorMay: true, authorOnly: true },
+    "pulls.deleteComment": { level: "write", input: {}, authorMay: true },
+    "pulls.resolveComment": { level: "write", input: {}, authorMay: true },
+    "pulls.unresolveComment": { level: "write", input: {}, authorMay: true },
     "issues.create": {
       level: "write",
       input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },
@@ -221,8 +235,9 @@ describe("scope × role matrix", () => {
     return hasScope(scopes, "repo:admin") ? "admin" : hasScope(scopes, "repo:write") ? "write" : hasScope(scopes, "repo:read") ? "read" : "none";
   }
   /** What the table says: "PASS" or the refusal code. */
-  function expected(level: Perm, role: Role | null, scopes: readonly Scope[] | null, isPrivate: boolean): string {
+  function expected(level: Perm, role: Role | null, scopes: readonly Scope[] | null, isPrivate: boolean, scope?: Scope): string {
     if (!role) return isPrivate ? "NOT_FOUND" : level === "read" ? "PASS" : "UNAUTHORIZED";
+    if (scopes && scope && !hasScope(scopes, scope)) return "FORBIDDEN"; // a rule's own scope, checked first
     const c = scopes ? cap(scopes) : "admin";
     if (RANK[c] < RANK[level]) return "FORBIDDEN";
     const r = rolePermission(role, isPrivate);
@@ -245,10 +260,11 @@ describe("scope × role matrix", () => {
         ];
         for (const { role, scopes } of callers) {
           const service = SERVICE_RULES[path];
-          let want = expected(rule.level, role, scopes, visibility === "private");
+          let want = expected(rule.level, role, scopes, visibility === "private", rule.scope);
           if (want === "PASS" && service) {
             // through the tier; the service then checks the effective permission
             if (!role) want = "UNAUTHORIZED";
+            else if (service.authorOnly) want = role === "owner" ? "PASS" : "FORBIDDEN";
             else if (!(service.authorMay && role === "owner")) {
               const r = rolePermission(role, visibility === "private");
               const c = scopes ? cap(scopes) : "admin";
@@ -256,7 +272,7 @@ describe("scope × role matrix", () => {
             }
           }
           const target = want === "PASS" && DISPOSABLE[path] ? await DISPOSABLE[path](f) : f;
-          const input = { ...POISON, ...entityInput(target, path), ...service?.input };
+          const input = { ...POISON, ...forPath(target, path), ...service?.input };
           const actor = role ? actorOf(users[role], scopes ?? undefined) : null;
           const got = gateAnswer(await outcome(await callerFor(actor), path, input));
           if (got !== want) mismatches.push(`${path} ${visibility} ${role ?? "anonymous"} [${scopes?.join(",") ?? "session"}]: got ${got}, table says ${want}`);

@@ -4,36 +4,23 @@
  * directly. 120 issues with labels, assignees and sub-issues.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@/generated/prisma/client";
-import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { getConfig } from "@/server/config";
-import { getDb, type Db } from "@/server/db";
-import { closeReader, observeReads, readerFor, registerReader } from "@/server/db/read";
+import type { Db } from "@/server/db";
 import * as issues from "@/server/services/issues";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
 import { issueWorld, type IssueWorld } from "./issues-fixtures";
+import { countingDb, type CountingDb } from "./query-count";
 
 let w: IssueWorld;
 let db: Db;
-let queries = 0;
+let counting: CountingDb;
 let viewId: string;
-let stopObserving: () => void;
 
 beforeAll(async () => {
-  await getDb();
-  const config = getConfig();
-  const log = [{ emit: "event" as const, level: "query" as const }];
-  db = config.provider === "postgresql"
-    ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
-    : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
-  (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
   // statements on the read path count too (server/db/read.ts): this client reads as the server's does
-  registerReader(db, readerFor(config.databaseUrl));
-  stopObserving = observeReads(() => { queries++; });
+  counting = await countingDb();
+  db = counting.db;
   w = await issueWorld();
   const c = w.as.owner;
   await c.issues.createLabel({ repoId: w.repoId, name: "a", color: "#000000" });
@@ -49,16 +36,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  stopObserving();
-  await closeReader(db);
-  await db.$disconnect();
+  await counting.close();
 });
 
-async function count(fn: () => Promise<unknown>): Promise<number> {
-  const before = queries;
-  await fn();
-  return queries - before;
-}
+const count = (fn: () => Promise<unknown>) => counting.count(fn);
 
 describe("constant query counts", () => {
   it("issues.list: one query at any page size, with labels, author, assignee and sub-issue counts", async () => {

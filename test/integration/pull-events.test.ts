@@ -111,6 +111,12 @@ describe("GET /api/pulls/<id>/events", () => {
     await a.next("closed");
     await owner.as.pulls.reopen({ prId });
     await a.next("reopened");
+
+    // review collaboration (issue #9): a comment and a review reach the other page
+    await writer.as.pulls.addComment({ prId, body: "Looks right" });
+    expect((await a.next("comment")).data).toMatchObject({ actorId: writer.user.id });
+    await owner.as.pulls.addReview({ prId, state: "approved", commitSha: sha });
+    await b.next("reviewed");
     await Promise.all([a.close(), b.close()]);
   });
 

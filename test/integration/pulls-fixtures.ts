@@ -99,5 +99,31 @@ export async function cloneOf(remote: string): Promise<WorkTree> {
   return new WorkTree(dir);
 }
 
+export interface Team {
+  server: Server;
+  owner: Member;
+  writer: Member;
+  reader: Member;
+  reader2: Member;
+  stranger: Member;
+  repo: { id: string; name: string };
+  /** owner's work tree of `repo` (README.md on main, pushed). */
+  wt: WorkTree;
+}
+
+/**
+ * A git server, five members named `<prefix>own`, `…wri`, `…rea`, `…reb`, `…str`, and a private
+ * repository of the owner with the writer (write) and both readers (read) as collaborators; the
+ * stranger cannot see it. Close `server` after the tests.
+ */
+export async function team(prefix: string): Promise<Team> {
+  const server = await startGitServer();
+  const [owner, writer, reader, reader2, stranger] = await Promise.all(["own", "wri", "rea", "reb", "str"].map((r) => member(prefix + r)));
+  const repo = await owner.as.repos.create({ name: `${prefix}${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
+  for (const [m, role] of [[writer, "write"], [reader, "read"], [reader2, "read"]] as const) await owner.as.repos.addCollaborator({ repoId: repo.id, username: m.user.username, role });
+  const wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
+  return { server, owner, writer, reader, reader2, stranger, repo, wt };
+}
+
 /** codeOf / messageOf: the outcome of a call, shared with the issue tests. */
 export { codeOf, messageOf } from "./issues-fixtures";

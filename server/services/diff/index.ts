@@ -153,7 +153,7 @@ export async function commitCount(repo: AuthorizedRepo, ref?: string): Promise<{
  * runs from merge-base(base, headSha) to headSha. The tip is read from the ref files
  * (server/git/ref-files.ts), without starting git.
  */
-async function pullBase(repo: AuthorizedRepo, pr: { state: string; targetBranch: string; baseSha: string }): Promise<string> {
+export async function pullBase(repo: Pick<AuthorizedRepo, "gitDir">, pr: { state: string; targetBranch: string; baseSha: string }): Promise<string> {
   if (pr.state === "open") {
     const tip = (await branchTips(repo.gitDir, [pr.targetBranch]).catch(() => null))?.get(pr.targetBranch);
     if (tip) return tip;

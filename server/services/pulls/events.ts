@@ -7,7 +7,9 @@
  *   closed {}                          reopened {}
  *   pushed {commits, before, after}    force_pushed {commits, before, after}
  *   merged {mergeSha, strategy}        source_deleted {sha}      source_restored {sha}
- * (base_changed, referenced and merges by svc are written by their owners.)
+ * (base_changed, referenced and merges by svc are written by their owners; reviewed {reviewId,
+ * state, commitSha}, labeled/unlabeled {label {id, name, color}}, review_requested /
+ * review_request_removed {reviewer {id, username, name}} by the review part.)
  */
 import type { Db, Prisma } from "@/server/db";
 import { pullUserSelect, type PullUser } from "./view";
@@ -18,7 +20,9 @@ type Tx = Prisma.TransactionClient;
 
 export type PullEventType =
   | "opened" | "edited" | "ready_for_review" | "converted_to_draft" | "closed" | "reopened"
-  | "pushed" | "force_pushed" | "merged" | "source_deleted" | "source_restored" | "base_changed" | "referenced";
+  | "pushed" | "force_pushed" | "merged" | "source_deleted" | "source_restored" | "base_changed" | "referenced"
+  // review (issue #9; docs/pulls.md "Review")
+  | "reviewed" | "labeled" | "unlabeled" | "review_requested" | "review_request_removed";
 
 /** Appends one event to pull request `pullRequestId`'s timeline. `actorId` null = svc itself (a push hook without a user). */
 export async function recordPullEvent(tx: Tx | Db, pullRequestId: string, type: PullEventType, data: Record<string, unknown>, actorId: string | null): Promise<void> {

@@ -24,8 +24,3 @@ export async function loadPullByNumber(db: Db, repo: Pick<AuthorizedRepo, "id">,
   if (!pr) throw new AppError("NOT_FOUND", `pull request #${number} not found`);
   return pr;
 }
-
-/** The target repository id of the pull request holding comment `id`, or null when there is none. One query. */
-export async function pullCommentRepoId(db: Db, id: string): Promise<string | null> {
-  return (await db.pullRequestComment.findUnique({ where: { id }, select: { pullRequest: { select: { repoId: true } } } }))?.pullRequest.repoId ?? null;
-}

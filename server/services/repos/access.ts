@@ -103,7 +103,7 @@ export async function authorizeRepo(db: Db, actor: Actor | null, locator: RepoLo
 }
 
 /** Tables a procedure may name its repository through (fixed names from code, never input). */
-export type EntityTable = "IssueView";
+export type EntityTable = "IssueView" | "PullRequest";
 
 /**
  * An entity that names its repository (its `repoId` column), and the entity's own columns the

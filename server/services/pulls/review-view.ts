@@ -1,0 +1,27 @@
+/** Reviews as the API returns them (issue #9; spec "Review" plus author, isStale, commentCount). */
+import type { PullUser } from "./view";
+import type { ReviewState } from "./review-schemas";
+
+export interface ReviewView {
+  id: string;
+  author: PullUser | null;
+  state: ReviewState;
+  body: string | null;
+  /** The head the reviewer saw. */
+  commitSha: string;
+  /** The pull request's head has moved since (commitSha ≠ headSha). */
+  isStale: boolean;
+  createdAt: string;
+  /** Comments that belong to the review (its inline comments). */
+  commentCount: number;
+}
+
+/** Maps a review row (author loaded, comments counted) against the current head. */
+export function toReviewView(r: { id: string; author: PullUser | null; state: string; body: string | null; commitSha: string; createdAt: Date; _count: { comments: number } }, headSha: string): ReviewView {
+  return {
+    id: r.id, author: r.author, state: r.state as ReviewState, body: r.body, commitSha: r.commitSha,
+    isStale: r.commitSha !== headSha, createdAt: r.createdAt.toISOString(), commentCount: r._count.comments,
+  };
+}
+
+export const reviewInclude = { author: { select: { id: true, username: true, name: true } }, _count: { select: { comments: true } } } as const;

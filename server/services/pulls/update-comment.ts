@@ -1,0 +1,29 @@
+/**
+ * pulls.updateComment {commentId, body} (issue #9): only the comment's author may edit it (not
+ * even write permission: the words are theirs). A deleted thread root cannot be edited.
+ */
+import { notifyPull } from "./events";
+import type { Db } from "@/server/db";
+import { AppError, forbidden } from "@/server/errors";
+import type { Actor } from "@/server/auth/actor";
+import { inTransaction } from "@/server/services/issues/core";
+import { requireActor, type ReviewRepo } from "./review-context";
+import { loadComment } from "./comment-locate";
+import { updateCommentInput } from "./review-schemas";
+import { commentInclude, recordOf, toCommentView, type PullCommentView } from "./comment-view";
+
+/** → the edited comment. UNAUTHORIZED, NOT_FOUND, FORBIDDEN (not the author), PRECONDITION_FAILED (deleted). */
+export async function updatePullComment(db: Db, caller: Actor | null, repo: ReviewRepo, commentId: string, raw: { body: string }): Promise<PullCommentView> {
+  const { body } = updateCommentInput.parse(raw);
+  const actor = requireActor(caller);
+  const c = await loadComment(db, repo.id, commentId, actor.user.id);
+  if (c.authorId !== actor.user.id) throw forbidden("only the comment's author can edit it");
+  if (c.deletedAt) throw new AppError("PRECONDITION_FAILED", "the comment was deleted");
+  const row = await inTransaction(db, async (tx) => {
+    const r = await tx.pullRequestComment.updateMany({ where: { id: c.id, deletedAt: null }, data: { body } });
+    if (r.count === 0) throw new AppError("NOT_FOUND", "the comment was deleted meanwhile");
+    return tx.pullRequestComment.findUniqueOrThrow({ where: { id: c.id }, include: commentInclude });
+  });
+  if (!row.isPending) notifyPull(db, row.pullRequestId, "comment_edited", actor.user.id);
+  return toCommentView(recordOf(row));
+}
