@@ -70,10 +70,15 @@ test("a requested review shows in the reviewer's inbox and top bar, and leaves w
   const navLink = rp.getByRole("link", { name: "Inbox, 1 awaiting your review" });
   await expect(navLink).toBeVisible();
   await expect(rp.getByTestId("nav-inbox-count")).toHaveText("1");
-  // and a full load renders it on the server
+  // and a full load renders it on the server; at phone width the top bar still fits, badge and all
   await rp.reload();
   await hydrated(rp);
   await expect(navLink).toBeVisible();
+  await rp.setViewportSize({ width: 390, height: 844 });
+  await expect(rp.getByTestId("nav-inbox-count")).toBeVisible();
+  await expect(rp.getByTestId("user-menu")).toBeInViewport({ ratio: 1 });
+  expect(await rp.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await rp.setViewportSize({ width: 1280, height: 900 });
 
   // /inbox lists it under Awaiting review with its repository
   await navLink.click();
