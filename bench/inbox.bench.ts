@@ -28,7 +28,7 @@ import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
 import { resetConfig } from "@/server/config";
-import { inboxListSql, inboxSummarySql, type InboxList } from "@/server/services/pulls/inbox";
+import { inboxAwaitingCountSql, inboxListSql, inboxSummarySql, type InboxList } from "@/server/services/pulls/inbox";
 
 const N = Number(process.env.BENCH_PULLS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -178,6 +178,7 @@ const listCase = (name: string, list: InboxList, input: { limit?: number; offset
   return [name, call, () => rawAll(text, params)] as const;
 };
 const summary = inboxSummarySql(dialect, user, {});
+const awaitingCount = inboxAwaitingCountSql(dialect, user);
 const oneRepo = repos[1].id;
 const cases = [
   listCase("inboxAwaitingReview (page of 20)", "awaitingReview", {}, () => caller.pulls.inboxAwaitingReview({})),
@@ -187,6 +188,7 @@ const cases = [
   listCase("inboxParticipated all, limit 100", "participated", { state: "all", limit: 100 }, () => caller.pulls.inboxParticipated({ state: "all", limit: 100 })),
   listCase("inboxMyPrs one repository", "myPrs", { repoId: oneRepo }, () => caller.pulls.inboxMyPrs({ repoId: oneRepo })),
   ["inboxSummary (three counts)", () => caller.pulls.inboxSummary({}), () => rawAll(summary.text, summary.params)] as const,
+  ["inboxAwaitingCount (top navigation badge)", () => caller.pulls.inboxAwaitingCount(), () => rawAll(awaitingCount.text, awaitingCount.params)] as const,
 ];
 console.log(`| case (${dialect}, ${N} pull requests involving the caller) | rows | p50 ms | p95 ms | raw SQL p50 ms | ratio | statements |`);
 console.log("|---|---:|---:|---:|---:|---:|---:|");

@@ -1,8 +1,8 @@
 "use client";
 /**
- * Writes the inbox page's summary (pulls.inboxSummary over every repository, read by the server
- * for this render) into the browser's query cache, so the top bar's count (InboxLink) shows the
- * same numbers as the page's tabs without asking again.
+ * Writes the inbox page's awaiting-review count (pulls.inboxSummary over every repository, read
+ * by the server for this render) into the browser's query cache as pulls.inboxAwaitingCount's
+ * answer, so the top bar's count (InboxLink) shows the page's number without asking again.
  */
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -13,7 +13,7 @@ export function InboxSummarySync({ summary }: { summary: InboxSummary }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   useEffect(() => {
-    queryClient.setQueryData(trpc.pulls.inboxSummary.queryKey({}), summary);
-  }, [queryClient, trpc, summary]);
+    queryClient.setQueryData(trpc.pulls.inboxAwaitingCount.queryKey(), { awaitingReview: summary.awaitingReview });
+  }, [queryClient, trpc, summary.awaitingReview]);
   return null;
 }

@@ -1,7 +1,8 @@
 "use client";
 /**
  * The top bar's "Inbox" link (issue #9) with the number of pull requests awaiting the viewer's
- * review (pulls.inboxSummary `awaitingReview`; the badge is left out at 0). Its accessible name
+ * review (pulls.inboxAwaitingCount: inboxSummary's first count alone, one COUNT; the badge is
+ * left out at 0). Its accessible name
  * says it: "Inbox, 3 awaiting your review". The top bar is rendered once per full page load (a
  * layout), so the count is kept fresh in the browser: the server's count is the query's initial
  * data, and it is asked again when the page changes and the last answer is over 5 s old, and when
@@ -15,15 +16,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/provider";
 import { InboxIcon } from "@/components/ui/icons";
 import { cx } from "@/components/ui/styles";
-import { countBadge, inboxLinkLabel, type InboxSummary } from "@/components/inbox/model";
+import { countBadge, inboxLinkLabel } from "@/components/inbox/model";
 
 /** How old (ms) the count may be when the viewer moves to another page before it is asked again. */
 const FRESH_MS = 5_000;
 
-export function InboxLink({ initial, className }: { initial: InboxSummary | null; className?: string }) {
+export function InboxLink({ initial, className }: { initial: { awaitingReview: number } | null; className?: string }) {
   const trpc = useTRPC();
   const pathname = usePathname();
-  const summary = useQuery({ ...trpc.pulls.inboxSummary.queryOptions({}), initialData: initial ?? undefined, staleTime: FRESH_MS, refetchOnWindowFocus: true });
+  const summary = useQuery({ ...trpc.pulls.inboxAwaitingCount.queryOptions(), initialData: initial ?? undefined, staleTime: FRESH_MS, refetchOnWindowFocus: true });
   const { dataUpdatedAt, refetch } = summary;
   const seen = useRef(pathname);
   useEffect(() => {

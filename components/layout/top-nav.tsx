@@ -11,12 +11,12 @@ import { GlobalShortcuts } from "@/components/keyboard/global-shortcuts";
  * The top bar on every page: logo, main links, the theme menu, and the user menu or sign in/up
  * links, and the command menu button with every page's keyboard shortcuts (components/keyboard). It stays dark in both themes (as GitHub's does), so its colours are fixed slate shades.
  * Signed in, it also links the inbox with the count of pull requests awaiting the viewer's
- * review (pulls.inboxSummary, one statement; kept fresh in the browser by InboxLink).
+ * review (pulls.inboxAwaitingCount, one COUNT; kept fresh in the browser by InboxLink).
  */
 export async function TopNav({ theme }: { theme: Theme }) {
   const actor = await getCurrentActor();
   // the count is an extra: a failure leaves the link without it (the browser asks again) rather than failing every page
-  const inbox = actor ? await (await getServerCaller()).pulls.inboxSummary({}).catch(() => null) : null;
+  const inbox = actor ? await (await getServerCaller()).pulls.inboxAwaitingCount().catch(() => null) : null;
   const link = "rounded-md px-2 py-1 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white";
   return (
     <header className="border-b border-slate-800 bg-nav">

@@ -140,6 +140,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.applySuggestions": { tier: "user", scope: "repo:read" }, // extension (GitHub's batch)
   // inbox (issue #9; docs/pulls.md "Inbox"): across readable repositories, checked in the SQL
   "pulls.inboxSummary": { tier: "user", scope: "repo:read" },
+  "pulls.inboxAwaitingCount": { tier: "user", scope: "repo:read" },
   "pulls.inboxAwaitingReview": { tier: "user", scope: "repo:read" },
   "pulls.inboxMyPrs": { tier: "user", scope: "repo:read" },
   "pulls.inboxParticipated": { tier: "user", scope: "repo:read" },

@@ -139,11 +139,17 @@ describe("pulls inbox", () => {
     expect(await as.bob.pulls.inboxSummary({})).toEqual({ awaitingReview: 0, myPrs: 2, participated: 5 }); // his reviews of four of alice's, his comment on p-unrelated
   });
 
+  it("inboxAwaitingCount (the top navigation's badge) is the summary's awaitingReview alone", async () => {
+    expect(await as.alice.pulls.inboxAwaitingCount()).toEqual({ awaitingReview: 3 });
+    expect(await as.bob.pulls.inboxAwaitingCount()).toEqual({ awaitingReview: 0 });
+  });
+
   it("a removed collaborator's inbox no longer shows that repository's pull requests; an unreadable repoId lists nothing", async () => {
     await as.carol.repos.removeCollaborator({ repoId: repos.r3.id, username: alice.username });
     expect(titles(await as.alice.pulls.inboxAwaitingReview({}))).toEqual(["a-draft", "a-requested"]);
     expect(titles(await as.alice.pulls.inboxParticipated({}))).toEqual(["a-requested"]);
     expect(await as.alice.pulls.inboxSummary({})).toEqual({ awaitingReview: 2, myPrs: 4, participated: 1 });
+    expect(await as.alice.pulls.inboxAwaitingCount()).toEqual({ awaitingReview: 2 });
     expect(await as.alice.pulls.inboxAwaitingReview({ repoId: repos.r3.id })).toEqual([]);
     expect(await as.alice.pulls.inboxSummary({ repoId: repos.r3.id })).toEqual({ awaitingReview: 0, myPrs: 0, participated: 0 });
     await as.carol.repos.addCollaborator({ repoId: repos.r3.id, username: alice.username, role: "read" });
@@ -152,6 +158,8 @@ describe("pulls inbox", () => {
 
   it("needs a signed-in caller with repo:read; bad input is BAD_REQUEST", async () => {
     expect(await codeOf((await callerFor(null)).pulls.inboxSummary({}))).toBe("UNAUTHORIZED");
+    expect(await codeOf((await callerFor(null)).pulls.inboxAwaitingCount())).toBe("UNAUTHORIZED");
+    expect(await codeOf((await callerFor(actorOf(alice, ["user:read"]))).pulls.inboxAwaitingCount())).toBe("FORBIDDEN");
     expect(await codeOf((await callerFor(actorOf(alice, ["user:read"]))).pulls.inboxMyPrs({}))).toBe("FORBIDDEN");
     expect(await (await callerFor(actorOf(alice, ["repo:read"]))).pulls.inboxSummary({})).toMatchObject({ myPrs: 4 });
     for (const input of [{ limit: 0 }, { limit: 101 }, { offset: -1 }, { repoId: "r1" }, { limit: 1.5 }]) expect(await codeOf(as.alice.pulls.inboxAwaitingReview(input as never))).toBe("BAD_REQUEST");
@@ -174,5 +182,6 @@ describe("one statement per list", () => {
     expect(await count(() => caller.pulls.inboxParticipated({ state: "all", limit: 1 }))).toBe(1);
     expect(await count(() => caller.pulls.inboxParticipated({ repoId: repos.r2.id }))).toBe(1);
     expect(await count(() => caller.pulls.inboxSummary({}))).toBe(1);
+    expect(await count(() => caller.pulls.inboxAwaitingCount())).toBe(1);
   });
 });

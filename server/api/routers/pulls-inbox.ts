@@ -3,11 +3,13 @@
  * rows (repo:read); each statement checks readability of every repository itself.
  */
 import { router, authedProcedure } from "../trpc";
-import { inboxListInput, inboxParticipatedInput, inboxSummary, inboxSummaryInput, listInbox } from "@/server/services/pulls/inbox";
+import { inboxAwaitingCount, inboxListInput, inboxParticipatedInput, inboxSummary, inboxSummaryInput, listInbox } from "@/server/services/pulls/inbox";
 
 export const pullsInboxRouter = router({
   /** {repoId?} → {awaitingReview, myPrs, participated} (spec). */
   inboxSummary: authedProcedure.input(inboxSummaryInput).query(({ ctx, input }) => inboxSummary(ctx.db, ctx.actor, input)),
+  /** no input → {awaitingReview}: the summary's first count alone, for the top navigation's badge (extension). */
+  inboxAwaitingCount: authedProcedure.query(({ ctx }) => inboxAwaitingCount(ctx.db, ctx.actor)),
   /** {limit?, offset?, repoId?} → open pull requests where the caller is a requested reviewer (spec). */
   inboxAwaitingReview: authedProcedure.input(inboxListInput).query(({ ctx, input }) => listInbox(ctx.db, ctx.actor, "awaitingReview", input)),
   /** {limit?, offset?, repoId?} → the caller's own open pull requests awaiting others' reviews (spec). */

@@ -115,6 +115,15 @@ export function inboxSummarySql(dialect: Dialect, user: InboxUser, input: { repo
   return { text, params: sql.params };
 }
 
+/**
+ * The awaiting-review count alone (pure; exported for the benchmark): the summary's first
+ * subquery, for the top navigation's badge on every page, which needs nothing else.
+ */
+export function inboxAwaitingCountSql(dialect: Dialect, user: InboxUser): { text: string; params: unknown[] } {
+  const sql = new Sql(dialect);
+  return { text: `SELECT COUNT(*) AS "awaitingReview" FROM ${listFrom(sql, "awaitingReview", user, { state: "open" })}`, params: sql.params };
+}
+
 type Row = PullListRow & { repoId: string; repoName: string; repoOwner: string };
 
 function toInboxView(r: Row): InboxPullView {
@@ -137,4 +146,15 @@ export async function inboxSummary(db: Db, actor: Actor, raw: z.input<typeof inb
   const { text, params } = inboxSummarySql(getConfig().provider, actor.user, input);
   const [row] = await readRows<Record<InboxList, unknown>>(db, text, params);
   return { awaitingReview: Number(row.awaitingReview), myPrs: Number(row.myPrs), participated: Number(row.participated) };
+}
+
+/**
+ * {awaitingReview}: how many open pull requests await the caller's review across every
+ * repository they can read — inboxSummary's first count, alone (extension: the top navigation
+ * shows it on every page). One statement.
+ */
+export async function inboxAwaitingCount(db: Db, actor: Actor): Promise<{ awaitingReview: number }> {
+  const { text, params } = inboxAwaitingCountSql(getConfig().provider, actor.user);
+  const [row] = await readRows<{ awaitingReview: unknown }>(db, text, params);
+  return { awaitingReview: Number(row.awaitingReview) };
 }
