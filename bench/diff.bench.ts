@@ -94,7 +94,7 @@ async function main() {
   const bare = (...argv: string[]) => execFileSync("git", argv, { env: { ...ENV, GIT_DIR: gitDir } }).toString().trim();
   const pr = await createPullRequest(db, actor, repo, { title: "everything", sourceBranch: "topic", targetBranch: "main", headSha: bare("rev-parse", "topic"), baseSha: bare("rev-parse", "main") });
   // absent before the after-push warm-up existed (old code run with this bench): then those rows measure the unwarmed path
-  const warmPullDiff: (db: unknown, prId: string) => Promise<unknown> = ((await import("@/server/services/diff")) as { warmPullDiff?: never }).warmPullDiff ?? (async () => false);
+  const warmPullDiff: (db: unknown, prId: string) => Promise<unknown> = ((await import("@/server/services/diff")) as unknown as { warmPullDiff?: (db: unknown, prId: string) => Promise<unknown> }).warmPullDiff ?? (async () => false);
   const server = await startServer();
 
   /** A push: an empty commit on topic (same tree, so the same diff) and the pull request's head moved to it, as after-push does. */
