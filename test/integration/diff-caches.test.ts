@@ -13,6 +13,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { resolveCommits } from "@/server/git/repository";
 import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, listRangeCommits, mergeBase, threeDotCached, warmThreeDot, type DiffLimits } from "@/server/git/diff";
 import type { Profile } from "@/server/services/users";
+import { warmPullDiff } from "@/server/services/diff";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
 
@@ -125,6 +126,27 @@ describe("pulls.getDiff after a push", () => {
     expect(d).toMatchObject({ baseSha: sha.m3, mergeBaseSha: sha.f1, totalFiles: 1 });
     expect(d.files.map((f) => f.newPath)).toEqual(["g.txt"]);
     expect(await c.pulls.getCommits({ prId })).toMatchObject({ totalCommits: 1, commits: [{ sha: sha.f2 }] });
+  });
+
+  it("warmPullDiff (the after-push job) warms the range the page asks for: open pull requests only, once", async () => {
+    const db = await getDb();
+    w.git("checkout", "-q", "-b", "feature-3", "feature"); // feature itself stays for the tests below
+    w.write("h.txt", "h\n");
+    const f3 = w.commit("feature 3");
+    w.git("checkout", "-q", "main");
+    push();
+    await db.pullRequest.update({ where: { id: prId }, data: { headSha: f3 } });
+    expect(threeDotCached(gitDir, sha.m3, f3)).toBe(false);
+    expect(await warmPullDiff(db, prId)).toBe(true);
+    expect(threeDotCached(gitDir, sha.m3, f3)).toBe(true); // base: the target's tip, as the page
+    expect(await warmPullDiff(db, prId)).toBe(false);
+    const p = new DiffParser();
+    p.push(execFileSync("git", [...DIFF_ARGS, `${sha.m3}...${f3}`], { env: gitEnv({ GIT_DIR: gitDir }) }));
+    expect(await (await caller()).pulls.getDiff({ prId })).toEqual({ ...p.finish(), baseSha: sha.m3, headSha: f3, mergeBaseSha: sha.f1 });
+    await db.pullRequest.update({ where: { id: prId }, data: { state: "closed", headSha: sha.f1 } });
+    expect(await warmPullDiff(db, prId)).toBe(false);
+    expect(await warmPullDiff(db, "no-such-pull")).toBe(false);
+    await db.pullRequest.update({ where: { id: prId }, data: { state: "open", headSha: sha.f2 } });
   });
 
   it("CONFLICT naming the missing commit when the row names one the repository lacks", async () => {
