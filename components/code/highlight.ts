@@ -127,6 +127,11 @@ function themeOptions(lang: string) {
     defaultColor: "light-dark()" as const,
     colorReplacements: LIGHT_AA_COLORS,
     tokenizeMaxLineLength: 4000,
+    // shiki stops a line's tokenizing after 500 ms by default and each theme is tokenized on its
+    // own, so on a loaded machine the two themes could cut a line at different places and pair
+    // one theme's colour with the other's token (seen in the suite at load 8); lines are at most
+    // 4,000 characters, so a longer limit stays bounded
+    tokenizeTimeLimit: 5000,
   };
 }
 

@@ -79,8 +79,16 @@ function isWanted(wanted: Set<string>, f: DiffFile): boolean {
   return wanted.has(f.newPath) || (f.status === "renamed" && wanted.has(f.oldPath));
 }
 
+/**
+ * The per-process caches of this module, on globalThis: Next loads server modules in several
+ * bundles (the route handlers, and instrumentation.ts, which runs the job worker), and the
+ * after-push job's warm-up (`warmThreeDot`) must fill the cache the routes read.
+ */
+const globalCaches = globalThis as unknown as { __svcDiffCaches?: { metadata: Map<string, Diff>; mergeBase: Map<string, Promise<string | null>> } };
+const caches = (globalCaches.__svcDiffCaches ??= { metadata: new Map(), mergeBase: new Map() });
+
 /** Metadata (files without hunks, real totals) of ranges already diffed, by "gitDir from to": ids are immutable, so entries never go stale. */
-const metadataCache = new Map<string, Diff>();
+const metadataCache = caches.metadata;
 /** Ranges whose metadata is kept (each ≤ 3,000 files of metadata, well under 1 MiB). */
 const METADATA_CACHE_SIZE = 32;
 
@@ -110,14 +118,26 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   return diffRange(gitDir, [from, to], opts);
 }
 
+function rangeKey(gitDir: string, range: string[], borrow?: readonly string[]): string {
+  return `${gitDir}\0${range.join("\0")}\0${(borrow ?? []).join("\0")}`;
+}
+
+/** The range's metadata from `git diff --raw --numstat -z` (every file's counts, no patch: little output), cached. */
+async function readMetadata(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
+  const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
+  const meta = await runParser(gitDir, [...metaArgs, ...range], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs, opts.borrow);
+  remember(rangeKey(gitDir, range, opts.borrow), meta);
+  return meta;
+}
+
 /**
  * `git diff <range…>` (`[from, to]` or `["<base>...<head>"]`, resolved ids only) read into a
  * `Diff`, with the metadata cache and path filtering described at `diffTrees`.
  */
 async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
-  const key = `${gitDir}\0${range.join("\0")}\0${(opts.borrow ?? []).join("\0")}`;
+  const key = rangeKey(gitDir, range, opts.borrow);
   const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
-  let meta = metadataCache.get(key);
+  let meta: Diff | undefined = metadataCache.get(key);
   if (!wanted) {
     if (meta) {
       // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts
@@ -131,11 +151,7 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
     remember(key, diff);
     return diff;
   }
-  if (!meta) {
-    const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
-    meta = await runParser(gitDir, [...metaArgs, ...range], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs, opts.borrow);
-    remember(key, meta);
-  }
+  if (!meta) meta = await readMetadata(gitDir, range, opts);
   const picked = meta.files.filter((f) => isWanted(wanted, f));
   const same = (a: DiffFile, b: DiffFile) => a.oldPath === b.oldPath && a.newPath === b.newPath;
   let files: DiffFile[] = [];
@@ -154,7 +170,7 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
 }
 
 /** Merge bases already computed, by "gitDir a b" (ids are immutable: entries never go stale); null = unrelated histories. In-flight lookups are shared. */
-const mergeBaseCache = new Map<string, Promise<string | null>>();
+const mergeBaseCache = caches.mergeBase;
 const MERGE_BASE_CACHE_SIZE = 256;
 
 /**
@@ -200,6 +216,34 @@ export async function diffThreeDot(gitDir: string, base: string, head: string, o
   const mb = await mergeBase(gitDir, base, head, opts.borrow);
   if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
   return { ...(await diff), mergeBaseSha: mb };
+}
+
+/** Whether the metadata of `base...head` (resolved ids) is cached in this process, i.e. its next unfiltered `diffThreeDot` stops git at the line budget. */
+export function threeDotCached(gitDir: string, base: string, head: string, borrow?: readonly string[]): boolean {
+  return metadataCache.has(rangeKey(gitDir, [`${base}...${head}`], borrow));
+}
+
+/**
+ * Prepares `diffThreeDot(gitDir, base, head)` ahead of its first request (the after-push job,
+ * docs/pulls.md "Git processes and caches"): caches the merge base and the range's metadata
+ * from one `git diff --raw --numstat -z base...head` (git computes every file's diff once, as
+ * the first view would; node reads only the per-file records, no patch), so the first unfiltered
+ * request takes its counts from the cache and stops git once its line budget is spent, and
+ * `paths` pages skip their metadata run. Nothing is done when the range's metadata is already
+ * cached. Returns whether git ran. The answers are exactly those of an unwarmed run (the counts
+ * path is tested equal to a full read). Errors: as `diffThreeDot` (BAD_REQUEST for unrelated
+ * histories, a plain Error when git fails or passes `timeoutMs`).
+ */
+export async function warmThreeDot(gitDir: string, base: string, head: string, opts: Pick<DiffOptions, "borrow" | "timeoutMs"> = {}): Promise<boolean> {
+  assertSha(base, "base");
+  assertSha(head, "head");
+  if (threeDotCached(gitDir, base, head, opts.borrow)) return false;
+  const meta = readMetadata(gitDir, [`${base}...${head}`], opts);
+  meta.catch(() => {}); // awaited below unless the merge base fails first
+  const mb = await mergeBase(gitDir, base, head, opts.borrow);
+  if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
+  await meta;
+  return true;
 }
 
 /**

@@ -9,12 +9,16 @@ import { REFRESH_MERGEABILITY } from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
 export function registerJobHandlers(): void {
-  // after pushes (server/services/pulls/after-push.ts): warm the mergeability cache
+  // after pushes (server/services/pulls/after-push.ts): warm the mergeability cache, then the
+  // diff's merge base and per-file counts (the Files changed tab's first request); a failed
+  // diff warm-up is only logged (the page computes the same itself), never a retry
   defineJob(
     REFRESH_MERGEABILITY,
     async ({ prId }) => {
-      const [{ getDb }, { refreshMergeability }] = await Promise.all([import("@/server/db"), import("@/server/services/pulls/mergeability")]);
-      await refreshMergeability(await getDb(), prId);
+      const [{ getDb }, { refreshMergeability }, { warmPullDiff }] = await Promise.all([import("@/server/db"), import("@/server/services/pulls/mergeability"), import("@/server/services/diff")]);
+      const db = await getDb();
+      await refreshMergeability(db, prId);
+      await warmPullDiff(db, prId).catch((e) => console.error(`warming the diff of pull request ${prId} failed`, e));
     },
     { retries: 5, backoffMs: 2_000, timeoutMs: 120_000 },
   );

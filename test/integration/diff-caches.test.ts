@@ -11,8 +11,9 @@ import { getDb } from "@/server/db";
 import { gitEnv } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommits } from "@/server/git/repository";
-import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, listRangeCommits, mergeBase, type DiffLimits } from "@/server/git/diff";
+import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, listRangeCommits, mergeBase, threeDotCached, warmThreeDot, type DiffLimits } from "@/server/git/diff";
 import type { Profile } from "@/server/services/users";
+import { warmPullDiff } from "@/server/services/diff";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
 
@@ -127,6 +128,27 @@ describe("pulls.getDiff after a push", () => {
     expect(await c.pulls.getCommits({ prId })).toMatchObject({ totalCommits: 1, commits: [{ sha: sha.f2 }] });
   });
 
+  it("warmPullDiff (the after-push job) warms the range the page asks for: open pull requests only, once", async () => {
+    const db = await getDb();
+    w.git("checkout", "-q", "-b", "feature-3", "feature"); // feature itself stays for the tests below
+    w.write("h.txt", "h\n");
+    const f3 = w.commit("feature 3");
+    w.git("checkout", "-q", "main");
+    push();
+    await db.pullRequest.update({ where: { id: prId }, data: { headSha: f3 } });
+    expect(threeDotCached(gitDir, sha.m3, f3)).toBe(false);
+    expect(await warmPullDiff(db, prId)).toBe(true);
+    expect(threeDotCached(gitDir, sha.m3, f3)).toBe(true); // base: the target's tip, as the page
+    expect(await warmPullDiff(db, prId)).toBe(false);
+    const p = new DiffParser();
+    p.push(execFileSync("git", [...DIFF_ARGS, `${sha.m3}...${f3}`], { env: gitEnv({ GIT_DIR: gitDir }) }));
+    expect(await (await caller()).pulls.getDiff({ prId })).toEqual({ ...p.finish(), baseSha: sha.m3, headSha: f3, mergeBaseSha: sha.f1 });
+    await db.pullRequest.update({ where: { id: prId }, data: { state: "closed", headSha: sha.f1 } });
+    expect(await warmPullDiff(db, prId)).toBe(false);
+    expect(await warmPullDiff(db, "no-such-pull")).toBe(false);
+    await db.pullRequest.update({ where: { id: prId }, data: { state: "open", headSha: sha.f2 } });
+  });
+
   it("CONFLICT naming the missing commit when the row names one the repository lacks", async () => {
     const db = await getDb();
     const c = await caller();
@@ -219,6 +241,44 @@ describe("counts from the cache", () => {
     // counts cached by a `paths` page's metadata run (--numstat) serve the same way
     expect((await diffTrees(gitDir, sha.root, to, { paths: ["w/f0.txt"] })).files).toHaveLength(1);
     for (const limits of budgets) expect(await diffTrees(gitDir, sha.root, to, { limits })).toEqual(full(limits, sha.root));
+  });
+
+  it("a range warmed ahead of its first request (the after-push job) answers exactly as an unwarmed read", async () => {
+    w.git("checkout", "-q", "-b", "warm", sha.root);
+    for (let i = 0; i < 10; i++) w.write(`v/f${i}.txt`, Array.from({ length: 20 }, (_, k) => `v ${i} ${k}`).join("\n") + "\n");
+    w.write("v/bin.dat", Buffer.from([0, 7, 0]));
+    const base = w.commit("warm base");
+    w.git("checkout", "-q", "-b", "warm-topic");
+    for (let i = 0; i < 10; i++) w.write(`v/f${i}.txt`, Array.from({ length: 20 }, (_, k) => (k % 4 ? `v ${i} ${k}` : `V ${i} ${k}`)).join("\n") + "\n");
+    w.git("mv", "v/f2.txt", "v/renamed.txt");
+    w.write("v/bin.dat", Buffer.from([0, 8, 0]));
+    const head = w.commit("warm change");
+    w.git("checkout", "-q", "warm");
+    w.write("v/other.txt", "moved base\n");
+    const tip = w.commit("warm base moves");
+    w.git("checkout", "-q", "main");
+    push();
+    const mb = w.git("merge-base", tip, head).trim();
+    const full = (limits: Partial<DiffLimits>) => {
+      const p = new DiffParser({ limits });
+      p.push(execFileSync("git", [...DIFF_ARGS, `${tip}...${head}`], { env: gitEnv({ GIT_DIR: gitDir }) }));
+      return { ...p.finish(), mergeBaseSha: mb };
+    };
+    expect(threeDotCached(gitDir, tip, head)).toBe(false);
+    expect(await warmThreeDot(gitDir, tip, head)).toBe(true);
+    expect(threeDotCached(gitDir, tip, head)).toBe(true);
+    expect(await warmThreeDot(gitDir, tip, head)).toBe(false); // already cached: no git
+    for (const limits of [{ maxTotalLines: 12 }, {}, { maxTotalLines: 40 }, { maxFileLines: 3, maxTotalLines: 30 }]) expect(await diffThreeDot(gitDir, tip, head, { limits })).toEqual(full(limits));
+    const page = await diffThreeDot(gitDir, tip, head, { paths: ["v/renamed.txt", "v/bin.dat"] });
+    expect(page.files.map((f) => [f.oldPath, f.newPath, f.status, f.isBinary])).toEqual([["v/bin.dat", "v/bin.dat", "modified", true], ["v/f2.txt", "v/renamed.txt", "renamed", false]]);
+    expect(page).toMatchObject({ totalFiles: full({}).totalFiles, totalAdditions: full({}).totalAdditions, totalDeletions: full({}).totalDeletions });
+    // unrelated histories: BAD_REQUEST, as diffThreeDot
+    w.git("checkout", "-q", "--orphan", "lonely");
+    w.write("lonely.txt", "x\n");
+    const lonely = w.commit("lonely");
+    w.git("checkout", "-q", "-f", "main");
+    push();
+    await expect(warmThreeDot(gitDir, tip, lonely)).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
   it("counts that do not match the output are refused by the parser", () => {

@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { startJobWorker, stopJobWorker } from "@/server/jobs";
 import { registerJobHandlers } from "@/server/jobs/handlers";
+import { execFileSync } from "node:child_process";
+import { DIFF_ARGS, DiffParser, threeDotCached } from "@/server/git/diff";
+import { gitEnv } from "@/server/git/exec";
+import { repoGitDir } from "@/server/git/paths";
 import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
 let server: Server;
@@ -27,7 +31,7 @@ afterAll(async () => {
 });
 
 describe("pulls.refreshMergeability", () => {
-  it("a push to the source branch warms the mergeability cache for the new head", async () => {
+  it("a push to the source branch warms the mergeability cache and the diff's counts for the new head", async () => {
     const main = await wt.sha("main");
     await wt.run("checkout", "--quiet", "-B", "topic", "main");
     const first = await wt.commit("topic.txt", "one\n");
@@ -46,5 +50,12 @@ describe("pulls.refreshMergeability", () => {
       .toBe(second);
     const row = await db.pullRequestMergeability.findUniqueOrThrow({ where: { pullRequestId: pr.id } });
     expect(row).toMatchObject({ canMerge: true, aheadBy: 2, behindBy: 0, baseTip: main });
+    // then the diff's counts for the new head are cached (the Files changed tab's first request
+    // stops git at its budget), and the answer is exactly that of a full read
+    const gitDir = repoGitDir(owner.user.username, repo.name);
+    await expect.poll(() => threeDotCached(gitDir, main, second), { timeout: 60_000, interval: 100 }).toBe(true);
+    const p = new DiffParser({ limits: { maxTotalLines: 100 } });
+    p.push(execFileSync("git", [...DIFF_ARGS, `${main}...${second}`], { env: gitEnv({ GIT_DIR: gitDir }) }));
+    expect(await owner.as.pulls.getDiff({ prId: pr.id, maxLines: 100 })).toMatchObject({ ...p.finish(), headSha: second, baseSha: main });
   });
 });
