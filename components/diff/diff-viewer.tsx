@@ -20,6 +20,7 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/styles";
 import { collapseReason, displayPath, fileRows, tokenRuns, unpackFile, type DiffFile, type PackedFile, type DiffHighlights, type TokenStyle, type DiffView, type FileRow, type NumberedLine } from "./model";
 import { FileTree } from "./file-tree";
+import { useShortcuts } from "@/components/keyboard/use-shortcuts";
 import { useHighlights, type FileHighlight } from "./use-highlights";
 
 /** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
@@ -40,6 +41,8 @@ export interface DiffViewerProps {
   renderSlot?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
   /** A control beside a line number (e.g. "Comment on line 12"). */
   renderGutter?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
+  /** Registers j/k (next/previous file) and n/p (next/previous slot row: a review thread) with the shortcut sheet. */
+  shortcuts?: boolean;
   /** Files shown collapsed until opened (e.g. the ones the reader marked viewed). */
   collapsedFile?: (file: DiffFile) => boolean;
 }
@@ -77,7 +80,7 @@ export type LineSide = "LEFT" | "RIGHT";
 
 type Row = { kind: "slot"; file: number; side: LineSide; line: number } | { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
 
-export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, lineSlots, renderSlot, renderGutter, collapsedFile }: DiffViewerProps) {
+export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, lineSlots, renderSlot, renderGutter, collapsedFile, shortcuts }: DiffViewerProps) {
   const [view, setView] = useDiffView();
   const initial = useMemo(() => packed.map(unpackFile), [packed]);
   const [files, setFiles] = useState(initial);
@@ -205,6 +208,28 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
     if (a && Date.now() < a.until) virtualizer.scrollToIndex(firstRow.get(a.file) ?? 0, { align: "start" });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows]);
+
+  // j/k, n/p: the next or previous file header / slot row after the first row on screen
+  const step = (kind: "file" | "slot", dir: 1 | -1) => {
+    const top = virtualizer.getVirtualItems().find((it) => it.end > window.scrollY + 1)?.index ?? 0;
+    for (let i = top + dir; i >= 0 && i < rows.length; i += dir) {
+      if (rows[i].kind === kind) {
+        anchor.current = null;
+        virtualizer.scrollToIndex(i, { align: "start" });
+        return;
+      }
+    }
+  };
+  useShortcuts(
+    shortcuts
+      ? [
+          { id: "diff-next-file", keys: "j", label: "Next file", group: "Diff", run: () => step("file", 1) },
+          { id: "diff-prev-file", keys: "k", label: "Previous file", group: "Diff", run: () => step("file", -1) },
+          { id: "diff-next-thread", keys: "n", label: "Next comment thread", group: "Diff", run: () => step("slot", 1) },
+          { id: "diff-prev-thread", keys: "p", label: "Previous comment thread", group: "Diff", run: () => step("slot", -1) },
+        ]
+      : [],
+  );
 
   const additions = files.reduce((s, f) => s + f.additions, 0);
   const deletions = files.reduce((s, f) => s + f.deletions, 0);

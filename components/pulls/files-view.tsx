@@ -104,6 +104,7 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
         files={files}
         collapsedFile={isViewed}
         lineSlots={lineSlots}
+        shortcuts
         renderSlot={(f, side, line) => <LineSlot file={f} side={side} line={line} />}
         renderGutter={signedIn ? (f, side, line) => <CommentLineButton file={f} side={side} line={line} /> : undefined}
         renderFileActions={

@@ -6,6 +6,7 @@
  * on a closed pull request only Comment is offered.
  */
 import { useState } from "react";
+import { useRouter } from "next/navigation";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
@@ -18,6 +19,7 @@ const LABELS: Record<State, string> = { commented: "Comment", approved: "Approve
 
 export function ReviewDialog({ prId, headSha, isAuthor, open: prOpen, pendingCount, onDone }: { prId: string; headSha: string; isAuthor: boolean; open: boolean; pendingCount: number; onDone: () => Promise<void> | void }) {
   const client = useTRPCClient();
+  const router = useRouter();
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<State>("commented");
   const [body, setBody] = useState("");
@@ -33,6 +35,7 @@ export function ReviewDialog({ prId, headSha, isAuthor, open: prOpen, pendingCou
       setBody("");
       toast.success("Review submitted");
       await onDone();
+      router.refresh();
     } catch (e) {
       setError(errorMessage(e));
     } finally {

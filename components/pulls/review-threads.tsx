@@ -8,6 +8,7 @@
  * and reaches these parts through ReviewContext.
  */
 import { createContext, useContext, useState } from "react";
+import { useRouter } from "next/navigation";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
 import { IssueMarkdown } from "@/components/issues/markdown";
 import { Avatar, TimeAgo } from "@/components/issues/ui";
@@ -155,6 +156,7 @@ function CommentView({ comment, thread, file }: { comment: ThreadComment; thread
 function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thread: Thread; file: DiffFile }) {
   const r = useReview();
   const client = useTRPCClient();
+  const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const start = thread.startLine ?? thread.line ?? 0;
@@ -167,6 +169,8 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
     try {
       await client.pulls.applySuggestion.mutate({ commentId: comment.id });
       await r.refetch();
+      // the head moved: the diff, the commit count and the threads' positions come from the server
+      router.refresh();
     } catch (e) {
       setError(errorMessage(e));
     } finally {
