@@ -109,6 +109,12 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   await ap.keyboard.press("?");
   await expect(ap.getByRole("dialog")).toContainText("Next file");
   await expect(ap.getByRole("dialog")).toContainText("Next comment thread");
+  await expect(ap.getByRole("dialog")).toContainText("Comment on the focused line");
+  await ap.keyboard.press("Escape");
+  // c on a focused line's "+" opens the form there
+  await ap.getByRole("button", { name: "Comment on line 1", exact: true }).focus();
+  await ap.keyboard.press("c");
+  await expect(ap.getByTestId("comment-form-range")).toHaveText("Commenting on line 1");
   await author.context.close();
   await reviewer.context.close();
 });

@@ -15,6 +15,7 @@ import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
 import { toast } from "@/components/ui/toast";
 import { DiffViewer, type DiffViewerProps } from "@/components/diff/diff-viewer";
 import { unpackFile, type DiffFile } from "@/components/diff/model";
+import { useShortcuts } from "@/components/keyboard/use-shortcuts";
 import { PULL_UPDATED } from "./live-updates";
 import { ReviewDialog } from "./review-dialog";
 import { threadsByLine, slotKey, type Draft, type Thread } from "./review-model";
@@ -65,6 +66,9 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
     },
     [byLine, draft],
   );
+  // c: comment on the focused line (its "+" button has the focus, e.g. reached with Tab)
+  const focusedLine = () => (typeof document !== "undefined" && document.activeElement instanceof HTMLElement && document.activeElement.dataset.testid === "comment-line" ? document.activeElement : null);
+  useShortcuts(signedIn ? [{ id: "diff-comment-line", keys: "c", label: "Comment on the focused line", group: "Diff", run: () => focusedLine()?.click() }] : []);
   const state: ReviewState = { prId, repo: review.repo, me: review.me, canWrite: review.canWrite, open: review.open, threads: byLine, draft, setDraft, hasPending: pendingCount > 0, refetch };
   const [viewed, setViewed] = useState(() => new Map(marks.map((m) => [m.path, m.blobSha])));
   const isViewed = useCallback((f: DiffFile) => viewed.has(pathOf(f)) && viewed.get(pathOf(f)) === (f.status === "deleted" ? null : f.newSha), [viewed]);
