@@ -66,9 +66,8 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
     },
     [byLine, draft],
   );
-  // c: comment on the focused line (its "+" button has the focus, e.g. reached with Tab)
-  const focusedLine = () => (typeof document !== "undefined" && document.activeElement instanceof HTMLElement && document.activeElement.dataset.testid === "comment-line" ? document.activeElement : null);
-  useShortcuts(signedIn ? [{ id: "diff-comment-line", keys: "c", label: "Comment on the focused line", group: "Diff", run: () => focusedLine()?.click() }] : []);
+  // c on a focused line's "+" button (CommentLineButton handles the key: "c" is "New issue" elsewhere)
+  useShortcuts(signedIn ? [{ id: "diff-comment-line", keys: "c", label: "Comment on the focused line", group: "Diff", listOnly: true, run: () => {} }] : []);
   const state: ReviewState = { prId, repo: review.repo, me: review.me, canWrite: review.canWrite, open: review.open, threads: byLine, draft, setDraft, hasPending: pendingCount > 0, refetch };
   const [viewed, setViewed] = useState(() => new Map(marks.map((m) => [m.path, m.blobSha])));
   const isViewed = useCallback((f: DiffFile) => viewed.has(pathOf(f)) && viewed.get(pathOf(f)) === (f.status === "deleted" ? null : f.newSha), [viewed]);

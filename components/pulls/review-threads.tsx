@@ -55,6 +55,14 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
       data-line={line}
       data-side={side}
       className="absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-[10px] leading-4 text-primary-foreground opacity-0 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover/ln:opacity-100"
+      onKeyDown={(e) => {
+        // "c" comments on the focused line (listed in the shortcut sheet by PullFilesView); handled
+        // here, before the document's shortcut listener, which skips a handled key
+        if (e.key === "c" && !e.metaKey && !e.ctrlKey && !e.altKey) {
+          e.preventDefault();
+          e.currentTarget.click();
+        }
+      }}
       onClick={(e) => {
         if (e.shiftKey && draft && draft.path === path && draft.side === side) {
           const lo = Math.min(draft.start, draft.end, line);
