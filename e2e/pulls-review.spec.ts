@@ -9,6 +9,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mustRunGit, writeFile } from "./git";
+import AxeBuilder from "@axe-core/playwright";
 import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);
@@ -78,6 +79,24 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   const suggestion = rp.getByTestId("suggestion");
   await expect(suggestion).toContainText("const de = 45;");
   await expect(suggestion).toContainText("const e = 5;");
+
+  // threads, a suggestion and an open form: no serious axe violations, light and dark, at phone width
+  await rp.setViewportSize({ width: 390, height: 844 });
+  for (const theme of ["light", "dark"] as const) {
+    await reviewer.context.addCookies([{ name: "svc-theme", value: theme, url: baseURL! }]);
+    await rp.emulateMedia({ colorScheme: theme });
+    await rp.reload();
+    await expect(rp.locator("html[data-shortcuts='on']")).toHaveCount(1);
+    await expect(rp.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
+    await expect(rp.getByTestId("suggestion")).toBeVisible();
+    await rp.getByRole("button", { name: "Comment on line 1", exact: true }).click();
+    await expect(rp.getByTestId("comment-form")).toBeVisible();
+    const { scrollWidth, innerWidth } = await rp.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth, `${theme}: no sideways scroll`).toBeLessThanOrEqual(innerWidth);
+    const results = await new AxeBuilder({ page: rp }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`), theme).toEqual([]);
+  }
+  await rp.setViewportSize({ width: 1280, height: 720 });
 
   // the author commits it: a second commit, and the diff shows the new line
   await expect(ap.getByTestId("suggestion")).toBeVisible({ timeout: 15_000 });
