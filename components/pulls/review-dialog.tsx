@@ -7,12 +7,13 @@
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
+import { useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/form-error";
 import { Textarea } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
+import { useAction } from "./review-threads";
 
 type State = "commented" | "approved" | "changes_requested";
 const LABELS: Record<State, string> = { commented: "Comment", approved: "Approve", changes_requested: "Request changes" };
@@ -23,25 +24,17 @@ export function ReviewDialog({ prId, headSha, isAuthor, open: prOpen, pendingCou
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<State>("commented");
   const [body, setBody] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const states: State[] = isAuthor || !prOpen ? ["commented"] : ["commented", "approved", "changes_requested"];
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    run(async () => {
       await client.pulls.addReview.mutate({ prId, state, body: body.trim() ? body : undefined, commitSha: headSha });
       setOpen(false);
       setBody("");
       toast.success("Review submitted");
       await onDone();
       router.refresh();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>

@@ -43,6 +43,26 @@ function useReview(): ReviewState {
   return r;
 }
 
+/** A mutation's busy flag and error message: `run(fn)` returns whether it succeeded. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      return true;
+    } catch (e) {
+      setError(errorMessage(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
 /** The "+" beside a line number: opens the comment form there; shift-click extends the open form to a range. */
 export function CommentLineButton({ file, side, line }: { file: DiffFile; side: LineSide; line: number }) {
   const { draft, setDraft } = useReview();
@@ -95,22 +115,10 @@ function ThreadView({ thread, file }: { thread: Thread; file: DiffFile }) {
   const r = useReview();
   const client = useTRPCClient();
   const [expanded, setExpanded] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const collapsed = (thread.isResolved || thread.isOutdated) && !expanded;
   const canResolve = !!r.me && (r.canWrite || thread.author?.id === r.me.id);
-  const act = async (fn: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      await r.refetch();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const act = (fn: () => Promise<unknown>) => run(async () => (await fn(), await r.refetch()));
   const range = thread.startLine && thread.startLine !== thread.line ? `lines ${thread.startLine}–${thread.line}` : `line ${thread.line}`;
   return (
     <section className="rounded-md border border-border bg-background text-sm" data-testid="review-thread" data-resolved={thread.isResolved} data-outdated={thread.isOutdated} aria-label={`Thread on ${thread.path} ${range}`}>
@@ -165,26 +173,18 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
   const r = useReview();
   const client = useTRPCClient();
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const start = thread.startLine ?? thread.line ?? 0;
   const old = thread.isOutdated ? null : rightLines(file, thread.currentStartLine ?? start, thread.currentLine ?? thread.line ?? 0);
   const added = (comment.suggestion ?? "").replace(/\r?\n$/, "");
   const reason = comment.appliedSha ? `Applied in ${comment.appliedSha.slice(0, 7)}` : thread.isOutdated ? "This suggestion is outdated" : !r.open ? "The pull request is closed" : comment.isPending ? "Submit your review first" : !r.canWrite ? "You need write permission to commit suggestions" : null;
-  const apply = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const apply = () =>
+    run(async () => {
       await client.pulls.applySuggestion.mutate({ commentId: comment.id });
       await r.refetch();
       // the head moved: the diff, the commit count and the threads' positions come from the server
       router.refresh();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div className="mt-2 overflow-hidden rounded-md border border-border" data-testid="suggestion">
       <div className="border-b border-border bg-muted px-2 py-1 text-xs text-muted-foreground">Suggested change</div>
@@ -225,8 +225,7 @@ function ReplyBox({ thread }: { thread: Thread }) {
   const client = useTRPCClient();
   const [open, setOpen] = useState(false);
   const [body, setBody] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   if (!open)
     return (
       <div className="px-3 py-2">
@@ -235,20 +234,13 @@ function ReplyBox({ thread }: { thread: Thread }) {
         </Button>
       </div>
     );
-  const send = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const send = () =>
+    run(async () => {
       await client.pulls.addComment.mutate({ prId: r.prId, body, replyToId: thread.id });
       setBody("");
       setOpen(false);
       await r.refetch();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div className="space-y-2 px-3 py-2">
       <Textarea autoFocus value={body} onChange={(e) => setBody(e.target.value)} rows={3} aria-label="Reply" data-testid="reply-body" />
@@ -269,25 +261,18 @@ function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
   const r = useReview();
   const client = useTRPCClient();
   const [body, setBody] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const lines = draft.side === "RIGHT" ? rightLines(file, draft.start, draft.end) : null;
   const label = draft.start === draft.end ? `line ${draft.side === "LEFT" ? "L" : ""}${draft.end}` : `lines ${draft.start}–${draft.end}`;
-  const send = async (pending: boolean) => {
-    setBusy(true);
-    setError(null);
+  const send = (pending: boolean) => {
     const { body: text, suggestion } = draft.side === "RIGHT" ? splitSuggestion(body) : { body, suggestion: null };
     const where = { prId: r.prId, path: draft.path, side: draft.side, line: draft.end, startLine: draft.start !== draft.end ? draft.start : undefined, pending: pending || undefined };
-    try {
+    return run(async () => {
       if (suggestion !== null) await client.pulls.addSuggestion.mutate({ ...where, body: text, suggestion });
       else await client.pulls.addComment.mutate({ ...where, body });
       r.setDraft(null);
       await r.refetch();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="space-y-2 rounded-md border border-border bg-background p-2 text-sm" data-testid="comment-form" onSubmit={(e) => (e.preventDefault(), void send(r.hasPending))}>
