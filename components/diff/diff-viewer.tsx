@@ -7,8 +7,11 @@
  * (@tanstack/react-virtual), so 2,000 files / 100k lines render only what is on screen. Long
  * lines wrap inside the diff (no horizontal page scroll at phone width).
  *
- * Extension points for reviews (not implemented here): `renderFileActions(file)` in each file
- * header (a "Viewed" checkbox), `renderLineSlot(file, line)` under a line (inline comments).
+ * Extension points for reviews: `renderFileActions(file)` in each file header (a "Viewed"
+ * checkbox); `lineSlots(file)` names the lines ("RIGHT:12", "LEFT:3") that get a slot row under
+ * them — its own virtualized, measured row, rendered by `renderSlot` on that side (the left half
+ * in split view for LEFT) — and `renderGutter` adds a control beside a line number (the pull
+ * request page's "Comment on line" button).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
@@ -17,6 +20,7 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/styles";
 import { collapseReason, displayPath, fileRows, tokenRuns, unpackFile, type DiffFile, type PackedFile, type DiffHighlights, type TokenStyle, type DiffView, type FileRow, type NumberedLine } from "./model";
 import { FileTree } from "./file-tree";
+import { useShortcuts } from "@/components/keyboard/use-shortcuts";
 import { useHighlights, type FileHighlight } from "./use-highlights";
 
 /** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
@@ -31,8 +35,14 @@ export interface DiffViewerProps {
   totalFiles?: number;
   /** Slot in each file header (e.g. a "Viewed" checkbox). */
   renderFileActions?: (file: DiffFile, index: number) => React.ReactNode;
-  /** Slot under a line (e.g. its review comments); null for none. */
-  renderLineSlot?: (file: DiffFile, line: NumberedLine) => React.ReactNode;
+  /** The lines with a slot row under them, as "RIGHT:<new line>" / "LEFT:<old line>" keys. */
+  lineSlots?: (file: DiffFile) => ReadonlySet<string> | undefined;
+  /** The content of a slot row (e.g. a line's review threads and comment form). */
+  renderSlot?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
+  /** A control beside a line number (e.g. "Comment on line 12"). */
+  renderGutter?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
+  /** Registers j/k (next/previous file) and n/p (next/previous slot row: a review thread) with the shortcut sheet. */
+  shortcuts?: boolean;
   /** Files shown collapsed until opened (e.g. the ones the reader marked viewed). */
   collapsedFile?: (file: DiffFile) => boolean;
 }
@@ -65,9 +75,12 @@ function useDiffView(): [DiffView, (v: DiffView) => void] {
   return [view, writeView];
 }
 
-type Row = { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
+/** The side of a diff line a comment belongs to: LEFT = the old file's line number, RIGHT = the new file's. */
+export type LineSide = "LEFT" | "RIGHT";
 
-export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, renderLineSlot, collapsedFile }: DiffViewerProps) {
+type Row = { kind: "slot"; file: number; side: LineSide; line: number } | { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
+
+export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, lineSlots, renderSlot, renderGutter, collapsedFile, shortcuts }: DiffViewerProps) {
   const [view, setView] = useDiffView();
   const initial = useMemo(() => packed.map(unpackFile), [packed]);
   const [files, setFiles] = useState(initial);
@@ -93,13 +106,27 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
       else if (f.hunks.length === 0 && f.truncated) out.push({ kind: "notice", file: i, text: "This diff was not loaded with the page.", action: "load" });
       else if (f.hunks.length === 0) out.push({ kind: "notice", file: i, text: f.isSubmodule ? "Submodule pointer changed." : f.status === "renamed" ? "File renamed without changes." : f.oldMode !== f.newMode && f.oldMode && f.newMode ? "File mode changed." : "Empty file." });
       else {
-        for (const r of fileRows(f, view)) out.push({ ...r, file: i });
+        const slots = lineSlots?.(f);
+        const slot = (side: LineSide, n: number | null) => {
+          if (slots && n !== null && slots.has(`${side}:${n}`)) out.push({ kind: "slot", file: i, side, line: n });
+        };
+        for (const r of fileRows(f, view)) {
+          out.push({ ...r, file: i });
+          if (!slots || slots.size === 0) continue;
+          if (r.kind === "line") {
+            if (r.line.line.type !== "add") slot("LEFT", r.line.oldNo);
+            if (r.line.line.type !== "delete") slot("RIGHT", r.line.newNo);
+          } else if (r.kind === "pair") {
+            slot("LEFT", r.left?.oldNo ?? null);
+            slot("RIGHT", r.right?.newNo ?? null);
+          }
+        }
         if (f.truncated) out.push({ kind: "notice", file: i, text: f.truncatedReason === "file" ? "This file's diff is too large: the rest is not shown." : "The rest of this diff was not loaded.", action: f.truncatedReason === "total" ? "load" : undefined });
       }
       out.push({ kind: "end", file: i });
     });
     return out;
-  }, [files, view, open, closed, collapsedFile]);
+  }, [files, view, open, closed, collapsedFile, lineSlots]);
 
   const firstRow = useMemo(() => {
     const m = new Map<number, number>();
@@ -113,7 +140,7 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
   }, []);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: (i) => (rows[i].kind === "file" ? 48 : rows[i].kind === "end" ? 16 : rows[i].kind === "notice" ? 56 : 22),
+    estimateSize: (i) => (rows[i].kind === "file" ? 48 : rows[i].kind === "end" ? 16 : rows[i].kind === "notice" ? 56 : rows[i].kind === "slot" ? 120 : 22),
     overscan: 20,
     scrollMargin,
     // before the window is measured (the server render and hydration), draw the rows of one tall
@@ -182,6 +209,28 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows]);
 
+  // j/k, n/p: the next or previous file header / slot row after the first row on screen
+  const step = (kind: "file" | "slot", dir: 1 | -1) => {
+    const top = virtualizer.getVirtualItems().find((it) => it.end > window.scrollY + 1)?.index ?? 0;
+    for (let i = top + dir; i >= 0 && i < rows.length; i += dir) {
+      if (rows[i].kind === kind) {
+        anchor.current = null;
+        virtualizer.scrollToIndex(i, { align: "start" });
+        return;
+      }
+    }
+  };
+  useShortcuts(
+    shortcuts
+      ? [
+          { id: "diff-next-file", keys: "j", label: "Next file", group: "Diff", run: () => step("file", 1) },
+          { id: "diff-prev-file", keys: "k", label: "Previous file", group: "Diff", run: () => step("file", -1) },
+          { id: "diff-next-thread", keys: "n", label: "Next comment thread", group: "Diff", run: () => step("slot", 1) },
+          { id: "diff-prev-thread", keys: "p", label: "Previous comment thread", group: "Diff", run: () => step("slot", -1) },
+        ]
+      : [],
+  );
+
   const additions = files.reduce((s, f) => s + f.additions, 0);
   const deletions = files.reduce((s, f) => s + f.deletions, 0);
 
@@ -210,7 +259,7 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
               const row = rows[item.index];
               return (
                 <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}>
-                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} hl={highlightOf(row.file)} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderLineSlot={renderLineSlot} />
+                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} hl={highlightOf(row.file)} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderSlot={renderSlot} renderGutter={renderGutter} />
                 </div>
               );
             })}
@@ -227,8 +276,19 @@ function del(s: Set<number>, i: number): Set<number> {
   return n;
 }
 
-function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; hl: FileHighlight; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderLineSlot">) {
+function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; hl: FileHighlight; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderSlot" | "renderGutter">) {
   const { row, file, view, hl } = props;
+  const gutter = (side: LineSide, n: number | null) => (n !== null && props.renderGutter ? props.renderGutter(file, side, n) : null);
+  if (row.kind === "slot") {
+    const content = props.renderSlot?.(file, row.side, row.line);
+    if (view === "unified") return <div className="border-x border-border bg-card px-2 py-2 font-sans">{content}</div>;
+    return (
+      <div className="grid grid-cols-2 border-x border-border bg-card font-sans">
+        <div className="min-w-0 px-2 py-2">{row.side === "LEFT" && content}</div>
+        <div className="min-w-0 border-l border-border px-2 py-2">{row.side === "RIGHT" && content}</div>
+      </div>
+    );
+  }
   if (row.kind === "file") return <FileHeader file={file} index={props.fileIndex} collapsed={props.collapsed} onToggle={props.onToggle} actions={props.renderFileActions?.(file, props.fileIndex)} />;
   if (row.kind === "end") return <div className="h-4 rounded-b-lg border-x border-b border-border bg-card" />;
   if (row.kind === "notice")
@@ -247,11 +307,10 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
     return (
       <>
         <div className={cx("grid grid-cols-[2.75rem_2.75rem_minmax(0,1fr)] border-x border-border font-mono text-xs leading-5", lineBg(row.line.line.type))} data-line-type={row.line.line.type}>
-          <LineNo n={row.line.oldNo} />
-          <LineNo n={row.line.newNo} />
+          <LineNo n={row.line.oldNo} gutter={row.line.line.type === "delete" ? gutter("LEFT", row.line.oldNo) : null} />
+          <LineNo n={row.line.newNo} gutter={row.line.line.type !== "delete" ? gutter("RIGHT", row.line.newNo) : null} />
           <Code line={row.line} hl={hl} />
         </div>
-        {props.renderLineSlot?.(file, row.line)}
       </>
     );
   // split
@@ -259,7 +318,7 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
     <div className="grid grid-cols-2 border-x border-border font-mono text-xs leading-5" data-testid="split-row">
       {[row.left, row.right].map((side, k) => (
         <div key={k} className={cx("grid min-w-0 grid-cols-[2.75rem_minmax(0,1fr)]", k === 1 && "border-l border-border", side ? lineBg(side.line.type) : "bg-muted")}>
-          <LineNo n={side ? (k === 0 ? side.oldNo : side.newNo) : null} />
+          <LineNo n={side ? (k === 0 ? side.oldNo : side.newNo) : null} gutter={side ? (k === 0 ? gutter("LEFT", side.oldNo) : gutter("RIGHT", side.newNo)) : null} />
           {side ? <Code line={side} hl={hl} /> : <span />}
         </div>
       ))}
@@ -271,7 +330,8 @@ function lineBg(type: DiffFile["hunks"][number]["lines"][number]["type"]): strin
   return type === "add" ? "bg-primary-muted" : type === "delete" ? "bg-danger-muted" : "bg-card";
 }
 
-function LineNo({ n }: { n: number | null }) {
+function LineNo({ n, gutter }: { n: number | null; gutter?: React.ReactNode }) {
+  if (gutter) return <span className="group/ln relative flex select-none items-start justify-end px-2 text-right text-subtle-foreground">{gutter}{n ?? ""}</span>;
   return <span className="select-none px-2 text-right text-subtle-foreground">{n ?? ""}</span>;
 }
 

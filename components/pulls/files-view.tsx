@@ -5,12 +5,21 @@
  * for that path (GitHub's rule: a new push to the file clears it); viewed files show collapsed.
  * Marks are the caller's own (pulls.viewedFiles / pulls.setFileViewed); a failed save puts the
  * checkbox back and says why.
+ *
+ * Review (issue #9): the inline threads (pulls.comments) under their lines, the comment form
+ * opened by a line's "+" button, suggestions and "Review changes" — components/pulls/review-*.
+ * Threads are client state, refetched after each mutation and on a live update (PULL_UPDATED).
  */
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
 import { toast } from "@/components/ui/toast";
 import { DiffViewer, type DiffViewerProps } from "@/components/diff/diff-viewer";
 import { unpackFile, type DiffFile } from "@/components/diff/model";
+import { useShortcuts } from "@/components/keyboard/use-shortcuts";
+import { PULL_UPDATED } from "./live-updates";
+import { ReviewDialog } from "./review-dialog";
+import { threadsByLine, slotKey, type Draft, type Thread } from "./review-model";
+import { CommentLineButton, LineSlot, ReviewContext, type ReviewState } from "./review-threads";
 
 type Mark = { path: string; blobSha: string | null };
 
@@ -19,8 +28,47 @@ function pathOf(f: DiffFile): string {
   return f.status === "deleted" ? f.oldPath : f.newPath;
 }
 
-export function PullFilesView({ prId, marks, signedIn, ...viewer }: { prId: string; marks: Mark[]; signedIn: boolean } & Omit<DiffViewerProps, "renderFileActions" | "collapsedFile">) {
+export interface ReviewProps {
+  /** The inline threads as the page loaded them (pulls.comments). */
+  threads: Thread[];
+  headSha: string;
+  isAuthor: boolean;
+  open: boolean;
+  canWrite: boolean;
+  me: { id: string; username: string } | null;
+  repo: { owner: string; name: string };
+}
+
+export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { prId: string; marks: Mark[]; signedIn: boolean; review: ReviewProps } & Omit<DiffViewerProps, "renderFileActions" | "collapsedFile" | "lineSlots" | "renderSlot" | "renderGutter">) {
   const client = useTRPCClient();
+  const [threads, setThreads] = useState(review.threads);
+  useEffect(() => setThreads(review.threads), [review.threads]);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const refetch = useCallback(async () => {
+    try {
+      setThreads(await client.pulls.comments.query({ prId }));
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+  }, [client, prId]);
+  useEffect(() => {
+    const on = () => void refetch();
+    window.addEventListener(PULL_UPDATED, on);
+    return () => window.removeEventListener(PULL_UPDATED, on);
+  }, [refetch]);
+  const byLine = useMemo(() => threadsByLine(threads), [threads]);
+  const pendingCount = useMemo(() => threads.reduce((n, t) => n + (t.isPending ? 1 : 0) + t.replies.filter((c) => c.isPending).length, 0), [threads]);
+  const lineSlots = useCallback(
+    (f: DiffFile) => {
+      const keys = new Set(byLine.get(f.newPath)?.keys() ?? []);
+      if (draft && draft.path === f.newPath) keys.add(slotKey(draft.side, draft.end));
+      return keys;
+    },
+    [byLine, draft],
+  );
+  // c on a focused line's "+" button (CommentLineButton handles the key: "c" is "New issue" elsewhere)
+  useShortcuts(signedIn ? [{ id: "diff-comment-line", keys: "c", label: "Comment on the focused line", group: "Diff", listOnly: true, run: () => {} }] : []);
+  const state: ReviewState = { prId, repo: review.repo, me: review.me, canWrite: review.canWrite, open: review.open, threads: byLine, draft, setDraft, hasPending: pendingCount > 0, refetch };
   const [viewed, setViewed] = useState(() => new Map(marks.map((m) => [m.path, m.blobSha])));
   const isViewed = useCallback((f: DiffFile) => viewed.has(pathOf(f)) && viewed.get(pathOf(f)) === (f.status === "deleted" ? null : f.newSha), [viewed]);
   const files = useMemo(() => viewer.files.map(unpackFile), [viewer.files]);
@@ -45,16 +93,23 @@ export function PullFilesView({ prId, marks, signedIn, ...viewer }: { prId: stri
   };
 
   return (
-    <>
+    <ReviewContext.Provider value={state}>
       {signedIn && (
-        <p className="mb-2 text-right text-xs text-muted-foreground" data-testid="viewed-count">
-          {count} / {viewer.totalFiles ?? files.length} files viewed
-        </p>
+        <div className="mb-2 flex flex-wrap items-center justify-end gap-3">
+          <p className="text-xs text-muted-foreground" data-testid="viewed-count">
+            {count} / {viewer.totalFiles ?? files.length} files viewed
+          </p>
+          <ReviewDialog prId={prId} headSha={review.headSha} isAuthor={review.isAuthor} open={review.open} pendingCount={pendingCount} onDone={refetch} />
+        </div>
       )}
       <DiffViewer
         {...viewer}
         files={files}
         collapsedFile={isViewed}
+        lineSlots={lineSlots}
+        shortcuts
+        renderSlot={(f, side, line) => <LineSlot file={f} side={side} line={line} />}
+        renderGutter={signedIn ? (f, side, line) => <CommentLineButton file={f} side={side} line={line} /> : undefined}
         renderFileActions={
           signedIn
             ? (f) => (
@@ -66,6 +121,6 @@ export function PullFilesView({ prId, marks, signedIn, ...viewer }: { prId: stri
             : undefined
         }
       />
-    </>
+    </ReviewContext.Provider>
   );
 }

@@ -11,7 +11,8 @@ type Params = Promise<{ owner: string; repo: string; number: string }>;
  * The Files changed tab (issue #8): the pull request's three-dot diff (pulls.getDiff, merge base →
  * head) in the shared diff viewer — unified or split, file tree, collapsed large and generated
  * files, virtualized; files past the first page's line budget load as they scroll into view; the
- * reader's "Viewed" checkboxes (viewed files collapse until the file changes again).
+ * reader's "Viewed" checkboxes (viewed files collapse until the file changes again); the inline
+ * review threads, comment forms, suggestions and "Review changes" (issue #9).
  */
 export default async function PullFilesPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
@@ -28,6 +29,7 @@ export default async function PullFilesPage({ params }: { params: Params }) {
   }
   if (diff.totalFiles === 0) return <p className="text-sm text-muted-foreground" data-testid="pull-no-files">No files changed.</p>;
   // the first screen is highlighted here; the viewer asks for the rest as it comes into view
-  const [highlights, marks] = await Promise.all([highlightDiff(diff, { to: firstScreenFiles(diff) }), ctx.caller.pulls.viewedFiles({ prId: pr.id })]);
-  return <PullFilesView prId={pr.id} marks={marks} signedIn={!!ctx.me} files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
+  const [highlights, marks, threads] = await Promise.all([highlightDiff(diff, { to: firstScreenFiles(diff) }), ctx.caller.pulls.viewedFiles({ prId: pr.id }), ctx.caller.pulls.comments({ prId: pr.id })]);
+  const review = { threads, headSha: pr.headSha, isAuthor: !!ctx.me && pr.author?.id === ctx.me.id, open: pr.state === "open", canWrite: ctx.canWrite, me: ctx.me, repo: { owner: ctx.repo.owner, name: ctx.repo.name } };
+  return <PullFilesView prId={pr.id} marks={marks} signedIn={!!ctx.me} review={review} files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
 }

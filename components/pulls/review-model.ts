@@ -1,0 +1,87 @@
+/**
+ * Pure helpers of the Files changed tab's review UI (issue #9; docs/pulls.md "Review",
+ * "Suggestions"): where a thread shows in the diff, the lines a suggestion replaces, and the
+ * ```suggestion block of a comment form.
+ */
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/api/root";
+import type { DiffFile } from "@/components/diff/model";
+import type { LineSide } from "@/components/diff/diff-viewer";
+
+/** An inline thread as pulls.comments answers it: the root comment with its replies. */
+export type Thread = inferRouterOutputs<AppRouter>["pulls"]["comments"][number];
+export type ThreadComment = Thread["replies"][number];
+
+/** A line (range) the reader is writing a comment on: `start..end` of `side` in `path`. */
+export interface Draft {
+  path: string;
+  side: LineSide;
+  start: number;
+  end: number;
+}
+
+/** "RIGHT:12": the key of a line in the diff viewer's `lineSlots`. */
+export function slotKey(side: LineSide, line: number): string {
+  return `${side}:${line}`;
+}
+
+/**
+ * Where a thread shows: its side and the line its range ends on at the head
+ * (`currentLine`); an outdated thread stays at the line it was written on (with its badge).
+ * null for general comments (no path).
+ */
+export function threadAnchor(t: Thread): { path: string; side: LineSide; line: number } | null {
+  if (!t.path || t.line === null) return null;
+  const side: LineSide = t.side === "LEFT" ? "LEFT" : "RIGHT";
+  return { path: t.path, side, line: t.isOutdated ? t.line : (t.currentLine ?? t.line) };
+}
+
+/** Threads grouped by path, then by slot key. */
+export function threadsByLine(threads: Thread[]): Map<string, Map<string, Thread[]>> {
+  const out = new Map<string, Map<string, Thread[]>>();
+  for (const t of threads) {
+    const a = threadAnchor(t);
+    if (!a) continue;
+    let byLine = out.get(a.path);
+    if (!byLine) out.set(a.path, (byLine = new Map()));
+    const key = slotKey(a.side, a.line);
+    byLine.set(key, [...(byLine.get(key) ?? []), t]);
+  }
+  return out;
+}
+
+/** The text of the new file's lines `start..end` as the diff shows them; null when one of them is not in the diff. */
+export function rightLines(f: DiffFile, start: number, end: number): string[] | null {
+  const byNo = new Map<number, string>();
+  for (const h of f.hunks) {
+    let n = h.newStart;
+    for (const l of h.lines) {
+      if (l.type === "delete") continue;
+      byNo.set(n++, l.content.replace(/\r$/, ""));
+    }
+  }
+  const out: string[] = [];
+  for (let n = start; n <= end; n++) {
+    const s = byNo.get(n);
+    if (s === undefined) return null;
+    out.push(s);
+  }
+  return out;
+}
+
+/** A ```suggestion block holding `lines` (what "Insert suggestion" puts in the form). */
+export function suggestionBlock(lines: string[]): string {
+  return "```suggestion\n" + lines.map((l) => `${l}\n`).join("") + "```";
+}
+
+const BLOCK = /```suggestion[ \t]*\r?\n([\s\S]*?)^```[ \t]*$/m;
+
+/**
+ * Splits a form's text into the comment body and the suggested lines of its first
+ * ```suggestion block (null when there is none). The body keeps the text around the block.
+ */
+export function splitSuggestion(text: string): { body: string; suggestion: string | null } {
+  const m = BLOCK.exec(text);
+  if (!m) return { body: text, suggestion: null };
+  return { body: (text.slice(0, m.index) + text.slice(m.index + m[0].length)).trim(), suggestion: m[1] };
+}

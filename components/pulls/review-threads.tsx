@@ -1,0 +1,304 @@
+"use client";
+/**
+ * Inline review threads of the Files changed tab (issue #9): the threads under a diff line
+ * (author, Markdown body, replies, reply box, Resolve / Unresolve — resolved threads collapsed —
+ * "Outdated" and "Pending" badges), suggestions shown as a small diff with "Commit suggestion",
+ * the "+" button beside a line number and the comment form (single comment or "Start a review",
+ * "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
+ * and reaches these parts through ReviewContext.
+ */
+import { createContext, useContext, useState } from "react";
+import { useRouter } from "next/navigation";
+import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
+import { IssueMarkdown } from "@/components/issues/markdown";
+import { Avatar, TimeAgo } from "@/components/issues/ui";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { FormError } from "@/components/ui/form-error";
+import { Textarea } from "@/components/ui/input";
+import { cx } from "@/components/ui/styles";
+import type { DiffFile } from "@/components/diff/model";
+import type { LineSide } from "@/components/diff/diff-viewer";
+import { rightLines, splitSuggestion, suggestionBlock, type Draft, type Thread, type ThreadComment } from "./review-model";
+
+export interface ReviewState {
+  prId: string;
+  repo: { owner: string; name: string };
+  me: { id: string; username: string } | null;
+  canWrite: boolean;
+  open: boolean;
+  threads: Map<string, Map<string, Thread[]>>;
+  draft: Draft | null;
+  setDraft: (d: Draft | null) => void;
+  hasPending: boolean;
+  /** Refetches the threads (after a mutation or a live update). */
+  refetch: () => Promise<void>;
+}
+
+export const ReviewContext = createContext<ReviewState | null>(null);
+
+function useReview(): ReviewState {
+  const r = useContext(ReviewContext);
+  if (!r) throw new Error("ReviewContext missing");
+  return r;
+}
+
+/** A mutation's busy flag and error message: `run(fn)` returns whether it succeeded. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      return true;
+    } catch (e) {
+      setError(errorMessage(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
+/** The "+" beside a line number: opens the comment form there; shift-click extends the open form to a range. */
+export function CommentLineButton({ file, side, line }: { file: DiffFile; side: LineSide; line: number }) {
+  const { draft, setDraft } = useReview();
+  const path = file.newPath;
+  return (
+    <button
+      type="button"
+      aria-label={`Comment on line ${side === "LEFT" ? "L" : ""}${line}`}
+      data-testid="comment-line"
+      data-line={line}
+      data-side={side}
+      className="absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-[10px] leading-4 text-primary-foreground opacity-0 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover/ln:opacity-100"
+      onKeyDown={(e) => {
+        // "c" comments on the focused line (listed in the shortcut sheet by PullFilesView); handled
+        // here, before the document's shortcut listener, which skips a handled key
+        if (e.key === "c" && !e.metaKey && !e.ctrlKey && !e.altKey) {
+          e.preventDefault();
+          e.currentTarget.click();
+        }
+      }}
+      onClick={(e) => {
+        if (e.shiftKey && draft && draft.path === path && draft.side === side) {
+          const lo = Math.min(draft.start, draft.end, line);
+          const hi = Math.max(draft.start, draft.end, line);
+          setDraft({ path, side, start: lo, end: hi });
+        } else setDraft({ path, side, start: line, end: line });
+      }}
+    >
+      +
+    </button>
+  );
+}
+
+/** A line's slot: its threads, then the comment form when it is open on this line. */
+export function LineSlot({ file, side, line }: { file: DiffFile; side: LineSide; line: number }) {
+  const r = useReview();
+  const threads = r.threads.get(file.newPath)?.get(`${side}:${line}`) ?? [];
+  const formHere = r.draft && r.draft.path === file.newPath && r.draft.side === side && r.draft.end === line;
+  return (
+    <div className="space-y-2">
+      {threads.map((t) => (
+        <ThreadView key={t.id} thread={t} file={file} />
+      ))}
+      {formHere && r.draft && <CommentForm draft={r.draft} file={file} />}
+    </div>
+  );
+}
+
+function ThreadView({ thread, file }: { thread: Thread; file: DiffFile }) {
+  const r = useReview();
+  const client = useTRPCClient();
+  const [expanded, setExpanded] = useState(false);
+  const { busy, error, run } = useAction();
+  const collapsed = (thread.isResolved || thread.isOutdated) && !expanded;
+  const canResolve = !!r.me && (r.canWrite || thread.author?.id === r.me.id);
+  const act = (fn: () => Promise<unknown>) => run(async () => (await fn(), await r.refetch()));
+  const range = thread.startLine && thread.startLine !== thread.line ? `lines ${thread.startLine}–${thread.line}` : `line ${thread.line}`;
+  return (
+    <section className="rounded-md border border-border bg-background text-sm" data-testid="review-thread" data-resolved={thread.isResolved} data-outdated={thread.isOutdated} aria-label={`Thread on ${thread.path} ${range}`}>
+      <header className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-1.5 text-xs text-muted-foreground">
+        <span>{range}</span>
+        {thread.isOutdated && <Badge tone="warning" data-testid="thread-outdated">Outdated</Badge>}
+        {thread.isResolved && <Badge data-testid="thread-resolved">Resolved{thread.resolvedBy ? ` by ${thread.resolvedBy.username}` : ""}</Badge>}
+        {thread.isPending && <Badge tone="warning" data-testid="comment-pending">Pending</Badge>}
+        <span className="ml-auto flex gap-2">
+          {(thread.isResolved || thread.isOutdated) && (
+            <Button size="sm" variant="ghost" aria-expanded={!collapsed} onClick={() => setExpanded((x) => !x)} data-testid="thread-toggle">
+              {collapsed ? "Show" : "Hide"}
+            </Button>
+          )}
+          {canResolve && !thread.isPending && (
+            <Button size="sm" disabled={busy} onClick={() => void act(() => (thread.isResolved ? client.pulls.unresolveComment.mutate({ commentId: thread.id }) : client.pulls.resolveComment.mutate({ commentId: thread.id })))} data-testid={thread.isResolved ? "thread-unresolve" : "thread-resolve"}>
+              {thread.isResolved ? "Unresolve" : "Resolve conversation"}
+            </Button>
+          )}
+        </span>
+      </header>
+      {!collapsed && (
+        <div className="divide-y divide-border">
+          {[thread as ThreadComment, ...thread.replies].map((c) => (
+            <CommentView key={c.id} comment={c} thread={thread} file={file} />
+          ))}
+          {r.me && <ReplyBox thread={thread} />}
+        </div>
+      )}
+      <FormError message={error} />
+    </section>
+  );
+}
+
+function CommentView({ comment, thread, file }: { comment: ThreadComment; thread: Thread; file: DiffFile }) {
+  const r = useReview();
+  return (
+    <article className="px-3 py-2" data-testid="review-comment">
+      <div className="mb-1 flex items-center gap-2 text-xs text-muted-foreground">
+        {comment.author ? <Avatar username={comment.author.username} /> : null}
+        <strong className="font-medium text-foreground">{comment.author?.username ?? "ghost"}</strong>
+        <TimeAgo iso={String(comment.createdAt)} />
+        {comment.isPending && comment.id !== thread.id && <Badge tone="warning">Pending</Badge>}
+      </div>
+      {comment.isDeleted ? <p className="text-xs italic text-muted-foreground">This comment was deleted.</p> : comment.body.trim() && <IssueMarkdown source={comment.body} repo={r.repo} testId="review-comment-body" />}
+      {comment.suggestion !== null && <SuggestionView comment={comment} thread={thread} file={file} />}
+    </article>
+  );
+}
+
+function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thread: Thread; file: DiffFile }) {
+  const r = useReview();
+  const client = useTRPCClient();
+  const router = useRouter();
+  const { busy, error, run } = useAction();
+  const start = thread.startLine ?? thread.line ?? 0;
+  const old = thread.isOutdated ? null : rightLines(file, thread.currentStartLine ?? start, thread.currentLine ?? thread.line ?? 0);
+  const added = (comment.suggestion ?? "").replace(/\r?\n$/, "");
+  const reason = comment.appliedSha ? `Applied in ${comment.appliedSha.slice(0, 7)}` : thread.isOutdated ? "This suggestion is outdated" : !r.open ? "The pull request is closed" : comment.isPending ? "Submit your review first" : !r.canWrite ? "You need write permission to commit suggestions" : null;
+  const apply = () =>
+    run(async () => {
+      await client.pulls.applySuggestion.mutate({ commentId: comment.id });
+      await r.refetch();
+      // the head moved: the diff, the commit count and the threads' positions come from the server
+      router.refresh();
+    });
+  return (
+    <div className="mt-2 overflow-hidden rounded-md border border-border" data-testid="suggestion">
+      <div className="border-b border-border bg-muted px-2 py-1 text-xs text-muted-foreground">Suggested change</div>
+      <pre className="whitespace-pre-wrap font-mono text-xs leading-5 [overflow-wrap:anywhere]">
+        {(old ?? []).map((l, k) => (
+          <div key={`o${k}`} className="bg-danger-muted px-2">
+            <span aria-hidden="true">-</span>
+            {l}
+          </div>
+        ))}
+        {added !== "" &&
+          added.split(/\r?\n/).map((l, k) => (
+            <div key={`n${k}`} className="bg-primary-muted px-2">
+              <span aria-hidden="true">+</span>
+              {l}
+            </div>
+          ))}
+      </pre>
+      {r.me && (
+        <div className="flex flex-wrap items-center gap-2 border-t border-border px-2 py-1.5">
+          <Button size="sm" variant="primary" disabled={busy || !!reason} onClick={() => void apply()} data-testid="commit-suggestion" aria-describedby={reason ? `why-${comment.id}` : undefined}>
+            {busy ? "Committing…" : "Commit suggestion"}
+          </Button>
+          {reason && (
+            <span id={`why-${comment.id}`} className="text-xs text-muted-foreground" data-testid="suggestion-reason">
+              {reason}
+            </span>
+          )}
+        </div>
+      )}
+      <FormError message={error} />
+    </div>
+  );
+}
+
+function ReplyBox({ thread }: { thread: Thread }) {
+  const r = useReview();
+  const client = useTRPCClient();
+  const [open, setOpen] = useState(false);
+  const [body, setBody] = useState("");
+  const { busy, error, run } = useAction();
+  if (!open)
+    return (
+      <div className="px-3 py-2">
+        <Button size="sm" onClick={() => setOpen(true)} data-testid="thread-reply">
+          Reply…
+        </Button>
+      </div>
+    );
+  const send = () =>
+    run(async () => {
+      await client.pulls.addComment.mutate({ prId: r.prId, body, replyToId: thread.id });
+      setBody("");
+      setOpen(false);
+      await r.refetch();
+    });
+  return (
+    <div className="space-y-2 px-3 py-2">
+      <Textarea autoFocus value={body} onChange={(e) => setBody(e.target.value)} rows={3} aria-label="Reply" data-testid="reply-body" />
+      <FormError message={error} />
+      <div className="flex justify-end gap-2">
+        <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
+          Cancel
+        </Button>
+        <Button size="sm" variant="primary" disabled={busy || !body.trim()} onClick={() => void send()} data-testid="reply-submit">
+          Reply
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
+  const r = useReview();
+  const client = useTRPCClient();
+  const [body, setBody] = useState("");
+  const { busy, error, run } = useAction();
+  const lines = draft.side === "RIGHT" ? rightLines(file, draft.start, draft.end) : null;
+  const label = draft.start === draft.end ? `line ${draft.side === "LEFT" ? "L" : ""}${draft.end}` : `lines ${draft.start}–${draft.end}`;
+  const send = (pending: boolean) => {
+    const { body: text, suggestion } = draft.side === "RIGHT" ? splitSuggestion(body) : { body, suggestion: null };
+    const where = { prId: r.prId, path: draft.path, side: draft.side, line: draft.end, startLine: draft.start !== draft.end ? draft.start : undefined, pending: pending || undefined };
+    return run(async () => {
+      if (suggestion !== null) await client.pulls.addSuggestion.mutate({ ...where, body: text, suggestion });
+      else await client.pulls.addComment.mutate({ ...where, body });
+      r.setDraft(null);
+      await r.refetch();
+    });
+  };
+  return (
+    <form className="space-y-2 rounded-md border border-border bg-background p-2 text-sm" data-testid="comment-form" onSubmit={(e) => (e.preventDefault(), void send(r.hasPending))}>
+      <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+        <span data-testid="comment-form-range">Commenting on {label}</span>
+        {lines && (
+          <Button size="sm" className="ml-auto" onClick={() => setBody((b) => (b ? `${b}\n` : "") + suggestionBlock(lines))} data-testid="insert-suggestion">
+            Insert suggestion
+          </Button>
+        )}
+      </div>
+      <Textarea autoFocus value={body} onChange={(e) => setBody(e.target.value)} rows={4} className="font-mono text-xs" aria-label={`Comment on ${label}`} data-testid="comment-body" />
+      <FormError message={error} />
+      <div className={cx("flex flex-wrap justify-end gap-2")}>
+        <Button size="sm" variant="ghost" onClick={() => r.setDraft(null)}>
+          Cancel
+        </Button>
+        {!r.hasPending && (
+          <Button size="sm" disabled={busy || !body.trim()} onClick={() => void send(false)} data-testid="add-single-comment">
+            Add single comment
+          </Button>
+        )}
+        <Button size="sm" variant="primary" disabled={busy || !body.trim()} onClick={() => void send(true)} data-testid="start-review">
+          {r.hasPending ? "Add review comment" : "Start a review"}
+        </Button>
+      </div>
+    </form>
+  );
+}

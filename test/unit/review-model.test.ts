@@ -1,0 +1,38 @@
+/** The review UI's pure helpers (components/pulls/review-model.ts): thread placement, suggestion blocks, the lines a suggestion replaces. */
+import { describe, expect, it } from "vitest";
+import { rightLines, splitSuggestion, suggestionBlock, threadAnchor, threadsByLine, type Thread } from "@/components/pulls/review-model";
+import type { DiffFile } from "@/components/diff/model";
+
+const file: DiffFile = {
+  oldPath: "a.ts", newPath: "a.ts", status: "modified", additions: 2, deletions: 1, isBinary: false, oldMode: "100644", newMode: "100644",
+  truncated: false, isSubmodule: false, oldSha: null, newSha: null,
+  hunks: [{ oldStart: 10, oldLines: 3, newStart: 10, newLines: 4, header: "", lines: [
+    { type: "context", content: "a" }, { type: "delete", content: "b" }, { type: "add", content: "B\r" }, { type: "add", content: "C" }, { type: "context", content: "d" },
+  ] }],
+};
+
+const thread = (over: Partial<Thread>): Thread => ({ id: "t", path: "a.ts", line: 12, side: "RIGHT", isOutdated: false, currentLine: 12, replies: [], ...over }) as Thread;
+
+describe("review model", () => {
+  it("places a thread at its current line, an outdated one at its original line, general comments nowhere", () => {
+    expect(threadAnchor(thread({ currentLine: 15 }))).toEqual({ path: "a.ts", side: "RIGHT", line: 15 });
+    expect(threadAnchor(thread({ isOutdated: true, currentLine: null }))).toEqual({ path: "a.ts", side: "RIGHT", line: 12 });
+    expect(threadAnchor(thread({ side: "LEFT", line: 11, currentLine: 11 }))).toEqual({ path: "a.ts", side: "LEFT", line: 11 });
+    expect(threadAnchor(thread({ path: null, line: null }))).toBeNull();
+    const m = threadsByLine([thread({ id: "1" }), thread({ id: "2" }), thread({ id: "3", side: "LEFT", line: 11, currentLine: 11 })]);
+    expect([...m.get("a.ts")!.entries()].map(([k, v]) => [k, v.map((t) => t.id)])).toEqual([["RIGHT:12", ["1", "2"]], ["LEFT:11", ["3"]]]);
+  });
+
+  it("reads the new file's lines of a range from the diff (no \\r), null when one is not shown", () => {
+    expect(rightLines(file, 11, 12)).toEqual(["B", "C"]);
+    expect(rightLines(file, 10, 13)).toEqual(["a", "B", "C", "d"]);
+    expect(rightLines(file, 13, 14)).toBeNull();
+  });
+
+  it("makes and splits ```suggestion blocks", () => {
+    expect(suggestionBlock(["x", "y"])).toBe("```suggestion\nx\ny\n```");
+    expect(splitSuggestion("Shorter:\n```suggestion\nxy\n```\nThanks")).toEqual({ body: "Shorter:\n\nThanks", suggestion: "xy\n" });
+    expect(splitSuggestion("```suggestion\n```")).toEqual({ body: "", suggestion: "" });
+    expect(splitSuggestion("no block")).toEqual({ body: "no block", suggestion: null });
+  });
+});
