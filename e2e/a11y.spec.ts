@@ -99,7 +99,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await expect(page.getByTestId("user-menu")).toBeVisible();
   const repo = await trpc(page, baseURL!, "repos.create", { name: REPO, description: "Pages under axe-core" });
   const tips = await pushFixture(page, baseURL!);
-  await trpc(page, baseURL!, "issues.createLabel", { repoId: repo.id, name: "bug", color: "#d73a4a" });
+  const bug = await trpc(page, baseURL!, "issues.createLabel", { repoId: repo.id, name: "bug", color: "#d73a4a" });
   const first = await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "The first issue, with a label and a body", body: "Steps:\n\n1. Open the page\n2. See `code`", priority: "high", labels: ["bug"] });
   await trpc(page, baseURL!, "issues.update", { issueId: first.id, status: "in_progress" });
   await trpc(page, baseURL!, "issues.addComment", { repoId: repo.id, number: first.number, body: "A comment with a [link](https://example.com)." });
@@ -108,6 +108,10 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await trpc(page, baseURL!, "issues.close", { repoId: repo.id, number: done.number });
   const pull = await trpc(page, baseURL!, "pulls.create", { repoId: repo.id, title: "Triple the values", body: "Why: **tests**.", sourceBranch: "feature", targetBranch: "main", headSha: tips.feature, baseSha: tips.main });
   pullNumber = pull.number;
+  // the conversation shows a label, a review with a body and a general comment
+  await trpc(page, baseURL!, "pulls.addLabel", { prId: pull.id, labelId: bug.id });
+  await trpc(page, baseURL!, "pulls.addReview", { prId: pull.id, state: "commented", body: "A note on **the values**.", commitSha: tips.feature });
+  await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "A general comment with a [link](https://example.com)." });
   // a stack holding the pull request's branch: the pull request page shows its navigator, the stacks page lists it
   await trpc(page, baseURL!, "stacks.create", { repoId: repo.id, name: "Values", baseBranch: "main", branches: ["feature", "tidy/values"] });
   await page.context().storageState({ path: storagePath() });

@@ -115,7 +115,7 @@ export function LabelPicker({
   };
   return (
     <Popover onOpenChange={(o) => !o && setQuery("")}>
-      <PopoverTrigger className={triggerClass} disabled={disabled} aria-label={`Labels: ${chosen.map((l) => l.name).join(", ") || "none"}`} data-testid={testId}>
+      <PopoverTrigger className={triggerClass} disabled={disabled} aria-label={`Labels: ${chosen.map((l) => l.name).join(", ") || "No labels"}`} data-testid={testId}>
         {chosen.length ? (
           <span className="flex min-w-0 flex-1 flex-wrap gap-1">
             {chosen.map((l) => (

@@ -1,7 +1,7 @@
 "use client";
 /**
  * The Conversation tab's interactive parts (issue #8): the description (the author and writers
- * edit it in place with the shared Markdown editor), the timeline, and the actions — close /
+ * edit it in place with the shared Markdown editor) and the actions — close /
  * reopen, ready for review / convert to draft.
  */
 import { useState } from "react";
@@ -12,27 +12,6 @@ import { FormError } from "@/components/ui/form-error";
 import { card, cx } from "@/components/ui/styles";
 import { Avatar, TimeAgo } from "@/components/issues/ui";
 import { Textarea } from "@/components/ui/input";
-import { eventSentence, type PullEvent } from "./timeline";
-
-const TONE = { neutral: "text-subtle-foreground", primary: "text-primary", danger: "text-danger", merged: "text-merged" } as const;
-
-export function PullTimeline({ events }: { events: PullEvent[] }) {
-  return (
-    <ol className="relative ml-4 space-y-3 border-l border-border pl-5" data-testid="pull-timeline">
-      {events.map((e) => {
-        const s = eventSentence(e);
-        if (!s) return null;
-        return (
-          <li key={e.id} className="relative text-sm text-muted-foreground" data-testid="pull-event" data-type={e.type}>
-            <span className={cx("absolute -left-[1.72rem] top-1.5 h-2.5 w-2.5 rounded-full border-2 border-background bg-current", TONE[s.tone])} aria-hidden="true" />
-            <strong className="font-medium text-foreground">{s.who}</strong> {s.text}
-            {s.sha && <code className="ml-1 font-mono text-xs text-foreground">{s.sha}</code>} <TimeAgo iso={e.createdAt} />
-          </li>
-        );
-      })}
-    </ol>
-  );
-}
 
 /** The description card; `html` is the server-rendered Markdown. */
 export function PullBody({ pr, canEdit, rendered }: { pr: { id: string; body: string | null; author: { username: string } | null; createdAt: string }; canEdit: boolean; rendered: React.ReactNode }) {

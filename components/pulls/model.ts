@@ -93,3 +93,10 @@ export function suggestedTitle(branch: string, commits: { message: string }[]): 
   const words = branch.split("/").pop()!.replace(/[-_]+/g, " ").trim();
   return (words.charAt(0).toUpperCase() + words.slice(1)).slice(0, 256) || branch.slice(0, 256);
 }
+
+/** A review as pulls.reviews lists it (author, state, body, isStale…). */
+export type PullReview = Outputs["reviews"][number];
+/** A comment thread as pulls.comments lists it (replies nested, isOutdated, diffHunk…). */
+export type PullThread = Outputs["comments"][number];
+/** A requested or past reviewer with their latest state (pulls.reviewers). */
+export type PullReviewer = Outputs["reviewers"][number];

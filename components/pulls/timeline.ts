@@ -22,6 +22,9 @@ export interface EventSentence {
 
 const short = (v: unknown) => (typeof v === "string" ? v.slice(0, 7) : undefined);
 const str = (v: unknown) => (typeof v === "string" ? v : "");
+const field = (v: unknown, key: string) => (v && typeof v === "object" ? str((v as Record<string, unknown>)[key]) : "");
+const username = (v: unknown) => field(v, "username") || "someone";
+const labelName = (v: unknown) => field(v, "name") || "a";
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
 export function eventSentence(e: PullEvent): EventSentence | null {
@@ -58,7 +61,47 @@ export function eventSentence(e: PullEvent): EventSentence | null {
       return { who, text: `changed the base branch from ${str(d.from)} to ${str(d.to)}`, tone: "neutral" };
     case "referenced":
       return { who, text: typeof d.issueNumber === "number" ? `referenced this pull request from #${d.issueNumber}` : "referenced this pull request", tone: "neutral" };
+    case "review_requested":
+      return { who, text: `requested a review from ${username(d.reviewer)}`, tone: "neutral" };
+    case "review_request_removed":
+      return { who, text: `removed the review request for ${username(d.reviewer)}`, tone: "neutral" };
+    case "labeled":
+      return { who, text: `added the ${labelName(d.label)} label`, tone: "neutral" };
+    case "unlabeled":
+      return { who, text: `removed the ${labelName(d.label)} label`, tone: "neutral" };
     default:
       return null;
   }
+}
+
+/** What a review says after its author's name ("approved these changes"…). */
+export function reviewSentence(state: string): { text: string; tone: EventSentence["tone"] } {
+  if (state === "approved") return { text: "approved these changes", tone: "primary" };
+  if (state === "changes_requested") return { text: "requested changes", tone: "danger" };
+  return { text: "reviewed", tone: "neutral" };
+}
+
+/** One entry of the Conversation tab: an event sentence, a review, or a comment thread. */
+export type ConversationItem<R, T> =
+  | { kind: "event"; key: string; at: string; event: PullEvent }
+  | { kind: "review"; key: string; at: string; review: R }
+  | { kind: "thread"; key: string; at: string; thread: T };
+
+/**
+ * Events, reviews and threads merged oldest first by createdAt (ties: events, then reviews, then
+ * threads, so "pushed" comes before a review of that push). Review-submitted events are left out
+ * (the review itself is shown); pending threads (the caller's unsubmitted review) are left out.
+ */
+export function conversationItems<R extends { id: string; createdAt: string }, T extends { id: string; createdAt: string; isPending: boolean }>(
+  events: PullEvent[],
+  reviews: R[],
+  threads: T[],
+): ConversationItem<R, T>[] {
+  const rank = { event: 0, review: 1, thread: 2 } as const;
+  const items: ConversationItem<R, T>[] = [
+    ...events.filter((e) => eventSentence(e) !== null).map((e) => ({ kind: "event" as const, key: `e${e.id}`, at: e.createdAt, event: e })),
+    ...reviews.map((r) => ({ kind: "review" as const, key: `r${r.id}`, at: r.createdAt, review: r })),
+    ...threads.filter((t) => !t.isPending).map((t) => ({ kind: "thread" as const, key: `t${t.id}`, at: t.createdAt, thread: t })),
+  ];
+  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : rank[a.kind] - rank[b.kind]));
 }

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import { orNull } from "@/components/code/data";
 import { IssueMarkdown } from "@/components/issues/markdown";
 import { loadPull, loadPullCommits, loadPullsContext } from "@/components/pulls/data";
-import { PullActions, PullBody, PullTimeline } from "@/components/pulls/conversation";
+import { PullActions, PullBody } from "@/components/pulls/conversation";
+import { PullCommentBox, PullTimeline } from "@/components/pulls/conversation-timeline";
+import { PullSidebar } from "@/components/pulls/pull-sidebar";
 import { MergeBox } from "@/components/pulls/merge-box";
 import { StackNavigator } from "@/components/pulls/stack-navigator";
 
@@ -15,22 +17,29 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `${pr.title} · Pull request #${pr.number} · ${ctx.repo.fullName}` };
 }
 
-/** The Conversation tab: description, timeline, merge box and actions (issue #8). */
+/** The Conversation tab: description, timeline (events, reviews, threads), comment box, merge box and actions (issues #8, #9); the sidebar (reviewers, labels) comes first on phones. */
 export default async function PullConversationPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
   const ctx = await loadPullsContext(owner, repo);
   const pr = await loadPull(ctx, Number(number));
   const isAuthor = !!ctx.me && pr.authorId === ctx.me.id;
-  const [events, commits, mergeability] = await Promise.all([
+  const repoId = ctx.repo.id;
+  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability] = await Promise.all([
     ctx.caller.pulls.timeline({ prId: pr.id }),
+    ctx.caller.pulls.reviews({ prId: pr.id }),
+    ctx.caller.pulls.comments({ prId: pr.id }),
+    ctx.caller.pulls.reviewers({ prId: pr.id }),
+    ctx.canWrite ? ctx.caller.issues.listLabels({ repoId }) : Promise.resolve([]),
+    ctx.me ? ctx.caller.repos.assignees({ repoId }) : Promise.resolve([]),
     loadPullCommits(ctx, pr.id).catch(() => ({ commits: [], totalCommits: 0 })),
     pr.state === "open" ? orNull(ctx.caller.pulls.checkMergeability({ prId: pr.id })) : Promise.resolve(null),
   ]);
+  const repoRef = { id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name };
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
-      <div className="min-w-0 space-y-6">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
+      <div className="order-2 min-w-0 space-y-6 lg:order-1">
         <PullBody pr={pr} canEdit={ctx.canWrite || isAuthor} rendered={<IssueMarkdown source={pr.body ?? ""} repo={ctx.repo} testId="pull-body-markdown" />} />
-        <PullTimeline events={events} />
+        <PullTimeline events={events} reviews={reviews} threads={threads} repo={repoRef} />
         {pr.state === "open" && mergeability && (
           <MergeBox
             repo={ctx.repo}
@@ -42,19 +51,12 @@ export default async function PullConversationPage({ params }: { params: Params 
             sameRepo={!pr.sourceRepo}
           />
         )}
+        {ctx.me && <PullCommentBox prId={pr.id} repo={repoRef} people={people} />}
         <PullActions pr={pr} canClose={ctx.canWrite || isAuthor} canReopen={(ctx.canWrite || isAuthor) && !pr.sourceDeleted} />
       </div>
-      <aside className="min-w-0 space-y-4 text-sm">
+      <PullSidebar prId={pr.id} authorId={pr.authorId} labels={pr.labels} reviewers={reviewers} people={people} repoLabels={repoLabels} canWrite={ctx.canWrite}>
         {pr.stack && <StackNavigator repo={ctx.repo} stack={pr.stack} />}
-        <div>
-          <h2 className="text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Reviewers</h2>
-          <p className="mt-1 text-muted-foreground" data-testid="pull-reviewers">{pr.requestedReviewers ? `${pr.requestedReviewers} requested` : "No reviews requested"}</p>
-        </div>
-        <div>
-          <h2 className="text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Labels</h2>
-          <p className="mt-1 text-muted-foreground">{pr.labels.length ? pr.labels.map((l) => l.name).join(", ") : "None yet"}</p>
-        </div>
-      </aside>
+      </PullSidebar>
     </div>
   );
 }
