@@ -40,12 +40,14 @@ const REBASE_CONFIG = [
 export async function rebaseOnto(gitDir: string, input: { targetTip: string; head: string; committer: Identity; workRoot: string }): Promise<RebaseResult> {
   for (const [k, v] of [["targetTip", input.targetTip], ["head", input.head]] as const) if (!SHA_RE.test(v)) throw new MergeError(`${k} is not a full commit sha`);
   await mkdir(input.workRoot, { recursive: true });
-  await sweepStale(gitDir, input.workRoot);
   const name = `rebase-${randomUUID()}`;
   const dir = path.join(input.workRoot, name);
   const env = commitEnv(input.committer);
   try {
-    const add = await runGit([...REBASE_CONFIG, "worktree", "add", "--detach", "--quiet", dir, input.head], { gitDir, timeoutMs: 300_000 });
+    const add = await worktreeAdmin(gitDir, async () => {
+      await sweepStale(gitDir, input.workRoot);
+      return runGit([...REBASE_CONFIG, "worktree", "add", "--detach", "--quiet", dir, input.head], { gitDir, timeoutMs: 300_000 });
+    });
     if (add.code !== 0) throw new Error(`git worktree add failed: ${add.stderr.trim()}`);
     const rebase = await runGit([...REBASE_CONFIG, "rebase", "--quiet", "--no-autostash", input.targetTip], { cwd: dir, env, timeoutMs: 600_000 });
     if (rebase.code === 0) {
@@ -59,7 +61,29 @@ export async function rebaseOnto(gitDir: string, input: { targetTip: string; hea
     if (!SHA_RE.test(stopped)) throw new MergeError(`git rebase failed: ${rebase.stderr.trim().split("\n")[0] ?? rebase.code}`);
     return { conflict: { commit: stopped, paths } };
   } finally {
-    await removeWorktree(gitDir, dir, name);
+    await worktreeAdmin(gitDir, () => removeWorktree(gitDir, dir, name));
+  }
+}
+
+/** The tail of each repository's queue of worktree administration (add, remove, prune). */
+const adminQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` (a `git worktree add`, `remove` or `prune` of `gitDir`) after the repository's
+ * earlier ones in this process have finished. git's worktree administration is not safe beside
+ * itself: `worktree add` reads every other worktree's record, and one half-written by a
+ * concurrent add or remove fails it ("failed to read …/commondir"; seen with 20 concurrent
+ * merges on a loaded machine). The rebases themselves still run side by side.
+ */
+async function worktreeAdmin<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
+  const previous = adminQueues.get(gitDir) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const tail = run.catch(() => {});
+  adminQueues.set(gitDir, tail);
+  try {
+    return await run;
+  } finally {
+    if (adminQueues.get(gitDir) === tail) adminQueues.delete(gitDir);
   }
 }
 
