@@ -10,7 +10,7 @@ import { getDb, type Db } from "@/server/db";
 import { createCaller } from "@/server/api/root";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeUser } from "../helpers";
-import { countingDb, type CountingDb } from "../fixtures/counting-db";
+import { countingDb, type CountingDb } from "./query-count";
 import { codeOf, type Caller } from "./issues-fixtures";
 
 let db: Db;
