@@ -13,15 +13,14 @@ export type PullCounts = Outputs["counts"];
 /**
  * A pull request's review decision as GitHub's list shows it (its `reviewDecision`): approved,
  * changes requested, or review required (reviewers were requested and none approved yet).
- * Reviews arrive with issue #9; until then nothing provides it.
+ * pulls.list and the inbox compute it in their statement (server/services/pulls/list-pull-requests.ts).
  */
 export type ReviewDecision = "approved" | "changes_requested" | "review_required";
 
 /**
- * What a pull request list row shows beyond the spec's Pull (issue #8 "comment and review-status
- * placeholders"; the data comes with issue #9's comments and reviews). Both are optional: a row
- * without them renders nothing in their place (never a made-up 0), so pulls.list only has to add
- * the fields for the row to show them.
+ * What a pull request list row shows beyond the spec's Pull (issue #8's comment count and review
+ * status, filled by pulls.list and the inbox since issue #9). Both are optional: a row without
+ * them renders nothing in their place (never a made-up 0).
  * - `commentCount`: conversation comments plus review comments; shown when > 0, as on GitHub.
  * - `reviewDecision`: shown as a word in the byline (Approved, Changes requested, Review required).
  */
