@@ -8,10 +8,7 @@
  * Two users (sign-ups are rate-limited per address).
  */
 import { test, expect, type Page } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { mustRunGit, writeFile } from "./git";
+import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);
@@ -31,23 +28,7 @@ test("a requested review shows in the reviewer's inbox and top bar, and leaves w
   const reviewer = await newUser(browser, baseURL!, "inboxr", stamp);
   const repo = await author.trpc("repos.create", { name: "inboxed", isPrivate: true });
   await author.trpc("repos.addCollaborator", { repoId: repo.id, username: reviewer.username, role: "write" });
-  const token = await author.token();
-  const home = mkdtempSync(path.join(os.tmpdir(), "svc-inbox-home-"));
-  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-inbox-repo-"));
-  const git = (...args: string[]) => mustRunGit(home, dir, args);
-  const remote = author.remote(author.username, "inboxed", token);
-  git("init", "--quiet");
-  writeFile(dir, "README.md", "# inboxed\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Initial commit");
-  git("push", "--quiet", remote, "main");
-  git("checkout", "--quiet", "-b", "topic");
-  writeFile(dir, "a.txt", "a\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Add a");
-  git("push", "--quiet", remote, "topic");
-  const head = git("rev-parse", "topic").trim();
-  const pr = await author.trpc("pulls.create", { repoId: repo.id, title: "Please review the topic", sourceBranch: "topic", targetBranch: "main", headSha: head, baseSha: git("rev-parse", "main").trim() });
+  const { pr, headSha: head } = await openPullRequest(author, { repoId: repo.id, name: "inboxed", base: { "README.md": "# inboxed\n" }, branch: "topic", changes: { "a.txt": "a\n" }, title: "Please review the topic", message: "Add a" });
   const fullName = `${author.username}/inboxed`;
 
   // nothing requested yet: the reviewer's top bar has no count, the inbox says so

@@ -5,10 +5,7 @@
  * general comment; at phone width the page does not scroll sideways.
  */
 import { test, expect } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { mustRunGit, writeFile } from "./git";
+import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);
@@ -19,23 +16,7 @@ test("request a review, see the approval live, add a label and a comment", async
   const repo = await author.trpc("repos.create", { name: "conv" });
   await author.trpc("repos.addCollaborator", { repoId: repo.id, username: reviewer.username, role: "write" });
   await author.trpc("issues.createLabel", { repoId: repo.id, name: "needs-docs", color: "#0075ca" });
-  const token = await author.token();
-  const home = mkdtempSync(path.join(os.tmpdir(), "svc-conv-home-"));
-  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-conv-repo-"));
-  const git = (...args: string[]) => mustRunGit(home, dir, args);
-  const remote = author.remote(author.username, "conv", token);
-  git("init", "--quiet");
-  writeFile(dir, "README.md", "# conv\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Initial commit");
-  git("push", "--quiet", remote, "main");
-  git("checkout", "--quiet", "-b", "topic");
-  writeFile(dir, "a.txt", "a\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Add a");
-  git("push", "--quiet", remote, "topic");
-  const headSha = git("rev-parse", "topic").trim();
-  const pr = await author.trpc("pulls.create", { repoId: repo.id, title: "Conversation topic", sourceBranch: "topic", targetBranch: "main", headSha, baseSha: git("rev-parse", "main").trim() });
+  const { pr, headSha } = await openPullRequest(author, { repoId: repo.id, name: "conv", base: { "README.md": "# conv\n" }, branch: "topic", changes: { "a.txt": "a\n" }, title: "Conversation topic", message: "Add a" });
 
   const page = author.page;
   await page.goto(`/${author.username}/conv/pulls/${pr.number}`);

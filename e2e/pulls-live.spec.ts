@@ -4,10 +4,7 @@
  * GET /api/pulls/<id>/events.
  */
 import { test, expect } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { mustRunGit, writeFile } from "./git";
+import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);
@@ -17,22 +14,7 @@ test("two browsers on one pull request see each other's changes without reloadin
   const peer = await newUser(browser, baseURL!, "peer", stamp);
   const repo = await owner.trpc("repos.create", { name: "live" });
   await owner.trpc("repos.addCollaborator", { repoId: repo.id, username: peer.username, role: "write" });
-  const token = await owner.token();
-  const home = mkdtempSync(path.join(os.tmpdir(), "svc-live-home-"));
-  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-live-repo-"));
-  const git = (...args: string[]) => mustRunGit(home, dir, args);
-  const remote = owner.remote(owner.username, "live", token);
-  git("init", "--quiet");
-  writeFile(dir, "README.md", "# live\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Initial commit");
-  git("push", "--quiet", remote, "main");
-  git("checkout", "--quiet", "-b", "topic");
-  writeFile(dir, "a.txt", "a\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Add a");
-  git("push", "--quiet", remote, "topic");
-  const pr = await owner.trpc("pulls.create", { repoId: repo.id, title: "Live topic", sourceBranch: "topic", targetBranch: "main", headSha: git("rev-parse", "topic").trim(), baseSha: git("rev-parse", "main").trim() });
+  const { pr, clone } = await openPullRequest(owner, { repoId: repo.id, name: "live", base: { "README.md": "# live\n" }, branch: "topic", changes: { "a.txt": "a\n" }, title: "Live topic", message: "Add a" });
 
   const url = `/${owner.username}/live/pulls/${pr.number}`;
   await Promise.all([owner.page.goto(url), peer.page.goto(url)]);
@@ -51,10 +33,8 @@ test("two browsers on one pull request see each other's changes without reloadin
   await expect(peer.page.getByTestId("pull-close")).toBeVisible({ timeout: 10_000 });
 
   // a push to the source branch shows in both timelines
-  writeFile(dir, "b.txt", "b\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Add b");
-  git("push", "--quiet", remote, "topic");
+  clone.commit({ "b.txt": "b\n" }, "Add b");
+  clone.push("topic");
   for (const p of [owner.page, peer.page]) {
     await expect(p.getByTestId("pull-event").and(p.locator("[data-type='pushed']"))).toHaveCount(1, { timeout: 10_000 });
   }

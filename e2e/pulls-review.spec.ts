@@ -5,10 +5,7 @@
  * submitted with "Review changes".
  */
 import { test, expect } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { mustRunGit, writeFile } from "./git";
+import { openPullRequest } from "./pull-fixture";
 import AxeBuilder from "@axe-core/playwright";
 import { newUser } from "./session";
 
@@ -21,21 +18,14 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   const name = "review";
   const repo = await author.trpc("repos.create", { name });
   await author.trpc("repos.addCollaborator", { repoId: repo.id, username: reviewer.username, role: "write" });
-  const token = await author.token();
-  const home = mkdtempSync(path.join(os.tmpdir(), "svc-review-home-"));
-  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-review-repo-"));
-  const git = (...args: string[]) => mustRunGit(home, dir, args);
-  const remote = author.remote(author.username, name, token);
-  git("init", "--quiet");
-  writeFile(dir, "app.ts", ["const a = 1;", "const b = 2;", "const c = 3;", ""].join("\n"));
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "Initial commit");
-  git("push", "--quiet", remote, "main");
-  git("checkout", "--quiet", "-b", "more");
-  writeFile(dir, "app.ts", ["const a = 1;", "const b = 2;", "const c = 3;", "const d = 4;", "const e = 5;", ""].join("\n"));
-  git("commit", "--quiet", "-am", "Add d and e");
-  git("push", "--quiet", remote, "more");
-  const pr = await author.trpc("pulls.create", { repoId: repo.id, title: "Add d and e", sourceBranch: "more", targetBranch: "main", headSha: git("rev-parse", "more").trim(), baseSha: git("rev-parse", "main").trim() });
+  const { pr, clone } = await openPullRequest(author, {
+    repoId: repo.id,
+    name,
+    base: { "app.ts": ["const a = 1;", "const b = 2;", "const c = 3;", ""].join("\n") },
+    branch: "more",
+    changes: { "app.ts": ["const a = 1;", "const b = 2;", "const c = 3;", "const d = 4;", "const e = 5;", ""].join("\n") },
+    title: "Add d and e",
+  });
   const filesUrl = `/${author.username}/${name}/pulls/${pr.number}/files`;
 
   // the reviewer comments on line 4
@@ -106,7 +96,7 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   // applying resolves the thread, and its lines changed: resolved and outdated
   const applied = (await (await author.context.request.get(`/api/trpc/pulls.comments?input=${encodeURIComponent(JSON.stringify({ prId: pr.id }))}`)).json()).result.data;
   expect(applied.filter((t: { suggestion: string | null; appliedSha: string | null; isResolved: boolean }) => t.suggestion !== null && t.appliedSha && t.isResolved)).toHaveLength(1);
-  expect(git("ls-remote", remote, "refs/heads/more").split("\t")[0]).not.toBe(git("rev-parse", "more").trim());
+  expect(clone.git("ls-remote", clone.remote, "refs/heads/more").split("\t")[0]).not.toBe(clone.sha("more"));
 
   // the reviewer approves with "Review changes"; the author only may comment
   await rp.reload();
