@@ -12,22 +12,20 @@
  * named prepared statement), rows read and nothing else. Prints the ratio (goal ≤ 3×) and the
  * statements per call. Env: BENCH_PULLS (10000), BENCH_RUNS (50).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { randomUUID, randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { migratePostgres, migrateSqlite } from "@/server/db/migrate";
+import { migrateSqlite } from "@/server/db/migrate";
 import { observeReads, readerFor, registerReader } from "@/server/db/read";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
-import { resetConfig } from "@/server/config";
+import { measureRuns, openBenchDatabase } from "./support";
 import { inboxAwaitingCountSql, inboxListSql, inboxSummarySql, type InboxList } from "@/server/services/pulls/inbox";
 
 const N = Number(process.env.BENCH_PULLS ?? 10_000);
@@ -35,30 +33,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const PG = process.env.BENCH_DATABASE_URL;
 const dialect = PG ? "postgresql" : "sqlite";
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-inbox-"));
-process.env.DATA_DIR = dir;
-process.env.NEXTAUTH_SECRET = "bench";
-let url: string;
-let dbName: string | undefined;
-if (PG) {
-  dbName = `svc_bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const u = new URL(PG);
-  u.pathname = `/${dbName}`;
-  url = u.toString();
-  process.env.DATABASE_URL = url;
-  resetConfig();
-  await migratePostgres(url, path.resolve(import.meta.dirname, "../prisma/postgresql/migrations"));
-} else {
-  const file = path.join(dir, "svc.db");
-  url = `file:${file}`;
-  process.env.DATABASE_URL = url;
-  resetConfig();
-  migrateSqlite(file, path.resolve(import.meta.dirname, "../prisma/migrations"));
-}
+const bench = await openBenchDatabase("inbox");
+const { dir, url } = bench;
 
 // ---- raw driver: seeding and the baseline ----
 let sqlite = PG ? null : new Database(url.slice("file:".length));
@@ -155,22 +131,7 @@ observeReads(() => { queries++; });
 const actor: Actor = { user: { id: me.id, username: me.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
 const caller = createCaller({ db: db as never, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "bench" });
 
-async function measure(fn: () => Promise<unknown>): Promise<{ p50: number; p95: number; queries: number; rows: number }> {
-  for (let i = 0; i < 5; i++) await fn();
-  const times: number[] = [];
-  let q = 0;
-  let rows = 0;
-  for (let i = 0; i < RUNS; i++) {
-    const before = queries;
-    const s = process.hrtime.bigint();
-    const out = await fn();
-    times.push(Number(process.hrtime.bigint() - s) / 1e6);
-    q = queries - before;
-    rows = Array.isArray(out) ? out.length : 1;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(RUNS / 2)], p95: times[Math.floor(RUNS * 0.95)], queries: q, rows };
-}
+const measure = (fn: () => Promise<unknown>) => measureRuns(fn, { runs: RUNS, statements: () => queries });
 
 const user = { id: me.id, isAdmin: false };
 const listCase = (name: string, list: InboxList, input: { limit?: number; offset?: number; state?: "open" | "closed" | "all"; repoId?: string }, call: () => Promise<unknown>) => {
@@ -208,11 +169,5 @@ for (const [name, fn, base] of cases) {
 await db.$disconnect();
 sqlite?.close();
 await pgClient?.end();
-if (PG && dbName) {
-  const admin = new pg.Client({ connectionString: PG });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
-  await admin.end();
-}
-rmSync(dir, { recursive: true, force: true });
+await bench.drop();
 process.exit(0);

@@ -22,8 +22,6 @@
  * PostgreSQL database, e.g. for EXPLAIN ANALYZE; drop it yourself).
  */
 import { observeReads, readerFor, registerReader } from "@/server/db/read";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
@@ -32,7 +30,8 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { migratePostgres, migrateSqlite } from "@/server/db/migrate";
+import { migrateSqlite } from "@/server/db/migrate";
+import { measureRuns, openBenchDatabase } from "./support";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
@@ -46,27 +45,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const PG_SERVER = process.env.BENCH_DATABASE_URL;
 const isPg = !!PG_SERVER;
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
-const file = path.join(dir, "svc.db");
-process.env.DATA_DIR = dir;
-process.env.NEXTAUTH_SECRET = "bench";
-let pgDbName = "";
-let pgUrl = "";
-if (PG_SERVER) {
-  pgDbName = `svc_bench_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_SERVER });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${pgDbName}`);
-  await admin.end();
-  const u = new URL(PG_SERVER);
-  u.pathname = `/${pgDbName}`;
-  pgUrl = u.toString();
-  process.env.DATABASE_URL = pgUrl;
-  await migratePostgres(pgUrl, path.resolve(import.meta.dirname, "../prisma/postgresql/migrations"));
-} else {
-  process.env.DATABASE_URL = `file:${file}`;
-  migrateSqlite(file, path.resolve(import.meta.dirname, "../prisma/migrations"));
-}
+const bench = await openBenchDatabase("issues");
+const { dir, file } = bench;
+const pgDbName = bench.pgName;
+const pgUrl = isPg ? bench.url : "";
 
 // ---- the raw connection: better-sqlite3, or one pg client (named prepared statements) ----
 let sqlite = isPg ? null : new Database(file);
@@ -233,22 +215,7 @@ function keysOf(out: unknown): string {
   return out.map((r: Record<string, unknown>) => `${Number(r.number)}:${(r.closedBy as { id: string } | null)?.id ?? r.closedById ?? "-"}`).join(",");
 }
 
-async function measure(fn: () => unknown | Promise<unknown>): Promise<{ p50: number; p95: number; queries: number; rows: number }> {
-  let rows = 0;
-  for (let i = 0; i < 3; i++) await fn(); // warm-up
-  const times: number[] = [];
-  let q = 0;
-  for (let i = 0; i < RUNS; i++) {
-    const before = queries;
-    const s = process.hrtime.bigint();
-    const out = await fn();
-    times.push(Number(process.hrtime.bigint() - s) / 1e6);
-    q = queries - before;
-    rows = countRows(out);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(RUNS / 2)], p95: times[Math.floor(RUNS * 0.95)], queries: q, rows };
-}
+const measure = (fn: () => unknown | Promise<unknown>) => measureRuns(fn, { runs: RUNS, warmup: 3, statements: () => queries, rows: countRows });
 
 const bigRepo = { id: big.repoId, ownerId: owner.id, isPrivate: true, permission: "admin" as const };
 const boardRepo = { ...bigRepo, id: board.repoId };
@@ -299,11 +266,4 @@ await reader.close();
 await db.$disconnect();
 sqlite?.close();
 await pgc?.end();
-if (PG_SERVER && process.env.BENCH_KEEP) console.log(`kept ${pgDbName}`);
-else if (PG_SERVER) {
-  const admin = new pg.Client({ connectionString: PG_SERVER });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pgDbName} WITH (FORCE)`);
-  await admin.end();
-}
-rmSync(dir, { recursive: true, force: true });
+await bench.drop();

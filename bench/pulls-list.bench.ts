@@ -9,14 +9,13 @@
  * ratio (p50 / raw p50; goal ≤ 3×) and statements per call (Prisma's and the read path's).
  * Env: BENCH_PULLS (100000), BENCH_RUNS (50).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { migrateSqlite } from "@/server/db/migrate";
+import { measureRuns, openBenchDatabase } from "./support";
 import { observeReads, readerFor, registerReader } from "@/server/db/read";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
@@ -27,12 +26,9 @@ import { listPullRequests, pullsListSql } from "@/server/services/pulls/list-pul
 const N = Number(process.env.BENCH_PULLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-pulls-"));
-const file = path.join(dir, "svc.db");
-process.env.DATA_DIR = dir;
-process.env.DATABASE_URL = `file:${file}`;
-process.env.NEXTAUTH_SECRET = "bench";
-migrateSqlite(file, path.resolve(import.meta.dirname, "../prisma/migrations"));
+delete process.env.BENCH_DATABASE_URL; // SQLite only
+const bench = await openBenchDatabase("pulls");
+const { dir, file } = bench;
 
 // ---- seed with raw SQL ----
 const raw = new Database(file);
@@ -107,22 +103,7 @@ const shape = (rows: Record<string, unknown>[]) => rows.map(({ decided, requeste
   ...r, labels: JSON.parse(r.labels as string), ...(requested === undefined ? {} : { reviewDecision: decided ?? (requested ? "review_required" : null) }),
 }));
 
-async function measure(fn: () => unknown | Promise<unknown>): Promise<{ p50: number; p95: number; queries: number; rows: number }> {
-  for (let i = 0; i < 5; i++) await fn();
-  const times: number[] = [];
-  let q = 0;
-  let rows = 0;
-  for (let i = 0; i < RUNS; i++) {
-    const before = queries;
-    const s = process.hrtime.bigint();
-    const out = (await fn()) as unknown[];
-    times.push(Number(process.hrtime.bigint() - s) / 1e6);
-    q = queries - before;
-    rows = out.length;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(RUNS / 2)], p95: times[Math.floor(RUNS * 0.95)], queries: q, rows };
-}
+const measure = (fn: () => unknown | Promise<unknown>) => measureRuns(fn, { runs: RUNS, statements: () => queries });
 
 const repo = { id: repoId };
 const sdb = db as never;
@@ -144,4 +125,4 @@ for (const [name, fn, base] of cases) {
 }
 await db.$disconnect();
 raw.close();
-rmSync(dir, { recursive: true, force: true });
+await bench.drop();

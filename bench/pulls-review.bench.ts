@@ -12,8 +12,7 @@
  * statements per call and the very first call's time (cold: the outdated check's git diff, not cached yet).
  * Env: BENCH_FILES (500), BENCH_PER_THREAD (10), BENCH_RUNS (30).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
@@ -28,17 +27,15 @@ import { gitText } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { initBareRepository } from "@/server/git/repository";
 import { commentsSql, listPullComments } from "@/server/services/pulls/list-comments";
+import { measureRuns, openBenchDatabase } from "./support";
 
 const FILES = Number(process.env.BENCH_FILES ?? 500);
 const PER_THREAD = Number(process.env.BENCH_PER_THREAD ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-review-"));
-const file = path.join(dir, "svc.db");
-process.env.DATA_DIR = dir;
-process.env.DATABASE_URL = `file:${file}`;
-process.env.NEXTAUTH_SECRET = "bench";
-migrateSqlite(file, path.resolve(import.meta.dirname, "../prisma/migrations"));
+delete process.env.BENCH_DATABASE_URL; // SQLite only
+const bench = await openBenchDatabase("review");
+const { dir, file } = bench;
 
 // ---- git: main, then a topic branch changing every file, then a second push changing 50 ----
 const t0 = Date.now();
@@ -126,23 +123,7 @@ for (const [name, st] of [["all", allSql], ["file", fileSql]] as const) {
 }
 const sqliteParams = (ps: unknown[]) => ps.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
 
-async function measure(fn: () => unknown | Promise<unknown>): Promise<{ p50: number; p95: number; queries: number; first: number }> {
-  const s0 = process.hrtime.bigint();
-  await fn();
-  const first = Number(process.hrtime.bigint() - s0) / 1e6;
-  for (let i = 0; i < 3; i++) await fn();
-  const times: number[] = [];
-  let q = 0;
-  for (let i = 0; i < RUNS; i++) {
-    const before = queries;
-    const s = process.hrtime.bigint();
-    await fn();
-    times.push(Number(process.hrtime.bigint() - s) / 1e6);
-    q = queries - before;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(RUNS / 2)], p95: times[Math.floor(RUNS * 0.95)], queries: q, first };
-}
+const measure = (fn: () => unknown | Promise<unknown>) => measureRuns(fn, { runs: RUNS, warmup: 4, statements: () => queries });
 
 // the first read runs git (the outdated check's diff across the threads' files); later ones hit its cache
 const c0 = process.hrtime.bigint();
@@ -164,4 +145,4 @@ for (const [name, fn, baseline] of cases) {
 await db.$disconnect();
 baseline.close();
 raw.close();
-rmSync(dir, { recursive: true, force: true });
+await bench.drop();
