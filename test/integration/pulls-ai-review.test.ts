@@ -10,7 +10,7 @@ import { getDb } from "@/server/db";
 import { startJobWorker, stopJobWorker } from "@/server/jobs";
 import { registerJobHandlers } from "@/server/jobs/handlers";
 import { authenticate } from "@/server/services/users";
-import { runAiReview } from "@/server/services/pulls/run-ai-review";
+import { MAX_ATTEMPTS, runAiReview } from "@/server/services/pulls/run-ai-review";
 import { AI_BOT_USERNAME } from "@/server/services/pulls/ai-bot";
 import { callerFor } from "../helpers";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
@@ -84,6 +84,20 @@ describe("AI review: restart", () => {
     // delivered again (at least once): nothing changes
     await runAiReview(db, done.id);
     expect(await botReviews(pr.id)).toHaveLength(1);
+  });
+
+  it("a run that died mid-way MAX_ATTEMPTS times is recorded failed with the reason, and a re-run starts afresh", async () => {
+    await stopJobWorker();
+    const { pr } = await openPull({ "src/crashy.ts": "export const c = 1;\n" });
+    const db = await getDb();
+    const queued = (await t.owner.as.pulls.getAIReview({ prId: pr.id }))!;
+    await db.pullRequestAiReview.update({ where: { id: queued.id }, data: { status: "running", attempts: MAX_ATTEMPTS } });
+    await runAiReview(db, queued.id);
+    const failed = await t.reader.as.pulls.getAIReview({ prId: pr.id });
+    expect(failed).toMatchObject({ id: queued.id, status: "failed", error: expect.stringMatching(/stopped before finishing 3 times/) });
+    await startJobWorker({ concurrency: 1, pollIntervalMs: 100 });
+    const rerun = await t.owner.as.pulls.triggerAIReview({ prId: pr.id });
+    expect(await finished(pr.id, queued.id)).toMatchObject({ id: rerun.id, status: "done" });
   });
 });
 
