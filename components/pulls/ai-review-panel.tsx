@@ -34,9 +34,17 @@ export function engineLabel(engine: string | null): string {
   return !engine ? "engine not chosen yet" : engine === "local" ? "local engine" : engine;
 }
 
-/** The summary without Markdown emphasis markers (the panel shows it as plain text). */
+/**
+ * The summary as plain text: without the body's engine footer (the panel labels the engine
+ * itself), Markdown emphasis markers and blank lines.
+ */
 function plain(body: string): string {
-  return body.replace(/\*\*(.+?)\*\*/g, "$1").replace(/(^|\s)_(.+?)_(?=\s|$|\.)/g, "$1$2").replace(/`([^`]+)`/g, "$1");
+  return body
+    .replace(/\n*_AI review by [^\n]*_\s*$/, "")
+    .replace(/\*\*(.+?)\*\*/g, "$1")
+    .replace(/`([^`]+)`/g, "$1")
+    .replace(/\n{2,}/g, "\n")
+    .trim();
 }
 
 const newer = (a: AiReviewRun | null, b: AiReviewRun | null) => (!a ? b : !b ? a : a.id === b.id ? (a.updatedAt >= b.updatedAt ? a : b) : a.createdAt >= b.createdAt ? a : b);
