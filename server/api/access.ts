@@ -163,6 +163,10 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.requestReview": { tier: "repo", level: "write" },
   "pulls.removeReviewRequest": { tier: "repo", level: "write" },
   "pulls.reviewers": { tier: "repo", level: "read" },
+  // AI review (issue #10; docs/ai.md "AI review"): readers see the latest run; a re-run is for the
+  // author or write permission (the service checks, as pulls.update), with a token allowed to write
+  "pulls.getAIReview": { tier: "repo", level: "read" },
+  "pulls.triggerAIReview": { tier: "repo", level: "read", scope: "repo:write" },
   // stacks (issue #8; docs/pulls.md "Stacks")
   "stacks.create": { tier: "repo", level: "write" },
   "stacks.get": { tier: "repo", level: "read" },

@@ -5,7 +5,7 @@
  * job runner does not load every service.
  */
 import { defineJob } from "./index";
-import { REFRESH_MERGEABILITY } from "./names";
+import { AI_REVIEW, REFRESH_MERGEABILITY } from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
 export function registerJobHandlers(): void {
@@ -21,5 +21,17 @@ export function registerJobHandlers(): void {
       await warmPullDiff(db, prId).catch((e) => console.error(`warming the diff of pull request ${prId} failed`, e));
     },
     { retries: 5, backoffMs: 2_000, timeoutMs: 120_000 },
+  );
+  // the AI review of a pull request (issue #10): on non-draft creation, ready for review and
+  // pulls.triggerAIReview. The handler records its own failures on the run (failed, with the
+  // message) and counts attempts itself (run-ai-review.ts MAX_ATTEMPTS): the queue's retries
+  // only matter when a run dies mid-way (process crash, restart), and then it runs again
+  defineJob(
+    AI_REVIEW,
+    async ({ runId }) => {
+      const [{ getDb }, { runAiReview }] = await Promise.all([import("@/server/db"), import("@/server/services/pulls/run-ai-review")]);
+      await runAiReview(await getDb(), runId);
+    },
+    { retries: 4, backoffMs: 2_000, timeoutMs: 300_000 },
   );
 }

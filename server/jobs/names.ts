@@ -7,10 +7,15 @@
 /** Recompute the cached mergeability of one pull request (after a push to its head or base). */
 export const REFRESH_MERGEABILITY = "pulls.refreshMergeability";
 
+/** Run one AI review of a pull request (a PullRequestAiReview row; services/pulls/run-ai-review.ts). */
+export const AI_REVIEW = "pulls.aiReview";
+
 /** Name → payload type of every svc job. */
 export interface JobPayloads {
   /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
   [REFRESH_MERGEABILITY]: { prId: string };
+  /** `runId`: PullRequestAiReview.id. Enqueue with `singletonKey: runId` (a re-enqueue of a waiting run is dropped). */
+  [AI_REVIEW]: { runId: string };
 }
 
 export type JobName = keyof JobPayloads;

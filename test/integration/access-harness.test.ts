@@ -215,6 +215,8 @@ describe("scope × role matrix", () => {
     "pulls.deleteComment": { level: "write", input: {}, authorMay: true },
     "pulls.resolveComment": { level: "write", input: {}, authorMay: true },
     "pulls.unresolveComment": { level: "write", input: {}, authorMay: true },
+    // AI review (issue #10): a re-run is for the author or write permission
+    "pulls.triggerAIReview": { level: "write", input: {}, authorMay: true },
     "issues.create": {
       level: "write",
       input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },

@@ -13,6 +13,8 @@
  *   - the number comes from Repository.nextIssueNumber (shared with issues), incremented in the
  *     creating transaction; the target gets `refs/pull/<number>/head` at headSha (for a fork, the
  *     commit is first fetched from the fork's bare repository); timeline event "opened".
+ *   - a non-draft pull request gets an AI review run (spec Events 2; ai-review.ts), written in the
+ *     creating transaction and enqueued once it commits.
  */
 import type { Db } from "@/server/db";
 import { AppError, badRequest, conflict } from "@/server/errors";
@@ -26,6 +28,7 @@ import { casRef, fetchCommit, hasCommit, pullHeadRef, readRef } from "@/server/g
 import { createPullInput, type CreatePullInput } from "./schemas";
 import { recordPullEvent } from "./events";
 import { pullViewById, type PullView } from "./view";
+import { createAiReviewRun, enqueueAiReview } from "./ai-review";
 
 /** The branch tip, or BAD_REQUEST naming the branch and repository. */
 async function branchTip(repo: Pick<AuthorizedRepo, "gitDir" | "owner" | "name">, branch: string, field: string): Promise<string> {
@@ -69,8 +72,9 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
   if (source.id !== repo.id) await fetchCommit(repo.gitDir, source.gitDir, input.headSha);
 
   let written: { ref: string; sha: string } | null = null;
+  let aiRun: string | null = null;
   try {
-    return await inTransaction(db, async (tx) => {
+    const view = await inTransaction(db, async (tx) => {
       // the counter first: on PostgreSQL its row lock orders concurrent creators in this
       // repository, so the duplicate check below sees the previous creator's row
       const counter = await tx.repository.update({ where: { id: repo.id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
@@ -98,8 +102,11 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
       const old = await readRef(repo.gitDir, ref);
       if (!(await casRef(repo.gitDir, ref, input.headSha, old))) throw new AppError("CONFLICT", `${ref} changed meanwhile; retry`);
       written = { ref, sha: input.headSha };
+      if (!(input.isDraft ?? false)) aiRun = await createAiReviewRun(tx, { id: created.id, headSha: input.headSha }, "opened", actor.user.id);
       return pullViewById(tx, created.id);
     });
+    if (aiRun) await enqueueAiReview(db, aiRun);
+    return view;
   } catch (e) {
     // nothing half-done: the row rolled back, so the ref goes too (if it still is ours)
     const w = written as { ref: string; sha: string } | null;

@@ -4,7 +4,8 @@
  * read-level; this service checks, as issues.update does). Every change writes its timeline
  * event in the same transaction: edited {field, from, to} for title and body, ready_for_review /
  * converted_to_draft for isDraft, closed, reopened. Title and body can be edited unless the pull
- * request is merged; isDraft changes only while open (PRECONDITION_FAILED otherwise).
+ * request is merged; isDraft changes only while open (PRECONDITION_FAILED otherwise). Ready for
+ * review (isDraft → false) starts an AI review run (ai-review.ts).
  */
 import type { Db } from "@/server/db";
 import { AppError, forbidden } from "@/server/errors";
@@ -17,6 +18,7 @@ import { updatePullInput, type UpdatePullInput } from "./schemas";
 import { recordPullEvent } from "./events";
 import { followSourceTip } from "./after-push";
 import { pullViewById, type PullView } from "./view";
+import { createAiReviewRun, enqueueAiReview } from "./ai-review";
 
 type Repo = Pick<AuthorizedRepo, "id" | "permission">;
 
@@ -43,7 +45,8 @@ export async function updatePullRequest(db: Db, caller: Actor | null, repo: Repo
   if (input.isDraft !== undefined && input.isDraft !== pr.isDraft && pr.state !== "open") {
     throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only an open pull request can change its draft status`);
   }
-  return inTransaction(db, async (tx) => {
+  let aiRun: string | null = null;
+  const view = await inTransaction(db, async (tx) => {
     const data: { title?: string; body?: string | null; isDraft?: boolean } = {};
     const events: [Parameters<typeof recordPullEvent>[2], Record<string, unknown>][] = [];
     if (input.title !== undefined && input.title !== pr.title) {
@@ -64,9 +67,13 @@ export async function updatePullRequest(db: Db, caller: Actor | null, repo: Repo
       const r = await tx.pullRequest.updateMany({ where: { id: pr.id, updatedAt: pr.updatedAt }, data });
       if (r.count === 0) throw new AppError("CONFLICT", "the pull request changed meanwhile; reload and try again");
       for (const [type, d] of events) await recordPullEvent(tx, pr.id, type, d, actor.user.id);
+      // ready for review starts the AI review (issue #10), enqueued below once this commits
+      if (data.isDraft === false) aiRun = await createAiReviewRun(tx, pr, "ready_for_review", actor.user.id);
     }
     return pullViewById(tx, pr.id);
   });
+  if (aiRun) await enqueueAiReview(db, aiRun);
+  return view;
 }
 
 /** pulls.close {prId} → pull request (state closed, closedAt set). PRECONDITION_FAILED unless open. */

@@ -9,6 +9,8 @@ export const RESERVED_USERNAMES = new Set([
   "api", "trpc", "settings", "new", "signin", "signup", "signout", "login", "logout", "dashboard",
   "_next", "static", "public", "admin", "assets", "favicon.ico", "robots.txt", "explore", "search",
   "inbox", "notifications", "repos", "user", "users", "help", "about",
+  // svc's own bot accounts (services/pulls/ai-bot.ts)
+  "svc-ai",
 ]);
 
 const USERNAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;

@@ -7,6 +7,7 @@ import { PullCommentBox, PullTimeline } from "@/components/pulls/conversation-ti
 import { PullSidebar } from "@/components/pulls/pull-sidebar";
 import { MergeBox } from "@/components/pulls/merge-box";
 import { StackNavigator } from "@/components/pulls/stack-navigator";
+import { AiReviewPanel } from "@/components/pulls/ai-review-panel";
 
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
@@ -17,14 +18,14 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `${pr.title} · Pull request #${pr.number} · ${ctx.repo.fullName}` };
 }
 
-/** The Conversation tab: description, timeline (events, reviews, threads), comment box, merge box and actions (issues #8, #9); the sidebar (reviewers, labels) comes first on phones. */
+/** The Conversation tab: description, timeline (events, reviews, threads), comment box, merge box and actions (issues #8, #9); the sidebar (AI review, reviewers, labels) comes first on phones. */
 export default async function PullConversationPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
   const ctx = await loadPullsContext(owner, repo);
   const pr = await loadPull(ctx, Number(number));
   const isAuthor = !!ctx.me && pr.authorId === ctx.me.id;
   const repoId = ctx.repo.id;
-  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability] = await Promise.all([
+  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability, aiReview] = await Promise.all([
     ctx.caller.pulls.timeline({ prId: pr.id }),
     ctx.caller.pulls.reviews({ prId: pr.id }),
     ctx.caller.pulls.comments({ prId: pr.id }),
@@ -33,6 +34,7 @@ export default async function PullConversationPage({ params }: { params: Params 
     ctx.me ? ctx.caller.repos.assignees({ repoId }) : Promise.resolve([]),
     loadPullCommits(ctx, pr.id).catch(() => ({ commits: [], totalCommits: 0 })),
     pr.state === "open" ? orNull(ctx.caller.pulls.checkMergeability({ prId: pr.id })) : Promise.resolve(null),
+    orNull(ctx.caller.pulls.getAIReview({ prId: pr.id })),
   ]);
   const repoRef = { id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name };
   return (
@@ -56,6 +58,7 @@ export default async function PullConversationPage({ params }: { params: Params 
       </div>
       <PullSidebar prId={pr.id} authorId={pr.authorId} labels={pr.labels} reviewers={reviewers} people={people} repoLabels={repoLabels} canWrite={ctx.canWrite}>
         {pr.stack && <StackNavigator repo={ctx.repo} stack={pr.stack} />}
+        <AiReviewPanel prId={pr.id} initial={aiReview} canTrigger={pr.state === "open" && (ctx.canWrite || isAuthor)} repo={ctx.repo} number={pr.number} />
       </PullSidebar>
     </div>
   );
