@@ -119,15 +119,16 @@ export function categoryOfSubject(subject: string): ChangeCategory | null {
 /**
  * A commit's category: its conventional type when it has one; else the category all its paths
  * share (docs/, *.md → docs; *test* → test; lockfiles, CI → chore); else its subject's verb;
- * else "chore" (GitHub release notes' "other changes").
+ * else fix when its body says it fixes an issue ("Fixes #3"); else "chore" (GitHub release
+ * notes' "other changes").
  */
-export function categorize(c: Pick<ParsedCommit, "type" | "subject">, paths: readonly string[] = []): ChangeCategory {
+export function categorize(c: Pick<ParsedCommit, "type" | "subject"> & { body?: string }, paths: readonly string[] = []): ChangeCategory {
   if (c.type) return TYPE_CATEGORY[c.type]!;
-  return categoryOfPaths(paths) ?? categoryOfSubject(c.subject) ?? "chore";
+  return categoryOfPaths(paths) ?? categoryOfSubject(c.subject) ?? (/\b(fix(es|ed)?|resolve[sd]?)\s+#\d+/i.test(c.body ?? "") ? "fix" : "chore");
 }
 
 /** The conventional type a commit stands for: its own, else its category's (`feat` for a feature). */
-export function typeOf(c: Pick<ParsedCommit, "type" | "subject">, paths: readonly string[] = []): string {
+export function typeOf(c: Pick<ParsedCommit, "type" | "subject"> & { body?: string }, paths: readonly string[] = []): string {
   return c.type ?? CATEGORY_TYPE[categorize(c, paths)];
 }
 
