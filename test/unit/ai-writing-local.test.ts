@@ -207,3 +207,29 @@ describe("localSquashMessage", () => {
     expect(coAuthorsOf([{ sha: "a", message: "x", author: "A <a@x.io>" }, { sha: "b", message: "y", author: "A2 <A@X.io>" }], null)).toEqual(["A <a@x.io>"]);
   });
 });
+
+describe("prompt bounds and the merge box's input", () => {
+  it("promptDiff keeps whole files within the budget and names or counts the rest", async () => {
+    const { promptDiff } = await import("@/server/services/ai/generate-pr-description");
+    const file = (p: string, n: number) => ({
+      oldPath: p, newPath: p, status: "modified" as const, additions: n, deletions: 0, isBinary: false, isSubmodule: false, truncated: false, oldMode: "100644", newMode: "100644", oldSha: null, newSha: null,
+      hunks: [{ oldStart: 1, oldLines: 0, newStart: 1, newLines: n, header: "", lines: Array.from({ length: n }, (_, i) => ({ type: "add" as const, content: `line ${i} ${"x".repeat(500)}` })) }],
+    });
+    const text = promptDiff({ diff: { files: [file("a.ts", 3), file("big.ts", 400), file("c.ts", 1)], totalFiles: 5, totalAdditions: 404, totalDeletions: 0, truncated: false } }, 4_000);
+    expect(text.length).toBeLessThan(4_200);
+    expect(text).toContain("--- a.ts (modified, +3 −0)");
+    expect(text).toContain("--- big.ts (modified, +400 −0) [hunks left out]");
+    expect(text).toContain("+line 0 ");
+    expect(text).toContain("more changed files not shown]");
+    // lines are cut at 300 characters
+    expect(text.split("\n").every((l) => l.length <= 301 || l.startsWith("---"))).toBe(true);
+  });
+
+  it("squashCommitsInput sends authors as Name <email>", async () => {
+    const { squashCommitsInput } = await import("@/components/pulls/merge-message");
+    expect(squashCommitsInput([{ sha: "abc1234", message: "x", author: "Ada", authorEmail: "ada@x.io" }, { sha: "abc1235", message: "y", author: "Bob", authorEmail: "" }])).toEqual([
+      { sha: "abc1234", message: "x", author: "Ada <ada@x.io>" },
+      { sha: "abc1235", message: "y", author: "Bob" },
+    ]);
+  });
+});
