@@ -4,6 +4,9 @@
  * from the only commit's subject, or the branch name, as GitHub does), Markdown description with
  * preview, a draft toggle. Sends the compared tips as headSha/baseSha, so a branch that moved
  * since the page loaded is refused ("the branch moved") instead of opening something unseen.
+ * "Generate description" (issue #10, ai.generatePRDescription) fills title and body from the
+ * branch's commits and diff, labelled with the engine that wrote them; a title or body the user
+ * typed is sent as existingTitle/existingBody and kept (docs/ai.md).
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";
@@ -13,8 +16,22 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
+import { Select } from "@/components/ui/select";
 import { card, cx } from "@/components/ui/styles";
+import { EngineLabel } from "@/components/ai/engine-label";
 import { pullUrl, suggestedTitle } from "./model";
+
+type DescriptionStyle = "concise" | "detailed" | "conventional";
+const STYLES: { value: DescriptionStyle; label: string }[] = [
+  { value: "detailed", label: "Detailed" },
+  { value: "concise", label: "Concise" },
+  { value: "conventional", label: "Conventional" },
+];
+
+/** What the user wrote in a field: its value unless empty or one the page filled in itself. */
+export function userWritten(value: string, ...filled: (string | undefined)[]): string | undefined {
+  return value.trim() && !filled.includes(value) ? value : undefined;
+}
 
 export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
   repo: { id: string; owner: string; name: string };
@@ -26,10 +43,38 @@ export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
 }) {
   const client = useTRPCClient();
   const router = useRouter();
-  const [title, setTitle] = useState(() => suggestedTitle(head.branch, commits));
-  const [body, setBody] = useState(() => (commits.length > 1 ? commits.map((c) => `- ${c.message.split("\n")[0]}`).join("\n") : commits[0]?.message.split("\n").slice(2).join("\n") ?? ""));
+  const [prefill] = useState(() => ({
+    title: suggestedTitle(head.branch, commits),
+    body: commits.length > 1 ? commits.map((c) => `- ${c.message.split("\n")[0]}`).join("\n") : commits[0]?.message.split("\n").slice(2).join("\n") ?? "",
+  }));
+  const [title, setTitle] = useState(prefill.title);
+  const [body, setBody] = useState(prefill.body);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [style, setStyle] = useState<DescriptionStyle>("detailed");
+  const [generated, setGenerated] = useState<{ title: string; body: string; engine: string } | null>(null);
+  const [aiBusy, setAiBusy] = useState(false);
+  const [aiError, setAiError] = useState<string | null>(null);
+  const generate = async () => {
+    setAiBusy(true);
+    setAiError(null);
+    try {
+      const d = await client.ai.generatePRDescription.mutate({
+        repoId: repo.id, sourceBranch: head.branch, targetBranch: base.branch, style,
+        existingTitle: userWritten(title, prefill.title, generated?.title),
+        existingBody: userWritten(body, prefill.body, generated?.body),
+        ...(sourceRepoId ? { sourceRepoId } : {}),
+      });
+      const next = { title: d.title.slice(0, 256), body: d.body, engine: d.engine };
+      setTitle(next.title);
+      setBody(next.body);
+      setGenerated(next);
+    } catch (e) {
+      setAiError(errorMessage(e));
+    } finally {
+      setAiBusy(false);
+    }
+  };
   const submit = async (isDraft: boolean) => {
     if (!title.trim()) return setError("A title is required.");
     setBusy(true);
@@ -55,6 +100,17 @@ export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
         void submit(false);
       }}
     >
+      <div className="flex flex-wrap items-center gap-2" data-testid="generate-description-bar">
+        <Button type="button" size="sm" disabled={aiBusy || busy} onClick={() => void generate()} data-testid="generate-description">
+          {aiBusy ? "Writing…" : "Generate description"}
+        </Button>
+        <div className="w-36">
+          <Select value={style} onValueChange={(v) => setStyle(v as DescriptionStyle)} options={STYLES} ariaLabel="Description style" testId="generate-description-style" disabled={aiBusy} />
+        </div>
+        {generated && <EngineLabel engine={generated.engine} />}
+        <p className="w-full text-xs text-subtle-foreground">Written from this branch&apos;s commits and changes; a title or text you typed is kept.</p>
+      </div>
+      <FormError message={aiError} />
       <Field label="Title" error={error && !title.trim() ? error : null} required>
         <Input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={256} data-testid="create-pull-title" />
       </Field>

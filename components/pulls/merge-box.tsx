@@ -5,6 +5,8 @@
  * focus, so it follows pushes to the base or head — the server caches per (base tip, head), so
  * polling is cheap), the strategy select, an editable message prefilled per strategy, the
  * delete-branch option and the merge button (pulls.merge). Readers see the status only.
+ * Squash: "Generate message" (issue #10, ai.summarizeForSquash) writes the squash commit
+ * message from the commits, labelled with the engine that wrote it.
  */
 import { PULL_UPDATED } from "./live-updates";
 import { useCallback, useEffect, useState } from "react";
@@ -19,7 +21,8 @@ import { FormError } from "@/components/ui/form-error";
 import { toast } from "@/components/ui/toast";
 import { card, cx } from "@/components/ui/styles";
 import { AlertIcon, CheckIcon } from "@/components/ui/icons";
-import { defaultMergeMessage, type MergeStrategy } from "./merge-message";
+import { EngineLabel } from "@/components/ai/engine-label";
+import { defaultMergeMessage, squashCommitsInput, type MergeStrategy } from "./merge-message";
 import { pullUrl } from "./model";
 
 export interface Mergeability {
@@ -37,11 +40,11 @@ const STRATEGIES: { value: MergeStrategy; label: string }[] = [
 ];
 
 export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourceOwner, sameRepo }: {
-  repo: { owner: string; name: string };
+  repo: { id: string; owner: string; name: string };
   pr: { id: string; number: number; title: string; sourceBranch: string; targetBranch: string };
   initial: Mergeability;
   canMerge: boolean;
-  commits: { message: string; author: string }[];
+  commits: { sha: string; message: string; author: string; authorEmail: string }[];
   sourceOwner: string;
   sameRepo: boolean;
 }) {
@@ -53,6 +56,18 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
   const [deleteBranch, setDeleteBranch] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [writer, setWriter] = useState<{ busy: boolean; engine: string | null; error: string | null }>({ busy: false, engine: null, error: null });
+
+  const generate = async () => {
+    setWriter({ busy: true, engine: null, error: null });
+    try {
+      const s = await client.ai.summarizeForSquash.mutate({ repoId: repo.id, prId: pr.id, prTitle: pr.title, commits: squashCommitsInput(commits) });
+      setMessage(s.message);
+      setWriter({ busy: false, engine: s.engine, error: null });
+    } catch (e) {
+      setWriter({ busy: false, engine: null, error: errorMessage(e) });
+    }
+  };
 
   const refresh = useCallback(async () => {
     try {
@@ -74,6 +89,7 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
     const next = s as MergeStrategy;
     setStrategy(next);
     setMessage(defaultMergeMessage(next, { ...pr, sourceOwner, commits }));
+    setWriter({ busy: false, engine: null, error: null });
   };
 
   const merge = async () => {
@@ -128,6 +144,17 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
             </Field>
           ) : (
             <p className="text-xs text-subtle-foreground">Each commit is replayed onto {pr.targetBranch} with its author and date; you become the committer.</p>
+          )}
+          {strategy === "squash" && commits.length > 0 && (
+            <div className="space-y-2" data-testid="generate-message-bar">
+              <div className="flex flex-wrap items-center gap-2">
+                <Button type="button" size="sm" disabled={writer.busy || busy} onClick={() => void generate()} data-testid="generate-message">
+                  {writer.busy ? "Writing…" : "Generate message"}
+                </Button>
+                {writer.engine && <EngineLabel engine={writer.engine} />}
+              </div>
+              <FormError message={writer.error} />
+            </div>
           )}
           {sameRepo && (
             <label className="flex items-center gap-2 text-sm text-foreground">

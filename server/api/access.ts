@@ -173,6 +173,10 @@ export const ACCESS: Record<string, AccessRule> = {
   "stacks.list": { tier: "repo", level: "read" },
   "stacks.reorder": { tier: "repo", level: "write" },
   "stacks.delete": { tier: "repo", level: "write" },
+  // AI writing helpers (issue #10; docs/ai.md): read access, and a signed-in caller (checked in
+  // the router: a model call may spend the repository's key)
+  "ai.generatePRDescription": { tier: "repo", level: "read" },
+  "ai.summarizeForSquash": { tier: "repo", level: "read" },
   // projects and cycles (issue #3; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },

@@ -217,6 +217,9 @@ describe("scope × role matrix", () => {
     "pulls.unresolveComment": { level: "write", input: {}, authorMay: true },
     // AI review (issue #10): a re-run is for the author or write permission
     "pulls.triggerAIReview": { level: "write", input: {}, authorMay: true },
+    // AI writing helpers (issue #10): any reader, but signed in (a model call may spend the repository's key)
+    "ai.generatePRDescription": { level: "read", input: {} },
+    "ai.summarizeForSquash": { level: "read", input: {} },
     "issues.create": {
       level: "write",
       input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },

@@ -48,7 +48,7 @@ export default async function PullConversationPage({ params }: { params: Params 
             pr={pr}
             initial={mergeability}
             canMerge={ctx.canWrite}
-            commits={commits.commits.map((c) => ({ message: c.message, author: c.author }))}
+            commits={commits.commits.map((c) => ({ sha: c.sha, message: c.message, author: c.author, authorEmail: c.authorEmail }))}
             sourceOwner={pr.sourceRepo?.owner ?? ctx.repo.owner}
             sameRepo={!pr.sourceRepo}
           />
