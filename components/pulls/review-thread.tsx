@@ -91,7 +91,7 @@ export function ReviewThread({
       )}
       {!collapsed && (
         <>
-          {hunk && <Hunk hunk={hunk} />}
+          {hunk && <Hunk hunk={hunk} label={`Original diff of ${thread.path} at ${range}`} />}
           <div className="divide-y divide-border">
             {comments.map((c) => (
               <ReviewCommentView key={c.id} comment={c} thread={thread} env={env} suggestion={renderSuggestion ? renderSuggestion(c) : <SuggestionPreview comment={c} />} />
@@ -105,10 +105,13 @@ export function ReviewThread({
   );
 }
 
-/** A diff hunk as the thread saw it: +/− lines tinted, scrolling inside its box (never the page). */
-export function Hunk({ hunk }: { hunk: string }) {
+/**
+ * A diff hunk as the thread saw it: +/− lines tinted, scrolling inside its box (never the page);
+ * focusable, so keyboard users can scroll it too (axe: scrollable-region-focusable).
+ */
+export function Hunk({ hunk, label }: { hunk: string; label: string }) {
   return (
-    <pre className="max-h-60 overflow-auto border-b border-border bg-muted/40 py-1 font-mono text-xs" data-testid="pull-thread-hunk">
+    <pre tabIndex={0} role="region" aria-label={label} className="max-h-60 overflow-auto border-b border-border bg-muted/40 py-1 font-mono text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring" data-testid="pull-thread-hunk">
       {hunk.split("\n").map((line, i) => (
         <div key={i} className={cx("px-3", line.startsWith("+") && "bg-primary-muted", line.startsWith("-") && "bg-danger-muted", line.startsWith("@@") && "text-subtle-foreground")}>
           {line || " "}
