@@ -39,6 +39,7 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "board", path: () => `/${username}/${REPO}/issues/board`, ready: "board" },
   { name: "triage", path: () => `/${username}/${REPO}/issues/triage`, ready: "triage" },
   { name: "pull requests", path: () => `/${username}/${REPO}/pulls`, ready: "pull-list" },
+  // the conversation: a review, a general comment and an open inline thread (see beforeAll)
   { name: "pull request", path: () => `/${username}/${REPO}/pulls/${pullNumber}`, ready: "merge-box" },
   { name: "pull request files", path: () => `/${username}/${REPO}/pulls/${pullNumber}/files`, ready: "diff-viewer" },
   { name: "pull request commits", path: () => `/${username}/${REPO}/pulls/${pullNumber}/commits`, ready: "pull-commits" },
@@ -112,6 +113,9 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await trpc(page, baseURL!, "pulls.addLabel", { prId: pull.id, labelId: bug.id });
   await trpc(page, baseURL!, "pulls.addReview", { prId: pull.id, state: "commented", body: "A note on **the values**.", commitSha: tips.feature });
   await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "A general comment with a [link](https://example.com)." });
+  // an open inline thread with a reply: the Conversation tab's interactive thread (reply, resolve, the "…" menu)
+  const note = await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "Why **triple**?", path: "src/server.ts", line: 2 });
+  await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "To match the spec.", replyToId: note.id });
   // a stack holding the pull request's branch: the pull request page shows its navigator, the stacks page lists it
   await trpc(page, baseURL!, "stacks.create", { repoId: repo.id, name: "Values", baseBranch: "main", branches: ["feature", "tidy/values"] });
   await page.context().storageState({ path: storagePath() });

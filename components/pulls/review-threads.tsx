@@ -1,18 +1,16 @@
 "use client";
 /**
- * Inline review threads of the Files changed tab (issue #9): the threads under a diff line
- * (author, Markdown body, replies, reply box, Resolve / Unresolve — resolved threads collapsed —
- * "Outdated" and "Pending" badges), suggestions shown as a small diff with "Commit suggestion",
+ * Inline review threads of the Files changed tab (issue #9): the threads under a diff line (the
+ * shared ./review-thread.tsx — replies, Resolve / Unresolve, edit / delete, badges — the same
+ * component as the Conversation tab's), suggestions shown as a small diff with "Commit suggestion",
  * the "+" button beside a line number and the comment form (single comment or "Start a review",
  * "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
  * and reaches these parts through ReviewContext.
  */
 import { createContext, useContext, useState } from "react";
 import { useRouter } from "next/navigation";
-import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
-import { IssueMarkdown } from "@/components/issues/markdown";
-import { Avatar, TimeAgo } from "@/components/issues/ui";
-import { Badge } from "@/components/ui/badge";
+import { useTRPCClient } from "@/components/trpc/provider";
+import { useAction } from "@/components/trpc/use-action";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-error";
 import { Textarea } from "@/components/ui/input";
@@ -20,19 +18,17 @@ import { cx } from "@/components/ui/styles";
 import type { DiffFile } from "@/components/diff/model";
 import type { LineSide } from "@/components/diff/diff-viewer";
 import { rightLines, splitSuggestion, suggestionBlock, type Draft, type Thread, type ThreadComment } from "./review-model";
+import { ReviewThread, type ThreadEnv } from "./review-thread";
 
-export interface ReviewState {
-  prId: string;
-  repo: { owner: string; name: string };
-  me: { id: string; username: string } | null;
-  canWrite: boolean;
-  open: boolean;
+/** The shared mutation runner (components/trpc/use-action.ts), re-exported for this tab's other parts. */
+export { useAction };
+
+/** The Files tab's review state: what a thread needs (ThreadEnv, with `refetch` refetching pulls.comments) plus the lines' threads and the open comment form. */
+export interface ReviewState extends ThreadEnv {
   threads: Map<string, Map<string, Thread[]>>;
   draft: Draft | null;
   setDraft: (d: Draft | null) => void;
   hasPending: boolean;
-  /** Refetches the threads (after a mutation or a live update). */
-  refetch: () => Promise<void>;
 }
 
 export const ReviewContext = createContext<ReviewState | null>(null);
@@ -41,26 +37,6 @@ function useReview(): ReviewState {
   const r = useContext(ReviewContext);
   if (!r) throw new Error("ReviewContext missing");
   return r;
-}
-
-/** A mutation's busy flag and error message: `run(fn)` returns whether it succeeded. */
-export function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      return true;
-    } catch (e) {
-      setError(errorMessage(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
 }
 
 /** The "+" beside a line number: opens the comment form there; shift-click extends the open form to a range. */
@@ -104,68 +80,10 @@ export function LineSlot({ file, side, line }: { file: DiffFile; side: LineSide;
   return (
     <div className="space-y-2">
       {threads.map((t) => (
-        <ThreadView key={t.id} thread={t} file={file} />
+        <ReviewThread key={t.id} thread={t} env={r} context="line" renderSuggestion={(c) => <SuggestionView comment={c} thread={t} file={file} />} />
       ))}
       {formHere && r.draft && <CommentForm draft={r.draft} file={file} />}
     </div>
-  );
-}
-
-function ThreadView({ thread, file }: { thread: Thread; file: DiffFile }) {
-  const r = useReview();
-  const client = useTRPCClient();
-  const [expanded, setExpanded] = useState(false);
-  const { busy, error, run } = useAction();
-  const collapsed = (thread.isResolved || thread.isOutdated) && !expanded;
-  const canResolve = !!r.me && (r.canWrite || thread.author?.id === r.me.id);
-  const act = (fn: () => Promise<unknown>) => run(async () => (await fn(), await r.refetch()));
-  const range = thread.startLine && thread.startLine !== thread.line ? `lines ${thread.startLine}–${thread.line}` : `line ${thread.line}`;
-  return (
-    <section className="rounded-md border border-border bg-background text-sm" data-testid="review-thread" data-resolved={thread.isResolved} data-outdated={thread.isOutdated} aria-label={`Thread on ${thread.path} ${range}`}>
-      <header className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-1.5 text-xs text-muted-foreground">
-        <span>{range}</span>
-        {thread.isOutdated && <Badge tone="warning" data-testid="thread-outdated">Outdated</Badge>}
-        {thread.isResolved && <Badge data-testid="thread-resolved">Resolved{thread.resolvedBy ? ` by ${thread.resolvedBy.username}` : ""}</Badge>}
-        {thread.isPending && <Badge tone="warning" data-testid="comment-pending">Pending</Badge>}
-        <span className="ml-auto flex gap-2">
-          {(thread.isResolved || thread.isOutdated) && (
-            <Button size="sm" variant="ghost" aria-expanded={!collapsed} onClick={() => setExpanded((x) => !x)} data-testid="thread-toggle">
-              {collapsed ? "Show" : "Hide"}
-            </Button>
-          )}
-          {canResolve && !thread.isPending && (
-            <Button size="sm" disabled={busy} onClick={() => void act(() => (thread.isResolved ? client.pulls.unresolveComment.mutate({ commentId: thread.id }) : client.pulls.resolveComment.mutate({ commentId: thread.id })))} data-testid={thread.isResolved ? "thread-unresolve" : "thread-resolve"}>
-              {thread.isResolved ? "Unresolve" : "Resolve conversation"}
-            </Button>
-          )}
-        </span>
-      </header>
-      {!collapsed && (
-        <div className="divide-y divide-border">
-          {[thread as ThreadComment, ...thread.replies].map((c) => (
-            <CommentView key={c.id} comment={c} thread={thread} file={file} />
-          ))}
-          {r.me && <ReplyBox thread={thread} />}
-        </div>
-      )}
-      <FormError message={error} />
-    </section>
-  );
-}
-
-function CommentView({ comment, thread, file }: { comment: ThreadComment; thread: Thread; file: DiffFile }) {
-  const r = useReview();
-  return (
-    <article className="px-3 py-2" data-testid="review-comment">
-      <div className="mb-1 flex items-center gap-2 text-xs text-muted-foreground">
-        {comment.author ? <Avatar username={comment.author.username} /> : null}
-        <strong className="font-medium text-foreground">{comment.author?.username ?? "ghost"}</strong>
-        <TimeAgo iso={String(comment.createdAt)} />
-        {comment.isPending && comment.id !== thread.id && <Badge tone="warning">Pending</Badge>}
-      </div>
-      {comment.isDeleted ? <p className="text-xs italic text-muted-foreground">This comment was deleted.</p> : comment.body.trim() && <IssueMarkdown source={comment.body} repo={r.repo} testId="review-comment-body" />}
-      {comment.suggestion !== null && <SuggestionView comment={comment} thread={thread} file={file} />}
-    </article>
   );
 }
 
@@ -216,43 +134,6 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
         </div>
       )}
       <FormError message={error} />
-    </div>
-  );
-}
-
-function ReplyBox({ thread }: { thread: Thread }) {
-  const r = useReview();
-  const client = useTRPCClient();
-  const [open, setOpen] = useState(false);
-  const [body, setBody] = useState("");
-  const { busy, error, run } = useAction();
-  if (!open)
-    return (
-      <div className="px-3 py-2">
-        <Button size="sm" onClick={() => setOpen(true)} data-testid="thread-reply">
-          Reply…
-        </Button>
-      </div>
-    );
-  const send = () =>
-    run(async () => {
-      await client.pulls.addComment.mutate({ prId: r.prId, body, replyToId: thread.id });
-      setBody("");
-      setOpen(false);
-      await r.refetch();
-    });
-  return (
-    <div className="space-y-2 px-3 py-2">
-      <Textarea autoFocus value={body} onChange={(e) => setBody(e.target.value)} rows={3} aria-label="Reply" data-testid="reply-body" />
-      <FormError message={error} />
-      <div className="flex justify-end gap-2">
-        <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
-          Cancel
-        </Button>
-        <Button size="sm" variant="primary" disabled={busy || !body.trim()} onClick={() => void send()} data-testid="reply-submit">
-          Reply
-        </Button>
-      </div>
     </div>
   );
 }

@@ -119,6 +119,13 @@ export const XIcon = (p: Props) => (
   </Svg>
 );
 
+/** "…" (octicon kebab-horizontal): the trigger of a small actions menu. */
+export const KebabIcon = (p: Props) => (
+  <Svg {...p}>
+    <path d="M8 9a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM1.5 9a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3Zm13 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3Z" />
+  </Svg>
+);
+
 export const SearchIcon = (p: Props) => (
   <Svg {...p}>
     <path d="M10.68 11.74a6 6 0 0 1-7.922-8.982 6 6 0 0 1 8.982 7.922l3.04 3.04a.749.749 0 0 1-.326 1.275.749.749 0 0 1-.734-.215ZM11.5 7a4.499 4.499 0 1 0-8.997 0A4.499 4.499 0 0 0 11.5 7Z" />

@@ -120,6 +120,34 @@ describe("GET /api/pulls/<id>/events", () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it("tells open pages when a thread is edited, resolved, unresolved or loses a comment; a pending comment's edit stays quiet", async () => {
+    const page = await open(owner.token);
+    await page.next("ready");
+    const root = await writer.as.pulls.addComment({ prId, body: "Why a?", path: "a.txt", line: 1 });
+    await page.next("comment");
+    const reply = await owner.as.pulls.addComment({ prId, body: "Because", replyToId: root.id });
+    await page.next("comment");
+
+    // a pending comment is only its author's: editing it tells nobody
+    const pending = await writer.as.pulls.addComment({ prId, body: "draft", path: "a.txt", line: 1, pending: true });
+    await writer.as.pulls.updateComment({ commentId: pending.id, body: "draft, edited" });
+    await writer.as.pulls.deleteComment({ commentId: pending.id });
+
+    await writer.as.pulls.updateComment({ commentId: root.id, body: "Why a, really?" });
+    expect((await page.next("comment_edited")).data).toMatchObject({ type: "comment_edited", actorId: writer.user.id });
+    expect(page.events.some((e) => e.type === "comment_edited" || e.type === "comment_deleted")).toBe(false);
+    await owner.as.pulls.resolveComment({ commentId: root.id });
+    expect((await page.next("resolved")).data).toMatchObject({ actorId: owner.user.id });
+    await writer.as.pulls.unresolveComment({ commentId: root.id });
+    await page.next("unresolved");
+    // write permission deletes someone else's reply; the author deletes their root
+    await writer.as.pulls.deleteComment({ commentId: reply.id });
+    expect((await page.next("comment_deleted")).data).toMatchObject({ actorId: writer.user.id });
+    await writer.as.pulls.deleteComment({ commentId: root.id });
+    await page.next("comment_deleted");
+    await page.close();
+  });
+
   it("answers like the page: 404 for a stranger, anonymous, a token without repo:read, and an unknown id", async () => {
     for (const token of [stranger.token, null]) {
       const s = await open(token);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conversationItems, eventSentence, reviewSentence, type PullEvent } from "@/components/pulls/timeline";
 import { reviewerState } from "@/components/pulls/review-state";
+import { commentPermissions } from "@/components/pulls/review-comment";
 
 const ev = (id: number, type: string, createdAt: string, data: Record<string, unknown> = {}): PullEvent => ({ id, type, data, actor: { username: "alice" }, createdAt });
 
@@ -31,5 +32,16 @@ describe("the conversation timeline", () => {
     expect(reviewerState({ requested: false, state: "approved" })).toBe("approved");
     expect(reviewerState({ requested: false, state: "changes_requested" })).toBe("changes_requested");
     expect(reviewerState({ requested: false, state: "commented" })).toBe("commented");
+  });
+
+  it("offers Edit to a comment's author only and Delete to its author or a writer, as the services allow", () => {
+    const me = { id: "u1", username: "me" };
+    const mine = { author: { id: "u1", username: "me", name: null }, isDeleted: false };
+    const theirs = { author: { id: "u2", username: "other", name: null }, isDeleted: false };
+    expect(commentPermissions(mine, { me, canWrite: false })).toEqual({ canEdit: true, canDelete: true });
+    expect(commentPermissions(theirs, { me, canWrite: false })).toEqual({ canEdit: false, canDelete: false });
+    expect(commentPermissions(theirs, { me, canWrite: true })).toEqual({ canEdit: false, canDelete: true });
+    expect(commentPermissions({ author: null, isDeleted: true }, { me, canWrite: true })).toEqual({ canEdit: false, canDelete: false });
+    expect(commentPermissions(mine, { me: null, canWrite: true })).toEqual({ canEdit: false, canDelete: false });
   });
 });

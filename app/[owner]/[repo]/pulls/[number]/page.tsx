@@ -41,7 +41,7 @@ export default async function PullConversationPage({ params }: { params: Params 
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <div className="order-2 min-w-0 space-y-6 lg:order-1">
         <PullBody pr={pr} canEdit={ctx.canWrite || isAuthor} rendered={<IssueMarkdown source={pr.body ?? ""} repo={ctx.repo} testId="pull-body-markdown" />} />
-        <PullTimeline events={events} reviews={reviews} threads={threads} repo={repoRef} />
+        <PullTimeline events={events} reviews={reviews} threads={threads} repo={repoRef} reader={{ prId: pr.id, me: ctx.me && { id: ctx.me.id, username: ctx.me.username }, canWrite: ctx.canWrite, open: pr.state === "open" }} />
         {pr.state === "open" && mergeability && (
           <MergeBox
             repo={ctx.repo}
