@@ -1,14 +1,24 @@
 /**
  * The engine for one request: the repository's own AI key when it has one (repoAiKeys), else
- * the server's configured provider, else the local engine (issue #10 "Providers and keys").
+ * the server's configured provider, else the local engine (issue #10 "Providers and keys";
+ * docs/ai.md "Which engine answers").
  */
 import type { Db } from "@/server/db";
-import { serverAiEngine, type AiEngine } from "./engine";
+import { repoProviderSettings } from "@/server/services/ai/repo-keys";
+import { engineFromSettings, serverAiEngine, type AiEngine } from "./engine";
 
 /**
- * Resolves the engine for a repository (or for the server when `repoId` is undefined).
- * Today: the server's environment only; repository keys are added by the repoAiKeys service.
+ * Resolves the engine for a repository (or for the server when `repoId` is undefined): the
+ * repository's first readable key (OpenAI before Anthropic; `source: "repository"`), else the
+ * server's first configured provider (`source: "server"`), else LOCAL_ENGINE. One indexed query
+ * (RepoAiKey by repoId) and an AES-GCM decryption per key; no cache, so a key set or deleted is
+ * used or dropped by the very next request, in every process. The caller must have authorized
+ * the repository (read) already. Never throws for an unreadable key: it is skipped.
  */
-export async function resolveAiEngine(_db: Db, _repoId: string | undefined): Promise<AiEngine> {
+export async function resolveAiEngine(db: Db, repoId: string | undefined): Promise<AiEngine> {
+  if (repoId) {
+    const [first] = await repoProviderSettings(db, repoId);
+    if (first) return engineFromSettings(first, "repository");
+  }
   return serverAiEngine();
 }

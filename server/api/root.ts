@@ -6,6 +6,8 @@ import { issuesRouter } from "./routers/issues";
 import { projectsRouter, cyclesRouter } from "./routers/planning";
 import { pullsRouter } from "./routers/pulls";
 import { stacksRouter } from "./routers/stacks";
+import { aiRouter } from "./routers/ai";
+import { repoAiKeysRouter } from "./routers/repo-ai-keys";
 
 export const appRouter = router({
   users: usersRouter,
@@ -15,6 +17,8 @@ export const appRouter = router({
   cycles: cyclesRouter,
   pulls: pullsRouter,
   stacks: stacksRouter,
+  ai: aiRouter,
+  repoAiKeys: repoAiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

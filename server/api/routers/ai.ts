@@ -1,0 +1,10 @@
+/**
+ * The ai router (spec "AI router"; issue #10; docs/ai.md): one part per feature, merged here.
+ * Rate limits come from server/api/procedure-limits.ts by path; access rows from server/api/access.ts.
+ */
+import { mergeRouters } from "../trpc";
+import { aiStatusRouter } from "./ai-status";
+
+export const aiRouter = mergeRouters(
+  aiStatusRouter,
+);
