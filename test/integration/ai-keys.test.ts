@@ -14,7 +14,7 @@ import { getConfig } from "@/server/config";
 import { resolveAiEngine } from "@/server/ai/resolve";
 import { generateStructured } from "@/server/ai/structured";
 import { open, seal, secretKeys } from "@/server/ai/secret-box";
-import { reencryptRepoAiKeys } from "@/server/services/ai/repo-keys";
+import { main as svcCli } from "@/cli/svc";
 import { isPrivateHost } from "@/server/services/ai/base-url";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeUser } from "../helpers";
@@ -166,10 +166,12 @@ describe("resolveAiEngine", () => {
     process.env.SVC_AI_KEY_SECRET = "second-secret-for-ai-keys";
     process.env.SVC_AI_KEY_SECRET_PREVIOUS = "first-secret-for-ai-keys";
     expect(await resolveAiEngine(db, otherRepoId)).toMatchObject({ engine: "anthropic:claude-sonnet-4-5", source: "repository" });
-    const result = await reencryptRepoAiKeys(db);
-    expect(result.reencrypted).toBeGreaterThanOrEqual(1);
-    expect(result.unreadable).toBe(0);
-    const row = await db.repoAiKey.findFirstOrThrow({ where: { repoId: otherRepoId } });
+    // `svc ai-keys reencrypt` (it closes the database when done, as the CLI does)
+    let printed = "";
+    expect(await svcCli(["ai-keys", "reencrypt"], (s) => void (printed += s))).toBe(0);
+    expect(printed).toMatch(/^Re-encrypted [1-9]\d* key\(s\); \d+ already on the current secret; 0 unreadable/);
+    expect(printed).not.toContain("THISisTHEclearKEY");
+    const row = await (await getDb()).repoAiKey.findFirstOrThrow({ where: { repoId: otherRepoId } });
     expect(row.keyId).toBe(secretKeys()[0]!.id);
     // without the previous secret the row still opens (it is on the current one now)
     delete process.env.SVC_AI_KEY_SECRET_PREVIOUS;
@@ -177,7 +179,7 @@ describe("resolveAiEngine", () => {
     // a lost secret: the key is listed unreadable and skipped, not a 500
     process.env.SVC_AI_KEY_SECRET = "a-third-secret-nobody-kept";
     expect((await caller.repoAiKeys.list({ repoId: otherRepoId }))[0]).toMatchObject({ readable: false, maskedKey: "••••WXYZ" });
-    expect(await resolveAiEngine(db, otherRepoId)).toEqual({ kind: "local", engine: "local" });
+    expect(await resolveAiEngine(await getDb(), otherRepoId)).toEqual({ kind: "local", engine: "local" });
   });
 
   it("a ciphertext only opens for its own repository and provider", () => {
