@@ -6,7 +6,10 @@
  * a caller over the limit still gets the access answer first), before the procedure's own input
  * is validated: an invalid call counts too.
  *
- * Key: the user id; anonymous callers (public repositories) by address (`addressKey`).
+ * Key: the user id; anonymous callers (public repositories) by address (`addressKey`). An
+ * anonymous in-process call has no address (a server component rendering a public page for a
+ * visitor who is not signed in): it is not limited, since every such visitor would otherwise
+ * share one count; over HTTP svc's server always sets the address (client-address.ts).
  * Over the limit: AppError TOO_MANY_REQUESTS with retryAfter seconds; the HTTP adapter sends it as
  * `Retry-After` and the message says how long to wait (server/rate-limit.ts `refusal`).
  */
@@ -26,9 +29,11 @@ export const PROCEDURE_LIMITS: Readonly<Record<string, LimitName>> = {
   "pulls.triggerAIReview": "aiReviewRuns", // not in the spec: 10 per minute
 };
 
-/** The limit key of a caller: `u:<user id>`, or `a:<address>` when anonymous. */
-export function callerKey(actor: Actor | null, headers: Headers): string {
-  return actor ? `u:${actor.user.id}` : `a:${addressKey(clientAddress(headers))}`;
+/** The limit key of a caller: `u:<user id>`, `a:<address>` when anonymous, null when anonymous without an address. */
+export function callerKey(actor: Actor | null, headers: Headers): string | null {
+  if (actor) return `u:${actor.user.id}`;
+  const address = clientAddress(headers);
+  return address === "unknown" ? null : `a:${addressKey(address)}`;
 }
 
 /**
@@ -37,5 +42,6 @@ export function callerKey(actor: Actor | null, headers: Headers): string {
  */
 export async function limitProcedure(path: string, actor: Actor | null, headers: Headers): Promise<void> {
   const name = PROCEDURE_LIMITS[path];
-  if (name) await consume(name, callerKey(actor, headers));
+  const key = name ? callerKey(actor, headers) : null;
+  if (name && key) await consume(name, key);
 }

@@ -9,6 +9,7 @@
  *   repoByNameProcedure  same, input {owner, name}
  *   repoProcedureBy(locator)  same, the repository found through another id in the input
  *                    (issueId, commentId, labelId, …): see `RepoLocatorDef`
+ * Every tier then takes the procedure's rate limit, if it has one (server/api/procedure-limits.ts).
  * AppError from the domain becomes the matching TRPCError; zod errors become BAD_REQUEST with a
  * readable message naming the field.
  */
