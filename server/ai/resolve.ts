@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/server/db";
 import { repoProviderSettings } from "@/server/services/ai/repo-keys";
-import { engineFromSettings, serverAiEngine, type AiEngine } from "./engine";
+import { engineFromSettings, serverAiEngine, type AiEngine, type ProviderSettings } from "./engine";
 
 /**
  * Resolves the engine for a repository (or for the server when `repoId` is undefined): the
@@ -16,9 +16,11 @@ import { engineFromSettings, serverAiEngine, type AiEngine } from "./engine";
  * the repository (read) already. Never throws for an unreadable key: it is skipped.
  */
 export async function resolveAiEngine(db: Db, repoId: string | undefined): Promise<AiEngine> {
-  if (repoId) {
-    const [first] = await repoProviderSettings(db, repoId);
-    if (first) return engineFromSettings(first, "repository");
-  }
-  return serverAiEngine();
+  return pickAiEngine(repoId ? await repoProviderSettings(db, repoId) : []);
+}
+
+/** The engine for a repository's decrypted keys (`repoProviderSettings`): its first key, else the server's, else local. */
+export function pickAiEngine(repoSettings: readonly ProviderSettings[]): AiEngine {
+  const [first] = repoSettings;
+  return first ? engineFromSettings(first, "repository") : serverAiEngine();
 }

@@ -6,8 +6,8 @@ import type { Db } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { serverProviderSettings } from "@/server/ai/engine";
-import { resolveAiEngine } from "@/server/ai/resolve";
-import { listRepoAiKeys } from "./repo-keys";
+import { pickAiEngine } from "@/server/ai/resolve";
+import { repoProviderSettings } from "./repo-keys";
 
 export const AI_FEATURES = ["prDescription", "codeExplanation", "conflictResolution", "semanticSearch", "chat"] as const;
 export type AiFeature = (typeof AI_FEATURES)[number];
@@ -32,14 +32,15 @@ export interface AiStatus {
 }
 
 /**
- * The status for `repoId` (the caller needs read access: a private repository the caller cannot
+ * The status for `repoId` (the engine as `resolveAiEngine` picks it; the caller needs read access: a private repository the caller cannot
  * see is NOT_FOUND, a token needs repo:read) or, without one, for the server's configuration.
  */
 export async function aiStatus(db: Db, actor: Actor | null, repoId: string | undefined): Promise<AiStatus> {
   if (repoId) await authorizeRepo(db, actor, { repoId }, "read");
-  const engine = await resolveAiEngine(db, repoId);
+  // one query: the repository's readable keys give both the engine and the providers
+  const repoKeys = repoId ? await repoProviderSettings(db, repoId) : [];
+  const engine = pickAiEngine(repoKeys);
   const server = serverProviderSettings();
-  const repoKeys = repoId ? (await listRepoAiKeys(db, repoId)).filter((k) => k.readable) : [];
   const has = (p: "openai" | "anthropic") => server.some((s) => s.provider === p) || repoKeys.some((k) => k.provider === p);
   const generation = engine.engine;
   const search = engine.kind === "model" && engine.embedding ? engine.embedding.engine : "local";
