@@ -7,6 +7,7 @@
  *   svc token revoke | delete | rm <id | id prefix | token prefix>
  *   svc token scopes
  *   svc user create <username> --password-stdin [--init] [--admin] [--name <name>] [--email <email>]
+ *   svc ai-keys reencrypt          (docs/ai.md "Encryption at rest and rotation")
  *
  * Database: the server's, resolved as the server does (cli/database.ts): DATABASE_URL, else
  * DATA_DIR/svc.db with DATA_DIR defaulting to the svc folder's data/. A database that does not
@@ -20,6 +21,7 @@ import { closeDb, type Db } from "@/server/db";
 import { SCOPES, SCOPE_DESCRIPTIONS } from "@/server/auth/scopes";
 import { createToken, listTokens, revokeToken, type TokenRecord } from "@/server/services/tokens";
 import { signUp } from "@/server/services/users";
+import { reencryptRepoAiKeys } from "@/server/services/ai/repo-keys";
 import { openDatabase, UsageError } from "./database";
 
 async function tokenDb(): Promise<{ db: Db; userId: string }> {
@@ -118,6 +120,16 @@ function program(out: (s: string) => void): Command {
       const password = await readStdin();
       const created = await signUp(db, { username, password, name: opts.name, email: opts.email }, { isAdmin: Boolean(opts.admin) });
       out(created.id + "\n");
+    });
+
+  const aiKeys = cli.command("ai-keys").description("repository AI keys (docs/ai.md)");
+  aiKeys
+    .command("reencrypt")
+    .description("re-encrypt every repository AI key with the current secret (SVC_AI_KEY_SECRET rotation)")
+    .action(async () => {
+      const db = await openDatabase();
+      const r = await reencryptRepoAiKeys(db);
+      out(`Re-encrypted ${r.reencrypted} key(s); ${r.current} already on the current secret; ${r.unreadable} unreadable with the configured secrets (set those again in the repository's settings).\n`);
     });
   return cli;
 }

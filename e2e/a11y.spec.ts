@@ -118,6 +118,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "To match the spec.", replyToId: note.id });
   // a stack holding the pull request's branch: the pull request page shows its navigator, the stacks page lists it
   await trpc(page, baseURL!, "stacks.create", { repoId: repo.id, name: "Values", baseBranch: "main", branches: ["feature", "tidy/values"] });
+  // settings → AI shows a saved (masked) repository key
+  await trpc(page, baseURL!, "repoAiKeys.set", { repoId: repo.id, provider: "openai", apiKey: "sk-a11y-fixture-key-0000", model: "gpt-a11y" });
   await page.context().storageState({ path: storagePath() });
   await page.close();
 });

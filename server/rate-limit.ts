@@ -61,6 +61,22 @@ export const LIMITS = {
    * to; each at most 2,000 lines): anonymous CPU work, so bounded per address.
    */
   highlightRequests: { points: 120, durationS: 60, what: "highlighting requests from your address" },
+  /**
+   * AI procedures per user (per address when anonymous), the spec's Limits table (issue #10).
+   * Applied by procedure path in server/api/procedure-limits.ts (PROCEDURE_LIMITS), not by the
+   * services. Not in the spec (docs/ai.md "Rate limits"): summarizeForSquash, status, the AI
+   * review re-run, and changes to repository AI keys.
+   */
+  aiGeneratePRDescription: { points: 10, durationS: 60, what: "pull request descriptions generated" },
+  aiExplainFileDiff: { points: 30, durationS: 60, what: "file explanations" },
+  aiSuggestConflictResolution: { points: 20, durationS: 60, what: "conflict resolution suggestions" },
+  aiChat: { points: 30, durationS: 60, what: "chat messages" },
+  aiSemanticSearch: { points: 60, durationS: 60, what: "semantic searches" },
+  aiSummarizeForSquash: { points: 30, durationS: 60, what: "squash messages generated" },
+  aiStatus: { points: 120, durationS: 60, what: "AI status requests" },
+  aiReviewRuns: { points: 10, durationS: 60, what: "AI review runs" },
+  /** repoAiKeys.set per user. */
+  aiKeyChanges: { points: 30, durationS: 60 * 60, what: "AI key changes" },
 } satisfies Record<string, LimitSpec>;
 export type LimitName = keyof typeof LIMITS;
 

@@ -1,14 +1,26 @@
 /**
  * The engine for one request: the repository's own AI key when it has one (repoAiKeys), else
- * the server's configured provider, else the local engine (issue #10 "Providers and keys").
+ * the server's configured provider, else the local engine (issue #10 "Providers and keys";
+ * docs/ai.md "Which engine answers").
  */
 import type { Db } from "@/server/db";
-import { serverAiEngine, type AiEngine } from "./engine";
+import { repoProviderSettings } from "@/server/services/ai/repo-keys";
+import { engineFromSettings, serverAiEngine, type AiEngine, type ProviderSettings } from "./engine";
 
 /**
- * Resolves the engine for a repository (or for the server when `repoId` is undefined).
- * Today: the server's environment only; repository keys are added by the repoAiKeys service.
+ * Resolves the engine for a repository (or for the server when `repoId` is undefined): the
+ * repository's first readable key (OpenAI before Anthropic; `source: "repository"`), else the
+ * server's first configured provider (`source: "server"`), else LOCAL_ENGINE. One indexed query
+ * (RepoAiKey by repoId) and an AES-GCM decryption per key; no cache, so a key set or deleted is
+ * used or dropped by the very next request, in every process. The caller must have authorized
+ * the repository (read) already. Never throws for an unreadable key: it is skipped.
  */
-export async function resolveAiEngine(_db: Db, _repoId: string | undefined): Promise<AiEngine> {
-  return serverAiEngine();
+export async function resolveAiEngine(db: Db, repoId: string | undefined): Promise<AiEngine> {
+  return pickAiEngine(repoId ? await repoProviderSettings(db, repoId) : []);
+}
+
+/** The engine for a repository's decrypted keys (`repoProviderSettings`): its first key, else the server's, else local. */
+export function pickAiEngine(repoSettings: readonly ProviderSettings[]): AiEngine {
+  const [first] = repoSettings;
+  return first ? engineFromSettings(first, "repository") : serverAiEngine();
 }

@@ -187,4 +187,9 @@ export const ACCESS: Record<string, AccessRule> = {
   "cycles.list": { tier: "repo", level: "read" },
   "cycles.addIssue": { tier: "repo", level: "write" }, // issue #7
   "cycles.removeIssue": { tier: "repo", level: "write" }, // issue #7
+  // AI (issue #10; docs/ai.md). Rate limits by path: server/api/procedure-limits.ts.
+  "ai.status": { tier: "public" }, // {repoId?}: the service authorizes read (NOT_FOUND, repo:read)
+  "repoAiKeys.list": { tier: "repo", level: "admin" },
+  "repoAiKeys.set": { tier: "repo", level: "admin" },
+  "repoAiKeys.delete": { tier: "repo", level: "admin" },
 };

@@ -7,6 +7,7 @@ import { projectsRouter, cyclesRouter } from "./routers/planning";
 import { pullsRouter } from "./routers/pulls";
 import { stacksRouter } from "./routers/stacks";
 import { aiRouter } from "./routers/ai";
+import { repoAiKeysRouter } from "./routers/repo-ai-keys";
 
 export const appRouter = router({
   users: usersRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   pulls: pullsRouter,
   stacks: stacksRouter,
   ai: aiRouter,
+  repoAiKeys: repoAiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

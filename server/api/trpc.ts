@@ -9,6 +9,7 @@
  *   repoByNameProcedure  same, input {owner, name}
  *   repoProcedureBy(locator)  same, the repository found through another id in the input
  *                    (issueId, commentId, labelId, …): see `RepoLocatorDef`
+ * Every tier then takes the procedure's rate limit, if it has one (server/api/procedure-limits.ts).
  * AppError from the domain becomes the matching TRPCError; zod errors become BAD_REQUEST with a
  * readable message naming the field.
  */
@@ -23,6 +24,7 @@ import { authorizeRepo, authorizeRepoVia, type AuthorizedRepo, type EntityTable 
 import { getConfig } from "@/server/config";
 import { currentRequestId, newRequestId, requestIdOf } from "@/server/request-id";
 import { ACCESS, type AccessRule } from "./access";
+import { limitProcedure } from "./procedure-limits";
 
 export interface Context {
   db: Db;
@@ -131,18 +133,31 @@ const base = t.procedure.use(async ({ ctx, path, type, next }) => {
   return result;
 });
 
+/**
+ * The per-procedure rate limit (server/api/procedure-limits.ts), taken once the access check has
+ * passed: every tier calls it, so a procedure listed there is limited without doing anything.
+ */
+async function limitAfterAccess(ctx: { actor?: Actor | null; headers: Headers }, path: string): Promise<void> {
+  try {
+    await limitProcedure(path, ctx.actor ?? null, ctx.headers);
+  } catch (e) {
+    throw toTRPCError(e) ?? e;
+  }
+}
+
 function ruleOf(path: string, tier: Tier): AccessRule {
   const rule = ACCESS[path];
   if (rule?.tier !== tier) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `procedure ${path} is built as ${tier} but its access rule says ${rule?.tier}` });
   return rule;
 }
 
-export const publicProcedure = base.meta({ tier: "public" }).use(({ path, next }) => {
+export const publicProcedure = base.meta({ tier: "public" }).use(async ({ ctx, path, next }) => {
   ruleOf(path, "public");
+  await limitAfterAccess(ctx, path);
   return next();
 });
 
-export const authedProcedure = base.meta({ tier: "user" }).use(({ ctx, path, next }) => {
+export const authedProcedure = base.meta({ tier: "user" }).use(async ({ ctx, path, next }) => {
   const rule = ruleOf(path, "user") as Extract<AccessRule, { tier: "user" }>;
   if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in or send Authorization: Bearer <token>" });
   try {
@@ -150,10 +165,11 @@ export const authedProcedure = base.meta({ tier: "user" }).use(({ ctx, path, nex
   } catch (e) {
     throw toTRPCError(e) ?? e;
   }
+  await limitAfterAccess(ctx, path);
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
-async function withRepo<T>(ctx: { db: Db; actor: Actor | null }, path: string, locator: Parameters<typeof authorizeRepo>[2], next: (repo: AuthorizedRepo) => Promise<T>, notFoundAs?: string): Promise<T> {
+async function withRepo<T>(ctx: { db: Db; actor: Actor | null; headers: Headers }, path: string, locator: Parameters<typeof authorizeRepo>[2], next: (repo: AuthorizedRepo) => Promise<T>, notFoundAs?: string): Promise<T> {
   const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
   let repo: AuthorizedRepo;
   try {
@@ -164,6 +180,7 @@ async function withRepo<T>(ctx: { db: Db; actor: Actor | null }, path: string, l
     if (notFoundAs && e instanceof AppError && e.code === "NOT_FOUND") throw new TRPCError({ code: "NOT_FOUND", message: `${notFoundAs} not found` });
     throw toTRPCError(e) ?? e;
   }
+  await limitAfterAccess(ctx, path);
   return next(repo);
 }
 
@@ -241,6 +258,7 @@ export function repoProcedureBy<K extends string>(def: RepoLocatorDef<K>) {
           if (e instanceof AppError && e.code === "NOT_FOUND") throw new TRPCError({ code: "NOT_FOUND", message: `${def.what} not found` });
           throw toTRPCError(e) ?? e;
         }
+        await limitAfterAccess(ctx, path);
         return next({ ctx: { ...ctx, repo: found.repo, entityId, entity: found.entity as Record<string, unknown> | undefined } });
       }
       const repoId = await def.repoIdOf(ctx.db, entityId);

@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { ACCESS } from "@/server/api/access";
+import { closeRateLimits } from "@/server/rate-limit";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
 import type { Profile } from "@/server/services/users";
 import { actorOf, callerFor, makeUser } from "../helpers";
@@ -279,6 +280,9 @@ describe("scope × role matrix", () => {
           const target = want === "PASS" && DISPOSABLE[path] ? await DISPOSABLE[path](f) : f;
           const input = { ...POISON, ...forPath(target, path), ...service?.input };
           const actor = role ? actorOf(users[role], scopes ?? undefined) : null;
+          // the matrix checks access answers: per-procedure rate limits (procedure-limits.ts, e.g.
+          // 10 a minute) start fresh for each call, so a service rule is reached every time
+          await closeRateLimits();
           const got = gateAnswer(await outcome(await callerFor(actor), path, input));
           if (got !== want) mismatches.push(`${path} ${visibility} ${role ?? "anonymous"} [${scopes?.join(",") ?? "session"}]: got ${got}, table says ${want}`);
         }

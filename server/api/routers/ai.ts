@@ -1,9 +1,13 @@
 /**
- * ai router (spec "AI router"; issue #10), merged from parts that each own one concern:
- * ai-writing (generatePRDescription, summarizeForSquash). Each procedure has its row in
- * server/api/access.ts.
+ * The ai router (spec "AI router"; issue #10; docs/ai.md): one part per feature, merged here —
+ * ai-status (status), ai-writing (generatePRDescription, summarizeForSquash).
+ * Rate limits come from server/api/procedure-limits.ts by path; access rows from server/api/access.ts.
  */
 import { mergeRouters } from "../trpc";
+import { aiStatusRouter } from "./ai-status";
 import { aiWritingRouter } from "./ai-writing";
 
-export const aiRouter = mergeRouters(aiWritingRouter);
+export const aiRouter = mergeRouters(
+  aiStatusRouter,
+  aiWritingRouter,
+);

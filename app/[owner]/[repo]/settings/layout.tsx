@@ -1,6 +1,6 @@
 import { settingsUrl } from "@/components/code/urls";
 import { container, cx } from "@/components/ui/styles";
-import { AlertIcon, GearIcon, PeopleIcon } from "@/components/ui/icons";
+import { AlertIcon, GearIcon, KeyIcon, PeopleIcon } from "@/components/ui/icons";
 import { NoteIcon, TagIcon } from "@/components/ui/icons-planning";
 import { SideNav } from "@/components/ui/side-nav";
 import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/load";
@@ -8,7 +8,7 @@ import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/l
 /**
  * The frame of every repository settings page (issue #7), under the repository header
  * (app/[owner]/[repo]/layout.tsx): admins only — everyone else gets the 404 page, decided here
- * before anything streams — and a left nav — General, Collaborators and Danger zone are sections of
+ * before anything streams — and a left nav — General, Collaborators, AI and Danger zone are sections of
  * /settings, Labels and Templates pages of their own. On phones the nav wraps above the content.
  */
 export default async function RepoSettingsLayout({ params, children }: { params: SettingsParams; children: React.ReactNode }) {
@@ -25,6 +25,7 @@ export default async function RepoSettingsLayout({ params, children }: { params:
             { href: `${base}#collaborators`, label: "Collaborators", icon: icon(PeopleIcon), testId: "settings-nav-collaborators" },
             { href: `${base}/labels`, label: "Labels", icon: icon(TagIcon), testId: "settings-nav-labels" },
             { href: `${base}/templates`, label: "Templates", icon: icon(NoteIcon), testId: "settings-nav-templates" },
+            { href: `${base}#ai`, label: "AI", icon: icon(KeyIcon), testId: "settings-nav-ai" },
             { href: `${base}#danger-zone`, label: "Danger zone", icon: icon(AlertIcon, true), danger: true, testId: "settings-nav-danger-zone" },
           ]}
         />

@@ -6,6 +6,7 @@ import { GeneralSettings } from "@/components/repo-settings/general-settings";
 import { VisibilitySettings } from "@/components/repo-settings/visibility-settings";
 import { CollaboratorsSettings, type CollaboratorRecord } from "@/components/repo-settings/collaborators-settings";
 import { DangerZone } from "@/components/repo-settings/danger-zone";
+import { AiSettings } from "@/components/repo-settings/ai-settings";
 import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/load";
 
 export async function generateMetadata({ params }: { params: SettingsParams }): Promise<Metadata> {
@@ -13,11 +14,16 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
   return { title: `Settings · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/settings: General, Visibility, Collaborators and Danger zone (admins; the layout adds the header and nav). */
+/** /<owner>/<repo>/settings: General, Visibility, Collaborators, AI and Danger zone (admins; the layout adds the header and nav). */
 export default async function RepoSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const caller = await getServerCaller();
-  const [branches, collaborators] = await Promise.all([repo.isEmpty ? Promise.resolve([]) : loadBranches(repo.id), caller.repos.collaborators({ repoId: repo.id })]);
+  const [branches, collaborators, aiKeys, aiStatus] = await Promise.all([
+    repo.isEmpty ? Promise.resolve([]) : loadBranches(repo.id),
+    caller.repos.collaborators({ repoId: repo.id }),
+    caller.repoAiKeys.list({ repoId: repo.id }),
+    caller.ai.status({ repoId: repo.id }),
+  ]);
   return (
     <>
       <SettingsSection id="general" title="General">
@@ -28,6 +34,9 @@ export default async function RepoSettingsPage({ params }: { params: SettingsPar
       </SettingsSection>
       <SettingsSection id="collaborators" title="Collaborators" description="People besides you who can read, push to or manage this repository.">
         <CollaboratorsSettings repoId={repo.id} owner={repo.owner} isPrivate={repo.isPrivate} collaborators={collaborators as CollaboratorRecord[]} />
+      </SettingsSection>
+      <SettingsSection id="ai" title="AI" description="A model key for this repository's AI features, used instead of the server's. Without any key they run on the local engine.">
+        <AiSettings repoId={repo.id} keys={aiKeys} status={aiStatus} />
       </SettingsSection>
       <SettingsSection id="danger-zone" title="Danger zone" danger>
         <DangerZone repoId={repo.id} fullName={repo.fullName} />

@@ -1,0 +1,23 @@
+-- CreateTable
+CREATE TABLE "RepoAiKey" (
+    "id" TEXT NOT NULL,
+    "repoId" TEXT NOT NULL,
+    "provider" TEXT NOT NULL,
+    "encryptedKey" TEXT NOT NULL,
+    "keyId" TEXT NOT NULL,
+    "keyLast4" TEXT NOT NULL,
+    "model" TEXT,
+    "baseUrl" TEXT,
+    "createdById" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "RepoAiKey_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "RepoAiKey_repoId_provider_key" ON "RepoAiKey"("repoId", "provider");
+
+-- AddForeignKey
+ALTER TABLE "RepoAiKey" ADD CONSTRAINT "RepoAiKey_repoId_fkey" FOREIGN KEY ("repoId") REFERENCES "Repository"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+

@@ -1,0 +1,15 @@
+/**
+ * repoAiKeys router (issue #10 "Providers and keys"; docs/ai.md "Repository keys"): a repository's
+ * own AI provider keys. Repository admin with a repo:admin token; responses are masked.
+ */
+import { router, repoProcedure } from "../trpc";
+import { deleteRepoAiKey, deleteRepoAiKeyInput, listRepoAiKeys, setRepoAiKey, setRepoAiKeyInput } from "@/server/services/ai/repo-keys";
+
+export const repoAiKeysRouter = router({
+  /** {repoId} → [{provider, maskedKey, model, baseUrl, engine, readable, createdAt, updatedAt}]. */
+  list: repoProcedure.query(({ ctx }) => listRepoAiKeys(ctx.db, ctx.repo.id)),
+  /** {repoId, provider, apiKey?, model?, baseUrl?} → the masked record. */
+  set: repoProcedure.input(setRepoAiKeyInput).mutation(({ ctx, input }) => setRepoAiKey(ctx.db, ctx.actor!.user.id, ctx.repo.id, input)),
+  /** {repoId, provider} → {provider, deleted}. */
+  delete: repoProcedure.input(deleteRepoAiKeyInput).mutation(({ ctx, input }) => deleteRepoAiKey(ctx.db, ctx.repo.id, input)),
+});
