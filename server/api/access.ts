@@ -169,6 +169,9 @@ export const ACCESS: Record<string, AccessRule> = {
   "stacks.list": { tier: "repo", level: "read" },
   "stacks.reorder": { tier: "repo", level: "write" },
   "stacks.delete": { tier: "repo", level: "write" },
+  // ai (issue #10; docs/ai.md)
+  "ai.semanticSearch": { tier: "repo", level: "read" }, // code search; queues an index refresh when stale
+  "ai.searchIndexStatus": { tier: "repo", level: "read" }, // beyond the spec: the search page's indexing state
   // projects and cycles (issue #3; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },

@@ -7,10 +7,15 @@
 /** Recompute the cached mergeability of one pull request (after a push to its head or base). */
 export const REFRESH_MERGEABILITY = "pulls.refreshMergeability";
 
+/** Refresh the semantic search index of one branch (after a push; server/services/search/index-repo.ts). */
+export const SEARCH_INDEX_REPO = "search.indexRepo";
+
 /** Name → payload type of every svc job. */
 export interface JobPayloads {
   /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
   [REFRESH_MERGEABILITY]: { prId: string };
+  /** Enqueue with `singletonKey: "<repoId>:<branch>"` so a burst of pushes refreshes once. */
+  [SEARCH_INDEX_REPO]: { repoId: string; branch: string };
 }
 
 export type JobName = keyof JobPayloads;
