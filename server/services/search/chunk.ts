@@ -120,14 +120,18 @@ function withLeadingComments(spans: Span[], lines: string[]): void {
   for (const s of spans) {
     if (s.type === "block") continue;
     let l = s.start - 1;
-    while (l >= 1 && !claimed.has(l) && s.end - l < MAX_CHUNK_LINES + 40 && (COMMENT_LINE.test(lines[l - 1]!) || /^\s*@\w/.test(lines[l - 1]!))) l--;
+    const leading = (k: number) => k >= 1 && !claimed.has(k) && s.end - k < MAX_CHUNK_LINES + 40 && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!));
+    // one blank line between a doc comment and its item is still its doc comment
+    if (l >= 2 && !claimed.has(l) && lines[l - 1]!.trim() === "" && /\*\/\s*$/.test(lines[l - 2]!) && leading(l - 1)) l--;
+    while (leading(l)) l--;
     for (let k = l + 1; k < s.start; k++) claimed.add(k);
     s.start = l + 1;
   }
 }
 
 /** Blocks of at most BLOCK_LINES over the lines no span holds. */
-function blocks(lineCount: number, spans: Span[]): Span[] {
+function blocks(lines: string[], spans: Span[]): Span[] {
+  const lineCount = lines.length;
   const used = new Uint8Array(lineCount + 2);
   for (const s of spans) used.fill(1, s.start, s.end + 1);
   const out: Span[] = [];
@@ -136,8 +140,11 @@ function blocks(lineCount: number, spans: Span[]): Span[] {
     const free = l <= lineCount && !used[l];
     if (free && !start) start = l;
     if ((!free || l - start + 1 > BLOCK_LINES) && start) {
-      const end = free ? l - 1 : l - 1;
-      out.push({ start, end, type: "block", name: null });
+      let [bs, be] = [start, l - 1];
+      // no blank lines at either end
+      while (bs < be && lines[bs - 1]!.trim() === "") bs++;
+      while (be > bs && lines[be - 1]!.trim() === "") be--;
+      out.push({ start: bs, end: be, type: "block", name: null });
       start = free ? l : 0;
     }
   }
@@ -160,7 +167,7 @@ export async function chunkFile(filePath: string, source: string): Promise<Chunk
     spans = spans.filter((s) => s.end >= s.start);
     withLeadingComments(spans, lines);
   }
-  spans.push(...blocks(lines.length, spans));
+  spans.push(...blocks(lines, spans));
   spans.sort((a, b) => a.start - b.start);
   const chunks: Chunk[] = [];
   for (const s of spans) {
