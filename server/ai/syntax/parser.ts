@@ -13,7 +13,7 @@
  */
 import path from "node:path";
 import { readFile } from "node:fs/promises";
-import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+import { Language, Parser, Query, type Node, type Tree } from "web-tree-sitter";
 import { getConfig } from "@/server/config";
 
 /** What an outline item is. `method` = a function inside a class (or impl, trait, module). */
@@ -103,6 +103,24 @@ const CLASS_TYPES = new Set([
   "interface_declaration", "enum_declaration", "struct_item", "enum_item", "trait_item", "impl_item",
   "class", "object_declaration", "trait_declaration", "record_declaration", "type_declaration",
 ]);
+/** Node types that may declare an item (the cursor looks closer only at these). */
+const CANDIDATE_TYPES = new Set([...FUNCTION_TYPES, ...CLASS_TYPES, "module", "variable_declarator", "assignment_expression", "public_field_definition", "field_definition", "pair"]);
+
+const queries = new Map<string, Promise<Query | null>>();
+
+/** `[(type) …] @item` over the CANDIDATE_TYPES this grammar has; null when none or the grammar fails. */
+function candidateQuery(language: string): Promise<Query | null> {
+  let q = queries.get(language);
+  if (!q) {
+    q = loadLanguage(language).then((lang) => {
+      if (!lang) return null;
+      const types = [...CANDIDATE_TYPES].filter((t) => lang.idForNodeType(t, true) !== null);
+      return types.length ? new Query(lang, `[${types.map((t) => `(${t})`).join(" ")}] @item`) : null;
+    }).catch(() => null);
+    queries.set(language, q);
+  }
+  return q;
+}
 /** Values that make `const x = …` / `a.b = …` a function. */
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function", "lambda"]);
 
@@ -147,11 +165,11 @@ export async function outline(source: string, language: string): Promise<Outline
   const tree = await parse(source, language);
   if (!tree) return [];
   const items: OutlineItem[] = [];
-  // owner: the enclosing class (its functions are methods) or function (nested items are named
-  // `outer.name`; `inst.check = () => …` inside a constructor function is the method `Outer.check`)
-  const visit = (node: Node, owner: { name: string; cls: boolean } | null, depth: number) => {
-    if (depth > 60) return;
-    let nextOwner = owner;
+  type Owner = { name: string; cls: boolean; depth: number };
+  /** The item `node` declares, if any, given its owner: the enclosing class (its functions are
+   * methods) or function (nested items are named `outer.name`; `inst.check = () => …` inside a
+   * constructor function is the method `Outer.check`). */
+  const itemOf = (node: Node, owner: Owner | undefined): { item: OutlineItem; base: string; kind: OutlineKind } | null => {
     let kind: OutlineKind | null = null;
     let name: string | null = null;
     let span: Node = node;
@@ -174,22 +192,33 @@ export async function outline(source: string, language: string): Promise<Outline
     } else if ((node.type === "public_field_definition" || node.type === "field_definition") && boundFunction(node.childForFieldName("value"))) {
       kind = owner?.cls ? "method" : "function";
       name = (node.childForFieldName("name") ?? node.childForFieldName("property"))?.text ?? null;
-    } else if (node.type === "pair" && owner === null && boundFunction(node.childForFieldName("value"))) {
+    } else if (node.type === "pair" && !owner && boundFunction(node.childForFieldName("value"))) {
       kind = "function";
       name = node.childForFieldName("key")?.text ?? null;
     }
-    if (kind && span.endPosition.row >= span.startPosition.row) {
-      const base = (name ?? "(anonymous)").replace(/\s+/g, " ").slice(0, 200);
-      const full = owner ? `${owner.name}.${base}` : base;
-      // decorators (Python's decorated_definition, TS decorators) belong to the item
-      const outer = span.parent?.type === "decorated_definition" ? span.parent : span;
-      items.push({ kind, name: full, startLine: outer.startPosition.row + 1, endLine: span.endPosition.row + 1, exported: exportedName(full, language, node) });
-      nextOwner = kind === "class" ? { name: base, cls: true } : owner ?? { name: base, cls: false };
-    }
-    for (const child of node.namedChildren) if (child) visit(child, nextOwner, depth + 1);
+    if (!kind) return null;
+    const base = (name ?? "(anonymous)").replace(/\s+/g, " ").slice(0, 200);
+    const full = owner ? `${owner.name}.${base}` : base;
+    // decorators (Python's decorated_definition, TS decorators) belong to the item
+    const outer = span.parent?.type === "decorated_definition" ? span.parent : span;
+    return { item: { kind, name: full, startLine: outer.startPosition.row + 1, endLine: span.endPosition.row + 1, exported: exportedName(full, language, node) }, base, kind };
   };
+  // one tree-sitter query for every node type that may declare an item (matched inside the
+  // WASM module: no JavaScript object for the nodes that declare nothing), in document order
+  const query = await candidateQuery(language);
+  const owners: Array<Owner & { end: number }> = [];
   try {
-    visit(tree.rootNode, null, 0);
+    if (query) {
+      for (const { node } of query.captures(tree.rootNode)) {
+        while (owners.length && owners.at(-1)!.end <= node.startIndex) owners.pop();
+        const owner = owners.at(-1);
+        const found = itemOf(node, owner);
+        if (!found) continue;
+        items.push(found.item);
+        if (found.kind === "class") owners.push({ name: found.base, cls: true, depth: 0, end: node.endIndex });
+        else if (!owner) owners.push({ name: found.base, cls: false, depth: 0, end: node.endIndex });
+      }
+    }
   } finally {
     tree.delete();
   }

@@ -18,7 +18,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { line, text } from "@/server/validation/strings";
 import { queueIndexRefresh } from "./queue";
-import { resolveCommit } from "@/server/git/repository";
+import { branchTips } from "@/server/git/ref-files";
 import { resolveAiEngine } from "@/server/ai/resolve";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { queryWords } from "./tokens";
@@ -87,7 +87,8 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
   const branch = input.branch ?? repo.defaultBranch;
   const limit = input.options?.limit ?? 10;
   const minSimilarity = input.options?.minSimilarity ?? 0.4;
-  const tip = await resolveCommit(repo.gitDir, `refs/heads/${branch}`);
+  // the ref store read directly (no git process on every search: ref-files.ts)
+  const tip = (await branchTips(repo.gitDir, [branch])).get(branch) ?? null;
   if (!tip && input.branch) throw new AppError("NOT_FOUND", `branch "${branch}" not found`);
   const emb = embedding === null ? undefined : (embedding ?? (await embeddingFor(db, repo.id)));
   let index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select: { id: true, commitSha: true, status: true, embeddingModel: true } });
@@ -171,7 +172,7 @@ async function chunkRows(db: Db, indexId: string, ids: number[]): Promise<Map<nu
 /** ai.searchIndexStatus: how far the index of `branch` is (the search page's indexing state). */
 export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: string) {
   const name = branch ?? repo.defaultBranch;
-  const tip = await resolveCommit(repo.gitDir, `refs/heads/${name}`);
+  const tip = (await branchTips(repo.gitDir, [name])).get(name) ?? null;
   const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: name } }, select: { status: true, commitSha: true, fileCount: true, chunkCount: true, indexedAt: true, embeddingModel: true, error: true } });
   return {
     branch: name,
