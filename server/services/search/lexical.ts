@@ -110,13 +110,19 @@ function stem(word: string): string {
   return s;
 }
 
-/** Stems of space-separated search words (tokens.ts indexText output). */
-function stemsOf(words: string): Set<string> {
+/**
+ * Which of `stems` occur among the space-separated search words `words`. A word's rough stem is
+ * a prefix of the word, so only words starting with a stem's first two letters are stemmed.
+ */
+function stemsOf(words: string, stems: string[], heads: Set<string>): Set<string> {
   const out = new Set<string>();
-  for (const w of words.split(" ")) if (w) out.add(stem(w));
+  for (const w of words.split(" ")) {
+    if (w.length < 2 || !heads.has(w.slice(0, 2))) continue;
+    const s = stem(w);
+    if (stems.includes(s)) out.add(s);
+  }
   return out;
 }
-
 
 /** The 0–1 scores of the module comment, best first. */
 function scoreHits(rows: Row[], words: string[]): ChunkHit[] {
@@ -126,7 +132,8 @@ function scoreHits(rows: Row[], words: string[]): ChunkHit[] {
   const { rel: wRel, coverage: wCov, name: wName, path: wPath, block: blockPrior } = WEIGHTS;
   // each word weighs by its rarity among the candidates (inverse document frequency), so the
   // rare word of a query ("plain" in "is a plain object") counts more than the common ones
-  const docs = rows.map((r) => ({ name: stemsOf(r.nameText), own: stemsOf(`${r.nameText} ${r.docText} ${r.bodyText}`), path: new Set(splitIdentifier(r.path).map(stem)) }));
+  const heads = new Set(stems.map((s) => s.slice(0, 2)));
+  const docs = rows.map((r) => ({ name: stemsOf(r.nameText, stems, heads), own: stemsOf(`${r.nameText} ${r.docText} ${r.bodyText}`, stems, heads), path: new Set(splitIdentifier(r.path).map(stem)) }));
   const weight = new Map(stems.map((s) => [s, Math.log(1 + rows.length / (1 + docs.filter((d) => d.own.has(s) || d.path.has(s)).length))]));
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
   const hits = rows.map((r, i): ChunkHit & { coverage: number } => {
