@@ -10,13 +10,17 @@ import { TRPCError } from "@trpc/server";
 import { getServerCaller } from "@/server/auth/session";
 import type { RepoData } from "@/components/code/data";
 import { codeUrl } from "@/components/code/urls";
-import { lineHash } from "@/components/code/line-selection";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { CodeIcon, SearchIcon } from "@/components/ui/icons";
 import { card, container, cx, hint, label } from "@/components/ui/styles";
 import { IndexWatcher } from "./index-watcher";
+
+/** The code view's line-range hash (`#L7`, `#L7-L9`), as components/code/line-selection.tsx reads it (that module is client-only). */
+function lineHash(start: number, end: number): string {
+  return start === end ? `#L${start}` : `#L${start}-L${end}`;
+}
 
 /** Lines of a result shown under its header (the link opens the whole range). */
 const PREVIEW_LINES = 12;
