@@ -135,7 +135,7 @@ async function hybridRank(db: Db, indexId: string, commitSha: string, emb: Embed
   const fused = new Map<string, { hit?: ChunkHit; chunkId: number; value: number }>();
   lexical.forEach((h, i) => fused.set(`${h.chunkId}|${h.path}`, { hit: h, chunkId: h.chunkId, value: 1 / (RRF_K + i + 1) }));
   const byChunk = new Map<number, string[]>();
-  for (const k of fused.keys()) byChunk.set(Number(k.split("|")[0]), [...(byChunk.get(Number(k.split("|")[0])) ?? []), k]);
+  for (const [k, v] of fused) byChunk.set(v.chunkId, [...(byChunk.get(v.chunkId) ?? []), k]);
   const vectorOnly: number[] = [];
   near.forEach((n, i) => {
     const keys = byChunk.get(n.chunkId);
@@ -149,10 +149,9 @@ async function hybridRank(db: Db, indexId: string, commitSha: string, emb: Embed
   const extra = await chunkRows(db, indexId, vectorOnly);
   const out: ChunkHit[] = [];
   const max = 2 / (RRF_K + 1);
-  for (const [k, v] of fused) {
+  for (const v of fused.values()) {
     const hits = v.hit ? [v.hit] : (extra.get(v.chunkId) ?? []);
     for (const h of hits) if (keep(h) && (!input.options?.fileTypes?.length || input.options.fileTypes.some((t) => h.path.endsWith(`.${t.replace(/^\./, "")}`)))) out.push({ ...h, score: v.value / max, rank: v.value });
-    void k;
   }
   return out.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
 }
