@@ -5,7 +5,7 @@ const nextConfig = {
   // The data folder (SQLite file, repositories) is user data, never part of the app's file traces.
   outputFileTracingExcludes: { "/*": ["data/**"] },
   // Native and engine packages stay outside the bundle.
-  serverExternalPackages: ["@node-rs/argon2", "better-sqlite3", "pg", "pg-boss", "shiki"],
+  serverExternalPackages: ["@node-rs/argon2", "better-sqlite3", "pg", "pg-boss", "shiki", "web-tree-sitter"],
   // Security headers on every response; pages also get a nonce CSP from proxy.ts, API and git
   // responses a CSP that allows nothing. Mirrors server/http/security-headers.ts (a unit test
   // checks they agree).

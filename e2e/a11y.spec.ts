@@ -45,6 +45,7 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "pull request commits", path: () => `/${username}/${REPO}/pulls/${pullNumber}/commits`, ready: "pull-commits" },
   { name: "new pull request", path: () => `/${username}/${REPO}/compare/main...tidy/values`, ready: "create-pull-form" },
   { name: "stacks", path: () => `/${username}/${REPO}/pulls/stacks`, ready: "stack-list" },
+  { name: "code search", path: () => `/${username}/${REPO}/search?q=value+line`, ready: "search-results" },
   { name: "inbox", path: () => "/inbox", ready: "inbox-empty" },
   { name: "inbox, your pull requests", path: () => "/inbox?tab=mine", ready: "inbox-list" },
 ];

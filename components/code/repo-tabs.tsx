@@ -1,17 +1,18 @@
 "use client";
 import Link from "next/link";
 import { useSelectedLayoutSegment } from "next/navigation";
-import { CodeIcon, GearIcon } from "@/components/ui/icons";
+import { CodeIcon, GearIcon, SearchIcon } from "@/components/ui/icons";
 import { IssueOpenedIcon } from "@/components/issues/ui";
 import { PullRequestIcon } from "@/components/pulls/ui";
 import { cx } from "@/components/ui/styles";
 import { repoUrl, settingsUrl } from "./urls";
 
 /** Which tab a first path segment under /<owner>/<repo>/ belongs to (null: the repository home). */
-export function tabOf(segment: string | null): "code" | "issues" | "pulls" | "settings" | null {
+export function tabOf(segment: string | null): "code" | "issues" | "pulls" | "search" | "settings" | null {
   if (segment === null || segment === "tree" || segment === "blob" || segment === "commits" || segment === "commit") return "code";
   if (segment === "pulls" || segment === "compare") return "pulls";
   if (segment === "issues" || segment === "projects" || segment === "cycles") return "issues";
+  if (segment === "search") return "search";
   if (segment === "settings") return "settings";
   return null;
 }
@@ -28,7 +29,7 @@ export function RepoTabs({ owner, name, isAdmin, openIssues, openPulls }: { owne
       "flex items-center gap-1.5 border-b-2 px-1 pb-2",
       active ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:border-input hover:text-foreground",
     );
-  const link = (key: "code" | "issues" | "pulls" | "settings", href: string, children: React.ReactNode) => (
+  const link = (key: "code" | "issues" | "pulls" | "search" | "settings", href: string, children: React.ReactNode) => (
     <Link href={href} className={tabClass(tab === key)} aria-current={tab === key ? "page" : undefined} data-testid={`repo-${key}-tab`}>
       {children}
     </Link>
@@ -38,6 +39,7 @@ export function RepoTabs({ owner, name, isAdmin, openIssues, openPulls }: { owne
       {link("code", repoUrl(owner, name), <><CodeIcon className="text-subtle-foreground" /> Code</>)}
       {link("issues", `${repoUrl(owner, name)}/issues`, <><IssueOpenedIcon className="text-subtle-foreground" /> Issues {openIssues}</>)}
       {link("pulls", `${repoUrl(owner, name)}/pulls`, <><PullRequestIcon className="text-subtle-foreground" /> Pull requests {openPulls}</>)}
+      {link("search", `${repoUrl(owner, name)}/search`, <><SearchIcon className="text-subtle-foreground" /> Search code</>)}
       {isAdmin && link("settings", settingsUrl(owner, name), <><GearIcon className="text-subtle-foreground" /> Settings</>)}
     </nav>
   );

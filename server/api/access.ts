@@ -177,6 +177,9 @@ export const ACCESS: Record<string, AccessRule> = {
   // the router: a model call may spend the repository's key)
   "ai.generatePRDescription": { tier: "repo", level: "read" },
   "ai.summarizeForSquash": { tier: "repo", level: "read" },
+  // ai (issue #10; docs/ai.md)
+  "ai.semanticSearch": { tier: "repo", level: "read" }, // code search; queues an index refresh when stale
+  "ai.searchIndexStatus": { tier: "repo", level: "read" }, // beyond the spec: the search page's indexing state
   // projects and cycles (issue #3; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },

@@ -5,7 +5,7 @@
  * job runner does not load every service.
  */
 import { defineJob } from "./index";
-import { AI_REVIEW, REFRESH_MERGEABILITY } from "./names";
+import { AI_REVIEW, REFRESH_MERGEABILITY, SEARCH_INDEX_REPO } from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
 export function registerJobHandlers(): void {
@@ -33,5 +33,19 @@ export function registerJobHandlers(): void {
       await runAiReview(await getDb(), runId);
     },
     { retries: 4, backoffMs: 2_000, timeoutMs: 300_000 },
+  );
+  // after pushes (server/services/repos/push.ts) and stale searches: the semantic index of a
+  // branch, chunking only new blobs, then vectors when the repository's engine has an embedding
+  // model; a deleted repository is not an error (nothing left to index)
+  defineJob(
+    SEARCH_INDEX_REPO,
+    async ({ repoId, branch }) => {
+      const [{ getDb }, { refreshSearchIndex }, { resolveAiEngine }] = await Promise.all([import("@/server/db"), import("@/server/services/search/index-repo"), import("@/server/ai/resolve")]);
+      const db = await getDb();
+      if (!(await db.repository.findUnique({ where: { id: repoId }, select: { id: true } }))) return;
+      const engine = await resolveAiEngine(db, repoId);
+      await refreshSearchIndex(db, repoId, branch, engine.kind === "model" ? engine.embedding : undefined);
+    },
+    { retries: 3, backoffMs: 5_000, timeoutMs: 1_800_000 },
   );
 }

@@ -9,6 +9,8 @@ export const REFRESH_MERGEABILITY = "pulls.refreshMergeability";
 
 /** Run one AI review of a pull request (a PullRequestAiReview row; services/pulls/run-ai-review.ts). */
 export const AI_REVIEW = "pulls.aiReview";
+/** Refresh the semantic search index of one branch (after a push; server/services/search/index-repo.ts). */
+export const SEARCH_INDEX_REPO = "search.indexRepo";
 
 /** Name → payload type of every svc job. */
 export interface JobPayloads {
@@ -16,6 +18,8 @@ export interface JobPayloads {
   [REFRESH_MERGEABILITY]: { prId: string };
   /** `runId`: PullRequestAiReview.id. Enqueue with `singletonKey: runId` (a re-enqueue of a waiting run is dropped). */
   [AI_REVIEW]: { runId: string };
+  /** Enqueue with `singletonKey: "<repoId>:<branch>"` so a burst of pushes refreshes once. */
+  [SEARCH_INDEX_REPO]: { repoId: string; branch: string };
 }
 
 export type JobName = keyof JobPayloads;

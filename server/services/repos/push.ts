@@ -8,11 +8,13 @@
  * This is THE hook for every later "a branch moved" reaction: pull requests whose source branch
  * is among `updates` get their `headSha` updated and their cached mergeability dropped, merged
  * outside svc or deleted sources are recorded (services/pulls/after-push.ts `updatePullsAfterPush`;
- * ARCHITECTURE.md "Git"). Add further reactions here, not in the HTTP layer.
+ * ARCHITECTURE.md "Git"), and the semantic search index of the moved branches is refreshed
+ * by a job (services/search/after-push.ts). Add further reactions here, not in the HTTP layer.
  */
 import type { Db } from "@/server/db";
 import { listBranches, setHead } from "@/server/git/repository";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
+import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
 
 /** One ref change a push asked for and that took effect (shas are 40 hex; zeros = created/deleted). */
 export interface RefUpdate {
@@ -35,16 +37,25 @@ export async function recordPush(db: Db, repoId: string, gitDir: string, updates
   const row = await db.repository.update({ where: { id: repoId }, data: { pushedAt: now, updatedAt: now }, select: { defaultBranch: true } });
   // pull requests whose source or target moved (services/pulls/after-push.ts); logs its own failures
   await updatePullsAfterPush(db, repoId, gitDir, updates.map((u) => ({ ...u, newSha: /^0+$/.test(u.newSha) ? ZERO_SHA : u.newSha })), actorId).catch((e) => console.error("recordPush: pull request update failed", e));
+  const defaultBranch = await fixDefaultBranch(db, repoId, gitDir, row.defaultBranch, updates);
+  // the semantic index of the moved branches (services/search/after-push.ts); logs its own failures
+  await queueSearchIndexAfterPush(db, repoId, defaultBranch, updates);
+}
+
+/** Moves HEAD and defaultBranch to a branch that exists when the default one does not; → the default branch after. */
+async function fixDefaultBranch(db: Db, repoId: string, gitDir: string, current: string, updates: RefUpdate[]): Promise<string> {
   try {
     const branches = await listBranches(gitDir);
-    if (branches.length === 0 || branches.some((b) => b.name === row.defaultBranch)) return;
+    if (branches.length === 0 || branches.some((b) => b.name === current)) return current;
     const pushed = updates.filter((u) => u.ref.startsWith("refs/heads/") && u.newSha !== ZERO_SHA).map((u) => u.ref.slice("refs/heads/".length));
     const pick =
       pushed.find((b) => b === "main") ?? pushed.find((b) => b === "master") ?? pushed[0] ??
       branches.find((b) => b.name === "main")?.name ?? branches.find((b) => b.name === "master")?.name ?? branches[0].name;
     await setHead(gitDir, pick);
     await db.repository.update({ where: { id: repoId }, data: { defaultBranch: pick } });
+    return pick;
   } catch (e) {
     console.error("recordPush: default branch fix-up failed", e);
+    return current;
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * Code search in a real browser (issue #10 "Semantic search"): push a small project with the real
+ * git CLI, open "Search code" from the repository tabs, search in plain words, see the function
+ * with its name, type, score and engine label, click it and land on the file with exactly its
+ * lines selected; a file-type filter narrows the results.
+ */
+import { test, expect } from "@playwright/test";
+import { newUser } from "./session";
+import { pushInitial } from "./pull-fixture";
+
+const stamp = Date.now().toString(36);
+
+const DURATION = `/**
+ * Parses a human duration such as "1h 30m" or "45s" into milliseconds.
+ * Unknown units are an error.
+ */
+export function parseDuration(text: string): number {
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000 };
+  let total = 0;
+  for (const [, n, unit] of text.matchAll(/(\\d+)\\s*([hms])/g)) {
+    total += Number(n) * units[unit]!;
+  }
+  return total;
+}
+
+/** Formats milliseconds as "1h 30m". */
+export function formatDuration(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.round((ms % 3_600_000) / 60_000);
+  return h ? \`\${h}h \${m}m\` : \`\${m}m\`;
+}
+`;
+
+const MAILER = `def send_welcome_email(user):
+    """Sends the welcome email to a new user."""
+    return deliver(user.email, "Welcome!")
+`;
+
+test("search code in plain words, open a result on its lines, filter by file type", async ({ browser, baseURL }) => {
+  const user = await newUser(browser, baseURL!, "seeker", stamp);
+  const { page, username } = user;
+  const name = `find${stamp}`;
+  await user.trpc("repos.create", { name });
+  await pushInitial(user, name, { "README.md": "# Timers\n", "src/duration.ts": DURATION, "app/mailer.py": MAILER });
+
+  await page.goto(`/${username}/${name}`);
+  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await page.getByTestId("repo-search-tab").click();
+  await expect(page).toHaveURL(new RegExp(`/${username}/${name}/search$`));
+  await expect(page.getByRole("heading", { name: /Search code/ })).toBeVisible();
+
+  await page.getByLabel("Query").fill("convert a human readable time span to milliseconds");
+  await page.getByTestId("search-submit").click();
+  const first = page.getByTestId("search-result").first();
+  await expect(first).toContainText("parseDuration");
+  await expect(first).toContainText("function");
+  await expect(first).toContainText(/score \d\.\d\d/);
+  await expect(page.getByTestId("search-engine")).toContainText("local");
+  const link = first.getByTestId("search-result-link");
+  await expect(link).toHaveText("src/duration.ts:1–12");
+
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/${username}/${name}/blob/main/src/duration\\.ts#L1-L12$`));
+  const code = page.getByTestId("code-view");
+  await expect(code.locator(".line.selected")).toHaveCount(12);
+  await expect(code.locator("#L5")).toHaveClass(/selected/);
+  await expect(code.locator("#L13")).not.toHaveClass(/selected/);
+
+  // only Python files: the mailer, not the TypeScript
+  await page.goBack();
+  await page.getByLabel("Query").fill("send an email to a new user");
+  await page.getByLabel("File types").fill("py");
+  await page.getByTestId("search-submit").click();
+  await expect(page).toHaveURL(/type=py/);
+  await expect(page.getByTestId("search-result")).toHaveCount(1);
+  await expect(page.getByTestId("search-result-link")).toHaveText("app/mailer.py:1–3");
+
+  // nothing matches: a clear empty state
+  await page.getByLabel("Query").fill("kubernetes helm chart");
+  await page.getByLabel("File types").fill("");
+  await page.getByTestId("search-submit").click();
+  await expect(page.getByTestId("search-no-results")).toBeVisible();
+});

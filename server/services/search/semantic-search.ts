@@ -1,0 +1,188 @@
+/**
+ * ai.semanticSearch (issue #10 "Semantic search"; spec "AI router"; docs/ai.md): code chunks of a
+ * repository branch ranked for a natural-language query.
+ *
+ * Engines: without an embedding model, the lexical engine (lexical.ts: FTS5 / PostgreSQL
+ * full-text over identifier-split words), `engine: "local"`; with one (the repository's key or
+ * the server's provider, ModelEngine.embedding) and vectors for every chunk, a hybrid — the
+ * vector and lexical rankings fused by reciprocal rank (k = 60), `engine: "<provider>:<model>"`.
+ *
+ * Freshness: the index follows pushes through the `search.indexRepo` job. When the index is
+ * missing or behind the branch tip, the search answers from what is indexed and queues a
+ * refresh; a repository without an index and at most INLINE_INDEX_FILES files is indexed inline
+ * first (the first search of a small repository then finds its code at once).
+ */
+import picomatch from "picomatch";
+import { z } from "zod";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { line, text } from "@/server/validation/strings";
+import { queueIndexRefresh } from "./queue";
+import { branchTips } from "@/server/git/ref-files";
+import { resolveAiEngine } from "@/server/ai/resolve";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
+import { queryWords } from "./tokens";
+import { lexicalSearch, type ChunkHit } from "./lexical";
+import { embedQuery, nearestChunks, type EmbeddingEngine } from "./embeddings";
+import { refreshSearchIndex } from "./index-repo";
+import { indexableFiles } from "./files";
+
+/** Spec Limits: limit default 10 (at most 100), minSimilarity 0–1 default 0.4. */
+export const semanticSearchInput = z.object({
+  query: text("query").trim().min(1, "query is required").max(500, "query is at most 500 characters"),
+  /** Beyond the spec: search another branch (indexed on demand). Default: the default branch. */
+  branch: line("branch").min(1).max(255).optional(),
+  options: z
+    .object({
+      limit: z.number().int().min(1, "limit is 1 to 100").max(100, "limit is 1 to 100").optional(),
+      minSimilarity: z.number().min(0, "minSimilarity is 0 to 1").max(1, "minSimilarity is 0 to 1").optional(),
+      fileTypes: z.array(line("fileTypes").min(1).max(20)).max(50).optional(),
+      paths: z.array(line("paths").min(1).max(500)).max(50).optional(),
+    })
+    .optional(),
+});
+export type SemanticSearchInput = z.infer<typeof semanticSearchInput>;
+
+export interface SearchResult {
+  path: string;
+  startLine: number;
+  endLine: number;
+  content: string;
+  /** 0–1; lexical: lexical.ts; hybrid: the fused rank, 1 = first in both rankings. */
+  score: number;
+  chunkType: "function" | "class" | "method" | "block";
+  chunkName?: string;
+  language: string;
+}
+
+export interface SemanticSearchOutput {
+  results: SearchResult[];
+  query: string;
+  totalResults: number;
+  /** Milliseconds. */
+  searchTime: number;
+  /** "local" (lexical) or the embedding model's "<provider>:<model>" (hybrid). */
+  engine: string;
+}
+
+/** A repository without an index and at most this many indexable files is indexed inside the first search. */
+export const INLINE_INDEX_FILES = 300;
+/** Lexical candidates fetched before filters and fusion. */
+const CANDIDATES = 200;
+/** Reciprocal rank fusion constant (Cormack et al. 2009). */
+const RRF_K = 60;
+
+/** The embedding engine for this repository, if its provider has one. */
+async function embeddingFor(db: Db, repoId: string): Promise<EmbeddingEngine | undefined> {
+  const engine = await resolveAiEngine(db, repoId);
+  return engine.kind === "model" ? engine.embedding : undefined;
+}
+
+/**
+ * Searches `repo`'s branch for `input.query`. `embedding` overrides the resolved engine's (tests).
+ * Errors: NOT_FOUND when the branch does not exist.
+ */
+export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: SemanticSearchInput, embedding?: EmbeddingEngine | null): Promise<SemanticSearchOutput> {
+  const started = performance.now();
+  const branch = input.branch ?? repo.defaultBranch;
+  const limit = input.options?.limit ?? 10;
+  const minSimilarity = input.options?.minSimilarity ?? 0.4;
+  // the ref store read directly (no git process on every search: ref-files.ts)
+  const tip = (await branchTips(repo.gitDir, [branch])).get(branch) ?? null;
+  if (!tip && input.branch) throw new AppError("NOT_FOUND", `branch "${branch}" not found`);
+  const emb = embedding === null ? undefined : (embedding ?? (await embeddingFor(db, repo.id)));
+  let index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select: { id: true, commitSha: true, status: true, embeddingModel: true } });
+  if (tip && (!index || index.commitSha !== tip)) {
+    if (!index?.commitSha && (await indexableFiles(repo.gitDir, tip)).length <= INLINE_INDEX_FILES) {
+      await refreshSearchIndex(db, repo.id, branch);
+      index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select: { id: true, commitSha: true, status: true, embeddingModel: true } });
+      if (emb) await queueIndexRefresh(repo.id, branch); // vectors in the background
+    } else await queueIndexRefresh(repo.id, branch);
+  } else if (tip && emb && index && index.embeddingModel !== emb.engine) await queueIndexRefresh(repo.id, branch);
+  const done = (results: SearchResult[], engine: string): SemanticSearchOutput => ({ results, query: input.query, totalResults: results.length, searchTime: Math.round((performance.now() - started) * 100) / 100, engine });
+  if (!index?.commitSha) return done([], emb && index?.embeddingModel === emb.engine ? emb.engine : "local");
+
+  const words = queryWords(input.query);
+  const globs = input.options?.paths?.length ? picomatch(input.options.paths, { dot: true }) : null;
+  const keep = (h: { path: string }) => !globs || globs(h.path);
+  const lexical = (await lexicalSearch(db, index.id, words, globs ? CANDIDATES * 5 : CANDIDATES, input.options?.fileTypes)).filter(keep);
+
+  if (emb && index.embeddingModel === emb.engine) {
+    const hybrid = await hybridRank(db, index.id, index.commitSha, emb, input, lexical, keep);
+    return done(hybrid.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), emb.engine);
+  }
+  return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), "local");
+}
+
+function resultOf(h: ChunkHit): SearchResult {
+  return {
+    path: h.path, startLine: h.startLine, endLine: h.endLine, content: h.content, score: Math.round(h.score * 1000) / 1000,
+    chunkType: (["function", "class", "method", "block"].includes(h.chunkType) ? h.chunkType : "block") as SearchResult["chunkType"],
+    ...(h.name ? { chunkName: h.name } : {}),
+    language: h.language,
+  };
+}
+
+/**
+ * Vector and lexical rankings fused by reciprocal rank: Σ 1/(60 + rank). The score is the fused
+ * value over its maximum (first in both lists = 1); a chunk only one ranking found scores ≤ 0.5.
+ * So minSimilarity keeps chunks both engines agree on first; with the default 0.4 a chunk found
+ * by one ranking stays while it is in that ranking's top ~30.
+ */
+async function hybridRank(db: Db, indexId: string, commitSha: string, emb: EmbeddingEngine, input: SemanticSearchInput, lexical: ChunkHit[], keep: (h: { path: string }) => boolean): Promise<ChunkHit[]> {
+  const q = await embedQuery(emb, input.query);
+  const near = await nearestChunks(db, indexId, commitSha, emb.engine, q, CANDIDATES);
+  const fused = new Map<string, { hit?: ChunkHit; chunkId: number; value: number }>();
+  lexical.forEach((h, i) => fused.set(`${h.chunkId}|${h.path}`, { hit: h, chunkId: h.chunkId, value: 1 / (RRF_K + i + 1) }));
+  const byChunk = new Map<number, string[]>();
+  for (const [k, v] of fused) byChunk.set(v.chunkId, [...(byChunk.get(v.chunkId) ?? []), k]);
+  const vectorOnly: number[] = [];
+  near.forEach((n, i) => {
+    const keys = byChunk.get(n.chunkId);
+    if (keys) for (const k of keys) fused.get(k)!.value += 1 / (RRF_K + i + 1);
+    else {
+      fused.set(`${n.chunkId}|`, { chunkId: n.chunkId, value: 1 / (RRF_K + i + 1) });
+      vectorOnly.push(n.chunkId);
+    }
+  });
+  // chunks only the vectors found: their paths and text (one query)
+  const extra = await chunkRows(db, indexId, vectorOnly);
+  const out: ChunkHit[] = [];
+  const max = 2 / (RRF_K + 1);
+  for (const v of fused.values()) {
+    const hits = v.hit ? [v.hit] : (extra.get(v.chunkId) ?? []);
+    for (const h of hits) if (keep(h) && (!input.options?.fileTypes?.length || input.options.fileTypes.some((t) => h.path.endsWith(`.${t.replace(/^\./, "")}`)))) out.push({ ...h, score: v.value / max, rank: v.value });
+  }
+  return out.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+}
+
+/** Chunks `ids` with every path of the index holding them. */
+async function chunkRows(db: Db, indexId: string, ids: number[]): Promise<Map<number, ChunkHit[]>> {
+  const out = new Map<number, ChunkHit[]>();
+  if (!ids.length) return out;
+  const chunks = await db.searchChunk.findMany({ where: { id: { in: ids } }, select: { id: true, blobOid: true, startLine: true, endLine: true, chunkType: true, name: true, language: true, content: true } });
+  const files = await db.searchFile.findMany({ where: { indexId, blobOid: { in: [...new Set(chunks.map((c) => c.blobOid))] } }, select: { path: true, blobOid: true } });
+  for (const c of chunks) {
+    out.set(c.id, files.filter((f) => f.blobOid === c.blobOid).map((f) => ({ chunkId: c.id, path: f.path, startLine: c.startLine, endLine: c.endLine, chunkType: c.chunkType, name: c.name, language: c.language, content: c.content, rank: 0, score: 0 })));
+  }
+  return out;
+}
+
+/** ai.searchIndexStatus: how far the index of `branch` is (the search page's indexing state). */
+export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: string) {
+  const name = branch ?? repo.defaultBranch;
+  const tip = (await branchTips(repo.gitDir, [name])).get(name) ?? null;
+  const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: name } }, select: { status: true, commitSha: true, fileCount: true, chunkCount: true, indexedAt: true, embeddingModel: true, error: true } });
+  return {
+    branch: name,
+    /** missing: never indexed; indexing / failed: the last refresh; ready: see `stale`. */
+    status: (index?.commitSha || index?.status === "indexing" || index?.status === "failed" ? index.status : "missing") as "missing" | "pending" | "indexing" | "ready" | "failed",
+    /** True when the branch moved past the indexed commit (a refresh is queued). */
+    stale: !!tip && index?.commitSha !== tip,
+    commitSha: index?.commitSha ?? null,
+    files: index?.fileCount ?? 0,
+    chunks: index?.chunkCount ?? 0,
+    indexedAt: index?.indexedAt?.toISOString() ?? null,
+    embeddingModel: index?.embeddingModel ?? null,
+  };
+}
