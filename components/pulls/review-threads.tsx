@@ -3,7 +3,8 @@
  * Inline review threads of the Files changed tab (issue #9): the threads under a diff line
  * (author, Markdown body, replies, reply box, Resolve / Unresolve — resolved threads collapsed —
  * "Outdated" and "Pending" badges), suggestions shown as a small diff with "Commit suggestion",
- * the "+" button beside a line number and the comment form (single comment or "Start a review",
+ * "Add suggestion to batch" (the batch bar: components/pulls/suggestion-batch.tsx),
+ * the "+" button over a line number (click, shift-click or drag a range) and the comment form (single comment or "Start a review",
  * "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
  * and reaches these parts through ReviewContext.
  */
@@ -33,6 +34,9 @@ export interface ReviewState {
   hasPending: boolean;
   /** Refetches the threads (after a mutation or a live update). */
   refetch: () => Promise<void>;
+  /** The suggestions (comment ids) in the batch "Commit suggestions" applies as one commit. */
+  batch: string[];
+  toggleBatch: (commentId: string) => void;
 }
 
 export const ReviewContext = createContext<ReviewState | null>(null);
@@ -63,10 +67,20 @@ export function useAction() {
   return { busy, error, run };
 }
 
-/** The "+" beside a line number: opens the comment form there; shift-click extends the open form to a range. */
+/** Where a mouse drag over line numbers started (one pointer drags at a time); cleared on any pointerup. */
+let dragFrom: { path: string; side: LineSide; line: number } | null = null;
+
+/**
+ * The "+" over a line number: the button covers the number's cell, so clicking the number opens
+ * the comment form there (GitHub's gesture); shift-click extends the open form to a range, and a
+ * mouse drag from one line number to another of the same file and side selects that range. The
+ * "+" mark shows on hover, on keyboard focus, on the selected lines, and always on touch screens
+ * (coarse pointer or no hover), where hovering is not possible.
+ */
 export function CommentLineButton({ file, side, line }: { file: DiffFile; side: LineSide; line: number }) {
   const { draft, setDraft } = useReview();
   const path = file.newPath;
+  const selected = !!draft && draft.path === path && draft.side === side && line >= draft.start && line <= draft.end;
   return (
     <button
       type="button"
@@ -74,7 +88,8 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
       data-testid="comment-line"
       data-line={line}
       data-side={side}
-      className="absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-[10px] leading-4 text-primary-foreground opacity-0 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover/ln:opacity-100"
+      data-selected={selected || undefined}
+      className="group/btn absolute inset-0 cursor-pointer rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
       onKeyDown={(e) => {
         // "c" comments on the focused line (listed in the shortcut sheet by PullFilesView); handled
         // here, before the document's shortcut listener, which skips a handled key
@@ -82,6 +97,19 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
           e.preventDefault();
           e.currentTarget.click();
         }
+      }}
+      onPointerDown={(e) => {
+        if (e.pointerType !== "mouse" || e.button !== 0 || e.shiftKey) return;
+        dragFrom = { path, side, line };
+        // React's handlers run at the root, before this window listener
+        window.addEventListener("pointerup", () => (dragFrom = null), { once: true });
+      }}
+      onPointerUp={() => {
+        // released over another line of the same file and side: that range (no click follows,
+        // since the press and the release hit different buttons)
+        const from = dragFrom;
+        if (!from || from.path !== path || from.side !== side || from.line === line) return;
+        setDraft({ path, side, start: Math.min(from.line, line), end: Math.max(from.line, line) });
       }}
       onClick={(e) => {
         if (e.shiftKey && draft && draft.path === path && draft.side === side) {
@@ -91,7 +119,9 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
         } else setDraft({ path, side, start: line, end: line });
       }}
     >
-      +
+      <span aria-hidden="true" className={cx("pointer-events-none absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-center text-[10px] leading-4 text-primary-foreground group-hover/ln:opacity-100 group-focus-visible/btn:opacity-100 pointer-coarse:opacity-100 [@media(hover:none)]:opacity-100", selected ? "opacity-100" : "opacity-0")} data-testid="comment-line-mark">
+        +
+      </span>
     </button>
   );
 }
@@ -111,10 +141,10 @@ export function LineSlot({ file, side, line }: { file: DiffFile; side: LineSide;
   );
 }
 
-function ThreadView({ thread, file }: { thread: Thread; file: DiffFile }) {
+export function ThreadView({ thread, file, defaultExpanded = false }: { thread: Thread; file: DiffFile; defaultExpanded?: boolean }) {
   const r = useReview();
   const client = useTRPCClient();
-  const [expanded, setExpanded] = useState(false);
+  const [expanded, setExpanded] = useState(defaultExpanded);
   const { busy, error, run } = useAction();
   const collapsed = (thread.isResolved || thread.isOutdated) && !expanded;
   const canResolve = !!r.me && (r.canWrite || thread.author?.id === r.me.id);
@@ -177,6 +207,7 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
   const start = thread.startLine ?? thread.line ?? 0;
   const old = thread.isOutdated ? null : rightLines(file, thread.currentStartLine ?? start, thread.currentLine ?? thread.line ?? 0);
   const added = (comment.suggestion ?? "").replace(/\r?\n$/, "");
+  const inBatch = r.batch.includes(comment.id);
   const reason = comment.appliedSha ? `Applied in ${comment.appliedSha.slice(0, 7)}` : thread.isOutdated ? "This suggestion is outdated" : !r.open ? "The pull request is closed" : comment.isPending ? "Submit your review first" : !r.canWrite ? "You need write permission to commit suggestions" : null;
   const apply = () =>
     run(async () => {
@@ -208,6 +239,11 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
           <Button size="sm" variant="primary" disabled={busy || !!reason} onClick={() => void apply()} data-testid="commit-suggestion" aria-describedby={reason ? `why-${comment.id}` : undefined}>
             {busy ? "Committing…" : "Commit suggestion"}
           </Button>
+          {!reason && (
+            <Button size="sm" onClick={() => r.toggleBatch(comment.id)} data-testid="batch-suggestion">
+              {inBatch ? "Remove from batch" : "Add suggestion to batch"}
+            </Button>
+          )}
           {reason && (
             <span id={`why-${comment.id}`} className="text-xs text-muted-foreground" data-testid="suggestion-reason">
               {reason}
