@@ -152,7 +152,7 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
             : undefined
         }
       />
-      <SuggestionBatchBar ids={batch} onClear={() => setBatchIds([])} onCommitted={refetch} />
+      <SuggestionBatchBar ids={batch} threads={threads} onClear={() => setBatchIds([])} onCommitted={refetch} />
     </ReviewContext.Provider>
   );
 }

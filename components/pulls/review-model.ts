@@ -123,3 +123,15 @@ export function liveBatch(ids: readonly string[], threads: Thread[]): string[] {
   for (const t of threads) for (const c of [t as ThreadComment, ...t.replies]) if (c.suggestion !== null && !c.appliedSha && !c.isDeleted) open.add(c.id);
   return ids.filter((id) => open.has(id));
 }
+
+const COMMENT_ID = /\bcomment ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi;
+
+/**
+ * A server message naming comments by id ("comment 5f…: …", pulls.applySuggestions' refusals)
+ * made readable: each known id becomes "@author's suggestion" (unknown ids stay as they are).
+ */
+export function nameComments(message: string, threads: Thread[]): string {
+  const authors = new Map<string, string>();
+  for (const t of threads) for (const c of [t as ThreadComment, ...t.replies]) authors.set(c.id.toLowerCase(), c.author?.username ?? "ghost");
+  return message.replace(COMMENT_ID, (whole, id: string) => (authors.has(id.toLowerCase()) ? `@${authors.get(id.toLowerCase())}'s suggestion` : whole));
+}

@@ -4,7 +4,8 @@
  * "N suggestions in batch — Commit suggestions / Clear", fixed at the bottom of the window while
  * the batch holds something. "Commit suggestions" sends pulls.applySuggestions {commentIds} — ONE
  * commit for all, the threads resolved by the server; a refusal (overlapping suggestions, listed
- * by the server; an outdated one; the branch moved) is shown in the bar and the batch is kept.
+ * by the server; an outdated one; the branch moved) is shown in the bar, the comment ids in it
+ * named by their authors, and the batch is kept.
  */
 import { useRouter } from "next/navigation";
 import { useTRPCClient } from "@/components/trpc/provider";
@@ -12,8 +13,9 @@ import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-error";
 import { toast } from "@/components/ui/toast";
 import { useAction } from "./review-threads";
+import { nameComments, type Thread } from "./review-model";
 
-export function SuggestionBatchBar({ ids, onClear, onCommitted }: { ids: string[]; onClear: () => void; onCommitted: () => Promise<void> }) {
+export function SuggestionBatchBar({ ids, threads, onClear, onCommitted }: { ids: string[]; threads: Thread[]; onClear: () => void; onCommitted: () => Promise<void> }) {
   const client = useTRPCClient();
   const router = useRouter();
   const { busy, error, run } = useAction();
@@ -42,7 +44,7 @@ export function SuggestionBatchBar({ ids, onClear, onCommitted }: { ids: string[
           </Button>
         </span>
       </div>
-      <FormError message={error} />
+      <FormError message={error && nameComments(error, threads)} />
     </div>
   );
 }

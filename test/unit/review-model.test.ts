@@ -1,6 +1,6 @@
 /** The review UI's pure helpers (components/pulls/review-model.ts): thread placement, suggestion blocks, the lines a suggestion replaces. */
 import { describe, expect, it } from "vitest";
-import { diffLineKeys, liveBatch, rightLines, splitSuggestion, suggestionBlock, threadAnchor, threadsAtFileTop, threadsByLine, threadsOffDiff, type Thread } from "@/components/pulls/review-model";
+import { diffLineKeys, liveBatch, nameComments, rightLines, splitSuggestion, suggestionBlock, threadAnchor, threadsAtFileTop, threadsByLine, threadsOffDiff, type Thread } from "@/components/pulls/review-model";
 import type { DiffFile } from "@/components/diff/model";
 
 const file: DiffFile = {
@@ -56,5 +56,12 @@ describe("review model", () => {
     const s = (id: string, over: Record<string, unknown> = {}) => ({ id, suggestion: "x\n", appliedSha: null, isDeleted: false, ...over });
     const ts = [{ ...thread({ id: "a" }), ...s("a"), replies: [s("r1"), s("r2", { appliedSha: "abc" })] }, { ...thread({ id: "b" }), ...s("b", { suggestion: null }) }] as unknown as Thread[];
     expect(liveBatch(["r2", "a", "b", "zz", "r1"], ts)).toEqual(["a", "r1"]);
+  });
+
+  it("names the comments of a server message by their authors", () => {
+    const id1 = "f173a6bc-871e-4a85-8493-d03b8ed4bb7f";
+    const id2 = "56ba2ce9-2c5c-45a8-aee5-c676b4688091";
+    const ts = [{ ...thread({ id: id1 }), author: { id: "u", username: "ada", name: null }, replies: [] }] as unknown as Thread[];
+    expect(nameComments(`app.ts: comment ${id1} (lines 4-5) and comment ${id2} (lines 5-5)`, ts)).toBe(`app.ts: @ada's suggestion (lines 4-5) and comment ${id2} (lines 5-5)`);
   });
 });
