@@ -2,10 +2,10 @@
 /**
  * Inline review threads of the Files changed tab (issue #9): the threads under a diff line
  * (author, Markdown body, replies, reply box, Resolve / Unresolve — resolved threads collapsed —
- * "Outdated" and "Pending" badges), suggestions shown as a small diff with "Commit suggestion",
- * "Add suggestion to batch" (the batch bar: components/pulls/suggestion-batch.tsx),
- * the "+" button over a line number (click, shift-click or drag a range) and the comment form (single comment or "Start a review",
- * "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
+ * "Outdated" and "Pending" badges), suggestions shown as a small diff with "Commit suggestion"
+ * and "Add suggestion to batch" (the batch bar: suggestion-batch.tsx), the "+" button over a line
+ * number (click, shift-click or drag a range) and the comment form (single comment or "Start a
+ * review", "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
  * and reaches these parts through ReviewContext.
  */
 import { createContext, useContext, useState } from "react";
