@@ -11,7 +11,9 @@
  * checkbox); `lineSlots(file)` names the lines ("RIGHT:12", "LEFT:3") that get a slot row under
  * them — its own virtualized, measured row, rendered by `renderSlot` on that side (the left half
  * in split view for LEFT) — and `renderGutter` adds a control beside a line number (the pull
- * request page's "Comment on line" button).
+ * request page's "Comment on line" button). `fileTop(file)` says a file gets a row under its header,
+ * rendered by `renderFileTop` (the pull request page's comments whose line the diff no longer
+ * shows); n/p step through those rows too.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
@@ -41,6 +43,10 @@ export interface DiffViewerProps {
   renderSlot?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
   /** A control beside a line number (e.g. "Comment on line 12"). */
   renderGutter?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
+  /** Whether a file gets a row right under its header (when it is open). */
+  fileTop?: (file: DiffFile) => boolean;
+  /** The content of that row (e.g. "2 outdated comments"). */
+  renderFileTop?: (file: DiffFile) => React.ReactNode;
   /** Registers j/k (next/previous file) and n/p (next/previous slot row: a review thread) with the shortcut sheet. */
   shortcuts?: boolean;
   /** Files shown collapsed until opened (e.g. the ones the reader marked viewed). */
@@ -78,9 +84,9 @@ function useDiffView(): [DiffView, (v: DiffView) => void] {
 /** The side of a diff line a comment belongs to: LEFT = the old file's line number, RIGHT = the new file's. */
 export type LineSide = "LEFT" | "RIGHT";
 
-type Row = { kind: "slot"; file: number; side: LineSide; line: number } | { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
+type Row = { kind: "slot"; file: number; side: LineSide; line: number } | { kind: "top"; file: number } | { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
 
-export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, lineSlots, renderSlot, renderGutter, collapsedFile, shortcuts }: DiffViewerProps) {
+export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, lineSlots, renderSlot, renderGutter, collapsedFile, shortcuts, fileTop, renderFileTop }: DiffViewerProps) {
   const [view, setView] = useDiffView();
   const initial = useMemo(() => packed.map(unpackFile), [packed]);
   const [files, setFiles] = useState(initial);
@@ -99,6 +105,7 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
       out.push({ kind: "file", file: i });
       if (closed.has(i)) return;
       if (!open.has(i) && collapsedFile?.(f)) return;
+      if (fileTop?.(f)) out.push({ kind: "top", file: i });
       const reason = collapseReason(f);
       if (!open.has(i) && reason) {
         out.push({ kind: "notice", file: i, text: reason === "generated" ? "Generated file not shown by default." : `Large diff (${f.additions + f.deletions} lines) not shown by default.`, action: "expand" });
@@ -126,7 +133,7 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
       out.push({ kind: "end", file: i });
     });
     return out;
-  }, [files, view, open, closed, collapsedFile, lineSlots]);
+  }, [files, view, open, closed, collapsedFile, lineSlots, fileTop]);
 
   const firstRow = useMemo(() => {
     const m = new Map<number, number>();
@@ -140,7 +147,7 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
   }, []);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: (i) => (rows[i].kind === "file" ? 48 : rows[i].kind === "end" ? 16 : rows[i].kind === "notice" ? 56 : rows[i].kind === "slot" ? 120 : 22),
+    estimateSize: (i) => (rows[i].kind === "file" ? 48 : rows[i].kind === "end" ? 16 : rows[i].kind === "notice" ? 56 : rows[i].kind === "slot" || rows[i].kind === "top" ? 120 : 22),
     overscan: 20,
     scrollMargin,
     // before the window is measured (the server render and hydration), draw the rows of one tall
@@ -209,11 +216,11 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows]);
 
-  // j/k, n/p: the next or previous file header / slot row after the first row on screen
+  // j/k, n/p: the next or previous file header / slot row (or file-top row) after the first row on screen
   const step = (kind: "file" | "slot", dir: 1 | -1) => {
     const top = virtualizer.getVirtualItems().find((it) => it.end > window.scrollY + 1)?.index ?? 0;
     for (let i = top + dir; i >= 0 && i < rows.length; i += dir) {
-      if (rows[i].kind === kind) {
+      if (rows[i].kind === kind || (kind === "slot" && rows[i].kind === "top")) {
         anchor.current = null;
         virtualizer.scrollToIndex(i, { align: "start" });
         return;
@@ -259,7 +266,7 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
               const row = rows[item.index];
               return (
                 <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}>
-                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} hl={highlightOf(row.file)} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderSlot={renderSlot} renderGutter={renderGutter} />
+                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} hl={highlightOf(row.file)} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderSlot={renderSlot} renderGutter={renderGutter} renderFileTop={renderFileTop} />
                 </div>
               );
             })}
@@ -276,7 +283,7 @@ function del(s: Set<number>, i: number): Set<number> {
   return n;
 }
 
-function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; hl: FileHighlight; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderSlot" | "renderGutter">) {
+function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; hl: FileHighlight; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderSlot" | "renderGutter" | "renderFileTop">) {
   const { row, file, view, hl } = props;
   const gutter = (side: LineSide, n: number | null) => (n !== null && props.renderGutter ? props.renderGutter(file, side, n) : null);
   if (row.kind === "slot") {
@@ -289,6 +296,7 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
       </div>
     );
   }
+  if (row.kind === "top") return <div className="border-x border-border bg-card px-2 py-2 font-sans" data-testid="diff-file-top">{props.renderFileTop?.(file)}</div>;
   if (row.kind === "file") return <FileHeader file={file} index={props.fileIndex} collapsed={props.collapsed} onToggle={props.onToggle} actions={props.renderFileActions?.(file, props.fileIndex)} />;
   if (row.kind === "end") return <div className="h-4 rounded-b-lg border-x border-b border-border bg-card" />;
   if (row.kind === "notice")

@@ -9,6 +9,10 @@
  * Review (issue #9): the inline threads (pulls.comments) under their lines, the comment form
  * opened by a line's "+" button, suggestions and "Review changes" — components/pulls/review-*.
  * Threads are client state, refetched after each mutation and on a live update (PULL_UPDATED).
+ * Suggestions gathered with "Add suggestion to batch" are committed together from the batch bar
+ * (suggestion-batch.tsx); threads no line of the diff can hold (outdated ones whose line is gone)
+ * show collapsed at the top of their file, or of the tab when their file left the diff
+ * (file-top-threads.tsx).
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
@@ -18,7 +22,9 @@ import { unpackFile, type DiffFile } from "@/components/diff/model";
 import { useShortcuts } from "@/components/keyboard/use-shortcuts";
 import { PULL_UPDATED } from "./live-updates";
 import { ReviewDialog } from "./review-dialog";
-import { threadsByLine, slotKey, type Draft, type Thread } from "./review-model";
+import { liveBatch, threadsAtFileTop, threadsByLine, threadsOffDiff, slotKey, type Draft, type Thread } from "./review-model";
+import { FileTopThreads } from "./file-top-threads";
+import { SuggestionBatchBar } from "./suggestion-batch";
 import { CommentLineButton, LineSlot, ReviewContext, type ReviewState } from "./review-threads";
 
 type Mark = { path: string; blobSha: string | null };
@@ -68,11 +74,29 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
   );
   // c on a focused line's "+" button (CommentLineButton handles the key: "c" is "New issue" elsewhere)
   useShortcuts(signedIn ? [{ id: "diff-comment-line", keys: "c", label: "Comment on the focused line", group: "Diff", listOnly: true, run: () => {} }] : []);
-  const state: ReviewState = { prId, repo: review.repo, me: review.me, canWrite: review.canWrite, open: review.open, threads: byLine, draft, setDraft, hasPending: pendingCount > 0, refetch };
+  // the batch keeps only suggestions still open to apply (one applied alone, or deleted, drops out)
+  const [batchIds, setBatchIds] = useState<string[]>([]);
+  const batch = useMemo(() => liveBatch(batchIds, threads), [batchIds, threads]);
+  const toggleBatch = useCallback((id: string) => setBatchIds((b) => (b.includes(id) ? b.filter((x) => x !== id) : [...b, id])), []);
+  const state: ReviewState = { prId, repo: review.repo, me: review.me, canWrite: review.canWrite, open: review.open, threads: byLine, draft, setDraft, hasPending: pendingCount > 0, refetch, batch, toggleBatch };
   const [viewed, setViewed] = useState(() => new Map(marks.map((m) => [m.path, m.blobSha])));
   const isViewed = useCallback((f: DiffFile) => viewed.has(pathOf(f)) && viewed.get(pathOf(f)) === (f.status === "deleted" ? null : f.newSha), [viewed]);
   const files = useMemo(() => viewer.files.map(unpackFile), [viewer.files]);
   const count = useMemo(() => files.filter(isViewed).length, [files, isViewed]);
+  // threads at a file's top are computed per file object the viewer passes (it replaces a file
+  // when "Load diff" brings its hunks), cached until the threads change
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new cache whenever the threads change
+  const topCache = useMemo(() => new WeakMap<DiffFile, Thread[]>(), [byLine]);
+  const topOf = useCallback(
+    (f: DiffFile) => {
+      let ts = topCache.get(f);
+      if (!ts) topCache.set(f, (ts = threadsAtFileTop(f, byLine.get(f.newPath))));
+      return ts;
+    },
+    [topCache, byLine],
+  );
+  const hasTop = useCallback((f: DiffFile) => topOf(f).length > 0, [topOf]);
+  const offDiff = useMemo(() => threadsOffDiff(threads, new Set(files.map((f) => f.newPath))), [threads, files]);
 
   const toggle = async (f: DiffFile, on: boolean) => {
     const path = pathOf(f);
@@ -102,6 +126,11 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
           <ReviewDialog prId={prId} headSha={review.headSha} isAuthor={review.isAuthor} open={review.open} pendingCount={pendingCount} onDone={refetch} />
         </div>
       )}
+      {offDiff.length > 0 && (
+        <div className="mb-3">
+          <FileTopThreads threads={offDiff} file={null} />
+        </div>
+      )}
       <DiffViewer
         {...viewer}
         files={files}
@@ -109,6 +138,8 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
         lineSlots={lineSlots}
         shortcuts
         renderSlot={(f, side, line) => <LineSlot file={f} side={side} line={line} />}
+        fileTop={hasTop}
+        renderFileTop={(f) => <FileTopThreads threads={topOf(f)} file={f} />}
         renderGutter={signedIn ? (f, side, line) => <CommentLineButton file={f} side={side} line={line} /> : undefined}
         renderFileActions={
           signedIn
@@ -121,6 +152,7 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
             : undefined
         }
       />
+      <SuggestionBatchBar ids={batch} threads={threads} onClear={() => setBatchIds([])} onCommitted={refetch} />
     </ReviewContext.Provider>
   );
 }

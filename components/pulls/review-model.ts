@@ -85,3 +85,53 @@ export function splitSuggestion(text: string): { body: string; suggestion: strin
   if (!m) return { body: text, suggestion: null };
   return { body: (text.slice(0, m.index) + text.slice(m.index + m[0].length)).trim(), suggestion: m[1] };
 }
+
+/** The slot keys ("RIGHT:12", "LEFT:3") of the lines `f`'s loaded hunks show: where a thread can sit. */
+export function diffLineKeys(f: DiffFile): Set<string> {
+  const out = new Set<string>();
+  for (const h of f.hunks) {
+    let o = h.oldStart;
+    let n = h.newStart;
+    for (const l of h.lines) {
+      if (l.type !== "add") out.add(slotKey("LEFT", o++));
+      if (l.type !== "delete") out.add(slotKey("RIGHT", n++));
+    }
+  }
+  return out;
+}
+
+/**
+ * The threads of `f` (`byLine`: threadsByLine's entry for its path) that no line of its diff can
+ * hold — mostly outdated threads whose line is gone since they were written — shown at the top
+ * of the file instead (GitHub's "N outdated comments"). A file whose hunks are not loaded yet
+ * ("Load diff", a large pull request's later files) keeps its threads for its lines: none here.
+ */
+export function threadsAtFileTop(f: DiffFile, byLine: Map<string, Thread[]> | undefined): Thread[] {
+  if (!byLine || (f.hunks.length === 0 && f.truncated)) return [];
+  const shown = diffLineKeys(f);
+  return [...byLine.entries()].filter(([key]) => !shown.has(key)).flatMap(([, ts]) => ts);
+}
+
+/** Inline threads on paths that are not a file of the diff any more (shown at the top of the tab), in the server's order. */
+export function threadsOffDiff(threads: Thread[], paths: ReadonlySet<string>): Thread[] {
+  return threads.filter((t) => threadAnchor(t) !== null && !paths.has(t.path!));
+}
+
+/** The commentIds a batch may hold: suggestions of `threads` still in `ids` (applied or vanished ones drop out). */
+export function liveBatch(ids: readonly string[], threads: Thread[]): string[] {
+  const open = new Set<string>();
+  for (const t of threads) for (const c of [t as ThreadComment, ...t.replies]) if (c.suggestion !== null && !c.appliedSha && !c.isDeleted) open.add(c.id);
+  return ids.filter((id) => open.has(id));
+}
+
+const COMMENT_ID = /\bcomment ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi;
+
+/**
+ * A server message naming comments by id ("comment 5f…: …", pulls.applySuggestions' refusals)
+ * made readable: each known id becomes "@author's suggestion" (unknown ids stay as they are).
+ */
+export function nameComments(message: string, threads: Thread[]): string {
+  const authors = new Map<string, string>();
+  for (const t of threads) for (const c of [t as ThreadComment, ...t.replies]) authors.set(c.id.toLowerCase(), c.author?.username ?? "ghost");
+  return message.replace(COMMENT_ID, (whole, id: string) => (authors.has(id.toLowerCase()) ? `@${authors.get(id.toLowerCase())}'s suggestion` : whole));
+}

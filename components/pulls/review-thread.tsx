@@ -29,16 +29,18 @@ export function threadRange(t: Pick<Thread, "startLine" | "line">): string {
 }
 
 export function ReviewThread({
-  thread, env, context, renderSuggestion,
+  thread, env, context, renderSuggestion, defaultExpanded = false,
 }: {
   thread: Thread;
   env: ThreadEnv;
   /** "line": under its line in the diff (the hunk only when outdated); "file": on its own (path and hunk shown). */
   context: "line" | "file";
   renderSuggestion?: (comment: ThreadComment) => React.ReactNode;
+  /** Start a resolved or outdated thread expanded (it is collapsed otherwise). */
+  defaultExpanded?: boolean;
 }) {
   const client = useTRPCClient();
-  const [expanded, setExpanded] = useState(false);
+  const [expanded, setExpanded] = useState(defaultExpanded);
   const { busy, error, run } = useAction();
   const inline = thread.path !== null;
   const comments = [thread as ThreadComment, ...thread.replies];

@@ -2,9 +2,10 @@
 /**
  * Inline review threads of the Files changed tab (issue #9): the threads under a diff line (the
  * shared ./review-thread.tsx — replies, Resolve / Unresolve, edit / delete, badges — the same
- * component as the Conversation tab's), suggestions shown as a small diff with "Commit suggestion",
- * the "+" button beside a line number and the comment form (single comment or "Start a review",
- * "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
+ * component as the Conversation tab's), suggestions shown as a small diff with "Commit suggestion"
+ * and "Add suggestion to batch" (the batch bar: suggestion-batch.tsx), the "+" button over a line
+ * number (click, shift-click or drag a range) and the comment form (single comment or "Start a
+ * review", "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
  * and reaches these parts through ReviewContext.
  */
 import { createContext, useContext, useState } from "react";
@@ -29,20 +30,34 @@ export interface ReviewState extends ThreadEnv {
   draft: Draft | null;
   setDraft: (d: Draft | null) => void;
   hasPending: boolean;
+  /** The suggestions (comment ids) in the batch "Commit suggestions" applies as one commit. */
+  batch: string[];
+  toggleBatch: (commentId: string) => void;
 }
 
 export const ReviewContext = createContext<ReviewState | null>(null);
 
-function useReview(): ReviewState {
+/** The Files tab's review state (inside PullFilesView's ReviewContext provider). */
+export function useReview(): ReviewState {
   const r = useContext(ReviewContext);
   if (!r) throw new Error("ReviewContext missing");
   return r;
 }
 
-/** The "+" beside a line number: opens the comment form there; shift-click extends the open form to a range. */
+/** Where a mouse drag over line numbers started (one pointer drags at a time); cleared on any pointerup. */
+let dragFrom: { path: string; side: LineSide; line: number } | null = null;
+
+/**
+ * The "+" over a line number: the button covers the number's cell, so clicking the number opens
+ * the comment form there (GitHub's gesture); shift-click extends the open form to a range, and a
+ * mouse drag from one line number to another of the same file and side selects that range. The
+ * "+" mark shows on hover, on keyboard focus, on the selected lines, and always on touch screens
+ * (coarse pointer or no hover), where hovering is not possible.
+ */
 export function CommentLineButton({ file, side, line }: { file: DiffFile; side: LineSide; line: number }) {
   const { draft, setDraft } = useReview();
   const path = file.newPath;
+  const selected = !!draft && draft.path === path && draft.side === side && line >= draft.start && line <= draft.end;
   return (
     <button
       type="button"
@@ -50,7 +65,8 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
       data-testid="comment-line"
       data-line={line}
       data-side={side}
-      className="absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-[10px] leading-4 text-primary-foreground opacity-0 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover/ln:opacity-100"
+      data-selected={selected || undefined}
+      className="group/btn absolute inset-0 cursor-pointer rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
       onKeyDown={(e) => {
         // "c" comments on the focused line (listed in the shortcut sheet by PullFilesView); handled
         // here, before the document's shortcut listener, which skips a handled key
@@ -58,6 +74,19 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
           e.preventDefault();
           e.currentTarget.click();
         }
+      }}
+      onPointerDown={(e) => {
+        if (e.pointerType !== "mouse" || e.button !== 0 || e.shiftKey) return;
+        dragFrom = { path, side, line };
+        // React's handlers run at the root, before this window listener
+        window.addEventListener("pointerup", () => (dragFrom = null), { once: true });
+      }}
+      onPointerUp={() => {
+        // released over another line of the same file and side: that range (no click follows,
+        // since the press and the release hit different buttons)
+        const from = dragFrom;
+        if (!from || from.path !== path || from.side !== side || from.line === line) return;
+        setDraft({ path, side, start: Math.min(from.line, line), end: Math.max(from.line, line) });
       }}
       onClick={(e) => {
         if (e.shiftKey && draft && draft.path === path && draft.side === side) {
@@ -67,7 +96,9 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
         } else setDraft({ path, side, start: line, end: line });
       }}
     >
-      +
+      <span aria-hidden="true" className={cx("pointer-events-none absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-center text-[10px] leading-4 text-primary-foreground group-hover/ln:opacity-100 group-focus-visible/btn:opacity-100 pointer-coarse:opacity-100 [@media(hover:none)]:opacity-100", selected ? "opacity-100" : "opacity-0")} data-testid="comment-line-mark">
+        +
+      </span>
     </button>
   );
 }
@@ -95,6 +126,7 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
   const start = thread.startLine ?? thread.line ?? 0;
   const old = thread.isOutdated ? null : rightLines(file, thread.currentStartLine ?? start, thread.currentLine ?? thread.line ?? 0);
   const added = (comment.suggestion ?? "").replace(/\r?\n$/, "");
+  const inBatch = r.batch.includes(comment.id);
   const reason = comment.appliedSha ? `Applied in ${comment.appliedSha.slice(0, 7)}` : thread.isOutdated ? "This suggestion is outdated" : !r.open ? "The pull request is closed" : comment.isPending ? "Submit your review first" : !r.canWrite ? "You need write permission to commit suggestions" : null;
   const apply = () =>
     run(async () => {
@@ -126,6 +158,11 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
           <Button size="sm" variant="primary" disabled={busy || !!reason} onClick={() => void apply()} data-testid="commit-suggestion" aria-describedby={reason ? `why-${comment.id}` : undefined}>
             {busy ? "Committing…" : "Commit suggestion"}
           </Button>
+          {!reason && (
+            <Button size="sm" onClick={() => r.toggleBatch(comment.id)} data-testid="batch-suggestion">
+              {inBatch ? "Remove from batch" : "Add suggestion to batch"}
+            </Button>
+          )}
           {reason && (
             <span id={`why-${comment.id}`} className="text-xs text-muted-foreground" data-testid="suggestion-reason">
               {reason}

@@ -1,6 +1,6 @@
 /** The review UI's pure helpers (components/pulls/review-model.ts): thread placement, suggestion blocks, the lines a suggestion replaces. */
 import { describe, expect, it } from "vitest";
-import { rightLines, splitSuggestion, suggestionBlock, threadAnchor, threadsByLine, type Thread } from "@/components/pulls/review-model";
+import { diffLineKeys, liveBatch, nameComments, rightLines, splitSuggestion, suggestionBlock, threadAnchor, threadsAtFileTop, threadsByLine, threadsOffDiff, type Thread } from "@/components/pulls/review-model";
 import type { DiffFile } from "@/components/diff/model";
 
 const file: DiffFile = {
@@ -34,5 +34,34 @@ describe("review model", () => {
     expect(splitSuggestion("Shorter:\n```suggestion\nxy\n```\nThanks")).toEqual({ body: "Shorter:\n\nThanks", suggestion: "xy\n" });
     expect(splitSuggestion("```suggestion\n```")).toEqual({ body: "", suggestion: "" });
     expect(splitSuggestion("no block")).toEqual({ body: "no block", suggestion: null });
+  });
+
+  it("knows the lines a diff shows on each side", () => {
+    expect([...diffLineKeys(file)].sort()).toEqual(["LEFT:10", "LEFT:11", "LEFT:12", "RIGHT:10", "RIGHT:11", "RIGHT:12", "RIGHT:13"].sort());
+  });
+
+  it("puts threads no line of the file's diff holds at the file's top, and threads of files gone from the diff at the tab's", () => {
+    const ts = [thread({ id: "on" }), thread({ id: "gone", isOutdated: true, line: 40, currentLine: null }), thread({ id: "left", side: "LEFT", line: 12, currentLine: 12 }), thread({ id: "old", path: "b.ts", isOutdated: true }), thread({ id: "general", path: null, line: null })];
+    const byLine = threadsByLine(ts);
+    expect(threadsAtFileTop(file, byLine.get("a.ts")).map((t) => t.id)).toEqual(["gone"]);
+    // a file whose hunks are not loaded yet keeps its threads for its lines
+    expect(threadsAtFileTop({ ...file, hunks: [], truncated: true }, byLine.get("a.ts"))).toEqual([]);
+    // a binary (hunk-less, complete) file holds no line: all at the top
+    expect(threadsAtFileTop({ ...file, hunks: [], isBinary: true }, byLine.get("a.ts")).map((t) => t.id)).toEqual(["on", "gone", "left"]);
+    expect(threadsAtFileTop(file, undefined)).toEqual([]);
+    expect(threadsOffDiff(ts, new Set(["a.ts"])).map((t) => t.id)).toEqual(["old"]);
+  });
+
+  it("keeps in the batch only suggestions still to apply", () => {
+    const s = (id: string, over: Record<string, unknown> = {}) => ({ id, suggestion: "x\n", appliedSha: null, isDeleted: false, ...over });
+    const ts = [{ ...thread({ id: "a" }), ...s("a"), replies: [s("r1"), s("r2", { appliedSha: "abc" })] }, { ...thread({ id: "b" }), ...s("b", { suggestion: null }) }] as unknown as Thread[];
+    expect(liveBatch(["r2", "a", "b", "zz", "r1"], ts)).toEqual(["a", "r1"]);
+  });
+
+  it("names the comments of a server message by their authors", () => {
+    const id1 = "f173a6bc-871e-4a85-8493-d03b8ed4bb7f";
+    const id2 = "56ba2ce9-2c5c-45a8-aee5-c676b4688091";
+    const ts = [{ ...thread({ id: id1 }), author: { id: "u", username: "ada", name: null }, replies: [] }] as unknown as Thread[];
+    expect(nameComments(`app.ts: comment ${id1} (lines 4-5) and comment ${id2} (lines 5-5)`, ts)).toBe(`app.ts: @ada's suggestion (lines 4-5) and comment ${id2} (lines 5-5)`);
   });
 });
