@@ -2,7 +2,8 @@
  * Code search in a real browser (issue #10 "Semantic search"): push a small project with the real
  * git CLI, open "Search code" from the repository tabs, search in plain words, see the function
  * with its name, type, score and engine label, click it and land on the file with exactly its
- * lines selected; a file-type filter narrows the results.
+ * lines selected; a file-type filter narrows the results. The Ask panel (ai.chat) answers from
+ * retrieval with the local engine, labelled so, and its references open the file on those lines.
  */
 import { test, expect } from "@playwright/test";
 import { newUser } from "./session";
@@ -80,4 +81,18 @@ test("search code in plain words, open a result on its lines, filter by file typ
   await page.getByLabel("File types").fill("");
   await page.getByTestId("search-submit").click();
   await expect(page.getByTestId("search-no-results")).toBeVisible();
+
+  // Ask: the local engine answers with the retrieved code, says so, and links its lines
+  await page.getByTestId("ask-message").fill("How do I turn a time span into milliseconds?");
+  await page.getByTestId("ask-submit").click();
+  const turn = page.getByTestId("ask-turn");
+  await expect(turn).toHaveCount(1);
+  await expect(turn.getByTestId("ai-engine-label")).toHaveText("Retrieved by the local engine");
+  await expect(turn.getByTestId("ask-response")).toContainText("Retrieval only");
+  await expect(turn.getByTestId("ask-response")).toContainText("parseDuration");
+  const ref = turn.getByTestId("ask-reference").first();
+  await expect(ref).toHaveText("src/duration.ts:1–12");
+  await ref.click();
+  await expect(page).toHaveURL(new RegExp(`/${username}/${name}/blob/main/src/duration\\.ts#L1-L12$`));
+  await expect(page.getByTestId("code-view").locator(".line.selected")).toHaveCount(12);
 });

@@ -49,3 +49,19 @@ export function commitUrl(owner: string, repo: string, sha: string): string {
 export function compareUrl(owner: string, repo: string, base: string, head: string): string {
   return `${repoUrl(owner, repo)}/compare/${encodeSegments(base)}...${encodeSegments(head)}`;
 }
+
+/** `#L10` → {start: 10, end: 10}; `#L20-L10` → {start: 10, end: 20}; anything else → null. */
+export function parseLineHash(hash: string): { start: number; end: number } | null {
+  const m = /^#L(\d{1,7})(?:-L?(\d{1,7}))?$/.exec(hash);
+  if (!m) return null;
+  const a = Number(m[1]);
+  const b = m[2] ? Number(m[2]) : a;
+  if (a < 1 || b < 1) return null;
+  return { start: Math.min(a, b), end: Math.max(a, b) };
+}
+
+/** The hash for a range: `#L7` for one line, `#L7-L9` for several. */
+export function lineHash(start: number, end: number): string {
+  const [a, b] = start <= end ? [start, end] : [end, start];
+  return a === b ? `#L${a}` : `#L${a}-L${b}`;
+}

@@ -3,24 +3,21 @@
  * A plain GET form (works before hydration, URLs can be shared), results server-rendered from
  * ai.semanticSearch: `path:start–end` linking to the code browser with those lines selected,
  * chunk type and name, language, score and the engine that ranked them; an indexing notice
- * while the index is built or behind the branch (IndexWatcher refreshes when it is ready).
+ * while the index is built or behind the branch (IndexWatcher refreshes when it is ready); for
+ * signed-in users, the Ask panel (ai.chat) below.
  */
 import Link from "next/link";
 import { TRPCError } from "@trpc/server";
-import { getServerCaller } from "@/server/auth/session";
+import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import type { RepoData } from "@/components/code/data";
-import { codeUrl } from "@/components/code/urls";
+import { codeUrl, lineHash } from "@/components/code/urls";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { CodeIcon, SearchIcon } from "@/components/ui/icons";
 import { card, container, cx, hint, label } from "@/components/ui/styles";
 import { IndexWatcher } from "./index-watcher";
-
-/** The code view's line-range hash (`#L7`, `#L7-L9`), as components/code/line-selection.tsx reads it (that module is client-only). */
-function lineHash(start: number, end: number): string {
-  return start === end ? `#L${start}` : `#L${start}-L${end}`;
-}
+import { AskPanel } from "./ask-panel";
 
 /** Lines of a result shown under its header (the link opens the whole range). */
 const PREVIEW_LINES = 12;
@@ -39,7 +36,7 @@ export function searchParamsOf(search: Record<string, string | string[] | undefi
 }
 
 export async function SearchPage({ repo, params }: { repo: RepoData; params: SearchParams }) {
-  const caller = await getServerCaller();
+  const [caller, actor] = await Promise.all([getServerCaller(), getCurrentActor()]);
   const status = await caller.ai.searchIndexStatus({ repoId: repo.id });
   let out: Awaited<ReturnType<typeof caller.ai.semanticSearch>> | null = null;
   let error: string | null = null;
@@ -109,6 +106,7 @@ export async function SearchPage({ repo, params }: { repo: RepoData; params: Sea
           </p>
         )}
       </div>
+      {actor && !repo.isEmpty && <AskPanel repo={{ id: repo.id, owner: repo.owner, name: repo.name }} branch={after.branch} />}
     </div>
   );
 }

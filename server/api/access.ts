@@ -180,6 +180,7 @@ export const ACCESS: Record<string, AccessRule> = {
   // ai (issue #10; docs/ai.md)
   "ai.semanticSearch": { tier: "repo", level: "read" }, // code search; queues an index refresh when stale
   "ai.searchIndexStatus": { tier: "repo", level: "read" }, // beyond the spec: the search page's indexing state
+  "ai.chat": { tier: "repo", level: "read" }, // signed in (checked in the router: a model call may spend the repository's key)
   // projects and cycles (issue #3; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },

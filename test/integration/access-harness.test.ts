@@ -221,6 +221,7 @@ describe("scope × role matrix", () => {
     // AI writing helpers (issue #10): any reader, but signed in (a model call may spend the repository's key)
     "ai.generatePRDescription": { level: "read", input: {} },
     "ai.summarizeForSquash": { level: "read", input: {} },
+    "ai.chat": { level: "read", input: {} },
     "issues.create": {
       level: "write",
       input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },

@@ -12,8 +12,8 @@ import { summarizeForSquash } from "@/server/services/ai/summarize-for-squash";
 import { prDescriptionInput, squashInput } from "@/server/services/ai/writing-schemas";
 import { middleware, repoProcedure, router } from "../trpc";
 
-/** Refuses anonymous callers before the input is read. */
-const signedIn = middleware(({ ctx, next }) => {
+/** Refuses anonymous callers before the input is read (a model call may spend a provider key). */
+export const signedIn = middleware(({ ctx, next }) => {
   if (!(ctx as { actor?: unknown }).actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in to use the AI helpers" });
   return next();
 });

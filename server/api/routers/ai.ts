@@ -1,16 +1,18 @@
 /**
  * The ai router (spec "AI router"; issue #10; docs/ai.md): one part per feature, merged here —
  * ai-status (status), ai-writing (generatePRDescription, summarizeForSquash), ai-search
- * (semanticSearch, searchIndexStatus).
+ * (semanticSearch, searchIndexStatus), ai-chat (chat).
  * Rate limits come from server/api/procedure-limits.ts by path; access rows from server/api/access.ts.
  */
 import { mergeRouters } from "../trpc";
 import { aiStatusRouter } from "./ai-status";
 import { aiWritingRouter } from "./ai-writing";
 import { aiSearchRouter } from "./ai-search";
+import { aiChatRouter } from "./ai-chat";
 
 export const aiRouter = mergeRouters(
   aiStatusRouter,
   aiWritingRouter,
   aiSearchRouter,
+  aiChatRouter,
 );
