@@ -29,6 +29,7 @@ CREATE TABLE "ProposedChange" (
     "id" TEXT NOT NULL,
     "sessionId" TEXT NOT NULL,
     "messageId" TEXT,
+    "seq" INTEGER NOT NULL DEFAULT 0,
     "type" TEXT NOT NULL,
     "path" TEXT NOT NULL,
     "content" TEXT,
@@ -53,7 +54,7 @@ CREATE UNIQUE INDEX "AgentSession_repoId_branch_key" ON "AgentSession"("repoId",
 CREATE INDEX "AgentMessage_sessionId_createdAt_idx" ON "AgentMessage"("sessionId", "createdAt");
 
 -- CreateIndex
-CREATE INDEX "ProposedChange_sessionId_status_createdAt_idx" ON "ProposedChange"("sessionId", "status", "createdAt");
+CREATE INDEX "ProposedChange_sessionId_seq_idx" ON "ProposedChange"("sessionId", "seq");
 
 -- AddForeignKey
 ALTER TABLE "AgentSession" ADD CONSTRAINT "AgentSession_repoId_fkey" FOREIGN KEY ("repoId") REFERENCES "Repository"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -28,6 +28,7 @@ CREATE TABLE "ProposedChange" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "sessionId" TEXT NOT NULL,
     "messageId" TEXT,
+    "seq" INTEGER NOT NULL DEFAULT 0,
     "type" TEXT NOT NULL,
     "path" TEXT NOT NULL,
     "content" TEXT,
@@ -52,5 +53,5 @@ CREATE UNIQUE INDEX "AgentSession_repoId_branch_key" ON "AgentSession"("repoId",
 CREATE INDEX "AgentMessage_sessionId_createdAt_idx" ON "AgentMessage"("sessionId", "createdAt");
 
 -- CreateIndex
-CREATE INDEX "ProposedChange_sessionId_status_createdAt_idx" ON "ProposedChange"("sessionId", "status", "createdAt");
+CREATE INDEX "ProposedChange_sessionId_seq_idx" ON "ProposedChange"("sessionId", "seq");
 
