@@ -196,4 +196,23 @@ export const ACCESS: Record<string, AccessRule> = {
   "repoAiKeys.list": { tier: "repo", level: "admin" },
   "repoAiKeys.set": { tier: "repo", level: "admin" },
   "repoAiKeys.delete": { tier: "repo", level: "admin" },
+  // coding agent (issue #11; docs/agent.md). Sessions are the caller's own: user-tier rows whose
+  // services find the session (another user's is NOT_FOUND) and authorize its repository;
+  // approving commits to the repository: repo:write and write permission (checked in the service).
+  "agent.status": { tier: "public" }, // a repoId, when given, is authorized for read in the service
+  "agent.getModes": { tier: "public" },
+  "agent.createSession": { tier: "repo", level: "read" }, // signed in (UNAUTHORIZED when anonymous)
+  "agent.getSession": { tier: "user", scope: "repo:read" },
+  "agent.listSessions": { tier: "user", scope: "repo:read" },
+  "agent.updateSession": { tier: "user", scope: "repo:read" },
+  "agent.deleteSession": { tier: "user", scope: "repo:read" },
+  "agent.chat": { tier: "user", scope: "repo:read" },
+  "agent.chatStream": { tier: "user", scope: "repo:read" },
+  "agent.getMessages": { tier: "user", scope: "repo:read" },
+  "agent.getPendingChanges": { tier: "user", scope: "repo:read" },
+  "agent.proposeChange": { tier: "user", scope: "repo:read" }, // extension: a pending record; nothing touches the repository
+  "agent.approveChange": { tier: "user", scope: "repo:write" },
+  "agent.approveAllChanges": { tier: "user", scope: "repo:write" },
+  "agent.rejectChange": { tier: "user", scope: "repo:read" }, // the caller's own proposal; nothing is applied
+  "agent.openPullRequest": { tier: "user", scope: "repo:read" }, // extension: as pulls.create (read level)
 };

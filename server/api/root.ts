@@ -8,6 +8,7 @@ import { pullsRouter } from "./routers/pulls";
 import { stacksRouter } from "./routers/stacks";
 import { aiRouter } from "./routers/ai";
 import { repoAiKeysRouter } from "./routers/repo-ai-keys";
+import { agentRouter } from "./routers/agent";
 
 export const appRouter = router({
   users: usersRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   stacks: stacksRouter,
   ai: aiRouter,
   repoAiKeys: repoAiKeysRouter,
+  agent: agentRouter,
 });
 
 export type AppRouter = typeof appRouter;

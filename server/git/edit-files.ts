@@ -52,16 +52,47 @@ export async function readFileAt(gitDir: string, commit: string, filePath: strin
   return null;
 }
 
-/** One file's new content for `commitFileChanges` (the mode is kept from the parent). */
+/** One file's new content for `commitFileChanges` (the mode is kept from the parent); `content: null` deletes the path. */
 export interface FileChange {
   path: string;
   mode: string;
-  content: Buffer;
+  content: Buffer | null;
+}
+
+/** A tree entry: mode, type ("blob" | "tree" | "commit") and object id. */
+export interface TreeEntryAt {
+  mode: string;
+  type: string;
+  oid: string;
 }
 
 /**
- * Writes a commit on `parent` whose tree is the parent's with `changes` applied (regular files
- * only, existing paths), and returns its sha. The blobs are written as given (`hash-object
+ * The entries of `commit` at `filePath` and at each of its parent folders ("a", "a/b", "a/b/c"
+ * for "a/b/c"), keyed by path; a path missing from the commit has no key. One `git ls-tree`.
+ * `filePath` must be a clean path (see readFileAt); callers validate it first (agent paths:
+ * server/services/agent/paths.ts). Errors: a plain Error when git fails.
+ */
+export async function entriesAlong(gitDir: string, commit: string, filePath: string): Promise<Map<string, TreeEntryAt>> {
+  const segments = filePath.split("/");
+  const prefixes = segments.map((_, i) => segments.slice(0, i + 1).join("/"));
+  const ls = await runGit(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", sha(commit, "commit"), "--", ...prefixes], { gitDir });
+  if (ls.code !== 0) throw new Error(`git ls-tree failed (${ls.code}): ${ls.stderr.trim()}`);
+  const out = new Map<string, TreeEntryAt>();
+  for (const rec of ls.stdout.toString("utf8").split("\0")) {
+    const tab = rec.indexOf("\t");
+    if (tab < 0) continue;
+    const name = rec.slice(tab + 1);
+    if (!prefixes.includes(name)) continue;
+    const [mode, type, oid] = rec.slice(0, tab).split(" ");
+    out.set(name, { mode, type, oid });
+  }
+  return out;
+}
+
+/**
+ * Writes a commit on `parent` whose tree is the parent's with `changes` applied (regular files;
+ * new paths are added, `content: null` removes a path), and returns its sha. The caller checks
+ * file/folder clashes first (`entriesAlong`): git's index silently replaces a file by a folder. The blobs are written as given (`hash-object
  * --no-filters`: no end-of-line or attribute conversion). A temporary index under
  * DATA_DIR/tmp/edit is used and always removed.
  */
@@ -77,6 +108,11 @@ export async function commitFileChanges(
     await gitText(["read-tree", sha(input.parent, "parent")], { gitDir, env });
     const entries: string[] = [];
     for (const change of input.changes) {
+      if (change.content === null) {
+        // git-update-index(1) --index-info: mode 0 removes the path
+        entries.push(`0 ${"0".repeat(40)}\t${change.path}\0`);
+        continue;
+      }
       if (change.mode !== "100644" && change.mode !== "100755") throw new Error(`cannot write mode ${change.mode}`);
       const oid = (await gitText(["hash-object", "-w", "--no-filters", "--stdin"], { gitDir, input: change.content })).trim();
       entries.push(`${change.mode} ${sha(oid, "blob")}\t${change.path}\0`);

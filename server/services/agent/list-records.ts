@@ -1,0 +1,31 @@
+/** agent.getMessages and agent.getPendingChanges (issue #11): a session's history and its changes. */
+import type { Actor } from "@/server/auth/actor";
+import type { Db } from "@/server/db";
+import { changeView, messageView, ownSession, type AgentMessageView, type ProposedChangeView } from "./model";
+
+/**
+ * getMessages {sessionId, limit? (1–100, default 50), offset?}: the messages oldest first
+ * (createdAt, then id), each with the changes it proposed.
+ */
+export async function getMessages(db: Db, actor: Actor, input: { sessionId: string; limit?: number; offset?: number }): Promise<AgentMessageView[]> {
+  const { session } = await ownSession(db, actor, input.sessionId);
+  const rows = await db.agentMessage.findMany({
+    where: { sessionId: session.id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: input.limit ?? 50,
+    skip: input.offset ?? 0,
+    include: { changes: { orderBy: [{ seq: "asc" }, { createdAt: "asc" }] } },
+  });
+  return rows.map(messageView);
+}
+
+/**
+ * getPendingChanges {sessionId}: every change of the session in the order proposed, each with its
+ * status (pending, approved or rejected; spec "Proposed file change"). A failed approval leaves
+ * the change pending with the failure in `reason`.
+ */
+export async function getPendingChanges(db: Db, actor: Actor, sessionId: string): Promise<ProposedChangeView[]> {
+  const { session } = await ownSession(db, actor, sessionId);
+  const rows = await db.proposedChange.findMany({ where: { sessionId: session.id }, orderBy: [{ seq: "asc" }, { createdAt: "asc" }] });
+  return rows.map(changeView);
+}

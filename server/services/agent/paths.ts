@@ -1,0 +1,51 @@
+/**
+ * The path rule of proposed changes (issue #11; docs/agent.md "Paths"). A proposed path is
+ * normalised ("./a//b" → "a/b", "a/../b" → "b") and refused (BAD_REQUEST, saying why) when it:
+ *   - is empty or names the top of the repository;
+ *   - is absolute ("/etc/passwd", "C:/x") or escapes the repository (".." above the top);
+ *   - touches git's own folder: any segment ".git" in any letter case, also the forms Windows and
+ *     macOS file systems read as ".git" (".git.", ".git ", "git~1"), as git's verify_path refuses;
+ *   - is not a valid git path: a backslash (git on Windows reads it as a separator), a control
+ *     character, a segment longer than 255 bytes, or more than 4096 bytes in all.
+ * Pure; the same rule for the model's proposeChange tool and for edits drafted by hand.
+ */
+import { AppError } from "@/server/errors";
+
+export const MAX_PATH_BYTES = 4096;
+export const MAX_SEGMENT_BYTES = 255;
+
+const bad = (raw: string, why: string) => new AppError("BAD_REQUEST", `path "${raw.length > 200 ? `${raw.slice(0, 200)}…` : raw}" ${why}`);
+
+/** True for a segment a file system may read as git's own folder. */
+function isGitDir(segment: string): boolean {
+  return /^\.git[. ]*$/i.test(segment) || /^git~\d+$/i.test(segment);
+}
+
+/**
+ * The normalised repository path for `raw` (segments joined by "/", no leading or trailing "/").
+ * Errors: BAD_REQUEST naming the path and the rule it breaks (see the module comment).
+ */
+export function normaliseAgentPath(raw: string): string {
+  if (raw.trim() === "") throw bad(raw, "is empty: name a file");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(raw)) throw bad(raw, "contains a control character");
+  if (raw.includes("\\")) throw bad(raw, "contains a backslash: separate folders with /");
+  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw) || raw.startsWith("~")) throw bad(raw, "is absolute: give a path from the top of the repository");
+  const out: string[] = [];
+  for (const segment of raw.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (!out.length) throw bad(raw, "escapes the repository");
+      out.pop();
+      continue;
+    }
+    if (isGitDir(segment)) throw bad(raw, "touches the .git folder, which is git's own");
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw bad(raw, `has a name longer than ${MAX_SEGMENT_BYTES} bytes`);
+    out.push(segment);
+  }
+  if (!out.length) throw bad(raw, "names the top of the repository, not a file");
+  if (raw.endsWith("/")) throw bad(raw, "ends with /: name a file, not a folder");
+  const path = out.join("/");
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw bad(raw, `is longer than ${MAX_PATH_BYTES} bytes`);
+  return path;
+}
