@@ -6,6 +6,7 @@ import { issuesRouter } from "./routers/issues";
 import { projectsRouter, cyclesRouter } from "./routers/planning";
 import { pullsRouter } from "./routers/pulls";
 import { stacksRouter } from "./routers/stacks";
+import { aiRouter } from "./routers/ai";
 
 export const appRouter = router({
   users: usersRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   cycles: cyclesRouter,
   pulls: pullsRouter,
   stacks: stacksRouter,
+  ai: aiRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -60,32 +60,40 @@ export interface FileChange {
 }
 
 /**
- * Writes a commit on `parent` whose tree is the parent's with `changes` applied (regular files
- * only, existing paths), and returns its sha. The blobs are written as given (`hash-object
+ * Writes the tree that is `base` (a commit or tree id) with `changes` applied (regular files;
+ * a path may be new) and returns its id. The blobs are written as given (`hash-object
  * --no-filters`: no end-of-line or attribute conversion). A temporary index under
  * DATA_DIR/tmp/edit is used and always removed.
  */
-export async function commitFileChanges(
-  gitDir: string,
-  input: { parent: string; changes: FileChange[]; message: string; author: Identity; committer: Identity },
-): Promise<string> {
+export async function writeTreeWithChanges(gitDir: string, base: string, changes: FileChange[]): Promise<string> {
   const dir = path.join(getConfig().dataDir, "tmp", "edit");
   mkdirSync(dir, { recursive: true });
   const indexFile = path.join(dir, `${randomUUID()}.index`);
   const env = { GIT_INDEX_FILE: indexFile };
   try {
-    await gitText(["read-tree", sha(input.parent, "parent")], { gitDir, env });
+    await gitText(["read-tree", sha(base, "base")], { gitDir, env });
     const entries: string[] = [];
-    for (const change of input.changes) {
+    for (const change of changes) {
       if (change.mode !== "100644" && change.mode !== "100755") throw new Error(`cannot write mode ${change.mode}`);
       const oid = (await gitText(["hash-object", "-w", "--no-filters", "--stdin"], { gitDir, input: change.content })).trim();
       entries.push(`${change.mode} ${sha(oid, "blob")}\t${change.path}\0`);
     }
     await gitText(["update-index", "-z", "--index-info"], { gitDir, env, input: entries.join("") });
-    const tree = (await gitText(["write-tree"], { gitDir, env })).trim();
-    return commitTree(gitDir, { tree: sha(tree, "tree"), parents: [input.parent], message: input.message, author: input.author, committer: input.committer });
+    return sha((await gitText(["write-tree"], { gitDir, env })).trim(), "tree");
   } finally {
     rmSync(indexFile, { force: true });
     rmSync(`${indexFile}.lock`, { force: true });
   }
+}
+
+/**
+ * Writes a commit on `parent` whose tree is the parent's with `changes` applied (regular files
+ * only, existing paths; `writeTreeWithChanges`), and returns its sha.
+ */
+export async function commitFileChanges(
+  gitDir: string,
+  input: { parent: string; changes: FileChange[]; message: string; author: Identity; committer: Identity },
+): Promise<string> {
+  const tree = await writeTreeWithChanges(gitDir, input.parent, input.changes);
+  return commitTree(gitDir, { tree, parents: [input.parent], message: input.message, author: input.author, committer: input.committer });
 }

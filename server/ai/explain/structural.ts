@@ -1,0 +1,82 @@
+/**
+ * The structural diff of one file (issue #10 "explainFileDiff"; docs/ai.md "Structural diff"):
+ * the outlines (server/ai/syntax/parser.ts) of the old and new version compared by identity
+ * `kind + container + name`. A declaration present only in the new version is added, only in
+ * the old one removed; present in both, it is changed when its text differs once whitespace is
+ * collapsed (so re-indentation alone is not a change). Exported-ness is compared too: an export
+ * that disappears (removed, or no longer exported) is named separately because callers break.
+ */
+import { languageOf, outline, type OutlineItem, type SyntaxLanguage } from "@/server/ai/syntax/parser";
+
+export interface DeclRef {
+  kind: OutlineItem["kind"];
+  /** `name`, or `Container.name` for members. */
+  name: string;
+  exported: boolean;
+  /** Line in the version it belongs to (new for added/changed, old for removed), 1-based. */
+  line: number;
+}
+
+export interface StructuralDiff {
+  language: SyntaxLanguage;
+  added: DeclRef[];
+  removed: DeclRef[];
+  changed: DeclRef[];
+  /** Exported declarations of the old version that are gone or no longer exported in the new. */
+  removedExports: DeclRef[];
+  /** Declarations in the new version that became exported. */
+  newExports: DeclRef[];
+  /** Declarations counted in the old and new version. */
+  oldCount: number;
+  newCount: number;
+}
+
+const keyOf = (d: OutlineItem) => `${d.kind}\u0000${d.container ?? ""}\u0000${d.name}`;
+const label = (d: OutlineItem) => (d.container ? `${d.container}.${d.name}` : d.name);
+const ref = (d: OutlineItem, line = d.startLine): DeclRef => ({ kind: d.kind, name: label(d), exported: d.exported, line });
+const squash = (t: string) => t.replace(/\s+/g, " ").trim();
+
+/** Index of an outline by identity; a repeated identity (overloads) keeps every text joined. */
+function index(items: OutlineItem[]): Map<string, OutlineItem> {
+  const map = new Map<string, OutlineItem>();
+  for (const d of items) {
+    const k = keyOf(d);
+    const seen = map.get(k);
+    map.set(k, seen ? { ...seen, text: `${seen.text}\n${d.text}`, exported: seen.exported || d.exported } : d);
+  }
+  return map;
+}
+
+/**
+ * Compares the declarations of `oldContent` and `newContent` of `path`. Returns null when the
+ * file has no grammar (languageOf) or neither version parses into any declaration — callers
+ * then describe the change line by line.
+ */
+export async function structuralDiff(path: string, oldContent: string, newContent: string): Promise<StructuralDiff | null> {
+  const language = languageOf(path);
+  if (!language) return null;
+  const [before, after] = await Promise.all([oldContent ? outline(oldContent, language) : [], newContent ? outline(newContent, language) : []]);
+  if (!before.length && !after.length) return null;
+  const oldIdx = index(before);
+  const newIdx = index(after);
+  const diff: StructuralDiff = { language, added: [], removed: [], changed: [], removedExports: [], newExports: [], oldCount: before.length, newCount: after.length };
+  for (const [k, d] of newIdx) {
+    const prev = oldIdx.get(k);
+    if (!prev) diff.added.push(ref(d));
+    else if (squash(prev.text) !== squash(d.text)) diff.changed.push(ref(d));
+    if (d.exported && !prev?.exported && !d.container) diff.newExports.push(ref(d));
+  }
+  for (const [k, d] of oldIdx) {
+    const next = newIdx.get(k);
+    if (!next) diff.removed.push(ref(d));
+    if (d.exported && !d.container && !next?.exported) diff.removedExports.push(ref(d));
+  }
+  return diff;
+}
+
+/** "function `a`, class `B`" for a list of declarations (at most `max` named, then "and N more"). */
+export function describeDecls(list: DeclRef[], max = 6): string {
+  const names = list.slice(0, max).map((d) => `${d.kind} \`${d.name}\``);
+  if (list.length > max) names.push(`and ${list.length - max} more`);
+  return names.join(", ");
+}
