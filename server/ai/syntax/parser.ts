@@ -135,11 +135,8 @@ function nameOf(node: Node): string | null {
 
 function isExported(node: Node, name: string, language: SyntaxLanguage, topLevel: boolean): boolean {
   switch (language) {
-    case "typescript": case "tsx": case "javascript": {
-      let p = node.parent;
-      for (let i = 0; p && i < 3; i++, p = p.parent) if (p.type === "export_statement") return true;
-      return false;
-    }
+    case "typescript": case "tsx": case "javascript":
+      return node.parent?.type === "export_statement";
     case "go": return /^[A-Z]/.test(name);
     case "rust": return node.namedChildren.some((c) => c?.type === "visibility_modifier");
     case "java": case "c_sharp": return /\bpublic\b/.test(node.namedChildren.find((c) => c?.type === "modifiers")?.text ?? "");

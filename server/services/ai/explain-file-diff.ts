@@ -89,9 +89,8 @@ function localExplanation(input: ExplainInput, a: Analysis): FileExplanation {
   if (input.oldContent === input.newContent) summary = `${path}: no change.`;
   else if (!input.oldContent) summary = `New ${kind} file ${path} (${plural(a.added, "line")})${parts.length ? `: ${parts.join("; ")}` : ""}.`;
   else if (!input.newContent) summary = `Deletes ${path} (${plural(a.removed, "line")})${parts.length ? `: ${parts.join("; ")}` : ""}.`;
-  else if (parts.length) summary = `${path}: ${parts.join("; ")} (${stat}).`;
+  else if (parts.length) summary = `${parts.join("; ").replace(/^./, (c) => c.toUpperCase())} in ${path} (${stat}).`;
   else summary = `${path}: ${plural(a.added, "line")} added and ${plural(a.removed, "line")} removed${s ? ", inside existing declarations or between them" : ""}.`;
-  summary = summary.charAt(0).toUpperCase() + summary.slice(1);
 
   const body: string[] = [];
   if (s) {
