@@ -26,6 +26,7 @@ import { liveBatch, threadsAtFileTop, threadsByLine, threadsOffDiff, slotKey, ty
 import { FileTopThreads } from "./file-top-threads";
 import { SuggestionBatchBar } from "./suggestion-batch";
 import { CommentLineButton, LineSlot, ReviewContext, type ReviewState } from "./review-threads";
+import { ExplainFileButton } from "./explain-file";
 
 type Mark = { path: string; blobSha: string | null };
 
@@ -45,7 +46,7 @@ export interface ReviewProps {
   repo: { owner: string; name: string };
 }
 
-export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { prId: string; marks: Mark[]; signedIn: boolean; review: ReviewProps } & Omit<DiffViewerProps, "renderFileActions" | "collapsedFile" | "lineSlots" | "renderSlot" | "renderGutter">) {
+export function PullFilesView({ prId, repoId, range, marks, signedIn, review, ...viewer }: { prId: string; repoId: string; range: { base: string; head: string }; marks: Mark[]; signedIn: boolean; review: ReviewProps } & Omit<DiffViewerProps, "renderFileActions" | "collapsedFile" | "lineSlots" | "renderSlot" | "renderGutter">) {
   const client = useTRPCClient();
   const [threads, setThreads] = useState(review.threads);
   useEffect(() => setThreads(review.threads), [review.threads]);
@@ -141,16 +142,18 @@ export function PullFilesView({ prId, marks, signedIn, review, ...viewer }: { pr
         fileTop={hasTop}
         renderFileTop={(f) => <FileTopThreads threads={topOf(f)} file={f} />}
         renderGutter={signedIn ? (f, side, line) => <CommentLineButton file={f} side={side} line={line} /> : undefined}
-        renderFileActions={
-          signedIn
-            ? (f) => (
-                <label className="flex shrink-0 items-center gap-1.5 rounded-md border border-border px-2 py-0.5 font-sans text-xs text-muted-foreground">
-                  <input type="checkbox" className="h-3.5 w-3.5 accent-[var(--primary)]" checked={isViewed(f)} onChange={(e) => void toggle(f, e.target.checked)} data-testid="file-viewed" aria-label={`Viewed ${pathOf(f)}`} />
-                  Viewed
-                </label>
-              )
-            : undefined
-        }
+        renderFileActions={(f) => (
+          <>
+            {/* issue #10: an explanation of this file's change, labelled with its engine */}
+            <ExplainFileButton file={f} repoId={repoId} prId={prId} range={range} />
+            {signedIn && (
+              <label className="flex shrink-0 items-center gap-1.5 rounded-md border border-border px-2 py-0.5 font-sans text-xs text-muted-foreground">
+                <input type="checkbox" className="h-3.5 w-3.5 accent-[var(--primary)]" checked={isViewed(f)} onChange={(e) => void toggle(f, e.target.checked)} data-testid="file-viewed" aria-label={`Viewed ${pathOf(f)}`} />
+                Viewed
+              </label>
+            )}
+          </>
+        )}
       />
       <SuggestionBatchBar ids={batch} threads={threads} onClear={() => setBatchIds([])} onCommitted={refetch} />
     </ReviewContext.Provider>

@@ -7,6 +7,7 @@
  * added: they are deterministic and must never depend on a model noticing them.
  */
 import { z } from "zod";
+import { modelText } from "@/server/validation/strings";
 import type { DiffFile } from "@/server/git/diff";
 import type { ModelEngine } from "./engine";
 import { generateStructured } from "./structured";
@@ -20,14 +21,14 @@ export const MAX_FILE_LINES = 400;
 export const MAX_MODEL_FINDINGS = 30;
 
 export const modelReviewSchema = z.object({
-  summary: z.string().describe("Two to five sentences on what the change does and its main risks, in Markdown."),
+  summary: modelText().describe("Two to five sentences on what the change does and its main risks, in Markdown."),
   findings: z
     .array(
       z.object({
-        path: z.string().describe("A file path exactly as in the diff headers."),
+        path: modelText().describe("A file path exactly as in the diff headers."),
         line: z.number().int().describe("A line number shown with '+' (an added line) in that file."),
         severity: z.enum(["info", "warning", "error"]),
-        message: z.string().describe("The problem and what to do, one or two sentences."),
+        message: modelText().describe("The problem and what to do, one or two sentences."),
       }),
     )
     .describe("Real problems only: bugs, security issues, missing error handling, leftover debugging. No style nits."),

@@ -138,6 +138,8 @@ export const ACCESS: Record<string, AccessRule> = {
   // requests). The batch names several comments: user tier, the service authorizes the repository.
   "pulls.applySuggestion": { tier: "repo", level: "read" },
   "pulls.applySuggestions": { tier: "user", scope: "repo:read" }, // extension (GitHub's batch)
+  // issue #10 (docs/pulls.md "Resolving conflicts"): the same rule, the merge commit goes to the source branch
+  "pulls.resolveConflicts": { tier: "repo", level: "read", scope: "repo:write" }, // extension (GitHub's web conflict editor)
   // inbox (issue #9; docs/pulls.md "Inbox"): across readable repositories, checked in the SQL
   "pulls.inboxSummary": { tier: "user", scope: "repo:read" },
   "pulls.inboxAwaitingCount": { tier: "user", scope: "repo:read" },
@@ -181,6 +183,9 @@ export const ACCESS: Record<string, AccessRule> = {
   "ai.semanticSearch": { tier: "repo", level: "read" }, // code search; queues an index refresh when stale
   "ai.searchIndexStatus": { tier: "repo", level: "read" }, // beyond the spec: the search page's indexing state
   "ai.chat": { tier: "repo", level: "read" }, // signed in (checked in the router: a model call may spend the repository's key)
+  // AI code helpers (issue #10; docs/ai.md): read-level, they work on what the caller sends
+  "ai.explainFileDiff": { tier: "repo", level: "read" },
+  "ai.suggestConflictResolution": { tier: "repo", level: "read" },
   // projects and cycles (issue #3; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },

@@ -90,24 +90,22 @@ export async function entriesAlong(gitDir: string, commit: string, filePath: str
 }
 
 /**
- * Writes a commit on `parent` whose tree is the parent's with `changes` applied (regular files;
- * new paths are added, `content: null` removes a path), and returns its sha. The caller checks
- * file/folder clashes first (`entriesAlong`): git's index silently replaces a file by a folder. The blobs are written as given (`hash-object
+ * Writes the tree that is `base` (a commit or tree id) with `changes` applied (regular files;
+ * a path may be new; `content: null` removes a path) and returns its id. The caller checks
+ * file/folder clashes first (`entriesAlong`): git's index silently replaces a file by a folder.
+ * The blobs are written as given (`hash-object
  * --no-filters`: no end-of-line or attribute conversion). A temporary index under
  * DATA_DIR/tmp/edit is used and always removed.
  */
-export async function commitFileChanges(
-  gitDir: string,
-  input: { parent: string; changes: FileChange[]; message: string; author: Identity; committer: Identity },
-): Promise<string> {
+export async function writeTreeWithChanges(gitDir: string, base: string, changes: FileChange[]): Promise<string> {
   const dir = path.join(getConfig().dataDir, "tmp", "edit");
   mkdirSync(dir, { recursive: true });
   const indexFile = path.join(dir, `${randomUUID()}.index`);
   const env = { GIT_INDEX_FILE: indexFile };
   try {
-    await gitText(["read-tree", sha(input.parent, "parent")], { gitDir, env });
+    await gitText(["read-tree", sha(base, "base")], { gitDir, env });
     const entries: string[] = [];
-    for (const change of input.changes) {
+    for (const change of changes) {
       if (change.content === null) {
         // git-update-index(1) --index-info: mode 0 removes the path
         entries.push(`0 ${"0".repeat(40)}\t${change.path}\0`);
@@ -118,10 +116,21 @@ export async function commitFileChanges(
       entries.push(`${change.mode} ${sha(oid, "blob")}\t${change.path}\0`);
     }
     await gitText(["update-index", "-z", "--index-info"], { gitDir, env, input: entries.join("") });
-    const tree = (await gitText(["write-tree"], { gitDir, env })).trim();
-    return commitTree(gitDir, { tree: sha(tree, "tree"), parents: [input.parent], message: input.message, author: input.author, committer: input.committer });
+    return sha((await gitText(["write-tree"], { gitDir, env })).trim(), "tree");
   } finally {
     rmSync(indexFile, { force: true });
     rmSync(`${indexFile}.lock`, { force: true });
   }
+}
+
+/**
+ * Writes a commit on `parent` whose tree is the parent's with `changes` applied
+ * (`writeTreeWithChanges`: regular files, new paths added, `content: null` removes), and returns its sha.
+ */
+export async function commitFileChanges(
+  gitDir: string,
+  input: { parent: string; changes: FileChange[]; message: string; author: Identity; committer: Identity },
+): Promise<string> {
+  const tree = await writeTreeWithChanges(gitDir, input.parent, input.changes);
+  return commitTree(gitDir, { tree, parents: [input.parent], message: input.message, author: input.author, committer: input.committer });
 }

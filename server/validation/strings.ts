@@ -59,3 +59,12 @@ export function line(field: string, typeError?: string): z.ZodString {
 export function text(field: string, typeError?: string): z.ZodString {
   return build("text", field, typeError);
 }
+
+/**
+ * A string field of a model's ANSWER schema (AI structured output, server/ai/structured.ts):
+ * sent to the provider as JSON Schema, so it carries no refinements; never for user input,
+ * which goes through `line` / `text`. The services bound and check what they use of it.
+ */
+export function modelText(): z.ZodString {
+  return z.string();
+}

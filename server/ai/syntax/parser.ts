@@ -16,6 +16,12 @@ import { readFile } from "node:fs/promises";
 import { Language, Parser, Query, type Node, type Tree } from "web-tree-sitter";
 import { getConfig } from "@/server/config";
 
+/** A grammar name from `languageOf` ("typescript", "python", …). */
+export type SyntaxLanguage = string;
+
+/** Sources larger than this (bytes) are not parsed: `parse` and `outline` answer null / []. */
+export const MAX_PARSE_BYTES = 1024 * 1024;
+
 /** What an outline item is. `method` = a function inside a class (or impl, trait, module). */
 export type OutlineKind = "function" | "class" | "method";
 
@@ -81,6 +87,7 @@ async function loadLanguage(language: string): Promise<Language | null> {
  * is unknown or fails to load. The caller owns the tree (`tree.delete()` frees its memory).
  */
 export async function parse(source: string, language: string): Promise<Tree | null> {
+  if (source.length > MAX_PARSE_BYTES || Buffer.byteLength(source) > MAX_PARSE_BYTES) return null;
   const lang = await loadLanguage(language);
   if (!lang) return null;
   const parser = new Parser();

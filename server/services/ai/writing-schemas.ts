@@ -5,7 +5,7 @@
  * output schemas have no optional fields (OpenAI's strict JSON schema requires every key).
  */
 import { z } from "zod";
-import { line, text } from "@/server/validation/strings";
+import { line, text, modelText } from "@/server/validation/strings";
 import { CATEGORIES } from "@/server/ai/local/conventional";
 
 const branch = (field: string) => line(field).min(1, `${field} is required`).max(255, `${field} is at most 255 characters`);
@@ -47,15 +47,15 @@ export type SquashInputBody = z.infer<typeof squashInput>;
 
 /** What the model must answer for a description (the spec's shape; breakingChanges may be empty). */
 export const prDescriptionModelSchema = z.object({
-  title: z.string().describe("Pull request title, at most 72 characters"),
-  body: z.string().describe("Markdown body"),
-  summary: z.string().describe("One or two sentences"),
-  changes: z.array(z.object({ category: z.enum(CATEGORIES as [string, ...string[]]), description: z.string() })),
-  breakingChanges: z.array(z.string()),
+  title: modelText().describe("Pull request title, at most 72 characters"),
+  body: modelText().describe("Markdown body"),
+  summary: modelText().describe("One or two sentences"),
+  changes: z.array(z.object({ category: z.enum(CATEGORIES as [string, ...string[]]), description: modelText() })),
+  breakingChanges: z.array(modelText()),
 });
 
 /** What the model must answer for a squash message: title and the commit listing; trailers are added by svc. */
 export const squashModelSchema = z.object({
-  title: z.string().describe("First line of the commit message, at most 72 characters"),
-  body: z.string().describe("The rest of the message, without Co-authored-by trailers"),
+  title: modelText().describe("First line of the commit message, at most 72 characters"),
+  body: modelText().describe("The rest of the message, without Co-authored-by trailers"),
 });

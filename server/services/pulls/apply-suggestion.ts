@@ -108,11 +108,22 @@ function checkOverlaps(comments: Comment[]): void {
   if (clashes.length) throw bad(`suggestions overlap, so they cannot be applied together: ${clashes.join("; ")}`);
 }
 
-/** Step 2: the source branch's repository at write permission, for `actor`. */
-async function authorizeSource(db: Db, actor: Actor | null, target: AuthorizedRepo, pr: Comment["pullRequest"]): Promise<string> {
-  if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to apply suggestions");
+/**
+ * Step 2: the source branch's repository at write permission, for `actor`; returns its git
+ * directory. `doing` names the action in messages (also used by pulls.resolveConflicts).
+ * Errors: UNAUTHORIZED (anonymous), FORBIDDEN (no write on the target, or a fork the actor
+ * cannot write).
+ */
+export async function authorizeSource(
+  db: Db,
+  actor: Actor | null,
+  target: AuthorizedRepo,
+  pr: { sourceRepoId: string; sourceBranch: string; sourceRepo: { name: string; owner: { username: string } } },
+  doing = "applying a suggestion",
+): Promise<string> {
+  if (!actor) throw new AppError("UNAUTHORIZED", `sign in or send a token: ${doing} commits to the source branch`);
   if (pr.sourceRepoId === target.id) {
-    if (!atLeast(target.permission, "write")) throw new AppError("FORBIDDEN", `applying a suggestion commits to the source branch: you need write permission on ${target.owner}/${target.name}`);
+    if (!atLeast(target.permission, "write")) throw new AppError("FORBIDDEN", `${doing} commits to the source branch: you need write permission on ${target.owner}/${target.name}`);
     return target.gitDir;
   }
   const fork = `${pr.sourceRepo.owner.username}/${pr.sourceRepo.name}`;

@@ -31,5 +31,5 @@ export default async function PullFilesPage({ params }: { params: Params }) {
   // the first screen is highlighted here; the viewer asks for the rest as it comes into view
   const [highlights, marks, threads] = await Promise.all([highlightDiff(diff, { to: firstScreenFiles(diff) }), ctx.caller.pulls.viewedFiles({ prId: pr.id }), ctx.caller.pulls.comments({ prId: pr.id })]);
   const review = { threads, headSha: pr.headSha, isAuthor: !!ctx.me && pr.author?.id === ctx.me.id, open: pr.state === "open", canWrite: ctx.canWrite, me: ctx.me, repo: { owner: ctx.repo.owner, name: ctx.repo.name } };
-  return <PullFilesView prId={pr.id} marks={marks} signedIn={!!ctx.me} review={review} files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
+  return <PullFilesView prId={pr.id} repoId={ctx.repo.id} range={{ base: diff.mergeBaseSha, head: diff.headSha }} marks={marks} signedIn={!!ctx.me} review={review} files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
 }
