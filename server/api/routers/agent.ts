@@ -40,9 +40,10 @@ export const agentRouter = router({
    * model call; the reply is stored as "stopped". Checks (NOT_FOUND, PRECONDITION_FAILED) fail the
    * subscription before anything is stored.
    */
-  chatStream: authedProcedure.input(s.chatInput).subscription(async function* ({ ctx, input, signal }) {
+  chatStream: authedProcedure.input(s.chatInput).subscription(async ({ ctx, input, signal }) => {
+    // checked here, not inside the generator, so a refusal is the procedure's error (NOT_FOUND, …)
     const turn = await prepareAgentTurn(ctx.db, ctx.actor, input);
-    yield* streamTurn(turn, signal);
+    return streamTurn(turn, signal);
   }),
   /** {sessionId, limit? (1–100, 50), offset?} → messages oldest first. */
   getMessages: authedProcedure.input(s.getMessagesInput).query(({ ctx, input }) => getMessages(ctx.db, ctx.actor, input)),
