@@ -40,7 +40,7 @@ export function ContextPicker({ repo, files, picked, onPick, selection, onClearS
 }) {
   const options = files.filter((f) => !picked.includes(f)).map((f) => ({ value: f, label: f, icon: <FileIcon className="shrink-0 text-subtle-foreground" /> }));
   return (
-    <div className="flex flex-wrap items-center gap-2" data-testid="context-picker" aria-label="Context">
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Context" data-testid="context-picker">
       <span className="text-xs font-medium text-muted-foreground">Context</span>
       {selection && (
         <span className={cx(chip, "border-primary-border bg-primary-muted")} data-testid="context-selection">

@@ -6,7 +6,7 @@
  * or delete one — and it becomes a pending change (agent.proposeChange) with the same review,
  * approve and reject flow as the agent's.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
 import { useAction } from "@/components/trpc/use-action";
 import { Button } from "@/components/ui/button";
@@ -59,6 +59,12 @@ export function ProposeEdit({ session, repoId, files, initialPath, onProposed, o
       setLoading(false);
     }
   }
+
+  // starting on a file (the selection's): modify it, its content loaded
+  useEffect(() => {
+    if (initialPath) void load(initialPath);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const pick = (p: string | null) => {
     setPath(p ?? "");
