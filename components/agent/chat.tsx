@@ -91,15 +91,24 @@ export function AgentChat({ session, repo, available, files, picked, onPick, sel
       { sessionId: session.id, message, ...(context ? { context } : {}) },
       {
         onData: (ev) => onEvent(ev as AgentStreamEvent),
-        onError: (err) => {
-          setError(errorMessage(err));
-          setDraft((d) => d || message);
-          void finish();
+        onError: (err) => fail(errorMessage(err), message),
+        // the link would reconnect after a dropped stream or a 5xx, which would run the turn
+        // again: a turn is never retried, the failure is shown instead
+        onConnectionStateChange: (state) => {
+          if (state.state === "connecting" && state.error) fail(errorMessage(state.error), message);
         },
         onComplete: () => void finish(),
       },
     );
   };
+
+  /** The stream failed: say why, give the message back to edit, end the turn. */
+  function fail(why: string, message: string) {
+    if (!sub.current) return;
+    setError(why);
+    setDraft((d) => d || message);
+    void finish();
+  }
 
   const stop = () => {
     sub.current?.unsubscribe();
