@@ -75,6 +75,12 @@ export const LIMITS = {
   aiSummarizeForSquash: { points: 30, durationS: 60, what: "squash messages generated" },
   aiStatus: { points: 120, durationS: 60, what: "AI status requests" },
   aiReviewRuns: { points: 10, durationS: 60, what: "AI review runs" },
+  /**
+   * Coding-agent turns per user (issue #11; docs/agent.md "Limits"): ONE bucket for agent.chat,
+   * agent.chatStream and POST /api/agent/stream, as ai.chat (30 per minute). Each turn runs up to
+   * AGENT_MAX_STEPS model calls.
+   */
+  agentChat: { points: 30, durationS: 60, what: "agent messages" },
   /** repoAiKeys.set per user. */
   aiKeyChanges: { points: 30, durationS: 60 * 60, what: "AI key changes" },
 } satisfies Record<string, LimitSpec>;

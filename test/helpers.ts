@@ -1,5 +1,6 @@
 /** Shared fixtures for integration tests: users, tokens, callers and a real HTTP server. */
 import { pullEvents } from "@/server/http/pull-events";
+import { agentStream } from "@/server/http/agent-stream";
 import http from "node:http";
 import { Readable } from "node:stream";
 import type { AddressInfo } from "node:net";
@@ -58,6 +59,7 @@ export async function startServer(extra: { git?: (req: Request, owner: string, r
     if (pathname === "/api/tokens") return (req.method === "POST" ? postTokens : getTokens)(req);
     const del = /^\/api\/tokens\/([^/]+)$/.exec(pathname);
     if (del && req.method === "DELETE") return deleteToken(req, del[1]);
+    if (pathname === "/api/agent/stream" && req.method === "POST") return agentStream(req);
     const events = /^\/api\/pulls\/([^/]+)\/events$/.exec(pathname);
     if (events && req.method === "GET") return pullEvents(req, events[1]);
     const g = /^\/([^/]+)\/([^/]+)\.git\/(.*)$/.exec(pathname);

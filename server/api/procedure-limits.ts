@@ -27,6 +27,9 @@ export const PROCEDURE_LIMITS: Readonly<Record<string, LimitName>> = {
   "ai.summarizeForSquash": "aiSummarizeForSquash", // not in the spec: 30 per minute
   "ai.status": "aiStatus", // not in the spec: 120 per minute
   "pulls.triggerAIReview": "aiReviewRuns", // not in the spec: 10 per minute
+  // coding agent (issue #11): one bucket for both transports (POST /api/agent/stream takes it too)
+  "agent.chat": "agentChat", // not in the spec: 30 per minute
+  "agent.chatStream": "agentChat",
 };
 
 /** The limit key of a caller: `u:<user id>`, `a:<address>` when anonymous, null when anonymous without an address. */

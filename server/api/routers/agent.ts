@@ -15,6 +15,8 @@ import { getMessages, getPendingChanges } from "@/server/services/agent/list-rec
 import { proposeChange } from "@/server/services/agent/propose-change";
 import { approveAllChanges, approveChange, rejectChange } from "@/server/services/agent/approve-change";
 import { chat } from "@/server/services/agent/chat";
+import { prepareAgentTurn } from "@/server/services/agent/run-turn";
+import { streamTurn } from "@/server/services/agent/turn-stream";
 import { openPullRequest } from "@/server/services/agent/open-pull-request";
 
 export const agentRouter = router({
@@ -31,11 +33,17 @@ export const agentRouter = router({
   /** Also its messages and changes; the branch stays. */
   deleteSession: authedProcedure.input(s.sessionIdInput).mutation(({ ctx, input }) => deleteSession(ctx.db, ctx.actor, input.sessionId)),
   /** {sessionId, message, context?} → the assistant message. Without a model: PRECONDITION_FAILED naming what to set. */
-  chat: authedProcedure.input(s.chatInput).mutation(({ ctx, input }) => chat(ctx.db, ctx.actor, input)),
-  /** The same turn as a subscription (SSE): the final message as {type: "message", message}. */
-  chatStream: authedProcedure.input(s.chatInput).subscription(async function* ({ ctx, input }) {
-    const message = await chat(ctx.db, ctx.actor, input);
-    yield { type: "message" as const, message };
+  chat: authedProcedure.input(s.chatInput).mutation(({ ctx, input, signal }) => chat(ctx.db, ctx.actor, input, signal ? { signal } : {})),
+  /**
+   * The same turn as a subscription (SSE transport): AgentStreamEvent values (start, text, tool,
+   * change, then message or error; server/services/agent/events.ts). Unsubscribing aborts the
+   * model call; the reply is stored as "stopped". Checks (NOT_FOUND, PRECONDITION_FAILED) fail the
+   * subscription before anything is stored.
+   */
+  chatStream: authedProcedure.input(s.chatInput).subscription(async ({ ctx, input, signal }) => {
+    // checked here, not inside the generator, so a refusal is the procedure's error (NOT_FOUND, …)
+    const turn = await prepareAgentTurn(ctx.db, ctx.actor, input);
+    return streamTurn(turn, signal);
   }),
   /** {sessionId, limit? (1–100, 50), offset?} → messages oldest first. */
   getMessages: authedProcedure.input(s.getMessagesInput).query(({ ctx, input }) => getMessages(ctx.db, ctx.actor, input)),

@@ -6,7 +6,9 @@
  * the first approval, never the default branch itself — as the approving user (author and
  * committer) with a `Co-authored-by: svc agent <agent@users.noreply.svc>` trailer. approveChange
  * makes one commit for one change; approveAllChanges makes ONE commit for every pending change
- * that applies (GitHub's "Commit suggestions" batch), in the order they were proposed.
+ * that applies (GitHub's "Commit suggestions" batch), in the order they were proposed. A proposed
+ * issue (type "issue", pm mode) makes no commit: it is created through the issue service as the
+ * approving user (approve-issue.ts), by approveChange and by approveAllChanges alike.
  *
  * A change applies when its path is still valid and the file is as it was proposed: create — the
  * path is still free; modify/delete — the file's blob is still `baseBlobSha`; in a batch, no earlier
@@ -28,8 +30,9 @@ import { identityOf } from "@/server/services/pulls/merge";
 import { AGENT_IDENTITY, ownChange, ownSession, type OwnSession } from "./model";
 import { normaliseAgentPath } from "./paths";
 import { pathState, sessionBase } from "./base";
+import { approveIssueChange } from "./approve-issue";
 
-type ChangeRow = { id: string; type: string; path: string; content: string | null; baseBlobSha: string | null; status: string };
+type ChangeRow = { id: string; type: string; path: string; content: string | null; title?: string | null; baseBlobSha: string | null; status: string };
 
 export interface ChangeResult {
   changeId: string;
@@ -38,6 +41,8 @@ export interface ChangeResult {
   message: string;
   /** The commit that applied the change (success only). */
   commitSha?: string;
+  /** The issue a proposed issue created (success only). */
+  issueNumber?: number;
 }
 
 export interface ApproveResult {
@@ -47,6 +52,8 @@ export interface ApproveResult {
   commitSha?: string;
   /** The session branch the commit is on (success only). */
   branch?: string;
+  /** The issue a proposed issue created (success only). */
+  issueNumber?: number;
 }
 
 export interface ApproveAllResult {
@@ -95,8 +102,15 @@ export function approvalMessage(session: { id: string; title: string }, changes:
 }
 
 /** Applies `changes` (pending, in order) as one commit; see the module comment. Never throws for a change that does not apply. */
-async function applyChanges(db: Db, actor: Actor, own: OwnSession, changes: ChangeRow[]): Promise<{ results: ChangeResult[]; commitSha?: string }> {
+async function applyChanges(db: Db, actor: Actor, own: OwnSession, all: ChangeRow[]): Promise<{ results: ChangeResult[]; commitSha?: string }> {
   const { session, repo } = own;
+  const changes = all.filter((c) => c.type !== "issue");
+  const issues = new Map<string, ChangeResult>();
+  for (const c of all.filter((c) => c.type === "issue")) {
+    const r = await approveIssueChange(db, actor, repo, { id: c.id, title: c.title ?? null, content: c.content });
+    issues.set(c.id, { changeId: c.id, success: r.success, path: c.path, message: r.message, ...(r.issueNumber ? { issueNumber: r.issueNumber } : {}) });
+  }
+  if (!changes.length) return { results: all.map((c) => issues.get(c.id)!) };
   const base = await sessionBase(repo, session.branch);
   const taken: string[] = [];
   const files: FileChange[] = [];
@@ -139,7 +153,9 @@ async function applyChanges(db: Db, actor: Actor, own: OwnSession, changes: Chan
 
   // a failed change stays pending; its reason says why the last approval failed
   for (const [id, reason] of failures) await db.proposedChange.updateMany({ where: { id, status: "pending" }, data: { reason } });
-  const results = changes.map((c): ChangeResult => {
+  const results = all.map((c): ChangeResult => {
+    const issue = issues.get(c.id);
+    if (issue) return issue;
     const problem = failures.get(c.id);
     if (problem) return { changeId: c.id, success: false, path: c.path, message: problem };
     return { changeId: c.id, success: true, path: c.path, message: `committed ${commitSha!.slice(0, 12)} on ${session.branch}`, commitSha };
@@ -163,7 +179,7 @@ export async function approveChange(db: Db, actor: Actor, changeId: string): Pro
   requirePending(change);
   const { results, commitSha } = await applyChanges(db, actor, { session, repo }, [change]);
   const r = results[0];
-  return { success: r.success, path: r.path, message: r.message, ...(commitSha ? { commitSha, branch: session.branch } : {}) };
+  return { success: r.success, path: r.path, message: r.message, ...(commitSha ? { commitSha, branch: session.branch } : {}), ...(r.issueNumber ? { issueNumber: r.issueNumber } : {}) };
 }
 
 /**

@@ -1,25 +1,19 @@
 /**
- * agent.chat and agent.chatStream (issue #11). This version answers honestly without a model:
+ * agent.chat (issue #11; spec "Agent router"): one turn run to the end (run-turn.ts) → the stored
+ * assistant message {id, role: "assistant", content, status, changes?, createdAt}. Without a model:
  * PRECONDITION_FAILED naming the environment variables to set (status.ts NO_MODEL_MESSAGE), and
- * stores nothing. The model-driven turn (tools, streaming, stored replies) is the next part of
- * issue #11; until it lands, a configured model is also PRECONDITION_FAILED, saying so, rather
- * than a pretended answer.
+ * nothing is stored. A provider failure stores the partial reply with status "error" and answers
+ * SERVICE_UNAVAILABLE with the provider's message (never its key).
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
-import { AppError } from "@/server/errors";
-import { ownSession, type AgentMessageView } from "./model";
-import { requireModel } from "./status";
+import type { AgentMessageView } from "./model";
+import { runAgentTurn } from "./run-turn";
+import type { ChatInput } from "./schemas";
 
-export interface ChatInput {
-  sessionId: string;
-  message: string;
-  context?: { files?: string[]; selection?: { file: string; startLine: number; endLine: number } };
-}
+export type { ChatInput } from "./schemas";
 
-/** One chat turn → the stored assistant message. Errors: NOT_FOUND (not the caller's session), PRECONDITION_FAILED (no model). */
-export async function chat(db: Db, actor: Actor, input: ChatInput): Promise<AgentMessageView> {
-  const { session } = await ownSession(db, actor, input.sessionId);
-  const engine = await requireModel(db, session.repoId);
-  throw new AppError("PRECONDITION_FAILED", `a model is configured (${engine.engine}), but chatting with it is not part of this version of svc yet; propose edits by hand meanwhile`);
+/** One chat turn → the stored assistant message. Errors: NOT_FOUND (not the caller's session), PRECONDITION_FAILED (no model), SERVICE_UNAVAILABLE (the provider failed). */
+export async function chat(db: Db, actor: Actor, input: ChatInput, opts: { signal?: AbortSignal } = {}): Promise<AgentMessageView> {
+  return runAgentTurn(db, actor, input, opts);
 }

@@ -15,6 +15,8 @@ export const AGENT_MODES: readonly AgentMode[] = ["pm", "code"];
 export type ChangeType = "create" | "modify" | "delete";
 export const CHANGE_TYPES: readonly ChangeType[] = ["create", "modify", "delete"];
 export type ChangeStatus = "pending" | "approved" | "rejected";
+/** A proposed change's type: a file change, or (pm mode) a proposed issue. */
+export type ProposedType = ChangeType | "issue";
 
 /** The agent's identity in commit trailers (`Co-authored-by: svc agent <agent@users.noreply.svc>`). */
 export const AGENT_IDENTITY: Identity = { name: "svc agent", email: "agent@users.noreply.svc" };
@@ -37,9 +39,15 @@ export interface ProposedChangeView {
   id: string;
   sessionId: string;
   messageId: string | null;
-  type: ChangeType;
+  type: ProposedType;
+  /** The file's path ("" for a proposed issue). */
   path: string;
+  /** The new file content, or a proposed issue's body. */
   content?: string;
+  /** A proposed issue's title (type "issue"). */
+  title?: string;
+  /** The issue created when a proposed issue was approved. */
+  issueNumber?: number;
   diff: string;
   status: ChangeStatus;
   /** The blob the change was based on (modify, delete). */
@@ -76,12 +84,14 @@ export function sessionView(row: SessionRow): AgentSessionView {
   };
 }
 
-type ChangeRow = { id: string; sessionId: string; messageId: string | null; type: string; path: string; content: string | null; diff: string; status: string; baseBlobSha: string | null; reason: string | null; commitSha: string | null; createdAt: Date; updatedAt: Date };
+type ChangeRow = { id: string; sessionId: string; messageId: string | null; type: string; path: string; content: string | null; title?: string | null; issueNumber?: number | null; diff: string; status: string; baseBlobSha: string | null; reason: string | null; commitSha: string | null; createdAt: Date; updatedAt: Date };
 
 export function changeView(row: ChangeRow): ProposedChangeView {
   return {
-    id: row.id, sessionId: row.sessionId, messageId: row.messageId, type: row.type as ChangeType, path: row.path,
+    id: row.id, sessionId: row.sessionId, messageId: row.messageId, type: row.type as ProposedType, path: row.path,
     ...(row.content !== null ? { content: row.content } : {}),
+    ...(row.title != null ? { title: row.title } : {}),
+    ...(row.issueNumber != null ? { issueNumber: row.issueNumber } : {}),
     diff: row.diff, status: row.status as ChangeStatus, baseBlobSha: row.baseBlobSha, reason: row.reason, commitSha: row.commitSha,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
   };

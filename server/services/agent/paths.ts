@@ -49,3 +49,17 @@ export function normaliseAgentPath(raw: string): string {
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw bad(raw, `is longer than ${MAX_PATH_BYTES} bytes`);
   return path;
 }
+
+/** File extensions pm mode may propose changes to: documentation and plain text (docs/agent.md "Modes"). */
+export const PM_EXTENSIONS = ["md", "mdx", "markdown", "txt", "rst", "adoc", "asciidoc"] as const;
+
+/**
+ * True when pm mode may change `path` (normalised): its extension is in PM_EXTENSIONS, case
+ * insensitive ("docs/plan.md", "NOTES.TXT"); code, configuration and every other file are code
+ * mode's.
+ */
+export function pmMayChange(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const dot = name.lastIndexOf(".");
+  return dot > 0 && (PM_EXTENSIONS as readonly string[]).includes(name.slice(dot + 1).toLowerCase());
+}

@@ -60,3 +60,32 @@ export async function proposeChange(db: Db, actor: Actor, input: ProposeChangeIn
   await db.agentSession.update({ where: { id: session.id }, data: { updatedAt: new Date() } });
   return changeView(row);
 }
+
+/** Longest proposed issue title and body (characters), as issues.create allows. */
+export const MAX_ISSUE_TITLE = 256;
+export const MAX_ISSUE_BODY = 65_536;
+
+/**
+ * Proposes an issue (pm mode's proposeIssue tool; issue #11 "a proposed issue is a pending change
+ * like a file"): a pending change of type "issue" with `title` and the body in `content`, no path
+ * and no diff. Nothing is created until the session's owner approves it (approve-issue.ts).
+ * Errors: NOT_FOUND (not the caller's session); BAD_REQUEST for an empty or too long title or
+ * body, or a session not in pm mode; PRECONDITION_FAILED at MAX_PENDING_CHANGES.
+ */
+export async function proposeIssue(db: Db, actor: Actor, input: { sessionId: string; title: string; body?: string }, opts: { messageId?: string } = {}): Promise<ProposedChangeView> {
+  const { session } = await ownSession(db, actor, input.sessionId);
+  if (session.mode !== "pm") throw bad("only pm sessions propose issues");
+  const title = input.title.replace(/\s+/g, " ").trim();
+  if (!title) throw bad("an issue needs a title");
+  if (title.length > MAX_ISSUE_TITLE) throw bad(`an issue title is at most ${MAX_ISSUE_TITLE} characters`);
+  const body = input.body?.trim() || null;
+  if (body && body.length > MAX_ISSUE_BODY) throw bad(`an issue body is at most ${MAX_ISSUE_BODY} characters`);
+  const [pending, total] = await Promise.all([
+    db.proposedChange.count({ where: { sessionId: session.id, status: "pending" } }),
+    db.proposedChange.count({ where: { sessionId: session.id } }),
+  ]);
+  if (pending >= MAX_PENDING_CHANGES) throw new AppError("PRECONDITION_FAILED", `the session already has ${pending} pending changes: approve or reject some first`);
+  const row = await db.proposedChange.create({ data: { sessionId: session.id, seq: total, messageId: opts.messageId ?? null, type: "issue", path: "", title, content: body, diff: "" } });
+  await db.agentSession.update({ where: { id: session.id }, data: { updatedAt: new Date() } });
+  return changeView(row);
+}

@@ -53,3 +53,5 @@ export const openPullRequestInput = z.object({
   title: line("title").trim().min(1, "title is required").max(256, "title is at most 256 characters").optional(),
   body: text("body").max(65_536, "body is at most 65536 characters").optional(),
 });
+/** One chat turn's input: {sessionId, message, context?: {files?, selection?: {file, startLine, endLine}}}. */
+export type ChatInput = z.infer<typeof chatInput>;

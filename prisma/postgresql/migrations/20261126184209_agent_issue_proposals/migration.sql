@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "ProposedChange" ADD COLUMN     "issueNumber" INTEGER,
+ADD COLUMN     "title" TEXT;
+

@@ -1,0 +1,158 @@
+/**
+ * One model-driven agent turn (issue #11 "chat" and "Streaming"; spec Events 1; docs/agent.md).
+ *
+ *   prepareAgentTurn  the checks that answer before anything is stored or streamed: the caller's
+ *                     session (NOT_FOUND), a model for its repository (PRECONDITION_FAILED
+ *                     naming the variables to set)
+ *   runAgentTurn      stores the user message (`start`), runs the model with the tools
+ *                     (tools.ts) up to AGENT_MAX_STEPS steps, emitting `text` deltas, `tool`
+ *                     activity and each `change`; then stores the reply and emits `message`
+ *
+ * Endings: complete (status "complete"; when the step limit ended a model still calling tools,
+ * the reply says so); aborted through `signal` (the client unsubscribed or went away: what was
+ * generated is stored with status "stopped", and `message` emitted); a provider failure (the
+ * partial reply is stored with status "error", `error` is emitted with a clear message that never
+ * holds the key, and the AppError SERVICE_UNAVAILABLE is thrown). Changes proposed in the turn
+ * are linked to the stored reply in every ending.
+ */
+import { stepCountIs, streamText } from "ai";
+import type { Actor } from "@/server/auth/actor";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { aiFailure } from "@/server/ai/structured";
+import type { ModelEngine } from "@/server/ai/engine";
+import { messageView, ownSession, type AgentMessageView, type AgentMode, type OwnSession, type ProposedChangeView } from "./model";
+import { requireModel } from "./status";
+import { agentTools } from "./tools";
+import { historyMessages, systemPrompt, turnPrompt } from "./prompt";
+import type { AgentStreamEvent } from "./events";
+import type { ChatInput } from "./schemas";
+
+/** Model steps in one turn (each step: one model call, then its tool calls). */
+export const AGENT_MAX_STEPS = 12;
+/** Longest stored reply (characters); a longer one is cut with a note. */
+export const MAX_REPLY_CHARS = 100_000;
+
+export interface PreparedTurn {
+  db: Db;
+  actor: Actor;
+  own: OwnSession;
+  engine: ModelEngine;
+  input: ChatInput;
+}
+
+export interface TurnOptions {
+  /** Aborts the model call (the stream closed, the subscription ended). */
+  signal?: AbortSignal;
+  /** Receives each event of the turn, in order (events.ts). */
+  onEvent?: (event: AgentStreamEvent) => void;
+  /** Overrides AGENT_MAX_STEPS (tests). */
+  maxSteps?: number;
+}
+
+/** The checks before a turn. Errors: NOT_FOUND (not the caller's session), PRECONDITION_FAILED (no model). */
+export async function prepareAgentTurn(db: Db, actor: Actor, input: ChatInput): Promise<PreparedTurn> {
+  const own = await ownSession(db, actor, input.sessionId);
+  const engine = await requireModel(db, own.session.repoId);
+  return { db, actor, own, engine, input };
+}
+
+/** Hides anything shaped like an API key in a provider's message. */
+function redact(message: string): string {
+  return message.replace(/\b(sk|svc|key|ak)[-_][A-Za-z0-9_-]{6,}/gi, "$1-…").replace(/Bearer\s+\S+/gi, "Bearer …");
+}
+
+/** runAgentTurn for an input not yet checked: prepareAgentTurn, then the turn. */
+export async function runAgentTurn(db: Db, actor: Actor, input: ChatInput, opts: TurnOptions = {}): Promise<AgentMessageView> {
+  return runPreparedTurn(await prepareAgentTurn(db, actor, input), opts);
+}
+
+/** The turn of a prepared input; see the module comment. Errors: AppError SERVICE_UNAVAILABLE after a provider failure (stored and emitted first). */
+export async function runPreparedTurn(turn: PreparedTurn, opts: TurnOptions = {}): Promise<AgentMessageView> {
+  const { db, actor, own, engine, input } = turn;
+  const { session, repo } = own;
+  const emit = (e: AgentStreamEvent) => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+      // a listener's failure (a closed stream) must not end the turn
+    }
+  };
+  const maxSteps = opts.maxSteps ?? AGENT_MAX_STEPS;
+
+  const history = await historyMessages(db, session.id);
+  const prompt = await turnPrompt(db, repo, session, input);
+  const userRow = await db.agentMessage.create({ data: { sessionId: session.id, role: "user", content: input.message } });
+  await db.agentSession.update({ where: { id: session.id }, data: { updatedAt: new Date() } });
+  emit({ type: "start", userMessage: messageView(userRow) });
+
+  const proposed: ProposedChangeView[] = [];
+  const tools = agentTools({ db, actor, session, repo, emit, proposed });
+  let text = "";
+  let steps = 0;
+  let lastFinish: string | undefined;
+  let failure: AppError | null = null;
+  let aborted = false;
+  try {
+    const result = streamText({
+      model: engine.model,
+      instructions: systemPrompt(session.mode as AgentMode, repo, session.branch),
+      messages: [...history, { role: "user", content: prompt }],
+      tools,
+      stopWhen: stepCountIs(maxSteps),
+      toolCallConcurrency: 1,
+      maxRetries: 1,
+      onError: () => {}, // the error part in fullStream is handled below (not logged with the provider's body)
+      ...(opts.signal ? { abortSignal: opts.signal } : {}),
+    });
+    for await (const part of result.fullStream) {
+      if (part.type === "text-delta") {
+        text += part.text;
+        emit({ type: "text", delta: part.text });
+      } else if (part.type === "finish-step") {
+        steps++;
+        lastFinish = part.finishReason;
+      } else if (part.type === "abort") {
+        aborted = true;
+      } else if (part.type === "error") {
+        if (opts.signal?.aborted) aborted = true;
+        else failure = aiFailure(engine, part.error);
+      } else if (part.type === "tool-error") {
+        // an unexpected fault inside a tool (AppErrors are results): the model sees it; log the cause
+        console.error(`agent tool ${part.toolName} failed`, part.error);
+      }
+    }
+  } catch (e) {
+    if (opts.signal?.aborted) aborted = true;
+    else failure = aiFailure(engine, e);
+  }
+  if (opts.signal?.aborted) aborted = true;
+
+  let content = text;
+  let status: "complete" | "stopped" | "error" = "complete";
+  if (aborted) {
+    status = "stopped";
+    content = `${text}${text ? "\n\n" : ""}_Stopped before the reply was finished._`;
+  } else if (failure) {
+    status = "error";
+    failure = new AppError("SERVICE_UNAVAILABLE", redact(failure.message));
+    content = `${text}${text ? "\n\n" : ""}_The reply failed: ${failure.message}_`;
+  } else if (lastFinish === "tool-calls" && steps >= maxSteps) {
+    content = `${text}${text ? "\n\n" : ""}_Stopped after ${maxSteps} tool steps, the limit of one turn: the model was still working. Review what it proposed, then send a message to continue._`;
+  } else if (!text.trim()) {
+    content = proposed.length ? `Proposed ${proposed.length} change${proposed.length === 1 ? "" : "s"} for your review.` : "(The model sent no text.)";
+  }
+  if (content.length > MAX_REPLY_CHARS) content = `${content.slice(0, MAX_REPLY_CHARS)}\n\n_(reply cut at ${MAX_REPLY_CHARS} characters)_`;
+
+  const reply = await db.agentMessage.create({ data: { sessionId: session.id, role: "assistant", content, status } });
+  if (proposed.length) await db.proposedChange.updateMany({ where: { id: { in: proposed.map((c) => c.id) }, sessionId: session.id }, data: { messageId: reply.id } });
+  await db.agentSession.update({ where: { id: session.id }, data: { updatedAt: new Date() } });
+  const stored = await db.agentMessage.findUniqueOrThrow({ where: { id: reply.id }, include: { changes: { orderBy: [{ seq: "asc" }, { createdAt: "asc" }] } } });
+  const view = messageView(stored);
+  if (failure) {
+    emit({ type: "error", code: failure.code, message: failure.message });
+    throw failure;
+  }
+  emit({ type: "message", message: view });
+  return view;
+}
