@@ -63,6 +63,10 @@ export default defineConfig({
           // address of its own, so the suite's sign-ups are not all counted against one address
           // (30 an hour); requests without the header still count as the socket's address
           TRUST_PROXY: "1",
+          // e2e/agent.spec.ts points one repository's AI key (repoAiKeys.baseUrl) at a fake
+          // OpenAI-compatible server on 127.0.0.1; no OPENAI_BASE_URL for the whole server, as
+          // other specs expect the local engine
+          SVC_AI_ALLOW_PRIVATE_BASE_URLS: "1",
         },
       },
 });

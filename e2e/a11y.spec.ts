@@ -48,9 +48,13 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "code search", path: () => `/${username}/${REPO}/search?q=value+line`, ready: "search-results" },
   { name: "inbox", path: () => "/inbox", ready: "inbox-empty" },
   { name: "inbox, your pull requests", path: () => "/inbox?tab=mine", ready: "inbox-list" },
+  // a session with a pending and an approved change, and a selection in the context picker (see beforeAll)
+  { name: "agent", path: () => `/${username}/${REPO}/agent?session=${agentSession}&file=src/server.ts&start=2&end=4`, ready: "change-card" },
 ];
 /** The open pull request of the fixture (feature → main), made in beforeAll. */
 let pullNumber = 0;
+/** The agent session of the fixture (issue #11), made in beforeAll. */
+let agentSession = "";
 
 async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
   const r = await page.request.post(`/api/trpc/${proc}`, { headers: { origin: baseURL }, data });
@@ -119,6 +123,12 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "To match the spec.", replyToId: note.id });
   // a stack holding the pull request's branch: the pull request page shows its navigator, the stacks page lists it
   await trpc(page, baseURL!, "stacks.create", { repoId: repo.id, name: "Values", baseBranch: "main", branches: ["feature", "tidy/values"] });
+  // the agent page: one approved and one pending change drafted by hand
+  const session = await trpc(page, baseURL!, "agent.createSession", { repoId: repo.id, mode: "code", title: "Tidy the values" });
+  agentSession = session.id;
+  const readme = await trpc(page, baseURL!, "agent.proposeChange", { sessionId: session.id, type: "create", path: "docs/values.md", content: "# Values\n\nDoubled.\n" });
+  await trpc(page, baseURL!, "agent.approveChange", { changeId: readme.id });
+  await trpc(page, baseURL!, "agent.proposeChange", { sessionId: session.id, type: "modify", path: "src/server.ts", content: "export const value0 = 0;\n" });
   // settings → AI shows a saved (masked) repository key
   await trpc(page, baseURL!, "repoAiKeys.set", { repoId: repo.id, provider: "openai", apiKey: "sk-a11y-fixture-key-0000", model: "gpt-a11y" });
   await page.context().storageState({ path: storagePath() });

@@ -4,11 +4,12 @@
  */
 import { RecentPushBanner } from "@/components/pulls/recent-push-banner";
 import Link from "next/link";
-import { getServerCaller } from "@/server/auth/session";
+import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import { button, card, container, cx } from "@/components/ui/styles";
 import { FileIcon, KeyIcon } from "@/components/ui/icons";
 import { formatBytes, fullDate, relativeTime } from "@/components/ui/format";
 import { BranchSwitcher } from "./branch-switcher";
+import { AskAgentLink } from "./ask-agent-link";
 import { FileActions } from "./file-actions";
 import { FileFinder } from "./file-finder";
 import { LineSelection } from "./line-selection";
@@ -145,7 +146,7 @@ export async function TreePage({ owner, name, segments }: { owner: string; name:
 /** /<owner>/<repo>/blob/<ref>/<path> */
 export async function BlobPage({ owner, name, segments, plain }: { owner: string; name: string; segments: string[]; plain: boolean }) {
   const { repo, branches, ref, path, blob } = await resolveBlob(owner, name, segments.join("/"));
-  const commit = await latestCommit(repo.id, ref, path);
+  const [commit, actor] = await Promise.all([latestCommit(repo.id, ref, path), getCurrentActor()]);
   const fileName = path.split("/").pop()!;
   const rawUrl = `${repoUrl(repo.owner, repo.name)}/raw/${encodeSegments(ref)}/${encodeSegments(path)}`;
   const lines = blob.text !== null ? blob.text.split("\n").length - (blob.text.endsWith("\n") ? 1 : 0) : 0;
@@ -221,7 +222,8 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
             </span>
             {blob.text !== null && !blob.truncated && <span>{lines} {lines === 1 ? "line" : "lines"}</span>}
             <span>{formatBytes(blob.size)}</span>
-            <div className="ml-auto flex items-center gap-1">
+            <div className="ml-auto flex flex-wrap items-center justify-end gap-1">
+              {actor && !showPreview && blob.text !== null && !blob.truncated && <AskAgentLink owner={repo.owner} name={repo.name} path={path} />}
               <a href={rawUrl} className={cx(button.secondary, "h-7 px-2! py-1! text-xs")} data-testid="raw-link">
                 Raw
               </a>

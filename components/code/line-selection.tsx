@@ -12,6 +12,9 @@ import { lineHash, parseLineHash } from "./urls";
 
 export { lineHash, parseLineHash };
 
+/** Fired on `window` after every change of the selected lines (a click changes the hash without a hashchange event). */
+export const LINE_SELECTION_EVENT = "svc:line-selection";
+
 export function LineSelection({ containerId }: { containerId: string }) {
   useEffect(() => {
     const root = document.getElementById(containerId);
@@ -45,6 +48,7 @@ export function LineSelection({ containerId }: { containerId: string }) {
       // keep Next's history state; replaceState fires no hashchange, so apply directly
       window.history.replaceState(window.history.state, "", `${window.location.pathname}${window.location.search}${hash}`);
       apply(false);
+      window.dispatchEvent(new Event(LINE_SELECTION_EVENT));
     };
     // a shift-click would otherwise extend the text selection across the lines
     const onMouseDown = (e: MouseEvent) => {

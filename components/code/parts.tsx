@@ -50,7 +50,7 @@ export function RepoHeader({ repo, signedIn = false }: { repo: RepoData; signedI
         <ForkButton repoId={repo.id} name={repo.name} forkCount={repo.forkCount} signedIn={signedIn} />
         </div>
         {repo.description && <p className="mt-1 text-sm text-muted-foreground">{repo.description}</p>}
-        <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} openIssues={<OpenIssuesCount repoId={repo.id} />} openPulls={<OpenPullsCount repoId={repo.id} />} />
+        <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} signedIn={signedIn} openIssues={<OpenIssuesCount repoId={repo.id} />} openPulls={<OpenPullsCount repoId={repo.id} />} />
       </div>
     </div>
   );

@@ -3,11 +3,13 @@
  * Client-side tRPC: one QueryClient per browser tab and a tRPC client batching queries (≤ 10 a
  * request) to /api/trpc as plain JSON (no transformer, matching the HTTP API's wire format).
  * Components call `const trpc = useTRPC()` and use `trpc.x.y.queryOptions()/mutationOptions()`
- * with TanStack Query's hooks.
+ * with TanStack Query's hooks. Subscriptions (agent.chatStream) go over Server-Sent Events
+ * (`httpSubscriptionLink`: an EventSource on GET /api/trpc/<path>?input=…, cookies included,
+ * closed when the caller unsubscribes — which aborts the procedure on the server).
  */
 import { useState } from "react";
 import { QueryClient, QueryClientProvider, isServer } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, httpLink, splitLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { AppRouter } from "@/server/api/root";
 
@@ -37,9 +39,13 @@ export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
       // server/http/trpc.ts); mutations go one per request (docs/api.md "Limits").
       links: [
         splitLink({
-          condition: (op) => op.type === "query",
-          true: httpBatchLink({ url: "/api/trpc", maxItems: 10 }),
-          false: httpLink({ url: "/api/trpc" }),
+          condition: (op) => op.type === "subscription",
+          true: httpSubscriptionLink({ url: "/api/trpc" }),
+          false: splitLink({
+            condition: (op) => op.type === "query",
+            true: httpBatchLink({ url: "/api/trpc", maxItems: 10 }),
+            false: httpLink({ url: "/api/trpc" }),
+          }),
         }),
       ],
     }),
