@@ -25,6 +25,7 @@ import { queryWords } from "./tokens";
 import { lexicalSearch, type ChunkHit } from "./lexical";
 import { embedQuery, EmbeddingProviderError, nearestChunks, type EmbeddingEngine } from "./embeddings";
 import { refreshSearchIndex } from "./index-repo";
+import { LEXICAL_SEARCH_ENGINE } from "./engine-label";
 import { indexableFiles } from "./files";
 
 /** Spec Limits: limit default 10 (at most 100), minSimilarity 0–1 default 0.4. */
@@ -61,7 +62,7 @@ export interface SemanticSearchOutput {
   totalResults: number;
   /** Milliseconds. */
   searchTime: number;
-  /** "local" (lexical) or the embedding model's "<provider>:<model>" (hybrid). */
+  /** LEXICAL_SEARCH_ENGINE "local" (lexical) or the embedding model's "<provider>:<model>" (hybrid); engine-label.ts. */
   engine: string;
 }
 
@@ -105,7 +106,7 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
     await queueIndexRefresh(repo.id, branch); // vectors missing (a new model, or the last try failed a while ago)
   }
   const done = (results: SearchResult[], engine: string): SemanticSearchOutput => ({ results, query: input.query, totalResults: results.length, searchTime: Math.round((performance.now() - started) * 100) / 100, engine });
-  if (!index?.commitSha) return done([], emb && index?.embeddingModel === emb.engine ? emb.engine : "local");
+  if (!index?.commitSha) return done([], emb && index?.embeddingModel === emb.engine ? emb.engine : LEXICAL_SEARCH_ENGINE);
 
   const words = queryWords(input.query);
   const globs = input.options?.paths?.length ? picomatch(input.options.paths, { dot: true }) : null;
@@ -120,7 +121,7 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
     });
     if (hybrid) return done(hybrid.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), emb.engine);
   }
-  return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), "local");
+  return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), LEXICAL_SEARCH_ENGINE);
 }
 
 function resultOf(h: ChunkHit): SearchResult {
