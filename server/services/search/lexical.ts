@@ -2,8 +2,9 @@
  * The lexical engine of semantic search (issue #10; docs/ai.md "Semantic search"): the database's
  * own full-text search over identifier-split words, names weighted —
  *   SQLite: FTS5 `bm25(SearchChunkFts, 20, 5, 1)` (name, doc comments, body), porter stemming;
- *   PostgreSQL: Σ idf(word) · `ts_rank({0.05, 0.2, 0.25, 1}, tsv, word, 1)` over the generated
- *   tsvector (name A, doc B, body D), english stemming, GIN index — bm25's idf and column weights.
+ *   PostgreSQL: bm25 computed in SQL — Σ idf(word) · saturated `20 · ts_rank({0.05, 0.2, 0.25, 1},
+ *   tsv, word, 0)`, length-normalised — over the generated tsvector (name A, doc B, body D),
+ *   english stemming, GIN index.
  * Speed (docs/performance.md): only the rarer query words pick candidates (RANK_BUDGET), the
  * engine ranks its best 2 × candidates before any join (INNER_FACTOR), the blend scans only words
  * that start like a query word.
@@ -84,12 +85,15 @@ function statement(sql: Sql, indexId: string, words: Array<{ word: string; idf: 
   const term = (w: string) => (w.length >= 4 ? `${w}:*` : w);
   if (sql.dialect === "postgresql") {
     const q = sql.p(words.map((w) => term(w.word)).join(" | "));
-    // bm25's two ideas on PostgreSQL's ts_rank: each word's rank times its idf, the columns
-    // weighted as FTS5's (name 20 : comments 5 : body 1 → A 1, B 0.25, D 0.05), length-normalised
-    const rank = words.map((w) => `${w.idf.toFixed(4)} * ts_rank('${PG_WEIGHTS}', c."tsv", to_tsquery('english'::regconfig, ${sql.p(term(w.word))}), ${PG_NORMALIZATION})`).join(" + ");
+    // bm25 on PostgreSQL (FTS5's formula, k1 = 1.2, b = 0.75): per query word, idf × a saturated
+    // term frequency, where the frequency is ts_rank over the weighted tsvector (name A 1,
+    // comments B 0.25, body D 0.05 — FTS5's column weights 20 : 5 : 1) scaled by 20, and the
+    // length is the chunk's lexeme count over the average of the matches
+    const tfs = words.map((w, i) => `${PG_TF_SCALE} * ts_rank('${PG_WEIGHTS}', c."tsv", to_tsquery('english'::regconfig, ${sql.p(term(w.word))}), 0) AS "t${i}"`).join(", ");
+    const rank = words.map((w, i) => `${w.idf.toFixed(4)} * (m."t${i}" * 2.2) / (m."t${i}" + 1.2 * (0.25 + 0.75 * m."rl"))`).join(" + ");
     return `WITH q AS (SELECT to_tsquery('english'::regconfig, ${q}) AS q),
-      hits AS (SELECT c."id", ${rank} AS "rank" FROM "SearchChunk" c, q WHERE c."tsv" @@ q.q
-        ORDER BY "rank" DESC, c."id"${inner === null ? "" : ` LIMIT ${sql.int(inner)}`})
+      hits AS (SELECT m."id", ${rank} AS "rank" FROM (SELECT c."id", ${tfs}, length(c."tsv")::float8 / greatest(1, avg(length(c."tsv")) OVER ()) AS "rl" FROM "SearchChunk" c, q WHERE c."tsv" @@ q.q) m
+        ORDER BY "rank" DESC, m."id"${inner === null ? "" : ` LIMIT ${sql.int(inner)}`})
       SELECT ${cols}, h."rank" FROM hits h JOIN "SearchChunk" c ON c."id" = h."id" JOIN "SearchFile" f ON f."blobOid" = c."blobOid"
       WHERE f."indexId" = ${sql.p(indexId)}${fileTypeSql(sql, fileTypes)}
       ORDER BY h."rank" DESC, c."id" LIMIT ${sql.int(limit)}`;
@@ -104,8 +108,8 @@ function statement(sql: Sql, indexId: string, words: Array<{ word: string; idf: 
 
 /** ts_rank's weights {D, C, B, A} (body, -, comments, name): FTS5's bm25 column weights 1 : 5 : 20. */
 const PG_WEIGHTS = "{0.05, 0.2, 0.25, 1.0}";
-/** ts_rank's normalisation: 1 = divided by 1 + log(length) (bm25 normalises length too). */
-const PG_NORMALIZATION = 1;
+/** ts_rank (no normalisation) × this is the term frequency bm25 saturates: a name match ≈ 20, as in FTS5. */
+const PG_TF_SCALE = 20;
 
 /** The engine's matches ranked first: this many times the candidates asked for (other indexes' chunks share the table). */
 const INNER_FACTOR = 2;
