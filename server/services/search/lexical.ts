@@ -85,12 +85,13 @@ function statement(sql: Sql, indexId: string, words: Array<{ word: string; idf: 
   const term = (w: string) => (w.length >= 4 ? `${w}:*` : w);
   if (sql.dialect === "postgresql") {
     const q = sql.p(words.map((w) => term(w.word)).join(" | "));
-    // bm25 on PostgreSQL (FTS5's formula, k1 = 1.2, b = 0.75): per query word, idf × a saturated
+    // bm25 on PostgreSQL (FTS5's formula, k1 = 1.2; b = 0.9 — tuned on the zod set, FTS5 uses
+    // 0.75; the lexeme count is shorter than FTS5's token count): per query word, idf × a saturated
     // term frequency, where the frequency is ts_rank over the weighted tsvector (name A 1,
     // comments B 0.25, body D 0.05 — FTS5's column weights 20 : 5 : 1) scaled by 20, and the
     // length is the chunk's lexeme count over the average of the matches
     const tfs = words.map((w, i) => `${PG_TF_SCALE} * ts_rank('${PG_WEIGHTS}', c."tsv", to_tsquery('english'::regconfig, ${sql.p(term(w.word))}), 0) AS "t${i}"`).join(", ");
-    const rank = words.map((w, i) => `${w.idf.toFixed(4)} * (m."t${i}" * 2.2) / (m."t${i}" + 1.2 * (0.25 + 0.75 * m."rl"))`).join(" + ");
+    const rank = words.map((w, i) => `${w.idf.toFixed(4)} * (m."t${i}" * 2.2) / (m."t${i}" + 1.2 * (0.1 + 0.9 * m."rl"))`).join(" + ");
     return `WITH q AS (SELECT to_tsquery('english'::regconfig, ${q}) AS q),
       hits AS (SELECT m."id", ${rank} AS "rank" FROM (SELECT c."id", ${tfs}, length(c."tsv")::float8 / greatest(1, avg(length(c."tsv")) OVER ()) AS "rl" FROM "SearchChunk" c, q WHERE c."tsv" @@ q.q) m
         ORDER BY "rank" DESC, m."id"${inner === null ? "" : ` LIMIT ${sql.int(inner)}`})
