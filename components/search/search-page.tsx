@@ -94,6 +94,11 @@ export async function SearchPage({ repo, params }: { repo: RepoData; params: Sea
             message={after.status === "missing" || (after.status !== "ready" && !after.commitSha) ? "Indexing this repository… results appear when it is done." : "The index is being refreshed; results may miss the newest changes."}
           />
         ) : null}
+        {after.embeddingError && (
+          <p className="text-sm text-warning" data-testid="search-embedding-error">
+            The embedding provider failed ({after.embeddingError}): results come from the lexical engine until a later refresh embeds the code.
+          </p>
+        )}
         {error && (
           <p role="alert" className="text-sm text-danger" data-testid="search-error">
             {error}
