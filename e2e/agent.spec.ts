@@ -163,6 +163,20 @@ test("with a model: the reply streams in with its tool activity, the proposed ch
     await expect(card.getByTestId("change-status")).toHaveText("Approved");
     await card.getByTestId("change-view-file").click();
     await expect(page.getByTestId("code-view").locator("code")).toContainText("export const ONE = 1;");
+
+    // Stop: unsubscribing ends the stream, the fake sees the request cancelled, the partial reply is stored as stopped
+    fake.reply({ chunks: ["Thinking ", "about ", "it ", "slowly ", "and ", "at ", "length."], delayMs: 1500 });
+    await page.goBack();
+    await ready(page);
+    await page.getByTestId("agent-input").fill("Explain the file");
+    await page.getByTestId("agent-send").click();
+    await expect(page.getByTestId("agent-live-text")).toContainText("Thinking");
+    await page.getByTestId("agent-stop").click();
+    const stopped = page.locator('[data-testid="agent-message"][data-role="assistant"][data-status="stopped"]');
+    await expect(stopped).toContainText("Thinking", { timeout: 20_000 });
+    await expect(stopped).toContainText("Stopped");
+    await expect.poll(() => fake.cancelled).toBeGreaterThan(0);
+
     // the model ran with the session's tools and saw the user's message
     const first = fake.requests.find((r) => r.path.endsWith("/chat/completions"));
     expect(JSON.stringify(first?.body.messages)).toContain("Add a constant ONE");
