@@ -114,6 +114,13 @@ test("offline: ask about lines, propose edits by hand, approve one, reject one, 
   // a pull request from the session branch
   await page.getByTestId("open-pull-request").click();
   await expect(page.getByTestId("pull-link")).toContainText("Tidy the util");
+  // after a reload it is linked, not offered again
+  const session = new URL(page.url()).searchParams.get("session");
+  await page.reload();
+  await ready(page);
+  await expect(page.getByTestId("pull-link")).toContainText("Tidy the util");
+  await expect(page.getByTestId("open-pull-request")).toHaveCount(0);
+  expect(new URL(page.url()).searchParams.get("session")).toBe(session);
   await page.getByTestId("pull-link").click();
   await expect(page).toHaveURL(new RegExp(`${repoPath}/pulls/\\d+$`));
   await expect(page.getByText(/agent\/[0-9a-f]+/).first()).toBeVisible();
