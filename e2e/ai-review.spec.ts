@@ -58,6 +58,7 @@ test("the AI review panel fills in, its finding is an inline thread in Files cha
   const thread = page.getByTestId("review-thread");
   await expect(thread).toHaveCount(1);
   await expect(thread).toContainText("svc-ai");
+  await expect(thread.getByTestId("bot-badge").first()).toHaveText("bot");
   await expect(thread).toContainText("console logging");
   await thread.getByTestId("thread-resolve").click();
   await expect(thread).toHaveAttribute("data-resolved", "true");

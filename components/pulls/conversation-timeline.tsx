@@ -15,6 +15,7 @@ import { useRunner, type RepoRef } from "@/components/issues/issue-shared";
 import { MarkdownEditor } from "@/components/issues/markdown-editor";
 import { IssueMarkdown } from "@/components/issues/markdown";
 import { TimeAgo } from "@/components/issues/ui";
+import { BotBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-error";
 import { card, cx } from "@/components/ui/styles";
@@ -64,7 +65,7 @@ function ReviewEntry({ review, repo }: { review: PullReview; repo?: RepoRef }) {
       <span className={cx(dot, TONE[s.tone])} aria-hidden="true" />
       <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
         <ReviewStateIcon state={review.state} />
-        <strong className="font-medium text-foreground">{who}</strong> <span data-testid="pull-review-text">{s.text}</span> <TimeAgo iso={review.createdAt} />
+        <strong className="font-medium text-foreground">{who}</strong> {review.author?.isBot && <BotBadge />} <span data-testid="pull-review-text">{s.text}</span> <TimeAgo iso={review.createdAt} />
         {review.isStale && (
           <span className="rounded-full border border-border px-2 text-xs text-subtle-foreground" title={`Reviewed ${review.commitSha.slice(0, 7)}; the branch has changed since`} data-testid="pull-review-stale">
             Stale

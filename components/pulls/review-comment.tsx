@@ -13,7 +13,7 @@ import { useTRPCClient } from "@/components/trpc/provider";
 import { useAction } from "@/components/trpc/use-action";
 import { IssueMarkdown } from "@/components/issues/markdown";
 import { Avatar, TimeAgo } from "@/components/issues/ui";
-import { Badge } from "@/components/ui/badge";
+import { Badge, BotBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -69,6 +69,7 @@ export function ReviewCommentView({ comment, thread, env, suggestion }: { commen
       <div className="mb-1 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
         {comment.author ? <Avatar username={comment.author.username} /> : null}
         {!comment.isDeleted && <strong className="font-medium text-foreground">{who}</strong>}
+        {!comment.isDeleted && comment.author?.isBot && <BotBadge />}
         <TimeAgo iso={String(comment.createdAt)} />
         {comment.isPending && !isRoot && <Badge tone="warning">Pending</Badge>}
         {(canEdit || canDelete) && !editing && (

@@ -20,6 +20,7 @@ import type { RepoAiKeyRecord } from "@/server/services/ai/repo-keys";
 import type { AiStatus } from "@/server/services/ai/status";
 import { SavedNote } from "./section";
 import { useRefresh } from "./use-refresh";
+import { useConfirmRemove } from "./use-confirm-remove";
 
 type Provider = RepoAiKeyRecord["provider"];
 const PROVIDERS: { value: Provider; label: string; model: string }[] = [
@@ -37,21 +38,8 @@ const SOURCE_TEXT: Record<AiStatus["source"], string> = {
 export function AiSettings({ repoId, keys, status }: { repoId: string; keys: RepoAiKeyRecord[]; status: AiStatus }) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.repoAiKeys.delete.mutationOptions());
-  const { refresh, refreshing } = useRefresh();
-  const [removing, setRemoving] = useState<RepoAiKeyRecord | null>(null);
-  const [removeError, setRemoveError] = useState<string>();
-
-  async function confirmRemove() {
-    if (!removing) return;
-    setRemoveError(undefined);
-    try {
-      await remove.mutateAsync({ repoId, provider: removing.provider });
-      setRemoving(null);
-      refresh();
-    } catch (err) {
-      setRemoveError(errorMessage(err));
-    }
-  }
+  const removal = useConfirmRemove((k: RepoAiKeyRecord) => remove.mutateAsync({ repoId, provider: k.provider }));
+  const removing = removal.target;
 
   return (
     <div className="space-y-6">
@@ -101,11 +89,8 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
                   type="button"
                   variant="dangerOutline"
                   className="px-2.5!"
-                  disabled={refreshing || remove.isPending}
-                  onClick={() => {
-                    setRemoveError(undefined);
-                    setRemoving(k);
-                  }}
+                  disabled={removal.busy}
+                  onClick={() => removal.ask(k)}
                   aria-label={`Delete the ${providerName(k.provider)} key`}
                   data-testid="delete-ai-key"
                 >
@@ -121,21 +106,14 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
         <AiKeyForm repoId={repoId} keys={keys} />
       </div>
 
-      <ConfirmDialog
-        open={removing !== null}
-        title="Delete AI key?"
-        confirmLabel="Delete"
-        busy={remove.isPending || refreshing}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => void confirmRemove()}
-      >
+      <ConfirmDialog {...removal.dialog} title="Delete AI key?" confirmLabel="Delete">
         <p>
           The <strong>{removing ? providerName(removing.provider) : ""}</strong> key {removing?.maskedKey} will be deleted. This repository then uses the
           server&apos;s provider, or the local engine.
         </p>
-        {removeError && (
+        {removal.error && (
           <div className="mt-3">
-            <FormError message={removeError} />
+            <FormError message={removal.error} />
           </div>
         )}
       </ConfirmDialog>

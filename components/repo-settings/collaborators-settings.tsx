@@ -17,6 +17,7 @@ import { useHydrated } from "@/components/ui/use-hydrated";
 import { fullDate, shortDate } from "@/components/ui/format";
 import { SavedNote } from "./section";
 import { useRefresh } from "./use-refresh";
+import { useConfirmRemove } from "./use-confirm-remove";
 
 export type Role = "read" | "write" | "admin";
 
@@ -37,21 +38,8 @@ const ROLES: { value: Role; label: string; description: string }[] = [
 export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators }: { repoId: string; owner: string; isPrivate: boolean; collaborators: CollaboratorRecord[] }) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.repos.removeCollaborator.mutationOptions());
-  const { refresh, refreshing } = useRefresh();
-  const [removing, setRemoving] = useState<CollaboratorRecord | null>(null);
-  const [removeError, setRemoveError] = useState<string>();
-
-  async function confirmRemove() {
-    if (!removing) return;
-    setRemoveError(undefined);
-    try {
-      await remove.mutateAsync({ repoId, username: removing.username });
-      setRemoving(null);
-      refresh();
-    } catch (err) {
-      setRemoveError(errorMessage(err));
-    }
-  }
+  const removal = useConfirmRemove((c: CollaboratorRecord) => remove.mutateAsync({ repoId, username: c.username }));
+  const removing = removal.target;
 
   return (
     <div className="space-y-6">
@@ -74,11 +62,8 @@ export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators 
               key={`${c.userId}:${c.role}`}
               repoId={repoId}
               collaborator={c}
-              busy={refreshing || (remove.isPending && removing?.userId === c.userId)}
-              onRemove={() => {
-                setRemoveError(undefined);
-                setRemoving(c);
-              }}
+              busy={removal.busy && (removing === null || removing.userId === c.userId)}
+              onRemove={() => removal.ask(c)}
             />
           ))}
         </ul>
@@ -89,21 +74,14 @@ export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators 
         )}
       </div>
 
-      <ConfirmDialog
-        open={removing !== null}
-        title="Remove collaborator?"
-        confirmLabel="Remove"
-        busy={remove.isPending || refreshing}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => void confirmRemove()}
-      >
+      <ConfirmDialog {...removal.dialog} title="Remove collaborator?" confirmLabel="Remove">
         <p>
           <strong>{removing?.username}</strong> will lose their <strong>{removing?.role}</strong> access
           {isPrivate ? " and will no longer see this private repository." : "; the repository stays readable for them as it is public."}
         </p>
-        {removeError && (
+        {removal.error && (
           <div className="mt-3">
-            <FormError message={removeError} />
+            <FormError message={removal.error} />
           </div>
         )}
       </ConfirmDialog>

@@ -12,3 +12,12 @@ const tones: Record<BadgeTone, string> = {
 export function Badge({ tone = "neutral", className, ...props }: { tone?: BadgeTone } & React.HTMLAttributes<HTMLSpanElement>) {
   return <span className={cx("inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium", tones[tone], className)} {...props} />;
 }
+
+/** GitHub's "bot" label beside an automated account's name (the AI reviewer `svc-ai`). */
+export function BotBadge() {
+  return (
+    <Badge title="An automated account, not a person" data-testid="bot-badge">
+      bot
+    </Badge>
+  );
+}

@@ -4,7 +4,7 @@
  * a provider failure (bad key, unreachable server, 5xx) becomes an AppError naming the engine,
  * never a 500.
  */
-import { APICallError, generateText, NoObjectGeneratedError, Output } from "ai";
+import { APICallError, generateText, NoObjectGeneratedError, Output, RetryError } from "ai";
 import type { z } from "zod";
 import { AppError } from "@/server/errors";
 import type { ModelEngine } from "./engine";
@@ -42,9 +42,18 @@ export async function generateStructured<S extends z.ZodType>(req: StructuredReq
   }
 }
 
-/** An AppError for a failed model call: what the provider said, never its key or a stack. */
+/**
+ * An AppError for a failed model call: what the provider said (HTTP status and its message, after
+ * the SDK's own retries — a RetryError is unwrapped to its last error), never its key or a stack.
+ * Always SERVICE_UNAVAILABLE naming the engine.
+ */
 export function aiFailure(engine: ModelEngine, err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (RetryError.isInstance(err)) {
+    const attempts = err.errors.length;
+    const inner = aiFailure(engine, err.lastError);
+    return new AppError("SERVICE_UNAVAILABLE", attempts > 1 ? `${inner.message} (after ${attempts} attempts)` : inner.message);
+  }
   if (NoObjectGeneratedError.isInstance(err)) {
     return new AppError("SERVICE_UNAVAILABLE", `${engine.engine} answered twice in a shape svc could not use; try again, or use another model`);
   }

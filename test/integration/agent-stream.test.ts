@@ -11,12 +11,13 @@ import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import type { AppRouter } from "@/server/api/root";
-import { closeRateLimits } from "@/server/rate-limit";
+import { closeRateLimits, consume } from "@/server/rate-limit";
 import type { AgentStreamEvent } from "@/server/services/agent/events";
 import { makeToken, startServer } from "../helpers";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
 import { FetchEventSource, SseParser } from "../fixtures/sse";
 import { agentWorld, type AgentWorld } from "./agent-fixtures";
+import { codeOf } from "./issues-fixtures";
 
 const MODEL_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "ANTHROPIC_MODEL", "SVC_AGENT_HEARTBEAT_MS"];
 const saved: Record<string, string | undefined> = {};
@@ -144,6 +145,15 @@ describe("POST /api/agent/stream", () => {
     expect(notJson.status).toBe(400);
     const other = await post(base, { authorization: `Bearer ${await makeToken(w.reader, ["repo:read"])}` });
     expect([other.status, JSON.parse(other.body).error.code]).toEqual([404, "NOT_FOUND"]);
+  });
+
+  it("shares one rate-limit bucket with agent.chat: over it, a JSON 429 with Retry-After before streaming", async () => {
+    for (let i = 0; i < 30; i++) await consume("agentChat", `u:${w.writer.id}`);
+    const r = await post({ sessionId: w.session.id, message: "one more" }, auth);
+    expect(r.status).toBe(429);
+    expect(JSON.parse(r.body).error).toMatchObject({ code: "TOO_MANY_REQUESTS", message: expect.stringContaining("agent messages") });
+    expect(await codeOf(w.as.writer.agent.chat({ sessionId: w.session.id, message: "and via tRPC" }))).toBe("TOO_MANY_REQUESTS");
+    await closeRateLimits();
   });
 
   it("a client that disconnects stops the model: the partial reply is stored as stopped and the fake sees the request cancelled", async () => {

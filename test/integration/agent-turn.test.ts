@@ -263,4 +263,18 @@ describe("agent: a model-driven turn", () => {
     expect(messages.map((m) => [m.role, m.status])).toEqual([["user", null], ["assistant", "error"]]);
     expect(messages[1]!.content).not.toContain("secret1234567890");
   });
+
+  it("one turn at a time per session: a second message while the first is answered is CONFLICT and stores nothing", async () => {
+    const w = await agentWorld();
+    const sessionId = w.session.id;
+    fake.reply({ content: "slow answer", delayMs: 800 });
+    const first = w.as.writer.agent.chat({ sessionId, message: "first" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await codeOf(w.as.writer.agent.chat({ sessionId, message: "second" }))).toBe("CONFLICT");
+    expect((await first).content).toBe("slow answer");
+    // the lock is released with the turn: the next message is answered
+    expect((await w.as.writer.agent.chat({ sessionId, message: "third" })).content).toBe("done");
+    const messages = await w.as.writer.agent.getMessages({ sessionId });
+    expect(messages.map((m) => [m.role, m.content])).toEqual([["user", "first"], ["assistant", "slow answer"], ["user", "third"], ["assistant", "done"]]);
+  });
 });

@@ -18,7 +18,7 @@ let publicRepoId: string;
 
 const savedEnv = { ...process.env };
 afterEach(() => {
-  for (const k of ["OPENAI_API_KEY", "OPENAI_MODEL", "ANTHROPIC_API_KEY"]) {
+  for (const k of ["OPENAI_API_KEY", "OPENAI_MODEL", "OPENAI_BASE_URL", "OPENAI_EMBEDDING_MODEL", "ANTHROPIC_API_KEY"]) {
     if (savedEnv[k] === undefined) delete process.env[k];
     else process.env[k] = savedEnv[k];
   }
@@ -61,6 +61,24 @@ describe("ai.status", () => {
     expect(JSON.stringify(status)).not.toContain("0123456789");
     // the other repository still uses the server's provider
     expect(await caller.ai.status({ repoId: publicRepoId })).toMatchObject({ engine: "openai:gpt-4o-mini", source: "server", providers: { anthropic: false } });
+  });
+
+  it("semanticSearch: the lexical engine (\"local\") whenever the chosen engine has no embedding model, as ai.semanticSearch answers; else the embedding model", async () => {
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    // an OpenAI-compatible server without an embedding model: generation by the model, search lexical
+    process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
+    process.env.OPENAI_MODEL = "llama-test";
+    delete process.env.OPENAI_EMBEDDING_MODEL;
+    const caller = await callerFor(actorOf(owner));
+    const status = await caller.ai.status({ repoId: publicRepoId });
+    expect(status).toMatchObject({ engine: "openai:llama-test", source: "server", engines: { chat: "openai:llama-test", semanticSearch: "local" } });
+    const search = await caller.ai.semanticSearch({ repoId: publicRepoId, query: "anything at all" });
+    expect(search.engine).toBe(status.engines.semanticSearch);
+    // the same server with an embedding model: the hybrid engine, labelled with that model
+    process.env.OPENAI_EMBEDDING_MODEL = "nomic-embed";
+    expect((await caller.ai.status({ repoId: publicRepoId })).engines).toMatchObject({ chat: "openai:llama-test", semanticSearch: "openai:nomic-embed" });
+    await expect((await callerFor(null)).ai.status()).resolves.toMatchObject({ engines: { semanticSearch: "openai:nomic-embed" } });
   });
 
   it("a private repository is NOT_FOUND to strangers and anonymous callers; a token needs repo:read", async () => {

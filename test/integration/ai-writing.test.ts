@@ -165,6 +165,9 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
     fake.reply({ status: 500, error: "model overloaded" });
     const err = await summarizeForSquash(db, await repo(), { commits: [{ sha: "abcdef1", message: "feat: x", author: "A <a@x.io>" }] }, { engine: engine() }).catch((e) => e);
     expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("openai:fake-chat") });
+    // the SDK retried once; the message still carries the provider's status and words
+    expect(err.message).toContain("failed 500: model overloaded");
+    expect(err.message).toContain("after 2 attempts");
     expect(err.message).not.toContain("sk-writing-secret");
   });
 

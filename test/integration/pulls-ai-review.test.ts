@@ -119,9 +119,13 @@ describe("AI review: the job", () => {
     const [review] = await botReviews(pr.id);
     expect(review).toMatchObject({ state: "changes_requested", commitSha: head, commentCount: 2 });
     expect(review!.id).toBe(run.reviewId);
+    // the bot is marked as one wherever it is shown (the pages show a "bot" badge)
+    expect(review!.author).toMatchObject({ username: AI_BOT_USERNAME, isBot: true });
     const threads = await botThreads(pr.id);
     expect(threads.map((c) => [c.path, c.line, c.side, c.reviewId])).toEqual([["src/config.ts", 1, "RIGHT", review!.id], ["src/config.ts", 2, "RIGHT", review!.id]]);
     expect(threads[1]!.diffHunk).toContain("+console.log(key);");
+    expect(threads.map((c) => c.author?.isBot)).toEqual([true, true]);
+    expect((await t.owner.as.pulls.comments({ prId: pr.id })).filter((c) => c.author?.username !== AI_BOT_USERNAME).every((c) => !c.author?.isBot)).toBe(true);
     // the files tab reads them per file too
     expect((await t.owner.as.pulls.getFileComments({ prId: pr.id, path: "src/config.ts" })).length).toBe(2);
     // resolvable like any thread, by someone with write permission

@@ -4,7 +4,9 @@
  * session (`ownSession`: another user's session, or one in a repository the caller can no longer
  * read, is NOT_FOUND) and authorize its repository; approving also needs write permission there
  * (rows with repo:write). createSession names its repository: repo tier, read.
- * Extensions: proposeChange (edits drafted by hand; later the model's tool), openPullRequest.
+ * Extensions: proposeChange (edits drafted by hand; the model's tool calls the same service), openPullRequest.
+ * chat and chatStream run one model turn (server/services/agent/run-turn.ts); both take the
+ * agentChat rate limit (server/api/procedure-limits.ts), shared with POST /api/agent/stream.
  */
 import { z } from "zod";
 import { router, publicProcedure, authedProcedure, repoProcedure, repoIdSchema } from "../trpc";

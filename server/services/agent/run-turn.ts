@@ -67,8 +67,26 @@ export async function runAgentTurn(db: Db, actor: Actor, input: ChatInput, opts:
   return runPreparedTurn(await prepareAgentTurn(db, actor, input), opts);
 }
 
-/** The turn of a prepared input; see the module comment. Errors: AppError SERVICE_UNAVAILABLE after a provider failure (stored and emitted first). */
+/** Sessions with a turn under way in this process: one turn at a time per session, so two tabs cannot interleave their messages. */
+const runningSessions = new Set<string>();
+
+/**
+ * The turn of a prepared input; see the module comment. Errors: CONFLICT while another turn of
+ * the same session is under way (nothing stored); AppError SERVICE_UNAVAILABLE after a provider
+ * failure (stored and emitted first).
+ */
 export async function runPreparedTurn(turn: PreparedTurn, opts: TurnOptions = {}): Promise<AgentMessageView> {
+  const id = turn.own.session.id;
+  if (runningSessions.has(id)) throw new AppError("CONFLICT", "the agent is still answering in this session: wait for the reply, or stop it, before sending another message");
+  runningSessions.add(id);
+  try {
+    return await runTurn(turn, opts);
+  } finally {
+    runningSessions.delete(id);
+  }
+}
+
+async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMessageView> {
   const { db, actor, own, engine, input } = turn;
   const { session, repo } = own;
   const emit = (e: AgentStreamEvent) => {

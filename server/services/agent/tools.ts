@@ -56,18 +56,23 @@ export interface ToolContext {
 
 const clip = (s: string, max = MAX_TOOL_CHARS) => (s.length > max ? `${s.slice(0, max)}\n… (cut at ${max} characters)` : s);
 
-/** "Error: <message>" for an AppError (the model's mistake or a refusal); other errors are svc's own and rethrown. */
-function failure(e: unknown): string {
+/**
+ * "Error: <message>" for an AppError (the model's mistake or a refusal). Any other error is svc's
+ * own fault: logged, and the model is told only that the tool failed (no internal detail reaches
+ * the model, and through it the reply).
+ */
+function failure(e: unknown, name: string): string {
   if (e instanceof AppError) return `Error: ${e.message}`;
-  throw e;
+  console.error(`agent tool ${name} failed`, e);
+  return `Error: ${name} failed inside svc; try something else`;
 }
 
-/** Runs `fn`, turning an AppError into the tool's "Error: …" result. */
-async function guarded<T>(fn: () => Promise<T>): Promise<T | string> {
+/** Runs tool `name`'s `fn`, turning a failure into the tool's "Error: …" result (`failure`). */
+async function guarded<T>(name: string, fn: () => Promise<T>): Promise<T | string> {
   try {
     return await fn();
   } catch (e) {
-    return failure(e);
+    return failure(e, name);
   }
 }
 
@@ -87,7 +92,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
       description: "List the files and folders of a folder of the repository (the session branch once it exists, else the default branch). Folders end with /.",
       inputSchema: z.object({ path: path("path").optional().describe("folder from the top of the repository; omit for the top") }),
       execute: async ({ path: raw }) =>
-        guarded(async () => {
+        guarded("listFiles", async () => {
           const dir = raw && raw.trim() && raw.trim() !== "." && raw.trim() !== "/" ? normaliseAgentPath(raw) : "";
           activity("listFiles", `listing ${dir || "the top folder"}`);
           const b = await base();
@@ -102,7 +107,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
       description: "Read a text file of the repository, optionally only lines startLine to endLine (1-based, inclusive). Lines are prefixed with their numbers.",
       inputSchema: z.object({ path: path("path"), startLine: lineNo("startLine").optional(), endLine: lineNo("endLine").optional() }),
       execute: async ({ path: raw, startLine, endLine }) =>
-        guarded(async () => {
+        guarded("readFile", async () => {
           const p = normaliseAgentPath(raw);
           activity("readFile", `reading ${p}${startLine || endLine ? ` lines ${startLine ?? 1}–${endLine ?? "end"}` : ""}`);
           const b = await base();
@@ -124,7 +129,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
       description: "Search the repository's code: semantic search when the repository has a search index, else a literal, case-insensitive text search. Returns paths, lines and excerpts.",
       inputSchema: z.object({ query: text("query").min(1, "query is required").max(200, "query is at most 200 characters") }),
       execute: async ({ query }) =>
-        guarded(async () => {
+        guarded("searchCode", async () => {
           activity("searchCode", `searching for "${query.length > 60 ? `${query.slice(0, 60)}…` : query}"`);
           const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: repo.defaultBranch } }, select: { commitSha: true } });
           if (index?.commitSha) {
@@ -143,7 +148,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
       description: "List the repository's issues (newest first, at most 20), optionally open or closed only and filtered by text in the title.",
       inputSchema: z.object({ state: z.enum(["open", "closed"]).optional(), query: text("query").max(100, "query is at most 100 characters").optional() }),
       execute: async ({ state, query }) =>
-        guarded(async () => {
+        guarded("listIssues", async () => {
           activity("listIssues", `listing ${state ?? ""} issues${query ? ` matching "${query}"` : ""}`.replace("  ", " "));
           const issues = await listIssues(db, repo, { ...(state ? { state } : {}), ...(query?.trim() ? { titleSearch: query.trim() } : {}), limit: 20 }, actor.user.id);
           return issues.length ? issues.map((i) => `#${i.number} [${i.state}, ${i.status}] ${i.title}`).join("\n") : "No issues match.";
@@ -154,7 +159,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
       description: "Read one issue of the repository: title, state, labels and body.",
       inputSchema: z.object({ number: issueNo }),
       execute: async ({ number }) =>
-        guarded(async () => {
+        guarded("readIssue", async () => {
           activity("readIssue", `reading issue #${number}`);
           const i = await getIssue(db, repo, number);
           return clip(`#${i.number} ${i.title}\nstate: ${i.state}, status: ${i.status}, priority: ${i.priority}${i.labels.length ? `, labels: ${i.labels.map((l) => l.name).join(", ")}` : ""}\nauthor: ${i.author?.username ?? "unknown"}\n\n${i.body ?? "(no description)"}`);
@@ -165,7 +170,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
       description: "Read one pull request of the repository: title, state, branches and description.",
       inputSchema: z.object({ number: issueNo }),
       execute: async ({ number }) =>
-        guarded(async () => {
+        guarded("readPullRequest", async () => {
           activity("readPullRequest", `reading pull request #${number}`);
           const pr = await getPullRequest(db, repo, number);
           return clip(`#${pr.number} ${pr.title}\nstate: ${pr.state}${pr.isDraft ? " (draft)" : ""}, ${pr.sourceBranch} → ${pr.targetBranch}\nauthor: ${pr.author?.username ?? "unknown"}\n\n${pr.body ?? "(no description)"}`);
@@ -183,7 +188,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
         content: text("content").optional().describe("the complete new content (create, modify); omit for delete"),
       }),
       execute: async ({ type, path: raw, content }) =>
-        guarded(async () => {
+        guarded("proposeChange", async () => {
           const p = normaliseAgentPath(raw);
           activity("proposeChange", `proposing to ${type} ${p}`);
           if (mode === "pm" && !pmMayChange(p)) return `Error: pm mode proposes documentation files only (${PM_EXTENSIONS.map((e) => `.${e}`).join(", ")}); "${p}" is for a code session`;
@@ -203,7 +208,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
       description: "Propose a new issue (a ticket) for the repository. The user reviews it; the issue is created only if they approve it.",
       inputSchema: z.object({ title: text("title").min(1, "title is required").max(256, "title is at most 256 characters"), body: text("body").max(65_536, "body is at most 65536 characters").optional() }),
       execute: async ({ title, body }) =>
-        guarded(async () => {
+        guarded("proposeIssue", async () => {
           activity("proposeIssue", `proposing issue "${title.length > 60 ? `${title.slice(0, 60)}…` : title}"`);
           const change = await proposeIssue(db, actor, { sessionId: session.id, title, ...(body ? { body } : {}) });
           ctx.proposed.push(change);

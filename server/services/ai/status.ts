@@ -8,6 +8,7 @@ import { authorizeRepo } from "@/server/services/repos/access";
 import { serverProviderSettings } from "@/server/ai/engine";
 import { pickAiEngine } from "@/server/ai/resolve";
 import { repoProviderSettings } from "./repo-keys";
+import { searchEngineOf } from "@/server/services/search/engine-label";
 
 export const AI_FEATURES = ["prDescription", "codeExplanation", "conflictResolution", "semanticSearch", "chat"] as const;
 export type AiFeature = (typeof AI_FEATURES)[number];
@@ -23,7 +24,11 @@ export interface AiStatus {
   providers: { openai: boolean; anthropic: boolean };
   /** Spec shape: each feature usable now (the local engine makes every one usable). */
   features: Record<AiFeature, boolean>;
-  /** The engine each feature uses now: `"local"` or `"<provider>:<model>"` (semanticSearch: the embedding model, or "local"). */
+  /**
+   * The engine each feature uses now: `"local"` or `"<provider>:<model>"`. semanticSearch: the
+   * embedding model (`"openai:<embedding model>"`, hybrid) when the chosen engine has one, else
+   * `"local"` = the lexical engine (search/engine-label.ts), whatever the generation engine is.
+   */
   engines: Record<AiFeature, string>;
   /** The generation engine (descriptions, explanations, conflicts, chat). */
   engine: string;
@@ -43,7 +48,7 @@ export async function aiStatus(db: Db, actor: Actor | null, repoId: string | und
   const server = serverProviderSettings();
   const has = (p: "openai" | "anthropic") => server.some((s) => s.provider === p) || repoKeys.some((k) => k.provider === p);
   const generation = engine.engine;
-  const search = engine.kind === "model" && engine.embedding ? engine.embedding.engine : "local";
+  const search = searchEngineOf(engine);
   const engines: Record<AiFeature, string> = { prDescription: generation, codeExplanation: generation, conflictResolution: generation, semanticSearch: search, chat: generation };
   return {
     available: true,

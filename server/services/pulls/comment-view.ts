@@ -56,7 +56,7 @@ export interface CommentRecord extends Omit<PullCommentView, "side" | "isDeleted
   resolvedBy: PullUser | null;
 }
 
-export const commentUserSelect = { id: true, username: true, name: true } as const;
+export const commentUserSelect = { id: true, username: true, name: true, isBot: true } as const;
 export const commentInclude = { author: { select: commentUserSelect }, resolvedBy: { select: commentUserSelect } } satisfies Prisma.PullRequestCommentInclude;
 
 type PrismaCommentRow = Prisma.PullRequestCommentGetPayload<{ include: typeof commentInclude }>;

@@ -24,4 +24,4 @@ export function toReviewView(r: { id: string; author: PullUser | null; state: st
   };
 }
 
-export const reviewInclude = { author: { select: { id: true, username: true, name: true } }, _count: { select: { comments: true } } } as const;
+export const reviewInclude = { author: { select: { id: true, username: true, name: true, isBot: true } }, _count: { select: { comments: true } } } as const;

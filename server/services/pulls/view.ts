@@ -11,6 +11,8 @@ export interface PullUser {
   id: string;
   username: string;
   name: string | null;
+  /** A bot account such as the AI reviewer `svc-ai` (shown with a "bot" badge); absent for people in older views. */
+  isBot?: boolean;
 }
 
 export interface PullLabel {
@@ -64,7 +66,7 @@ export interface PullRow {
 
 const iso = (d: Date | string): string => (typeof d === "string" ? d : d.toISOString());
 
-export const pullUserSelect = { id: true, username: true, name: true } as const;
+export const pullUserSelect = { id: true, username: true, name: true, isBot: true } as const;
 
 /** Prisma include giving the relations `toPullView` needs (labels by name). */
 export const pullViewInclude = {

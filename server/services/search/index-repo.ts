@@ -8,6 +8,9 @@
  * path → blob list in one transaction, guarded on the commit it started from (a concurrent
  * refresh that finished first wins; nothing is half-written) → drop blobs no index holds any
  * more → with an embedding model, embed the chunks that have no vector for it (embeddings.ts).
+ * The lexical index is committed before any embedding: a provider error (unreachable, 401, 429…)
+ * does not fail the refresh; it is recorded on the index (`embeddingError`, `embeddingFailedAt`;
+ * ai.searchIndexStatus shows it), searches stay lexical, and the next refresh tries again.
  * Idempotent: running it again for the same commit changes nothing.
  */
 import type { Db } from "@/server/db";
@@ -16,7 +19,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { resolveCommit } from "@/server/git/repository";
 import { chunkFile } from "./chunk";
 import { indexableFiles, readTexts, type TreeFile } from "./files";
-import { embedIndexChunks, type EmbeddingEngine } from "./embeddings";
+import { embedIndexChunks, EmbeddingProviderError, type EmbeddingEngine } from "./embeddings";
 import { languageOf } from "@/server/ai/syntax/parser";
 
 export interface IndexStats {
@@ -34,6 +37,8 @@ export interface IndexStats {
   embedded: number;
   /** False when another refresh of the same index finished first (this one wrote nothing of the file list). */
   applied: boolean;
+  /** The embedding provider's error when embedding failed (the lexical index is committed regardless). */
+  embeddingError?: string;
 }
 
 /** Blobs chunked per database transaction. */
@@ -99,7 +104,7 @@ export async function refreshSearchIndex(db: Db, repoId: string, branch?: string
   const tip = await resolveCommit(repo.gitDir, `refs/heads/${name}`);
   stats.commitSha = tip;
   if (tip && tip === index.commitSha && index.status === "ready") {
-    if (embedding && index.embeddingModel !== embedding.engine) stats.embedded = await embedIndexChunks(db, index.id, embedding);
+    if (embedding && index.embeddingModel !== embedding.engine) await embedRecordingFailure(db, index.id, embedding, stats);
     const current = await db.searchIndex.findUniqueOrThrow({ where: { id: index.id }, select: { fileCount: true, chunkCount: true } });
     return { ...stats, files: current.fileCount, chunks: current.chunkCount, applied: false };
   }
@@ -121,8 +126,24 @@ export async function refreshSearchIndex(db: Db, repoId: string, branch?: string
     await db.searchIndex.update({ where: { id: index.id }, data: { status: "failed", error: String((e as Error).message ?? e).slice(0, 500) } }).catch(() => {});
     throw e;
   }
-  if (embedding) stats.embedded = await embedIndexChunks(db, index.id, embedding);
+  if (embedding) await embedRecordingFailure(db, index.id, embedding, stats);
   return stats;
+}
+
+/**
+ * Embeds the index's missing vectors (embedIndexChunks) into `stats.embedded`; a provider error is
+ * recorded on the index (`embeddingError`, `embeddingFailedAt`) and in `stats.embeddingError`
+ * instead of thrown, so the job that runs this succeeds with the lexical index in place (the
+ * vectors embedded before the error stay; the next refresh continues). Database errors propagate.
+ */
+async function embedRecordingFailure(db: Db, indexId: string, embedding: EmbeddingEngine, stats: IndexStats): Promise<void> {
+  try {
+    stats.embedded = await embedIndexChunks(db, indexId, embedding);
+  } catch (e) {
+    if (!(e instanceof EmbeddingProviderError)) throw e;
+    stats.embeddingError = e.message;
+    await db.searchIndex.update({ where: { id: indexId }, data: { embeddingError: e.message.slice(0, 500), embeddingFailedAt: new Date() } });
+  }
 }
 
 /**

@@ -1,9 +1,13 @@
 /**
  * The lexical engine of semantic search (issue #10; docs/ai.md "Semantic search"): the database's
  * own full-text search over identifier-split words, names weighted —
- *   SQLite: FTS5 `bm25(SearchChunkFts, 8, 3, 1)` (name, doc comments, body), porter stemming;
- *   PostgreSQL: `ts_rank(tsv, query, 1)` over the generated tsvector (name A, doc B, body D),
+ *   SQLite: FTS5 `bm25(SearchChunkFts, 20, 5, 1)` (name, doc comments, body), porter stemming;
+ *   PostgreSQL: bm25 computed in SQL — Σ idf(word) · saturated `20 · ts_rank({0.05, 0.2, 0.25, 1},
+ *   tsv, word, 0)`, length-normalised — over the generated tsvector (name A, doc B, body D),
  *   english stemming, GIN index.
+ * Speed (docs/performance.md): only the rarer query words pick candidates (RANK_BUDGET), the
+ * engine ranks its best 2 × candidates before any join (INNER_FACTOR), the blend scans only words
+ * that start like a query word.
  * Any query word may match (OR; words of 4+ letters also as prefixes: "slug" finds slugify);
  * the engine's rank picks the 200 best candidates. Then one step in JavaScript gives the spec's
  * 0–1 `score`, over those candidates:
@@ -71,30 +75,163 @@ function fileTypeSql(sql: Sql, fileTypes: string[] | undefined): string {
 }
 
 /**
+ * The full-text statement for `words`: the engine's `inner` best matches over the whole table
+ * (every index's chunks; null: all matches), then those of index `indexId`, best `limit` first.
+ * Ranking only a bounded set and joining only those rows is what keeps a query over 100k chunks
+ * fast (docs/performance.md "Semantic search"); the caller widens `inner` when it was too few.
+ */
+function statement(sql: Sql, indexId: string, words: Array<{ word: string; idf: number }>, limit: number, inner: number | null, fileTypes?: string[]): string {
+  const cols = `c."id", f."path", c."startLine", c."endLine", c."chunkType", c."name", c."language", c."content", c."nameText", c."docText", c."bodyText"`;
+  const term = (w: string) => (w.length >= 4 ? `${w}:*` : w);
+  if (sql.dialect === "postgresql") {
+    const q = sql.p(words.map((w) => term(w.word)).join(" | "));
+    // bm25 on PostgreSQL (FTS5's formula, k1 = 1.2; b = 0.9 — tuned on the zod set, FTS5 uses
+    // 0.75; the lexeme count is shorter than FTS5's token count): per query word, idf × a saturated
+    // term frequency, where the frequency is ts_rank over the weighted tsvector (name A 1,
+    // comments B 0.25, body D 0.05 — FTS5's column weights 20 : 5 : 1) scaled by 20, and the
+    // length is the chunk's lexeme count over the average of the matches
+    const tfs = words.map((w, i) => `${PG_TF_SCALE} * ts_rank('${PG_WEIGHTS}', c."tsv", to_tsquery('english'::regconfig, ${sql.p(term(w.word))}), 0) AS "t${i}"`).join(", ");
+    const rank = words.map((w, i) => `${w.idf.toFixed(4)} * (m."t${i}" * 2.2) / (m."t${i}" + 1.2 * (0.1 + 0.9 * m."rl"))`).join(" + ");
+    return `WITH q AS (SELECT to_tsquery('english'::regconfig, ${q}) AS q),
+      hits AS (SELECT m."id", ${rank} AS "rank" FROM (SELECT c."id", ${tfs}, length(c."tsv")::float8 / greatest(1, avg(length(c."tsv")) OVER ()) AS "rl" FROM "SearchChunk" c, q WHERE c."tsv" @@ q.q) m
+        ORDER BY "rank" DESC, m."id"${inner === null ? "" : ` LIMIT ${sql.int(inner)}`})
+      SELECT ${cols}, h."rank" FROM hits h JOIN "SearchChunk" c ON c."id" = h."id" JOIN "SearchFile" f ON f."blobOid" = c."blobOid"
+      WHERE f."indexId" = ${sql.p(indexId)}${fileTypeSql(sql, fileTypes)}
+      ORDER BY h."rank" DESC, c."id" LIMIT ${sql.int(limit)}`;
+  }
+  const match = sql.p(words.map((w) => (w.word.length >= 4 ? `"${w.word}"*` : `"${w.word}"`)).join(" OR "));
+  return `WITH hits AS (SELECT rowid AS "id", -bm25("SearchChunkFts", 20.0, 5.0, 1.0) AS "rank" FROM "SearchChunkFts"
+      WHERE "SearchChunkFts" MATCH ${match} ORDER BY "rank" DESC${inner === null ? "" : ` LIMIT ${sql.int(inner)}`})
+    SELECT ${cols}, h."rank" FROM hits h JOIN "SearchChunk" c ON c."id" = h."id" JOIN "SearchFile" f ON f."blobOid" = c."blobOid"
+    WHERE f."indexId" = ${sql.p(indexId)}${fileTypeSql(sql, fileTypes)}
+    ORDER BY h."rank" DESC, c."id" LIMIT ${sql.int(limit)}`;
+}
+
+/** ts_rank's weights {D, C, B, A} (body, -, comments, name): FTS5's bm25 column weights 1 : 5 : 20. */
+const PG_WEIGHTS = "{0.05, 0.2, 0.25, 1.0}";
+/** ts_rank (no normalisation) × this is the term frequency bm25 saturates: a name match ≈ 20, as in FTS5. */
+const PG_TF_SCALE = 20;
+
+/** The engine's matches ranked first: this many times the candidates asked for (other indexes' chunks share the table). */
+const INNER_FACTOR = 2;
+/**
+ * Rows the engine ranks at most, roughly: query words pick candidates rarest first while their
+ * matches add up to no more than this (the rarest word always picks). The other (common) words
+ * still count in the blend's coverage; bm25 / ts_rank give them little weight anyway (a low idf),
+ * but ranking their tens of thousands of matches is what made a query over 100k chunks slow —
+ * every match is a row the engine reads (docs/performance.md "Semantic search").
+ */
+const RANK_BUDGET = 4_000;
+
+/** How long the chunk count and PostgreSQL's lexeme statistics are reused, ms. */
+const STATS_TTL_MS = 60_000;
+let totalChunks: { n: number; at: number; provider: string } | null = null;
+let lexemeStats: { freq: Map<string, number>; at: number } | null = null;
+
+/** All chunks of every index (the full-text table's size), re-counted at most every STATS_TTL_MS. */
+async function chunkTotal(db: Db, provider: string): Promise<number> {
+  if (totalChunks && totalChunks.provider === provider && Date.now() - totalChunks.at < STATS_TTL_MS) return totalChunks.n;
+  // PostgreSQL: the planner's row estimate (the same ANALYZE as the lexeme statistics), else a count
+  const [est] = provider === "postgresql" ? await readRows<{ n: number }>(db, `SELECT reltuples::float8 AS "n" FROM pg_class WHERE oid = '"SearchChunk"'::regclass`, []) : [];
+  const [row] = est && Number(est.n) >= 0 ? [est] : await readRows<{ n: number | bigint }>(db, `SELECT count(*) AS "n" FROM "SearchChunk"`, []);
+  totalChunks = { n: Number(row?.n ?? 0), at: Date.now(), provider };
+  return totalChunks.n;
+}
+
+/**
+ * PostgreSQL's own statistics of the tsvector column (ANALYZE, autovacuum): its most common
+ * lexemes (up to 10 × the statistics target, default 1 000) with the share of rows holding each;
+ * a lexeme not listed is rarer than every listed one. Empty before the first ANALYZE.
+ */
+async function pgLexemeFreqs(db: Db): Promise<Map<string, number>> {
+  if (lexemeStats && Date.now() - lexemeStats.at < STATS_TTL_MS) return lexemeStats.freq;
+  const rows = await readRows<{ e: string[] | null; f: number[] | null }>(
+    db,
+    `SELECT most_common_elems::text::text[] AS "e", most_common_elem_freqs AS "f" FROM pg_stats
+     WHERE schemaname = current_schema() AND tablename = 'SearchChunk' AND attname = 'tsv'`,
+    [],
+  );
+  const freq = new Map<string, number>();
+  const e = rows[0]?.e ?? [];
+  const f = rows[0]?.f ?? [];
+  e.forEach((lex, i) => freq.set(lex, Number(f[i] ?? 0)));
+  lexemeStats = { freq, at: Date.now() };
+  return freq;
+}
+
+/**
+ * The words of `words` that pick candidates (RANK_BUDGET): each word's matches are estimated,
+ * then words are taken rarest first while the sum stays within the budget (at least one).
+ * SQLite: one statement counting each word's FTS5 matches up to the budget (a common word costs
+ * at most that many index entries). PostgreSQL: the words' english stems (`ts_lexize`) against
+ * the column's lexeme statistics (pgLexemeFreqs; a prefix word sums the lexemes it prefixes, an
+ * upper bound; an unlisted lexeme counts as the rarest listed) times the table's row count; no
+ * statistics yet (never analyzed): every word picks.
+ */
+async function candidateWords(db: Db, provider: "sqlite" | "postgresql", words: string[]): Promise<Array<{ word: string; idf: number }>> {
+  const sql = new Sql(provider);
+  const total = await chunkTotal(db, provider);
+  let matches: number[] | null = null;
+  if (provider === "postgresql") {
+    const freq = total > RANK_BUDGET ? await pgLexemeFreqs(db) : new Map<string, number>();
+    if (freq.size) {
+      const floor = Math.min(...freq.values());
+      const [row] = await readRows<Record<string, string | null>>(db, `SELECT ${words.map((w, i) => `array_to_string(ts_lexize('english_stem', ${sql.p(w)}), ' ') AS "w${i}"`).join(", ")}`, sql.params);
+      matches = words.map((w, i) => {
+        let share = 0;
+        for (const stemmed of (row?.[`w${i}`] ?? w).split(" ").filter(Boolean)) {
+          let found = 0;
+          if (w.length >= 4) for (const [lex, f] of freq) found += lex.startsWith(stemmed) ? f : 0;
+          else found = freq.get(stemmed) ?? 0;
+          share += found || floor;
+        }
+        return share * total;
+      });
+    }
+  }
+  if (!matches) {
+    // FTS5 (or PostgreSQL without statistics): count each word's matches, at most the budget + 1
+    const counts = words.map((w, i) => {
+      const inner = provider === "postgresql"
+        ? `SELECT 1 FROM "SearchChunk" WHERE "tsv" @@ to_tsquery('english'::regconfig, ${sql.p(w.length >= 4 ? `${w}:*` : w)}) LIMIT ${sql.int(RANK_BUDGET + 1)}`
+        : `SELECT 1 FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${sql.p(w.length >= 4 ? `"${w}"*` : `"${w}"`)} LIMIT ${sql.int(RANK_BUDGET + 1)}`;
+      return `(SELECT count(*) FROM (${inner}) x${i}) AS "w${i}"`;
+    });
+    const [row] = await readRows<Record<string, number | bigint>>(db, `SELECT ${counts.join(", ")}`, sql.params);
+    matches = words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
+  }
+  const order = words.map((word, i) => ({ word, n: matches[i]!, idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)) })).sort((a, b) => a.n - b.n);
+  if (total <= RANK_BUDGET) return order.filter((o) => o.n > 0);
+  const picked: Array<{ word: string; idf: number }> = [];
+  let sum = 0;
+  for (const o of order) {
+    if (picked.length && sum + o.n > RANK_BUDGET) break;
+    picked.push(o);
+    sum += o.n;
+  }
+  return picked;
+}
+
+/**
  * The `limit` best chunks of index `indexId` for `words` (tokens.ts queryWords), with scores.
  * `fileTypes` filters in SQL; path globs are the caller's (ask for more candidates then).
+ * The engine ranks its INNER_FACTOR × limit best matches over all indexes first; when fewer than
+ * `limit` of them belong to this index (other repositories, a `fileTypes` filter) and there were
+ * more matches, the query runs again over every match — the same rows the unbounded query gives.
  */
 export async function lexicalSearch(db: Db, indexId: string, words: string[], limit: number, fileTypes?: string[]): Promise<ChunkHit[]> {
   const clean = words.map((w) => w.toLowerCase().replace(/[^a-z0-9]/g, "")).filter(Boolean);
   if (!clean.length) return [];
-  const sql = new Sql(getConfig().provider);
-  let text: string;
-  if (sql.dialect === "postgresql") {
-    const q = sql.p(clean.map((w) => (w.length >= 4 ? `${w}:*` : w)).join(" | "));
-    text = `SELECT c."id", f."path", c."startLine", c."endLine", c."chunkType", c."name", c."language", c."content",
-        c."nameText", c."docText", c."bodyText", ts_rank(c."tsv", q, 1) AS "rank"
-      FROM "SearchChunk" c JOIN "SearchFile" f ON f."blobOid" = c."blobOid", to_tsquery('english'::regconfig, ${q}) q
-      WHERE f."indexId" = ${sql.p(indexId)} AND c."tsv" @@ q${fileTypeSql(sql, fileTypes)}
-      ORDER BY "rank" DESC, c."id" LIMIT ${sql.int(limit)}`;
-  } else {
-    const match = sql.p(clean.map((w) => (w.length >= 4 ? `"${w}"*` : `"${w}"`)).join(" OR "));
-    text = `SELECT c."id", f."path", c."startLine", c."endLine", c."chunkType", c."name", c."language", c."content",
-        c."nameText", c."docText", c."bodyText", -bm25("SearchChunkFts", 20.0, 5.0, 1.0) AS "rank"
-      FROM "SearchChunkFts" JOIN "SearchChunk" c ON c."id" = "SearchChunkFts".rowid JOIN "SearchFile" f ON f."blobOid" = c."blobOid"
-      WHERE "SearchChunkFts" MATCH ${match} AND f."indexId" = ${sql.p(indexId)}${fileTypeSql(sql, fileTypes)}
-      ORDER BY "rank" DESC, c."id" LIMIT ${sql.int(limit)}`;
-  }
-  const rows = await readRows<Row>(db, text, sql.params);
+  const provider = getConfig().provider;
+  const picking = await candidateWords(db, provider, clean);
+  if (!picking.length) return [];
+  const run = (inner: number | null) => {
+    const sql = new Sql(provider);
+    return readRows<Row>(db, statement(sql, indexId, picking, limit, inner, fileTypes), sql.params);
+  };
+  const inner = limit * INNER_FACTOR;
+  let rows = await run(inner);
+  if (rows.length < limit) rows = await run(null);
   return scoreHits(rows, clean);
 }
 
@@ -111,15 +248,16 @@ function stem(word: string): string {
 }
 
 /**
- * Which of `stems` occur among the space-separated search words `words`. A word's rough stem is
- * a prefix of the word, so only words starting with a stem's first two letters are stemmed.
+ * Which of `stems` occur among the space-separated search words `text`. A word's rough stem is a
+ * prefix of the word, so one regular expression (`starts`: words starting with a stem) finds the
+ * few words worth stemming; the rest of a long chunk is never split or stemmed.
  */
-function stemsOf(words: string, stems: string[], heads: Set<string>): Set<string> {
+function stemsOf(text: string, stems: Set<string>, starts: RegExp): Set<string> {
   const out = new Set<string>();
-  for (const w of words.split(" ")) {
-    if (w.length < 2 || !heads.has(w.slice(0, 2))) continue;
-    const s = stem(w);
-    if (stems.includes(s)) out.add(s);
+  starts.lastIndex = 0;
+  for (const m of text.matchAll(starts)) {
+    const s = stem(m[1]!);
+    if (stems.has(s)) out.add(s);
   }
   return out;
 }
@@ -132,8 +270,13 @@ function scoreHits(rows: Row[], words: string[]): ChunkHit[] {
   const { rel: wRel, coverage: wCov, name: wName, path: wPath, block: blockPrior } = WEIGHTS;
   // each word weighs by its rarity among the candidates (inverse document frequency), so the
   // rare word of a query ("plain" in "is a plain object") counts more than the common ones
-  const heads = new Set(stems.map((s) => s.slice(0, 2)));
-  const docs = rows.map((r) => ({ name: stemsOf(r.nameText, stems, heads), own: stemsOf(`${r.nameText} ${r.docText} ${r.bodyText}`, stems, heads), path: new Set(splitIdentifier(r.path).map(stem)) }));
+  const stemSet = new Set(stems);
+  const starts = new RegExp(`(?:^| )((?:${[...stemSet].sort((a, b) => b.length - a.length).join("|")})[a-z0-9]*)`, "g");
+  const docs = rows.map((r) => {
+    const name = stemsOf(r.nameText, stemSet, starts);
+    const own = new Set([...name, ...stemsOf(r.docText, stemSet, starts), ...stemsOf(r.bodyText, stemSet, starts)]);
+    return { name, own, path: new Set(splitIdentifier(r.path).map(stem)) };
+  });
   const weight = new Map(stems.map((s) => [s, Math.log(1 + rows.length / (1 + docs.filter((d) => d.own.has(s) || d.path.has(s)).length))]));
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
   const hits = rows.map((r, i): ChunkHit & { coverage: number } => {

@@ -23,8 +23,9 @@ import { resolveAiEngine } from "@/server/ai/resolve";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { queryWords } from "./tokens";
 import { lexicalSearch, type ChunkHit } from "./lexical";
-import { embedQuery, nearestChunks, type EmbeddingEngine } from "./embeddings";
+import { embedQuery, EmbeddingProviderError, nearestChunks, type EmbeddingEngine } from "./embeddings";
 import { refreshSearchIndex } from "./index-repo";
+import { LEXICAL_SEARCH_ENGINE } from "./engine-label";
 import { indexableFiles } from "./files";
 
 /** Spec Limits: limit default 10 (at most 100), minSimilarity 0–1 default 0.4. */
@@ -61,7 +62,7 @@ export interface SemanticSearchOutput {
   totalResults: number;
   /** Milliseconds. */
   searchTime: number;
-  /** "local" (lexical) or the embedding model's "<provider>:<model>" (hybrid). */
+  /** LEXICAL_SEARCH_ENGINE "local" (lexical) or the embedding model's "<provider>:<model>" (hybrid); engine-label.ts. */
   engine: string;
 }
 
@@ -69,6 +70,8 @@ export interface SemanticSearchOutput {
 export const INLINE_INDEX_FILES = 300;
 /** Lexical candidates fetched before filters and fusion. */
 const CANDIDATES = 200;
+/** After an embedding failure, searches wait this long (ms) before queueing another try (pushes queue one regardless). */
+export const EMBED_RETRY_MS = 5 * 60_000;
 /** Reciprocal rank fusion constant (Cormack et al. 2009). */
 const RRF_K = 60;
 
@@ -91,16 +94,19 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
   const tip = (await branchTips(repo.gitDir, [branch])).get(branch) ?? null;
   if (!tip && input.branch) throw new AppError("NOT_FOUND", `branch "${branch}" not found`);
   const emb = embedding === null ? undefined : (embedding ?? (await embeddingFor(db, repo.id)));
-  let index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select: { id: true, commitSha: true, status: true, embeddingModel: true } });
+  const select = { id: true, commitSha: true, status: true, embeddingModel: true, embeddingFailedAt: true } as const;
+  let index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select });
   if (tip && (!index || index.commitSha !== tip)) {
     if (!index?.commitSha && (await indexableFiles(repo.gitDir, tip)).length <= INLINE_INDEX_FILES) {
       await refreshSearchIndex(db, repo.id, branch);
-      index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select: { id: true, commitSha: true, status: true, embeddingModel: true } });
+      index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select });
       if (emb) await queueIndexRefresh(repo.id, branch); // vectors in the background
     } else await queueIndexRefresh(repo.id, branch);
-  } else if (tip && emb && index && index.embeddingModel !== emb.engine) await queueIndexRefresh(repo.id, branch);
+  } else if (tip && emb && index && index.embeddingModel !== emb.engine && !(index.embeddingFailedAt && Date.now() - index.embeddingFailedAt.getTime() < EMBED_RETRY_MS)) {
+    await queueIndexRefresh(repo.id, branch); // vectors missing (a new model, or the last try failed a while ago)
+  }
   const done = (results: SearchResult[], engine: string): SemanticSearchOutput => ({ results, query: input.query, totalResults: results.length, searchTime: Math.round((performance.now() - started) * 100) / 100, engine });
-  if (!index?.commitSha) return done([], emb && index?.embeddingModel === emb.engine ? emb.engine : "local");
+  if (!index?.commitSha) return done([], emb && index?.embeddingModel === emb.engine ? emb.engine : LEXICAL_SEARCH_ENGINE);
 
   const words = queryWords(input.query);
   const globs = input.options?.paths?.length ? picomatch(input.options.paths, { dot: true }) : null;
@@ -108,10 +114,14 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
   const lexical = (await lexicalSearch(db, index.id, words, globs ? CANDIDATES * 5 : CANDIDATES, input.options?.fileTypes)).filter(keep);
 
   if (emb && index.embeddingModel === emb.engine) {
-    const hybrid = await hybridRank(db, index.id, index.commitSha, emb, input, lexical, keep);
-    return done(hybrid.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), emb.engine);
+    // the provider down at query time: the lexical answer, labelled local, rather than an error
+    const hybrid = await hybridRank(db, index.id, index.commitSha, emb, input, lexical, keep).catch((e: unknown) => {
+      if (e instanceof EmbeddingProviderError) return null;
+      throw e;
+    });
+    if (hybrid) return done(hybrid.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), emb.engine);
   }
-  return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), "local");
+  return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), LEXICAL_SEARCH_ENGINE);
 }
 
 function resultOf(h: ChunkHit): SearchResult {
@@ -172,7 +182,7 @@ async function chunkRows(db: Db, indexId: string, ids: number[]): Promise<Map<nu
 export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: string) {
   const name = branch ?? repo.defaultBranch;
   const tip = (await branchTips(repo.gitDir, [name])).get(name) ?? null;
-  const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: name } }, select: { status: true, commitSha: true, fileCount: true, chunkCount: true, indexedAt: true, embeddingModel: true, error: true } });
+  const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: name } }, select: { status: true, commitSha: true, fileCount: true, chunkCount: true, indexedAt: true, embeddingModel: true, embeddingError: true, embeddingFailedAt: true } });
   return {
     branch: name,
     /** missing: never indexed; indexing / failed: the last refresh; ready: see `stale`. */
@@ -184,5 +194,9 @@ export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: s
     chunks: index?.chunkCount ?? 0,
     indexedAt: index?.indexedAt?.toISOString() ?? null,
     embeddingModel: index?.embeddingModel ?? null,
+    /** The last embedding attempt's provider error (searches are lexical until a later refresh embeds every chunk), else null. */
+    embeddingError: index?.embeddingError ?? null,
+    /** When that attempt failed (ISO 8601), else null. */
+    embeddingFailedAt: index?.embeddingFailedAt?.toISOString() ?? null,
   };
 }

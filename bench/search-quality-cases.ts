@@ -1,0 +1,83 @@
+/**
+ * The question sets of bench/search-quality.bench.ts (issue #10 "Benchmark and quality"): each a
+ * real code base from node_modules and natural-language questions with the definition(s) that
+ * answer them (a result hits when it is in that file and its lines hold the definition).
+ * - ZOD: zod 4's core and classic sources, 35 questions — the set the lexical engine's weights
+ *   were tuned on (docs/performance.md), so its numbers overstate.
+ * - SEMVER: node-semver 7's sources, 25 questions written before the engine ever ran on them and
+ *   never tuned on (held out): the honest number. Do not tune weights on this set; add a new
+ *   held-out set instead when it has been looked at too often.
+ */
+
+export interface Case {
+  q: string;
+  /** Acceptable answers: file under the repository and a pattern of the definition's line. */
+  targets: Array<[file: string, definition: RegExp]>;
+}
+
+export const ZOD_CASES: Case[] = [
+  { q: "escape special characters so a string can be used inside a regular expression", targets: [["core/util.ts", /^export function escapeRegex[(<]/]] },
+  { q: "turn a title into a url friendly slug", targets: [["core/util.ts", /^export function slugify[(<]/], ["core/api.ts", /^export function _slugify[(<]/]] },
+  { q: "check whether a value is a plain object", targets: [["core/util.ts", /^export function isPlainObject[(<]/]] },
+  { q: "generate a random string of a given length", targets: [["core/util.ts", /^export function randomString[(<]/]] },
+  { q: "remainder of a floating point division without precision errors", targets: [["core/util.ts", /^export function floatSafeRemainder[(<]/]] },
+  { q: "pick a subset of the keys of an object schema", targets: [["core/util.ts", /^export function pick[(<]/]] },
+  { q: "omit some keys from an object schema", targets: [["core/util.ts", /^export function omit[(<]/]] },
+  { q: "make every property of an object schema optional", targets: [["core/util.ts", /^export function partial[(<]/]] },
+  { q: "make all properties of an object required", targets: [["core/util.ts", /^export function required[(<]/]] },
+  { q: "merge two object schemas into one", targets: [["core/util.ts", /^export function merge[(<]/]] },
+  { q: "count the keys of an object", targets: [["core/util.ts", /^export function numKeys[(<]/]] },
+  { q: "await every promise in an object and keep the keys", targets: [["core/util.ts", /^export function promiseAllObject[(<]/]] },
+  { q: "get a nested value by following a path of keys", targets: [["core/util.ts", /^export function getElementAtPath[(<]/]] },
+  { q: "flatten validation errors into form errors and field errors", targets: [["core/errors.ts", /^export function flattenError[(<]/]] },
+  { q: "turn the issues of an error into a tree", targets: [["core/errors.ts", /^export function treeifyError[(<]/]] },
+  { q: "pretty print a validation error for people", targets: [["core/errors.ts", /^export function prettifyError[(<]/]] },
+  { q: "convert an issue path to a dotted string", targets: [["core/errors.ts", /^export function toDotPath[(<]/]] },
+  { q: "parse asynchronously and return success or error without throwing", targets: [["core/parse.ts", /^export const _safeParseAsync/], ["core/parse.ts", /^export const safeParseAsync/]] },
+  { q: "regular expression to validate an email address", targets: [["core/regexes.ts", /^export const email/], ["classic/schemas.ts", /^export function email[(<]/], ["core/api.ts", /^export function _email[(<]/]] },
+  { q: "registry that attaches metadata to schemas", targets: [["core/registries.ts", /^export class \$ZodRegistry/], ["core/registries.ts", /^export function registry/], ["core/registries.ts", /globalRegistry/]] },
+  { q: "generate a JSON schema from a zod schema", targets: [["core/json-schema-processors.ts", /^export function toJSONSchema[(<]/], ["core/to-json-schema.ts", /^export function createToJSONSchemaMethod/]] },
+  { q: "build a zod schema from a JSON schema document", targets: [["classic/from-json-schema.ts", /^export function fromJSONSchema[(<]/]] },
+  { q: "coerce the input into a number", targets: [["classic/coerce.ts", /^export function number[(<]/], ["core/api.ts", /^export function _coercedNumber[(<]/]] },
+  { q: "validate an ISO 8601 datetime string", targets: [["classic/iso.ts", /^export function datetime[(<]/], ["core/regexes.ts", /^export function datetime[(<]/], ["core/api.ts", /^export function _isoDateTime[(<]/]] },
+  { q: "ISO duration such as P3Y6M4D", targets: [["classic/iso.ts", /^export function duration[(<]/], ["core/regexes.ts", /^export const duration/], ["core/api.ts", /^export function _isoDuration[(<]/], ["classic/schemas.ts", /^export const ZodISODuration:/], ["core/schemas.ts", /^export const \$ZodISODuration:/]] },
+  { q: "add a custom refinement with a predicate", targets: [["classic/schemas.ts", /^export function refine</], ["core/api.ts", /^export function _refine[(<]/], ["classic/schemas.ts", /^\s+refine\(check/]] },
+  { q: "transform the parsed value with a function", targets: [["classic/schemas.ts", /^export function transform</], ["classic/schemas.ts", /^\s+transform\(tx\)/], ["classic/schemas.ts", /^export const ZodTransform:/], ["core/schemas.ts", /^export const \$ZodTransform:/]] },
+  { q: "minimum length check for strings and arrays", targets: [["core/api.ts", /^export function _minLength[(<]/], ["core/checks.ts", /^export const \$ZodCheckMinLength/]] },
+  { q: "check that a number is a multiple of another number", targets: [["core/api.ts", /^export function _multipleOf[(<]/], ["core/checks.ts", /^export (const|interface) \$ZodCheckMultipleOf\b/]] },
+  { q: "trim whitespace from a string", targets: [["core/api.ts", /^export function _trim[(<]/], ["classic/schemas.ts", /^\s{6}trim\(\) {/]] },
+  { q: "union of objects told apart by a discriminator key", targets: [["classic/schemas.ts", /^export function discriminatedUnion</], ["core/schemas.ts", /^export const \$ZodDiscriminatedUnion/]] },
+  { q: "record schema with key and value types", targets: [["classic/schemas.ts", /^export function record</], ["core/schemas.ts", /^export const \$ZodRecord/], ["classic/schemas.ts", /^export const ZodRecord:/]] },
+  { q: "lazy schema for recursive types", targets: [["classic/schemas.ts", /^export function lazy</], ["core/schemas.ts", /^export const \$ZodLazy/]] },
+  { q: "preprocess the input before it is parsed", targets: [["classic/schemas.ts", /^export function preprocess</], ["core/schemas.ts", /^export const \$ZodPreprocess:/]] },
+  { q: "template literal type built from parts", targets: [["classic/schemas.ts", /^export function templateLiteral</], ["core/schemas.ts", /^export const \$ZodTemplateLiteral/]] },
+];
+
+/** node-semver: paths under node_modules/semver. Written before any run on this code (held out). */
+export const SEMVER_CASES: Case[] = [
+  { q: "find the highest version in a list that matches a range", targets: [["ranges/max-satisfying.js", /^const maxSatisfying =/]] },
+  { q: "lowest version in a list that satisfies a range", targets: [["ranges/min-satisfying.js", /^const minSatisfying =/]] },
+  { q: "smallest version that could ever match a range", targets: [["ranges/min-version.js", /^const minVersion =/]] },
+  { q: "turn a loose string like v1.2 into a full version", targets: [["functions/coerce.js", /^const coerce =/]] },
+  { q: "bump the version to the next major, minor or patch release", targets: [["functions/inc.js", /^const inc =/], ["classes/semver.js", /^  inc \(/]] },
+  { q: "what kind of change separates two versions", targets: [["functions/diff.js", /^const diff =/]] },
+  { q: "remove the leading v and surrounding whitespace from a version string", targets: [["functions/clean.js", /^const clean =/]] },
+  { q: "does a version satisfy a range", targets: [["functions/satisfies.js", /^const satisfies =/], ["classes/range.js", /^  test \(version\)/]] },
+  { q: "is the version greater than every version the range allows", targets: [["ranges/gtr.js", /^const gtr =/], ["ranges/outside.js", /^const outside =/]] },
+  { q: "sort versions in descending order", targets: [["functions/rsort.js", /^const rsort =/]] },
+  { q: "compare two versions including their build metadata", targets: [["functions/compare-build.js", /^const compareBuild =/], ["classes/semver.js", /^  compareBuild \(/]] },
+  { q: "compare the prerelease identifiers of two versions", targets: [["classes/semver.js", /^  comparePre \(/], ["internal/identifiers.js", /^const compareIdentifiers =/]] },
+  { q: "check whether two ranges overlap", targets: [["ranges/intersects.js", /^const intersects =/], ["classes/range.js", /^  intersects \(/], ["classes/comparator.js", /^  intersects \(/]] },
+  { q: "is one range entirely contained in another range", targets: [["ranges/subset.js", /^const subset =/]] },
+  { q: "replace tilde ranges with plain comparators", targets: [["classes/range.js", /^const replaceTildes? =/]] },
+  { q: "expand caret ranges into greater-than and less-than comparators", targets: [["classes/range.js", /^const replaceCarets? =/]] },
+  { q: "least recently used cache", targets: [["internal/lrucache.js", /^class LRUCache/]] },
+  { q: "get the prerelease parts of a version", targets: [["functions/prerelease.js", /^const prerelease =/]] },
+  { q: "return null instead of throwing when a version string is invalid", targets: [["functions/valid.js", /^const valid =/], ["functions/parse.js", /^const parse =/]] },
+  { q: "compare two versions with an operator given as a string", targets: [["functions/cmp.js", /^const cmp =/]] },
+  { q: "simplify a range given the list of versions it has to match", targets: [["ranges/simplify.js", /^module\.exports = /]] },
+  { q: "build the regular expressions that recognise version strings", targets: [["internal/re.js", /^const createToken =/]] },
+  { q: "split a range into its sets of comparators", targets: [["ranges/to-comparators.js", /^const toComparators =/], ["classes/range.js", /^  parseRange \(/]] },
+  { q: "check that a range string is valid", targets: [["ranges/valid.js", /^const validRange =/]] },
+  { q: "drop the prerelease or patch part of a version", targets: [["functions/truncate.js", /^const truncate =/]] },
+];

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "SearchIndex" ADD COLUMN "embeddingError" TEXT;
+ALTER TABLE "SearchIndex" ADD COLUMN "embeddingFailedAt" DATETIME;
+
