@@ -6,7 +6,9 @@
  * rejected with a reason, the commit opens in the code browser with the new content, and a pull
  * request is opened from the session branch. With a model: a fake OpenAI-compatible server
  * (test/fixtures/fake-openai.ts) behind one repository's AI key streams a reply with a
- * proposeChange tool call; the reply streams in, the change is approved.
+ * proposeChange tool call; the reply streams in, the change is approved; Stop ends a slow reply,
+ * which is stored as stopped (the fake sees its request cancelled). In pm mode a proposed issue is
+ * a card of its own, approved into an issue.
  */
 import { test, expect, type Page } from "@playwright/test";
 import { newUser } from "./session";
@@ -112,6 +114,13 @@ test("offline: ask about lines, propose edits by hand, approve one, reject one, 
   // a pull request from the session branch
   await page.getByTestId("open-pull-request").click();
   await expect(page.getByTestId("pull-link")).toContainText("Tidy the util");
+  // after a reload it is linked, not offered again
+  const session = new URL(page.url()).searchParams.get("session");
+  await page.reload();
+  await ready(page);
+  await expect(page.getByTestId("pull-link")).toContainText("Tidy the util");
+  await expect(page.getByTestId("open-pull-request")).toHaveCount(0);
+  expect(new URL(page.url()).searchParams.get("session")).toBe(session);
   await page.getByTestId("pull-link").click();
   await expect(page).toHaveURL(new RegExp(`${repoPath}/pulls/\\d+$`));
   await expect(page.getByText(/agent\/[0-9a-f]+/).first()).toBeVisible();
@@ -163,10 +172,61 @@ test("with a model: the reply streams in with its tool activity, the proposed ch
     await expect(card.getByTestId("change-status")).toHaveText("Approved");
     await card.getByTestId("change-view-file").click();
     await expect(page.getByTestId("code-view").locator("code")).toContainText("export const ONE = 1;");
+
+    // Stop: unsubscribing ends the stream, the fake sees the request cancelled, the partial reply is stored as stopped
+    fake.reply({ chunks: ["Thinking ", "about ", "it ", "slowly ", "and ", "at ", "length."], delayMs: 1500 });
+    await page.goBack();
+    await ready(page);
+    await page.getByTestId("agent-input").fill("Explain the file");
+    await page.getByTestId("agent-send").click();
+    await expect(page.getByTestId("agent-live-text")).toContainText("Thinking");
+    await page.getByTestId("agent-stop").click();
+    const stopped = page.locator('[data-testid="agent-message"][data-role="assistant"][data-status="stopped"]');
+    await expect(stopped).toContainText("Thinking", { timeout: 20_000 });
+    await expect(stopped).toContainText("Stopped");
+    await expect.poll(() => fake.cancelled).toBeGreaterThan(0);
+
     // the model ran with the session's tools and saw the user's message
     const first = fake.requests.find((r) => r.path.endsWith("/chat/completions"));
     expect(JSON.stringify(first?.body.messages)).toContain("Add a constant ONE");
     expect(first?.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain("proposeChange");
+    await user.context.close();
+  } finally {
+    await fake.close();
+  }
+});
+
+test("pm mode: a proposed issue is a card with its title and body, approved into an issue", async ({ browser, baseURL }) => {
+  const fake = await startFakeOpenAI();
+  try {
+    const user = await newUser(browser, baseURL!, "agpm", stamp);
+    const repo = await user.trpc("repos.create", { name: "agentpm" });
+    await pushInitial(user, "agentpm", { "README.md": "# Agent pm\n" });
+    await user.trpc("repoAiKeys.set", { repoId: repo.id, provider: "openai", apiKey: "sk-e2e-agent-fake-0000", model: "fake-pm", baseUrl: fake.url });
+    fake.reply({ content: "A ticket for it.", toolCalls: [{ name: "proposeIssue", arguments: { title: "Write a contributing guide", body: "Explain **how** to send changes." } }] });
+    fake.reply({ content: "Proposed one issue." });
+
+    const page = user.page;
+    await page.goto(`/${user.username}/agentpm/agent`);
+    await ready(page);
+    await page.getByTestId("new-session-mode").selectOption("pm");
+    await page.getByTestId("new-session-submit").click();
+    await expect(page.getByTestId("session-mode")).toHaveText("pm mode");
+    await page.getByTestId("agent-input").fill("We need a contributing guide");
+    await page.getByTestId("agent-send").click();
+    await expect(page.locator('[data-testid="agent-message"][data-role="assistant"]').last()).toContainText("Proposed one issue.", { timeout: 30_000 });
+
+    const card = page.locator('[data-testid="change-card"]').filter({ hasText: "Write a contributing guide" });
+    await expect(card.getByTestId("change-kind")).toHaveText("Issue");
+    await expect(card.getByTestId("change-issue-body")).toContainText("Explain how to send changes.");
+    await card.getByTestId("approve-change").click();
+    await expect(card.getByTestId("change-status")).toHaveText("Approved");
+    await expect(card.getByTestId("change-issue-link")).toHaveText("Issue #1");
+    // an issue, not a commit: no session branch, so no pull request to open
+    await expect(page.getByTestId("open-pull-request")).toHaveCount(0);
+    await card.getByTestId("change-issue-link").click();
+    await expect(page).toHaveURL(new RegExp(`/${user.username}/agentpm/issues/1$`));
+    await expect(page.getByRole("heading", { name: /Write a contributing guide/ })).toBeVisible();
     await user.context.close();
   } finally {
     await fake.close();

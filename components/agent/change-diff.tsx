@@ -15,7 +15,8 @@ export function ChangeDiff({ diff, path }: { diff: string; path: string }) {
   if (file.isBinary) return <p className="px-3 py-2 text-sm text-muted-foreground">Binary file not shown.</p>;
   if (file.hunks.length === 0) return <p className="px-3 py-2 text-sm text-muted-foreground" data-testid="change-diff-empty">{file.status === "added" ? "Empty file." : "No changes to the content."}</p>;
   return (
-    <div className="max-h-[28rem] overflow-auto" data-testid="change-diff">
+    // focusable, so keyboard users can scroll a long diff (WCAG 2.1.1)
+    <div className="max-h-[28rem] overflow-auto focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring" tabIndex={0} role="region" aria-label={`Diff of ${path}`} data-testid="change-diff">
       <div className="sr-only">{`${file.additions} additions, ${file.deletions} deletions`}</div>
       {fileRows(file, "unified").map((row, i) =>
         row.kind === "hunk" ? (

@@ -37,6 +37,10 @@ export function ChangesPanel({ session, repo, canWrite, files, initialPath, onCh
   const list = (changes.data ?? []) as AgentChange[];
   const pending = list.filter((c) => c.status === "pending").length;
   const branchExists = list.some((c) => c.status === "approved" && c.commitSha && c.type !== "issue");
+  // an open pull request from the session branch (opened earlier, or from elsewhere) is linked instead of offered again
+  const open = useQuery({ ...trpc.pulls.list.queryOptions({ repoId: repo.id, state: "open", limit: 100 }), enabled: branchExists && !pull });
+  const existing = open.data?.find((p) => p.sourceBranch === session.branch);
+  const opened = pull ?? (existing ? { number: existing.number, title: existing.title } : null);
 
   const approveAll = () =>
     all.run(async () => {
@@ -63,8 +67,8 @@ export function ChangesPanel({ session, repo, canWrite, files, initialPath, onCh
             {all.busy ? "Approving…" : "Approve all"}
           </Button>
         )}
-        {branchExists && (
-          <Button size="sm" onClick={() => void openPull()} disabled={pr.busy || !!pull} data-testid="open-pull-request">
+        {branchExists && !opened && (
+          <Button size="sm" onClick={() => void openPull()} disabled={pr.busy || open.isPending} data-testid="open-pull-request">
             Open pull request
           </Button>
         )}
@@ -74,11 +78,11 @@ export function ChangesPanel({ session, repo, canWrite, files, initialPath, onCh
       </p>
       {summary && <p className="text-sm" role="status" data-testid="approve-all-summary">{summary}</p>}
       <FormError message={all.error ?? pr.error} />
-      {pull && (
+      {opened && (
         <p className="text-sm" role="status" data-testid="pull-opened">
-          Opened{" "}
-          <Link href={`${repoUrl(repo.owner, repo.name)}/pulls/${pull.number}`} className="font-medium text-primary hover:underline" data-testid="pull-link">
-            #{pull.number} {pull.title}
+          {pull ? "Opened" : "Pull request"}{" "}
+          <Link href={`${repoUrl(repo.owner, repo.name)}/pulls/${opened.number}`} className="font-medium text-primary hover:underline" data-testid="pull-link">
+            #{opened.number} {opened.title}
           </Link>
         </p>
       )}

@@ -114,8 +114,8 @@ export function AgentChat({ session, repo, available, files, picked, onPick, sel
     sub.current?.unsubscribe();
     sub.current = null;
     setLive((l) => l && { ...l, stopped: true });
-    // the server stores the partial reply once it sees the stream closed
-    void finish(600);
+    // the server stores the partial reply once it sees the stream closed: look again a moment later
+    void finish(600).then(() => setTimeout(() => void messages.refetch(), 2000));
   };
 
   const history = messages.data ?? [];
