@@ -38,6 +38,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await closeRateLimits();
+  fake.clearReplies();
   fake.fallback = () => ({ content: "done" });
 });
 
@@ -65,7 +66,8 @@ describe("agent: a model-driven turn", () => {
     fake.reply({ content: "I proposed three changes." });
     const reply = await w.as.writer.agent.chat({ sessionId, message: "tidy up", context: { files: ["README.md"], selection: { file: "src/app.ts", startLine: 2, endLine: 2 } } });
     expect(reply).toMatchObject({ role: "assistant", status: "complete" });
-    expect(reply.content).toContain("I proposed three changes.");
+    // the text of each step is its own paragraph
+    expect(reply.content).toBe("Let me look.\n\nI proposed three changes.");
     expect(reply.changes!.map((c) => [c.type, c.path, c.status])).toEqual([["create", "src/util.ts", "pending"], ["modify", "src/app.ts", "pending"], ["delete", "docs/old.md", "pending"]]);
 
     // the model was given the context, and readFile's result with line numbers
@@ -268,8 +270,10 @@ describe("agent: a model-driven turn", () => {
     const w = await agentWorld();
     const sessionId = w.session.id;
     fake.reply({ content: "slow answer", delayMs: 800 });
+    const asked = fake.requests.length;
     const first = w.as.writer.agent.chat({ sessionId, message: "first" });
-    await new Promise((r) => setTimeout(r, 200));
+    // the first turn is under way once the model has been asked
+    while (fake.requests.length === asked) await new Promise((r) => setTimeout(r, 20));
     expect(await codeOf(w.as.writer.agent.chat({ sessionId, message: "second" }))).toBe("CONFLICT");
     expect((await first).content).toBe("slow answer");
     // the lock is released with the turn: the next message is answered

@@ -123,10 +123,17 @@ async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMess
       onError: () => {}, // the error part in fullStream is handled below (not logged with the provider's body)
       ...(opts.signal ? { abortSignal: opts.signal } : {}),
     });
+    // text of a later step starts a new paragraph (the model wrote "Let me look." before its tool call)
+    let stepStart = false;
     for await (const part of result.fullStream) {
       if (part.type === "text-delta") {
-        text += part.text;
-        emit({ type: "text", delta: part.text });
+        if (!part.text) continue;
+        const delta = stepStart && text && !/\s$/.test(text) ? `\n\n${part.text}` : part.text;
+        stepStart = false;
+        text += delta;
+        emit({ type: "text", delta });
+      } else if (part.type === "start-step") {
+        stepStart = true;
       } else if (part.type === "finish-step") {
         steps++;
         lastFinish = part.finishReason;
