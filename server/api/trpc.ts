@@ -130,8 +130,27 @@ const base = t.procedure.use(async ({ ctx, path, type, next }) => {
     const mapped = toTRPCError(result.error.cause);
     if (mapped) throw mapped;
   }
+  // a subscription's errors come while it is consumed, after this middleware returned: map them there
+  if (type === "subscription" && result.ok && isAsyncIterable(result.data)) return { ...result, data: mapIterationErrors(result.data) };
   return result;
 });
+
+function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
+  return typeof v === "object" && v !== null && typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
+}
+
+/**
+ * `source` with an AppError thrown during iteration turned into the matching TRPCError (a
+ * NOT_FOUND stays NOT_FOUND instead of becoming a 500 the client retries). Ending the consumer
+ * early (unsubscribe) returns `source` too (for await closes it), so its aborts still run.
+ */
+async function* mapIterationErrors<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+  try {
+    for await (const value of source) yield value;
+  } catch (e) {
+    throw toTRPCError(e) ?? e;
+  }
+}
 
 /**
  * The per-procedure rate limit (server/api/procedure-limits.ts), taken once the access check has
