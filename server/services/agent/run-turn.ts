@@ -15,7 +15,7 @@
  * holds the key, and the AppError SERVICE_UNAVAILABLE is thrown). Changes proposed in the turn
  * are linked to the stored reply in every ending.
  */
-import { stepCountIs, streamText } from "ai";
+import { InvalidToolInputError, NoSuchToolError, stepCountIs, streamText } from "ai";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -143,8 +143,10 @@ async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMess
         if (opts.signal?.aborted) aborted = true;
         else failure = aiFailure(engine, part.error);
       } else if (part.type === "tool-error") {
-        // an unexpected fault inside a tool (AppErrors are results): the model sees it; log the cause
-        console.error(`agent tool ${part.toolName} failed`, part.error);
+        // the model asked for a tool it does not have, or with input that does not parse: its own
+        // mistake, which it is told; anything else is an unexpected fault inside a tool (AppErrors
+        // are results), logged
+        if (!NoSuchToolError.isInstance(part.error) && !InvalidToolInputError.isInstance(part.error)) console.error(`agent tool ${part.toolName} failed`, part.error);
       }
     }
   } catch (e) {
