@@ -57,6 +57,16 @@ export async function prepareAgentTurn(db: Db, actor: Actor, input: ChatInput): 
   return { db, actor, own, engine, input };
 }
 
+/**
+ * A tool-error part the model caused: a tool it does not have, or input that does not match the
+ * tool's schema. The SDK gives these as the error or, in the full stream, as its string form
+ * ("AI_NoSuchToolError: …").
+ */
+function isModelToolMistake(error: unknown): boolean {
+  if (NoSuchToolError.isInstance(error) || InvalidToolInputError.isInstance(error)) return true;
+  return typeof error === "string" && /^AI_(NoSuchToolError|InvalidToolInputError)\b/.test(error);
+}
+
 /** Hides anything shaped like an API key in a provider's message. */
 function redact(message: string): string {
   return message.replace(/\b(sk|svc|key|ak)[-_][A-Za-z0-9_-]{6,}/gi, "$1-…").replace(/Bearer\s+\S+/gi, "Bearer …");
@@ -146,7 +156,7 @@ async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMess
         // the model asked for a tool it does not have, or with input that does not parse: its own
         // mistake, which it is told; anything else is an unexpected fault inside a tool (AppErrors
         // are results), logged
-        if (!NoSuchToolError.isInstance(part.error) && !InvalidToolInputError.isInstance(part.error)) console.error(`agent tool ${part.toolName} failed`, part.error);
+        if (!isModelToolMistake(part.error)) console.error(`agent tool ${part.toolName} failed`, part.error);
       }
     }
   } catch (e) {
