@@ -14,30 +14,22 @@ import type { AppRouter } from "@/server/api/root";
 import { closeRateLimits, consume } from "@/server/rate-limit";
 import type { AgentStreamEvent } from "@/server/services/agent/events";
 import { makeToken, startServer } from "../helpers";
-import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
+import { serveModelFrom, startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
 import { FetchEventSource, SseParser } from "../fixtures/sse";
 import { agentWorld, type AgentWorld } from "./agent-fixtures";
 import { codeOf } from "./issues-fixtures";
 
-const MODEL_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "ANTHROPIC_MODEL", "SVC_AGENT_HEARTBEAT_MS"];
-const saved: Record<string, string | undefined> = {};
 let fake: FakeOpenAI;
+let restoreEnv: () => void;
 let server: { url: string; close: () => Promise<void> };
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  for (const k of MODEL_VARS) saved[k] = process.env[k];
-  for (const k of MODEL_VARS) delete process.env[k];
-  process.env.OPENAI_BASE_URL = fake.url;
-  process.env.OPENAI_MODEL = "fake-agent";
-  process.env.SVC_AGENT_HEARTBEAT_MS = "40";
+  restoreEnv = serveModelFrom(fake, "fake-agent", { SVC_AGENT_HEARTBEAT_MS: "40" });
   server = await startServer();
 });
 afterAll(async () => {
-  for (const k of MODEL_VARS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
   await server.close();
   await fake.close();
 });

@@ -13,27 +13,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeRateLimits } from "@/server/rate-limit";
 import { readRef } from "@/server/git/pull-refs";
 import { actorOf, callerFor } from "../helpers";
-import { startFakeOpenAI, type FakeOpenAI, type FakeChatRequest } from "../fixtures/fake-openai";
+import { serveModelFrom, startFakeOpenAI, type FakeOpenAI, type FakeChatRequest } from "../fixtures/fake-openai";
 import { codeOf, messageOf } from "./issues-fixtures";
 import { agentWorld } from "./agent-fixtures";
 import { git } from "./merge-fixtures";
 
-const MODEL_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "ANTHROPIC_MODEL"];
-const saved: Record<string, string | undefined> = {};
 let fake: FakeOpenAI;
+let restoreEnv: () => void;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  for (const k of MODEL_VARS) saved[k] = process.env[k];
-  for (const k of MODEL_VARS) delete process.env[k];
-  process.env.OPENAI_BASE_URL = fake.url;
-  process.env.OPENAI_MODEL = "fake-agent";
+  restoreEnv = serveModelFrom(fake, "fake-agent");
 });
 afterAll(async () => {
-  for (const k of MODEL_VARS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
   await fake.close();
 });
 beforeEach(async () => {
