@@ -14,6 +14,7 @@ import { engineFromSettings } from "@/server/ai/engine";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { refreshSearchIndex } from "@/server/services/search/index-repo";
 import { semanticSearch } from "@/server/services/search/semantic-search";
+import { cachedVectorBytes, setVectorMemoryBudget, vectorMemoryMbFromEnv } from "@/server/services/search/vectors";
 import { actorOf } from "../helpers";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
 import { codeOf, team, type Team } from "./pulls-fixtures";
@@ -174,5 +175,28 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(out.results[0]!.score).toBeGreaterThan(0.9); // first in both rankings
     const py = await semanticSearch(db, repo, { query: "format currency symbol", options: { fileTypes: ["ts"], minSimilarity: 0 } }, engine.embedding);
     expect(py.results.every((r) => r.path.endsWith(".ts"))).toBe(true);
+  });
+
+  it("keeps loaded vectors within the memory budget: an index whose vectors exceed it is searched lexically", async () => {
+    const db = await getDb();
+    const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, embeddingModel: "fake-embed" });
+    await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding);
+    const repo = await authorizeRepo(db, actorOf(t.reader.user), { repoId: t.repo.id }, "read");
+    try {
+      await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
+      const loaded = cachedVectorBytes();
+      expect(loaded).toBeGreaterThan(0);
+      setVectorMemoryBudget(loaded / 2 / 1_048_576); // half of what this index's vectors take
+      expect(cachedVectorBytes()).toBe(0); // dropped at once
+      const lexical = await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
+      expect(lexical.engine).toBe("local");
+      expect(lexical.results[0]).toMatchObject({ path: "billing/money.py", chunkName: "format_currency" });
+      expect(cachedVectorBytes()).toBe(0); // never loaded past the budget
+    } finally {
+      setVectorMemoryBudget(vectorMemoryMbFromEnv());
+    }
+    const hybrid = await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
+    expect(hybrid.engine).toBe("openai:fake-embed");
+    expect(cachedVectorBytes()).toBeGreaterThan(0);
   });
 });

@@ -23,7 +23,8 @@ import { resolveAiEngine } from "@/server/ai/resolve";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { queryWords } from "./tokens";
 import { lexicalSearch, type ChunkHit } from "./lexical";
-import { embedQuery, EmbeddingProviderError, nearestChunks, type EmbeddingEngine } from "./embeddings";
+import { embedQuery, EmbeddingProviderError, type EmbeddingEngine } from "./embeddings";
+import { nearestChunks } from "./vectors";
 import { refreshSearchIndex } from "./index-repo";
 import { LEXICAL_SEARCH_ENGINE } from "./engine-label";
 import { indexableFiles } from "./files";
@@ -114,7 +115,7 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
   const lexical = (await lexicalSearch(db, index.id, words, globs ? CANDIDATES * 5 : CANDIDATES, input.options?.fileTypes)).filter(keep);
 
   if (emb && index.embeddingModel === emb.engine) {
-    // the provider down at query time: the lexical answer, labelled local, rather than an error
+    // the provider down at query time, or vectors over the memory budget: the lexical answer, labelled local, rather than an error
     const hybrid = await hybridRank(db, index.id, index.commitSha, emb, input, lexical, keep).catch((e: unknown) => {
       if (e instanceof EmbeddingProviderError) return null;
       throw e;
@@ -137,11 +138,13 @@ function resultOf(h: ChunkHit): SearchResult {
  * Vector and lexical rankings fused by reciprocal rank: Σ 1/(60 + rank). The score is the fused
  * value over its maximum (first in both lists = 1); a chunk only one ranking found scores ≤ 0.5.
  * So minSimilarity keeps chunks both engines agree on first; with the default 0.4 a chunk found
- * by one ranking stays while it is in that ranking's top ~30.
+ * by one ranking stays while it is in that ranking's top ~30. Null when the index's vectors exceed
+ * the memory budget (vectors.ts).
  */
-async function hybridRank(db: Db, indexId: string, commitSha: string, emb: EmbeddingEngine, input: SemanticSearchInput, lexical: ChunkHit[], keep: (h: { path: string }) => boolean): Promise<ChunkHit[]> {
+async function hybridRank(db: Db, indexId: string, commitSha: string, emb: EmbeddingEngine, input: SemanticSearchInput, lexical: ChunkHit[], keep: (h: { path: string }) => boolean): Promise<ChunkHit[] | null> {
   const q = await embedQuery(emb, input.query);
   const near = await nearestChunks(db, indexId, commitSha, emb.engine, q, CANDIDATES);
+  if (!near) return null; // vectors over the memory budget (vectors.ts): lexical
   const fused = new Map<string, { hit?: ChunkHit; chunkId: number; value: number }>();
   lexical.forEach((h, i) => fused.set(`${h.chunkId}|${h.path}`, { hit: h, chunkId: h.chunkId, value: 1 / (RRF_K + i + 1) }));
   const byChunk = new Map<number, string[]>();

@@ -1,0 +1,176 @@
+/**
+ * Vector side of the hybrid search engine (issue #10 "Semantic search"; docs/ai.md "Vectors"):
+ * the `limit` chunks of an index nearest to a query vector, by exact inner product over the
+ * index's stored vectors (unit length, so cosine similarity).
+ *
+ * The scan is usearch's `exactSearch` (Unum's vector search library, SIMD kernels — AVX2 /
+ * AVX-512 / NEON — picked at run time), one thread per query. Exact rather than an HNSW graph:
+ * 100 000 × 256 float32 vectors take ~6 ms, × 1 536 ~25 ms on this machine, the speed of
+ * reading the matrix from memory (docs/performance.md "Session 8"), with no index to build,
+ * store or keep in step with pushes, and no recall lost.
+ *
+ * Memory is bounded: each (index, commit, model) matrix is loaded once from SearchEmbedding in
+ * pages of LOAD_PAGE rows and kept while it fits SVC_SEARCH_VECTOR_MEMORY_MB (default 1024 MiB,
+ * all indexes together; least recently used dropped first). An index whose vectors alone exceed
+ * that budget is not loaded: nearestChunks answers null and the search stays lexical.
+ */
+import { createRequire } from "node:module";
+import type UsearchModule from "usearch";
+import type { Db } from "@/server/db";
+import { readRows } from "@/server/db/read";
+import { getConfig } from "@/server/config";
+import { Sql } from "@/server/services/issues/query";
+
+/**
+ * usearch's CommonJS build. Its ES module build finds its native binary from a stack trace
+ * (the `bindings` package), which fails once another module has installed source-map support
+ * (tsx, Next's server); the CommonJS build looks beside its own `__dirname`.
+ */
+const usearch = createRequire(import.meta.url)("usearch") as typeof UsearchModule;
+
+/** Rows read per query while loading a matrix. */
+const LOAD_PAGE = 4_096;
+const MIB = 1_048_576;
+
+/**
+ * SVC_SEARCH_VECTOR_MEMORY_MB (16–1 048 576 MiB), else 1024: the most memory (MiB) the loaded
+ * vector matrices of all indexes hold in this process.
+ */
+export function vectorMemoryMbFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SVC_SEARCH_VECTOR_MEMORY_MB?.trim();
+  const n = raw && /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 16 && n <= 1_048_576 ? n : 1024;
+}
+
+interface VectorSet {
+  /** Chunk id of each row. */
+  ids: Int32Array;
+  dims: number;
+  /** ids.length × dims float32, row-major. */
+  matrix: Float32Array;
+  bytes: number;
+}
+
+const cache = new Map<string, VectorSet>();
+const loading = new Map<string, Promise<VectorSet | null>>();
+/** Bumped by invalidateVectors: a load that started before it does not enter the cache. */
+const generation = new Map<string, number>();
+let budgetBytes = vectorMemoryMbFromEnv() * MIB;
+
+/** Sets the memory budget (MiB) for this process; tests. Drops what no longer fits. */
+export function setVectorMemoryBudget(mb: number): void {
+  budgetBytes = mb * MIB;
+  evictFor(0);
+}
+
+/** Bytes the cached matrices hold now (tests, diagnostics). */
+export function cachedVectorBytes(): number {
+  let n = 0;
+  for (const s of cache.values()) n += s.bytes;
+  return n;
+}
+
+/** Forgets index `indexId`'s loaded vectors (its vectors changed: embedIndexChunks). */
+export function invalidateVectors(indexId: string): void {
+  generation.set(indexId, (generation.get(indexId) ?? 0) + 1);
+  for (const k of cache.keys()) if (k.startsWith(`${indexId}|`)) cache.delete(k);
+}
+
+/** Drops least recently used matrices until `bytes` more fit the budget. */
+function evictFor(bytes: number): void {
+  let used = cachedVectorBytes();
+  for (const [k, s] of cache) {
+    if (used + bytes <= budgetBytes) return;
+    cache.delete(k);
+    used -= s.bytes;
+  }
+}
+
+/** Where the vectors of `model` for the chunks of index `indexId` are, as SQL after FROM. */
+function vectorRows(sql: Sql, indexId: string, model: string): string {
+  return `"SearchEmbedding" e WHERE e."model" = ${sql.p(model)} AND e."chunkId" IN (SELECT c."id" FROM "SearchChunk" c WHERE c."blobOid" IN (SELECT f."blobOid" FROM "SearchFile" f WHERE f."indexId" = ${sql.p(indexId)}))`;
+}
+
+/** Loads the matrix (null when it would not fit the budget). Rows of another length than the first are left zero. */
+async function load(db: Db, indexId: string, model: string): Promise<VectorSet | null> {
+  const size = new Sql(getConfig().provider);
+  const [stats] = await readRows<{ n: number | bigint | string; bytes: number | bigint | string | null }>(db, `SELECT COUNT(*) AS "n", MAX(LENGTH(e."vector")) AS "bytes" FROM ${vectorRows(size, indexId, model)}`, size.params);
+  const n = Number(stats?.n ?? 0);
+  const dims = Math.floor(Number(stats?.bytes ?? 0) / 4);
+  const bytes = n * (dims + 1) * 4;
+  if (bytes > budgetBytes) return null;
+  evictFor(bytes);
+  const ids = new Int32Array(n);
+  const matrix = new Float32Array(n * dims);
+  let row = 0;
+  let after = -1;
+  while (row < n) {
+    const sql = new Sql(getConfig().provider);
+    const page = await readRows<{ chunkId: number | bigint; vector: Uint8Array }>(
+      db,
+      `SELECT e."chunkId", e."vector" FROM ${vectorRows(sql, indexId, model)} AND e."chunkId" > ${sql.p(after)} ORDER BY e."chunkId" LIMIT ${LOAD_PAGE}`,
+      sql.params,
+    );
+    if (!page.length) break;
+    for (const r of page) {
+      if (row >= n) break; // rows added since the count: the next load has them
+      ids[row] = Number(r.chunkId);
+      const v = r.vector;
+      if (v.byteLength === dims * 4) matrix.set(new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)), row * dims);
+      row++;
+    }
+    after = Number(page[page.length - 1]!.chunkId);
+  }
+  return { ids: ids.subarray(0, row), dims, matrix: matrix.subarray(0, row * dims), bytes };
+}
+
+/** The index's matrix for `model` at `commitSha`: cached, or loaded once however many ask at the same time. */
+async function vectorsOf(db: Db, indexId: string, commitSha: string, model: string): Promise<VectorSet | null> {
+  const key = `${indexId}|${commitSha}|${model}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key); // most recently used last
+    cache.set(key, hit);
+    return hit;
+  }
+  const pending = loading.get(key);
+  if (pending) return pending;
+  const gen = generation.get(indexId) ?? 0;
+  const promise = (async () => {
+    for (const k of cache.keys()) if (k.startsWith(`${indexId}|`)) cache.delete(k); // an older commit's
+    const set = await load(db, indexId, model);
+    if (set && (generation.get(indexId) ?? 0) === gen) {
+      evictFor(set.bytes);
+      cache.set(key, set);
+    }
+    return set;
+  })().finally(() => loading.delete(key));
+  loading.set(key, promise);
+  return promise;
+}
+
+/**
+ * The `limit` chunks of index `indexId` whose vectors for `model` are most similar to `query`
+ * (unit length), best first, `similarity` = inner product (−1…1). [] when the index has no
+ * vectors of the query's length; null when its vectors exceed the memory budget (the caller
+ * ranks lexically). Errors: the database's.
+ */
+export async function nearestChunks(db: Db, indexId: string, commitSha: string, model: string, query: Float32Array, limit: number): Promise<Array<{ chunkId: number; similarity: number }> | null> {
+  const set = await vectorsOf(db, indexId, commitSha, model);
+  if (!set) return null;
+  if (set.dims !== query.length || !set.ids.length) return [];
+  return topByInnerProduct(set.ids, set.matrix, set.dims, query, limit);
+}
+
+/**
+ * Exact top `limit` rows of `matrix` (ids.length × dims, row-major) by inner product with `q`,
+ * best first: usearch's SIMD `exactSearch` on one thread (its "ip" distance is 1 − q·v).
+ */
+export function topByInnerProduct(ids: Int32Array, matrix: Float32Array, dims: number, q: Float32Array, limit: number): Array<{ chunkId: number; similarity: number }> {
+  const count = Math.min(limit, ids.length);
+  if (count <= 0) return [];
+  const found = usearch.exactSearch(matrix, q, dims, count, usearch.MetricKind.IP, 1) as InstanceType<typeof UsearchModule.Matches>;
+  const out: Array<{ chunkId: number; similarity: number }> = [];
+  for (let i = 0; i < found.keys.length; i++) out.push({ chunkId: ids[Number(found.keys[i])]!, similarity: 1 - found.distances[i]! });
+  return out;
+}
