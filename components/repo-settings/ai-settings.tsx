@@ -2,7 +2,7 @@
 /**
  * Settings → AI (issue #10; docs/ai.md "Repository keys"): the engine the AI features use now
  * (ai.status), the repository's saved keys shown masked with Delete (repoAiKeys.list/delete), and
- * a form to add or replace a key or change its model and base URL (repoAiKeys.set). The key is
+ * a form to add or replace a key or change its model, base URL and embedding model (repoAiKeys.set). The key is
  * typed into a password field and never comes back from the server.
  */
 import { useState } from "react";
@@ -81,6 +81,11 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
                   <div className="break-all text-xs text-subtle-foreground">
                     <span className="font-mono">{k.engine}</span>
                     {k.baseUrl && <> · {k.baseUrl}</>}
+                    {k.provider === "openai" && (
+                      <span data-testid="ai-key-search-engine">
+                        {" · "}search: {k.embeddingEngine ? <span className="font-mono">{k.embeddingEngine}</span> : "lexical (no embedding model)"}
+                      </span>
+                    )}
                     {" · "}
                     <span title={fullDate(k.updatedAt)}>updated {shortDate(k.updatedAt)}</span>
                   </div>
@@ -131,6 +136,7 @@ function AiKeyForm({ repoId, keys }: { repoId: string; keys: RepoAiKeyRecord[] }
   const [apiKey, setApiKey] = useState("");
   const [model, setModel] = useState(existing?.model ?? "");
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? "");
+  const [embeddingModel, setEmbeddingModel] = useState(existing?.embeddingModel ?? "");
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string | null>(null);
 
@@ -139,6 +145,7 @@ function AiKeyForm({ repoId, keys }: { repoId: string; keys: RepoAiKeyRecord[] }
     const k = keys.find((x) => x.provider === p);
     setModel(k?.model ?? "");
     setBaseUrl(k?.baseUrl ?? "");
+    setEmbeddingModel(k?.embeddingModel ?? "");
     setError(undefined);
     setSaved(null);
   }
@@ -149,7 +156,7 @@ function AiKeyForm({ repoId, keys }: { repoId: string; keys: RepoAiKeyRecord[] }
     setSaved(null);
     if (!apiKey.trim() && !existing) return setError(`enter the ${providerName(provider)} API key`);
     try {
-      const r = await set.mutateAsync({ repoId, provider, ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}), model: model.trim() || null, baseUrl: baseUrl.trim() || null });
+      const r = await set.mutateAsync({ repoId, provider, ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}), model: model.trim() || null, baseUrl: baseUrl.trim() || null, ...(provider === "openai" ? { embeddingModel: embeddingModel.trim() || null } : {}) });
       setApiKey("");
       setSaved(`Saved: ${providerName(r.provider)} key ${r.maskedKey}, ${r.engine}`);
       refresh();
@@ -195,6 +202,11 @@ function AiKeyForm({ repoId, keys }: { repoId: string; keys: RepoAiKeyRecord[] }
         <Field label="Base URL" id="ai-base-url" hint="Optional: an OpenAI-compatible server (vLLM, Ollama, llama.cpp), e.g. https://llm.example.com/v1.">
           <Input type="url" value={baseUrl} maxLength={500} spellCheck={false} placeholder="https://api.openai.com/v1" onChange={(e) => setBaseUrl(e.target.value)} data-testid="ai-base-url" />
         </Field>
+        {provider === "openai" && (
+          <Field label="Embedding model" id="ai-embedding-model" hint={baseUrl.trim() ? "For semantic code search. Empty: none, searches stay lexical." : "For semantic code search. Empty: text-embedding-3-small."}>
+            <Input value={embeddingModel} maxLength={200} spellCheck={false} placeholder={baseUrl.trim() ? "nomic-embed-text" : "text-embedding-3-small"} onChange={(e) => setEmbeddingModel(e.target.value)} data-testid="ai-embedding-model" />
+          </Field>
+        )}
       </div>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" disabled={!hydrated || busy} data-testid="save-ai-key">

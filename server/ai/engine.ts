@@ -71,6 +71,16 @@ export function serverProviderSettings(env: Record<string, string | undefined> =
 }
 
 /**
+ * The embedding model id these settings give semantic search (docs/ai.md "Semantic search"):
+ * openai's `embeddingModel`, else `text-embedding-3-small` when it is OpenAI itself (no baseUrl);
+ * undefined for an OpenAI-compatible server without one named, and for anthropic (no embeddings).
+ */
+export function embeddingModelOf(s: Pick<ProviderSettings, "provider" | "baseUrl" | "embeddingModel">): string | undefined {
+  if (s.provider !== "openai") return undefined;
+  return s.embeddingModel || (s.baseUrl ? undefined : "text-embedding-3-small");
+}
+
+/**
  * A model engine for these settings. OpenAI goes through chat completions (`.chat`), which every
  * OpenAI-compatible server speaks (STACK-NOTES "AI SDK 7").
  */
@@ -78,7 +88,7 @@ export function engineFromSettings(s: ProviderSettings, source: ModelEngine["sou
   const modelId = s.model || DEFAULT_MODEL[s.provider];
   if (s.provider === "openai") {
     const openai = createOpenAI({ apiKey: s.apiKey, ...(s.baseUrl ? { baseURL: s.baseUrl } : {}) });
-    const embeddingId = s.embeddingModel || (s.baseUrl ? undefined : "text-embedding-3-small");
+    const embeddingId = embeddingModelOf(s);
     return {
       kind: "model",
       engine: `openai:${modelId}`,

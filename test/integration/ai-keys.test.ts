@@ -114,6 +114,29 @@ describe("repoAiKeys", () => {
     await expect((await callerFor(actorOf(owner, ["repo:admin"]))).repoAiKeys.list(input)).resolves.toBeInstanceOf(Array);
   });
 
+  it("embeddingModel (beyond the spec) names semantic search's model: openai only, null clears it, resolveAiEngine uses it", async () => {
+    process.env.SVC_AI_ALLOW_PRIVATE_BASE_URLS = "1";
+    const caller = await callerFor(actorOf(owner));
+    const db = await getDb();
+    const onServer = await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", apiKey: KEY, baseUrl: "http://127.0.0.1:11434/v1" });
+    expect(onServer).toMatchObject({ embeddingModel: null, embeddingEngine: null }); // a compatible server: no default embedding model
+    const before = await resolveAiEngine(db, otherRepoId);
+    expect(before.kind).toBe("model");
+    expect(before.kind === "model" ? before.embedding : "local").toBeUndefined();
+    const named = await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: " nomic-embed-text " });
+    expect(named).toMatchObject({ embeddingModel: "nomic-embed-text", embeddingEngine: "openai:nomic-embed-text", baseUrl: "http://127.0.0.1:11434/v1", maskedKey: "••••WXYZ" });
+    expect((await caller.repoAiKeys.list({ repoId: otherRepoId }))[0]).toMatchObject({ embeddingEngine: "openai:nomic-embed-text" });
+    const engine = await resolveAiEngine(db, otherRepoId);
+    expect(engine.kind === "model" ? engine.embedding?.engine : null).toBe("openai:nomic-embed-text");
+    // a model-only update keeps it; null clears it; OpenAI itself has a default
+    expect(await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", model: "llama3" })).toMatchObject({ embeddingModel: "nomic-embed-text" });
+    expect(await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: null, baseUrl: null })).toMatchObject({ embeddingModel: null, embeddingEngine: "openai:text-embedding-3-small" });
+    await expect(caller.repoAiKeys.set({ repoId: otherRepoId, provider: "anthropic", apiKey: "sk-ant-x", embeddingModel: "voyage-3" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("openai keys only") });
+    await expect(caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: "e".repeat(201) })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("embeddingModel is at most 200") });
+    expect((await caller.repoAiKeys.list({ repoId: otherRepoId })).map((k) => k.provider)).toEqual(["openai"]); // the refused anthropic key was not stored
+    await caller.repoAiKeys.delete({ repoId: otherRepoId, provider: "openai" });
+  });
+
   it("delete removes the key; deleting again says deleted: false", async () => {
     const caller = await callerFor(actorOf(owner));
     await caller.repoAiKeys.set({ repoId: publicRepoId, provider: "anthropic", apiKey: "sk-short" });

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
+import { observeReads } from "@/server/db/read";
 import { startJobWorker, stopJobWorker } from "@/server/jobs";
 import { registerJobHandlers } from "@/server/jobs/handlers";
 import { engineFromSettings } from "@/server/ai/engine";
@@ -198,5 +199,29 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     const hybrid = await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
     expect(hybrid.engine).toBe("openai:fake-embed");
     expect(cachedVectorBytes()).toBeGreaterThan(0);
+  });
+
+  it("after a push, reloads only the vectors of the changed file's chunks", async () => {
+    const db = await getDb();
+    const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, embeddingModel: "fake-embed" });
+    const repo = await authorizeRepo(db, actorOf(t.reader.user), { repoId: t.repo.id }, "read");
+    const before = await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding);
+    await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding); // loaded
+    await t.wt.commit("billing/tax.py", 'def vat_amount(net):\n    """Value added tax of a net amount."""\n    return net * 0.2\n', "tax");
+    await t.wt.push("main");
+    const after = await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding);
+    expect(after.embedded).toBeGreaterThan(0);
+    let vectorsRead = 0;
+    const stop = observeReads((text) => {
+      if (/FROM "SearchEmbedding" e WHERE e\."model" = \S+ AND e\."chunkId" IN \([?$]/.test(text)) vectorsRead += (text.match(/\?|\$\d+/g)?.length ?? 1) - 1;
+    });
+    try {
+      const out = await semanticSearch(db, repo, { query: "value added tax of a net amount" }, engine.embedding);
+      expect(out.engine).toBe("openai:fake-embed");
+      expect(out.results[0]).toMatchObject({ path: "billing/tax.py", chunkName: "vat_amount" });
+    } finally {
+      stop();
+    }
+    expect(vectorsRead).toBe(after.embedded); // the new blob's chunks, not the other ${before.chunks}
   });
 });

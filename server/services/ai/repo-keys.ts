@@ -9,7 +9,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { consume } from "@/server/rate-limit";
 import { line } from "@/server/validation/strings";
-import type { AiProvider, ProviderSettings } from "@/server/ai/engine";
+import { embeddingModelOf, type AiProvider, type ProviderSettings } from "@/server/ai/engine";
 import { currentSecretKey, open, seal, secretKeys } from "@/server/ai/secret-box";
 import { baseUrlProblem } from "./base-url";
 
@@ -28,6 +28,10 @@ export interface RepoAiKeyRecord {
   baseUrl: string | null;
   /** `"<provider>:<model>"`, the engine label this key produces. */
   engine: string;
+  /** Beyond the spec (openai only): the embedding model semantic search uses; null = the default (below). */
+  embeddingModel: string | null;
+  /** `"openai:<embedding model>"` when this key gives semantic search its hybrid engine, else null (lexical). */
+  embeddingEngine: string | null;
   /** False when the key no longer decrypts (the server secret changed without SVC_AI_KEY_SECRET_PREVIOUS): set it again. */
   readable: boolean;
   createdAt: string;
@@ -43,13 +47,19 @@ export const setRepoAiKeyInput = z.object({
   model: line("model").trim().max(MAX_MODEL, `model is at most ${MAX_MODEL} characters`).nullish(),
   /** OpenAI-compatible server URL; null or "" clears it. */
   baseUrl: line("baseUrl").trim().max(MAX_BASE_URL, `baseUrl is at most ${MAX_BASE_URL} characters`).nullish(),
+  /**
+   * Beyond the spec, openai only: the embedding model id for semantic search (an OpenAI-compatible
+   * server's, e.g. `nomic-embed-text`); null or "" clears it (text-embedding-3-small on OpenAI
+   * itself, none with a baseUrl).
+   */
+  embeddingModel: line("embeddingModel").trim().max(MAX_MODEL, `embeddingModel is at most ${MAX_MODEL} characters`).nullish(),
 });
 export type SetRepoAiKeyInput = z.input<typeof setRepoAiKeyInput>;
 export const deleteRepoAiKeyInput = z.object({ provider });
 
 const DEFAULT_MODEL: Record<AiProvider, string> = { openai: "gpt-4o-mini", anthropic: "claude-sonnet-4-5" };
 
-type Row = { provider: string; encryptedKey: string; keyId: string; keyLast4: string; model: string | null; baseUrl: string | null; createdAt: Date; updatedAt: Date; repoId: string };
+type Row = { provider: string; encryptedKey: string; keyId: string; keyLast4: string; model: string | null; baseUrl: string | null; embeddingModel: string | null; createdAt: Date; updatedAt: Date; repoId: string };
 
 const aad = (repoId: string, p: string) => `${repoId}:${p}`;
 const last4 = (key: string) => (key.length >= 12 ? key.slice(-4) : "");
@@ -62,6 +72,8 @@ function toRecord(row: Row, keys = secretKeys()): RepoAiKeyRecord {
     model: row.model,
     baseUrl: row.baseUrl,
     engine: `${p}:${row.model || DEFAULT_MODEL[p]}`,
+    embeddingModel: row.embeddingModel,
+    embeddingEngine: ((id) => (id ? `openai:${id}` : null))(embeddingModelOf({ provider: p, baseUrl: row.baseUrl ?? undefined, embeddingModel: row.embeddingModel ?? undefined })),
     readable: open({ ciphertext: row.encryptedKey, keyId: row.keyId }, aad(row.repoId, p), keys) !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -77,10 +89,10 @@ export async function listRepoAiKeys(db: Db, repoId: string): Promise<RepoAiKeyR
 
 /**
  * Sets the repository's key for `provider`: with `apiKey`, creates or replaces it (encrypted);
- * without, updates `model` / `baseUrl` of the existing key (NOT_FOUND when there is none).
- * Absent fields keep their value; null or "" clears model / baseUrl. BAD_REQUEST for a baseUrl
- * that is not http(s), holds credentials or names a private host (services/ai/base-url.ts);
- * TOO_MANY_REQUESTS past LIMITS.aiKeyChanges.
+ * without, updates `model` / `baseUrl` / `embeddingModel` of the existing key (NOT_FOUND when
+ * there is none). Absent fields keep their value; null or "" clears them. BAD_REQUEST for a
+ * baseUrl that is not http(s), holds credentials or names a private host (services/ai/base-url.ts),
+ * and for an embeddingModel on an anthropic key; TOO_MANY_REQUESTS past LIMITS.aiKeyChanges.
  */
 export async function setRepoAiKey(db: Db, actorId: string, repoId: string, input: SetRepoAiKeyInput): Promise<RepoAiKeyRecord> {
   const data = setRepoAiKeyInput.parse(input);
@@ -90,19 +102,22 @@ export async function setRepoAiKey(db: Db, actorId: string, repoId: string, inpu
     if (problem) throw new AppError("BAD_REQUEST", problem);
   }
   const model = data.model === undefined ? undefined : data.model || null;
+  const embeddingModel = data.embeddingModel === undefined ? undefined : data.embeddingModel || null;
+  if (embeddingModel && data.provider !== "openai") throw new AppError("BAD_REQUEST", "embeddingModel is for openai keys only: Anthropic has no embedding models");
+  const fields = { ...(model !== undefined ? { model } : {}), ...(baseUrl !== undefined ? { baseUrl } : {}), ...(embeddingModel !== undefined ? { embeddingModel } : {}) };
   await consume("aiKeyChanges", actorId);
   if (data.apiKey === undefined) {
     const existing = await db.repoAiKey.findUnique({ where: { repoId_provider: { repoId, provider: data.provider } }, select: { id: true } });
     if (!existing) throw new AppError("NOT_FOUND", `this repository has no ${data.provider} key; send apiKey to add one`);
-    const row = await db.repoAiKey.update({ where: { id: existing.id }, data: { ...(model !== undefined ? { model } : {}), ...(baseUrl !== undefined ? { baseUrl } : {}) } });
+    const row = await db.repoAiKey.update({ where: { id: existing.id }, data: fields });
     return toRecord(row);
   }
   const sealed = seal(data.apiKey, aad(repoId, data.provider), currentSecretKey());
   const secret = { encryptedKey: sealed.ciphertext, keyId: sealed.keyId, keyLast4: last4(data.apiKey) };
   const row = await db.repoAiKey.upsert({
     where: { repoId_provider: { repoId, provider: data.provider } },
-    create: { repoId, provider: data.provider, ...secret, model: model ?? null, baseUrl: baseUrl ?? null, createdById: actorId },
-    update: { ...secret, ...(model !== undefined ? { model } : {}), ...(baseUrl !== undefined ? { baseUrl } : {}) },
+    create: { repoId, provider: data.provider, ...secret, model: model ?? null, baseUrl: baseUrl ?? null, embeddingModel: embeddingModel ?? null, createdById: actorId },
+    update: { ...secret, ...fields },
   });
   return toRecord(row);
 }
@@ -126,7 +141,7 @@ export async function repoProviderSettings(db: Db, repoId: string): Promise<Prov
   for (const row of rows) {
     const apiKey = open({ ciphertext: row.encryptedKey, keyId: row.keyId }, aad(repoId, row.provider), keys);
     if (apiKey === null) continue;
-    out.push({ provider: row.provider as AiProvider, apiKey, model: row.model ?? undefined, baseUrl: row.baseUrl ?? undefined });
+    out.push({ provider: row.provider as AiProvider, apiKey, model: row.model ?? undefined, baseUrl: row.baseUrl ?? undefined, embeddingModel: row.embeddingModel ?? undefined });
   }
   return out.sort((a, b) => AI_PROVIDERS.indexOf(a.provider) - AI_PROVIDERS.indexOf(b.provider));
 }

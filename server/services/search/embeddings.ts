@@ -8,6 +8,7 @@ import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { Sql } from "@/server/services/issues/query";
 import { invalidateVectors } from "./vectors";
+import { retryOnUniqueViolation } from "@/server/db/unique-retry";
 
 /** ModelEngine.embedding: the label (`openai:<model>`) and the model. */
 export interface EmbeddingEngine {
@@ -94,11 +95,13 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
     const { embeddings } = await provider(e.engine, () => embedMany({ model: e.model, values: rows.map(embedText), maxRetries: 1 }));
     if (embeddings.length !== rows.length) throw new EmbeddingProviderError(e.engine, new Error(`${embeddings.length} vectors for ${rows.length} texts`));
     const data = rows.map((r, i) => ({ chunkId: Number(r.id), model: e.engine, vector: toBytes(unit(embeddings[i]!)) }));
-    await db.$transaction(async (tx) => {
-      const have = new Set((await tx.searchEmbedding.findMany({ where: { model: e.engine, chunkId: { in: data.map((d) => d.chunkId) } }, select: { chunkId: true } })).map((x) => x.chunkId));
-      const fresh = data.filter((d) => !have.has(d.chunkId));
-      if (fresh.length) await tx.searchEmbedding.createMany({ data: fresh });
-    });
+    await retryOnUniqueViolation(() =>
+      db.$transaction(async (tx) => {
+        const have = new Set((await tx.searchEmbedding.findMany({ where: { model: e.engine, chunkId: { in: data.map((d) => d.chunkId) } }, select: { chunkId: true } })).map((x) => x.chunkId));
+        const fresh = data.filter((d) => !have.has(d.chunkId));
+        if (fresh.length) await tx.searchEmbedding.createMany({ data: fresh });
+      }),
+    );
     done += rows.length;
   }
   await db.searchIndex.update({ where: { id: indexId }, data: { embeddingModel: e.engine, embeddingError: null, embeddingFailedAt: null } });

@@ -15,6 +15,7 @@
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { retryOnUniqueViolation } from "@/server/db/unique-retry";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommit } from "@/server/git/repository";
 import { chunkFile } from "./chunk";
@@ -78,15 +79,15 @@ async function chunkBlobs(db: Db, gitDir: string, files: TreeFile[]): Promise<Ma
       rows.push({ blob: { oid: f.oid, language: text == null ? null : (languageOf(f.path) ?? "text"), chunkCount: chunks.length }, chunks });
       counts.set(f.oid, chunks.length);
     }
-    await db.$transaction(async (tx) => {
-      // a concurrent refresh (another branch, another repository) may have stored some meanwhile
+    // a concurrent refresh (another branch, another repository, another process) may store some meanwhile
+    await retryOnUniqueViolation(() => db.$transaction(async (tx) => {
       const have = new Set((await tx.searchBlob.findMany({ where: { oid: { in: rows.map((r) => r.blob.oid) } }, select: { oid: true } })).map((b) => b.oid));
       const fresh = rows.filter((r) => !have.has(r.blob.oid));
       if (!fresh.length) return;
       await tx.searchBlob.createMany({ data: fresh.map((r) => r.blob) });
       const chunkRows = fresh.flatMap((r) => r.chunks.map((c) => ({ ...c, blobOid: r.blob.oid })));
       for (const part of batches(chunkRows, ROWS)) await tx.searchChunk.createMany({ data: part });
-    }, { maxWait: 60_000, timeout: 120_000 });
+    }, { maxWait: 60_000, timeout: 120_000 }));
   }
   return counts;
 }

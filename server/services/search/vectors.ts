@@ -9,10 +9,12 @@
  * reading the matrix from memory (docs/performance.md "Session 8"), with no index to build,
  * store or keep in step with pushes, and no recall lost.
  *
- * Memory is bounded: each (index, commit, model) matrix is loaded once from SearchEmbedding in
- * pages of LOAD_PAGE rows and kept while it fits SVC_SEARCH_VECTOR_MEMORY_MB (default 1024 MiB,
- * all indexes together; least recently used dropped first). An index whose vectors alone exceed
- * that budget is not loaded: nearestChunks answers null and the search stays lexical.
+ * Memory is bounded: each (index, model) matrix is loaded from SearchEmbedding in pages of
+ * LOAD_PAGE vectors and kept while it fits SVC_SEARCH_VECTOR_MEMORY_MB (default 1024 MiB, all
+ * indexes together; least recently used dropped first; while a push's new matrix is built from the
+ * old one, both exist). An index whose vectors alone exceed that budget is not loaded:
+ * nearestChunks answers null and the search stays lexical. After a push only the vectors of
+ * changed files are read again.
  */
 import { createRequire } from "node:module";
 import type UsearchModule from "usearch";
@@ -28,8 +30,8 @@ import { Sql } from "@/server/services/issues/query";
  */
 const usearch = createRequire(import.meta.url)("usearch") as typeof UsearchModule;
 
-/** Rows read per query while loading a matrix. */
-const LOAD_PAGE = 4_096;
+/** Vectors read per query while loading a matrix. */
+const LOAD_PAGE = 500;
 const MIB = 1_048_576;
 
 /**
@@ -43,7 +45,9 @@ export function vectorMemoryMbFromEnv(env: Record<string, string | undefined> = 
 }
 
 interface VectorSet {
-  /** Chunk id of each row. */
+  /** The index's commit these rows are for ("" once invalidated: reload, reusing rows). */
+  commitSha: string;
+  /** Chunk id of each row, ascending. */
   ids: Int32Array;
   dims: number;
   /** ids.length × dims float32, row-major. */
@@ -51,9 +55,10 @@ interface VectorSet {
   bytes: number;
 }
 
+/** Loaded matrices by `${indexId}|${model}`, least recently used first. */
 const cache = new Map<string, VectorSet>();
 const loading = new Map<string, Promise<VectorSet | null>>();
-/** Bumped by invalidateVectors: a load that started before it does not enter the cache. */
+/** Bumped by invalidateVectors: a load that started before it is not kept as current. */
 const generation = new Map<string, number>();
 let budgetBytes = vectorMemoryMbFromEnv() * MIB;
 
@@ -70,10 +75,13 @@ export function cachedVectorBytes(): number {
   return n;
 }
 
-/** Forgets index `indexId`'s loaded vectors (its vectors changed: embedIndexChunks). */
+/**
+ * Marks index `indexId`'s loaded vectors out of date (embedIndexChunks stored more): the next
+ * search reloads, copying the rows it already has.
+ */
 export function invalidateVectors(indexId: string): void {
   generation.set(indexId, (generation.get(indexId) ?? 0) + 1);
-  for (const k of cache.keys()) if (k.startsWith(`${indexId}|`)) cache.delete(k);
+  for (const [k, s] of cache) if (k.startsWith(`${indexId}|`)) s.commitSha = "";
 }
 
 /** Drops least recently used matrices until `bytes` more fit the budget. */
@@ -91,55 +99,63 @@ function vectorRows(sql: Sql, indexId: string, model: string): string {
   return `"SearchEmbedding" e WHERE e."model" = ${sql.p(model)} AND e."chunkId" IN (SELECT c."id" FROM "SearchChunk" c WHERE c."blobOid" IN (SELECT f."blobOid" FROM "SearchFile" f WHERE f."indexId" = ${sql.p(indexId)}))`;
 }
 
-/** Loads the matrix (null when it would not fit the budget). Rows of another length than the first are left zero. */
-async function load(db: Db, indexId: string, model: string): Promise<VectorSet | null> {
-  const size = new Sql(getConfig().provider);
-  const [stats] = await readRows<{ n: number | bigint | string; bytes: number | bigint | string | null }>(db, `SELECT COUNT(*) AS "n", MAX(LENGTH(e."vector")) AS "bytes" FROM ${vectorRows(size, indexId, model)}`, size.params);
-  const n = Number(stats?.n ?? 0);
-  const dims = Math.floor(Number(stats?.bytes ?? 0) / 4);
-  const bytes = n * (dims + 1) * 4;
+/**
+ * Loads the matrix of index `indexId` for `model` (null when it would not fit the budget): the
+ * chunk ids first, then only the vectors `previous` (an earlier commit's matrix of the same
+ * index) lacks — a stored vector never changes (chunk ids are never reused: AUTOINCREMENT /
+ * serial), so after a push only the changed files' chunks are read. Rows of another length than
+ * the first are left zero.
+ */
+async function load(db: Db, indexId: string, model: string, commitSha: string, previous: VectorSet | undefined): Promise<VectorSet | null> {
+  const dialect = getConfig().provider;
+  const list = new Sql(dialect);
+  const ids = Int32Array.from(await readRows<{ id: number | bigint }>(db, `SELECT e."chunkId" AS "id" FROM ${vectorRows(list, indexId, model)} ORDER BY e."chunkId"`, list.params), (r) => Number(r.id));
+  if (!ids.length) return { commitSha, ids, dims: 0, matrix: new Float32Array(0), bytes: 0 };
+  const first = new Sql(dialect);
+  const [one] = await readRows<{ bytes: number | bigint }>(db, `SELECT LENGTH(e."vector") AS "bytes" FROM "SearchEmbedding" e WHERE e."model" = ${first.p(model)} AND e."chunkId" = ${first.p(ids[0])}`, first.params);
+  const dims = Math.floor(Number(one?.bytes ?? 0) / 4);
+  const bytes = ids.length * (dims + 1) * 4;
   if (bytes > budgetBytes) return null;
   evictFor(bytes);
-  const ids = new Int32Array(n);
-  const matrix = new Float32Array(n * dims);
-  let row = 0;
-  let after = -1;
-  while (row < n) {
-    const sql = new Sql(getConfig().provider);
-    const page = await readRows<{ chunkId: number | bigint; vector: Uint8Array }>(
-      db,
-      `SELECT e."chunkId", e."vector" FROM ${vectorRows(sql, indexId, model)} AND e."chunkId" > ${sql.p(after)} ORDER BY e."chunkId" LIMIT ${LOAD_PAGE}`,
-      sql.params,
-    );
-    if (!page.length) break;
-    for (const r of page) {
-      if (row >= n) break; // rows added since the count: the next load has them
-      ids[row] = Number(r.chunkId);
-      const v = r.vector;
-      if (v.byteLength === dims * 4) matrix.set(new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)), row * dims);
-      row++;
+  const matrix = new Float32Array(ids.length * dims);
+  const missing: number[] = [];
+  const had = previous && previous.dims === dims ? new Map(Array.from(previous.ids, (id, row) => [id, row] as const)) : undefined;
+  ids.forEach((id, row) => {
+    const old = had?.get(id);
+    if (old === undefined) missing.push(row);
+    else matrix.set(previous!.matrix.subarray(old * dims, (old + 1) * dims), row * dims);
+  });
+  const raw = new Uint8Array(matrix.buffer);
+  for (let i = 0; i < missing.length; i += LOAD_PAGE) {
+    const rows = missing.slice(i, i + LOAD_PAGE);
+    const sql = new Sql(dialect);
+    const text = `SELECT e."chunkId", e."vector" FROM "SearchEmbedding" e WHERE e."model" = ${sql.p(model)} AND e."chunkId" IN (${sql.list(rows.map((r) => ids[r]))})`;
+    const found = new Map((await readRows<{ chunkId: number | bigint; vector: Uint8Array }>(db, text, sql.params)).map((r) => [Number(r.chunkId), r.vector]));
+    for (const row of rows) {
+      const v = found.get(ids[row]!);
+      if (v?.byteLength === dims * 4) raw.set(v, row * dims * 4);
     }
-    after = Number(page[page.length - 1]!.chunkId);
   }
-  return { ids: ids.subarray(0, row), dims, matrix: matrix.subarray(0, row * dims), bytes };
+  return { commitSha, ids, dims, matrix, bytes };
 }
 
 /** The index's matrix for `model` at `commitSha`: cached, or loaded once however many ask at the same time. */
 async function vectorsOf(db: Db, indexId: string, commitSha: string, model: string): Promise<VectorSet | null> {
-  const key = `${indexId}|${commitSha}|${model}`;
+  const key = `${indexId}|${model}`;
   const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key); // most recently used last
-    cache.set(key, hit);
-    return hit;
-  }
+  cache.delete(key); // re-inserted last: most recently used
+  if (hit) cache.set(key, hit);
+  if (hit && hit.commitSha === commitSha) return hit;
   const pending = loading.get(key);
   if (pending) return pending;
   const gen = generation.get(indexId) ?? 0;
   const promise = (async () => {
-    for (const k of cache.keys()) if (k.startsWith(`${indexId}|`)) cache.delete(k); // an older commit's
-    const set = await load(db, indexId, model);
-    if (set && (generation.get(indexId) ?? 0) === gen) {
+    const set = await load(db, indexId, model, commitSha, hit);
+    if ((generation.get(indexId) ?? 0) !== gen) {
+      if (set) set.commitSha = ""; // vectors were added meanwhile: usable now, reloaded next time
+    }
+    if (cache.get(key) === hit) cache.delete(key);
+    if (set) {
       evictFor(set.bytes);
       cache.set(key, set);
     }

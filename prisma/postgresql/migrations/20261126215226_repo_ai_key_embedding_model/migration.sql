@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "RepoAiKey" ADD COLUMN     "embeddingModel" TEXT;
+
