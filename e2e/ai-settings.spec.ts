@@ -25,7 +25,7 @@ test("set an AI key in settings, see it masked, change its model, delete it", as
   const keyInput = section.getByLabel("API key");
   await expect(keyInput).toHaveAttribute("type", "password");
   await keyInput.fill(SECRET);
-  await section.getByLabel("Model").fill("gpt-e2e");
+  await section.getByLabel("Model", { exact: true }).fill("gpt-e2e");
   await section.getByTestId("save-ai-key").click();
   await expect(section.getByTestId("ai-key-saved")).toContainText("••••WXYZ");
   const row = section.getByTestId("ai-key-row");
@@ -42,7 +42,7 @@ test("set an AI key in settings, see it masked, change its model, delete it", as
   expect(await page.content()).not.toContain("do-not-show-me");
 
   // change only the model: the key stays
-  await section.getByLabel("Model").fill("gpt-e2e-2");
+  await section.getByLabel("Model", { exact: true }).fill("gpt-e2e-2");
   await section.getByTestId("save-ai-key").click();
   await expect(section.getByTestId("ai-engine")).toHaveText("openai:gpt-e2e-2");
   await expect(row.getByTestId("ai-key-mask")).toHaveText("••••WXYZ");

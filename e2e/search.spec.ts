@@ -4,10 +4,13 @@
  * with its name, type, score and engine label, click it and land on the file with exactly its
  * lines selected; a file-type filter narrows the results. The Ask panel (ai.chat) answers from
  * retrieval with the local engine, labelled so, and its references open the file on those lines.
+ * With an embedding model named in Settings → AI (a fake OpenAI-compatible server behind the
+ * repository's key), the index job embeds the code and searches are hybrid, labelled with that model.
  */
 import { test, expect } from "@playwright/test";
 import { newUser } from "./session";
 import { pushInitial } from "./pull-fixture";
+import { startFakeOpenAI } from "../test/fixtures/fake-openai";
 
 const stamp = Date.now().toString(36);
 
@@ -95,4 +98,42 @@ test("search code in plain words, open a result on its lines, filter by file typ
   await ref.click();
   await expect(page).toHaveURL(new RegExp(`/${username}/${name}/blob/main/src/duration\\.ts#L1-L12$`));
   await expect(page.getByTestId("code-view").locator(".line.selected")).toHaveCount(12);
+});
+
+test("an embedding model set in Settings → AI makes search hybrid, labelled with the model", async ({ browser, baseURL }) => {
+  const fake = await startFakeOpenAI();
+  try {
+    const user = await newUser(browser, baseURL!, "vectors", stamp);
+    const { page, username } = user;
+    const name = `vec${stamp}`;
+    const repo = await user.trpc("repos.create", { name });
+    // files of their own (search blobs and their vectors are shared by content across repositories)
+    await pushInitial(user, name, { "src/duration.ts": `${DURATION}\n// ${name}\n`, "app/mailer.py": `${MAILER}\n# ${name}\n` });
+
+    // the repository's own key, pointing at an OpenAI-compatible server with an embedding model
+    await page.goto(`/${username}/${name}/settings#ai`);
+    await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+    const section = page.getByTestId("settings-ai");
+    await section.getByLabel("API key").fill("sk-e2e-search-fake-0000");
+    await section.getByLabel("Base URL").fill(fake.url);
+    await expect(section.getByLabel("Embedding model")).toHaveAttribute("placeholder", "nomic-embed-text");
+    await section.getByLabel("Embedding model").fill("fake-embed");
+    await section.getByTestId("save-ai-key").click();
+    await expect(section.getByTestId("ai-key-search-engine")).toContainText("openai:fake-embed");
+
+    // a search notices the index has no vectors for this model and queues the job that embeds every chunk
+    await user.trpc("ai.semanticSearch", { repoId: repo.id, query: "duration" });
+    const status = `/api/trpc/ai.searchIndexStatus?input=${encodeURIComponent(JSON.stringify({ repoId: repo.id }))}`;
+    await expect.poll(async () => (await (await user.context.request.get(status)).json()).result?.data?.embeddingModel, { timeout: 60_000 }).toBe("openai:fake-embed");
+    expect(fake.requests.some((r) => r.path.endsWith("/embeddings"))).toBe(true);
+
+    await page.goto(`/${username}/${name}/search`);
+    await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+    await page.getByLabel("Query").fill("send the welcome email to a new user");
+    await page.getByTestId("search-submit").click();
+    await expect(page.getByTestId("search-engine")).toContainText("openai:fake-embed");
+    await expect(page.getByTestId("search-result").first()).toContainText("send_welcome_email");
+  } finally {
+    await fake.close();
+  }
 });
