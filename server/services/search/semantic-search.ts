@@ -25,6 +25,7 @@ import { queryWords } from "./tokens";
 import { lexicalSearch, type ChunkHit } from "./lexical";
 import { embedQuery, EmbeddingProviderError, type EmbeddingEngine } from "./embeddings";
 import { nearestChunks } from "./vectors";
+import { fuseRankings } from "./hybrid";
 import { refreshSearchIndex } from "./index-repo";
 import { LEXICAL_SEARCH_ENGINE } from "./engine-label";
 import { indexableFiles } from "./files";
@@ -73,8 +74,6 @@ export const INLINE_INDEX_FILES = 300;
 const CANDIDATES = 200;
 /** After an embedding failure, searches wait this long (ms) before queueing another try (pushes queue one regardless). */
 export const EMBED_RETRY_MS = 5 * 60_000;
-/** Reciprocal rank fusion constant (Cormack et al. 2009). */
-const RRF_K = 60;
 
 /** The embedding engine for this repository, if its provider has one. */
 async function embeddingFor(db: Db, repoId: string): Promise<EmbeddingEngine | undefined> {
@@ -112,15 +111,27 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
   const words = queryWords(input.query);
   const globs = input.options?.paths?.length ? picomatch(input.options.paths, { dot: true }) : null;
   const keep = (h: { path: string }) => !globs || globs(h.path);
-  const lexical = (await lexicalSearch(db, index.id, words, globs ? CANDIDATES * 5 : CANDIDATES, input.options?.fileTypes)).filter(keep);
-
-  if (emb && index.embeddingModel === emb.engine) {
-    // the provider down at query time, or vectors over the memory budget: the lexical answer, labelled local, rather than an error
-    const hybrid = await hybridRank(db, index.id, index.commitSha, emb, input, lexical, keep).catch((e: unknown) => {
-      if (e instanceof EmbeddingProviderError) return null;
-      throw e;
-    });
-    if (hybrid) return done(hybrid.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), emb.engine);
+  const fileTypes = input.options?.fileTypes;
+  // the query's embedding (a provider round trip) and the vector scan run while the lexical query
+  // is in the database; the provider down at query time, or vectors over the memory budget
+  // (vectors.ts): the lexical answer, labelled local, rather than an error
+  const hybrid = emb && index.embeddingModel === emb.engine;
+  const commitSha = index.commitSha;
+  const indexId = index.id;
+  const near = hybrid
+    ? embedQuery(emb, input.query).then(
+        (q) => nearestChunks(db, indexId, commitSha, emb.engine, q, CANDIDATES),
+        (e: unknown) => {
+          if (e instanceof EmbeddingProviderError) return null;
+          throw e;
+        },
+      )
+    : null;
+  const [found, vectors] = await Promise.all([lexicalSearch(db, index.id, words, globs ? CANDIDATES * 5 : CANDIDATES, fileTypes), near]);
+  const lexical = found.filter(keep);
+  if (hybrid && vectors) {
+    const fused = await fuseRankings(db, index.id, lexical, vectors, keep, fileTypes);
+    return done(fused.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), emb.engine);
   }
   return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), LEXICAL_SEARCH_ENGINE);
 }
@@ -132,53 +143,6 @@ function resultOf(h: ChunkHit): SearchResult {
     ...(h.name ? { chunkName: h.name } : {}),
     language: h.language,
   };
-}
-
-/**
- * Vector and lexical rankings fused by reciprocal rank: Σ 1/(60 + rank). The score is the fused
- * value over its maximum (first in both lists = 1); a chunk only one ranking found scores ≤ 0.5.
- * So minSimilarity keeps chunks both engines agree on first; with the default 0.4 a chunk found
- * by one ranking stays while it is in that ranking's top ~30. Null when the index's vectors exceed
- * the memory budget (vectors.ts).
- */
-async function hybridRank(db: Db, indexId: string, commitSha: string, emb: EmbeddingEngine, input: SemanticSearchInput, lexical: ChunkHit[], keep: (h: { path: string }) => boolean): Promise<ChunkHit[] | null> {
-  const q = await embedQuery(emb, input.query);
-  const near = await nearestChunks(db, indexId, commitSha, emb.engine, q, CANDIDATES);
-  if (!near) return null; // vectors over the memory budget (vectors.ts): lexical
-  const fused = new Map<string, { hit?: ChunkHit; chunkId: number; value: number }>();
-  lexical.forEach((h, i) => fused.set(`${h.chunkId}|${h.path}`, { hit: h, chunkId: h.chunkId, value: 1 / (RRF_K + i + 1) }));
-  const byChunk = new Map<number, string[]>();
-  for (const [k, v] of fused) byChunk.set(v.chunkId, [...(byChunk.get(v.chunkId) ?? []), k]);
-  const vectorOnly: number[] = [];
-  near.forEach((n, i) => {
-    const keys = byChunk.get(n.chunkId);
-    if (keys) for (const k of keys) fused.get(k)!.value += 1 / (RRF_K + i + 1);
-    else {
-      fused.set(`${n.chunkId}|`, { chunkId: n.chunkId, value: 1 / (RRF_K + i + 1) });
-      vectorOnly.push(n.chunkId);
-    }
-  });
-  // chunks only the vectors found: their paths and text (one query)
-  const extra = await chunkRows(db, indexId, vectorOnly);
-  const out: ChunkHit[] = [];
-  const max = 2 / (RRF_K + 1);
-  for (const v of fused.values()) {
-    const hits = v.hit ? [v.hit] : (extra.get(v.chunkId) ?? []);
-    for (const h of hits) if (keep(h) && (!input.options?.fileTypes?.length || input.options.fileTypes.some((t) => h.path.endsWith(`.${t.replace(/^\./, "")}`)))) out.push({ ...h, score: v.value / max, rank: v.value });
-  }
-  return out.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
-}
-
-/** Chunks `ids` with every path of the index holding them. */
-async function chunkRows(db: Db, indexId: string, ids: number[]): Promise<Map<number, ChunkHit[]>> {
-  const out = new Map<number, ChunkHit[]>();
-  if (!ids.length) return out;
-  const chunks = await db.searchChunk.findMany({ where: { id: { in: ids } }, select: { id: true, blobOid: true, startLine: true, endLine: true, chunkType: true, name: true, language: true, content: true } });
-  const files = await db.searchFile.findMany({ where: { indexId, blobOid: { in: [...new Set(chunks.map((c) => c.blobOid))] } }, select: { path: true, blobOid: true } });
-  for (const c of chunks) {
-    out.set(c.id, files.filter((f) => f.blobOid === c.blobOid).map((f) => ({ chunkId: c.id, path: f.path, startLine: c.startLine, endLine: c.endLine, chunkType: c.chunkType, name: c.name, language: c.language, content: c.content, rank: 0, score: 0 })));
-  }
-  return out;
 }
 
 /** ai.searchIndexStatus: how far the index of `branch` is (the search page's indexing state). */
