@@ -201,7 +201,7 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(cachedVectorBytes()).toBeGreaterThan(0);
   });
 
-  it("after a push, reloads only the vectors of the changed file's chunks", async () => {
+  it("after a push, the refresh loads only the vectors of the changed file's chunks, and the search reads none", async () => {
     const db = await getDb();
     const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, embeddingModel: "fake-embed" });
     const repo = await authorizeRepo(db, actorOf(t.reader.user), { repoId: t.repo.id }, "read");
@@ -209,19 +209,25 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding); // loaded
     await t.wt.commit("billing/tax.py", 'def vat_amount(net):\n    """Value added tax of a net amount."""\n    return net * 0.2\n', "tax");
     await t.wt.push("main");
-    const after = await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding);
-    expect(after.embedded).toBeGreaterThan(0);
     let vectorsRead = 0;
     const stop = observeReads((text) => {
       if (/FROM "SearchEmbedding" e WHERE e\."model" = \S+ AND e\."chunkId" IN \([?$]/.test(text)) vectorsRead += (text.match(/\?|\$\d+/g)?.length ?? 1) - 1;
     });
+    let after: Awaited<ReturnType<typeof refreshSearchIndex>>;
+    let readBySearch: number;
     try {
+      after = await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding); // embeds the new chunks, then loads their vectors
+      expect(after.embedded).toBeGreaterThan(0);
+      const warmed = vectorsRead;
       const out = await semanticSearch(db, repo, { query: "value added tax of a net amount" }, engine.embedding);
+      readBySearch = vectorsRead - warmed;
       expect(out.engine).toBe("openai:fake-embed");
       expect(out.results[0]).toMatchObject({ path: "billing/tax.py", chunkName: "vat_amount" });
     } finally {
       stop();
     }
-    expect(vectorsRead).toBe(after.embedded); // the new blob's chunks, not the other ${before.chunks}
+    expect(readBySearch).toBe(0); // already loaded by the refresh
+    expect(vectorsRead).toBe(after.embedded); // the new blob's chunks only
+    expect(before.chunks).toBeGreaterThan(after.embedded * 10); // …of an index many times larger
   });
 });

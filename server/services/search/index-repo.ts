@@ -21,6 +21,7 @@ import { resolveCommit } from "@/server/git/repository";
 import { chunkFile } from "./chunk";
 import { indexableFiles, readTexts, type TreeFile } from "./files";
 import { embedIndexChunks, EmbeddingProviderError, type EmbeddingEngine } from "./embeddings";
+import { warmVectors } from "./vectors";
 import { languageOf } from "@/server/ai/syntax/parser";
 
 export interface IndexStats {
@@ -132,7 +133,8 @@ export async function refreshSearchIndex(db: Db, repoId: string, branch?: string
 }
 
 /**
- * Embeds the index's missing vectors (embedIndexChunks) into `stats.embedded`; a provider error is
+ * Embeds the index's missing vectors (embedIndexChunks) into `stats.embedded` and loads them into
+ * this process's memory (warmVectors); a provider error is
  * recorded on the index (`embeddingError`, `embeddingFailedAt`) and in `stats.embeddingError`
  * instead of thrown, so the job that runs this succeeds with the lexical index in place (the
  * vectors embedded before the error stay; the next refresh continues). Database errors propagate.
@@ -140,6 +142,8 @@ export async function refreshSearchIndex(db: Db, repoId: string, branch?: string
 async function embedRecordingFailure(db: Db, indexId: string, embedding: EmbeddingEngine, stats: IndexStats): Promise<void> {
   try {
     stats.embedded = await embedIndexChunks(db, indexId, embedding);
+    // the search after a push should not wait for the vectors to load (vectors.ts)
+    if (stats.commitSha) await warmVectors(db, indexId, stats.commitSha, embedding.engine);
   } catch (e) {
     if (!(e instanceof EmbeddingProviderError)) throw e;
     stats.embeddingError = e.message;

@@ -166,6 +166,15 @@ async function vectorsOf(db: Db, indexId: string, commitSha: string, model: stri
 }
 
 /**
+ * Loads index `indexId`'s vectors for `model` at `commitSha` now, so the next search does not wait
+ * for them (the search.indexRepo job, right after embedding; a no-op when they are loaded or over
+ * the budget). Errors: the database's.
+ */
+export async function warmVectors(db: Db, indexId: string, commitSha: string, model: string): Promise<void> {
+  await vectorsOf(db, indexId, commitSha, model);
+}
+
+/**
  * The `limit` chunks of index `indexId` whose vectors for `model` are most similar to `query`
  * (unit length), best first, `similarity` = inner product (−1…1). [] when the index has no
  * vectors of the query's length; null when its vectors exceed the memory budget (the caller
