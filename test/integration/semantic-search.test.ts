@@ -15,6 +15,7 @@ import { engineFromSettings } from "@/server/ai/engine";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { refreshSearchIndex } from "@/server/services/search/index-repo";
 import { semanticSearch } from "@/server/services/search/semantic-search";
+import { MAX_EMBEDDING_DIMS } from "@/server/services/search/embeddings";
 import { cachedVectorBytes, setVectorMemoryBudget, vectorMemoryMbFromEnv } from "@/server/services/search/vectors";
 import { actorOf } from "../helpers";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
@@ -229,5 +230,18 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(readBySearch).toBe(0); // already loaded by the refresh
     expect(vectorsRead).toBe(after.embedded); // the new blob's chunks only
     expect(before.chunks).toBeGreaterThan(after.embedded * 10); // …of an index many times larger
+  });
+
+  it("refuses a provider's vectors wider than MAX_EMBEDDING_DIMS: recorded as the embedding error, nothing stored", async () => {
+    const db = await getDb();
+    const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, embeddingModel: "wide-embed" });
+    fake.embeddingDims = MAX_EMBEDDING_DIMS + 1;
+    try {
+      const stats = await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding);
+      expect(stats.embeddingError).toContain(`a vector of ${MAX_EMBEDDING_DIMS + 1} dimensions`);
+      expect(await db.searchEmbedding.count({ where: { model: "openai:wide-embed" } })).toBe(0);
+    } finally {
+      fake.embeddingDims = 64;
+    }
   });
 });

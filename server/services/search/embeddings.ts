@@ -52,6 +52,11 @@ async function provider<T>(engine: string, call: () => Promise<T>): Promise<T> {
 const EMBED_BATCH = 64;
 /** Most chunks one refresh embeds (the next refresh continues). */
 export const MAX_EMBED_PER_RUN = 20_000;
+/**
+ * Most dimensions a vector may have (the largest common models give 3 072 or 4 096): a provider
+ * answering more is refused, so it cannot fill the database or the memory of a search.
+ */
+export const MAX_EMBEDDING_DIMS = 8_192;
 /** Characters of a chunk sent to the model. */
 const EMBED_CHARS = 6_000;
 
@@ -79,7 +84,8 @@ function embedText(c: { name: string | null; content: string }): string {
  * Embeds the chunks of index `indexId` that have no vector for `e.engine` (at most
  * MAX_EMBED_PER_RUN), then marks the index as covered by that model when none are left (and
  * clears `embeddingError`). → chunks embedded. Provider errors throw EmbeddingProviderError
- * (the vectors of earlier batches stay stored); database errors propagate as they are.
+ * (the vectors of earlier batches stay stored; also for a vector of more than MAX_EMBEDDING_DIMS);
+ * database errors propagate as they are.
  */
 export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngine): Promise<number> {
   let done = 0;
@@ -94,6 +100,8 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
     if (done >= MAX_EMBED_PER_RUN) return done;
     const { embeddings } = await provider(e.engine, () => embedMany({ model: e.model, values: rows.map(embedText), maxRetries: 1 }));
     if (embeddings.length !== rows.length) throw new EmbeddingProviderError(e.engine, new Error(`${embeddings.length} vectors for ${rows.length} texts`));
+    const wide = embeddings.find((v) => v.length > MAX_EMBEDDING_DIMS || v.length === 0);
+    if (wide) throw new EmbeddingProviderError(e.engine, new Error(`a vector of ${wide.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`));
     const data = rows.map((r, i) => ({ chunkId: Number(r.id), model: e.engine, vector: toBytes(unit(embeddings[i]!)) }));
     await retryOnUniqueViolation(() =>
       db.$transaction(async (tx) => {
@@ -112,5 +120,6 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
 /** The query's vector (unit length). Errors: EmbeddingProviderError. */
 export async function embedQuery(e: EmbeddingEngine, query: string): Promise<Float32Array> {
   const { embedding } = await provider(e.engine, () => embed({ model: e.model, value: query, maxRetries: 1 }));
+  if (embedding.length > MAX_EMBEDDING_DIMS || embedding.length === 0) throw new EmbeddingProviderError(e.engine, new Error(`a vector of ${embedding.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`));
   return unit(embedding);
 }
