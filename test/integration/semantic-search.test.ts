@@ -177,6 +177,16 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(out.results[0]!.score).toBeGreaterThan(0.9); // first in both rankings
     const py = await semanticSearch(db, repo, { query: "format currency symbol", options: { fileTypes: ["ts"], minSimilarity: 0 } }, engine.embedding);
     expect(py.results.every((r) => r.path.endsWith(".ts"))).toBe(true);
+    // the cut: every result scores at least minSimilarity, best first, at most limit; above 0.5 only chunks both rankings found
+    const all = await semanticSearch(db, repo, { query: "format currency symbol", options: { minSimilarity: 0, limit: 100 } }, engine.embedding);
+    expect(all.results.length).toBeGreaterThan(out.results.length);
+    expect(all.results.map((r) => r.score)).toEqual([...all.results.map((r) => r.score)].sort((a, b) => b - a));
+    const few = await semanticSearch(db, repo, { query: "format currency symbol", options: { minSimilarity: 0, limit: 3 } }, engine.embedding);
+    expect(few.results).toEqual(all.results.slice(0, 3));
+    const both = await semanticSearch(db, repo, { query: "format currency symbol", options: { minSimilarity: 0.55, limit: 100 } }, engine.embedding);
+    expect(both.results.length).toBeGreaterThan(0);
+    expect(both.results.every((r) => r.score >= 0.55)).toBe(true);
+    expect(both.results).toEqual(all.results.filter((r) => r.score >= 0.55));
   });
 
   it("keeps loaded vectors within the memory budget: an index whose vectors exceed it is searched lexically", async () => {

@@ -130,8 +130,8 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
   const [found, vectors] = await Promise.all([lexicalSearch(db, index.id, words, globs ? CANDIDATES * 5 : CANDIDATES, fileTypes), near]);
   const lexical = found.filter(keep);
   if (hybrid && vectors) {
-    const fused = await fuseRankings(db, index.id, lexical, vectors, keep, fileTypes);
-    return done(fused.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), emb.engine);
+    const fused = await fuseRankings(db, index.id, lexical, vectors, { keep, fileTypes, minScore: minSimilarity, limit });
+    return done(fused.map(resultOf), emb.engine);
   }
   return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), LEXICAL_SEARCH_ENGINE);
 }
