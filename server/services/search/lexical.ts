@@ -22,16 +22,16 @@
  * minSimilarity 0.4 keeps the chunks that blend at least ~40–80 % as well as the best one.
  * (Weights: WEIGHTS below.)
  * Query vocabulary (vocabulary.ts): the code words of the query's words ("highest" → max) join
- * the match as alternatives; the engine ranks each at EXPANSION_WEIGHT of a query word (FTS5:
- * a second bm25 over the alternatives, scaled and added; PostgreSQL: their idf scaled), and the
- * coverage counts a query word EXPANSION_WEIGHT covered by a chunk holding only its alternative.
+ * the match as alternatives; the engine ranks each at ALTERNATIVE_RANK_WEIGHT of a query word
+ * (FTS5: a second bm25 over the alternatives, scaled and added; PostgreSQL: their idf scaled), and
+ * the coverage counts a query word (once) as covered by a chunk holding one of its alternatives.
  */
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { readRows } from "@/server/db/read";
 import { Sql } from "@/server/services/issues/query";
 import { roughStem, splitIdentifier } from "./tokens";
-import { EXPANSION_WEIGHT, expandWords, type Expansion } from "./vocabulary";
+import { ALTERNATIVE_COVERAGE, ALTERNATIVE_RANK_WEIGHT, expandWords, type Expansion } from "./vocabulary";
 
 export interface ChunkHit {
   chunkId: number;
@@ -110,7 +110,7 @@ function statement(sql: Sql, indexId: string, words: Picked[], limit: number, in
   const bm25 = `-bm25("SearchChunkFts", 20.0, 5.0, 1.0)`;
   const limitInner = inner === null ? "" : ` LIMIT ${sql.int(inner)}`;
   // alternatives (vocabulary.ts): bm25 is a sum over the query's words, so a second bm25 over the
-  // alternatives, scaled, added per chunk ranks them at EXPANSION_WEIGHT of a query word
+  // alternatives, scaled, added per chunk ranks them at ALTERNATIVE_RANK_WEIGHT of a query word
   const part = (ws: Picked[]) => `SELECT rowid AS "id", ${ws[0]!.weight} * ${bm25} AS "r" FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${matchOf(ws)}`;
   const hits = alt.length
     ? `WITH m AS (${[own, alt].filter((ws) => ws.length).map(part).join(" UNION ALL ")}),
@@ -132,7 +132,7 @@ function prefixed(word: string, alternative: boolean): boolean {
   return word.length >= 4 && !alternative;
 }
 
-/** A word that picks candidates: its idf over the whole table, and 1 (a query word) or EXPANSION_WEIGHT (an alternative). */
+/** A word that picks candidates: its idf over the whole table, and 1 (a query word) or ALTERNATIVE_RANK_WEIGHT (an alternative). */
 interface Picked {
   word: string;
   idf: number;
@@ -233,7 +233,7 @@ async function candidateWords(db: Db, provider: "sqlite" | "postgresql", words: 
     matches = words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
   }
   const order = words
-    .map((word, i) => ({ word, n: matches[i]!, idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)), weight: alternatives.has(word) ? EXPANSION_WEIGHT : 1 }))
+    .map((word, i) => ({ word, n: matches[i]!, idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)), weight: alternatives.has(word) ? ALTERNATIVE_RANK_WEIGHT : 1 }))
     .sort((a, b) => a.n - b.n);
   if (total <= RANK_BUDGET) return order.filter((o) => o.n > 0).map(({ n: _, ...o }) => o);
   // rarest first within the budget; the rarest query word always picks (an alternative never forces its way in)
@@ -301,7 +301,7 @@ function stemsOf(text: string, stems: Set<string>, starts: RegExp): Set<string> 
 
 /**
  * The 0–1 scores of the module comment, best first. `expansions` (vocabulary.ts): a query word
- * is also covered, EXPANSION_WEIGHT as much, by a chunk holding one of its alternatives.
+ * is also covered (ALTERNATIVE_COVERAGE) by a chunk holding one of its alternatives.
  */
 function scoreHits(rows: Row[], words: string[], expansions: Expansion[] = []): ChunkHit[] {
   if (!rows.length) return [];
@@ -325,8 +325,8 @@ function scoreHits(rows: Row[], words: string[], expansions: Expansion[] = []): 
   });
   const weight = new Map(stems.map((s) => [s, Math.log(1 + rows.length / (1 + docs.filter((d) => d.own.has(s) || d.path.has(s)).length))]));
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
-  // how much `set` holds query stem `s`: 1 itself, EXPANSION_WEIGHT through an alternative, else 0
-  const holds = (set: Set<string>, s: string) => (set.has(s) ? 1 : alts.get(s)!.some((a) => set.has(a)) ? EXPANSION_WEIGHT : 0);
+  // how much `set` holds query stem `s`: 1 itself, ALTERNATIVE_COVERAGE through an alternative, else 0
+  const holds = (set: Set<string>, s: string) => (set.has(s) ? 1 : alts.get(s)!.some((a) => set.has(a)) ? ALTERNATIVE_COVERAGE : 0);
   const hits = rows.map((r, i): ChunkHit & { coverage: number } => {
     const { name, own, path: pathWords } = docs[i]!;
     let covered = 0;

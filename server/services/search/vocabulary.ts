@@ -8,10 +8,12 @@
  *
  * The rule (lexical.ts): each query word the table knows brings its code words along as OR
  * alternatives of that word. They widen what the engine matches but never outweigh the person's
- * own words: the engine ranks an alternative at EXPANSION_WEIGHT of a query word, and the blend's
- * coverage counts a word once — fully when the chunk holds the word itself, EXPANSION_WEIGHT of it
- * when the chunk holds only an alternative. A query without table words searches exactly as before.
- * Pure.
+ * own words: the engine ranks an alternative at ALTERNATIVE_RANK_WEIGHT of a query word (the
+ * engine's rank is a sum over words, so a chunk holding a word and its alternatives must not gain
+ * much from the alternatives), and the blend's coverage counts each query word once — covered
+ * (ALTERNATIVE_COVERAGE) when the chunk holds the word or any of its alternatives. A query
+ * without table words searches exactly as before. Weights chosen on the zod and semver question
+ * sets (docs/performance.md "Session 8"). Pure.
  */
 
 /**
@@ -80,8 +82,10 @@ const TABLE: Array<[people: string, code: string]> = [
   ["index position", "idx pos"],
 ];
 
-/** How much an alternative counts relative to the query word it stands for (engine rank and blend coverage). */
-export const EXPANSION_WEIGHT = 0.5;
+/** The engine's rank of an alternative relative to a query word's (FTS5 bm25, PostgreSQL's bm25 in SQL). */
+export const ALTERNATIVE_RANK_WEIGHT = 0.25;
+/** How much a chunk holding only an alternative covers its query word in the blend (1: as the word itself). */
+export const ALTERNATIVE_COVERAGE = 1;
 
 const CODE_WORDS: Map<string, string[]> = (() => {
   const map = new Map<string, string[]>();
