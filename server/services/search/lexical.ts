@@ -111,12 +111,14 @@ function statement(sql: Sql, indexId: string, words: Picked[], limit: number, in
   const limitInner = inner === null ? "" : ` LIMIT ${sql.int(inner)}`;
   // alternatives (vocabulary.ts): bm25 is a sum over the query's words, so a second bm25 over the
   // alternatives, scaled, added per chunk ranks them at ALTERNATIVE_RANK_WEIGHT of a query word
-  const part = (ws: Picked[]) => `SELECT rowid AS "id", ${ws[0]!.weight} * ${bm25} AS "r" FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${matchOf(ws)}`;
-  const hits = alt.length
-    ? `WITH m AS (${[own, alt].filter((ws) => ws.length).map(part).join(" UNION ALL ")}),
+  // (one group alone — no alternatives, or only alternatives matched — is one statement: bm25
+  // cannot run under the GROUP BY of a flattened single select)
+  const groups = [own, alt].filter((ws) => ws.length);
+  const part = (ws: Picked[]) => `SELECT rowid AS "id", ${ws[0]!.weight} * ${bm25} AS "${groups.length > 1 ? "r" : "rank"}" FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${matchOf(ws)}`;
+  const hits = groups.length > 1
+    ? `WITH m AS (${groups.map(part).join(" UNION ALL ")}),
       hits AS (SELECT "id", sum("r") AS "rank" FROM m GROUP BY "id" ORDER BY "rank" DESC${limitInner})`
-    : `WITH hits AS (SELECT rowid AS "id", ${bm25} AS "rank" FROM "SearchChunkFts"
-      WHERE "SearchChunkFts" MATCH ${matchOf(own)} ORDER BY "rank" DESC${limitInner})`;
+    : `WITH hits AS (${part(groups[0]!)} ORDER BY "rank" DESC${limitInner})`;
   return `${hits}
     SELECT ${cols}, h."rank" FROM hits h JOIN "SearchChunk" c ON c."id" = h."id" JOIN "SearchFile" f ON f."blobOid" = c."blobOid"
     WHERE f."indexId" = ${sql.p(indexId)}${fileTypeSql(sql, fileTypes)}
