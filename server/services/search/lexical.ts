@@ -195,7 +195,8 @@ async function pgLexemeFreqs(db: Db): Promise<Map<string, number>> {
 
 /**
  * The words of `words` that pick candidates (RANK_BUDGET): each word's matches are estimated,
- * then words are taken rarest first while the sum stays within the budget (at least one).
+ * then words are taken rarest first while the sum stays within the budget (at least one); the
+ * alternatives of vocabulary.ts only after the query's own words, in the budget left.
  * SQLite: one statement counting each word's FTS5 matches up to the budget (a common word costs
  * at most that many index entries). PostgreSQL: the words' english stems (`ts_lexize`) against
  * the column's lexeme statistics (pgLexemeFreqs; a prefix word sums the lexemes it prefixes, an
@@ -238,12 +239,12 @@ async function candidateWords(db: Db, provider: "sqlite" | "postgresql", words: 
     .map((word, i) => ({ word, n: matches[i]!, idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)), weight: alternatives.has(word) ? ALTERNATIVE_RANK_WEIGHT : 1 }))
     .sort((a, b) => a.n - b.n);
   if (total <= RANK_BUDGET) return order.filter((o) => o.n > 0).map(({ n: _, ...o }) => o);
-  // rarest first within the budget; the rarest query word always picks (an alternative never forces its way in)
+  // the query's words rarest first within the budget (the rarest always), then alternatives in
+  // what is left: an alternative never takes the budget from a word the person typed
   const picked: Picked[] = [];
   let sum = 0;
-  for (const { n, ...o } of order) {
-    const forced = o.weight === 1 && !picked.some((p) => p.weight === 1);
-    if (sum + n > RANK_BUDGET && !forced) continue;
+  for (const { n, ...o } of [...order.filter((o) => o.weight === 1), ...order.filter((o) => o.weight !== 1)]) {
+    if (picked.length && sum + n > RANK_BUDGET) continue;
     picked.push(o);
     sum += n;
   }
