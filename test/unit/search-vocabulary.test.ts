@@ -4,8 +4,8 @@
  * replacing or repeating the query's own words.
  */
 import { describe, expect, it } from "vitest";
-import { ALTERNATIVE_COVERAGE, ALTERNATIVE_RANK_WEIGHT, codeWordsFor, expandWords } from "@/server/services/search/vocabulary";
-import { queryWords } from "@/server/services/search/tokens";
+import { ALTERNATIVE_COVERAGE, ALTERNATIVE_RANK_WEIGHT, CODE_VOCABULARY, codeWordsFor, expandWords } from "@/server/services/search/vocabulary";
+import { isStopWord, queryWords } from "@/server/services/search/tokens";
 
 describe("code vocabulary", () => {
   it("maps people's words to code's words", () => {
@@ -34,9 +34,13 @@ describe("code vocabulary", () => {
     expect(expandWords(["largest", "highest"])).toEqual([{ word: "max", of: "largest" }]);
   });
 
-  it("has only lowercase single words, and alternatives never outweigh the query's words", () => {
-    for (const w of ["highest", "overlap", "remove", "count", "convert", "difference"]) {
-      for (const c of codeWordsFor(w)) expect(c).toMatch(/^[a-z0-9]+$/);
+  it("offers only lowercase single words that are not stop words, never outweighing the query's words", () => {
+    for (const [people, code] of CODE_VOCABULARY) {
+      for (const w of people.split(" ")) expect(w).toMatch(/^[a-z]+$/);
+      for (const c of code.split(" ")) {
+        expect(c).toMatch(/^[a-z0-9]+$/);
+        expect(isStopWord(c)).toBe(false);
+      }
     }
     expect(ALTERNATIVE_RANK_WEIGHT).toBeGreaterThan(0);
     expect(ALTERNATIVE_RANK_WEIGHT).toBeLessThan(1);

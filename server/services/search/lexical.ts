@@ -87,7 +87,7 @@ function fileTypeSql(sql: Sql, fileTypes: string[] | undefined): string {
  */
 function statement(sql: Sql, indexId: string, words: Picked[], limit: number, inner: number | null, fileTypes?: string[]): string {
   const cols = `c."id", f."path", c."startLine", c."endLine", c."chunkType", c."name", c."language", c."content", c."nameText", c."docText", c."bodyText"`;
-  const term = (w: Picked) => (prefixed(w.word, w.weight !== 1) ? `${w.word}:*` : w.word);
+  const term = (w: Picked) => (prefixed(w.word, w.alternative) ? `${w.word}:*` : w.word);
   if (sql.dialect === "postgresql") {
     const q = sql.p(words.map(term).join(" | "));
     // bm25 on PostgreSQL (FTS5's formula, k1 = 1.2; b = 0.9 — tuned on the zod set, FTS5 uses
@@ -104,9 +104,9 @@ function statement(sql: Sql, indexId: string, words: Picked[], limit: number, in
       WHERE f."indexId" = ${sql.p(indexId)}${fileTypeSql(sql, fileTypes)}
       ORDER BY h."rank" DESC, c."id" LIMIT ${sql.int(limit)}`;
   }
-  const matchOf = (ws: Picked[]) => sql.p(ws.map((w) => (prefixed(w.word, w.weight !== 1) ? `"${w.word}"*` : `"${w.word}"`)).join(" OR "));
-  const own = words.filter((w) => w.weight === 1);
-  const alt = words.filter((w) => w.weight !== 1);
+  const matchOf = (ws: Picked[]) => sql.p(ws.map((w) => (prefixed(w.word, w.alternative) ? `"${w.word}"*` : `"${w.word}"`)).join(" OR "));
+  const own = words.filter((w) => !w.alternative);
+  const alt = words.filter((w) => w.alternative);
   const bm25 = `-bm25("SearchChunkFts", 20.0, 5.0, 1.0)`;
   const limitInner = inner === null ? "" : ` LIMIT ${sql.int(inner)}`;
   // alternatives (vocabulary.ts): bm25 is a sum over the query's words, so a second bm25 over the
@@ -134,10 +134,11 @@ function prefixed(word: string, alternative: boolean): boolean {
   return word.length >= 4 && !alternative;
 }
 
-/** A word that picks candidates: its idf over the whole table, and 1 (a query word) or ALTERNATIVE_RANK_WEIGHT (an alternative). */
+/** A word that picks candidates: its idf over the whole table, whether it is an alternative (vocabulary.ts), and its rank weight (1, or ALTERNATIVE_RANK_WEIGHT). */
 interface Picked {
   word: string;
   idf: number;
+  alternative: boolean;
   weight: number;
 }
 
@@ -236,14 +237,14 @@ async function candidateWords(db: Db, provider: "sqlite" | "postgresql", words: 
     matches = words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
   }
   const order = words
-    .map((word, i) => ({ word, n: matches[i]!, idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)), weight: alternatives.has(word) ? ALTERNATIVE_RANK_WEIGHT : 1 }))
+    .map((word, i) => ({ word, n: matches[i]!, idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)), alternative: alternatives.has(word), weight: alternatives.has(word) ? ALTERNATIVE_RANK_WEIGHT : 1 }))
     .sort((a, b) => a.n - b.n);
   if (total <= RANK_BUDGET) return order.filter((o) => o.n > 0).map(({ n: _, ...o }) => o);
   // the query's words rarest first within the budget (the rarest always), then alternatives in
   // what is left: an alternative never takes the budget from a word the person typed
   const picked: Picked[] = [];
   let sum = 0;
-  for (const { n, ...o } of [...order.filter((o) => o.weight === 1), ...order.filter((o) => o.weight !== 1)]) {
+  for (const { n, ...o } of [...order.filter((o) => !o.alternative), ...order.filter((o) => o.alternative)]) {
     if (picked.length && sum + n > RANK_BUDGET) continue;
     picked.push(o);
     sum += n;

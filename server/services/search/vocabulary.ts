@@ -19,8 +19,10 @@
 /**
  * People's words → code's words. Each row: the words a person may type (inflections listed, no
  * stemming here) and the words code uses for the same idea. A person's word may be in several rows.
+ * No code word is a query stop word (tokens.ts: "to", "from", "has" match nearly everything, and
+ * PostgreSQL's english configuration does not index them, so the two engines would differ).
  */
-const TABLE: Array<[people: string, code: string]> = [
+export const CODE_VOCABULARY: ReadonlyArray<readonly [people: string, code: string]> = [
   // extremes and comparisons
   ["highest largest greatest biggest maximum maximal maximise maximize", "max"],
   ["lowest smallest least minimum minimal minimise minimize fewest", "min"],
@@ -32,13 +34,13 @@ const TABLE: Array<[people: string, code: string]> = [
   ["descending reverse reversed", "desc reverse rev"],
   // sets and collections
   ["overlap overlaps overlapping intersection", "intersect intersects"],
-  ["contain contains contained containing", "includes subset has"],
+  ["contain contains contained containing", "includes subset"],
   ["combine combined concatenate", "concat merge join"],
   ["count counts counting", "length size num count"],
   ["duplicate duplicates copy copies", "clone copy dup"],
   // changing things
   ["remove removes removing erase erases delete deletes deleting", "delete del remove rm"],
-  ["convert converts converting conversion", "to from parse"],
+  ["convert converts converting conversion", "parse"],
   ["difference differences differ change changes changed", "diff delta"],
   ["increment increments increase increases bump", "inc incr"],
   ["decrement decrements decrease decreases", "dec decr"],
@@ -89,7 +91,7 @@ export const ALTERNATIVE_COVERAGE = 1;
 
 const CODE_WORDS: Map<string, string[]> = (() => {
   const map = new Map<string, string[]>();
-  for (const [people, code] of TABLE) {
+  for (const [people, code] of CODE_VOCABULARY) {
     for (const p of people.split(" ")) map.set(p, [...new Set([...(map.get(p) ?? []), ...code.split(" ")])]);
   }
   return map;
