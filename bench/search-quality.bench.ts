@@ -89,6 +89,7 @@ async function main() {
   const { repoGitDir } = await import("@/server/git/paths");
   const { refreshSearchIndex } = await import("@/server/services/search/index-repo");
   const { semanticSearch } = await import("@/server/services/search/semantic-search");
+  const { forgetLexicalStats } = await import("@/server/services/search/lexical");
   const { serverAiEngine } = await import("@/server/ai/engine");
   const { closeJobs } = await import("@/server/jobs");
 
@@ -123,6 +124,8 @@ async function main() {
     const indexMs = performance.now() - t0;
     console.log(`${c.name}: ${stats.files} files, ${stats.chunks} chunks; indexed in ${indexMs.toFixed(0)} ms (${((stats.files / indexMs) * 1000).toFixed(1)} files/s) on ${server ? "PostgreSQL" : "SQLite"}`);
 
+    // the engine's cached table size would still be the previous corpus's for a minute (PostgreSQL's idf uses it)
+    forgetLexicalStats();
     const repo = await authorizeRepo(db, actor, { repoId: created.id }, "read");
     const targets = targetLines(files, c.cases);
     const run = async (label: string, embedding: Parameters<typeof semanticSearch>[3]) => {

@@ -163,6 +163,15 @@ const STATS_TTL_MS = 60_000;
 let totalChunks: { n: number; at: number; provider: string } | null = null;
 let lexemeStats: { freq: Map<string, number>; at: number } | null = null;
 
+/**
+ * Forgets the cached chunk count and lexeme statistics (benchmarks that replace the whole index
+ * between runs; a server re-reads them after STATS_TTL_MS anyway).
+ */
+export function forgetLexicalStats(): void {
+  totalChunks = null;
+  lexemeStats = null;
+}
+
 /** All chunks of every index (the full-text table's size), re-counted at most every STATS_TTL_MS. */
 async function chunkTotal(db: Db, provider: string): Promise<number> {
   if (totalChunks && totalChunks.provider === provider && Date.now() - totalChunks.at < STATS_TTL_MS) return totalChunks.n;
