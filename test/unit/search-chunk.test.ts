@@ -55,6 +55,31 @@ describe("chunkFile", () => {
     expect(chunks.filter((c) => c.name === "ZodType").length).toBeGreaterThan(0);
   });
 
+  it("gives a class's methods their own doc comments, not the class's leftover lines", async () => {
+    const source = [
+      "class Program {",
+      "  constructor() {",
+      "    this.flags = [];",
+      "  }",
+      "",
+      "  /**",
+      "   * Get or set the program version.",
+      "   *",
+      "   * Registers a flag that prints the version number.",
+      "   */",
+      "",
+      "  version(str) {",
+      "    this.v = str;",
+      "  }",
+      "}",
+    ].join("\n");
+    const chunks = await chunkFile("program.js", source);
+    const version = chunks.find((c) => c.name === "Program.version")!;
+    expect(version).toMatchObject({ chunkType: "method", startLine: 6, endLine: 14 });
+    expect(version.docText).toContain("version number");
+    expect(chunks.filter((c) => c.name === "Program").every((c) => !c.content.includes("Get or set"))).toBe(true);
+  });
+
   it("cuts CommonJS (ms) at its functions", async () => {
     const chunks = await chunkFile("index.js", readFileSync("node_modules/ms/index.js", "utf8"));
     const parse = chunks.find((c) => c.name === "parse")!;

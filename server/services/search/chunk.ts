@@ -6,8 +6,8 @@
  * - A function (or `const f = () => …`, `a.b = function …`) is one chunk with its doc comment;
  *   a function longer than MAX_CHUNK_LINES is cut into its nested items (zod's
  *   `inst.check = …` inside a constructor) and pieces of the rest, each at most MAX_CHUNK_LINES.
- * - A class gives a chunk per method plus one for its header (declaration, fields) — methods
- *   are then found by their own names.
+ * - A class gives a chunk per method (with its doc comment) plus one for its header
+ *   (declaration, fields) — methods are then found by their own names and comments.
  * - Lines outside every item (imports, top-level statements) become `block` chunks of at most
  *   BLOCK_LINES lines; blocks without a single word are dropped.
  * Lines are 1-based, inclusive. Pure apart from loading the grammar.
@@ -67,11 +67,27 @@ function pieces(start: number, end: number, size: number): Array<[number, number
   return out;
 }
 
-/** The spans of one item: whole, or (classes, long functions) its children plus the rest. */
-function cover(node: Node, out: Span[]): void {
+/**
+ * The first line of the comment and decorator lines right above line `start` (one blank line
+ * between a doc comment and its item allowed, as withLeadingComments), not before line `floor`.
+ */
+function leadingStart(lines: string[], start: number, floor: number): number {
+  let l = start - 1;
+  const leading = (k: number) => k >= floor && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!));
+  if (l - 1 >= floor && lines[l - 1]!.trim() === "" && /\*\/\s*$/.test(lines[l - 2]!) && leading(l - 1)) l--;
+  while (leading(l)) l--;
+  return l + 1;
+}
+
+/**
+ * The spans of one item: whole, or (classes, long functions) its children plus the rest. The
+ * rest leaves each child's leading comments alone, so withLeadingComments gives a method its doc
+ * comment (not a chunk of the class named like the class).
+ */
+function cover(node: Node, out: Span[], lines: string[]): void {
   const type: ChunkType = node.kind;
-  const lines = node.endLine - node.startLine + 1;
-  const split = node.children.length > 0 && (node.kind === "class" || lines > MAX_CHUNK_LINES);
+  const length = node.endLine - node.startLine + 1;
+  const split = node.children.length > 0 && (node.kind === "class" || length > MAX_CHUNK_LINES);
   if (!split) {
     for (const [s, e] of pieces(node.startLine, node.endLine, MAX_CHUNK_LINES)) out.push({ start: s, end: e, type, name: node.name });
     return;
@@ -79,8 +95,9 @@ function cover(node: Node, out: Span[]): void {
   let at = node.startLine;
   const rest: Array<[number, number]> = [];
   for (const child of node.children) {
-    if (child.startLine > at) rest.push([at, child.startLine - 1]);
-    cover(child, out);
+    const top = leadingStart(lines, child.startLine, at);
+    if (top > at) rest.push([at, top - 1]);
+    cover(child, out, lines);
     at = Math.max(at, child.endLine + 1);
   }
   if (at <= node.endLine) rest.push([at, node.endLine]);
@@ -163,7 +180,7 @@ export async function chunkFile(filePath: string, source: string): Promise<Chunk
   let spans: Span[] = [];
   if (language) {
     const items = await outline(text, language);
-    for (const root of nest(items)) cover(root, spans);
+    for (const root of nest(items)) cover(root, spans, lines);
     spans = spans.filter((s) => s.end >= s.start);
     withLeadingComments(spans, lines);
   }

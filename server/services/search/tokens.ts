@@ -41,6 +41,11 @@ const STOP = new Set(
     .split(" "),
 );
 
+/** Whether queries drop `word` (lowercase) as a stop word (vocabulary.ts never offers one as an alternative). */
+export function isStopWord(word: string): boolean {
+  return STOP.has(word);
+}
+
 /**
  * The words of a search query: identifier-split, lowercased, stop words dropped (unless nothing
  * else is left), distinct, at most 32.
