@@ -15,6 +15,7 @@ import { engineFromSettings } from "@/server/ai/engine";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { refreshSearchIndex } from "@/server/services/search/index-repo";
 import { semanticSearch } from "@/server/services/search/semantic-search";
+import { CHUNKER_VERSION } from "@/server/services/search/chunk";
 import { MAX_EMBEDDING_DIMS } from "@/server/services/search/embeddings";
 import { cachedVectorBytes, setVectorMemoryBudget, vectorMemoryMbFromEnv } from "@/server/services/search/vectors";
 import { actorOf } from "../helpers";
@@ -143,6 +144,28 @@ describe("ai.semanticSearch (lexical engine)", () => {
     // and a refresh of the same commit does nothing
     const again = await refreshSearchIndex(db, t.repo.id);
     expect(again).toMatchObject({ chunkedBlobs: 0, applied: false, commitSha: tip });
+  });
+
+  it("an index cut by an older chunker is stale, and its next refresh cuts its blobs again (same commit)", async () => {
+    const db = await getDb();
+    await refreshSearchIndex(db, t.repo.id);
+    const index = await db.searchIndex.findFirstOrThrow({ where: { repoId: t.repo.id, branch: "main" }, select: { id: true, commitSha: true } });
+    const oids = (await db.searchFile.findMany({ where: { indexId: index.id }, select: { blobOid: true } })).map((f) => f.blobOid);
+    const chunksBefore = await db.searchChunk.findMany({ where: { blobOid: { in: oids } }, select: { id: true } });
+    await db.searchBlob.updateMany({ where: { oid: { in: oids } }, data: { chunker: CHUNKER_VERSION - 1 } });
+    await db.searchIndex.update({ where: { id: index.id }, data: { chunker: CHUNKER_VERSION - 1 } });
+    expect(await t.reader.as.ai.searchIndexStatus({ repoId: t.repo.id })).toMatchObject({ stale: true, commitSha: index.commitSha });
+
+    const again = await refreshSearchIndex(db, t.repo.id);
+    expect(again).toMatchObject({ commitSha: index.commitSha, chunkedBlobs: new Set(oids).size, reusedBlobs: 0 });
+    expect(await db.searchBlob.count({ where: { oid: { in: oids }, chunker: { lt: CHUNKER_VERSION } } })).toBe(0);
+    const chunksAfter = await db.searchChunk.findMany({ where: { blobOid: { in: oids } }, select: { id: true } });
+    expect(chunksAfter.length).toBe(again.chunks);
+    expect(chunksAfter.some((c) => chunksBefore.some((b) => b.id === c.id))).toBe(false); // new rows, the old ones gone
+    expect(await t.reader.as.ai.searchIndexStatus({ repoId: t.repo.id })).toMatchObject({ stale: false });
+    expect(await refreshSearchIndex(db, t.repo.id)).toMatchObject({ chunkedBlobs: 0, applied: false });
+    const out = await t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "format currency symbol" });
+    expect(out.results[0]).toMatchObject({ path: "billing/money.py", chunkName: "format_currency" });
   });
 
   it("indexes another branch on demand; an unknown branch is NOT_FOUND", async () => {

@@ -17,6 +17,15 @@ import { indexText } from "./tokens";
 
 export type ChunkType = "function" | "class" | "method" | "block";
 
+/**
+ * The version of the rules above, stored on each chunked blob and index (SearchBlob.chunker,
+ * SearchIndex.chunker). Bump it when chunk boundaries, names or search words change: the next
+ * refresh of an index then cuts its older blobs again (index-repo.ts), and a search of such an
+ * index queues that refresh. 1: the first chunker (session 6); 2: a class's methods keep their
+ * doc comments (session 8).
+ */
+export const CHUNKER_VERSION = 2;
+
 export interface Chunk {
   startLine: number;
   endLine: number;

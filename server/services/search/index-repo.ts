@@ -11,14 +11,15 @@
  * The lexical index is committed before any embedding: a provider error (unreachable, 401, 429…)
  * does not fail the refresh; it is recorded on the index (`embeddingError`, `embeddingFailedAt`;
  * ai.searchIndexStatus shows it), searches stay lexical, and the next refresh tries again.
- * Idempotent: running it again for the same commit changes nothing.
+ * Idempotent: running it again for the same commit changes nothing — unless the index was cut by
+ * an older chunker (CHUNKER_VERSION, chunk.ts): then its older blobs are cut again.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { retryOnUniqueViolation } from "@/server/db/unique-retry";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommit } from "@/server/git/repository";
-import { chunkFile } from "./chunk";
+import { chunkFile, CHUNKER_VERSION } from "./chunk";
 import { indexableFiles, readTexts, type TreeFile } from "./files";
 import { embedIndexChunks, EmbeddingProviderError, type EmbeddingEngine } from "./embeddings";
 import { warmVectors } from "./vectors";
@@ -59,11 +60,11 @@ async function repoOf(db: Db, repoId: string) {
   return { ...repo, gitDir: repoGitDir(repo.owner.username, repo.name) };
 }
 
-/** Stored chunk counts of `oids` (those already chunked). */
+/** Stored chunk counts of `oids` chunked by the current chunker (older ones are cut again). */
 async function knownBlobs(db: Db, oids: string[]): Promise<Map<string, number>> {
   const known = new Map<string, number>();
   for (const part of batches(oids, ROWS)) {
-    for (const b of await db.searchBlob.findMany({ where: { oid: { in: part } }, select: { oid: true, chunkCount: true } })) known.set(b.oid, b.chunkCount);
+    for (const b of await db.searchBlob.findMany({ where: { oid: { in: part }, chunker: { gte: CHUNKER_VERSION } }, select: { oid: true, chunkCount: true } })) known.set(b.oid, b.chunkCount);
   }
   return known;
 }
@@ -82,11 +83,20 @@ async function chunkBlobs(db: Db, gitDir: string, files: TreeFile[]): Promise<Ma
     }
     // a concurrent refresh (another branch, another repository, another process) may store some meanwhile
     await retryOnUniqueViolation(() => db.$transaction(async (tx) => {
-      const have = new Set((await tx.searchBlob.findMany({ where: { oid: { in: rows.map((r) => r.blob.oid) } }, select: { oid: true } })).map((b) => b.oid));
+      const have = new Map((await tx.searchBlob.findMany({ where: { oid: { in: rows.map((r) => r.blob.oid) } }, select: { oid: true, chunker: true } })).map((b) => [b.oid, b.chunker]));
       const fresh = rows.filter((r) => !have.has(r.blob.oid));
-      if (!fresh.length) return;
-      await tx.searchBlob.createMany({ data: fresh.map((r) => r.blob) });
-      const chunkRows = fresh.flatMap((r) => r.chunks.map((c) => ({ ...c, blobOid: r.blob.oid })));
+      // cut by an older chunker: new chunks replace theirs (vectors go with them), and the indexes
+      // holding them lose their "every chunk has a vector" mark until their next refresh embeds
+      const stale = rows.filter((r) => (have.get(r.blob.oid) ?? CHUNKER_VERSION) < CHUNKER_VERSION);
+      if (!fresh.length && !stale.length) return;
+      if (fresh.length) await tx.searchBlob.createMany({ data: fresh.map((r) => ({ ...r.blob, chunker: CHUNKER_VERSION })) });
+      if (stale.length) {
+        const oids = stale.map((r) => r.blob.oid);
+        await tx.searchChunk.deleteMany({ where: { blobOid: { in: oids } } });
+        for (const r of stale) await tx.searchBlob.update({ where: { oid: r.blob.oid }, data: { language: r.blob.language, chunkCount: r.blob.chunkCount, chunker: CHUNKER_VERSION } });
+        await tx.searchIndex.updateMany({ where: { files: { some: { blobOid: { in: oids } } } }, data: { embeddingModel: null } });
+      }
+      const chunkRows = [...fresh, ...stale].flatMap((r) => r.chunks.map((c) => ({ ...c, blobOid: r.blob.oid })));
       for (const part of batches(chunkRows, ROWS)) await tx.searchChunk.createMany({ data: part });
     }, { maxWait: 60_000, timeout: 120_000 }));
   }
@@ -101,11 +111,11 @@ async function chunkBlobs(db: Db, gitDir: string, files: TreeFile[]): Promise<Ma
 export async function refreshSearchIndex(db: Db, repoId: string, branch?: string, embedding?: EmbeddingEngine): Promise<IndexStats> {
   const repo = await repoOf(db, repoId);
   const name = branch ?? repo.defaultBranch;
-  const index = await db.searchIndex.upsert({ where: { repoId_branch: { repoId, branch: name } }, create: { repoId, branch: name }, update: {}, select: { id: true, commitSha: true, status: true, embeddingModel: true } });
+  const index = await db.searchIndex.upsert({ where: { repoId_branch: { repoId, branch: name } }, create: { repoId, branch: name }, update: {}, select: { id: true, commitSha: true, status: true, embeddingModel: true, chunker: true } });
   const stats: IndexStats = { indexId: index.id, branch: name, commitSha: null, files: 0, chunks: 0, chunkedBlobs: 0, reusedBlobs: 0, embedded: 0, applied: true };
   const tip = await resolveCommit(repo.gitDir, `refs/heads/${name}`);
   stats.commitSha = tip;
-  if (tip && tip === index.commitSha && index.status === "ready") {
+  if (tip && tip === index.commitSha && index.status === "ready" && index.chunker >= CHUNKER_VERSION) {
     if (embedding && index.embeddingModel !== embedding.engine) await embedRecordingFailure(db, index.id, embedding, stats);
     const current = await db.searchIndex.findUniqueOrThrow({ where: { id: index.id }, select: { fileCount: true, chunkCount: true } });
     return { ...stats, files: current.fileCount, chunks: current.chunkCount, applied: false };
@@ -164,7 +174,7 @@ async function swapFiles(db: Db, indexId: string, from: string | null, tip: stri
   const applied = await db.$transaction(async (tx) => {
     const moved = await tx.searchIndex.updateMany({
       where: { id: indexId, commitSha: from },
-      data: { commitSha: tip, status: "ready", error: null, fileCount: stats.files, chunkCount: stats.chunks, indexedAt: new Date(), embeddingModel: null },
+      data: { commitSha: tip, status: "ready", error: null, fileCount: stats.files, chunkCount: stats.chunks, indexedAt: new Date(), embeddingModel: null, chunker: CHUNKER_VERSION },
     });
     if (moved.count === 0) return false;
     const drop = [...gone, ...changed.filter((f) => before.has(f.path)).map((f) => f.path)];

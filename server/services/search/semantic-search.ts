@@ -8,8 +8,8 @@
  * vector and lexical rankings fused by reciprocal rank (k = 60), `engine: "<provider>:<model>"`.
  *
  * Freshness: the index follows pushes through the `search.indexRepo` job. When the index is
- * missing or behind the branch tip, the search answers from what is indexed and queues a
- * refresh; a repository without an index and at most INLINE_INDEX_FILES files is indexed inline
+ * missing, behind the branch tip or cut by an older chunker (CHUNKER_VERSION), the search answers
+ * from what is indexed and queues a refresh; a repository without an index and at most INLINE_INDEX_FILES files is indexed inline
  * first (the first search of a small repository then finds its code at once).
  */
 import picomatch from "picomatch";
@@ -26,6 +26,7 @@ import { lexicalSearch, type ChunkHit } from "./lexical";
 import { embedQuery, EmbeddingProviderError, type EmbeddingEngine } from "./embeddings";
 import { nearestChunks } from "./vectors";
 import { fuseRankings } from "./hybrid";
+import { CHUNKER_VERSION } from "./chunk";
 import { refreshSearchIndex } from "./index-repo";
 import { LEXICAL_SEARCH_ENGINE } from "./engine-label";
 import { indexableFiles } from "./files";
@@ -94,7 +95,7 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
   const tip = (await branchTips(repo.gitDir, [branch])).get(branch) ?? null;
   if (!tip && input.branch) throw new AppError("NOT_FOUND", `branch "${branch}" not found`);
   const emb = embedding === null ? undefined : (embedding ?? (await embeddingFor(db, repo.id)));
-  const select = { id: true, commitSha: true, status: true, embeddingModel: true, embeddingFailedAt: true } as const;
+  const select = { id: true, commitSha: true, status: true, embeddingModel: true, embeddingFailedAt: true, chunker: true } as const;
   let index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select });
   if (tip && (!index || index.commitSha !== tip)) {
     if (!index?.commitSha && (await indexableFiles(repo.gitDir, tip)).length <= INLINE_INDEX_FILES) {
@@ -102,6 +103,8 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
       index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select });
       if (emb) await queueIndexRefresh(repo.id, branch); // vectors in the background
     } else await queueIndexRefresh(repo.id, branch);
+  } else if (tip && index && index.chunker < CHUNKER_VERSION) {
+    await queueIndexRefresh(repo.id, branch); // cut by an older chunker (chunk.ts): answers from it meanwhile
   } else if (tip && emb && index && index.embeddingModel !== emb.engine && !(index.embeddingFailedAt && Date.now() - index.embeddingFailedAt.getTime() < EMBED_RETRY_MS)) {
     await queueIndexRefresh(repo.id, branch); // vectors missing (a new model, or the last try failed a while ago)
   }
@@ -149,13 +152,13 @@ function resultOf(h: ChunkHit): SearchResult {
 export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: string) {
   const name = branch ?? repo.defaultBranch;
   const tip = (await branchTips(repo.gitDir, [name])).get(name) ?? null;
-  const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: name } }, select: { status: true, commitSha: true, fileCount: true, chunkCount: true, indexedAt: true, embeddingModel: true, embeddingError: true, embeddingFailedAt: true } });
+  const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: name } }, select: { status: true, commitSha: true, fileCount: true, chunkCount: true, indexedAt: true, embeddingModel: true, embeddingError: true, embeddingFailedAt: true, chunker: true } });
   return {
     branch: name,
     /** missing: never indexed; indexing / failed: the last refresh; ready: see `stale`. */
     status: (index?.commitSha || index?.status === "indexing" || index?.status === "failed" ? index.status : "missing") as "missing" | "pending" | "indexing" | "ready" | "failed",
-    /** True when the branch moved past the indexed commit (a refresh is queued). */
-    stale: !!tip && index?.commitSha !== tip,
+    /** True when the branch moved past the indexed commit, or an older chunker cut it (a refresh is queued). */
+    stale: !!tip && (index?.commitSha !== tip || (!!index && index.chunker < CHUNKER_VERSION)),
     commitSha: index?.commitSha ?? null,
     files: index?.fileCount ?? 0,
     chunks: index?.chunkCount ?? 0,
