@@ -86,6 +86,8 @@ test("threads on the Conversation tab: reply, resolve, edit, delete; who sees th
   await rt.getByTestId("comment-edit-save").click();
   await expect(rt.getByTestId("review-comment-body").first().locator("strong")).toHaveText("d");
   await expect(rt.getByTestId("comment-edit-body")).toHaveCount(0);
+  await expect(comment(rt, "really needed").getByTestId("comment-edited")).toContainText("edited");
+  await expect(comment(rt, "Yes, for the tests.").getByTestId("comment-edited")).toHaveCount(0);
 
   // …and deletes the author's reply (write permission), after confirming
   await comment(rt, "Yes, for the tests.").getByTestId("comment-menu").click();

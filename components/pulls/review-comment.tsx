@@ -71,6 +71,11 @@ export function ReviewCommentView({ comment, thread, env, suggestion }: { commen
         {!comment.isDeleted && <strong className="font-medium text-foreground">{who}</strong>}
         {!comment.isDeleted && comment.author?.isBot && <BotBadge />}
         <TimeAgo iso={String(comment.createdAt)} />
+        {comment.editedAt && (
+          <span data-testid="comment-edited">
+            · edited <TimeAgo iso={String(comment.editedAt)} />
+          </span>
+        )}
         {comment.isPending && !isRoot && <Badge tone="warning">Pending</Badge>}
         {(canEdit || canDelete) && !editing && (
           <DropdownMenu modal={false}>

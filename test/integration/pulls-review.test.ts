@@ -174,7 +174,13 @@ describe("editing, deleting, resolving", () => {
   it("updateComment: the author only", async () => {
     const pr = await openPull();
     const c = await reader.as.pulls.addComment({ prId: pr.id, body: "tpyo" });
-    expect(await reader.as.pulls.updateComment({ commentId: c.id, body: "typo" })).toMatchObject({ id: c.id, body: "typo" });
+    expect(c.editedAt).toBeNull();
+    const edited = await reader.as.pulls.updateComment({ commentId: c.id, body: "typo" });
+    expect(edited).toMatchObject({ id: c.id, body: "typo", editedAt: expect.any(String) });
+    expect(Date.parse(edited.editedAt!)).toBeGreaterThanOrEqual(Date.parse(c.createdAt));
+    // the list read (on the driver) carries the marker too
+    const listed = (await reader.as.pulls.comments({ prId: pr.id })).find((t) => t.id === c.id);
+    expect(listed?.editedAt).toBe(edited.editedAt);
     expect(await messageOf(owner.as.pulls.updateComment({ commentId: c.id, body: "mine now" }))).toMatch(/only the comment's author/);
     expect(await codeOf(writer.as.pulls.updateComment({ commentId: c.id, body: "x" }))).toBe("FORBIDDEN");
     expect(await codeOf(reader.as.pulls.updateComment({ commentId: c.id, body: "" }))).toBe("BAD_REQUEST");

@@ -31,6 +31,8 @@ export interface PullCommentView {
   isDeleted: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Beyond the spec: when the author last edited the text (ISO 8601), else null — the "edited" marker. */
+  editedAt: string | null;
 }
 
 export interface PullThreadView extends PullCommentView {
@@ -67,7 +69,7 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 export function recordOf(r: PrismaCommentRow): CommentRecord {
   return {
     ...r,
-    resolvedAt: iso(r.resolvedAt), deletedAt: iso(r.deletedAt), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    resolvedAt: iso(r.resolvedAt), deletedAt: iso(r.deletedAt), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(), editedAt: iso(r.editedAt),
   };
 }
 
@@ -91,6 +93,7 @@ export function toCommentView(r: CommentRecord): PullCommentView {
     isDeleted: r.deletedAt !== null,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    editedAt: r.deletedAt ? null : r.editedAt,
   };
 }
 

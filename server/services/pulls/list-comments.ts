@@ -51,7 +51,7 @@ export const MAX_COMMENTS = 20_000;
 interface Row {
   id: string; body: string; path: string | null; line: unknown; side: string | null; startLine: unknown; endLine: unknown;
   commitSha: string | null; reviewId: string | null; replyToId: string | null; isPending: unknown; suggestion: string | null;
-  appliedSha: string | null; diffHunk: string | null; resolvedAt: unknown; deletedAt: unknown; createdAt: unknown; updatedAt: unknown;
+  appliedSha: string | null; diffHunk: string | null; resolvedAt: unknown; deletedAt: unknown; editedAt: unknown; createdAt: unknown; updatedAt: unknown;
   authorId: string | null; authorUsername: string | null; authorName: string | null; authorIsBot: unknown;
   resolvedById: string | null; resolverUsername: string | null; resolverName: string | null;
 }
@@ -62,7 +62,7 @@ export function commentsSql(prId: string, callerId: string | null, path?: string
   const where = [`c."pullRequestId" = ${sql.p(prId)}`, `(c."isPending" = ${sql.p(false)} OR c."authorId" = ${sql.p(callerId ?? "")})`];
   if (path !== undefined) where.push(`c."path" = ${sql.p(path)}`);
   const text = `SELECT c."id", c."body", c."path", c."line", c."side", c."startLine", c."endLine", c."commitSha", c."reviewId", c."replyToId",
-  c."isPending", c."suggestion", c."appliedSha", c."diffHunk", c."resolvedAt", c."deletedAt", c."createdAt", c."updatedAt",
+  c."isPending", c."suggestion", c."appliedSha", c."diffHunk", c."resolvedAt", c."deletedAt", c."editedAt", c."createdAt", c."updatedAt",
   c."authorId", au."username" AS "authorUsername", au."name" AS "authorName", au."isBot" AS "authorIsBot",
   c."resolvedById", ru."username" AS "resolverUsername", ru."name" AS "resolverName"
 FROM "PullRequestComment" c
@@ -82,7 +82,7 @@ function recordOfRow(r: Row): CommentRecord {
     id: r.id, body: r.body, path: r.path, line: num(r.line), side: r.side, startLine: num(r.startLine), endLine: num(r.endLine),
     commitSha: r.commitSha, reviewId: r.reviewId, replyToId: r.replyToId, isPending: boolOf(r.isPending), suggestion: r.suggestion,
     appliedSha: r.appliedSha, diffHunk: r.diffHunk, resolvedAt: optIso(r.resolvedAt), deletedAt: optIso(r.deletedAt),
-    createdAt: isoOf(r.createdAt), updatedAt: isoOf(r.updatedAt),
+    createdAt: isoOf(r.createdAt), updatedAt: isoOf(r.updatedAt), editedAt: optIso(r.editedAt),
     author: r.authorId && r.authorUsername ? { id: r.authorId, username: r.authorUsername, name: r.authorName, isBot: boolOf(r.authorIsBot) } : null,
     resolvedBy: r.resolvedById && r.resolverUsername ? { id: r.resolvedById, username: r.resolverUsername, name: r.resolverName } : null,
   };

@@ -1,6 +1,7 @@
 /**
  * pulls.updateComment {commentId, body} (issue #9): only the comment's author may edit it (not
- * even write permission: the words are theirs). A deleted thread root cannot be edited.
+ * even write permission: the words are theirs). A deleted thread root cannot be edited. Sets
+ * `editedAt` (the "edited" marker), beyond the spec.
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
@@ -20,7 +21,7 @@ export async function updatePullComment(db: Db, caller: Actor | null, repo: Revi
   if (c.authorId !== actor.user.id) throw forbidden("only the comment's author can edit it");
   if (c.deletedAt) throw new AppError("PRECONDITION_FAILED", "the comment was deleted");
   const row = await inTransaction(db, async (tx) => {
-    const r = await tx.pullRequestComment.updateMany({ where: { id: c.id, deletedAt: null }, data: { body } });
+    const r = await tx.pullRequestComment.updateMany({ where: { id: c.id, deletedAt: null }, data: { body, editedAt: new Date() } });
     if (r.count === 0) throw new AppError("NOT_FOUND", "the comment was deleted meanwhile");
     return tx.pullRequestComment.findUniqueOrThrow({ where: { id: c.id }, include: commentInclude });
   });

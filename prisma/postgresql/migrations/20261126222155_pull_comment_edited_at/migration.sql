@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "PullRequestComment" ADD COLUMN     "editedAt" TIMESTAMP(3);
+
