@@ -4,14 +4,15 @@
  * sources (35 questions; the weights were tuned on them), node-semver 7's (25 questions; seen:
  * held out in session 7, looked at and tuned on since) and commander 14's lib (35 questions,
  * written in session 8 before any run, never tuned on; held out for one run, its misses read
- * since: seen). Each is committed into a temp git repository, pushed into a temp svc
+ * since: seen), and ioredis 6's compiled built/**\/*.js (44 questions, written in session 8 before any
+ * run; run once per database, its misses read since: seen). Each is committed into a temp git repository, pushed into a temp svc
  * (SQLite in a temp DATA_DIR, or BENCH_DATABASE_URL = a PostgreSQL server: a new database,
  * dropped at the end), indexed alone (the previous corpus's index is dropped first), and asked
  * its questions, each with the definition(s) that answer it: a result hits when it is in that
  * file and its lines hold the definition. Prints MRR@10 and Recall@10 for the
  * local (lexical) engine, and for the hybrid engine when the server has an embedding provider
  * (OPENAI_API_KEY / OPENAI_BASE_URL + OPENAI_EMBEDDING_MODEL). Goal: local MRR@10 ≥ 0.7, Recall@10 ≥ 0.9.
- * Env: BENCH_CORPUS=zod|semver|commander runs one set; BENCH_VERBOSE=1 prints each query's rank and top 3.
+ * Env: BENCH_CORPUS=zod|semver|commander|ioredis runs one set; BENCH_VERBOSE=1 prints each query's rank and top 3.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -20,7 +21,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
-import { COMMANDER_CASES, SEMVER_CASES, ZOD_CASES, type Case } from "./search-quality-cases";
+import { COMMANDER_CASES, IOREDIS_CASES, SEMVER_CASES, ZOD_CASES, type Case } from "./search-quality-cases";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -30,22 +31,28 @@ interface Corpus {
   root: string;
   dirs: string[];
   ext: RegExp;
+  /** Files left out of the repository (e.g. type declarations next to compiled sources). */
+  skip?: RegExp;
   cases: Case[];
 }
 
-/** The tuned set, then the seen ones (search-quality-cases.ts; the next held-out set goes last). BENCH_CORPUS=zod|semver|commander picks one. */
+/** The tuned set, then the seen ones (search-quality-cases.ts; the next held-out set goes last). BENCH_CORPUS=zod|semver|commander|ioredis picks one. */
 const CORPORA: Corpus[] = [
   { name: "zod 4 (tuned on)", root: "zod/src/v4", dirs: ["core", "classic"], ext: /\.ts$/, cases: ZOD_CASES },
   { name: "semver 7 (seen)", root: "semver", dirs: ["classes", "functions", "internal", "ranges"], ext: /\.js$/, cases: SEMVER_CASES },
   { name: "commander 14 (seen)", root: "commander", dirs: ["lib"], ext: /\.js$/, cases: COMMANDER_CASES },
+  { name: "ioredis 6 (held out, written session 8)", root: "ioredis", dirs: ["built"], ext: /\.js$/, skip: /\.d\.ts$/, cases: IOREDIS_CASES },
 ];
 
-/** Every source of a corpus (tests left out), as repository path → text. */
+/** Every source of a corpus, subfolders included (tests and skipped files left out), as repository path → text. */
 function corpus(c: Corpus): Map<string, string> {
   const files = new Map<string, string>();
   const base = path.join(ROOT, "node_modules", c.root);
   for (const dir of c.dirs) {
-    for (const f of readdirSync(path.join(base, dir))) if (c.ext.test(f)) files.set(`${dir}/${f}`, readFileSync(path.join(base, dir, f), "utf8"));
+    for (const f of readdirSync(path.join(base, dir), { recursive: true, encoding: "utf8" })) {
+      const rel = f.split(path.sep).join("/");
+      if (c.ext.test(rel) && !c.skip?.test(rel) && !/(^|\/)tests\//.test(rel)) files.set(`${dir}/${rel}`, readFileSync(path.join(base, dir, f), "utf8"));
+    }
   }
   return files;
 }
@@ -112,7 +119,7 @@ async function main() {
     previous = created.id;
     const files = corpus(c);
     const work = mkdtempSync(path.join(os.tmpdir(), `svc-bench-${slug}-`));
-    for (const dir of c.dirs) cpSync(path.join(ROOT, "node_modules", c.root, dir), path.join(work, dir), { recursive: true, filter: (p) => !p.includes(`${path.sep}tests`) });
+    for (const dir of c.dirs) cpSync(path.join(ROOT, "node_modules", c.root, dir), path.join(work, dir), { recursive: true, filter: (p) => !p.includes(`${path.sep}tests`) && !c.skip?.test(p) });
     const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=b@b", ...args], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
     git("init", "--quiet", "--initial-branch=main");
     git("add", "-A");
