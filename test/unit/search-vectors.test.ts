@@ -18,6 +18,13 @@ function random(seed: number): () => number {
   };
 }
 
+/** `matrix` cut into slabs of `rows` rows, each copied into its own buffer (as vectors.ts keeps them). */
+function slabsOf(matrix: Float32Array, dims: number, rows: number): Float32Array[] {
+  const out: Float32Array[] = [];
+  for (let start = 0; start * dims < matrix.length; start += rows) out.push(matrix.slice(start * dims, Math.min(matrix.length, (start + rows) * dims)));
+  return out;
+}
+
 function naiveTop(ids: Int32Array, matrix: Float32Array, dims: number, q: Float32Array, limit: number) {
   const all = Array.from(ids, (chunkId, r) => {
     let s = 0;
@@ -32,25 +39,29 @@ describe("topByInnerProduct", () => {
     [37, 500, 20],
     [256, 2_000, 200],
     [3, 5, 10], // limit above the row count: every row
-  ])("matches a plain scan: %i dims, %i rows, top %i", (dims, rows, limit) => {
+  ])("matches a plain scan: %i dims, %i rows, top %i", async (dims, rows, limit) => {
     const next = random(dims * rows);
     const ids = Int32Array.from({ length: rows }, (_, i) => 1_000 + i * 3);
     const matrix = new Float32Array(rows * dims);
     for (let r = 0; r < rows; r++) matrix.set(unit(Array.from({ length: dims }, next)), r * dims);
     const q = unit(Array.from({ length: dims }, next));
-    const got = topByInnerProduct(ids, matrix, dims, q, limit);
     const want = naiveTop(ids, matrix, dims, q, limit);
-    expect(got.map((g) => g.chunkId)).toEqual(want.map((w) => w.chunkId));
-    got.forEach((g, i) => expect(g.similarity).toBeCloseTo(want[i]!.similarity, 4));
+    // in one slab, and in slabs of 7 rows merged (the event loop gets a turn between them)
+    for (const got of [await topByInnerProduct(ids, [matrix], dims, q, limit), await topByInnerProduct(ids, slabsOf(matrix, dims, 7), dims, q, limit)]) {
+      expect(got.map((g) => g.chunkId)).toEqual(want.map((w) => w.chunkId));
+      got.forEach((g, i) => expect(g.similarity).toBeCloseTo(want[i]!.similarity, 4));
+    }
   });
 
-  it("finds a stored vector itself with similarity 1, and nothing in an empty set", () => {
+  it("finds a stored vector itself with similarity 1, and nothing in an empty set", async () => {
     const next = random(7);
     const matrix = new Float32Array(10 * 8);
     for (let r = 0; r < 10; r++) matrix.set(unit(Array.from({ length: 8 }, next)), r * 8);
-    const [best] = topByInnerProduct(Int32Array.from({ length: 10 }, (_, i) => i), matrix, 8, matrix.slice(24, 32), 1);
+    const [best] = await topByInnerProduct(Int32Array.from({ length: 10 }, (_, i) => i), slabsOf(matrix, 8, 4), 8, matrix.slice(24, 32), 1);
     expect(best).toEqual({ chunkId: 3, similarity: expect.closeTo(1, 5) });
-    expect(topByInnerProduct(new Int32Array(0), new Float32Array(0), 8, matrix.slice(0, 8), 5)).toEqual([]);
+    expect(await topByInnerProduct(new Int32Array(0), [], 8, matrix.slice(0, 8), 5)).toEqual([]);
+    // a view into a larger buffer is refused: usearch would read from the buffer's start
+    await expect(topByInnerProduct(Int32Array.from([0]), [matrix.subarray(8, 16)], 8, matrix.slice(8, 16), 1)).rejects.toThrow("buffer's beginning");
   });
 });
 

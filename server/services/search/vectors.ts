@@ -9,6 +9,8 @@
  * reading the matrix from memory (docs/performance.md "Session 8"), with no index to build,
  * store or keep in step with pushes, and no recall lost.
  *
+ * The scan goes slab by slab (SLICE_BYTES each, ~1–2 ms) with the event loop free between slabs.
+ *
  * Memory is bounded: each (index, model) matrix is loaded from SearchEmbedding in pages of
  * LOAD_PAGE vectors and kept while it fits SVC_SEARCH_VECTOR_MEMORY_MB (default 1024 MiB, all
  * indexes together; least recently used dropped first; while a push's new matrix is built from the
@@ -32,6 +34,8 @@ const usearch = createRequire(import.meta.url)("usearch") as typeof UsearchModul
 
 /** Vectors read per query while loading a matrix. */
 const LOAD_PAGE = 500;
+/** Bytes of vectors one exactSearch call scans before the event loop gets a turn (~1–2 ms). */
+const SLICE_BYTES = 32 * 1_048_576;
 const MIB = 1_048_576;
 
 /**
@@ -50,9 +54,22 @@ interface VectorSet {
   /** Chunk id of each row, ascending. */
   ids: Int32Array;
   dims: number;
-  /** ids.length × dims float32, row-major. */
-  matrix: Float32Array;
+  /** The rows (dims float32 each, row-major) in slabs of slabRows(dims) rows, each its own buffer. */
+  slabs: Float32Array[];
   bytes: number;
+}
+
+/** Rows per slab: SLICE_BYTES of them. */
+export function slabRows(dims: number): number {
+  return Math.max(1, Math.floor(SLICE_BYTES / (Math.max(1, dims) * 4)));
+}
+
+/** Empty slabs for `rows` rows of `dims`. */
+function newSlabs(rows: number, dims: number): Float32Array[] {
+  const per = slabRows(dims);
+  const out: Float32Array[] = [];
+  for (let start = 0; start < rows; start += per) out.push(new Float32Array(Math.min(per, rows - start) * dims));
+  return out;
 }
 
 /** Loaded matrices by `${indexId}|${model}`, least recently used first. */
@@ -110,22 +127,23 @@ async function load(db: Db, indexId: string, model: string, commitSha: string, p
   const dialect = getConfig().provider;
   const list = new Sql(dialect);
   const ids = Int32Array.from(await readRows<{ id: number | bigint }>(db, `SELECT e."chunkId" AS "id" FROM ${vectorRows(list, indexId, model)} ORDER BY e."chunkId"`, list.params), (r) => Number(r.id));
-  if (!ids.length) return { commitSha, ids, dims: 0, matrix: new Float32Array(0), bytes: 0 };
+  if (!ids.length) return { commitSha, ids, dims: 0, slabs: [], bytes: 0 };
   const first = new Sql(dialect);
   const [one] = await readRows<{ bytes: number | bigint }>(db, `SELECT LENGTH(e."vector") AS "bytes" FROM "SearchEmbedding" e WHERE e."model" = ${first.p(model)} AND e."chunkId" = ${first.p(ids[0])}`, first.params);
   const dims = Math.floor(Number(one?.bytes ?? 0) / 4);
   const bytes = ids.length * (dims + 1) * 4;
   if (bytes > budgetBytes) return null;
   evictFor(bytes);
-  const matrix = new Float32Array(ids.length * dims);
+  const slabs = newSlabs(ids.length, dims);
+  const per = slabRows(dims);
+  const rowOf = (set: { slabs: Float32Array[] }, row: number) => set.slabs[Math.floor(row / per)]!.subarray((row % per) * dims, (row % per + 1) * dims);
   const missing: number[] = [];
   const had = previous && previous.dims === dims ? new Map(Array.from(previous.ids, (id, row) => [id, row] as const)) : undefined;
   ids.forEach((id, row) => {
     const old = had?.get(id);
     if (old === undefined) missing.push(row);
-    else matrix.set(previous!.matrix.subarray(old * dims, (old + 1) * dims), row * dims);
+    else rowOf({ slabs }, row).set(rowOf(previous!, old));
   });
-  const raw = new Uint8Array(matrix.buffer);
   for (let i = 0; i < missing.length; i += LOAD_PAGE) {
     const rows = missing.slice(i, i + LOAD_PAGE);
     const sql = new Sql(dialect);
@@ -133,10 +151,11 @@ async function load(db: Db, indexId: string, model: string, commitSha: string, p
     const found = new Map((await readRows<{ chunkId: number | bigint; vector: Uint8Array }>(db, text, sql.params)).map((r) => [Number(r.chunkId), r.vector]));
     for (const row of rows) {
       const v = found.get(ids[row]!);
-      if (v?.byteLength === dims * 4) raw.set(v, row * dims * 4);
+      const slab = slabs[Math.floor(row / per)]!;
+      if (v?.byteLength === dims * 4) new Uint8Array(slab.buffer).set(v, (row % per) * dims * 4);
     }
   }
-  return { commitSha, ids, dims, matrix, bytes };
+  return { commitSha, ids, dims, slabs, bytes };
 }
 
 /** The index's matrix for `model` at `commitSha`: cached, or loaded once however many ask at the same time. */
@@ -184,18 +203,32 @@ export async function nearestChunks(db: Db, indexId: string, commitSha: string, 
   const set = await vectorsOf(db, indexId, commitSha, model);
   if (!set) return null;
   if (set.dims !== query.length || !set.ids.length) return [];
-  return topByInnerProduct(set.ids, set.matrix, set.dims, query, limit);
+  return topByInnerProduct(set.ids, set.slabs, set.dims, query, limit);
 }
 
+
 /**
- * Exact top `limit` rows of `matrix` (ids.length × dims, row-major) by inner product with `q`,
- * best first: usearch's SIMD `exactSearch` on one thread (its "ip" distance is 1 − q·v).
+ * Exact top `limit` rows of `slabs` (consecutive rows, dims float32 each, row-major; row r has
+ * chunk id ids[r]) by inner product with `q`, best first (ties by chunk id): usearch's SIMD
+ * `exactSearch` on one thread (its "ip" distance is 1 − q·v), one slab per call with the event
+ * loop free between them — other requests, and the lexical query's round trips to the database,
+ * go on while a large index is scanned. The slabs' best `limit` each are merged. Each slab must be
+ * its own buffer: usearch 2.26 reads a typed array from the start of its ArrayBuffer, ignoring
+ * byteOffset (a `subarray` would scan the wrong rows).
  */
-export function topByInnerProduct(ids: Int32Array, matrix: Float32Array, dims: number, q: Float32Array, limit: number): Array<{ chunkId: number; similarity: number }> {
-  const count = Math.min(limit, ids.length);
-  if (count <= 0) return [];
-  const found = usearch.exactSearch(matrix, q, dims, count, usearch.MetricKind.IP, 1) as InstanceType<typeof UsearchModule.Matches>;
+export async function topByInnerProduct(ids: Int32Array, slabs: Float32Array[], dims: number, q: Float32Array, limit: number): Promise<Array<{ chunkId: number; similarity: number }>> {
   const out: Array<{ chunkId: number; similarity: number }> = [];
-  for (let i = 0; i < found.keys.length; i++) out.push({ chunkId: ids[Number(found.keys[i])]!, similarity: 1 - found.distances[i]! });
-  return out;
+  let start = 0;
+  for (const slab of slabs) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (slab.byteOffset !== 0) throw new Error("a slab must start at its buffer's beginning");
+    const rows = Math.floor(slab.length / dims);
+    const count = Math.min(limit, rows);
+    if (count > 0) {
+      const found = usearch.exactSearch(slab, q, dims, count, usearch.MetricKind.IP, 1) as InstanceType<typeof UsearchModule.Matches>;
+      for (let i = 0; i < found.keys.length; i++) out.push({ chunkId: ids[start + Number(found.keys[i])]!, similarity: 1 - found.distances[i]! });
+    }
+    start += rows;
+  }
+  return out.sort((a, b) => b.similarity - a.similarity || a.chunkId - b.chunkId).slice(0, limit);
 }
