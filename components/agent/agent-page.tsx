@@ -23,7 +23,7 @@ import { FormError } from "@/components/ui/form-error";
 import { AlertIcon } from "@/components/ui/icons";
 import { Input } from "@/components/ui/input";
 import { card, container, cx } from "@/components/ui/styles";
-import { AgentChat } from "./chat";
+import { AgentChat, HISTORY_LIMIT } from "./chat";
 import { ChangesPanel } from "./changes-panel";
 import type { Selection } from "./context-picker";
 import { NewSessionForm, SessionList } from "./sessions";
@@ -64,7 +64,7 @@ export function AgentPage({ repo, status, modes, sessions: initialSessions, init
   const refreshChanges = () => {
     if (!session) return;
     void queryClient.invalidateQueries({ queryKey: trpc.agent.getPendingChanges.queryKey({ sessionId: session.id }) });
-    void queryClient.invalidateQueries({ queryKey: trpc.agent.getMessages.queryKey({ sessionId: session.id, limit: 100 }) });
+    void queryClient.invalidateQueries({ queryKey: trpc.agent.getMessages.queryKey({ sessionId: session.id, limit: HISTORY_LIMIT, latest: true }) });
   };
 
   return (

@@ -22,8 +22,8 @@ import { Textarea } from "@/components/ui/input";
 import { cx, label } from "@/components/ui/styles";
 import { ContextPicker, type Selection } from "./context-picker";
 
-/** Messages of the history shown (the newest session pages stay well under it). */
-const HISTORY_LIMIT = 100;
+/** Messages of the history shown: the newest ones (agent.getMessages `latest`). */
+export const HISTORY_LIMIT = 100;
 
 interface LiveTurn {
   message: string;
@@ -47,7 +47,8 @@ export function AgentChat({ session, repo, available, files, picked, onPick, sel
 }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const messages = useQuery(trpc.agent.getMessages.queryOptions({ sessionId: session.id, limit: HISTORY_LIMIT }));
+  // the newest HISTORY_LIMIT messages (a long session's recent turns, not its first ones)
+  const messages = useQuery(trpc.agent.getMessages.queryOptions({ sessionId: session.id, limit: HISTORY_LIMIT, latest: true }));
   const [draft, setDraft] = useState("");
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -123,6 +124,11 @@ export function AgentChat({ session, repo, available, files, picked, onPick, sel
     <section aria-labelledby="agent-chat-heading" className="space-y-3" data-testid="agent-chat">
       <h2 id="agent-chat-heading" className="sr-only">Chat</h2>
       <ol className="space-y-3" data-testid="agent-messages">
+        {history.length >= HISTORY_LIMIT && (
+          <li className="text-center text-xs text-muted-foreground" data-testid="agent-history-cut">
+            Only the latest {HISTORY_LIMIT} messages of this session are shown.
+          </li>
+        )}
         {history.length === 0 && !live && <li className="text-sm text-muted-foreground" data-testid="agent-no-messages">{available ? "Ask the agent about this repository, or ask it to change something. Nothing it proposes is committed until you approve it." : "No messages yet."}</li>}
         {history.map((m) => <MessageItem key={m.id} message={m} repo={repo} />)}
         {live && (

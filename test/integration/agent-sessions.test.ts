@@ -70,7 +70,7 @@ describe("agent sessions", () => {
     expect(await codeOf(w.as.stranger.agent.listSessions({ repoId: w.repoId }))).toBe("NOT_FOUND");
   });
 
-  it("pages messages oldest first; deleting a session removes its messages and changes but keeps the branch", async () => {
+  it("pages messages oldest first (or from the newest end); deleting a session removes its messages and changes but keeps the branch", async () => {
     const w = await agentWorld();
     const sessionId = w.session.id;
     const base = Date.now();
@@ -80,6 +80,10 @@ describe("agent sessions", () => {
     const page = await w.as.writer.agent.getMessages({ sessionId, limit: 2, offset: 1 });
     expect(page.map((m) => [m.role, m.content, m.status])).toEqual([["assistant", "m1", "complete"], ["user", "m2", null]]);
     expect((await w.as.writer.agent.getMessages({ sessionId })).map((m) => m.content)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
+    // latest (beyond the spec): the newest page, still oldest first; offset skips the newest
+    expect((await w.as.writer.agent.getMessages({ sessionId, limit: 2, latest: true })).map((m) => m.content)).toEqual(["m3", "m4"]);
+    expect((await w.as.writer.agent.getMessages({ sessionId, limit: 2, offset: 1, latest: true })).map((m) => m.content)).toEqual(["m2", "m3"]);
+    expect(await codeOf(w.as.writer.agent.getMessages({ sessionId, latest: "yes" as never }))).toBe("BAD_REQUEST");
 
     const approved = await w.as.writer.agent.proposeChange({ sessionId, type: "create", path: "keep.txt", content: "k\n" });
     await w.as.writer.agent.approveChange({ changeId: approved.id });

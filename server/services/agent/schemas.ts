@@ -23,7 +23,13 @@ export const createSessionInput = z.object({ mode, title: title.optional() });
 export const listSessionsInput = z.object({ repoId: uuid("repoId").optional(), limit: limit.optional(), offset: offset.optional() });
 export const sessionIdInput = z.object({ sessionId: uuid("sessionId") });
 export const updateSessionInput = z.object({ sessionId: uuid("sessionId"), title: title.optional() });
-export const getMessagesInput = z.object({ sessionId: uuid("sessionId"), limit: limit.optional(), offset: offset.optional() });
+export const getMessagesInput = z.object({
+  sessionId: uuid("sessionId"),
+  limit: limit.optional(),
+  offset: offset.optional(),
+  /** Beyond the spec: page from the newest end (offset counts from the newest); still oldest first. */
+  latest: z.boolean({ error: "latest must be true or false" }).optional(),
+});
 export const changeIdInput = z.object({ changeId: uuid("changeId") });
 export const rejectChangeInput = z.object({ changeId: uuid("changeId"), reason: text("reason").trim().max(MAX_REASON, `reason is at most ${MAX_REASON} characters`).optional() });
 
