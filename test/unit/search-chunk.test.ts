@@ -80,6 +80,30 @@ describe("chunkFile", () => {
     expect(chunks.filter((c) => c.name === "Program").every((c) => !c.content.includes("Get or set"))).toBe(true);
   });
 
+  it("gives a function its block comment whole when the comment's lines do not start with *", async () => {
+    const source = [
+      "const x = 1;",
+      "",
+      "/*",
+      "  Generates the transaction for a pipeline",
+      "  that spans several nodes.",
+      "*/",
+      "function generateMulti(nodes) {",
+      "  return nodes.length;",
+      "}",
+      "",
+      "function other() { return x; } /* trailing */",
+      "function last() {",
+      "  return 2;",
+      "}",
+    ].join("\n");
+    const chunks = await chunkFile("pipeline.js", source);
+    expect(chunks.find((c) => c.name === "generateMulti")).toMatchObject({ startLine: 3, endLine: 9, docText: expect.stringContaining("spans several nodes") });
+    expect(chunks.filter((c) => c.chunkType === "block").every((c) => !c.content.includes("several nodes"))).toBe(true);
+    // a comment after code on its line is not the next function's doc comment
+    expect(chunks.find((c) => c.name === "last")).toMatchObject({ startLine: 12 });
+  });
+
   it("cuts CommonJS (ms) at its functions", async () => {
     const chunks = await chunkFile("index.js", readFileSync("node_modules/ms/index.js", "utf8"));
     const parse = chunks.find((c) => c.name === "parse")!;

@@ -22,9 +22,10 @@ export type ChunkType = "function" | "class" | "method" | "block";
  * SearchIndex.chunker). Bump it when chunk boundaries, names or search words change: the next
  * refresh of an index then cuts its older blobs again (index-repo.ts), and a search of such an
  * index queues that refresh. 1: the first chunker (session 6); 2: a class's methods keep their
- * doc comments (session 8).
+ * doc comments (session 8); 3: a block comment whose lines do not start with `*` belongs to the
+ * item below it as a whole (session 8).
  */
-export const CHUNKER_VERSION = 2;
+export const CHUNKER_VERSION = 3;
 
 export interface Chunk {
   startLine: number;
@@ -82,10 +83,28 @@ function pieces(start: number, end: number, size: number): Array<[number, number
  */
 function leadingStart(lines: string[], start: number, floor: number): number {
   let l = start - 1;
-  const leading = (k: number) => k >= floor && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!));
+  const leading = (k: number) => k >= floor && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!) || blockCommentTop(lines, k, floor) !== null);
   if (l - 1 >= floor && lines[l - 1]!.trim() === "" && /\*\/\s*$/.test(lines[l - 2]!) && leading(l - 1)) l--;
-  while (leading(l)) l--;
+  while (leading(l)) l = (blockCommentTop(lines, l, floor) ?? l) - 1;
   return l + 1;
+}
+
+/** Lines a block comment may span when walking up to its start. */
+const MAX_BLOCK_COMMENT_LINES = 200;
+
+/**
+ * When line `k` ends a block comment (`… */`) that starts on an earlier line with `/*` alone on
+ * its text (lines in between need not begin with `*`), the line where it starts (not before
+ * `floor`); else null. A line holding code before its `/*` is not a leading comment.
+ */
+function blockCommentTop(lines: string[], k: number, floor: number): number | null {
+  if (k < floor || !/\*\/\s*$/.test(lines[k - 1]!) || lines[k - 1]!.includes("/*")) return null;
+  for (let j = k - 1; j >= Math.max(floor, k - MAX_BLOCK_COMMENT_LINES); j--) {
+    const line = lines[j - 1]!;
+    if (line.includes("*/")) return null; // another comment ended first: not one block
+    if (line.includes("/*")) return /^\s*\/\*/.test(line) ? j : null;
+  }
+  return null;
 }
 
 /**
@@ -146,10 +165,12 @@ function withLeadingComments(spans: Span[], lines: string[]): void {
   for (const s of spans) {
     if (s.type === "block") continue;
     let l = s.start - 1;
-    const leading = (k: number) => k >= 1 && !claimed.has(k) && s.end - k < MAX_CHUNK_LINES + 40 && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!));
+    const unclaimedFrom = (top: number, k: number) => { for (let j = top; j <= k; j++) if (claimed.has(j)) return false; return true; };
+    const blockTop = (k: number) => { const top = blockCommentTop(lines, k, 1); return top !== null && unclaimedFrom(top, k) ? top : null; };
+    const leading = (k: number) => k >= 1 && !claimed.has(k) && s.end - k < MAX_CHUNK_LINES + 40 && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!) || blockTop(k) !== null);
     // one blank line between a doc comment and its item is still its doc comment
     if (l >= 2 && !claimed.has(l) && lines[l - 1]!.trim() === "" && /\*\/\s*$/.test(lines[l - 2]!) && leading(l - 1)) l--;
-    while (leading(l)) l--;
+    while (leading(l)) l = (blockTop(l) ?? l) - 1;
     for (let k = l + 1; k < s.start; k++) claimed.add(k);
     s.start = l + 1;
   }
