@@ -26,8 +26,8 @@ function Landing() {
       <div className="mx-auto max-w-2xl text-center">
         <h1 className="text-4xl font-bold tracking-tight text-foreground sm:text-5xl">Your code, on your server.</h1>
         <p className="mt-4 text-lg text-muted-foreground">
-          svc is a self-hosted git platform: push with the <code className="rounded bg-accent px-1 font-mono text-base">git</code> CLI over HTTP,
-          browse code with syntax highlighting, and script everything with personal access tokens.
+          svc is a self-hosted git platform: push with the <code className="rounded bg-accent px-1 font-mono text-base">git</code> CLI over
+          HTTP, browse code with syntax highlighting, and script everything with personal access tokens.
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <Link href="/signup" className={cx(button.primary, "px-5 py-2 text-base")}>
@@ -102,7 +102,8 @@ async function Dashboard({ username, page }: { username: string; page: number })
             <KeyIcon /> Push from the command line
           </h2>
           <p className="mt-2 text-sm text-muted-foreground">
-            git asks for a username and password over HTTP: use your username and a personal access token with the <code className="font-mono text-xs">repo:write</code> scope as the password.
+            git asks for a username and password over HTTP: use your username and a personal access token with the{" "}
+            <code className="font-mono text-xs">repo:write</code> scope as the password.
           </p>
           <Link href="/settings/tokens" className={cx(button.secondary, "mt-3 w-full")}>
             Manage access tokens

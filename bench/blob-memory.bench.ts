@@ -47,7 +47,11 @@ async function main(): Promise<void> {
 
   const db = await getDb();
   const user = await signUp(db, { username: "bench", password: "password123" });
-  const repo = await createRepository(db, { user: { ...user, isAdmin: false }, via: "session", scopes: SCOPES }, { name: "big", isPrivate: false });
+  const repo = await createRepository(
+    db,
+    { user: { ...user, isAdmin: false }, via: "session", scopes: SCOPES },
+    { name: "big", isPrivate: false },
+  );
   const gitDir = repoGitDir(user.username, "big");
 
   let t = Date.now();
@@ -70,7 +74,10 @@ async function main(): Promise<void> {
 
   // ten downloads really in parallel (the process caps would queue some: they bound memory further)
   setGitHttpLimits({ maxProcesses: 4 * PARALLEL, maxPerClient: 4 * PARALLEL });
-  const get = () => GET(new Request(`http://bench/${user.username}/big/raw/main/big.txt`), { params: Promise.resolve({ owner: user.username, repo: "big", segments: ["main", "big.txt"] }) });
+  const get = () =>
+    GET(new Request(`http://bench/${user.username}/big/raw/main/big.txt`), {
+      params: Promise.resolve({ owner: user.username, repo: "big", segments: ["main", "big.txt"] }),
+    });
   t = Date.now();
   const one = await countBytes((await get()).body!);
   const routeMs = Date.now() - t;
@@ -81,7 +88,9 @@ async function main(): Promise<void> {
   const { result, baseline, growth } = await peakRssGrowth(() =>
     Promise.all([
       Promise.all(Array.from({ length: PARALLEL }, async () => countBytes((await get()).body!))),
-      Promise.all(Array.from({ length: PARALLEL }, async () => (await caller.repos.blob({ repoId: repo.id, path: "big.txt" })).text?.length ?? 0)),
+      Promise.all(
+        Array.from({ length: PARALLEL }, async () => (await caller.repos.blob({ repoId: repo.id, path: "big.txt" })).text?.length ?? 0),
+      ),
     ]),
   );
   const ms = Date.now() - t;

@@ -53,7 +53,10 @@ function git(argv: string[], opts: { cwd?: string; input?: AsyncIterable<string>
   return new Promise((resolve, reject) => {
     const child = spawn("git", argv, {
       cwd: opts.cwd ?? work,
-      env: { PATH: process.env.PATH, HOME: home, LANG: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0" } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH, HOME: home, LANG: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0" } as Record<
+        string,
+        string | undefined
+      > as NodeJS.ProcessEnv,
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -75,7 +78,9 @@ async function gitOk(argv: string[], opts: Parameters<typeof git>[1] = {}): Prom
 /** A fast-import stream: ~500 files in nested directories, two edits per commit, a new file every 100 commits. */
 async function* fastImportStream(commits: number): AsyncGenerator<string> {
   const files = new Map<string, string[]>();
-  for (let d = 0; d < 50; d++) for (let f = 0; f < 10; f++) files.set(`src/mod${d % 10}/sub${d}/file${f}.ts`, [`// file ${d}/${f}`, `export const value${f} = ${d * 10 + f};`]);
+  for (let d = 0; d < 50; d++)
+    for (let f = 0; f < 10; f++)
+      files.set(`src/mod${d % 10}/sub${d}/file${f}.ts`, [`// file ${d}/${f}`, `export const value${f} = ${d * 10 + f};`]);
   const names = [...files.keys()];
   let seed = 42;
   const rand = (n: number) => {
@@ -161,7 +166,9 @@ const MB = 1024 * 1024;
 
 async function main() {
   const source = await ensureRepository();
-  const packBytes = readdirSync(path.join(source, "objects/pack")).filter((f) => f.endsWith(".pack")).reduce((s, f) => s + readFileSync(path.join(source, "objects/pack", f)).length, 0);
+  const packBytes = readdirSync(path.join(source, "objects/pack"))
+    .filter((f) => f.endsWith(".pack"))
+    .reduce((s, f) => s + readFileSync(path.join(source, "objects/pack", f)).length, 0);
 
   // svc: a user, a token and a repository whose bare repo is a copy of the benchmark repository.
   const { getDb, closeDb } = await import("@/server/db");
@@ -186,10 +193,19 @@ async function main() {
       const headers = new Headers();
       for (const [k, v] of Object.entries(nreq.headers)) if (typeof v === "string") headers.set(k, v);
       const hasBody = nreq.method === "POST";
-      const req = new Request(`http://${nreq.headers.host}${nreq.url}`, { method: nreq.method, headers, signal: abort.signal, body: hasBody ? (Readable.toWeb(nreq) as ReadableStream) : undefined, duplex: "half" } as RequestInit);
+      const req = new Request(`http://${nreq.headers.host}${nreq.url}`, {
+        method: nreq.method,
+        headers,
+        signal: abort.signal,
+        body: hasBody ? (Readable.toWeb(nreq) as ReadableStream) : undefined,
+        duplex: "half",
+      } as RequestInit);
       const res = await handleGitHttp(req, m[1], m[2], m[3]);
       nres.writeHead(res.status, Object.fromEntries(res.headers));
-      if (res.body) Readable.fromWeb(res.body as never).on("error", () => nres.destroy()).pipe(nres);
+      if (res.body)
+        Readable.fromWeb(res.body as never)
+          .on("error", () => nres.destroy())
+          .pipe(nres);
       else nres.end();
     } catch (e) {
       console.error(e);
@@ -201,7 +217,12 @@ async function main() {
   const url = `http://bench:${token}@127.0.0.1:${port}/bench/history.git`;
 
   const commits = (await gitOk(["--git-dir", repo.gitDir, "rev-list", "--count", "--all"])).trim();
-  console.log(`repository: ${commits} commits, pack ${(packBytes / MB).toFixed(1)} MB; git ${(await gitOk(["--version"])).trim()}; node ${process.version}; ${os.cpus().length} CPUs; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `repository: ${commits} commits, pack ${(packBytes / MB).toFixed(1)} MB; git ${(await gitOk(["--version"])).trim()}; node ${process.version}; ${os.cpus().length} CPUs; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
 
   // warm-up: loads the database client and auth code, so the RSS figure is the clone's alone
   await gitOk(["ls-remote", url]);
@@ -240,7 +261,9 @@ async function main() {
     }
     peakGrowth = Math.max(peakGrowth, peak - base);
     peakGit = Math.max(peakGit, gitPeak);
-    console.log(`run ${run + 1}: --no-local ${localMs[run].toFixed(0)} ms, svc HTTP ${httpMs[run].toFixed(0)} ms, server RSS growth ${((peak - base) / MB).toFixed(1)} MB`);
+    console.log(
+      `run ${run + 1}: --no-local ${localMs[run].toFixed(0)} ms, svc HTTP ${httpMs[run].toFixed(0)} ms, server RSS growth ${((peak - base) / MB).toFixed(1)} MB`,
+    );
   }
 
   // Median and best of the runs: on a shared machine the best run is the least disturbed one.
@@ -248,12 +271,19 @@ async function main() {
   const bestRatio = Math.min(...httpMs) / Math.min(...localMs);
   console.log("");
   console.log(`git clone --no-local: median ${median(localMs).toFixed(0)} ms, best ${Math.min(...localMs).toFixed(0)} ms (${RUNS} runs)`);
-  console.log(`git clone over svc smart HTTP: median ${median(httpMs).toFixed(0)} ms, best ${Math.min(...httpMs).toFixed(0)} ms (${RUNS} runs)`);
+  console.log(
+    `git clone over svc smart HTTP: median ${median(httpMs).toFixed(0)} ms, best ${Math.min(...httpMs).toFixed(0)} ms (${RUNS} runs)`,
+  );
   console.log(`ratio: ${ratio.toFixed(2)}x median, ${bestRatio.toFixed(2)}x best (goal <= 1.4x) ${ratio <= 1.4 ? "OK" : "OVER GOAL"}`);
-  console.log(`server peak RSS growth during the HTTP clone: ${(peakGrowth / MB).toFixed(1)} MB (goal < 200 MB) ${peakGrowth < 200 * MB ? "OK" : "OVER GOAL"}`);
+  console.log(
+    `server peak RSS growth during the HTTP clone: ${(peakGrowth / MB).toFixed(1)} MB (goal < 200 MB) ${peakGrowth < 200 * MB ? "OK" : "OVER GOAL"}`,
+  );
   console.log(`peak RSS of the git processes the server ran (upload-pack + pack-objects): ${(peakGit / MB).toFixed(1)} MB`);
 
-  await new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  await new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
   await closeDb();
   rmSync(work, { recursive: true, force: true });
 }

@@ -41,7 +41,16 @@ process.env.DATABASE_URL = `file:${path.join(work, "data", "svc.db")}`;
 process.env.NEXTAUTH_SECRET ??= "bench-secret";
 process.env.SVC_APP_ROOT ??= path.resolve(import.meta.dirname, "..");
 
-const ENV = { PATH: process.env.PATH, HOME: work, LANG: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } as unknown as NodeJS.ProcessEnv;
+const ENV = {
+  PATH: process.env.PATH,
+  HOME: work,
+  LANG: "C",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "b",
+  GIT_AUTHOR_EMAIL: "b@b",
+  GIT_COMMITTER_NAME: "b",
+  GIT_COMMITTER_EMAIL: "b@b",
+} as unknown as NodeJS.ProcessEnv;
 const sh = (cwd: string, ...argv: string[]) => execFileSync("git", argv, { cwd, env: ENV, maxBuffer: 1 << 30 }).toString();
 
 /** Milliseconds git takes to print the whole diff (stdout read and dropped). */
@@ -64,7 +73,10 @@ async function main() {
   mkdirSync(src);
   sh(src, "init", "-q", "--initial-branch=main");
   // LINES / 2 lines replaced per file: LINES / 2 deletions + LINES / 2 additions
-  const body = (i: number, v: string) => Array.from({ length: LINES }, (_, k) => (k % 2 === 0 ? `file ${i} line ${k} ${v} ${"x".repeat(20)}` : `file ${i} keep ${k}`)).join("\n") + "\n";
+  const body = (i: number, v: string) =>
+    Array.from({ length: LINES }, (_, k) => (k % 2 === 0 ? `file ${i} line ${k} ${v} ${"x".repeat(20)}` : `file ${i} keep ${k}`)).join(
+      "\n",
+    ) + "\n";
   for (let i = 0; i < FILES; i++) {
     const p = path.join(src, `dir${i % 40}`, `f${i}.txt`);
     mkdirSync(path.dirname(p), { recursive: true });
@@ -91,10 +103,21 @@ async function main() {
   const repo = await createRepository(db, actor, { name: "diffs" });
   const gitDir = repoGitDir("bench", "diffs");
   execFileSync("git", ["fetch", "-q", src, "+refs/heads/*:refs/heads/*"], { env: { ...ENV, GIT_DIR: gitDir } });
-  const bare = (...argv: string[]) => execFileSync("git", argv, { env: { ...ENV, GIT_DIR: gitDir } }).toString().trim();
-  const pr = await createPullRequest(db, actor, repo, { title: "everything", sourceBranch: "topic", targetBranch: "main", headSha: bare("rev-parse", "topic"), baseSha: bare("rev-parse", "main") });
+  const bare = (...argv: string[]) =>
+    execFileSync("git", argv, { env: { ...ENV, GIT_DIR: gitDir } })
+      .toString()
+      .trim();
+  const pr = await createPullRequest(db, actor, repo, {
+    title: "everything",
+    sourceBranch: "topic",
+    targetBranch: "main",
+    headSha: bare("rev-parse", "topic"),
+    baseSha: bare("rev-parse", "main"),
+  });
   // absent before the after-push warm-up existed (old code run with this bench): then those rows measure the unwarmed path
-  const warmPullDiff: (db: unknown, prId: string) => Promise<unknown> = ((await import("@/server/services/diff")) as unknown as { warmPullDiff?: (db: unknown, prId: string) => Promise<unknown> }).warmPullDiff ?? (async () => false);
+  const warmPullDiff: (db: unknown, prId: string) => Promise<unknown> =
+    ((await import("@/server/services/diff")) as unknown as { warmPullDiff?: (db: unknown, prId: string) => Promise<unknown> })
+      .warmPullDiff ?? (async () => false);
   const server = await startServer();
 
   /** A push: an empty commit on topic (same tree, so the same diff) and the pull request's head moved to it, as after-push does. */
@@ -105,7 +128,9 @@ async function main() {
     await db.pullRequest.update({ where: { id: pr.id }, data: { headSha: next } });
   };
   const call = async (proc: string, input: unknown) => {
-    const r = await fetch(`${server.url}/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { authorization: `Bearer ${token}` } });
+    const r = await fetch(`${server.url}/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const text = await r.text();
     if (r.status !== 200) throw new Error(`${r.status} ${text.slice(0, 300)}`);
     return { bytes: text.length, data: JSON.parse(text).result.data };
@@ -128,8 +153,25 @@ async function main() {
     return n;
   };
 
-  const t = { git: [] as number[], cmpCold: [] as number[], cmpWarm: [] as number[], cmpSmall: [] as number[], cmpAll: [] as number[], prCold: [] as number[], prWarm: [] as number[], prAll: [] as number[], prOne: [] as number[], prTab: [] as number[], prJob: [] as number[], prJobTab: [] as number[] };
-  let gitBytes = 0, pageBytes = 0, pageFiles = 0, pageLines = 0, pages = 0;
+  const t = {
+    git: [] as number[],
+    cmpCold: [] as number[],
+    cmpWarm: [] as number[],
+    cmpSmall: [] as number[],
+    cmpAll: [] as number[],
+    prCold: [] as number[],
+    prWarm: [] as number[],
+    prAll: [] as number[],
+    prOne: [] as number[],
+    prTab: [] as number[],
+    prJob: [] as number[],
+    prJobTab: [] as number[],
+  };
+  let gitBytes = 0,
+    pageBytes = 0,
+    pageFiles = 0,
+    pageLines = 0,
+    pages = 0;
   await compare(); // warm up (module loading, first git run)
   await getDiff();
   for (let run = 0; run < RUNS; run++) {
@@ -164,10 +206,22 @@ async function main() {
     await timed(t.prJobTab, () => getDiff({ maxLines: 2_000 }));
   }
   const git = median(t.git);
-  const row = (label: string, xs: number[], note = "") => console.log(`${label.padEnd(48)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${note ? `  (${note})` : ""}`);
-  console.log(`range: ${FILES} files, ${FILES * LINES} changed lines (additions + deletions); git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const row = (label: string, xs: number[], note = "") =>
+    console.log(
+      `${label.padEnd(48)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${note ? `  (${note})` : ""}`,
+    );
+  console.log(
+    `range: ${FILES} files, ${FILES * LINES} changed lines (additions + deletions); git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(`${"git diff -M -C base...head".padEnd(48)} ${git.toFixed(0).padStart(5)} ms`);
-  row("pulls.getDiff, first page, after a push", t.prCold, `${pageFiles} files listed, ${pageLines} hunk lines, ${(pageBytes / 1e6).toFixed(1)} MB JSON`);
+  row(
+    "pulls.getDiff, first page, after a push",
+    t.prCold,
+    `${pageFiles} files listed, ${pageLines} hunk lines, ${(pageBytes / 1e6).toFixed(1)} MB JSON`,
+  );
   row("pulls.getDiff, first page, again", t.prWarm);
   row("pulls.getDiff, whole diff via paths pages", t.prAll, `${pages} requests`);
   row("pulls.getDiff, one file (path)", t.prOne);
@@ -186,7 +240,9 @@ async function main() {
     spawnMs.push(performance.now() - t0);
     await new Promise((r) => child.on("close", r));
   }
-  console.log(`spawn() of one git process blocks this process ${median(spawnMs).toFixed(1)} ms (median of 9; RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB)`);
+  console.log(
+    `spawn() of one git process blocks this process ${median(spawnMs).toFixed(1)} ms (median of 9; RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB)`,
+  );
   await server.close();
   await closeDb?.();
   rmSync(work, { recursive: true, force: true });

@@ -20,7 +20,19 @@ import fc from "fast-check";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "@/test/helpers";
 import { allProcedures, outcome } from "@/test/procedures";
 import { procedureStringLeaves } from "@/test/schema-strings";
-import { gitCases, gitViaRoute, pageCases, problemOf, procedureInput, restCases, send, statusClass, trpcCases, type Fixture, type HttpCase } from "@/test/fuzz-cases";
+import {
+  gitCases,
+  gitViaRoute,
+  pageCases,
+  problemOf,
+  procedureInput,
+  restCases,
+  send,
+  statusClass,
+  trpcCases,
+  type Fixture,
+  type HttpCase,
+} from "@/test/fuzz-cases";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,9 +66,11 @@ function fail(what: string): void {
 /** Runs `fn` over `items`, CONCURRENCY at a time. */
 async function pool<T>(items: T[], fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
 async function runHttp(label: string, baseUrl: string, arb: fc.Arbitrary<HttpCase>, n: number, secrets: string[]): Promise<void> {
@@ -89,7 +103,9 @@ async function inProcess(): Promise<void> {
   const server = await startServer({ git: gitViaRoute });
   try {
     const f: Fixture = {
-      owner: owner.username, repo: "fuzz", repoId: repo.id,
+      owner: owner.username,
+      repo: "fuzz",
+      repoId: repo.id,
       pat: await makeToken(owner, ["repo:read", "repo:write", "repo:admin", "user:read", "user:write"]),
       restAuth: { authorization: `Bearer ${await serviceToken(owner)}` },
       procedures,
@@ -107,24 +123,49 @@ async function remoteFixture(base: string): Promise<Fixture> {
   const username = `fuzz${Date.now().toString(36)}`;
   const password = "fuzz-password-123";
   const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(base + p, { method: "POST", headers: { "content-type": "application/json", origin: base, ...headers }, body: JSON.stringify(body), redirect: "manual" });
+    fetch(base + p, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base, ...headers },
+      body: JSON.stringify(body),
+      redirect: "manual",
+    });
   const signUp = await post("/api/trpc/users.signUp", { username, password });
   if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
   const csrf = await fetch(`${base}/api/auth/csrf`);
-  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const signIn = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: "POST", redirect: "manual",
+    method: "POST",
+    redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin: base },
     body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
   });
-  const session = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).filter((c) => c.includes("session-token")).join("; ");
+  const session = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => c.includes("session-token"))
+    .join("; ");
   if (!session) throw new Error(`sign-in failed: ${signIn.status}`);
-  const token = await post("/api/tokens", { name: "fuzz", scopes: ["repo:read", "repo:write", "repo:admin", "user:read", "user:write"] }, { cookie: session });
+  const token = await post(
+    "/api/tokens",
+    { name: "fuzz", scopes: ["repo:read", "repo:write", "repo:admin", "user:read", "user:write"] },
+    { cookie: session },
+  );
   const { token: pat } = (await token.json()) as { token: string };
   const repo = await post("/api/trpc/repos.create", { name: "fuzz", isPrivate: false }, { authorization: `Bearer ${pat}` });
   const { result } = (await repo.json()) as { result: { data: { id: string } } };
-  return { owner: username, repo: "fuzz", repoId: result.data.id, pat, restAuth: { cookie: session, origin: base }, procedures: allProcedures(), sessionCookie: session };
+  return {
+    owner: username,
+    repo: "fuzz",
+    repoId: result.data.id,
+    pat,
+    restAuth: { cookie: session, origin: base },
+    procedures: allProcedures(),
+    sessionCookie: session,
+  };
 }
 
 async function remote(base: string): Promise<void> {
@@ -145,7 +186,8 @@ try {
 const classes = [...new Set([...counts.values()].flatMap((m) => [...m.keys()]))].sort();
 console.log(`fuzz: ${total} cases, seed ${SEED}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(["surface".padEnd(22), ...classes.map((c) => c.padStart(7))].join(" "));
-for (const [surface, m] of [...counts].sort()) console.log([surface.padEnd(22), ...classes.map((c) => String(m.get(c) ?? 0).padStart(7))].join(" "));
+for (const [surface, m] of [...counts].sort())
+  console.log([surface.padEnd(22), ...classes.map((c) => String(m.get(c) ?? 0).padStart(7))].join(" "));
 console.log(`failures: ${failures.length}`);
 for (const f of failures.slice(0, 20)) console.log("  " + f);
 process.exit(failures.length ? 1 : 0);

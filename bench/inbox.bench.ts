@@ -38,13 +38,21 @@ const { dir, url } = bench;
 
 // ---- raw driver: seeding and the baseline ----
 let sqlite = PG ? null : new Database(url.slice("file:".length));
-const pgClient = PG ? new pg.Client({ connectionString: url, types: { getTypeParser: (oid: number, f?: "text" | "binary") => (oid === 1114 ? (s: string) => s : pg.types.getTypeParser(oid, f)) } as pg.CustomTypesConfig }) : null;
+const pgClient = PG
+  ? new pg.Client({
+      connectionString: url,
+      types: {
+        getTypeParser: (oid: number, f?: "text" | "binary") => (oid === 1114 ? (s: string) => s : pg.types.getTypeParser(oid, f)),
+      } as pg.CustomTypesConfig,
+    })
+  : null;
 await pgClient?.connect();
 sqlite?.pragma("journal_mode = WAL");
 let stmtNo = 0;
 const pgNames = new Map<string, string>();
 async function rawAll(text: string, params: unknown[]): Promise<unknown[]> {
-  if (sqlite) return sqlite.prepare(text).all(...params.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v instanceof Date ? v.toISOString() : v)));
+  if (sqlite)
+    return sqlite.prepare(text).all(...params.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v instanceof Date ? v.toISOString() : v)));
   let name = pgNames.get(text);
   if (!name) pgNames.set(text, (name = `bench_${++stmtNo}`));
   return (await pgClient!.query({ name, text, values: params })).rows;
@@ -57,7 +65,9 @@ async function insert(table: string, cols: string[], rows: unknown[][]): Promise
     let n = 0;
     const values = chunk.map(() => `(${cols.map(() => (PG ? `$${++n}` : "?")).join(", ")})`).join(", ");
     const text = `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES ${values}`;
-    const params = chunk.flat().map((v) => (sqlite && typeof v === "boolean" ? (v ? 1 : 0) : sqlite && v instanceof Date ? v.toISOString() : v));
+    const params = chunk
+      .flat()
+      .map((v) => (sqlite && typeof v === "boolean" ? (v ? 1 : 0) : sqlite && v instanceof Date ? v.toISOString() : v));
     if (sqlite) sqlite.prepare(text).run(...params);
     else await pgClient!.query(text, params);
   }
@@ -67,16 +77,44 @@ const t0 = Date.now();
 const now = Date.now();
 const users = Array.from({ length: 20 }, (_, i) => ({ id: randomUUID(), username: `user${i}` }));
 const me = users[0];
-await insert("User", ["id", "username", "usernameLower", "name", "createdAt", "updatedAt"], users.map((u) => [u.id, u.username, u.username, `User ${u.username}`, new Date(now), new Date(now)]));
-const repos = Array.from({ length: 120 }, (_, i) => ({ id: randomUUID(), ownerId: users[1 + (i % 19)].id, name: `repo${i}`, isPrivate: i % 2 === 0 || i >= 100 }));
-await insert("Repository", ["id", "ownerId", "name", "nameLower", "isPrivate", "nextIssueNumber", "createdAt", "updatedAt"], repos.map((r) => [r.id, r.ownerId, r.name, r.name, r.isPrivate, 100_000, new Date(now), new Date(now)]));
-await insert("Collaborator", ["id", "repoId", "userId", "role", "createdAt"], repos.slice(0, 100).filter((r) => r.isPrivate).map((r) => [randomUUID(), r.id, me.id, "write", new Date(now)]));
+await insert(
+  "User",
+  ["id", "username", "usernameLower", "name", "createdAt", "updatedAt"],
+  users.map((u) => [u.id, u.username, u.username, `User ${u.username}`, new Date(now), new Date(now)]),
+);
+const repos = Array.from({ length: 120 }, (_, i) => ({
+  id: randomUUID(),
+  ownerId: users[1 + (i % 19)].id,
+  name: `repo${i}`,
+  isPrivate: i % 2 === 0 || i >= 100,
+}));
+await insert(
+  "Repository",
+  ["id", "ownerId", "name", "nameLower", "isPrivate", "nextIssueNumber", "createdAt", "updatedAt"],
+  repos.map((r) => [r.id, r.ownerId, r.name, r.name, r.isPrivate, 100_000, new Date(now), new Date(now)]),
+);
+await insert(
+  "Collaborator",
+  ["id", "repoId", "userId", "role", "createdAt"],
+  repos
+    .slice(0, 100)
+    .filter((r) => r.isPrivate)
+    .map((r) => [randomUUID(), r.id, me.id, "write", new Date(now)]),
+);
 const labels = repos.map((r) => ({ id: randomUUID(), repoId: r.id }));
-await insert("Label", ["id", "repoId", "name", "nameLower", "color", "createdAt"], labels.map((l) => [l.id, l.repoId, "bug", "bug", "#d73a4a", new Date(now)]));
+await insert(
+  "Label",
+  ["id", "repoId", "name", "nameLower", "color", "createdAt"],
+  labels.map((l) => [l.id, l.repoId, "bug", "bug", "#d73a4a", new Date(now)]),
+);
 
 let seed = 7;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-const pulls: unknown[][] = [], requests: unknown[][] = [], reviews: unknown[][] = [], comments: unknown[][] = [], pullLabels: unknown[][] = [];
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pulls: unknown[][] = [],
+  requests: unknown[][] = [],
+  reviews: unknown[][] = [],
+  comments: unknown[][] = [],
+  pullLabels: unknown[][] = [];
 const numbers = new Map<string, number>();
 function addPull(repo: (typeof repos)[number], authorId: string): { id: string; state: string } {
   const id = randomUUID();
@@ -85,7 +123,25 @@ function addPull(repo: (typeof repos)[number], authorId: string): { id: string; 
   const r = rnd();
   const state = r < 0.4 ? "open" : r < 0.6 ? "closed" : "merged";
   const at = new Date(now - Math.floor(rnd() * 365 * 86_400_000));
-  pulls.push([id, repo.id, number, `Pull request ${number}`, "body", state, rnd() < 0.1, repo.id, `topic-${number}`, "main", "a".repeat(40), "b".repeat(40), authorId, state === "merged" ? at : null, state === "closed" ? at : null, at, at]);
+  pulls.push([
+    id,
+    repo.id,
+    number,
+    `Pull request ${number}`,
+    "body",
+    state,
+    rnd() < 0.1,
+    repo.id,
+    `topic-${number}`,
+    "main",
+    "a".repeat(40),
+    "b".repeat(40),
+    authorId,
+    state === "merged" ? at : null,
+    state === "closed" ? at : null,
+    at,
+    at,
+  ]);
   if (rnd() < 0.3) pullLabels.push([id, labels[repos.indexOf(repo)].id, at]);
   return { id, state };
 }
@@ -107,7 +163,29 @@ for (let i = 0; i < N; i++) {
   addPull(repo, other()); // noise: not involving me
 }
 for (let i = 0; i < 2000; i++) requests.push([addPull(repos[100 + (i % 20)], other()).id, me.id, new Date(now)]); // unreadable
-await insert("PullRequest", ["id", "repoId", "number", "title", "body", "state", "isDraft", "sourceRepoId", "sourceBranch", "targetBranch", "headSha", "baseSha", "authorId", "mergedAt", "closedAt", "createdAt", "updatedAt"], pulls);
+await insert(
+  "PullRequest",
+  [
+    "id",
+    "repoId",
+    "number",
+    "title",
+    "body",
+    "state",
+    "isDraft",
+    "sourceRepoId",
+    "sourceBranch",
+    "targetBranch",
+    "headSha",
+    "baseSha",
+    "authorId",
+    "mergedAt",
+    "closedAt",
+    "createdAt",
+    "updatedAt",
+  ],
+  pulls,
+);
 await insert("PullRequestLabel", ["pullRequestId", "labelId", "createdAt"], pullLabels);
 await insert("PullRequestReviewRequest", ["pullRequestId", "reviewerId", "createdAt"], requests);
 await insert("PullRequestReview", ["id", "pullRequestId", "authorId", "state", "commitSha", "createdAt"], reviews);
@@ -117,24 +195,40 @@ if (sqlite) {
   // the baseline reads on a connection opened after the statistics exist, as the server's reader is
   sqlite.close();
   sqlite = new Database(url.slice("file:".length), { readonly: true });
-}
-else await pgClient!.query("ANALYZE");
-console.log(`${dialect}: seeded ${pulls.length} pull requests (${N} involving me) in 120 repositories in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+} else await pgClient!.query("ANALYZE");
+console.log(
+  `${dialect}: seeded ${pulls.length} pull requests (${N} involving me) in 120 repositories in ${((Date.now() - t0) / 1000).toFixed(1)}s`,
+);
 
 // ---- svc through tRPC, counting statements ----
 const log = [{ emit: "event" as const, level: "query" as const }];
-const db = (PG ? new PgPrismaClient({ adapter: new PrismaPg({ connectionString: url }), log }) : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }), log })) as unknown as PrismaClient;
+const db = (PG
+  ? new PgPrismaClient({ adapter: new PrismaPg({ connectionString: url }), log })
+  : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }), log })) as unknown as PrismaClient;
 let queries = 0;
-(db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
+(db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => {
+  queries++;
+});
 registerReader(db as never, readerFor(url));
-observeReads(() => { queries++; });
-const actor: Actor = { user: { id: me.id, username: me.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
+observeReads(() => {
+  queries++;
+});
+const actor: Actor = {
+  user: { id: me.id, username: me.username, name: null, email: null, isAdmin: false },
+  via: "session",
+  scopes: SCOPES,
+};
 const caller = createCaller({ db: db as never, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "bench" });
 
 const measure = (fn: () => Promise<unknown>) => measureRuns(fn, { runs: RUNS, statements: () => queries });
 
 const user = { id: me.id, isAdmin: false };
-const listCase = (name: string, list: InboxList, input: { limit?: number; offset?: number; state?: "open" | "closed" | "all"; repoId?: string }, call: () => Promise<unknown>) => {
+const listCase = (
+  name: string,
+  list: InboxList,
+  input: { limit?: number; offset?: number; state?: "open" | "closed" | "all"; repoId?: string },
+  call: () => Promise<unknown>,
+) => {
   const { text, params } = inboxListSql(dialect, list, user, { limit: 20, offset: 0, state: "open", ...input });
   return [name, call, () => rawAll(text, params)] as const;
 };
@@ -146,14 +240,25 @@ const cases = [
   listCase("inboxAwaitingReview offset 1000", "awaitingReview", { offset: 1000 }, () => caller.pulls.inboxAwaitingReview({ offset: 1000 })),
   listCase("inboxMyPrs (page of 20)", "myPrs", {}, () => caller.pulls.inboxMyPrs({})),
   listCase("inboxParticipated open", "participated", {}, () => caller.pulls.inboxParticipated({})),
-  listCase("inboxParticipated all, limit 100", "participated", { state: "all", limit: 100 }, () => caller.pulls.inboxParticipated({ state: "all", limit: 100 })),
+  listCase("inboxParticipated all, limit 100", "participated", { state: "all", limit: 100 }, () =>
+    caller.pulls.inboxParticipated({ state: "all", limit: 100 }),
+  ),
   listCase("inboxMyPrs one repository", "myPrs", { repoId: oneRepo }, () => caller.pulls.inboxMyPrs({ repoId: oneRepo })),
   ["inboxSummary (three counts)", () => caller.pulls.inboxSummary({}), () => rawAll(summary.text, summary.params)] as const,
-  ["inboxAwaitingCount (top navigation badge)", () => caller.pulls.inboxAwaitingCount(), () => rawAll(awaitingCount.text, awaitingCount.params)] as const,
+  [
+    "inboxAwaitingCount (top navigation badge)",
+    () => caller.pulls.inboxAwaitingCount(),
+    () => rawAll(awaitingCount.text, awaitingCount.params),
+  ] as const,
 ];
-console.log(`| case (${dialect}, ${N} pull requests involving the caller) | rows | p50 ms | p95 ms | raw SQL p50 ms | ratio | statements |`);
+console.log(
+  `| case (${dialect}, ${N} pull requests involving the caller) | rows | p50 ms | p95 ms | raw SQL p50 ms | ratio | statements |`,
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
-const explain = (text: string, params: unknown[]) => (sqlite ? rawAll(`EXPLAIN QUERY PLAN ${text}`, params).then((r) => (r as { detail: string }[]).map((x) => x.detail).join("\n")) : rawAll(`EXPLAIN ANALYZE ${text}`, params).then((r) => (r as Record<string, string>[]).map((x) => Object.values(x)[0]).join("\n")));
+const explain = (text: string, params: unknown[]) =>
+  sqlite
+    ? rawAll(`EXPLAIN QUERY PLAN ${text}`, params).then((r) => (r as { detail: string }[]).map((x) => x.detail).join("\n"))
+    : rawAll(`EXPLAIN ANALYZE ${text}`, params).then((r) => (r as Record<string, string>[]).map((x) => Object.values(x)[0]).join("\n"));
 if (process.env.BENCH_EXPLAIN) {
   for (const list of ["awaitingReview", "myPrs", "participated"] as const) {
     const { text, params } = inboxListSql(dialect, list, user, { limit: 20, offset: 0, state: "open" });
@@ -164,7 +269,9 @@ if (process.env.BENCH_EXPLAIN) {
 for (const [name, fn, base] of cases) {
   const m = await measure(fn);
   const b = await measure(base);
-  console.log(`| ${name} | ${m.rows} | ${m.p50.toFixed(2)} | ${m.p95.toFixed(2)} | ${b.p50.toFixed(2)} | ${(m.p50 / b.p50).toFixed(2)} | ${m.queries} |`);
+  console.log(
+    `| ${name} | ${m.rows} | ${m.p50.toFixed(2)} | ${m.p95.toFixed(2)} | ${b.p50.toFixed(2)} | ${(m.p50 / b.p50).toFixed(2)} | ${m.queries} |`,
+  );
 }
 await db.$disconnect();
 sqlite?.close();

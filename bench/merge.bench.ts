@@ -40,8 +40,17 @@ const { authorizeRepo } = await import("@/server/services/repos/access");
 const { checkMergeability, forgetMergeability } = await import("@/server/services/pulls/mergeability");
 const { mergePullRequest } = await import("@/server/services/pulls/merge");
 
-const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com" };
-const git = (gitDir: string, args: string[], input?: string) => execFileSync("git", args, { env: { ...env, GIT_DIR: gitDir }, input, maxBuffer: 1 << 30 }).toString("utf8");
+const env = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "Bench",
+  GIT_AUTHOR_EMAIL: "bench@example.com",
+  GIT_COMMITTER_NAME: "Bench",
+  GIT_COMMITTER_EMAIL: "bench@example.com",
+};
+const git = (gitDir: string, args: string[], input?: string) =>
+  execFileSync("git", args, { env: { ...env, GIT_DIR: gitDir }, input, maxBuffer: 1 << 30 }).toString("utf8");
 const gitIn = (cwd: string, args: string[]) => execFileSync("git", args, { env, cwd, maxBuffer: 1 << 30 }).toString("utf8");
 
 // ---- data ----
@@ -59,27 +68,52 @@ function stream(): string {
   const file = (i: number, variant: (line: number) => string) => Array.from({ length: 100 }, (_, l) => variant(l)).join("\n") + "\n";
   const commit = (ref: string, from: number | null, msg: string, files: Array<[string, string]>) => {
     mark += 1;
-    out.push(`commit ${ref}\nmark :${mark}\ncommitter Bench <bench@example.com> ${1_700_000_000 + mark} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}\n`);
+    out.push(
+      `commit ${ref}\nmark :${mark}\ncommitter Bench <bench@example.com> ${1_700_000_000 + mark} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}\n`,
+    );
     if (from) out.push(`from :${from}\n`);
     for (const [p, c] of files) out.push(`M 100644 inline ${p}\ndata ${Buffer.byteLength(c)}\n${c}\n`);
     return mark;
   };
   const name = (i: number) => `src/d${i % 40}/f${i}.txt`;
-  const base = commit("refs/heads/main", null, "base", Array.from({ length: FILES }, (_, i) => [name(i), file(i, (l) => `file ${i} line ${l}`)] as [string, string]));
+  const base = commit(
+    "refs/heads/main",
+    null,
+    "base",
+    Array.from({ length: FILES }, (_, i) => [name(i), file(i, (l) => `file ${i} line ${l}`)] as [string, string]),
+  );
   let head = base;
   const per = Math.ceil(FILES / COMMITS);
   for (let c = 0; c < COMMITS; c++) {
     const files: Array<[string, string]> = [];
-    for (let i = c * per; i < Math.min(FILES, (c + 1) * per); i++) files.push([name(i), file(i, (l) => (l % 2 === 0 ? `file ${i} line ${l} changed by the pull request` : `file ${i} line ${l}`))]);
+    for (let i = c * per; i < Math.min(FILES, (c + 1) * per); i++)
+      files.push([name(i), file(i, (l) => (l % 2 === 0 ? `file ${i} line ${l} changed by the pull request` : `file ${i} line ${l}`))]);
     head = commit("refs/heads/feature", head, `feature part ${c + 1}\n\nFixes #999`, files);
   }
-  commit("refs/heads/main", base, "main moves on", Array.from({ length: FILES / 10 }, (_, i) => [`other/n${i}.txt`, `new ${i}\n`] as [string, string]));
+  commit(
+    "refs/heads/main",
+    base,
+    "main moves on",
+    Array.from({ length: FILES / 10 }, (_, i) => [`other/n${i}.txt`, `new ${i}\n`] as [string, string]),
+  );
   return out.join("");
 }
 git(gitDir, ["fast-import", "--quiet"], stream());
 const main0 = git(gitDir, ["rev-parse", "refs/heads/main"]).trim();
 const head = git(gitDir, ["rev-parse", "refs/heads/feature"]).trim();
-const pr = await db.pullRequest.create({ data: { repoId: created.id, number: 1, title: "Big change", sourceRepoId: created.id, sourceBranch: "feature", targetBranch: "main", headSha: head, baseSha: main0, authorId: user.id } });
+const pr = await db.pullRequest.create({
+  data: {
+    repoId: created.id,
+    number: 1,
+    title: "Big change",
+    sourceRepoId: created.id,
+    sourceBranch: "feature",
+    targetBranch: "main",
+    headSha: head,
+    baseSha: main0,
+    authorId: user.id,
+  },
+});
 await db.repository.update({ where: { id: created.id }, data: { nextIssueNumber: 2 } });
 const repo = await authorizeRepo(db, actor, { repoId: created.id }, "write");
 const changed = git(gitDir, ["diff", "--shortstat", `${main0}...${head}`]).trim();
@@ -91,7 +125,13 @@ console.log(`pull request: ${changed}; ${COMMITS} commits; target ahead by 1 com
  * machine load; `before` (untimed) runs before each call of `ours`, `beforeBase` before `base`.
  * The first pair warms up and is not counted.
  */
-async function compare(runs: number, base: () => unknown, ours: () => unknown, before?: () => unknown, beforeBase?: () => unknown): Promise<[number, number]> {
+async function compare(
+  runs: number,
+  base: () => unknown,
+  ours: () => unknown,
+  before?: () => unknown,
+  beforeBase?: () => unknown,
+): Promise<[number, number]> {
   const tb: number[] = [];
   const to: number[] = [];
   for (let i = 0; i < runs + 1; i++) {
@@ -113,7 +153,10 @@ const report = (what: string, ours: number, base: number, goal: number) => rows.
 const resetMain = () => git(gitDir, ["update-ref", "refs/heads/main", main0]);
 const resetPull = async () => {
   resetMain();
-  await db.pullRequest.update({ where: { id: pr.id }, data: { state: "open", mergedAt: null, mergedById: null, mergeSha: null, mergeStrategy: null } });
+  await db.pullRequest.update({
+    where: { id: pr.id },
+    data: { state: "open", mergedAt: null, mergedById: null, mergeSha: null, mergeStrategy: null },
+  });
   await db.pullRequestEvent.deleteMany({ where: { pullRequestId: pr.id } });
 };
 
@@ -124,24 +167,45 @@ const cliCheck = () => {
 if (process.env.BENCH_TRACE) {
   const { mergeTree, aheadBehind, checkMerge } = await import("@/server/git/merge");
   const t: Record<string, number[]> = {};
-  const time = async (k: string, fn: () => unknown) => { const s = performance.now(); await fn(); (t[k] ??= []).push(performance.now() - s); };
+  const time = async (k: string, fn: () => unknown) => {
+    const s = performance.now();
+    await fn();
+    (t[k] ??= []).push(performance.now() - s);
+  };
   for (let i = 0; i < RUNS; i++) {
     await time("cli both", cliCheck);
     await time("parallel", () => checkMerge(gitDir, main0, head));
-    await time("sequential", async () => { await mergeTree(gitDir, main0, head); await aheadBehind(gitDir, main0, head); });
-    await time("miss", async () => { forgetMergeability(pr.id); await db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } }); await checkMergeability(db, repo, pr); });
+    await time("sequential", async () => {
+      await mergeTree(gitDir, main0, head);
+      await aheadBehind(gitDir, main0, head);
+    });
+    await time("miss", async () => {
+      forgetMergeability(pr.id);
+      await db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
+      await checkMergeability(db, repo, pr);
+    });
     await time("db read", () => db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } }));
   }
   for (const [k, v] of Object.entries(t)) console.log(`trace ${k}: ${v.sort((a, b) => a - b)[v.length >> 1]!.toFixed(1)} ms`);
 }
-const [miss, baseMiss] = await compare(RUNS, cliCheck, () => checkMergeability(db, repo, pr), async () => {
-  forgetMergeability(pr.id);
-  await db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
-});
+const [miss, baseMiss] = await compare(
+  RUNS,
+  cliCheck,
+  () => checkMergeability(db, repo, pr),
+  async () => {
+    forgetMergeability(pr.id);
+    await db.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
+  },
+);
 report("checkMergeability (cache miss)", miss, baseMiss, 1.3);
 await checkMergeability(db, repo, pr);
 const [hit, baseCheck] = await compare(RUNS, cliCheck, () => checkMergeability(db, repo, pr));
-const [tableHit, baseTable] = await compare(RUNS, cliCheck, () => checkMergeability(db, repo, pr), () => forgetMergeability(pr.id));
+const [tableHit, baseTable] = await compare(
+  RUNS,
+  cliCheck,
+  () => checkMergeability(db, repo, pr),
+  () => forgetMergeability(pr.id),
+);
 report("checkMergeability (cache hit)", hit, baseCheck, 0.1);
 report("checkMergeability (cache hit in the table only: another process, a restart)", tableHit, baseTable, 0.1);
 
@@ -161,28 +225,48 @@ const cliRebase = () => {
 if (process.env.BENCH_TRACE) {
   const { inTransaction } = await import("@/server/services/issues/core");
   const t: Record<string, number[]> = {};
-  const time = async (k: string, fn: () => unknown) => { const s = performance.now(); await fn(); (t[k] ??= []).push(performance.now() - s); };
+  const time = async (k: string, fn: () => unknown) => {
+    const s = performance.now();
+    await fn();
+    (t[k] ??= []).push(performance.now() - s);
+  };
   for (let i = 0; i < RUNS; i++) {
     await time("cli merge", cliMerge(2));
-    await time("load row", () => db.pullRequest.findFirst({ where: { id: pr.id }, include: { author: true, labels: { include: { label: true } }, sourceRepo: { select: { owner: { select: { username: true } } } } } }));
-    await time("transaction (claim, event, restack, issue, commit)", () => inTransaction(db, async (tx) => {
-      await tx.pullRequest.updateMany({ where: { id: pr.id }, data: { title: `Big change ${i}` } });
-      await tx.pullRequestEvent.create({ data: { pullRequestId: pr.id, type: "trace" } });
-      await tx.pullRequest.findMany({ where: { repoId: repo.id, state: "open", targetBranch: "feature" }, select: { id: true } });
-      await tx.issue.findUnique({ where: { repoId_number: { repoId: repo.id, number: 999 } } });
-    }));
+    await time("load row", () =>
+      db.pullRequest.findFirst({
+        where: { id: pr.id },
+        include: { author: true, labels: { include: { label: true } }, sourceRepo: { select: { owner: { select: { username: true } } } } },
+      }),
+    );
+    await time("transaction (claim, event, restack, issue, commit)", () =>
+      inTransaction(db, async (tx) => {
+        await tx.pullRequest.updateMany({ where: { id: pr.id }, data: { title: `Big change ${i}` } });
+        await tx.pullRequestEvent.create({ data: { pullRequestId: pr.id, type: "trace" } });
+        await tx.pullRequest.findMany({ where: { repoId: repo.id, state: "open", targetBranch: "feature" }, select: { id: true } });
+        await tx.issue.findUnique({ where: { repoId_number: { repoId: repo.id, number: 999 } } });
+      }),
+    );
   }
   for (const [k, v] of Object.entries(t)) console.log(`trace ${k}: ${v.sort((a, b) => a - b)[v.length >> 1]!.toFixed(1)} ms`);
   await db.pullRequestEvent.deleteMany({ where: { pullRequestId: pr.id } });
 }
-for (const [strategy, cli] of process.env.BENCH_ONLY === "check" || process.env.BENCH_TRACE ? [] : ([["merge", cliMerge(2)], ["squash", cliMerge(1)], ["rebase", cliRebase]] as const)) {
+for (const [strategy, cli] of process.env.BENCH_ONLY === "check" || process.env.BENCH_TRACE
+  ? []
+  : ([
+      ["merge", cliMerge(2)],
+      ["squash", cliMerge(1)],
+      ["rebase", cliRebase],
+    ] as const)) {
   const runs = strategy === "rebase" ? 3 : Math.min(RUNS, 7);
   const [ours, base] = await compare(runs, cli, () => mergePullRequest(db, actor, repo, pr.id, { strategy }), resetPull);
   report(`merge strategy ${strategy}`, ours, base, 2);
 }
 
 console.log(`\n| operation | svc (ms, median) | git CLI (ms, median) | ratio | goal |\n|---|---|---|---|---|`);
-for (const [what, ours, base, goal] of rows) console.log(`| ${what} | ${ours.toFixed(1)} | ${base.toFixed(1)} | ${(ours / base).toFixed(2)}× | ≤ ${goal}× ${ours / base <= goal ? "✓" : "✗"} |`);
+for (const [what, ours, base, goal] of rows)
+  console.log(
+    `| ${what} | ${ours.toFixed(1)} | ${base.toFixed(1)} | ${(ours / base).toFixed(2)}× | ≤ ${goal}× ${ours / base <= goal ? "✓" : "✗"} |`,
+  );
 await new Promise((r) => setTimeout(r, 200)); // the last cache-miss answer writes its table row after answering
 await closeDb();
 rmSync(dir, { recursive: true, force: true });

@@ -48,7 +48,10 @@ await wgit("init", "--quiet", "--initial-branch=main");
 const writeAll = (tag: string, every = 1) => {
   for (let f = 0; f < FILES; f += every) {
     mkdirSync(path.join(work, `dir${f % 20}`), { recursive: true });
-    writeFileSync(path.join(work, `dir${f % 20}`, `f${f}.txt`), Array.from({ length: 40 }, (_, i) => `${tag} ${f}:${i + 1}`).join("\n") + "\n");
+    writeFileSync(
+      path.join(work, `dir${f % 20}`, `f${f}.txt`),
+      Array.from({ length: 40 }, (_, i) => `${tag} ${f}:${i + 1}`).join("\n") + "\n",
+    );
   }
 };
 const commit = async (msg: string) => {
@@ -76,11 +79,20 @@ const start = Date.now() - 86_400_000;
 for (const u of users) insUser.run(u.id, u.username, u.username, `User ${u.username}`, iso(start), iso(start));
 const owner = users[0];
 const repoId = randomUUID();
-raw.prepare(`INSERT INTO "Repository" (id, ownerId, name, nameLower, isPrivate, nextIssueNumber, createdAt, updatedAt) VALUES (?, ?, ?, ?, 1, 2, ?, ?)`).run(repoId, owner.id, "big", "big", iso(start), iso(start));
+raw
+  .prepare(
+    `INSERT INTO "Repository" (id, ownerId, name, nameLower, isPrivate, nextIssueNumber, createdAt, updatedAt) VALUES (?, ?, ?, ?, 1, 2, ?, ?)`,
+  )
+  .run(repoId, owner.id, "big", "big", iso(start), iso(start));
 const prId = randomUUID();
-raw.prepare(`INSERT INTO "PullRequest" (id, repoId, number, title, state, isDraft, sourceRepoId, sourceBranch, targetBranch, headSha, baseSha, authorId, createdAt, updatedAt)
-  VALUES (?, ?, 1, 'big review', 'open', 0, ?, 'topic', 'main', ?, ?, ?, ?, ?)`).run(prId, repoId, repoId, head2, base, owner.id, iso(start), iso(start));
-const insComment = raw.prepare(`INSERT INTO "PullRequestComment" (id, pullRequestId, authorId, body, path, line, side, endLine, commitSha, replyToId, isPending, diffHunk, createdAt, updatedAt)
+raw
+  .prepare(
+    `INSERT INTO "PullRequest" (id, repoId, number, title, state, isDraft, sourceRepoId, sourceBranch, targetBranch, headSha, baseSha, authorId, createdAt, updatedAt)
+  VALUES (?, ?, 1, 'big review', 'open', 0, ?, 'topic', 'main', ?, ?, ?, ?, ?)`,
+  )
+  .run(prId, repoId, repoId, head2, base, owner.id, iso(start), iso(start));
+const insComment =
+  raw.prepare(`INSERT INTO "PullRequestComment" (id, pullRequestId, authorId, body, path, line, side, endLine, commitSha, replyToId, isPending, diffHunk, createdAt, updatedAt)
   VALUES (?, ?, ?, ?, ?, ?, 'RIGHT', ?, ?, ?, ?, ?, ?, ?)`);
 let t = start;
 raw.transaction(() => {
@@ -90,21 +102,60 @@ raw.transaction(() => {
     const sha = f % 4 < 2 ? head1 : head2; // half on the first head; v2 rewrote every 10th file
     const hunk = `@@ -1,40 +1,40 @@\n-base ${f}:${line}\n+v1 ${f}:${line}`;
     const root = randomUUID();
-    insComment.run(root, prId, users[f % 20].id, `Root comment on ${p} with some **Markdown** text.`, p, line, line, sha, null, 0, hunk, iso(++t), iso(t));
-    for (let k = 1; k < PER_THREAD; k++) insComment.run(randomUUID(), prId, users[(f + k) % 20].id, `Reply ${k}: a sentence or two of review discussion.`, p, line, line, sha, root, 0, null, iso(++t), iso(t));
+    insComment.run(
+      root,
+      prId,
+      users[f % 20].id,
+      `Root comment on ${p} with some **Markdown** text.`,
+      p,
+      line,
+      line,
+      sha,
+      null,
+      0,
+      hunk,
+      iso(++t),
+      iso(t),
+    );
+    for (let k = 1; k < PER_THREAD; k++)
+      insComment.run(
+        randomUUID(),
+        prId,
+        users[(f + k) % 20].id,
+        `Reply ${k}: a sentence or two of review discussion.`,
+        p,
+        line,
+        line,
+        sha,
+        root,
+        0,
+        null,
+        iso(++t),
+        iso(t),
+      );
     if (f % 5 === 0) insComment.run(randomUUID(), prId, users[1].id, "pending", p, line, line, sha, null, 1, hunk, iso(++t), iso(t));
   }
 })();
 migrateSqlite(file, path.resolve(import.meta.dirname, "../prisma/migrations")); // PRAGMA optimize, as at server start
-console.log(`seeded ${FILES * PER_THREAD} comments (+${Math.ceil(FILES / 5)} pending) in ${((Date.now() - t0) / 1000).toFixed(1)}s (${dir})`);
+console.log(
+  `seeded ${FILES * PER_THREAD} comments (+${Math.ceil(FILES / 5)} pending) in ${((Date.now() - t0) / 1000).toFixed(1)}s (${dir})`,
+);
 
 // ---- Prisma with query counting ----
 const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }), log: [{ emit: "event", level: "query" }] });
 let queries = 0;
-db.$on("query", () => { queries++; });
+db.$on("query", () => {
+  queries++;
+});
 registerReader(db as never, readerFor(`file:${file}`));
-observeReads(() => { queries++; });
-const actor: Actor = { user: { id: owner.id, username: owner.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
+observeReads(() => {
+  queries++;
+});
+const actor: Actor = {
+  user: { id: owner.id, username: owner.username, name: null, email: null, isAdmin: false },
+  via: "session",
+  scopes: SCOPES,
+};
 const caller = createCaller({ db: db as never, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "bench" });
 const repo = { id: repoId, gitDir, permission: "admin" as const, ownerId: owner.id, isPrivate: true, owner: owner.username, name: "big" };
 
@@ -117,8 +168,13 @@ const fileSql = commentsSql(prId, owner.id, onePath);
 const baseline = new Database(file, { readonly: true });
 const rawAll = baseline.prepare(allSql.text);
 const rawFile = baseline.prepare(fileSql.text);
-for (const [name, st] of [["all", allSql], ["file", fileSql]] as const) {
-  const plan = baseline.prepare(`EXPLAIN QUERY PLAN ${st.text}`).all(...st.params.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v))) as { detail: string }[];
+for (const [name, st] of [
+  ["all", allSql],
+  ["file", fileSql],
+] as const) {
+  const plan = baseline
+    .prepare(`EXPLAIN QUERY PLAN ${st.text}`)
+    .all(...st.params.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v))) as { detail: string }[];
   console.log(`plan (${name}): ${plan.map((r) => r.detail).join("; ")}`);
 }
 const sqliteParams = (ps: unknown[]) => ps.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
@@ -128,19 +184,35 @@ const measure = (fn: () => unknown | Promise<unknown>) => measureRuns(fn, { runs
 // the first read runs git (the outdated check's diff across the threads' files); later ones hit its cache
 const c0 = process.hrtime.bigint();
 const cold = await listPullComments(db as never, actor, repo, prId);
-console.log(`threads: ${cold.length}, outdated: ${cold.filter((x) => x.isOutdated).length}; cold first call (git diff of ${FILES} files): ${(Number(process.hrtime.bigint() - c0) / 1e6).toFixed(1)} ms`);
+console.log(
+  `threads: ${cold.length}, outdated: ${cold.filter((x) => x.isOutdated).length}; cold first call (git diff of ${FILES} files): ${(Number(process.hrtime.bigint() - c0) / 1e6).toFixed(1)} ms`,
+);
 const cases: [string, () => Promise<unknown>, () => unknown][] = [
-  [`pulls.comments via tRPC (${FILES * PER_THREAD} comments)`, () => caller.pulls.comments({ prId }), () => rawAll.all(...sqliteParams(allSql.params))],
+  [
+    `pulls.comments via tRPC (${FILES * PER_THREAD} comments)`,
+    () => caller.pulls.comments({ prId }),
+    () => rawAll.all(...sqliteParams(allSql.params)),
+  ],
   ["pulls.comments service", () => listPullComments(db as never, actor, repo, prId), () => rawAll.all(...sqliteParams(allSql.params))],
-  [`pulls.getFileComments via tRPC (one file, ${PER_THREAD} comments)`, () => caller.pulls.getFileComments({ prId, path: onePath }), () => rawFile.all(...sqliteParams(fileSql.params))],
-  ["pulls.getFileComments service", () => listPullComments(db as never, actor, repo, prId, onePath), () => rawFile.all(...sqliteParams(fileSql.params))],
+  [
+    `pulls.getFileComments via tRPC (one file, ${PER_THREAD} comments)`,
+    () => caller.pulls.getFileComments({ prId, path: onePath }),
+    () => rawFile.all(...sqliteParams(fileSql.params)),
+  ],
+  [
+    "pulls.getFileComments service",
+    () => listPullComments(db as never, actor, repo, prId, onePath),
+    () => rawFile.all(...sqliteParams(fileSql.params)),
+  ],
 ];
 console.log(`| case | p50 ms | p95 ms | first call ms | raw p50 ms | ratio | queries |`);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const [name, fn, baseline] of cases) {
   const m = await measure(fn);
   const b = await measure(baseline);
-  console.log(`| ${name} | ${m.p50.toFixed(2)} | ${m.p95.toFixed(2)} | ${m.first.toFixed(1)} | ${b.p50.toFixed(2)} | ${(m.p50 / b.p50).toFixed(2)} | ${m.queries} |`);
+  console.log(
+    `| ${name} | ${m.p50.toFixed(2)} | ${m.p95.toFixed(2)} | ${m.first.toFixed(1)} | ${b.p50.toFixed(2)} | ${(m.p50 / b.p50).toFixed(2)} | ${m.queries} |`,
+  );
 }
 await db.$disconnect();
 baseline.close();

@@ -41,7 +41,14 @@ const CORPORA: Corpus[] = [
   { name: "zod 4 (tuned on)", root: "zod/src/v4", dirs: ["core", "classic"], ext: /\.ts$/, cases: ZOD_CASES },
   { name: "semver 7 (seen)", root: "semver", dirs: ["classes", "functions", "internal", "ranges"], ext: /\.js$/, cases: SEMVER_CASES },
   { name: "commander 14 (seen)", root: "commander", dirs: ["lib"], ext: /\.js$/, cases: COMMANDER_CASES },
-  { name: "ioredis 6 (held out, written session 8)", root: "ioredis", dirs: ["built"], ext: /\.js$/, skip: /\.d\.ts$/, cases: IOREDIS_CASES },
+  {
+    name: "ioredis 6 (held out, written session 8)",
+    root: "ioredis",
+    dirs: ["built"],
+    ext: /\.js$/,
+    skip: /\.d\.ts$/,
+    cases: IOREDIS_CASES,
+  },
 ];
 
 /** Every source of a corpus, subfolders included (tests and skipped files left out), as repository path → text. */
@@ -51,7 +58,8 @@ function corpus(c: Corpus): Map<string, string> {
   for (const dir of c.dirs) {
     for (const f of readdirSync(path.join(base, dir), { recursive: true, encoding: "utf8" })) {
       const rel = f.split(path.sep).join("/");
-      if (c.ext.test(rel) && !c.skip?.test(rel) && !/(^|\/)tests\//.test(rel)) files.set(`${dir}/${rel}`, readFileSync(path.join(base, dir, f), "utf8"));
+      if (c.ext.test(rel) && !c.skip?.test(rel) && !/(^|\/)tests\//.test(rel))
+        files.set(`${dir}/${rel}`, readFileSync(path.join(base, dir, f), "utf8"));
     }
   }
   return files;
@@ -59,15 +67,17 @@ function corpus(c: Corpus): Map<string, string> {
 
 /** The 1-based line numbers of each case's definitions (fails when the package changed under us). */
 function targetLines(files: Map<string, string>, cases: Case[]): Array<Array<{ file: string; line: number }>> {
-  return cases.map((c) =>
-    c.targets.flatMap(([file, re]) => {
-      const lines = files.get(file)?.split("\n") ?? [];
-      return lines.flatMap((l, i) => (re.test(l) ? [{ file, line: i + 1 }] : []));
-    }),
-  ).map((t, i) => {
-    if (!t.length) throw new Error(`no definition found for "${cases[i]!.q}"`);
-    return t;
-  });
+  return cases
+    .map((c) =>
+      c.targets.flatMap(([file, re]) => {
+        const lines = files.get(file)?.split("\n") ?? [];
+        return lines.flatMap((l, i) => (re.test(l) ? [{ file, line: i + 1 }] : []));
+      }),
+    )
+    .map((t, i) => {
+      if (!t.length) throw new Error(`no definition found for "${cases[i]!.q}"`);
+      return t;
+    });
 }
 
 async function main() {
@@ -112,15 +122,22 @@ async function main() {
     // each corpus alone in the full-text index (its idf is its own, as in a one-repository server)
     if (previous) {
       await db.searchIndex.deleteMany({ where: { repoId: previous } });
-      await db.searchBlob.deleteMany({ where: { oid: { notIn: (await db.searchFile.findMany({ select: { blobOid: true } })).map((f) => f.blobOid) } } });
+      await db.searchBlob.deleteMany({
+        where: { oid: { notIn: (await db.searchFile.findMany({ select: { blobOid: true } })).map((f) => f.blobOid) } },
+      });
     }
     const slug = c.root.split("/")[0]!;
     const created = await caller.repos.create({ name: slug });
     previous = created.id;
     const files = corpus(c);
     const work = mkdtempSync(path.join(os.tmpdir(), `svc-bench-${slug}-`));
-    for (const dir of c.dirs) cpSync(path.join(ROOT, "node_modules", c.root, dir), path.join(work, dir), { recursive: true, filter: (p) => !p.includes(`${path.sep}tests`) && !c.skip?.test(p) });
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=b@b", ...args], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+    for (const dir of c.dirs)
+      cpSync(path.join(ROOT, "node_modules", c.root, dir), path.join(work, dir), {
+        recursive: true,
+        filter: (p) => !p.includes(`${path.sep}tests`) && !c.skip?.test(p),
+      });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=b@b", ...args], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
     git("init", "--quiet", "--initial-branch=main");
     git("add", "-A");
     git("commit", "--quiet", "-m", `${slug} sources`);
@@ -130,7 +147,9 @@ async function main() {
     const t0 = performance.now();
     const stats = await refreshSearchIndex(db, created.id);
     const indexMs = performance.now() - t0;
-    console.log(`${c.name}: ${stats.files} files, ${stats.chunks} chunks; indexed in ${indexMs.toFixed(0)} ms (${((stats.files / indexMs) * 1000).toFixed(1)} files/s) on ${server ? "PostgreSQL" : "SQLite"}`);
+    console.log(
+      `${c.name}: ${stats.files} files, ${stats.chunks} chunks; indexed in ${indexMs.toFixed(0)} ms (${((stats.files / indexMs) * 1000).toFixed(1)} files/s) on ${server ? "PostgreSQL" : "SQLite"}`,
+    );
 
     // the engine's cached table size would still be the previous corpus's for a minute (PostgreSQL's idf uses it)
     forgetLexicalStats();
@@ -143,12 +162,20 @@ async function main() {
       for (const [i, k] of c.cases.entries()) {
         const out = await semanticSearch(db, repo, { query: k.q, options: { limit: 10, minSimilarity: 0 } }, embedding);
         times.push(out.searchTime);
-        const rank = out.results.findIndex((r) => targets[i]!.some((t) => t.file === r.path && r.startLine <= t.line && t.line <= r.endLine));
+        const rank = out.results.findIndex((r) =>
+          targets[i]!.some((t) => t.file === r.path && r.startLine <= t.line && t.line <= r.endLine),
+        );
         if (rank >= 0) {
           rr += 1 / (rank + 1);
           found += 1;
         }
-        if (process.env.BENCH_VERBOSE) console.log(`${rank >= 0 ? `#${rank + 1}` : "miss"}\t${k.q}\n\t${out.results.slice(0, 3).map((r) => `${r.path}:${r.startLine} ${r.chunkName ?? r.chunkType} ${r.score}`).join(" | ")}`);
+        if (process.env.BENCH_VERBOSE)
+          console.log(
+            `${rank >= 0 ? `#${rank + 1}` : "miss"}\t${k.q}\n\t${out.results
+              .slice(0, 3)
+              .map((r) => `${r.path}:${r.startLine} ${r.chunkName ?? r.chunkType} ${r.score}`)
+              .join(" | ")}`,
+          );
       }
       times.sort((a, b) => a - b);
       const line = `${c.name}, ${label}: MRR@10 ${(rr / c.cases.length).toFixed(3)}, Recall@10 ${(found / c.cases.length).toFixed(3)} over ${c.cases.length} queries; query p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms`;

@@ -26,9 +26,16 @@ const TOTAL = Number(process.env.BENCH_CHUNKS ?? 100_000);
 const DIMS = Number(process.env.BENCH_DIMS ?? 256);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const QUERIES = [
-  "escape special characters of a regular expression", "make every property optional", "flatten validation errors",
-  "parse asynchronously without throwing", "coerce the input into a number", "validate an email address",
-  "generate a JSON schema", "trim whitespace from a string", "lazy schema for recursive types", "merge two object schemas",
+  "escape special characters of a regular expression",
+  "make every property optional",
+  "flatten validation errors",
+  "parse asynchronously without throwing",
+  "coerce the input into a number",
+  "validate an email address",
+  "generate a JSON schema",
+  "trim whitespace from a string",
+  "lazy schema for recursive types",
+  "merge two object schemas",
 ];
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -63,13 +70,17 @@ async function main() {
 
   // chunking throughput
   const files: Array<[string, string]> = [];
-  for (const dir of ["core", "classic"]) for (const f of readdirSync(path.join(ZOD, dir))) if (f.endsWith(".ts")) files.push([`${dir}/${f}`, readFileSync(path.join(ZOD, dir, f), "utf8")]);
+  for (const dir of ["core", "classic"])
+    for (const f of readdirSync(path.join(ZOD, dir)))
+      if (f.endsWith(".ts")) files.push([`${dir}/${f}`, readFileSync(path.join(ZOD, dir, f), "utf8")]);
   await chunkFile("warm.ts", "const a = 1;");
   let t = performance.now();
   const chunks: Array<Awaited<ReturnType<typeof chunkFile>>[number] & { path: string }> = [];
   for (const [p, text] of files) chunks.push(...(await chunkFile(p, text)).map((c) => ({ ...c, path: p })));
   const chunkMs = performance.now() - t;
-  console.log(`chunking: ${files.length} files (${(files.reduce((n, [, s]) => n + s.length, 0) / 1024).toFixed(0)} KiB), ${chunks.length} chunks in ${chunkMs.toFixed(0)} ms = ${((files.length / chunkMs) * 1000).toFixed(1)} files/s, ${((chunks.length / chunkMs) * 1000).toFixed(0)} chunks/s`);
+  console.log(
+    `chunking: ${files.length} files (${(files.reduce((n, [, s]) => n + s.length, 0) / 1024).toFixed(0)} KiB), ${chunks.length} chunks in ${chunkMs.toFixed(0)} ms = ${((files.length / chunkMs) * 1000).toFixed(1)} files/s, ${((chunks.length / chunkMs) * 1000).toFixed(0)} chunks/s`,
+  );
 
   // 100k chunks in one index: blobs of 50 chunks each, one file per blob
   const db = await getDb();
@@ -88,7 +99,9 @@ async function main() {
     });
   }
   const insertMs = performance.now() - t;
-  console.log(`stored ${TOTAL} chunks (${Math.ceil(TOTAL / PER_BLOB)} blobs) in ${(insertMs / 1000).toFixed(1)} s = ${((TOTAL / insertMs) * 1000).toFixed(0)} chunks/s (with the full-text index)`);
+  console.log(
+    `stored ${TOTAL} chunks (${Math.ceil(TOTAL / PER_BLOB)} blobs) in ${(insertMs / 1000).toFixed(1)} s = ${((TOTAL / insertMs) * 1000).toFixed(0)} chunks/s (with the full-text index)`,
+  );
   // planner statistics as autovacuum / the server's start-up PRAGMA optimize would leave them
   if (server) await db.$executeRawUnsafe(`VACUUM ANALYZE "SearchChunk", "SearchFile", "SearchBlob", "SearchIndex"`);
   else await db.$executeRawUnsafe(`PRAGMA optimize`);
@@ -113,7 +126,9 @@ async function main() {
     const words = queryWords(q);
     return readRows(db, baselineSql, [server ? words.join(" | ") : words.map((w) => `"${w}"`).join(" OR "), index.id]);
   });
-  console.log(`lexical engine over ${TOTAL} chunks (${server ? "PostgreSQL tsvector" : "SQLite FTS5"}): p50 ${p50(engine).toFixed(1)} ms (p95 ${p95(engine).toFixed(1)}); bare full-text query (every match ranked, 10 best, no blend) p50 ${p50(baseline).toFixed(1)} ms; ratio ${(p50(engine) / p50(baseline)).toFixed(2)}`);
+  console.log(
+    `lexical engine over ${TOTAL} chunks (${server ? "PostgreSQL tsvector" : "SQLite FTS5"}): p50 ${p50(engine).toFixed(1)} ms (p95 ${p95(engine).toFixed(1)}); bare full-text query (every match ranked, 10 best, no blend) p50 ${p50(baseline).toFixed(1)} ms; ratio ${(p50(engine) / p50(baseline)).toFixed(2)}`,
+  );
   // a few queries once more, with their candidate count and best hit (a sanity check of the answers)
   for (const q of QUERIES.slice(0, 3)) {
     const words = queryWords(q);
@@ -124,13 +139,21 @@ async function main() {
 
   // the vector side: TOTAL random unit vectors stored as the indexer stores them, then searched
   const model = "bench:random";
-  const chunkIds = (await readRows<{ id: number | bigint }>(db, `SELECT c."id" FROM "SearchChunk" c ORDER BY c."id"`, [])).map((r) => Number(r.id));
+  const chunkIds = (await readRows<{ id: number | bigint }>(db, `SELECT c."id" FROM "SearchChunk" c ORDER BY c."id"`, [])).map((r) =>
+    Number(r.id),
+  );
   const ids = Int32Array.from(chunkIds);
   const matrix = new Float32Array(ids.length * DIMS);
   for (let i = 0; i < ids.length; i++) matrix.set(unit(Array.from({ length: DIMS }, () => Math.random() - 0.5)), i * DIMS);
   t = performance.now();
   for (let i = 0; i < ids.length; i += 1000) {
-    await db.searchEmbedding.createMany({ data: Array.from(ids.subarray(i, i + 1000), (chunkId, k) => ({ chunkId, model, vector: toBytes(matrix.subarray((i + k) * DIMS, (i + k + 1) * DIMS)) })) });
+    await db.searchEmbedding.createMany({
+      data: Array.from(ids.subarray(i, i + 1000), (chunkId, k) => ({
+        chunkId,
+        model,
+        vector: toBytes(matrix.subarray((i + k) * DIMS, (i + k + 1) * DIMS)),
+      })),
+    });
   }
   console.log(`stored ${ids.length} vectors of ${DIMS} float32 in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const randomQuery = () => unit(Array.from({ length: DIMS }, () => Math.random() - 0.5));
@@ -153,10 +176,15 @@ async function main() {
   // round trip is not ours to measure): the lexical query and the vector scan at once, then fusion
   const queryVectors = new Map(QUERIES.map((q) => [q, randomQuery()]));
   const hybrid = await timeQueries(async (q) => {
-    const [lexical, near] = await Promise.all([lexicalSearch(db, index.id, queryWords(q), 200), nearestChunks(db, index.id, "0".repeat(40), model, queryVectors.get(q)!, 200)]);
+    const [lexical, near] = await Promise.all([
+      lexicalSearch(db, index.id, queryWords(q), 200),
+      nearestChunks(db, index.id, "0".repeat(40), model, queryVectors.get(q)!, 200),
+    ]);
     return fuseRankings(db, index.id, lexical, near ?? [], { keep: () => true, minScore: 0.4, limit: 10 });
   });
-  console.log(`hybrid ranking (lexical and vectors at once, then reciprocal rank fusion; default options: 10 results, minSimilarity 0.4): p50 ${p50(hybrid).toFixed(1)} ms (p95 ${p95(hybrid).toFixed(1)})`);
+  console.log(
+    `hybrid ranking (lexical and vectors at once, then reciprocal rank fusion; default options: 10 results, minSimilarity 0.4): p50 ${p50(hybrid).toFixed(1)} ms (p95 ${p95(hybrid).toFixed(1)})`,
+  );
   const bytes = Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength);
   const copy = Buffer.from(bytes);
   const scan: number[] = [];
@@ -165,7 +193,9 @@ async function main() {
     Buffer.compare(bytes, copy);
     scan.push((performance.now() - s) / 2);
   }
-  console.log(`vector top-200 over ${ids.length} × ${DIMS} float32 (${(bytes.byteLength / 1048576).toFixed(0)} MiB): first query (loads the matrix) ${loadMs.toFixed(0)} ms; then p50 ${p50(vec).toFixed(1)} ms (usearch exact, 1 thread); one read of the matrix (memcmp / 2) p50 ${p50(scan).toFixed(1)} ms, ratio ${(p50(vec) / p50(scan)).toFixed(2)}; the JavaScript loop p50 ${p50(js).toFixed(1)} ms`);
+  console.log(
+    `vector top-200 over ${ids.length} × ${DIMS} float32 (${(bytes.byteLength / 1048576).toFixed(0)} MiB): first query (loads the matrix) ${loadMs.toFixed(0)} ms; then p50 ${p50(vec).toFixed(1)} ms (usearch exact, 1 thread); one read of the matrix (memcmp / 2) p50 ${p50(scan).toFixed(1)} ms, ratio ${(p50(vec) / p50(scan)).toFixed(2)}; the JavaScript loop p50 ${p50(js).toFixed(1)} ms`,
+  );
 
   await closeDb();
   rmSync(dataDir, { recursive: true, force: true });
@@ -180,11 +210,20 @@ async function main() {
 await main();
 
 /** The vector scan session 7 shipped (a four-lane JavaScript dot product, top `limit` kept), for comparison. */
-function javascriptTop(ids: Int32Array, matrix: Float32Array, dims: number, q: Float32Array, limit: number): Array<{ chunkId: number; similarity: number }> {
+function javascriptTop(
+  ids: Int32Array,
+  matrix: Float32Array,
+  dims: number,
+  q: Float32Array,
+  limit: number,
+): Array<{ chunkId: number; similarity: number }> {
   const top: Array<{ chunkId: number; similarity: number }> = [];
   let floor = -Infinity;
   for (let r = 0, o = 0; r < ids.length; r++, o += dims) {
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0;
     let d = 0;
     for (; d + 3 < dims; d += 4) {
       s0 += matrix[o + d]! * q[d]!;

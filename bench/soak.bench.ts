@@ -40,7 +40,28 @@ const TARGET_PID = opt("pid") ? Number(opt("pid")) : undefined;
 const MB = 1024 * 1024;
 
 /** The request mix per 20 requests (order interleaves reads and writes). */
-const MIX = ["repos.get", "issues.list", "issues.get", "issues.create", "repos.get", "issues.list", "issues.addComment", "issues.get", "repos.get", "issues.list", "issues.create", "issues.get", "repos.get", "issues.addComment", "issues.list", "issues.get", "repos.get", "issues.create", "issues.list", "issues.addComment"] as const;
+const MIX = [
+  "repos.get",
+  "issues.list",
+  "issues.get",
+  "issues.create",
+  "repos.get",
+  "issues.list",
+  "issues.addComment",
+  "issues.get",
+  "repos.get",
+  "issues.list",
+  "issues.create",
+  "issues.get",
+  "repos.get",
+  "issues.addComment",
+  "issues.list",
+  "issues.get",
+  "repos.get",
+  "issues.create",
+  "issues.list",
+  "issues.addComment",
+] as const;
 type Kind = (typeof MIX)[number] | "git clone" | "git push";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "svc-soak-"));
@@ -81,7 +102,11 @@ async function seed(): Promise<Client[]> {
   const { SCOPES } = await import("@/server/auth/scopes");
   const { LIMITS } = await import("@/server/rate-limit");
   const share = (k: string) => (RATE * MIX.filter((m) => m === k).length) / MIX.length;
-  const n = Math.max(2, usersFor(share("issues.create"), LIMITS.issuesAsWriter.points), usersFor(share("issues.addComment"), LIMITS.commentsAsWriter.points));
+  const n = Math.max(
+    2,
+    usersFor(share("issues.create"), LIMITS.issuesAsWriter.points),
+    usersFor(share("issues.addComment"), LIMITS.commentsAsWriter.points),
+  );
   const db = await getDb();
   const tag = Date.now().toString(36);
   const clients: Client[] = [];
@@ -141,13 +166,23 @@ async function gitOp(base: string, c: Client, n: number, tree: string): Promise<
     const dest = path.join(work, `clone-${n}`);
     const r = await gitClient(["clone", "--quiet", remote, dest], { cwd: work, home });
     rmSync(dest, { recursive: true, force: true });
-    record("git clone", r.code === 0 ? 200 : /\b5\d\d\b/.test(r.stderr) ? 500 : 400, performance.now() - t0, r.stderr.trim().split("\n").pop());
+    record(
+      "git clone",
+      r.code === 0 ? 200 : /\b5\d\d\b/.test(r.stderr) ? 500 : 400,
+      performance.now() - t0,
+      r.stderr.trim().split("\n").pop(),
+    );
   } else {
     writeFileSync(path.join(tree, `note-${n % 20}.md`), `push ${n} at ${new Date().toISOString()}\n`);
     await gitOk(["add", "."], { cwd: tree, home });
     await gitOk(["commit", "-qm", `soak push ${n}`], { cwd: tree, home });
     const r = await gitClient(["push", "--quiet", remote, "main"], { cwd: tree, home });
-    record("git push", r.code === 0 ? 200 : /\b5\d\d\b/.test(r.stderr) ? 500 : 400, performance.now() - t0, r.stderr.trim().split("\n").pop());
+    record(
+      "git push",
+      r.code === 0 ? 200 : /\b5\d\d\b/.test(r.stderr) ? 500 : 400,
+      performance.now() - t0,
+      r.stderr.trim().split("\n").pop(),
+    );
   }
 }
 
@@ -204,11 +239,21 @@ async function main(): Promise<number> {
     latencies.clear();
     statusCounts.clear();
 
-    console.log(`soak: ${MINUTES} min at ${RATE} req/s + a git op every ${GIT_EVERY_S} s; ${clients.length} users; server ${base} pid ${pid}${server ? " (own: test/fixtures/serve.ts, SQLite)" : ""}`);
-    console.log(`node ${process.version}; ${os.cpus().length} CPUs; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    console.log(
+      `soak: ${MINUTES} min at ${RATE} req/s + a git op every ${GIT_EVERY_S} s; ${clients.length} users; server ${base} pid ${pid}${server ? " (own: test/fixtures/serve.ts, SQLite)" : ""}`,
+    );
+    console.log(
+      `node ${process.version}; ${os.cpus().length} CPUs; load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
     const samples: Sample[] = [sample(pid!, 0)];
     console.log("   t(s)  RSS(MB)   fds  children  requests");
-    const show = (s: Sample) => console.log(`${String(s.atS).padStart(7)} ${s.rssMb.toFixed(1).padStart(8)} ${String(s.fds).padStart(5)} ${String(s.gitProcs).padStart(9)} ${String(s.requests).padStart(9)}`);
+    const show = (s: Sample) =>
+      console.log(
+        `${String(s.atS).padStart(7)} ${s.rssMb.toFixed(1).padStart(8)} ${String(s.fds).padStart(5)} ${String(s.gitProcs).padStart(9)} ${String(s.requests).padStart(9)}`,
+      );
     show(samples[0]);
 
     const t0 = Date.now();
@@ -255,16 +300,23 @@ async function main(): Promise<number> {
 
 function verdict(samples: Sample[]): number {
   console.log("\nkind                  count    p50 ms    p95 ms");
-  for (const [kind, ms] of [...latencies].sort()) console.log(`${kind.padEnd(20)} ${String(ms.length).padStart(6)} ${pct(ms, 50).toFixed(1).padStart(9)} ${pct(ms, 95).toFixed(1).padStart(9)}`);
+  for (const [kind, ms] of [...latencies].sort())
+    console.log(
+      `${kind.padEnd(20)} ${String(ms.length).padStart(6)} ${pct(ms, 50).toFixed(1).padStart(9)} ${pct(ms, 95).toFixed(1).padStart(9)}`,
+    );
   const baseAt = Math.min(120, (MINUTES * 60) / 5);
   const baseline = samples.find((s) => s.atS >= baseAt) ?? samples[0];
   const last = samples[samples.length - 1];
   const growthMb = last.rssMb - baseline.rssMb;
   const fdDrift = last.fds - baseline.fds;
   const count = (k: string) => statusCounts.get(k) ?? 0;
-  console.log(`\nanswers: ${[...statusCounts].map(([k, v]) => `${k} ${v}`).join(", ")}; not sent (over 200 in flight or git still busy): ${skipped}`);
+  console.log(
+    `\nanswers: ${[...statusCounts].map(([k, v]) => `${k} ${v}`).join(", ")}; not sent (over 200 in flight or git still busy): ${skipped}`,
+  );
   for (const f of failures) console.log(`  failure: ${f}`);
-  console.log(`RSS ${baseline.rssMb.toFixed(1)} MB at ${baseline.atS} s → ${last.rssMb.toFixed(1)} MB at ${last.atS} s (${growthMb >= 0 ? "+" : ""}${growthMb.toFixed(1)} MB); peak ${Math.max(...samples.map((s) => s.rssMb)).toFixed(1)} MB`);
+  console.log(
+    `RSS ${baseline.rssMb.toFixed(1)} MB at ${baseline.atS} s → ${last.rssMb.toFixed(1)} MB at ${last.atS} s (${growthMb >= 0 ? "+" : ""}${growthMb.toFixed(1)} MB); peak ${Math.max(...samples.map((s) => s.rssMb)).toFixed(1)} MB`,
+  );
   console.log(`fds ${baseline.fds} → ${last.fds} (drift ${fdDrift}); max ${Math.max(...samples.map((s) => s.fds))}`);
   // Flat: RSS grows less than 15 % (and 40 MB) after the warm-up; at most 5 more descriptors at the end (idle keep-alive sockets come and go).
   const problems: string[] = [];

@@ -109,5 +109,11 @@ export async function measureRuns(
     rows = rowsOf(out);
   }
   times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(opts.runs / 2)]!, p95: times[Math.min(opts.runs - 1, Math.floor(opts.runs * 0.95))]!, queries, rows, first };
+  return {
+    p50: times[Math.floor(opts.runs / 2)]!,
+    p95: times[Math.min(opts.runs - 1, Math.floor(opts.runs * 0.95))]!,
+    queries,
+    rows,
+    first,
+  };
 }

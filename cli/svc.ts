@@ -39,7 +39,14 @@ function when(iso: string | null, never: string): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function formatList(tokens: TokenRecord[]): string {
@@ -60,11 +67,16 @@ function formatList(tokens: TokenRecord[]): string {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 function program(out: (s: string) => void): Command {
-  const cli = new Command("svc").description("svc — self-hosted repository platform").exitOverride().configureOutput({ writeOut: out, writeErr: (s) => process.stderr.write(s) });
+  const cli = new Command("svc")
+    .description("svc — self-hosted repository platform")
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: (s) => process.stderr.write(s) });
   const token = cli.command("token").description("manage personal access tokens");
 
   token
@@ -73,10 +85,17 @@ function program(out: (s: string) => void): Command {
     .option("-e, --expires <days>", "expire after this many days (default: never)")
     .option("-s, --scopes <scopes>", "comma-separated scopes", "repo:read,repo:write")
     .action(async (name: string, opts: { expires?: string; scopes: string }) => {
-      if (opts.expires !== undefined && !/^\d+$/.test(opts.expires)) throw new AppError("BAD_REQUEST", `--expires takes a whole number of days (got "${opts.expires}")`);
+      if (opts.expires !== undefined && !/^\d+$/.test(opts.expires))
+        throw new AppError("BAD_REQUEST", `--expires takes a whole number of days (got "${opts.expires}")`);
       const { db, userId } = await tokenDb();
-      const t = await createToken(db, userId, { name, scopes: opts.scopes, expiresInDays: opts.expires === undefined ? undefined : Number(opts.expires) });
-      out(`Created token "${t.name}" (id ${t.id})\n\n  ${t.token}\n\nScopes:  ${t.scopes.join(", ")}\nExpires: ${when(t.expiresAt, "never")}\nCopy it now: it is shown only once and cannot be retrieved later.\n`);
+      const t = await createToken(db, userId, {
+        name,
+        scopes: opts.scopes,
+        expiresInDays: opts.expires === undefined ? undefined : Number(opts.expires),
+      });
+      out(
+        `Created token "${t.name}" (id ${t.id})\n\n  ${t.token}\n\nScopes:  ${t.scopes.join(", ")}\nExpires: ${when(t.expiresAt, "never")}\nCopy it now: it is shown only once and cannot be retrieved later.\n`,
+      );
     });
 
   token
@@ -129,7 +148,9 @@ function program(out: (s: string) => void): Command {
     .action(async () => {
       const db = await openDatabase();
       const r = await reencryptRepoAiKeys(db);
-      out(`Re-encrypted ${r.reencrypted} key(s); ${r.current} already on the current secret; ${r.unreadable} unreadable with the configured secrets (set those again in the repository's settings).\n`);
+      out(
+        `Re-encrypted ${r.reencrypted} key(s); ${r.current} already on the current secret; ${r.unreadable} unreadable with the configured secrets (set those again in the repository's settings).\n`,
+      );
     });
   return cli;
 }

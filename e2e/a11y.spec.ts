@@ -49,7 +49,11 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
   { name: "inbox", path: () => "/inbox", ready: "inbox-empty" },
   { name: "inbox, your pull requests", path: () => "/inbox?tab=mine", ready: "inbox-list" },
   // a session with a pending and an approved change, and a selection in the context picker (see beforeAll)
-  { name: "agent", path: () => `/${username}/${REPO}/agent?session=${agentSession}&file=src/server.ts&start=2&end=4`, ready: "change-card" },
+  {
+    name: "agent",
+    path: () => `/${username}/${REPO}/agent?session=${agentSession}&file=src/server.ts&start=2&end=4`,
+    ready: "change-card",
+  },
 ];
 /** The open pull request of the fixture (feature → main), made in beforeAll. */
 let pullNumber = 0;
@@ -64,15 +68,41 @@ async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
 
 /** Pushes a small project (README with a table and raw HTML, TypeScript, nested folders, two commits). */
 async function pushFixture(page: Page, baseURL: string) {
-  const created = await page.request.post("/api/tokens", { headers: { origin: baseURL }, data: { name: "a11y push", scopes: ["repo:write"] } });
+  const created = await page.request.post("/api/tokens", {
+    headers: { origin: baseURL },
+    data: { name: "a11y push", scopes: ["repo:write"] },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { token } = await created.json();
   const home = mkdtempSync(path.join(os.tmpdir(), "svc-a11y-home-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-a11y-repo-"));
   const git = (...args: string[]) => mustRunGit(home, dir, args);
   git("init", "--quiet");
-  writeFile(dir, "README.md", ["# Accessible", "", "A fixture for the **accessibility** suite.", "", "| Page | Checked |", "| --- | --- |", "| Code | yes |", "", "<details><summary>More</summary>", "", "Hidden text.", "", "</details>", ""].join("\n"));
-  writeFile(dir, "src/server.ts", Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i} * 2; // line ${i + 1}`).join("\n") + "\n");
+  writeFile(
+    dir,
+    "README.md",
+    [
+      "# Accessible",
+      "",
+      "A fixture for the **accessibility** suite.",
+      "",
+      "| Page | Checked |",
+      "| --- | --- |",
+      "| Code | yes |",
+      "",
+      "<details><summary>More</summary>",
+      "",
+      "Hidden text.",
+      "",
+      "</details>",
+      "",
+    ].join("\n"),
+  );
+  writeFile(
+    dir,
+    "src/server.ts",
+    Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i} * 2; // line ${i + 1}`).join("\n") + "\n",
+  );
   git("add", "-A");
   git("commit", "--quiet", "-m", "Initial commit");
   writeFile(dir, "docs/guide.md", "# Guide\n\nSee [the server](../src/server.ts).\n");
@@ -85,7 +115,12 @@ async function pushFixture(page: Page, baseURL: string) {
   // two branches for the pull request pages: one with an open pull request, one to compare
   for (const branch of ["feature", "tidy/values"]) {
     git("checkout", "--quiet", "-B", branch, "main");
-    writeFile(dir, "src/server.ts", Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i} * ${branch === "feature" ? 3 : 4}; // line ${i + 1}`).join("\n") + "\n");
+    writeFile(
+      dir,
+      "src/server.ts",
+      Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i} * ${branch === "feature" ? 3 : 4}; // line ${i + 1}`).join("\n") +
+        "\n",
+    );
     writeFile(dir, `docs/${branch.replace("/", "-")}.md`, `# ${branch}\n`);
     git("add", "-A");
     git("commit", "--quiet", "-m", `Work on ${branch}`);
@@ -93,7 +128,6 @@ async function pushFixture(page: Page, baseURL: string) {
   }
   return { main: git("rev-parse", "main").trim(), feature: git("rev-parse", "feature").trim() };
 }
-
 
 test.beforeAll(async ({ browser, baseURL }) => {
   const page = await browser.newPage();
@@ -106,31 +140,74 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const repo = await trpc(page, baseURL!, "repos.create", { name: REPO, description: "Pages under axe-core" });
   const tips = await pushFixture(page, baseURL!);
   const bug = await trpc(page, baseURL!, "issues.createLabel", { repoId: repo.id, name: "bug", color: "#d73a4a" });
-  const first = await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "The first issue, with a label and a body", body: "Steps:\n\n1. Open the page\n2. See `code`", priority: "high", labels: ["bug"] });
+  const first = await trpc(page, baseURL!, "issues.create", {
+    repoId: repo.id,
+    title: "The first issue, with a label and a body",
+    body: "Steps:\n\n1. Open the page\n2. See `code`",
+    priority: "high",
+    labels: ["bug"],
+  });
   await trpc(page, baseURL!, "issues.update", { issueId: first.id, status: "in_progress" });
-  await trpc(page, baseURL!, "issues.addComment", { repoId: repo.id, number: first.number, body: "A comment with a [link](https://example.com)." });
+  await trpc(page, baseURL!, "issues.addComment", {
+    repoId: repo.id,
+    number: first.number,
+    body: "A comment with a [link](https://example.com).",
+  });
   await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "Waiting in triage", status: "triage" });
   const done = await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: "Already done" });
   await trpc(page, baseURL!, "issues.close", { repoId: repo.id, number: done.number });
-  const pull = await trpc(page, baseURL!, "pulls.create", { repoId: repo.id, title: "Triple the values", body: "Why: **tests**.", sourceBranch: "feature", targetBranch: "main", headSha: tips.feature, baseSha: tips.main });
+  const pull = await trpc(page, baseURL!, "pulls.create", {
+    repoId: repo.id,
+    title: "Triple the values",
+    body: "Why: **tests**.",
+    sourceBranch: "feature",
+    targetBranch: "main",
+    headSha: tips.feature,
+    baseSha: tips.main,
+  });
   pullNumber = pull.number;
   // the conversation shows a label, a review with a body and a general comment
   await trpc(page, baseURL!, "pulls.addLabel", { prId: pull.id, labelId: bug.id });
-  await trpc(page, baseURL!, "pulls.addReview", { prId: pull.id, state: "commented", body: "A note on **the values**.", commitSha: tips.feature });
+  await trpc(page, baseURL!, "pulls.addReview", {
+    prId: pull.id,
+    state: "commented",
+    body: "A note on **the values**.",
+    commitSha: tips.feature,
+  });
   await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "A general comment with a [link](https://example.com)." });
   // an open inline thread with a reply: the Conversation tab's interactive thread (reply, resolve, the "…" menu)
   const note = await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "Why **triple**?", path: "src/server.ts", line: 2 });
   await trpc(page, baseURL!, "pulls.addComment", { prId: pull.id, body: "To match the spec.", replyToId: note.id });
   // a stack holding the pull request's branch: the pull request page shows its navigator, the stacks page lists it
-  await trpc(page, baseURL!, "stacks.create", { repoId: repo.id, name: "Values", baseBranch: "main", branches: ["feature", "tidy/values"] });
+  await trpc(page, baseURL!, "stacks.create", {
+    repoId: repo.id,
+    name: "Values",
+    baseBranch: "main",
+    branches: ["feature", "tidy/values"],
+  });
   // the agent page: one approved and one pending change drafted by hand
   const session = await trpc(page, baseURL!, "agent.createSession", { repoId: repo.id, mode: "code", title: "Tidy the values" });
   agentSession = session.id;
-  const readme = await trpc(page, baseURL!, "agent.proposeChange", { sessionId: session.id, type: "create", path: "docs/values.md", content: "# Values\n\nDoubled.\n" });
+  const readme = await trpc(page, baseURL!, "agent.proposeChange", {
+    sessionId: session.id,
+    type: "create",
+    path: "docs/values.md",
+    content: "# Values\n\nDoubled.\n",
+  });
   await trpc(page, baseURL!, "agent.approveChange", { changeId: readme.id });
-  await trpc(page, baseURL!, "agent.proposeChange", { sessionId: session.id, type: "modify", path: "src/server.ts", content: "export const value0 = 0;\n" });
+  await trpc(page, baseURL!, "agent.proposeChange", {
+    sessionId: session.id,
+    type: "modify",
+    path: "src/server.ts",
+    content: "export const value0 = 0;\n",
+  });
   // settings → AI shows a saved (masked) repository key
-  await trpc(page, baseURL!, "repoAiKeys.set", { repoId: repo.id, provider: "openai", apiKey: "sk-a11y-fixture-key-0000", model: "gpt-a11y" });
+  await trpc(page, baseURL!, "repoAiKeys.set", {
+    repoId: repo.id,
+    provider: "openai",
+    apiKey: "sk-a11y-fixture-key-0000",
+    model: "gpt-a11y",
+  });
   await page.context().storageState({ path: storagePath() });
   await page.close();
 });
@@ -142,7 +219,11 @@ function storagePath() {
 for (const viewport of VIEWPORTS) {
   for (const theme of THEMES) {
     test(`main pages pass axe-core and fit the screen: ${viewport.name}, ${theme}`, async ({ browser, baseURL }) => {
-      const context = await browser.newContext({ storageState: storagePath(), viewport: { width: viewport.width, height: viewport.height }, colorScheme: theme });
+      const context = await browser.newContext({
+        storageState: storagePath(),
+        viewport: { width: viewport.width, height: viewport.height },
+        colorScheme: theme,
+      });
       // the theme cookie as the theme menu sets it; colorScheme also covers "system"
       await context.addCookies([{ name: "svc-theme", value: theme, url: baseURL! }]);
       const page = await context.newPage();
@@ -152,12 +233,17 @@ for (const viewport of VIEWPORTS) {
         expect(response?.status(), `${p.name} answered`).toBe(200);
         await expect(page.getByTestId(p.ready).first(), `${p.name} is drawn`).toBeVisible();
         await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
-        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
         if (scrollWidth > innerWidth) failures.push(`${p.name}: ${scrollWidth}px wide in a ${innerWidth}px viewport`);
         const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
         for (const v of results.violations) {
           if (v.impact !== "serious" && v.impact !== "critical") continue;
-          const where = v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")}${n.failureSummary ? ` (${n.failureSummary.split("\n").slice(1).join(" ").trim()})` : ""}`);
+          const where = v.nodes
+            .slice(0, 3)
+            .map((n) => `${n.target.join(" ")}${n.failureSummary ? ` (${n.failureSummary.split("\n").slice(1).join(" ").trim()})` : ""}`);
           failures.push(`${p.name}: ${v.id} [${v.impact}] ${v.help} — ${v.nodes.length} node(s): ${where.join("; ")}`);
         }
       }

@@ -22,7 +22,10 @@ async function ready(page: Page) {
   await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
 }
 
-test("offline: ask about lines, propose edits by hand, approve one, reject one, open the commit and a pull request", async ({ browser, baseURL }) => {
+test("offline: ask about lines, propose edits by hand, approve one, reject one, open the commit and a pull request", async ({
+  browser,
+  baseURL,
+}) => {
   const user = await newUser(browser, baseURL!, "agoff", stamp);
   await user.trpc("repos.create", { name: "agentoff" });
   await pushInitial(user, "agentoff", { "README.md": "# Agent offline\n", "src/util.ts": UTIL });
@@ -134,10 +137,20 @@ test("with a model: the reply streams in with its tool activity, the proposed ch
     const repo = await user.trpc("repos.create", { name: "agentai" });
     await pushInitial(user, "agentai", { "README.md": "# Agent with a model\n", "src/util.ts": UTIL });
     // this repository's own key points at the fake (the server allows private base URLs in e2e)
-    await user.trpc("repoAiKeys.set", { repoId: repo.id, provider: "openai", apiKey: "sk-e2e-agent-fake-0000", model: "fake-agent", baseUrl: fake.url });
+    await user.trpc("repoAiKeys.set", {
+      repoId: repo.id,
+      provider: "openai",
+      apiKey: "sk-e2e-agent-fake-0000",
+      model: "fake-agent",
+      baseUrl: fake.url,
+    });
     const next = UTIL.replace("export const ZERO = 0;", "export const ZERO = 0;\nexport const ONE = 1;");
     // first step: text streamed in slow pieces, then the tool call; second step (after the tool result): the closing words
-    fake.reply({ chunks: ["I will ", "add a ", "constant ", "ONE."], delayMs: 400, toolCalls: [{ name: "proposeChange", arguments: { type: "modify", path: "src/util.ts", content: next } }] });
+    fake.reply({
+      chunks: ["I will ", "add a ", "constant ", "ONE."],
+      delayMs: 400,
+      toolCalls: [{ name: "proposeChange", arguments: { type: "modify", path: "src/util.ts", content: next } }],
+    });
     fake.reply({ chunks: ["Proposed ", "the change."], delayMs: 400 });
 
     const page = user.page;
@@ -202,8 +215,17 @@ test("pm mode: a proposed issue is a card with its title and body, approved into
     const user = await newUser(browser, baseURL!, "agpm", stamp);
     const repo = await user.trpc("repos.create", { name: "agentpm" });
     await pushInitial(user, "agentpm", { "README.md": "# Agent pm\n" });
-    await user.trpc("repoAiKeys.set", { repoId: repo.id, provider: "openai", apiKey: "sk-e2e-agent-fake-0000", model: "fake-pm", baseUrl: fake.url });
-    fake.reply({ content: "A ticket for it.", toolCalls: [{ name: "proposeIssue", arguments: { title: "Write a contributing guide", body: "Explain **how** to send changes." } }] });
+    await user.trpc("repoAiKeys.set", {
+      repoId: repo.id,
+      provider: "openai",
+      apiKey: "sk-e2e-agent-fake-0000",
+      model: "fake-pm",
+      baseUrl: fake.url,
+    });
+    fake.reply({
+      content: "A ticket for it.",
+      toolCalls: [{ name: "proposeIssue", arguments: { title: "Write a contributing guide", body: "Explain **how** to send changes." } }],
+    });
     fake.reply({ content: "Proposed one issue." });
 
     const page = user.page;
@@ -214,7 +236,9 @@ test("pm mode: a proposed issue is a card with its title and body, approved into
     await expect(page.getByTestId("session-mode")).toHaveText("pm mode");
     await page.getByTestId("agent-input").fill("We need a contributing guide");
     await page.getByTestId("agent-send").click();
-    await expect(page.locator('[data-testid="agent-message"][data-role="assistant"]').last()).toContainText("Proposed one issue.", { timeout: 30_000 });
+    await expect(page.locator('[data-testid="agent-message"][data-role="assistant"]').last()).toContainText("Proposed one issue.", {
+      timeout: 30_000,
+    });
 
     const card = page.locator('[data-testid="change-card"]').filter({ hasText: "Write a contributing guide" });
     await expect(card.getByTestId("change-kind")).toHaveText("Issue");

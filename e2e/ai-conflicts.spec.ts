@@ -21,7 +21,8 @@ test("Explain a file; Suggest resolution, Use this resolution, then merge", asyn
     branch: "feature",
     changes: {
       "imports.ts": "import a\nimport b\nimport feat\n",
-      "src/util.ts": "export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function mul(a: number, b: number) {\n  console.log(a, b);\n  return a * b;\n}\n",
+      "src/util.ts":
+        "export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function mul(a: number, b: number) {\n  console.log(a, b);\n  return a * b;\n}\n",
     },
     title: "Add mul",
   });

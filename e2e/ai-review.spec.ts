@@ -11,7 +11,10 @@ import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);
 
-test("the AI review panel fills in, its finding is an inline thread in Files changed, and it can be resolved", async ({ browser, baseURL }) => {
+test("the AI review panel fills in, its finding is an inline thread in Files changed, and it can be resolved", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const author = await newUser(browser, baseURL!, "aira", stamp);
   const name = "aireview";
@@ -47,7 +50,10 @@ test("the AI review panel fills in, its finding is an inline thread in Files cha
   await expect(panel.getByTestId("ai-review")).toHaveAttribute("data-status", "done");
   const box = await panel.boundingBox();
   expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-  const axe = await new AxeBuilder({ page }).include("[data-testid=ai-review-panel]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include("[data-testid=ai-review-panel]")
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 900 });
 

@@ -54,9 +54,15 @@ test("set an AI key in settings, see it masked, change its model, delete it", as
   await page.reload();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await expect(section.getByTestId("ai-key-row")).toBeVisible();
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-  const axe = await new AxeBuilder({ page }).include("[data-testid='settings-ai']").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include("[data-testid='settings-ai']")
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   // delete, after a confirmation

@@ -14,7 +14,15 @@ const stamp = Date.now().toString(36);
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join("; ")})`,
+    );
 }
 
 test("Generate description fills the create form; Generate message writes the squash message", async ({ browser, baseURL }) => {
@@ -26,9 +34,19 @@ test("Generate description fills the create form; Generate message writes the sq
   const repo = await user.trpc("repos.create", { name });
   const clone = await pushInitial(user, name, { "README.md": "# Paging\n", "server/api/list.ts": "export const list = 1;\n" });
   clone.git("checkout", "--quiet", "-b", "feature/paged-lists");
-  clone.commit({ "server/api/list.ts": "export const list = 2;\nexport const cursor = true;\n" }, "feat(api): add cursor pagination to list endpoints");
+  clone.commit(
+    { "server/api/list.ts": "export const list = 2;\nexport const cursor = true;\n" },
+    "feat(api): add cursor pagination to list endpoints",
+  );
   clone.commit({ "docs/api.md": "# Cursors\n" }, "docs: describe the cursor parameter");
-  clone.git("commit", "--quiet", "--allow-empty", "--author=Grace Hopper <grace@example.com>", "-m", "fix(api): keep the order stable across pages");
+  clone.git(
+    "commit",
+    "--quiet",
+    "--allow-empty",
+    "--author=Grace Hopper <grace@example.com>",
+    "-m",
+    "fix(api): keep the order stable across pages",
+  );
   clone.push("feature/paged-lists");
 
   // the compare page: generate, read the result, edit nothing, create
@@ -43,7 +61,10 @@ test("Generate description fills the create form; Generate message writes the sq
   await expect(body).toHaveValue(/### Bug fixes\n\n- api: Keep the order stable across pages/);
   await expect(body).toHaveValue(/### Documentation/);
   expect(await seriousViolations(page)).toEqual([]);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 
   // a title the user typed is kept when generating again, in another style
@@ -66,7 +87,11 @@ test("Generate description fills the create form; Generate message writes the sq
   await box.getByTestId("generate-message").click();
   await expect(box.getByTestId("ai-engine-label")).toHaveText("Written by the local engine");
   const message = box.getByTestId("merge-message");
-  await expect(message).toHaveValue(new RegExp(`^feat\\(api\\): cursor pagination for lists \\(#${number}\\)\\n\\n\\* feat\\(api\\): add cursor pagination to list endpoints\\n`));
+  await expect(message).toHaveValue(
+    new RegExp(
+      `^feat\\(api\\): cursor pagination for lists \\(#${number}\\)\\n\\n\\* feat\\(api\\): add cursor pagination to list endpoints\\n`,
+    ),
+  );
   await expect(message).toHaveValue(/Co-authored-by: Grace Hopper <grace@example\.com>$/);
   expect(await seriousViolations(page)).toEqual([]);
   await box.getByTestId("merge-button").click();

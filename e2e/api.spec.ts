@@ -26,8 +26,18 @@ test("scripts: session → token → tRPC at /trpc and /api/trpc → git clone",
   // a cookie-authenticated POST from elsewhere (no Origin, or text/plain) is refused: CSRF (issue #6 item 15)
   expect((await request.post("/api/tokens", { data: { name: "csrf" } })).status()).toBe(403);
   expect((await request.post("/api/tokens", { headers: { origin: "http://evil.example" }, data: { name: "csrf" } })).status()).toBe(403);
-  expect((await request.post("/api/tokens", { headers: { origin: baseURL!, "content-type": "text/plain" }, data: JSON.stringify({ name: "csrf" }) })).status()).toBe(415);
-  const created = await request.post("/api/tokens", { headers: { origin: baseURL! }, data: { name: "script", scopes: ["repo:read", "repo:write", "user:read"] } });
+  expect(
+    (
+      await request.post("/api/tokens", {
+        headers: { origin: baseURL!, "content-type": "text/plain" },
+        data: JSON.stringify({ name: "csrf" }),
+      })
+    ).status(),
+  ).toBe(415);
+  const created = await request.post("/api/tokens", {
+    headers: { origin: baseURL! },
+    data: { name: "script", scopes: ["repo:read", "repo:write", "user:read"] },
+  });
   expect(created.status()).toBe(201);
   const { token } = await created.json();
   expect(token).toMatch(/^svc_/);
@@ -54,7 +64,10 @@ test("scripts: session → token → tRPC at /trpc and /api/trpc → git clone",
 
   // git clone of the (empty, private) repository with the token as password
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-e2e-api-"));
-  const env = { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0" } as Record<string, string | undefined> as NodeJS.ProcessEnv;
+  const env = { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0" } as Record<
+    string,
+    string | undefined
+  > as NodeJS.ProcessEnv;
   try {
     const url = new URL(`/${username}/scripted.git`, baseURL);
     url.username = username;
@@ -65,10 +78,14 @@ test("scripts: session → token → tRPC at /trpc and /api/trpc → git clone",
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/empty repository/);
-    const anonymous = spawnSync("git", ["-c", "credential.helper=", "ls-remote", new URL(`/${username}/scripted.git`, baseURL).toString()], {
-      encoding: "utf8",
-      env,
-    });
+    const anonymous = spawnSync(
+      "git",
+      ["-c", "credential.helper=", "ls-remote", new URL(`/${username}/scripted.git`, baseURL).toString()],
+      {
+        encoding: "utf8",
+        env,
+      },
+    );
     expect(anonymous.status).not.toBe(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -90,7 +90,9 @@ test("a page per column with exact counts; more on scroll or with the button; fu
   // the board spans the viewport (minus the page padding), so more than 4 of the 7 columns show
   const scroller = (await page.getByTestId("board-scroller").boundingBox())!;
   expect(scroller.width).toBeGreaterThan(1440 - 2 * 24 - 1);
-  const visible = await page.getByTestId("board-column").evaluateAll((cols) => cols.filter((c) => c.getBoundingClientRect().right <= window.innerWidth).length);
+  const visible = await page
+    .getByTestId("board-column")
+    .evaluateAll((cols) => cols.filter((c) => c.getBoundingClientRect().right <= window.innerWidth).length);
   expect(visible).toBeGreaterThanOrEqual(4);
 
   // keyboard users: the button, focused without scrolling its column's end into view
@@ -115,7 +117,10 @@ test("a page per column with exact counts; more on scroll or with the button; fu
 
 test("screen readers hear card and column names; no nested interactive controls", async ({ browser }) => {
   const { context, page } = await open(browser);
-  const axe = await new AxeBuilder({ page }).include("[data-testid=board]").withRules(["nested-interactive", "aria-allowed-role", "aria-command-name", "button-name", "link-name"]).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include("[data-testid=board]")
+    .withRules(["nested-interactive", "aria-allowed-role", "aria-command-name", "button-name", "link-name"])
+    .analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 
   const [first] = todo;
@@ -151,7 +156,8 @@ test("a failed move puts the card back and shows the server's message", async ({
   await expect(inProgress.locator(`[data-testid=board-card][data-number="${second.number}"]`)).toBeVisible();
   // meanwhile someone else moves the cards it would land next to: the server refuses the anchor
   const others = await inProgress.getByTestId("board-card").evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-number"))));
-  for (const n of others.filter((n) => n !== second.number)) await trpc(page, baseURL!, "issues.updateStatus", { repoId, number: n, status: "done" });
+  for (const n of others.filter((n) => n !== second.number))
+    await trpc(page, baseURL!, "issues.updateStatus", { repoId, number: n, status: "done" });
   await page.keyboard.press("Space");
   await expect(page.getByTestId("board-error")).toContainText(new RegExp(`Could not move #${second.number}: #\\d+ is not in in_progress`));
   await expect(column(page, "todo").locator(`[data-testid=board-card][data-number="${second.number}"]`)).toBeVisible();
@@ -197,7 +203,9 @@ test("phone: a swipe on a card scrolls the board, a press and hold picks the car
   // a quick horizontal swipe starting on a card (the Backlog column starts at x ≈ 316)
   const x = Math.min(target.x + 30, 380);
   const y = target.y + target.height / 2;
-  expect(await page.evaluate(([px, py]) => Boolean(document.elementFromPoint(px, py)?.closest("[data-testid=board-card]")), [x, y])).toBe(true);
+  expect(await page.evaluate(([px, py]) => Boolean(document.elementFromPoint(px, py)?.closest("[data-testid=board-card]")), [x, y])).toBe(
+    true,
+  );
   await touch("touchStart", x, y);
   for (let k = 1; k <= 10; k++) {
     await touch("touchMove", x - k * 25, y);

@@ -26,7 +26,10 @@ async function newUser(browser: Browser, prefix: string): Promise<User> {
   const signUp = await context.request.post("/api/trpc/users.signUp", { headers: origin(), data: { username, password: PASSWORD } });
   expect(signUp.status()).toBe(200);
   const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  const signIn = await context.request.post("/api/auth/callback/credentials", { headers: origin(), form: { csrfToken, username, password: PASSWORD, json: "true" } });
+  const signIn = await context.request.post("/api/auth/callback/credentials", {
+    headers: origin(),
+    form: { csrfToken, username, password: PASSWORD, json: "true" },
+  });
   expect(signIn.ok()).toBe(true);
   const me = await context.request.get("/api/trpc/users.me");
   expect(me.status()).toBe(200);
@@ -51,7 +54,11 @@ test("a collaborator's dashboard lists the shared repository and the issues assi
 
   const repo = await mutate<{ id: string }>(owner, "repos.create", { name: "shared-work", isPrivate: true });
   await mutate(owner, "repos.addCollaborator", { repoId: repo.id, username: collab.username, role: "write" });
-  const issue = await mutate<{ number: number }>(owner, "issues.create", { repoId: repo.id, title: "Ship the dashboard", assigneeId: collab.id });
+  const issue = await mutate<{ number: number }>(owner, "issues.create", {
+    repoId: repo.id,
+    title: "Ship the dashboard",
+    assigneeId: collab.id,
+  });
 
   // the collaborator: the repository with their role, the assigned issue, no issues created yet
   const page = collab.page;

@@ -30,7 +30,10 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await page.getByTestId("signup-submit").click();
   await expect(page.getByTestId("user-menu")).toBeVisible();
   await trpc(page, baseURL!, "repos.create", { name: REPO });
-  const created = await page.request.post("/api/tokens", { headers: { origin: baseURL! }, data: { name: "diff push", scopes: ["repo:write"] } });
+  const created = await page.request.post("/api/tokens", {
+    headers: { origin: baseURL! },
+    data: { name: "diff push", scopes: ["repo:write"] },
+  });
   const { token } = await created.json();
   const home = mkdtempSync(path.join(os.tmpdir(), "svc-diff-home-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-diff-repo-"));
@@ -42,14 +45,19 @@ test.beforeAll(async ({ browser, baseURL }) => {
   git("commit", "--quiet", "-m", "Initial commit");
   git("checkout", "--quiet", "-b", "feature");
   git("mv", "notes/old name.md", "notes/new name.md");
-  writeFile(dir, "src/app.ts", Array.from({ length: 30 }, (_, i) => (i === 10 ? "export const v10 = 100; // edited" : `export const v${i} = ${i};`)).join("\n") + "\n");
+  writeFile(
+    dir,
+    "src/app.ts",
+    Array.from({ length: 30 }, (_, i) => (i === 10 ? "export const v10 = 100; // edited" : `export const v${i} = ${i};`)).join("\n") + "\n",
+  );
   writeFileSync(path.join(dir, "logo.bin"), Buffer.from([0, 1, 2, 3, 0, 5, 6, 7]));
   git("add", "-A");
   git("commit", "--quiet", "-m", "Rename notes, edit app, add a binary");
   commitSha = git("rev-parse", "HEAD").trim();
   // a commit larger than the page's first response (PAGE_DIFF_LINES hunk lines): 40 files × 300 lines, on its own branch
   git("checkout", "--quiet", "-b", "big");
-  for (let i = 0; i < 40; i++) writeFile(dir, `big/f${String(i).padStart(2, "0")}.txt`, Array.from({ length: 300 }, (_, k) => `big ${i} line ${k}`).join("\n") + "\n");
+  for (let i = 0; i < 40; i++)
+    writeFile(dir, `big/f${String(i).padStart(2, "0")}.txt`, Array.from({ length: 300 }, (_, k) => `big ${i} line ${k}`).join("\n") + "\n");
   git("add", "-A");
   git("commit", "--quiet", "-m", "A large commit");
   bigSha = git("rev-parse", "HEAD").trim();
@@ -129,7 +137,10 @@ test("phone width: the commit page does not scroll sideways", async ({ browser }
   await expect(page.getByTestId("diff-viewer")).toBeVisible();
   await page.getByTestId("toggle-file-tree").click();
   await expect(page.getByTestId("diff-file-tree")).toBeVisible();
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
   await context.close();
 });

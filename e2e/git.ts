@@ -27,7 +27,12 @@ export function runGit(home: string, cwd: string, args: string[], author: GitAut
     GIT_COMMITTER_EMAIL: author.email,
   };
   for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"]) delete env[k];
-  const r = spawnSync("git", ["-c", "credential.helper=", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8", timeout: 60_000, env });
+  const r = spawnSync("git", ["-c", "credential.helper=", "-c", "init.defaultBranch=main", ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+    env,
+  });
   return { code: r.status ?? -1, out: `${r.stdout ?? ""}${r.stderr ?? ""}`, stdout: r.stdout ?? "" };
 }
 

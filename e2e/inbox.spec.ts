@@ -28,7 +28,15 @@ test("a requested review shows in the reviewer's inbox and top bar, and leaves w
   const reviewer = await newUser(browser, baseURL!, "inboxr", stamp);
   const repo = await author.trpc("repos.create", { name: "inboxed", isPrivate: true });
   await author.trpc("repos.addCollaborator", { repoId: repo.id, username: reviewer.username, role: "write" });
-  const { pr, headSha: head } = await openPullRequest(author, { repoId: repo.id, name: "inboxed", base: { "README.md": "# inboxed\n" }, branch: "topic", changes: { "a.txt": "a\n" }, title: "Please review the topic", message: "Add a" });
+  const { pr, headSha: head } = await openPullRequest(author, {
+    repoId: repo.id,
+    name: "inboxed",
+    base: { "README.md": "# inboxed\n" },
+    branch: "topic",
+    changes: { "a.txt": "a\n" },
+    title: "Please review the topic",
+    message: "Add a",
+  });
   const fullName = `${author.username}/inboxed`;
 
   // nothing requested yet: the reviewer's top bar has no count, the inbox says so
@@ -41,7 +49,11 @@ test("a requested review shows in the reviewer's inbox and top bar, and leaves w
   await expect(rp.getByTestId("inbox-count-review")).toHaveText("0");
 
   // the author requests a review from the reviewer
-  const profile = await (await reviewer.context.request.get(`/api/trpc/users.profile?input=${encodeURIComponent(JSON.stringify({ username: reviewer.username }))}`)).json();
+  const profile = await (
+    await reviewer.context.request.get(
+      `/api/trpc/users.profile?input=${encodeURIComponent(JSON.stringify({ username: reviewer.username }))}`,
+    )
+  ).json();
   await author.trpc("pulls.requestReview", { prId: pr.id, reviewerId: profile.result.data.id });
 
   // the reviewer's top bar counts it (another page, more than 5 s later: the count is asked again)

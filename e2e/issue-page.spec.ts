@@ -171,7 +171,13 @@ test("issue page: due date, estimate, parent, relation, mention, #N, rollback", 
       await route.fulfill({
         status: 400,
         contentType: "application/json",
-        body: JSON.stringify({ error: { message: "priority is frozen for this release", code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400, path: "issues.updatePriority" } } }),
+        body: JSON.stringify({
+          error: {
+            message: "priority is frozen for this release",
+            code: -32600,
+            data: { code: "BAD_REQUEST", httpStatus: 400, path: "issues.updatePriority" },
+          },
+        }),
       });
     });
     await page.getByTestId("priority-picker").click();
@@ -187,7 +193,11 @@ test("issue page: due date, estimate, parent, relation, mention, #N, rollback", 
       const seen: string[] = [];
       (window as unknown as { seenPriorities: string[] }).seenPriorities = seen;
       const observe = () => seen.push(document.querySelector("[data-testid=current-priority]")?.textContent ?? "");
-      new MutationObserver(observe).observe(document.querySelector("[data-testid=issue-sidebar]")!, { subtree: true, childList: true, characterData: true });
+      new MutationObserver(observe).observe(document.querySelector("[data-testid=issue-sidebar]")!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
     });
     await page.getByTestId("priority-picker").click();
     await page.getByTestId("priority-option-high").click();
@@ -358,7 +368,8 @@ test("keyboard only: file an issue, change its status and priority, accept one i
     await page.waitForLoadState("networkidle");
     const item = page.locator(`[data-testid=triage-item][data-number="${queued.number}"]`);
     await expect(item).toBeVisible();
-    for (let i = 0; i < 10 && (await page.getByTestId("triage-selected").getAttribute("data-number")) !== String(queued.number); i++) await page.keyboard.press("j");
+    for (let i = 0; i < 10 && (await page.getByTestId("triage-selected").getAttribute("data-number")) !== String(queued.number); i++)
+      await page.keyboard.press("j");
     await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", String(queued.number));
     await page.keyboard.press("a");
     await page.keyboard.press("Enter");

@@ -27,7 +27,9 @@ async function search(page: Page, q: string) {
 
 /** Waits until the list shows exactly these issue numbers, in this order. */
 async function expectRows(page: Page, numbers: number[]) {
-  await expect.poll(() => page.getByTestId("issue-row").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-number"))))).toEqual(numbers);
+  await expect
+    .poll(() => page.getByTestId("issue-row").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-number")))))
+    .toEqual(numbers);
 }
 
 test("issue search: empty states, qualifiers, full text, menus, sort, closed by, editable views", async ({ page }) => {
@@ -46,7 +48,13 @@ test("issue search: empty states, qualifiers, full text, menus, sort, closed by,
 
   await trpc(page, "issues.createLabel", { repoId: repo.id, name: "bug", color: "#d73a4a" });
   await trpc(page, "issues.createLabel", { repoId: repo.id, name: "good first issue", color: "#7057ff" });
-  await trpc(page, "issues.create", { repoId: repo.id, title: "Crash on startup", body: "A segfault in the loader", labels: ["bug"], priority: "high" });
+  await trpc(page, "issues.create", {
+    repoId: repo.id,
+    title: "Crash on startup",
+    body: "A segfault in the loader",
+    labels: ["bug"],
+    priority: "high",
+  });
   await trpc(page, "issues.create", { repoId: repo.id, title: "Dark mode", labels: ["good first issue"], priority: "low" });
   await trpc(page, "issues.create", { repoId: repo.id, title: "Crash when saving", labels: ["bug"] });
 

@@ -76,7 +76,12 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await trpc(page, "issues.createLabel", { repoId, name: "feature", color: "#a2eeef" });
 
   // --- issues through the form (Markdown preview, label picker, priority)
-  const first = await createIssue(page, { title: "Login button does nothing", body: "**Steps**: click *Log in*.", label: "bug", priority: "high" });
+  const first = await createIssue(page, {
+    title: "Login button does nothing",
+    body: "**Steps**: click *Log in*.",
+    label: "bug",
+    priority: "high",
+  });
   expect(first).toBe(1);
   await expect(page.getByTestId("issue-body-markdown").locator("strong")).toHaveText("Steps");
   await expect(page.getByTestId("sidebar-labels").getByTestId("label-chip")).toHaveText("bug");

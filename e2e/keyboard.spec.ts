@@ -48,13 +48,18 @@ test.beforeAll(async ({ browser }) => {
   const signUp = await context.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } });
   expect(signUp.status()).toBe(200);
   const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  const signIn = await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } });
+  const signIn = await context.request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, username, password: PASSWORD, json: "true" },
+  });
   expect(signIn.ok()).toBe(true);
 
   const repo = await post("repos.create", { name: repoName });
   await post("issues.create", { repoId: repo.id, title: "Fix the flux capacitor" });
   await post("issues.create", { repoId: repo.id, title: "Second issue" });
-  const created = await context.request.post("/api/tokens", { headers: { origin: test.info().project.use.baseURL! }, data: { name: "e2e keys", scopes: ["repo:read", "repo:write"] } });
+  const created = await context.request.post("/api/tokens", {
+    headers: { origin: test.info().project.use.baseURL! },
+    data: { name: "e2e keys", scopes: ["repo:read", "repo:write"] },
+  });
   expect(created.status()).toBe(201);
   const { token } = await created.json();
 
@@ -94,7 +99,8 @@ test("? opens the shortcut sheet listing this page's shortcuts; Escape closes it
   await page.keyboard.press("?");
   const sheet = page.getByTestId("shortcut-sheet");
   await expect(sheet).toBeVisible();
-  for (const keys of ["?", "mod+k", "/", "g i", "g b", "g c", "c", "t"]) await expect(sheet.locator(`[data-keys="${keys}"]`)).toHaveCount(1);
+  for (const keys of ["?", "mod+k", "/", "g i", "g b", "g c", "c", "t"])
+    await expect(sheet.locator(`[data-keys="${keys}"]`)).toHaveCount(1);
   await expect(sheet.getByRole("region", { name: "Repository" })).toContainText("Go to issues");
   await page.keyboard.press("Escape");
   await expect(sheet).toBeHidden();
@@ -275,18 +281,31 @@ test("the code view, the ref popover, the command menu, the sheet and the file f
     // the user menu (components/layout/user-menu.tsx, not part of this work) has a known
     // label-content-name-mismatch ("Account menu for x" around the visible "x"); left to its owner
     const r = await new AxeBuilder({ page }).exclude("[data-testid='user-menu']").analyze();
-    const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
+    const bad = r.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(" | ")}`,
+      );
     expect(bad, what).toEqual([]);
   };
   for (const colorScheme of ["light", "dark"] as const) {
-    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
       const at = `${colorScheme} ${viewport.width}px`;
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(viewport);
       await page.goto(`${repoUrl}/blob/main/src/lib/math.ts#L3-L6`);
       await ready();
       await expect(page.getByTestId("code-view").locator(".line.selected")).toHaveCount(4);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${at}: no horizontal scroll`).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${at}: no horizontal scroll`).toBe(
+        true,
+      );
       await serious(`${at} file with selected lines`);
       await page.getByTestId("branch-switcher").click();
       await page.getByTestId("ref-tab-tags").click();

@@ -58,7 +58,9 @@ async function signUp(page: Page) {
   const r = await page.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } });
   expect(r.status()).toBe(200);
   const { csrfToken } = await (await page.request.get("/api/auth/csrf")).json();
-  const signIn = await page.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } });
+  const signIn = await page.request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, username, password: PASSWORD, json: "true" },
+  });
   expect(signIn.ok()).toBe(true);
 }
 
@@ -68,7 +70,10 @@ test("README raw HTML, TOC anchors, relative images and a large file line by lin
   await signUp(page);
   const created = await page.request.post("/api/trpc/repos.create", { headers: { origin }, data: { name: repoName, isPrivate: false } });
   expect(created.status()).toBe(200);
-  const tokenRes = await page.request.post("/api/tokens", { headers: { origin }, data: { name: "e2e markdown", scopes: ["repo:read", "repo:write"] } });
+  const tokenRes = await page.request.post("/api/tokens", {
+    headers: { origin },
+    data: { name: "e2e markdown", scopes: ["repo:read", "repo:write"] },
+  });
   expect(tokenRes.status()).toBe(201);
   const { token } = await tokenRes.json();
 

@@ -85,7 +85,14 @@ test("404s, loading skeletons, prefetching, skip link and theme", async ({ page,
     await prefetched;
     await page.waitForTimeout(300);
     await link.click();
-    sawSkeleton = await page.getByTestId("skeleton").first().waitFor({ state: "visible", timeout: 5000 }).then(() => true, () => false);
+    sawSkeleton = await page
+      .getByTestId("skeleton")
+      .first()
+      .waitFor({ state: "visible", timeout: 5000 })
+      .then(
+        () => true,
+        () => false,
+      );
     await expect.poll(() => release !== null, { message: "the click asked the server for the page" }).toBe(true);
     (release as unknown as () => void)();
     release = null;

@@ -23,7 +23,10 @@ const origin = () => ({ origin: test.info().project.use.baseURL! });
 
 async function signIn(context: BrowserContext, username: string, password: string) {
   const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  const r = await context.request.post("/api/auth/callback/credentials", { headers: origin(), form: { csrfToken, username, password, json: "true" } });
+  const r = await context.request.post("/api/auth/callback/credentials", {
+    headers: origin(),
+    form: { csrfToken, username, password, json: "true" },
+  });
   expect(r.ok()).toBe(true);
 }
 
@@ -60,7 +63,9 @@ test.afterAll(async () => {
   await stranger?.context.close();
 });
 
-test("account settings: /settings lands on Account; name, email and password change; sign in with the new password", async ({ browser }) => {
+test("account settings: /settings lands on Account; name, email and password change; sign in with the new password", async ({
+  browser,
+}) => {
   const page = owner.page;
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/settings\/account$/);
@@ -68,7 +73,9 @@ test("account settings: /settings lands on Account; name, email and password cha
   await expect(page.getByTestId("avatar-preview").getByTestId("avatar").first()).toHaveText(owner.username.slice(0, 1));
   // the preview has the colour the top bar's avatar has (avatarHue of the username)
   const bg = (l: ReturnType<Page["getByTestId"]>) => l.evaluate((el) => getComputedStyle(el).backgroundColor);
-  expect(await bg(page.getByTestId("avatar-preview").getByTestId("avatar").first())).toBe(await bg(page.getByTestId("user-menu").getByTestId("avatar")));
+  expect(await bg(page.getByTestId("avatar-preview").getByTestId("avatar").first())).toBe(
+    await bg(page.getByTestId("user-menu").getByTestId("avatar")),
+  );
 
   await page.getByTestId("profile-name").fill("Grace Hopper");
   await page.getByTestId("profile-email").fill(`Grace.${stamp}@Example.com`);
@@ -209,8 +216,12 @@ test("labels and templates: create, edit and delete from repository settings", a
   await expect(t2).toBeVisible();
 
   // the issue form offers it
-  const templates = await owner.context.request.get(`/api/trpc/issues.listTemplates?input=${encodeURIComponent(JSON.stringify({ repoId: repo.id }))}`);
-  expect(((await templates.json()) as { result: { data: { name: string; labels: string[]; priority: string }[] } }).result.data).toEqual([expect.objectContaining({ name: "Defect report", labels: ["bug"], priority: "high" })]);
+  const templates = await owner.context.request.get(
+    `/api/trpc/issues.listTemplates?input=${encodeURIComponent(JSON.stringify({ repoId: repo.id }))}`,
+  );
+  expect(((await templates.json()) as { result: { data: { name: string; labels: string[]; priority: string }[] } }).result.data).toEqual([
+    expect.objectContaining({ name: "Defect report", labels: ["bug"], priority: "high" }),
+  ]);
 
   await t2.getByTestId("delete-template").click();
   await page.getByTestId("confirm-button").click();
@@ -248,7 +259,10 @@ test("projects and cycles: create from the pages and see progress", async () => 
 
   // four issues in the project and cycle: two done, one canceled, one open → 2/3 done
   const numbers: number[] = [];
-  for (const title of ["one", "two", "three", "four"]) numbers.push((await mutate<{ number: number }>(owner, "issues.create", { repoId: repo.id, title, project: "Launch", cycle: 1 })).number);
+  for (const title of ["one", "two", "three", "four"])
+    numbers.push(
+      (await mutate<{ number: number }>(owner, "issues.create", { repoId: repo.id, title, project: "Launch", cycle: 1 })).number,
+    );
   await mutate(owner, "issues.updateStatus", { repoId: repo.id, number: numbers[0], status: "done" });
   await mutate(owner, "issues.updateStatus", { repoId: repo.id, number: numbers[1], status: "done" });
   await mutate(owner, "issues.updateStatus", { repoId: repo.id, number: numbers[2], status: "canceled" });
@@ -294,7 +308,12 @@ test("projects and cycles: create from the pages and see progress", async () => 
 test("settings navs work at phone width without horizontal scroll", async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await owner.context.storageState() });
   const page = await context.newPage();
-  for (const path of ["/settings/account", `/${owner.username}/${repo.name}/settings/labels`, `/${owner.username}/${repo.name}/cycles`, `/${owner.username}`]) {
+  for (const path of [
+    "/settings/account",
+    `/${owner.username}/${repo.name}/settings/labels`,
+    `/${owner.username}/${repo.name}/cycles`,
+    `/${owner.username}`,
+  ]) {
     await page.goto(path);
     await expect(page.getByTestId("user-menu")).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -307,13 +326,24 @@ test("settings navs work at phone width without horizontal scroll", async ({ bro
 });
 
 test("the new pages and dialogs have no WCAG A/AA violations (axe-core), in light and dark themes", async ({ browser }) => {
-  const paths = ["/settings/account", `/${owner.username}`, `/${owner.username}/${repo.name}/settings/labels`, `/${owner.username}/${repo.name}/settings/templates`, `/${owner.username}/${repo.name}/projects`, `/${owner.username}/${repo.name}/cycles`, `/${owner.username}/${repo.name}/cycles/1`];
+  const paths = [
+    "/settings/account",
+    `/${owner.username}`,
+    `/${owner.username}/${repo.name}/settings/labels`,
+    `/${owner.username}/${repo.name}/settings/templates`,
+    `/${owner.username}/${repo.name}/projects`,
+    `/${owner.username}/${repo.name}/cycles`,
+    `/${owner.username}/${repo.name}/cycles/1`,
+  ];
   for (const colorScheme of ["light", "dark"] as const) {
     const context = await browser.newContext({ colorScheme, storageState: await owner.context.storageState() });
     const page = await context.newPage();
     const check = async (what: string) => {
       const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-      expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${colorScheme} ${what}`).toEqual([]);
+      expect(
+        result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        `${colorScheme} ${what}`,
+      ).toEqual([]);
     };
     for (const path of paths) {
       await page.goto(path);

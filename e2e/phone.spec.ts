@@ -27,13 +27,20 @@ test("the issue page fits a phone and shows its properties near the title", asyn
   const repo = await trpc("repos.create", { name: "mobile" });
   const long = "A very long issue title that keeps going so that it cannot fit on a phone screen at all";
   const target = await trpc("issues.create", { repoId: repo.id, title: `${long} (blocked one)` });
-  const issue = await trpc("issues.create", { repoId: repo.id, title: `${long} — and a word: ${"x".repeat(80)}`, body: "Steps: open the app." });
+  const issue = await trpc("issues.create", {
+    repoId: repo.id,
+    title: `${long} — and a word: ${"x".repeat(80)}`,
+    body: "Steps: open the app.",
+  });
   await trpc("issues.addRelation", { repoId: repo.id, sourceNumber: issue.number, targetNumber: target.number, type: "blocks" });
 
   for (const n of [issue.number, target.number]) {
     await page.goto(`/${username}/mobile/issues/${n}`);
     await expect(page.getByTestId("issue-page")).toBeVisible();
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
     expect(scrollWidth, `issue #${n} is ${scrollWidth}px wide in a ${innerWidth}px viewport`).toBeLessThanOrEqual(innerWidth);
     // the status and priority pickers are on the first screen, before the description
     const status = await page.getByTestId("sidebar-status").boundingBox();

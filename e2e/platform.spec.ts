@@ -40,11 +40,42 @@ function makeFixture(): string {
   const dir = path.join(work, "fixture");
   mkdirSync(dir);
   mustGit(dir, "init", "--quiet");
-  write(dir, "README.md", ["# Demo App", "", "A fixture pushed by the **end-to-end** test.", "", "| Feature | Status |", "| --- | --- |", "| Push | done |", "", "- [x] rendered with GFM", "", "```ts", "export const answer = 42;", "```", ""].join("\n"));
+  write(
+    dir,
+    "README.md",
+    [
+      "# Demo App",
+      "",
+      "A fixture pushed by the **end-to-end** test.",
+      "",
+      "| Feature | Status |",
+      "| --- | --- |",
+      "| Push | done |",
+      "",
+      "- [x] rendered with GFM",
+      "",
+      "```ts",
+      "export const answer = 42;",
+      "```",
+      "",
+    ].join("\n"),
+  );
   write(dir, "package.json", JSON.stringify({ name: "demo-app", version: "1.0.0" }, null, 2) + "\n");
   mustGit(dir, "add", "-A");
   mustGit(dir, "commit", "--quiet", "-m", "Initial commit");
-  write(dir, "src/lib/math.ts", ["/** Adds two numbers. */", "export function add(a: number, b: number): number {", "  return a + b;", "}", "", 'export const greeting: string = "hello";', ""].join("\n"));
+  write(
+    dir,
+    "src/lib/math.ts",
+    [
+      "/** Adds two numbers. */",
+      "export function add(a: number, b: number): number {",
+      "  return a + b;",
+      "}",
+      "",
+      'export const greeting: string = "hello";',
+      "",
+    ].join("\n"),
+  );
   write(dir, "src/index.ts", ['import { add } from "./lib/math";', "", "console.log(add(1, 2));", ""].join("\n"));
   mustGit(dir, "add", "-A");
   mustGit(dir, "commit", "--quiet", "-m", "Add math library");

@@ -73,7 +73,16 @@ export interface OpenedPull {
  */
 export async function openPullRequest(
   owner: E2EUser,
-  opts: { repoId: string; name: string; base: Record<string, string>; branch: string; changes: Record<string, string>; title: string; message?: string; body?: string },
+  opts: {
+    repoId: string;
+    name: string;
+    base: Record<string, string>;
+    branch: string;
+    changes: Record<string, string>;
+    title: string;
+    message?: string;
+    body?: string;
+  },
 ): Promise<OpenedPull> {
   const clone = await pushInitial(owner, opts.name, opts.base);
   clone.git("checkout", "--quiet", "-b", opts.branch);

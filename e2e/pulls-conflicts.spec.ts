@@ -13,7 +13,10 @@ import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);
 
-test("a conflicting push to the base shows in the open merge box; the conflicts page shows the three sides", async ({ browser, baseURL }) => {
+test("a conflicting push to the base shows in the open merge box; the conflicts page shows the three sides", async ({
+  browser,
+  baseURL,
+}) => {
   const user = await newUser(browser, baseURL!, "clash", stamp);
   const { username, context } = user;
   const trpc = user.trpc;
@@ -32,7 +35,14 @@ test("a conflicting push to the base shows in the open merge box; the conflicts 
   writeFile(dir, "config.txt", "colour = blue\nsize = 1\n");
   git("commit", "--quiet", "-am", "Make it blue");
   git("push", "--quiet", remote, "blue");
-  const pr = await trpc("pulls.create", { repoId: repo.id, title: "Make it blue", sourceBranch: "blue", targetBranch: "main", headSha: git("rev-parse", "blue").trim(), baseSha: git("rev-parse", "main").trim() });
+  const pr = await trpc("pulls.create", {
+    repoId: repo.id,
+    title: "Make it blue",
+    sourceBranch: "blue",
+    targetBranch: "main",
+    headSha: git("rev-parse", "blue").trim(),
+    baseSha: git("rev-parse", "main").trim(),
+  });
 
   const page = user.page;
   await page.goto(`/${username}/clash/pulls/${pr.number}`);

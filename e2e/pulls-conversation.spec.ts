@@ -16,7 +16,15 @@ test("request a review, see the approval live, add a label and a comment", async
   const repo = await author.trpc("repos.create", { name: "conv" });
   await author.trpc("repos.addCollaborator", { repoId: repo.id, username: reviewer.username, role: "write" });
   await author.trpc("issues.createLabel", { repoId: repo.id, name: "needs-docs", color: "#0075ca" });
-  const { pr, headSha } = await openPullRequest(author, { repoId: repo.id, name: "conv", base: { "README.md": "# conv\n" }, branch: "topic", changes: { "a.txt": "a\n" }, title: "Conversation topic", message: "Add a" });
+  const { pr, headSha } = await openPullRequest(author, {
+    repoId: repo.id,
+    name: "conv",
+    base: { "README.md": "# conv\n" },
+    branch: "topic",
+    changes: { "a.txt": "a\n" },
+    title: "Conversation topic",
+    message: "Add a",
+  });
 
   const page = author.page;
   await page.goto(`/${author.username}/conv/pulls/${pr.number}`);
@@ -28,7 +36,9 @@ test("request a review, see the approval live, add a label and a comment", async
   await page.keyboard.press("Escape");
   const row = page.getByTestId("pull-reviewer").and(page.locator(`[data-username='${reviewer.username}']`));
   await expect(row).toHaveAttribute("data-state", "pending");
-  await expect(page.getByTestId("pull-event").and(page.locator("[data-type='review_requested']"))).toContainText(`requested a review from ${reviewer.username}`);
+  await expect(page.getByTestId("pull-event").and(page.locator("[data-type='review_requested']"))).toContainText(
+    `requested a review from ${reviewer.username}`,
+  );
 
   // the reviewer approves from their browser; the author's page follows without a reload
   await reviewer.page.goto(`/${author.username}/conv/pulls/${pr.number}`);
@@ -60,13 +70,19 @@ test("request a review, see the approval live, add a label and a comment", async
 
   // the reload shows what the server stored, in order: request, review, label, comment
   await page.reload();
-  const kinds = await page.getByTestId("pull-timeline").locator(":scope > li").evaluateAll((els) => els.map((e) => e.getAttribute("data-type") ?? e.getAttribute("data-testid")));
+  const kinds = await page
+    .getByTestId("pull-timeline")
+    .locator(":scope > li")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-type") ?? e.getAttribute("data-testid")));
   expect(kinds.filter((k) => k !== "opened")).toEqual(["review_requested", "pull-review", "labeled", "pull-thread"]);
 
   // phone width: the sidebar comes before the timeline and nothing scrolls sideways
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  const [side, timeline] = await Promise.all([page.getByTestId("pull-sidebar").boundingBox(), page.getByTestId("pull-timeline").boundingBox()]);
+  const [side, timeline] = await Promise.all([
+    page.getByTestId("pull-sidebar").boundingBox(),
+    page.getByTestId("pull-timeline").boundingBox(),
+  ]);
   expect(side!.y).toBeLessThan(timeline!.y);
 });

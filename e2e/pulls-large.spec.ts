@@ -34,14 +34,24 @@ test("a 2,000-file / 100k-line pull request: first file visible, scrolls to the 
   for (let i = 0; i < FILES; i++) {
     const folder = path.join(dir, `pkg${String(i % 40).padStart(2, "0")}`);
     mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, `mod${String(i).padStart(4, "0")}.ts`), Array.from({ length: LINES }, (_, k) => `export const value${k} = ${i} + ${k}; // file ${i}`).join("\n") + "\n");
+    writeFileSync(
+      path.join(folder, `mod${String(i).padStart(4, "0")}.ts`),
+      Array.from({ length: LINES }, (_, k) => `export const value${k} = ${i} + ${k}; // file ${i}`).join("\n") + "\n",
+    );
   }
   git("add", "-A");
   git("commit", "--quiet", "-m", "Add 2,000 modules");
   const remote = user.remote(username, "large", token);
   git("push", "--quiet", remote, "main", "huge");
   const tip = (name: string) => git("rev-parse", name).trim();
-  const pr = await trpc("pulls.create", { repoId: repo.id, title: "Add 2,000 modules", sourceBranch: "huge", targetBranch: "main", headSha: tip("huge"), baseSha: tip("main") });
+  const pr = await trpc("pulls.create", {
+    repoId: repo.id,
+    title: "Add 2,000 modules",
+    sourceBranch: "huge",
+    targetBranch: "main",
+    headSha: tip("huge"),
+    baseSha: tip("main"),
+  });
 
   const page = user.page;
   // the frame in which the first file header is first drawn visible, in the page's own clock (ms
@@ -71,7 +81,14 @@ test("a 2,000-file / 100k-line pull request: first file visible, scrolls to the 
   await expect(page.locator("[data-line-type] span[style*='light-dark']").first()).toBeVisible();
   const navigation = await page.evaluate(() => {
     const n = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-    return { firstFile: (window as unknown as { __firstFileMs?: number }).__firstFileMs ?? -1, responseEnd: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd), load: Math.round(n.loadEventEnd), htmlKB: Math.round(n.decodedBodySize / 1024), elements: document.getElementsByTagName("*").length };
+    return {
+      firstFile: (window as unknown as { __firstFileMs?: number }).__firstFileMs ?? -1,
+      responseEnd: Math.round(n.responseEnd),
+      domContentLoaded: Math.round(n.domContentLoadedEventEnd),
+      load: Math.round(n.loadEventEnd),
+      htmlKB: Math.round(n.decodedBodySize / 1024),
+      elements: document.getElementsByTagName("*").length,
+    };
   });
 
   // scroll to the end in steps, as a reader would, timing how long each step's frame takes

@@ -14,7 +14,15 @@ test("two browsers on one pull request see each other's changes without reloadin
   const peer = await newUser(browser, baseURL!, "peer", stamp);
   const repo = await owner.trpc("repos.create", { name: "live" });
   await owner.trpc("repos.addCollaborator", { repoId: repo.id, username: peer.username, role: "write" });
-  const { pr, clone } = await openPullRequest(owner, { repoId: repo.id, name: "live", base: { "README.md": "# live\n" }, branch: "topic", changes: { "a.txt": "a\n" }, title: "Live topic", message: "Add a" });
+  const { pr, clone } = await openPullRequest(owner, {
+    repoId: repo.id,
+    name: "live",
+    base: { "README.md": "# live\n" },
+    branch: "topic",
+    changes: { "a.txt": "a\n" },
+    title: "Live topic",
+    message: "Add a",
+  });
 
   const url = `/${owner.username}/live/pulls/${pr.number}`;
   await Promise.all([owner.page.goto(url), peer.page.goto(url)]);

@@ -81,10 +81,18 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
     await expect(rp.getByTestId("suggestion")).toBeVisible();
     await rp.getByRole("button", { name: "Comment on line 1", exact: true }).click();
     await expect(rp.getByTestId("comment-form")).toBeVisible();
-    const { scrollWidth, innerWidth } = await rp.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const { scrollWidth, innerWidth } = await rp.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
     expect(scrollWidth, `${theme}: no sideways scroll`).toBeLessThanOrEqual(innerWidth);
     const results = await new AxeBuilder({ page: rp }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`), theme).toEqual([]);
+    expect(
+      results.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`),
+      theme,
+    ).toEqual([]);
   }
   await rp.setViewportSize({ width: 1280, height: 720 });
 
@@ -94,8 +102,15 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   await expect(ap.getByTestId("pull-tab-commits")).toContainText("2", { timeout: 15_000 });
   await expect(ap.getByTestId("diff-viewer")).toContainText("const de = 45;");
   // applying resolves the thread, and its lines changed: resolved and outdated
-  const applied = (await (await author.context.request.get(`/api/trpc/pulls.comments?input=${encodeURIComponent(JSON.stringify({ prId: pr.id }))}`)).json()).result.data;
-  expect(applied.filter((t: { suggestion: string | null; appliedSha: string | null; isResolved: boolean }) => t.suggestion !== null && t.appliedSha && t.isResolved)).toHaveLength(1);
+  const applied = (
+    await (await author.context.request.get(`/api/trpc/pulls.comments?input=${encodeURIComponent(JSON.stringify({ prId: pr.id }))}`)).json()
+  ).result.data;
+  expect(
+    applied.filter(
+      (t: { suggestion: string | null; appliedSha: string | null; isResolved: boolean }) =>
+        t.suggestion !== null && t.appliedSha && t.isResolved,
+    ),
+  ).toHaveLength(1);
   expect(clone.git("ls-remote", clone.remote, "refs/heads/more").split("\t")[0]).not.toBe(clone.sha("more"));
 
   // the reviewer approves with "Review changes"; the author only may comment
@@ -107,7 +122,9 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   await dialog.getByTestId("review-state-approved").check();
   await dialog.getByTestId("review-submit").click();
   await expect(dialog).toHaveCount(0);
-  const reviews = await reviewer.context.request.get(`/api/trpc/pulls.reviews?input=${encodeURIComponent(JSON.stringify({ prId: pr.id }))}`);
+  const reviews = await reviewer.context.request.get(
+    `/api/trpc/pulls.reviews?input=${encodeURIComponent(JSON.stringify({ prId: pr.id }))}`,
+  );
   expect((await reviews.json()).result.data.map((r: { state: string }) => r.state)).toEqual(["approved"]);
   await ap.getByTestId("review-changes").click();
   await expect(ap.getByTestId("review-dialog").getByRole("radio")).toHaveCount(1);

@@ -24,7 +24,12 @@ async function query(user: E2EUser, proc: string, input: unknown) {
 /** No serious or critical axe violations on `page` as it is now. */
 async function noAxeViolations(page: Page, label: string) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`), label).toEqual([]);
+  expect(
+    results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`),
+    label,
+  ).toEqual([]);
 }
 
 /** The distance from the window's top to `el`'s top (px). */
@@ -41,7 +46,10 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
     name,
     base: { "app.ts": base },
     branch: "tweak",
-    changes: { "app.ts": lines(8, (i) => (i === 2 ? "line two" : i === 5 ? "line five" : `line ${i}`)), "other.ts": lines(40, (i) => `export const x${i} = ${i};`) },
+    changes: {
+      "app.ts": lines(8, (i) => (i === 2 ? "line two" : i === 5 ? "line five" : `line ${i}`)),
+      "other.ts": lines(40, (i) => `export const x${i} = ${i};`),
+    },
     title: "Tweak lines",
   });
   const at = { prId: pr.id, path: "app.ts" };
@@ -97,7 +105,9 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   await bar.getByTestId("batch-commit").click();
   await expect(bar.getByTestId("form-error")).toContainText("overlap");
   // the server lists the pair by comment id; the bar names them by their authors
-  await expect(bar.getByTestId("form-error")).toContainText(`app.ts: @${author.username}'s suggestion (lines 4-5) and @${author.username}'s suggestion (lines 5-5)`);
+  await expect(bar.getByTestId("form-error")).toContainText(
+    `app.ts: @${author.username}'s suggestion (lines 4-5) and @${author.username}'s suggestion (lines 5-5)`,
+  );
   await noAxeViolations(page, "batch bar, light");
   expect((await query(author, "pulls.getCommits", { prId: pr.id })).commits).toHaveLength(1);
   // Clear empties it; "Remove from batch" takes one out
@@ -120,9 +130,19 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   clone.git("fetch", "--quiet", clone.remote, "tweak");
   clone.git("reset", "--hard", "--quiet", "FETCH_HEAD");
   expect(clone.git("rev-list", "--count", `${headSha}..HEAD`).trim()).toBe("1");
-  expect(clone.git("show", "--format=", "--unified=0", "HEAD", "--", "app.ts")).toMatch(/\+line 2 \(suggested\)[\s\S]*\+line 5 \(suggested\)/);
-  const after = (await query(author, "pulls.comments", { prId: pr.id })) as { id: string; isResolved: boolean; appliedSha: string | null }[];
-  for (const s of [s1, s2]) expect(after.find((t) => t.id === s.id), s.id).toMatchObject({ isResolved: true, appliedSha: clone.sha("HEAD") });
+  expect(clone.git("show", "--format=", "--unified=0", "HEAD", "--", "app.ts")).toMatch(
+    /\+line 2 \(suggested\)[\s\S]*\+line 5 \(suggested\)/,
+  );
+  const after = (await query(author, "pulls.comments", { prId: pr.id })) as {
+    id: string;
+    isResolved: boolean;
+    appliedSha: string | null;
+  }[];
+  for (const s of [s1, s2])
+    expect(
+      after.find((t) => t.id === s.id),
+      s.id,
+    ).toMatchObject({ isResolved: true, appliedSha: clone.sha("HEAD") });
   await expect(page.getByTestId("diff-viewer")).toContainText("line 2 (suggested)");
 
   // a push drops lines 7–8 and other.ts: "About line eight" moves to the top of app.ts, collapsed
@@ -160,12 +180,22 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   await author.context.close();
 });
 
-test("touch: the + shows without hover at 390px and a tap on a line number opens the form; a mouse drag selects a range", async ({ browser, baseURL }) => {
+test("touch: the + shows without hover at 390px and a tap on a line number opens the form; a mouse drag selects a range", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   const author = await newUser(browser, baseURL!, "sgtouch", stamp);
   const name = "touch";
   const repo = await author.trpc("repos.create", { name });
-  const { pr } = await openPullRequest(author, { repoId: repo.id, name, base: { "a.txt": lines(3, (i) => `a${i}`) }, branch: "b", changes: { "a.txt": lines(6, (i) => `a${i}`) }, title: "More a" });
+  const { pr } = await openPullRequest(author, {
+    repoId: repo.id,
+    name,
+    base: { "a.txt": lines(3, (i) => `a${i}`) },
+    branch: "b",
+    changes: { "a.txt": lines(6, (i) => `a${i}`) },
+    title: "More a",
+  });
   const url = `/${author.username}/${name}/pulls/${pr.number}/files`;
 
   // a mouse: the "+" is hidden until hover; a drag from line 2's number to line 5's selects 2–5
@@ -189,7 +219,12 @@ test("touch: the + shows without hover at 390px and a tap on a line number opens
   await expect(page.getByTestId("comment-form-range")).toHaveText("Commenting on line 1");
 
   // a phone: coarse pointer, no hover — every "+" shows; a tap on a number opens the form
-  const phone = await browser.newContext({ storageState: await author.context.storageState(), viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const phone = await browser.newContext({
+    storageState: await author.context.storageState(),
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
   const pp = await phone.newPage();
   await pp.goto(url);
   await expect(pp.locator("html[data-shortcuts='on']")).toHaveCount(1);
@@ -197,7 +232,10 @@ test("touch: the + shows without hover at 390px and a tap on a line number opens
   await expect(line(pp, 4).getByTestId("comment-line-mark")).toHaveCSS("opacity", "1");
   await line(pp, 4).tap();
   await expect(pp.getByTestId("comment-form-range")).toHaveText("Commenting on line 4");
-  const { scrollWidth, innerWidth } = await pp.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await pp.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
   await phone.close();
   await author.context.close();

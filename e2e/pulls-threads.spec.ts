@@ -151,10 +151,18 @@ test("threads on the Conversation tab: reply, resolve, edit, delete; who sees th
     await comment(t, "Curious too.").getByTestId("comment-menu").click();
     await xp.getByTestId("comment-edit").click();
     await expect(t.getByTestId("comment-edit-body")).toHaveValue("Curious too.");
-    const { scrollWidth, innerWidth } = await xp.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const { scrollWidth, innerWidth } = await xp.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
     expect(scrollWidth, `${theme}: no sideways scroll`).toBeLessThanOrEqual(innerWidth);
     const results = await new AxeBuilder({ page: xp }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`), theme).toEqual([]);
+    expect(
+      results.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`),
+      theme,
+    ).toEqual([]);
     await t.getByTestId("comment-edit-cancel").click();
     await expect(t.getByTestId("comment-edit-body")).toHaveCount(0);
   }

@@ -13,7 +13,10 @@ import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);
 
-test("push a branch, open its pull request from the banner, read the split diff, squash-merge; the issue closes and the commit shows", async ({ browser, baseURL }) => {
+test("push a branch, open its pull request from the banner, read the split diff, squash-merge; the issue closes and the commit shows", async ({
+  browser,
+  baseURL,
+}) => {
   const user = await newUser(browser, baseURL!, "puller", stamp);
   const { username, context, page } = user;
   const name = `app${stamp}`;

@@ -47,7 +47,9 @@ async function newUser(browser: Browser, prefix: string): Promise<User> {
   const signUp = await context.request.post("/api/trpc/users.signUp", { data: { username, password: PASSWORD } });
   expect(signUp.status()).toBe(200);
   const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  const signIn = await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } });
+  const signIn = await context.request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, username, password: PASSWORD, json: "true" },
+  });
   expect(signIn.ok()).toBe(true);
   const page = await context.newPage();
   await page.goto("/");
@@ -57,7 +59,10 @@ async function newUser(browser: Browser, prefix: string): Promise<User> {
 
 /** Creates a repository over tRPC with the context's session cookie (and this site's Origin, as a page would send). */
 async function createRepo(user: User, name: string, isPrivate: boolean) {
-  const r = await user.context.request.post("/api/trpc/repos.create", { headers: { origin: test.info().project.use.baseURL! }, data: { name, isPrivate } });
+  const r = await user.context.request.post("/api/trpc/repos.create", {
+    headers: { origin: test.info().project.use.baseURL! },
+    data: { name, isPrivate },
+  });
   expect(r.status()).toBe(200);
 }
 
@@ -129,7 +134,9 @@ test("collaborators: add, unknown user, change role, remove; settings only for a
   // change the role to read: still visible, no push instructions
   await changeRole(page, row, "read");
   await page.reload();
-  await expect(section.getByTestId("collaborator-row").filter({ hasText: other.username }).getByTestId("collaborator-role")).toHaveValue("read");
+  await expect(section.getByTestId("collaborator-row").filter({ hasText: other.username }).getByTestId("collaborator-role")).toHaveValue(
+    "read",
+  );
   expect(await status(other.page, repoUrl)).toBe(200);
   await expect(other.page.getByTestId("empty-repo")).toBeVisible();
   await expect(other.page.getByTestId("push-existing")).toHaveCount(0);
@@ -219,7 +226,10 @@ test("default branch, description and commit history with pagination", async ({ 
   await expect(page.getByText("History and branches").first()).toBeVisible(); // header, after refresh
 
   // a token with the session cookie, then push 37 commits on main and a "develop" branch
-  const created = await owner.context.request.post("/api/tokens", { headers: { origin: test.info().project.use.baseURL! }, data: { name: "e2e history", scopes: ["repo:read", "repo:write"] } });
+  const created = await owner.context.request.post("/api/tokens", {
+    headers: { origin: test.info().project.use.baseURL! },
+    data: { name: "e2e history", scopes: ["repo:read", "repo:write"] },
+  });
   expect(created.status()).toBe(201);
   const { token } = await created.json();
   const dir = path.join(work, "history");

@@ -124,7 +124,9 @@ test("an embedding model set in Settings → AI makes search hybrid, labelled wi
     // a search notices the index has no vectors for this model and queues the job that embeds every chunk
     await user.trpc("ai.semanticSearch", { repoId: repo.id, query: "duration" });
     const status = `/api/trpc/ai.searchIndexStatus?input=${encodeURIComponent(JSON.stringify({ repoId: repo.id }))}`;
-    await expect.poll(async () => (await (await user.context.request.get(status)).json()).result?.data?.embeddingModel, { timeout: 60_000 }).toBe("openai:fake-embed");
+    await expect
+      .poll(async () => (await (await user.context.request.get(status)).json()).result?.data?.embeddingModel, { timeout: 60_000 })
+      .toBe("openai:fake-embed");
     expect(fake.requests.some((r) => r.path.endsWith("/embeddings"))).toBe(true);
 
     await page.goto(`/${username}/${name}/search`);

@@ -71,7 +71,11 @@ test("sign-in never redirects off-site; a newline in callbackUrl is harmless", a
   await context.close();
 });
 
-test("pages carry a nonce CSP and security headers, run without violations, and cannot be framed", async ({ browser, baseURL, request }) => {
+test("pages carry a nonce CSP and security headers, run without violations, and cannot be framed", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
   const username = `csp${stamp}`;
   const { context, page, violations } = await watchedContext(browser);
   await signUpInUi(page, username);
@@ -104,7 +108,11 @@ test("pages carry a nonce CSP and security headers, run without violations, and 
   // clickjacking: a page on another port of the same host (same-site, so the session cookie goes
   // along into the frame) frames the settings page → the browser refuses to render it
   const framed = `${baseURL}/settings/tokens`;
-  const evil = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<h1>win a prize</h1><iframe src="${framed}" width="800" height="600"></iframe>`));
+  const evil = http.createServer((_req, res) =>
+    res
+      .writeHead(200, { "content-type": "text/html" })
+      .end(`<h1>win a prize</h1><iframe src="${framed}" width="800" height="600"></iframe>`),
+  );
   await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
   const attacker = await context.newPage();
   try {
@@ -112,7 +120,12 @@ test("pages carry a nonce CSP and security headers, run without violations, and 
     await expect.poll(() => attacker.frames().length).toBe(2);
     const frame = attacker.frames().find((f) => f !== attacker.mainFrame())!;
     await attacker.waitForTimeout(1500); // let a (wrongly) allowed frame render
-    expect(await frame.getByText("Personal access tokens").count().catch(() => 0)).toBe(0);
+    expect(
+      await frame
+        .getByText("Personal access tokens")
+        .count()
+        .catch(() => 0),
+    ).toBe(0);
     expect(frame.url()).not.toBe(framed);
   } finally {
     evil.close();
@@ -148,7 +161,14 @@ test("sign out everywhere ends the other browser's session and its service token
 });
 
 test("malformed percent-escapes in paths are 400, not 500", async ({ request }) => {
-  for (const path of ["/alice/pub/raw/main/%ZZ", "/api/trpc/%ZZ", "/alice/pub.git/%ZZ", "/alice/%E0%A4%A", "/api/tokens/%ED%A0%80", "/alice/pub/blob/main/%"]) {
+  for (const path of [
+    "/alice/pub/raw/main/%ZZ",
+    "/api/trpc/%ZZ",
+    "/alice/pub.git/%ZZ",
+    "/alice/%E0%A4%A",
+    "/api/tokens/%ED%A0%80",
+    "/alice/pub/blob/main/%",
+  ]) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(400);
     expect(await res.text()).toContain("malformed percent-escape");

@@ -28,9 +28,20 @@ export async function newUser(browser: Browser, baseURL: string, prefix: string,
   // each user signs up from an address of its own (svc reads the client address from
   // X-Forwarded-For): sign-ups are limited to 30 an hour per address, and the suite makes more
   const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-  expect((await context.request.post("/api/trpc/users.signUp", { headers: { "x-forwarded-for": address }, data: { username, password: PASSWORD } })).status()).toBe(200);
+  expect(
+    (
+      await context.request.post("/api/trpc/users.signUp", {
+        headers: { "x-forwarded-for": address },
+        data: { username, password: PASSWORD },
+      })
+    ).status(),
+  ).toBe(200);
   const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  expect((await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } })).ok()).toBe(true);
+  expect(
+    (
+      await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password: PASSWORD, json: "true" } })
+    ).ok(),
+  ).toBe(true);
   const page = await context.newPage();
   const origin = { origin: baseURL };
   return {

@@ -35,7 +35,13 @@ test.beforeAll(async ({ browser, baseURL }) => {
   git("commit", "--quiet", "-m", "Initial commit");
   const tips: Record<string, string> = { main: git("rev-parse", "HEAD").trim() };
   // main ← auth/model ← auth/api ← auth/ui (a stack), and ui/a ← ui/b for the browser-made stack
-  const chain = [["auth/model", "main"], ["auth/api", "auth/model"], ["auth/ui", "auth/api"], ["ui/a", "main"], ["ui/b", "ui/a"]];
+  const chain = [
+    ["auth/model", "main"],
+    ["auth/api", "auth/model"],
+    ["auth/ui", "auth/api"],
+    ["ui/a", "main"],
+    ["ui/b", "ui/a"],
+  ];
   for (const [branch, from] of chain) {
     git("checkout", "--quiet", "-B", branch, from);
     writeFile(dir, `${branch}.txt`, `${branch}\n`);
@@ -45,7 +51,14 @@ test.beforeAll(async ({ browser, baseURL }) => {
   }
   git("push", "--quiet", remote, "main", ...chain.map(([b]) => b));
   for (const [branch, from] of chain.slice(0, 3)) {
-    const pr = await user.trpc("pulls.create", { repoId, title: `Stacked ${branch}`, sourceBranch: branch, targetBranch: from, headSha: tips[branch], baseSha: tips[from] });
+    const pr = await user.trpc("pulls.create", {
+      repoId,
+      title: `Stacked ${branch}`,
+      sourceBranch: branch,
+      targetBranch: from,
+      headSha: tips[branch],
+      baseSha: tips[from],
+    });
     prs[branch] = pr.number;
   }
   await user.trpc("stacks.create", { repoId, name: "Auth", baseBranch: "main", branches: ["auth/model", "auth/api", "auth/ui"] });
@@ -131,7 +144,10 @@ test("create, reorder with the keyboard, and delete a stack on the stacks page",
   await expect(card.getByTestId("stack-page-branch").nth(1)).toHaveAttribute("data-branch", "ui/b");
   const stacks = await user.context.request.get(`/api/trpc/stacks.list?input=${encodeURIComponent(JSON.stringify({ repoId }))}`);
   const saved = (await stacks.json()).result.data.find((s: { name: string }) => s.name === "Interface");
-  expect(saved.branches.map((b: { branchName: string; position: number }) => [b.branchName, b.position])).toEqual([["ui/b", 0], ["ui/a", 1]]);
+  expect(saved.branches.map((b: { branchName: string; position: number }) => [b.branchName, b.position])).toEqual([
+    ["ui/b", 0],
+    ["ui/a", 1],
+  ]);
 
   // Delete: a confirmation first; Cancel keeps it, confirming removes it
   await card.getByTestId("stack-delete").click();
@@ -148,17 +164,33 @@ test("create, reorder with the keyboard, and delete a stack on the stacks page",
 /** Serious or critical axe-core violations (WCAG 2.1 A/AA) and sideways scroll on `page`, as strings. */
 async function problems(page: Page, what: string): Promise<string[]> {
   const out: string[] = [];
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   if (scrollWidth > innerWidth) out.push(`${what}: ${scrollWidth}px wide in a ${innerWidth}px viewport`);
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   for (const v of results.violations) {
-    if (v.impact === "serious" || v.impact === "critical") out.push(`${what}: ${v.id} [${v.impact}] ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`);
+    if (v.impact === "serious" || v.impact === "critical")
+      out.push(
+        `${what}: ${v.id} [${v.impact}] ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join("; ")}`,
+      );
   }
   return out;
 }
 
-test("at phone width in the dark theme, the New stack dialog and the reorder editor fit and pass axe-core", async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ storageState: await user.context.storageState(), viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+test("at phone width in the dark theme, the New stack dialog and the reorder editor fit and pass axe-core", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({
+    storageState: await user.context.storageState(),
+    viewport: { width: 390, height: 844 },
+    colorScheme: "dark",
+  });
   await context.addCookies([{ name: "svc-theme", value: "dark", url: baseURL! }]);
   const page = await context.newPage();
   await page.goto(`/${user.username}/${name}/pulls/stacks`);

@@ -5,7 +5,24 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 /** Folders the build does not read (tests, docs, tools, data) or writes itself (.next). */
-export const SKIP_DIRS = new Set(["node_modules", ".next", ".git", ".ci", "data", "test", "e2e", "bench", "docs", "scripts", "cli", "bin", "prisma", "test-results", "playwright-report", "tmp"]);
+export const SKIP_DIRS = new Set([
+  "node_modules",
+  ".next",
+  ".git",
+  ".ci",
+  "data",
+  "test",
+  "e2e",
+  "bench",
+  "docs",
+  "scripts",
+  "cli",
+  "bin",
+  "prisma",
+  "test-results",
+  "playwright-report",
+  "tmp",
+]);
 /** Files the build does not read, or writes itself (next-env.d.ts appears during the first build). */
 export const SKIP_FILE = /^(next-env\.d\.ts|.*\.tsbuildinfo|.*\.md|.*\.test\.tsx?)$/;
 

@@ -16,10 +16,21 @@ const INSTALL = ["apt-get update", "apt-get install -y chromium"];
  */
 export function chromiumPlan({ path, custom, exists, isRoot, hasAptGet }) {
   if (exists) return { action: "ok" };
-  if (custom) return { action: "stop", message: `CHROMIUM_PATH=${path} does not exist. Point it at a Chromium binary, or unset it and run: sudo ${INSTALL.join(" && sudo ")}` };
+  if (custom)
+    return {
+      action: "stop",
+      message: `CHROMIUM_PATH=${path} does not exist. Point it at a Chromium binary, or unset it and run: sudo ${INSTALL.join(" && sudo ")}`,
+    };
   if (isRoot && hasAptGet) return { action: "install", commands: INSTALL };
-  if (hasAptGet) return { action: "stop", message: `Chromium is missing (${path}); the browser tests need Debian's. Run: sudo ${INSTALL.join(" && sudo ")}` };
-  return { action: "stop", message: `Chromium is missing (${path}) and there is no apt-get here. Install Chromium, then run: CHROMIUM_PATH=/path/to/chromium npm test` };
+  if (hasAptGet)
+    return {
+      action: "stop",
+      message: `Chromium is missing (${path}); the browser tests need Debian's. Run: sudo ${INSTALL.join(" && sudo ")}`,
+    };
+  return {
+    action: "stop",
+    message: `Chromium is missing (${path}) and there is no apt-get here. Install Chromium, then run: CHROMIUM_PATH=/path/to/chromium npm test`,
+  };
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 export function forwardedFor(incoming, socketAddress, trustProxy) {
   if (trustProxy) {
-    const joined = Array.isArray(incoming) ? incoming.join(",") : incoming ?? "";
+    const joined = Array.isArray(incoming) ? incoming.join(",") : (incoming ?? "");
     const last = joined
       .split(",")
       .map((s) => s.trim())

@@ -26,11 +26,20 @@ mkdirSync(path.join(root, "data"), { recursive: true });
 for (const t of targets) {
   const dir = path.join(root, t.dir);
   mkdirSync(dir, { recursive: true });
-  const previous = readdirSync(dir).filter((d) => /^\d{14}_/.test(d)).sort().at(-1);
+  const previous = readdirSync(dir)
+    .filter((d) => /^\d{14}_/.test(d))
+    .sort()
+    .at(-1);
   const from = previous ? ["--from-schema-datamodel", path.join(dir, previous, "schema.prisma")] : ["--from-empty"];
-  const sql = execFileSync(process.execPath, [prisma, "migrate", "diff", "--config", t.config, ...from,
-    "--to-schema-datamodel", t.schema, "--script"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-  if (!/CREATE|ALTER|DROP/.test(sql)) { console.log(`${t.dir}: no changes`); continue; }
+  const sql = execFileSync(
+    process.execPath,
+    [prisma, "migrate", "diff", "--config", t.config, ...from, "--to-schema-datamodel", t.schema, "--script"],
+    { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  );
+  if (!/CREATE|ALTER|DROP/.test(sql)) {
+    console.log(`${t.dir}: no changes`);
+    continue;
+  }
   const out = path.join(dir, `${stamp}_${name}`);
   if (existsSync(out)) throw new Error(`${out} exists`);
   mkdirSync(out);

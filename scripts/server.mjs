@@ -47,7 +47,9 @@ export async function serve(options = {}) {
   server.on("request", (req, res) => {
     const problem = requestTargetProblem(req.url);
     if (problem) {
-      res.writeHead(400, { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" }).end(`bad request: ${problem}\n`);
+      res
+        .writeHead(400, { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" })
+        .end(`bad request: ${problem}\n`);
       return;
     }
     const xff = forwardedFor(req.headers["x-forwarded-for"], req.socket.remoteAddress, trustProxy);
@@ -82,7 +84,10 @@ export async function serve(options = {}) {
 /** Exits gracefully on SIGTERM/SIGINT (see the header); a second signal exits at once. */
 function closeOnSignals(close) {
   let closing = false;
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ]) {
     process.on(signal, () => {
       if (closing) process.exit(code);
       closing = true;
@@ -107,7 +112,9 @@ export async function main(note = "") {
     const { server, close } = await serve();
     const addr = server.address();
     const host = !process.env.HOSTNAME || ["0.0.0.0", "::"].includes(process.env.HOSTNAME) ? "localhost" : process.env.HOSTNAME;
-    console.log(`svc: listening on http://${host.includes(":") ? `[${host}]` : host}:${typeof addr === "object" && addr ? addr.port : ""} ${note}`.trimEnd());
+    console.log(
+      `svc: listening on http://${host.includes(":") ? `[${host}]` : host}:${typeof addr === "object" && addr ? addr.port : ""} ${note}`.trimEnd(),
+    );
     closeOnSignals(close);
   } catch (err) {
     console.error(`svc: cannot start the server: ${err instanceof Error ? err.message : err}`);

@@ -35,7 +35,12 @@ function run(label, cmd, cmdArgs, extraEnv = {}) {
 
 function vitest(label, extraEnv) {
   const out = path.join(tmp, `${label.replace(/\W+/g, "-")}.json`);
-  run(label, process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile=${out}`], extraEnv);
+  run(
+    label,
+    process.execPath,
+    [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile=${out}`],
+    extraEnv,
+  );
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, "utf8"));
     passed += r.numPassedTests;
@@ -44,7 +49,8 @@ function vitest(label, extraEnv) {
 }
 
 if (!args.has("--only-e2e")) {
-  if (!run("typecheck (tsc --noEmit)", process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root])) failed += 1;
+  if (!run("typecheck (tsc --noEmit)", process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root]))
+    failed += 1;
   vitest("vitest (SQLite)", { TEST_DATABASE_URL: "" });
   if (process.env.TEST_DATABASE_URL) vitest("vitest (PostgreSQL)", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
   else console.log("\n(TEST_DATABASE_URL not set: PostgreSQL run skipped; .ci/run sets it)");
@@ -53,7 +59,9 @@ if (!args.has("--only-e2e")) {
 if (!args.has("--no-e2e")) {
   if (run("next build", process.execPath, [path.join(root, "scripts/start.mjs"), "--build-only"])) {
     const out = path.join(tmp, "playwright.json");
-    run("playwright", process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+    run("playwright", process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    });
     if (existsSync(out)) {
       const s = JSON.parse(readFileSync(out, "utf8")).stats ?? {};
       passed += s.expected ?? 0;

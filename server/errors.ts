@@ -55,7 +55,14 @@ export function isDatabaseBusy(e: unknown): boolean {
   // Prisma reports it as P1008 "Operation has timed out" with the driver's own error in
   // meta.driverAdapterError.cause {originalCode: "SQLITE_BUSY", originalMessage: "database is locked"}
   for (let cur: unknown = e, depth = 0; cur && typeof cur === "object" && depth < 8; depth++) {
-    const err = cur as { code?: unknown; originalCode?: unknown; message?: unknown; originalMessage?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    const err = cur as {
+      code?: unknown;
+      originalCode?: unknown;
+      message?: unknown;
+      originalMessage?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     for (const code of [err.code, err.originalCode]) if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) return true;
     for (const m of [err.message, err.originalMessage]) if (typeof m === "string" && /database is locked|SQLITE_BUSY/i.test(m)) return true;
     cur = err.meta?.driverAdapterError ?? err.cause;
@@ -71,4 +78,8 @@ export const DATABASE_BUSY_RETRY_SECONDS = 2;
  * request was fine and changed nothing (its transaction never began), so it can simply be sent again.
  */
 export const databaseBusy = () =>
-  new AppError("SERVICE_UNAVAILABLE", `the database is busy; try again in ${DATABASE_BUSY_RETRY_SECONDS} seconds`, DATABASE_BUSY_RETRY_SECONDS);
+  new AppError(
+    "SERVICE_UNAVAILABLE",
+    `the database is busy; try again in ${DATABASE_BUSY_RETRY_SECONDS} seconds`,
+    DATABASE_BUSY_RETRY_SECONDS,
+  );

@@ -35,7 +35,11 @@ export const LIMITS = {
    * One address adds at most 10 per 15 minutes, so only many addresses reach it, and addresses
    * the owner signed in from (signInKnownAddress) are never held by it.
    */
-  signInAccountFailures: { points: 100, durationS: 60 * 60, what: "failed sign-in attempts for this account; sign in from an address you used before, or wait" },
+  signInAccountFailures: {
+    points: 100,
+    durationS: 60 * 60,
+    what: "failed sign-in attempts for this account; sign in from an address you used before, or wait",
+  },
   /**
    * Marker: (address, account) pairs with a successful sign-in in the last 14 days. (The memory
    * store times keys out with setTimeout, so a window must stay under 2^31 ms, about 24.8 days.)
@@ -106,7 +110,13 @@ function limiter(name: LimitName): RateLimiterAbstract {
     const spec: LimitSpec = LIMITS[name];
     const memory = new RateLimiterMemory({ keyPrefix: prefix, points: spec.points, duration: spec.durationS });
     l = redisUrl
-      ? new RateLimiterRedis({ storeClient: redisClient(redisUrl), keyPrefix: prefix, points: spec.points, duration: spec.durationS, insuranceLimiter: memory })
+      ? new RateLimiterRedis({
+          storeClient: redisClient(redisUrl),
+          keyPrefix: prefix,
+          points: spec.points,
+          duration: spec.durationS,
+          insuranceLimiter: memory,
+        })
       : memory;
     map.set(cacheKey, l);
   }
@@ -116,7 +126,11 @@ function limiter(name: LimitName): RateLimiterAbstract {
 function refusal(name: LimitName, msBeforeNext: number): AppError {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   const minutes = Math.ceil(retryAfter / 60);
-  return new AppError("TOO_MANY_REQUESTS", `too many ${LIMITS[name].what}; try again in ${retryAfter < 120 ? `${retryAfter} seconds` : `${minutes} minutes`}`, retryAfter);
+  return new AppError(
+    "TOO_MANY_REQUESTS",
+    `too many ${LIMITS[name].what}; try again in ${retryAfter < 120 ? `${retryAfter} seconds` : `${minutes} minutes`}`,
+    retryAfter,
+  );
 }
 
 /** Uses one point of `name` for `key`. Throws TOO_MANY_REQUESTS when none is left. */
@@ -166,7 +180,10 @@ export function addressKey(address: string): string {
   const left = groups(head);
   const right = plain.includes("::") ? groups(tail) : [];
   const all = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }
 
 /** Closes the Redis connection, if any (tests, shutdown). */

@@ -35,7 +35,9 @@ export async function hashBytes(gitDir: string, content: Buffer | string): Promi
  * git-update-ref(1)); the branch's previous tip, if any, becomes the parent. Returns the commit sha.
  */
 export async function commitBlobs(gitDir: string, branch: string, files: Record<string, string>): Promise<string> {
-  const listing = Object.entries(files).map(([name, sha]) => `100644 blob ${sha}\t${name}\n`).join("");
+  const listing = Object.entries(files)
+    .map(([name, sha]) => `100644 blob ${sha}\t${name}\n`)
+    .join("");
   const tree = (await gitText(["mktree"], { gitDir, input: listing })).trim();
   const parent = (await gitText(["for-each-ref", "--format=%(objectname)", `refs/heads/${branch}`], { gitDir })).trim();
   const commit = (await gitText(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", "fixture"], { gitDir })).trim();

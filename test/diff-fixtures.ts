@@ -21,7 +21,11 @@ export interface WorkRepo {
 export function workRepo(): WorkRepo {
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-diff-"));
   let tick = 0;
-  const env = () => gitEnv({ GIT_AUTHOR_DATE: `2024-01-01T00:00:${String(tick).padStart(2, "0")}Z`, GIT_COMMITTER_DATE: `2024-01-01T00:00:${String(tick).padStart(2, "0")}Z` });
+  const env = () =>
+    gitEnv({
+      GIT_AUTHOR_DATE: `2024-01-01T00:00:${String(tick).padStart(2, "0")}Z`,
+      GIT_COMMITTER_DATE: `2024-01-01T00:00:${String(tick).padStart(2, "0")}Z`,
+    });
   const gitBuf = (...args: string[]) => execFileSync("git", args, { cwd: dir, env: env(), maxBuffer: 1 << 30 });
   const git = (...args: string[]) => gitBuf(...args).toString("utf8");
   git("init", "-q", "--initial-branch=main");

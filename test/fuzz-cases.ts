@@ -20,22 +20,88 @@ export const HUGE = "x".repeat(1 << 20);
 
 /** Pieces that break naive code: lone surrogates, NUL and controls, escapes, dots, dashes. */
 const BAD_PIECES = [
-  "x\ud800", "\ud800", "\udc00", "\udbff\udbff", "\udc00\ud800", "\u0000", "a\u0000b", "\u0001", "\u0007", "\u001f", "\u007f",
-  "\r\n", "\n", "\t", "\u2028", "\ufeff", "\uffff", "%", "%Z", "%ZZ", "%E0%A4%A", "%00", "%0A", "%ED%A0%80", "%C0%AF", "%25",
-  "%2F", "..", ".", "-", "--", "🙂", "é", " ", "'", "\"", "\\", "$(x)", "<a>",
+  "x\ud800",
+  "\ud800",
+  "\udc00",
+  "\udbff\udbff",
+  "\udc00\ud800",
+  "\u0000",
+  "a\u0000b",
+  "\u0001",
+  "\u0007",
+  "\u001f",
+  "\u007f",
+  "\r\n",
+  "\n",
+  "\t",
+  "\u2028",
+  "\ufeff",
+  "\uffff",
+  "%",
+  "%Z",
+  "%ZZ",
+  "%E0%A4%A",
+  "%00",
+  "%0A",
+  "%ED%A0%80",
+  "%C0%AF",
+  "%25",
+  "%2F",
+  "..",
+  ".",
+  "-",
+  "--",
+  "🙂",
+  "é",
+  " ",
+  "'",
+  '"',
+  "\\",
+  "$(x)",
+  "<a>",
   // search syntax (issues.list q: qualifiers, FTS5 / tsquery operators)
-  "*", "NEAR(", "^", ":", "label:\"", "is:", "sort:", "-label:", "OR", "AND NOT", "@me",
+  "*",
+  "NEAR(",
+  "^",
+  ":",
+  'label:"',
+  "is:",
+  "sort:",
+  "-label:",
+  "OR",
+  "AND NOT",
+  "@me",
 ];
 
 /** Strings mixing the pieces above with arbitrary text; now and then 1 MB long. */
 export const badString: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.array(fc.oneof(fc.constantFrom(...BAD_PIECES), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 6 }).map((a) => a.join("")) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .array(fc.oneof(fc.constantFrom(...BAD_PIECES), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 6 })
+      .map((a) => a.join("")),
+  },
   { weight: 1, arbitrary: fc.constantFrom(HUGE, HUGE + "\ud800", "\u0000" + HUGE) },
 );
 
 const OLD_NASTY = fc.oneof(
   fc.anything(),
-  fc.constantFrom("", "-", "--upload-pack=touch /tmp/x", "../../etc/passwd", "a\0b", "x".repeat(5000), "HEAD", "main~1", "refs/heads/../x", "0", "-1", "NaN", "🙂", "\n"),
+  fc.constantFrom(
+    "",
+    "-",
+    "--upload-pack=touch /tmp/x",
+    "../../etc/passwd",
+    "a\0b",
+    "x".repeat(5000),
+    "HEAD",
+    "main~1",
+    "refs/heads/../x",
+    "0",
+    "-1",
+    "NaN",
+    "🙂",
+    "\n",
+  ),
   fc.integer(),
   fc.double(),
   fc.constantFrom(-1, 0, 1e12, Number.MAX_SAFE_INTEGER, 1.5, null, true),
@@ -54,13 +120,63 @@ export const nasty: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Field names the procedures use (so generated objects reach the schemas' fields). */
 export const FIELDS = [
-  "repoId", "owner", "name", "ref", "path", "limit", "offset", "username", "role", "description", "isPrivate",
-  "defaultBranch", "password", "email", "number", "title", "body", "state", "status", "priority", "dueDate",
-  "estimate", "labels", "labelId", "issueId", "commentId", "templateId", "viewId", "parentNumber", "sourceNumber",
-  "targetNumber", "type", "reason", "filters", "sort", "color", "days", "project", "cycle", "prId", "sessionId", "changeId",
-  "startsAt", "endsAt", "assigneeId", "numbers", "beforeNumber", "afterNumber", "scopes", "expiresInDays", "titleSearch",
-  "currentPassword", "newPassword", "projectId", "cycleId",
-  "q", "author",
+  "repoId",
+  "owner",
+  "name",
+  "ref",
+  "path",
+  "limit",
+  "offset",
+  "username",
+  "role",
+  "description",
+  "isPrivate",
+  "defaultBranch",
+  "password",
+  "email",
+  "number",
+  "title",
+  "body",
+  "state",
+  "status",
+  "priority",
+  "dueDate",
+  "estimate",
+  "labels",
+  "labelId",
+  "issueId",
+  "commentId",
+  "templateId",
+  "viewId",
+  "parentNumber",
+  "sourceNumber",
+  "targetNumber",
+  "type",
+  "reason",
+  "filters",
+  "sort",
+  "color",
+  "days",
+  "project",
+  "cycle",
+  "prId",
+  "sessionId",
+  "changeId",
+  "startsAt",
+  "endsAt",
+  "assigneeId",
+  "numbers",
+  "beforeNumber",
+  "afterNumber",
+  "scopes",
+  "expiresInDays",
+  "titleSearch",
+  "currentPassword",
+  "newPassword",
+  "projectId",
+  "cycleId",
+  "q",
+  "author",
 ];
 
 /**
@@ -71,22 +187,66 @@ export const FIELDS = [
  */
 export function procedureInput(repoId: string, owner: string, targets: (string | number)[][] = []): fc.Arbitrary<unknown> {
   const fields = fc.dictionary(fc.constantFrom(...FIELDS), nasty, { maxKeys: 6 });
-  const valid = { repoId, owner, name: "x", title: "t", body: "b", number: 1, color: "#aaaaaa", username: owner, role: "read", startsAt: "2026-01-01", endsAt: "2026-02-01" };
+  const valid = {
+    repoId,
+    owner,
+    name: "x",
+    title: "t",
+    body: "b",
+    number: 1,
+    color: "#aaaaaa",
+    username: owner,
+    role: "read",
+    startsAt: "2026-01-01",
+    endsAt: "2026-02-01",
+  };
   return fc.oneof(
     nasty,
     fields,
     fields.map((o) => ({ ...o, repoId })),
     fields.map((o) => ({ ...o, owner, name: "x" })),
-    fc.tuple(fc.constantFrom(...FIELDS), fc.oneof(badString, fc.array(badString, { minLength: 1, maxLength: 2 }))).map(([k, v]) => ({ ...valid, [k]: v })),
-    ...(targets.length ? [{ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...targets), badString).map(([path, v]) => setAt(valid, path, v)) }] : []),
+    fc
+      .tuple(fc.constantFrom(...FIELDS), fc.oneof(badString, fc.array(badString, { minLength: 1, maxLength: 2 })))
+      .map(([k, v]) => ({ ...valid, [k]: v })),
+    ...(targets.length
+      ? [{ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...targets), badString).map(([path, v]) => setAt(valid, path, v)) }]
+      : []),
   );
 }
 
 /** URL text with malformed and tricky percent-escapes (a path segment when `segment`). */
 export function urlGarbage(segment = true): fc.Arbitrary<string> {
-  const pieces = ["%", "%Z", "%ZZ", "%E0%A4%A", "%00", "%0A", "%0D", "%ED%A0%80", "%C0%AF", "%FF", "%25", "%2F", "%3F", "%23", "..", ".", "a", "main", "é", "%20", ";", "~", "-x", "info", "refs"];
+  const pieces = [
+    "%",
+    "%Z",
+    "%ZZ",
+    "%E0%A4%A",
+    "%00",
+    "%0A",
+    "%0D",
+    "%ED%A0%80",
+    "%C0%AF",
+    "%FF",
+    "%25",
+    "%2F",
+    "%3F",
+    "%23",
+    "..",
+    ".",
+    "a",
+    "main",
+    "é",
+    "%20",
+    ";",
+    "~",
+    "-x",
+    "info",
+    "refs",
+  ];
   if (!segment) pieces.push("/", "?", "&", "=");
-  return fc.array(fc.oneof(fc.constantFrom(...pieces), fc.stringMatching(/^[A-Za-z0-9._~-]{0,4}$/)), { minLength: 1, maxLength: 6 }).map((a) => a.join(""));
+  return fc
+    .array(fc.oneof(fc.constantFrom(...pieces), fc.stringMatching(/^[A-Za-z0-9._~-]{0,4}$/)), { minLength: 1, maxLength: 6 })
+    .map((a) => a.join(""));
 }
 
 export interface HttpCase {
@@ -120,7 +280,12 @@ function json(value: unknown): string {
 }
 
 /** Header values a fetch client can send: printable ASCII (garbage for the server, not for undici). */
-const headerGarbage = fc.array(fc.constantFrom("%", "%ZZ", "=", ";", " ", "a", "svc_", "Bearer ", "Basic ", "next-auth.session-token=", "\"", ",", "x".repeat(300)), { maxLength: 6 }).map((a) => a.join(""));
+const headerGarbage = fc
+  .array(
+    fc.constantFrom("%", "%ZZ", "=", ";", " ", "a", "svc_", "Bearer ", "Basic ", "next-auth.session-token=", '"', ",", "x".repeat(300)),
+    { maxLength: 6 },
+  )
+  .map((a) => a.join(""));
 
 /** Extra headers: usually none, sometimes garbage cookie, authorization or request id. */
 const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
@@ -140,12 +305,42 @@ export function trpcCases(f: Fixture): fc.Arbitrary<HttpCase> {
   const auth = withAuth({ authorization: `Bearer ${f.pat}` });
   const input = procedureInput(f.repoId, f.owner);
   return fc.oneof(
-    fc.tuple(proc, input, auth).map(([p, v, h]) => ({ surface: "trpc" as const, method: "GET", path: `/api/trpc/${p}?input=${encodeURIComponent(json(v))}`, headers: h })),
-    fc.tuple(proc, input, auth).map(([p, v, h]) => ({ surface: "trpc" as const, method: "POST", path: `/api/trpc/${p}`, headers: { ...h, "content-type": "application/json" }, body: json(v) })),
-    fc.tuple(proc, proc, input, auth).map(([p, q, v, h]) => ({ surface: "trpc" as const, method: "GET", path: `/trpc/${p},${q}?batch=1&input=${encodeURIComponent(json({ 0: v, 1: v }))}`, headers: h })),
-    fc.tuple(proc, urlGarbage(false), auth).map(([p, g, h]) => ({ surface: "trpc" as const, method: "GET", path: `/api/trpc/${p}?input=${g}`, headers: h })),
-    fc.tuple(urlGarbage(), fc.constantFrom("/api/trpc/", "/trpc/"), fc.constantFrom("GET", "POST"), auth).map(([g, prefix, method, h]) => ({ surface: "trpc" as const, method, path: `${prefix}${g}`, headers: h, body: method === "POST" ? "{}" : undefined })),
-    fc.tuple(proc, badString, auth).map(([p, b, h]) => ({ surface: "trpc" as const, method: "POST", path: `/api/trpc/${p}`, headers: { ...h, "content-type": "application/json" }, body: b })),
+    fc.tuple(proc, input, auth).map(([p, v, h]) => ({
+      surface: "trpc" as const,
+      method: "GET",
+      path: `/api/trpc/${p}?input=${encodeURIComponent(json(v))}`,
+      headers: h,
+    })),
+    fc.tuple(proc, input, auth).map(([p, v, h]) => ({
+      surface: "trpc" as const,
+      method: "POST",
+      path: `/api/trpc/${p}`,
+      headers: { ...h, "content-type": "application/json" },
+      body: json(v),
+    })),
+    fc.tuple(proc, proc, input, auth).map(([p, q, v, h]) => ({
+      surface: "trpc" as const,
+      method: "GET",
+      path: `/trpc/${p},${q}?batch=1&input=${encodeURIComponent(json({ 0: v, 1: v }))}`,
+      headers: h,
+    })),
+    fc
+      .tuple(proc, urlGarbage(false), auth)
+      .map(([p, g, h]) => ({ surface: "trpc" as const, method: "GET", path: `/api/trpc/${p}?input=${g}`, headers: h })),
+    fc.tuple(urlGarbage(), fc.constantFrom("/api/trpc/", "/trpc/"), fc.constantFrom("GET", "POST"), auth).map(([g, prefix, method, h]) => ({
+      surface: "trpc" as const,
+      method,
+      path: `${prefix}${g}`,
+      headers: h,
+      body: method === "POST" ? "{}" : undefined,
+    })),
+    fc.tuple(proc, badString, auth).map(([p, b, h]) => ({
+      surface: "trpc" as const,
+      method: "POST",
+      path: `/api/trpc/${p}`,
+      headers: { ...h, "content-type": "application/json" },
+      body: b,
+    })),
   );
 }
 
@@ -154,7 +349,13 @@ export function restCases(f: Fixture): fc.Arbitrary<HttpCase> {
   const auth = withAuth(f.restAuth);
   const tokenFields = fc.dictionary(fc.constantFrom("name", "scopes", "expiresInDays"), nasty, { maxKeys: 3 });
   return fc.oneof(
-    fc.tuple(tokenFields, auth).map(([v, h]) => ({ surface: "rest" as const, method: "POST", path: "/api/tokens", headers: { ...h, "content-type": "application/json" }, body: json(v) })),
+    fc.tuple(tokenFields, auth).map(([v, h]) => ({
+      surface: "rest" as const,
+      method: "POST",
+      path: "/api/tokens",
+      headers: { ...h, "content-type": "application/json" },
+      body: json(v),
+    })),
     fc.tuple(badString, auth).map(([b, h]) => ({ surface: "rest" as const, method: "POST", path: "/api/tokens", headers: h, body: b })),
     fc.tuple(urlGarbage(), auth).map(([g, h]) => ({ surface: "rest" as const, method: "DELETE", path: `/api/tokens/${g}`, headers: h })),
     auth.map((h) => ({ surface: "rest" as const, method: "GET", path: "/api/tokens", headers: h })),
@@ -166,11 +367,24 @@ export function gitCases(f: Fixture): fc.Arbitrary<HttpCase> {
   const auth = withAuth({ authorization: `Basic ${Buffer.from(`${f.owner}:${f.pat}`).toString("base64")}` });
   const base = `/${f.owner}/${f.repo}.git`;
   return fc.oneof(
-    fc.tuple(urlGarbage(false), urlGarbage(false), auth).map(([g, s, h]) => ({ surface: "git" as const, method: "GET", path: `${base}/${g}?service=${s}`, headers: h })),
-    fc.tuple(urlGarbage(false), auth).map(([s, h]) => ({ surface: "git" as const, method: "GET", path: `${base}/info/refs?service=${s}`, headers: h })),
-    fc.tuple(urlGarbage(), urlGarbage(), auth).map(([o, r, h]) => ({ surface: "git" as const, method: "GET", path: `/${o}/${r}.git/info/refs?service=git-upload-pack`, headers: h })),
+    fc
+      .tuple(urlGarbage(false), urlGarbage(false), auth)
+      .map(([g, s, h]) => ({ surface: "git" as const, method: "GET", path: `${base}/${g}?service=${s}`, headers: h })),
+    fc
+      .tuple(urlGarbage(false), auth)
+      .map(([s, h]) => ({ surface: "git" as const, method: "GET", path: `${base}/info/refs?service=${s}`, headers: h })),
+    fc.tuple(urlGarbage(), urlGarbage(), auth).map(([o, r, h]) => ({
+      surface: "git" as const,
+      method: "GET",
+      path: `/${o}/${r}.git/info/refs?service=git-upload-pack`,
+      headers: h,
+    })),
     fc.tuple(fc.constantFrom("git-upload-pack", "git-receive-pack"), urlGarbage(), badString, auth).map(([svc, g, b, h]) => ({
-      surface: "git" as const, method: "POST", path: `${base}/${g.length % 2 ? svc : g}`, headers: { ...h, "content-type": `application/x-${svc}-request` }, body: b,
+      surface: "git" as const,
+      method: "POST",
+      path: `${base}/${g.length % 2 ? svc : g}`,
+      headers: { ...h, "content-type": `application/x-${svc}-request` },
+      body: b,
     })),
   );
 }
@@ -212,7 +426,14 @@ export function send(baseUrl: string, c: HttpCase): Promise<Outcome> {
   return new Promise((resolve) => {
     let answered = false;
     const req = http.request(
-      { host: url.hostname, port: url.port, method: c.method, path: c.path, headers: { ...c.headers, ...(c.body !== undefined ? { "content-length": Buffer.byteLength(c.body) } : {}) }, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: c.method,
+        path: c.path,
+        headers: { ...c.headers, ...(c.body !== undefined ? { "content-length": Buffer.byteLength(c.body) } : {}) },
+        agent: false,
+      },
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];

@@ -52,7 +52,9 @@ type Handler = (req: Request) => Promise<Response>;
  * Serves svc's HTTP endpoints (tRPC, /api/tokens, git smart HTTP when `git` is given) on
  * 127.0.0.1 with real streaming, like the Next routes do. Returns the base URL and a closer.
  */
-export async function startServer(extra: { git?: (req: Request, owner: string, repo: string, rest: string) => Promise<Response> } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startServer(
+  extra: { git?: (req: Request, owner: string, repo: string, rest: string) => Promise<Response> } = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
   const route = (req: Request): Promise<Response> => {
     const { pathname } = new URL(req.url);
     if (pathname.startsWith("/api/trpc/") || pathname.startsWith("/trpc/")) return handleTrpc(req);
@@ -74,8 +76,16 @@ export async function startServer(extra: { git?: (req: Request, owner: string, r
       const hasBody = nreq.method !== "GET" && nreq.method !== "HEAD";
       // As Next does (signalFromNodeResponse): a client that goes away before the response is finished aborts req.signal.
       const aborter = new AbortController();
-      nres.once("close", () => { if (!nres.writableFinished) aborter.abort(new Error("client disconnected")); });
-      const req = new Request(url, { method: nreq.method, headers, body: hasBody ? (Readable.toWeb(nreq) as ReadableStream) : undefined, duplex: "half", signal: aborter.signal } as RequestInit);
+      nres.once("close", () => {
+        if (!nres.writableFinished) aborter.abort(new Error("client disconnected"));
+      });
+      const req = new Request(url, {
+        method: nreq.method,
+        headers,
+        body: hasBody ? (Readable.toWeb(nreq) as ReadableStream) : undefined,
+        duplex: "half",
+        signal: aborter.signal,
+      } as RequestInit);
       const res = await (route as Handler)(req);
       nres.writeHead(res.status, Object.fromEntries(res.headers));
       if (res.body) Readable.fromWeb(res.body as never).pipe(nres);
@@ -87,5 +97,12 @@ export async function startServer(extra: { git?: (req: Request, owner: string, r
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

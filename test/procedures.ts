@@ -13,7 +13,9 @@ export interface ProcedureInfo {
 }
 
 export function allProcedures(): ProcedureInfo[] {
-  const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: ProcedureInfo["type"]; meta?: { tier?: Tier } } }> } })._def.procedures;
+  const procedures = (
+    appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: ProcedureInfo["type"]; meta?: { tier?: Tier } } }> } }
+  )._def.procedures;
   return Object.entries(procedures).map(([path, p]) => ({ path, type: p._def.type, tier: p._def.meta?.tier }));
 }
 

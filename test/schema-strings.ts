@@ -13,7 +13,18 @@ export interface StringLeaf {
   schema: z.ZodType;
 }
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType; left?: z.ZodType; right?: z.ZodType; valueType?: z.ZodType; getter?: () => z.ZodType };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+  left?: z.ZodType;
+  right?: z.ZodType;
+  valueType?: z.ZodType;
+  getter?: () => z.ZodType;
+};
 
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
@@ -61,7 +72,8 @@ export function procedureStringLeaves(): { path: string; leaves: StringLeaf[] }[
 /** `base` (an object) with `value` placed at `path`, creating objects and one-element arrays on the way. */
 export function setAt(base: Record<string, unknown>, path: (string | number)[], value: unknown): Record<string, unknown> {
   if (path.length === 0) return base;
-  const build = (p: (string | number)[]): unknown => (p.length === 0 ? value : typeof p[0] === "number" ? [build(p.slice(1))] : { [p[0]]: build(p.slice(1)) });
+  const build = (p: (string | number)[]): unknown =>
+    p.length === 0 ? value : typeof p[0] === "number" ? [build(p.slice(1))] : { [p[0]]: build(p.slice(1)) };
   const [head, ...rest] = path;
   return { ...base, [head]: build(rest) };
 }

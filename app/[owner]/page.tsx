@@ -48,15 +48,24 @@ export default async function ProfilePage({ params, searchParams }: { params: Pa
       <aside className="min-w-0" data-testid="profile-card">
         <Avatar username={user.username} size="lg" className="md:h-40! md:w-40! md:text-6xl!" />
         <h1 className="mt-4 min-w-0">
-          {user.name && <span className="block break-words text-2xl font-semibold leading-tight text-foreground" data-testid="profile-name">{user.name}</span>}
-          <span className={cx("block break-all", user.name ? "text-lg text-muted-foreground" : "text-2xl font-semibold text-foreground")} data-testid="profile-username">
+          {user.name && (
+            <span className="block break-words text-2xl font-semibold leading-tight text-foreground" data-testid="profile-name">
+              {user.name}
+            </span>
+          )}
+          <span
+            className={cx("block break-all", user.name ? "text-lg text-muted-foreground" : "text-2xl font-semibold text-foreground")}
+            data-testid="profile-username"
+          >
             {user.username}
           </span>
         </h1>
         <p className="mt-2 text-sm text-subtle-foreground">Joined {shortDate(user.createdAt)}</p>
         {isSelf && (
           <Button asChild variant="secondary" className="mt-4 w-full">
-            <Link href="/settings/account" data-testid="edit-profile">Edit profile</Link>
+            <Link href="/settings/account" data-testid="edit-profile">
+              Edit profile
+            </Link>
           </Button>
         )}
       </aside>
@@ -67,9 +76,21 @@ export default async function ProfilePage({ params, searchParams }: { params: Pa
         <ProfileRepos repos={repos} username={user.username} isSelf={isSelf} page={page} />
         {(page > 1 || rows.length > PAGE_SIZE) && (
           <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pagination">
-            {page > 1 ? <Button asChild><Link href={pageUrl(page - 1)}>← Previous</Link></Button> : <span />}
+            {page > 1 ? (
+              <Button asChild>
+                <Link href={pageUrl(page - 1)}>← Previous</Link>
+              </Button>
+            ) : (
+              <span />
+            )}
             <span className="text-subtle-foreground">Page {page}</span>
-            {rows.length > PAGE_SIZE ? <Button asChild><Link href={pageUrl(page + 1)}>Next →</Link></Button> : <span />}
+            {rows.length > PAGE_SIZE ? (
+              <Button asChild>
+                <Link href={pageUrl(page + 1)}>Next →</Link>
+              </Button>
+            ) : (
+              <span />
+            )}
           </nav>
         )}
       </section>

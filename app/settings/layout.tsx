@@ -24,9 +24,24 @@ export default async function SettingsLayout({ children }: { children: React.Rea
         <SideNav
           label="Settings"
           items={[
-            { href: "/settings/account", label: "Account", icon: <GearIcon className="text-subtle-foreground" />, testId: "settings-nav-account" },
-            { href: "/settings/sessions", label: "Sessions", icon: <DeviceIcon className="text-subtle-foreground" />, testId: "settings-nav-sessions" },
-            { href: "/settings/tokens", label: "Tokens", icon: <KeyIcon className="text-subtle-foreground" />, testId: "settings-nav-tokens" },
+            {
+              href: "/settings/account",
+              label: "Account",
+              icon: <GearIcon className="text-subtle-foreground" />,
+              testId: "settings-nav-account",
+            },
+            {
+              href: "/settings/sessions",
+              label: "Sessions",
+              icon: <DeviceIcon className="text-subtle-foreground" />,
+              testId: "settings-nav-sessions",
+            },
+            {
+              href: "/settings/tokens",
+              label: "Tokens",
+              icon: <KeyIcon className="text-subtle-foreground" />,
+              testId: "settings-nav-tokens",
+            },
           ]}
         />
       </div>

@@ -46,7 +46,11 @@ export function AgentPage({ repo, status, modes, sessions: initialSessions, init
   const [selectedId, setSelectedId] = useState<string | null>(initialSessionId ?? list[0]?.id ?? null);
   const [picked, setPicked] = useState<string[]>([]);
   const [selection, setSelection] = useState<Selection | null>(initialSelection);
-  const files = useQuery({ ...trpc.repos.files.queryOptions({ repoId: repo.id, ref: repo.defaultBranch }), enabled: !repo.isEmpty, staleTime: 5 * 60_000 });
+  const files = useQuery({
+    ...trpc.repos.files.queryOptions({ repoId: repo.id, ref: repo.defaultBranch }),
+    enabled: !repo.isEmpty,
+    staleTime: 5 * 60_000,
+  });
   const paths = files.data?.paths ?? [];
   const session = list.find((s) => s.id === selectedId) ?? null;
 
@@ -64,7 +68,9 @@ export function AgentPage({ repo, status, modes, sessions: initialSessions, init
   const refreshChanges = () => {
     if (!session) return;
     void queryClient.invalidateQueries({ queryKey: trpc.agent.getPendingChanges.queryKey({ sessionId: session.id }) });
-    void queryClient.invalidateQueries({ queryKey: trpc.agent.getMessages.queryKey({ sessionId: session.id, limit: HISTORY_LIMIT, latest: true }) });
+    void queryClient.invalidateQueries({
+      queryKey: trpc.agent.getMessages.queryKey({ sessionId: session.id, limit: HISTORY_LIMIT, latest: true }),
+    });
   };
 
   return (
@@ -77,7 +83,10 @@ export function AgentPage({ repo, status, modes, sessions: initialSessions, init
             repoId={repo.id}
             modes={modes}
             onCreated={(s) => {
-              queryClient.setQueryData(trpc.agent.listSessions.queryKey(listInput), (old: AgentSessionView[] | undefined) => [s, ...(old ?? []).filter((o) => o.id !== s.id)]);
+              queryClient.setQueryData(trpc.agent.listSessions.queryKey(listInput), (old: AgentSessionView[] | undefined) => [
+                s,
+                ...(old ?? []).filter((o) => o.id !== s.id),
+              ]);
               setSelectedId(s.id);
               void refreshSessions();
             }}
@@ -107,13 +116,24 @@ export function AgentPage({ repo, status, modes, sessions: initialSessions, init
               onClearSelection={() => setSelection(null)}
               onChanges={refreshChanges}
             />
-            <ChangesPanel session={session} repo={repo} canWrite={repo.canWrite} files={paths} initialPath={selection?.file} onChanged={refreshChanges} />
+            <ChangesPanel
+              session={session}
+              repo={repo}
+              canWrite={repo.canWrite}
+              files={paths}
+              initialPath={selection?.file}
+              onChanged={refreshChanges}
+            />
           </div>
         ) : (
           <div className={cx(card, "p-6 text-sm text-muted-foreground")} data-testid="agent-no-session">
             {selection ? (
               <p data-testid="agent-pending-selection">
-                Start a session to ask about <span className="font-mono text-foreground">{selection.file}:{selection.startLine}–{selection.endLine}</span>.
+                Start a session to ask about{" "}
+                <span className="font-mono text-foreground">
+                  {selection.file}:{selection.startLine}–{selection.endLine}
+                </span>
+                .
               </p>
             ) : (
               <p>Start a session: choose a mode (pm for docs, plans and tickets; code for code and tests) and give it a title.</p>
@@ -135,13 +155,26 @@ function ModelStatus({ status }: { status: AgentPageProps["status"] }) {
       </p>
     );
   return (
-    <div className="rounded-md border border-warning-border bg-warning-muted px-4 py-3 text-sm text-warning" role="status" data-testid="agent-unavailable">
+    <div
+      className="rounded-md border border-warning-border bg-warning-muted px-4 py-3 text-sm text-warning"
+      role="status"
+      data-testid="agent-unavailable"
+    >
       <p className="flex items-center gap-2 font-semibold">
         <AlertIcon /> No model is configured: the agent cannot chat
       </p>
-      <p className="mt-1 text-foreground first-letter:uppercase" data-testid="agent-unavailable-message">{status.message}</p>
+      <p className="mt-1 text-foreground first-letter:uppercase" data-testid="agent-unavailable-message">
+        {status.message}
+      </p>
       <p className="mt-1 text-foreground">
-        Environment variables: {status.env.map((v, i) => <span key={v}>{i > 0 && ", "}<code className="font-mono">{v}</code></span>)}.{" "}
+        Environment variables:{" "}
+        {status.env.map((v, i) => (
+          <span key={v}>
+            {i > 0 && ", "}
+            <code className="font-mono">{v}</code>
+          </span>
+        ))}
+        .{" "}
         <Link href="/help/agent" className="font-medium text-primary underline" data-testid="agent-docs-link">
           Configuring a model (docs/agent.md)
         </Link>
@@ -159,16 +192,27 @@ function SessionHeader({ session, onRenamed, onDeleted }: { session: AgentSessio
   const [confirming, setConfirming] = useState(false);
   const rename = (e: React.FormEvent) => {
     e.preventDefault();
-    void action.run(() => client.agent.updateSession.mutate({ sessionId: session.id, title: title.trim() }), () => {
-      setEditing(false);
-      onRenamed();
-    });
+    void action.run(
+      () => client.agent.updateSession.mutate({ sessionId: session.id, title: title.trim() }),
+      () => {
+        setEditing(false);
+        onRenamed();
+      },
+    );
   };
   return (
     <header className="space-y-2" data-testid="session-header">
       {editing ? (
         <form onSubmit={rename} className="flex flex-wrap items-center gap-2" aria-label="Rename session">
-          <Input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={200} aria-label="Session title" className="min-w-0 flex-1 sm:max-w-md" autoFocus data-testid="session-title-input" />
+          <Input
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            maxLength={200}
+            aria-label="Session title"
+            className="min-w-0 flex-1 sm:max-w-md"
+            autoFocus
+            data-testid="session-title-input"
+          />
           <Button type="submit" size="sm" variant="primary" disabled={action.busy || !title.trim()} data-testid="session-rename-save">
             Save
           </Button>
@@ -178,8 +222,12 @@ function SessionHeader({ session, onRenamed, onDeleted }: { session: AgentSessio
         </form>
       ) : (
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="min-w-0 text-xl font-semibold [overflow-wrap:anywhere]" data-testid="session-heading">{session.title}</h2>
-          <Badge tone="primary" data-testid="session-mode">{session.mode === "pm" ? "pm mode" : "code mode"}</Badge>
+          <h2 className="min-w-0 text-xl font-semibold [overflow-wrap:anywhere]" data-testid="session-heading">
+            {session.title}
+          </h2>
+          <Badge tone="primary" data-testid="session-mode">
+            {session.mode === "pm" ? "pm mode" : "code mode"}
+          </Badge>
           <span className="ml-auto flex gap-2">
             <Button size="sm" onClick={() => setEditing(true)} data-testid="session-rename">
               Rename
@@ -191,7 +239,11 @@ function SessionHeader({ session, onRenamed, onDeleted }: { session: AgentSessio
         </div>
       )}
       <p className="text-xs text-muted-foreground">
-        Branch <span className="font-mono" data-testid="session-branch">{session.branch}</span> (created at the first approval)
+        Branch{" "}
+        <span className="font-mono" data-testid="session-branch">
+          {session.branch}
+        </span>{" "}
+        (created at the first approval)
       </p>
       <FormError message={action.error} />
       <ConfirmDialog
@@ -201,10 +253,13 @@ function SessionHeader({ session, onRenamed, onDeleted }: { session: AgentSessio
         busy={action.busy}
         onCancel={() => setConfirming(false)}
         onConfirm={() =>
-          void action.run(() => client.agent.deleteSession.mutate({ sessionId: session.id }), () => {
-            setConfirming(false);
-            onDeleted();
-          })
+          void action.run(
+            () => client.agent.deleteSession.mutate({ sessionId: session.id }),
+            () => {
+              setConfirming(false);
+              onDeleted();
+            },
+          )
         }
       >
         Its messages and proposed changes are deleted; the branch <span className="font-mono">{session.branch}</span> stays if it exists.

@@ -24,12 +24,26 @@ import { card, cx } from "@/components/ui/styles";
 import { ChangeDiff } from "./change-diff";
 
 /** A change as the page knows it: the API's view, plus the fields of a proposed issue when the server has them. */
-export type AgentChange = Omit<ProposedChangeView, "type"> & { type: ProposedChangeView["type"] | "issue"; title?: string | null; issueNumber?: number | null };
+export type AgentChange = Omit<ProposedChangeView, "type"> & {
+  type: ProposedChangeView["type"] | "issue";
+  title?: string | null;
+  issueNumber?: number | null;
+};
 
 const KIND: Record<AgentChange["type"], string> = { create: "New file", modify: "Edit", delete: "Delete", issue: "Issue" };
 const TONE: Record<AgentChange["status"], BadgeTone> = { pending: "warning", approved: "primary", rejected: "danger" };
 
-export function ChangeCard({ change, repo, canWrite, onChanged }: { change: AgentChange; repo: { owner: string; name: string }; canWrite: boolean; onChanged: () => void }) {
+export function ChangeCard({
+  change,
+  repo,
+  canWrite,
+  onChanged,
+}: {
+  change: AgentChange;
+  repo: { owner: string; name: string };
+  canWrite: boolean;
+  onChanged: () => void;
+}) {
   const client = useTRPCClient();
   const action = useAction();
   const [rejecting, setRejecting] = useState(false);
@@ -47,43 +61,86 @@ export function ChangeCard({ change, repo, canWrite, onChanged }: { change: Agen
     }, onChanged);
   const reject = (e: React.FormEvent) => {
     e.preventDefault();
-    void action.run(() => client.agent.rejectChange.mutate({ changeId: change.id, ...(reason.trim() ? { reason: reason.trim() } : {}) }), () => {
-      setRejecting(false);
-      onChanged();
-    });
+    void action.run(
+      () => client.agent.rejectChange.mutate({ changeId: change.id, ...(reason.trim() ? { reason: reason.trim() } : {}) }),
+      () => {
+        setRejecting(false);
+        onChanged();
+      },
+    );
   };
 
   return (
-    <li id={`change-${change.id}`} className={cx(card, "scroll-mt-4 overflow-hidden")} data-testid="change-card" data-path={change.path} data-status={change.status} data-change-id={change.id}>
+    <li
+      id={`change-${change.id}`}
+      className={cx(card, "scroll-mt-4 overflow-hidden")}
+      data-testid="change-card"
+      data-path={change.path}
+      data-status={change.status}
+      data-change-id={change.id}
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-border bg-muted px-3 py-2 text-sm">
-        <Badge tone="neutral" data-testid="change-kind">{KIND[change.type]}</Badge>
-        <span className={cx("min-w-0 flex-1 [overflow-wrap:anywhere]", isIssue ? "font-medium" : "font-mono text-xs font-medium")} data-testid="change-path">{heading}</span>
-        <Badge tone={TONE[change.status]} data-testid="change-status">{change.status === "pending" ? "Pending" : change.status === "approved" ? "Approved" : "Rejected"}</Badge>
+        <Badge tone="neutral" data-testid="change-kind">
+          {KIND[change.type]}
+        </Badge>
+        <span
+          className={cx("min-w-0 flex-1 [overflow-wrap:anywhere]", isIssue ? "font-medium" : "font-mono text-xs font-medium")}
+          data-testid="change-path"
+        >
+          {heading}
+        </span>
+        <Badge tone={TONE[change.status]} data-testid="change-status">
+          {change.status === "pending" ? "Pending" : change.status === "approved" ? "Approved" : "Rejected"}
+        </Badge>
       </div>
       {isIssue ? (
-        <div className="px-3 py-2">{change.content ? <IssueMarkdown source={change.content} repo={repo} testId="change-issue-body" /> : <p className="text-sm text-muted-foreground">No description.</p>}</div>
+        <div className="px-3 py-2">
+          {change.content ? (
+            <IssueMarkdown source={change.content} repo={repo} testId="change-issue-body" />
+          ) : (
+            <p className="text-sm text-muted-foreground">No description.</p>
+          )}
+        </div>
       ) : (
         <ChangeDiff diff={change.diff} path={change.path} />
       )}
       <div className="space-y-2 border-t border-border px-3 py-2 text-sm">
-        {change.status === "rejected" && change.reason && <p className="text-muted-foreground" data-testid="change-reason">Rejected: {change.reason}</p>}
+        {change.status === "rejected" && change.reason && (
+          <p className="text-muted-foreground" data-testid="change-reason">
+            Rejected: {change.reason}
+          </p>
+        )}
         {pending && (failure ?? change.reason) && (
-          <p className="text-danger" role="status" data-testid="change-failure">Not applied: {failure ?? change.reason}</p>
+          <p className="text-danger" role="status" data-testid="change-failure">
+            Not applied: {failure ?? change.reason}
+          </p>
         )}
         {change.status === "approved" && (
           <div className="flex flex-wrap items-center gap-3" data-testid="change-applied">
             {isIssue && change.issueNumber ? (
-              <Link href={`${repoUrl(repo.owner, repo.name)}/issues/${change.issueNumber}`} className="font-medium text-primary hover:underline" data-testid="change-issue-link">
+              <Link
+                href={`${repoUrl(repo.owner, repo.name)}/issues/${change.issueNumber}`}
+                className="font-medium text-primary hover:underline"
+                data-testid="change-issue-link"
+              >
                 Issue #{change.issueNumber}
               </Link>
             ) : null}
             {change.commitSha && (
-              <Link href={commitUrl(repo.owner, repo.name, change.commitSha)} className="font-mono text-xs text-primary hover:underline" data-testid="change-commit-link">
+              <Link
+                href={commitUrl(repo.owner, repo.name, change.commitSha)}
+                className="font-mono text-xs text-primary hover:underline"
+                data-testid="change-commit-link"
+              >
                 Commit {change.commitSha.slice(0, 7)}
               </Link>
             )}
             {change.commitSha && !isIssue && change.type !== "delete" && (
-              <Link href={codeUrl(repo.owner, repo.name, "blob", change.commitSha, change.path)} className="text-primary hover:underline" data-testid="change-view-file">
+              <Link
+                href={codeUrl(repo.owner, repo.name, "blob", change.commitSha, change.path)}
+                className="text-primary hover:underline"
+                data-testid="change-view-file"
+              >
                 View file
               </Link>
             )}
@@ -99,11 +156,20 @@ export function ChangeCard({ change, repo, canWrite, onChanged }: { change: Agen
             </Button>
           </div>
         )}
-        {pending && !canWrite && <p className="text-xs text-muted-foreground">Approving commits to the repository: you need write permission.</p>}
+        {pending && !canWrite && (
+          <p className="text-xs text-muted-foreground">Approving commits to the repository: you need write permission.</p>
+        )}
         {pending && rejecting && (
           <form onSubmit={reject} className="space-y-2" data-testid="reject-form">
             <Field label="Reason (optional)" hint="The agent reads it in its next turn.">
-              <Textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} maxLength={2000} className="min-h-0" data-testid="reject-reason" />
+              <Textarea
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                rows={2}
+                maxLength={2000}
+                className="min-h-0"
+                data-testid="reject-reason"
+              />
             </Field>
             <div className="flex gap-2">
               <Button size="sm" type="submit" variant="danger" disabled={action.busy} data-testid="confirm-reject">

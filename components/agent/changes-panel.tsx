@@ -17,7 +17,14 @@ import { FormError } from "@/components/ui/form-error";
 import { ChangeCard, type AgentChange } from "./change-card";
 import { ProposeEdit } from "./propose-edit";
 
-export function ChangesPanel({ session, repo, canWrite, files, initialPath, onChanged }: {
+export function ChangesPanel({
+  session,
+  repo,
+  canWrite,
+  files,
+  initialPath,
+  onChanged,
+}: {
   session: { id: string; branch: string };
   repo: { id: string; owner: string; name: string; defaultBranch: string };
   canWrite: boolean;
@@ -38,7 +45,10 @@ export function ChangesPanel({ session, repo, canWrite, files, initialPath, onCh
   const pending = list.filter((c) => c.status === "pending").length;
   const branchExists = list.some((c) => c.status === "approved" && c.commitSha && c.type !== "issue");
   // an open pull request from the session branch (opened earlier, or from elsewhere) is linked instead of offered again
-  const open = useQuery({ ...trpc.pulls.list.queryOptions({ repoId: repo.id, state: "open", limit: 100 }), enabled: branchExists && !pull });
+  const open = useQuery({
+    ...trpc.pulls.list.queryOptions({ repoId: repo.id, state: "open", limit: 100 }),
+    enabled: branchExists && !pull,
+  });
   const existing = open.data?.find((p) => p.sourceBranch === session.branch);
   const opened = pull ?? (existing ? { number: existing.number, title: existing.title } : null);
 
@@ -76,21 +86,40 @@ export function ChangesPanel({ session, repo, canWrite, files, initialPath, onCh
       <p className="text-xs text-muted-foreground">
         Approved changes are committed to <span className="font-mono">{session.branch}</span>, never to {repo.defaultBranch}.
       </p>
-      {summary && <p className="text-sm" role="status" data-testid="approve-all-summary">{summary}</p>}
+      {summary && (
+        <p className="text-sm" role="status" data-testid="approve-all-summary">
+          {summary}
+        </p>
+      )}
       <FormError message={all.error ?? pr.error} />
       {opened && (
         <p className="text-sm" role="status" data-testid="pull-opened">
           {pull ? "Opened" : "Pull request"}{" "}
-          <Link href={`${repoUrl(repo.owner, repo.name)}/pulls/${opened.number}`} className="font-medium text-primary hover:underline" data-testid="pull-link">
+          <Link
+            href={`${repoUrl(repo.owner, repo.name)}/pulls/${opened.number}`}
+            className="font-medium text-primary hover:underline"
+            data-testid="pull-link"
+          >
             #{opened.number} {opened.title}
           </Link>
         </p>
       )}
-      {proposing && <ProposeEdit session={{ id: session.id, branch: session.branch, defaultBranch: repo.defaultBranch }} repoId={repo.id} files={files} initialPath={initialPath} onProposed={onChanged} onClose={() => setProposing(false)} />}
+      {proposing && (
+        <ProposeEdit
+          session={{ id: session.id, branch: session.branch, defaultBranch: repo.defaultBranch }}
+          repoId={repo.id}
+          files={files}
+          initialPath={initialPath}
+          onProposed={onChanged}
+          onClose={() => setProposing(false)}
+        />
+      )}
       {changes.isPending ? (
         <p className="text-sm text-muted-foreground">Loading changes…</p>
       ) : list.length === 0 ? (
-        <p className="text-sm text-muted-foreground" data-testid="no-changes">No changes proposed yet.</p>
+        <p className="text-sm text-muted-foreground" data-testid="no-changes">
+          No changes proposed yet.
+        </p>
       ) : (
         <ul className="space-y-3" data-testid="change-list">
           {list.map((c) => (

@@ -33,7 +33,17 @@ interface LiveTurn {
   stopped?: boolean;
 }
 
-export function AgentChat({ session, repo, available, files, picked, onPick, selection, onClearSelection, onChanges }: {
+export function AgentChat({
+  session,
+  repo,
+  available,
+  files,
+  picked,
+  onPick,
+  selection,
+  onClearSelection,
+  onChanges,
+}: {
   session: { id: string };
   repo: { owner: string; name: string; defaultBranch: string };
   available: boolean;
@@ -87,7 +97,8 @@ export function AgentChat({ session, repo, available, files, picked, onPick, sel
     setError(null);
     setLive({ message, text: "", tools: [], changes: [] });
     setDraft("");
-    const context = picked.length || selection ? { ...(picked.length ? { files: picked } : {}), ...(selection ? { selection } : {}) } : undefined;
+    const context =
+      picked.length || selection ? { ...(picked.length ? { files: picked } : {}), ...(selection ? { selection } : {}) } : undefined;
     sub.current = client.agent.chatStream.subscribe(
       { sessionId: session.id, message, ...(context ? { context } : {}) },
       {
@@ -122,28 +133,57 @@ export function AgentChat({ session, repo, available, files, picked, onPick, sel
   const history = messages.data ?? [];
   return (
     <section aria-labelledby="agent-chat-heading" className="space-y-3" data-testid="agent-chat">
-      <h2 id="agent-chat-heading" className="sr-only">Chat</h2>
+      <h2 id="agent-chat-heading" className="sr-only">
+        Chat
+      </h2>
       <ol className="space-y-3" data-testid="agent-messages">
         {history.length >= HISTORY_LIMIT && (
           <li className="text-center text-xs text-muted-foreground" data-testid="agent-history-cut">
             Only the latest {HISTORY_LIMIT} messages of this session are shown.
           </li>
         )}
-        {history.length === 0 && !live && <li className="text-sm text-muted-foreground" data-testid="agent-no-messages">{available ? "Ask the agent about this repository, or ask it to change something. Nothing it proposes is committed until you approve it." : "No messages yet."}</li>}
-        {history.map((m) => <MessageItem key={m.id} message={m} repo={repo} />)}
+        {history.length === 0 && !live && (
+          <li className="text-sm text-muted-foreground" data-testid="agent-no-messages">
+            {available
+              ? "Ask the agent about this repository, or ask it to change something. Nothing it proposes is committed until you approve it."
+              : "No messages yet."}
+          </li>
+        )}
+        {history.map((m) => (
+          <MessageItem key={m.id} message={m} repo={repo} />
+        ))}
         {live && (
           <>
-            <li className="ml-auto max-w-[85%] rounded-lg bg-accent px-3 py-2 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]" data-testid="agent-message" data-role="user">{live.message}</li>
+            <li
+              className="ml-auto max-w-[85%] rounded-lg bg-accent px-3 py-2 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]"
+              data-testid="agent-message"
+              data-role="user"
+            >
+              {live.message}
+            </li>
             <li className="min-w-0 rounded-lg border border-border bg-card px-3 py-2" data-testid="agent-live" aria-busy={!live.stopped}>
-              {live.tools.map((t, i) => <ToolLine key={i} summary={t.summary} />)}
-              {live.text ? <IssueMarkdown source={live.text} repo={repo} testId="agent-live-text" /> : <p className="text-sm text-muted-foreground">{live.stopped ? "Stopped." : "Thinking…"}</p>}
+              {live.tools.map((t, i) => (
+                <ToolLine key={i} summary={t.summary} />
+              ))}
+              {live.text ? (
+                <IssueMarkdown source={live.text} repo={repo} testId="agent-live-text" />
+              ) : (
+                <p className="text-sm text-muted-foreground">{live.stopped ? "Stopped." : "Thinking…"}</p>
+              )}
               {live.changes.length > 0 && <ProposedList changes={live.changes} />}
             </li>
           </>
         )}
       </ol>
       <form onSubmit={send} className="space-y-2" data-testid="agent-composer">
-        <ContextPicker repo={repo} files={files} picked={picked} onPick={onPick} selection={selection} onClearSelection={onClearSelection} />
+        <ContextPicker
+          repo={repo}
+          files={files}
+          picked={picked}
+          onPick={onPick}
+          selection={selection}
+          onClearSelection={onClearSelection}
+        />
         <label htmlFor="agent-message" className={label}>
           Message
         </label>
@@ -157,7 +197,9 @@ export function AgentChat({ session, repo, available, files, picked, onPick, sel
           rows={3}
           maxLength={32_000}
           disabled={!available}
-          placeholder={available ? "e.g. Add a test for the parser" : "The agent needs a model (see above); you can still propose edits by hand."}
+          placeholder={
+            available ? "e.g. Add a test for the parser" : "The agent needs a model (see above); you can still propose edits by hand."
+          }
           data-testid="agent-input"
         />
         <FormError message={error} />
@@ -202,16 +244,38 @@ function ProposedList({ changes }: { changes: { id: string; path: string; type: 
 
 function MessageItem({ message: m, repo }: { message: AgentMessageView; repo: { owner: string; name: string } }) {
   if (m.role === "user")
-    return <li className="ml-auto max-w-[85%] rounded-lg bg-accent px-3 py-2 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]" data-testid="agent-message" data-role="user">{m.content}</li>;
-  if (m.role === "tool") return <li data-testid="agent-message" data-role="tool"><ToolLine summary={m.content} /></li>;
+    return (
+      <li
+        className="ml-auto max-w-[85%] rounded-lg bg-accent px-3 py-2 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]"
+        data-testid="agent-message"
+        data-role="user"
+      >
+        {m.content}
+      </li>
+    );
+  if (m.role === "tool")
+    return (
+      <li data-testid="agent-message" data-role="tool">
+        <ToolLine summary={m.content} />
+      </li>
+    );
   return (
-    <li className={cx("min-w-0 rounded-lg border border-border bg-card px-3 py-2")} data-testid="agent-message" data-role="assistant" data-status={m.status ?? undefined}>
+    <li
+      className={cx("min-w-0 rounded-lg border border-border bg-card px-3 py-2")}
+      data-testid="agent-message"
+      data-role="assistant"
+      data-status={m.status ?? undefined}
+    >
       {m.status && m.status !== "complete" && (
         <Badge tone={m.status === "error" ? "danger" : "warning"} className="mb-1">
           {m.status === "error" ? "Failed" : "Stopped"}
         </Badge>
       )}
-      {m.content ? <IssueMarkdown source={m.content} repo={repo} testId="agent-message-text" /> : <p className="text-sm text-muted-foreground">(no text)</p>}
+      {m.content ? (
+        <IssueMarkdown source={m.content} repo={repo} testId="agent-message-text" />
+      ) : (
+        <p className="text-sm text-muted-foreground">(no text)</p>
+      )}
       {m.changes && m.changes.length > 0 && <ProposedList changes={m.changes} />}
     </li>
   );

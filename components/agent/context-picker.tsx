@@ -24,13 +24,25 @@ const chip = "inline-flex max-w-full items-center gap-1 rounded-full border bord
 
 function Remove({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" onClick={onClick} aria-label={label} className="rounded-full p-0.5 text-subtle-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className="rounded-full p-0.5 text-subtle-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
       <XIcon className="h-3! w-3!" />
     </button>
   );
 }
 
-export function ContextPicker({ repo, files, picked, onPick, selection, onClearSelection }: {
+export function ContextPicker({
+  repo,
+  files,
+  picked,
+  onPick,
+  selection,
+  onClearSelection,
+}: {
   repo: { owner: string; name: string; defaultBranch: string };
   files: string[];
   picked: string[];
@@ -38,14 +50,20 @@ export function ContextPicker({ repo, files, picked, onPick, selection, onClearS
   selection: Selection | null;
   onClearSelection: () => void;
 }) {
-  const options = files.filter((f) => !picked.includes(f)).map((f) => ({ value: f, label: f, icon: <FileIcon className="shrink-0 text-subtle-foreground" /> }));
+  const options = files
+    .filter((f) => !picked.includes(f))
+    .map((f) => ({ value: f, label: f, icon: <FileIcon className="shrink-0 text-subtle-foreground" /> }));
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Context" data-testid="context-picker">
       <span className="text-xs font-medium text-muted-foreground">Context</span>
       {selection && (
         <span className={cx(chip, "border-primary-border bg-primary-muted")} data-testid="context-selection">
-          <Link href={`${codeUrl(repo.owner, repo.name, "blob", repo.defaultBranch, selection.file)}${lineHash(selection.startLine, selection.endLine)}`} className="min-w-0 truncate font-mono text-primary hover:underline">
-            {selection.file}:{selection.startLine === selection.endLine ? selection.startLine : `${selection.startLine}–${selection.endLine}`}
+          <Link
+            href={`${codeUrl(repo.owner, repo.name, "blob", repo.defaultBranch, selection.file)}${lineHash(selection.startLine, selection.endLine)}`}
+            className="min-w-0 truncate font-mono text-primary hover:underline"
+          >
+            {selection.file}:
+            {selection.startLine === selection.endLine ? selection.startLine : `${selection.startLine}–${selection.endLine}`}
           </Link>
           <Remove label={`Remove lines of ${selection.file} from the context`} onClick={onClearSelection} />
         </span>
@@ -58,7 +76,17 @@ export function ContextPicker({ repo, files, picked, onPick, selection, onClearS
       ))}
       {picked.length < MAX_CONTEXT_FILES && (
         <div className="w-44">
-          <Combobox options={options} value={null} onChange={(v) => v && onPick([...picked, v])} placeholder="Add a file…" searchPlaceholder="Filter files…" emptyText="No matching file." ariaLabel="Add a file to the context" testId="context-add-file" triggerClassName="border border-input bg-card text-xs" />
+          <Combobox
+            options={options}
+            value={null}
+            onChange={(v) => v && onPick([...picked, v])}
+            placeholder="Add a file…"
+            searchPlaceholder="Filter files…"
+            emptyText="No matching file."
+            ariaLabel="Add a file to the context"
+            testId="context-add-file"
+            triggerClassName="border border-input bg-card text-xs"
+          />
         </div>
       )}
     </div>

@@ -13,8 +13,19 @@ const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/;
 /** `text` → one DiffFile for `path` (status from the header: new file → added, deleted file → deleted). */
 export function parseUnifiedDiff(text: string, path: string): DiffFile {
   const file: DiffFile = {
-    oldPath: path, newPath: path, status: "modified", additions: 0, deletions: 0, hunks: [], isBinary: false,
-    oldMode: "100644", newMode: "100644", truncated: false, isSubmodule: false, oldSha: null, newSha: null,
+    oldPath: path,
+    newPath: path,
+    status: "modified",
+    additions: 0,
+    deletions: 0,
+    hunks: [],
+    isBinary: false,
+    oldMode: "100644",
+    newMode: "100644",
+    truncated: false,
+    isSubmodule: false,
+    oldSha: null,
+    newSha: null,
   };
   let hunk: DiffHunk | null = null;
   const lines = text.split("\n");
@@ -22,13 +33,20 @@ export function parseUnifiedDiff(text: string, path: string): DiffFile {
   for (const line of lines) {
     const m = HUNK_RE.exec(line);
     if (m) {
-      hunk = { oldStart: Number(m[1]), oldLines: m[2] === undefined ? 1 : Number(m[2]), newStart: Number(m[3]), newLines: m[4] === undefined ? 1 : Number(m[4]), header: m[5] ?? "", lines: [] };
+      hunk = {
+        oldStart: Number(m[1]),
+        oldLines: m[2] === undefined ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newLines: m[4] === undefined ? 1 : Number(m[4]),
+        header: m[5] ?? "",
+        lines: [],
+      };
       file.hunks.push(hunk);
       continue;
     }
     if (!hunk) {
-      if (line.startsWith("new file mode")) (file.status = "added"), (file.oldMode = null);
-      else if (line.startsWith("deleted file mode")) (file.status = "deleted"), (file.newMode = null);
+      if (line.startsWith("new file mode")) ((file.status = "added"), (file.oldMode = null));
+      else if (line.startsWith("deleted file mode")) ((file.status = "deleted"), (file.newMode = null));
       else if (line.startsWith("Binary files")) file.isBinary = true;
       else if (line.startsWith("\\ diff truncated")) file.truncated = true;
       continue;

@@ -19,7 +19,14 @@ import { card, cx, label } from "@/components/ui/styles";
 
 type Kind = "create" | "modify" | "delete";
 
-export function ProposeEdit({ session, repoId, files, initialPath, onProposed, onClose }: {
+export function ProposeEdit({
+  session,
+  repoId,
+  files,
+  initialPath,
+  onProposed,
+  onClose,
+}: {
   session: { id: string; branch: string; defaultBranch: string };
   repoId: string;
   files: string[];
@@ -78,7 +85,13 @@ export function ProposeEdit({ session, repoId, files, initialPath, onProposed, o
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void action.run(
-      () => client.agent.proposeChange.mutate({ sessionId: session.id, type: kind, path: path.trim(), ...(kind === "delete" ? {} : { content }) }),
+      () =>
+        client.agent.proposeChange.mutate({
+          sessionId: session.id,
+          type: kind,
+          path: path.trim(),
+          ...(kind === "delete" ? {} : { content }),
+        }),
       () => {
         onProposed();
         onClose();
@@ -99,23 +112,65 @@ export function ProposeEdit({ session, repoId, files, initialPath, onProposed, o
         </Field>
         {kind === "create" ? (
           <Field label="New file path">
-            <Input value={path} onChange={(e) => setPath(e.target.value)} placeholder="docs/plan.md" required maxLength={4096} data-testid="propose-path" />
+            <Input
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              placeholder="docs/plan.md"
+              required
+              maxLength={4096}
+              data-testid="propose-path"
+            />
           </Field>
         ) : (
           <div className="min-w-0 space-y-1">
-            <span className={label} id="propose-file-label">File</span>
-            <Combobox options={options} value={path || null} onChange={pick} placeholder="Pick a file…" searchPlaceholder="Filter files…" emptyText="No matching file." ariaLabel="File" testId="propose-file" triggerClassName="border border-input bg-card py-1.5" />
+            <span className={label} id="propose-file-label">
+              File
+            </span>
+            <Combobox
+              options={options}
+              value={path || null}
+              onChange={pick}
+              placeholder="Pick a file…"
+              searchPlaceholder="Filter files…"
+              emptyText="No matching file."
+              ariaLabel="File"
+              testId="propose-file"
+              triggerClassName="border border-input bg-card py-1.5"
+            />
           </div>
         )}
       </div>
       {kind !== "delete" && (
-        <Field label="Content" hint={kind === "modify" ? (loading ? "Loading the file…" : loaded ? `Loaded from ${loaded}; edit it here.` : "Pick a file to load its content.") : undefined}>
-          <Textarea value={content} onChange={(e) => setContent(e.target.value)} rows={10} spellCheck={false} className="font-mono text-xs" data-testid="propose-content" />
+        <Field
+          label="Content"
+          hint={
+            kind === "modify"
+              ? loading
+                ? "Loading the file…"
+                : loaded
+                  ? `Loaded from ${loaded}; edit it here.`
+                  : "Pick a file to load its content."
+              : undefined
+          }
+        >
+          <Textarea
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            rows={10}
+            spellCheck={false}
+            className="font-mono text-xs"
+            data-testid="propose-content"
+          />
         </Field>
       )}
       <FormError message={loadError ?? action.error} />
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="primary" disabled={action.busy || loading || !path.trim() || (kind === "modify" && loaded !== path)} data-testid="propose-submit">
+        <Button
+          type="submit"
+          variant="primary"
+          disabled={action.busy || loading || !path.trim() || (kind === "modify" && loaded !== path)}
+          data-testid="propose-submit"
+        >
           Propose change
         </Button>
         <Button onClick={onClose} disabled={action.busy}>

@@ -17,7 +17,15 @@ import { Input, NativeSelect } from "@/components/ui/input";
 import { relativeTime } from "@/components/ui/format";
 import { card, cx } from "@/components/ui/styles";
 
-export function NewSessionForm({ repoId, modes, onCreated }: { repoId: string; modes: AgentModeInfo[]; onCreated: (s: AgentSessionView) => void }) {
+export function NewSessionForm({
+  repoId,
+  modes,
+  onCreated,
+}: {
+  repoId: string;
+  modes: AgentModeInfo[];
+  onCreated: (s: AgentSessionView) => void;
+}) {
   const client = useTRPCClient();
   const action = useAction();
   const [mode, setMode] = useState<"pm" | "code">("code");
@@ -48,7 +56,13 @@ export function NewSessionForm({ repoId, modes, onCreated }: { repoId: string; m
         </NativeSelect>
       </Field>
       <Field label="Title (optional)">
-        <Input value={title} onChange={(e) => setTitle(e.target.value)} maxLength={200} placeholder="e.g. Tidy the parser" data-testid="new-session-title" />
+        <Input
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          maxLength={200}
+          placeholder="e.g. Tidy the parser"
+          data-testid="new-session-title"
+        />
       </Field>
       <FormError message={action.error} />
       <Button type="submit" variant="primary" className="w-full" disabled={action.busy} data-testid="new-session-submit">
@@ -58,23 +72,49 @@ export function NewSessionForm({ repoId, modes, onCreated }: { repoId: string; m
   );
 }
 
-export function SessionList({ sessions, selected, onSelect }: { sessions: AgentSessionView[]; selected: string | null; onSelect: (id: string) => void }) {
-  if (sessions.length === 0) return <p className="text-sm text-muted-foreground" data-testid="no-sessions">No sessions yet.</p>;
+export function SessionList({
+  sessions,
+  selected,
+  onSelect,
+}: {
+  sessions: AgentSessionView[];
+  selected: string | null;
+  onSelect: (id: string) => void;
+}) {
+  if (sessions.length === 0)
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="no-sessions">
+        No sessions yet.
+      </p>
+    );
   return (
-    <ul className={cx(card, "max-h-80 divide-y divide-border overflow-y-auto lg:max-h-[60vh]")} aria-label="Sessions" data-testid="session-list">
+    <ul
+      className={cx(card, "max-h-80 divide-y divide-border overflow-y-auto lg:max-h-[60vh]")}
+      aria-label="Sessions"
+      data-testid="session-list"
+    >
       {sessions.map((s) => (
         <li key={s.id}>
           <button
             type="button"
             onClick={() => onSelect(s.id)}
             aria-current={s.id === selected ? "true" : undefined}
-            className={cx("block w-full px-3 py-2 text-left text-sm hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring", s.id === selected && "bg-accent")}
+            className={cx(
+              "block w-full px-3 py-2 text-left text-sm hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring",
+              s.id === selected && "bg-accent",
+            )}
             data-testid="session-item"
           >
-            <span className="block truncate font-medium" data-testid="session-title">{s.title}</span>
+            <span className="block truncate font-medium" data-testid="session-title">
+              {s.title}
+            </span>
             <span className="mt-0.5 flex items-center gap-2 text-xs text-muted-foreground">
-              <Badge tone="neutral" className="px-1.5 py-0">{s.mode}</Badge>
-              <time dateTime={s.updatedAt} suppressHydrationWarning>{relativeTime(s.updatedAt)}</time>
+              <Badge tone="neutral" className="px-1.5 py-0">
+                {s.mode}
+              </Badge>
+              <time dateTime={s.updatedAt} suppressHydrationWarning>
+                {relativeTime(s.updatedAt)}
+              </time>
             </span>
           </button>
         </li>

@@ -12,7 +12,12 @@ export function engineText(engine: string, verb = "Written"): string {
 
 export function EngineLabel({ engine, verb, testId = "ai-engine-label" }: { engine: string; verb?: string; testId?: string }) {
   return (
-    <Badge tone={engine === "local" ? "neutral" : "primary"} data-testid={testId} data-engine={engine} className="max-w-full [overflow-wrap:anywhere]">
+    <Badge
+      tone={engine === "local" ? "neutral" : "primary"}
+      data-testid={testId}
+      data-engine={engine}
+      className="max-w-full [overflow-wrap:anywhere]"
+    >
       {engineText(engine, verb)}
     </Badge>
   );

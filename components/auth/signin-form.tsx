@@ -39,7 +39,13 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         <Input name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} />
       </Field>
       <Field label="Password" id="password">
-        <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </Field>
       <Button type="submit" variant="primary" className="w-full py-2" disabled={busy || !hydrated} data-testid="signin-submit">
         {busy ? "Signing in…" : "Sign in"}

@@ -47,13 +47,34 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
         <Input name="username" autoComplete="username" autoFocus required value={username} onChange={(e) => setUsername(e.target.value)} />
       </Field>
       <Field label="Password" id="password" hint="At least 8 characters.">
-        <Input name="password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Input
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label={<>Name <span className="font-normal text-subtle-foreground">(optional)</span></>} id="name">
+        <Field
+          label={
+            <>
+              Name <span className="font-normal text-subtle-foreground">(optional)</span>
+            </>
+          }
+          id="name"
+        >
           <Input name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
-        <Field label={<>Email <span className="font-normal text-subtle-foreground">(optional)</span></>} id="email">
+        <Field
+          label={
+            <>
+              Email <span className="font-normal text-subtle-foreground">(optional)</span>
+            </>
+          }
+          id="email"
+        >
           <Input name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
         </Field>
       </div>

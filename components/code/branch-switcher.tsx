@@ -43,7 +43,10 @@ export function BranchSwitcher({ repoId, owner, repo, branches, current, kind, p
   }
 
   const tabClass = (active: boolean) =>
-    cx("flex-1 rounded px-2 py-1 text-xs font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring", active ? "bg-card text-foreground shadow-sm ring-1 ring-border" : "text-muted-foreground hover:text-foreground");
+    cx(
+      "flex-1 rounded px-2 py-1 text-xs font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+      active ? "bg-card text-foreground shadow-sm ring-1 ring-border" : "text-muted-foreground hover:text-foreground",
+    );
   const check = (active: boolean) => <span className="w-4 shrink-0">{active && <CheckIcon className="text-primary" />}</span>;
 
   return (
@@ -66,13 +69,27 @@ export function BranchSwitcher({ repoId, owner, repo, branches, current, kind, p
         <div className="px-3 pb-1 pt-2 text-xs font-semibold text-muted-foreground">Switch branches/tags</div>
         <div className="mx-2 mb-2 flex rounded-md bg-muted p-0.5" role="tablist" aria-label="Ref type">
           {(["branches", "tags"] as const).map((t) => (
-            <button key={t} type="button" role="tab" aria-selected={tab === t} className={tabClass(tab === t)} onClick={() => setTab(t)} data-testid={`ref-tab-${t}`}>
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              aria-selected={tab === t}
+              className={tabClass(tab === t)}
+              onClick={() => setTab(t)}
+              data-testid={`ref-tab-${t}`}
+            >
               {t === "branches" ? "Branches" : "Tags"}
             </button>
           ))}
         </div>
         <Command label={tab === "branches" ? "Filter branches" : "Filter tags"} loop className="border-t border-border">
-          <CommandInput autoFocus value={filter} onValueChange={setFilter} placeholder={tab === "branches" ? "Filter branches" : "Filter tags"} aria-label={tab === "branches" ? "Filter branches" : "Filter tags"} />
+          <CommandInput
+            autoFocus
+            value={filter}
+            onValueChange={setFilter}
+            placeholder={tab === "branches" ? "Filter branches" : "Filter tags"}
+            aria-label={tab === "branches" ? "Filter branches" : "Filter tags"}
+          />
           <CommandList data-testid={tab === "branches" ? "branch-list" : "tag-list"}>
             {tab === "branches" ? (
               <>
@@ -81,7 +98,9 @@ export function BranchSwitcher({ repoId, owner, repo, branches, current, kind, p
                   <CommandItem key={b.name} value={b.name} onSelect={() => go(b.name, b.isDefault)} data-testid="branch-option">
                     {check(b.name === current)}
                     <span className="min-w-0 flex-1 truncate font-mono text-xs">{b.name}</span>
-                    {b.isDefault && <span className="rounded-full border border-input px-1.5 text-[10px] text-muted-foreground">default</span>}
+                    {b.isDefault && (
+                      <span className="rounded-full border border-input px-1.5 text-[10px] text-muted-foreground">default</span>
+                    )}
                   </CommandItem>
                 ))}
               </>
@@ -97,12 +116,19 @@ export function BranchSwitcher({ repoId, owner, repo, branches, current, kind, p
               <>
                 <CommandEmpty>No tag matches “{filter}”.</CommandEmpty>
                 {tags.data.tags.map((t) => (
-                  <CommandItem key={t.name} value={t.name} onSelect={() => go(t.name.includes("/") ? t.sha : t.name)} data-testid="tag-option">
+                  <CommandItem
+                    key={t.name}
+                    value={t.name}
+                    onSelect={() => go(t.name.includes("/") ? t.sha : t.name)}
+                    data-testid="tag-option"
+                  >
                     {check(t.name === current || t.sha === current)}
                     <span className="min-w-0 flex-1 truncate font-mono text-xs">{t.name}</span>
                   </CommandItem>
                 ))}
-                {tags.data.truncated && <div className="px-2 py-1.5 text-xs text-subtle-foreground">Showing the newest {tags.data.tags.length} tags.</div>}
+                {tags.data.truncated && (
+                  <div className="px-2 py-1.5 text-xs text-subtle-foreground">Showing the newest {tags.data.tags.length} tags.</div>
+                )}
               </>
             )}
           </CommandList>

@@ -35,10 +35,30 @@ async function latestCommit(repoId: string, ref: string, path?: string) {
   return commits?.[0] ?? null;
 }
 
-function Toolbar({ repo, branches, gitRef: ref, kind, path }: { repo: RepoData; branches: BranchData; gitRef: string; kind: "tree" | "blob"; path: string }) {
+function Toolbar({
+  repo,
+  branches,
+  gitRef: ref,
+  kind,
+  path,
+}: {
+  repo: RepoData;
+  branches: BranchData;
+  gitRef: string;
+  kind: "tree" | "blob";
+  path: string;
+}) {
   return (
     <div className="mb-4 flex flex-wrap items-center gap-3">
-      <BranchSwitcher repoId={repo.id} owner={repo.owner} repo={repo.name} branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))} current={ref} kind={kind} path={path} />
+      <BranchSwitcher
+        repoId={repo.id}
+        owner={repo.owner}
+        repo={repo.name}
+        branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))}
+        current={ref}
+        kind={kind}
+        path={path}
+      />
       {path && <Breadcrumbs repo={repo} gitRef={ref} path={path} isFile={kind === "blob"} />}
       <div className="ml-auto">
         <FileFinder repoId={repo.id} owner={repo.owner} repo={repo.name} gitRef={ref} />
@@ -66,7 +86,9 @@ export async function RepoHome({ owner, name }: { owner: string; name: string })
           <div className={cx(card, "space-y-4 p-4")}>
             <div>
               <h2 className="text-sm font-semibold">About</h2>
-              <p className="mt-1 text-sm text-muted-foreground">{repo.description || <span className="italic text-subtle-foreground">No description</span>}</p>
+              <p className="mt-1 text-sm text-muted-foreground">
+                {repo.description || <span className="italic text-subtle-foreground">No description</span>}
+              </p>
             </div>
             <CloneBox url={repo.cloneUrl} />
             <dl className="space-y-1 text-sm text-muted-foreground">
@@ -108,7 +130,12 @@ async function DirectoryContent({ repo, gitRef: ref, path }: { repo: RepoData; g
   return (
     <div className="space-y-6">
       <div className={cx(card, "overflow-hidden")}>
-        <LatestCommit commit={commit} historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)} commitHref={commit ? commitUrl(repo.owner, repo.name, commit.sha) : undefined} commitCount={count?.count} />
+        <LatestCommit
+          commit={commit}
+          historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)}
+          commitHref={commit ? commitUrl(repo.owner, repo.name, commit.sha) : undefined}
+          commitCount={count?.count}
+        />
         <FileList repo={repo} gitRef={ref} path={path} entries={entries} />
       </div>
       {readmeEntry && readme && (
@@ -190,16 +217,34 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
   } else {
     const highlighted = await highlightFile(blob.text, fileName);
     body = highlighted ? (
-      <div className="code-view" id={CODE_VIEW_ID} data-testid="code-view" data-lang={highlighted.lang} dangerouslySetInnerHTML={{ __html: highlighted.html }} />
+      <div
+        className="code-view"
+        id={CODE_VIEW_ID}
+        data-testid="code-view"
+        data-lang={highlighted.lang}
+        dangerouslySetInnerHTML={{ __html: highlighted.html }}
+      />
     ) : (
       <>
-        <div className="border-b border-warning-border bg-warning-muted px-4 py-2 text-xs text-warning">Syntax highlighting is off for files over {formatBytes(MAX_HIGHLIGHT_BYTES)}.</div>
-        <div className="code-view" id={CODE_VIEW_ID} data-testid="code-view" data-lang="none" dangerouslySetInnerHTML={{ __html: plainCodeHtml(blob.text) }} />
+        <div className="border-b border-warning-border bg-warning-muted px-4 py-2 text-xs text-warning">
+          Syntax highlighting is off for files over {formatBytes(MAX_HIGHLIGHT_BYTES)}.
+        </div>
+        <div
+          className="code-view"
+          id={CODE_VIEW_ID}
+          data-testid="code-view"
+          data-lang="none"
+          dangerouslySetInnerHTML={{ __html: plainCodeHtml(blob.text) }}
+        />
       </>
     );
   }
 
-  const tab = (active: boolean) => cx("rounded-md px-2.5 py-1 text-xs font-medium", active ? "bg-card text-foreground shadow-sm ring-1 ring-border" : "text-muted-foreground hover:text-foreground");
+  const tab = (active: boolean) =>
+    cx(
+      "rounded-md px-2.5 py-1 text-xs font-medium",
+      active ? "bg-card text-foreground shadow-sm ring-1 ring-border" : "text-muted-foreground hover:text-foreground",
+    );
   return (
     <>
       <div className={cx(container, "py-6")}>
@@ -220,14 +265,26 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
             <span className="flex items-center gap-1.5 font-medium text-foreground">
               <FileIcon className="text-subtle-foreground" /> {fileName}
             </span>
-            {blob.text !== null && !blob.truncated && <span>{lines} {lines === 1 ? "line" : "lines"}</span>}
+            {blob.text !== null && !blob.truncated && (
+              <span>
+                {lines} {lines === 1 ? "line" : "lines"}
+              </span>
+            )}
             <span>{formatBytes(blob.size)}</span>
             <div className="ml-auto flex flex-wrap items-center justify-end gap-1">
-              {actor && !showPreview && blob.text !== null && !blob.truncated && <AskAgentLink owner={repo.owner} name={repo.name} path={path} />}
+              {actor && !showPreview && blob.text !== null && !blob.truncated && (
+                <AskAgentLink owner={repo.owner} name={repo.name} path={path} />
+              )}
               <a href={rawUrl} className={cx(button.secondary, "h-7 px-2! py-1! text-xs")} data-testid="raw-link">
                 Raw
               </a>
-              <FileActions rawUrl={rawUrl} fileName={fileName} codeViewId={CODE_VIEW_ID} canCopy={blob.text !== null && !blob.truncated} trailingNewline={blob.text?.endsWith("\n") ?? false} />
+              <FileActions
+                rawUrl={rawUrl}
+                fileName={fileName}
+                codeViewId={CODE_VIEW_ID}
+                canCopy={blob.text !== null && !blob.truncated}
+                trailingNewline={blob.text?.endsWith("\n") ?? false}
+              />
             </div>
           </div>
           {body}
@@ -248,7 +305,9 @@ function EmptyRepo({ repo }: { repo: RepoData }) {
         <div className={cx(card, "mx-auto max-w-3xl space-y-6 p-6")} data-testid="empty-repo">
           <div>
             <h2 className="text-lg font-semibold">This repository is empty</h2>
-            <p className="mt-1 text-sm text-muted-foreground">{canPush ? "Push an existing project, or start a new one, from the command line." : "Nothing has been pushed to it yet."}</p>
+            <p className="mt-1 text-sm text-muted-foreground">
+              {canPush ? "Push an existing project, or start a new one, from the command line." : "Nothing has been pushed to it yet."}
+            </p>
           </div>
           <CloneBox url={repo.cloneUrl} />
           {canPush && (

@@ -27,7 +27,11 @@ export function CommitMessage({ title, body }: { title: string; body: string }) 
         )}
       </div>
       {body && open && (
-        <pre id={bodyId} className="mt-2 whitespace-pre-wrap break-words font-mono text-xs leading-5 text-muted-foreground" data-testid="commit-body">
+        <pre
+          id={bodyId}
+          className="mt-2 whitespace-pre-wrap break-words font-mono text-xs leading-5 text-muted-foreground"
+          data-testid="commit-body"
+        >
           {body}
         </pre>
       )}

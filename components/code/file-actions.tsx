@@ -27,7 +27,19 @@ async function fileText(codeViewId: string, rawUrl: string, trailingNewline: boo
   return res.text();
 }
 
-export function FileActions({ rawUrl, fileName, codeViewId, canCopy, trailingNewline }: { rawUrl: string; fileName: string; codeViewId: string; canCopy: boolean; trailingNewline: boolean }) {
+export function FileActions({
+  rawUrl,
+  fileName,
+  codeViewId,
+  canCopy,
+  trailingNewline,
+}: {
+  rawUrl: string;
+  fileName: string;
+  codeViewId: string;
+  canCopy: boolean;
+  trailingNewline: boolean;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;
@@ -53,10 +65,19 @@ export function FileActions({ rawUrl, fileName, codeViewId, canCopy, trailingNew
           }}
         >
           {state === "copied" ? <CheckIcon className="text-primary" /> : <CopyIcon />}
-          <span className="sr-only" aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : ""}</span>
+          <span className="sr-only" aria-live="polite">
+            {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : ""}
+          </span>
         </button>
       )}
-      <a href={`${rawUrl}?download=1`} download={fileName} className={small} aria-label={`Download ${fileName}`} title="Download" data-testid="download-file">
+      <a
+        href={`${rawUrl}?download=1`}
+        download={fileName}
+        className={small}
+        aria-label={`Download ${fileName}`}
+        title="Download"
+        data-testid="download-file"
+      >
         <DownloadIcon />
       </a>
     </div>

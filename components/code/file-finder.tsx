@@ -24,7 +24,16 @@ function Highlighted({ path, indices }: { path: string; indices: number[] }) {
   let run = "";
   let bold = false;
   const flush = (key: number) => {
-    if (run) parts.push(bold ? <mark key={key} className="bg-transparent font-semibold text-primary">{run}</mark> : <span key={key}>{run}</span>);
+    if (run)
+      parts.push(
+        bold ? (
+          <mark key={key} className="bg-transparent font-semibold text-primary">
+            {run}
+          </mark>
+        ) : (
+          <span key={key}>{run}</span>
+        ),
+      );
     run = "";
   };
   for (let i = 0; i < path.length; i += 1) {
@@ -65,7 +74,14 @@ export function FileFinder({ repoId, owner, repo, gitRef }: { repoId: string; ow
 
   return (
     <>
-      <button type="button" className={cx(button.secondary, "gap-2")} onClick={show} data-shortcut="search" data-testid="file-finder-button" aria-keyshortcuts="t">
+      <button
+        type="button"
+        className={cx(button.secondary, "gap-2")}
+        onClick={show}
+        data-shortcut="search"
+        data-testid="file-finder-button"
+        aria-keyshortcuts="t"
+      >
         <SearchIcon className="text-subtle-foreground" />
         <span>Go to file</span>
         <kbd className="hidden rounded border border-border bg-muted px-1 font-mono text-xs text-muted-foreground sm:inline">t</kbd>
@@ -73,16 +89,35 @@ export function FileFinder({ repoId, owner, repo, gitRef }: { repoId: string; ow
       <D.Root open={open} onOpenChange={openChange}>
         <D.Portal>
           <D.Overlay className="fixed inset-0 z-50 bg-black/50" />
-          <D.Content className="fixed left-1/2 top-[12vh] z-50 w-[calc(100vw-2rem)] max-w-2xl -translate-x-1/2 overflow-hidden rounded-lg border border-border bg-popover text-foreground shadow-xl focus:outline-none" data-testid="file-finder" aria-describedby={undefined} onCloseAutoFocus={focus.onCloseAutoFocus}>
+          <D.Content
+            className="fixed left-1/2 top-[12vh] z-50 w-[calc(100vw-2rem)] max-w-2xl -translate-x-1/2 overflow-hidden rounded-lg border border-border bg-popover text-foreground shadow-xl focus:outline-none"
+            data-testid="file-finder"
+            aria-describedby={undefined}
+            onCloseAutoFocus={focus.onCloseAutoFocus}
+          >
             <D.Title className="sr-only">Find a file at {gitRef}</D.Title>
             <Command shouldFilter={false} value={active} onValueChange={setActive} label="Find a file" loop>
-              <CommandInput value={query} onValueChange={setQuery} placeholder={`Find a file at ${gitRef}…`} aria-label="Find a file" data-testid="file-finder-input" />
+              <CommandInput
+                value={query}
+                onValueChange={setQuery}
+                placeholder={`Find a file at ${gitRef}…`}
+                aria-label="Find a file"
+                data-testid="file-finder-input"
+              />
               <CommandList className="max-h-[60vh]">
                 {files.isPending && <div className="px-2 py-3 text-sm text-subtle-foreground">Loading files…</div>}
                 {files.isError && <div className="px-2 py-3 text-sm text-danger">{errorMessage(files.error)}</div>}
                 {files.data && <CommandEmpty>No file matches “{query}”.</CommandEmpty>}
                 {matches.map((m) => (
-                  <CommandItem key={m.path} value={m.path} onSelect={() => { openChange(false); router.push(codeUrl(owner, repo, "blob", gitRef, m.path)); }} data-testid="file-finder-result">
+                  <CommandItem
+                    key={m.path}
+                    value={m.path}
+                    onSelect={() => {
+                      openChange(false);
+                      router.push(codeUrl(owner, repo, "blob", gitRef, m.path));
+                    }}
+                    data-testid="file-finder-result"
+                  >
                     <FileIcon className="shrink-0 text-subtle-foreground" />
                     <span className="min-w-0 truncate font-mono text-xs">
                       <Highlighted path={m.path} indices={m.indices} />
@@ -92,7 +127,9 @@ export function FileFinder({ repoId, owner, repo, gitRef }: { repoId: string; ow
               </CommandList>
               {files.data && (
                 <div className="border-t border-border px-3 py-1.5 text-xs text-subtle-foreground" data-testid="file-finder-count">
-                  {files.data.truncated ? `Showing matches among the first ${files.data.paths.length.toLocaleString("en")} files (the repository has more).` : `${files.data.paths.length.toLocaleString("en")} files at ${gitRef}`}
+                  {files.data.truncated
+                    ? `Showing matches among the first ${files.data.paths.length.toLocaleString("en")} files (the repository has more).`
+                    : `${files.data.paths.length.toLocaleString("en")} files at ${gitRef}`}
                 </div>
               )}
             </Command>

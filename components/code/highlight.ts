@@ -102,7 +102,10 @@ function escapeHtml(s: string): string {
  */
 export function plainCodeHtml(text: string): string {
   const lines = text.replace(/\r?\n$/, "").split("\n");
-  const spans = lines.map((line, i) => `<span class="line" id="L${i + 1}">${lineNumberHtml(i + 1)}${escapeHtml(line.endsWith("\r") ? line.slice(0, -1) : line)}</span>`);
+  const spans = lines.map(
+    (line, i) =>
+      `<span class="line" id="L${i + 1}">${lineNumberHtml(i + 1)}${escapeHtml(line.endsWith("\r") ? line.slice(0, -1) : line)}</span>`,
+  );
   return `<pre class="shiki" tabindex="0"><code>${spans.join("\n")}</code></pre>`;
 }
 
@@ -114,7 +117,10 @@ export function plainCodeHtml(text: string): string {
  */
 const LIGHT_AA_COLORS = {
   "github-light": Object.fromEntries(
-    Object.entries({ "#d73a49": "#cf222e", "#6a737d": "#59636e", "#e36209": "#953800", "#22863a": "#116329" }).flatMap(([from, to]) => [[from, to], [from.toUpperCase(), to]]),
+    Object.entries({ "#d73a49": "#cf222e", "#6a737d": "#59636e", "#e36209": "#953800", "#22863a": "#116329" }).flatMap(([from, to]) => [
+      [from, to],
+      [from.toUpperCase(), to],
+    ]),
   ),
 };
 
@@ -158,7 +164,11 @@ export async function highlightTokens(code: string, lang: string): Promise<{ tok
  * `lineNumbers`: each line starts with its number link (`lineNumberHtml`), for the code view;
  * Markdown code blocks go without.
  */
-export async function highlightCode(text: string, lang: string, opts: { lineNumbers?: boolean } = {}): Promise<{ html: string; lang: string }> {
+export async function highlightCode(
+  text: string,
+  lang: string,
+  opts: { lineNumbers?: boolean } = {},
+): Promise<{ html: string; lang: string }> {
   const code = text.replace(/\r?\n$/, "");
   const options = (l: string) => ({
     ...themeOptions(l),

@@ -53,14 +53,34 @@ export async function historyTitle(repo: RepoData, segments: string[]): Promise<
  * page costs the same as the first; `page` is then only the number shown. Without `after`, the
  * page number is an offset (old links and "Newer").
  */
-export async function HistoryPage({ owner, name, segments, page, after }: { owner: string; name: string; segments: string[]; page: number; after?: string }) {
+export async function HistoryPage({
+  owner,
+  name,
+  segments,
+  page,
+  after,
+}: {
+  owner: string;
+  name: string;
+  segments: string[];
+  page: number;
+  after?: string;
+}) {
   const repo = await loadRepo(owner, name);
   if (repo.isEmpty) return <EmptyHistory repo={repo} />;
   const { ref, path } = await resolveHistoryTarget(repo, segments);
   const caller = await getServerCaller();
   // one extra row tells whether there is an older page
   const [rows, branches, parent] = await Promise.all([
-    orNotFound(caller.repos.commits({ repoId: repo.id, ref, path: path || undefined, limit: HISTORY_PAGE_SIZE + 1, ...(after ? { after } : { offset: (page - 1) * HISTORY_PAGE_SIZE }) })),
+    orNotFound(
+      caller.repos.commits({
+        repoId: repo.id,
+        ref,
+        path: path || undefined,
+        limit: HISTORY_PAGE_SIZE + 1,
+        ...(after ? { after } : { offset: (page - 1) * HISTORY_PAGE_SIZE }),
+      }),
+    ),
     loadBranches(repo.id),
     path ? orNull(caller.repos.tree({ repoId: repo.id, ref, path: parentPath(path) })) : null,
   ]);
@@ -78,7 +98,15 @@ export async function HistoryPage({ owner, name, segments, page, after }: { owne
     <>
       <div className={cx(container, "py-6")}>
         <div className="mb-5 flex flex-wrap items-center gap-3">
-          <BranchSwitcher repoId={repo.id} owner={repo.owner} repo={repo.name} branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))} current={ref} kind="commits" path={path} />
+          <BranchSwitcher
+            repoId={repo.id}
+            owner={repo.owner}
+            repo={repo.name}
+            branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))}
+            current={ref}
+            kind="commits"
+            path={path}
+          />
           <h1 className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-base font-semibold" data-testid="history-title">
             {path ? (
               <>
@@ -92,7 +120,11 @@ export async function HistoryPage({ owner, name, segments, page, after }: { owne
             )}
           </h1>
           {path && (
-            <Link href={codeUrl(repo.owner, repo.name, "commits", ref)} className={cx(button.ghost, "ml-auto px-2! py-1! text-xs")} data-testid="all-commits">
+            <Link
+              href={codeUrl(repo.owner, repo.name, "commits", ref)}
+              className={cx(button.ghost, "ml-auto px-2! py-1! text-xs")}
+              data-testid="all-commits"
+            >
               All commits on <span className="font-mono">{ref.length >= 40 ? ref.slice(0, 10) : ref}</span>
             </Link>
           )}
@@ -152,18 +184,36 @@ function PageLink({ href, testId, children }: { href: string | null; testId: str
   );
 }
 
-function CommitRow({ repo, commit, path, pathKind }: { repo: RepoData; commit: HistoryCommit; path: string; pathKind: "tree" | "blob" | null }) {
+function CommitRow({
+  repo,
+  commit,
+  path,
+  pathKind,
+}: {
+  repo: RepoData;
+  commit: HistoryCommit;
+  path: string;
+  pathKind: "tree" | "blob" | null;
+}) {
   const { title, body } = splitCommitMessage(commit.message);
   const short = commit.sha.slice(0, 7);
   const committedByOther = !!commit.committer && commit.committer !== commit.author;
   // the file or directory as it was at this commit; the whole repository otherwise
-  const browse = path && pathKind ? codeUrl(repo.owner, repo.name, pathKind, commit.sha, path) : codeUrl(repo.owner, repo.name, "tree", commit.sha);
+  const browse =
+    path && pathKind ? codeUrl(repo.owner, repo.name, pathKind, commit.sha, path) : codeUrl(repo.owner, repo.name, "tree", commit.sha);
   return (
-    <li className="flex flex-col gap-2 px-4 py-3 hover:bg-muted/60 sm:flex-row sm:items-start sm:gap-4" data-testid="commit-row" data-sha={commit.sha}>
+    <li
+      className="flex flex-col gap-2 px-4 py-3 hover:bg-muted/60 sm:flex-row sm:items-start sm:gap-4"
+      data-testid="commit-row"
+      data-sha={commit.sha}
+    >
       <div className="min-w-0 flex-1">
         <CommitMessage title={title} body={body} />
         <div className="mt-1 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-xs text-muted-foreground">
-          <span className="flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-slate-300 text-[10px] font-semibold uppercase text-muted-foreground" aria-hidden="true">
+          <span
+            className="flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-slate-300 text-[10px] font-semibold uppercase text-muted-foreground"
+            aria-hidden="true"
+          >
             {commit.author.slice(0, 1)}
           </span>
           <span className="font-semibold text-foreground" data-testid="commit-author">
@@ -182,12 +232,28 @@ function CommitRow({ repo, commit, path, pathKind }: { repo: RepoData; commit: H
       </div>
       <div className="flex shrink-0 items-center gap-2">
         <div className="flex items-stretch overflow-hidden rounded-md border border-input bg-card shadow-sm">
-          <PrefetchLink href={commitUrl(repo.owner, repo.name, commit.sha)} className="flex items-center px-2 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-primary" title={`View commit ${commit.sha}`} data-testid="commit-sha">
+          <PrefetchLink
+            href={commitUrl(repo.owner, repo.name, commit.sha)}
+            className="flex items-center px-2 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-primary"
+            title={`View commit ${commit.sha}`}
+            data-testid="commit-sha"
+          >
             {short}
           </PrefetchLink>
-          <CopyButton text={commit.sha} label="Copy full SHA" iconOnly className="rounded-none! border-0! border-l! border-input! px-2! py-1! shadow-none!" testId="copy-sha" />
+          <CopyButton
+            text={commit.sha}
+            label="Copy full SHA"
+            iconOnly
+            className="rounded-none! border-0! border-l! border-input! px-2! py-1! shadow-none!"
+            testId="copy-sha"
+          />
         </div>
-        <PrefetchLink href={browse} className={cx(button.ghost, "px-2! py-1!")} aria-label="Browse the repository at this commit" title="Browse the repository at this commit">
+        <PrefetchLink
+          href={browse}
+          className={cx(button.ghost, "px-2! py-1!")}
+          aria-label="Browse the repository at this commit"
+          title="Browse the repository at this commit"
+        >
           <CodeIcon />
         </PrefetchLink>
       </div>

@@ -11,7 +11,13 @@ export function splitCommitMessage(message: string): { title: string; body: stri
   const normalized = message.replace(/\r\n?/g, "\n");
   const at = normalized.indexOf("\n");
   if (at < 0) return { title: normalized.trim(), body: "" };
-  return { title: normalized.slice(0, at).trim(), body: normalized.slice(at + 1).replace(/^\s*\n/, "").trimEnd() };
+  return {
+    title: normalized.slice(0, at).trim(),
+    body: normalized
+      .slice(at + 1)
+      .replace(/^\s*\n/, "")
+      .trimEnd(),
+  };
 }
 
 /** The UTC calendar day of an ISO date, "2026-05-12" ("" when unparsable). */

@@ -23,8 +23,7 @@ async function CodeBlock({ code, lang }: { code: string; lang: string }) {
 const components: Components = {
   pre({ node, children }) {
     const codeEl = node?.children.find((c) => c.type === "element" && c.tagName === "code") as
-      | { properties?: { className?: unknown }; children: unknown[] }
-      | undefined;
+      { properties?: { className?: unknown }; children: unknown[] } | undefined;
     if (!codeEl) return <pre>{children}</pre>;
     const classes = Array.isArray(codeEl.properties?.className) ? (codeEl.properties.className as string[]) : [];
     const lang = classes.find((c) => c.startsWith("language-"))?.slice("language-".length) ?? "text";

@@ -23,34 +23,46 @@ export function RepoHeader({ repo, signedIn = false }: { repo: RepoData; signedI
     <div className="border-b border-border bg-card">
       <div className={cx(container, "pt-5")}>
         <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-        <div className="flex flex-wrap items-center gap-2 text-lg">
-          <RepoIcon className="text-subtle-foreground" />
-          <Link href={`/${encodeURIComponent(repo.owner)}`} prefetch={false} className="text-muted-foreground hover:underline">
-            {repo.owner}
-          </Link>
-          <span className="text-subtle-foreground">/</span>
-          <Link href={repoUrl(repo.owner, repo.name)} className="font-semibold text-primary hover:underline" data-testid="repo-name">
-            {repo.name}
-          </Link>
-          <span className={cx(badge, repo.isPrivate ? "border-warning-border bg-warning-muted text-warning" : "border-input text-muted-foreground")}>
-            {repo.isPrivate && <LockIcon className="mr-1 h-3! w-3!" />}
-            {repo.isPrivate ? "Private" : "Public"}
-          </span>
-        </div>
-        {repo.parent && (
-          <p className="text-xs text-muted-foreground" data-testid="forked-from">
-            forked from{" "}
-            <Link href={repoUrl(repo.parent.owner, repo.parent.name)} prefetch={false} className="text-primary hover:underline">
-              {repo.parent.owner}/{repo.parent.name}
-            </Link>
-          </p>
-        )}
-        </div>
-        <ForkButton repoId={repo.id} name={repo.name} forkCount={repo.forkCount} signedIn={signedIn} />
+          <div className="min-w-0">
+            <div className="flex flex-wrap items-center gap-2 text-lg">
+              <RepoIcon className="text-subtle-foreground" />
+              <Link href={`/${encodeURIComponent(repo.owner)}`} prefetch={false} className="text-muted-foreground hover:underline">
+                {repo.owner}
+              </Link>
+              <span className="text-subtle-foreground">/</span>
+              <Link href={repoUrl(repo.owner, repo.name)} className="font-semibold text-primary hover:underline" data-testid="repo-name">
+                {repo.name}
+              </Link>
+              <span
+                className={cx(
+                  badge,
+                  repo.isPrivate ? "border-warning-border bg-warning-muted text-warning" : "border-input text-muted-foreground",
+                )}
+              >
+                {repo.isPrivate && <LockIcon className="mr-1 h-3! w-3!" />}
+                {repo.isPrivate ? "Private" : "Public"}
+              </span>
+            </div>
+            {repo.parent && (
+              <p className="text-xs text-muted-foreground" data-testid="forked-from">
+                forked from{" "}
+                <Link href={repoUrl(repo.parent.owner, repo.parent.name)} prefetch={false} className="text-primary hover:underline">
+                  {repo.parent.owner}/{repo.parent.name}
+                </Link>
+              </p>
+            )}
+          </div>
+          <ForkButton repoId={repo.id} name={repo.name} forkCount={repo.forkCount} signedIn={signedIn} />
         </div>
         {repo.description && <p className="mt-1 text-sm text-muted-foreground">{repo.description}</p>}
-        <RepoTabs owner={repo.owner} name={repo.name} isAdmin={repo.permission === "admin"} signedIn={signedIn} openIssues={<OpenIssuesCount repoId={repo.id} />} openPulls={<OpenPullsCount repoId={repo.id} />} />
+        <RepoTabs
+          owner={repo.owner}
+          name={repo.name}
+          isAdmin={repo.permission === "admin"}
+          signedIn={signedIn}
+          openIssues={<OpenIssuesCount repoId={repo.id} />}
+          openPulls={<OpenPullsCount repoId={repo.id} />}
+        />
       </div>
     </div>
   );
@@ -90,7 +102,10 @@ export function Breadcrumbs({ repo, gitRef: ref, path, isFile }: { repo: RepoDat
   const parts = path.split("/").filter(Boolean);
   return (
     <nav aria-label="Breadcrumbs" className="flex min-w-0 flex-wrap items-center gap-1 text-sm" data-testid="breadcrumbs">
-      <Link href={ref === repo.defaultBranch ? repoUrl(repo.owner, repo.name) : codeUrl(repo.owner, repo.name, "tree", ref)} className="font-semibold text-primary hover:underline">
+      <Link
+        href={ref === repo.defaultBranch ? repoUrl(repo.owner, repo.name) : codeUrl(repo.owner, repo.name, "tree", ref)}
+        className="font-semibold text-primary hover:underline"
+      >
         {repo.name}
       </Link>
       {parts.map((p, i) => {
@@ -127,18 +142,35 @@ export interface CommitData {
  * The newest commit of a directory or file, with a link to its history (`historyHref`), the
  * commit's page (`commitHref`) and, on the repository page, the number of commits (`commitCount`).
  */
-export function LatestCommit({ commit, historyHref, commitHref, commitCount }: { commit: CommitData | null; historyHref?: string; commitHref?: string; commitCount?: number | null }) {
+export function LatestCommit({
+  commit,
+  historyHref,
+  commitHref,
+  commitCount,
+}: {
+  commit: CommitData | null;
+  historyHref?: string;
+  commitHref?: string;
+  commitCount?: number | null;
+}) {
   if (!commit) return null;
   const [subject] = commit.message.split("\n");
   return (
     <div className="flex items-center gap-3 border-b border-border bg-muted px-4 py-2.5 text-sm" data-testid="latest-commit">
-      <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-slate-300 text-xs font-semibold uppercase text-muted-foreground">{commit.author.slice(0, 1)}</span>
+      <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-slate-300 text-xs font-semibold uppercase text-muted-foreground">
+        {commit.author.slice(0, 1)}
+      </span>
       <span className="hidden shrink-0 font-semibold text-foreground sm:inline">{commit.author}</span>
       <span className="min-w-0 flex-1 truncate text-muted-foreground" title={commit.message}>
         {subject}
       </span>
       {commitHref ? (
-        <Link href={commitHref} className="hidden shrink-0 items-center gap-1 font-mono text-xs text-subtle-foreground hover:text-primary sm:flex" title={commit.sha} data-testid="latest-commit-sha">
+        <Link
+          href={commitHref}
+          className="hidden shrink-0 items-center gap-1 font-mono text-xs text-subtle-foreground hover:text-primary sm:flex"
+          title={commit.sha}
+          data-testid="latest-commit-sha"
+        >
           <CommitIcon /> {commit.sha.slice(0, 7)}
         </Link>
       ) : (
@@ -150,8 +182,19 @@ export function LatestCommit({ commit, historyHref, commitHref, commitCount }: {
         {relativeTime(commit.date)}
       </span>
       {historyHref && (
-        <Link href={historyHref} className="flex shrink-0 items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium text-muted-foreground hover:bg-accent hover:text-foreground" data-testid="history-link">
-          <HistoryIcon className="text-subtle-foreground" /> {typeof commitCount === "number" ? <span data-testid="commit-count">{commitCount.toLocaleString("en-US")} {commitCount === 1 ? "commit" : "commits"}</span> : "History"}
+        <Link
+          href={historyHref}
+          className="flex shrink-0 items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium text-muted-foreground hover:bg-accent hover:text-foreground"
+          data-testid="history-link"
+        >
+          <HistoryIcon className="text-subtle-foreground" />{" "}
+          {typeof commitCount === "number" ? (
+            <span data-testid="commit-count">
+              {commitCount.toLocaleString("en-US")} {commitCount === 1 ? "commit" : "commits"}
+            </span>
+          ) : (
+            "History"
+          )}
         </Link>
       )}
     </div>
@@ -174,7 +217,15 @@ export function FileList({ repo, gitRef: ref, path, entries }: { repo: RepoData;
         {path && (
           <tr className="hover:bg-muted">
             <td className="px-4 py-2" colSpan={2}>
-              <Link href={parent || ref !== repo.defaultBranch ? codeUrl(repo.owner, repo.name, "tree", ref, parent) : repoUrl(repo.owner, repo.name)} className="block font-mono text-muted-foreground hover:text-primary" aria-label="Parent directory">
+              <Link
+                href={
+                  parent || ref !== repo.defaultBranch
+                    ? codeUrl(repo.owner, repo.name, "tree", ref, parent)
+                    : repoUrl(repo.owner, repo.name)
+                }
+                className="block font-mono text-muted-foreground hover:text-primary"
+                aria-label="Parent directory"
+              >
                 ..
               </Link>
             </td>
@@ -184,19 +235,32 @@ export function FileList({ repo, gitRef: ref, path, entries }: { repo: RepoData;
           <tr key={e.path} className="hover:bg-muted">
             <td className="px-4 py-2">
               <div className="flex min-w-0 items-center gap-2">
-                {e.type === "tree" ? <FolderIcon className="text-sky-500" /> : e.type === "commit" ? <SubmoduleIcon className="text-subtle-foreground" /> : <FileIcon className="text-subtle-foreground" />}
+                {e.type === "tree" ? (
+                  <FolderIcon className="text-sky-500" />
+                ) : e.type === "commit" ? (
+                  <SubmoduleIcon className="text-subtle-foreground" />
+                ) : (
+                  <FileIcon className="text-subtle-foreground" />
+                )}
                 {e.type === "commit" ? (
                   <span className="truncate text-muted-foreground" title={`submodule at ${e.sha}`}>
                     {e.name} <span className="font-mono text-xs text-subtle-foreground">@ {e.sha.slice(0, 7)}</span>
                   </span>
                 ) : (
-                  <PrefetchLink href={codeUrl(repo.owner, repo.name, e.type === "tree" ? "tree" : "blob", ref, e.path)} className="truncate text-foreground hover:text-primary hover:underline" data-testid="tree-entry" data-type={e.type}>
+                  <PrefetchLink
+                    href={codeUrl(repo.owner, repo.name, e.type === "tree" ? "tree" : "blob", ref, e.path)}
+                    className="truncate text-foreground hover:text-primary hover:underline"
+                    data-testid="tree-entry"
+                    data-type={e.type}
+                  >
                     {e.name}
                   </PrefetchLink>
                 )}
               </div>
             </td>
-            <td className="w-28 px-4 py-2 text-right text-xs text-subtle-foreground">{e.type === "blob" && e.size !== null ? formatBytes(e.size) : ""}</td>
+            <td className="w-28 px-4 py-2 text-right text-xs text-subtle-foreground">
+              {e.type === "blob" && e.size !== null ? formatBytes(e.size) : ""}
+            </td>
           </tr>
         ))}
         {entries.length === 0 && (
@@ -211,7 +275,19 @@ export function FileList({ repo, gitRef: ref, path, entries }: { repo: RepoData;
   );
 }
 
-export function Panel({ title, icon, children, testId, actions }: { title: React.ReactNode; icon?: React.ReactNode; children: React.ReactNode; testId?: string; actions?: React.ReactNode }) {
+export function Panel({
+  title,
+  icon,
+  children,
+  testId,
+  actions,
+}: {
+  title: React.ReactNode;
+  icon?: React.ReactNode;
+  children: React.ReactNode;
+  testId?: string;
+  actions?: React.ReactNode;
+}) {
   return (
     <section className={cx(card, "overflow-hidden")} data-testid={testId}>
       <div className="flex items-center gap-2 border-b border-border bg-card px-4 py-2.5 text-sm font-semibold">

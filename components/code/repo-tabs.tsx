@@ -24,12 +24,28 @@ export function tabOf(segment: string | null): "code" | "issues" | "pulls" | "se
  * passed by each page. `openIssues` and `openPulls` are the server-rendered count badges. The
  * Agent tab (issue #11) is for signed-in users: sessions are personal.
  */
-export function RepoTabs({ owner, name, isAdmin, signedIn = false, openIssues, openPulls }: { owner: string; name: string; isAdmin: boolean; signedIn?: boolean; openIssues: React.ReactNode; openPulls: React.ReactNode }) {
+export function RepoTabs({
+  owner,
+  name,
+  isAdmin,
+  signedIn = false,
+  openIssues,
+  openPulls,
+}: {
+  owner: string;
+  name: string;
+  isAdmin: boolean;
+  signedIn?: boolean;
+  openIssues: React.ReactNode;
+  openPulls: React.ReactNode;
+}) {
   const tab = tabOf(useSelectedLayoutSegment());
   const tabClass = (active: boolean) =>
     cx(
       "flex items-center gap-1.5 border-b-2 px-1 pb-2",
-      active ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:border-input hover:text-foreground",
+      active
+        ? "border-primary font-medium text-foreground"
+        : "border-transparent text-muted-foreground hover:border-input hover:text-foreground",
     );
   const link = (key: "code" | "issues" | "pulls" | "search" | "agent" | "settings", href: string, children: React.ReactNode) => (
     <Link href={href} className={tabClass(tab === key)} aria-current={tab === key ? "page" : undefined} data-testid={`repo-${key}-tab`}>
@@ -38,12 +54,50 @@ export function RepoTabs({ owner, name, isAdmin, signedIn = false, openIssues, o
   );
   return (
     <nav className="mt-4 flex gap-4 overflow-x-auto whitespace-nowrap text-sm" aria-label="Repository" data-testid="repo-tabs">
-      {link("code", repoUrl(owner, name), <><CodeIcon className="text-subtle-foreground" /> Code</>)}
-      {link("issues", `${repoUrl(owner, name)}/issues`, <><IssueOpenedIcon className="text-subtle-foreground" /> Issues {openIssues}</>)}
-      {link("pulls", `${repoUrl(owner, name)}/pulls`, <><PullRequestIcon className="text-subtle-foreground" /> Pull requests {openPulls}</>)}
-      {link("search", `${repoUrl(owner, name)}/search`, <><SearchIcon className="text-subtle-foreground" /> Search code</>)}
-      {signedIn && link("agent", `${repoUrl(owner, name)}/agent`, <><AgentIcon className="text-subtle-foreground" /> Agent</>)}
-      {isAdmin && link("settings", settingsUrl(owner, name), <><GearIcon className="text-subtle-foreground" /> Settings</>)}
+      {link(
+        "code",
+        repoUrl(owner, name),
+        <>
+          <CodeIcon className="text-subtle-foreground" /> Code
+        </>,
+      )}
+      {link(
+        "issues",
+        `${repoUrl(owner, name)}/issues`,
+        <>
+          <IssueOpenedIcon className="text-subtle-foreground" /> Issues {openIssues}
+        </>,
+      )}
+      {link(
+        "pulls",
+        `${repoUrl(owner, name)}/pulls`,
+        <>
+          <PullRequestIcon className="text-subtle-foreground" /> Pull requests {openPulls}
+        </>,
+      )}
+      {link(
+        "search",
+        `${repoUrl(owner, name)}/search`,
+        <>
+          <SearchIcon className="text-subtle-foreground" /> Search code
+        </>,
+      )}
+      {signedIn &&
+        link(
+          "agent",
+          `${repoUrl(owner, name)}/agent`,
+          <>
+            <AgentIcon className="text-subtle-foreground" /> Agent
+          </>,
+        )}
+      {isAdmin &&
+        link(
+          "settings",
+          settingsUrl(owner, name),
+          <>
+            <GearIcon className="text-subtle-foreground" /> Settings
+          </>,
+        )}
     </nav>
   );
 }

@@ -16,13 +16,17 @@ export const resolveTree = cache(async (owner: string, name: string, joined: str
   const repo = await loadRepo(owner, name);
   if (repo.isEmpty) notFound();
   const branches = await loadBranches(repo.id);
-  const { ref, path } = splitRefAndPath(branches.map((b) => b.name), joined.split("/"));
+  const { ref, path } = splitRefAndPath(
+    branches.map((b) => b.name),
+    joined.split("/"),
+  );
   if (!ref) notFound();
   const caller = await getServerCaller();
   const tree = await orNull(caller.repos.tree({ repoId: repo.id, ref, path }));
   if (!tree) {
     // a file path under /tree/ goes to the file view, like GitHub
-    if (path && (await orNull(caller.repos.blob({ repoId: repo.id, ref, path })))) redirect(codeUrl(repo.owner, repo.name, "blob", ref, path));
+    if (path && (await orNull(caller.repos.blob({ repoId: repo.id, ref, path }))))
+      redirect(codeUrl(repo.owner, repo.name, "blob", ref, path));
     notFound();
   }
   return { repo, branches, ref, path, tree };
@@ -33,7 +37,10 @@ export const resolveBlob = cache(async (owner: string, name: string, joined: str
   const repo = await loadRepo(owner, name);
   if (repo.isEmpty) notFound();
   const branches = await loadBranches(repo.id);
-  const { ref, path } = splitRefAndPath(branches.map((b) => b.name), joined.split("/"));
+  const { ref, path } = splitRefAndPath(
+    branches.map((b) => b.name),
+    joined.split("/"),
+  );
   if (!ref || !path) notFound();
   const caller = await getServerCaller();
   const blob = await orNull(caller.repos.blob({ repoId: repo.id, ref, path }));

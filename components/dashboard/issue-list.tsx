@@ -20,7 +20,10 @@ export function MyIssues({ title, issues, empty, testId }: { title: string; issu
         <ul className="mt-2 space-y-2">
           {issues.map((i) => (
             <li key={i.id} className="text-sm">
-              <PrefetchLink href={`/${i.repo.owner}/${i.repo.name}/issues/${i.number}`} className="font-medium text-primary hover:underline">
+              <PrefetchLink
+                href={`/${i.repo.owner}/${i.repo.name}/issues/${i.number}`}
+                className="font-medium text-primary hover:underline"
+              >
                 {i.title}
               </PrefetchLink>
               <div className="text-xs text-subtle-foreground">

@@ -32,7 +32,9 @@ export function RepoList({ repos, username, page }: { repos: RepoView[]; usernam
       <div className={cx(card, "px-6 py-12 text-center")} data-testid="repos-empty">
         <RepoIcon className="h-8! w-8! text-subtle-foreground" />
         <h2 className="mt-3 font-semibold">No repositories yet</h2>
-        <p className="mt-1 text-sm text-muted-foreground">Create one, then push to it with git. Repositories you are added to as a collaborator appear here too.</p>
+        <p className="mt-1 text-sm text-muted-foreground">
+          Create one, then push to it with git. Repositories you are added to as a collaborator appear here too.
+        </p>
         <Link href="/new" className={cx(button.primary, "mt-4")}>
           Create a repository
         </Link>
@@ -47,7 +49,12 @@ export function RepoList({ repos, username, page }: { repos: RepoView[]; usernam
             <PrefetchLink href={`/${r.owner}/${r.name}`} className="font-semibold text-primary hover:underline">
               {r.owner}/<span className="font-bold">{r.name}</span>
             </PrefetchLink>
-            <span className={cx(badge, r.isPrivate ? "border-warning-border bg-warning-muted text-warning" : "border-input text-muted-foreground")}>
+            <span
+              className={cx(
+                badge,
+                r.isPrivate ? "border-warning-border bg-warning-muted text-warning" : "border-input text-muted-foreground",
+              )}
+            >
               {r.isPrivate && <LockIcon className="mr-1 h-3! w-3!" />}
               {r.isPrivate ? "Private" : "Public"}
             </span>

@@ -29,7 +29,10 @@ export async function CommitPage({ owner, name, sha }: { owner: string; name: st
               {title || <span className="italic text-subtle-foreground">No commit message</span>}
             </h1>
             {body && (
-              <pre className="mt-2 whitespace-pre-wrap font-mono text-xs leading-5 text-muted-foreground [overflow-wrap:anywhere]" data-testid="commit-body">
+              <pre
+                className="mt-2 whitespace-pre-wrap font-mono text-xs leading-5 text-muted-foreground [overflow-wrap:anywhere]"
+                data-testid="commit-body"
+              >
                 {body}
               </pre>
             )}
@@ -72,7 +75,12 @@ export async function CommitPage({ owner, name, sha }: { owner: string; name: st
         </div>
       </section>
       {commit.parents.length > 1 && <p className="mb-3 text-sm text-muted-foreground">Showing the changes against the first parent.</p>}
-      <DiffViewer files={commit.diff.files.map(packFile)} highlights={highlights} totalFiles={commit.diff.totalFiles} source={{ kind: "commit", repoId: repo.id, sha: commit.sha }} />
+      <DiffViewer
+        files={commit.diff.files.map(packFile)}
+        highlights={highlights}
+        totalFiles={commit.diff.totalFiles}
+        source={{ kind: "commit", repoId: repo.id, sha: commit.sha }}
+      />
     </div>
   );
 }

@@ -39,13 +39,19 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
   const colon = headSpec.indexOf(":");
   const headOwner = colon > 0 ? headSpec.slice(0, colon) : null;
   const head = colon > 0 ? headSpec.slice(colon + 1) : headSpec;
-  const headRepo = headOwner && headOwner.toLowerCase() !== repo.owner.toLowerCase() ? network.find((r) => r.owner.toLowerCase() === headOwner.toLowerCase()) ?? null : null;
+  const headRepo =
+    headOwner && headOwner.toLowerCase() !== repo.owner.toLowerCase()
+      ? (network.find((r) => r.owner.toLowerCase() === headOwner.toLowerCase()) ?? null)
+      : null;
   const [branches, headBranches] = await Promise.all([
     loadBranches(repo.id).then((bs) => bs.map((b) => b.name)),
     headRepo ? loadBranches(headRepo.id).then((bs) => bs.map((b) => b.name)) : null,
   ]);
   let result: Awaited<ReturnType<typeof caller.repos.compare>> | null = null;
-  let problem: string | null = headOwner && !headRepo && headOwner.toLowerCase() !== repo.owner.toLowerCase() ? `${headOwner} has no repository in the fork network of ${repo.owner}/${repo.name} that you can read.` : null;
+  let problem: string | null =
+    headOwner && !headRepo && headOwner.toLowerCase() !== repo.owner.toLowerCase()
+      ? `${headOwner} has no repository in the fork network of ${repo.owner}/${repo.name} that you can read.`
+      : null;
   if (!problem) {
     try {
       result = await caller.repos.compare({ repoId: repo.id, base, head, headRepoId: headRepo?.id, maxLines: PAGE_DIFF_LINES });
@@ -58,19 +64,41 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
   const highlights = result ? await highlightDiff(result.diff, { to: firstScreenFiles(result.diff) }) : undefined;
   // a pull request needs two branches, something to merge, and a signed-in caller
   const headList = headBranches ?? branches;
-  const canOpen = !!result && result.totalCommits > 0 && repo.permission !== "none" && (headRepo !== null || base !== head) && branches.includes(base) && headList.includes(head);
-  const existing = canOpen && !headRepo
-    ? (await caller.pulls.list({ repoId: repo.id, state: "open", limit: 100 })).find((p) => p.sourceBranch === head && p.targetBranch === base) ?? null
-    : null;
+  const canOpen =
+    !!result &&
+    result.totalCommits > 0 &&
+    repo.permission !== "none" &&
+    (headRepo !== null || base !== head) &&
+    branches.includes(base) &&
+    headList.includes(head);
+  const existing =
+    canOpen && !headRepo
+      ? ((await caller.pulls.list({ repoId: repo.id, state: "open", limit: 100 })).find(
+          (p) => p.sourceBranch === head && p.targetBranch === base,
+        ) ?? null)
+      : null;
   return (
     <div className={cx(container, "py-6")}>
       <h1 className="mb-1 text-lg font-semibold">Comparing changes</h1>
       <p className="mb-4 text-sm text-muted-foreground">Choose two branches to see what changed on the head since it left the base.</p>
       <div className={cx(card, "mb-5 flex flex-wrap items-center gap-3 p-3")}>
-        <ComparePickers owner={repo.owner} repo={repo.name} branches={branches} base={base} head={head} headBranches={headList} headOwner={headRepo?.owner ?? null} network={network} />
+        <ComparePickers
+          owner={repo.owner}
+          repo={repo.name}
+          branches={branches}
+          base={base}
+          head={head}
+          headBranches={headList}
+          headOwner={headRepo?.owner ?? null}
+          network={network}
+        />
         <div className="ml-auto" data-testid="compare-actions">
           {existing && (
-            <Link href={pullUrl(repo.owner, repo.name, existing.number)} className="text-sm text-primary underline underline-offset-2" data-testid="existing-pull">
+            <Link
+              href={pullUrl(repo.owner, repo.name, existing.number)}
+              className="text-sm text-primary underline underline-offset-2"
+              data-testid="existing-pull"
+            >
               View pull request #{existing.number}
             </Link>
           )}
@@ -84,7 +112,8 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
       {result && (
         <>
           <p className="mb-3 text-sm text-muted-foreground" data-testid="ahead-behind">
-            <span className="font-mono">{head}</span> is {result.aheadBy} {result.aheadBy === 1 ? "commit" : "commits"} ahead of and {result.behindBy} {result.behindBy === 1 ? "commit" : "commits"} behind <span className="font-mono">{base}</span>.
+            <span className="font-mono">{head}</span> is {result.aheadBy} {result.aheadBy === 1 ? "commit" : "commits"} ahead of and{" "}
+            {result.behindBy} {result.behindBy === 1 ? "commit" : "commits"} behind <span className="font-mono">{base}</span>.
           </p>
           {canOpen && !existing && result.totalCommits > 0 && (
             <div className="mb-5">
@@ -99,19 +128,25 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
           )}
           {result.totalCommits === 0 ? (
             <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="nothing-to-compare">
-              There isn&apos;t anything to compare: <span className="font-mono">{base}</span> is up to date with all commits from <span className="font-mono">{head}</span>.
+              There isn&apos;t anything to compare: <span className="font-mono">{base}</span> is up to date with all commits from{" "}
+              <span className="font-mono">{head}</span>.
             </div>
           ) : (
             <>
               <section className={cx(card, "mb-5 overflow-hidden")} aria-labelledby="compare-commits">
                 <h2 id="compare-commits" className="border-b border-border bg-muted px-4 py-2 text-sm font-medium">
                   {result.totalCommits} {result.totalCommits === 1 ? "commit" : "commits"}
-                  {result.totalCommits > result.commits.length && <span className="font-normal text-muted-foreground"> (showing the first {result.commits.length})</span>}
+                  {result.totalCommits > result.commits.length && (
+                    <span className="font-normal text-muted-foreground"> (showing the first {result.commits.length})</span>
+                  )}
                 </h2>
                 <ol className="divide-y divide-border" data-testid="compare-commits">
                   {result.commits.map((c) => (
                     <li key={c.sha} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-sm">
-                      <Link href={commitUrl(repo.owner, repo.name, c.sha)} className="min-w-0 flex-1 truncate hover:text-primary hover:underline">
+                      <Link
+                        href={commitUrl(repo.owner, repo.name, c.sha)}
+                        className="min-w-0 flex-1 truncate hover:text-primary hover:underline"
+                      >
                         {splitCommitMessage(c.message).title}
                       </Link>
                       <span className="text-xs text-muted-foreground">
@@ -127,7 +162,12 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
                   ))}
                 </ol>
               </section>
-              <DiffViewer files={result.diff.files.map(packFile)} highlights={highlights} totalFiles={result.diff.totalFiles} source={{ kind: "compare", repoId: repo.id, base: result.baseSha, head: result.headSha }} />
+              <DiffViewer
+                files={result.diff.files.map(packFile)}
+                highlights={highlights}
+                totalFiles={result.diff.totalFiles}
+                source={{ kind: "compare", repoId: repo.id, base: result.baseSha, head: result.headSha }}
+              />
             </>
           )}
         </>

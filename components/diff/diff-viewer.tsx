@@ -20,13 +20,29 @@ import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/styles";
-import { collapseReason, displayPath, fileRows, tokenRuns, unpackFile, type DiffFile, type PackedFile, type DiffHighlights, type TokenStyle, type DiffView, type FileRow, type NumberedLine } from "./model";
+import {
+  collapseReason,
+  displayPath,
+  fileRows,
+  tokenRuns,
+  unpackFile,
+  type DiffFile,
+  type PackedFile,
+  type DiffHighlights,
+  type TokenStyle,
+  type DiffView,
+  type FileRow,
+  type NumberedLine,
+} from "./model";
 import { FileTree } from "./file-tree";
 import { useShortcuts } from "@/components/keyboard/use-shortcuts";
 import { useHighlights, type FileHighlight } from "./use-highlights";
 
 /** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
-export type DiffSource = { kind: "commit"; repoId: string; sha: string } | { kind: "compare"; repoId: string; base: string; head: string } | { kind: "pull"; prId: string };
+export type DiffSource =
+  | { kind: "commit"; repoId: string; sha: string }
+  | { kind: "compare"; repoId: string; base: string; head: string }
+  | { kind: "pull"; prId: string };
 
 export interface DiffViewerProps {
   /** The files (packed by `packFile` or whole). */
@@ -84,9 +100,28 @@ function useDiffView(): [DiffView, (v: DiffView) => void] {
 /** The side of a diff line a comment belongs to: LEFT = the old file's line number, RIGHT = the new file's. */
 export type LineSide = "LEFT" | "RIGHT";
 
-type Row = { kind: "slot"; file: number; side: LineSide; line: number } | { kind: "top"; file: number } | { kind: "file"; file: number } | { kind: "notice"; file: number; text: string; action?: "expand" | "load" } | ({ file: number } & FileRow) | { kind: "end"; file: number };
+type Row =
+  | { kind: "slot"; file: number; side: LineSide; line: number }
+  | { kind: "top"; file: number }
+  | { kind: "file"; file: number }
+  | { kind: "notice"; file: number; text: string; action?: "expand" | "load" }
+  | ({ file: number } & FileRow)
+  | { kind: "end"; file: number };
 
-export function DiffViewer({ files: packed, highlights, source, totalFiles, renderFileActions, lineSlots, renderSlot, renderGutter, collapsedFile, shortcuts, fileTop, renderFileTop }: DiffViewerProps) {
+export function DiffViewer({
+  files: packed,
+  highlights,
+  source,
+  totalFiles,
+  renderFileActions,
+  lineSlots,
+  renderSlot,
+  renderGutter,
+  collapsedFile,
+  shortcuts,
+  fileTop,
+  renderFileTop,
+}: DiffViewerProps) {
   const [view, setView] = useDiffView();
   const initial = useMemo(() => packed.map(unpackFile), [packed]);
   const [files, setFiles] = useState(initial);
@@ -97,7 +132,10 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
   const [treeOpen, setTreeOpen] = useState(false);
   const client = useTRPCClient();
 
-  const isCollapsed = useCallback((i: number) => closed.has(i) || (!open.has(i) && (collapseReason(files[i]) !== null || !!collapsedFile?.(files[i]))), [open, closed, files, collapsedFile]);
+  const isCollapsed = useCallback(
+    (i: number) => closed.has(i) || (!open.has(i) && (collapseReason(files[i]) !== null || !!collapsedFile?.(files[i]))),
+    [open, closed, files, collapsedFile],
+  );
 
   const rows = useMemo(() => {
     const out: Row[] = [];
@@ -108,10 +146,30 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
       if (fileTop?.(f)) out.push({ kind: "top", file: i });
       const reason = collapseReason(f);
       if (!open.has(i) && reason) {
-        out.push({ kind: "notice", file: i, text: reason === "generated" ? "Generated file not shown by default." : `Large diff (${f.additions + f.deletions} lines) not shown by default.`, action: "expand" });
+        out.push({
+          kind: "notice",
+          file: i,
+          text:
+            reason === "generated"
+              ? "Generated file not shown by default."
+              : `Large diff (${f.additions + f.deletions} lines) not shown by default.`,
+          action: "expand",
+        });
       } else if (f.isBinary) out.push({ kind: "notice", file: i, text: "Binary file not shown." });
-      else if (f.hunks.length === 0 && f.truncated) out.push({ kind: "notice", file: i, text: "This diff was not loaded with the page.", action: "load" });
-      else if (f.hunks.length === 0) out.push({ kind: "notice", file: i, text: f.isSubmodule ? "Submodule pointer changed." : f.status === "renamed" ? "File renamed without changes." : f.oldMode !== f.newMode && f.oldMode && f.newMode ? "File mode changed." : "Empty file." });
+      else if (f.hunks.length === 0 && f.truncated)
+        out.push({ kind: "notice", file: i, text: "This diff was not loaded with the page.", action: "load" });
+      else if (f.hunks.length === 0)
+        out.push({
+          kind: "notice",
+          file: i,
+          text: f.isSubmodule
+            ? "Submodule pointer changed."
+            : f.status === "renamed"
+              ? "File renamed without changes."
+              : f.oldMode !== f.newMode && f.oldMode && f.newMode
+                ? "File mode changed."
+                : "Empty file.",
+        });
       else {
         const slots = lineSlots?.(f);
         const slot = (side: LineSide, n: number | null) => {
@@ -128,7 +186,16 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
             slot("RIGHT", r.right?.newNo ?? null);
           }
         }
-        if (f.truncated) out.push({ kind: "notice", file: i, text: f.truncatedReason === "file" ? "This file's diff is too large: the rest is not shown." : "The rest of this diff was not loaded.", action: f.truncatedReason === "total" ? "load" : undefined });
+        if (f.truncated)
+          out.push({
+            kind: "notice",
+            file: i,
+            text:
+              f.truncatedReason === "file"
+                ? "This file's diff is too large: the rest is not shown."
+                : "The rest of this diff was not loaded.",
+            action: f.truncatedReason === "total" ? "load" : undefined,
+          });
       }
       out.push({ kind: "end", file: i });
     });
@@ -147,7 +214,16 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
   }, []);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: (i) => (rows[i].kind === "file" ? 48 : rows[i].kind === "end" ? 16 : rows[i].kind === "notice" ? 56 : rows[i].kind === "slot" || rows[i].kind === "top" ? 120 : 22),
+    estimateSize: (i) =>
+      rows[i].kind === "file"
+        ? 48
+        : rows[i].kind === "end"
+          ? 16
+          : rows[i].kind === "notice"
+            ? 56
+            : rows[i].kind === "slot" || rows[i].kind === "top"
+              ? 120
+              : 22,
     overscan: 20,
     scrollMargin,
     // before the window is measured (the server render and hydration), draw the rows of one tall
@@ -159,7 +235,8 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
   const load = async (i: number, opts: { open?: boolean } = {}) => {
     if (!source || loading.has(i)) return;
     const batch = [i];
-    for (let k = i + 1; k < files.length && batch.length < LOAD_BATCH; k++) if (files[k].truncatedReason === "total" && files[k].hunks.length === 0 && !loading.has(k)) batch.push(k);
+    for (let k = i + 1; k < files.length && batch.length < LOAD_BATCH; k++)
+      if (files[k].truncatedReason === "total" && files[k].hunks.length === 0 && !loading.has(k)) batch.push(k);
     setLoading((s) => new Set([...s, ...batch]));
     try {
       const paths = [...new Set(batch.map((k) => files[k].newPath))];
@@ -183,8 +260,12 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
 
   // files left out of the page's response load when their placeholder scrolls into view
   const items = virtualizer.getVirtualItems();
-  const highlightOf = useHighlights(initial, files, highlights, [...new Set(items.flatMap((it) => (rows[it.index]?.kind === "line" || rows[it.index]?.kind === "pair" ? [rows[it.index].file] : [])))]);
-  const firstPending = items.map((it) => rows[it.index]).find((r) => r?.kind === "notice" && r.action === "load" && !loading.has(r.file) && files[r.file].hunks.length === 0);
+  const highlightOf = useHighlights(initial, files, highlights, [
+    ...new Set(items.flatMap((it) => (rows[it.index]?.kind === "line" || rows[it.index]?.kind === "pair" ? [rows[it.index].file] : []))),
+  ]);
+  const firstPending = items
+    .map((it) => rows[it.index])
+    .find((r) => r?.kind === "notice" && r.action === "load" && !loading.has(r.file) && files[r.file].hunks.length === 0);
   useEffect(() => {
     if (firstPending) void load(firstPending.file);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -244,29 +325,87 @@ export function DiffViewer({ files: packed, highlights, source, totalFiles, rend
   return (
     <div className="min-w-0" data-testid="diff-viewer" data-view={view}>
       <div className="mb-3 flex flex-wrap items-center gap-2 text-sm">
-        <Button size="sm" className="lg:hidden" aria-expanded={treeOpen} onClick={() => setTreeOpen((o) => !o)} data-testid="toggle-file-tree">
+        <Button
+          size="sm"
+          className="lg:hidden"
+          aria-expanded={treeOpen}
+          onClick={() => setTreeOpen((o) => !o)}
+          data-testid="toggle-file-tree"
+        >
           Files
         </Button>
         <span className="text-muted-foreground" data-testid="diff-summary">
-          {totalFiles ?? files.length} changed {(totalFiles ?? files.length) === 1 ? "file" : "files"} with <span className="font-medium text-primary">{additions} additions</span> and <span className="font-medium text-danger">{deletions} deletions</span>
+          {totalFiles ?? files.length} changed {(totalFiles ?? files.length) === 1 ? "file" : "files"} with{" "}
+          <span className="font-medium text-primary">{additions} additions</span> and{" "}
+          <span className="font-medium text-danger">{deletions} deletions</span>
         </span>
         <div className="ml-auto inline-flex rounded-md border border-input" role="group" aria-label="Diff view">
           {(["unified", "split"] as const).map((v) => (
-            <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} data-testid={`view-${v}`} className={cx("px-3 py-1 text-xs font-medium capitalize first:rounded-l-md last:rounded-r-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring", view === v ? "bg-accent text-foreground" : "text-muted-foreground hover:bg-muted")}>
+            <button
+              key={v}
+              type="button"
+              aria-pressed={view === v}
+              onClick={() => setView(v)}
+              data-testid={`view-${v}`}
+              className={cx(
+                "px-3 py-1 text-xs font-medium capitalize first:rounded-l-md last:rounded-r-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+                view === v ? "bg-accent text-foreground" : "text-muted-foreground hover:bg-muted",
+              )}
+            >
               {v}
             </button>
           ))}
         </div>
       </div>
       <div className="flex items-start gap-4">
-        <FileTree files={files} onSelect={jump} className={cx("sticky top-2 max-h-[calc(100vh-1rem)] w-64 shrink-0 overflow-auto rounded-lg border border-border bg-card p-2 text-sm", treeOpen ? "fixed inset-x-2 top-16 z-30 w-auto shadow-lg lg:sticky lg:w-64" : "hidden lg:block")} />
+        <FileTree
+          files={files}
+          onSelect={jump}
+          className={cx(
+            "sticky top-2 max-h-[calc(100vh-1rem)] w-64 shrink-0 overflow-auto rounded-lg border border-border bg-card p-2 text-sm",
+            treeOpen ? "fixed inset-x-2 top-16 z-30 w-auto shadow-lg lg:sticky lg:w-64" : "hidden lg:block",
+          )}
+        />
         <div ref={listRef} className="min-w-0 flex-1">
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {items.map((item) => {
               const row = rows[item.index];
               return (
-                <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}>
-                  <RowView row={row} file={files[row.file]} fileIndex={row.file} view={view} hl={highlightOf(row.file)} collapsed={isCollapsed(row.file)} loading={loading.has(row.file)} onToggle={() => (isCollapsed(row.file) ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file))) : setClosed((s) => new Set(s).add(row.file)))} onLoad={() => (row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file)))} renderFileActions={renderFileActions} renderSlot={renderSlot} renderGutter={renderGutter} renderFileTop={renderFileTop} />
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  style={{
+                    position: "absolute",
+                    top: 0,
+                    left: 0,
+                    width: "100%",
+                    transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)`,
+                  }}
+                >
+                  <RowView
+                    row={row}
+                    file={files[row.file]}
+                    fileIndex={row.file}
+                    view={view}
+                    hl={highlightOf(row.file)}
+                    collapsed={isCollapsed(row.file)}
+                    loading={loading.has(row.file)}
+                    onToggle={() =>
+                      isCollapsed(row.file)
+                        ? (setClosed((s) => del(s, row.file)), setOpen((s) => new Set(s).add(row.file)))
+                        : setClosed((s) => new Set(s).add(row.file))
+                    }
+                    onLoad={() =>
+                      row.kind === "notice" && row.action === "load"
+                        ? void load(row.file, { open: true })
+                        : setOpen((s) => new Set(s).add(row.file))
+                    }
+                    renderFileActions={renderFileActions}
+                    renderSlot={renderSlot}
+                    renderGutter={renderGutter}
+                    renderFileTop={renderFileTop}
+                  />
                 </div>
               );
             })}
@@ -283,7 +422,19 @@ function del(s: Set<number>, i: number): Set<number> {
   return n;
 }
 
-function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: DiffView; hl: FileHighlight; collapsed: boolean; loading: boolean; onToggle: () => void; onLoad: () => void } & Pick<DiffViewerProps, "renderFileActions" | "renderSlot" | "renderGutter" | "renderFileTop">) {
+function RowView(
+  props: {
+    row: Row;
+    file: DiffFile;
+    fileIndex: number;
+    view: DiffView;
+    hl: FileHighlight;
+    collapsed: boolean;
+    loading: boolean;
+    onToggle: () => void;
+    onLoad: () => void;
+  } & Pick<DiffViewerProps, "renderFileActions" | "renderSlot" | "renderGutter" | "renderFileTop">,
+) {
   const { row, file, view, hl } = props;
   const gutter = (side: LineSide, n: number | null) => (n !== null && props.renderGutter ? props.renderGutter(file, side, n) : null);
   if (row.kind === "slot") {
@@ -296,12 +447,29 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
       </div>
     );
   }
-  if (row.kind === "top") return <div className="border-x border-border bg-card px-2 py-2 font-sans" data-testid="diff-file-top">{props.renderFileTop?.(file)}</div>;
-  if (row.kind === "file") return <FileHeader file={file} index={props.fileIndex} collapsed={props.collapsed} onToggle={props.onToggle} actions={props.renderFileActions?.(file, props.fileIndex)} />;
+  if (row.kind === "top")
+    return (
+      <div className="border-x border-border bg-card px-2 py-2 font-sans" data-testid="diff-file-top">
+        {props.renderFileTop?.(file)}
+      </div>
+    );
+  if (row.kind === "file")
+    return (
+      <FileHeader
+        file={file}
+        index={props.fileIndex}
+        collapsed={props.collapsed}
+        onToggle={props.onToggle}
+        actions={props.renderFileActions?.(file, props.fileIndex)}
+      />
+    );
   if (row.kind === "end") return <div className="h-4 rounded-b-lg border-x border-b border-border bg-card" />;
   if (row.kind === "notice")
     return (
-      <div className="flex flex-wrap items-center justify-center gap-3 border-x border-border bg-card px-4 py-3 text-sm text-muted-foreground" data-testid="diff-notice">
+      <div
+        className="flex flex-wrap items-center justify-center gap-3 border-x border-border bg-card px-4 py-3 text-sm text-muted-foreground"
+        data-testid="diff-notice"
+      >
         {row.text}
         {row.action && (
           <Button size="sm" onClick={props.onLoad} disabled={props.loading} data-testid="load-diff">
@@ -310,11 +478,22 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
         )}
       </div>
     );
-  if (row.kind === "hunk") return <div className="border-x border-border bg-accent px-3 py-1 font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">{row.header}</div>;
+  if (row.kind === "hunk")
+    return (
+      <div className="border-x border-border bg-accent px-3 py-1 font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">
+        {row.header}
+      </div>
+    );
   if (row.kind === "line")
     return (
       <>
-        <div className={cx("grid grid-cols-[2.75rem_2.75rem_minmax(0,1fr)] border-x border-border font-mono text-xs leading-5", lineBg(row.line.line.type))} data-line-type={row.line.line.type}>
+        <div
+          className={cx(
+            "grid grid-cols-[2.75rem_2.75rem_minmax(0,1fr)] border-x border-border font-mono text-xs leading-5",
+            lineBg(row.line.line.type),
+          )}
+          data-line-type={row.line.line.type}
+        >
           <LineNo n={row.line.oldNo} gutter={row.line.line.type === "delete" ? gutter("LEFT", row.line.oldNo) : null} />
           <LineNo n={row.line.newNo} gutter={row.line.line.type !== "delete" ? gutter("RIGHT", row.line.newNo) : null} />
           <Code line={row.line} hl={hl} />
@@ -325,8 +504,18 @@ function RowView(props: { row: Row; file: DiffFile; fileIndex: number; view: Dif
   return (
     <div className="grid grid-cols-2 border-x border-border font-mono text-xs leading-5" data-testid="split-row">
       {[row.left, row.right].map((side, k) => (
-        <div key={k} className={cx("grid min-w-0 grid-cols-[2.75rem_minmax(0,1fr)]", k === 1 && "border-l border-border", side ? lineBg(side.line.type) : "bg-muted")}>
-          <LineNo n={side ? (k === 0 ? side.oldNo : side.newNo) : null} gutter={side ? (k === 0 ? gutter("LEFT", side.oldNo) : gutter("RIGHT", side.newNo)) : null} />
+        <div
+          key={k}
+          className={cx(
+            "grid min-w-0 grid-cols-[2.75rem_minmax(0,1fr)]",
+            k === 1 && "border-l border-border",
+            side ? lineBg(side.line.type) : "bg-muted",
+          )}
+        >
+          <LineNo
+            n={side ? (k === 0 ? side.oldNo : side.newNo) : null}
+            gutter={side ? (k === 0 ? gutter("LEFT", side.oldNo) : gutter("RIGHT", side.newNo)) : null}
+          />
           {side ? <Code line={side} hl={hl} /> : <span />}
         </div>
       ))}
@@ -339,7 +528,13 @@ function lineBg(type: DiffFile["hunks"][number]["lines"][number]["type"]): strin
 }
 
 function LineNo({ n, gutter }: { n: number | null; gutter?: React.ReactNode }) {
-  if (gutter) return <span className="group/ln relative flex select-none items-start justify-end px-2 text-right text-subtle-foreground">{gutter}{n ?? ""}</span>;
+  if (gutter)
+    return (
+      <span className="group/ln relative flex select-none items-start justify-end px-2 text-right text-subtle-foreground">
+        {gutter}
+        {n ?? ""}
+      </span>
+    );
   return <span className="select-none px-2 text-right text-subtle-foreground">{n ?? ""}</span>;
 }
 
@@ -352,7 +547,17 @@ function Code({ line, hl }: { line: NumberedLine; hl: FileHighlight }) {
       <span className="select-none text-subtle-foreground" aria-hidden="true">
         {marker}
       </span>
-      {runs ? runs.map((r, k) => (r.style ? <span key={k} style={r.style}>{r.text}</span> : r.text)) : text}
+      {runs
+        ? runs.map((r, k) =>
+            r.style ? (
+              <span key={k} style={r.style}>
+                {r.text}
+              </span>
+            ) : (
+              r.text
+            ),
+          )
+        : text}
       {line.line.noNewlineAtEnd && (
         <span className="ml-1 select-none text-danger" title="No newline at end of file" aria-label="No newline at end of file">
           ⊘
@@ -362,11 +567,34 @@ function Code({ line, hl }: { line: NumberedLine; hl: FileHighlight }) {
   );
 }
 
-function FileHeader({ file, index, collapsed, onToggle, actions }: { file: DiffFile; index: number; collapsed: boolean; onToggle: () => void; actions: React.ReactNode }) {
+function FileHeader({
+  file,
+  index,
+  collapsed,
+  onToggle,
+  actions,
+}: {
+  file: DiffFile;
+  index: number;
+  collapsed: boolean;
+  onToggle: () => void;
+  actions: React.ReactNode;
+}) {
   const modeChanged = file.oldMode && file.newMode && file.oldMode !== file.newMode;
   return (
-    <div className="mt-3 flex flex-wrap items-center gap-2 rounded-t-lg border border-border bg-muted px-3 py-2 text-sm" data-testid="diff-file" data-path={file.newPath} id={`diff-${index}`}>
-      <button type="button" onClick={onToggle} aria-expanded={!collapsed} aria-label={`${collapsed ? "Expand" : "Collapse"} ${file.newPath}`} className="rounded px-1 text-muted-foreground hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+    <div
+      className="mt-3 flex flex-wrap items-center gap-2 rounded-t-lg border border-border bg-muted px-3 py-2 text-sm"
+      data-testid="diff-file"
+      data-path={file.newPath}
+      id={`diff-${index}`}
+    >
+      <button
+        type="button"
+        onClick={onToggle}
+        aria-expanded={!collapsed}
+        aria-label={`${collapsed ? "Expand" : "Collapse"} ${file.newPath}`}
+        className="rounded px-1 text-muted-foreground hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
         {collapsed ? "▸" : "▾"}
       </button>
       <span className="min-w-0 font-mono text-xs font-medium [overflow-wrap:anywhere]" data-testid="diff-file-path">

@@ -68,7 +68,14 @@ function Row({ node, depth, files, onSelect }: { node: TreeNode; depth: number; 
   const f = files[node.fileIndex];
   const i = node.fileIndex;
   return (
-    <button type="button" onClick={() => onSelect(i)} className="flex h-full w-full items-center gap-1.5 rounded pr-1 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring" style={pad} data-testid="file-tree-item" title={f.newPath}>
+    <button
+      type="button"
+      onClick={() => onSelect(i)}
+      className="flex h-full w-full items-center gap-1.5 rounded pr-1 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
+      style={pad}
+      data-testid="file-tree-item"
+      title={f.newPath}
+    >
       <FileIcon className="shrink-0 text-subtle-foreground" />
       <span className="min-w-0 flex-1 truncate">{node.name}</span>
       <span className="shrink-0 font-mono text-xs text-primary">+{f.additions}</span>

@@ -21,7 +21,12 @@ export const MAX_HIGHLIGHT_LINES = 20_000;
 /** Hunk lines highlighted before the page is sent (about one tall screen of rows plus the viewer's overscan). */
 export const FIRST_SCREEN_LINES = 150;
 
-const STYLE_KEYS: Record<string, keyof TokenStyle> = { color: "color", "font-style": "fontStyle", "font-weight": "fontWeight", "text-decoration": "textDecoration" };
+const STYLE_KEYS: Record<string, keyof TokenStyle> = {
+  color: "color",
+  "font-style": "fontStyle",
+  "font-weight": "fontWeight",
+  "text-decoration": "textDecoration",
+};
 
 /**
  * How many of the diff's first files the page highlights before it is sent: the files whose
@@ -50,7 +55,10 @@ export function highlightDiff(diff: Pick<Diff, "files">, range: { from?: number;
  * Adjacent tokens of the same style are merged (whitespace joins the token before it); text in the themes' default colour gets style -1.
  * Never throws: a failure leaves the file plain.
  */
-export async function highlightLines(input: { path: string; lines: string[] }[], range: { from?: number; to?: number } = {}): Promise<DiffHighlights> {
+export async function highlightLines(
+  input: { path: string; lines: string[] }[],
+  range: { from?: number; to?: number } = {},
+): Promise<DiffHighlights> {
   let budget = MAX_HIGHLIGHT_LINES;
   const styles: TokenStyle[] = [];
   const styleIndex = new Map<string, number>();

@@ -50,7 +50,21 @@ export type PackedFile = Partial<DiffFile> & Pick<DiffFile, "newPath">;
 
 /** The value a left-out field has, given the file's newPath, status and newMode (oldMode: null for an added file, else newMode). */
 function usual(f: PackedFile): Omit<DiffFile, "truncatedReason" | "similarity" | "copiedFrom"> {
-  return { oldPath: f.newPath, newPath: f.newPath, status: "modified", additions: 0, deletions: 0, hunks: [], isBinary: false, oldMode: f.status === "added" ? null : (f.newMode ?? null), newMode: null, truncated: false, isSubmodule: false, oldSha: null, newSha: null };
+  return {
+    oldPath: f.newPath,
+    newPath: f.newPath,
+    status: "modified",
+    additions: 0,
+    deletions: 0,
+    hunks: [],
+    isBinary: false,
+    oldMode: f.status === "added" ? null : (f.newMode ?? null),
+    newMode: null,
+    truncated: false,
+    isSubmodule: false,
+    oldSha: null,
+    newSha: null,
+  };
 }
 
 /** `f` without the fields that equal their usual value (no key is set to undefined: RSC would send it). */
@@ -92,7 +106,11 @@ export function hunkLinesOf(f: Pick<DiffFile, "hunks">): string[] {
 }
 
 /** A line's text cut into its highlighted runs; null when the runs do not cover the text exactly (then it is shown plain). */
-export function tokenRuns(text: string, runs: number[] | null | undefined, styles: TokenStyle[]): { text: string; style: TokenStyle | null }[] | null {
+export function tokenRuns(
+  text: string,
+  runs: number[] | null | undefined,
+  styles: TokenStyle[],
+): { text: string; style: TokenStyle | null }[] | null {
   if (!runs) return null;
   const out: { text: string; style: TokenStyle | null }[] = [];
   let at = 0;
@@ -125,11 +143,20 @@ export function fileRows(f: DiffFile, view: DiffView): FileRow[] {
   const rows: FileRow[] = [];
   let index = 0;
   f.hunks.forEach((h, hunkIndex) => {
-    rows.push({ kind: "hunk", header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@${h.header ? ` ${h.header}` : ""}`, hunkIndex });
+    rows.push({
+      kind: "hunk",
+      header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@${h.header ? ` ${h.header}` : ""}`,
+      hunkIndex,
+    });
     let oldNo = h.oldStart;
     let newNo = h.newStart;
     const numbered: NumberedLine[] = h.lines.map((line) => {
-      const n: NumberedLine = { line, index: index++, oldNo: line.type === "add" ? null : oldNo, newNo: line.type === "delete" ? null : newNo };
+      const n: NumberedLine = {
+        line,
+        index: index++,
+        oldNo: line.type === "add" ? null : oldNo,
+        newNo: line.type === "delete" ? null : newNo,
+      };
       if (line.type !== "add") oldNo++;
       if (line.type !== "delete") newNo++;
       return n;
@@ -138,7 +165,7 @@ export function fileRows(f: DiffFile, view: DiffView): FileRow[] {
       for (const line of numbered) rows.push({ kind: "line", line });
       return;
     }
-    for (let i = 0; i < numbered.length; ) {
+    for (let i = 0; i < numbered.length;) {
       const l = numbered[i];
       if (l.line.type === "context") {
         rows.push({ kind: "pair", left: l, right: l });
@@ -149,7 +176,8 @@ export function fileRows(f: DiffFile, view: DiffView): FileRow[] {
       const adds: NumberedLine[] = [];
       while (i < numbered.length && numbered[i].line.type === "delete") dels.push(numbered[i++]);
       while (i < numbered.length && numbered[i].line.type === "add") adds.push(numbered[i++]);
-      for (let k = 0; k < Math.max(dels.length, adds.length); k++) rows.push({ kind: "pair", left: dels[k] ?? null, right: adds[k] ?? null });
+      for (let k = 0; k < Math.max(dels.length, adds.length); k++)
+        rows.push({ kind: "pair", left: dels[k] ?? null, right: adds[k] ?? null });
     }
   });
   return rows;
@@ -181,7 +209,8 @@ export function fileTree(files: Pick<DiffFile, "newPath">[]): TreeNode[] {
   const tidy = (n: TreeNode): TreeNode => {
     let children = n.children.map(tidy);
     children = children.map((c) => {
-      while (c.fileIndex === undefined && c.children.length === 1 && c.children[0].fileIndex === undefined) c = { ...c.children[0], name: `${c.name}/${c.children[0].name}` };
+      while (c.fileIndex === undefined && c.children.length === 1 && c.children[0].fileIndex === undefined)
+        c = { ...c.children[0], name: `${c.name}/${c.children[0].name}` };
       return c;
     });
     children.sort((a, b) => Number(a.fileIndex !== undefined) - Number(b.fileIndex !== undefined) || a.name.localeCompare(b.name));

@@ -26,7 +26,12 @@ function lineCount(f: DiffFile): number {
  * The highlight of file `i` (or null: plain, or not there yet). `enabled`: the page highlights
  * (false leaves everything plain); `visible`: indexes of the files with rows on screen, in order.
  */
-export function useHighlights(initial: DiffFile[], files: DiffFile[], highlights: DiffHighlights | undefined, visible: number[]): (i: number) => FileHighlight {
+export function useHighlights(
+  initial: DiffFile[],
+  files: DiffFile[],
+  highlights: DiffHighlights | undefined,
+  visible: number[],
+): (i: number) => FileHighlight {
   const fromPage = useMemo(() => {
     const m = new Map<DiffFile, FileHighlight>();
     initial.forEach((f, i) => highlights?.files[i] && m.set(f, { runs: highlights.files[i]!, styles: highlights.styles }));
@@ -48,7 +53,9 @@ export function useHighlights(initial: DiffFile[], files: DiffFile[], highlights
       wanted.push(k);
     };
     visible.forEach(want);
-    if (visible.length > 0) for (let k = visible[visible.length - 1] + 1; k < files.length && lines < BATCH_LINES && k < visible[visible.length - 1] + 50; k++) want(k);
+    if (visible.length > 0)
+      for (let k = visible[visible.length - 1] + 1; k < files.length && lines < BATCH_LINES && k < visible[visible.length - 1] + 50; k++)
+        want(k);
   }
   const key = wanted.join(",");
 
@@ -58,7 +65,11 @@ export function useHighlights(initial: DiffFile[], files: DiffFile[], highlights
     batch.forEach((f) => asked.current.add(f));
     void (async () => {
       try {
-        const res = await fetch("/api/highlight", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ files: batch.map((f) => ({ path: f.newPath, lines: hunkLinesOf(f) })) }) });
+        const res = await fetch("/api/highlight", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ files: batch.map((f) => ({ path: f.newPath, lines: hunkLinesOf(f) })) }),
+        });
         if (!res.ok) return;
         const h = (await res.json()) as DiffHighlights;
         setFetched((m) => {

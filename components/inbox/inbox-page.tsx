@@ -22,8 +22,21 @@ import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import { InboxRepoFilter } from "./repo-filter";
 import { InboxSummarySync } from "./summary-sync";
 import {
-  INBOX_PAGE_SIZE, INBOX_TABS, PARTICIPATED_STATES, TAB_INFO, countBadge, emptyState, inboxHref, inboxPage, inboxPageCount, inboxRepo, inboxTab, participatedState,
-  type InboxItem, type InboxSummary, type InboxTab,
+  INBOX_PAGE_SIZE,
+  INBOX_TABS,
+  PARTICIPATED_STATES,
+  TAB_INFO,
+  countBadge,
+  emptyState,
+  inboxHref,
+  inboxPage,
+  inboxPageCount,
+  inboxRepo,
+  inboxTab,
+  participatedState,
+  type InboxItem,
+  type InboxSummary,
+  type InboxTab,
 } from "./model";
 
 type Query = Record<string, string | string[] | undefined>;
@@ -77,19 +90,32 @@ export async function InboxPage({ query }: { query: Query }) {
         </div>
       </div>
       <div className={card}>
-        <nav className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-border bg-muted px-4 py-3 text-sm" aria-label="Inbox lists" data-testid="inbox-tabs">
+        <nav
+          className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-border bg-muted px-4 py-3 text-sm"
+          aria-label="Inbox lists"
+          data-testid="inbox-tabs"
+        >
           {INBOX_TABS.map((t) => (
             <TabLink key={t} tab={t} active={tab === t} count={summary[TAB_INFO[t].count]} href={inboxHref({ ...here, tab: t })} />
           ))}
         </nav>
         {tab === "participated" && (
-          <nav className="flex flex-wrap items-center gap-1 border-b border-border px-4 py-2 text-sm" aria-label="Filter by state" data-testid="inbox-state-filter">
+          <nav
+            className="flex flex-wrap items-center gap-1 border-b border-border px-4 py-2 text-sm"
+            aria-label="Filter by state"
+            data-testid="inbox-state-filter"
+          >
             {PARTICIPATED_STATES.map((s) => (
               <Link
                 key={s}
                 href={inboxHref({ ...here, state: s })}
                 aria-current={state === s ? "page" : undefined}
-                className={cx("rounded-full border px-3 py-1", state === s ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")}
+                className={cx(
+                  "rounded-full border px-3 py-1",
+                  state === s
+                    ? "border-primary bg-primary-muted font-medium text-primary"
+                    : "border-border bg-card text-muted-foreground hover:bg-muted",
+                )}
                 data-testid={`inbox-state-${s}`}
               >
                 {STATE_LABEL[s]}
@@ -98,7 +124,11 @@ export async function InboxPage({ query }: { query: Query }) {
           </nav>
         )}
         {unknownRepo ? (
-          <Empty testId="inbox-unknown-repo" title={`No repository named ${String(query.repo).slice(0, 201)} that you can read.`} text="Pick one of your repositories in the filter, or clear it.">
+          <Empty
+            testId="inbox-unknown-repo"
+            title={`No repository named ${String(query.repo).slice(0, 201)} that you can read.`}
+            text="Pick one of your repositories in the filter, or clear it."
+          >
             <Link href={inboxHref({ tab, state })} className={cx(button.secondary, "mt-4")}>
               Show all repositories
             </Link>
@@ -168,7 +198,19 @@ function PageLink({ href, disabled, children }: { href: string; disabled: boolea
   );
 }
 
-function Empty({ title, text, testId, children, ...rest }: { title: string; text: string; testId: string; children?: React.ReactNode; "data-tab"?: string }) {
+function Empty({
+  title,
+  text,
+  testId,
+  children,
+  ...rest
+}: {
+  title: string;
+  text: string;
+  testId: string;
+  children?: React.ReactNode;
+  "data-tab"?: string;
+}) {
   return (
     <div className="px-4 py-12 text-center" data-testid={testId} {...rest}>
       <PullRequestIcon className="h-6! w-6! text-subtle-foreground" />

@@ -97,11 +97,20 @@ export function countBadge(n: number): string {
 export function emptyState(tab: InboxTab, state: ParticipatedState, repo: string | null): { title: string; text: string } {
   const where = repo ? ` in ${repo}` : "";
   if (tab === "review") {
-    return { title: `No pull requests are awaiting your review${where}.`, text: "When someone requests your review on a pull request, it appears here until you submit a review." };
+    return {
+      title: `No pull requests are awaiting your review${where}.`,
+      text: "When someone requests your review on a pull request, it appears here until you submit a review.",
+    };
   }
   if (tab === "mine") {
-    return { title: `None of your open pull requests are awaiting review${where}.`, text: "Your open, non-draft pull requests appear here while they wait for a requested review or an approval." };
+    return {
+      title: `None of your open pull requests are awaiting review${where}.`,
+      text: "Your open, non-draft pull requests appear here while they wait for a requested review or an approval.",
+    };
   }
   const which = state === "all" ? "" : `${state} `;
-  return { title: `No ${which}pull requests you took part in${where}.`, text: "Pull requests of others that you commented on or reviewed appear here." };
+  return {
+    title: `No ${which}pull requests you took part in${where}.`,
+    text: "Pull requests of others that you commented on or reviewed appear here.",
+  };
 }

@@ -10,7 +10,17 @@ import { Combobox } from "@/components/ui/combobox";
 import { RepoIcon } from "@/components/ui/icons";
 import { inboxHref, type InboxTab, type ParticipatedState } from "./model";
 
-export function InboxRepoFilter({ repos, value, tab, state }: { repos: string[]; value: string | null; tab: InboxTab; state: ParticipatedState }) {
+export function InboxRepoFilter({
+  repos,
+  value,
+  tab,
+  state,
+}: {
+  repos: string[];
+  value: string | null;
+  tab: InboxTab;
+  state: ParticipatedState;
+}) {
   const router = useRouter();
   return (
     <Combobox

@@ -41,21 +41,33 @@ export function Column(props: {
   useEffect(() => {
     const node = sentinel.current;
     if (!node || !more || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) load.current();
-    }, { rootMargin: "300px 0px" });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) load.current();
+      },
+      { rootMargin: "300px 0px" },
+    );
     observer.observe(node);
     return () => observer.disconnect();
   }, [more, column.nextCursor]);
   const remaining = Math.max(0, column.count - column.issues.length);
   return (
-    <section className="flex w-72 shrink-0 flex-col rounded-lg border border-border bg-muted/70" data-testid="board-column" data-status={status} aria-labelledby={`column-${status}`}>
+    <section
+      className="flex w-72 shrink-0 flex-col rounded-lg border border-border bg-muted/70"
+      data-testid="board-column"
+      data-status={status}
+      aria-labelledby={`column-${status}`}
+    >
       <header className="flex items-center gap-2 px-3 py-2.5 text-sm">
         <StatusIcon status={status} />
         <h2 className="font-semibold text-foreground" id={`column-${status}`}>
           {label}
         </h2>
-        <span className="rounded-full bg-accent px-1.5 text-xs font-medium text-muted-foreground" data-testid="column-count" aria-label={`${column.count} issues`}>
+        <span
+          className="rounded-full bg-accent px-1.5 text-xs font-medium text-muted-foreground"
+          data-testid="column-count"
+          aria-label={`${column.count} issues`}
+        >
           {column.count}
         </span>
         {column.estimate > 0 && (
@@ -65,11 +77,17 @@ export function Column(props: {
         )}
       </header>
       <SortableContext id={colId(status)} items={column.issues.map((i) => i.number)} strategy={verticalListSortingStrategy}>
-        <ul ref={setNodeRef} className={cx("flex min-h-24 flex-1 flex-col gap-2 px-2 pb-2", isOver && "rounded-b-lg bg-primary-muted/60")} aria-label={`${label} cards`}>
+        <ul
+          ref={setNodeRef}
+          className={cx("flex min-h-24 flex-1 flex-col gap-2 px-2 pb-2", isOver && "rounded-b-lg bg-primary-muted/60")}
+          aria-label={`${label} cards`}
+        >
           {column.issues.map((i) => (
             <SortableCard key={i.number} issue={i} repo={repo} canWrite={canWrite} dimmed={activeId === i.number} />
           ))}
-          {column.issues.length === 0 && !more && <li className="rounded-md border border-dashed border-input px-3 py-4 text-center text-xs text-subtle-foreground">No issues</li>}
+          {column.issues.length === 0 && !more && (
+            <li className="rounded-md border border-dashed border-input px-3 py-4 text-center text-xs text-subtle-foreground">No issues</li>
+          )}
           {more && (
             <li ref={sentinel} className="flex flex-col items-stretch gap-1" data-testid="column-sentinel">
               <Button variant="ghost" size="sm" onClick={onLoadMore} disabled={loading} data-testid="column-load-more">
@@ -103,7 +121,10 @@ function GripIcon() {
 }
 
 function SortableCard({ issue, repo, canWrite, dimmed }: { issue: Issue; repo: RepoRef; canWrite: boolean; dimmed: boolean }) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: issue.number, disabled: !canWrite });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({
+    id: issue.number,
+    disabled: !canWrite,
+  });
   // mouse and touch start on the whole card; the keyboard only on the Move button (Enter on the
   // title link must open the issue, not pick the card up)
   const { onKeyDown, ...pointerListeners } = (listeners ?? {}) as Record<string, (e: unknown) => void>;
@@ -142,7 +163,12 @@ function SortableCard({ issue, repo, canWrite, dimmed }: { issue: Issue; repo: R
 /** The card's face (also drawn in the drag overlay, without a handle). */
 export function CardBody({ issue, repo, overlay, handle }: { issue: Issue; repo: RepoRef; overlay?: boolean; handle?: React.ReactNode }) {
   return (
-    <div className={cx("rounded-md border border-border bg-card p-3 text-sm shadow-sm", overlay && "rotate-1 cursor-grabbing shadow-lg ring-1 ring-ring")}>
+    <div
+      className={cx(
+        "rounded-md border border-border bg-card p-3 text-sm shadow-sm",
+        overlay && "rotate-1 cursor-grabbing shadow-lg ring-1 ring-ring",
+      )}
+    >
       <div className="flex items-center gap-2 text-xs text-subtle-foreground">
         {handle}
         <span className="font-mono">#{issue.number}</span>
@@ -154,7 +180,13 @@ export function CardBody({ issue, repo, overlay, handle }: { issue: Issue; repo:
       {overlay ? (
         <span className="mt-1 block font-medium text-foreground">{issue.title}</span>
       ) : (
-        <Link href={issueUrl(repo.owner, repo.name, issue.number)} className="mt-1 block font-medium text-foreground hover:text-primary" draggable={false} data-testid="card-title" prefetch={false}>
+        <Link
+          href={issueUrl(repo.owner, repo.name, issue.number)}
+          className="mt-1 block font-medium text-foreground hover:text-primary"
+          draggable={false}
+          data-testid="card-title"
+          prefetch={false}
+        >
           {issue.title}
         </Link>
       )}

@@ -59,8 +59,18 @@ export function moveCard(columns: Columns, number: number, from: string, to: str
   const points = card.estimate ?? 0;
   return {
     ...columns,
-    [from]: { ...source, issues: source.issues.filter((i) => i.number !== number), count: Math.max(0, source.count - 1), estimate: round(source.estimate - points) },
-    [to]: { ...target, issues: [...target.issues.slice(0, at), { ...card, status: to }, ...target.issues.slice(at)], count: target.count + 1, estimate: round(target.estimate + points) },
+    [from]: {
+      ...source,
+      issues: source.issues.filter((i) => i.number !== number),
+      count: Math.max(0, source.count - 1),
+      estimate: round(source.estimate - points),
+    },
+    [to]: {
+      ...target,
+      issues: [...target.issues.slice(0, at), { ...card, status: to }, ...target.issues.slice(at)],
+      count: target.count + 1,
+      estimate: round(target.estimate + points),
+    },
   };
 }
 
@@ -71,7 +81,12 @@ export function appendPage(columns: Columns, status: string, page: BoardPage): C
   if (!column) return columns;
   return {
     ...columns,
-    [status]: { issues: [...column.issues, ...page.issues.filter((i) => !shown.has(i.number))], count: page.count, estimate: page.estimate, nextCursor: page.nextCursor },
+    [status]: {
+      issues: [...column.issues, ...page.issues.filter((i) => !shown.has(i.number))],
+      count: page.count,
+      estimate: page.estimate,
+      nextCursor: page.nextCursor,
+    },
   };
 }
 
@@ -99,7 +114,12 @@ export function overText(columns: Columns, number: number, overId: string | numb
   const here = column.issues.some((i) => i.number === number);
   const total = Math.max(column.count, column.issues.length) + (here ? 0 : 1);
   const overIndex = typeof overId === "number" ? column.issues.findIndex((i) => i.number === overId) : -1;
-  const position = typeof overId === "number" && overIndex >= 0 ? overIndex + 1 : here ? column.issues.findIndex((i) => i.number === number) + 1 : column.issues.length + 1;
+  const position =
+    typeof overId === "number" && overIndex >= 0
+      ? overIndex + 1
+      : here
+        ? column.issues.findIndex((i) => i.number === number) + 1
+        : column.issues.length + 1;
   return `${statusLabel(status)}, position ${position} of ${total}`;
 }
 

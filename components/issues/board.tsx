@@ -17,15 +17,42 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
-  DndContext, DragOverlay, KeyboardSensor, MouseSensor, TouchSensor, closestCorners, getFirstCollision, pointerWithin, rectIntersection, useSensor, useSensors,
-  type Announcements, type CollisionDetection, type DragEndEvent, type DragOverEvent, type DragStartEvent, type KeyboardCoordinateGetter, type UniqueIdentifier,
+  DndContext,
+  DragOverlay,
+  KeyboardSensor,
+  MouseSensor,
+  TouchSensor,
+  closestCorners,
+  getFirstCollision,
+  pointerWithin,
+  rectIntersection,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type CollisionDetection,
+  type DragEndEvent,
+  type DragOverEvent,
+  type DragStartEvent,
+  type KeyboardCoordinateGetter,
+  type UniqueIdentifier,
 } from "@dnd-kit/core";
 import { arrayMove, sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { FormError } from "@/components/ui/form-error";
 import { toast } from "@/components/ui/toast";
 import { STATUSES, moveAnchor, statusLabel, type Issue } from "./model";
-import { appendPage, cardName, colId, columnOf, columnsFrom, moveCard, overText, placeText, type BoardData, type Columns } from "./board-model";
+import {
+  appendPage,
+  cardName,
+  colId,
+  columnOf,
+  columnsFrom,
+  moveCard,
+  overText,
+  placeText,
+  type BoardData,
+  type Columns,
+} from "./board-model";
 import { CardBody, Column } from "./board-column";
 
 type RepoRef = { id: string; owner: string; name: string };
@@ -72,21 +99,24 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
     return () => cancelAnimationFrame(frame);
   }, [columns]);
 
-  const loadMore = useCallback((status: string) => {
-    const cursor = columnsRef.current[status]?.nextCursor;
-    if (!cursor || loadingRef.current[status]) return;
-    loadingRef.current[status] = true;
-    setLoading((l) => ({ ...l, [status]: true }));
-    setLoadErrors((e) => ({ ...e, [status]: null }));
-    client.issues.boardColumn
-      .query({ repoId: repo.id, status, cursor })
-      .then((page) => setColumns((cols) => appendPage(cols, status, page)))
-      .catch((e) => setLoadErrors((errs) => ({ ...errs, [status]: `Could not load more cards: ${errorMessage(e)}` })))
-      .finally(() => {
-        loadingRef.current[status] = false;
-        setLoading((l) => ({ ...l, [status]: false }));
-      });
-  }, [client, repo.id, setColumns]);
+  const loadMore = useCallback(
+    (status: string) => {
+      const cursor = columnsRef.current[status]?.nextCursor;
+      if (!cursor || loadingRef.current[status]) return;
+      loadingRef.current[status] = true;
+      setLoading((l) => ({ ...l, [status]: true }));
+      setLoadErrors((e) => ({ ...e, [status]: null }));
+      client.issues.boardColumn
+        .query({ repoId: repo.id, status, cursor })
+        .then((page) => setColumns((cols) => appendPage(cols, status, page)))
+        .catch((e) => setLoadErrors((errs) => ({ ...errs, [status]: `Could not load more cards: ${errorMessage(e)}` })))
+        .finally(() => {
+          loadingRef.current[status] = false;
+          setLoading((l) => ({ ...l, [status]: false }));
+        });
+    },
+    [client, repo.id, setColumns],
+  );
 
   // arrows up/down move within a column (dnd-kit's sortable getter); left/right jump to the
   // top of the neighbouring column, which the sortable getter does not do across containers
@@ -117,7 +147,7 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
     let overId = getFirstCollision(hits, "id");
     if (overId != null) {
       const status = typeof overId === "string" && overId.startsWith("col:") ? overId.slice(4) : null;
-      const cards = status ? columnsRef.current[status]?.issues ?? [] : [];
+      const cards = status ? (columnsRef.current[status]?.issues ?? []) : [];
       if (cards.length > 0) {
         // over a column with cards: the closest card inside it
         const inside = args.droppableContainers.filter((c) => c.id !== overId && cards.some((i) => i.number === c.id));
@@ -131,7 +161,15 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
     return lastOverId.current != null ? [{ id: lastOverId.current }] : [];
   }, []);
 
-  const active = useMemo(() => (activeId === null ? null : Object.values(columns).flatMap((c) => c.issues).find((i) => i.number === activeId) ?? null), [activeId, columns]);
+  const active = useMemo(
+    () =>
+      activeId === null
+        ? null
+        : (Object.values(columns)
+            .flatMap((c) => c.issues)
+            .find((i) => i.number === activeId) ?? null),
+    [activeId, columns],
+  );
 
   const announcements: Announcements = useMemo(() => {
     const name = (id: UniqueIdentifier) => cardName(columnsRef.current, Number(id));
@@ -145,8 +183,11 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
         return `${name(active.id)} is over ${overText(columnsRef.current, Number(active.id), over.id)}.`;
       },
       onDragEnd: ({ active, over }) =>
-        over ? `Moved ${name(active.id)} to ${placeText(columnsRef.current, Number(active.id))}.` : `${name(active.id)} was dropped outside the columns and stays in ${placeText(columnsRef.current, Number(active.id))}.`,
-      onDragCancel: ({ active }) => `Moving ${name(active.id)} was cancelled. It stays in ${placeText(columnsRef.current, Number(active.id))}.`,
+        over
+          ? `Moved ${name(active.id)} to ${placeText(columnsRef.current, Number(active.id))}.`
+          : `${name(active.id)} was dropped outside the columns and stays in ${placeText(columnsRef.current, Number(active.id))}.`,
+      onDragCancel: ({ active }) =>
+        `Moving ${name(active.id)} was cancelled. It stays in ${placeText(columnsRef.current, Number(active.id))}.`,
     };
   }, []);
 
@@ -166,7 +207,8 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
     if (!from || !to || from === to) return;
     const target = cols[to].issues;
     const overIndex = target.findIndex((i) => i.number === over.id);
-    const below = over.rect && active.rect.current.translated ? active.rect.current.translated.top > over.rect.top + over.rect.height / 2 : false;
+    const below =
+      over.rect && active.rect.current.translated ? active.rect.current.translated.top > over.rect.top + over.rect.height / 2 : false;
     const index = overIndex < 0 ? target.length : overIndex + (below ? 1 : 0);
     movedToNewColumn.current = true;
     setColumns(moveCard(cols, Number(active.id), from, to, index));
@@ -186,7 +228,8 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
     let next = columnsRef.current;
     const oldIndex = next[to].issues.findIndex((i) => i.number === number);
     const overIndex = next[to].issues.findIndex((i) => i.number === over!.id);
-    if (oldIndex >= 0 && overIndex >= 0 && oldIndex !== overIndex) next = { ...next, [to]: { ...next[to], issues: arrayMove(next[to].issues, oldIndex, overIndex) } };
+    if (oldIndex >= 0 && overIndex >= 0 && oldIndex !== overIndex)
+      next = { ...next, [to]: { ...next[to], issues: arrayMove(next[to].issues, oldIndex, overIndex) } };
     setColumns(next);
     const from = columnOf(before, number);
     const index = next[to].issues.findIndex((i) => i.number === number);
@@ -209,7 +252,10 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
     client.issues.move
       .mutate({ repoId: repo.id, number, status: to, ...moveAnchor(others, index) })
       .then((issue) => {
-        setColumns((cols) => ({ ...cols, [to]: { ...cols[to], issues: cols[to].issues.map((i) => (i.number === number ? (issue as Issue) : i)) } }));
+        setColumns((cols) => ({
+          ...cols,
+          [to]: { ...cols[to], issues: cols[to].issues.map((i) => (i.number === number ? (issue as Issue) : i)) },
+        }));
         if (undoable) {
           toast(from === to ? `Moved #${number} within ${statusLabel(to)}` : `Moved #${number} to ${statusLabel(to)}`, {
             action: { label: "Undo", onClick: () => undoMove(number, from, was) },
@@ -246,7 +292,11 @@ export function Board({ repo, data, canWrite }: { repo: RepoRef; data: BoardData
           <FormError message={error} />
         </div>
       )}
-      {!canWrite && <p className="mb-3 text-sm text-subtle-foreground" data-testid="board-readonly">You can view this board; moving cards needs write access.</p>}
+      {!canWrite && (
+        <p className="mb-3 text-sm text-subtle-foreground" data-testid="board-readonly">
+          You can view this board; moving cards needs write access.
+        </p>
+      )}
       <DndContext
         sensors={sensors}
         collisionDetection={collisionDetection}

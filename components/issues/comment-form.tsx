@@ -9,7 +9,21 @@ import { IssueClosedIcon, IssueOpenedIcon } from "./ui";
 import type { Assignee, RepoRef, Run } from "./issue-shared";
 
 /** The new-comment form; writers also get Close/Reopen (with the typed comment, when there is one). */
-export function CommentBox({ repo, issue, canWrite, run, busy, people }: { repo: RepoRef; issue: IssueDetail; canWrite: boolean; run: Run; busy: boolean; people: Assignee[] }) {
+export function CommentBox({
+  repo,
+  issue,
+  canWrite,
+  run,
+  busy,
+  people,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  canWrite: boolean;
+  run: Run;
+  busy: boolean;
+  people: Assignee[];
+}) {
   const base = { repoId: repo.id, number: issue.number };
   const client = useTRPCClient();
   const [body, setBody] = useState("");
@@ -34,10 +48,25 @@ export function CommentBox({ repo, issue, canWrite, run, busy, people }: { repo:
       }}
       data-testid="comment-form"
     >
-      <MarkdownEditor value={body} onChange={setBody} label="Comment" placeholder="Leave a comment" testId="comment-input" rows={4} people={people} repo={repo} />
+      <MarkdownEditor
+        value={body}
+        onChange={setBody}
+        label="Comment"
+        placeholder="Leave a comment"
+        testId="comment-input"
+        rows={4}
+        people={people}
+        repo={repo}
+      />
       <div className="flex flex-wrap justify-end gap-2">
         {canWrite && (
-          <button type="button" className={button.secondary} disabled={busy} onClick={() => void submit(true)} data-testid={open ? "close-issue" : "reopen-issue"}>
+          <button
+            type="button"
+            className={button.secondary}
+            disabled={busy}
+            onClick={() => void submit(true)}
+            data-testid={open ? "close-issue" : "reopen-issue"}
+          >
             {open ? <IssueClosedIcon className="text-violet-600 dark:text-violet-400" /> : <IssueOpenedIcon className="text-primary" />}
             {open ? (body.trim() ? "Close with comment" : "Close issue") : body.trim() ? "Reopen with comment" : "Reopen issue"}
           </button>

@@ -97,17 +97,34 @@ function Calendar({ value, today, onPick }: { value: string | null; today: strin
   return (
     <div className="p-2">
       <div className="mb-1 flex items-center justify-between">
-        <button type="button" className={buttonClass({ variant: "ghost", size: "sm" })} onClick={() => move(addMonths(focus, -1))} aria-label="Previous month">
+        <button
+          type="button"
+          className={buttonClass({ variant: "ghost", size: "sm" })}
+          onClick={() => move(addMonths(focus, -1))}
+          aria-label="Previous month"
+        >
           ‹
         </button>
         <h3 className="text-sm font-medium text-foreground" aria-live="polite" id="due-calendar-heading" data-testid="due-calendar-month">
           {heading}
         </h3>
-        <button type="button" className={buttonClass({ variant: "ghost", size: "sm" })} onClick={() => move(addMonths(focus, 1))} aria-label="Next month">
+        <button
+          type="button"
+          className={buttonClass({ variant: "ghost", size: "sm" })}
+          onClick={() => move(addMonths(focus, 1))}
+          aria-label="Next month"
+        >
           ›
         </button>
       </div>
-      <table ref={gridRef} role="grid" aria-labelledby="due-calendar-heading" className="w-full border-collapse text-center text-sm" onKeyDown={onKey} data-testid="due-calendar">
+      <table
+        ref={gridRef}
+        role="grid"
+        aria-labelledby="due-calendar-heading"
+        className="w-full border-collapse text-center text-sm"
+        onKeyDown={onKey}
+        data-testid="due-calendar"
+      >
         <thead>
           <tr>
             {WEEKDAYS.map((w, i) => (
@@ -157,7 +174,17 @@ function Calendar({ value, today, onPick }: { value: string | null; today: strin
  * The due date picker of the issue sidebar. `onChange` gets YYYY-MM-DD or null (cleared); the
  * popover closes on a pick and focus returns to the trigger.
  */
-export function DueDatePicker({ value, state, disabled, onChange }: { value: string | null; state: string; disabled?: boolean; onChange: (date: string | null) => void }) {
+export function DueDatePicker({
+  value,
+  state,
+  disabled,
+  onChange,
+}: {
+  value: string | null;
+  state: string;
+  disabled?: boolean;
+  onChange: (date: string | null) => void;
+}) {
   const [open, setOpen] = useState(false);
   const today = localToday();
   const pick = (d: string | null) => {
@@ -171,7 +198,12 @@ export function DueDatePicker({ value, state, disabled, onChange }: { value: str
   ];
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger className={triggerClass} disabled={disabled} aria-label={`Due date: ${value ? `${formatDueDate(value)}, ${longLabel(value)}` : "No due date"}`} data-testid="due-picker">
+      <PopoverTrigger
+        className={triggerClass}
+        disabled={disabled}
+        aria-label={`Due date: ${value ? `${formatDueDate(value)}, ${longLabel(value)}` : "No due date"}`}
+        data-testid="due-picker"
+      >
         {value ? (
           <span className="flex-1" data-testid="current-due" data-date={value}>
             <DueDate issue={{ state, dueDate: value }} className="text-sm!" />
@@ -195,12 +227,23 @@ export function DueDatePicker({ value, state, disabled, onChange }: { value: str
       >
         <div className="flex flex-wrap gap-1 border-b border-border p-2">
           {quick.map((q) => (
-            <button key={q.testId} type="button" className={buttonClass({ variant: "secondary", size: "sm" })} onClick={() => pick(q.date)} data-testid={q.testId}>
+            <button
+              key={q.testId}
+              type="button"
+              className={buttonClass({ variant: "secondary", size: "sm" })}
+              onClick={() => pick(q.date)}
+              data-testid={q.testId}
+            >
               {q.label}
             </button>
           ))}
           {value && (
-            <button type="button" className={buttonClass({ variant: "ghost", size: "sm" })} onClick={() => pick(null)} data-testid="due-clear">
+            <button
+              type="button"
+              className={buttonClass({ variant: "ghost", size: "sm" })}
+              onClick={() => pick(null)}
+              data-testid="due-clear"
+            >
               Clear
             </button>
           )}

@@ -12,7 +12,19 @@ import { StateBadge, StatusBadge, TimeAgo } from "./ui";
 import type { RepoRef, Run } from "./issue-shared";
 
 /** Title block; `issue` is the optimistic view (the status badge follows a pick at once). */
-export function TitleBlock({ repo, issue, canWrite, run, commentCount }: { repo: RepoRef; issue: IssueDetail; canWrite: boolean; run: Run; commentCount: number }) {
+export function TitleBlock({
+  repo,
+  issue,
+  canWrite,
+  run,
+  commentCount,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  canWrite: boolean;
+  run: Run;
+  commentCount: number;
+}) {
   const client = useTRPCClient();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(issue.title);
@@ -25,10 +37,21 @@ export function TitleBlock({ repo, issue, canWrite, run, commentCount }: { repo:
           onSubmit={async (e) => {
             e.preventDefault();
             if (!title.trim()) return;
-            await run(() => client.issues.update.mutate({ issueId: issue.id, title: title.trim() }), () => setEditing(false));
+            await run(
+              () => client.issues.update.mutate({ issueId: issue.id, title: title.trim() }),
+              () => setEditing(false),
+            );
           }}
         >
-          <input className={cx(input, "min-w-0 flex-1 text-lg!")} value={title} onChange={(e) => setTitle(e.target.value)} maxLength={256} autoFocus aria-label="Title" data-testid="title-input" />
+          <input
+            className={cx(input, "min-w-0 flex-1 text-lg!")}
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            maxLength={256}
+            autoFocus
+            aria-label="Title"
+            data-testid="title-input"
+          />
           <button type="submit" className={button.primary} disabled={!title.trim()} data-testid="title-save">
             Save
           </button>
@@ -39,7 +62,8 @@ export function TitleBlock({ repo, issue, canWrite, run, commentCount }: { repo:
       ) : (
         <div className="flex flex-wrap items-start gap-3">
           <h1 className="min-w-0 flex-1 text-2xl font-semibold text-foreground [overflow-wrap:anywhere]">
-            <span data-testid="issue-title-text">{issue.title}</span> <span className="font-normal text-subtle-foreground">#{issue.number}</span>
+            <span data-testid="issue-title-text">{issue.title}</span>{" "}
+            <span className="font-normal text-subtle-foreground">#{issue.number}</span>
           </h1>
           {canWrite && (
             <button type="button" className={button.secondary} onClick={() => setEditing(true)} data-testid="edit-title">

@@ -7,7 +7,13 @@
 import { useId, useState } from "react";
 import Link from "next/link";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { ChevronDownIcon } from "@/components/ui/icons";
 import { errorMessage } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
@@ -24,7 +30,11 @@ import type { Client, RepoRef, Run, Titles } from "./issue-shared";
 function IssueRef({ repo, number, titles }: { repo: RepoRef; number: number; titles: Titles }) {
   const t = titles[number];
   return (
-    <Link href={issueUrl(repo.owner, repo.name, number)} className="flex min-w-0 items-center gap-1.5 text-foreground hover:text-primary" title={t?.title}>
+    <Link
+      href={issueUrl(repo.owner, repo.name, number)}
+      className="flex min-w-0 items-center gap-1.5 text-foreground hover:text-primary"
+      title={t?.title}
+    >
       {t && <StatusIcon status={t.status} className="h-3.5! w-3.5!" />}
       <span className="shrink-0 text-subtle-foreground">#{number}</span>
       {t && <span className="truncate">{t.title}</span>}
@@ -33,7 +43,21 @@ function IssueRef({ repo, number, titles }: { repo: RepoRef; number: number; tit
 }
 
 /** The parent issue, or (writers) a search to choose one. */
-export function ParentSection({ repo, issue, titles, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; titles: Titles; canWrite: boolean; run: Run; client: Client }) {
+export function ParentSection({
+  repo,
+  issue,
+  titles,
+  canWrite,
+  run,
+  client,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  titles: Titles;
+  canWrite: boolean;
+  run: Run;
+  client: Client;
+}) {
   const base = { repoId: repo.id, number: issue.number };
   return (
     <Section title="Parent issue" testId="sidebar-parent">
@@ -43,14 +67,25 @@ export function ParentSection({ repo, issue, titles, canWrite, run, client }: { 
             <IssueRef repo={repo} number={issue.parentNumber} titles={titles} />
           </span>
           {canWrite && (
-            <button type="button" className="ml-auto text-xs text-subtle-foreground hover:text-danger" onClick={() => void run(() => client.issues.removeParent.mutate(base))} data-testid="remove-parent">
+            <button
+              type="button"
+              className="ml-auto text-xs text-subtle-foreground hover:text-danger"
+              onClick={() => void run(() => client.issues.removeParent.mutate(base))}
+              data-testid="remove-parent"
+            >
               Remove
             </button>
           )}
         </div>
       ) : canWrite ? (
         <div className="px-2">
-          <IssueSearch repoId={repo.id} exclude={[issue.number]} label="Set parent issue" testId="set-parent" onPick={(p) => void run(() => client.issues.setParent.mutate({ ...base, parentNumber: p.number }))}>
+          <IssueSearch
+            repoId={repo.id}
+            exclude={[issue.number]}
+            label="Set parent issue"
+            testId="set-parent"
+            onPick={(p) => void run(() => client.issues.setParent.mutate({ ...base, parentNumber: p.number }))}
+          >
             + Set parent…
           </IssueSearch>
         </div>
@@ -62,7 +97,21 @@ export function ParentSection({ repo, issue, titles, canWrite, run, client }: { 
 }
 
 /** Sub-issues with the progress bar; writers create one by title. */
-export function SubIssuesSection({ repo, issue, subIssues, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; subIssues: Issue[]; canWrite: boolean; run: Run; client: Client }) {
+export function SubIssuesSection({
+  repo,
+  issue,
+  subIssues,
+  canWrite,
+  run,
+  client,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  subIssues: Issue[];
+  canWrite: boolean;
+  run: Run;
+  client: Client;
+}) {
   const [adding, setAdding] = useState(false);
   const [title, setTitle] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -73,7 +122,12 @@ export function SubIssuesSection({ repo, issue, subIssues, canWrite, run, client
       testId="sidebar-sub-issues"
       action={
         canWrite && !adding ? (
-          <button type="button" className="text-xs text-primary hover:underline" onClick={() => setAdding(true)} data-testid="add-sub-issue">
+          <button
+            type="button"
+            className="text-xs text-primary hover:underline"
+            onClick={() => setAdding(true)}
+            data-testid="add-sub-issue"
+          >
             + Add sub-issue
           </button>
         ) : null
@@ -94,7 +148,13 @@ export function SubIssuesSection({ repo, issue, subIssues, canWrite, run, client
         {subIssues.map((s) => (
           <li key={s.id} className="flex items-center gap-2 px-2" data-testid="sub-issue">
             <StatusIcon status={s.status} />
-            <Link href={issueUrl(repo.owner, repo.name, s.number)} className={cx("min-w-0 truncate hover:text-primary", s.state === "closed" ? "text-subtle-foreground line-through" : "text-foreground")}>
+            <Link
+              href={issueUrl(repo.owner, repo.name, s.number)}
+              className={cx(
+                "min-w-0 truncate hover:text-primary",
+                s.state === "closed" ? "text-subtle-foreground line-through" : "text-foreground",
+              )}
+            >
               {s.title}
             </Link>
             <span className="ml-auto text-xs text-subtle-foreground">#{s.number}</span>
@@ -113,10 +173,12 @@ export function SubIssuesSection({ repo, issue, subIssues, canWrite, run, client
             let refused = false;
             await run(
               () =>
-                client.issues.createSubIssue.mutate({ repoId: repo.id, parentNumber: issue.number, title: title.trim() }).catch((err: unknown) => {
-                  refused = true;
-                  setError(errorMessage(err));
-                }),
+                client.issues.createSubIssue
+                  .mutate({ repoId: repo.id, parentNumber: issue.number, title: title.trim() })
+                  .catch((err: unknown) => {
+                    refused = true;
+                    setError(errorMessage(err));
+                  }),
               () => refused || (setTitle(""), setAdding(false)),
             );
           }}
@@ -154,14 +216,33 @@ const REL_KINDS: { key: RelKind; label: string }[] = [
 ];
 
 /** Relations grouped by kind (removable by writers), "add relation" (kind menu + issue search) and "Mark as duplicate". */
-export function RelationsSection({ repo, issue, titles, canWrite, run, client }: { repo: RepoRef; issue: IssueDetail; titles: Titles; canWrite: boolean; run: Run; client: Client }) {
+export function RelationsSection({
+  repo,
+  issue,
+  titles,
+  canWrite,
+  run,
+  client,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  titles: Titles;
+  canWrite: boolean;
+  run: Run;
+  client: Client;
+}) {
   const [kind, setKind] = useState<RelKind>("blocks");
   const [canonical, setCanonical] = useState<Issue | null>(null);
   const [addError, setAddError] = useState<string | null>(null);
   const addErrorId = useId();
   const me = issue.number;
   const r = issue.relations;
-  const rel = (type: "blocks" | "relates_to" | "duplicates", sourceNumber: number, targetNumber: number) => ({ repoId: repo.id, type, sourceNumber, targetNumber });
+  const rel = (type: "blocks" | "relates_to" | "duplicates", sourceNumber: number, targetNumber: number) => ({
+    repoId: repo.id,
+    type,
+    sourceNumber,
+    targetNumber,
+  });
   const groups: { label: string; numbers: number[]; remove: (n: number) => ReturnType<typeof rel>; testId: string }[] = [
     { label: "Blocks", numbers: r.blocking, remove: (n) => rel("blocks", me, n), testId: "rel-blocking" },
     { label: "Blocked by", numbers: r.blockedBy, remove: (n) => rel("blocks", n, me), testId: "rel-blocked-by" },
@@ -177,7 +258,11 @@ export function RelationsSection({ repo, issue, titles, canWrite, run, client }:
     setAddError(null);
     return run(() =>
       client.issues.addRelation
-        .mutate(kind === "blocked_by" ? rel("blocks", n, me) : rel(kind === "blocks" ? "blocks" : kind === "relates_to" ? "relates_to" : "duplicates", me, n))
+        .mutate(
+          kind === "blocked_by"
+            ? rel("blocks", n, me)
+            : rel(kind === "blocks" ? "blocks" : kind === "relates_to" ? "relates_to" : "duplicates", me, n),
+        )
         .catch((err: unknown) => setAddError(errorMessage(err))),
     );
   };
@@ -194,7 +279,13 @@ export function RelationsSection({ repo, issue, titles, canWrite, run, client }:
                 <li key={n} className="flex min-w-0 items-center gap-1" data-testid="relation" data-number={n}>
                   <IssueRef repo={repo} number={n} titles={titles} />
                   {canWrite && (
-                    <button type="button" className="ml-auto px-1 text-subtle-foreground hover:text-danger" aria-label={`Remove ${g.label.toLowerCase()} #${n}`} onClick={() => void run(() => client.issues.removeRelation.mutate(g.remove(n)))} data-testid="remove-relation">
+                    <button
+                      type="button"
+                      className="ml-auto px-1 text-subtle-foreground hover:text-danger"
+                      aria-label={`Remove ${g.label.toLowerCase()} #${n}`}
+                      onClick={() => void run(() => client.issues.removeRelation.mutate(g.remove(n)))}
+                      data-testid="remove-relation"
+                    >
                       ×
                     </button>
                   )}
@@ -206,7 +297,11 @@ export function RelationsSection({ repo, issue, titles, canWrite, run, client }:
       {canWrite && (
         <div className="mt-2 flex items-center gap-2 px-2" data-testid="add-relation">
           <DropdownMenu modal={false}>
-            <DropdownMenuTrigger className={cx(input, "flex w-auto! items-center gap-1 py-1!")} aria-label={`Relation type: ${kindLabel}`} data-testid="relation-type">
+            <DropdownMenuTrigger
+              className={cx(input, "flex w-auto! items-center gap-1 py-1!")}
+              aria-label={`Relation type: ${kindLabel}`}
+              data-testid="relation-type"
+            >
               {kindLabel} <ChevronDownIcon className="text-subtle-foreground" />
             </DropdownMenuTrigger>
             <DropdownMenuContent align="start">
@@ -239,7 +334,14 @@ export function RelationsSection({ repo, issue, titles, canWrite, run, client }:
       )}
       {canWrite && issue.status !== "canceled" && (
         <div className="mt-3 px-2">
-          <IssueSearch repoId={repo.id} exclude={[me]} label="Mark as duplicate of" testId="mark-duplicate" className="text-muted-foreground! hover:text-danger!" onPick={setCanonical}>
+          <IssueSearch
+            repoId={repo.id}
+            exclude={[me]}
+            label="Mark as duplicate of"
+            testId="mark-duplicate"
+            className="text-muted-foreground! hover:text-danger!"
+            onPick={setCanonical}
+          >
             Mark as duplicate…
           </IssueSearch>
           <ConfirmDialog
@@ -250,7 +352,8 @@ export function RelationsSection({ repo, issue, titles, canWrite, run, client }:
             onConfirm={() => {
               const c = canonical;
               setCanonical(null);
-              if (c) void run(() => client.issues.markAsDuplicate.mutate({ repoId: repo.id, duplicateNumber: me, canonicalNumber: c.number }));
+              if (c)
+                void run(() => client.issues.markAsDuplicate.mutate({ repoId: repo.id, duplicateNumber: me, canonicalNumber: c.number }));
             }}
           >
             <p>

@@ -28,13 +28,16 @@ function useIssueSearch(repoId: string, query: string, enabled: boolean) {
     const mine = ++seq.current;
     setLoading(true);
     const q = query.trim();
-    const timer = setTimeout(() => {
-      client.issues.list
-        .query(q ? { repoId, titleSearch: q.slice(0, 100), limit: 10 } : { repoId, state: "open", limit: 10 })
-        .then((r) => mine === seq.current && setResults({ query: q, issues: r }))
-        .catch(() => mine === seq.current && setResults({ query: q, issues: [] }))
-        .finally(() => mine === seq.current && setLoading(false));
-    }, q ? SEARCH_DEBOUNCE_MS : 0);
+    const timer = setTimeout(
+      () => {
+        client.issues.list
+          .query(q ? { repoId, titleSearch: q.slice(0, 100), limit: 10 } : { repoId, state: "open", limit: 10 })
+          .then((r) => mine === seq.current && setResults({ query: q, issues: r }))
+          .catch(() => mine === seq.current && setResults({ query: q, issues: [] }))
+          .finally(() => mine === seq.current && setLoading(false));
+      },
+      q ? SEARCH_DEBOUNCE_MS : 0,
+    );
     return () => clearTimeout(timer);
   }, [client, repoId, query, enabled]);
   // never offer the previous query's answer for the new one (Enter would pick a stale row)
@@ -43,7 +46,18 @@ function useIssueSearch(repoId: string, query: string, enabled: boolean) {
 
 /** The trigger (`children`, test id `testId`) and its search popover; `onPick` gets the chosen issue and the popover closes. */
 export function IssueSearch({
-  repoId, exclude, onPick, label, children, testId, className, open: openProp, onOpenChange, nameTriggerByContent, invalid, describedBy,
+  repoId,
+  exclude,
+  onPick,
+  label,
+  children,
+  testId,
+  className,
+  open: openProp,
+  onOpenChange,
+  nameTriggerByContent,
+  invalid,
+  describedBy,
 }: {
   repoId: string;
   /** Issue numbers not offered. */
@@ -72,12 +86,27 @@ export function IssueSearch({
   const shown = results.filter((i) => !exclude.includes(i.number));
   return (
     <Popover open={open} onOpenChange={(o) => (setOpen(o), o || setQuery(""))}>
-      <PopoverTrigger className={cx("rounded-md text-left text-xs text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring", className)} aria-label={nameTriggerByContent ? undefined : label} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid={testId}>
+      <PopoverTrigger
+        className={cx(
+          "rounded-md text-left text-xs text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+          className,
+        )}
+        aria-label={nameTriggerByContent ? undefined : label}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        data-testid={testId}
+      >
         {children}
       </PopoverTrigger>
       <PopoverContent className="w-80 p-0" data-testid={`${testId}-menu`}>
         <Command shouldFilter={false}>
-          <CommandInput value={query} onValueChange={setQuery} placeholder="Search by title or #number" aria-label={label} data-testid="issue-search-input" />
+          <CommandInput
+            value={query}
+            onValueChange={setQuery}
+            placeholder="Search by title or #number"
+            aria-label={label}
+            data-testid="issue-search-input"
+          />
           <CommandList aria-busy={loading}>
             {!loading && <CommandEmpty>No issues found.</CommandEmpty>}
             {loading && shown.length === 0 && <div className="px-2 py-3 text-center text-sm text-subtle-foreground">Searching…</div>}

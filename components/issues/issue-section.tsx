@@ -1,5 +1,15 @@
 /** A titled block of the issue sidebar (Status, Labels, Relations…). */
-export function Section({ title, children, testId, action }: { title: string; children: React.ReactNode; testId?: string; action?: React.ReactNode }) {
+export function Section({
+  title,
+  children,
+  testId,
+  action,
+}: {
+  title: string;
+  children: React.ReactNode;
+  testId?: string;
+  action?: React.ReactNode;
+}) {
   return (
     <section className="border-b border-border pb-3" data-testid={testId}>
       <div className="mb-1 flex items-center justify-between">
@@ -10,4 +20,3 @@ export function Section({ title, children, testId, action }: { title: string; ch
     </section>
   );
 }
-

@@ -19,14 +19,37 @@ type Change = ReturnType<typeof useOptimisticIssue>["change"];
 
 /** The sidebar for `issue` (the optimistic view); property pickers call `change`, the rest `run`. Readers get the same sections read-only. */
 export function Sidebar({
-  repo, issue, subIssues, labels, titles, me, canWrite, run, change, assignees,
-}: { repo: RepoRef; issue: IssueDetail; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean; run: Run; change: Change; assignees: Assignee[] }) {
+  repo,
+  issue,
+  subIssues,
+  labels,
+  titles,
+  me,
+  canWrite,
+  run,
+  change,
+  assignees,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  subIssues: Issue[];
+  labels: Label[];
+  titles: Titles;
+  me: Me;
+  canWrite: boolean;
+  run: Run;
+  change: Change;
+  assignees: Assignee[];
+}) {
   const client = useTRPCClient();
   const base = { repoId: repo.id, number: issue.number };
   const selectedLabels = issue.labels.map((l) => l.id);
   const setAssignee = (person: Assignee | { id: string; username: string } | null) =>
     change(
-      { assigneeId: person?.id ?? null, assignee: person ? { id: person.id, username: person.username, name: "name" in person ? person.name : null } : null },
+      {
+        assigneeId: person?.id ?? null,
+        assignee: person ? { id: person.id, username: person.username, name: "name" in person ? person.name : null } : null,
+      },
       () => client.issues.update.mutate({ issueId: issue.id, assigneeId: person?.id ?? null }),
       "the assignee",
     );
@@ -40,7 +63,9 @@ export function Sidebar({
           value={issue.status}
           icon={(key) => <StatusIcon status={key} />}
           disabled={!canWrite}
-          onPick={(status) => status !== issue.status && void change({ status }, () => client.issues.updateStatus.mutate({ ...base, status }), "the status")}
+          onPick={(status) =>
+            status !== issue.status && void change({ status }, () => client.issues.updateStatus.mutate({ ...base, status }), "the status")
+          }
         />
       </Section>
       <Section title="Priority" testId="sidebar-priority">
@@ -51,7 +76,10 @@ export function Sidebar({
           value={issue.priority}
           icon={(key) => <PriorityIcon priority={key} />}
           disabled={!canWrite}
-          onPick={(priority) => priority !== issue.priority && void change({ priority }, () => client.issues.updatePriority.mutate({ ...base, priority }), "the priority")}
+          onPick={(priority) =>
+            priority !== issue.priority &&
+            void change({ priority }, () => client.issues.updatePriority.mutate({ ...base, priority }), "the priority")
+          }
         />
       </Section>
       <Section title="Labels" testId="sidebar-labels">
@@ -63,19 +91,36 @@ export function Sidebar({
             onCreate={async (name) => {
               await run(async () => {
                 const label = await client.issues.createLabel.mutate({ repoId: repo.id, name, color: labelColorFor(name) });
-                await change((v) => ({ labels: [...v.labels, label] }), () => client.issues.addLabel.mutate({ ...base, labelId: label.id }), "the labels");
+                await change(
+                  (v) => ({ labels: [...v.labels, label] }),
+                  () => client.issues.addLabel.mutate({ ...base, labelId: label.id }),
+                  "the labels",
+                );
               });
             }}
             onToggle={(l, on) =>
               void change(
-                (v) => ({ labels: on ? [...v.labels.filter((x) => x.id !== l.id), l].sort((a, b) => a.name.localeCompare(b.name)) : v.labels.filter((x) => x.id !== l.id) }),
-                () => (on ? client.issues.addLabel.mutate({ ...base, labelId: l.id }) : client.issues.removeLabel.mutate({ ...base, labelId: l.id })),
+                (v) => ({
+                  labels: on
+                    ? [...v.labels.filter((x) => x.id !== l.id), l].sort((a, b) => a.name.localeCompare(b.name))
+                    : v.labels.filter((x) => x.id !== l.id),
+                }),
+                () =>
+                  on
+                    ? client.issues.addLabel.mutate({ ...base, labelId: l.id })
+                    : client.issues.removeLabel.mutate({ ...base, labelId: l.id }),
                 "the labels",
               )
             }
           />
         ) : (
-          <div className="flex flex-wrap gap-1 px-2 py-1">{issue.labels.length ? issue.labels.map((l) => <LabelChip key={l.id} label={l} />) : <span className="text-subtle-foreground">None yet</span>}</div>
+          <div className="flex flex-wrap gap-1 px-2 py-1">
+            {issue.labels.length ? (
+              issue.labels.map((l) => <LabelChip key={l.id} label={l} />)
+            ) : (
+              <span className="text-subtle-foreground">None yet</span>
+            )}
+          </div>
         )}
       </Section>
       <Section
@@ -84,18 +129,33 @@ export function Sidebar({
         action={
           canWrite && me ? (
             issue.assigneeId === me.id ? (
-              <button type="button" className="text-xs text-subtle-foreground hover:text-danger" onClick={() => void setAssignee(null)} data-testid="unassign">
+              <button
+                type="button"
+                className="text-xs text-subtle-foreground hover:text-danger"
+                onClick={() => void setAssignee(null)}
+                data-testid="unassign"
+              >
                 Unassign
               </button>
             ) : (
-              <button type="button" className="text-xs text-primary hover:underline" onClick={() => void setAssignee(me)} data-testid="assign-me">
+              <button
+                type="button"
+                className="text-xs text-primary hover:underline"
+                onClick={() => void setAssignee(me)}
+                data-testid="assign-me"
+              >
                 Assign to me
               </button>
             )
           ) : null
         }
       >
-        <AssigneePicker people={assignees} value={issue.assignee} disabled={!canWrite || assignees.length === 0} onPick={(p) => p?.id !== issue.assigneeId && void setAssignee(p)} />
+        <AssigneePicker
+          people={assignees}
+          value={issue.assignee}
+          disabled={!canWrite || assignees.length === 0}
+          onPick={(p) => p?.id !== issue.assigneeId && void setAssignee(p)}
+        />
       </Section>
       <Section title="Due date" testId="sidebar-due">
         <DueDatePicker
@@ -103,7 +163,11 @@ export function Sidebar({
           state={issue.state}
           disabled={!canWrite}
           onChange={(dueDate) =>
-            void change({ dueDate }, () => (dueDate ? client.issues.setDueDate.mutate({ ...base, dueDate }) : client.issues.clearDueDate.mutate(base)), "the due date")
+            void change(
+              { dueDate },
+              () => (dueDate ? client.issues.setDueDate.mutate({ ...base, dueDate }) : client.issues.clearDueDate.mutate(base)),
+              "the due date",
+            )
           }
         />
       </Section>
@@ -113,7 +177,12 @@ export function Sidebar({
           disabled={!canWrite}
           onPick={(estimate) =>
             estimate !== issue.estimate &&
-            void change({ estimate }, () => (estimate === null ? client.issues.clearEstimate.mutate(base) : client.issues.setEstimate.mutate({ ...base, estimate })), "the estimate")
+            void change(
+              { estimate },
+              () =>
+                estimate === null ? client.issues.clearEstimate.mutate(base) : client.issues.setEstimate.mutate({ ...base, estimate }),
+              "the estimate",
+            )
           }
         />
       </Section>

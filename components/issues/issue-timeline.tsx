@@ -16,7 +16,19 @@ import { Avatar, CommentIcon, IssueClosedIcon, IssueOpenedIcon, PriorityIcon, St
 import type { Assignee, Me, RepoRef, Run } from "./issue-shared";
 
 /** The description card; `people` are offered as `@` mentions while editing. */
-export function BodyBlock({ repo, issue, canWrite, run, people }: { repo: RepoRef; issue: IssueDetail; canWrite: boolean; run: Run; people: Assignee[] }) {
+export function BodyBlock({
+  repo,
+  issue,
+  canWrite,
+  run,
+  people,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  canWrite: boolean;
+  run: Run;
+  people: Assignee[];
+}) {
   const client = useTRPCClient();
   const [editing, setEditing] = useState(false);
   const [body, setBody] = useState(issue.body ?? "");
@@ -29,7 +41,12 @@ export function BodyBlock({ repo, issue, canWrite, run, people }: { repo: RepoRe
           <TimeAgo iso={issue.createdAt} />
         </span>
         {canWrite && !editing && (
-          <button type="button" className="ml-auto text-xs text-subtle-foreground hover:text-primary" onClick={() => (setBody(issue.body ?? ""), setEditing(true))} data-testid="edit-body">
+          <button
+            type="button"
+            className="ml-auto text-xs text-subtle-foreground hover:text-primary"
+            onClick={() => (setBody(issue.body ?? ""), setEditing(true))}
+            data-testid="edit-body"
+          >
             Edit
           </button>
         )}
@@ -46,7 +63,12 @@ export function BodyBlock({ repo, issue, canWrite, run, people }: { repo: RepoRe
             people={people}
             repo={repo}
             onCancel={() => setEditing(false)}
-            onSave={() => run(() => client.issues.update.mutate({ issueId: issue.id, body }), () => setEditing(false))}
+            onSave={() =>
+              run(
+                () => client.issues.update.mutate({ issueId: issue.id, body }),
+                () => setEditing(false),
+              )
+            }
           />
         ) : issue.body?.trim() ? (
           <IssueMarkdown source={issue.body} testId="issue-body-markdown" repo={repo} />
@@ -64,7 +86,18 @@ export function BodyBlock({ repo, issue, canWrite, run, people }: { repo: RepoRe
  * a description can).
  */
 function MarkdownEditForm({
-  value, onChange, label, testId, rows, required, saveLabel, saveTestId, people, repo, onCancel, onSave,
+  value,
+  onChange,
+  label,
+  testId,
+  rows,
+  required,
+  saveLabel,
+  saveTestId,
+  people,
+  repo,
+  onCancel,
+  onSave,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -102,13 +135,33 @@ function MarkdownEditForm({
   );
 }
 
-type TimelineItem = { kind: "comment"; at: string; key: string; comment: Comment } | { kind: "event"; at: string; key: string; event: TimelineEvent };
+type TimelineItem =
+  { kind: "comment"; at: string; key: string; comment: Comment } | { kind: "event"; at: string; key: string; event: TimelineEvent };
 
 /** Activity and comments, oldest first. */
-export function Timeline({ repo, issue, comments, activity, me, canWrite, run, assignees }: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; me: Me; canWrite: boolean; run: Run; assignees: Assignee[] }) {
+export function Timeline({
+  repo,
+  issue,
+  comments,
+  activity,
+  me,
+  canWrite,
+  run,
+  assignees,
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  comments: Comment[];
+  activity: Activity[];
+  me: Me;
+  canWrite: boolean;
+  run: Run;
+  assignees: Assignee[];
+}) {
   // names for the user ids in activity values (assigned/unassigned store ids)
   const users: Record<string, string> = {};
-  for (const u of [...assignees, issue.author, issue.assignee, me, ...comments.map((c) => c.author), ...activity.map((a) => a.actor)]) if (u) users[u.id] = u.username;
+  for (const u of [...assignees, issue.author, issue.assignee, me, ...comments.map((c) => c.author), ...activity.map((a) => a.actor)])
+    if (u) users[u.id] = u.username;
   const items: TimelineItem[] = [
     ...timelineEvents(activity).map((event) => ({ kind: "event" as const, at: event.entry.createdAt, key: `a${event.entry.id}`, event })),
     ...comments.map((comment) => ({ kind: "comment" as const, at: comment.createdAt, key: `c${comment.id}`, comment })),
@@ -139,7 +192,11 @@ function EventRow({ event, users, repo }: { event: TimelineEvent; users: Record<
     <li className="relative flex items-center gap-2 text-sm text-muted-foreground" data-testid="activity-entry" data-action={entry.action}>
       <span className="absolute -left-[1.95rem] flex h-5 w-5 items-center justify-center rounded-full border border-border bg-card">
         {closed ? (
-          entry.newValue === "closed" ? <IssueClosedIcon className="h-3! w-3! text-violet-600 dark:text-violet-400" /> : <IssueOpenedIcon className="h-3! w-3! text-primary" />
+          entry.newValue === "closed" ? (
+            <IssueClosedIcon className="h-3! w-3! text-violet-600 dark:text-violet-400" />
+          ) : (
+            <IssueOpenedIcon className="h-3! w-3! text-primary" />
+          )
         ) : entry.action === "status_changed" ? (
           <StatusIcon status={entry.newValue ?? "backlog"} className="h-3! w-3!" />
         ) : entry.action === "priority_changed" ? (
@@ -153,7 +210,11 @@ function EventRow({ event, users, repo }: { event: TimelineEvent; users: Record<
         <span data-testid="activity-text">
           {parts.map((p, i) =>
             /^#\d+$/.test(p) ? (
-              <Link key={i} href={issueUrl(repo.owner, repo.name, Number(p.slice(1)))} className="text-primary underline underline-offset-2">
+              <Link
+                key={i}
+                href={issueUrl(repo.owner, repo.name, Number(p.slice(1)))}
+                className="text-primary underline underline-offset-2"
+              >
                 {p}
               </Link>
             ) : (
@@ -167,7 +228,21 @@ function EventRow({ event, users, repo }: { event: TimelineEvent; users: Record<
   );
 }
 
-function CommentCard({ repo, comment, me, canWrite, run, people }: { repo: RepoRef; comment: Comment; me: Me; canWrite: boolean; run: Run; people: Assignee[] }) {
+function CommentCard({
+  repo,
+  comment,
+  me,
+  canWrite,
+  run,
+  people,
+}: {
+  repo: RepoRef;
+  comment: Comment;
+  me: Me;
+  canWrite: boolean;
+  run: Run;
+  people: Assignee[];
+}) {
   const client = useTRPCClient();
   const [editing, setEditing] = useState(false);
   const [body, setBody] = useState(comment.body);
@@ -186,11 +261,21 @@ function CommentCard({ repo, comment, me, canWrite, run, people }: { repo: RepoR
         {!editing && (own || canWrite) && (
           <span className="ml-auto flex gap-3 text-xs">
             {own && (
-              <button type="button" className="text-subtle-foreground hover:text-primary" onClick={() => (setBody(comment.body), setEditing(true))} data-testid="edit-comment">
+              <button
+                type="button"
+                className="text-subtle-foreground hover:text-primary"
+                onClick={() => (setBody(comment.body), setEditing(true))}
+                data-testid="edit-comment"
+              >
                 Edit
               </button>
             )}
-            <button type="button" className="text-subtle-foreground hover:text-danger" onClick={() => setConfirming(true)} data-testid="delete-comment">
+            <button
+              type="button"
+              className="text-subtle-foreground hover:text-danger"
+              onClick={() => setConfirming(true)}
+              data-testid="delete-comment"
+            >
               Delete
             </button>
           </span>
@@ -210,7 +295,12 @@ function CommentCard({ repo, comment, me, canWrite, run, people }: { repo: RepoR
             people={people}
             repo={repo}
             onCancel={() => setEditing(false)}
-            onSave={() => run(() => client.issues.updateComment.mutate({ commentId: comment.id, body }), () => setEditing(false))}
+            onSave={() =>
+              run(
+                () => client.issues.updateComment.mutate({ commentId: comment.id, body }),
+                () => setEditing(false),
+              )
+            }
           />
         ) : (
           <IssueMarkdown source={comment.body} testId="comment-body" repo={repo} />

@@ -20,8 +20,28 @@ import { useOptimisticIssue } from "./use-optimistic-issue";
 
 /** The whole issue page for server-rendered `issue`, `comments`, `activity`…; `canWrite` turns the controls on. */
 export function IssueView({
-  repo, issue: serverIssue, comments, activity, subIssues, labels, titles, me, canWrite, assignees = [],
-}: { repo: RepoRef; issue: IssueDetail; comments: Comment[]; activity: Activity[]; subIssues: Issue[]; labels: Label[]; titles: Titles; me: Me; canWrite: boolean; assignees?: Assignee[] }) {
+  repo,
+  issue: serverIssue,
+  comments,
+  activity,
+  subIssues,
+  labels,
+  titles,
+  me,
+  canWrite,
+  assignees = [],
+}: {
+  repo: RepoRef;
+  issue: IssueDetail;
+  comments: Comment[];
+  activity: Activity[];
+  subIssues: Issue[];
+  labels: Label[];
+  titles: Titles;
+  me: Me;
+  canWrite: boolean;
+  assignees?: Assignee[];
+}) {
   const { run, error, busy, clearError } = useRunner();
   const { view: issue, change } = useOptimisticIssue(serverIssue);
   const n = issue.number;
@@ -44,19 +64,42 @@ export function IssueView({
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="order-2 min-w-0 space-y-5 lg:order-1">
           <BodyBlock repo={repo} issue={issue} canWrite={canWrite} run={run} people={assignees} />
-          <Timeline repo={repo} issue={issue} comments={comments} activity={activity} me={me} canWrite={canWrite} run={run} assignees={assignees} />
+          <Timeline
+            repo={repo}
+            issue={issue}
+            comments={comments}
+            activity={activity}
+            me={me}
+            canWrite={canWrite}
+            run={run}
+            assignees={assignees}
+          />
           {me ? (
             <CommentBox repo={repo} issue={issue} canWrite={canWrite} run={run} busy={busy} people={assignees} />
           ) : (
             <p className="rounded-md border border-border bg-card px-4 py-3 text-sm text-muted-foreground">
-              <Link href={`/signin?callbackUrl=${encodeURIComponent(issueUrl(repo.owner, repo.name, n))}`} className="font-medium text-primary hover:underline">
+              <Link
+                href={`/signin?callbackUrl=${encodeURIComponent(issueUrl(repo.owner, repo.name, n))}`}
+                className="font-medium text-primary hover:underline"
+              >
                 Sign in
               </Link>{" "}
               to comment.
             </p>
           )}
         </div>
-        <Sidebar repo={repo} issue={issue} subIssues={subIssues} labels={labels} titles={titles} me={me} canWrite={canWrite} run={run} change={change} assignees={assignees} />
+        <Sidebar
+          repo={repo}
+          issue={issue}
+          subIssues={subIssues}
+          labels={labels}
+          titles={titles}
+          me={me}
+          canWrite={canWrite}
+          run={run}
+          change={change}
+          assignees={assignees}
+        />
       </div>
     </div>
   );

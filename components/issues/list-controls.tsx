@@ -16,7 +16,19 @@ import { FormError } from "@/components/ui/form-error";
 import { listHref, viewFromQuery } from "./query-state";
 
 /** A name box and Save / Cancel; `onSave(name)`. */
-function NameForm({ busy, error, onSave, onCancel, submitLabel }: { busy: boolean; error: string | null; onSave: (name: string) => void; onCancel: () => void; submitLabel: string }) {
+function NameForm({
+  busy,
+  error,
+  onSave,
+  onCancel,
+  submitLabel,
+}: {
+  busy: boolean;
+  error: string | null;
+  onSave: (name: string) => void;
+  onCancel: () => void;
+  submitLabel: string;
+}) {
   const [name, setName] = useState("");
   return (
     <form
@@ -26,7 +38,16 @@ function NameForm({ busy, error, onSave, onCancel, submitLabel }: { busy: boolea
         if (name.trim()) onSave(name.trim());
       }}
     >
-      <Input className="w-48! py-1!" placeholder="View name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} autoFocus aria-label="View name" data-testid="view-name-input" />
+      <Input
+        className="w-48! py-1!"
+        placeholder="View name"
+        value={name}
+        maxLength={100}
+        onChange={(e) => setName(e.target.value)}
+        autoFocus
+        aria-label="View name"
+        data-testid="view-name-input"
+      />
       <Button type="submit" variant="primary" size="sm" disabled={!name.trim() || busy} data-testid="view-save-submit">
         {submitLabel}
       </Button>
@@ -39,7 +60,19 @@ function NameForm({ busy, error, onSave, onCancel, submitLabel }: { busy: boolea
 }
 
 /** "Save as view": creates a view from the search query `q` and opens it. */
-export function SaveViewButton({ repoId, q, base, label = "+ Save as view", testId = "save-view" }: { repoId: string; q: string; base: string; label?: string; testId?: string }) {
+export function SaveViewButton({
+  repoId,
+  q,
+  base,
+  label = "+ Save as view",
+  testId = "save-view",
+}: {
+  repoId: string;
+  q: string;
+  base: string;
+  label?: string;
+  testId?: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -74,7 +107,21 @@ export function SaveViewButton({ repoId, q, base, label = "+ Save as view", test
  * The open view's actions. `modified`: the box differs from the saved query, so Save (back into
  * this view) and Reset appear.
  */
-export function ViewActions({ repoId, viewId, name, q, base, modified }: { repoId: string; viewId: string; name: string; q: string; base: string; modified: boolean }) {
+export function ViewActions({
+  repoId,
+  viewId,
+  name,
+  q,
+  base,
+  modified,
+}: {
+  repoId: string;
+  viewId: string;
+  name: string;
+  q: string;
+  base: string;
+  modified: boolean;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const [confirming, setConfirming] = useState(false);
@@ -98,7 +145,13 @@ export function ViewActions({ repoId, viewId, name, q, base, modified }: { repoI
     <div className="ml-auto flex flex-wrap items-center gap-2">
       {modified && (
         <>
-          <Button variant="primary" size="sm" disabled={update.isPending} onClick={() => update.mutate({ viewId, ...viewFromQuery(q) })} data-testid="view-update">
+          <Button
+            variant="primary"
+            size="sm"
+            disabled={update.isPending}
+            onClick={() => update.mutate({ viewId, ...viewFromQuery(q) })}
+            data-testid="view-update"
+          >
             Save changes
           </Button>
           <Button variant="ghost" size="sm" onClick={() => router.push(listHref(base, { view: viewId }))} data-testid="view-reset">
@@ -107,11 +160,24 @@ export function ViewActions({ repoId, viewId, name, q, base, modified }: { repoI
         </>
       )}
       <SaveViewButton repoId={repoId} q={q} base={base} label="Save as new view" testId="view-save-as" />
-      <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-danger" onClick={() => setConfirming(true)} data-testid="delete-view">
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-muted-foreground hover:text-danger"
+        onClick={() => setConfirming(true)}
+        data-testid="delete-view"
+      >
         Delete view
       </Button>
       {update.error && <FormError message={errorMessage(update.error)} />}
-      <ConfirmDialog open={confirming} title="Delete view" confirmLabel="Delete view" busy={del.isPending} onCancel={() => setConfirming(false)} onConfirm={() => del.mutate({ viewId })}>
+      <ConfirmDialog
+        open={confirming}
+        title="Delete view"
+        confirmLabel="Delete view"
+        busy={del.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => del.mutate({ viewId })}
+      >
         <p>
           Delete the view <strong>{name}</strong>? Its issues are not affected.
         </p>

@@ -10,8 +10,13 @@ import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
 import { Input } from "@/components/ui/input";
 import {
-  DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup,
-  DropdownMenuRadioItem, DropdownMenuTrigger,
+  DropdownMenu,
+  DropdownMenuCheckboxItem,
+  DropdownMenuContent,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { Command, CommandEmpty, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
@@ -20,7 +25,11 @@ import { parseIssueQuery } from "@/server/services/issues/search-query";
 import { PRIORITIES, STATUSES } from "./model";
 import { SORT_OPTIONS, listHref, menuValues, withMenuValues, withSort, type MenuField } from "./query-state";
 
-export interface Option { value: string; label: string; color?: string }
+export interface Option {
+  value: string;
+  label: string;
+  color?: string;
+}
 
 /** Navigates the list to query `q` (page 1), keeping the open view. */
 function useGo(base: string, view: string | null) {
@@ -28,7 +37,8 @@ function useGo(base: string, view: string | null) {
   return (q: string) => router.push(listHref(base, { q, view }));
 }
 
-const trigger = "inline-flex items-center gap-1 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[active=true]:font-semibold data-[active=true]:text-foreground";
+const trigger =
+  "inline-flex items-center gap-1 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[active=true]:font-semibold data-[active=true]:text-foreground";
 
 /** The search box: Enter (or the button) runs the query; bad qualifiers are listed under it. */
 export function SearchBox({ q, base, view }: { q: string; base: string; view: string | null }) {
@@ -64,7 +74,9 @@ export function SearchBox({ q, base, view }: { q: string; base: string; view: st
       </div>
       {errors.length > 0 && (
         <ul id="issue-search-errors" className="mt-1 text-xs text-danger" data-testid="issue-search-errors">
-          {errors.map((e) => <li key={e}>{e}</li>)}
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
         </ul>
       )}
     </form>
@@ -72,18 +84,38 @@ export function SearchBox({ q, base, view }: { q: string; base: string; view: st
 }
 
 /** A checkbox DropdownMenu over a fixed list (status, priority). */
-function CheckMenu({ label, field, options, q, go }: { label: string; field: MenuField; options: Option[]; q: string; go: (q: string) => void }) {
+function CheckMenu({
+  label,
+  field,
+  options,
+  q,
+  go,
+}: {
+  label: string;
+  field: MenuField;
+  options: Option[];
+  q: string;
+  go: (q: string) => void;
+}) {
   const chosen = menuValues(q, field);
   const toggle = (v: string, on: boolean) => go(withMenuValues(q, field, on ? [...chosen, v] : chosen.filter((x) => x !== v)));
   return (
     <DropdownMenu>
       <DropdownMenuTrigger className={trigger} data-active={chosen.length > 0} data-testid={`filter-${field}`}>
-        {label}{chosen.length > 0 && ` (${chosen.length})`} <ChevronDownIcon />
+        {label}
+        {chosen.length > 0 && ` (${chosen.length})`} <ChevronDownIcon />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" data-testid={`filter-${field}-menu`}>
         <DropdownMenuLabel>Filter by {label.toLowerCase()}</DropdownMenuLabel>
         {options.map((o) => (
-          <DropdownMenuCheckboxItem key={o.value} checked={chosen.includes(o.value)} onCheckedChange={(on) => toggle(o.value, on === true)} onSelect={(e) => e.preventDefault()} data-testid="filter-option" data-option={o.value}>
+          <DropdownMenuCheckboxItem
+            key={o.value}
+            checked={chosen.includes(o.value)}
+            onCheckedChange={(on) => toggle(o.value, on === true)}
+            onSelect={(e) => e.preventDefault()}
+            data-testid="filter-option"
+            data-option={o.value}
+          >
             {o.color && <span className="h-2.5 w-2.5 rounded-full" style={{ background: o.color }} aria-hidden />}
             {o.label}
           </DropdownMenuCheckboxItem>
@@ -94,8 +126,22 @@ function CheckMenu({ label, field, options, q, go }: { label: string; field: Men
 }
 
 /** A searchable multi-select (Popover + Command) over labels or users; `noneLabel` adds no:… */
-function PickMenu({ label, field, options, q, go, noneLabel, extra }: {
-  label: string; field: MenuField; options: Option[]; q: string; go: (q: string) => void; noneLabel?: string; extra?: Option[];
+function PickMenu({
+  label,
+  field,
+  options,
+  q,
+  go,
+  noneLabel,
+  extra,
+}: {
+  label: string;
+  field: MenuField;
+  options: Option[];
+  q: string;
+  go: (q: string) => void;
+  noneLabel?: string;
+  extra?: Option[];
 }) {
   const chosen = menuValues(q, field);
   const noField = field === "labels" ? "label" : "assignee";
@@ -108,7 +154,8 @@ function PickMenu({ label, field, options, q, go, noneLabel, extra }: {
   return (
     <Popover>
       <PopoverTrigger className={trigger} data-active={active} data-testid={`filter-${field}`}>
-        {label}{active && ` (${chosen.length + (none ? 1 : 0)})`} <ChevronDownIcon />
+        {label}
+        {active && ` (${chosen.length + (none ? 1 : 0)})`} <ChevronDownIcon />
       </PopoverTrigger>
       <PopoverContent align="end" className="w-64 p-0" data-testid={`filter-${field}-menu`}>
         <Command>
@@ -116,13 +163,24 @@ function PickMenu({ label, field, options, q, go, noneLabel, extra }: {
           <CommandList>
             <CommandEmpty>No matches.</CommandEmpty>
             {noneLabel && (
-              <CommandItem value={`__none__ ${noneLabel}`} onSelect={() => go(withMenuValues(q, field, [], !none))} data-testid="filter-option" data-option="__none__">
+              <CommandItem
+                value={`__none__ ${noneLabel}`}
+                onSelect={() => go(withMenuValues(q, field, [], !none))}
+                data-testid="filter-option"
+                data-option="__none__"
+              >
                 <span className="min-w-0 flex-1 truncate text-muted-foreground">{noneLabel}</span>
                 {none && <CheckIcon className="text-primary" />}
               </CommandItem>
             )}
             {all.map((o) => (
-              <CommandItem key={o.value} value={`${o.label} ${o.value}`} onSelect={() => toggle(o.value)} data-testid="filter-option" data-option={o.value}>
+              <CommandItem
+                key={o.value}
+                value={`${o.label} ${o.value}`}
+                onSelect={() => toggle(o.value)}
+                data-testid="filter-option"
+                data-option={o.value}
+              >
                 {o.color && <span className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: o.color }} aria-hidden />}
                 <span className="min-w-0 flex-1 truncate">{o.label}</span>
                 {chosen.includes(o.value) && <CheckIcon className="text-primary" />}
@@ -136,8 +194,20 @@ function PickMenu({ label, field, options, q, go, noneLabel, extra }: {
 }
 
 /** The filter menus and the sort menu, in GitHub's order. */
-export function FilterMenus({ q, base, view, labels, users, signedIn }: {
-  q: string; base: string; view: string | null; labels: Option[]; users: Option[]; signedIn: boolean;
+export function FilterMenus({
+  q,
+  base,
+  view,
+  labels,
+  users,
+  signedIn,
+}: {
+  q: string;
+  base: string;
+  view: string | null;
+  labels: Option[];
+  users: Option[];
+  signedIn: boolean;
 }) {
   const go = useGo(base, view);
   const me = signedIn ? [{ value: "@me", label: "Me (@me)" }] : [];
@@ -146,7 +216,13 @@ export function FilterMenus({ q, base, view, labels, users, signedIn }: {
     <div className="flex flex-wrap items-center gap-1" data-testid="issue-filters">
       <PickMenu label="Author" field="authors" options={users} extra={me} q={q} go={go} />
       <PickMenu label="Labels" field="labels" options={labels} q={q} go={go} noneLabel="No labels" />
-      <CheckMenu label="Status" field="statuses" options={STATUSES.map((s) => ({ value: s.key, label: s.label, color: s.color }))} q={q} go={go} />
+      <CheckMenu
+        label="Status"
+        field="statuses"
+        options={STATUSES.map((s) => ({ value: s.key, label: s.label, color: s.color }))}
+        q={q}
+        go={go}
+      />
       <CheckMenu label="Priority" field="priorities" options={PRIORITIES.map((p) => ({ value: p.key, label: p.label }))} q={q} go={go} />
       <PickMenu label="Assignee" field="assignees" options={users} extra={me} q={q} go={go} noneLabel="Assigned to nobody" />
       <DropdownMenu>

@@ -11,12 +11,38 @@ import { PrefetchLink } from "@/components/ui/prefetch-link";
 import { parseIssueQuery, quoteValue } from "@/server/services/issues/search-query";
 import { issueUrl, type Issue } from "./model";
 import { emptyKind, listHref, withMenuValues } from "./query-state";
-import { Avatar, DueDate, IssueClosedIcon, IssueOpenedIcon, LabelChip, PriorityIcon, ProgressRing, StatusIcon, priorityLabel, statusLabel } from "./ui";
+import {
+  Avatar,
+  DueDate,
+  IssueClosedIcon,
+  IssueOpenedIcon,
+  LabelChip,
+  PriorityIcon,
+  ProgressRing,
+  StatusIcon,
+  priorityLabel,
+  statusLabel,
+} from "./ui";
 
 /** The page's rows, or the matching empty state. `repoTotal` is only read when there are no rows. */
-export function Rows({ issues, repo, base, q, view, repoTotal, canCreate, clearHref }: {
-  issues: Issue[]; repo: { owner: string; name: string }; base: string; q: string; view: string | null;
-  repoTotal: number; canCreate: boolean; clearHref: string;
+export function Rows({
+  issues,
+  repo,
+  base,
+  q,
+  view,
+  repoTotal,
+  canCreate,
+  clearHref,
+}: {
+  issues: Issue[];
+  repo: { owner: string; name: string };
+  base: string;
+  q: string;
+  view: string | null;
+  repoTotal: number;
+  canCreate: boolean;
+  clearHref: string;
 }) {
   if (issues.length === 0) return <Empty kind={emptyKind(q, repoTotal)} base={base} canCreate={canCreate} clearHref={clearHref} />;
   const labelHref = (name: string) => {
@@ -33,7 +59,11 @@ export function Rows({ issues, repo, base, q, view, repoTotal, canCreate, clearH
           </span>
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <PrefetchLink href={issueUrl(repo.owner, repo.name, i.number)} className="font-medium text-foreground hover:text-primary" data-testid="issue-title">
+              <PrefetchLink
+                href={issueUrl(repo.owner, repo.name, i.number)}
+                className="font-medium text-foreground hover:text-primary"
+                data-testid="issue-title"
+              >
                 {i.title}
               </PrefetchLink>
               {i.labels.map((l) => (
@@ -63,8 +93,14 @@ export function Rows({ issues, repo, base, q, view, repoTotal, canCreate, clearH
 function RowByline({ issue: i, base, view }: { issue: Issue; base: string; view: string | null }) {
   const author = i.author && (
     <>
-      {" "}by{" "}
-      <Link href={listHref(base, { q: `is:${i.state} author:${quoteValue(i.author.username)}`, view })} prefetch={false} className="hover:text-primary" data-testid="row-author">
+      {" "}
+      by{" "}
+      <Link
+        href={listHref(base, { q: `is:${i.state} author:${quoteValue(i.author.username)}`, view })}
+        prefetch={false}
+        className="hover:text-primary"
+        data-testid="row-author"
+      >
         {i.author.username}
       </Link>
     </>
@@ -72,19 +108,36 @@ function RowByline({ issue: i, base, view }: { issue: Issue; base: string; view:
   if (i.state === "closed" && i.closedAt) {
     return (
       <span data-testid="row-closed">
-        #{i.number}{author} was closed <span title={fullDate(i.closedAt)}>{relativeTime(i.closedAt)}</span>
-        {i.closedBy && <> by <span data-testid="row-closed-by">{i.closedBy.username}</span></>}
+        #{i.number}
+        {author} was closed <span title={fullDate(i.closedAt)}>{relativeTime(i.closedAt)}</span>
+        {i.closedBy && (
+          <>
+            {" "}
+            by <span data-testid="row-closed-by">{i.closedBy.username}</span>
+          </>
+        )}
       </span>
     );
   }
   return (
     <span>
-      #{i.number} opened <span title={fullDate(i.createdAt)}>{relativeTime(i.createdAt)}</span>{author}
+      #{i.number} opened <span title={fullDate(i.createdAt)}>{relativeTime(i.createdAt)}</span>
+      {author}
     </span>
   );
 }
 
-function Empty({ kind, base, canCreate, clearHref }: { kind: ReturnType<typeof emptyKind>; base: string; canCreate: boolean; clearHref: string }) {
+function Empty({
+  kind,
+  base,
+  canCreate,
+  clearHref,
+}: {
+  kind: ReturnType<typeof emptyKind>;
+  base: string;
+  canCreate: boolean;
+  clearHref: string;
+}) {
   const text = {
     "no-issues": { title: "There aren’t any issues yet.", hint: "Issues track bugs, ideas and work to do." },
     "no-match": { title: "No issues match your search.", hint: "Try other words or remove some filters." },
@@ -93,7 +146,11 @@ function Empty({ kind, base, canCreate, clearHref }: { kind: ReturnType<typeof e
   }[kind];
   return (
     <div className="px-4 py-12 text-center" data-testid="no-issues" data-kind={kind}>
-      {kind === "no-closed" ? <IssueClosedIcon className="h-6! w-6! text-subtle-foreground" /> : <IssueOpenedIcon className="h-6! w-6! text-subtle-foreground" />}
+      {kind === "no-closed" ? (
+        <IssueClosedIcon className="h-6! w-6! text-subtle-foreground" />
+      ) : (
+        <IssueOpenedIcon className="h-6! w-6! text-subtle-foreground" />
+      )}
       <p className="mt-2 font-medium text-foreground">{text.title}</p>
       <p className="mt-1 text-sm text-subtle-foreground">{text.hint}</p>
       <div className="mt-4 flex justify-center gap-2">
@@ -113,20 +170,42 @@ function Empty({ kind, base, canCreate, clearHref }: { kind: ReturnType<typeof e
 }
 
 /** Previous / Next links keeping the query and view; "Page n of m" when the count is known. */
-export function Pager({ base, q, view, page, pageCount }: { base: string; q: string | undefined; view: string | null; page: number; pageCount: number }) {
+export function Pager({
+  base,
+  q,
+  view,
+  page,
+  pageCount,
+}: {
+  base: string;
+  q: string | undefined;
+  view: string | null;
+  page: number;
+  pageCount: number;
+}) {
   const hasPrev = page > 1;
   const hasNext = page < pageCount;
   if (!hasPrev && !hasNext) return null;
   const disabled = "pointer-events-none opacity-50";
   return (
     <nav className="mt-4 flex items-center justify-center gap-3 text-sm" aria-label="Pagination" data-testid="pagination">
-      <Link href={listHref(base, { q, view, page: page - 1 })} className={cx(button.secondary, !hasPrev && disabled)} aria-disabled={!hasPrev} data-testid="prev-page">
+      <Link
+        href={listHref(base, { q, view, page: page - 1 })}
+        className={cx(button.secondary, !hasPrev && disabled)}
+        aria-disabled={!hasPrev}
+        data-testid="prev-page"
+      >
         Previous
       </Link>
       <span className="text-muted-foreground">
         Page {page} of {pageCount}
       </span>
-      <Link href={listHref(base, { q, view, page: page + 1 })} className={cx(button.secondary, !hasNext && disabled)} aria-disabled={!hasNext} data-testid="next-page">
+      <Link
+        href={listHref(base, { q, view, page: page + 1 })}
+        className={cx(button.secondary, !hasNext && disabled)}
+        aria-disabled={!hasNext}
+        data-testid="next-page"
+      >
         Next
       </Link>
     </nav>

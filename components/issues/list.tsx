@@ -19,9 +19,7 @@ import { SaveViewButton, ViewActions } from "./list-controls";
 import { FilterMenus, SearchBox, type Option } from "./list-menus";
 import { Pager, Rows } from "./list-rows";
 import { PAGE_SIZE, pagesFor, issuesUrl, type Issue } from "./model";
-import {
-  DEFAULT_QUERY, clearedQuery, hasQueryFilters, legacyQuery, listHref, normalizeQuery, queryOfView, withState,
-} from "./query-state";
+import { DEFAULT_QUERY, clearedQuery, hasQueryFilters, legacyQuery, listHref, normalizeQuery, queryOfView, withState } from "./query-state";
 import { IssueClosedIcon, IssueOpenedIcon } from "./ui";
 
 type Query = Record<string, string | string[] | undefined>;
@@ -42,7 +40,7 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
     caller.issues.listViews({ repoId: repo.id }),
     orNull(caller.repos.assignees({ repoId: repo.id })),
   ]);
-  const view = viewId ? views.find((v) => v.id === viewId) ?? null : null;
+  const view = viewId ? (views.find((v) => v.id === viewId) ?? null) : null;
   const savedQ = view ? queryOfView(view, me?.id ?? null) : null;
   const urlQ = first(query.q);
   const q = (urlQ ?? savedQ ?? legacyQuery(query) ?? DEFAULT_QUERY).slice(0, 256);
@@ -67,14 +65,20 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
   // only an empty page needs to know whether the repository has any issue at all
   const repoTotal = !error && issues.length === 0 ? await caller.issues.counts({ repoId: repo.id }).then((c) => c.open + c.closed) : 1;
   const labelOptions: Option[] = labels.map((l) => ({ value: l.name, label: l.name, color: l.color }));
-  const userOptions: Option[] = (assignees ?? []).map((u) => ({ value: u.username, label: u.name ? `${u.username} (${u.name})` : u.username }));
+  const userOptions: Option[] = (assignees ?? []).map((u) => ({
+    value: u.username,
+    label: u.name ? `${u.username} (${u.name})` : u.username,
+  }));
   const clearHref = listHref(base, { q: clearedQuery(q), view: view?.id });
   const modified = savedQ !== null && normalizeQuery(q) !== normalizeQuery(savedQ);
 
   const stateLink = (s: "open" | "closed", count: number) => (
     <Link
       href={listHref(base, { q: withState(q, s), view: view?.id })}
-      className={cx("flex items-center gap-1.5", state === s ? "font-semibold text-foreground" : "text-muted-foreground hover:text-foreground")}
+      className={cx(
+        "flex items-center gap-1.5",
+        state === s ? "font-semibold text-foreground" : "text-muted-foreground hover:text-foreground",
+      )}
       aria-current={state === s ? "page" : undefined}
       data-testid={`state-${s}`}
     >
@@ -87,7 +91,16 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
     <IssuesShell repo={repo} section="list">
       <nav className="mb-4 flex flex-wrap items-center gap-2 text-sm" aria-label="Saved views" data-testid="saved-views">
         <span className="text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Views</span>
-        <Link href={base} aria-current={!view ? "page" : undefined} className={cx("rounded-full border px-3 py-1", !view ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")}>
+        <Link
+          href={base}
+          aria-current={!view ? "page" : undefined}
+          className={cx(
+            "rounded-full border px-3 py-1",
+            !view
+              ? "border-primary bg-primary-muted font-medium text-primary"
+              : "border-border bg-card text-muted-foreground hover:bg-muted",
+          )}
+        >
           All issues
         </Link>
         {views.map((v) => (
@@ -95,7 +108,12 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
             key={v.id}
             href={listHref(base, { view: v.id })}
             aria-current={view?.id === v.id ? "page" : undefined}
-            className={cx("rounded-full border px-3 py-1", view?.id === v.id ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")}
+            className={cx(
+              "rounded-full border px-3 py-1",
+              view?.id === v.id
+                ? "border-primary bg-primary-muted font-medium text-primary"
+                : "border-border bg-card text-muted-foreground hover:bg-muted",
+            )}
             title={queryOfView(v, me?.id ?? null) || "All issues"}
             data-testid="saved-view"
           >
@@ -107,8 +125,17 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
 
       {view && (
         <div className="mb-3 flex flex-wrap items-center gap-2 text-sm" data-testid="view-bar">
-          <span className="font-semibold text-foreground" data-testid="view-name">{view.name}</span>
-          {modified && <span className="rounded-full border border-warning-border bg-warning-muted px-2 py-0.5 text-xs text-foreground" data-testid="view-modified">Unsaved changes</span>}
+          <span className="font-semibold text-foreground" data-testid="view-name">
+            {view.name}
+          </span>
+          {modified && (
+            <span
+              className="rounded-full border border-warning-border bg-warning-muted px-2 py-0.5 text-xs text-foreground"
+              data-testid="view-modified"
+            >
+              Unsaved changes
+            </span>
+          )}
           {canWrite && <ViewActions repoId={repo.id} viewId={view.id} name={view.name} q={q} base={base} modified={modified} />}
         </div>
       )}
@@ -133,7 +160,16 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
             <FormError message={error} />
           </div>
         ) : (
-          <Rows issues={issues} repo={repo} base={base} q={q} view={view?.id ?? null} repoTotal={repoTotal} canCreate={!!me} clearHref={clearHref} />
+          <Rows
+            issues={issues}
+            repo={repo}
+            base={base}
+            q={q}
+            view={view?.id ?? null}
+            repoTotal={repoTotal}
+            canCreate={!!me}
+            clearHref={clearHref}
+          />
         )}
       </div>
       <Pager base={base} q={q} view={view?.id ?? null} page={paging.page} pageCount={paging.pageCount} />

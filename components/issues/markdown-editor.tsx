@@ -9,7 +9,15 @@ import { IssueMarkdown } from "./markdown";
 import { MentionTextarea, type Mentionable } from "./mention-textarea";
 
 export function MarkdownEditor({
-  value, onChange, placeholder, rows = 8, testId, label, autoFocus, people, repo,
+  value,
+  onChange,
+  placeholder,
+  rows = 8,
+  testId,
+  label,
+  autoFocus,
+  people,
+  repo,
 }: {
   value: string;
   onChange: (v: string) => void;
@@ -23,7 +31,10 @@ export function MarkdownEditor({
 }) {
   const [tab, setTab] = useState<"write" | "preview">("write");
   const tabClass = (t: typeof tab) =>
-    cx("rounded-t-md border-b-2 px-3 py-1.5 text-sm", tab === t ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:text-foreground");
+    cx(
+      "rounded-t-md border-b-2 px-3 py-1.5 text-sm",
+      tab === t ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
+    );
   const area = { rows, placeholder, "aria-label": label, "data-testid": testId, autoFocus };
   return (
     <div className="rounded-md border border-border bg-card">
@@ -31,21 +42,39 @@ export function MarkdownEditor({
         <button type="button" role="tab" aria-selected={tab === "write"} className={tabClass("write")} onClick={() => setTab("write")}>
           Write
         </button>
-        <button type="button" role="tab" aria-selected={tab === "preview"} className={tabClass("preview")} onClick={() => setTab("preview")} data-testid={testId ? `${testId}-preview-tab` : undefined}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === "preview"}
+          className={tabClass("preview")}
+          onClick={() => setTab("preview")}
+          data-testid={testId ? `${testId}-preview-tab` : undefined}
+        >
           Preview
         </button>
-        <span className="ml-auto pb-1 text-xs text-subtle-foreground">{people?.length ? "Markdown · @ to mention" : "Markdown supported"}</span>
+        <span className="ml-auto pb-1 text-xs text-subtle-foreground">
+          {people?.length ? "Markdown · @ to mention" : "Markdown supported"}
+        </span>
       </div>
       <div className="p-2">
         {tab === "write" ? (
           people ? (
             <MentionTextarea className="min-h-24 resize-y font-mono" value={value} onChange={onChange} people={people} {...area} />
           ) : (
-            <textarea className={cx(input, "min-h-24 resize-y font-mono")} value={value} onChange={(e) => onChange(e.target.value)} {...area} />
+            <textarea
+              className={cx(input, "min-h-24 resize-y font-mono")}
+              value={value}
+              onChange={(e) => onChange(e.target.value)}
+              {...area}
+            />
           )
         ) : (
           <div className="min-h-24 px-1 py-1" data-testid={testId ? `${testId}-preview` : undefined}>
-            {value.trim() ? <IssueMarkdown source={value} repo={repo} /> : <p className="text-sm text-subtle-foreground">Nothing to preview.</p>}
+            {value.trim() ? (
+              <IssueMarkdown source={value} repo={repo} />
+            ) : (
+              <p className="text-sm text-subtle-foreground">Nothing to preview.</p>
+            )}
           </div>
         )}
       </div>

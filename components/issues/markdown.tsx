@@ -6,6 +6,21 @@
  */
 import { MarkdownRenderer } from "@/components/markdown/renderer";
 
-export function IssueMarkdown({ source, testId = "markdown", repo }: { source: string; testId?: string; repo?: { owner: string; name: string } }) {
-  return <MarkdownRenderer source={source} className="text-sm" testId={testId} refs={repo ? { owner: repo.owner, repo: repo.name } : undefined} />;
+export function IssueMarkdown({
+  source,
+  testId = "markdown",
+  repo,
+}: {
+  source: string;
+  testId?: string;
+  repo?: { owner: string; name: string };
+}) {
+  return (
+    <MarkdownRenderer
+      source={source}
+      className="text-sm"
+      testId={testId}
+      refs={repo ? { owner: repo.owner, repo: repo.name } : undefined}
+    />
+  );
 }

@@ -23,7 +23,8 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
 /** Up to `limit` people matching `query` (username prefix first, then contains in username or name). */
 export function matchPeople(people: Mentionable[], query: string, limit = 6): Mentionable[] {
   const q = query.toLowerCase();
-  const score = (p: Mentionable) => (p.username.toLowerCase().startsWith(q) ? 0 : p.username.toLowerCase().includes(q) || (p.name ?? "").toLowerCase().includes(q) ? 1 : 2);
+  const score = (p: Mentionable) =>
+    p.username.toLowerCase().startsWith(q) ? 0 : p.username.toLowerCase().includes(q) || (p.name ?? "").toLowerCase().includes(q) ? 1 : 2;
   return people
     .map((p) => ({ p, s: score(p) }))
     .filter((x) => x.s < 2)
@@ -34,8 +35,15 @@ export function matchPeople(people: Mentionable[], query: string, limit = 6): Me
 
 /** A controlled textarea (`value`/`onChange`) with the `@` autocomplete over `people`; other props go to the textarea. */
 export function MentionTextarea({
-  value, onChange, people, className, ...rest
-}: { value: string; onChange: (v: string) => void; people: Mentionable[] } & Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChange">) {
+  value,
+  onChange,
+  people,
+  className,
+  ...rest
+}: { value: string; onChange: (v: string) => void; people: Mentionable[] } & Omit<
+  React.TextareaHTMLAttributes<HTMLTextAreaElement>,
+  "value" | "onChange"
+>) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
@@ -94,14 +102,23 @@ export function MentionTextarea({
         {...rest}
       />
       {open && (
-        <ul id={listId} role="listbox" aria-label="Mention someone" className="absolute left-2 top-full z-30 mt-1 w-64 rounded-md border border-border bg-popover p-1 shadow-lg" data-testid="mention-list">
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label="Mention someone"
+          className="absolute left-2 top-full z-30 mt-1 w-64 rounded-md border border-border bg-popover p-1 shadow-lg"
+          data-testid="mention-list"
+        >
           {matches.map((p, i) => (
             <li
               key={p.username}
               id={`${listId}-${i}`}
               role="option"
               aria-selected={i === active}
-              className={cx("flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm text-foreground", i === active && "bg-accent")}
+              className={cx(
+                "flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm text-foreground",
+                i === active && "bg-accent",
+              )}
               onMouseDown={(e) => (e.preventDefault(), insert(p))}
               onMouseEnter={() => setActive(i)}
               data-testid="mention-option"

@@ -73,8 +73,20 @@ export interface Sentence {
 }
 
 /** Relation types as an activity entry's `field` names them; blocked_by and duplicated_by are how the target issue records them. */
-const RELATION_TEXT: Record<string, string> = { blocks: "blocks", blocked_by: "blocked by", relates_to: "is related to", duplicates: "duplicates", duplicated_by: "duplicated by" };
-const RELATION_ADDED: Record<string, string> = { blocks: "marked this as blocking", blocked_by: "marked this as blocked by", duplicates: "marked this as a duplicate of", duplicated_by: "marked this as duplicated by", relates_to: "marked this as related to" };
+const RELATION_TEXT: Record<string, string> = {
+  blocks: "blocks",
+  blocked_by: "blocked by",
+  relates_to: "is related to",
+  duplicates: "duplicates",
+  duplicated_by: "duplicated by",
+};
+const RELATION_ADDED: Record<string, string> = {
+  blocks: "marked this as blocking",
+  blocked_by: "marked this as blocked by",
+  duplicates: "marked this as a duplicate of",
+  duplicated_by: "marked this as duplicated by",
+  relates_to: "marked this as related to",
+};
 
 /**
  * One activity entry as a sentence. `users` maps user ids to usernames (assignee entries store
@@ -102,7 +114,11 @@ export function activitySentence(a: Activity, users: Record<string, string> = {}
     case "unlabeled":
       return s(`removed the ${a.oldValue ?? a.newValue} label`);
     case "due_date_set":
-      return s(a.oldValue ? `changed the due date from ${formatDueDate(a.oldValue)} to ${formatDueDate(a.newValue ?? "")}` : `set the due date to ${formatDueDate(a.newValue ?? "")}`);
+      return s(
+        a.oldValue
+          ? `changed the due date from ${formatDueDate(a.oldValue)} to ${formatDueDate(a.newValue ?? "")}`
+          : `set the due date to ${formatDueDate(a.newValue ?? "")}`,
+      );
     case "due_date_cleared":
       return s("removed the due date");
     case "estimate_set":
@@ -135,7 +151,9 @@ export interface TimelineEvent {
  * and without what the timeline shows otherwise (comments) or not at all (creation outside triage).
  */
 export function timelineEvents(activity: Activity[]): TimelineEvent[] {
-  const oldestFirst = [...activity].reverse().filter((a) => a.action !== "commented" && !(a.action === "created" && a.newValue !== "triage"));
+  const oldestFirst = [...activity]
+    .reverse()
+    .filter((a) => a.action !== "commented" && !(a.action === "created" && a.newValue !== "triage"));
   const sameChange = (a: Activity, b: Activity) => a.createdAt === b.createdAt && (a.actor?.id ?? null) === (b.actor?.id ?? null);
   const out: TimelineEvent[] = [];
   const used = new Set<string>();

@@ -27,8 +27,18 @@ type PriorityKey = (typeof PRIORITIES)[number]["key"];
 const fieldTitle = "mb-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground";
 
 export function NewIssueForm({
-  repo, labels: initialLabels, templates, canWrite, people = [],
-}: { repo: { id: string; owner: string; name: string }; labels: Label[]; templates: Template[]; canWrite: boolean; people?: Mentionable[] }) {
+  repo,
+  labels: initialLabels,
+  templates,
+  canWrite,
+  people = [],
+}: {
+  repo: { id: string; owner: string; name: string };
+  labels: Label[];
+  templates: Template[];
+  canWrite: boolean;
+  people?: Mentionable[];
+}) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const router = useRouter();
@@ -85,8 +95,12 @@ export function NewIssueForm({
       <div className="space-y-4">
         <h1 className="text-xl font-semibold text-foreground">New issue</h1>
         {!canWrite && (
-          <div className="rounded-md border border-warning-border bg-warning-muted px-3 py-2 text-sm text-warning" data-testid="triage-notice">
-            You can’t triage issues in {repo.owner}/{repo.name}: your issue goes to the <strong>Triage</strong> queue, where a maintainer accepts or declines it.
+          <div
+            className="rounded-md border border-warning-border bg-warning-muted px-3 py-2 text-sm text-warning"
+            data-testid="triage-notice"
+          >
+            You can’t triage issues in {repo.owner}/{repo.name}: your issue goes to the <strong>Triage</strong> queue, where a maintainer
+            accepts or declines it.
           </div>
         )}
         {templates.length > 0 && (
@@ -120,7 +134,16 @@ export function NewIssueForm({
         <div>
           <span className={labelClass}>Description</span>
           <div className="mt-1">
-            <MarkdownEditor value={body} onChange={setBody} label="Description" placeholder="Add a description…" testId="issue-body-input" rows={10} people={people} repo={repo} />
+            <MarkdownEditor
+              value={body}
+              onChange={setBody}
+              label="Description"
+              placeholder="Add a description…"
+              testId="issue-body-input"
+              rows={10}
+              people={people}
+              repo={repo}
+            />
           </div>
         </div>
         <FormError message={formError} />
@@ -156,7 +179,14 @@ export function NewIssueForm({
         </div>
         <div>
           <div className={fieldTitle}>Priority</div>
-          <OptionPicker name="issue-priority" label="Priority" options={PRIORITIES} value={priority} icon={(key) => <PriorityIcon priority={key} />} onPick={setPriority} />
+          <OptionPicker
+            name="issue-priority"
+            label="Priority"
+            options={PRIORITIES}
+            value={priority}
+            icon={(key) => <PriorityIcon priority={key} />}
+            onPick={setPriority}
+          />
         </div>
         <div>
           <div className={fieldTitle}>Due date</div>

@@ -6,7 +6,13 @@
  * `<name>-picker` with the current value in `current-<name>`; options are `<name>-option-<key>`.
  */
 import { useState } from "react";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { Command, CommandEmpty, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
 import { Avatar } from "@/components/ui/avatar";
@@ -33,7 +39,14 @@ export function labelColorFor(name: string): string {
  * keys and typeahead (first letters of an option) work. `onPick` gets the chosen key.
  */
 export function OptionPicker<K extends string>({
-  name, label, options, value, icon, disabled, onPick, placeholder,
+  name,
+  label,
+  options,
+  value,
+  icon,
+  disabled,
+  onPick,
+  placeholder,
 }: {
   name: string;
   /** Accessible name of the trigger, e.g. "Status". */
@@ -48,7 +61,12 @@ export function OptionPicker<K extends string>({
   const current = options.find((o) => o.key === value);
   return (
     <DropdownMenu modal={false}>
-      <DropdownMenuTrigger className={triggerClass} disabled={disabled} aria-label={`${label}: ${current?.label ?? placeholder ?? value ?? "none"}`} data-testid={`${name}-picker`}>
+      <DropdownMenuTrigger
+        className={triggerClass}
+        disabled={disabled}
+        aria-label={`${label}: ${current?.label ?? placeholder ?? value ?? "none"}`}
+        data-testid={`${name}-picker`}
+      >
         {value !== null && icon?.(value)}
         <span className={cx("min-w-0 flex-1 truncate", !current && "text-subtle-foreground")} data-testid={`current-${name}`}>
           {current?.label ?? placeholder ?? value}
@@ -74,10 +92,21 @@ export const ESTIMATE_POINTS = [0, 1, 2, 3, 5, 8, 13, 21] as const;
 const points = (n: number) => `${n} point${n === 1 ? "" : "s"}`;
 
 /** The estimate menu: the points scale plus "No estimate"; a value set elsewhere (e.g. 4 through the API) is listed too. */
-export function EstimatePicker({ value, disabled, onPick }: { value: number | null; disabled?: boolean; onPick: (points: number | null) => void }) {
+export function EstimatePicker({
+  value,
+  disabled,
+  onPick,
+}: {
+  value: number | null;
+  disabled?: boolean;
+  onPick: (points: number | null) => void;
+}) {
   const scale: number[] = [...ESTIMATE_POINTS];
-  if (value !== null && !scale.includes(value)) scale.push(value), scale.sort((a, b) => a - b);
-  const options = [...scale.map((n) => ({ key: String(n), label: points(n) })), ...(value !== null ? [{ key: "none", label: "No estimate" }] : [])];
+  if (value !== null && !scale.includes(value)) (scale.push(value), scale.sort((a, b) => a - b));
+  const options = [
+    ...scale.map((n) => ({ key: String(n), label: points(n) })),
+    ...(value !== null ? [{ key: "none", label: "No estimate" }] : []),
+  ];
   return (
     <OptionPicker
       name="estimate"
@@ -96,8 +125,20 @@ export function EstimatePicker({ value, disabled, onPick }: { value: number | nu
  * open). With `onCreate`, a typed name that matches no label can be created (writers).
  */
 export function LabelPicker({
-  labels, selected, onToggle, onCreate, testId = "label-picker", disabled,
-}: { labels: Label[]; selected: string[]; onToggle: (label: Label, on: boolean) => void; onCreate?: (name: string) => Promise<void>; testId?: string; disabled?: boolean }) {
+  labels,
+  selected,
+  onToggle,
+  onCreate,
+  testId = "label-picker",
+  disabled,
+}: {
+  labels: Label[];
+  selected: string[];
+  onToggle: (label: Label, on: boolean) => void;
+  onCreate?: (name: string) => Promise<void>;
+  testId?: string;
+  disabled?: boolean;
+}) {
   const [query, setQuery] = useState("");
   const [creating, setCreating] = useState(false);
   const chosen = labels.filter((l) => selected.includes(l.id));
@@ -115,7 +156,12 @@ export function LabelPicker({
   };
   return (
     <Popover onOpenChange={(o) => !o && setQuery("")}>
-      <PopoverTrigger className={triggerClass} disabled={disabled} aria-label={`Labels: ${chosen.map((l) => l.name).join(", ") || "No labels"}`} data-testid={testId}>
+      <PopoverTrigger
+        className={triggerClass}
+        disabled={disabled}
+        aria-label={`Labels: ${chosen.map((l) => l.name).join(", ") || "No labels"}`}
+        data-testid={testId}
+      >
         {chosen.length ? (
           <span className="flex min-w-0 flex-1 flex-wrap gap-1">
             {chosen.map((l) => (
@@ -129,21 +175,48 @@ export function LabelPicker({
       </PopoverTrigger>
       <PopoverContent className="w-64 p-0" data-testid={`${testId}-menu`}>
         <Command>
-          <CommandInput value={query} onValueChange={setQuery} placeholder={onCreate ? "Filter or create…" : "Filter labels"} aria-label="Filter labels" data-testid="label-filter" />
+          <CommandInput
+            value={query}
+            onValueChange={setQuery}
+            placeholder={onCreate ? "Filter or create…" : "Filter labels"}
+            aria-label="Filter labels"
+            data-testid="label-filter"
+          />
           <CommandList>
             <CommandEmpty>{labels.length ? "No matching labels." : "This repository has no labels yet."}</CommandEmpty>
             {labels.map((l) => {
               const on = selected.includes(l.id);
               return (
-                <CommandItem key={l.id} value={`${l.name} ${l.id}`} onSelect={() => onToggle(l, !on)} data-testid="label-option" data-checked={on ? "true" : "false"} aria-checked={on}>
-                  <span className={cx("flex h-4 w-4 shrink-0 items-center justify-center rounded border", on ? "border-primary bg-primary text-primary-foreground" : "border-input")}>{on && <CheckIcon className="h-3! w-3!" />}</span>
+                <CommandItem
+                  key={l.id}
+                  value={`${l.name} ${l.id}`}
+                  onSelect={() => onToggle(l, !on)}
+                  data-testid="label-option"
+                  data-checked={on ? "true" : "false"}
+                  aria-checked={on}
+                >
+                  <span
+                    className={cx(
+                      "flex h-4 w-4 shrink-0 items-center justify-center rounded border",
+                      on ? "border-primary bg-primary text-primary-foreground" : "border-input",
+                    )}
+                  >
+                    {on && <CheckIcon className="h-3! w-3!" />}
+                  </span>
                   <span className="h-3 w-3 shrink-0 rounded-full" style={{ backgroundColor: l.color }} />
                   <span className="truncate">{l.name}</span>
                 </CommandItem>
               );
             })}
             {onCreate && q && !exact && (
-              <CommandItem value={`__create__ ${q}`} forceMount onSelect={() => void create()} disabled={creating} className="text-primary" data-testid="create-label">
+              <CommandItem
+                value={`__create__ ${q}`}
+                forceMount
+                onSelect={() => void create()}
+                disabled={creating}
+                className="text-primary"
+                data-testid="create-label"
+              >
                 <span className="h-3 w-3 shrink-0 rounded-full" style={{ backgroundColor: labelColorFor(q) }} />
                 {creating ? "Creating…" : <>Create label “{q}”</>}
               </CommandItem>
@@ -158,7 +231,17 @@ export function LabelPicker({
 export type Person = { id: string; username: string; name: string | null };
 
 /** One person (or nobody) from `people` (the repository's assignees): type to filter by username or name. */
-export function AssigneePicker({ people, value, disabled, onPick }: { people: Person[]; value: { id: string; username: string } | null; disabled?: boolean; onPick: (person: Person | null) => void }) {
+export function AssigneePicker({
+  people,
+  value,
+  disabled,
+  onPick,
+}: {
+  people: Person[];
+  value: { id: string; username: string } | null;
+  disabled?: boolean;
+  onPick: (person: Person | null) => void;
+}) {
   const [open, setOpen] = useState(false);
   const pick = (p: Person | null) => {
     setOpen(false);
@@ -166,7 +249,12 @@ export function AssigneePicker({ people, value, disabled, onPick }: { people: Pe
   };
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger className={triggerClass} disabled={disabled} aria-label={`Assignee: ${value?.username ?? "no one"}`} data-testid="assignee-picker">
+      <PopoverTrigger
+        className={triggerClass}
+        disabled={disabled}
+        aria-label={`Assignee: ${value?.username ?? "no one"}`}
+        data-testid="assignee-picker"
+      >
         {value && <Avatar username={value.username} />}
         <span className={cx("min-w-0 flex-1 truncate", !value && "text-subtle-foreground")} data-testid="current-assignee">
           {value?.username ?? "No one"}
@@ -179,7 +267,12 @@ export function AssigneePicker({ people, value, disabled, onPick }: { people: Pe
           <CommandList>
             <CommandEmpty>No one matches.</CommandEmpty>
             {people.map((u) => (
-              <CommandItem key={u.id} value={`${u.username} ${u.name ?? ""} ${u.id}`} onSelect={() => pick(u)} data-testid={`assignee-option-${u.username}`}>
+              <CommandItem
+                key={u.id}
+                value={`${u.username} ${u.name ?? ""} ${u.id}`}
+                onSelect={() => pick(u)}
+                data-testid={`assignee-option-${u.username}`}
+              >
                 <Avatar username={u.username} />
                 <span className="truncate">{u.username}</span>
                 {u.name && <span className="truncate text-xs text-subtle-foreground">{u.name}</span>}
@@ -197,4 +290,3 @@ export function AssigneePicker({ people, value, disabled, onPick }: { people: Pe
     </Popover>
   );
 }
-

@@ -6,8 +6,13 @@
  */
 import { stateForStatus } from "@/server/services/issues/model";
 import {
-  emptyFilters, formatIssueQuery, parseIssueQuery, quoteValue,
-  type IssueQueryFilters, type IssueSort, type NoField,
+  emptyFilters,
+  formatIssueQuery,
+  parseIssueQuery,
+  quoteValue,
+  type IssueQueryFilters,
+  type IssueSort,
+  type NoField,
 } from "@/server/services/issues/search-query";
 import type { SavedView, ViewFilters } from "./model";
 
@@ -46,25 +51,38 @@ export function sortOfView(sort: SavedView["sort"]): IssueSort | undefined {
   const asc = sort.direction === "asc";
   switch (sort.field) {
     case "number":
-    case "createdAt": return asc ? "created-asc" : "created-desc";
-    case "updatedAt": return asc ? "updated-asc" : "updated-desc";
-    case "priority": return asc ? "priority" : "priority-asc";
-    case "dueDate": return asc ? "due-asc" : "due-desc";
-    default: return undefined;
+    case "createdAt":
+      return asc ? "created-asc" : "created-desc";
+    case "updatedAt":
+      return asc ? "updated-asc" : "updated-desc";
+    case "priority":
+      return asc ? "priority" : "priority-asc";
+    case "dueDate":
+      return asc ? "due-asc" : "due-desc";
+    default:
+      return undefined;
   }
 }
 
 /** A view's {field, direction} for a sort key (created-desc, the default, is null). */
 export function viewSortOf(sort: IssueSort | undefined): SavedView["sort"] {
   switch (sort) {
-    case "created-asc": return { field: "createdAt", direction: "asc" };
-    case "updated-desc": return { field: "updatedAt", direction: "desc" };
-    case "updated-asc": return { field: "updatedAt", direction: "asc" };
-    case "priority": return { field: "priority", direction: "asc" };
-    case "priority-asc": return { field: "priority", direction: "desc" };
-    case "due-asc": return { field: "dueDate", direction: "asc" };
-    case "due-desc": return { field: "dueDate", direction: "desc" };
-    default: return null;
+    case "created-asc":
+      return { field: "createdAt", direction: "asc" };
+    case "updated-desc":
+      return { field: "updatedAt", direction: "desc" };
+    case "updated-asc":
+      return { field: "updatedAt", direction: "asc" };
+    case "priority":
+      return { field: "priority", direction: "asc" };
+    case "priority-asc":
+      return { field: "priority", direction: "desc" };
+    case "due-asc":
+      return { field: "dueDate", direction: "asc" };
+    case "due-desc":
+      return { field: "dueDate", direction: "desc" };
+    default:
+      return null;
   }
 }
 

@@ -7,11 +7,26 @@ import { issuesUrl } from "./model";
 export type IssuesSection = "list" | "board" | "triage" | "issue" | "new" | "projects" | "cycles";
 
 /** `wide`: the content spans the viewport instead of the page column (the board, issue #7: all 7 columns' worth of width at 1440 px). */
-export function IssuesShell({ repo, section, children, actions, wide }: { repo: RepoData; section: IssuesSection; children: React.ReactNode; actions?: React.ReactNode; wide?: boolean }) {
+export function IssuesShell({
+  repo,
+  section,
+  children,
+  actions,
+  wide,
+}: {
+  repo: RepoData;
+  section: IssuesSection;
+  children: React.ReactNode;
+  actions?: React.ReactNode;
+  wide?: boolean;
+}) {
   const item = (key: IssuesSection, href: string, label: string, testId: string) => (
     <Link
       href={href}
-      className={cx("rounded-md px-3 py-1.5 text-sm font-medium", section === key ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted")}
+      className={cx(
+        "rounded-md px-3 py-1.5 text-sm font-medium",
+        section === key ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted",
+      )}
       aria-current={section === key ? "page" : undefined}
       data-testid={testId}
     >

@@ -13,7 +13,8 @@ import type { Issue } from "./model";
 type Client = ReturnType<typeof useTRPCClient>;
 
 /** What was done to `issue` (as it was in the queue, before the action). */
-export type TriageAction = { kind: "accept"; issue: Issue } | { kind: "decline"; issue: Issue } | { kind: "duplicate"; issue: Issue; canonicalNumber: number };
+export type TriageAction =
+  { kind: "accept"; issue: Issue } | { kind: "decline"; issue: Issue } | { kind: "duplicate"; issue: Issue; canonicalNumber: number };
 
 /** Undoes `action` on the server (see above); throws the first failing procedure's error. */
 export async function undoTriage(client: Client, repoId: string, action: TriageAction): Promise<void> {
@@ -27,6 +28,11 @@ export async function undoTriage(client: Client, repoId: string, action: TriageA
     const reason = [...comments].reverse().find((c) => c.body.startsWith("Rejected in triage: "));
     if (reason) await client.issues.deleteComment.mutate({ commentId: reason.id });
   } else {
-    await client.issues.removeRelation.mutate({ repoId, type: "duplicates", sourceNumber: action.issue.number, targetNumber: action.canonicalNumber });
+    await client.issues.removeRelation.mutate({
+      repoId,
+      type: "duplicates",
+      sourceNumber: action.issue.number,
+      targetNumber: action.canonicalNumber,
+    });
   }
 }

@@ -28,7 +28,12 @@ type Mode = null | "accept" | "reject";
 
 /** A key cap; inside a button it is decorative (`decorative`: the button names its key in aria-keyshortcuts). */
 const Kbd = ({ children, decorative }: { children: React.ReactNode; decorative?: boolean }) => (
-  <kbd aria-hidden={decorative || undefined} className="inline-flex min-w-5 items-center justify-center rounded border border-input bg-card px-1 font-mono text-xs text-muted-foreground shadow-[0_1px_0_var(--input)]">{children}</kbd>
+  <kbd
+    aria-hidden={decorative || undefined}
+    className="inline-flex min-w-5 items-center justify-center rounded border border-input bg-card px-1 font-mono text-xs text-muted-foreground shadow-[0_1px_0_var(--input)]"
+  >
+    {children}
+  </kbd>
 );
 
 export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initial: Issue[]; canWrite: boolean }) {
@@ -142,7 +147,10 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
     if (!selected) return;
     try {
       await client.issues.markAsDuplicate.mutate({ repoId: repo.id, duplicateNumber: selected.number, canonicalNumber: canonical.number });
-      done({ kind: "duplicate", issue: selected, canonicalNumber: canonical.number }, `Marked #${selected.number} as a duplicate of #${canonical.number}`);
+      done(
+        { kind: "duplicate", issue: selected, canonicalNumber: canonical.number },
+        `Marked #${selected.number} as a duplicate of #${canonical.number}`,
+      );
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -153,7 +161,12 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
     setBusy(true);
     setError(null);
     try {
-      const issue = await client.issues.acceptTriage.mutate({ repoId: repo.id, number: selected.number, targetStatus: status, ...(priority ? { priority: priority as (typeof PRIORITIES)[number]["key"] } : {}) });
+      const issue = await client.issues.acceptTriage.mutate({
+        repoId: repo.id,
+        number: selected.number,
+        targetStatus: status,
+        ...(priority ? { priority: priority as (typeof PRIORITIES)[number]["key"] } : {}),
+      });
       done({ kind: "accept", issue: selected }, `Accepted #${selected.number} into ${statusLabel(issue.status)}`);
     } catch (e) {
       setError(errorMessage(e));
@@ -203,7 +216,10 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
                   role="option"
                   aria-selected={selected?.number === i.number}
                   onClick={() => setIndex(n)}
-                  className={cx("cursor-pointer border-l-2 px-4 py-2.5 text-sm", selected?.number === i.number ? "border-primary bg-primary-muted/60" : "border-transparent hover:bg-muted")}
+                  className={cx(
+                    "cursor-pointer border-l-2 px-4 py-2.5 text-sm",
+                    selected?.number === i.number ? "border-primary bg-primary-muted/60" : "border-transparent hover:bg-muted",
+                  )}
                   data-testid="triage-item"
                   data-number={i.number}
                   data-selected={selected?.number === i.number ? "true" : undefined}
@@ -256,14 +272,20 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
 
       <div className="min-w-0 space-y-3">
         {notice && (
-          <div className="flex items-center gap-2 rounded-md border border-primary-border bg-primary-muted px-3 py-2 text-sm text-primary" role="status" data-testid="triage-notice">
+          <div
+            className="flex items-center gap-2 rounded-md border border-primary-border bg-primary-muted px-3 py-2 text-sm text-primary"
+            role="status"
+            data-testid="triage-notice"
+          >
             {notice.text}.{" "}
             <Link href={issueUrl(repo.owner, repo.name, notice.number)} className="font-medium underline">
               Open #{notice.number}
             </Link>
           </div>
         )}
-        {!canWrite && <p className="text-sm text-subtle-foreground">You can follow the queue; accepting and declining issues needs write access.</p>}
+        {!canWrite && (
+          <p className="text-sm text-subtle-foreground">You can follow the queue; accepting and declining issues needs write access.</p>
+        )}
         {selected ? (
           <div className={card} data-testid="triage-selected" data-number={selected.number}>
             <div className="border-b border-border px-5 py-4">
@@ -276,10 +298,22 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
                 </h2>
                 {canWrite && (
                   <div className="flex gap-2">
-                    <button type="button" className={button.primary} onClick={() => openMode("accept")} aria-keyshortcuts="a" data-testid="triage-accept">
+                    <button
+                      type="button"
+                      className={button.primary}
+                      onClick={() => openMode("accept")}
+                      aria-keyshortcuts="a"
+                      data-testid="triage-accept"
+                    >
                       Accept <Kbd decorative>a</Kbd>
                     </button>
-                    <button type="button" className={button.dangerOutline} onClick={() => openMode("reject")} aria-keyshortcuts="r" data-testid="triage-reject">
+                    <button
+                      type="button"
+                      className={button.dangerOutline}
+                      onClick={() => openMode("reject")}
+                      aria-keyshortcuts="r"
+                      data-testid="triage-reject"
+                    >
                       Decline <Kbd decorative>r</Kbd>
                     </button>
                     <IssueSearch
@@ -300,7 +334,8 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
               </div>
               <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-subtle-foreground">
                 <span>
-                  opened by <strong className="font-medium text-muted-foreground">{selected.author?.username ?? "someone"}</strong> <TimeAgo iso={selected.createdAt} />
+                  opened by <strong className="font-medium text-muted-foreground">{selected.author?.username ?? "someone"}</strong>{" "}
+                  <TimeAgo iso={selected.createdAt} />
                 </span>
                 <span className="flex items-center gap-1">
                   <PriorityIcon priority={selected.priority} className="h-3.5! w-3.5!" /> {priorityLabel(selected.priority)}
@@ -365,7 +400,13 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
                 data-testid="reject-form"
               >
                 <Field label="Reason (posted as a comment)" error={error}>
-                  <Input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. Works as intended" autoFocus data-testid="reject-reason" />
+                  <Input
+                    value={reason}
+                    onChange={(e) => setReason(e.target.value)}
+                    placeholder="e.g. Works as intended"
+                    autoFocus
+                    data-testid="reject-reason"
+                  />
                 </Field>
                 <div className="flex gap-2">
                   <Button type="submit" variant="danger" disabled={busy || !reason.trim()} data-testid="reject-confirm">
@@ -377,7 +418,13 @@ export function TriageQueue({ repo, initial, canWrite }: { repo: RepoRef; initia
                 </div>
               </form>
             )}
-            <div className="px-5 py-4">{selected.body?.trim() ? <IssueMarkdown source={selected.body} repo={repo} /> : <p className="text-sm italic text-subtle-foreground">No description provided.</p>}</div>
+            <div className="px-5 py-4">
+              {selected.body?.trim() ? (
+                <IssueMarkdown source={selected.body} repo={repo} />
+              ) : (
+                <p className="text-sm italic text-subtle-foreground">No description provided.</p>
+              )}
+            </div>
           </div>
         ) : (
           <div className={cx(card, "px-5 py-12 text-center text-sm text-subtle-foreground")}>Nothing to triage.</div>

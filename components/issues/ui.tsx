@@ -92,7 +92,10 @@ export function PriorityIcon({ priority, className }: { priority: string } & Ico
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span className="inline-flex items-center gap-1.5 rounded-full border border-border bg-card px-2 py-0.5 text-xs font-medium text-muted-foreground" data-testid="status-badge">
+    <span
+      className="inline-flex items-center gap-1.5 rounded-full border border-border bg-card px-2 py-0.5 text-xs font-medium text-muted-foreground"
+      data-testid="status-badge"
+    >
       <StatusIcon status={status} className="h-3.5! w-3.5!" /> {statusLabel(status)}
     </span>
   );
@@ -129,7 +132,13 @@ export function LabelChip({ label, href }: { label: Pick<Label, "name" | "color"
   const cls = "inline-flex max-w-[12rem] items-center truncate rounded-full px-2 py-0.5 text-xs font-medium leading-4";
   if (href) {
     return (
-      <Link href={href} className={cx(cls, "hover:opacity-90")} style={style} title={label.description ?? undefined} data-testid="label-chip">
+      <Link
+        href={href}
+        className={cx(cls, "hover:opacity-90")}
+        style={style}
+        title={label.description ?? undefined}
+        data-testid="label-chip"
+      >
         {label.name}
       </Link>
     );
@@ -149,7 +158,11 @@ export function DueDate({ issue, className }: { issue: { state: string; dueDate:
   const s = dueState(issue);
   return (
     <span
-      className={cx("inline-flex items-center gap-1 text-xs", s === "overdue" ? "font-medium text-danger" : s === "soon" ? "text-warning" : "text-subtle-foreground", className)}
+      className={cx(
+        "inline-flex items-center gap-1 text-xs",
+        s === "overdue" ? "font-medium text-danger" : s === "soon" ? "text-warning" : "text-subtle-foreground",
+        className,
+      )}
       title={s === "overdue" ? `Overdue: due ${issue.dueDate}` : `Due ${issue.dueDate}`}
       data-testid="due-date"
       data-due={s}
@@ -163,7 +176,11 @@ export function ProgressRing({ percentage, count }: { percentage: number; count:
   const r = 6;
   const c = 2 * Math.PI * r;
   return (
-    <span className="inline-flex items-center gap-1 text-xs text-subtle-foreground" title={`${count} sub-issue${count === 1 ? "" : "s"}, ${percentage}% done`} data-testid="sub-issue-progress">
+    <span
+      className="inline-flex items-center gap-1 text-xs text-subtle-foreground"
+      title={`${count} sub-issue${count === 1 ? "" : "s"}, ${percentage}% done`}
+      data-testid="sub-issue-progress"
+    >
       <svg viewBox="0 0 16 16" className="h-3.5 w-3.5 -rotate-90" aria-hidden="true">
         <circle cx="8" cy="8" r={r} fill="none" stroke="#e2e8f0" strokeWidth="2.5" />
         <circle cx="8" cy="8" r={r} fill="none" stroke="#10b981" strokeWidth="2.5" strokeDasharray={`${(percentage / 100) * c} ${c}`} />
@@ -175,7 +192,13 @@ export function ProgressRing({ percentage, count }: { percentage: number; count:
 
 export function ProgressBar({ percentage }: { percentage: number }) {
   return (
-    <div className="h-1.5 w-full overflow-hidden rounded-full bg-accent" role="progressbar" aria-valuenow={percentage} aria-valuemin={0} aria-valuemax={100}>
+    <div
+      className="h-1.5 w-full overflow-hidden rounded-full bg-accent"
+      role="progressbar"
+      aria-valuenow={percentage}
+      aria-valuemin={0}
+      aria-valuemax={100}
+    >
       <div className="h-full rounded-full bg-primary transition-all" style={{ width: `${percentage}%` }} />
     </div>
   );
@@ -183,7 +206,14 @@ export function ProgressBar({ percentage }: { percentage: number }) {
 
 export function CalendarIcon({ className }: IconProps) {
   return (
-    <svg viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" className={cx("inline-block h-3.5 w-3.5 shrink-0", className)} aria-hidden="true">
+    <svg
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.4"
+      className={cx("inline-block h-3.5 w-3.5 shrink-0", className)}
+      aria-hidden="true"
+    >
       <rect x="2" y="3" width="12" height="11" rx="2" />
       <path d="M2 6.5h12M5.5 1.5v3M10.5 1.5v3" strokeLinecap="round" />
     </svg>

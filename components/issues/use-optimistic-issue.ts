@@ -8,12 +8,22 @@ import type { IssueDetail } from "./model";
 import { useOptimistic } from "./use-optimistic";
 
 /** The fields a property picker changes. */
-export type IssuePatch = Partial<Pick<IssueDetail, "status" | "state" | "priority" | "labels" | "assigneeId" | "assignee" | "dueDate" | "estimate">>;
+export type IssuePatch = Partial<
+  Pick<IssueDetail, "status" | "state" | "priority" | "labels" | "assigneeId" | "assignee" | "dueDate" | "estimate">
+>;
 
-const withState = (p: Partial<IssueDetail>): Partial<IssueDetail> => (p.status !== undefined ? { ...p, state: stateForStatus(p.status) } : p);
+const withState = (p: Partial<IssueDetail>): Partial<IssueDetail> =>
+  p.status !== undefined ? { ...p, state: stateForStatus(p.status) } : p;
 
 /** `view`: the issue with pending changes applied; `change(patch, mutation, what)` as in useOptimistic. */
 export function useOptimisticIssue(issue: IssueDetail) {
   const { view, change } = useOptimistic<IssueDetail>(issue, withState);
-  return { view, change: change as (patch: IssuePatch | ((current: IssueDetail) => IssuePatch), mutation: () => Promise<unknown>, what: string) => Promise<boolean> };
+  return {
+    view,
+    change: change as (
+      patch: IssuePatch | ((current: IssueDetail) => IssuePatch),
+      mutation: () => Promise<unknown>,
+      what: string,
+    ) => Promise<boolean>,
+  };
 }

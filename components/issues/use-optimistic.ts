@@ -44,7 +44,11 @@ export function useOptimistic<T extends object>(value: T, normalize?: (patch: Pa
 
   const view: T = { ...value, ...overrides };
 
-  async function change(patch: Partial<T> | ((current: T) => Partial<T>), mutation: () => Promise<unknown>, what: string): Promise<boolean> {
+  async function change(
+    patch: Partial<T> | ((current: T) => Partial<T>),
+    mutation: () => Promise<unknown>,
+    what: string,
+  ): Promise<boolean> {
     const raw = typeof patch === "function" ? patch(view) : patch;
     const p = normalize ? normalize(raw) : raw;
     const keys = Object.keys(p) as Key[];

@@ -36,7 +36,19 @@ interface Action {
   run: () => void;
 }
 
-export function CommandMenu({ open, onOpenChange, signedIn, onShowShortcuts, onCloseAutoFocus }: { open: boolean; onOpenChange: (open: boolean) => void; signedIn: boolean; onShowShortcuts: () => void; onCloseAutoFocus?: (e: Event) => void }) {
+export function CommandMenu({
+  open,
+  onOpenChange,
+  signedIn,
+  onShowShortcuts,
+  onCloseAutoFocus,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  signedIn: boolean;
+  onShowShortcuts: () => void;
+  onCloseAutoFocus?: (e: Event) => void;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname() ?? "/";
@@ -48,14 +60,26 @@ export function CommandMenu({ open, onOpenChange, signedIn, onShowShortcuts, onC
   }, [open]);
 
   const repos = useQuery(trpc.repos.list.queryOptions({ member: true, limit: 100 }, { enabled: open && signedIn }));
-  const repo = useQuery(trpc.repos.get.queryOptions({ owner: here?.owner ?? "", name: here?.repo ?? "" }, { enabled: open && !!here, retry: false }));
+  const repo = useQuery(
+    trpc.repos.get.queryOptions({ owner: here?.owner ?? "", name: here?.repo ?? "" }, { enabled: open && !!here, retry: false }),
+  );
   const repoId = repo.data?.id;
   const recent = useQuery(trpc.issues.list.queryOptions({ repoId: repoId ?? "", limit: 100 }, { enabled: open && !!repoId }));
   const numberTyped = /^#?(\d{1,9})$/.exec(debounced)?.[1];
-  const byNumber = useQuery(trpc.issues.list.queryOptions({ repoId: repoId ?? "", numbers: [Number(numberTyped ?? 0)], limit: 1 }, { enabled: open && !!repoId && !!numberTyped && Number(numberTyped) > 0 }));
+  const byNumber = useQuery(
+    trpc.issues.list.queryOptions(
+      { repoId: repoId ?? "", numbers: [Number(numberTyped ?? 0)], limit: 1 },
+      { enabled: open && !!repoId && !!numberTyped && Number(numberTyped) > 0 },
+    ),
+  );
 
   const textTyped = !numberTyped && debounced.length >= 2 ? debounced.slice(0, 100) : "";
-  const byTitle = useQuery(trpc.issues.list.queryOptions({ repoId: repoId ?? "", titleSearch: textTyped, limit: 20 }, { enabled: open && !!repoId && !!textTyped }));
+  const byTitle = useQuery(
+    trpc.issues.list.queryOptions(
+      { repoId: repoId ?? "", titleSearch: textTyped, limit: 20 },
+      { enabled: open && !!repoId && !!textTyped },
+    ),
+  );
 
   const issues = useMemo(() => {
     const all = new Map<number, { number: number; title: string; status: string }>();
@@ -77,7 +101,8 @@ export function CommandMenu({ open, onOpenChange, signedIn, onShowShortcuts, onC
       { id: "go-issues", label: "Go to issues", run: () => go(`${base}/issues`) },
       { id: "go-board", label: "Go to board", run: () => go(`${base}/issues/board`) },
     );
-    if (repo.data?.permission === "admin") actions.push({ id: "repo-settings", label: "Repository settings", run: () => go(`${base}/settings`) });
+    if (repo.data?.permission === "admin")
+      actions.push({ id: "repo-settings", label: "Repository settings", run: () => go(`${base}/settings`) });
   }
   if (signedIn) {
     actions.push(
@@ -93,7 +118,9 @@ export function CommandMenu({ open, onOpenChange, signedIn, onShowShortcuts, onC
       label: "Toggle dark theme",
       run: () => {
         const root = document.documentElement;
-        const dark = root.classList.contains("dark") || (!root.classList.contains("light") && window.matchMedia("(prefers-color-scheme: dark)").matches);
+        const dark =
+          root.classList.contains("dark") ||
+          (!root.classList.contains("light") && window.matchMedia("(prefers-color-scheme: dark)").matches);
         applyTheme(dark ? "light" : "dark");
         onOpenChange(false);
       },
@@ -121,13 +148,25 @@ export function CommandMenu({ open, onOpenChange, signedIn, onShowShortcuts, onC
         >
           <D.Title className="sr-only">Command menu</D.Title>
           <Command label="Search commands" loop>
-            <CommandInput value={search} onValueChange={setSearch} placeholder={here ? `Search ${here.repo} issues, repositories, actions…` : "Search repositories and actions…"} aria-label="Search commands" data-testid="command-input" />
+            <CommandInput
+              value={search}
+              onValueChange={setSearch}
+              placeholder={here ? `Search ${here.repo} issues, repositories, actions…` : "Search repositories and actions…"}
+              aria-label="Search commands"
+              data-testid="command-input"
+            />
             <CommandList className="max-h-[60vh]">
               <CommandEmpty>Nothing matches “{search}”.</CommandEmpty>
               {here && issues.length > 0 && (
                 <CommandGroup heading={`Issues in ${here.repo}`}>
                   {issues.map((i) => (
-                    <CommandItem key={i.number} value={`issue #${i.number} ${i.title}`} keywords={[String(i.number)]} onSelect={() => go(`${here.base}/issues/${i.number}`)} data-testid="command-issue">
+                    <CommandItem
+                      key={i.number}
+                      value={`issue #${i.number} ${i.title}`}
+                      keywords={[String(i.number)]}
+                      onSelect={() => go(`${here.base}/issues/${i.number}`)}
+                      data-testid="command-issue"
+                    >
                       <StatusIcon status={i.status} className="shrink-0" />
                       <span className="shrink-0 font-mono text-xs text-subtle-foreground">#{i.number}</span>
                       <span className="min-w-0 truncate">{i.title}</span>
@@ -138,7 +177,12 @@ export function CommandMenu({ open, onOpenChange, signedIn, onShowShortcuts, onC
               {(repos.data?.length ?? 0) > 0 && (
                 <CommandGroup heading="Repositories">
                   {repos.data!.map((r) => (
-                    <CommandItem key={r.id} value={`repository ${r.fullName}`} onSelect={() => go(`/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.name)}`)} data-testid="command-repo">
+                    <CommandItem
+                      key={r.id}
+                      value={`repository ${r.fullName}`}
+                      onSelect={() => go(`/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.name)}`)}
+                      data-testid="command-repo"
+                    >
                       <RepoIcon className="shrink-0 text-subtle-foreground" />
                       <span className="min-w-0 truncate">{r.fullName}</span>
                       {r.isPrivate && <LockIcon className="shrink-0 text-subtle-foreground" />}
@@ -174,7 +218,9 @@ export function CommandMenuButton({ onClick, isMac }: { onClick: () => void; isM
     >
       <SearchIcon />
       <span className="sr-only md:not-sr-only">Search or jump to…</span>
-      <kbd aria-hidden="true" className="hidden rounded border border-slate-600 px-1 font-mono text-xs text-slate-400 md:inline">{isMac ? "⌘K" : "Ctrl K"}</kbd>
+      <kbd aria-hidden="true" className="hidden rounded border border-slate-600 px-1 font-mono text-xs text-slate-400 md:inline">
+        {isMac ? "⌘K" : "Ctrl K"}
+      </kbd>
     </button>
   );
 }

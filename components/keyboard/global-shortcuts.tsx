@@ -70,7 +70,13 @@ export function GlobalShortcuts({ signedIn }: { signedIn: boolean }) {
   return (
     <>
       <CommandMenuButton onClick={toggleMenu} isMac={isMac} />
-      <CommandMenu open={menu} onOpenChange={setMenu} signedIn={signedIn} onShowShortcuts={() => setSheet(true)} onCloseAutoFocus={menuFocus.onCloseAutoFocus} />
+      <CommandMenu
+        open={menu}
+        onOpenChange={setMenu}
+        signedIn={signedIn}
+        onShowShortcuts={() => setSheet(true)}
+        onCloseAutoFocus={menuFocus.onCloseAutoFocus}
+      />
       <ShortcutSheet open={sheet} onOpenChange={setSheet} onCloseAutoFocus={sheetFocus.onCloseAutoFocus} />
     </>
   );

@@ -24,7 +24,12 @@ const FRESH_MS = 5_000;
 export function InboxLink({ initial, className }: { initial: { awaitingReview: number } | null; className?: string }) {
   const trpc = useTRPC();
   const pathname = usePathname();
-  const summary = useQuery({ ...trpc.pulls.inboxAwaitingCount.queryOptions(), initialData: initial ?? undefined, staleTime: FRESH_MS, refetchOnWindowFocus: true });
+  const summary = useQuery({
+    ...trpc.pulls.inboxAwaitingCount.queryOptions(),
+    initialData: initial ?? undefined,
+    staleTime: FRESH_MS,
+    refetchOnWindowFocus: true,
+  });
   const { dataUpdatedAt, refetch } = summary;
   const seen = useRef(pathname);
   useEffect(() => {
@@ -46,7 +51,10 @@ export function InboxLink({ initial, className }: { initial: { awaitingReview: n
       <InboxIcon />
       <span className="hidden sm:inline">Inbox</span>
       {awaiting > 0 && (
-        <span className="min-w-[1.25rem] rounded-full bg-emerald-500 px-1.5 text-center text-xs font-semibold leading-5 text-slate-900" data-testid="nav-inbox-count">
+        <span
+          className="min-w-[1.25rem] rounded-full bg-emerald-500 px-1.5 text-center text-xs font-semibold leading-5 text-slate-900"
+          data-testid="nav-inbox-count"
+        >
           {countBadge(awaiting)}
         </span>
       )}

@@ -15,9 +15,24 @@ export function RepoNotFound() {
   const kind = section === "issues" && numbered ? "issue" : section === "pulls" && numbered ? "pull" : "page";
   const base = `/${owner}/${repo}`;
   const text = {
-    issue: { title: "Issue not found", body: "There is no issue with this number in this repository.", back: "Back to the issues", href: `${base}/issues` },
-    pull: { title: "Pull request not found", body: "There is no pull request with this number in this repository.", back: "Back to the pull requests", href: `${base}/pulls` },
-    page: { title: "This page could not be found", body: "The branch, tag, file or page does not exist in this repository.", back: "Back to the repository", href: base },
+    issue: {
+      title: "Issue not found",
+      body: "There is no issue with this number in this repository.",
+      back: "Back to the issues",
+      href: `${base}/issues`,
+    },
+    pull: {
+      title: "Pull request not found",
+      body: "There is no pull request with this number in this repository.",
+      back: "Back to the pull requests",
+      href: `${base}/pulls`,
+    },
+    page: {
+      title: "This page could not be found",
+      body: "The branch, tag, file or page does not exist in this repository.",
+      back: "Back to the repository",
+      href: base,
+    },
   }[kind];
   return (
     <div className="mx-auto max-w-lg px-4 py-20 text-center" data-testid="not-found">

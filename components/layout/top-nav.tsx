@@ -52,7 +52,10 @@ export async function TopNav({ theme }: { theme: Theme }) {
               <Link href="/signin" className={link}>
                 Sign in
               </Link>
-              <Link href="/signup" className="rounded-md border border-slate-600 px-3 py-1 text-sm font-medium text-white hover:border-slate-400">
+              <Link
+                href="/signup"
+                className="rounded-md border border-slate-600 px-3 py-1 text-sm font-medium text-white hover:border-slate-400"
+              >
                 Sign up
               </Link>
             </>

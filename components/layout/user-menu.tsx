@@ -4,7 +4,14 @@ import { useState } from "react";
 import { signOut } from "next-auth/react";
 import { ChevronDownIcon } from "@/components/ui/icons";
 import { Avatar } from "@/components/ui/avatar";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 
 /** The signed-in user's avatar button with a dropdown (Radix menu): profile, settings, sign out. */
 export function UserMenu({ username, name }: { username: string; name: string | null }) {

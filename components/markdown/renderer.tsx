@@ -91,7 +91,11 @@ export function MarkdownRenderer({
         remarkPlugins={[remarkGfm]}
         // footnote ids get their prefix from the sanitizer (once), like every other id
         remarkRehypeOptions={{ clobberPrefix: "" }}
-        rehypePlugins={refs ? [rehypeRaw, [rehypeReferences, refs], rehypeSlug, [rehypeSanitize, markdownSchema]] : [rehypeRaw, rehypeSlug, [rehypeSanitize, markdownSchema]]}
+        rehypePlugins={
+          refs
+            ? [rehypeRaw, [rehypeReferences, refs], rehypeSlug, [rehypeSanitize, markdownSchema]]
+            : [rehypeRaw, rehypeSlug, [rehypeSanitize, markdownSchema]]
+        }
         urlTransform={transform}
         components={{ ...baseComponents(transform), ...components }}
       >

@@ -62,7 +62,8 @@ export function markdownUrlTransform(base?: RepoBase) {
       // keep as written
     }
     const target = resolvePath(base.dir, decoded);
-    if (key === "src" || key === "srcSet") return `${repoUrl(base.owner, base.repo)}/raw/${encodeSegments(base.gitRef)}/${encodeSegments(target)}`;
+    if (key === "src" || key === "srcSet")
+      return `${repoUrl(base.owner, base.repo)}/raw/${encodeSegments(base.gitRef)}/${encodeSegments(target)}`;
     const kind = pathPart.endsWith("/") || !target ? "tree" : "blob";
     return codeUrl(base.owner, base.repo, kind, base.gitRef, target) + suffix;
   };

@@ -6,7 +6,19 @@ import { Avatar, PriorityIcon, StatusIcon, priorityLabel } from "@/components/is
 import { card, cx } from "@/components/ui/styles";
 
 /** `action`, when given, renders a control at the end of each row (e.g. writers' Remove). */
-export function IssueRows({ issues, owner, repo, empty, action }: { issues: Issue[]; owner: string; repo: string; empty: string; action?: (issue: Issue) => React.ReactNode }) {
+export function IssueRows({
+  issues,
+  owner,
+  repo,
+  empty,
+  action,
+}: {
+  issues: Issue[];
+  owner: string;
+  repo: string;
+  empty: string;
+  action?: (issue: Issue) => React.ReactNode;
+}) {
   if (issues.length === 0) return <p className={cx(card, "px-4 py-6 text-center text-sm text-muted-foreground")}>{empty}</p>;
   return (
     <ul className={cx(card, "divide-y divide-border")}>
@@ -16,7 +28,10 @@ export function IssueRows({ issues, owner, repo, empty, action }: { issues: Issu
             <StatusIcon status={i.status} />
             <span className="sr-only">{statusLabel(i.status)}</span>
           </span>
-          <Link href={issueUrl(owner, repo, i.number)} className="min-w-0 flex-1 truncate font-medium text-foreground hover:text-primary hover:underline">
+          <Link
+            href={issueUrl(owner, repo, i.number)}
+            className="min-w-0 flex-1 truncate font-medium text-foreground hover:text-primary hover:underline"
+          >
             {i.title}
           </Link>
           <span className="shrink-0 text-xs text-subtle-foreground">#{i.number}</span>

@@ -41,7 +41,12 @@ export function NewCycleButton({ repoId, defaultStart }: { repoId: string; defau
     if (!v.start || !v.end) return setError("Choose the first and last day");
     if (order) return;
     try {
-      const cycle = await create.mutateAsync({ repoId, name: v.name.trim() || undefined, startsAt: `${v.start}T00:00:00.000Z`, endsAt: `${v.end}T23:59:59.999Z` });
+      const cycle = await create.mutateAsync({
+        repoId,
+        name: v.name.trim() || undefined,
+        startsAt: `${v.start}T00:00:00.000Z`,
+        endsAt: `${v.end}T23:59:59.999Z`,
+      });
       toast.success(`Cycle ${cycle.number}${cycle.name ? ` "${cycle.name}"` : ""} created`);
       setOpen(false);
       setV(initial);
@@ -52,27 +57,62 @@ export function NewCycleButton({ repoId, defaultStart }: { repoId: string; defau
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => { setOpen(o); setError(undefined); }}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setError(undefined);
+      }}
+    >
       <DialogTrigger asChild>
-        <Button variant="primary" data-testid="new-cycle">New cycle</Button>
+        <Button variant="primary" data-testid="new-cycle">
+          New cycle
+        </Button>
       </DialogTrigger>
       <DialogContent title="New cycle" description="A time-boxed iteration (a sprint). Cycles are numbered in order; dates are UTC days.">
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
           <FormError message={error} />
           <Field label="Name" hint='Optional, e.g. "Launch sprint".'>
-            <Input value={v.name} maxLength={100} onChange={(e) => setV({ ...v, name: e.target.value })} autoFocus data-testid="cycle-name" />
+            <Input
+              value={v.name}
+              maxLength={100}
+              onChange={(e) => setV({ ...v, name: e.target.value })}
+              autoFocus
+              data-testid="cycle-name"
+            />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="First day" required>
-              <Input type="date" value={v.start} onChange={(e) => setV({ ...v, start: e.target.value, end: v.end && v.end >= e.target.value ? v.end : e.target.value ? twoWeeksFrom(e.target.value) : v.end })} data-testid="cycle-start" />
+              <Input
+                type="date"
+                value={v.start}
+                onChange={(e) =>
+                  setV({
+                    ...v,
+                    start: e.target.value,
+                    end: v.end && v.end >= e.target.value ? v.end : e.target.value ? twoWeeksFrom(e.target.value) : v.end,
+                  })
+                }
+                data-testid="cycle-start"
+              />
             </Field>
             <Field label="Last day" error={order} required>
-              <Input type="date" value={v.end} min={v.start || undefined} onChange={(e) => setV({ ...v, end: e.target.value })} data-testid="cycle-end" />
+              <Input
+                type="date"
+                value={v.end}
+                min={v.start || undefined}
+                onChange={(e) => setV({ ...v, end: e.target.value })}
+                data-testid="cycle-end"
+              />
             </Field>
           </div>
           <div className="flex justify-end gap-2 border-t border-border pt-4">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>Cancel</Button>
-            <Button type="submit" variant="primary" disabled={create.isPending} data-testid="cycle-save">{create.isPending ? "Creating…" : "Create cycle"}</Button>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={create.isPending} data-testid="cycle-save">
+              {create.isPending ? "Creating…" : "Create cycle"}
+            </Button>
           </div>
         </form>
       </DialogContent>

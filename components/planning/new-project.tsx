@@ -34,9 +34,17 @@ export function NewProjectButton({ repoId, baseHref }: { repoId: string; baseHre
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => { setOpen(o); setError(undefined); }}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setError(undefined);
+      }}
+    >
       <DialogTrigger asChild>
-        <Button variant="primary" data-testid="new-project">New project</Button>
+        <Button variant="primary" data-testid="new-project">
+          New project
+        </Button>
       </DialogTrigger>
       <DialogContent title="New project" description="A project groups issues toward one goal; add issues to it when you create them.">
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
@@ -44,8 +52,12 @@ export function NewProjectButton({ repoId, baseHref }: { repoId: string; baseHre
             <Input value={name} maxLength={100} onChange={(e) => setName(e.target.value)} autoFocus data-testid="project-name" />
           </Field>
           <div className="flex justify-end gap-2 border-t border-border pt-4">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>Cancel</Button>
-            <Button type="submit" variant="primary" disabled={create.isPending} data-testid="project-save">{create.isPending ? "Creating…" : "Create project"}</Button>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={create.isPending} data-testid="project-save">
+              {create.isPending ? "Creating…" : "Create project"}
+            </Button>
           </div>
         </form>
       </DialogContent>

@@ -20,15 +20,29 @@ export type PlanTarget = { kind: "project" | "cycle"; id: string; label: string 
 function usePlanMutations(target: PlanTarget, repoId: string) {
   const client = useTRPCClient();
   const add = useMutation({
-    mutationFn: (number: number) => (target.kind === "project" ? client.projects.addIssue.mutate({ repoId, projectId: target.id, number }) : client.cycles.addIssue.mutate({ repoId, cycleId: target.id, number })),
+    mutationFn: (number: number) =>
+      target.kind === "project"
+        ? client.projects.addIssue.mutate({ repoId, projectId: target.id, number })
+        : client.cycles.addIssue.mutate({ repoId, cycleId: target.id, number }),
   });
   const remove = useMutation({
-    mutationFn: (number: number) => (target.kind === "project" ? client.projects.removeIssue.mutate({ repoId, projectId: target.id, number }) : client.cycles.removeIssue.mutate({ repoId, cycleId: target.id, number })),
+    mutationFn: (number: number) =>
+      target.kind === "project"
+        ? client.projects.removeIssue.mutate({ repoId, projectId: target.id, number })
+        : client.cycles.removeIssue.mutate({ repoId, cycleId: target.id, number }),
   });
   return { add, remove };
 }
 
-export function AddIssuePicker({ repoId, target, candidates }: { repoId: string; target: PlanTarget; candidates: { number: number; title: string }[] }) {
+export function AddIssuePicker({
+  repoId,
+  target,
+  candidates,
+}: {
+  repoId: string;
+  target: PlanTarget;
+  candidates: { number: number; title: string }[];
+}) {
   const { add } = usePlanMutations(target, repoId);
   const { refresh, refreshing } = useRefresh();
   async function pick(value: string | null) {
@@ -45,7 +59,12 @@ export function AddIssuePicker({ repoId, target, candidates }: { repoId: string;
   return (
     <div className="w-full max-w-xs">
       <Combobox
-        options={candidates.map((c) => ({ value: String(c.number), label: c.title, hint: `#${c.number}`, keywords: [`#${c.number}`, String(c.number)] }))}
+        options={candidates.map((c) => ({
+          value: String(c.number),
+          label: c.title,
+          hint: `#${c.number}`,
+          keywords: [`#${c.number}`, String(c.number)],
+        }))}
         value={null}
         onChange={pick}
         placeholder={add.isPending || refreshing ? "Adding…" : "Add an open issue…"}
@@ -79,7 +98,16 @@ export function RemoveIssueButton({ repoId, target, number }: { repoId: string; 
     }
   }
   return (
-    <Button variant="ghost" size="icon" className="h-7! w-7!" onClick={onClick} disabled={remove.isPending || refreshing} aria-label={`Remove #${number} from ${target.label}`} title={`Remove from ${target.label}`} data-testid="remove-from-plan">
+    <Button
+      variant="ghost"
+      size="icon"
+      className="h-7! w-7!"
+      onClick={onClick}
+      disabled={remove.isPending || refreshing}
+      aria-label={`Remove #${number} from ${target.label}`}
+      title={`Remove from ${target.label}`}
+      data-testid="remove-from-plan"
+    >
       <XIcon />
     </Button>
   );

@@ -23,7 +23,15 @@ export function Progress({ counts, label, className }: { counts: IssueCounts; la
   const scope = counts.total - counts.canceled;
   return (
     <div className={cx("flex items-center gap-3", className)} data-testid="progress" data-done={counts.done} data-total={counts.total}>
-      <div className="h-2 min-w-16 flex-1 overflow-hidden rounded-full bg-muted" role="progressbar" aria-label={label} aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-valuetext={`${counts.done} of ${scope} done`}>
+      <div
+        className="h-2 min-w-16 flex-1 overflow-hidden rounded-full bg-muted"
+        role="progressbar"
+        aria-label={label}
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuetext={`${counts.done} of ${scope} done`}
+      >
         <div className="h-full rounded-full bg-primary" style={{ width: `${pct}%` }} />
       </div>
       <span className="shrink-0 text-xs tabular-nums text-muted-foreground" data-testid="progress-text">

@@ -14,7 +14,9 @@ export function ProfileRepos({ repos, username, isSelf, page }: { repos: RepoVie
     return (
       <div className={cx(card, "px-6 py-12 text-center")} data-testid="profile-repos-empty">
         <RepoIcon className="h-8! w-8! text-subtle-foreground" />
-        <h2 className="mt-3 font-semibold">{page > 1 ? "No repositories on this page" : isSelf ? "You have no repositories yet" : `${username} has no public repositories`}</h2>
+        <h2 className="mt-3 font-semibold">
+          {page > 1 ? "No repositories on this page" : isSelf ? "You have no repositories yet" : `${username} has no public repositories`}
+        </h2>
         {isSelf && page === 1 && (
           <p className="mt-1 text-sm text-muted-foreground">
             <Link href="/new" className="font-medium text-primary hover:underline">
@@ -44,7 +46,9 @@ export function ProfileRepos({ repos, username, isSelf, page }: { repos: RepoVie
             <span className="inline-flex items-center gap-1">
               <BranchIcon className="h-3.5! w-3.5!" /> {r.defaultBranch}
             </span>
-            <span title={fullDate(r.pushedAt ?? r.updatedAt)}>{r.pushedAt ? `Pushed ${relativeTime(r.pushedAt)}` : `Created ${relativeTime(r.createdAt)}`}</span>
+            <span title={fullDate(r.pushedAt ?? r.updatedAt)}>
+              {r.pushedAt ? `Pushed ${relativeTime(r.pushedAt)}` : `Created ${relativeTime(r.createdAt)}`}
+            </span>
           </div>
         </li>
       ))}

@@ -47,9 +47,22 @@ function plain(body: string): string {
     .trim();
 }
 
-const newer = (a: AiReviewRun | null, b: AiReviewRun | null) => (!a ? b : !b ? a : a.id === b.id ? (a.updatedAt >= b.updatedAt ? a : b) : a.createdAt >= b.createdAt ? a : b);
+const newer = (a: AiReviewRun | null, b: AiReviewRun | null) =>
+  !a ? b : !b ? a : a.id === b.id ? (a.updatedAt >= b.updatedAt ? a : b) : a.createdAt >= b.createdAt ? a : b;
 
-export function AiReviewPanel({ prId, initial, canTrigger, repo, number }: { prId: string; initial: AiReviewRun | null; canTrigger: boolean; repo: { owner: string; name: string }; number: number }) {
+export function AiReviewPanel({
+  prId,
+  initial,
+  canTrigger,
+  repo,
+  number,
+}: {
+  prId: string;
+  initial: AiReviewRun | null;
+  canTrigger: boolean;
+  repo: { owner: string; name: string };
+  number: number;
+}) {
   const client = useTRPCClient();
   const [fetched, setFetched] = useState<AiReviewRun | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,7 +72,11 @@ export function AiReviewPanel({ prId, initial, canTrigger, repo, number }: { prI
 
   useEffect(() => {
     let alive = true;
-    const refresh = () => void client.pulls.getAIReview.query({ prId }).then((r) => alive && setFetched(r), () => undefined);
+    const refresh = () =>
+      void client.pulls.getAIReview.query({ prId }).then(
+        (r) => alive && setFetched(r),
+        () => undefined,
+      );
     const onUpdate = () => refresh();
     window.addEventListener(PULL_UPDATED, onUpdate);
     const timer = pending ? window.setInterval(refresh, POLL_MS) : undefined;
@@ -90,18 +107,31 @@ export function AiReviewPanel({ prId, initial, canTrigger, repo, number }: { prI
       testId="ai-review-panel"
       action={
         canTrigger ? (
-          <Button type="button" variant="ghost" size="sm" disabled={busy || pending} onClick={() => void rerun()} data-testid="ai-review-rerun">
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            disabled={busy || pending}
+            onClick={() => void rerun()}
+            data-testid="ai-review-rerun"
+          >
             {run ? "Re-run" : "Run"}
           </Button>
         ) : undefined
       }
     >
       <div className="space-y-2 px-2" aria-live="polite" data-testid="ai-review" data-status={run?.status ?? "none"}>
-        {!run && <p className="text-subtle-foreground">No AI review yet{canTrigger ? ": run one, or mark the pull request ready for review." : "."}</p>}
+        {!run && (
+          <p className="text-subtle-foreground">
+            No AI review yet{canTrigger ? ": run one, or mark the pull request ready for review." : "."}
+          </p>
+        )}
         {run && status && (
           <>
             <div className="flex flex-wrap items-center gap-1.5">
-              <Badge tone={status.tone} data-testid="ai-review-status">{status.label}</Badge>
+              <Badge tone={status.tone} data-testid="ai-review-status">
+                {status.label}
+              </Badge>
               {run.status === "done" && run.state && (
                 <Badge tone={run.state === "changes_requested" ? "danger" : "neutral"} data-testid="ai-review-state">
                   {run.state === "changes_requested" ? "Changes requested" : "Commented"}
@@ -122,7 +152,11 @@ export function AiReviewPanel({ prId, initial, canTrigger, repo, number }: { prI
                   {plain(run.body ?? "")}
                 </p>
                 {inline.length > 0 && (
-                  <a href={pullUrl(repo.owner, repo.name, number, "files")} className="font-medium text-primary hover:underline" data-testid="ai-review-findings-link">
+                  <a
+                    href={pullUrl(repo.owner, repo.name, number, "files")}
+                    className="font-medium text-primary hover:underline"
+                    data-testid="ai-review-findings-link"
+                  >
                     {inline.length} finding{inline.length === 1 ? "" : "s"} in Files changed
                   </a>
                 )}

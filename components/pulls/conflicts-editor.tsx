@@ -27,7 +27,14 @@ export interface ConflictFileProps {
   kind: "content" | "add/add" | "delete/modify" | "other";
 }
 
-type Suggestion = { resolved: string; explanation: string; confidence: "low" | "medium" | "high"; alternatives?: Array<{ content: string; description: string }>; warnings?: string[]; engine: string };
+type Suggestion = {
+  resolved: string;
+  explanation: string;
+  confidence: "low" | "medium" | "high";
+  alternatives?: Array<{ content: string; description: string }>;
+  warnings?: string[];
+  engine: string;
+};
 
 const CONFIDENCE_TONE: Record<Suggestion["confidence"], BadgeTone> = { high: "primary", medium: "warning", low: "danger" };
 const MARKER = /^(?:<{7}|>{7})(?: [^\n]*)?\r?$/m;
@@ -39,26 +46,54 @@ function Side({ title, text, testId }: { title: string; text: string | null; tes
       {text === null ? (
         <p className="px-3 py-2 text-xs italic text-subtle-foreground">(no file on this side)</p>
       ) : (
-        <pre className="max-h-[28rem] overflow-auto px-3 py-2 font-mono text-xs text-foreground" tabIndex={0} data-testid={testId}>{text}</pre>
+        <pre className="max-h-[28rem] overflow-auto px-3 py-2 font-mono text-xs text-foreground" tabIndex={0} data-testid={testId}>
+          {text}
+        </pre>
       )}
     </div>
   );
 }
 
-export function ConflictsEditor({ repoId, prId, headSha, targetBranch, sourceBranch, files, canResolve, pullHref }: { repoId: string; prId: string; headSha: string; targetBranch: string; sourceBranch: string; files: ConflictFileProps[]; canResolve: boolean; pullHref: string }) {
+export function ConflictsEditor({
+  repoId,
+  prId,
+  headSha,
+  targetBranch,
+  sourceBranch,
+  files,
+  canResolve,
+  pullHref,
+}: {
+  repoId: string;
+  prId: string;
+  headSha: string;
+  targetBranch: string;
+  sourceBranch: string;
+  files: ConflictFileProps[];
+  canResolve: boolean;
+  pullHref: string;
+}) {
   const client = useTRPCClient();
   const router = useRouter();
   const [texts, setTexts] = useState<Record<string, string>>({});
   const [suggestions, setSuggestions] = useState<Record<string, Suggestion>>({});
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const editable = (f: ConflictFileProps) => !f.isBinary && (f.kind === "content" || f.kind === "add/add") && f.ours !== null && f.theirs !== null;
+  const editable = (f: ConflictFileProps) =>
+    !f.isBinary && (f.kind === "content" || f.kind === "add/add") && f.ours !== null && f.theirs !== null;
   const local = files.filter((f) => !editable(f));
 
   const suggest = async (f: ConflictFileProps) => {
     setBusy(f.path);
     try {
-      const s = await client.ai.suggestConflictResolution.mutate({ repoId, path: f.path, ours: f.ours ?? "", theirs: f.theirs ?? "", base: f.base ?? "", context: { ourBranch: targetBranch, theirBranch: sourceBranch } });
+      const s = await client.ai.suggestConflictResolution.mutate({
+        repoId,
+        path: f.path,
+        ours: f.ours ?? "",
+        theirs: f.theirs ?? "",
+        base: f.base ?? "",
+        context: { ourBranch: targetBranch, theirBranch: sourceBranch },
+      });
       setSuggestions((m) => ({ ...m, [f.path]: s }));
       setTexts((m) => ({ ...m, [f.path]: s.resolved }));
     } catch (e) {
@@ -76,7 +111,11 @@ export function ConflictsEditor({ repoId, prId, headSha, targetBranch, sourceBra
     if (marked.length) return setProblem(`Conflict markers remain in ${marked.join(", ")}: edit them out first`);
     setBusy("commit");
     try {
-      const out = await client.pulls.resolveConflicts.mutate({ prId, expectedHeadSha: headSha, files: files.map((f) => ({ path: f.path, content: texts[f.path]! })) });
+      const out = await client.pulls.resolveConflicts.mutate({
+        prId,
+        expectedHeadSha: headSha,
+        files: files.map((f) => ({ path: f.path, content: texts[f.path]! })),
+      });
       toast.success(`Conflicts resolved in ${out.commitSha.slice(0, 7)}`);
       router.push(pullHref);
       router.refresh();
@@ -113,7 +152,14 @@ export function ConflictsEditor({ repoId, prId, headSha, targetBranch, sourceBra
                         {busy === f.path ? "Suggesting…" : "Suggest resolution"}
                       </Button>
                       {(s?.alternatives ?? []).map((a, i) => (
-                        <Button key={i} size="sm" variant="ghost" title={a.description} onClick={() => setTexts((m) => ({ ...m, [f.path]: a.content }))} data-testid="resolution-alternative">
+                        <Button
+                          key={i}
+                          size="sm"
+                          variant="ghost"
+                          title={a.description}
+                          onClick={() => setTexts((m) => ({ ...m, [f.path]: a.content }))}
+                          data-testid="resolution-alternative"
+                        >
                           {["Use ours", "Use theirs", "Use both"][i] ?? `Alternative ${i + 1}`}
                         </Button>
                       ))}
@@ -121,22 +167,43 @@ export function ConflictsEditor({ repoId, prId, headSha, targetBranch, sourceBra
                     {s && (
                       <div className="space-y-1" data-testid="resolution-meta">
                         <div className="flex flex-wrap items-center gap-2">
-                          <Badge tone={CONFIDENCE_TONE[s.confidence]} data-testid="resolution-confidence">Confidence: {s.confidence}</Badge>
+                          <Badge tone={CONFIDENCE_TONE[s.confidence]} data-testid="resolution-confidence">
+                            Confidence: {s.confidence}
+                          </Badge>
                           <EngineLabel engine={s.engine} />
                         </div>
                         <p className="whitespace-pre-wrap text-muted-foreground">{s.explanation}</p>
-                        {s.warnings?.length ? <ul className="ml-4 list-disc text-warning" data-testid="resolution-warnings">{s.warnings.map((w) => <li key={w}>{w}</li>)}</ul> : null}
+                        {s.warnings?.length ? (
+                          <ul className="ml-4 list-disc text-warning" data-testid="resolution-warnings">
+                            {s.warnings.map((w) => (
+                              <li key={w}>{w}</li>
+                            ))}
+                          </ul>
+                        ) : null}
                       </div>
                     )}
                     {texts[f.path] !== undefined && (
                       <div>
-                        <label htmlFor={id} className="mb-1 block text-xs font-medium text-muted-foreground">Resolved {f.path}</label>
-                        <Textarea id={id} value={texts[f.path]} onChange={(e) => setTexts((m) => ({ ...m, [f.path]: e.target.value }))} rows={Math.min(24, Math.max(6, texts[f.path]!.split("\n").length + 1))} className="font-mono text-xs" spellCheck={false} data-testid="resolution-text" />
+                        <label htmlFor={id} className="mb-1 block text-xs font-medium text-muted-foreground">
+                          Resolved {f.path}
+                        </label>
+                        <Textarea
+                          id={id}
+                          value={texts[f.path]}
+                          onChange={(e) => setTexts((m) => ({ ...m, [f.path]: e.target.value }))}
+                          rows={Math.min(24, Math.max(6, texts[f.path]!.split("\n").length + 1))}
+                          className="font-mono text-xs"
+                          spellCheck={false}
+                          data-testid="resolution-text"
+                        />
                       </div>
                     )}
                   </>
                 ) : (
-                  <p className="text-muted-foreground">This conflict ({f.isBinary ? "a binary file" : f.kind}) cannot be resolved in the browser: merge {targetBranch} into {sourceBranch} on your machine.</p>
+                  <p className="text-muted-foreground">
+                    This conflict ({f.isBinary ? "a binary file" : f.kind}) cannot be resolved in the browser: merge {targetBranch} into{" "}
+                    {sourceBranch} on your machine.
+                  </p>
                 )}
               </div>
             )}
@@ -146,9 +213,14 @@ export function ConflictsEditor({ repoId, prId, headSha, targetBranch, sourceBra
       {canResolve && (
         <div className={cx(card, "space-y-2 px-4 py-3")}>
           <p className="text-sm text-muted-foreground">
-            Commits a merge of <code className="font-mono text-xs">{targetBranch}</code> into <code className="font-mono text-xs">{sourceBranch}</code> with these files, as you.
+            Commits a merge of <code className="font-mono text-xs">{targetBranch}</code> into{" "}
+            <code className="font-mono text-xs">{sourceBranch}</code> with these files, as you.
           </p>
-          {problem && <p className="text-sm text-danger" role="alert" data-testid="resolution-problem">{problem}</p>}
+          {problem && (
+            <p className="text-sm text-danger" role="alert" data-testid="resolution-problem">
+              {problem}
+            </p>
+          )}
           <Button variant="primary" onClick={() => void commit()} disabled={busy !== null || local.length > 0} data-testid="use-resolution">
             {busy === "commit" ? "Committing…" : "Use this resolution"}
           </Button>

@@ -31,12 +31,27 @@ const TONE = { neutral: "text-subtle-foreground", primary: "text-primary", dange
 const dot = "absolute -left-[1.72rem] top-1.5 h-2.5 w-2.5 rounded-full border-2 border-background bg-current";
 
 /** Events, reviews and threads of a pull request, oldest first; the threads are interactive for `reader`. */
-export function PullTimeline({ events, reviews = [], threads = [], repo, reader }: { events: PullEvent[]; reviews?: PullReview[]; threads?: PullThread[]; repo: RepoRef; reader: TimelineReader }) {
+export function PullTimeline({
+  events,
+  reviews = [],
+  threads = [],
+  repo,
+  reader,
+}: {
+  events: PullEvent[];
+  reviews?: PullReview[];
+  threads?: PullThread[];
+  repo: RepoRef;
+  reader: TimelineReader;
+}) {
   const items = conversationItems(events, reviews, threads);
   const router = useRouter();
   const [, startTransition] = useTransition();
   const refetch = useCallback(async () => startTransition(() => router.refresh()), [router]);
-  const env: ThreadEnv = useMemo(() => ({ ...reader, repo: { owner: repo.owner, name: repo.name }, refetch }), [reader, repo.owner, repo.name, refetch]);
+  const env: ThreadEnv = useMemo(
+    () => ({ ...reader, repo: { owner: repo.owner, name: repo.name }, refetch }),
+    [reader, repo.owner, repo.name, refetch],
+  );
   return (
     <ol className="relative ml-4 space-y-3 border-l border-border pl-5" data-testid="pull-timeline">
       {items.map((item) => {
@@ -61,13 +76,23 @@ function ReviewEntry({ review, repo }: { review: PullReview; repo?: RepoRef }) {
   const s = reviewSentence(review.state);
   const who = review.author?.username ?? "someone";
   return (
-    <li className="relative text-sm text-muted-foreground" data-testid="pull-review" data-state={review.state} data-stale={review.isStale ? "true" : "false"}>
+    <li
+      className="relative text-sm text-muted-foreground"
+      data-testid="pull-review"
+      data-state={review.state}
+      data-stale={review.isStale ? "true" : "false"}
+    >
       <span className={cx(dot, TONE[s.tone])} aria-hidden="true" />
       <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
         <ReviewStateIcon state={review.state} />
-        <strong className="font-medium text-foreground">{who}</strong> {review.author?.isBot && <BotBadge />} <span data-testid="pull-review-text">{s.text}</span> <TimeAgo iso={review.createdAt} />
+        <strong className="font-medium text-foreground">{who}</strong> {review.author?.isBot && <BotBadge />}{" "}
+        <span data-testid="pull-review-text">{s.text}</span> <TimeAgo iso={review.createdAt} />
         {review.isStale && (
-          <span className="rounded-full border border-border px-2 text-xs text-subtle-foreground" title={`Reviewed ${review.commitSha.slice(0, 7)}; the branch has changed since`} data-testid="pull-review-stale">
+          <span
+            className="rounded-full border border-border px-2 text-xs text-subtle-foreground"
+            title={`Reviewed ${review.commitSha.slice(0, 7)}; the branch has changed since`}
+            data-testid="pull-review-stale"
+          >
             Stale
           </span>
         )}
@@ -83,7 +108,12 @@ function ReviewEntry({ review, repo }: { review: PullReview; repo?: RepoRef }) {
 
 function ThreadEntry({ thread, env }: { thread: PullThread; env: ThreadEnv }) {
   return (
-    <li className="relative min-w-0" data-testid="pull-thread" data-inline={thread.path !== null ? "true" : "false"} data-outdated={thread.isOutdated ? "true" : "false"}>
+    <li
+      className="relative min-w-0"
+      data-testid="pull-thread"
+      data-inline={thread.path !== null ? "true" : "false"}
+      data-outdated={thread.isOutdated ? "true" : "false"}
+    >
       <span className={cx(dot, "text-subtle-foreground")} aria-hidden="true" />
       <ReviewThread thread={thread} env={env} context="file" />
     </li>
@@ -91,7 +121,15 @@ function ThreadEntry({ thread, env }: { thread: PullThread; env: ThreadEnv }) {
 }
 
 /** The comment box at the end of the conversation: Markdown with preview → pulls.addComment. */
-export function PullCommentBox({ prId, repo, people }: { prId: string; repo: RepoRef; people: { id: string; username: string; name: string | null }[] }) {
+export function PullCommentBox({
+  prId,
+  repo,
+  people,
+}: {
+  prId: string;
+  repo: RepoRef;
+  people: { id: string; username: string; name: string | null }[];
+}) {
   const client = useTRPCClient();
   const { run, error, busy } = useRunner();
   const [body, setBody] = useState("");
@@ -101,11 +139,24 @@ export function PullCommentBox({ prId, repo, people }: { prId: string; repo: Rep
       onSubmit={(e) => {
         e.preventDefault();
         const text = body.trim();
-        if (text) void run(() => client.pulls.addComment.mutate({ prId, body: text }), () => setBody(""));
+        if (text)
+          void run(
+            () => client.pulls.addComment.mutate({ prId, body: text }),
+            () => setBody(""),
+          );
       }}
       data-testid="pull-comment-form"
     >
-      <MarkdownEditor value={body} onChange={setBody} label="Comment" placeholder="Leave a comment" testId="pull-comment-input" rows={4} people={people} repo={repo} />
+      <MarkdownEditor
+        value={body}
+        onChange={setBody}
+        label="Comment"
+        placeholder="Leave a comment"
+        testId="pull-comment-input"
+        rows={4}
+        people={people}
+        repo={repo}
+      />
       <FormError message={error} />
       <div className="flex justify-end">
         <Button type="submit" variant="primary" disabled={busy || !body.trim()} data-testid="pull-comment-submit">

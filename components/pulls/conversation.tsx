@@ -14,7 +14,15 @@ import { Avatar, TimeAgo } from "@/components/issues/ui";
 import { Textarea } from "@/components/ui/input";
 
 /** The description card; `html` is the server-rendered Markdown. */
-export function PullBody({ pr, canEdit, rendered }: { pr: { id: string; body: string | null; author: { username: string } | null; createdAt: string }; canEdit: boolean; rendered: React.ReactNode }) {
+export function PullBody({
+  pr,
+  canEdit,
+  rendered,
+}: {
+  pr: { id: string; body: string | null; author: { username: string } | null; createdAt: string };
+  canEdit: boolean;
+  rendered: React.ReactNode;
+}) {
   const client = useTRPCClient();
   const { run, error, busy } = useRunner();
   const [editing, setEditing] = useState(false);
@@ -35,10 +43,19 @@ export function PullBody({ pr, canEdit, rendered }: { pr: { id: string; body: st
           className="space-y-2 p-4"
           onSubmit={async (e) => {
             e.preventDefault();
-            await run(() => client.pulls.update.mutate({ prId: pr.id, body }), () => setEditing(false));
+            await run(
+              () => client.pulls.update.mutate({ prId: pr.id, body }),
+              () => setEditing(false),
+            );
           }}
         >
-          <Textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} aria-label="Description" data-testid="pull-body-input" />
+          <Textarea
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            rows={8}
+            aria-label="Description"
+            data-testid="pull-body-input"
+          />
           <FormError message={error} />
           <div className="flex justify-end gap-2">
             <Button type="button" variant="ghost" onClick={() => (setEditing(false), setBody(pr.body ?? ""))}>
@@ -50,31 +67,59 @@ export function PullBody({ pr, canEdit, rendered }: { pr: { id: string; body: st
           </div>
         </form>
       ) : (
-        <div className="p-4">{pr.body?.trim() ? rendered : <p className="text-sm italic text-subtle-foreground">No description provided.</p>}</div>
+        <div className="p-4">
+          {pr.body?.trim() ? rendered : <p className="text-sm italic text-subtle-foreground">No description provided.</p>}
+        </div>
       )}
     </div>
   );
 }
 
 /** Close / reopen and draft / ready for review. */
-export function PullActions({ pr, canClose, canReopen }: { pr: { id: string; state: string; isDraft: boolean }; canClose: boolean; canReopen: boolean }) {
+export function PullActions({
+  pr,
+  canClose,
+  canReopen,
+}: {
+  pr: { id: string; state: string; isDraft: boolean };
+  canClose: boolean;
+  canReopen: boolean;
+}) {
   const client = useTRPCClient();
   const { run, error, busy } = useRunner();
   return (
     <div className="flex flex-wrap items-center justify-end gap-2" data-testid="pull-actions">
       <FormError message={error} />
       {pr.state === "open" && canClose && (
-        <Button type="button" variant="secondary" disabled={busy} onClick={() => run(() => client.pulls.update.mutate({ prId: pr.id, isDraft: !pr.isDraft }))} data-testid={pr.isDraft ? "pull-ready" : "pull-to-draft"}>
+        <Button
+          type="button"
+          variant="secondary"
+          disabled={busy}
+          onClick={() => run(() => client.pulls.update.mutate({ prId: pr.id, isDraft: !pr.isDraft }))}
+          data-testid={pr.isDraft ? "pull-ready" : "pull-to-draft"}
+        >
           {pr.isDraft ? "Ready for review" : "Convert to draft"}
         </Button>
       )}
       {pr.state === "open" && canClose && (
-        <Button type="button" variant="dangerOutline" disabled={busy} onClick={() => run(() => client.pulls.close.mutate({ prId: pr.id }))} data-testid="pull-close">
+        <Button
+          type="button"
+          variant="dangerOutline"
+          disabled={busy}
+          onClick={() => run(() => client.pulls.close.mutate({ prId: pr.id }))}
+          data-testid="pull-close"
+        >
           Close pull request
         </Button>
       )}
       {pr.state === "closed" && canReopen && (
-        <Button type="button" variant="secondary" disabled={busy} onClick={() => run(() => client.pulls.reopen.mutate({ prId: pr.id }))} data-testid="pull-reopen">
+        <Button
+          type="button"
+          variant="secondary"
+          disabled={busy}
+          onClick={() => run(() => client.pulls.reopen.mutate({ prId: pr.id }))}
+          data-testid="pull-reopen"
+        >
           Reopen pull request
         </Button>
       )}

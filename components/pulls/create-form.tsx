@@ -33,7 +33,13 @@ export function userWritten(value: string, ...filled: (string | undefined)[]): s
   return value.trim() && !filled.includes(value) ? value : undefined;
 }
 
-export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
+export function CreatePullForm({
+  repo,
+  base,
+  head,
+  commits,
+  sourceRepoId,
+}: {
   repo: { id: string; owner: string; name: string };
   base: { branch: string; sha: string };
   head: { branch: string; sha: string };
@@ -45,7 +51,10 @@ export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
   const router = useRouter();
   const [prefill] = useState(() => ({
     title: suggestedTitle(head.branch, commits),
-    body: commits.length > 1 ? commits.map((c) => `- ${c.message.split("\n")[0]}`).join("\n") : commits[0]?.message.split("\n").slice(2).join("\n") ?? "",
+    body:
+      commits.length > 1
+        ? commits.map((c) => `- ${c.message.split("\n")[0]}`).join("\n")
+        : (commits[0]?.message.split("\n").slice(2).join("\n") ?? ""),
   }));
   const [title, setTitle] = useState(prefill.title);
   const [body, setBody] = useState(prefill.body);
@@ -60,7 +69,10 @@ export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
     setAiError(null);
     try {
       const d = await client.ai.generatePRDescription.mutate({
-        repoId: repo.id, sourceBranch: head.branch, targetBranch: base.branch, style,
+        repoId: repo.id,
+        sourceBranch: head.branch,
+        targetBranch: base.branch,
+        style,
         existingTitle: userWritten(title, prefill.title, generated?.title),
         existingBody: userWritten(body, prefill.body, generated?.body),
         ...(sourceRepoId ? { sourceRepoId } : {}),
@@ -81,8 +93,15 @@ export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
     setError(null);
     try {
       const pr = await client.pulls.create.mutate({
-        repoId: repo.id, title: title.trim(), body: body.trim() || undefined, sourceBranch: head.branch, targetBranch: base.branch,
-        headSha: head.sha, baseSha: base.sha, isDraft, ...(sourceRepoId ? { sourceRepoId } : {}),
+        repoId: repo.id,
+        title: title.trim(),
+        body: body.trim() || undefined,
+        sourceBranch: head.branch,
+        targetBranch: base.branch,
+        headSha: head.sha,
+        baseSha: base.sha,
+        isDraft,
+        ...(sourceRepoId ? { sourceRepoId } : {}),
       });
       router.push(pullUrl(repo.owner, repo.name, pr.number));
     } catch (e) {
@@ -105,10 +124,19 @@ export function CreatePullForm({ repo, base, head, commits, sourceRepoId }: {
           {aiBusy ? "Writing…" : "Generate description"}
         </Button>
         <div className="w-36">
-          <Select value={style} onValueChange={(v) => setStyle(v as DescriptionStyle)} options={STYLES} ariaLabel="Description style" testId="generate-description-style" disabled={aiBusy} />
+          <Select
+            value={style}
+            onValueChange={(v) => setStyle(v as DescriptionStyle)}
+            options={STYLES}
+            ariaLabel="Description style"
+            testId="generate-description-style"
+            disabled={aiBusy}
+          />
         </div>
         {generated && <EngineLabel engine={generated.engine} />}
-        <p className="w-full text-xs text-subtle-foreground">Written from this branch&apos;s commits and changes; a title or text you typed is kept.</p>
+        <p className="w-full text-xs text-subtle-foreground">
+          Written from this branch&apos;s commits and changes; a title or text you typed is kept.
+        </p>
       </div>
       <FormError message={aiError} />
       <Field label="Title" error={error && !title.trim() ? error : null} required>

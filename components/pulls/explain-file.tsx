@@ -11,7 +11,14 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import type { DiffFile } from "@/components/diff/model";
 
-type Explanation = { summary: string; explanation: string; impact: "low" | "medium" | "high"; suggestions?: string[]; concerns?: string[]; engine: string };
+type Explanation = {
+  summary: string;
+  explanation: string;
+  impact: "low" | "medium" | "high";
+  suggestions?: string[];
+  concerns?: string[];
+  engine: string;
+};
 
 const IMPACT_TONE: Record<Explanation["impact"], BadgeTone> = { low: "neutral", medium: "warning", high: "danger" };
 
@@ -24,7 +31,17 @@ export function EngineLabel({ engine }: { engine: string }) {
   );
 }
 
-export function ExplainFileButton({ file, repoId, prId, range }: { file: DiffFile; repoId: string; prId: string; range: { base: string; head: string } }) {
+export function ExplainFileButton({
+  file,
+  repoId,
+  prId,
+  range,
+}: {
+  file: DiffFile;
+  repoId: string;
+  prId: string;
+  range: { base: string; head: string };
+}) {
   const client = useTRPCClient();
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<{ loading: boolean; result?: Explanation; error?: string }>({ loading: false });
@@ -35,7 +52,8 @@ export function ExplainFileButton({ file, repoId, prId, range }: { file: DiffFil
     try {
       const read = async (ref: string, p: string) => {
         const blob = await client.repos.blob.query({ repoId, ref, path: p });
-        if (blob.isBinary || blob.truncated || blob.text === null) throw new Error(`${p} is ${blob.isBinary ? "a binary file" : "too large"} to explain`);
+        if (blob.isBinary || blob.truncated || blob.text === null)
+          throw new Error(`${p} is ${blob.isBinary ? "a binary file" : "too large"} to explain`);
         return blob.text;
       };
       const [oldContent, newContent] = await Promise.all([
@@ -51,14 +69,36 @@ export function ExplainFileButton({ file, repoId, prId, range }: { file: DiffFil
 
   const r = state.result;
   return (
-    <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (o && !state.result && !state.loading) void run(); }}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (o && !state.result && !state.loading) void run();
+      }}
+    >
       <DialogTrigger asChild>
-        <Button size="sm" variant="ghost" className="shrink-0 font-sans text-xs" aria-label={`Explain ${path}`} data-testid="explain-file" disabled={file.isBinary || file.isSubmodule}>
+        <Button
+          size="sm"
+          variant="ghost"
+          className="shrink-0 font-sans text-xs"
+          aria-label={`Explain ${path}`}
+          data-testid="explain-file"
+          disabled={file.isBinary || file.isSubmodule}
+        >
           Explain
         </Button>
       </DialogTrigger>
-      <DialogContent title={`Explain ${path}`} description="What changed in this file and what to look at" className="max-w-2xl" testId="explain-dialog">
-        {state.loading && <p className="text-muted-foreground" role="status">Explaining…</p>}
+      <DialogContent
+        title={`Explain ${path}`}
+        description="What changed in this file and what to look at"
+        className="max-w-2xl"
+        testId="explain-dialog"
+      >
+        {state.loading && (
+          <p className="text-muted-foreground" role="status">
+            Explaining…
+          </p>
+        )}
         {state.error && (
           <p className="text-danger" role="alert" data-testid="explain-error">
             {state.error}
@@ -67,21 +107,35 @@ export function ExplainFileButton({ file, repoId, prId, range }: { file: DiffFil
         {r && (
           <div className="space-y-3" data-testid="explain-result">
             <div className="flex flex-wrap items-center gap-2">
-              <Badge tone={IMPACT_TONE[r.impact]} data-testid="explain-impact">Impact: {r.impact}</Badge>
+              <Badge tone={IMPACT_TONE[r.impact]} data-testid="explain-impact">
+                Impact: {r.impact}
+              </Badge>
               <EngineLabel engine={r.engine} />
             </div>
-            <p className="font-medium text-foreground" data-testid="explain-summary">{r.summary}</p>
-            <div className="whitespace-pre-wrap text-foreground [overflow-wrap:anywhere]" data-testid="explain-text">{r.explanation}</div>
+            <p className="font-medium text-foreground" data-testid="explain-summary">
+              {r.summary}
+            </p>
+            <div className="whitespace-pre-wrap text-foreground [overflow-wrap:anywhere]" data-testid="explain-text">
+              {r.explanation}
+            </div>
             {r.concerns?.length ? (
               <section aria-label="Concerns">
                 <h3 className="text-xs font-semibold uppercase text-muted-foreground">Concerns</h3>
-                <ul className="ml-4 list-disc space-y-1" data-testid="explain-concerns">{r.concerns.map((c) => <li key={c}>{c}</li>)}</ul>
+                <ul className="ml-4 list-disc space-y-1" data-testid="explain-concerns">
+                  {r.concerns.map((c) => (
+                    <li key={c}>{c}</li>
+                  ))}
+                </ul>
               </section>
             ) : null}
             {r.suggestions?.length ? (
               <section aria-label="Suggestions">
                 <h3 className="text-xs font-semibold uppercase text-muted-foreground">Suggestions</h3>
-                <ul className="ml-4 list-disc space-y-1">{r.suggestions.map((s) => <li key={s}>{s}</li>)}</ul>
+                <ul className="ml-4 list-disc space-y-1">
+                  {r.suggestions.map((s) => (
+                    <li key={s}>{s}</li>
+                  ))}
+                </ul>
               </section>
             ) : null}
           </div>

@@ -30,10 +30,21 @@ export function FileTopThreads({ threads, file }: { threads: Thread[]; file: Dif
   const review = useReview();
   if (threads.length === 0) return null;
   return (
-    <section className="rounded-md border border-border bg-background text-sm" data-testid={file ? "file-outdated" : "offdiff-outdated"} aria-label={file ? `${title(threads)} on ${file.newPath}` : `${title(threads)} on files no longer in the diff`}>
+    <section
+      className="rounded-md border border-border bg-background text-sm"
+      data-testid={file ? "file-outdated" : "offdiff-outdated"}
+      aria-label={file ? `${title(threads)} on ${file.newPath}` : `${title(threads)} on files no longer in the diff`}
+    >
       <div className="flex flex-wrap items-center gap-2 px-3 py-1.5 text-xs text-muted-foreground">
         <span data-testid="outdated-title">{file ? title(threads) : `${title(threads)} on files no longer in this diff`}</span>
-        <Button size="sm" variant="ghost" className="ml-auto" aria-expanded={open} onClick={() => setOpen((x) => !x)} data-testid="outdated-toggle">
+        <Button
+          size="sm"
+          variant="ghost"
+          className="ml-auto"
+          aria-expanded={open}
+          onClick={() => setOpen((x) => !x)}
+          data-testid="outdated-toggle"
+        >
           {open ? "Hide" : "Show"}
         </Button>
       </div>

@@ -46,7 +46,18 @@ export interface ReviewProps {
   repo: { owner: string; name: string };
 }
 
-export function PullFilesView({ prId, repoId, range, marks, signedIn, review, ...viewer }: { prId: string; repoId: string; range: { base: string; head: string }; marks: Mark[]; signedIn: boolean; review: ReviewProps } & Omit<DiffViewerProps, "renderFileActions" | "collapsedFile" | "lineSlots" | "renderSlot" | "renderGutter">) {
+export function PullFilesView({
+  prId,
+  repoId,
+  range,
+  marks,
+  signedIn,
+  review,
+  ...viewer
+}: { prId: string; repoId: string; range: { base: string; head: string }; marks: Mark[]; signedIn: boolean; review: ReviewProps } & Omit<
+  DiffViewerProps,
+  "renderFileActions" | "collapsedFile" | "lineSlots" | "renderSlot" | "renderGutter"
+>) {
   const client = useTRPCClient();
   const [threads, setThreads] = useState(review.threads);
   useEffect(() => setThreads(review.threads), [review.threads]);
@@ -64,7 +75,10 @@ export function PullFilesView({ prId, repoId, range, marks, signedIn, review, ..
     return () => window.removeEventListener(PULL_UPDATED, on);
   }, [refetch]);
   const byLine = useMemo(() => threadsByLine(threads), [threads]);
-  const pendingCount = useMemo(() => threads.reduce((n, t) => n + (t.isPending ? 1 : 0) + t.replies.filter((c) => c.isPending).length, 0), [threads]);
+  const pendingCount = useMemo(
+    () => threads.reduce((n, t) => n + (t.isPending ? 1 : 0) + t.replies.filter((c) => c.isPending).length, 0),
+    [threads],
+  );
   const lineSlots = useCallback(
     (f: DiffFile) => {
       const keys = new Set(byLine.get(f.newPath)?.keys() ?? []);
@@ -74,14 +88,34 @@ export function PullFilesView({ prId, repoId, range, marks, signedIn, review, ..
     [byLine, draft],
   );
   // c on a focused line's "+" button (CommentLineButton handles the key: "c" is "New issue" elsewhere)
-  useShortcuts(signedIn ? [{ id: "diff-comment-line", keys: "c", label: "Comment on the focused line", group: "Diff", listOnly: true, run: () => {} }] : []);
+  useShortcuts(
+    signedIn
+      ? [{ id: "diff-comment-line", keys: "c", label: "Comment on the focused line", group: "Diff", listOnly: true, run: () => {} }]
+      : [],
+  );
   // the batch keeps only suggestions still open to apply (one applied alone, or deleted, drops out)
   const [batchIds, setBatchIds] = useState<string[]>([]);
   const batch = useMemo(() => liveBatch(batchIds, threads), [batchIds, threads]);
   const toggleBatch = useCallback((id: string) => setBatchIds((b) => (b.includes(id) ? b.filter((x) => x !== id) : [...b, id])), []);
-  const state: ReviewState = { prId, repo: review.repo, me: review.me, canWrite: review.canWrite, open: review.open, threads: byLine, draft, setDraft, hasPending: pendingCount > 0, refetch, batch, toggleBatch };
+  const state: ReviewState = {
+    prId,
+    repo: review.repo,
+    me: review.me,
+    canWrite: review.canWrite,
+    open: review.open,
+    threads: byLine,
+    draft,
+    setDraft,
+    hasPending: pendingCount > 0,
+    refetch,
+    batch,
+    toggleBatch,
+  };
   const [viewed, setViewed] = useState(() => new Map(marks.map((m) => [m.path, m.blobSha])));
-  const isViewed = useCallback((f: DiffFile) => viewed.has(pathOf(f)) && viewed.get(pathOf(f)) === (f.status === "deleted" ? null : f.newSha), [viewed]);
+  const isViewed = useCallback(
+    (f: DiffFile) => viewed.has(pathOf(f)) && viewed.get(pathOf(f)) === (f.status === "deleted" ? null : f.newSha),
+    [viewed],
+  );
   const files = useMemo(() => viewer.files.map(unpackFile), [viewer.files]);
   const count = useMemo(() => files.filter(isViewed).length, [files, isViewed]);
   // threads at a file's top are computed per file object the viewer passes (it replaces a file
@@ -124,7 +158,14 @@ export function PullFilesView({ prId, repoId, range, marks, signedIn, review, ..
           <p className="text-xs text-muted-foreground" data-testid="viewed-count">
             {count} / {viewer.totalFiles ?? files.length} files viewed
           </p>
-          <ReviewDialog prId={prId} headSha={review.headSha} isAuthor={review.isAuthor} open={review.open} pendingCount={pendingCount} onDone={refetch} />
+          <ReviewDialog
+            prId={prId}
+            headSha={review.headSha}
+            isAuthor={review.isAuthor}
+            open={review.open}
+            pendingCount={pendingCount}
+            onDone={refetch}
+          />
         </div>
       )}
       {offDiff.length > 0 && (
@@ -148,7 +189,14 @@ export function PullFilesView({ prId, repoId, range, marks, signedIn, review, ..
             <ExplainFileButton file={f} repoId={repoId} prId={prId} range={range} />
             {signedIn && (
               <label className="flex shrink-0 items-center gap-1.5 rounded-md border border-border px-2 py-0.5 font-sans text-xs text-muted-foreground">
-                <input type="checkbox" className="h-3.5 w-3.5 accent-[var(--primary)]" checked={isViewed(f)} onChange={(e) => void toggle(f, e.target.checked)} data-testid="file-viewed" aria-label={`Viewed ${pathOf(f)}`} />
+                <input
+                  type="checkbox"
+                  className="h-3.5 w-3.5 accent-[var(--primary)]"
+                  checked={isViewed(f)}
+                  onChange={(e) => void toggle(f, e.target.checked)}
+                  data-testid="file-viewed"
+                  aria-label={`Viewed ${pathOf(f)}`}
+                />
                 Viewed
               </label>
             )}

@@ -28,11 +28,19 @@ export function PullListRow({ repo, pr, showRepo = false }: { repo: { owner: str
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           {showRepo && (
-            <PrefetchLink href={pullsUrl(repo.owner, repo.name)} className="text-sm text-muted-foreground hover:text-primary [overflow-wrap:anywhere]" data-testid="pull-repo">
+            <PrefetchLink
+              href={pullsUrl(repo.owner, repo.name)}
+              className="text-sm text-muted-foreground hover:text-primary [overflow-wrap:anywhere]"
+              data-testid="pull-repo"
+            >
               {repo.owner}/{repo.name}
             </PrefetchLink>
           )}
-          <PrefetchLink href={href} className="font-medium text-foreground hover:text-primary [overflow-wrap:anywhere]" data-testid="pull-title">
+          <PrefetchLink
+            href={href}
+            className="font-medium text-foreground hover:text-primary [overflow-wrap:anywhere]"
+            data-testid="pull-title"
+          >
             {pr.title}
           </PrefetchLink>
           {pr.isDraft && pr.state === "open" && <Badge data-testid="pull-draft">Draft</Badge>}
@@ -42,11 +50,28 @@ export function PullListRow({ repo, pr, showRepo = false }: { repo: { owner: str
         </div>
         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-subtle-foreground">
           <span>
-            #{pr.number} {pr.state === "merged" && pr.mergedAt ? <>merged <TimeAgo iso={pr.mergedAt} /></> : pr.state === "closed" && pr.closedAt ? <>closed <TimeAgo iso={pr.closedAt} /></> : <>opened <TimeAgo iso={pr.createdAt} /></>}
+            #{pr.number}{" "}
+            {pr.state === "merged" && pr.mergedAt ? (
+              <>
+                merged <TimeAgo iso={pr.mergedAt} />
+              </>
+            ) : pr.state === "closed" && pr.closedAt ? (
+              <>
+                closed <TimeAgo iso={pr.closedAt} />
+              </>
+            ) : (
+              <>
+                opened <TimeAgo iso={pr.createdAt} />
+              </>
+            )}
             {pr.author && <> by {pr.author.username}</>}
           </span>
           {decision && pr.reviewDecision && (
-            <span className={cx("font-medium", DECISION_TONE[pr.reviewDecision])} data-testid="pull-review-decision" data-decision={pr.reviewDecision}>
+            <span
+              className={cx("font-medium", DECISION_TONE[pr.reviewDecision])}
+              data-testid="pull-review-decision"
+              data-decision={pr.reviewDecision}
+            >
               · {decision}
             </span>
           )}
@@ -56,7 +81,12 @@ export function PullListRow({ repo, pr, showRepo = false }: { repo: { owner: str
         </div>
       </div>
       {comments && (
-        <PrefetchLink href={href} className="mt-0.5 inline-flex shrink-0 items-center gap-1 text-xs text-muted-foreground hover:text-primary" aria-label={comments} data-testid="pull-comment-count">
+        <PrefetchLink
+          href={href}
+          className="mt-0.5 inline-flex shrink-0 items-center gap-1 text-xs text-muted-foreground hover:text-primary"
+          aria-label={comments}
+          data-testid="pull-comment-count"
+        >
           <CommentIcon />
           {pr.commentCount}
         </PrefetchLink>

@@ -36,7 +36,10 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
   const tab = (s: PullListState, label: string, Icon: typeof PullRequestIcon) => (
     <Link
       href={listHref(base, { state: s, author: authorName })}
-      className={cx("flex items-center gap-1.5", state === s ? "font-semibold text-foreground" : "text-muted-foreground hover:text-foreground")}
+      className={cx(
+        "flex items-center gap-1.5",
+        state === s ? "font-semibold text-foreground" : "text-muted-foreground hover:text-foreground",
+      )}
       aria-current={state === s ? "page" : undefined}
       data-testid={`pulls-state-${s}`}
     >
@@ -51,19 +54,51 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <nav className="flex flex-wrap items-center gap-1 text-sm" aria-label="Filter by author" data-testid="pulls-author-filter">
           <span className="mr-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Author</span>
-          <Link href={listHref(base, { state })} aria-current={!authorName ? "page" : undefined} className={cx("rounded-full border px-3 py-1", !authorName ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")}>
+          <Link
+            href={listHref(base, { state })}
+            aria-current={!authorName ? "page" : undefined}
+            className={cx(
+              "rounded-full border px-3 py-1",
+              !authorName
+                ? "border-primary bg-primary-muted font-medium text-primary"
+                : "border-border bg-card text-muted-foreground hover:bg-muted",
+            )}
+          >
             Everyone
           </Link>
           {me && (
-            <Link href={listHref(base, { state, author: me.username })} aria-current={authorName === me.username ? "page" : undefined} className={cx("rounded-full border px-3 py-1", authorName === me.username ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")} data-testid="pulls-author-me">
+            <Link
+              href={listHref(base, { state, author: me.username })}
+              aria-current={authorName === me.username ? "page" : undefined}
+              className={cx(
+                "rounded-full border px-3 py-1",
+                authorName === me.username
+                  ? "border-primary bg-primary-muted font-medium text-primary"
+                  : "border-border bg-card text-muted-foreground hover:bg-muted",
+              )}
+              data-testid="pulls-author-me"
+            >
               Yours
             </Link>
           )}
-          {people.filter((p) => p.username !== me?.username).slice(0, 8).map((p) => (
-            <Link key={p.id} href={listHref(base, { state, author: p.username })} aria-current={authorName === p.username ? "page" : undefined} className={cx("rounded-full border px-3 py-1", authorName === p.username ? "border-primary bg-primary-muted font-medium text-primary" : "border-border bg-card text-muted-foreground hover:bg-muted")}>
-              {p.username}
-            </Link>
-          ))}
+          {people
+            .filter((p) => p.username !== me?.username)
+            .slice(0, 8)
+            .map((p) => (
+              <Link
+                key={p.id}
+                href={listHref(base, { state, author: p.username })}
+                aria-current={authorName === p.username ? "page" : undefined}
+                className={cx(
+                  "rounded-full border px-3 py-1",
+                  authorName === p.username
+                    ? "border-primary bg-primary-muted font-medium text-primary"
+                    : "border-border bg-card text-muted-foreground hover:bg-muted",
+                )}
+              >
+                {p.username}
+              </Link>
+            ))}
         </nav>
         <Link href={stacksUrl(repo.owner, repo.name)} className={cx(button.secondary, "ml-auto")} data-testid="stacks-link">
           <BranchIcon /> Stacks
@@ -81,15 +116,24 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
           {tab("closed", "Closed", PullClosedIcon)}
           {authorName && (
             <span className="ml-auto text-xs text-muted-foreground" data-testid="pulls-author-active">
-              by {authorName} · <Link href={listHref(base, { state })} className="hover:text-primary">clear</Link>
+              by {authorName} ·{" "}
+              <Link href={listHref(base, { state })} className="hover:text-primary">
+                clear
+              </Link>
             </span>
           )}
         </div>
         {pulls.length === 0 ? (
           <div className="px-4 py-12 text-center" data-testid="no-pulls">
             <PullRequestIcon className="h-6! w-6! text-subtle-foreground" />
-            <p className="mt-2 font-medium text-foreground">{unknownAuthor ? `No user named ${authorName}.` : `There aren’t any ${state} pull requests${authorName ? ` by ${authorName}` : ""}.`}</p>
-            <p className="mt-1 text-sm text-subtle-foreground">Pull requests propose changes from a branch; push one and open it from the compare page.</p>
+            <p className="mt-2 font-medium text-foreground">
+              {unknownAuthor
+                ? `No user named ${authorName}.`
+                : `There aren’t any ${state} pull requests${authorName ? ` by ${authorName}` : ""}.`}
+            </p>
+            <p className="mt-1 text-sm text-subtle-foreground">
+              Pull requests propose changes from a branch; push one and open it from the compare page.
+            </p>
           </div>
         ) : (
           <ul className="divide-y divide-border" data-testid="pull-list">
@@ -101,13 +145,21 @@ export async function PullList({ ctx, query }: { ctx: PullsContext; query: Query
       </div>
       {paging.pageCount > 1 && (
         <nav className="mt-4 flex items-center justify-center gap-3 text-sm" aria-label="Pagination" data-testid="pulls-pagination">
-          <Link href={listHref(base, { state, author: authorName, page: paging.page - 1 })} className={cx(button.secondary, paging.page <= 1 && "pointer-events-none opacity-50")} aria-disabled={paging.page <= 1}>
+          <Link
+            href={listHref(base, { state, author: authorName, page: paging.page - 1 })}
+            className={cx(button.secondary, paging.page <= 1 && "pointer-events-none opacity-50")}
+            aria-disabled={paging.page <= 1}
+          >
             Previous
           </Link>
           <span className="text-muted-foreground">
             Page {paging.page} of {paging.pageCount}
           </span>
-          <Link href={listHref(base, { state, author: authorName, page: paging.page + 1 })} className={cx(button.secondary, paging.page >= paging.pageCount && "pointer-events-none opacity-50")} aria-disabled={paging.page >= paging.pageCount}>
+          <Link
+            href={listHref(base, { state, author: authorName, page: paging.page + 1 })}
+            className={cx(button.secondary, paging.page >= paging.pageCount && "pointer-events-none opacity-50")}
+            aria-disabled={paging.page >= paging.pageCount}
+          >
             Next
           </Link>
         </nav>

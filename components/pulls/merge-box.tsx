@@ -39,7 +39,15 @@ const STRATEGIES: { value: MergeStrategy; label: string }[] = [
   { value: "rebase", label: "Rebase and merge" },
 ];
 
-export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourceOwner, sameRepo }: {
+export function MergeBox({
+  repo,
+  pr,
+  initial,
+  canMerge: mayMerge,
+  commits,
+  sourceOwner,
+  sameRepo,
+}: {
   repo: { id: string; owner: string; name: string };
   pr: { id: string; number: number; title: string; sourceBranch: string; targetBranch: string };
   initial: Mergeability;
@@ -56,12 +64,21 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
   const [deleteBranch, setDeleteBranch] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [writer, setWriter] = useState<{ busy: boolean; engine: string | null; error: string | null }>({ busy: false, engine: null, error: null });
+  const [writer, setWriter] = useState<{ busy: boolean; engine: string | null; error: string | null }>({
+    busy: false,
+    engine: null,
+    error: null,
+  });
 
   const generate = async () => {
     setWriter({ busy: true, engine: null, error: null });
     try {
-      const s = await client.ai.summarizeForSquash.mutate({ repoId: repo.id, prId: pr.id, prTitle: pr.title, commits: squashCommitsInput(commits) });
+      const s = await client.ai.summarizeForSquash.mutate({
+        repoId: repo.id,
+        prId: pr.id,
+        prTitle: pr.title,
+        commits: squashCommitsInput(commits),
+      });
       setMessage(s.message);
       setWriter({ busy: false, engine: s.engine, error: null });
     } catch (e) {
@@ -96,7 +113,12 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
     setBusy(true);
     setError(null);
     try {
-      await client.pulls.merge.mutate({ prId: pr.id, strategy, message: strategy === "rebase" ? undefined : message, deleteBranch: sameRepo && deleteBranch });
+      await client.pulls.merge.mutate({
+        prId: pr.id,
+        strategy,
+        message: strategy === "rebase" ? undefined : message,
+        deleteBranch: sameRepo && deleteBranch,
+      });
       toast.success(`Pull request #${pr.number} merged`);
       router.refresh();
     } catch (e) {
@@ -114,7 +136,7 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
         <span className={cx("mt-0.5", ok ? "text-primary" : "text-warning")}>{ok ? <CheckIcon /> : <AlertIcon />}</span>
         <div className="min-w-0 flex-1 text-sm">
           <p className="font-medium text-foreground" data-testid="merge-status">
-            {ok ? "This branch has no conflicts with the base branch" : status.error ?? "This branch cannot be merged"}
+            {ok ? "This branch has no conflicts with the base branch" : (status.error ?? "This branch cannot be merged")}
           </p>
           <p className="mt-0.5 text-xs text-subtle-foreground" data-testid="merge-ahead-behind">
             {status.aheadBy} commit{status.aheadBy === 1 ? "" : "s"} ahead, {status.behindBy} behind {pr.targetBranch}
@@ -123,10 +145,18 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
             <div className="mt-2" data-testid="merge-conflicts">
               <p className="text-xs font-medium text-foreground">Conflicting files</p>
               <ul className="mt-1 space-y-0.5 font-mono text-xs text-muted-foreground">
-                {status.conflicts.slice(0, 20).map((p) => <li key={p} className="[overflow-wrap:anywhere]">{p}</li>)}
+                {status.conflicts.slice(0, 20).map((p) => (
+                  <li key={p} className="[overflow-wrap:anywhere]">
+                    {p}
+                  </li>
+                ))}
                 {status.conflicts.length > 20 && <li>and {status.conflicts.length - 20} more</li>}
               </ul>
-              <Link href={pullUrl(repo.owner, repo.name, pr.number, "conflicts")} className="mt-2 inline-block text-xs text-primary underline underline-offset-2" data-testid="view-conflicts">
+              <Link
+                href={pullUrl(repo.owner, repo.name, pr.number, "conflicts")}
+                className="mt-2 inline-block text-xs text-primary underline underline-offset-2"
+                data-testid="view-conflicts"
+              >
                 View conflicts
               </Link>
             </div>
@@ -139,16 +169,37 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
             <Select value={strategy} onValueChange={pick} options={STRATEGIES} testId="merge-strategy" />
           </Field>
           {strategy !== "rebase" ? (
-            <Field label="Commit message" hint={strategy === "squash" ? "The squashed commit is authored by the pull request's author; other authors become Co-authored-by trailers." : undefined}>
-              <Textarea value={message} onChange={(e) => setMessage(e.target.value)} rows={5} className="font-mono text-xs" data-testid="merge-message" />
+            <Field
+              label="Commit message"
+              hint={
+                strategy === "squash"
+                  ? "The squashed commit is authored by the pull request's author; other authors become Co-authored-by trailers."
+                  : undefined
+              }
+            >
+              <Textarea
+                value={message}
+                onChange={(e) => setMessage(e.target.value)}
+                rows={5}
+                className="font-mono text-xs"
+                data-testid="merge-message"
+              />
             </Field>
           ) : (
-            <p className="text-xs text-subtle-foreground">Each commit is replayed onto {pr.targetBranch} with its author and date; you become the committer.</p>
+            <p className="text-xs text-subtle-foreground">
+              Each commit is replayed onto {pr.targetBranch} with its author and date; you become the committer.
+            </p>
           )}
           {strategy === "squash" && commits.length > 0 && (
             <div className="space-y-2" data-testid="generate-message-bar">
               <div className="flex flex-wrap items-center gap-2">
-                <Button type="button" size="sm" disabled={writer.busy || busy} onClick={() => void generate()} data-testid="generate-message">
+                <Button
+                  type="button"
+                  size="sm"
+                  disabled={writer.busy || busy}
+                  onClick={() => void generate()}
+                  data-testid="generate-message"
+                >
                   {writer.busy ? "Writing…" : "Generate message"}
                 </Button>
                 {writer.engine && <EngineLabel engine={writer.engine} />}
@@ -158,12 +209,24 @@ export function MergeBox({ repo, pr, initial, canMerge: mayMerge, commits, sourc
           )}
           {sameRepo && (
             <label className="flex items-center gap-2 text-sm text-foreground">
-              <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} className="h-4 w-4 accent-[var(--primary)]" data-testid="merge-delete-branch" />
+              <input
+                type="checkbox"
+                checked={deleteBranch}
+                onChange={(e) => setDeleteBranch(e.target.checked)}
+                className="h-4 w-4 accent-[var(--primary)]"
+                data-testid="merge-delete-branch"
+              />
               Delete the <code className="font-mono text-xs">{pr.sourceBranch}</code> branch after merging
             </label>
           )}
           <FormError message={error} />
-          <Button type="button" variant="primary" disabled={!ok || busy || (strategy !== "rebase" && !message.trim())} onClick={merge} data-testid="merge-button">
+          <Button
+            type="button"
+            variant="primary"
+            disabled={!ok || busy || (strategy !== "rebase" && !message.trim())}
+            onClick={merge}
+            data-testid="merge-button"
+          >
             {busy ? "Merging…" : STRATEGIES.find((s) => s.value === strategy)!.label.replace("Create a merge commit", "Merge pull request")}
           </Button>
         </div>

@@ -23,6 +23,8 @@ export function defaultMergeMessage(
  * form its co-authors and Co-authored-by trailers use (the same the server's squash writes, so
  * the trailers are not doubled).
  */
-export function squashCommitsInput(commits: readonly { sha: string; message: string; author: string; authorEmail: string }[]): { sha: string; message: string; author: string }[] {
+export function squashCommitsInput(
+  commits: readonly { sha: string; message: string; author: string; authorEmail: string }[],
+): { sha: string; message: string; author: string }[] {
   return commits.map((c) => ({ sha: c.sha, message: c.message, author: c.authorEmail ? `${c.author} <${c.authorEmail}>` : c.author }));
 }

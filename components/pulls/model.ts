@@ -32,7 +32,11 @@ export interface PullRowExtras {
 /** A row of the pull request list: pulls.list's Pull plus the optional extras. */
 export type PullRow = Pull & PullRowExtras;
 
-const DECISION_TEXT: Record<ReviewDecision, string> = { approved: "Approved", changes_requested: "Changes requested", review_required: "Review required" };
+const DECISION_TEXT: Record<ReviewDecision, string> = {
+  approved: "Approved",
+  changes_requested: "Changes requested",
+  review_required: "Review required",
+};
 
 /** The byline word for a review decision, or null when there is none (or an unknown value). */
 export function reviewDecisionText(decision: ReviewDecision | null | undefined): string | null {

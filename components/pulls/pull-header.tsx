@@ -35,7 +35,19 @@ export interface HeaderPull {
   mergedBy: string | null;
 }
 
-export function PullHeader({ repo, pr, canEdit, commits, files }: { repo: { owner: string; name: string }; pr: HeaderPull; canEdit: boolean; commits: number; files: number | null }) {
+export function PullHeader({
+  repo,
+  pr,
+  canEdit,
+  commits,
+  files,
+}: {
+  repo: { owner: string; name: string };
+  pr: HeaderPull;
+  canEdit: boolean;
+  commits: number;
+  files: number | null;
+}) {
   const client = useTRPCClient();
   const { run, error, busy } = useRunner();
   const [editing, setEditing] = useState(false);
@@ -44,7 +56,12 @@ export function PullHeader({ repo, pr, canEdit, commits, files }: { repo: { owne
   const tab = (key: string | null, href: string, label: string, count: number | null, Icon: typeof CommitIcon, testId: string) => (
     <Link
       href={href}
-      className={cx("flex items-center gap-1.5 border-b-2 px-2 pb-2", segment === key ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:border-input hover:text-foreground")}
+      className={cx(
+        "flex items-center gap-1.5 border-b-2 px-2 pb-2",
+        segment === key
+          ? "border-primary font-medium text-foreground"
+          : "border-transparent text-muted-foreground hover:border-input hover:text-foreground",
+      )}
       aria-current={segment === key ? "page" : undefined}
       data-testid={testId}
     >
@@ -60,10 +77,21 @@ export function PullHeader({ repo, pr, canEdit, commits, files }: { repo: { owne
           onSubmit={async (e) => {
             e.preventDefault();
             if (!title.trim()) return;
-            await run(() => client.pulls.update.mutate({ prId: pr.id, title: title.trim() }), () => setEditing(false));
+            await run(
+              () => client.pulls.update.mutate({ prId: pr.id, title: title.trim() }),
+              () => setEditing(false),
+            );
           }}
         >
-          <Input className="min-w-0 flex-1 text-lg!" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={256} autoFocus aria-label="Title" data-testid="pull-title-input" />
+          <Input
+            className="min-w-0 flex-1 text-lg!"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            maxLength={256}
+            autoFocus
+            aria-label="Title"
+            data-testid="pull-title-input"
+          />
           <Button type="submit" variant="primary" disabled={!title.trim() || busy} data-testid="pull-title-save">
             Save
           </Button>
@@ -87,9 +115,17 @@ export function PullHeader({ repo, pr, canEdit, commits, files }: { repo: { owne
       <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-muted-foreground" data-testid="pull-summary">
         <PullStateBadge pr={pr} />
         <span className="[overflow-wrap:anywhere]">
-          <strong className="font-medium text-foreground">{pr.state === "merged" ? pr.mergedBy ?? pr.author?.username ?? "someone" : pr.author?.username ?? "someone"}</strong>{" "}
-          {mergeSentence(pr, commits)} <BranchLabel name={pr.targetBranch} testId="pull-target" /> from <BranchLabel name={pr.sourceBranch} owner={pr.sourceOwner} testId="pull-source" />
-          {pr.state === "merged" && pr.mergedAt ? <> <TimeAgo iso={pr.mergedAt} /></> : null}
+          <strong className="font-medium text-foreground">
+            {pr.state === "merged" ? (pr.mergedBy ?? pr.author?.username ?? "someone") : (pr.author?.username ?? "someone")}
+          </strong>{" "}
+          {mergeSentence(pr, commits)} <BranchLabel name={pr.targetBranch} testId="pull-target" /> from{" "}
+          <BranchLabel name={pr.sourceBranch} owner={pr.sourceOwner} testId="pull-source" />
+          {pr.state === "merged" && pr.mergedAt ? (
+            <>
+              {" "}
+              <TimeAgo iso={pr.mergedAt} />
+            </>
+          ) : null}
         </span>
       </div>
       <nav className="mt-5 flex gap-2 overflow-x-auto whitespace-nowrap text-sm" aria-label="Pull request" data-testid="pull-tabs">

@@ -18,7 +18,15 @@ export function compareUrl(owner: string, repo: string, base: string, head: stri
  * parent (`/<parent>/compare/<fork owner>:<branch>`, base: the parent's default branch), as
  * GitHub does; elsewhere into the repository's own default branch.
  */
-export async function RecentPushBanner({ repo, padded, className }: { repo: { id: string; owner: string; name: string; defaultBranch: string; parent?: { owner: string; name: string } | null }; padded?: boolean; className?: string }) {
+export async function RecentPushBanner({
+  repo,
+  padded,
+  className,
+}: {
+  repo: { id: string; owner: string; name: string; defaultBranch: string; parent?: { owner: string; name: string } | null };
+  padded?: boolean;
+  className?: string;
+}) {
   let branches: { name: string; pushedAt: string }[] = [];
   try {
     branches = await (await getServerCaller()).pulls.recentBranches({ repoId: repo.id });
@@ -29,12 +37,25 @@ export async function RecentPushBanner({ repo, padded, className }: { repo: { id
   return (
     <div className={cx(padded && container, padded && "pt-6", "space-y-2", className)}>
       {branches.map((b) => (
-        <div key={b.name} className="flex flex-wrap items-center gap-3 rounded-md border border-warning-border bg-warning-muted px-4 py-2 text-sm text-foreground" data-testid="recent-push-banner" data-branch={b.name}>
+        <div
+          key={b.name}
+          className="flex flex-wrap items-center gap-3 rounded-md border border-warning-border bg-warning-muted px-4 py-2 text-sm text-foreground"
+          data-testid="recent-push-banner"
+          data-branch={b.name}
+        >
           <BranchIcon className="text-subtle-foreground" />
           <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
             <strong className="font-mono text-xs">{b.name}</strong> had recent pushes <TimeAgo iso={b.pushedAt} />
           </span>
-          <Link href={repo.parent ? `/${encodeURIComponent(repo.parent.owner)}/${encodeURIComponent(repo.parent.name)}/compare/${encodeURIComponent(repo.owner)}:${b.name.split("/").map(encodeURIComponent).join("/")}` : compareUrl(repo.owner, repo.name, repo.defaultBranch, b.name)} className={button.primary} data-testid="compare-and-pull">
+          <Link
+            href={
+              repo.parent
+                ? `/${encodeURIComponent(repo.parent.owner)}/${encodeURIComponent(repo.parent.name)}/compare/${encodeURIComponent(repo.owner)}:${b.name.split("/").map(encodeURIComponent).join("/")}`
+                : compareUrl(repo.owner, repo.name, repo.defaultBranch, b.name)
+            }
+            className={button.primary}
+            data-testid="compare-and-pull"
+          >
             Compare &amp; pull request
           </Link>
         </div>

@@ -39,13 +39,26 @@ export interface ThreadEnv {
  * What the reader may do with `comment` (the services' rules): edit = its author; delete = its
  * author or write permission; nothing on a deleted comment or when signed out.
  */
-export function commentPermissions(comment: Pick<ThreadComment, "author" | "isDeleted">, env: Pick<ThreadEnv, "me" | "canWrite">): { canEdit: boolean; canDelete: boolean } {
+export function commentPermissions(
+  comment: Pick<ThreadComment, "author" | "isDeleted">,
+  env: Pick<ThreadEnv, "me" | "canWrite">,
+): { canEdit: boolean; canDelete: boolean } {
   if (!env.me || comment.isDeleted) return { canEdit: false, canDelete: false };
   const own = comment.author?.id === env.me.id;
   return { canEdit: own, canDelete: own || env.canWrite };
 }
 
-export function ReviewCommentView({ comment, thread, env, suggestion }: { comment: ThreadComment; thread: Thread; env: ThreadEnv; suggestion?: React.ReactNode }) {
+export function ReviewCommentView({
+  comment,
+  thread,
+  env,
+  suggestion,
+}: {
+  comment: ThreadComment;
+  thread: Thread;
+  env: ThreadEnv;
+  suggestion?: React.ReactNode;
+}) {
   const client = useTRPCClient();
   const [editing, setEditing] = useState(false);
   const [body, setBody] = useState(comment.body);
@@ -62,10 +75,23 @@ export function ReviewCommentView({ comment, thread, env, suggestion }: { commen
   const isRoot = comment.id === thread.id;
   const hasReplies = isRoot && thread.replies.length > 0;
   const startEdit = () => (setBody(comment.body), save.clearError(), setEditing(true));
-  const submit = () => save.run(async () => (await client.pulls.updateComment.mutate({ commentId: comment.id, body }), await env.refetch()), () => setEditing(false));
-  const confirmDelete = () => remove.run(async () => (await client.pulls.deleteComment.mutate({ commentId: comment.id }), await env.refetch()), () => setConfirming(false));
+  const submit = () =>
+    save.run(
+      async () => (await client.pulls.updateComment.mutate({ commentId: comment.id, body }), await env.refetch()),
+      () => setEditing(false),
+    );
+  const confirmDelete = () =>
+    remove.run(
+      async () => (await client.pulls.deleteComment.mutate({ commentId: comment.id }), await env.refetch()),
+      () => setConfirming(false),
+    );
   return (
-    <article className="min-w-0 px-3 py-2" data-testid="review-comment" data-deleted={comment.isDeleted} aria-label={comment.isDeleted ? "Deleted comment" : `Comment by ${who}`}>
+    <article
+      className="min-w-0 px-3 py-2"
+      data-testid="review-comment"
+      data-deleted={comment.isDeleted}
+      aria-label={comment.isDeleted ? "Deleted comment" : `Comment by ${who}`}
+    >
       <div className="mb-1 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
         {comment.author ? <Avatar username={comment.author.username} /> : null}
         {!comment.isDeleted && <strong className="font-medium text-foreground">{who}</strong>}
@@ -79,7 +105,11 @@ export function ReviewCommentView({ comment, thread, env, suggestion }: { commen
         {comment.isPending && !isRoot && <Badge tone="warning">Pending</Badge>}
         {(canEdit || canDelete) && !editing && (
           <DropdownMenu modal={false}>
-            <DropdownMenuTrigger className={buttonClass({ variant: "ghost", size: "sm" }) + " ml-auto"} aria-label={`Actions for ${who}'s comment`} data-testid="comment-menu">
+            <DropdownMenuTrigger
+              className={buttonClass({ variant: "ghost", size: "sm" }) + " ml-auto"}
+              aria-label={`Actions for ${who}'s comment`}
+              data-testid="comment-menu"
+            >
               <KebabIcon />
             </DropdownMenuTrigger>
             <DropdownMenuContent>
@@ -89,7 +119,11 @@ export function ReviewCommentView({ comment, thread, env, suggestion }: { commen
                 </DropdownMenuItem>
               )}
               {canDelete && (
-                <DropdownMenuItem className="text-danger" onSelect={() => (remove.clearError(), setConfirming(true))} data-testid="comment-delete">
+                <DropdownMenuItem
+                  className="text-danger"
+                  onSelect={() => (remove.clearError(), setConfirming(true))}
+                  data-testid="comment-delete"
+                >
                   Delete
                 </DropdownMenuItem>
               )}
@@ -99,7 +133,14 @@ export function ReviewCommentView({ comment, thread, env, suggestion }: { commen
       </div>
       {editing ? (
         <form className="space-y-2" onSubmit={(e) => (e.preventDefault(), void submit())} data-testid="comment-edit-form">
-          <Textarea ref={editor} value={body} onChange={(e) => setBody(e.target.value)} rows={4} aria-label={`Edit ${who}'s comment`} data-testid="comment-edit-body" />
+          <Textarea
+            ref={editor}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            rows={4}
+            aria-label={`Edit ${who}'s comment`}
+            data-testid="comment-edit-body"
+          />
           <FormError message={save.error} />
           <div className="flex justify-end gap-2">
             <Button size="sm" variant="ghost" onClick={() => setEditing(false)} data-testid="comment-edit-cancel">
@@ -118,7 +159,14 @@ export function ReviewCommentView({ comment, thread, env, suggestion }: { commen
         comment.body.trim() && <IssueMarkdown source={comment.body} repo={env.repo} testId="review-comment-body" />
       )}
       {comment.suggestion !== null && !editing && suggestion}
-      <ConfirmDialog open={confirming} title="Delete this comment?" confirmLabel="Delete comment" busy={remove.busy} onConfirm={() => void confirmDelete()} onCancel={() => setConfirming(false)}>
+      <ConfirmDialog
+        open={confirming}
+        title="Delete this comment?"
+        confirmLabel="Delete comment"
+        busy={remove.busy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setConfirming(false)}
+      >
         {hasReplies ? "The replies stay readable; this comment shows as deleted." : "This cannot be undone."}
         {remove.error && <FormError message={remove.error} />}
       </ConfirmDialog>

@@ -18,7 +18,21 @@ import { useAction } from "./review-threads";
 type State = "commented" | "approved" | "changes_requested";
 const LABELS: Record<State, string> = { commented: "Comment", approved: "Approve", changes_requested: "Request changes" };
 
-export function ReviewDialog({ prId, headSha, isAuthor, open: prOpen, pendingCount, onDone }: { prId: string; headSha: string; isAuthor: boolean; open: boolean; pendingCount: number; onDone: () => Promise<void> | void }) {
+export function ReviewDialog({
+  prId,
+  headSha,
+  isAuthor,
+  open: prOpen,
+  pendingCount,
+  onDone,
+}: {
+  prId: string;
+  headSha: string;
+  isAuthor: boolean;
+  open: boolean;
+  pendingCount: number;
+  onDone: () => Promise<void> | void;
+}) {
   const client = useTRPCClient();
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -51,17 +65,36 @@ export function ReviewDialog({ prId, headSha, isAuthor, open: prOpen, pendingCou
           </Button>
         }
       >
-        <Textarea value={body} onChange={(e) => setBody(e.target.value)} rows={5} aria-label="Review summary" placeholder="Leave a comment" data-testid="review-body" />
+        <Textarea
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+          rows={5}
+          aria-label="Review summary"
+          placeholder="Leave a comment"
+          data-testid="review-body"
+        />
         <fieldset className="mt-3 space-y-1.5">
           <legend className="sr-only">Review outcome</legend>
           {states.map((s) => (
             <label key={s} className="flex items-center gap-2">
-              <input type="radio" name="review-state" value={s} checked={state === s} onChange={() => setState(s)} className="accent-[var(--primary)]" data-testid={`review-state-${s}`} />
+              <input
+                type="radio"
+                name="review-state"
+                value={s}
+                checked={state === s}
+                onChange={() => setState(s)}
+                className="accent-[var(--primary)]"
+                data-testid={`review-state-${s}`}
+              />
               {LABELS[s]}
             </label>
           ))}
         </fieldset>
-        {pendingCount > 0 && <p className="mt-2 text-xs text-muted-foreground">{pendingCount} pending {pendingCount === 1 ? "comment" : "comments"} will be submitted with this review.</p>}
+        {pendingCount > 0 && (
+          <p className="mt-2 text-xs text-muted-foreground">
+            {pendingCount} pending {pendingCount === 1 ? "comment" : "comments"} will be submitted with this review.
+          </p>
+        )}
         <div className="mt-2">
           <FormError message={error} />
         </div>

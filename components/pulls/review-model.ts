@@ -120,7 +120,8 @@ export function threadsOffDiff(threads: Thread[], paths: ReadonlySet<string>): T
 /** The commentIds a batch may hold: suggestions of `threads` still in `ids` (applied or vanished ones drop out). */
 export function liveBatch(ids: readonly string[], threads: Thread[]): string[] {
   const open = new Set<string>();
-  for (const t of threads) for (const c of [t as ThreadComment, ...t.replies]) if (c.suggestion !== null && !c.appliedSha && !c.isDeleted) open.add(c.id);
+  for (const t of threads)
+    for (const c of [t as ThreadComment, ...t.replies]) if (c.suggestion !== null && !c.appliedSha && !c.isDeleted) open.add(c.id);
   return ids.filter((id) => open.has(id));
 }
 
@@ -132,6 +133,9 @@ const COMMENT_ID = /\bcomment ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
  */
 export function nameComments(message: string, threads: Thread[]): string {
   const authors = new Map<string, string>();
-  for (const t of threads) for (const c of [t as ThreadComment, ...t.replies]) authors.set(c.id.toLowerCase(), c.author?.username ?? "ghost");
-  return message.replace(COMMENT_ID, (whole, id: string) => (authors.has(id.toLowerCase()) ? `@${authors.get(id.toLowerCase())}'s suggestion` : whole));
+  for (const t of threads)
+    for (const c of [t as ThreadComment, ...t.replies]) authors.set(c.id.toLowerCase(), c.author?.username ?? "ghost");
+  return message.replace(COMMENT_ID, (whole, id: string) =>
+    authors.has(id.toLowerCase()) ? `@${authors.get(id.toLowerCase())}'s suggestion` : whole,
+  );
 }

@@ -29,7 +29,11 @@ export function threadRange(t: Pick<Thread, "startLine" | "line">): string {
 }
 
 export function ReviewThread({
-  thread, env, context, renderSuggestion, defaultExpanded = false,
+  thread,
+  env,
+  context,
+  renderSuggestion,
+  defaultExpanded = false,
 }: {
   thread: Thread;
   env: ThreadEnv;
@@ -48,11 +52,23 @@ export function ReviewThread({
   const collapsed = collapsible && !expanded;
   const canResolve = inline && !!env.me && !thread.isPending && (env.canWrite || thread.author?.id === env.me.id);
   const range = threadRange(thread);
-  const resolve = () => run(async () => (await (thread.isResolved ? client.pulls.unresolveComment : client.pulls.resolveComment).mutate({ commentId: thread.id }), await env.refetch()));
+  const resolve = () =>
+    run(
+      async () => (
+        await (thread.isResolved ? client.pulls.unresolveComment : client.pulls.resolveComment).mutate({ commentId: thread.id }),
+        await env.refetch()
+      ),
+    );
   const hunk = inline && thread.diffHunk && (context === "file" || thread.isOutdated) ? thread.diffHunk : null;
   const label = inline ? `Thread on ${thread.path} ${range}` : `Comment by ${thread.author?.username ?? "ghost"}`;
   return (
-    <section className="min-w-0 overflow-hidden rounded-md border border-border bg-background text-sm" data-testid="review-thread" data-resolved={thread.isResolved} data-outdated={thread.isOutdated} aria-label={label}>
+    <section
+      className="min-w-0 overflow-hidden rounded-md border border-border bg-background text-sm"
+      data-testid="review-thread"
+      data-resolved={thread.isResolved}
+      data-outdated={thread.isOutdated}
+      aria-label={label}
+    >
       {inline && (
         <header className="flex min-w-0 flex-wrap items-center gap-2 border-b border-border bg-muted px-3 py-1.5 text-xs text-muted-foreground">
           {context === "file" && (
@@ -66,7 +82,9 @@ export function ReviewThread({
               Outdated
             </Badge>
           )}
-          {thread.isResolved && <Badge data-testid="thread-resolved">Resolved{thread.resolvedBy ? ` by ${thread.resolvedBy.username}` : ""}</Badge>}
+          {thread.isResolved && (
+            <Badge data-testid="thread-resolved">Resolved{thread.resolvedBy ? ` by ${thread.resolvedBy.username}` : ""}</Badge>
+          )}
           {thread.isPending && (
             <Badge tone="warning" data-testid="comment-pending">
               Pending
@@ -79,12 +97,23 @@ export function ReviewThread({
           )}
           <span className="ml-auto flex flex-wrap gap-2">
             {collapsible && (
-              <Button size="sm" variant="ghost" aria-expanded={!collapsed} onClick={() => setExpanded((x) => !x)} data-testid="thread-toggle">
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-expanded={!collapsed}
+                onClick={() => setExpanded((x) => !x)}
+                data-testid="thread-toggle"
+              >
                 {collapsed ? "Show" : "Hide"}
               </Button>
             )}
             {canResolve && (
-              <Button size="sm" disabled={busy} onClick={() => void resolve()} data-testid={thread.isResolved ? "thread-unresolve" : "thread-resolve"}>
+              <Button
+                size="sm"
+                disabled={busy}
+                onClick={() => void resolve()}
+                data-testid={thread.isResolved ? "thread-unresolve" : "thread-resolve"}
+              >
                 {thread.isResolved ? "Unresolve" : "Resolve conversation"}
               </Button>
             )}
@@ -96,7 +125,13 @@ export function ReviewThread({
           {hunk && <Hunk hunk={hunk} label={`Original diff of ${thread.path} at ${range}`} />}
           <div className="divide-y divide-border">
             {comments.map((c) => (
-              <ReviewCommentView key={c.id} comment={c} thread={thread} env={env} suggestion={renderSuggestion ? renderSuggestion(c) : <SuggestionPreview comment={c} />} />
+              <ReviewCommentView
+                key={c.id}
+                comment={c}
+                thread={thread}
+                env={env}
+                suggestion={renderSuggestion ? renderSuggestion(c) : <SuggestionPreview comment={c} />}
+              />
             ))}
             {inline && env.me && <ReplyBox thread={thread} env={env} />}
           </div>
@@ -113,9 +148,23 @@ export function ReviewThread({
  */
 export function Hunk({ hunk, label }: { hunk: string; label: string }) {
   return (
-    <pre tabIndex={0} role="region" aria-label={label} className="max-h-60 overflow-auto border-b border-border bg-muted/40 py-1 font-mono text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring" data-testid="pull-thread-hunk">
+    <pre
+      tabIndex={0}
+      role="region"
+      aria-label={label}
+      className="max-h-60 overflow-auto border-b border-border bg-muted/40 py-1 font-mono text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
+      data-testid="pull-thread-hunk"
+    >
       {hunk.split("\n").map((line, i) => (
-        <div key={i} className={cx("px-3", line.startsWith("+") && "bg-primary-muted", line.startsWith("-") && "bg-danger-muted", line.startsWith("@@") && "text-subtle-foreground")}>
+        <div
+          key={i}
+          className={cx(
+            "px-3",
+            line.startsWith("+") && "bg-primary-muted",
+            line.startsWith("-") && "bg-danger-muted",
+            line.startsWith("@@") && "text-subtle-foreground",
+          )}
+        >
           {line || " "}
         </div>
       ))}
@@ -136,7 +185,11 @@ function ReplyBox({ thread, env }: { thread: Thread; env: ThreadEnv }) {
         </Button>
       </div>
     );
-  const send = () => run(async () => (await client.pulls.addComment.mutate({ prId: env.prId, body, replyToId: thread.id }), await env.refetch()), () => (setBody(""), setOpen(false)));
+  const send = () =>
+    run(
+      async () => (await client.pulls.addComment.mutate({ prId: env.prId, body, replyToId: thread.id }), await env.refetch()),
+      () => (setBody(""), setOpen(false)),
+    );
   return (
     <form className="space-y-2 px-3 py-2" onSubmit={(e) => (e.preventDefault(), void send())}>
       <Textarea autoFocus value={body} onChange={(e) => setBody(e.target.value)} rows={3} aria-label="Reply" data-testid="reply-body" />

@@ -96,7 +96,14 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
         } else setDraft({ path, side, start: line, end: line });
       }}
     >
-      <span aria-hidden="true" className={cx("pointer-events-none absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-center text-[10px] leading-4 text-primary-foreground group-hover/ln:opacity-100 group-focus-visible/btn:opacity-100 pointer-coarse:opacity-100 [@media(hover:none)]:opacity-100", selected ? "opacity-100" : "opacity-0")} data-testid="comment-line-mark">
+      <span
+        aria-hidden="true"
+        className={cx(
+          "pointer-events-none absolute left-0 top-0.5 h-4 w-4 rounded bg-primary text-center text-[10px] leading-4 text-primary-foreground group-hover/ln:opacity-100 group-focus-visible/btn:opacity-100 pointer-coarse:opacity-100 [@media(hover:none)]:opacity-100",
+          selected ? "opacity-100" : "opacity-0",
+        )}
+        data-testid="comment-line-mark"
+      >
         +
       </span>
     </button>
@@ -111,7 +118,13 @@ export function LineSlot({ file, side, line }: { file: DiffFile; side: LineSide;
   return (
     <div className="space-y-2">
       {threads.map((t) => (
-        <ReviewThread key={t.id} thread={t} env={r} context="line" renderSuggestion={(c) => <SuggestionView comment={c} thread={t} file={file} />} />
+        <ReviewThread
+          key={t.id}
+          thread={t}
+          env={r}
+          context="line"
+          renderSuggestion={(c) => <SuggestionView comment={c} thread={t} file={file} />}
+        />
       ))}
       {formHere && r.draft && <CommentForm draft={r.draft} file={file} />}
     </div>
@@ -127,7 +140,17 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
   const old = thread.isOutdated ? null : rightLines(file, thread.currentStartLine ?? start, thread.currentLine ?? thread.line ?? 0);
   const added = (comment.suggestion ?? "").replace(/\r?\n$/, "");
   const inBatch = r.batch.includes(comment.id);
-  const reason = comment.appliedSha ? `Applied in ${comment.appliedSha.slice(0, 7)}` : thread.isOutdated ? "This suggestion is outdated" : !r.open ? "The pull request is closed" : comment.isPending ? "Submit your review first" : !r.canWrite ? "You need write permission to commit suggestions" : null;
+  const reason = comment.appliedSha
+    ? `Applied in ${comment.appliedSha.slice(0, 7)}`
+    : thread.isOutdated
+      ? "This suggestion is outdated"
+      : !r.open
+        ? "The pull request is closed"
+        : comment.isPending
+          ? "Submit your review first"
+          : !r.canWrite
+            ? "You need write permission to commit suggestions"
+            : null;
   const apply = () =>
     run(async () => {
       await client.pulls.applySuggestion.mutate({ commentId: comment.id });
@@ -155,7 +178,14 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
       </pre>
       {r.me && (
         <div className="flex flex-wrap items-center gap-2 border-t border-border px-2 py-1.5">
-          <Button size="sm" variant="primary" disabled={busy || !!reason} onClick={() => void apply()} data-testid="commit-suggestion" aria-describedby={reason ? `why-${comment.id}` : undefined}>
+          <Button
+            size="sm"
+            variant="primary"
+            disabled={busy || !!reason}
+            onClick={() => void apply()}
+            data-testid="commit-suggestion"
+            aria-describedby={reason ? `why-${comment.id}` : undefined}
+          >
             {busy ? "Committing…" : "Commit suggestion"}
           </Button>
           {!reason && (
@@ -184,7 +214,14 @@ function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
   const label = draft.start === draft.end ? `line ${draft.side === "LEFT" ? "L" : ""}${draft.end}` : `lines ${draft.start}–${draft.end}`;
   const send = (pending: boolean) => {
     const { body: text, suggestion } = draft.side === "RIGHT" ? splitSuggestion(body) : { body, suggestion: null };
-    const where = { prId: r.prId, path: draft.path, side: draft.side, line: draft.end, startLine: draft.start !== draft.end ? draft.start : undefined, pending: pending || undefined };
+    const where = {
+      prId: r.prId,
+      path: draft.path,
+      side: draft.side,
+      line: draft.end,
+      startLine: draft.start !== draft.end ? draft.start : undefined,
+      pending: pending || undefined,
+    };
     return run(async () => {
       if (suggestion !== null) await client.pulls.addSuggestion.mutate({ ...where, body: text, suggestion });
       else await client.pulls.addComment.mutate({ ...where, body });
@@ -193,16 +230,33 @@ function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
     });
   };
   return (
-    <form className="space-y-2 rounded-md border border-border bg-background p-2 text-sm" data-testid="comment-form" onSubmit={(e) => (e.preventDefault(), void send(r.hasPending))}>
+    <form
+      className="space-y-2 rounded-md border border-border bg-background p-2 text-sm"
+      data-testid="comment-form"
+      onSubmit={(e) => (e.preventDefault(), void send(r.hasPending))}
+    >
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
         <span data-testid="comment-form-range">Commenting on {label}</span>
         {lines && (
-          <Button size="sm" className="ml-auto" onClick={() => setBody((b) => (b ? `${b}\n` : "") + suggestionBlock(lines))} data-testid="insert-suggestion">
+          <Button
+            size="sm"
+            className="ml-auto"
+            onClick={() => setBody((b) => (b ? `${b}\n` : "") + suggestionBlock(lines))}
+            data-testid="insert-suggestion"
+          >
             Insert suggestion
           </Button>
         )}
       </div>
-      <Textarea autoFocus value={body} onChange={(e) => setBody(e.target.value)} rows={4} className="font-mono text-xs" aria-label={`Comment on ${label}`} data-testid="comment-body" />
+      <Textarea
+        autoFocus
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+        rows={4}
+        className="font-mono text-xs"
+        aria-label={`Comment on ${label}`}
+        data-testid="comment-body"
+      />
       <FormError message={error} />
       <div className={cx("flex flex-wrap justify-end gap-2")}>
         <Button size="sm" variant="ghost" onClick={() => r.setDraft(null)}>

@@ -24,7 +24,13 @@ import { addableBranches, moveBranch } from "./stack-model";
  * The ordered list of a stack's branches. `value` is bottom first (position order); it is shown
  * top first with the base branch under it. `available` are the branches that may be added.
  */
-export function BranchOrderEditor({ value, onChange, base, available, label }: {
+export function BranchOrderEditor({
+  value,
+  onChange,
+  base,
+  available,
+  label,
+}: {
   value: string[];
   onChange: (next: string[]) => void;
   base: string;
@@ -34,7 +40,7 @@ export function BranchOrderEditor({ value, onChange, base, available, label }: {
   const [toAdd, setToAdd] = useState("");
   const [announcement, setAnnouncement] = useState("");
   const rows = useRef(new Map<string, HTMLLIElement>());
-  const pick = toAdd && available.includes(toAdd) ? toAdd : available[0] ?? "";
+  const pick = toAdd && available.includes(toAdd) ? toAdd : (available[0] ?? "");
   const move = (index: number, delta: number, button: "up" | "down") => {
     const next = moveBranch(value, index, delta);
     if (next === value) return;
@@ -45,7 +51,9 @@ export function BranchOrderEditor({ value, onChange, base, available, label }: {
     // keep focus on the moved branch's button (or its other one at an end of the list)
     requestAnimationFrame(() => {
       const row = rows.current.get(name);
-      const wanted = row?.querySelector<HTMLButtonElement>(`[data-move="${button}"]:not(:disabled)`) ?? row?.querySelector<HTMLButtonElement>("[data-move]:not(:disabled)");
+      const wanted =
+        row?.querySelector<HTMLButtonElement>(`[data-move="${button}"]:not(:disabled)`) ??
+        row?.querySelector<HTMLButtonElement>("[data-move]:not(:disabled)");
       wanted?.focus();
     });
   };
@@ -62,15 +70,39 @@ export function BranchOrderEditor({ value, onChange, base, available, label }: {
             data-testid="branch-order-item"
             data-branch={name}
           >
-            <span className="w-6 shrink-0 text-right text-xs tabular-nums text-subtle-foreground" aria-hidden="true">{index + 1}</span>
+            <span className="w-6 shrink-0 text-right text-xs tabular-nums text-subtle-foreground" aria-hidden="true">
+              {index + 1}
+            </span>
             <code className="min-w-0 flex-1 font-mono text-xs text-foreground [overflow-wrap:anywhere]">{name}</code>
-            <Button size="icon" variant="ghost" data-move="up" aria-label={`Move ${name} up`} title="Move up" disabled={index === value.length - 1} onClick={() => move(index, 1, "up")}>
+            <Button
+              size="icon"
+              variant="ghost"
+              data-move="up"
+              aria-label={`Move ${name} up`}
+              title="Move up"
+              disabled={index === value.length - 1}
+              onClick={() => move(index, 1, "up")}
+            >
               <ChevronDownIcon className="rotate-180" />
             </Button>
-            <Button size="icon" variant="ghost" data-move="down" aria-label={`Move ${name} down`} title="Move down" disabled={index === 0} onClick={() => move(index, -1, "down")}>
+            <Button
+              size="icon"
+              variant="ghost"
+              data-move="down"
+              aria-label={`Move ${name} down`}
+              title="Move down"
+              disabled={index === 0}
+              onClick={() => move(index, -1, "down")}
+            >
               <ChevronDownIcon />
             </Button>
-            <Button size="icon" variant="ghost" aria-label={`Remove ${name}`} title="Remove" onClick={() => (onChange(value.filter((b) => b !== name)), setAnnouncement(`${name} removed`))}>
+            <Button
+              size="icon"
+              variant="ghost"
+              aria-label={`Remove ${name}`}
+              title="Remove"
+              onClick={() => (onChange(value.filter((b) => b !== name)), setAnnouncement(`${name} removed`))}
+            >
               <XIcon />
             </Button>
           </li>
@@ -85,29 +117,51 @@ export function BranchOrderEditor({ value, onChange, base, available, label }: {
       {value.length === 0 && <p className="text-xs text-subtle-foreground">No branches yet: add the one that sits on the base first.</p>}
       <div className="flex flex-wrap items-end gap-2">
         <Field label="Add a branch on top" className="min-w-0 flex-1">
-          <NativeSelect value={pick} onChange={(e) => setToAdd(e.target.value)} disabled={available.length === 0} className="font-mono" data-testid="branch-order-add-select">
+          <NativeSelect
+            value={pick}
+            onChange={(e) => setToAdd(e.target.value)}
+            disabled={available.length === 0}
+            className="font-mono"
+            data-testid="branch-order-add-select"
+          >
             {available.length === 0 && <option value="">No more branches</option>}
             {available.map((b) => (
-              <option key={b} value={b}>{b}</option>
+              <option key={b} value={b}>
+                {b}
+              </option>
             ))}
           </NativeSelect>
         </Field>
-        <Button disabled={!pick} onClick={() => (onChange([...value, pick]), setToAdd(""), setAnnouncement(`${pick} added on top`))} data-testid="branch-order-add">
+        <Button
+          disabled={!pick}
+          onClick={() => (onChange([...value, pick]), setToAdd(""), setAnnouncement(`${pick} added on top`))}
+          data-testid="branch-order-add"
+        >
           Add
         </Button>
       </div>
-      <p className="sr-only" aria-live="polite" data-testid="branch-order-status">{announcement}</p>
+      <p className="sr-only" aria-live="polite" data-testid="branch-order-status">
+        {announcement}
+      </p>
     </div>
   );
 }
 
 /** The "New stack" button and dialog: name, base branch, the ordered branches. */
-export function NewStackDialog({ repo, branches, taken }: { repo: { id: string; defaultBranch: string }; branches: string[]; taken: string[] }) {
+export function NewStackDialog({
+  repo,
+  branches,
+  taken,
+}: {
+  repo: { id: string; defaultBranch: string };
+  branches: string[];
+  taken: string[];
+}) {
   const client = useTRPCClient();
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [base, setBase] = useState(branches.includes(repo.defaultBranch) ? repo.defaultBranch : branches[0] ?? "");
+  const [base, setBase] = useState(branches.includes(repo.defaultBranch) ? repo.defaultBranch : (branches[0] ?? ""));
   const [chosen, setChosen] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -136,7 +190,11 @@ export function NewStackDialog({ repo, branches, taken }: { repo: { id: string; 
           New stack
         </Button>
       </DialogTrigger>
-      <DialogContent title="New stack" description="Branches reviewed one on top of the other: each pull request targets the branch below it." testId="new-stack-dialog">
+      <DialogContent
+        title="New stack"
+        description="Branches reviewed one on top of the other: each pull request targets the branch below it."
+        testId="new-stack-dialog"
+      >
         <form
           className="space-y-4"
           aria-label="New stack"
@@ -149,16 +207,31 @@ export function NewStackDialog({ repo, branches, taken }: { repo: { id: string; 
             <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="off" data-testid="new-stack-name" />
           </Field>
           <Field label="Base branch" hint="The branch the bottom of the stack merges into.">
-            <NativeSelect value={base} onChange={(e) => (setBase(e.target.value), setChosen(chosen.filter((b) => b !== e.target.value)))} className="font-mono" data-testid="new-stack-base">
+            <NativeSelect
+              value={base}
+              onChange={(e) => (setBase(e.target.value), setChosen(chosen.filter((b) => b !== e.target.value)))}
+              className="font-mono"
+              data-testid="new-stack-base"
+            >
               {branches.map((b) => (
-                <option key={b} value={b}>{b}</option>
+                <option key={b} value={b}>
+                  {b}
+                </option>
               ))}
             </NativeSelect>
           </Field>
-          <BranchOrderEditor value={chosen} onChange={setChosen} base={base} available={addableBranches(branches, base, chosen, takenSet)} label="Branches, top of the stack first" />
+          <BranchOrderEditor
+            value={chosen}
+            onChange={setChosen}
+            base={base}
+            available={addableBranches(branches, base, chosen, takenSet)}
+            label="Branches, top of the stack first"
+          />
           {name.trim() && <FormError message={error} />}
           <div className="flex justify-end gap-2">
-            <Button onClick={() => (setOpen(false), reset())} disabled={busy}>Cancel</Button>
+            <Button onClick={() => (setOpen(false), reset())} disabled={busy}>
+              Cancel
+            </Button>
             <Button type="submit" variant="primary" disabled={busy} data-testid="new-stack-submit">
               {busy ? "Creating…" : "Create stack"}
             </Button>
@@ -170,7 +243,12 @@ export function NewStackDialog({ repo, branches, taken }: { repo: { id: string; 
 }
 
 /** A stack card's Reorder (inline editor, Save / Cancel) and Delete (confirmation) actions. */
-export function StackActions({ stack, branches, taken, children }: {
+export function StackActions({
+  stack,
+  branches,
+  taken,
+  children,
+}: {
   stack: { id: string; name: string; baseBranch: string; branches: { branchName: string }[] };
   branches: string[];
   /** branches other stacks hold */
@@ -205,13 +283,24 @@ export function StackActions({ stack, branches, taken, children }: {
             onSubmit={async (e) => {
               e.preventDefault();
               if (order.length === 0) return;
-              await run(() => client.stacks.reorder.mutate({ stackId: stack.id, branches: order }), () => setEditing(false));
+              await run(
+                () => client.stacks.reorder.mutate({ stackId: stack.id, branches: order }),
+                () => setEditing(false),
+              );
             }}
           >
-            <BranchOrderEditor value={order} onChange={setOrder} base={stack.baseBranch} available={addableBranches(branches, stack.baseBranch, order, new Set(taken))} label={`Branches of ${stack.name}, top of the stack first`} />
+            <BranchOrderEditor
+              value={order}
+              onChange={setOrder}
+              base={stack.baseBranch}
+              available={addableBranches(branches, stack.baseBranch, order, new Set(taken))}
+              label={`Branches of ${stack.name}, top of the stack first`}
+            />
             <FormError message={order.length === 0 ? "A stack needs at least one branch: delete the stack instead." : error} />
             <div className="flex justify-end gap-2">
-              <Button onClick={() => setEditing(false)} disabled={busy}>Cancel</Button>
+              <Button onClick={() => setEditing(false)} disabled={busy}>
+                Cancel
+              </Button>
               <Button type="submit" variant="primary" disabled={busy || !changed || order.length === 0} data-testid="stack-reorder-save">
                 {busy ? "Saving…" : "Save order"}
               </Button>
@@ -230,9 +319,18 @@ export function StackActions({ stack, branches, taken, children }: {
         confirmLabel="Delete stack"
         busy={busy}
         onCancel={() => setConfirming(false)}
-        onConfirm={() => void run(() => client.stacks.delete.mutate({ stackId: stack.id }), () => setConfirming(false))}
+        onConfirm={() =>
+          void run(
+            () => client.stacks.delete.mutate({ stackId: stack.id }),
+            () => setConfirming(false),
+          )
+        }
       >
-        <p>The stack is forgotten; its {stack.branches.length === 1 ? "branch and pull request stay" : `${stack.branches.length} branches and their pull requests stay`} as they are.</p>
+        <p>
+          The stack is forgotten; its{" "}
+          {stack.branches.length === 1 ? "branch and pull request stay" : `${stack.branches.length} branches and their pull requests stay`}{" "}
+          as they are.
+        </p>
         <FormError message={error} />
       </ConfirmDialog>
     </>

@@ -13,7 +13,12 @@ export interface StackData {
   id: string;
   name: string;
   baseBranch: string;
-  branches: { branchName: string; position: number; pr: { id: string; number: number; title: string; state: string } | null; isCurrent: boolean }[];
+  branches: {
+    branchName: string;
+    position: number;
+    pr: { id: string; number: number; title: string; state: string } | null;
+    isCurrent: boolean;
+  }[];
 }
 
 export function StackNavigator({ repo, stack }: { repo: { owner: string; name: string }; stack: StackData }) {
@@ -21,17 +26,32 @@ export function StackNavigator({ repo, stack }: { repo: { owner: string; name: s
   return (
     <nav aria-label={`Stack ${stack.name}`} data-testid="stack-navigator">
       <div className="flex items-baseline gap-2">
-        <h2 className="min-w-0 flex-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground [overflow-wrap:anywhere]">Stack · {stack.name}</h2>
-        <Link href={stacksUrl(repo.owner, repo.name, stack.id)} className="shrink-0 text-xs text-primary hover:underline" data-testid="stack-navigator-link">
+        <h2 className="min-w-0 flex-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground [overflow-wrap:anywhere]">
+          Stack · {stack.name}
+        </h2>
+        <Link
+          href={stacksUrl(repo.owner, repo.name, stack.id)}
+          className="shrink-0 text-xs text-primary hover:underline"
+          data-testid="stack-navigator-link"
+        >
           View stack
         </Link>
       </div>
       <ol className="mt-2 space-y-1">
         {top.map((b) => (
-          <li key={b.branchName} className={cx("flex items-center gap-2 rounded-md px-2 py-1", b.isCurrent && "bg-accent font-medium")} aria-current={b.isCurrent ? "step" : undefined} data-testid="stack-branch">
+          <li
+            key={b.branchName}
+            className={cx("flex items-center gap-2 rounded-md px-2 py-1", b.isCurrent && "bg-accent font-medium")}
+            aria-current={b.isCurrent ? "step" : undefined}
+            data-testid="stack-branch"
+          >
             {b.pr ? <PullStateIcon pr={{ state: b.pr.state, isDraft: false }} /> : <span className="inline-block h-4 w-4" />}
             {b.pr ? (
-              <Link href={pullUrl(repo.owner, repo.name, b.pr.number)} className="min-w-0 flex-1 truncate text-foreground hover:text-primary" title={b.pr.title}>
+              <Link
+                href={pullUrl(repo.owner, repo.name, b.pr.number)}
+                className="min-w-0 flex-1 truncate text-foreground hover:text-primary"
+                title={b.pr.title}
+              >
                 #{b.pr.number} {b.branchName}
               </Link>
             ) : (

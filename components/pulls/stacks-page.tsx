@@ -21,11 +21,20 @@ function StackBranches({ repo, stack, canOpen }: { repo: { owner: string; name: 
   return (
     <ol className="space-y-1" aria-label={`Branches of ${stack.name}, top of the stack first`} data-testid="stack-branches">
       {top.map((b) => (
-        <li key={b.branchName} className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md px-2 py-1.5 hover:bg-muted" data-testid="stack-page-branch" data-branch={b.branchName}>
+        <li
+          key={b.branchName}
+          className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md px-2 py-1.5 hover:bg-muted"
+          data-testid="stack-page-branch"
+          data-branch={b.branchName}
+        >
           {b.pr ? <PullStateIcon pr={{ state: b.pr.state, isDraft: false }} /> : <BranchIcon className="text-subtle-foreground" />}
           <BranchLabel name={b.branchName} />
           {b.pr ? (
-            <Link href={pullUrl(repo.owner, repo.name, b.pr.number)} className="min-w-0 flex-1 text-sm text-foreground hover:text-primary [overflow-wrap:anywhere]" data-testid="stack-page-pull">
+            <Link
+              href={pullUrl(repo.owner, repo.name, b.pr.number)}
+              className="min-w-0 flex-1 text-sm text-foreground hover:text-primary [overflow-wrap:anywhere]"
+              data-testid="stack-page-pull"
+            >
               <span className="text-muted-foreground">#{b.pr.number}</span> {b.pr.title}
             </Link>
           ) : (
@@ -34,7 +43,11 @@ function StackBranches({ repo, stack, canOpen }: { repo: { owner: string; name: 
               {canOpen && (
                 <>
                   {" · "}
-                  <Link href={compareUrl(repo.owner, repo.name, branchBelow(stack, b.position), b.branchName)} className="text-primary hover:underline" data-testid="stack-open-pull">
+                  <Link
+                    href={compareUrl(repo.owner, repo.name, branchBelow(stack, b.position), b.branchName)}
+                    className="text-primary hover:underline"
+                    data-testid="stack-open-pull"
+                  >
                     Open one against <span className="font-mono">{branchBelow(stack, b.position)}</span>
                   </Link>
                 </>
@@ -62,7 +75,9 @@ export async function StacksPage({ ctx }: { ctx: PullsContext }) {
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
           <h1 className="text-xl font-semibold text-foreground">Stacks</h1>
-          <p className="mt-0.5 text-sm text-muted-foreground">Branches reviewed one on top of the other: each pull request targets the branch below it, and merging one retargets the next.</p>
+          <p className="mt-0.5 text-sm text-muted-foreground">
+            Branches reviewed one on top of the other: each pull request targets the branch below it, and merging one retargets the next.
+          </p>
         </div>
         <Link href={pullsUrl(repo.owner, repo.name)} className={button.secondary}>
           <PullRequestIcon /> Pull requests
@@ -73,17 +88,29 @@ export async function StacksPage({ ctx }: { ctx: PullsContext }) {
         <div className={cx(card, "px-4 py-12 text-center")} data-testid="no-stacks">
           <BranchIcon className="h-6! w-6! text-subtle-foreground" />
           <p className="mt-2 font-medium text-foreground">No stacks yet.</p>
-          <p className="mt-1 text-sm text-subtle-foreground">{editable ? "Group branches that build on each other with “New stack”." : "People with write access group branches that build on each other into stacks."}</p>
+          <p className="mt-1 text-sm text-subtle-foreground">
+            {editable
+              ? "Group branches that build on each other with “New stack”."
+              : "People with write access group branches that build on each other into stacks."}
+          </p>
         </div>
       ) : (
         <ul className="space-y-4" data-testid="stack-list">
           {stacks.map((s) => {
             const list = <StackBranches repo={repo} stack={s} canOpen={!!me} />;
             return (
-              <li key={s.id} id={stackAnchor(s.id)} className={cx(card, "scroll-mt-20 p-4 target:ring-2 target:ring-ring")} data-testid="stack-card" data-name={s.name}>
+              <li
+                key={s.id}
+                id={stackAnchor(s.id)}
+                className={cx(card, "scroll-mt-20 p-4 target:ring-2 target:ring-ring")}
+                data-testid="stack-card"
+                data-name={s.name}
+              >
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
                   <div className="min-w-0">
-                    <h2 className="font-semibold text-foreground [overflow-wrap:anywhere]" data-testid="stack-name">{s.name}</h2>
+                    <h2 className="font-semibold text-foreground [overflow-wrap:anywhere]" data-testid="stack-name">
+                      {s.name}
+                    </h2>
                     <p className="text-xs text-subtle-foreground">
                       {s.branches.length} branch{s.branches.length === 1 ? "" : "es"} on <span className="font-mono">{s.baseBranch}</span>
                       {" · "}

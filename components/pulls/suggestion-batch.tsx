@@ -15,7 +15,17 @@ import { toast } from "@/components/ui/toast";
 import { useAction } from "./review-threads";
 import { nameComments, type Thread } from "./review-model";
 
-export function SuggestionBatchBar({ ids, threads, onClear, onCommitted }: { ids: string[]; threads: Thread[]; onClear: () => void; onCommitted: () => Promise<void> }) {
+export function SuggestionBatchBar({
+  ids,
+  threads,
+  onClear,
+  onCommitted,
+}: {
+  ids: string[];
+  threads: Thread[];
+  onClear: () => void;
+  onCommitted: () => Promise<void>;
+}) {
   const client = useTRPCClient();
   const router = useRouter();
   const { busy, error, run } = useAction();
@@ -30,7 +40,12 @@ export function SuggestionBatchBar({ ids, threads, onClear, onCommitted }: { ids
       router.refresh();
     });
   return (
-    <div role="region" aria-label="Suggestion batch" className="fixed bottom-3 left-1/2 z-30 w-[min(40rem,calc(100%-1rem))] -translate-x-1/2 rounded-lg border border-border bg-card p-2 text-sm shadow-lg" data-testid="suggestion-batch">
+    <div
+      role="region"
+      aria-label="Suggestion batch"
+      className="fixed bottom-3 left-1/2 z-30 w-[min(40rem,calc(100%-1rem))] -translate-x-1/2 rounded-lg border border-border bg-card p-2 text-sm shadow-lg"
+      data-testid="suggestion-batch"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium" data-testid="batch-count">
           {ids.length} suggestion{ids.length === 1 ? "" : "s"} in batch

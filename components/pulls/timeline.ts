@@ -34,7 +34,9 @@ export function eventSentence(e: PullEvent): EventSentence | null {
     case "opened":
       return { who, text: "opened this pull request", tone: "primary" };
     case "edited":
-      return d.field === "title" ? { who, text: `changed the title from “${str(d.from)}” to “${str(d.to)}”`, tone: "neutral" } : { who, text: "edited the description", tone: "neutral" };
+      return d.field === "title"
+        ? { who, text: `changed the title from “${str(d.from)}” to “${str(d.to)}”`, tone: "neutral" }
+        : { who, text: "edited the description", tone: "neutral" };
     case "ready_for_review":
       return { who, text: "marked this pull request as ready for review", tone: "neutral" };
     case "converted_to_draft":
@@ -50,7 +52,10 @@ export function eventSentence(e: PullEvent): EventSentence | null {
     case "force_pushed":
       return { who, text: `force-pushed the branch from ${short(d.before) ?? "?"} to`, sha: short(d.after), tone: "neutral" };
     case "merged": {
-      const how = d.strategy === "external" ? "merged this pull request outside svc (its commits reached the base branch)" : `merged this pull request${d.strategy === "squash" ? " (squash)" : d.strategy === "rebase" ? " (rebase)" : ""}`;
+      const how =
+        d.strategy === "external"
+          ? "merged this pull request outside svc (its commits reached the base branch)"
+          : `merged this pull request${d.strategy === "squash" ? " (squash)" : d.strategy === "rebase" ? " (rebase)" : ""}`;
       return { who, text: how, sha: short(d.mergeSha), tone: "merged" };
     }
     case "source_deleted":
@@ -60,7 +65,11 @@ export function eventSentence(e: PullEvent): EventSentence | null {
     case "base_changed":
       return { who, text: `changed the base branch from ${str(d.from)} to ${str(d.to)}`, tone: "neutral" };
     case "referenced":
-      return { who, text: typeof d.issueNumber === "number" ? `referenced this pull request from #${d.issueNumber}` : "referenced this pull request", tone: "neutral" };
+      return {
+        who,
+        text: typeof d.issueNumber === "number" ? `referenced this pull request from #${d.issueNumber}` : "referenced this pull request",
+        tone: "neutral",
+      };
     case "review_requested":
       return { who, text: `requested a review from ${username(d.reviewer)}`, tone: "neutral" };
     case "review_request_removed":
@@ -92,11 +101,10 @@ export type ConversationItem<R, T> =
  * threads, so "pushed" comes before a review of that push). Review-submitted events are left out
  * (the review itself is shown); pending threads (the caller's unsubmitted review) are left out.
  */
-export function conversationItems<R extends { id: string; createdAt: string }, T extends { id: string; createdAt: string; isPending: boolean }>(
-  events: PullEvent[],
-  reviews: R[],
-  threads: T[],
-): ConversationItem<R, T>[] {
+export function conversationItems<
+  R extends { id: string; createdAt: string },
+  T extends { id: string; createdAt: string; isPending: boolean },
+>(events: PullEvent[], reviews: R[], threads: T[]): ConversationItem<R, T>[] {
   const rank = { event: 0, review: 1, thread: 2 } as const;
   const items: ConversationItem<R, T>[] = [
     ...events.filter((e) => eventSentence(e) !== null).map((e) => ({ kind: "event" as const, key: `e${e.id}`, at: e.createdAt, event: e })),

@@ -17,7 +17,12 @@ export function pullLook(pr: { state: string; isDraft: boolean }): PullLook {
 }
 
 const LOOK_TEXT: Record<PullLook, string> = { open: "Open", draft: "Draft", merged: "Merged", closed: "Closed" };
-const LOOK_FG: Record<PullLook, string> = { open: "text-primary", draft: "text-subtle-foreground", merged: "text-merged", closed: "text-danger" };
+const LOOK_FG: Record<PullLook, string> = {
+  open: "text-primary",
+  draft: "text-subtle-foreground",
+  merged: "text-merged",
+  closed: "text-danger",
+};
 const LOOK_PILL: Record<PullLook, string> = {
   open: "bg-primary text-primary-foreground",
   draft: "bg-muted-foreground text-background",
@@ -65,7 +70,11 @@ export function PullStateBadge({ pr }: { pr: { state: string; isDraft: boolean }
   const look = pullLook(pr);
   const Icon = look === "merged" ? MergedIcon : look === "closed" ? PullClosedIcon : PullRequestIcon;
   return (
-    <span className={cx("inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-medium", LOOK_PILL[look])} data-testid="pull-state-badge" data-look={look}>
+    <span
+      className={cx("inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-medium", LOOK_PILL[look])}
+      data-testid="pull-state-badge"
+      data-look={look}
+    >
       <Icon />
       {LOOK_TEXT[look]}
     </span>

@@ -52,7 +52,8 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
           <span className="text-muted-foreground">from {SOURCE_TEXT[status.source]}</span>
         </p>
         <p className={hint}>
-          Semantic search: <span className="font-mono">{status.engines.semanticSearch}</span>. Every AI answer is labelled with the engine that made it.
+          Semantic search: <span className="font-mono">{status.engines.semanticSearch}</span>. Every AI answer is labelled with the engine
+          that made it.
         </p>
       </div>
 
@@ -65,15 +66,27 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
         ) : (
           <ul className="divide-y divide-border rounded-md border border-border" data-testid="ai-key-list">
             {keys.map((k) => (
-              <li key={k.provider} className="flex flex-wrap items-center gap-3 px-4 py-3" data-testid="ai-key-row" data-provider={k.provider}>
+              <li
+                key={k.provider}
+                className="flex flex-wrap items-center gap-3 px-4 py-3"
+                data-testid="ai-key-row"
+                data-provider={k.provider}
+              >
                 <div className="min-w-0 flex-1">
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="font-medium text-foreground">{providerName(k.provider)}</span>
-                    <span className="font-mono text-sm text-muted-foreground" data-testid="ai-key-mask" aria-label={`key ending ${k.maskedKey.replace(/•/g, "") || "(hidden)"}`}>
+                    <span
+                      className="font-mono text-sm text-muted-foreground"
+                      data-testid="ai-key-mask"
+                      aria-label={`key ending ${k.maskedKey.replace(/•/g, "") || "(hidden)"}`}
+                    >
                       {k.maskedKey}
                     </span>
                     {!k.readable && (
-                      <span className={cx(badge, "border-danger-border text-danger")} title="The server's secret changed; set the key again">
+                      <span
+                        className={cx(badge, "border-danger-border text-danger")}
+                        title="The server's secret changed; set the key again"
+                      >
                         unreadable
                       </span>
                     )}
@@ -83,7 +96,8 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
                     {k.baseUrl && <> · {k.baseUrl}</>}
                     {k.provider === "openai" && (
                       <span data-testid="ai-key-search-engine">
-                        {" · "}search: {k.embeddingEngine ? <span className="font-mono">{k.embeddingEngine}</span> : "lexical (no embedding model)"}
+                        {" · "}search:{" "}
+                        {k.embeddingEngine ? <span className="font-mono">{k.embeddingEngine}</span> : "lexical (no embedding model)"}
                       </span>
                     )}
                     {" · "}
@@ -113,8 +127,8 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
 
       <ConfirmDialog {...removal.dialog} title="Delete AI key?" confirmLabel="Delete">
         <p>
-          The <strong>{removing ? providerName(removing.provider) : ""}</strong> key {removing?.maskedKey} will be deleted. This repository then uses the
-          server&apos;s provider, or the local engine.
+          The <strong>{removing ? providerName(removing.provider) : ""}</strong> key {removing?.maskedKey} will be deleted. This repository
+          then uses the server&apos;s provider, or the local engine.
         </p>
         {removal.error && (
           <div className="mt-3">
@@ -156,7 +170,14 @@ function AiKeyForm({ repoId, keys }: { repoId: string; keys: RepoAiKeyRecord[] }
     setSaved(null);
     if (!apiKey.trim() && !existing) return setError(`enter the ${providerName(provider)} API key`);
     try {
-      const r = await set.mutateAsync({ repoId, provider, ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}), model: model.trim() || null, baseUrl: baseUrl.trim() || null, ...(provider === "openai" ? { embeddingModel: embeddingModel.trim() || null } : {}) });
+      const r = await set.mutateAsync({
+        repoId,
+        provider,
+        ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}),
+        model: model.trim() || null,
+        baseUrl: baseUrl.trim() || null,
+        ...(provider === "openai" ? { embeddingModel: embeddingModel.trim() || null } : {}),
+      });
       setApiKey("");
       setSaved(`Saved: ${providerName(r.provider)} key ${r.maskedKey}, ${r.engine}`);
       refresh();
@@ -180,7 +201,16 @@ function AiKeyForm({ repoId, keys }: { repoId: string; keys: RepoAiKeyRecord[] }
             ))}
           </NativeSelect>
         </Field>
-        <Field label="API key" id="ai-api-key" error={error} hint={existing ? `Leave empty to keep the saved key (${existing.maskedKey}).` : "Stored encrypted; only its last 4 characters are ever shown."}>
+        <Field
+          label="API key"
+          id="ai-api-key"
+          error={error}
+          hint={
+            existing
+              ? `Leave empty to keep the saved key (${existing.maskedKey}).`
+              : "Stored encrypted; only its last 4 characters are ever shown."
+          }
+        >
           <Input
             type="password"
             value={apiKey}
@@ -197,14 +227,48 @@ function AiKeyForm({ repoId, keys }: { repoId: string; keys: RepoAiKeyRecord[] }
           />
         </Field>
         <Field label="Model" id="ai-model" hint={`Empty: ${defaults.model}.`}>
-          <Input value={model} maxLength={200} spellCheck={false} placeholder={defaults.model} onChange={(e) => setModel(e.target.value)} data-testid="ai-model" />
+          <Input
+            value={model}
+            maxLength={200}
+            spellCheck={false}
+            placeholder={defaults.model}
+            onChange={(e) => setModel(e.target.value)}
+            data-testid="ai-model"
+          />
         </Field>
-        <Field label="Base URL" id="ai-base-url" hint="Optional: an OpenAI-compatible server (vLLM, Ollama, llama.cpp), e.g. https://llm.example.com/v1.">
-          <Input type="url" value={baseUrl} maxLength={500} spellCheck={false} placeholder="https://api.openai.com/v1" onChange={(e) => setBaseUrl(e.target.value)} data-testid="ai-base-url" />
+        <Field
+          label="Base URL"
+          id="ai-base-url"
+          hint="Optional: an OpenAI-compatible server (vLLM, Ollama, llama.cpp), e.g. https://llm.example.com/v1."
+        >
+          <Input
+            type="url"
+            value={baseUrl}
+            maxLength={500}
+            spellCheck={false}
+            placeholder="https://api.openai.com/v1"
+            onChange={(e) => setBaseUrl(e.target.value)}
+            data-testid="ai-base-url"
+          />
         </Field>
         {provider === "openai" && (
-          <Field label="Embedding model" id="ai-embedding-model" hint={baseUrl.trim() ? "For semantic code search. Empty: none, searches stay lexical." : "For semantic code search. Empty: text-embedding-3-small."}>
-            <Input value={embeddingModel} maxLength={200} spellCheck={false} placeholder={baseUrl.trim() ? "nomic-embed-text" : "text-embedding-3-small"} onChange={(e) => setEmbeddingModel(e.target.value)} data-testid="ai-embedding-model" />
+          <Field
+            label="Embedding model"
+            id="ai-embedding-model"
+            hint={
+              baseUrl.trim()
+                ? "For semantic code search. Empty: none, searches stay lexical."
+                : "For semantic code search. Empty: text-embedding-3-small."
+            }
+          >
+            <Input
+              value={embeddingModel}
+              maxLength={200}
+              spellCheck={false}
+              placeholder={baseUrl.trim() ? "nomic-embed-text" : "text-embedding-3-small"}
+              onChange={(e) => setEmbeddingModel(e.target.value)}
+              data-testid="ai-embedding-model"
+            />
           </Field>
         )}
       </div>

@@ -35,7 +35,17 @@ const ROLES: { value: Role; label: string; description: string }[] = [
   { value: "admin", label: "Admin", description: "write, and change these settings, collaborators included" },
 ];
 
-export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators }: { repoId: string; owner: string; isPrivate: boolean; collaborators: CollaboratorRecord[] }) {
+export function CollaboratorsSettings({
+  repoId,
+  owner,
+  isPrivate,
+  collaborators,
+}: {
+  repoId: string;
+  owner: string;
+  isPrivate: boolean;
+  collaborators: CollaboratorRecord[];
+}) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.repos.removeCollaborator.mutationOptions());
   const removal = useConfirmRemove((c: CollaboratorRecord) => remove.mutateAsync({ repoId, username: c.username }));
@@ -69,7 +79,8 @@ export function CollaboratorsSettings({ repoId, owner, isPrivate, collaborators 
         </ul>
         {collaborators.length === 0 && (
           <p className="mt-3 text-sm text-muted-foreground" data-testid="no-collaborators">
-            No collaborators yet. {isPrivate ? "Only you can see and push to this repository." : "Everyone can read this repository; only you can push to it."}
+            No collaborators yet.{" "}
+            {isPrivate ? "Only you can see and push to this repository." : "Everyone can read this repository; only you can push to it."}
           </p>
         )}
       </div>
@@ -159,7 +170,17 @@ function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: C
   );
 }
 
-function CollaboratorRow({ repoId, collaborator: c, busy, onRemove }: { repoId: string; collaborator: CollaboratorRecord; busy: boolean; onRemove: () => void }) {
+function CollaboratorRow({
+  repoId,
+  collaborator: c,
+  busy,
+  onRemove,
+}: {
+  repoId: string;
+  collaborator: CollaboratorRecord;
+  busy: boolean;
+  onRemove: () => void;
+}) {
   const trpc = useTRPC();
   const change = useMutation(trpc.repos.addCollaborator.mutationOptions());
   const { refresh, refreshing } = useRefresh();
@@ -210,7 +231,14 @@ function CollaboratorRow({ repoId, collaborator: c, busy, onRemove }: { repoId: 
               </option>
             ))}
           </NativeSelect>
-          <Button type="button" variant="dangerOutline" className="px-2.5!" disabled={pending || busy} onClick={onRemove} data-testid="remove-collaborator">
+          <Button
+            type="button"
+            variant="dangerOutline"
+            className="px-2.5!"
+            disabled={pending || busy}
+            onClick={onRemove}
+            data-testid="remove-collaborator"
+          >
             Remove
           </Button>
         </div>

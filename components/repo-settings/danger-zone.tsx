@@ -61,7 +61,8 @@ export function DangerZone({ repoId, fullName }: { repoId: string; fullName: str
         onConfirm={() => void confirm()}
       >
         <p>
-          This permanently deletes <strong>{fullName}</strong>: every branch and commit on this server, its issues and its collaborators. Clones elsewhere are not affected.
+          This permanently deletes <strong>{fullName}</strong>: every branch and commit on this server, its issues and its collaborators.
+          Clones elsewhere are not affected.
         </p>
         <Field
           className="mt-4"

@@ -60,7 +60,12 @@ function DescriptionForm({ repoId, description }: { repoId: string; description:
   const busy = update.isPending || refreshing;
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="description-form">
-      <Field label="Description" id="repo-description" error={error} hint="Shown under the repository name and in the About box. Up to 350 characters; leave empty to remove it.">
+      <Field
+        label="Description"
+        id="repo-description"
+        error={error}
+        hint="Shown under the repository name and in the About box. Up to 350 characters; leave empty to remove it."
+      >
         <Input
           value={value}
           maxLength={350}
@@ -82,7 +87,17 @@ function DescriptionForm({ repoId, description }: { repoId: string; description:
   );
 }
 
-function DefaultBranchForm({ repoId, defaultBranch, branches, isEmpty }: { repoId: string; defaultBranch: string; branches: string[]; isEmpty: boolean }) {
+function DefaultBranchForm({
+  repoId,
+  defaultBranch,
+  branches,
+  isEmpty,
+}: {
+  repoId: string;
+  defaultBranch: string;
+  branches: string[];
+  isEmpty: boolean;
+}) {
   const trpc = useTRPC();
   const update = useMutation(trpc.repos.update.mutationOptions());
   const { refresh, refreshing } = useRefresh();
@@ -120,7 +135,9 @@ function DefaultBranchForm({ repoId, defaultBranch, branches, isEmpty }: { repoI
               This repository is empty, so there is no branch to choose yet. Push one or more branches, then pick the default here.
             </span>
           ) : (
-            <>The branch shown on the repository page and checked out by <code className="font-mono">git clone</code>.</>
+            <>
+              The branch shown on the repository page and checked out by <code className="font-mono">git clone</code>.
+            </>
           )
         }
       >

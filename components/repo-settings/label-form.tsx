@@ -25,7 +25,24 @@ export interface LabelRecord {
 }
 
 /** Preset colours (GitHub's defaults and a few more), in a row of swatches. */
-export const LABEL_PRESETS = ["#d73a4a", "#e99695", "#f9a825", "#e4e669", "#0e8a16", "#008672", "#a2eeef", "#0075ca", "#1d76db", "#5319e7", "#7057ff", "#d876e3", "#bfdadc", "#cfd3d7", "#6a737d", "#000000"];
+export const LABEL_PRESETS = [
+  "#d73a4a",
+  "#e99695",
+  "#f9a825",
+  "#e4e669",
+  "#0e8a16",
+  "#008672",
+  "#a2eeef",
+  "#0075ca",
+  "#1d76db",
+  "#5319e7",
+  "#7057ff",
+  "#d876e3",
+  "#bfdadc",
+  "#cfd3d7",
+  "#6a737d",
+  "#000000",
+];
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
@@ -35,7 +52,19 @@ export function normalizeColor(value: string): string | null {
   return HEX.test(v) ? v.toLowerCase() : null;
 }
 
-export function LabelDialog({ repoId, label, open, onOpenChange, onSaved }: { repoId: string; label: LabelRecord | null; open: boolean; onOpenChange: (open: boolean) => void; onSaved: (label: LabelRecord, created: boolean) => void }) {
+export function LabelDialog({
+  repoId,
+  label,
+  open,
+  onOpenChange,
+  onSaved,
+}: {
+  repoId: string;
+  label: LabelRecord | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onSaved: (label: LabelRecord, created: boolean) => void;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       {open && <LabelDialogBody repoId={repoId} label={label} onCancel={() => onOpenChange(false)} onSaved={onSaved} />}
@@ -43,7 +72,17 @@ export function LabelDialog({ repoId, label, open, onOpenChange, onSaved }: { re
   );
 }
 
-function LabelDialogBody({ repoId, label, onCancel, onSaved }: { repoId: string; label: LabelRecord | null; onCancel: () => void; onSaved: (label: LabelRecord, created: boolean) => void }) {
+function LabelDialogBody({
+  repoId,
+  label,
+  onCancel,
+  onSaved,
+}: {
+  repoId: string;
+  label: LabelRecord | null;
+  onCancel: () => void;
+  onSaved: (label: LabelRecord, created: boolean) => void;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.issues.createLabel.mutationOptions());
   const update = useMutation(trpc.issues.updateLabel.mutationOptions());
@@ -75,10 +114,17 @@ function LabelDialogBody({ repoId, label, onCancel, onSaved }: { repoId: string;
   }
 
   return (
-    <DialogContent title={label ? `Edit label ${label.name}` : "New label"} description="Labels sort issues by kind, area or anything else; every issue page and list shows them." testId="label-dialog">
+    <DialogContent
+      title={label ? `Edit label ${label.name}` : "New label"}
+      description="Labels sort issues by kind, area or anything else; every issue page and list shows them."
+      testId="label-dialog"
+    >
       <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
         <FormError message={otherError} />
-        <div className="flex min-h-8 items-center gap-2 rounded-md border border-dashed border-border bg-muted/50 px-3 py-2" data-testid="label-preview">
+        <div
+          className="flex min-h-8 items-center gap-2 rounded-md border border-dashed border-border bg-muted/50 px-3 py-2"
+          data-testid="label-preview"
+        >
           <span className="text-xs text-subtle-foreground">Preview</span>
           <LabelChip label={{ name: name.trim() || "Label preview", color: color ?? "#cfd3d7", description: null }} />
         </div>
@@ -94,7 +140,13 @@ function LabelDialogBody({ repoId, label, onCancel, onSaved }: { repoId: string;
               onChange={(e) => setColorText(e.target.value)}
               className="h-8 w-10 cursor-pointer rounded-md border border-input bg-card p-0.5"
             />
-            <Input value={colorText} maxLength={7} className="w-28! font-mono" onChange={(e) => setColorText(e.target.value)} data-testid="label-color" />
+            <Input
+              value={colorText}
+              maxLength={7}
+              className="w-28! font-mono"
+              onChange={(e) => setColorText(e.target.value)}
+              data-testid="label-color"
+            />
             <Button variant="ghost" size="sm" onClick={() => setColorText(labelColorFor(`${name}${Math.random()}`))}>
               Random
             </Button>
@@ -108,7 +160,10 @@ function LabelDialogBody({ repoId, label, onCancel, onSaved }: { repoId: string;
               aria-label={`Use colour ${p}`}
               aria-pressed={color === p}
               onClick={() => setColorText(p)}
-              className={cx("h-6 w-6 rounded-md border border-border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1", color === p && "ring-2 ring-foreground ring-offset-1 ring-offset-background")}
+              className={cx(
+                "h-6 w-6 rounded-md border border-border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1",
+                color === p && "ring-2 ring-foreground ring-offset-1 ring-offset-background",
+              )}
               style={{ backgroundColor: p }}
               data-testid={`label-preset-${p.slice(1)}`}
             />

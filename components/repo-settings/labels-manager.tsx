@@ -63,7 +63,11 @@ export function LabelsManager({ repoId, labels, issuesHref }: { repoId: string; 
           {labels.map((l) => (
             <li key={l.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3" data-testid="label-row" data-name={l.name}>
               <div className="w-full min-w-0 sm:w-48">
-                <a href={`${issuesHref}?label=${encodeURIComponent(l.name)}`} className="inline-flex max-w-full rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring" aria-label={`Issues labelled ${l.name}`}>
+                <a
+                  href={`${issuesHref}?label=${encodeURIComponent(l.name)}`}
+                  className="inline-flex max-w-full rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                  aria-label={`Issues labelled ${l.name}`}
+                >
                   <LabelChip label={l} />
                 </a>
               </div>
@@ -97,7 +101,14 @@ export function LabelsManager({ repoId, labels, issuesHref }: { repoId: string; 
           refresh();
         }}
       />
-      <ConfirmDialog open={!!deleting} title={`Delete label "${deleting?.name ?? ""}"?`} confirmLabel="Delete label" busy={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={!!deleting}
+        title={`Delete label "${deleting?.name ?? ""}"?`}
+        confirmLabel="Delete label"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
         The label is removed from every issue that carries it (each issue&apos;s timeline records it). This cannot be undone.
       </ConfirmDialog>
     </div>

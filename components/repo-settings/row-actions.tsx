@@ -12,7 +12,14 @@ export function RowActions({ noun, name, onEdit, onDelete }: { noun: string; nam
       <Button variant="ghost" size="sm" onClick={onEdit} aria-label={`Edit ${noun} ${name}`} data-testid={`edit-${noun}`}>
         <PencilIcon /> Edit
       </Button>
-      <Button variant="ghost" size="sm" className="text-danger hover:text-danger" onClick={onDelete} aria-label={`Delete ${noun} ${name}`} data-testid={`delete-${noun}`}>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-danger hover:text-danger"
+        onClick={onDelete}
+        aria-label={`Delete ${noun} ${name}`}
+        data-testid={`delete-${noun}`}
+      >
         <TrashIcon /> Delete
       </Button>
     </>

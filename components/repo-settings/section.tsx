@@ -16,7 +16,12 @@ export function SettingsSection({
   children: React.ReactNode;
 }) {
   return (
-    <section id={id} aria-labelledby={`${id}-title`} className={cx(card, "scroll-mt-6 overflow-hidden", danger && "border-danger-border")} data-testid={`settings-${id}`}>
+    <section
+      id={id}
+      aria-labelledby={`${id}-title`}
+      className={cx(card, "scroll-mt-6 overflow-hidden", danger && "border-danger-border")}
+      data-testid={`settings-${id}`}
+    >
       <header className={cx("border-b px-5 py-3", danger ? "border-danger-border bg-danger-muted/70" : "border-border")}>
         <h2 id={`${id}-title`} className={cx("font-semibold", danger ? "text-danger" : "text-foreground")}>
           {title}

@@ -21,15 +21,43 @@ type PriorityKey = (typeof PRIORITIES)[number]["key"];
 /** Radix Select forbids "" as a value: this one means "no default priority". */
 const UNSET = "unset";
 
-export function TemplateDialog({ repoId, template, labels, open, onOpenChange, onSaved }: { repoId: string; template: Template | null; labels: Label[]; open: boolean; onOpenChange: (open: boolean) => void; onSaved: (t: Template, created: boolean) => void }) {
+export function TemplateDialog({
+  repoId,
+  template,
+  labels,
+  open,
+  onOpenChange,
+  onSaved,
+}: {
+  repoId: string;
+  template: Template | null;
+  labels: Label[];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onSaved: (t: Template, created: boolean) => void;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      {open && <TemplateDialogBody repoId={repoId} template={template} labels={labels} onCancel={() => onOpenChange(false)} onSaved={onSaved} />}
+      {open && (
+        <TemplateDialogBody repoId={repoId} template={template} labels={labels} onCancel={() => onOpenChange(false)} onSaved={onSaved} />
+      )}
     </Dialog>
   );
 }
 
-function TemplateDialogBody({ repoId, template, labels, onCancel, onSaved }: { repoId: string; template: Template | null; labels: Label[]; onCancel: () => void; onSaved: (t: Template, created: boolean) => void }) {
+function TemplateDialogBody({
+  repoId,
+  template,
+  labels,
+  onCancel,
+  onSaved,
+}: {
+  repoId: string;
+  template: Template | null;
+  labels: Label[];
+  onCancel: () => void;
+  onSaved: (t: Template, created: boolean) => void;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.issues.createTemplate.mutationOptions());
   const update = useMutation(trpc.issues.updateTemplate.mutationOptions());
@@ -48,9 +76,17 @@ function TemplateDialogBody({ repoId, template, labels, onCancel, onSaved }: { r
     setTouched(true);
     setError(undefined);
     if (!name.trim()) return;
-    const fields = { name: name.trim(), title: title.trim() || null, body: body.trim() ? body : null, labels: chosen, priority: priority === UNSET ? null : (priority as PriorityKey) };
+    const fields = {
+      name: name.trim(),
+      title: title.trim() || null,
+      body: body.trim() ? body : null,
+      labels: chosen,
+      priority: priority === UNSET ? null : (priority as PriorityKey),
+    };
     try {
-      const saved = template ? await update.mutateAsync({ templateId: template.id, ...fields }) : await create.mutateAsync({ repoId, ...fields });
+      const saved = template
+        ? await update.mutateAsync({ templateId: template.id, ...fields })
+        : await create.mutateAsync({ repoId, ...fields });
       onSaved(saved as Template, !template);
     } catch (err) {
       setError(errorMessage(err));
@@ -59,7 +95,12 @@ function TemplateDialogBody({ repoId, template, labels, onCancel, onSaved }: { r
 
   const toggle = (labelName: string) => setChosen((c) => (c.includes(labelName) ? c.filter((n) => n !== labelName) : [...c, labelName]));
   return (
-    <DialogContent title={template ? `Edit template ${template.name}` : "New issue template"} description="Choosing the template on the New issue page fills these fields in." testId="template-dialog" className="max-w-2xl!">
+    <DialogContent
+      title={template ? `Edit template ${template.name}` : "New issue template"}
+      description="Choosing the template on the New issue page fills these fields in."
+      testId="template-dialog"
+      className="max-w-2xl!"
+    >
       <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
         <FormError message={error} />
         <Field label="Template name" hint='Shown in the template menu, e.g. "Bug report".' error={nameError} required>
@@ -69,7 +110,13 @@ function TemplateDialogBody({ repoId, template, labels, onCancel, onSaved }: { r
           <Input value={title} maxLength={256} onChange={(e) => setTitle(e.target.value)} data-testid="template-title" />
         </Field>
         <Field label="Body" hint="Markdown. Optional.">
-          <Textarea value={body} rows={8} className="font-mono text-xs" onChange={(e) => setBody(e.target.value)} data-testid="template-body" />
+          <Textarea
+            value={body}
+            rows={8}
+            className="font-mono text-xs"
+            onChange={(e) => setBody(e.target.value)}
+            data-testid="template-body"
+          />
         </Field>
         <fieldset>
           <legend className="text-sm font-medium text-foreground">Labels</legend>
@@ -78,8 +125,20 @@ function TemplateDialogBody({ repoId, template, labels, onCancel, onSaved }: { r
           ) : (
             <div className="mt-2 flex flex-wrap gap-2" data-testid="template-labels">
               {labels.map((l) => (
-                <label key={l.id} className={cx("inline-flex cursor-pointer items-center gap-1.5 rounded-md border px-2 py-1 text-sm", chosen.includes(l.name) ? "border-primary-border bg-primary-muted" : "border-border")}>
-                  <input type="checkbox" checked={chosen.includes(l.name)} onChange={() => toggle(l.name)} className="accent-primary" data-testid="template-label-option" />
+                <label
+                  key={l.id}
+                  className={cx(
+                    "inline-flex cursor-pointer items-center gap-1.5 rounded-md border px-2 py-1 text-sm",
+                    chosen.includes(l.name) ? "border-primary-border bg-primary-muted" : "border-border",
+                  )}
+                >
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(l.name)}
+                    onChange={() => toggle(l.name)}
+                    className="accent-primary"
+                    data-testid="template-label-option"
+                  />
                   <LabelChip label={l} />
                 </label>
               ))}
@@ -87,7 +146,12 @@ function TemplateDialogBody({ repoId, template, labels, onCancel, onSaved }: { r
           )}
         </fieldset>
         <Field label="Priority" className="max-w-xs">
-          <Select value={priority} onValueChange={setPriority} testId="template-priority" options={[{ value: UNSET, label: "No default" }, ...PRIORITIES.map((p) => ({ value: p.key, label: p.label }))]} />
+          <Select
+            value={priority}
+            onValueChange={setPriority}
+            testId="template-priority"
+            options={[{ value: UNSET, label: "No default" }, ...PRIORITIES.map((p) => ({ value: p.key, label: p.label }))]}
+          />
         </Field>
         <div className="flex justify-end gap-2 border-t border-border pt-4">
           <Button variant="secondary" onClick={onCancel} disabled={busy}>

@@ -18,7 +18,17 @@ import { TemplateDialog } from "./template-form";
 import { useRefresh } from "./use-refresh";
 import { RowActions } from "./row-actions";
 
-export function TemplatesManager({ repoId, templates, labels, newIssueHref }: { repoId: string; templates: Template[]; labels: Label[]; newIssueHref: string }) {
+export function TemplatesManager({
+  repoId,
+  templates,
+  labels,
+  newIssueHref,
+}: {
+  repoId: string;
+  templates: Template[];
+  labels: Label[];
+  newIssueHref: string;
+}) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.issues.deleteTemplate.mutationOptions());
   const { refresh } = useRefresh();
@@ -63,20 +73,39 @@ export function TemplatesManager({ repoId, templates, labels, newIssueHref }: { 
         <div className={cx(card, "px-6 py-10 text-center")} data-testid="no-templates">
           <NoteIcon className="h-8! w-8! text-subtle-foreground" />
           <h3 className="mt-3 font-semibold">No issue templates yet</h3>
-          <p className="mt-1 text-sm text-muted-foreground">A template pre-fills a new issue&apos;s title, body, labels and priority, e.g. for bug reports.</p>
+          <p className="mt-1 text-sm text-muted-foreground">
+            A template pre-fills a new issue&apos;s title, body, labels and priority, e.g. for bug reports.
+          </p>
         </div>
       ) : (
         <ul className={cx(card, "divide-y divide-border")} data-testid="templates-list">
           {templates.map((t) => (
             <li key={t.id} className="flex flex-wrap items-start gap-3 px-4 py-3" data-testid="template-row" data-name={t.name}>
               <div className="min-w-0 flex-1">
-                <div className="break-words font-medium text-foreground" data-testid="template-row-name">{t.name}</div>
-                <div className="mt-0.5 break-words text-sm text-muted-foreground">{t.title ? <>Title: <span className="text-foreground">{t.title}</span></> : "No title"}{t.body ? ` · body of ${t.body.length} characters` : ""}</div>
+                <div className="break-words font-medium text-foreground" data-testid="template-row-name">
+                  {t.name}
+                </div>
+                <div className="mt-0.5 break-words text-sm text-muted-foreground">
+                  {t.title ? (
+                    <>
+                      Title: <span className="text-foreground">{t.title}</span>
+                    </>
+                  ) : (
+                    "No title"
+                  )}
+                  {t.body ? ` · body of ${t.body.length} characters` : ""}
+                </div>
                 {(t.labels.length > 0 || t.priority) && (
                   <div className="mt-1.5 flex flex-wrap items-center gap-1.5">
                     {t.labels.map((n) => {
                       const l = byName.get(n.toLowerCase());
-                      return l ? <LabelChip key={n} label={l} /> : <span key={n} className="text-xs text-subtle-foreground line-through" title="This label was deleted">{n}</span>;
+                      return l ? (
+                        <LabelChip key={n} label={l} />
+                      ) : (
+                        <span key={n} className="text-xs text-subtle-foreground line-through" title="This label was deleted">
+                          {n}
+                        </span>
+                      );
                     })}
                     {t.priority && (
                       <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
@@ -113,7 +142,14 @@ export function TemplatesManager({ repoId, templates, labels, newIssueHref }: { 
           refresh();
         }}
       />
-      <ConfirmDialog open={!!deleting} title={`Delete template "${deleting?.name ?? ""}"?`} confirmLabel="Delete template" busy={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={!!deleting}
+        title={`Delete template "${deleting?.name ?? ""}"?`}
+        confirmLabel="Delete template"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
         Issues already created from it are not changed. This cannot be undone.
       </ConfirmDialog>
     </div>

@@ -34,7 +34,10 @@ export function VisibilitySettings({ repoId, fullName, isPrivate }: { repoId: st
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-foreground">
           This repository is
-          <span className={cx(badge, isPrivate ? "border-warning-border bg-warning-muted text-warning" : "border-input text-muted-foreground")} data-testid="current-visibility">
+          <span
+            className={cx(badge, isPrivate ? "border-warning-border bg-warning-muted text-warning" : "border-input text-muted-foreground")}
+            data-testid="current-visibility"
+          >
             {isPrivate ? <LockIcon className="mr-1 h-3! w-3!" /> : <RepoIcon className="mr-1 h-3! w-3!" />}
             {isPrivate ? "Private" : "Public"}
           </span>
@@ -45,7 +48,15 @@ export function VisibilitySettings({ repoId, fullName, isPrivate }: { repoId: st
             : "Anyone, signed in or not, can see and clone it. Only you and collaborators with write access can push."}
         </p>
       </div>
-      <Button className="shrink-0" disabled={busy} onClick={() => { setError(undefined); setConfirming(true); }} data-testid="toggle-visibility">
+      <Button
+        className="shrink-0"
+        disabled={busy}
+        onClick={() => {
+          setError(undefined);
+          setConfirming(true);
+        }}
+        data-testid="toggle-visibility"
+      >
         {isPrivate ? <RepoIcon /> : <LockIcon />}
         {isPrivate ? "Make public" : "Make private"}
       </Button>
@@ -63,7 +74,8 @@ export function VisibilitySettings({ repoId, fullName, isPrivate }: { repoId: st
           </p>
         ) : (
           <p>
-            <strong>{fullName}</strong> will be hidden from everyone except you, its collaborators and site administrators. Existing clones elsewhere are not affected.
+            <strong>{fullName}</strong> will be hidden from everyone except you, its collaborators and site administrators. Existing clones
+            elsewhere are not affected.
           </p>
         )}
         {error && (

@@ -42,7 +42,9 @@ export function ForkButton({ repoId, name, forkCount, signedIn }: { repoId: stri
   if (!signedIn) {
     return (
       <Button variant="secondary" size="sm" asChild>
-        <a href="/signin" data-testid="fork-button"><ForkIcon /> Fork {count}</a>
+        <a href="/signin" data-testid="fork-button">
+          <ForkIcon /> Fork {count}
+        </a>
       </Button>
     );
   }
@@ -61,19 +63,34 @@ export function ForkButton({ repoId, name, forkCount, signedIn }: { repoId: stri
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => { setOpen(o); setError(undefined); }}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setError(undefined);
+      }}
+    >
       <DialogTrigger asChild>
-        <Button variant="secondary" size="sm" data-testid="fork-button"><ForkIcon /> Fork {count}</Button>
+        <Button variant="secondary" size="sm" data-testid="fork-button">
+          <ForkIcon /> Fork {count}
+        </Button>
       </DialogTrigger>
-      <DialogContent title="Create a fork" description="A copy of this repository under your account that shares its history. Open pull requests from it back into this one.">
+      <DialogContent
+        title="Create a fork"
+        description="A copy of this repository under your account that shares its history. Open pull requests from it back into this one."
+      >
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
           <FormError message={error} />
           <Field label="Repository name" required>
             <Input value={forkName} maxLength={100} onChange={(e) => setForkName(e.target.value)} autoFocus data-testid="fork-name" />
           </Field>
           <div className="flex justify-end gap-2 border-t border-border pt-4">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={fork.isPending}>Cancel</Button>
-            <Button type="submit" variant="primary" disabled={fork.isPending} data-testid="fork-save">{fork.isPending ? "Forking…" : "Create fork"}</Button>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={fork.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={fork.isPending} data-testid="fork-save">
+              {fork.isPending ? "Forking…" : "Create fork"}
+            </Button>
           </div>
         </form>
       </DialogContent>

@@ -47,7 +47,10 @@ export function NewRepoForm({ owner }: { owner: string }) {
 
   const busy = create.isPending || navigating;
   const radio = (checked: boolean) =>
-    cx("flex cursor-pointer items-start gap-3 rounded-md border p-3", checked ? "border-primary bg-primary-muted/50 ring-1 ring-ring" : "border-border hover:bg-muted");
+    cx(
+      "flex cursor-pointer items-start gap-3 rounded-md border p-3",
+      checked ? "border-primary bg-primary-muted/50 ring-1 ring-ring" : "border-border hover:bg-muted",
+    );
 
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-6" noValidate data-testid="new-repo-form">
@@ -58,17 +61,36 @@ export function NewRepoForm({ owner }: { owner: string }) {
           <div className="mt-1 rounded-md border border-border bg-muted px-3 py-1.5 text-sm text-muted-foreground">{owner}</div>
         </div>
         <span className="pb-1.5 text-lg text-subtle-foreground">/</span>
-        <Field label="Repository name" id="repo-name" className="min-w-48 flex-1" hint="Letters, digits, '.', '-' and '_'; up to 100 characters.">
+        <Field
+          label="Repository name"
+          id="repo-name"
+          className="min-w-48 flex-1"
+          hint="Letters, digits, '.', '-' and '_'; up to 100 characters."
+        >
           <Input name="name" autoFocus autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-project" />
         </Field>
       </div>
-      <Field label={<>Description <span className="font-normal text-subtle-foreground">(optional)</span></>} id="repo-description">
+      <Field
+        label={
+          <>
+            Description <span className="font-normal text-subtle-foreground">(optional)</span>
+          </>
+        }
+        id="repo-description"
+      >
         <Input name="description" value={description} maxLength={350} onChange={(e) => setDescription(e.target.value)} />
       </Field>
       <fieldset className="space-y-2">
         <legend className={label}>Visibility</legend>
         <label className={radio(!isPrivate)}>
-          <input type="radio" name="visibility" value="public" className="mt-1 accent-primary" checked={!isPrivate} onChange={() => setIsPrivate(false)} />
+          <input
+            type="radio"
+            name="visibility"
+            value="public"
+            className="mt-1 accent-primary"
+            checked={!isPrivate}
+            onChange={() => setIsPrivate(false)}
+          />
           <span>
             <span className="flex items-center gap-1.5 text-sm font-medium">
               <RepoIcon /> Public
@@ -77,7 +99,14 @@ export function NewRepoForm({ owner }: { owner: string }) {
           </span>
         </label>
         <label className={radio(isPrivate)}>
-          <input type="radio" name="visibility" value="private" className="mt-1 accent-primary" checked={isPrivate} onChange={() => setIsPrivate(true)} />
+          <input
+            type="radio"
+            name="visibility"
+            value="private"
+            className="mt-1 accent-primary"
+            checked={isPrivate}
+            onChange={() => setIsPrivate(true)}
+          />
           <span>
             <span className="flex items-center gap-1.5 text-sm font-medium">
               <LockIcon /> Private
@@ -87,7 +116,13 @@ export function NewRepoForm({ owner }: { owner: string }) {
         </label>
       </fieldset>
       <Field label="Default branch" id="repo-branch" className="max-w-xs">
-        <Input name="defaultBranch" autoComplete="off" className="font-mono" value={defaultBranch} onChange={(e) => setDefaultBranch(e.target.value)} />
+        <Input
+          name="defaultBranch"
+          autoComplete="off"
+          className="font-mono"
+          value={defaultBranch}
+          onChange={(e) => setDefaultBranch(e.target.value)}
+        />
       </Field>
       <div className="border-t border-border pt-4">
         <Button type="submit" variant="primary" disabled={busy || !hydrated} data-testid="create-repo-submit">

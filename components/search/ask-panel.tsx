@@ -56,11 +56,15 @@ export function AskPanel({ repo, branch }: { repo: { id: string; owner: string; 
 
   return (
     <section className={cx(card, "mt-4 p-4")} aria-labelledby="ask-heading" data-testid="ask-panel">
-      <h2 id="ask-heading" className="text-sm font-semibold">Ask about this code</h2>
+      <h2 id="ask-heading" className="text-sm font-semibold">
+        Ask about this code
+      </h2>
       <ol className="mt-3 space-y-4" aria-live="polite">
         {turns.map((t, i) => (
           <li key={i} className="space-y-2" data-testid="ask-turn">
-            <p className="text-sm font-medium" data-testid="ask-question">{t.question}</p>
+            <p className="text-sm font-medium" data-testid="ask-question">
+              {t.question}
+            </p>
             <div className="min-w-0 rounded-md border border-border p-3">
               <div className="mb-2">
                 <EngineLabel engine={t.engine} verb={t.engine === "local" ? "Retrieved" : "Written"} />

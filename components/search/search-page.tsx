@@ -31,7 +31,12 @@ export interface SearchParams {
 /** `?q=&type=ts,py&path=src/**,lib/*` → trimmed values (lists split on commas and spaces). */
 export function searchParamsOf(search: Record<string, string | string[] | undefined>): SearchParams {
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
-  const list = (v: string | string[] | undefined) => one(v).split(/[\s,]+/).map((s) => s.trim()).filter(Boolean).slice(0, 20);
+  const list = (v: string | string[] | undefined) =>
+    one(v)
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .slice(0, 20);
   return { q: one(search.q).trim().slice(0, 500), types: list(search.type).map((t) => t.replace(/^\*?\./, "")), paths: list(search.path) };
 }
 
@@ -45,7 +50,11 @@ export async function SearchPage({ repo, params }: { repo: RepoData; params: Sea
       out = await caller.ai.semanticSearch({
         repoId: repo.id,
         query: params.q,
-        options: { limit: 30, ...(params.types.length ? { fileTypes: params.types } : {}), ...(params.paths.length ? { paths: params.paths } : {}) },
+        options: {
+          limit: 30,
+          ...(params.types.length ? { fileTypes: params.types } : {}),
+          ...(params.paths.length ? { paths: params.paths } : {}),
+        },
       });
     } catch (e) {
       if (!(e instanceof TRPCError) || e.code === "INTERNAL_SERVER_ERROR") throw e;
@@ -64,20 +73,61 @@ export async function SearchPage({ repo, params }: { repo: RepoData; params: Sea
           on <span className="font-mono">{status.branch}</span>
         </span>
       </h1>
-      <form method="get" role="search" aria-label="Search code" className={cx(card, "grid gap-3 p-4 sm:grid-cols-[1fr_10rem_12rem_auto] sm:items-end")} data-testid="search-form">
+      <form
+        method="get"
+        role="search"
+        aria-label="Search code"
+        className={cx(card, "grid gap-3 p-4 sm:grid-cols-[1fr_10rem_12rem_auto] sm:items-end")}
+        data-testid="search-form"
+      >
         <div>
-          <label htmlFor="search-q" className={label}>Query</label>
-          <Input id="search-q" name="q" type="search" defaultValue={params.q} placeholder="e.g. parse a duration into milliseconds" autoComplete="off" className="mt-1" data-testid="search-query" />
+          <label htmlFor="search-q" className={label}>
+            Query
+          </label>
+          <Input
+            id="search-q"
+            name="q"
+            type="search"
+            defaultValue={params.q}
+            placeholder="e.g. parse a duration into milliseconds"
+            autoComplete="off"
+            className="mt-1"
+            data-testid="search-query"
+          />
         </div>
         <div>
-          <label htmlFor="search-type" className={label}>File types</label>
-          <Input id="search-type" name="type" defaultValue={params.types.join(", ")} placeholder="ts, py" className="mt-1" aria-describedby="search-type-hint" data-testid="search-types" />
-          <p id="search-type-hint" className={cx(hint, "sr-only")}>Extensions, separated by commas</p>
+          <label htmlFor="search-type" className={label}>
+            File types
+          </label>
+          <Input
+            id="search-type"
+            name="type"
+            defaultValue={params.types.join(", ")}
+            placeholder="ts, py"
+            className="mt-1"
+            aria-describedby="search-type-hint"
+            data-testid="search-types"
+          />
+          <p id="search-type-hint" className={cx(hint, "sr-only")}>
+            Extensions, separated by commas
+          </p>
         </div>
         <div>
-          <label htmlFor="search-path" className={label}>Paths</label>
-          <Input id="search-path" name="path" defaultValue={params.paths.join(", ")} placeholder="src/**" className="mt-1" aria-describedby="search-path-hint" data-testid="search-paths" />
-          <p id="search-path-hint" className={cx(hint, "sr-only")}>Glob patterns, separated by commas</p>
+          <label htmlFor="search-path" className={label}>
+            Paths
+          </label>
+          <Input
+            id="search-path"
+            name="path"
+            defaultValue={params.paths.join(", ")}
+            placeholder="src/**"
+            className="mt-1"
+            aria-describedby="search-path-hint"
+            data-testid="search-paths"
+          />
+          <p id="search-path-hint" className={cx(hint, "sr-only")}>
+            Glob patterns, separated by commas
+          </p>
         </div>
         <Button type="submit" variant="primary" data-testid="search-submit">
           <SearchIcon /> Search
@@ -86,17 +136,24 @@ export async function SearchPage({ repo, params }: { repo: RepoData; params: Sea
 
       <div className="mt-4 space-y-3">
         {repo.isEmpty ? (
-          <p className="text-sm text-muted-foreground" data-testid="search-empty-repo">This repository is empty: push code to search it.</p>
+          <p className="text-sm text-muted-foreground" data-testid="search-empty-repo">
+            This repository is empty: push code to search it.
+          </p>
         ) : indexing ? (
           <IndexWatcher
             repoId={repo.id}
             branch={after.branch}
-            message={after.status === "missing" || (after.status !== "ready" && !after.commitSha) ? "Indexing this repository… results appear when it is done." : "The index is being refreshed; results may miss the newest changes."}
+            message={
+              after.status === "missing" || (after.status !== "ready" && !after.commitSha)
+                ? "Indexing this repository… results appear when it is done."
+                : "The index is being refreshed; results may miss the newest changes."
+            }
           />
         ) : null}
         {after.embeddingError && (
           <p className="text-sm text-warning" data-testid="search-embedding-error">
-            The embedding provider failed ({after.embeddingError}): results come from the lexical engine until a later refresh embeds the code.
+            The embedding provider failed ({after.embeddingError}): results come from the lexical engine until a later refresh embeds the
+            code.
           </p>
         )}
         {error && (
@@ -107,7 +164,8 @@ export async function SearchPage({ repo, params }: { repo: RepoData; params: Sea
         {out && <Results repo={repo} branch={after.branch} out={out} />}
         {!params.q && !repo.isEmpty && !indexing && (
           <p className="text-sm text-muted-foreground" data-testid="search-hint">
-            Describe what the code does in your own words; names, comments and identifiers are matched ({after.files} files, {after.chunks} chunks indexed).
+            Describe what the code does in your own words; names, comments and identifiers are matched ({after.files} files, {after.chunks}{" "}
+            chunks indexed).
           </p>
         )}
       </div>
@@ -145,7 +203,11 @@ function Results({ repo, branch, out }: { repo: RepoData; branch: string; out: O
               <li key={`${r.path}:${r.startLine}:${i}`} className={cx(card, "overflow-hidden")} data-testid="search-result">
                 <div className="flex flex-wrap items-center gap-2 border-b border-border bg-muted px-3 py-2 text-sm">
                   <CodeIcon className="text-subtle-foreground" />
-                  <Link href={href} className="min-w-0 break-all font-mono font-medium text-primary hover:underline" data-testid="search-result-link">
+                  <Link
+                    href={href}
+                    className="min-w-0 break-all font-mono font-medium text-primary hover:underline"
+                    data-testid="search-result-link"
+                  >
                     {r.path}:{r.startLine === r.endLine ? r.startLine : `${r.startLine}–${r.endLine}`}
                   </Link>
                   {r.chunkName && <span className="min-w-0 break-all font-mono text-xs text-foreground">{r.chunkName}</span>}
@@ -155,7 +217,11 @@ function Results({ repo, branch, out }: { repo: RepoData; branch: string; out: O
                     score {r.score.toFixed(2)}
                   </span>
                 </div>
-                <pre className="overflow-x-auto px-3 py-2 text-xs leading-5" tabIndex={0} aria-label={`Code of ${r.path} from line ${r.startLine}`}>
+                <pre
+                  className="overflow-x-auto px-3 py-2 text-xs leading-5"
+                  tabIndex={0}
+                  aria-label={`Code of ${r.path} from line ${r.startLine}`}
+                >
                   <code>
                     {preview.map((l, k) => (
                       <span key={k} className="block">

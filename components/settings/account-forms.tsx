@@ -47,10 +47,23 @@ export function ProfileForm({ name, email }: { name: string | null; email: strin
     <form method="post" onSubmit={onSubmit} className="space-y-4" noValidate data-testid="profile-form">
       {error && !emailConflict && <FormError message={error} />}
       <Field label="Name" hint="Shown next to your username. Leave empty to show only the username.">
-        <Input value={values.name} maxLength={100} autoComplete="name" onChange={(e) => setValues({ ...values, name: e.target.value })} data-testid="profile-name" />
+        <Input
+          value={values.name}
+          maxLength={100}
+          autoComplete="name"
+          onChange={(e) => setValues({ ...values, name: e.target.value })}
+          data-testid="profile-name"
+        />
       </Field>
       <Field label="Email" hint="Never shown on your profile. Each address belongs to one account." error={emailConflict}>
-        <Input type="email" value={values.email} maxLength={254} autoComplete="email" onChange={(e) => setValues({ ...values, email: e.target.value })} data-testid="profile-email" />
+        <Input
+          type="email"
+          value={values.email}
+          maxLength={254}
+          autoComplete="email"
+          onChange={(e) => setValues({ ...values, email: e.target.value })}
+          data-testid="profile-email"
+        />
       </Field>
       <Button type="submit" variant="primary" disabled={!hydrated || busy || !dirty} data-testid="save-profile">
         {busy ? "Saving…" : "Save profile"}
@@ -80,7 +93,11 @@ export function PasswordForm() {
       const result = await change.mutateAsync({ currentPassword: values.current, newPassword: values.next });
       setValues(empty);
       setTouched(false);
-      toast.success(result.signedOut > 0 ? `Password changed. ${result.signedOut} other session${result.signedOut === 1 ? " was" : "s were"} signed out.` : "Password changed");
+      toast.success(
+        result.signedOut > 0
+          ? `Password changed. ${result.signedOut} other session${result.signedOut === 1 ? " was" : "s were"} signed out.`
+          : "Password changed",
+      );
     } catch (err) {
       setError(errorMessage(err));
     }
@@ -90,16 +107,47 @@ export function PasswordForm() {
     <form method="post" onSubmit={onSubmit} className="space-y-4" noValidate data-testid="password-form">
       {error && !currentWrong && <FormError message={error} />}
       <Field label="Current password" error={currentWrong ?? (touched && !values.current ? "Enter your current password" : undefined)}>
-        <Input type="password" autoComplete="current-password" value={values.current} onChange={(e) => setValues({ ...values, current: e.target.value })} data-testid="current-password" />
+        <Input
+          type="password"
+          autoComplete="current-password"
+          value={values.current}
+          onChange={(e) => setValues({ ...values, current: e.target.value })}
+          data-testid="current-password"
+        />
       </Field>
-      <Field label="New password" hint={`At least ${MIN_PASSWORD} characters.`} error={tooShort && touched ? `Use at least ${MIN_PASSWORD} characters` : undefined}>
-        <Input type="password" autoComplete="new-password" value={values.next} maxLength={1024} onChange={(e) => setValues({ ...values, next: e.target.value })} data-testid="new-password" />
+      <Field
+        label="New password"
+        hint={`At least ${MIN_PASSWORD} characters.`}
+        error={tooShort && touched ? `Use at least ${MIN_PASSWORD} characters` : undefined}
+      >
+        <Input
+          type="password"
+          autoComplete="new-password"
+          value={values.next}
+          maxLength={1024}
+          onChange={(e) => setValues({ ...values, next: e.target.value })}
+          data-testid="new-password"
+        />
       </Field>
       <Field label="Confirm new password" error={mismatch && touched ? "The passwords do not match" : undefined}>
-        <Input type="password" autoComplete="new-password" value={values.confirm} maxLength={1024} onChange={(e) => setValues({ ...values, confirm: e.target.value })} data-testid="confirm-password" />
+        <Input
+          type="password"
+          autoComplete="new-password"
+          value={values.confirm}
+          maxLength={1024}
+          onChange={(e) => setValues({ ...values, confirm: e.target.value })}
+          data-testid="confirm-password"
+        />
       </Field>
-      <p className="text-xs text-subtle-foreground">Changing your password signs out every other browser. This one stays signed in; personal access tokens keep working.</p>
-      <Button type="submit" variant="primary" disabled={!hydrated || change.isPending || !values.current || !values.next || !values.confirm} data-testid="change-password">
+      <p className="text-xs text-subtle-foreground">
+        Changing your password signs out every other browser. This one stays signed in; personal access tokens keep working.
+      </p>
+      <Button
+        type="submit"
+        variant="primary"
+        disabled={!hydrated || change.isPending || !values.current || !values.next || !values.confirm}
+        data-testid="change-password"
+      >
         {change.isPending ? "Changing…" : "Change password"}
       </Button>
     </form>

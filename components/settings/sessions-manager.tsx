@@ -23,8 +23,26 @@ export interface SessionRow {
 /** A short browser name from a User-Agent ("Chrome on Linux"), or the raw text when unknown. */
 export function describeBrowser(userAgent: string | null): string {
   if (!userAgent) return "Unknown browser";
-  const browser = /Edg\//.test(userAgent) ? "Edge" : /Firefox\//.test(userAgent) ? "Firefox" : /Chrom(e|ium)\//.test(userAgent) ? "Chrome" : /Safari\//.test(userAgent) ? "Safari" : null;
-  const os = /Windows/.test(userAgent) ? "Windows" : /Android/.test(userAgent) ? "Android" : /iPhone|iPad/.test(userAgent) ? "iOS" : /Mac OS X/.test(userAgent) ? "macOS" : /Linux/.test(userAgent) ? "Linux" : null;
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /Firefox\//.test(userAgent)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(userAgent)
+        ? "Chrome"
+        : /Safari\//.test(userAgent)
+          ? "Safari"
+          : null;
+  const os = /Windows/.test(userAgent)
+    ? "Windows"
+    : /Android/.test(userAgent)
+      ? "Android"
+      : /iPhone|iPad/.test(userAgent)
+        ? "iOS"
+        : /Mac OS X/.test(userAgent)
+          ? "macOS"
+          : /Linux/.test(userAgent)
+            ? "Linux"
+            : null;
   return browser ? `${browser}${os ? ` on ${os}` : ""}` : userAgent.slice(0, 60);
 }
 
@@ -37,10 +55,17 @@ export function SessionsManager({ initialSessions }: { initialSessions: SessionR
   const leave = () => window.location.assign("/signin");
   const revoke = useMutation({
     ...trpc.users.revokeSession.mutationOptions(),
-    onSuccess: (_data, vars) => (sessions.data.find((s) => s.id === vars.sessionId)?.current ? leave() : queryClient.invalidateQueries({ queryKey: trpc.users.sessions.queryKey() })),
+    onSuccess: (_data, vars) =>
+      sessions.data.find((s) => s.id === vars.sessionId)?.current
+        ? leave()
+        : queryClient.invalidateQueries({ queryKey: trpc.users.sessions.queryKey() }),
     onError: (e) => setError(e.message),
   });
-  const everywhere = useMutation({ ...trpc.users.signOutEverywhere.mutationOptions(), onSuccess: leave, onError: (e) => setError(e.message) });
+  const everywhere = useMutation({
+    ...trpc.users.signOutEverywhere.mutationOptions(),
+    onSuccess: leave,
+    onError: (e) => setError(e.message),
+  });
 
   return (
     <div className="space-y-4">
@@ -51,11 +76,23 @@ export function SessionsManager({ initialSessions }: { initialSessions: SessionR
             <div className="min-w-0">
               <div className="font-medium text-foreground">
                 {describeBrowser(s.userAgent)}
-                {s.current && <span className="ml-2 rounded-full bg-primary-muted px-2 py-0.5 text-xs font-medium text-primary">this browser</span>}
+                {s.current && (
+                  <span className="ml-2 rounded-full bg-primary-muted px-2 py-0.5 text-xs font-medium text-primary">this browser</span>
+                )}
               </div>
-              <div className="text-xs text-subtle-foreground">Signed in <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>{relativeTime(s.createdAt)}</time></div>
+              <div className="text-xs text-subtle-foreground">
+                Signed in{" "}
+                <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>
+                  {relativeTime(s.createdAt)}
+                </time>
+              </div>
             </div>
-            <button type="button" className={button.secondary} disabled={revoke.isPending} onClick={() => revoke.mutate({ sessionId: s.id })}>
+            <button
+              type="button"
+              className={button.secondary}
+              disabled={revoke.isPending}
+              onClick={() => revoke.mutate({ sessionId: s.id })}
+            >
               Sign out
             </button>
           </li>
@@ -63,7 +100,9 @@ export function SessionsManager({ initialSessions }: { initialSessions: SessionR
         {sessions.data.length === 0 && <li className="px-4 py-3 text-sm text-subtle-foreground">No sessions.</li>}
       </ul>
       <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-danger-border bg-card px-4 py-3">
-        <p className="text-sm text-muted-foreground">Sign out of every browser, this one included. Service tokens stop working too; personal access tokens are kept.</p>
+        <p className="text-sm text-muted-foreground">
+          Sign out of every browser, this one included. Service tokens stop working too; personal access tokens are kept.
+        </p>
         <button type="button" className={button.dangerOutline} onClick={() => setConfirmAll(true)} data-testid="sign-out-everywhere">
           Sign out everywhere
         </button>

@@ -1,6 +1,13 @@
 "use client";
 import { useState } from "react";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { DeviceIcon, MoonIcon, SunIcon } from "@/components/ui/icons";
 import { THEME_COOKIE, parseTheme, themeClass, type Theme } from "./theme";
 

@@ -33,7 +33,8 @@ function messageOf(text: string): string | undefined {
   const { error, message } = first as { error?: unknown; message?: unknown };
   if (typeof error === "string" && error.trim()) return error;
   if (error && typeof error === "object") {
-    const m = (error as { message?: unknown; json?: { message?: unknown } }).message ?? (error as { json?: { message?: unknown } }).json?.message;
+    const m =
+      (error as { message?: unknown; json?: { message?: unknown } }).message ?? (error as { json?: { message?: unknown } }).json?.message;
     if (typeof m === "string" && m.trim()) return m;
   }
   if (typeof message === "string" && message.trim()) return message;

@@ -32,7 +32,12 @@ interface ScopeInfo {
 }
 
 async function api<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, { credentials: "same-origin", cache: "no-store", ...init, headers: { "content-type": "application/json", ...init?.headers } });
+  const res = await fetch(path, {
+    credentials: "same-origin",
+    cache: "no-store",
+    ...init,
+    headers: { "content-type": "application/json", ...init?.headers },
+  });
   if (res.status === 204) return undefined as T;
   const text = await res.text().catch(() => "");
   if (!res.ok) throw new Error(apiErrorMessage(res.status, text));
@@ -44,7 +49,15 @@ async function api<T>(path: string, init?: RequestInit): Promise<T> {
 }
 
 /** `initialTokens`: the list as the server rendered it (no loading flash); refreshed after changes. */
-export function TokensManager({ scopes, defaultScopes, initialTokens }: { scopes: ScopeInfo[]; defaultScopes: string[]; initialTokens?: TokenRecord[] }) {
+export function TokensManager({
+  scopes,
+  defaultScopes,
+  initialTokens,
+}: {
+  scopes: ScopeInfo[];
+  defaultScopes: string[];
+  initialTokens?: TokenRecord[];
+}) {
   const [tokens, setTokens] = useState<TokenRecord[] | null>(initialTokens ?? null);
   const [loadError, setLoadError] = useState<string>();
   const [created, setCreated] = useState<(TokenRecord & { token: string }) | null>(null);
@@ -114,7 +127,14 @@ export function TokensManager({ scopes, defaultScopes, initialTokens }: { scopes
         ) : (
           <ul className={cx(card, "divide-y divide-border")} data-testid="token-list">
             {tokens.map((t) => (
-              <TokenRow key={t.id} token={t} onRevoke={() => { setRevokeError(undefined); setRevoking(t); }} />
+              <TokenRow
+                key={t.id}
+                token={t}
+                onRevoke={() => {
+                  setRevokeError(undefined);
+                  setRevoking(t);
+                }}
+              />
             ))}
           </ul>
         )}
@@ -129,7 +149,8 @@ export function TokensManager({ scopes, defaultScopes, initialTokens }: { scopes
         onConfirm={() => void confirmRevoke()}
       >
         <p>
-          Scripts and git clients using <strong>{revoking?.name}</strong> (<code className="font-mono text-xs">svc_{revoking?.prefix}…</code>) will stop working immediately. This cannot be undone.
+          Scripts and git clients using <strong>{revoking?.name}</strong> (
+          <code className="font-mono text-xs">svc_{revoking?.prefix}…</code>) will stop working immediately. This cannot be undone.
         </p>
         {revokeError && (
           <div className="mt-3">
@@ -164,7 +185,8 @@ function NewTokenBox({ token, onDismiss }: { token: TokenRecord & { token: strin
             <CopyButton text={token.token} label="Copy token" testId="copy-token" />
           </div>
           <p className="mt-2 text-xs text-primary">
-            Use it as the password when git asks for credentials, or send <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to the API.
+            Use it as the password when git asks for credentials, or send{" "}
+            <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to the API.
           </p>
         </div>
         <button type="button" className={cx(button.ghost, "px-2! py-1! text-xs")} onClick={onDismiss} aria-label="Dismiss">
@@ -175,7 +197,15 @@ function NewTokenBox({ token, onDismiss }: { token: TokenRecord & { token: strin
   );
 }
 
-function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeInfo[]; defaultScopes: string[]; onCreated: (t: TokenRecord & { token: string }) => void }) {
+function CreateTokenForm({
+  scopes,
+  defaultScopes,
+  onCreated,
+}: {
+  scopes: ScopeInfo[];
+  defaultScopes: string[];
+  onCreated: (t: TokenRecord & { token: string }) => void;
+}) {
   const [name, setName] = useState("");
   const [selected, setSelected] = useState<string[]>(defaultScopes);
   const [expiry, setExpiry] = useState<string>(DEFAULT_EXPIRY);
@@ -217,7 +247,13 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
           </Field>
           <Field label="Expiration" id="token-expiry">
             {/* a native select: the expiry list is short and the platform's picker suits phones */}
-            <select id="token-expiry" className={input} value={expiry} onChange={(e) => setExpiry(e.target.value)} data-testid="token-expiry">
+            <select
+              id="token-expiry"
+              className={input}
+              value={expiry}
+              onChange={(e) => setExpiry(e.target.value)}
+              data-testid="token-expiry"
+            >
               {EXPIRY_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
@@ -233,7 +269,13 @@ function CreateTokenForm({ scopes, defaultScopes, onCreated }: { scopes: ScopeIn
             {scopes.map((s) => {
               const checked = selected.includes(s.name);
               return (
-                <label key={s.name} className={cx("flex cursor-pointer items-start gap-3 rounded-md border p-3", checked ? "border-primary-border bg-primary-muted/50" : "border-border hover:bg-muted")}>
+                <label
+                  key={s.name}
+                  className={cx(
+                    "flex cursor-pointer items-start gap-3 rounded-md border p-3",
+                    checked ? "border-primary-border bg-primary-muted/50" : "border-border hover:bg-muted",
+                  )}
+                >
                   <input
                     type="checkbox"
                     className="mt-0.5 accent-primary"
@@ -269,7 +311,11 @@ function TokenRow({ token, onRevoke }: { token: TokenRecord; onRevoke: () => voi
           <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs text-muted-foreground" data-testid="token-prefix">
             svc_{token.prefix}…
           </code>
-          {token.expired && <span className={cx(badge, "border-danger-border bg-danger-muted text-danger")} data-testid="token-expired">Expired</span>}
+          {token.expired && (
+            <span className={cx(badge, "border-danger-border bg-danger-muted text-danger")} data-testid="token-expired">
+              Expired
+            </span>
+          )}
         </div>
         <div className="mt-1.5 flex flex-wrap gap-1">
           {token.scopes.map((s) => (

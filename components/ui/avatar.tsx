@@ -16,7 +16,11 @@ const sizes = { xs: "h-5 w-5 text-[10px]", sm: "h-6 w-6 text-[11px]", md: "h-8 w
 export function Avatar({ username, size = "xs", className }: { username: string; size?: keyof typeof sizes; className?: string }) {
   return (
     <span
-      className={cx("inline-flex shrink-0 select-none items-center justify-center rounded-full font-semibold uppercase text-white", sizes[size], className)}
+      className={cx(
+        "inline-flex shrink-0 select-none items-center justify-center rounded-full font-semibold uppercase text-white",
+        sizes[size],
+        className,
+      )}
       style={{ backgroundColor: `hsl(${avatarHue(username)} 55% 32%)` }}
       title={username}
       aria-hidden="true"

@@ -10,7 +10,12 @@ const tones: Record<BadgeTone, string> = {
 
 /** A small rounded label (role, visibility, state); every tone passes AA contrast in both themes. */
 export function Badge({ tone = "neutral", className, ...props }: { tone?: BadgeTone } & React.HTMLAttributes<HTMLSpanElement>) {
-  return <span className={cx("inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium", tones[tone], className)} {...props} />;
+  return (
+    <span
+      className={cx("inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium", tones[tone], className)}
+      {...props}
+    />
+  );
 }
 
 /** GitHub's "bot" label beside an automated account's name (the AI reviewer `svc-ai`). */

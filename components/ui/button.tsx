@@ -12,7 +12,12 @@ export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & {
 };
 
 /** The one button of the UI (variants primary, secondary, danger, dangerOutline, ghost; sizes sm, md, icon). `type` defaults to "button". */
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button({ variant, size, asChild, className, type, ...props }, ref) {
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { variant, size, asChild, className, type, ...props },
+  ref,
+) {
   const Comp = asChild ? Slot.Root : "button";
-  return <Comp ref={ref} type={asChild ? undefined : (type ?? "button")} className={cx(buttonClass({ variant, size }), className)} {...props} />;
+  return (
+    <Comp ref={ref} type={asChild ? undefined : (type ?? "button")} className={cx(buttonClass({ variant, size }), className)} {...props} />
+  );
 });

@@ -14,8 +14,21 @@ export type ComboboxOption = { value: string; label: string; keywords?: string[]
  * and `loading` shows progress. `allowClear` adds a "None" item that picks null.
  */
 export function Combobox({
-  options, value, onChange, placeholder = "Select…", searchPlaceholder = "Search…", emptyText = "No results.",
-  onSearch, loading, allowClear, clearLabel = "None", disabled, testId, triggerClassName, renderValue, ariaLabel,
+  options,
+  value,
+  onChange,
+  placeholder = "Select…",
+  searchPlaceholder = "Search…",
+  emptyText = "No results.",
+  onSearch,
+  loading,
+  allowClear,
+  clearLabel = "None",
+  disabled,
+  testId,
+  triggerClassName,
+  renderValue,
+  ariaLabel,
 }: {
   options: ComboboxOption[];
   value: string | null;
@@ -44,24 +57,49 @@ export function Combobox({
       <PopoverTrigger
         disabled={disabled}
         aria-label={ariaLabel}
-        className={cx("flex w-full items-center gap-2 rounded-md px-2 py-1 text-left text-sm text-foreground hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default disabled:hover:bg-transparent", triggerClassName)}
+        className={cx(
+          "flex w-full items-center gap-2 rounded-md px-2 py-1 text-left text-sm text-foreground hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default disabled:hover:bg-transparent",
+          triggerClassName,
+        )}
         data-testid={testId}
       >
-        <span className="min-w-0 flex-1 truncate">{current ? (renderValue ? renderValue(current) : <>{current.icon} {current.label}</>) : <span className="text-subtle-foreground">{placeholder}</span>}</span>
+        <span className="min-w-0 flex-1 truncate">
+          {current ? (
+            renderValue ? (
+              renderValue(current)
+            ) : (
+              <>
+                {current.icon} {current.label}
+              </>
+            )
+          ) : (
+            <span className="text-subtle-foreground">{placeholder}</span>
+          )}
+        </span>
         <ChevronDownIcon className="text-subtle-foreground" />
       </PopoverTrigger>
       <PopoverContent className="w-72 p-0" data-testid={testId ? `${testId}-menu` : undefined}>
         <Command shouldFilter={!onSearch}>
           <CommandInput placeholder={searchPlaceholder} onValueChange={onSearch} aria-label={searchPlaceholder} />
           <CommandList>
-            {loading ? <div className="px-2 py-3 text-center text-sm text-subtle-foreground">Searching…</div> : <CommandEmpty>{emptyText}</CommandEmpty>}
+            {loading ? (
+              <div className="px-2 py-3 text-center text-sm text-subtle-foreground">Searching…</div>
+            ) : (
+              <CommandEmpty>{emptyText}</CommandEmpty>
+            )}
             {allowClear && value !== null && (
               <CommandItem value={`__none__ ${clearLabel}`} onSelect={() => pick(null)}>
                 <span className="text-muted-foreground">{clearLabel}</span>
               </CommandItem>
             )}
             {options.map((o) => (
-              <CommandItem key={o.value} value={`${o.label} ${o.value}`} keywords={o.keywords} onSelect={() => pick(o.value)} data-testid={testId ? `${testId}-option` : undefined}>
+              <CommandItem
+                key={o.value}
+                value={`${o.label} ${o.value}`}
+                keywords={o.keywords}
+                onSelect={() => pick(o.value)}
+                data-testid={testId ? `${testId}-option` : undefined}
+              >
                 {o.icon}
                 <span className="min-w-0 flex-1 truncate">{o.label}</span>
                 {o.hint && <span className="text-xs text-subtle-foreground">{o.hint}</span>}

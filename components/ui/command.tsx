@@ -29,13 +29,24 @@ export function CommandEmpty(props: React.ComponentProps<typeof C.Empty>) {
 }
 
 export function CommandGroup({ className, ...props }: React.ComponentProps<typeof C.Group>) {
-  return <C.Group className={cx("[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:text-subtle-foreground", className)} {...props} />;
+  return (
+    <C.Group
+      className={cx(
+        "[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:text-subtle-foreground",
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 export function CommandItem({ className, ...props }: React.ComponentProps<typeof C.Item>) {
   return (
     <C.Item
-      className={cx("flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[disabled=true]:opacity-50 data-[selected=true]:bg-accent", className)}
+      className={cx(
+        "flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[disabled=true]:opacity-50 data-[selected=true]:bg-accent",
+        className,
+      )}
       {...props}
     />
   );

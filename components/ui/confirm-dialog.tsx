@@ -10,7 +10,14 @@ import { Dialog, DialogContent } from "./dialog";
  * button off until such a field is filled in correctly. While `busy`, it cannot be dismissed.
  */
 export function ConfirmDialog({
-  open, title, children, confirmLabel, busy, confirmDisabled, onConfirm, onCancel,
+  open,
+  title,
+  children,
+  confirmLabel,
+  busy,
+  confirmDisabled,
+  onConfirm,
+  onCancel,
 }: {
   open: boolean;
   title: string;

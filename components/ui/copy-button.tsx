@@ -31,7 +31,19 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /** `iconOnly`: a compact button showing only the icon; `label` is then its accessible name and tooltip. */
-export function CopyButton({ text, label = "Copy", className, testId, iconOnly }: { text: string; label?: string; className?: string; testId?: string; iconOnly?: boolean }) {
+export function CopyButton({
+  text,
+  label = "Copy",
+  className,
+  testId,
+  iconOnly,
+}: {
+  text: string;
+  label?: string;
+  className?: string;
+  testId?: string;
+  iconOnly?: boolean;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;
@@ -49,7 +61,9 @@ export function CopyButton({ text, label = "Copy", className, testId, iconOnly }
     >
       {state === "copied" ? <CheckIcon className="text-primary" /> : <CopyIcon />}
       {iconOnly ? (
-        <span className="sr-only" aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : ""}</span>
+        <span className="sr-only" aria-live="polite">
+          {state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : ""}
+        </span>
       ) : (
         <span>{state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : label}</span>
       )}

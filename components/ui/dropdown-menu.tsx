@@ -19,7 +19,10 @@ export function DropdownMenuContent({ className, align = "end", sideOffset = 4, 
         align={align}
         sideOffset={sideOffset}
         collisionPadding={8}
-        className={cx("z-50 min-w-44 max-h-[var(--radix-dropdown-menu-content-available-height)] overflow-y-auto rounded-md border border-border bg-popover p-1 text-foreground shadow-lg", className)}
+        className={cx(
+          "z-50 min-w-44 max-h-[var(--radix-dropdown-menu-content-available-height)] overflow-y-auto rounded-md border border-border bg-popover p-1 text-foreground shadow-lg",
+          className,
+        )}
         {...props}
       />
     </M.Portal>

@@ -16,8 +16,22 @@ export function useField(): FieldState | null {
  * there is an error, so screen readers read all of it (WCAG 1.3.1, 3.3.1).
  */
 export function Field({
-  label, hint, error, children, className, id: givenId, required,
-}: { label: React.ReactNode; hint?: React.ReactNode; error?: string | null; children: React.ReactNode; className?: string; id?: string; required?: boolean }) {
+  label,
+  hint,
+  error,
+  children,
+  className,
+  id: givenId,
+  required,
+}: {
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  error?: string | null;
+  children: React.ReactNode;
+  className?: string;
+  id?: string;
+  required?: boolean;
+}) {
   const auto = useId();
   const id = givenId ?? `f${auto.replace(/:/g, "")}`;
   const hintId = hint ? `${id}-hint` : undefined;
@@ -28,11 +42,23 @@ export function Field({
       <div className={cx("space-y-1", className)}>
         <label htmlFor={id} className="block text-sm font-medium text-foreground">
           {label}
-          {required && <span className="ml-0.5 text-danger" aria-hidden="true">*</span>}
+          {required && (
+            <span className="ml-0.5 text-danger" aria-hidden="true">
+              *
+            </span>
+          )}
         </label>
         {children}
-        {hint && <p id={hintId} className="text-xs text-subtle-foreground">{hint}</p>}
-        {error && <p id={errorId} className="text-xs font-medium text-danger" data-testid="field-error">{error}</p>}
+        {hint && (
+          <p id={hintId} className="text-xs text-subtle-foreground">
+            {hint}
+          </p>
+        )}
+        {error && (
+          <p id={errorId} className="text-xs font-medium text-danger" data-testid="field-error">
+            {error}
+          </p>
+        )}
       </div>
     </FieldContext.Provider>
   );

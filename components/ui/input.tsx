@@ -4,7 +4,10 @@ import { useField } from "./field";
 import { cx, input as inputClass } from "./styles";
 
 /** A text input; inside a <Field> it takes the field's id and ARIA wiring. */
-export const Input = forwardRef<HTMLInputElement, React.InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...props }, ref) {
+export const Input = forwardRef<HTMLInputElement, React.InputHTMLAttributes<HTMLInputElement>>(function Input(
+  { className, ...props },
+  ref,
+) {
   const field = useField();
   return (
     <input
@@ -19,7 +22,10 @@ export const Input = forwardRef<HTMLInputElement, React.InputHTMLAttributes<HTML
 });
 
 /** A multi-line text input; inside a <Field> it takes the field's id and ARIA wiring. */
-export const Textarea = forwardRef<HTMLTextAreaElement, React.TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...props }, ref) {
+export const Textarea = forwardRef<HTMLTextAreaElement, React.TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea(
+  { className, ...props },
+  ref,
+) {
   const field = useField();
   return (
     <textarea
@@ -37,7 +43,10 @@ export const Textarea = forwardRef<HTMLTextAreaElement, React.TextareaHTMLAttrib
  * A native `<select>` (for short option lists in forms, where the platform picker suits phones);
  * inside a <Field> it takes the field's id and ARIA wiring. Options are its children.
  */
-export const NativeSelect = forwardRef<HTMLSelectElement, React.SelectHTMLAttributes<HTMLSelectElement>>(function NativeSelect({ className, ...props }, ref) {
+export const NativeSelect = forwardRef<HTMLSelectElement, React.SelectHTMLAttributes<HTMLSelectElement>>(function NativeSelect(
+  { className, ...props },
+  ref,
+) {
   const field = useField();
   return (
     <select

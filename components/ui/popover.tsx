@@ -15,7 +15,10 @@ export function PopoverContent({ className, align = "start", sideOffset = 4, ...
         align={align}
         sideOffset={sideOffset}
         collisionPadding={8}
-        className={cx("z-50 max-h-[var(--radix-popover-content-available-height)] w-64 overflow-y-auto rounded-md border border-border bg-popover p-1 text-foreground shadow-lg focus:outline-none", className)}
+        className={cx(
+          "z-50 max-h-[var(--radix-popover-content-available-height)] w-64 overflow-y-auto rounded-md border border-border bg-popover p-1 text-foreground shadow-lg focus:outline-none",
+          className,
+        )}
         {...props}
       />
     </P.Portal>

@@ -11,8 +11,26 @@ export type SelectOption = { value: string; label: React.ReactNode; disabled?: b
  * trigger takes the field's id and ARIA wiring. Radix forbids "" as an item value.
  */
 export function Select({
-  value, onValueChange, options, placeholder, disabled, className, testId, ariaLabel, name,
-}: { value: string | undefined; onValueChange: (value: string) => void; options: SelectOption[]; placeholder?: string; disabled?: boolean; className?: string; testId?: string; ariaLabel?: string; name?: string }) {
+  value,
+  onValueChange,
+  options,
+  placeholder,
+  disabled,
+  className,
+  testId,
+  ariaLabel,
+  name,
+}: {
+  value: string | undefined;
+  onValueChange: (value: string) => void;
+  options: SelectOption[];
+  placeholder?: string;
+  disabled?: boolean;
+  className?: string;
+  testId?: string;
+  ariaLabel?: string;
+  name?: string;
+}) {
   const field = useField();
   return (
     <S.Root value={value} onValueChange={onValueChange} disabled={disabled} name={name}>
@@ -22,7 +40,10 @@ export function Select({
         aria-invalid={field?.invalid || undefined}
         aria-label={ariaLabel}
         data-testid={testId}
-        className={cx("flex h-8 w-full items-center justify-between gap-2 rounded-md border border-input bg-card px-3 text-sm text-foreground shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-ring/40 disabled:opacity-60 data-[placeholder]:text-subtle-foreground", className)}
+        className={cx(
+          "flex h-8 w-full items-center justify-between gap-2 rounded-md border border-input bg-card px-3 text-sm text-foreground shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-ring/40 disabled:opacity-60 data-[placeholder]:text-subtle-foreground",
+          className,
+        )}
       >
         <S.Value placeholder={placeholder} />
         <S.Icon>
@@ -30,7 +51,11 @@ export function Select({
         </S.Icon>
       </S.Trigger>
       <S.Portal>
-        <S.Content position="popper" sideOffset={4} className="z-50 max-h-[var(--radix-select-content-available-height)] min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border border-border bg-popover text-foreground shadow-lg">
+        <S.Content
+          position="popper"
+          sideOffset={4}
+          className="z-50 max-h-[var(--radix-select-content-available-height)] min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border border-border bg-popover text-foreground shadow-lg"
+        >
           <S.Viewport className="p-1">
             {options.map((o) => (
               <S.Item

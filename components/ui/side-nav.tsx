@@ -35,7 +35,11 @@ export function SideNav({ label, items }: { label: string; items: SideNavItem[] 
                 data-testid={item.testId}
                 className={cx(
                   "flex items-center gap-2 rounded-md px-3 py-1.5 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
-                  active ? "bg-accent text-foreground" : item.danger ? "text-danger hover:bg-danger-muted" : "text-muted-foreground hover:bg-accent/70 hover:text-foreground",
+                  active
+                    ? "bg-accent text-foreground"
+                    : item.danger
+                      ? "text-danger hover:bg-danger-muted"
+                      : "text-muted-foreground hover:bg-accent/70 hover:text-foreground",
                 )}
               >
                 {item.icon}

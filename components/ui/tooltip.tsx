@@ -7,7 +7,15 @@ export function TooltipProvider({ children }: { children: React.ReactNode }) {
 }
 
 /** A tooltip on hover and keyboard focus of `children` (which must be one focusable element). */
-export function Tooltip({ content, children, side = "top" }: { content: React.ReactNode; children: React.ReactElement; side?: "top" | "bottom" | "left" | "right" }) {
+export function Tooltip({
+  content,
+  children,
+  side = "top",
+}: {
+  content: React.ReactNode;
+  children: React.ReactElement;
+  side?: "top" | "bottom" | "left" | "right";
+}) {
   return (
     <T.Root>
       <T.Trigger asChild>{children}</T.Trigger>

@@ -92,7 +92,10 @@ export function diffPrompt(files: Pick<DiffFile, "newPath" | "status" | "isBinar
  * added line numbers), at most MAX_MODEL_FINDINGS; messages trimmed to 1 000 characters.
  * Returns them and how many were dropped. Pure.
  */
-export function groundFindings(answer: ModelReviewAnswer["findings"], added: ReadonlyMap<string, ReadonlySet<number>>): { findings: Finding[]; dropped: number } {
+export function groundFindings(
+  answer: ModelReviewAnswer["findings"],
+  added: ReadonlyMap<string, ReadonlySet<number>>,
+): { findings: Finding[]; dropped: number } {
   const findings: Finding[] = [];
   let dropped = 0;
   const seen = new Set<string>();
@@ -116,7 +119,12 @@ export function groundFindings(answer: ModelReviewAnswer["findings"], added: Rea
  * state is changes_requested when any error finding remains. Errors: AppError
  * SERVICE_UNAVAILABLE when the provider fails (generateStructured).
  */
-export async function reviewWithModel(engine: ModelEngine, input: ReviewInput, diffFiles: Pick<DiffFile, "newPath" | "status" | "isBinary" | "hunks">[], abortSignal?: AbortSignal): Promise<LocalReview & { dropped: number }> {
+export async function reviewWithModel(
+  engine: ModelEngine,
+  input: ReviewInput,
+  diffFiles: Pick<DiffFile, "newPath" | "status" | "isBinary" | "hunks">[],
+  abortSignal?: AbortSignal,
+): Promise<LocalReview & { dropped: number }> {
   const answer = await generateStructured({
     engine,
     schema: modelReviewSchema,
@@ -131,7 +139,14 @@ export async function reviewWithModel(engine: ModelEngine, input: ReviewInput, d
   const musts = local.findings.filter((f) => f.severity === "error" && !flagged.has(`${f.path}\0${f.line}`));
   const all = [...musts, ...findings];
   const state = all.some((f) => f.severity === "error") ? "changes_requested" : "commented";
-  const extra = musts.length ? `\n\nThe local checks also found ${musts.length} secret or conflict marker line${musts.length === 1 ? "" : "s"}.` : "";
-  const counts = { model: findings.length, ...(musts.length ? { secret: musts.filter((f) => f.rule === "secret").length, conflict: musts.filter((f) => f.rule === "conflict").length } : {}) };
+  const extra = musts.length
+    ? `\n\nThe local checks also found ${musts.length} secret or conflict marker line${musts.length === 1 ? "" : "s"}.`
+    : "";
+  const counts = {
+    model: findings.length,
+    ...(musts.length
+      ? { secret: musts.filter((f) => f.rule === "secret").length, conflict: musts.filter((f) => f.rule === "conflict").length }
+      : {}),
+  };
   return { findings: all, state, body: (answer.summary.trim() || "Reviewed the changes.") + extra, counts, dropped };
 }

@@ -71,9 +71,12 @@ export const MAX_PER_FILE_RULE = 5;
 /** At most this many findings per review. */
 export const MAX_FINDINGS = 50;
 
-const CODE_EXT = /\.(?:[cm]?[jt]sx?|vue|svelte|py|rb|go|rs|java|kt|kts|scala|swift|c|cc|cpp|cxx|h|hh|hpp|cs|php|ex|exs|erl|clj|dart|lua|pl|sh)$/i;
-const LOCK_FILE = /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|go\.sum|poetry\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|uv\.lock)$/;
-const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|specs?|e2e|testing)\/|(?:\.|_)(?:test|spec)\.[^/]+$|(?:^|\/)test_[^/]+\.py$|Tests?\.(?:java|kt|cs|swift)$|_test\.(?:go|exs?)$/i;
+const CODE_EXT =
+  /\.(?:[cm]?[jt]sx?|vue|svelte|py|rb|go|rs|java|kt|kts|scala|swift|c|cc|cpp|cxx|h|hh|hpp|cs|php|ex|exs|erl|clj|dart|lua|pl|sh)$/i;
+const LOCK_FILE =
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|go\.sum|poetry\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|uv\.lock)$/;
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|__tests__|specs?|e2e|testing)\/|(?:\.|_)(?:test|spec)\.[^/]+$|(?:^|\/)test_[^/]+\.py$|Tests?\.(?:java|kt|cs|swift)$|_test\.(?:go|exs?)$/i;
 /** Paths where printing is the point (command-line scripts, examples): no debug findings there. */
 const PRINTING_PATH = /(?:^|\/)(?:scripts?|bin|cli|tools|examples?|benchmarks?|bench)\//i;
 
@@ -109,7 +112,16 @@ const JS: DebugPattern[] = [
   { re: /^\s*debugger\s*;?\s*$/, what: "a `debugger` statement" },
 ];
 const DEBUG: Record<string, DebugPattern[]> = {
-  js: JS, jsx: JS, ts: JS, tsx: JS, mjs: JS, cjs: JS, mts: JS, cts: JS, vue: JS, svelte: JS,
+  js: JS,
+  jsx: JS,
+  ts: JS,
+  tsx: JS,
+  mjs: JS,
+  cjs: JS,
+  mts: JS,
+  cts: JS,
+  vue: JS,
+  svelte: JS,
   py: [
     { re: /^\s*print\s*\(/, what: "a `print()` call" },
     { re: /\bbreakpoint\s*\(\s*\)|\bpdb\.set_trace\s*\(|^\s*import\s+i?pdb\b/, what: "a debugger breakpoint" },
@@ -176,8 +188,14 @@ export function isConflictMarker(text: string): boolean {
 }
 
 const LABEL: Record<ReviewRule, string> = {
-  secret: "possible secret", conflict: "conflict marker", debug: "debug statement", todo: "TODO/FIXME note",
-  binary: "large binary file", tests: "untested change", size: "very large pull request", model: "model finding",
+  secret: "possible secret",
+  conflict: "conflict marker",
+  debug: "debug statement",
+  todo: "TODO/FIXME note",
+  binary: "large binary file",
+  tests: "untested change",
+  size: "very large pull request",
+  model: "model finding",
 };
 
 /** The line findings of one file, before caps. */
@@ -187,12 +205,36 @@ function lineFindings(f: ReviewFile): Finding[] {
   f.added.forEach((a, i) => {
     const at = { path: f.path, line: a.line };
     const secret = secretOn(a.text, texts.slice(i + 1, i + 7));
-    if (secret) out.push({ ...at, severity: "error", rule: "secret", message: `This line adds what looks like ${secret}. Remove it from the change and from history, and rotate it: anyone who can read the repository can use it.` });
-    if (isConflictMarker(a.text)) out.push({ ...at, severity: "error", rule: "conflict", message: "A merge conflict marker was committed: resolve the conflict and remove the markers." });
+    if (secret)
+      out.push({
+        ...at,
+        severity: "error",
+        rule: "secret",
+        message: `This line adds what looks like ${secret}. Remove it from the change and from history, and rotate it: anyone who can read the repository can use it.`,
+      });
+    if (isConflictMarker(a.text))
+      out.push({
+        ...at,
+        severity: "error",
+        rule: "conflict",
+        message: "A merge conflict marker was committed: resolve the conflict and remove the markers.",
+      });
     const debug = debugStatement(f.path, a.text);
-    if (debug) out.push({ ...at, severity: "warning", rule: "debug", message: `This adds ${debug}, which looks like leftover debugging. Remove it, or use the project's logger if the output is intended.` });
+    if (debug)
+      out.push({
+        ...at,
+        severity: "warning",
+        rule: "debug",
+        message: `This adds ${debug}, which looks like leftover debugging. Remove it, or use the project's logger if the output is intended.`,
+      });
     const todo = todoMarker(a.text);
-    if (todo) out.push({ ...at, severity: "info", rule: "todo", message: `A new ${todo} note: consider tracking it in an issue so it is not forgotten.` });
+    if (todo)
+      out.push({
+        ...at,
+        severity: "info",
+        rule: "todo",
+        message: `A new ${todo} note: consider tracking it in an issue so it is not forgotten.`,
+      });
   });
   return out;
 }
@@ -228,17 +270,43 @@ export function reviewLocally(input: ReviewInput): LocalReview {
     if (isTestPath(f.path)) testTouched = true;
     else if (isCodePath(f.path) && f.status !== "deleted") codeLines += f.additions;
     if (f.isBinary && f.status !== "deleted" && (f.size ?? 0) >= LARGE_BINARY_BYTES) {
-      take([{ path: f.path, line: null, severity: "warning", rule: "binary", message: `${f.path} is a ${formatBytes(f.size!)} binary file: large binaries bloat every clone for good; consider Git LFS or storing it elsewhere.` }]);
+      take([
+        {
+          path: f.path,
+          line: null,
+          severity: "warning",
+          rule: "binary",
+          message: `${f.path} is a ${formatBytes(f.size!)} binary file: large binaries bloat every clone for good; consider Git LFS or storing it elsewhere.`,
+        },
+      ]);
     }
   }
   if (codeLines >= MIN_UNTESTED_CODE_LINES && !testTouched) {
-    take([{ path: null, line: null, severity: "info", rule: "tests", message: `${codeLines} lines of source code change and no test file does: consider adding or updating tests.` }]);
+    take([
+      {
+        path: null,
+        line: null,
+        severity: "info",
+        rule: "tests",
+        message: `${codeLines} lines of source code change and no test file does: consider adding or updating tests.`,
+      },
+    ]);
   }
   if (input.totalFiles > LARGE_PR_FILES || changedLines > LARGE_PR_LINES) {
-    take([{ path: null, line: null, severity: "warning", rule: "size", message: `This pull request changes ${input.totalFiles} files and ${changedLines} lines; above ${LARGE_PR_FILES} files or ${LARGE_PR_LINES} lines a review gets much less thorough. Consider splitting it.` }]);
+    take([
+      {
+        path: null,
+        line: null,
+        severity: "warning",
+        rule: "size",
+        message: `This pull request changes ${input.totalFiles} files and ${changedLines} lines; above ${LARGE_PR_FILES} files or ${LARGE_PR_LINES} lines a review gets much less thorough. Consider splitting it.`,
+      },
+    ]);
   }
   const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-  findings.sort((a, b) => rank[a.severity] - rank[b.severity] || (a.path ?? "").localeCompare(b.path ?? "") || (a.line ?? 0) - (b.line ?? 0));
+  findings.sort(
+    (a, b) => rank[a.severity] - rank[b.severity] || (a.path ?? "").localeCompare(b.path ?? "") || (a.line ?? 0) - (b.line ?? 0),
+  );
   const kept = findings.slice(0, MAX_FINDINGS);
   const state = kept.some((f) => f.severity === "error") ? "changes_requested" : "commented";
   return { findings: kept, state, body: summarize(input, kept, counts), counts };
@@ -247,9 +315,12 @@ export function reviewLocally(input: ReviewInput): LocalReview {
 /** The review body: what was looked at and the findings per rule (Markdown). */
 export function summarize(input: ReviewInput, findings: Finding[], counts: Partial<Record<ReviewRule, number>>): string {
   const files = `${input.totalFiles} file${input.totalFiles === 1 ? "" : "s"}`;
-  if (findings.length === 0) return `Reviewed ${files} and found nothing to flag: no debug statements, secrets, conflict markers, large binaries or new TODOs.`;
+  if (findings.length === 0)
+    return `Reviewed ${files} and found nothing to flag: no debug statements, secrets, conflict markers, large binaries or new TODOs.`;
   const errors = findings.some((f) => f.severity === "error");
-  const lines = (Object.keys(counts) as ReviewRule[]).map((r) => `- ${counts[r]} × ${LABEL[r]}${counts[r]! > 1 && !LABEL[r].endsWith("s") ? "s" : ""}`);
+  const lines = (Object.keys(counts) as ReviewRule[]).map(
+    (r) => `- ${counts[r]} × ${LABEL[r]}${counts[r]! > 1 && !LABEL[r].endsWith("s") ? "s" : ""}`,
+  );
   const general = findings.filter((f) => f.line === null).map((f) => `- ${f.message}`);
   return [
     `Reviewed ${files}. ${errors ? "**Changes requested**: this pull request adds something that must not be merged as is." : "Some things to look at:"}`,

@@ -55,7 +55,13 @@ export function currentSecretKey(env: Record<string, string | undefined> = proce
  */
 export function secretKeys(env: Record<string, string | undefined> = process.env): SecretKey[] {
   const out = [currentSecretKey(env)];
-  const more = [...(env.SVC_AI_KEY_SECRET_PREVIOUS ?? "").split(",").map((s) => s.trim()).filter(Boolean), getAuthSecret()];
+  const more = [
+    ...(env.SVC_AI_KEY_SECRET_PREVIOUS ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    getAuthSecret(),
+  ];
   for (const s of more) {
     const k = deriveKey(s);
     if (!out.some((o) => o.id === k.id)) out.push(k);

@@ -55,7 +55,10 @@ export function aiFailure(engine: ModelEngine, err: unknown): AppError {
     return new AppError("SERVICE_UNAVAILABLE", attempts > 1 ? `${inner.message} (after ${attempts} attempts)` : inner.message);
   }
   if (NoObjectGeneratedError.isInstance(err)) {
-    return new AppError("SERVICE_UNAVAILABLE", `${engine.engine} answered twice in a shape svc could not use; try again, or use another model`);
+    return new AppError(
+      "SERVICE_UNAVAILABLE",
+      `${engine.engine} answered twice in a shape svc could not use; try again, or use another model`,
+    );
   }
   if (APICallError.isInstance(err)) {
     const status = err.statusCode ? ` ${err.statusCode}` : "";

@@ -15,10 +15,7 @@
 import type { Scope } from "@/server/auth/scopes";
 import type { RepoRole } from "@/server/services/repos/access";
 
-export type AccessRule =
-  | { tier: "public" }
-  | { tier: "user"; scope: Scope }
-  | { tier: "repo"; level: RepoRole; scope?: Scope };
+export type AccessRule = { tier: "public" } | { tier: "user"; scope: Scope } | { tier: "repo"; level: RepoRole; scope?: Scope };
 
 export const ACCESS: Record<string, AccessRule> = {
   // users

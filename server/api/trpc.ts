@@ -42,7 +42,12 @@ export interface Context {
  * (`requestIdOf`: its well-formed X-Request-Id header or a new UUID).
  */
 export async function createContext(opts: { req: Request; requestId?: string }): Promise<Context> {
-  return { db: await getDb(), headers: opts.req.headers, publicUrl: getConfig().publicUrl, requestId: opts.requestId ?? requestIdOf(opts.req) };
+  return {
+    db: await getDb(),
+    headers: opts.req.headers,
+    publicUrl: getConfig().publicUrl,
+    requestId: opts.requestId ?? requestIdOf(opts.req),
+  };
 }
 
 /** Context with a known actor (server components, the CLI, tests); a new request id. */
@@ -166,7 +171,11 @@ async function limitAfterAccess(ctx: { actor?: Actor | null; headers: Headers },
 
 function ruleOf(path: string, tier: Tier): AccessRule {
   const rule = ACCESS[path];
-  if (rule?.tier !== tier) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `procedure ${path} is built as ${tier} but its access rule says ${rule?.tier}` });
+  if (rule?.tier !== tier)
+    throw new TRPCError({
+      code: "INTERNAL_SERVER_ERROR",
+      message: `procedure ${path} is built as ${tier} but its access rule says ${rule?.tier}`,
+    });
   return rule;
 }
 
@@ -188,7 +197,13 @@ export const authedProcedure = base.meta({ tier: "user" }).use(async ({ ctx, pat
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
-async function withRepo<T>(ctx: { db: Db; actor: Actor | null; headers: Headers }, path: string, locator: Parameters<typeof authorizeRepo>[2], next: (repo: AuthorizedRepo) => Promise<T>, notFoundAs?: string): Promise<T> {
+async function withRepo<T>(
+  ctx: { db: Db; actor: Actor | null; headers: Headers },
+  path: string,
+  locator: Parameters<typeof authorizeRepo>[2],
+  next: (repo: AuthorizedRepo) => Promise<T>,
+  notFoundAs?: string,
+): Promise<T> {
   const rule = ruleOf(path, "repo") as Extract<AccessRule, { tier: "repo" }>;
   let repo: AuthorizedRepo;
   try {
@@ -196,7 +211,8 @@ async function withRepo<T>(ctx: { db: Db; actor: Actor | null; headers: Headers 
     repo = await authorizeRepo(ctx.db, ctx.actor, locator, rule.level);
   } catch (e) {
     // Located through another id: a repository the caller cannot see hides the entity too.
-    if (notFoundAs && e instanceof AppError && e.code === "NOT_FOUND") throw new TRPCError({ code: "NOT_FOUND", message: `${notFoundAs} not found` });
+    if (notFoundAs && e instanceof AppError && e.code === "NOT_FOUND")
+      throw new TRPCError({ code: "NOT_FOUND", message: `${notFoundAs} not found` });
     throw toTRPCError(e) ?? e;
   }
   await limitAfterAccess(ctx, path);
@@ -214,7 +230,9 @@ export const repoProcedure = base
 export const repoByNameProcedure = base
   .meta({ tier: "repo" })
   .input(z.object({ owner: line("owner").min(1).max(100), name: line("name").min(1).max(100) }))
-  .use(({ ctx, path, input, next }) => withRepo(ctx, path, { owner: input.owner, name: input.name }, (repo) => next({ ctx: { ...ctx, repo } })));
+  .use(({ ctx, path, input, next }) =>
+    withRepo(ctx, path, { owner: input.owner, name: input.name }, (repo) => next({ ctx: { ...ctx, repo } })),
+  );
 
 const SCOPE_FOR_LEVEL = { read: "repo:read", write: "repo:write", admin: "repo:admin" } as const;
 
@@ -282,6 +300,12 @@ export function repoProcedureBy<K extends string>(def: RepoLocatorDef<K>) {
       }
       const repoId = await def.repoIdOf(ctx.db, entityId);
       if (!repoId) throw new TRPCError({ code: "NOT_FOUND", message: `${def.what} not found` });
-      return withRepo(ctx, path, { repoId }, (repo) => next({ ctx: { ...ctx, repo, entityId, entity: undefined as Record<string, unknown> | undefined } }), def.what);
+      return withRepo(
+        ctx,
+        path,
+        { repoId },
+        (repo) => next({ ctx: { ...ctx, repo, entityId, entity: undefined as Record<string, unknown> | undefined } }),
+        def.what,
+      );
     });
 }

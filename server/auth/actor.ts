@@ -82,7 +82,10 @@ function sessionCookie(header: string | null): string | null {
 async function loadUser(userId: string): Promise<ActorUser | null> {
   const db = await getDb();
   // a bot account (the AI reviewer, docs/ai.md "AI review") never acts through a request
-  return db.user.findFirst({ where: { id: userId, isBot: false }, select: { id: true, username: true, name: true, email: true, isAdmin: true } });
+  return db.user.findFirst({
+    where: { id: userId, isBot: false },
+    select: { id: true, username: true, name: true, email: true, isAdmin: true },
+  });
 }
 
 async function fromPat(token: string): Promise<Actor> {

@@ -34,5 +34,6 @@ export function assertSameOrigin(actor: Actor | null, method: string, headers: H
   }
   const host = hostOf(origin);
   const allowed = [hostOf(publicUrl), headers.get("x-forwarded-host"), headers.get("host")].filter(Boolean);
-  if (!host || !allowed.includes(host)) throw new AppError("FORBIDDEN", `cross-site request refused: Origin ${origin.slice(0, 100)} is not this site`);
+  if (!host || !allowed.includes(host))
+    throw new AppError("FORBIDDEN", `cross-site request refused: Origin ${origin.slice(0, 100)} is not this site`);
 }

@@ -40,7 +40,9 @@ export function getAuthOptions(): NextAuthOptions {
             throw e;
           }
           // userAgent reaches the jwt callback, which records it on the new session row
-          return user ? { id: user.id, name: user.name ?? user.username, email: user.email, userAgent: headers.get("user-agent") ?? undefined } : null;
+          return user
+            ? { id: user.id, name: user.name ?? user.username, email: user.email, userAgent: headers.get("user-agent") ?? undefined }
+            : null;
         },
       }),
       ...(github ? [GithubProvider({ clientId: github.clientId, clientSecret: github.clientSecret })] : []),

@@ -44,7 +44,10 @@ export function parseScopes(input: string | readonly string[]): Scope[] {
   const names = (typeof input === "string" ? input.split(",") : [...input]).map((s) => s.trim()).filter(Boolean);
   const unknown = names.filter((n) => !isScope(n));
   if (unknown.length) {
-    throw new AppError("BAD_REQUEST", `unknown scope${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")}; valid scopes: ${SCOPES.join(", ")}`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `unknown scope${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")}; valid scopes: ${SCOPES.join(", ")}`,
+    );
   }
   if (!names.length) throw new AppError("BAD_REQUEST", `at least one scope is required; valid scopes: ${SCOPES.join(", ")}`);
   return SCOPES.filter((s) => names.includes(s));

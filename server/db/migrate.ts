@@ -71,11 +71,16 @@ export function migrateSqlite(file: string, migrationsDir: string): string[] {
       for (const m of readMigrations(migrationsDir)) {
         if (done.has(m.name)) continue;
         db.exec(m.sql);
-        db.prepare(`INSERT INTO "_svc_migrations" (name, checksum, applied_at) VALUES (?, ?, ?)`).run(m.name, m.checksum, new Date().toISOString());
+        db.prepare(`INSERT INTO "_svc_migrations" (name, checksum, applied_at) VALUES (?, ?, ?)`).run(
+          m.name,
+          m.checksum,
+          new Date().toISOString(),
+        );
         applied.push(m.name);
       }
       const broken = db.pragma("foreign_key_check") as unknown[];
-      if (broken.length > 0) throw new Error(`migration left ${broken.length} rows breaking foreign keys: ${JSON.stringify(broken.slice(0, 5))}`);
+      if (broken.length > 0)
+        throw new Error(`migration left ${broken.length} rows breaking foreign keys: ${JSON.stringify(broken.slice(0, 5))}`);
       db.exec("COMMIT");
       db.pragma("foreign_keys = ON");
     } catch (e) {
@@ -97,7 +102,9 @@ export async function migratePostgres(url: string, migrationsDir: string): Promi
     await client.query("BEGIN");
     // 0x5356_4331 = "SVC1": one migrator at a time per database.
     await client.query("SELECT pg_advisory_xact_lock(1398162225)");
-    await client.query(`CREATE TABLE IF NOT EXISTS "_svc_migrations" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "_svc_migrations" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    );
     const done = new Set((await client.query(`SELECT name FROM "_svc_migrations"`)).rows.map((r: { name: string }) => r.name));
     const applied: string[] = [];
     for (const m of readMigrations(migrationsDir)) {

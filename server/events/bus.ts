@@ -89,7 +89,11 @@ export function publish(channel: string, event: Omit<LiveEvent, "at">): void {
  */
 export function subscribe(channel: string, listener: Listener): () => void {
   const b = bus();
-  if (b.sub && b.local.listenerCount(channel) === 0) b.subscribing.set(channel, b.sub.subscribe(b.prefix + channel).catch(() => {}));
+  if (b.sub && b.local.listenerCount(channel) === 0)
+    b.subscribing.set(
+      channel,
+      b.sub.subscribe(b.prefix + channel).catch(() => {}),
+    );
   b.local.on(channel, listener);
   let done = false;
   return () => {

@@ -43,9 +43,21 @@ const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 export async function peelToCommits(gitDir: string, shas: string[], env: Record<string, string | undefined> = {}): Promise<string[]> {
   const valid = [...new Set(shas.filter((s) => SHA_RE.test(s)))];
   if (valid.length === 0) return [];
-  const r = await runGit(["cat-file", "--batch-check=%(objecttype) %(objectname)"], { gitDir, env, input: valid.map((s) => `${s}^{}\n`).join("") });
+  const r = await runGit(["cat-file", "--batch-check=%(objecttype) %(objectname)"], {
+    gitDir,
+    env,
+    input: valid.map((s) => `${s}^{}\n`).join(""),
+  });
   if (r.code !== 0) throw new Error(`git cat-file failed (${r.code}): ${r.stderr.trim()}`);
-  return [...new Set(r.stdout.toString("utf8").split("\n").filter((l) => l.startsWith("commit ")).map((l) => l.slice(7)))];
+  return [
+    ...new Set(
+      r.stdout
+        .toString("utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("commit "))
+        .map((l) => l.slice(7)),
+    ),
+  ];
 }
 
 /** Undoes git's C-style path quoting ("a\tb", octal bytes) of a diff header name. */
@@ -78,11 +90,30 @@ export function unquoteGitPath(raw: string): string {
  * moved file is not scanned again. Reads at most `maxBytes` of patch output.
  * Errors: plain Error when git fails (a server fault).
  */
-export function scanAddedLines(gitDir: string, tips: string[], opts: AddedLinesOptions, onLine: (l: AddedLine) => void): Promise<AddedLinesResult> {
+export function scanAddedLines(
+  gitDir: string,
+  tips: string[],
+  opts: AddedLinesOptions,
+  onLine: (l: AddedLine) => void,
+): Promise<AddedLinesResult> {
   const commits = tips.filter((s) => SHA_RE.test(s));
   if (commits.length === 0) return Promise.resolve({ truncated: false, bytes: 0 });
   const maxLine = opts.maxLineBytes ?? 1024 * 1024;
-  const args = ["-c", "core.quotePath=false", "log", "-p", "-M", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--format=commit %H", ...commits, "--not", "--all"];
+  const args = [
+    "-c",
+    "core.quotePath=false",
+    "log",
+    "-p",
+    "-M",
+    "-U0",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--format=commit %H",
+    ...commits,
+    "--not",
+    "--all",
+  ];
   const child = spawnGit(args, { gitDir, env: opts.env, timeoutMs: 0 });
   child.stdin.end();
 

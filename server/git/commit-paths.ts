@@ -15,13 +15,21 @@ const SHA_RE = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * the answer is an empty map (categories then come from the messages alone). `borrow`: as
  * DiffOptions.borrow.
  */
-export async function commitPaths(gitDir: string, shas: readonly string[], opts: { perCommit?: number; maxBytes?: number; borrow?: readonly string[] } = {}): Promise<Map<string, string[]>> {
+export async function commitPaths(
+  gitDir: string,
+  shas: readonly string[],
+  opts: { perCommit?: number; maxBytes?: number; borrow?: readonly string[] } = {},
+): Promise<Map<string, string[]>> {
   const ids = shas.filter((s) => SHA_RE.test(s));
   const out = new Map<string, string[]>();
   if (ids.length === 0) return out;
   const perCommit = opts.perCommit ?? 200;
   const r = await runGit(["-c", "core.quotePath=false", "diff-tree", "--stdin", "-r", "--root", "--no-renames", "--name-only", "-z"], {
-    gitDir, input: `${ids.join("\n")}\n`, maxBytes: opts.maxBytes ?? 4 * 1024 * 1024, env: borrowedObjectsEnv(opts.borrow), timeoutMs: 30_000,
+    gitDir,
+    input: `${ids.join("\n")}\n`,
+    maxBytes: opts.maxBytes ?? 4 * 1024 * 1024,
+    env: borrowedObjectsEnv(opts.borrow),
+    timeoutMs: 30_000,
   }).catch(() => null);
   if (!r || r.code !== 0) return out;
   // "-z --name-only": "<commit id>\0" then "<path>\0" per changed path, commit after commit

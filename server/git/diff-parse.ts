@@ -18,7 +18,17 @@
  * kept, so the caller can stop git.
  */
 
-import { DIFF_LIMITS, type Diff, type DiffCounts, type DiffFile, type DiffHunk, type DiffLimits, type DiffLine, type DiffLineType, type DiffStatus } from "./diff-types";
+import {
+  DIFF_LIMITS,
+  type Diff,
+  type DiffCounts,
+  type DiffFile,
+  type DiffHunk,
+  type DiffLimits,
+  type DiffLine,
+  type DiffLineType,
+  type DiffStatus,
+} from "./diff-types";
 
 export type { Diff, DiffCounts, DiffFile, DiffHunk, DiffLimits, DiffLine, DiffLineType, DiffStatus } from "./diff-types";
 export { DIFF_LIMITS } from "./diff-types";
@@ -86,7 +96,9 @@ export class DiffParser {
    * stopped as soon as the budget is spent. A record that does not match throws (the caller
    * then runs without `counts`).
    */
-  constructor(opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean; counts?: DiffCounts } = {}) {
+  constructor(
+    opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean; counts?: DiffCounts } = {},
+  ) {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
     this.metadataOnly = opts.metadataOnly ?? false;
@@ -255,7 +267,8 @@ export class DiffParser {
       if (letter === "C") file.copiedFrom = p1;
       if (this.counts) {
         const c = this.counts.files[index];
-        if (!c || c.oldPath !== file.oldPath || c.newPath !== file.newPath || c.status !== file.status) throw new Error("git diff: the counts given are of another range");
+        if (!c || c.oldPath !== file.oldPath || c.newPath !== file.newPath || c.status !== file.status)
+          throw new Error("git diff: the counts given are of another range");
         file.additions = c.additions;
         file.deletions = c.deletions;
         file.isBinary = c.isBinary;
@@ -289,7 +302,7 @@ export class DiffParser {
       f.truncatedReason = reason;
     }
     this.keep = false;
-    if (reason === "total" && !this.budgetOut) (this.budgetOut = true), (this.budgetIndex = this.fileIndex);
+    if (reason === "total" && !this.budgetOut) ((this.budgetOut = true), (this.budgetIndex = this.fileIndex));
   }
 
   private patchLine(buf: Buffer, start: number, end: number): void {
@@ -311,37 +324,52 @@ export class DiffParser {
       return;
     }
     if (!inHunk) {
-      if (first === 0x42 /* B */ && this.countMode && this.current && buf.toString("latin1", start, Math.min(end, start + 13)) === "Binary files ") this.current.isBinary = true;
+      if (
+        first === 0x42 /* B */ &&
+        this.countMode &&
+        this.current &&
+        buf.toString("latin1", start, Math.min(end, start + 13)) === "Binary files "
+      )
+        this.current.isBinary = true;
       if (first === 0x40 /* @ */) {
         const m = HUNK_RE.exec(buf.toString("utf8", start, end));
         if (!m) return;
         this.oldLeft = m[2] === undefined ? 1 : Number(m[2]);
         this.newLeft = m[4] === undefined ? 1 : Number(m[4]);
         this.lastLine = null;
-        if (!this.keep || !this.current) return (this.hunk = null), undefined;
-        this.hunk = { oldStart: Number(m[1]), oldLines: this.oldLeft, newStart: Number(m[3]), newLines: this.newLeft, header: m[5] ?? "", lines: [] };
+        if (!this.keep || !this.current) return ((this.hunk = null), undefined);
+        this.hunk = {
+          oldStart: Number(m[1]),
+          oldLines: this.oldLeft,
+          newStart: Number(m[3]),
+          newLines: this.newLeft,
+          header: m[5] ?? "",
+          lines: [],
+        };
         this.current.hunks.push(this.hunk);
       }
       return; // extended header lines: metadata comes from the raw records
     }
     let type: DiffLineType;
-    if (first === 0x2b /* + */) (type = "add"), this.newLeft--;
-    else if (first === 0x2d /* - */) (type = "delete"), this.oldLeft--;
-    else (type = "context"), this.oldLeft--, this.newLeft--;
+    if (first === 0x2b /* + */) ((type = "add"), this.newLeft--);
+    else if (first === 0x2d /* - */) ((type = "delete"), this.oldLeft--);
+    else ((type = "context"), this.oldLeft--, this.newLeft--);
     if (this.countMode && type !== "context") {
-      if (type === "add") this.totalAdditions++, this.current && this.current.additions++;
-      else this.totalDeletions++, this.current && this.current.deletions++;
+      if (type === "add") (this.totalAdditions++, this.current && this.current.additions++);
+      else (this.totalDeletions++, this.current && this.current.deletions++);
     }
     if (!this.keep || !this.hunk || !this.current) return void (this.lastLine = null);
     const bytes = end - start - 1;
-    if (this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes) return void (this.cut("file"), (this.lastLine = null));
-    if (this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes) return void (this.cut("total"), (this.lastLine = null));
+    if (this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes)
+      return void (this.cut("file"), (this.lastLine = null));
+    if (this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes)
+      return void (this.cut("total"), (this.lastLine = null));
     this.fileLines++;
     this.totalLines++;
     this.fileBytes += bytes;
     this.totalBytes += bytes;
     const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
-    if (overflow && !this.current.truncated) (this.current.truncated = true), (this.current.truncatedReason = "file");
+    if (overflow && !this.current.truncated) ((this.current.truncated = true), (this.current.truncatedReason = "file"));
     this.hunk.lines.push(line);
     this.lastLine = line;
   }

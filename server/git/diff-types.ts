@@ -67,7 +67,9 @@ export interface Diff {
 }
 
 /** What `DiffParser`'s `counts` option needs of an earlier run of the same range. */
-export type DiffCounts = Pick<Diff, "totalAdditions" | "totalDeletions" | "totalFiles"> & { files: Pick<DiffFile, "oldPath" | "newPath" | "status" | "additions" | "deletions" | "isBinary">[] };
+export type DiffCounts = Pick<Diff, "totalAdditions" | "totalDeletions" | "totalFiles"> & {
+  files: Pick<DiffFile, "oldPath" | "newPath" | "status" | "additions" | "deletions" | "isBinary">[];
+};
 
 /** Limits of one parse. Lines are hunk lines (context, added, deleted); bytes are their UTF-8 content. */
 export interface DiffLimits {

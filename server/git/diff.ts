@@ -39,11 +39,25 @@ function assertSha(sha: string, what: string): void {
  * submodule lines ("Subproject commit <sha>").
  */
 export const DIFF_ARGS = [
-  "-c", "core.quotePath=false",
-  "-c", "diff.renameLimit=3000",
-  "diff", "--raw", "--patch", "-z", "--no-abbrev", "--find-renames", "--find-copies",
-  "--no-ext-diff", "--no-textconv", "--no-color", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/",
-  "--submodule=short", "--ignore-submodules=none",
+  "-c",
+  "core.quotePath=false",
+  "-c",
+  "diff.renameLimit=3000",
+  "diff",
+  "--raw",
+  "--patch",
+  "-z",
+  "--no-abbrev",
+  "--find-renames",
+  "--find-copies",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--no-color",
+  "--no-relative",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+  "--submodule=short",
+  "--ignore-submodules=none",
 ];
 
 export interface DiffOptions {
@@ -59,7 +73,13 @@ export interface DiffOptions {
 }
 
 /** Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped. */
-async function runParser(gitDir: string, args: string[], parser: DiffParser, timeoutMs?: number, borrow?: readonly string[]): Promise<Diff> {
+async function runParser(
+  gitDir: string,
+  args: string[],
+  parser: DiffParser,
+  timeoutMs?: number,
+  borrow?: readonly string[],
+): Promise<Diff> {
   const out = gitOutput(args, { gitDir, timeoutMs, env: borrowedObjectsEnv(borrow) });
   try {
     for (;;) {
@@ -84,7 +104,9 @@ function isWanted(wanted: Set<string>, f: DiffFile): boolean {
  * bundles (the route handlers, and instrumentation.ts, which runs the job worker), and the
  * after-push job's warm-up (`warmThreeDot`) must fill the cache the routes read.
  */
-const globalCaches = globalThis as unknown as { __svcDiffCaches?: { metadata: Map<string, Diff>; mergeBase: Map<string, Promise<string | null>> } };
+const globalCaches = globalThis as unknown as {
+  __svcDiffCaches?: { metadata: Map<string, Diff>; mergeBase: Map<string, Promise<string | null>> };
+};
 const caches = (globalCaches.__svcDiffCaches ??= { metadata: new Map(), mergeBase: new Map() });
 
 /** Metadata (files without hunks, real totals) of ranges already diffed, by "gitDir from to": ids are immutable, so entries never go stale. */
@@ -125,7 +147,13 @@ function rangeKey(gitDir: string, range: string[], borrow?: readonly string[]): 
 /** The range's metadata from `git diff --raw --numstat -z` (every file's counts, no patch: little output), cached. */
 async function readMetadata(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
   const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
-  const meta = await runParser(gitDir, [...metaArgs, ...range], new DiffParser({ limits: opts.limits, metadataOnly: true }), opts.timeoutMs, opts.borrow);
+  const meta = await runParser(
+    gitDir,
+    [...metaArgs, ...range],
+    new DiffParser({ limits: opts.limits, metadataOnly: true }),
+    opts.timeoutMs,
+    opts.borrow,
+  );
   remember(rangeKey(gitDir, range, opts.borrow), meta);
   return meta;
 }
@@ -136,12 +164,19 @@ async function readMetadata(gitDir: string, range: string[], opts: DiffOptions):
  */
 async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
   const key = rangeKey(gitDir, range, opts.borrow);
-  const wanted = opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
+  const wanted =
+    opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
   let meta: Diff | undefined = metadataCache.get(key);
   if (!wanted) {
     if (meta) {
       // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts
-      const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], new DiffParser({ limits: opts.limits, counts: meta }), opts.timeoutMs, opts.borrow).catch((e: Error) => {
+      const diff = await runParser(
+        gitDir,
+        [...DIFF_ARGS, ...range],
+        new DiffParser({ limits: opts.limits, counts: meta }),
+        opts.timeoutMs,
+        opts.borrow,
+      ).catch((e: Error) => {
         if (/counts given are of another range/.test(e.message)) return null; // never expected: then count from the patch
         throw e;
       });
@@ -159,14 +194,33 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
     const pathspecs = [...new Set(picked.flatMap((f) => [f.oldPath, f.newPath]))];
     const args = ["--literal-pathspecs", ...DIFF_ARGS, ...range, "--", ...pathspecs];
     const pairs = new Set(picked.map((f) => `${f.oldPath}\0${f.newPath}`));
-    const part = await runParser(gitDir, args, new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }), opts.timeoutMs, opts.borrow);
+    const part = await runParser(
+      gitDir,
+      args,
+      new DiffParser({ limits: opts.limits, include: (f) => pairs.has(`${f.oldPath}\0${f.newPath}`) }),
+      opts.timeoutMs,
+      opts.borrow,
+    );
     // the metadata run is the reference: a file the restricted run paired differently keeps its metadata, without hunks
     files = picked.map((p) => {
       const f = part.files.find((x) => same(x, p) && x.status === p.status);
-      return f ?? { ...p, hunks: [], truncated: !p.isBinary && p.additions + p.deletions > 0, truncatedReason: p.isBinary || p.additions + p.deletions === 0 ? undefined : ("total" as const) };
+      return (
+        f ?? {
+          ...p,
+          hunks: [],
+          truncated: !p.isBinary && p.additions + p.deletions > 0,
+          truncatedReason: p.isBinary || p.additions + p.deletions === 0 ? undefined : ("total" as const),
+        }
+      );
     });
   }
-  return { files, totalAdditions: meta.totalAdditions, totalDeletions: meta.totalDeletions, totalFiles: meta.totalFiles, truncated: files.some((f) => f.truncated) || meta.truncated };
+  return {
+    files,
+    totalAdditions: meta.totalAdditions,
+    totalDeletions: meta.totalDeletions,
+    totalFiles: meta.totalFiles,
+    truncated: files.some((f) => f.truncated) || meta.truncated,
+  };
 }
 
 /** Merge bases already computed, by "gitDir a b" (ids are immutable: entries never go stale); null = unrelated histories. In-flight lookups are shared. */
@@ -208,7 +262,12 @@ export async function mergeBase(gitDir: string, a: string, b: string, borrow?: r
  * (cached) merge-base lookup, so neither waits for the other. Errors: BAD_REQUEST when the two
  * commits share no history; a plain Error when git fails (e.g. an unknown id).
  */
-export async function diffThreeDot(gitDir: string, base: string, head: string, opts: DiffOptions = {}): Promise<Diff & { mergeBaseSha: string }> {
+export async function diffThreeDot(
+  gitDir: string,
+  base: string,
+  head: string,
+  opts: DiffOptions = {},
+): Promise<Diff & { mergeBaseSha: string }> {
   assertSha(base, "base");
   assertSha(head, "head");
   const diff = diffRange(gitDir, [`${base}...${head}`], opts);
@@ -234,7 +293,12 @@ export function threeDotCached(gitDir: string, base: string, head: string, borro
  * path is tested equal to a full read). Errors: as `diffThreeDot` (BAD_REQUEST for unrelated
  * histories, a plain Error when git fails or passes `timeoutMs`).
  */
-export async function warmThreeDot(gitDir: string, base: string, head: string, opts: Pick<DiffOptions, "borrow" | "timeoutMs"> = {}): Promise<boolean> {
+export async function warmThreeDot(
+  gitDir: string,
+  base: string,
+  head: string,
+  opts: Pick<DiffOptions, "borrow" | "timeoutMs"> = {},
+): Promise<boolean> {
   assertSha(base, "base");
   assertSha(head, "head");
   if (threeDotCached(gitDir, base, head, opts.borrow)) return false;
@@ -272,7 +336,13 @@ export const MAX_RANGE_COMMITS = 250;
  * `totalCommits` (the log's length, or git rev-list --count when the log reaches `limit`). Spec
  * "pulls.getCommits". Git's output is streamed and git stopped after `limit` records.
  */
-export async function listRangeCommits(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS, borrow?: readonly string[]): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
+export async function listRangeCommits(
+  gitDir: string,
+  base: string,
+  head: string,
+  limit = MAX_RANGE_COMMITS,
+  borrow?: readonly string[],
+): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
   assertSha(base, "base");
   assertSha(head, "head");
   const range = [`^${base}`, head];
@@ -301,9 +371,18 @@ export async function listRangeCommits(gitDir: string, base: string, head: strin
           if (pending.length > 8 * 1024 * 1024) throw new Error("git log: a commit record is larger than 8 MiB");
           break;
         }
-        const fields = pending.slice(0, pos).split("\0").map((f) => Buffer.from(f, "latin1").toString("utf8"));
+        const fields = pending
+          .slice(0, pos)
+          .split("\0")
+          .map((f) => Buffer.from(f, "latin1").toString("utf8"));
         pending = pending.slice(pos);
-        commits.push({ sha: fields[0].replace(/^\n/, ""), author: fields[1], authorEmail: fields[2], date: new Date(fields[3]).toISOString(), message: fields[4].replace(/\n+$/, "") });
+        commits.push({
+          sha: fields[0].replace(/^\n/, ""),
+          author: fields[1],
+          authorEmail: fields[2],
+          date: new Date(fields[3]).toISOString(),
+          message: fields[4].replace(/\n+$/, ""),
+        });
         if (commits.length >= limit) break outer;
       }
     }
@@ -320,9 +399,19 @@ export async function countCommits(gitDir: string, sha: string): Promise<number>
 }
 
 /** Commits only on `head` and only on `base` (git rev-list --left-right --count base...head). */
-export async function aheadBehind(gitDir: string, base: string, head: string, borrow?: readonly string[]): Promise<{ aheadBy: number; behindBy: number }> {
+export async function aheadBehind(
+  gitDir: string,
+  base: string,
+  head: string,
+  borrow?: readonly string[],
+): Promise<{ aheadBy: number; behindBy: number }> {
   assertSha(base, "base");
   assertSha(head, "head");
-  const [behind, ahead] = (await gitText(["rev-list", "--left-right", "--count", `${base}...${head}`, "--"], { gitDir, env: borrowedObjectsEnv(borrow) })).trim().split(/\s+/).map(Number);
+  const [behind, ahead] = (
+    await gitText(["rev-list", "--left-right", "--count", `${base}...${head}`, "--"], { gitDir, env: borrowedObjectsEnv(borrow) })
+  )
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   return { aheadBy: ahead, behindBy: behind };
 }

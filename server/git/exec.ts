@@ -100,7 +100,9 @@ export function runGit(args: string[], opts: GitOptions = {}): Promise<GitResult
     child.stderr.on("data", (c: Buffer) => err.push(c));
     child.stdin.on("error", () => {}); // git may exit before reading all input
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8"), code: code ?? (signal ? 128 : 1) }));
+    child.on("close", (code, signal) =>
+      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8"), code: code ?? (signal ? 128 : 1) }),
+    );
   });
 }
 

@@ -24,7 +24,10 @@ export function alternatesFile(gitDir: string): string {
  */
 export async function cloneShared(parentGitDir: string, forkGitDir: string): Promise<void> {
   await mkdir(path.dirname(forkGitDir), { recursive: true });
-  const r = await runGit(["clone", "--bare", "--shared", "--quiet", "--end-of-options", userArg(parentGitDir, "parent"), userArg(forkGitDir, "fork")], { timeoutMs: 300_000 });
+  const r = await runGit(
+    ["clone", "--bare", "--shared", "--quiet", "--end-of-options", userArg(parentGitDir, "parent"), userArg(forkGitDir, "fork")],
+    { timeoutMs: 300_000 },
+  );
   if (r.code !== 0) throw new Error(`git clone --shared failed (${r.code}): ${r.stderr.trim()}`);
   await runGit(["remote", "remove", "origin"], { gitDir: forkGitDir });
   await gitText(["config", "core.logAllRefUpdates", "true"], { gitDir: forkGitDir });
@@ -66,7 +69,9 @@ export async function readAlternates(gitDir: string): Promise<string[]> {
 export function borrowedObjectsEnv(objectDirs: readonly string[] | undefined): Record<string, string> | undefined {
   if (!objectDirs || objectDirs.length === 0) return undefined;
   const entry = (dir: string) =>
-    dir.includes(path.delimiter) || dir.startsWith('"') || /[\\\n]/.test(dir) ? `"${dir.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"` : dir;
+    dir.includes(path.delimiter) || dir.startsWith('"') || /[\\\n]/.test(dir)
+      ? `"${dir.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`
+      : dir;
   return { GIT_ALTERNATE_OBJECT_DIRECTORIES: objectDirs.map(entry).join(path.delimiter) };
 }
 

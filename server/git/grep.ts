@@ -29,7 +29,12 @@ export interface GrepResult {
  * empty pattern, one over 200 characters or one with a control character; BAD_REQUEST when the
  * output passes MAX_GREP_BYTES (search for something more specific).
  */
-export async function grepFixed(gitDir: string, commit: string, pattern: string, opts: { maxLines?: number; maxPerFile?: number } = {}): Promise<GrepResult> {
+export async function grepFixed(
+  gitDir: string,
+  commit: string,
+  pattern: string,
+  opts: { maxLines?: number; maxPerFile?: number } = {},
+): Promise<GrepResult> {
   if (!pattern.trim()) throw new AppError("BAD_REQUEST", "the search text is empty");
   if (pattern.length > 200) throw new AppError("BAD_REQUEST", "the search text is at most 200 characters");
   // eslint-disable-next-line no-control-regex

@@ -85,7 +85,10 @@ export interface Tag {
 export async function listTags(gitDir: string, limit: number): Promise<{ tags: Tag[]; truncated: boolean }> {
   const count = Math.max(1, Math.floor(limit)) + 1;
   const format = "%(refname:strip=2)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)%00%(creatordate:iso-strict)";
-  const out = await gitText(["for-each-ref", `--count=${count}`, "--sort=refname", "--sort=-creatordate", `--format=${format}`, "refs/tags/"], { gitDir });
+  const out = await gitText(
+    ["for-each-ref", `--count=${count}`, "--sort=refname", "--sort=-creatordate", `--format=${format}`, "refs/tags/"],
+    { gitDir },
+  );
   const tags: Tag[] = [];
   const lines = out.split("\n").filter(Boolean);
   for (const record of lines.slice(0, count - 1)) {

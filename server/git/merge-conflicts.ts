@@ -74,7 +74,10 @@ function kindOf(base: Stage | undefined, ours: Stage | undefined, theirs: Stage 
 async function sizesOf(gitDir: string, shas: string[]): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   if (!shas.length) return sizes;
-  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], { gitDir, input: shas.join("\n") + "\n" });
+  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], {
+    gitDir,
+    input: shas.join("\n") + "\n",
+  });
   for (const line of r.stdout.toString().split("\n")) {
     const [s, type, size] = line.split(" ");
     if (s && type === "blob") sizes.set(s, Number(size));
@@ -131,7 +134,10 @@ function utf8Prefix(buf: Buffer): string {
 export async function getConflictDetails(gitDir: string, targetTip: string, head: string): Promise<ConflictDetails> {
   if (!SHA_RE.test(targetTip) || !SHA_RE.test(head)) throw new MergeError("not a full commit sha");
   const r = await runGit(["merge-tree", "--write-tree", "-z", "--no-messages", targetTip, head], { gitDir });
-  const parts = r.stdout.toString("utf8").split("\0").filter((p) => p.length > 0);
+  const parts = r.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((p) => p.length > 0);
   const tree = parts[0] ?? "";
   if ((r.code !== 0 && r.code !== 1) || !SHA_RE.test(tree)) throw mergeTreeFailure(r.stderr);
   const byPath = new Map<string, Array<Stage | undefined>>();

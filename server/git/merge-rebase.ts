@@ -19,15 +19,24 @@ export type RebaseResult = { sha: string } | { conflict: { commit: string; paths
 
 /** Configuration that keeps the repository's own settings (hooks, autostash, signing, gc) out of the replay. */
 const REBASE_CONFIG = [
-  "-c", "core.hooksPath=/dev/null",
-  "-c", "rebase.autoStash=false",
-  "-c", "rebase.autoSquash=false",
-  "-c", "rebase.updateRefs=false",
-  "-c", "rebase.backend=merge",
-  "-c", "commit.gpgSign=false",
-  "-c", "gc.auto=0",
-  "-c", "core.autocrlf=false",
-  "-c", "advice.detachedHead=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "rebase.autoStash=false",
+  "-c",
+  "rebase.autoSquash=false",
+  "-c",
+  "rebase.updateRefs=false",
+  "-c",
+  "rebase.backend=merge",
+  "-c",
+  "commit.gpgSign=false",
+  "-c",
+  "gc.auto=0",
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "advice.detachedHead=false",
 ];
 
 /**
@@ -37,8 +46,15 @@ const REBASE_CONFIG = [
  * tip (equal to `targetTip` when every commit was dropped), or the conflict: the original commit
  * that did not apply and its unmerged paths. Errors: MergeError when git cannot start the rebase.
  */
-export async function rebaseOnto(gitDir: string, input: { targetTip: string; head: string; committer: Identity; workRoot: string }): Promise<RebaseResult> {
-  for (const [k, v] of [["targetTip", input.targetTip], ["head", input.head]] as const) if (!SHA_RE.test(v)) throw new MergeError(`${k} is not a full commit sha`);
+export async function rebaseOnto(
+  gitDir: string,
+  input: { targetTip: string; head: string; committer: Identity; workRoot: string },
+): Promise<RebaseResult> {
+  for (const [k, v] of [
+    ["targetTip", input.targetTip],
+    ["head", input.head],
+  ] as const)
+    if (!SHA_RE.test(v)) throw new MergeError(`${k} is not a full commit sha`);
   await mkdir(input.workRoot, { recursive: true });
   const name = `rebase-${randomUUID()}`;
   const dir = path.join(input.workRoot, name);
@@ -49,7 +65,11 @@ export async function rebaseOnto(gitDir: string, input: { targetTip: string; hea
       return runGit([...REBASE_CONFIG, "worktree", "add", "--detach", "--quiet", dir, input.head], { gitDir, timeoutMs: 300_000 });
     });
     if (add.code !== 0) throw new Error(`git worktree add failed: ${add.stderr.trim()}`);
-    const rebase = await runGit([...REBASE_CONFIG, "rebase", "--quiet", "--no-autostash", input.targetTip], { cwd: dir, env, timeoutMs: 600_000 });
+    const rebase = await runGit([...REBASE_CONFIG, "rebase", "--quiet", "--no-autostash", input.targetTip], {
+      cwd: dir,
+      env,
+      timeoutMs: 600_000,
+    });
     if (rebase.code === 0) {
       const tip = (await runGit(["rev-parse", "HEAD"], { cwd: dir })).stdout.toString().trim();
       if (!SHA_RE.test(tip)) throw new Error("git rebase left no HEAD");
@@ -57,7 +77,10 @@ export async function rebaseOnto(gitDir: string, input: { targetTip: string; hea
     }
     const stopped = (await runGit(["rev-parse", "--verify", "--quiet", "REBASE_HEAD"], { cwd: dir })).stdout.toString().trim();
     const unmerged = await runGit(["diff", "--name-only", "-z", "--diff-filter=U"], { cwd: dir });
-    const paths = unmerged.stdout.toString("utf8").split("\0").filter((p) => p.length > 0);
+    const paths = unmerged.stdout
+      .toString("utf8")
+      .split("\0")
+      .filter((p) => p.length > 0);
     if (!SHA_RE.test(stopped)) throw new MergeError(`git rebase failed: ${rebase.stderr.trim().split("\n")[0] ?? rebase.code}`);
     return { conflict: { commit: stopped, paths } };
   } finally {

@@ -69,7 +69,8 @@ export function commitEnv(committer: Identity, author: Identity = committer): Re
  */
 export function mergeTreeFailure(stderr: string): Error {
   if (/unrelated histories/.test(stderr)) return new MergeError("the branches have no common history");
-  if (/not something we can merge|bad object|not a valid|unknown revision|expected commit type|Invalid symmetric difference/i.test(stderr)) return new MergeError("a commit of the pull request is missing from the repository");
+  if (/not something we can merge|bad object|not a valid|unknown revision|expected commit type|Invalid symmetric difference/i.test(stderr))
+    return new MergeError("a commit of the pull request is missing from the repository");
   return new Error(`git merge-tree failed: ${stderr.trim()}`);
 }
 
@@ -80,9 +81,14 @@ export function mergeTreeFailure(stderr: string): Error {
  * conflicted. Errors: MergeError for unrelated histories or unknown commits.
  */
 export async function mergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeTreeResult> {
-  const r = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")], { gitDir });
+  const r = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")], {
+    gitDir,
+  });
   if (r.code !== 0 && r.code !== 1) throw mergeTreeFailure(r.stderr);
-  const parts = r.stdout.toString("utf8").split("\0").filter((p) => p.length > 0);
+  const parts = r.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((p) => p.length > 0);
   const tree = parts[0] ?? "";
   if (!SHA_RE.test(tree)) throw mergeTreeFailure(r.stderr);
   const all = r.code === 1 ? parts.slice(1) : [];
@@ -136,12 +142,24 @@ export const MAX_RANGE_COMMITS = 250;
  * base..head`), at most `limit` (the oldest ones); messages cut at 64 KiB each.
  */
 export async function commitsInRange(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS): Promise<RangeCommit[]> {
-  const out = await runGit(["log", "-z", "--reverse", "--topo-order", "--format=%H%x01%an%x01%ae%x01%B", `${sha(base, "base")}..${sha(head, "head")}`], { gitDir, maxBytes: 16 * 1024 * 1024 });
+  const out = await runGit(
+    ["log", "-z", "--reverse", "--topo-order", "--format=%H%x01%an%x01%ae%x01%B", `${sha(base, "base")}..${sha(head, "head")}`],
+    { gitDir, maxBytes: 16 * 1024 * 1024 },
+  );
   if (out.code !== 0) throw new Error(`git log failed: ${out.stderr.trim()}`);
-  const records = out.stdout.toString("utf8").split("\0").filter((r) => r.length > 0).slice(0, limit);
+  const records = out.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((r) => r.length > 0)
+    .slice(0, limit);
   return records.map((rec) => {
     const [s, authorName, authorEmail, ...rest] = rec.split("\x01");
-    return { sha: s!, authorName: authorName ?? "", authorEmail: authorEmail ?? "", message: rest.join("\x01").replace(/\n+$/, "").slice(0, 65536) };
+    return {
+      sha: s!,
+      authorName: authorName ?? "",
+      authorEmail: authorEmail ?? "",
+      message: rest.join("\x01").replace(/\n+$/, "").slice(0, 65536),
+    };
   });
 }
 
@@ -149,7 +167,10 @@ export async function commitsInRange(gitDir: string, base: string, head: string,
  * Writes a commit object (`git commit-tree <tree> -p …`, message on stdin) and returns its sha.
  * The commit is not referenced by any ref until `casUpdateRef`.
  */
-export async function commitTree(gitDir: string, input: { tree: string; parents: string[]; message: string; author: Identity; committer: Identity }): Promise<string> {
+export async function commitTree(
+  gitDir: string,
+  input: { tree: string; parents: string[]; message: string; author: Identity; committer: Identity },
+): Promise<string> {
   const args = ["commit-tree", sha(input.tree, "tree")];
   for (const p of input.parents) args.push("-p", sha(p, "parent"));
   const message = input.message.endsWith("\n") ? input.message : `${input.message}\n`;
@@ -163,10 +184,21 @@ export async function commitTree(gitDir: string, input: { tree: string; parents:
  * targetTip, parents [targetTip, head], author and committer `committer`. Returns null plus the
  * conflicts when the merge does not apply cleanly.
  */
-export async function createMergeCommit(gitDir: string, input: { targetTip: string; head: string; message: string; committer: Identity }): Promise<{ sha: string } | { conflicts: string[] }> {
+export async function createMergeCommit(
+  gitDir: string,
+  input: { targetTip: string; head: string; message: string; committer: Identity },
+): Promise<{ sha: string } | { conflicts: string[] }> {
   const merged = await mergeTree(gitDir, input.targetTip, input.head);
   if (merged.conflicts.length) return { conflicts: merged.conflicts };
-  return { sha: await commitTree(gitDir, { tree: merged.tree, parents: [input.targetTip, input.head], message: input.message, author: input.committer, committer: input.committer }) };
+  return {
+    sha: await commitTree(gitDir, {
+      tree: merged.tree,
+      parents: [input.targetTip, input.head],
+      message: input.message,
+      author: input.committer,
+      committer: input.committer,
+    }),
+  };
 }
 
 /**
@@ -174,10 +206,21 @@ export async function createMergeCommit(gitDir: string, input: { targetTip: stri
  * targetTip whose tree is the merged tree, authored by `author` (the pull request's author),
  * committed by `committer`.
  */
-export async function createSquashCommit(gitDir: string, input: { targetTip: string; head: string; message: string; author: Identity; committer: Identity }): Promise<{ sha: string } | { conflicts: string[] }> {
+export async function createSquashCommit(
+  gitDir: string,
+  input: { targetTip: string; head: string; message: string; author: Identity; committer: Identity },
+): Promise<{ sha: string } | { conflicts: string[] }> {
   const merged = await mergeTree(gitDir, input.targetTip, input.head);
   if (merged.conflicts.length) return { conflicts: merged.conflicts };
-  return { sha: await commitTree(gitDir, { tree: merged.tree, parents: [input.targetTip], message: input.message, author: input.author, committer: input.committer }) };
+  return {
+    sha: await commitTree(gitDir, {
+      tree: merged.tree,
+      parents: [input.targetTip],
+      message: input.message,
+      author: input.author,
+      committer: input.committer,
+    }),
+  };
 }
 
 function checkRef(ref: string): void {
@@ -193,7 +236,9 @@ function checkRef(ref: string): void {
  */
 export async function casUpdateRef(gitDir: string, ref: string, newSha: string, oldSha: string | null, reason: string): Promise<boolean> {
   checkRef(ref);
-  const r = await runGit(["update-ref", "-m", reason, ref, sha(newSha, "new"), oldSha === null ? "0".repeat(40) : sha(oldSha, "old")], { gitDir });
+  const r = await runGit(["update-ref", "-m", reason, ref, sha(newSha, "new"), oldSha === null ? "0".repeat(40) : sha(oldSha, "old")], {
+    gitDir,
+  });
   return r.code === 0;
 }
 

@@ -34,7 +34,7 @@ export function gitOutput(args: string[], opts: Omit<GitOptions, "input" | "maxB
     const onExit = opts.onExit;
     let done = false;
     const end = () => {
-      if (!done) (done = true), onExit();
+      if (!done) ((done = true), onExit());
     };
     child.once("close", end);
     child.once("error", () => child.pid === undefined && end());
@@ -97,7 +97,12 @@ export async function readAtLeast(out: GitOutput, bytes: number): Promise<Buffer
  * stops reading for that long (no pull) gets the stream errored and git stopped, so a stalled
  * reader cannot hold a git process for ever.
  */
-export function outputStream(out: GitOutput, head: Buffer[], expectedBytes?: number, opts: { idleMs?: number } = {}): ReadableStream<Uint8Array> {
+export function outputStream(
+  out: GitOutput,
+  head: Buffer[],
+  expectedBytes?: number,
+  opts: { idleMs?: number } = {},
+): ReadableStream<Uint8Array> {
   let sent = 0;
   const queued = [...head];
   let idle: ReturnType<typeof setTimeout> | undefined;
@@ -128,7 +133,8 @@ export function outputStream(out: GitOutput, head: Buffer[], expectedBytes?: num
             controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
             return;
           }
-          if (expectedBytes !== undefined && sent !== expectedBytes) throw new Error(`git output ended after ${sent} of ${expectedBytes} bytes`);
+          if (expectedBytes !== undefined && sent !== expectedBytes)
+            throw new Error(`git output ended after ${sent} of ${expectedBytes} bytes`);
           stopIdle();
           controller.close();
         } catch (e) {

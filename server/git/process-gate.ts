@@ -51,7 +51,7 @@ function take(key: string): GitSlot {
 
 /** Grants free slots to waiters in arrival order, skipping those whose client is at its cap. */
 function pump(): void {
-  for (let i = 0; i < queue.length && held < gitHttpLimits().maxProcesses; ) {
+  for (let i = 0; i < queue.length && held < gitHttpLimits().maxProcesses;) {
     const w = queue[i];
     if (canRun(w.key)) {
       queue.splice(i, 1);

@@ -56,7 +56,19 @@ export async function hasCommit(gitDir: string, commitSha: string): Promise<bool
 export async function fetchCommit(targetGitDir: string, sourceGitDir: string, commitSha: string): Promise<void> {
   if (await hasCommit(targetGitDir, commitSha)) return;
   const r = await runGit(
-    ["-c", "protocol.version=2", "-c", "uploadpack.allowAnySHA1InWant=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", userArg(sourceGitDir, "source repository"), sha(commitSha, "sha")],
+    [
+      "-c",
+      "protocol.version=2",
+      "-c",
+      "uploadpack.allowAnySHA1InWant=true",
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      "--end-of-options",
+      userArg(sourceGitDir, "source repository"),
+      sha(commitSha, "sha"),
+    ],
     { gitDir: targetGitDir, timeoutMs: 300_000 },
   );
   if (r.code !== 0) throw new Error(`git fetch of ${commitSha} failed (${r.code}): ${r.stderr.trim()}`);

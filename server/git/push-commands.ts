@@ -38,7 +38,10 @@ export class CommandSniffer extends Transform {
       if (Number.isNaN(len) || (len > 0 && len < 4)) return this.stop(false);
       if (len === 0) return this.stop(true);
       if (this.buf.length - pos < len) break;
-      const line = this.buf.toString("utf8", pos + 4, pos + len).split("\0")[0].replace(/\n$/, "");
+      const line = this.buf
+        .toString("utf8", pos + 4, pos + len)
+        .split("\0")[0]
+        .replace(/\n$/, "");
       const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/.exec(line);
       if (m) this.commands.push({ oldSha: m[1], newSha: m[2], ref: m[3] });
       pos += len;

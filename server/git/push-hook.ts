@@ -165,7 +165,11 @@ export async function receivePackHook(gitDir: string, advertise: boolean): Promi
   return {
     args: [...base, "-c", `core.hooksPath=${dir}`],
     // The hook is `#!/usr/bin/env node`: put this very Node first on its PATH.
-    env: { SVC_HOOK_SOCKET: socket, SVC_HOOK_KEY: key, PATH: [path.dirname(process.execPath), process.env.PATH].filter(Boolean).join(path.delimiter) },
+    env: {
+      SVC_HOOK_SOCKET: socket,
+      SVC_HOOK_KEY: key,
+      PATH: [path.dirname(process.execPath), process.env.PATH].filter(Boolean).join(path.delimiter),
+    },
     release: () => pushes.delete(key),
   };
 }

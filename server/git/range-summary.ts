@@ -39,7 +39,10 @@ export function rangeSummary(gitDir: string, base: string, head: string, borrow?
   const computed = (async (): Promise<RangeSummary> => {
     const mb = await mergeBase(gitDir, base, head, borrow);
     if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
-    const [counts, range] = await Promise.all([aheadBehind(gitDir, base, head, borrow), listRangeCommits(gitDir, mb, head, undefined, borrow)]);
+    const [counts, range] = await Promise.all([
+      aheadBehind(gitDir, base, head, borrow),
+      listRangeCommits(gitDir, mb, head, undefined, borrow),
+    ]);
     // shared by every later answer for the pair: frozen, so no caller can change another's
     const commits = Object.freeze(range.commits.map((c) => Object.freeze(c))) as RangeCommit[];
     return Object.freeze({ mergeBaseSha: mb, ...counts, commits, totalCommits: range.totalCommits });

@@ -21,7 +21,12 @@ function readText(file: string): string | null {
   try {
     return readFileSync(file, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR" || (e as NodeJS.ErrnoException).code === "EISDIR") return null;
+    if (
+      (e as NodeJS.ErrnoException).code === "ENOENT" ||
+      (e as NodeJS.ErrnoException).code === "ENOTDIR" ||
+      (e as NodeJS.ErrnoException).code === "EISDIR"
+    )
+      return null;
     throw e;
   }
 }

@@ -44,7 +44,9 @@ export function pushRefProblem(ref: string, isDelete: boolean): string | null {
     const name = ref.slice("refs/heads/".length);
     if (name.startsWith("-")) return `${shown}: a branch name cannot start with "-"`;
     if (name === "HEAD") return `${shown}: "HEAD" cannot be a branch name`;
-    return isValidBranchName(name) ? null : `${shown}: not a valid branch name (git check-ref-format --branch: no "..", "@{", spaces, control characters, ~ ^ : ? * [ \\, no component starting with "." or ending with ".lock", not ending with "/" or ".")`;
+    return isValidBranchName(name)
+      ? null
+      : `${shown}: not a valid branch name (git check-ref-format --branch: no "..", "@{", spaces, control characters, ~ ^ : ? * [ \\, no component starting with "." or ending with ".lock", not ending with "/" or ".")`;
   }
   if (ref.startsWith("refs/tags/")) {
     const name = ref.slice("refs/tags/".length);

@@ -84,7 +84,10 @@ export async function resolveCommit(gitDir: string, ref: string): Promise<string
 export async function resolveCommits(gitDir: string, refs: string[]): Promise<(string | null)[]> {
   for (const ref of refs) userArg(ref, "ref");
   if (refs.length === 0) return [];
-  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], { gitDir, input: refs.map((ref) => `${ref}^{commit}\n`).join("") });
+  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+    gitDir,
+    input: refs.map((ref) => `${ref}^{commit}\n`).join(""),
+  });
   if (r.code !== 0) throw new Error(`git cat-file --batch-check failed (${r.code}): ${r.stderr.toString().trim()}`);
   const lines = r.stdout.toString("utf8").split("\n");
   // "<id> commit" when found; "<input> missing" / "<input> ambiguous" otherwise
@@ -96,7 +99,9 @@ export async function resolveCommits(gitDir: string, refs: string[]): Promise<(s
 
 /** Branches, ordered by name. */
 export async function listBranches(gitDir: string): Promise<Branch[]> {
-  const out = await gitText(["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(committerdate:iso-strict)", "refs/heads/"], { gitDir });
+  const out = await gitText(["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(committerdate:iso-strict)", "refs/heads/"], {
+    gitDir,
+  });
   return out
     .split("\n")
     .filter(Boolean)
@@ -137,7 +142,14 @@ export async function readTree(gitDir: string, sha: string, dirPath: string): Pr
     const tab = rec.indexOf("\t");
     const [mode, type, objSha, size] = rec.slice(0, tab).split(/\s+/);
     const name = rec.slice(tab + 1);
-    entries.push({ name, path: p ? `${p}/${name}` : name, type: type as TreeEntry["type"], mode, sha: objSha, size: size === "-" ? null : Number(size) });
+    entries.push({
+      name,
+      path: p ? `${p}/${name}` : name,
+      type: type as TreeEntry["type"],
+      mode,
+      sha: objSha,
+      size: size === "-" ? null : Number(size),
+    });
   }
   const rank = (t: TreeEntry["type"]) => (t === "tree" ? 0 : 1);
   return entries.sort((a, b) => rank(a.type) - rank(b.type) || a.name.localeCompare(b.name));
@@ -221,7 +233,12 @@ export interface BlobStream extends BlobInfo {
  * `onExit` runs once git has exited (a process-gate slot's release). Errors: NOT_FOUND when not
  * a file there.
  */
-export async function openBlob(gitDir: string, sha: string, filePath: string, opts: { idleMs?: number; onExit?: () => void } = {}): Promise<BlobStream> {
+export async function openBlob(
+  gitDir: string,
+  sha: string,
+  filePath: string,
+  opts: { idleMs?: number; onExit?: () => void } = {},
+): Promise<BlobStream> {
   const info = await statBlob(gitDir, sha, filePath);
   const out = gitOutput(["cat-file", "blob", info.sha], { gitDir, timeoutMs: 0, onExit: opts.onExit });
   let head: Buffer[];

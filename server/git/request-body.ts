@@ -39,7 +39,10 @@ export class RequestBody {
   private finished = false;
   private draining = false;
 
-  constructor(body: ReadableStream<Uint8Array>, private readonly signal?: AbortSignal) {
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    private readonly signal?: AbortSignal,
+  ) {
     this.reader = body.getReader();
   }
 

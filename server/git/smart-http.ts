@@ -83,10 +83,7 @@ function challenge(message: string): Response {
   return text(401, message, { "www-authenticate": 'Basic realm="svc", charset="UTF-8"' });
 }
 
-type Route =
-  | { kind: "advertise"; service: GitService }
-  | { kind: "rpc"; service: GitService }
-  | { kind: "error"; response: Response };
+type Route = { kind: "advertise"; service: GitService } | { kind: "rpc"; service: GitService } | { kind: "error"; response: Response };
 
 /** Maps the path after `<repo>.git/`, the method and the query to what is asked, or an error response. */
 function route(method: string, rest: string, url: URL): Route {
@@ -94,8 +91,16 @@ function route(method: string, rest: string, url: URL): Route {
   if (path === "info/refs") {
     if (method !== "GET") return { kind: "error", response: text(405, "use GET for info/refs", { allow: "GET" }) };
     const service = url.searchParams.get("service");
-    if (!service) return { kind: "error", response: text(403, "svc speaks only the smart HTTP protocol: the ?service= parameter is required (git ≥ 1.6.6)") };
-    if (!SERVICES.includes(service as GitService)) return { kind: "error", response: text(403, `unsupported service "${service.slice(0, 64)}": only git-upload-pack and git-receive-pack are served`) };
+    if (!service)
+      return {
+        kind: "error",
+        response: text(403, "svc speaks only the smart HTTP protocol: the ?service= parameter is required (git ≥ 1.6.6)"),
+      };
+    if (!SERVICES.includes(service as GitService))
+      return {
+        kind: "error",
+        response: text(403, `unsupported service "${service.slice(0, 64)}": only git-upload-pack and git-receive-pack are served`),
+      };
     return { kind: "advertise", service: service as GitService };
   }
   if (SERVICES.includes(path as GitService)) {
@@ -112,7 +117,12 @@ function route(method: string, rest: string, url: URL): Route {
  * unreadable or absent → 404; readable but the token lacks repo:write or the user lacks write
  * permission → 403 naming what is missing.
  */
-async function authorize(req: Request, owner: string, name: string, service: GitService): Promise<{ repo: AuthorizedRepo; actor: Actor | null } | Response> {
+async function authorize(
+  req: Request,
+  owner: string,
+  name: string,
+  service: GitService,
+): Promise<{ repo: AuthorizedRepo; actor: Actor | null } | Response> {
   let actor: Actor | null;
   try {
     actor = await resolveActor(req);
@@ -130,7 +140,9 @@ async function authorize(req: Request, owner: string, name: string, service: Git
       return { repo: await authorizeRepo(db, null, { owner, name }, level), actor };
     } catch (e) {
       if (e instanceof AppError && (e.code === "NOT_FOUND" || e.code === "UNAUTHORIZED")) {
-        return challenge(level === "write" ? "authentication required to push: use a personal access token as the password" : "authentication required");
+        return challenge(
+          level === "write" ? "authentication required to push: use a personal access token as the password" : "authentication required",
+        );
       }
       throw e;
     }
@@ -146,7 +158,8 @@ async function authorize(req: Request, owner: string, name: string, service: Git
   }
   if (level === "write") {
     if (!hasScope(actor.scopes, "repo:write")) return text(403, `push refused: this token lacks the "repo:write" scope`);
-    if (!atLeast(repo.permission, "write")) return text(403, `push refused: you need write permission on ${repo.owner}/${repo.name} (you have ${repo.permission})`);
+    if (!atLeast(repo.permission, "write"))
+      return text(403, `push refused: you need write permission on ${repo.owner}/${repo.name} (you have ${repo.permission})`);
   }
   return { repo, actor };
 }
@@ -154,7 +167,10 @@ async function authorize(req: Request, owner: string, name: string, service: Git
 /** The answer to a request whose body svc stopped reading before git answered. */
 function inputFailure(e: unknown): Response {
   if (e instanceof BodyTooLarge) {
-    return text(413, `request too large: an upload-pack request may carry at most ${e.maxBytes / 1024 / 1024} MiB of want/have lines after decompression`);
+    return text(
+      413,
+      `request too large: an upload-pack request may carry at most ${e.maxBytes / 1024 / 1024} MiB of want/have lines after decompression`,
+    );
   }
   if (e instanceof UploadStalled) return text(408, `request body stalled: ${e.message}; giving up`);
   if (isZlibError(e)) return text(400, `request body is not valid gzip: ${(e as Error).message}`);
@@ -197,7 +213,12 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   if (!advertise && encoding && encoding !== "gzip" && encoding !== "x-gzip" && encoding !== "identity") {
     return text(415, `unsupported content encoding "${encoding.slice(0, 50)}": send gzip or no encoding`);
   }
-  if (!(await stat(repo.gitDir).then((s) => s.isDirectory(), () => false))) {
+  if (
+    !(await stat(repo.gitDir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
     return text(404, `repository ${repo.owner}/${repo.name} has no git data on the server`);
   }
 
@@ -231,13 +252,22 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   if (!slot) {
     upload?.abandon();
     const retry = gitHttpLimits().retryAfterS;
-    return text(503, `svc is busy: too many git operations are running (yours or everyone's); try again in ${retry} s`, { "retry-after": String(retry) });
+    return text(503, `svc is busy: too many git operations are running (yours or everyone's); try again in ${retry} s`, {
+      "retry-after": String(retry),
+    });
   }
   let child: ChildProcessWithoutNullStreams;
   try {
     // receive-pack runs svc's pre-receive policy (ref names, push protection): push-hook.ts
     const hook = service === "git-receive-pack" ? await receivePackHook(repo.gitDir, advertise) : null;
-    const args = [...serviceConfig, ...(hook?.args ?? []), service.slice("git-".length), "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), gitDirArg];
+    const args = [
+      ...serviceConfig,
+      ...(hook?.args ?? []),
+      service.slice("git-".length),
+      "--stateless-rpc",
+      ...(advertise ? ["--advertise-refs"] : []),
+      gitDirArg,
+    ];
     child = spawnGit(args, { timeoutMs: 0, env: { ...env, ...hook?.env } });
     child.once("close", () => hook?.release());
   } catch (e) {
@@ -250,9 +280,12 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   let lastActivity = Date.now();
   const kill = () => stopGit(child);
   const processIdleMs = gitHttpLimits().processIdleMs;
-  const idle = setInterval(() => {
-    if (Date.now() - lastActivity > processIdleMs) kill();
-  }, Math.min(30_000, processIdleMs));
+  const idle = setInterval(
+    () => {
+      if (Date.now() - lastActivity > processIdleMs) kill();
+    },
+    Math.min(30_000, processIdleMs),
+  );
   idle.unref?.();
   const onAbort = () => kill();
   req.signal?.addEventListener("abort", onAbort, { once: true });
@@ -284,7 +317,11 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
       return;
     }
     const input = upload;
-    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [input.stream(() => { lastActivity = Date.now(); })];
+    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [
+      input.stream(() => {
+        lastActivity = Date.now();
+      }),
+    ];
     if (encoding === "gzip" || encoding === "x-gzip") stages.push(createGunzip());
     // Upload-pack requests are want/have lines: cap them after gunzip. Pushes are packfiles: no cap.
     if (service === "git-upload-pack") stages.push(new ByteLimit(gitHttpLimits().maxUploadPackBytes));
@@ -340,7 +377,9 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
         }
         const code = await exited;
         if (code !== 0) {
-          console.error(`git ${service} for ${repo.owner}/${repo.name} exited with ${code}: ${stderr.trim().split("\n").slice(-5).join(" | ")}`);
+          console.error(
+            `git ${service} for ${repo.owner}/${repo.name} exited with ${code}: ${stderr.trim().split("\n").slice(-5).join(" | ")}`,
+          );
         } else if (service === "git-receive-pack" && !advertise) {
           await afterPush(repo, sniffer, actor?.user.id ?? null);
         }
@@ -364,7 +403,13 @@ async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, a
     const commands = sniffer?.commands ?? [];
     const updates = await effectiveUpdates(repo.gitDir, commands);
     if (commands.length > 0 && updates.length === 0) return; // every ref was refused: nothing moved
-    await recordPush(await getDb(), repo.id, repo.gitDir, updates.map((u) => ({ ...u, oldSha: /^0+$/.test(u.oldSha) ? ZERO_SHA : u.oldSha })), actorId);
+    await recordPush(
+      await getDb(),
+      repo.id,
+      repo.gitDir,
+      updates.map((u) => ({ ...u, oldSha: /^0+$/.test(u.oldSha) ? ZERO_SHA : u.oldSha })),
+      actorId,
+    );
   } catch (e) {
     console.error(`recording the push to ${repo.owner}/${repo.name} failed`, e);
   }

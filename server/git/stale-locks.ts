@@ -39,7 +39,10 @@ interface Sweep {
 }
 
 async function mtime(p: string): Promise<number | null> {
-  return stat(p).then((s) => s.mtimeMs, () => null);
+  return stat(p).then(
+    (s) => s.mtimeMs,
+    () => null,
+  );
 }
 
 /** `*.lock` files anywhere under `dir` (the loose refs). */
@@ -60,7 +63,10 @@ async function sweep(gitDir: string): Promise<Sweep> {
   const now = Date.now();
   const result: Sweep = { removed: [], again: false };
   // turbopackIgnore: repository paths are user data, not app files to trace into the build
-  const locks = [...TOP_LOCKS.map((f) => path.join(/*turbopackIgnore: true*/ gitDir, f)), ...(await refLocks(path.join(/*turbopackIgnore: true*/ gitDir, "refs")))];
+  const locks = [
+    ...TOP_LOCKS.map((f) => path.join(/*turbopackIgnore: true*/ gitDir, f)),
+    ...(await refLocks(path.join(/*turbopackIgnore: true*/ gitDir, "refs"))),
+  ];
   for (const file of locks) {
     const m = await mtime(file);
     if (m !== null && m < PROCESS_START_MS) {

@@ -25,7 +25,12 @@ export const MAX_TEXT_DIFF_BYTES = 256 * 1024;
  * is at most `maxBytes` characters plus a final "\ diff truncated at N bytes" line. A change that
  * changes nothing gives the header only. Errors: a plain Error when git fails (a server fault).
  */
-export async function textDiff(filePath: string, before: Buffer | null, after: Buffer | null, opts: { mode?: string; maxBytes?: number } = {}): Promise<string> {
+export async function textDiff(
+  filePath: string,
+  before: Buffer | null,
+  after: Buffer | null,
+  opts: { mode?: string; maxBytes?: number } = {},
+): Promise<string> {
   if (!before && !after) throw new Error("textDiff needs at least one side");
   const mode = opts.mode ?? "100644";
   const header = [`diff --git a/${filePath} b/${filePath}`];
@@ -41,7 +46,10 @@ export async function textDiff(filePath: string, before: Buffer | null, after: B
     writeFileSync(oldFile, before ?? Buffer.alloc(0));
     writeFileSync(newFile, after ?? Buffer.alloc(0));
     // exit 1 = the files differ; --text so a stray control byte still gives a line diff
-    const r = await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", "--text", "-U3", "--", oldFile, newFile], { cwd: dir, maxBytes: 64 * 1024 * 1024 });
+    const r = await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", "--text", "-U3", "--", oldFile, newFile], {
+      cwd: dir,
+      maxBytes: 64 * 1024 * 1024,
+    });
     if (r.code !== 0 && r.code !== 1) throw new Error(`git diff --no-index failed (${r.code}): ${r.stderr.trim()}`);
     const out = r.stdout.toString("utf8");
     const hunks = out.indexOf("\n@@");

@@ -38,7 +38,24 @@ async function withTexts<T>(texts: Record<string, string>, fn: (dir: string) => 
  */
 export async function mergeTexts(ours: string, base: string, theirs: string): Promise<{ text: string; conflicts: number }> {
   return withTexts({ ours, base, theirs }, async (cwd) => {
-    const r = await runGit(["merge-file", "-p", "--diff3", `--marker-size=${MERGE_MARKER_SIZE}`, "-L", "ours", "-L", "base", "-L", "theirs", "ours", "base", "theirs"], { cwd, maxBytes: 4 * MAX_TEXT_BYTES });
+    const r = await runGit(
+      [
+        "merge-file",
+        "-p",
+        "--diff3",
+        `--marker-size=${MERGE_MARKER_SIZE}`,
+        "-L",
+        "ours",
+        "-L",
+        "base",
+        "-L",
+        "theirs",
+        "ours",
+        "base",
+        "theirs",
+      ],
+      { cwd, maxBytes: 4 * MAX_TEXT_BYTES },
+    );
     // exit status: the number of conflicts (capped at 127), negative (>127) on error
     if (r.code < 0 || r.code > 127) throw new Error(`git merge-file failed (${r.code}): ${r.stderr.trim()}`);
     return { text: r.stdout.toString("utf8"), conflicts: r.code };
@@ -52,7 +69,10 @@ export async function mergeTexts(ours: string, base: string, theirs: string): Pr
 export async function diffTexts(oldText: string, newText: string, context = 3): Promise<string> {
   if (oldText === newText) return "";
   return withTexts({ old: oldText, new: newText }, async (cwd) => {
-    const r = await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", `-U${Math.max(0, Math.min(20, context | 0))}`, "old", "new"], { cwd, maxBytes: 4 * MAX_TEXT_BYTES });
+    const r = await runGit(
+      ["diff", "--no-index", "--no-color", "--no-ext-diff", `-U${Math.max(0, Math.min(20, context | 0))}`, "old", "new"],
+      { cwd, maxBytes: 4 * MAX_TEXT_BYTES },
+    );
     if (r.code !== 0 && r.code !== 1) throw new Error(`git diff --no-index failed (${r.code}): ${r.stderr.trim()}`);
     const out = r.stdout.toString("utf8");
     const at = out.search(/^@@ /m);

@@ -47,7 +47,11 @@ export function agentStream(req: Request): Promise<Response> {
     try {
       input = chatInput.parse(await readJson(req));
     } catch (e) {
-      if (e instanceof ZodError) throw new AppError("BAD_REQUEST", e.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "));
+      if (e instanceof ZodError)
+        throw new AppError(
+          "BAD_REQUEST",
+          e.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "),
+        );
       throw e;
     }
     const turn = await prepareAgentTurn(await getDb(), actor, input);

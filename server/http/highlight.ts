@@ -39,7 +39,8 @@ export function postHighlight(req: Request): Promise<Response> {
   return handle(async () => {
     await consume("highlightRequests", addressKey(clientAddress(req.headers)));
     const parsed = input.safeParse(await readJson(req));
-    if (!parsed.success) throw new AppError("BAD_REQUEST", parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+    if (!parsed.success)
+      throw new AppError("BAD_REQUEST", parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
     return json(await highlightLines(parsed.data.files), 200, { "cache-control": "no-store" });
   }, req);
 }

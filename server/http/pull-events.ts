@@ -57,7 +57,8 @@ export function pullEvents(req: Request, pullRequestId: string): Promise<Respons
       throw e;
     }
     const who = actor ? `user:${actor.user.id}` : `addr:${clientAddress(req.headers)}`;
-    if ((open.get(who) ?? 0) >= MAX_STREAMS_PER_USER) throw new AppError("TOO_MANY_REQUESTS", `too many open event streams (at most ${MAX_STREAMS_PER_USER}); close some pages`, 30);
+    if ((open.get(who) ?? 0) >= MAX_STREAMS_PER_USER)
+      throw new AppError("TOO_MANY_REQUESTS", `too many open event streams (at most ${MAX_STREAMS_PER_USER}); close some pages`, 30);
     if (total >= MAX_STREAMS) throw new AppError("TOO_MANY_REQUESTS", "the server has too many open event streams; try again shortly", 30);
     return new Response(stream(req, who, pullRequestId), {
       headers: {

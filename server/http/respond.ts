@@ -27,7 +27,9 @@ export function errorResponse(e: unknown, req?: Request): Response {
   }
   const requestId = req ? requestIdOf(req) : newRequestId();
   logServerError(requestId, req ? `${req.method} ${new URL(req.url).pathname}` : "HTTP", e);
-  return json({ error: { code: "INTERNAL_SERVER_ERROR", message: `internal error (request ${requestId})`, requestId } }, 500, { [REQUEST_ID_HEADER]: requestId });
+  return json({ error: { code: "INTERNAL_SERVER_ERROR", message: `internal error (request ${requestId})`, requestId } }, 500, {
+    [REQUEST_ID_HEADER]: requestId,
+  });
 }
 
 /** Runs a handler, turning thrown errors into JSON error responses (`req`: see errorResponse). */

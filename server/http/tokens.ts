@@ -43,9 +43,11 @@ function isJson(req: Request, actor: Actor): boolean {
 export function postTokens(req: Request): Promise<Response> {
   return handle(async () => {
     const { actor, db } = await sessionActor(req);
-    if (!isJson(req, actor)) return json({ error: { code: "UNSUPPORTED_MEDIA_TYPE", message: "send the body as Content-Type: application/json" } }, 415);
+    if (!isJson(req, actor))
+      return json({ error: { code: "UNSUPPORTED_MEDIA_TYPE", message: "send the body as Content-Type: application/json" } }, 415);
     const body = await readJson(req);
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new AppError("BAD_REQUEST", "request body must be a JSON object");
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      throw new AppError("BAD_REQUEST", "request body must be a JSON object");
     const created = await createToken(db, actor.user.id, body as never);
     return json(created, 201, { "cache-control": "no-store" });
   }, req);

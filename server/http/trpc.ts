@@ -40,7 +40,10 @@ export async function handleTrpc(original: Request): Promise<Response> {
   const requestId = requestIdOf(original);
   const res = await runWithRequestId(requestId, () =>
     fetchRequestHandler({
-      endpoint, req, router: appRouter, maxBatchSize: MAX_BATCH_SIZE,
+      endpoint,
+      req,
+      router: appRouter,
+      maxBatchSize: MAX_BATCH_SIZE,
       createContext: (opts) => createContext({ req: opts.req, requestId }),
       onError: ({ error, path }) => {
         if (getHTTPStatusCodeFromError(error) >= 500) logServerError(requestId, path ?? "(no procedure)", error.cause ?? error);
@@ -50,6 +53,7 @@ export async function handleTrpc(original: Request): Promise<Response> {
         const seconds = Math.max(0, ...errors.map((e) => (e.cause instanceof AppError ? (e.cause.retryAfter ?? 0) : 0)));
         return seconds > 0 ? { headers: { "retry-after": String(seconds) } } : {};
       },
-    }));
+    }),
+  );
   return withRequestId(res, requestId);
 }

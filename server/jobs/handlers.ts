@@ -15,7 +15,11 @@ export function registerJobHandlers(): void {
   defineJob(
     REFRESH_MERGEABILITY,
     async ({ prId }) => {
-      const [{ getDb }, { refreshMergeability }, { warmPullDiff }] = await Promise.all([import("@/server/db"), import("@/server/services/pulls/mergeability"), import("@/server/services/diff")]);
+      const [{ getDb }, { refreshMergeability }, { warmPullDiff }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/pulls/mergeability"),
+        import("@/server/services/diff"),
+      ]);
       const db = await getDb();
       await refreshMergeability(db, prId);
       await warmPullDiff(db, prId).catch((e) => console.error(`warming the diff of pull request ${prId} failed`, e));
@@ -40,7 +44,11 @@ export function registerJobHandlers(): void {
   defineJob(
     SEARCH_INDEX_REPO,
     async ({ repoId, branch }) => {
-      const [{ getDb }, { refreshSearchIndex }, { resolveAiEngine }] = await Promise.all([import("@/server/db"), import("@/server/services/search/index-repo"), import("@/server/ai/resolve")]);
+      const [{ getDb }, { refreshSearchIndex }, { resolveAiEngine }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/search/index-repo"),
+        import("@/server/ai/resolve"),
+      ]);
       const db = await getDb();
       if (!(await db.repository.findUnique({ where: { id: repoId }, select: { id: true } }))) return;
       const engine = await resolveAiEngine(db, repoId);

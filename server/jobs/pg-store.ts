@@ -69,7 +69,12 @@ export class PgBossStore implements JobStore {
     return ready;
   }
 
-  async enqueue(def: Policy | undefined, name: string, payload: unknown, opts: { singletonKey?: string; runAt?: Date }): Promise<string | null> {
+  async enqueue(
+    def: Policy | undefined,
+    name: string,
+    payload: unknown,
+    opts: { singletonKey?: string; runAt?: Date },
+  ): Promise<string | null> {
     await this.ensureQueue(name, def);
     const id = await this.boss.send(name, payload as object, {
       singletonKey: opts.singletonKey ?? `unique:${randomUUID()}`,
@@ -105,14 +110,19 @@ export class PgBossStore implements JobStore {
       const ids: string[] = [];
       for (let i = 0; i < settings.concurrency; i++) {
         ids.push(
-          await this.boss.work(def.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: Math.max(0.5, settings.pollIntervalMs / 1000) }, async ([job]) => {
-            try {
-              await def.handler(job.data);
-            } catch (err) {
-              if (job.retryCount >= job.retryLimit) console.error(`svc: jobs: ${def.name} ${job.id} failed after ${job.retryCount + 1} attempts:`, err);
-              throw new Error(errorText(err)); // pg-boss stores it as the job's output
-            }
-          }),
+          await this.boss.work(
+            def.name,
+            { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: Math.max(0.5, settings.pollIntervalMs / 1000) },
+            async ([job]) => {
+              try {
+                await def.handler(job.data);
+              } catch (err) {
+                if (job.retryCount >= job.retryLimit)
+                  console.error(`svc: jobs: ${def.name} ${job.id} failed after ${job.retryCount + 1} attempts:`, err);
+                throw new Error(errorText(err)); // pg-boss stores it as the job's output
+              }
+            },
+          ),
         );
       }
       this.workerIds.set(def.name, ids);

@@ -67,7 +67,10 @@ export class SqliteStore implements JobStore {
     this.table ??= (async () => {
       const db = await getDb();
       await db.$transaction(async (tx) => {
-        for (const statement of TABLE.split(";").map((s) => s.trim()).filter(Boolean)) await tx.$executeRawUnsafe(statement);
+        for (const statement of TABLE.split(";")
+          .map((s) => s.trim())
+          .filter(Boolean))
+          await tx.$executeRawUnsafe(statement);
       });
     })();
     const table = this.table;
@@ -106,7 +109,14 @@ export class SqliteStore implements JobStore {
     );
     const row = rows[0];
     if (!row) return null;
-    return { id, name, state: row.state as JobInfo["state"], attempts: num(row.attempts), lastError: row.lastError, runAt: new Date(num(row.runAt)) };
+    return {
+      id,
+      name,
+      state: row.state as JobInfo["state"],
+      attempts: num(row.attempts),
+      lastError: row.lastError,
+      runAt: new Date(num(row.runAt)),
+    };
   }
 
   async startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void> {
@@ -158,7 +168,12 @@ export class SqliteStore implements JobStore {
     const id = due[0].id;
     const attempts = num(job.attempts);
     const finish = (sql: string, ...values: unknown[]) =>
-      db.$executeRawUnsafe(`UPDATE "_svc_jobs" SET ${sql} WHERE "id" = ? AND "state" = 'active' AND "attempts" = ?`, ...values, id, attempts);
+      db.$executeRawUnsafe(
+        `UPDATE "_svc_jobs" SET ${sql} WHERE "id" = ? AND "state" = 'active' AND "attempts" = ?`,
+        ...values,
+        id,
+        attempts,
+      );
     if (attempts > def.retries + 1) {
       // its lease expired on the last allowed attempt (the process running it died)
       await finish(`"state" = 'failed', "lastError" = ?, "completedAt" = ?`, "timed out or its process stopped", Date.now());
@@ -172,7 +187,11 @@ export class SqliteStore implements JobStore {
         await finish(`"state" = 'failed', "lastError" = ?, "completedAt" = ?`, errorText(err), failedAt);
         console.error(`svc: jobs: ${def.name} ${id} failed after ${attempts} attempts:`, err);
       } else {
-        await finish(`"state" = 'retry', "lastError" = ?, "runAt" = ?, "lockedUntil" = NULL`, errorText(err), failedAt + retryDelayMs(def.backoffMs, attempts));
+        await finish(
+          `"state" = 'retry', "lastError" = ?, "runAt" = ?, "lockedUntil" = NULL`,
+          errorText(err),
+          failedAt + retryDelayMs(def.backoffMs, attempts),
+        );
       }
       return true;
     }

@@ -43,7 +43,12 @@ export interface WorkerSettings {
 
 export interface JobStore {
   /** Stores a job; resolves to its id, or null when `singletonKey` matched a job not yet started. */
-  enqueue(def: Omit<JobDefinition, "handler"> | undefined, name: string, payload: unknown, opts: { singletonKey?: string; runAt?: Date }): Promise<string | null>;
+  enqueue(
+    def: Omit<JobDefinition, "handler"> | undefined,
+    name: string,
+    payload: unknown,
+    opts: { singletonKey?: string; runAt?: Date },
+  ): Promise<string | null>;
   getJob(name: string, id: string): Promise<JobInfo | null>;
   /** Starts polling for jobs of the given definitions and runs their handlers (a throw = a failed run). */
   startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void>;

@@ -36,18 +36,42 @@ let publicRepo: Fixture;
  */
 async function pullEntities(repoId: string, authorId: string, tag = ""): Promise<{ prId: string; stackId: string; pullCommentId: string }> {
   const db = await getDb();
-  const counter = await db.repository.update({ where: { id: repoId }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
-  const pr = await db.pullRequest.create({
-    data: { repoId, sourceRepoId: repoId, number: counter.nextIssueNumber - 1, title: "fixture", sourceBranch: `topic${tag}`, targetBranch: "main", headSha: "a".repeat(40), baseSha: "b".repeat(40), authorId },
+  const counter = await db.repository.update({
+    where: { id: repoId },
+    data: { nextIssueNumber: { increment: 1 } },
+    select: { nextIssueNumber: true },
   });
-  const stack = await db.stack.create({ data: { repoId, name: `stack${tag}`, nameLower: `stack${tag}`, baseBranch: "main", branches: { create: [{ repoId, branchName: `topic${tag}`, position: 0 }] } } });
+  const pr = await db.pullRequest.create({
+    data: {
+      repoId,
+      sourceRepoId: repoId,
+      number: counter.nextIssueNumber - 1,
+      title: "fixture",
+      sourceBranch: `topic${tag}`,
+      targetBranch: "main",
+      headSha: "a".repeat(40),
+      baseSha: "b".repeat(40),
+      authorId,
+    },
+  });
+  const stack = await db.stack.create({
+    data: {
+      repoId,
+      name: `stack${tag}`,
+      nameLower: `stack${tag}`,
+      baseBranch: "main",
+      branches: { create: [{ repoId, branchName: `topic${tag}`, position: 0 }] },
+    },
+  });
   return { prId: pr.id, stackId: stack.id, pullCommentId: await pullComment(pr.id, authorId) };
 }
 
 /** An inline comment on the fixture pull request (its commit is the fixture's head, so no git runs). */
 async function pullComment(prId: string, authorId: string): Promise<string> {
   const db = await getDb();
-  const c = await db.pullRequestComment.create({ data: { pullRequestId: prId, authorId, body: "fixture", path: "a.txt", line: 1, side: "RIGHT", commitSha: "a".repeat(40) } });
+  const c = await db.pullRequestComment.create({
+    data: { pullRequestId: prId, authorId, body: "fixture", path: "a.txt", line: 1, side: "RIGHT", commitSha: "a".repeat(40) },
+  });
   return c.id;
 }
 
@@ -75,8 +99,15 @@ async function makeFixture(isPrivate: boolean): Promise<Fixture> {
   const template = (await caller.issues.createTemplate({ repoId: repo.id, name: "Bug report" })) as { id: string };
   const view = (await caller.issues.createView({ repoId: repo.id, name: "Mine", filters: {} })) as { id: string };
   return {
-    repoId: repo.id, owner: repo.owner, name: repo.name, number: issue.number,
-    issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id,
+    repoId: repo.id,
+    owner: repo.owner,
+    name: repo.name,
+    number: issue.number,
+    issueId: issue.id,
+    commentId: comment.id,
+    labelId: label.id,
+    templateId: template.id,
+    viewId: view.id,
     ...(await pullEntities(repo.id, owner.id)),
   };
 }
@@ -115,7 +146,10 @@ describe.each(procedures.filter((p) => ACCESS[p.path]?.tier !== "public"))("$pat
     if (!needed) return;
     const caller = await callerFor(actorOf(owner, scopesWithout(needed)));
     const input = rule.tier === "repo" ? entityInput(privateRepo, path) : {};
-    await expect(import("../procedures").then((m) => m.callPath(caller, path, input))).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(needed) });
+    await expect(import("../procedures").then((m) => m.callPath(caller, path, input))).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining(needed),
+    });
   });
 
   if (rule.tier === "repo") {
@@ -157,13 +191,63 @@ describe("scope × role matrix", () => {
   const ALL_SCOPE_SETS: Scope[][] = Array.from({ length: 31 }, (_, n) => SCOPES.filter((_, i) => (n + 1) & (1 << i)));
 
   const POISON: Record<string, unknown> = {
-    strategy: 5, deleteBranch: "x", number: "x", title: 5, body: 5, color: 5, status: 5, priority: 5, state: 5, description: 5, isPrivate: "x",
-    username: 5, role: 5, labels: 5, filters: "x", limit: "x", offset: "x", ref: 5, path: 5, type: 5, reason: 5,
-    days: "x", estimate: "x", dueDate: 5, parentNumber: "x", sourceNumber: "x", targetNumber: "x", defaultBranch: 5,
-    label: 5, labelName: 5, assigneeId: 5, project: 5, cycle: "x", sort: 5, sessionId: 5, password: 5, position: "x",
-    beforeNumber: "x", afterNumber: "x", startsAt: 5, endsAt: 5, templateName: 5, comment: 5,
-    email: 5, currentPassword: 5, newPassword: 5, projectId: 5, cycleId: 5,
-    sourceBranch: 5, targetBranch: 5, headSha: 5, baseSha: 5, isDraft: "x", sourceRepoId: 5, authorId: 5, baseBranch: 5, branches: 5,
+    strategy: 5,
+    deleteBranch: "x",
+    number: "x",
+    title: 5,
+    body: 5,
+    color: 5,
+    status: 5,
+    priority: 5,
+    state: 5,
+    description: 5,
+    isPrivate: "x",
+    username: 5,
+    role: 5,
+    labels: 5,
+    filters: "x",
+    limit: "x",
+    offset: "x",
+    ref: 5,
+    path: 5,
+    type: 5,
+    reason: 5,
+    days: "x",
+    estimate: "x",
+    dueDate: 5,
+    parentNumber: "x",
+    sourceNumber: "x",
+    targetNumber: "x",
+    defaultBranch: 5,
+    label: 5,
+    labelName: 5,
+    assigneeId: 5,
+    project: 5,
+    cycle: "x",
+    sort: 5,
+    sessionId: 5,
+    password: 5,
+    position: "x",
+    beforeNumber: "x",
+    afterNumber: "x",
+    startsAt: 5,
+    endsAt: 5,
+    templateName: 5,
+    comment: 5,
+    email: 5,
+    currentPassword: 5,
+    newPassword: 5,
+    projectId: 5,
+    cycleId: 5,
+    sourceBranch: 5,
+    targetBranch: 5,
+    headSha: 5,
+    baseSha: 5,
+    isDraft: "x",
+    sourceRepoId: 5,
+    authorId: 5,
+    baseBranch: 5,
+    branches: 5,
   };
 
   let users: Record<Role, Profile>;
@@ -172,25 +256,69 @@ describe("scope × role matrix", () => {
   async function fixtureWithMembers(isPrivate: boolean, name: string): Promise<Fixture> {
     const caller = await callerFor(actorOf(users.owner));
     const repo = await caller.repos.create({ name, isPrivate });
-    for (const role of ["admin", "write", "read"] as const) await caller.repos.addCollaborator({ repoId: repo.id, username: users[role].username, role });
+    for (const role of ["admin", "write", "read"] as const)
+      await caller.repos.addCollaborator({ repoId: repo.id, username: users[role].username, role });
     const issue = await caller.issues.create({ repoId: repo.id, title: "fixture" });
     const comment = (await caller.issues.addComment({ repoId: repo.id, number: issue.number, body: "hello" })) as { id: string };
     const label = (await caller.issues.createLabel({ repoId: repo.id, name: "bug", color: "#d73a4a" })) as { id: string };
     const template = (await caller.issues.createTemplate({ repoId: repo.id, name: "Bug report" })) as { id: string };
     const view = (await caller.issues.createView({ repoId: repo.id, name: "Mine", filters: {} })) as { id: string };
-    return { repoId: repo.id, owner: repo.owner, name: repo.name, issueId: issue.id, commentId: comment.id, labelId: label.id, templateId: template.id, viewId: view.id, isPrivate, issueNumber: issue.number, ...(await pullEntities(repo.id, users.owner.id)) };
+    return {
+      repoId: repo.id,
+      owner: repo.owner,
+      name: repo.name,
+      issueId: issue.id,
+      commentId: comment.id,
+      labelId: label.id,
+      templateId: template.id,
+      viewId: view.id,
+      isPrivate,
+      issueNumber: issue.number,
+      ...(await pullEntities(repo.id, users.owner.id)),
+    };
   }
 
   let disposables = 0;
   /** Fresh entities for the procedures that destroy what their locator names. */
   const DISPOSABLE: Record<string, (f: Fixture) => Promise<Fixture>> = {
     "repos.delete": async (f) => fixtureWithMembers(Boolean(f.isPrivate), `gone${++disposables}`),
-    "issues.deleteComment": async (f) => ({ ...f, commentId: ((await (await callerFor(actorOf(users.owner))).issues.addComment({ repoId: f.repoId as string, number: f.issueNumber as number, body: "x" })) as { id: string }).id }),
-    "issues.deleteLabel": async (f) => ({ ...f, labelId: ((await (await callerFor(actorOf(users.owner))).issues.createLabel({ repoId: f.repoId as string, name: `l${++disposables}`, color: "#000000" })) as { id: string }).id }),
-    "issues.deleteTemplate": async (f) => ({ ...f, templateId: ((await (await callerFor(actorOf(users.owner))).issues.createTemplate({ repoId: f.repoId as string, name: `t${++disposables}` })) as { id: string }).id }),
-    "stacks.delete": async (f) => ({ ...f, stackId: (await pullEntities(f.repoId as string, users.owner.id, `d${++disposables}`)).stackId }),
+    "issues.deleteComment": async (f) => ({
+      ...f,
+      commentId: (
+        (await (
+          await callerFor(actorOf(users.owner))
+        ).issues.addComment({ repoId: f.repoId as string, number: f.issueNumber as number, body: "x" })) as { id: string }
+      ).id,
+    }),
+    "issues.deleteLabel": async (f) => ({
+      ...f,
+      labelId: (
+        (await (
+          await callerFor(actorOf(users.owner))
+        ).issues.createLabel({ repoId: f.repoId as string, name: `l${++disposables}`, color: "#000000" })) as { id: string }
+      ).id,
+    }),
+    "issues.deleteTemplate": async (f) => ({
+      ...f,
+      templateId: (
+        (await (
+          await callerFor(actorOf(users.owner))
+        ).issues.createTemplate({ repoId: f.repoId as string, name: `t${++disposables}` })) as { id: string }
+      ).id,
+    }),
+    "stacks.delete": async (f) => ({
+      ...f,
+      stackId: (await pullEntities(f.repoId as string, users.owner.id, `d${++disposables}`)).stackId,
+    }),
     "pulls.deleteComment": async (f) => ({ ...f, pullCommentId: await pullComment(f.prId as string, users.owner.id) }),
-    "issues.deleteView": async (f) => ({ ...f, viewId: ((await (await callerFor(actorOf(users.owner))).issues.createView({ repoId: f.repoId as string, name: `v${++disposables}`, filters: {} })) as { id: string }).id }),
+    "issues.deleteView": async (f) => ({
+      ...f,
+      viewId: (
+        (await (
+          await callerFor(actorOf(users.owner))
+        ).issues.createView({ repoId: f.repoId as string, name: `v${++disposables}`, filters: {} })) as { id: string }
+      ).id,
+    }),
   };
 
   /**
@@ -224,12 +352,30 @@ describe("scope × role matrix", () => {
     "ai.chat": { level: "read", input: {} },
     "issues.create": {
       level: "write",
-      input: { title: "planned", status: "todo", estimate: 3, body: undefined, labels: undefined, priority: undefined, dueDate: undefined, project: undefined, cycle: undefined, assigneeId: undefined, parentNumber: undefined },
+      input: {
+        title: "planned",
+        status: "todo",
+        estimate: 3,
+        body: undefined,
+        labels: undefined,
+        priority: undefined,
+        dueDate: undefined,
+        project: undefined,
+        cycle: undefined,
+        assigneeId: undefined,
+        parentNumber: undefined,
+      },
     },
   };
 
   beforeAll(async () => {
-    users = { owner: await makeUser("mowner"), admin: await makeUser("madmin"), write: await makeUser("mwrite"), read: await makeUser("mread"), stranger: await makeUser("mstranger") };
+    users = {
+      owner: await makeUser("mowner"),
+      admin: await makeUser("madmin"),
+      write: await makeUser("mwrite"),
+      read: await makeUser("mread"),
+      stranger: await makeUser("mstranger"),
+    };
     repos = { private: await fixtureWithMembers(true, "mprivate"), public: await fixtureWithMembers(false, "mpublic") };
   });
 
@@ -239,7 +385,13 @@ describe("scope × role matrix", () => {
     return role;
   }
   function cap(scopes: readonly Scope[]): Perm {
-    return hasScope(scopes, "repo:admin") ? "admin" : hasScope(scopes, "repo:write") ? "write" : hasScope(scopes, "repo:read") ? "read" : "none";
+    return hasScope(scopes, "repo:admin")
+      ? "admin"
+      : hasScope(scopes, "repo:write")
+        ? "write"
+        : hasScope(scopes, "repo:read")
+          ? "read"
+          : "none";
   }
   /** What the table says: "PASS" or the refusal code. */
   function expected(level: Perm, role: Role | null, scopes: readonly Scope[] | null, isPrivate: boolean, scope?: Scope): string {
@@ -285,7 +437,10 @@ describe("scope × role matrix", () => {
           // 10 a minute) start fresh for each call, so a service rule is reached every time
           await closeRateLimits();
           const got = gateAnswer(await outcome(await callerFor(actor), path, input));
-          if (got !== want) mismatches.push(`${path} ${visibility} ${role ?? "anonymous"} [${scopes?.join(",") ?? "session"}]: got ${got}, table says ${want}`);
+          if (got !== want)
+            mismatches.push(
+              `${path} ${visibility} ${role ?? "anonymous"} [${scopes?.join(",") ?? "session"}]: got ${got}, table says ${want}`,
+            );
         }
       }
     }

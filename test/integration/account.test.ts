@@ -22,7 +22,12 @@ describe("users.updateProfile", () => {
   it("changes the caller's name and email, lower-cases the email, and removes them with empty strings", async () => {
     const user = await makeUser("prof");
     const me = await callerFor(actorOf(user));
-    expect(await me.users.updateProfile({ name: "  Ada Lovelace ", email: "Ada@Example.COM" })).toEqual({ id: user.id, username: user.username, name: "Ada Lovelace", email: "ada@example.com" });
+    expect(await me.users.updateProfile({ name: "  Ada Lovelace ", email: "Ada@Example.COM" })).toEqual({
+      id: user.id,
+      username: user.username,
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+    });
     expect(await me.users.me()).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com" });
     // absent fields are kept
     expect(await me.users.updateProfile({ name: "Ada" })).toMatchObject({ name: "Ada", email: "ada@example.com" });
@@ -35,7 +40,10 @@ describe("users.updateProfile", () => {
     const user = await makeUser("wants");
     const me = await callerFor(actorOf(user));
     await me.users.updateProfile({ name: "Before" });
-    await expect(me.users.updateProfile({ name: "After", email: "SHARED@example.com" })).rejects.toMatchObject({ code: "CONFLICT", message: "that email is already in use" });
+    await expect(me.users.updateProfile({ name: "After", email: "SHARED@example.com" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "that email is already in use",
+    });
     expect(await me.users.me()).toMatchObject({ name: "Before", email: null });
     // one's own address in another case is not a conflict
     await (await callerFor(actorOf(taken))).users.updateProfile({ email: "Shared@Example.com" });
@@ -44,8 +52,14 @@ describe("users.updateProfile", () => {
 
   it("refuses malformed emails and over-long names with BAD_REQUEST naming the field", async () => {
     const me = await callerFor(actorOf(await makeUser("bad")));
-    await expect(me.users.updateProfile({ email: "not-an-email" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("email") });
-    await expect(me.users.updateProfile({ name: "x".repeat(101) })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("name") });
+    await expect(me.users.updateProfile({ email: "not-an-email" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("email"),
+    });
+    await expect(me.users.updateProfile({ name: "x".repeat(101) })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("name"),
+    });
     await expect(me.users.updateProfile({ name: "a\nb" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
@@ -59,11 +73,16 @@ describe("users.updateProfile", () => {
     expect(await (await callerFor(actorOf(other))).users.me()).toMatchObject({ name: "Mallory" });
 
     const readOnly = await callerFor(actorOf(victim, ["user:read", "repo:admin"]));
-    await expect(readOnly.users.updateProfile({ name: "Hacked" })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("user:write") });
+    await expect(readOnly.users.updateProfile({ name: "Hacked" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("user:write"),
+    });
     expect(await outcome(await callerFor(null), "users.updateProfile", { name: "x" })).toBe("UNAUTHORIZED");
     expect(await (await callerFor(actorOf(victim))).users.me()).toMatchObject({ name: "Victim" });
     // a token with user:write may
-    expect(await (await callerFor(actorOf(victim, ["user:write"]))).users.updateProfile({ name: "Via token" })).toMatchObject({ name: "Via token" });
+    expect(await (await callerFor(actorOf(victim, ["user:write"]))).users.updateProfile({ name: "Via token" })).toMatchObject({
+      name: "Via token",
+    });
   });
 });
 
@@ -71,7 +90,10 @@ describe("users.changePassword", () => {
   it("needs the current password; a wrong one is BAD_REQUEST and changes nothing", async () => {
     const user = await makeUser("pw");
     const me = await callerFor(await sessionActor(user));
-    await expect(me.users.changePassword({ currentPassword: "wrong-password", newPassword: "brand-new-secret" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "current password is incorrect" });
+    await expect(me.users.changePassword({ currentPassword: "wrong-password", newPassword: "brand-new-secret" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "current password is incorrect",
+    });
     const db = await getDb();
     expect(await authenticate(db, user.username, "password123")).toMatchObject({ id: user.id });
     expect(await authenticate(db, user.username, "brand-new-secret")).toBeNull();
@@ -80,8 +102,14 @@ describe("users.changePassword", () => {
   it("refuses a new password shorter than sign-up allows, or equal to the current one", async () => {
     const user = await makeUser("pwshort");
     const me = await callerFor(await sessionActor(user));
-    await expect(me.users.changePassword({ currentPassword: "password123", newPassword: "short" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "password must be at least 8 characters" });
-    await expect(me.users.changePassword({ currentPassword: "password123", newPassword: "password123" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("differ") });
+    await expect(me.users.changePassword({ currentPassword: "password123", newPassword: "short" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "password must be at least 8 characters",
+    });
+    await expect(me.users.changePassword({ currentPassword: "password123", newPassword: "password123" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("differ"),
+    });
     expect(await authenticate(await getDb(), user.username, "password123")).toMatchObject({ id: user.id });
   });
 
@@ -94,21 +122,33 @@ describe("users.changePassword", () => {
     const stranger = await makeUser("pwkeep");
     const strangerSession = await startSession(db, stranger.id, "theirs");
 
-    const result = await (await callerFor(current)).users.changePassword({ currentPassword: "password123", newPassword: "correct horse battery" });
+    const result = await (
+      await callerFor(current)
+    ).users.changePassword({ currentPassword: "password123", newPassword: "correct horse battery" });
     expect(result).toEqual({ changed: true, signedOut: 2 });
     const row = await db.user.findUnique({ where: { id: user.id }, select: { passwordHash: true } });
     expect(row!.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await authenticate(db, user.username, "correct horse battery")).toMatchObject({ id: user.id });
     expect(await authenticate(db, user.username, "password123")).toBeNull();
-    const left = (await db.userSession.findMany({ where: { id: { in: [current.sessionId!, otherA, otherB, strangerSession] } }, select: { id: true } })).map((s) => s.id).sort();
+    const left = (
+      await db.userSession.findMany({ where: { id: { in: [current.sessionId!, otherA, otherB, strangerSession] } }, select: { id: true } })
+    )
+      .map((s) => s.id)
+      .sort();
     expect(left).toEqual([current.sessionId!, strangerSession].sort());
   });
 
   it("is refused to personal access tokens, even with user:write, and to tokens without it", async () => {
     const user = await makeUser("pwpat");
     const input = { currentPassword: "password123", newPassword: "another-password" };
-    await expect((await callerFor(actorOf(user, ["user:write"]))).users.changePassword(input)).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/personal access tokens cannot change the password/) });
-    await expect((await callerFor(actorOf(user, ["user:read", "repo:admin"]))).users.changePassword(input)).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("user:write") });
+    await expect((await callerFor(actorOf(user, ["user:write"]))).users.changePassword(input)).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringMatching(/personal access tokens cannot change the password/),
+    });
+    await expect((await callerFor(actorOf(user, ["user:read", "repo:admin"]))).users.changePassword(input)).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("user:write"),
+    });
     expect(await outcome(await callerFor(null), "users.changePassword", input)).toBe("UNAUTHORIZED");
     expect(await authenticate(await getDb(), user.username, "password123")).toMatchObject({ id: user.id });
   });
@@ -117,19 +157,32 @@ describe("users.changePassword", () => {
     const user = await makeUser("pwlimit");
     const me = await callerFor(await sessionActor(user));
     for (let i = 0; i < 10; i++) {
-      await expect(me.users.changePassword({ currentPassword: `guess-${i}-xx`, newPassword: "brand-new-secret" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      await expect(me.users.changePassword({ currentPassword: `guess-${i}-xx`, newPassword: "brand-new-secret" })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+      });
     }
-    await expect(me.users.changePassword({ currentPassword: "password123", newPassword: "brand-new-secret" })).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS", message: expect.stringContaining("password attempts") });
+    await expect(me.users.changePassword({ currentPassword: "password123", newPassword: "brand-new-secret" })).rejects.toMatchObject({
+      code: "TOO_MANY_REQUESTS",
+      message: expect.stringContaining("password attempts"),
+    });
     expect(await authenticate(await getDb(), user.username, "password123")).toMatchObject({ id: user.id });
   });
 
   it("a correct password clears the count of wrong ones", async () => {
     const user = await makeUser("pwreset");
     const me = await callerFor(await sessionActor(user));
-    for (let i = 0; i < 9; i++) await expect(me.users.changePassword({ currentPassword: `guess-${i}-xx`, newPassword: "brand-new-secret" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    for (let i = 0; i < 9; i++)
+      await expect(me.users.changePassword({ currentPassword: `guess-${i}-xx`, newPassword: "brand-new-secret" })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+      });
     await me.users.changePassword({ currentPassword: "password123", newPassword: "brand-new-secret" });
-    for (let i = 0; i < 9; i++) await expect(me.users.changePassword({ currentPassword: `guess-${i}-yy`, newPassword: "third-secret-x" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    expect(await me.users.changePassword({ currentPassword: "brand-new-secret", newPassword: "third-secret-x" })).toMatchObject({ changed: true });
+    for (let i = 0; i < 9; i++)
+      await expect(me.users.changePassword({ currentPassword: `guess-${i}-yy`, newPassword: "third-secret-x" })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+      });
+    expect(await me.users.changePassword({ currentPassword: "brand-new-secret", newPassword: "third-secret-x" })).toMatchObject({
+      changed: true,
+    });
   });
 });
 
@@ -153,17 +206,26 @@ describe("users.profile and a profile's repositories", () => {
 
   it("answers anyone with the public fields only (never the email), case-insensitively", async () => {
     const profile = await (await callerFor(null)).users.profile({ username: owner.username.toUpperCase() });
-    expect(profile).toEqual({ id: owner.id, username: owner.username, name: "Profile Owner", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(profile).toEqual({
+      id: owner.id,
+      username: owner.username,
+      name: "Profile Owner",
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(JSON.stringify(profile)).not.toContain("owner@example.com");
   });
 
   it("is NOT_FOUND for an unknown user and BAD_REQUEST for a malformed name", async () => {
-    await expect((await callerFor(null)).users.profile({ username: "nobody-here-at-all" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "user not found" });
+    await expect((await callerFor(null)).users.profile({ username: "nobody-here-at-all" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "user not found",
+    });
     expect(await outcome(await callerFor(null), "users.profile", { username: "" })).toBe("BAD_REQUEST");
     expect(await outcome(await callerFor(null), "users.profile", { username: "x".repeat(40) })).toBe("BAD_REQUEST");
   });
 
-  const names = async (actor: Actor | null) => (await (await callerFor(actor)).repos.list({ owner: owner.username, limit: 100 })).map((r) => r.name).sort();
+  const names = async (actor: Actor | null) =>
+    (await (await callerFor(actor)).repos.list({ owner: owner.username, limit: 100 })).map((r) => r.name).sort();
 
   it("shows a stranger and an anonymous visitor only the public repositories", async () => {
     expect(await names(null)).toEqual(["public-one", "public-two"]);
@@ -181,8 +243,17 @@ describe("users.profile and a profile's repositories", () => {
 describe("users.updateProfile input errors name the field", () => {
   it("answers BAD_REQUEST with the field's own message for bad text", async () => {
     const me = await callerFor(actorOf(await makeUser("msg")));
-    await expect(me.users.updateProfile({ email: "x\ud800@example.com" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/^email: email /) });
-    await expect(me.users.updateProfile({ email: "nope" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "email: email is not a valid address" });
-    await expect(me.users.updateProfile({ email: 5 as never })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("email") });
+    await expect(me.users.updateProfile({ email: "x\ud800@example.com" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/^email: email /),
+    });
+    await expect(me.users.updateProfile({ email: "nope" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "email: email is not a valid address",
+    });
+    await expect(me.users.updateProfile({ email: 5 as never })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("email"),
+    });
   });
 });

@@ -14,10 +14,21 @@ const lines = (n: number, f: (i: number) => string) => Array.from({ length: n },
 describe("parseUnifiedDiff on git's own output", () => {
   it("a created file: status added, every line an addition", async () => {
     const d = parseUnifiedDiff(await textDiff("src/new.ts", null, buf("export const a = 1;\nexport const b = 2;\n")), "src/new.ts");
-    expect(d).toMatchObject({ status: "added", additions: 2, deletions: 0, oldMode: null, newMode: "100644", isBinary: false, truncated: false });
+    expect(d).toMatchObject({
+      status: "added",
+      additions: 2,
+      deletions: 0,
+      oldMode: null,
+      newMode: "100644",
+      isBinary: false,
+      truncated: false,
+    });
     expect(d.hunks).toHaveLength(1);
     expect(d.hunks[0]).toMatchObject({ oldStart: 0, oldLines: 0, newStart: 1, newLines: 2 });
-    expect(d.hunks[0]!.lines).toEqual([{ type: "add", content: "export const a = 1;" }, { type: "add", content: "export const b = 2;" }]);
+    expect(d.hunks[0]!.lines).toEqual([
+      { type: "add", content: "export const a = 1;" },
+      { type: "add", content: "export const b = 2;" },
+    ]);
   });
 
   it("a modify with two hunks, a deleted line that reads like a header, and counts as git's", async () => {
@@ -26,9 +37,15 @@ describe("parseUnifiedDiff on git's own output", () => {
     const d = parseUnifiedDiff(await textDiff("notes.txt", buf(before), buf(after)), "notes.txt");
     expect(d.status).toBe("modified");
     expect([d.additions, d.deletions]).toEqual([2, 2]);
-    expect(d.hunks.map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines])).toEqual([[2, 7, 2, 7], [32, 7, 32, 7]]);
+    expect(d.hunks.map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines])).toEqual([
+      [2, 7, 2, 7],
+      [32, 7, 32, 7],
+    ]);
     const changed = d.hunks[0]!.lines.filter((l) => l.type !== "context");
-    expect(changed).toEqual([{ type: "delete", content: "-- not a header" }, { type: "add", content: "++ still not a header" }]);
+    expect(changed).toEqual([
+      { type: "delete", content: "-- not a header" },
+      { type: "add", content: "++ still not a header" },
+    ]);
     expect(d.hunks[0]!.lines.filter((l) => l.type === "context")).toHaveLength(6);
   });
 

@@ -61,7 +61,10 @@ describe("agent sessions", () => {
       more.push(await w.as.writer.agent.createSession({ repoId: w.repoId, mode: i % 2 ? "pm" : "code", title: `s${i}` }));
       await new Promise((r) => setTimeout(r, 5));
     }
-    const other = await w.as.writer.agent.createSession({ repoId: (await w.as.writer.repos.create({ name: `own${Date.now()}` })).id, mode: "pm" });
+    const other = await w.as.writer.agent.createSession({
+      repoId: (await w.as.writer.repos.create({ name: `own${Date.now()}` })).id,
+      mode: "pm",
+    });
     expect((await w.as.writer.agent.listSessions()).map((s) => s.id)).toEqual([other.id, more[2].id, more[1].id, more[0].id, w.session.id]);
     expect((await w.as.writer.agent.listSessions({ repoId: w.repoId, limit: 2, offset: 1 })).map((s) => s.title)).toEqual(["s1", "s0"]);
     expect(new Set([w.session, ...more].map((s) => s.branch)).size).toBe(4);
@@ -75,14 +78,28 @@ describe("agent sessions", () => {
     const sessionId = w.session.id;
     const base = Date.now();
     for (let i = 0; i < 5; i++) {
-      await w.db.agentMessage.create({ data: { sessionId, role: i % 2 ? "assistant" : "user", content: `m${i}`, status: i % 2 ? "complete" : null, createdAt: new Date(base + i * 1000) } });
+      await w.db.agentMessage.create({
+        data: {
+          sessionId,
+          role: i % 2 ? "assistant" : "user",
+          content: `m${i}`,
+          status: i % 2 ? "complete" : null,
+          createdAt: new Date(base + i * 1000),
+        },
+      });
     }
     const page = await w.as.writer.agent.getMessages({ sessionId, limit: 2, offset: 1 });
-    expect(page.map((m) => [m.role, m.content, m.status])).toEqual([["assistant", "m1", "complete"], ["user", "m2", null]]);
+    expect(page.map((m) => [m.role, m.content, m.status])).toEqual([
+      ["assistant", "m1", "complete"],
+      ["user", "m2", null],
+    ]);
     expect((await w.as.writer.agent.getMessages({ sessionId })).map((m) => m.content)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
     // latest (beyond the spec): the newest page, still oldest first; offset skips the newest
     expect((await w.as.writer.agent.getMessages({ sessionId, limit: 2, latest: true })).map((m) => m.content)).toEqual(["m3", "m4"]);
-    expect((await w.as.writer.agent.getMessages({ sessionId, limit: 2, offset: 1, latest: true })).map((m) => m.content)).toEqual(["m2", "m3"]);
+    expect((await w.as.writer.agent.getMessages({ sessionId, limit: 2, offset: 1, latest: true })).map((m) => m.content)).toEqual([
+      "m2",
+      "m3",
+    ]);
     expect(await codeOf(w.as.writer.agent.getMessages({ sessionId, latest: "yes" as never }))).toBe("BAD_REQUEST");
 
     const approved = await w.as.writer.agent.proposeChange({ sessionId, type: "create", path: "keep.txt", content: "k\n" });
@@ -99,7 +116,14 @@ describe("agent sessions", () => {
   it("without a model: status says unavailable and chat / chatStream answer PRECONDITION_FAILED naming the variables; nothing is stored", async () => {
     const w = await agentWorld();
     const status = await w.as.anon.agent.status();
-    expect(status).toMatchObject({ available: false, providers: [{ name: "openai", configured: false, models: [] }, { name: "anthropic", configured: false, models: [] }, { name: "openai-compatible", configured: false, models: [] }] });
+    expect(status).toMatchObject({
+      available: false,
+      providers: [
+        { name: "openai", configured: false, models: [] },
+        { name: "anthropic", configured: false, models: [] },
+        { name: "openai-compatible", configured: false, models: [] },
+      ],
+    });
     expect(status.defaultModel).toBeUndefined();
     expect(status.message).toContain("OPENAI_API_KEY");
     expect(await codeOf(w.as.stranger.agent.status({ repoId: w.repoId }))).toBe("NOT_FOUND");
@@ -123,7 +147,12 @@ describe("agent sessions", () => {
     expect(configured).toMatchObject({ available: true, defaultProvider: "anthropic", defaultModel: "claude-test", source: "server" });
     expect(configured.providers[1]).toEqual({ name: "anthropic", configured: true, models: ["claude-test"] });
     expect(await w.as.anon.agent.getModes()).toEqual([
-      expect.objectContaining({ id: "pm", name: expect.any(String), description: expect.any(String), capabilities: expect.arrayContaining(["propose issues"]) }),
+      expect.objectContaining({
+        id: "pm",
+        name: expect.any(String),
+        description: expect.any(String),
+        capabilities: expect.arrayContaining(["propose issues"]),
+      }),
       expect.objectContaining({ id: "code", capabilities: expect.any(Array) }),
     ]);
   });
@@ -135,7 +164,14 @@ describe("agent sessions", () => {
     const c = await w.as.writer.agent.proposeChange({ sessionId, type: "modify", path: "README.md", content: "# Project\n\nBetter.\n" });
     const { commitSha } = await w.as.writer.agent.approveChange({ changeId: c.id });
     const pr = await w.as.writer.agent.openPullRequest({ sessionId });
-    expect(pr).toMatchObject({ title: "Tidy up", sourceBranch: w.session.branch, targetBranch: "main", headSha: commitSha, baseSha: w.tip("main"), state: "open" });
+    expect(pr).toMatchObject({
+      title: "Tidy up",
+      sourceBranch: w.session.branch,
+      targetBranch: "main",
+      headSha: commitSha,
+      baseSha: w.tip("main"),
+      state: "open",
+    });
     expect(pr.body).toContain("- modify `README.md`");
     expect(await readRef(w.gitDir, `refs/pull/${pr.number}/head`)).toBe(commitSha);
     expect(await codeOf(w.as.writer.agent.openPullRequest({ sessionId }))).toBe("CONFLICT");

@@ -66,29 +66,33 @@ interface Posted {
 function post(body: unknown, headers: Record<string, string>, stopAfter?: AgentStreamEvent["type"]): Promise<Posted> {
   return new Promise((resolve, reject) => {
     const out: Posted = { status: 0, contentType: "", events: [], names: [], pings: 0, body: "" };
-    const req = http.request(`${server.url}/api/agent/stream`, { method: "POST", headers: { "content-type": "application/json", ...headers } }, (res) => {
-      out.status = res.statusCode ?? 0;
-      out.contentType = String(res.headers["content-type"] ?? "");
-      const parser = new SseParser(
-        (e) => {
-          out.names.push(e.event);
-          const event = JSON.parse(e.data) as AgentStreamEvent;
-          out.events.push(event);
-          if (stopAfter && event.type === stopAfter) {
-            req.destroy();
-            resolve(out);
-          }
-        },
-        (c) => void (c === "ping" && out.pings++),
-      );
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => {
-        out.body += c;
-        if (out.contentType.startsWith("text/event-stream")) parser.push(c);
-      });
-      res.on("end", () => resolve(out));
-      res.on("error", () => resolve(out));
-    });
+    const req = http.request(
+      `${server.url}/api/agent/stream`,
+      { method: "POST", headers: { "content-type": "application/json", ...headers } },
+      (res) => {
+        out.status = res.statusCode ?? 0;
+        out.contentType = String(res.headers["content-type"] ?? "");
+        const parser = new SseParser(
+          (e) => {
+            out.names.push(e.event);
+            const event = JSON.parse(e.data) as AgentStreamEvent;
+            out.events.push(event);
+            if (stopAfter && event.type === stopAfter) {
+              req.destroy();
+              resolve(out);
+            }
+          },
+          (c) => void (c === "ping" && out.pings++),
+        );
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          out.body += c;
+          if (out.contentType.startsWith("text/event-stream")) parser.push(c);
+        });
+        res.on("end", () => resolve(out));
+        res.on("error", () => resolve(out));
+      },
+    );
     req.on("error", (e) => (stopAfter ? resolve(out) : reject(e)));
     req.end(typeof body === "string" ? body : JSON.stringify(body));
   });
@@ -114,7 +118,12 @@ describe("POST /api/agent/stream", () => {
     expect(start).toMatchObject({ type: "start", userMessage: { role: "user", content: "write docs" } });
     expect(tool).toEqual({ type: "tool", name: "proposeChange", summary: "proposing to create docs/new.md" });
     expect(change).toMatchObject({ type: "change", change: { type: "create", path: "docs/new.md", status: "pending" } });
-    expect(r.events.filter((e) => e.type === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("I proposed docs/new.md.");
+    expect(
+      r.events
+        .filter((e) => e.type === "text")
+        .map((e) => (e as { delta: string }).delta)
+        .join(""),
+    ).toBe("I proposed docs/new.md.");
     const last = r.events.at(-1) as Extract<AgentStreamEvent, { type: "message" }>;
     expect(last.message).toMatchObject({ role: "assistant", status: "complete", content: "I proposed docs/new.md." });
     expect(last.message.changes!.map((c) => c.id)).toEqual([(change as Extract<AgentStreamEvent, { type: "change" }>).change.id]);
@@ -153,7 +162,10 @@ describe("POST /api/agent/stream", () => {
     fake.reply({ chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 100 });
     const r = await post({ sessionId: w.session.id, message: "write a long answer" }, auth, "text");
     expect(r.names.slice(0, 2)).toEqual(["start", "text"]);
-    const stopped = await until(async () => (await w.as.writer.agent.getMessages({ sessionId: w.session.id, limit: 100 })).find((m) => m.status === "stopped"), "the stopped message");
+    const stopped = await until(
+      async () => (await w.as.writer.agent.getMessages({ sessionId: w.session.id, limit: 100 })).find((m) => m.status === "stopped"),
+      "the stopped message",
+    );
     expect(stopped.content).toContain("word0");
     expect(stopped.content).toContain("Stopped before the reply was finished");
     expect(stopped.content).not.toContain("word59");
@@ -164,7 +176,13 @@ describe("POST /api/agent/stream", () => {
 describe("agent.chatStream through httpSubscriptionLink", () => {
   const client = () =>
     createTRPCClient<AppRouter>({
-      links: [httpSubscriptionLink({ url: `${server.url}/api/trpc`, EventSource: FetchEventSource as never, eventSourceOptions: () => ({ headers: auth }) as never })],
+      links: [
+        httpSubscriptionLink({
+          url: `${server.url}/api/trpc`,
+          EventSource: FetchEventSource as never,
+          eventSourceOptions: () => ({ headers: auth }) as never,
+        }),
+      ],
     });
 
   it("yields the events of the turn in order", async () => {
@@ -188,12 +206,17 @@ describe("agent.chatStream through httpSubscriptionLink", () => {
     });
     expect(events.map((e) => e.type)).toEqual(["start", "tool", "text", "text", "message"]);
     expect(events[1]).toEqual({ type: "tool", name: "readFile", summary: "reading README.md" });
-    expect((events.at(-1) as Extract<AgentStreamEvent, { type: "message" }>).message).toMatchObject({ status: "complete", content: "Hello there" });
+    expect((events.at(-1) as Extract<AgentStreamEvent, { type: "message" }>).message).toMatchObject({
+      status: "complete",
+      content: "Hello there",
+    });
   });
 
   it("unsubscribing aborts the model call and stores the reply as stopped", async () => {
     const cancelled = fake.cancelled;
-    const before = (await w.as.writer.agent.getMessages({ sessionId: w.session.id, limit: 100 })).filter((m) => m.status === "stopped").length;
+    const before = (await w.as.writer.agent.getMessages({ sessionId: w.session.id, limit: 100 })).filter(
+      (m) => m.status === "stopped",
+    ).length;
     fake.reply({ chunks: Array.from({ length: 60 }, (_, i) => `part${i} `), delayMs: 100 });
     await new Promise<void>((resolve, reject) => {
       const sub = client().agent.chatStream.subscribe(
@@ -220,11 +243,26 @@ describe("agent.chatStream through httpSubscriptionLink", () => {
 
   it("fails the subscription before storing anything for another user's session", async () => {
     const other = createTRPCClient<AppRouter>({
-      links: [httpSubscriptionLink({ url: `${server.url}/api/trpc`, EventSource: FetchEventSource as never, eventSourceOptions: async () => ({ headers: { authorization: `Bearer ${await makeToken(w.reader, ["repo:read"])}` } }) as never })],
+      links: [
+        httpSubscriptionLink({
+          url: `${server.url}/api/trpc`,
+          EventSource: FetchEventSource as never,
+          eventSourceOptions: async () => ({ headers: { authorization: `Bearer ${await makeToken(w.reader, ["repo:read"])}` } }) as never,
+        }),
+      ],
     });
     const count = (await w.as.writer.agent.getMessages({ sessionId: w.session.id, limit: 100 })).length;
     const error = await new Promise<unknown>((resolve) => {
-      const sub = other.agent.chatStream.subscribe({ sessionId: w.session.id, message: "hi" }, { onData: () => {}, onError: (e) => { sub.unsubscribe(); resolve(e); } });
+      const sub = other.agent.chatStream.subscribe(
+        { sessionId: w.session.id, message: "hi" },
+        {
+          onData: () => {},
+          onError: (e) => {
+            sub.unsubscribe();
+            resolve(e);
+          },
+        },
+      );
     });
     expect(String((error as Error).message)).toContain("agent session not found");
     expect((await w.as.writer.agent.getMessages({ sessionId: w.session.id, limit: 100 })).length).toBe(count);

@@ -68,7 +68,18 @@ describe("ai.chat", () => {
     const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, model: "fake-chat" });
     fake.reply({ content: "It uses `formatCurrency` in `src/money.ts:2-5`." });
     const before = fake.requests.length;
-    const out = await chatAboutCode(db, repo, { message: "How is a currency amount formatted?", history: [{ role: "user", content: "Hello" }, { role: "assistant", content: "Hi, ask me about the code." }] }, { engine });
+    const out = await chatAboutCode(
+      db,
+      repo,
+      {
+        message: "How is a currency amount formatted?",
+        history: [
+          { role: "user", content: "Hello" },
+          { role: "assistant", content: "Hi, ask me about the code." },
+        ],
+      },
+      { engine },
+    );
     expect(out).toMatchObject({ response: "It uses `formatCurrency` in `src/money.ts:2-5`.", engine: "openai:fake-chat" });
     expect(out.references[0]!.path).toBe("src/money.ts");
     const body = fake.requests[before]!.body;

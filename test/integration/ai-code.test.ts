@@ -35,8 +35,10 @@ async function withServerModel<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const OLD = "export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function sub(a: number, b: number) {\n  return a - b;\n}\n";
-const NEW = "export function add(a: number, b: number) {\n  console.log(a, b);\n  return a + b;\n}\n\nexport function mul(a: number, b: number) {\n  return a * b;\n}\n";
+const OLD =
+  "export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function sub(a: number, b: number) {\n  return a - b;\n}\n";
+const NEW =
+  "export function add(a: number, b: number) {\n  console.log(a, b);\n  return a + b;\n}\n\nexport function mul(a: number, b: number) {\n  return a * b;\n}\n";
 
 describe("ai.explainFileDiff", () => {
   it("local engine: summary from the structural diff, concerns, impact, engine local", async () => {
@@ -53,18 +55,44 @@ describe("ai.explainFileDiff", () => {
   });
 
   it("local engine on a file without a grammar: a line-based summary; a new file", async () => {
-    const md = await w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "README.md", oldContent: "# A\n\nold\n", newContent: "# A\n\nnew\nmore\n" });
+    const md = await w.as.reader.ai.explainFileDiff({
+      repoId: w.repoId,
+      path: "README.md",
+      oldContent: "# A\n\nold\n",
+      newContent: "# A\n\nnew\nmore\n",
+    });
     expect(md).toMatchObject({ summary: "README.md: 2 lines added and 1 line removed.", impact: "low", engine: "local" });
-    const added = await w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "lib/x.py", oldContent: "", newContent: "def run():\n    print('hi')\n" });
+    const added = await w.as.reader.ai.explainFileDiff({
+      repoId: w.repoId,
+      path: "lib/x.py",
+      oldContent: "",
+      newContent: "def run():\n    print('hi')\n",
+    });
     expect(added.summary).toBe("New source file lib/x.py (2 lines): adds function `run`.");
     expect(added.concerns?.[0]).toMatch(/^Debug output added \(line 2\)/);
   });
 
   it("through a model (the server's configuration): the diff and outline in the prompt, engine named", async () => {
-    fake.reply({ content: JSON.stringify({ summary: "Adds mul, drops sub", explanation: "sub is gone.", impact: "high", concerns: ["sub removed"] }) });
+    fake.reply({
+      content: JSON.stringify({ summary: "Adds mul, drops sub", explanation: "sub is gone.", impact: "high", concerns: ["sub removed"] }),
+    });
     const before = fake.requests.length;
-    const out = await withServerModel(() => w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "src/math.ts", oldContent: OLD, newContent: NEW, context: { prTitle: "Math" } }));
-    expect(out).toEqual({ summary: "Adds mul, drops sub", explanation: "sub is gone.", impact: "high", concerns: ["sub removed"], engine: "openai:fake-chat" });
+    const out = await withServerModel(() =>
+      w.as.reader.ai.explainFileDiff({
+        repoId: w.repoId,
+        path: "src/math.ts",
+        oldContent: OLD,
+        newContent: NEW,
+        context: { prTitle: "Math" },
+      }),
+    );
+    expect(out).toEqual({
+      summary: "Adds mul, drops sub",
+      explanation: "sub is gone.",
+      impact: "high",
+      concerns: ["sub removed"],
+      engine: "openai:fake-chat",
+    });
     const sent = JSON.stringify(fake.requests.slice(before).at(-1)!.body.messages);
     expect(sent).toContain("removed: function sub (exported)");
     expect(sent).toContain("+  console.log(a, b);");
@@ -75,7 +103,12 @@ describe("ai.explainFileDiff", () => {
     const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, model: "explicit" });
     const repo = await authorizeRepo(await getDb(), actorOf(w.reader), { repoId: w.repoId }, "read");
     fake.reply({ content: JSON.stringify({ summary: "s", explanation: "e", impact: "low" }) });
-    const out = await explainFileDiff(await getDb(), repo, { path: "a.ts", oldContent: "", newContent: "const k = 'AKIAABCDEFGHIJKLMNOP';\n" }, engine);
+    const out = await explainFileDiff(
+      await getDb(),
+      repo,
+      { path: "a.ts", oldContent: "", newContent: "const k = 'AKIAABCDEFGHIJKLMNOP';\n" },
+      engine,
+    );
     expect(out.engine).toBe("openai:explicit");
     expect(out.concerns?.[0]).toMatch(/cloud access key/);
   });
@@ -83,12 +116,38 @@ describe("ai.explainFileDiff", () => {
   it("a model failure is SERVICE_UNAVAILABLE naming the engine; refusals: private NOT_FOUND, too large BAD_REQUEST, foreign prId NOT_FOUND", async () => {
     fake.reply({ status: 500, error: "boom" });
     fake.reply({ status: 500, error: "boom" });
-    expect(await withServerModel(() => messageOf(w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "a", newContent: "b" })))).toContain("openai:fake-chat");
-    expect(await codeOf(w.as.stranger.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "a", newContent: "b" }))).toBe("NOT_FOUND");
-    expect(await codeOf(w.as.anon.ai.suggestConflictResolution({ repoId: w.repoId, path: "a", ours: "", theirs: "", base: "" }))).toBe("NOT_FOUND");
-    expect(await codeOf(w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "x".repeat(1024 * 1024 + 1), newContent: "b" }))).toBe("BAD_REQUEST");
-    expect(await messageOf(w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "é".repeat(600 * 1024), newContent: "b" }))).toMatch(/at most 1048576 bytes/);
-    expect(await messageOf(w.as.reader.ai.explainFileDiff({ repoId: w.repoId, prId: "00000000-0000-4000-8000-000000000000", path: "a.ts", oldContent: "a", newContent: "b" }))).toBe("pull request not found");
+    expect(
+      await withServerModel(() =>
+        messageOf(w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "a", newContent: "b" })),
+      ),
+    ).toContain("openai:fake-chat");
+    expect(await codeOf(w.as.stranger.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "a", newContent: "b" }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await codeOf(w.as.anon.ai.suggestConflictResolution({ repoId: w.repoId, path: "a", ours: "", theirs: "", base: "" }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(
+      await codeOf(
+        w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "x".repeat(1024 * 1024 + 1), newContent: "b" }),
+      ),
+    ).toBe("BAD_REQUEST");
+    expect(
+      await messageOf(
+        w.as.reader.ai.explainFileDiff({ repoId: w.repoId, path: "a.ts", oldContent: "é".repeat(600 * 1024), newContent: "b" }),
+      ),
+    ).toMatch(/at most 1048576 bytes/);
+    expect(
+      await messageOf(
+        w.as.reader.ai.explainFileDiff({
+          repoId: w.repoId,
+          prId: "00000000-0000-4000-8000-000000000000",
+          path: "a.ts",
+          oldContent: "a",
+          newContent: "b",
+        }),
+      ),
+    ).toBe("pull request not found");
   });
 });
 
@@ -98,29 +157,69 @@ describe("ai.suggestConflictResolution", () => {
   const theirs = "import a\nimport b\nimport d\n\nconst colour = 'blue';\n";
 
   it("local engine: imports united, the colour conflict kept with markers, confidence low, alternatives", async () => {
-    const out = await w.as.reader.ai.suggestConflictResolution({ repoId: w.repoId, path: "a.ts", base, ours, theirs, context: { ourBranch: "main", theirBranch: "feature" } });
+    const out = await w.as.reader.ai.suggestConflictResolution({
+      repoId: w.repoId,
+      path: "a.ts",
+      base,
+      ours,
+      theirs,
+      context: { ourBranch: "main", theirBranch: "feature" },
+    });
     expect(out.engine).toBe("local");
     expect(out.confidence).toBe("low");
-    expect(out.resolved).toBe("import a\nimport b\nimport c\nimport d\n\n<<<<<<< main\nconst colour = 'green';\n||||||| base\nconst colour = 'red';\n=======\nconst colour = 'blue';\n>>>>>>> feature\n");
-    expect(out.alternatives?.map((a) => a.description)).toEqual([expect.stringMatching(/^Keep main/), expect.stringMatching(/^Keep feature/), expect.stringMatching(/^Keep both/)]);
+    expect(out.resolved).toBe(
+      "import a\nimport b\nimport c\nimport d\n\n<<<<<<< main\nconst colour = 'green';\n||||||| base\nconst colour = 'red';\n=======\nconst colour = 'blue';\n>>>>>>> feature\n",
+    );
+    expect(out.alternatives?.map((a) => a.description)).toEqual([
+      expect.stringMatching(/^Keep main/),
+      expect.stringMatching(/^Keep feature/),
+      expect.stringMatching(/^Keep both/),
+    ]);
     expect(out.explanation).toMatch(/2 conflicts/);
   });
 
   it("resolvable by the rules: the model is not asked, engine local, confidence medium", async () => {
     const before = fake.requests.length;
-    const out = await withServerModel(() => w.as.reader.ai.suggestConflictResolution({ repoId: w.repoId, path: "a.py", base: "import a\n", ours: "import a\nimport b\n", theirs: "import a\nimport c\n" }));
+    const out = await withServerModel(() =>
+      w.as.reader.ai.suggestConflictResolution({
+        repoId: w.repoId,
+        path: "a.py",
+        base: "import a\n",
+        ours: "import a\nimport b\n",
+        theirs: "import a\nimport c\n",
+      }),
+    );
     expect(out).toMatchObject({ resolved: "import a\nimport b\nimport c\n", confidence: "medium", engine: "local" });
     expect(fake.requests.length).toBe(before);
   });
 
   it("unresolved conflicts go to the model; an answer with markers is confidence low", async () => {
-    fake.reply({ content: JSON.stringify({ resolved: "import a\nimport b\nimport c\nimport d\n\nconst colour = 'teal';\n", explanation: "Mixed both colours.", confidence: "high" }) });
-    const out = await withServerModel(() => w.as.reader.ai.suggestConflictResolution({ repoId: w.repoId, path: "a.ts", base, ours, theirs }));
-    expect(out).toMatchObject({ resolved: "import a\nimport b\nimport c\nimport d\n\nconst colour = 'teal';\n", confidence: "medium", engine: "openai:fake-chat" });
+    fake.reply({
+      content: JSON.stringify({
+        resolved: "import a\nimport b\nimport c\nimport d\n\nconst colour = 'teal';\n",
+        explanation: "Mixed both colours.",
+        confidence: "high",
+      }),
+    });
+    const out = await withServerModel(() =>
+      w.as.reader.ai.suggestConflictResolution({ repoId: w.repoId, path: "a.ts", base, ours, theirs }),
+    );
+    expect(out).toMatchObject({
+      resolved: "import a\nimport b\nimport c\nimport d\n\nconst colour = 'teal';\n",
+      confidence: "medium",
+      engine: "openai:fake-chat",
+    });
     expect(out.alternatives).toHaveLength(3);
     const repo = await authorizeRepo(await getDb(), actorOf(w.reader), { repoId: w.repoId }, "read");
-    fake.reply({ content: JSON.stringify({ resolved: "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n", explanation: "?", confidence: "high" }) });
-    const marked = await suggestConflictResolution(await getDb(), repo, { path: "a.ts", base, ours, theirs }, engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, model: "m" }));
+    fake.reply({
+      content: JSON.stringify({ resolved: "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n", explanation: "?", confidence: "high" }),
+    });
+    const marked = await suggestConflictResolution(
+      await getDb(),
+      repo,
+      { path: "a.ts", base, ours, theirs },
+      engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, model: "m" }),
+    );
     expect(marked).toMatchObject({ confidence: "low", engine: "openai:m" });
     expect(marked.warnings).toContain("the model's answer still holds conflict markers");
   });

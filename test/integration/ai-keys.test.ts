@@ -54,7 +54,14 @@ describe("repoAiKeys", () => {
   it("stores the key encrypted and shows only a mask, in set and list", async () => {
     const caller = await callerFor(actorOf(owner));
     const set = await caller.repoAiKeys.set({ repoId, provider: "openai", apiKey: KEY, model: "gpt-test" });
-    expect(set).toMatchObject({ provider: "openai", maskedKey: "••••WXYZ", model: "gpt-test", baseUrl: null, engine: "openai:gpt-test", readable: true });
+    expect(set).toMatchObject({
+      provider: "openai",
+      maskedKey: "••••WXYZ",
+      model: "gpt-test",
+      baseUrl: null,
+      engine: "openai:gpt-test",
+      readable: true,
+    });
     expect(JSON.stringify(set)).not.toContain("THISisTHEclearKEY");
     const list = await caller.repoAiKeys.list({ repoId });
     expect(list).toHaveLength(1);
@@ -71,7 +78,8 @@ describe("repoAiKeys", () => {
     const { databaseUrl, provider } = getConfig();
     if (provider === "sqlite") {
       const file = databaseUrl.slice("file:".length);
-      for (const f of [file, `${file}-wal`]) if (existsSync(f)) expect(readFileSync(f).includes(Buffer.from("THISisTHEclearKEY"))).toBe(false);
+      for (const f of [file, `${file}-wal`])
+        if (existsSync(f)) expect(readFileSync(f).includes(Buffer.from("THISisTHEclearKEY"))).toBe(false);
     }
   });
 
@@ -81,35 +89,65 @@ describe("repoAiKeys", () => {
     const updated = await caller.repoAiKeys.set({ repoId, provider: "openai", baseUrl: "https://llm.example.com/v1" });
     expect(updated).toMatchObject({ model: "gpt-test", baseUrl: "https://llm.example.com/v1", maskedKey: "••••WXYZ" });
     expect((await caller.repoAiKeys.set({ repoId, provider: "openai", model: "" })).model).toBeNull();
-    await expect(caller.repoAiKeys.set({ repoId, provider: "anthropic", model: "claude-x" })).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("no anthropic key") });
+    await expect(caller.repoAiKeys.set({ repoId, provider: "anthropic", model: "claude-x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: expect.stringContaining("no anthropic key"),
+    });
   });
 
   it("refuses bad base URLs without echoing the key, and bounds input sizes", async () => {
     const caller = await callerFor(actorOf(owner));
-    for (const baseUrl of ["ftp://example.com", "not a url", "https://user:pw@example.com/v1", "http://127.0.0.1:11434/v1", "http://169.254.169.254/latest", "http://localhost:8080", "http://[::1]/v1", "http://10.1.2.3/v1"]) {
+    for (const baseUrl of [
+      "ftp://example.com",
+      "not a url",
+      "https://user:pw@example.com/v1",
+      "http://127.0.0.1:11434/v1",
+      "http://169.254.169.254/latest",
+      "http://localhost:8080",
+      "http://[::1]/v1",
+      "http://10.1.2.3/v1",
+    ]) {
       const err = await caller.repoAiKeys.set({ repoId, provider: "openai", apiKey: KEY, baseUrl }).catch((e) => e);
       expect(err, baseUrl).toMatchObject({ code: "BAD_REQUEST" });
       expect(err.message).not.toContain("THISisTHEclearKEY");
     }
-    await expect(caller.repoAiKeys.set({ repoId, provider: "openai", apiKey: "x".repeat(513) })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("apiKey is at most 512") });
-    await expect(caller.repoAiKeys.set({ repoId, provider: "mistral" as never, apiKey: KEY })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.repoAiKeys.set({ repoId, provider: "openai", apiKey: "x".repeat(513) })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("apiKey is at most 512"),
+    });
+    await expect(caller.repoAiKeys.set({ repoId, provider: "mistral" as never, apiKey: KEY })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     // an administrator may allow private servers (Ollama on this machine)
     process.env.SVC_AI_ALLOW_PRIVATE_BASE_URLS = "1";
-    await expect(caller.repoAiKeys.set({ repoId, provider: "openai", baseUrl: "http://127.0.0.1:11434/v1" })).resolves.toMatchObject({ baseUrl: "http://127.0.0.1:11434/v1" });
+    await expect(caller.repoAiKeys.set({ repoId, provider: "openai", baseUrl: "http://127.0.0.1:11434/v1" })).resolves.toMatchObject({
+      baseUrl: "http://127.0.0.1:11434/v1",
+    });
     expect(["example.com", "8.8.8.8", "[2001:db8::1]"].map(isPrivateHost)).toEqual([false, false, false]);
-    expect(["LOCALHOST", "foo.localhost", "0x7f000001", "[::ffff:127.0.0.1]", "192.168.1.1", "172.20.0.1", "100.64.1.1"].map(isPrivateHost)).toEqual([true, true, true, true, true, true, true]);
+    expect(
+      ["LOCALHOST", "foo.localhost", "0x7f000001", "[::ffff:127.0.0.1]", "192.168.1.1", "172.20.0.1", "100.64.1.1"].map(isPrivateHost),
+    ).toEqual([true, true, true, true, true, true, true]);
   });
 
   it("is for repository admins with a repo:admin token; private repositories are NOT_FOUND to strangers", async () => {
     const input = { repoId };
     await expect((await callerFor(actorOf(writer))).repoAiKeys.list(input)).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect((await callerFor(actorOf(writer))).repoAiKeys.set({ repoId, provider: "openai", apiKey: KEY })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect((await callerFor(actorOf(writer))).repoAiKeys.set({ repoId, provider: "openai", apiKey: KEY })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     await expect((await callerFor(actorOf(stranger))).repoAiKeys.list(input)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect((await callerFor(actorOf(stranger))).repoAiKeys.list({ repoId: publicRepoId })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect((await callerFor(actorOf(stranger))).repoAiKeys.list({ repoId: publicRepoId })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     await expect((await callerFor(null)).repoAiKeys.list({ repoId: publicRepoId })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     for (const scopes of [["repo:read"], ["repo:write"]] as const) {
-      await expect((await callerFor(actorOf(owner, [...scopes]))).repoAiKeys.list(input)).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("repo:admin") });
-      await expect((await callerFor(actorOf(owner, [...scopes]))).repoAiKeys.delete({ repoId, provider: "openai" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect((await callerFor(actorOf(owner, [...scopes]))).repoAiKeys.list(input)).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringContaining("repo:admin"),
+      });
+      await expect((await callerFor(actorOf(owner, [...scopes]))).repoAiKeys.delete({ repoId, provider: "openai" })).rejects.toMatchObject({
+        code: "FORBIDDEN",
+      });
     }
     await expect((await callerFor(actorOf(owner, ["repo:admin"]))).repoAiKeys.list(input)).resolves.toBeInstanceOf(Array);
   });
@@ -118,21 +156,40 @@ describe("repoAiKeys", () => {
     process.env.SVC_AI_ALLOW_PRIVATE_BASE_URLS = "1";
     const caller = await callerFor(actorOf(owner));
     const db = await getDb();
-    const onServer = await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", apiKey: KEY, baseUrl: "http://127.0.0.1:11434/v1" });
+    const onServer = await caller.repoAiKeys.set({
+      repoId: otherRepoId,
+      provider: "openai",
+      apiKey: KEY,
+      baseUrl: "http://127.0.0.1:11434/v1",
+    });
     expect(onServer).toMatchObject({ embeddingModel: null, embeddingEngine: null }); // a compatible server: no default embedding model
     const before = await resolveAiEngine(db, otherRepoId);
     expect(before.kind).toBe("model");
     expect(before.kind === "model" ? before.embedding : "local").toBeUndefined();
     const named = await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: " nomic-embed-text " });
-    expect(named).toMatchObject({ embeddingModel: "nomic-embed-text", embeddingEngine: "openai:nomic-embed-text", baseUrl: "http://127.0.0.1:11434/v1", maskedKey: "••••WXYZ" });
+    expect(named).toMatchObject({
+      embeddingModel: "nomic-embed-text",
+      embeddingEngine: "openai:nomic-embed-text",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      maskedKey: "••••WXYZ",
+    });
     expect((await caller.repoAiKeys.list({ repoId: otherRepoId }))[0]).toMatchObject({ embeddingEngine: "openai:nomic-embed-text" });
     const engine = await resolveAiEngine(db, otherRepoId);
     expect(engine.kind === "model" ? engine.embedding?.engine : null).toBe("openai:nomic-embed-text");
     // a model-only update keeps it; null clears it; OpenAI itself has a default
-    expect(await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", model: "llama3" })).toMatchObject({ embeddingModel: "nomic-embed-text" });
-    expect(await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: null, baseUrl: null })).toMatchObject({ embeddingModel: null, embeddingEngine: "openai:text-embedding-3-small" });
-    await expect(caller.repoAiKeys.set({ repoId: otherRepoId, provider: "anthropic", apiKey: "sk-ant-x", embeddingModel: "voyage-3" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("openai keys only") });
-    await expect(caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: "e".repeat(201) })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("embeddingModel is at most 200") });
+    expect(await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", model: "llama3" })).toMatchObject({
+      embeddingModel: "nomic-embed-text",
+    });
+    expect(await caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: null, baseUrl: null })).toMatchObject({
+      embeddingModel: null,
+      embeddingEngine: "openai:text-embedding-3-small",
+    });
+    await expect(
+      caller.repoAiKeys.set({ repoId: otherRepoId, provider: "anthropic", apiKey: "sk-ant-x", embeddingModel: "voyage-3" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("openai keys only") });
+    await expect(caller.repoAiKeys.set({ repoId: otherRepoId, provider: "openai", embeddingModel: "e".repeat(201) })).rejects.toMatchObject(
+      { code: "BAD_REQUEST", message: expect.stringContaining("embeddingModel is at most 200") },
+    );
     expect((await caller.repoAiKeys.list({ repoId: otherRepoId })).map((k) => k.provider)).toEqual(["openai"]); // the refused anthropic key was not stored
     await caller.repoAiKeys.delete({ repoId: otherRepoId, provider: "openai" });
   });
@@ -140,9 +197,19 @@ describe("repoAiKeys", () => {
   it("delete removes the key; deleting again says deleted: false", async () => {
     const caller = await callerFor(actorOf(owner));
     await caller.repoAiKeys.set({ repoId: publicRepoId, provider: "anthropic", apiKey: "sk-short" });
-    expect((await caller.repoAiKeys.list({ repoId: publicRepoId }))[0]).toMatchObject({ provider: "anthropic", maskedKey: "••••", engine: "anthropic:claude-sonnet-4-5" });
-    expect(await caller.repoAiKeys.delete({ repoId: publicRepoId, provider: "anthropic" })).toEqual({ provider: "anthropic", deleted: true });
-    expect(await caller.repoAiKeys.delete({ repoId: publicRepoId, provider: "anthropic" })).toEqual({ provider: "anthropic", deleted: false });
+    expect((await caller.repoAiKeys.list({ repoId: publicRepoId }))[0]).toMatchObject({
+      provider: "anthropic",
+      maskedKey: "••••",
+      engine: "anthropic:claude-sonnet-4-5",
+    });
+    expect(await caller.repoAiKeys.delete({ repoId: publicRepoId, provider: "anthropic" })).toEqual({
+      provider: "anthropic",
+      deleted: true,
+    });
+    expect(await caller.repoAiKeys.delete({ repoId: publicRepoId, provider: "anthropic" })).toEqual({
+      provider: "anthropic",
+      deleted: false,
+    });
     expect(await caller.repoAiKeys.list({ repoId: publicRepoId })).toEqual([]);
   });
 });
@@ -158,7 +225,9 @@ describe("resolveAiEngine", () => {
     if (engine.kind !== "model") throw new Error("expected a model");
     fake.reply({ content: JSON.stringify({ title: "From the repository key" }) });
     const before = fake.requests.length;
-    await expect(generateStructured({ engine, schema: z.object({ title: z.string() }), instructions: "x", prompt: "y" })).resolves.toEqual({ title: "From the repository key" });
+    await expect(generateStructured({ engine, schema: z.object({ title: z.string() }), instructions: "x", prompt: "y" })).resolves.toEqual({
+      title: "From the repository key",
+    });
     const sent = fake.requests.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.headers.authorization).toBe(`Bearer ${KEY}`);

@@ -39,7 +39,14 @@ describe("ai.status", () => {
     delete process.env.OPENAI_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     const anon = await callerFor(null);
-    const expected = { available: true, providers: { openai: false, anthropic: false }, features: ALL_TRUE, engines: ALL_LOCAL, engine: "local", source: "local" };
+    const expected = {
+      available: true,
+      providers: { openai: false, anthropic: false },
+      features: ALL_TRUE,
+      engines: ALL_LOCAL,
+      engine: "local",
+      source: "local",
+    };
     expect(await anon.ai.status()).toEqual(expected);
     expect(await anon.ai.status({ repoId: publicRepoId })).toEqual(expected);
   });
@@ -48,22 +55,38 @@ describe("ai.status", () => {
     process.env.OPENAI_API_KEY = "sk-server";
     const caller = await callerFor(actorOf(owner));
     expect(await caller.ai.status({ repoId: privateRepoId })).toMatchObject({
-      providers: { openai: true, anthropic: false }, engine: "openai:gpt-4o-mini", source: "server",
+      providers: { openai: true, anthropic: false },
+      engine: "openai:gpt-4o-mini",
+      source: "server",
       engines: { prDescription: "openai:gpt-4o-mini", chat: "openai:gpt-4o-mini", semanticSearch: "openai:text-embedding-3-small" },
     });
     await caller.repoAiKeys.set({ repoId: privateRepoId, provider: "anthropic", apiKey: "sk-ant-0123456789-abcd", model: "claude-test" });
     const status = await caller.ai.status({ repoId: privateRepoId });
     expect(status).toMatchObject({
-      available: true, features: ALL_TRUE, providers: { openai: true, anthropic: true }, engine: "anthropic:claude-test", source: "repository",
+      available: true,
+      features: ALL_TRUE,
+      providers: { openai: true, anthropic: true },
+      engine: "anthropic:claude-test",
+      source: "repository",
       // Anthropic has no embedding model: search stays local
-      engines: { prDescription: "anthropic:claude-test", codeExplanation: "anthropic:claude-test", conflictResolution: "anthropic:claude-test", chat: "anthropic:claude-test", semanticSearch: "local" },
+      engines: {
+        prDescription: "anthropic:claude-test",
+        codeExplanation: "anthropic:claude-test",
+        conflictResolution: "anthropic:claude-test",
+        chat: "anthropic:claude-test",
+        semanticSearch: "local",
+      },
     });
     expect(JSON.stringify(status)).not.toContain("0123456789");
     // the other repository still uses the server's provider
-    expect(await caller.ai.status({ repoId: publicRepoId })).toMatchObject({ engine: "openai:gpt-4o-mini", source: "server", providers: { anthropic: false } });
+    expect(await caller.ai.status({ repoId: publicRepoId })).toMatchObject({
+      engine: "openai:gpt-4o-mini",
+      source: "server",
+      providers: { anthropic: false },
+    });
   });
 
-  it("semanticSearch: the lexical engine (\"local\") whenever the chosen engine has no embedding model, as ai.semanticSearch answers; else the embedding model", async () => {
+  it('semanticSearch: the lexical engine ("local") whenever the chosen engine has no embedding model, as ai.semanticSearch answers; else the embedding model', async () => {
     delete process.env.OPENAI_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     // an OpenAI-compatible server without an embedding model: generation by the model, search lexical
@@ -72,12 +95,19 @@ describe("ai.status", () => {
     delete process.env.OPENAI_EMBEDDING_MODEL;
     const caller = await callerFor(actorOf(owner));
     const status = await caller.ai.status({ repoId: publicRepoId });
-    expect(status).toMatchObject({ engine: "openai:llama-test", source: "server", engines: { chat: "openai:llama-test", semanticSearch: "local" } });
+    expect(status).toMatchObject({
+      engine: "openai:llama-test",
+      source: "server",
+      engines: { chat: "openai:llama-test", semanticSearch: "local" },
+    });
     const search = await caller.ai.semanticSearch({ repoId: publicRepoId, query: "anything at all" });
     expect(search.engine).toBe(status.engines.semanticSearch);
     // the same server with an embedding model: the hybrid engine, labelled with that model
     process.env.OPENAI_EMBEDDING_MODEL = "nomic-embed";
-    expect((await caller.ai.status({ repoId: publicRepoId })).engines).toMatchObject({ chat: "openai:llama-test", semanticSearch: "openai:nomic-embed" });
+    expect((await caller.ai.status({ repoId: publicRepoId })).engines).toMatchObject({
+      chat: "openai:llama-test",
+      semanticSearch: "openai:nomic-embed",
+    });
     await expect((await callerFor(null)).ai.status()).resolves.toMatchObject({ engines: { semanticSearch: "openai:nomic-embed" } });
   });
 
@@ -85,8 +115,13 @@ describe("ai.status", () => {
     const stranger = await makeUser("ststranger");
     await expect((await callerFor(actorOf(stranger))).ai.status({ repoId: privateRepoId })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect((await callerFor(null)).ai.status({ repoId: privateRepoId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect((await callerFor(actorOf(owner, ["user:read"]))).ai.status({ repoId: privateRepoId })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("repo:read") });
-    await expect((await callerFor(actorOf(owner, ["repo:read"]))).ai.status({ repoId: privateRepoId })).resolves.toMatchObject({ available: true });
+    await expect((await callerFor(actorOf(owner, ["user:read"]))).ai.status({ repoId: privateRepoId })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("repo:read"),
+    });
+    await expect((await callerFor(actorOf(owner, ["repo:read"]))).ai.status({ repoId: privateRepoId })).resolves.toMatchObject({
+      available: true,
+    });
     await expect((await callerFor(null)).ai.status({ repoId: "nope" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });
@@ -97,8 +132,19 @@ describe("AI rate limits", () => {
       const spec = LIMITS[PROCEDURE_LIMITS[path]!];
       return spec.durationS === 60 ? spec.points : NaN;
     };
-    expect(Object.fromEntries(["ai.generatePRDescription", "ai.explainFileDiff", "ai.suggestConflictResolution", "ai.chat", "ai.semanticSearch"].map((p) => [p, perMinute(p)]))).toEqual({
-      "ai.generatePRDescription": 10, "ai.explainFileDiff": 30, "ai.suggestConflictResolution": 20, "ai.chat": 30, "ai.semanticSearch": 60,
+    expect(
+      Object.fromEntries(
+        ["ai.generatePRDescription", "ai.explainFileDiff", "ai.suggestConflictResolution", "ai.chat", "ai.semanticSearch"].map((p) => [
+          p,
+          perMinute(p),
+        ]),
+      ),
+    ).toEqual({
+      "ai.generatePRDescription": 10,
+      "ai.explainFileDiff": 30,
+      "ai.suggestConflictResolution": 20,
+      "ai.chat": 30,
+      "ai.semanticSearch": 60,
     });
   });
 

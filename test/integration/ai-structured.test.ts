@@ -24,7 +24,10 @@ describe("generateStructured", () => {
     expect(engine.engine).toBe("openai:fake-chat");
     fake.reply({ content: JSON.stringify({ title: "Add a", impact: "low" }) });
     const before = fake.requests.length;
-    await expect(generateStructured({ engine, schema, instructions: "Describe.", prompt: "diff" })).resolves.toEqual({ title: "Add a", impact: "low" });
+    await expect(generateStructured({ engine, schema, instructions: "Describe.", prompt: "diff" })).resolves.toEqual({
+      title: "Add a",
+      impact: "low",
+    });
     const sent = fake.requests.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body.response_format?.type).toBe("json_schema");
@@ -35,7 +38,10 @@ describe("generateStructured", () => {
     const engine = engineFromSettings({ provider: "openai", apiKey: "sk-test-secret", baseUrl: fake.url, model: "fake-chat" });
     fake.reply({ content: "not json" });
     fake.reply({ content: JSON.stringify({ title: "Second try", impact: "high" }) });
-    await expect(generateStructured({ engine, schema, instructions: "x", prompt: "y" })).resolves.toEqual({ title: "Second try", impact: "high" });
+    await expect(generateStructured({ engine, schema, instructions: "x", prompt: "y" })).resolves.toEqual({
+      title: "Second try",
+      impact: "high",
+    });
     fake.reply({ content: "{" });
     fake.reply({ content: JSON.stringify({ title: 3 }) });
     const err = await generateStructured({ engine, schema, instructions: "x", prompt: "y" }).catch((e) => e);

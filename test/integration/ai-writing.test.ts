@@ -45,15 +45,26 @@ beforeAll(async () => {
   w = workRepo();
   commitAs({ "README.md": "# app\n", "server/api/list.ts": "export const list = 1;\n" }, "Initial commit");
   w.git("checkout", "-q", "-b", "feature/paged-lists");
-  commitAs({ "server/api/list.ts": "export const list = 2;\nexport const cursor = true;\n" }, "feat(api): add cursor pagination to list endpoints", ownerIdentity());
-  commitAs({ "server/api/page.ts": "export const page = 1;\n" }, "fix(api): keep the order stable across pages\n\nBREAKING CHANGE: page tokens from v1 are refused", "Grace Hopper <grace@example.com>");
+  commitAs(
+    { "server/api/list.ts": "export const list = 2;\nexport const cursor = true;\n" },
+    "feat(api): add cursor pagination to list endpoints",
+    ownerIdentity(),
+  );
+  commitAs(
+    { "server/api/page.ts": "export const page = 1;\n" },
+    "fix(api): keep the order stable across pages\n\nBREAKING CHANGE: page tokens from v1 are refused",
+    "Grace Hopper <grace@example.com>",
+  );
   commitAs({ "docs/api.md": "# cursors\n" }, "Describe the cursor parameter", "Linus <linus@example.com>");
   commitAs({ "test/list.test.ts": "it('pages')\n" }, "More cases", "Grace Hopper <GRACE@example.com>");
   w.git("checkout", "-q", "-b", "plain-work", "main");
   commitAs({ "src/a.ts": "a\n" }, "Add the a module");
   commitAs({ "src/a.ts": "a2\n" }, "Fix the a module");
   w.git("checkout", "-q", "main");
-  for (const name of ["writing", "writing-open"]) execFileSync("git", ["fetch", "-q", w.dir, "+refs/heads/*:refs/heads/*"], { env: gitEnv({ GIT_DIR: repoGitDir(owner.username, name) }) });
+  for (const name of ["writing", "writing-open"])
+    execFileSync("git", ["fetch", "-q", w.dir, "+refs/heads/*:refs/heads/*"], {
+      env: gitEnv({ GIT_DIR: repoGitDir(owner.username, name) }),
+    });
 });
 
 afterAll(async () => {
@@ -63,7 +74,9 @@ afterAll(async () => {
 
 describe("ai.generatePRDescription (local engine)", () => {
   it("describes the real commits and diff between the branches", async () => {
-    const d = await (await callerFor(actorOf(owner))).ai.generatePRDescription({ repoId, sourceBranch: "feature/paged-lists", targetBranch: "main" });
+    const d = await (
+      await callerFor(actorOf(owner))
+    ).ai.generatePRDescription({ repoId, sourceBranch: "feature/paged-lists", targetBranch: "main" });
     expect(d.engine).toBe("local");
     expect(d.title).toBe("feat(api)!: add cursor pagination to list endpoints");
     // the plain commits are categorised by the paths they touched
@@ -86,20 +99,38 @@ describe("ai.generatePRDescription (local engine)", () => {
     expect(plain.body).not.toContain("##");
     const conv = await caller.ai.generatePRDescription({ repoId, sourceBranch: "plain-work", targetBranch: "main", style: "conventional" });
     expect(conv.title).toBe("feat: add the a module");
-    const kept = await caller.ai.generatePRDescription({ repoId, sourceBranch: "plain-work", targetBranch: "main", existingTitle: "My words", existingBody: "Context first." });
+    const kept = await caller.ai.generatePRDescription({
+      repoId,
+      sourceBranch: "plain-work",
+      targetBranch: "main",
+      existingTitle: "My words",
+      existingBody: "Context first.",
+    });
     expect(kept.title).toBe("My words");
     expect(kept.body.startsWith("Context first.")).toBe(true);
   });
 
   it("refuses unknown branches, empty ranges, strangers (NOT_FOUND for a private repository) and anonymous callers", async () => {
     const caller = await callerFor(actorOf(owner));
-    await expect(caller.ai.generatePRDescription({ repoId, sourceBranch: "nope", targetBranch: "main" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller.ai.generatePRDescription({ repoId, sourceBranch: "main", targetBranch: "feature/paged-lists" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("nothing to describe") });
-    await expect(caller.ai.generatePRDescription({ repoId, sourceBranch: "--output=x", targetBranch: "main" })).rejects.toMatchObject({ code: expect.stringMatching(/BAD_REQUEST|NOT_FOUND/) });
-    await expect((await callerFor(actorOf(stranger))).ai.generatePRDescription({ repoId, sourceBranch: "feature/paged-lists", targetBranch: "main" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect((await callerFor(null)).ai.generatePRDescription({ repoId: publicRepoId, sourceBranch: "feature/paged-lists", targetBranch: "main" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(caller.ai.generatePRDescription({ repoId, sourceBranch: "nope", targetBranch: "main" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(
+      caller.ai.generatePRDescription({ repoId, sourceBranch: "main", targetBranch: "feature/paged-lists" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("nothing to describe") });
+    await expect(caller.ai.generatePRDescription({ repoId, sourceBranch: "--output=x", targetBranch: "main" })).rejects.toMatchObject({
+      code: expect.stringMatching(/BAD_REQUEST|NOT_FOUND/),
+    });
+    await expect(
+      (await callerFor(actorOf(stranger))).ai.generatePRDescription({ repoId, sourceBranch: "feature/paged-lists", targetBranch: "main" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      (await callerFor(null)).ai.generatePRDescription({ repoId: publicRepoId, sourceBranch: "feature/paged-lists", targetBranch: "main" }),
+    ).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     // a reader of a public repository may ask
-    const d = await (await callerFor(actorOf(stranger))).ai.generatePRDescription({ repoId: publicRepoId, sourceBranch: "plain-work", targetBranch: "main" });
+    const d = await (
+      await callerFor(actorOf(stranger))
+    ).ai.generatePRDescription({ repoId: publicRepoId, sourceBranch: "plain-work", targetBranch: "main" });
     expect(d.engine).toBe("local");
   });
 });
@@ -108,9 +139,20 @@ describe("ai.summarizeForSquash (local engine)", () => {
   it("writes the squash message of a pull request's real commits; its author is not a co-author", async () => {
     const caller = await callerFor(actorOf(owner));
     const gitDir = repoGitDir(owner.username, "writing");
-    const head = execFileSync("git", ["rev-parse", "feature/paged-lists"], { env: gitEnv({ GIT_DIR: gitDir }) }).toString().trim();
-    const base = execFileSync("git", ["rev-parse", "main"], { env: gitEnv({ GIT_DIR: gitDir }) }).toString().trim();
-    const pr = await caller.pulls.create({ repoId, title: "Cursor pagination", sourceBranch: "feature/paged-lists", targetBranch: "main", headSha: head, baseSha: base });
+    const head = execFileSync("git", ["rev-parse", "feature/paged-lists"], { env: gitEnv({ GIT_DIR: gitDir }) })
+      .toString()
+      .trim();
+    const base = execFileSync("git", ["rev-parse", "main"], { env: gitEnv({ GIT_DIR: gitDir }) })
+      .toString()
+      .trim();
+    const pr = await caller.pulls.create({
+      repoId,
+      title: "Cursor pagination",
+      sourceBranch: "feature/paged-lists",
+      targetBranch: "main",
+      headSha: head,
+      baseSha: base,
+    });
     const { commits } = await caller.pulls.getCommits({ prId: pr.id });
     const input = commits.map((c) => ({ sha: c.sha, message: c.message, author: `${c.author} <${c.authorEmail}>` }));
     const s = await caller.ai.summarizeForSquash({ repoId, commits: input, prId: pr.id, style: "conventional" });
@@ -118,27 +160,44 @@ describe("ai.summarizeForSquash (local engine)", () => {
     expect(s.title).toBe(`feat(api)!: cursor pagination (#${pr.number})`);
     expect(s.coAuthors).toEqual(["Grace Hopper <grace@example.com>", "Linus <linus@example.com>"]);
     expect(s.message).toBe(`${s.title}\n\n${s.body}`);
-    expect(s.body).toContain("* feat(api): add cursor pagination to list endpoints\n* fix(api): keep the order stable across pages\n* Describe the cursor parameter");
+    expect(s.body).toContain(
+      "* feat(api): add cursor pagination to list endpoints\n* fix(api): keep the order stable across pages\n* Describe the cursor parameter",
+    );
     expect(s.body).toContain("BREAKING CHANGE: page tokens from v1 are refused");
     expect(s.body.endsWith("Co-authored-by: Grace Hopper <grace@example.com>\nCo-authored-by: Linus <linus@example.com>")).toBe(true);
 
     const simple = await caller.ai.summarizeForSquash({ repoId, commits: input, prTitle: "feat: Cursor pagination", style: "simple" });
     expect(simple.title).toBe("Cursor pagination");
-    await expect(caller.ai.summarizeForSquash({ repoId: publicRepoId, commits: input, prId: pr.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller.ai.summarizeForSquash({ repoId: publicRepoId, commits: input, prId: pr.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(caller.ai.summarizeForSquash({ repoId, commits: [] })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect((await callerFor(actorOf(stranger))).ai.summarizeForSquash({ repoId, commits: input })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect((await callerFor(actorOf(stranger))).ai.summarizeForSquash({ repoId, commits: input })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 });
 
 describe("the model path (real provider code, fake OpenAI-compatible server)", () => {
   const engine = () => engineFromSettings({ provider: "openai", apiKey: "sk-writing-secret", baseUrl: fake.url, model: "fake-chat" });
   const repo = async () => authorizeRepo(await getDb(), actorOf(owner), { repoId }, "read");
-  const answer = { title: "Paged lists", body: "## Summary\n\nCursor paging.", summary: "Cursor paging for lists.", changes: [{ category: "feature", description: "Cursor pagination" }], breakingChanges: [] };
+  const answer = {
+    title: "Paged lists",
+    body: "## Summary\n\nCursor paging.",
+    summary: "Cursor paging for lists.",
+    changes: [{ category: "feature", description: "Cursor pagination" }],
+    breakingChanges: [],
+  };
 
   it("sends the commits and a bounded diff, answers with the model's description and its engine", async () => {
     const before = fake.requests.length;
     fake.reply({ content: JSON.stringify(answer) });
-    const d = await generatePRDescription(await getDb(), await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main", style: "detailed" }, { engine: engine() });
+    const d = await generatePRDescription(
+      await getDb(),
+      await repo(),
+      { sourceBranch: "feature/paged-lists", targetBranch: "main", style: "detailed" },
+      { engine: engine() },
+    );
     expect(d.engine).toBe("openai:fake-chat");
     expect(d.title).toBe("Paged lists");
     expect(d.changes).toEqual([{ category: "feature", description: "Cursor pagination" }]);
@@ -147,7 +206,13 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
     const sent = fake.requests.slice(before);
     expect(sent).toHaveLength(1);
     const prompt = JSON.stringify(sent[0]!.body.messages);
-    for (const subject of ["feat(api): add cursor pagination to list endpoints", "fix(api): keep the order stable across pages", "Describe the cursor parameter", "More cases"]) expect(prompt).toContain(subject);
+    for (const subject of [
+      "feat(api): add cursor pagination to list endpoints",
+      "fix(api): keep the order stable across pages",
+      "Describe the cursor parameter",
+      "More cases",
+    ])
+      expect(prompt).toContain(subject);
     expect(prompt).toContain("--- server/api/list.ts (modified, +2 −1)");
     expect(prompt).toContain("+export const cursor = true;");
     expect(sent[0]!.body.response_format?.type).toBe("json_schema");
@@ -157,13 +222,22 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
     const db = await getDb();
     fake.reply({ content: "not json" });
     fake.reply({ content: JSON.stringify(answer) });
-    await expect(generatePRDescription(db, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() })).resolves.toMatchObject({ title: "Paged lists" });
+    await expect(
+      generatePRDescription(db, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() }),
+    ).resolves.toMatchObject({ title: "Paged lists" });
     fake.reply({ content: "{" });
     fake.reply({ content: JSON.stringify({ title: 1 }) });
-    await expect(generatePRDescription(db, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() })).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("openai:fake-chat") });
+    await expect(
+      generatePRDescription(db, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() }),
+    ).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("openai:fake-chat") });
     fake.reply({ status: 500, error: "model overloaded" });
     fake.reply({ status: 500, error: "model overloaded" });
-    const err = await summarizeForSquash(db, await repo(), { commits: [{ sha: "abcdef1", message: "feat: x", author: "A <a@x.io>" }] }, { engine: engine() }).catch((e) => e);
+    const err = await summarizeForSquash(
+      db,
+      await repo(),
+      { commits: [{ sha: "abcdef1", message: "feat: x", author: "A <a@x.io>" }] },
+      { engine: engine() },
+    ).catch((e) => e);
     expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("openai:fake-chat") });
     // the SDK retried once; the message still carries the provider's status and words
     expect(err.message).toContain("failed 500: model overloaded");
@@ -173,7 +247,12 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
 
   it("squash: the model writes title and listing; svc adds the co-authors, drops the model's trailers", async () => {
     const before = fake.requests.length;
-    fake.reply({ content: JSON.stringify({ title: "feat(api): cursor pagination", body: "* add cursors\n* stable order\nCo-authored-by: Someone <made@up.io>" }) });
+    fake.reply({
+      content: JSON.stringify({
+        title: "feat(api): cursor pagination",
+        body: "* add cursors\n* stable order\nCo-authored-by: Someone <made@up.io>",
+      }),
+    });
     const commits = [
       { sha: "abcdef1", message: "feat(api): add cursors", author: ownerIdentity() },
       { sha: "abcdef2", message: "fix(api): stable order", author: "Grace Hopper <grace@example.com>" },
@@ -182,7 +261,9 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
     expect(s.engine).toBe("openai:fake-chat");
     expect(s.title).toBe("feat(api): cursor pagination");
     expect(s.coAuthors).toEqual(["Grace Hopper <grace@example.com>"]);
-    expect(s.message).toBe("feat(api): cursor pagination\n\n* add cursors\n* stable order\n\nCo-authored-by: Grace Hopper <grace@example.com>");
+    expect(s.message).toBe(
+      "feat(api): cursor pagination\n\n* add cursors\n* stable order\n\nCo-authored-by: Grace Hopper <grace@example.com>",
+    );
     const prompt = JSON.stringify(fake.requests.slice(before)[0]!.body.messages);
     expect(prompt).toContain("feat(api): add cursors");
     expect(prompt).toContain("Pull request title: Cursor pagination");

@@ -38,17 +38,27 @@ describe("a token's scopes cap the repository permission (item 1)", () => {
     await expect(ownerReadToken.issues.updateComment({ commentId: comment.id, body: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(ownerReadToken.issues.deleteComment({ commentId: comment.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
     // the same user with a repo:write token (or the session) may
-    expect(await (await callerFor(actorOf(owner, ["repo:write"]))).issues.updateComment({ commentId: comment.id, body: "moderated" })).toMatchObject({ body: "moderated" });
+    expect(
+      await (await callerFor(actorOf(owner, ["repo:write"]))).issues.updateComment({ commentId: comment.id, body: "moderated" }),
+    ).toMatchObject({ body: "moderated" });
     // the author may edit their own comment with any token that can comment
-    expect(await (await callerFor(actorOf(reader, ["repo:read"]))).issues.updateComment({ commentId: comment.id, body: "mine, edited" })).toMatchObject({ body: "mine, edited" });
+    expect(
+      await (await callerFor(actorOf(reader, ["repo:read"]))).issues.updateComment({ commentId: comment.id, body: "mine, edited" }),
+    ).toMatchObject({ body: "mine, edited" });
   });
 
   it("a repo:read token of the admin files into triage and cannot set status or assignee", async () => {
     const ownerReadToken = await callerFor(actorOf(owner, ["repo:read"]));
-    await expect(ownerReadToken.issues.create({ repoId, title: "skip triage", status: "done" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(ownerReadToken.issues.create({ repoId, title: "assign", assigneeId: owner.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(ownerReadToken.issues.create({ repoId, title: "skip triage", status: "done" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(ownerReadToken.issues.create({ repoId, title: "assign", assigneeId: owner.id })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     expect(await ownerReadToken.issues.create({ repoId, title: "plain" })).toMatchObject({ status: "triage" });
-    expect(await (await callerFor(actorOf(owner, ["repo:write"]))).issues.create({ repoId, title: "planned" })).toMatchObject({ status: "backlog" });
+    expect(await (await callerFor(actorOf(owner, ["repo:write"]))).issues.create({ repoId, title: "planned" })).toMatchObject({
+      status: "backlog",
+    });
   });
 
   it("repos.get reports the effective permission", async () => {
@@ -64,7 +74,9 @@ describe("a token's scopes cap the repository permission (item 1)", () => {
 describe("repos.list without repo:read answers as for an anonymous caller (item 2)", () => {
   it("a user:read token lists no private repositories", async () => {
     const names = async (scopes?: ("user:read" | "repo:read" | "repo:write")[]) =>
-      (await (await callerFor(actorOf(owner, scopes))).repos.list({ owner: owner.username })).map((r) => `${r.name}:${r.permission}`).sort();
+      (await (await callerFor(actorOf(owner, scopes))).repos.list({ owner: owner.username }))
+        .map((r) => `${r.name}:${r.permission}`)
+        .sort();
     const anonymous = (await (await callerFor(null)).repos.list({ owner: owner.username })).map((r) => `${r.name}:${r.permission}`).sort();
     expect(await names(["user:read"])).toEqual(anonymous);
     expect(anonymous).toEqual(["open:read"]);
@@ -81,16 +93,30 @@ describe("triage means not yet accepted (item 3)", () => {
     const parent = await ownerCaller.issues.create({ repoId: privateRepoId, title: "epic" });
     await ownerCaller.projects.create({ repoId: privateRepoId, name: "Roadmap" });
     const before = (await ownerCaller.issues.list({ repoId: privateRepoId, limit: 100 })).length;
-    const attempts: Record<string, unknown> = { status: "todo", assigneeId: reader.id, parentNumber: parent.number, project: "Roadmap", cycle: 1, estimate: 5 };
+    const attempts: Record<string, unknown> = {
+      status: "todo",
+      assigneeId: reader.id,
+      parentNumber: parent.number,
+      project: "Roadmap",
+      cycle: 1,
+      estimate: 5,
+    };
     for (const [field, value] of Object.entries(attempts)) {
-      await expect(caller.issues.create({ repoId: privateRepoId, title: `with ${field}`, [field]: value } as never)).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(field) });
+      await expect(caller.issues.create({ repoId: privateRepoId, title: `with ${field}`, [field]: value } as never)).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringContaining(field),
+      });
     }
     expect((await ownerCaller.issues.list({ repoId: privateRepoId, limit: 100 })).length).toBe(before);
     expect(await ownerCaller.issues.getSubIssueProgress({ repoId: privateRepoId, number: parent.number })).toMatchObject({ total: 0 });
     // createSubIssue agrees: read-only callers cannot create sub-issues at all
-    expect(await outcome(caller, "issues.createSubIssue", { repoId: privateRepoId, parentNumber: parent.number, title: "child" })).toBe("FORBIDDEN");
+    expect(await outcome(caller, "issues.createSubIssue", { repoId: privateRepoId, parentNumber: parent.number, title: "child" })).toBe(
+      "FORBIDDEN",
+    );
     // what they may set: title, body, priority, labels, due date
-    expect(await caller.issues.create({ repoId: privateRepoId, title: "a report", body: "steps", priority: "high", dueDate: "2027-01-01" })).toMatchObject({ status: "triage", priority: "high" });
+    expect(
+      await caller.issues.create({ repoId: privateRepoId, title: "a report", body: "steps", priority: "high", dueDate: "2027-01-01" }),
+    ).toMatchObject({ status: "triage", priority: "high" });
   });
 });
 
@@ -105,7 +131,10 @@ describe("session tokens are revocable (item 4)", () => {
     const viaSession = await callerFor(actor);
     expect((await viaSession.users.sessions()).map((s) => s.current).sort()).toEqual([false, true]);
     // a PAT cannot manage sessions, even with user:write
-    await expect((await callerFor(actorOf(user, ["user:write"]))).users.signOutEverywhere()).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/personal access tokens/) });
+    await expect((await callerFor(actorOf(user, ["user:write"]))).users.signOutEverywhere()).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringMatching(/personal access tokens/),
+    });
     expect(await viaSession.users.signOutEverywhere()).toEqual({ revoked: 2 });
     for (const jwt of [first, second]) {
       await expect(resolveActor(headers({ authorization: `Bearer ${jwt}` }))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
@@ -131,12 +160,18 @@ describe("session tokens are revocable (item 4)", () => {
     const payload = await decode({ token: keep, secret: getAuthSecret() });
     await getAuthOptions().events!.signOut!({ token: payload!, session: undefined as never });
     await expect(resolveActor(headers({ authorization: `Bearer ${keep}` }))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    expect(await resolveActor(headers({ authorization: `Bearer ${other}` }))).toMatchObject({ user: { username: expect.stringMatching(/^other/) } });
+    expect(await resolveActor(headers({ authorization: `Bearer ${other}` }))).toMatchObject({
+      user: { username: expect.stringMatching(/^other/) },
+    });
   });
 
   it("a sign-in through next-auth's jwt callback creates the session row", async () => {
     const user = await makeUser("jwtcb");
-    const token = await getAuthOptions().callbacks!.jwt!({ token: {}, user: { id: user.id, userAgent: "Test Browser" } as never, account: null } as never);
+    const token = await getAuthOptions().callbacks!.jwt!({
+      token: {},
+      user: { id: user.id, userAgent: "Test Browser" } as never,
+      account: null,
+    } as never);
     expect(typeof token.sid).toBe("string");
     const row = await (await getDb()).userSession.findUnique({ where: { id: token.sid as string } });
     expect(row).toMatchObject({ userId: user.id, userAgent: "Test Browser" });
@@ -148,7 +183,9 @@ describe("malformed cookies (item 10)", () => {
     const user = await makeUser("cookie");
     const jwt = await serviceToken(user);
     expect(await resolveActor(headers({ cookie: "foo=%" }))).toBeNull();
-    expect(await resolveActor(headers({ cookie: `foo=%; next-auth.session-token=${jwt}; bar=%E0%A4%A` }))).toMatchObject({ user: { id: user.id } });
+    expect(await resolveActor(headers({ cookie: `foo=%; next-auth.session-token=${jwt}; bar=%E0%A4%A` }))).toMatchObject({
+      user: { id: user.id },
+    });
     expect(await resolveActor(headers({ cookie: "next-auth.session-token=%" }))).toBeNull();
     const server = await startServer();
     try {
@@ -171,7 +208,11 @@ describe("cross-site requests with the session cookie (item 15)", () => {
     const cookie = `next-auth.session-token=${jwt}`;
     const self = server.url;
     const create = (headers: Record<string, string>, name: string, path = "/api/trpc/repos.create") =>
-      fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ name }) });
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ name }),
+      });
     try {
       // tRPC mutations
       expect((await create({ cookie }, "a")).status).toBe(403);
@@ -183,9 +224,15 @@ describe("cross-site requests with the session cookie (item 15)", () => {
       expect((await create({ authorization: `Bearer ${pat}` }, "g")).status).toBe(200);
       expect((await create({ authorization: `Bearer ${jwt}` }, "h")).status).toBe(200); // service token: not sent by browsers on their own
       expect((await fetch(`${server.url}/api/trpc/repos.list`, { headers: { cookie } })).status).toBe(200);
-      expect((await (await callerFor(actorOf(user))).repos.list({ owner: user.username })).map((r) => r.name).sort()).toEqual(["e", "f", "g", "h"]);
+      expect((await (await callerFor(actorOf(user))).repos.list({ owner: user.username })).map((r) => r.name).sort()).toEqual([
+        "e",
+        "f",
+        "g",
+        "h",
+      ]);
       // /api/tokens
-      const token = (headers: Record<string, string>) => fetch(`${server.url}/api/tokens`, { method: "POST", headers, body: JSON.stringify({ name: "t" }) });
+      const token = (headers: Record<string, string>) =>
+        fetch(`${server.url}/api/tokens`, { method: "POST", headers, body: JSON.stringify({ name: "t" }) });
       expect((await token({ cookie, "content-type": "text/plain" })).status).toBe(403);
       expect((await token({ cookie, origin: self, "content-type": "text/plain" })).status).toBe(415);
       expect((await token({ cookie, origin: self, "content-type": "application/json" })).status).toBe(201);

@@ -55,7 +55,11 @@ describe("over HTTP, malformed requests get 4xx JSON errors", () => {
   it("bad JSON, wrong types and unknown procedures", async () => {
     const server = await startServer();
     try {
-      const badJson = await fetch(`${server.url}/api/trpc/repos.create`, { method: "POST", body: "{", headers: { "content-type": "application/json" } });
+      const badJson = await fetch(`${server.url}/api/trpc/repos.create`, {
+        method: "POST",
+        body: "{",
+        headers: { "content-type": "application/json" },
+      });
       expect(badJson.status).toBeGreaterThanOrEqual(400);
       expect(badJson.status).toBeLessThan(500);
       const wrongType = await fetch(`${server.url}/api/trpc/repos.get?input=${encodeURIComponent(JSON.stringify({ owner: 5 }))}`);
@@ -68,7 +72,9 @@ describe("over HTTP, malformed requests get 4xx JSON errors", () => {
       const me = await fetch(`${server.url}/trpc/users.me`, { headers: { authorization: `Bearer ${pat}` } });
       expect(me.status).toBe(200);
       expect((await me.json()).result.data.username).toBe(user.username);
-      const batch = await fetch(`${server.url}/api/trpc/users.me,repos.list?batch=1&input=${encodeURIComponent("{}")}`, { headers: { authorization: `Bearer ${pat}` } });
+      const batch = await fetch(`${server.url}/api/trpc/users.me,repos.list?batch=1&input=${encodeURIComponent("{}")}`, {
+        headers: { authorization: `Bearer ${pat}` },
+      });
       expect((await batch.json()).map((r: { result?: unknown }) => Boolean(r.result))).toEqual([true, true]);
       const badToken = await fetch(`${server.url}/trpc/users.me`, { headers: { authorization: "Bearer svc_AAAAAAAA_" + "b".repeat(40) } });
       expect(badToken.status).toBe(401);
@@ -77,7 +83,6 @@ describe("over HTTP, malformed requests get 4xx JSON errors", () => {
     }
   });
 });
-
 
 describe("over HTTP, generated garbage never gets a 5xx nor shows internals", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -88,7 +93,9 @@ describe("over HTTP, generated garbage never gets a 5xx nor shows internals", ()
     const user = await makeUser("fuzz");
     const repo = await (await callerFor(actorOf(user))).repos.create({ name: "fuzz" });
     fixture = {
-      owner: user.username, repo: "fuzz", repoId: repo.id,
+      owner: user.username,
+      repo: "fuzz",
+      repoId: repo.id,
       pat: await makeToken(user, ["repo:read", "repo:write", "repo:admin", "user:read", "user:write"]),
       restAuth: { authorization: `Bearer ${await serviceToken(user)}` },
       procedures: allProcedures(),

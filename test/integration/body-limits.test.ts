@@ -48,7 +48,12 @@ interface Answer {
  * stopping as soon as the server answers: the server may refuse a body it has not read.
  * `end` false never finishes the body (the server must answer without it).
  */
-function post(path: string, headers: Record<string, string>, body: Iterable<Buffer>, opts: { end?: boolean; agent?: http.Agent } = {}): Promise<Answer & { reusedSocket: boolean }> {
+function post(
+  path: string,
+  headers: Record<string, string>,
+  body: Iterable<Buffer>,
+  opts: { end?: boolean; agent?: http.Agent } = {},
+): Promise<Answer & { reusedSocket: boolean }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
@@ -100,12 +105,19 @@ const JSON_TYPE = { "content-type": "application/json" };
 
 describe("tRPC", () => {
   it("answers 413 to a declared 2 MiB body before it is sent, in tRPC's error shape", async () => {
-    const r = await post("/api/trpc/repos.create", { ...JSON_TYPE, authorization: `Bearer ${pat}`, "content-length": String(2 * MIB) }, [Buffer.from('{"name":"')], { end: false });
+    const r = await post(
+      "/api/trpc/repos.create",
+      { ...JSON_TYPE, authorization: `Bearer ${pat}`, "content-length": String(2 * MIB) },
+      [Buffer.from('{"name":"')],
+      { end: false },
+    );
     expect(r.status).toBe(413);
     const body = JSON.parse(r.body);
     expect(body.error.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", httpStatus: 413, path: "repos.create" });
     expect(body.error.message).toContain("1 MiB");
-    const anon = await post("/trpc/users.signUp", { ...JSON_TYPE, "content-length": String(300 * 1000 * 1000) }, [Buffer.from("{")], { end: false });
+    const anon = await post("/trpc/users.signUp", { ...JSON_TYPE, "content-length": String(300 * 1000 * 1000) }, [Buffer.from("{")], {
+      end: false,
+    });
     expect(anon.status).toBe(413);
   });
 
@@ -134,22 +146,31 @@ describe("tRPC", () => {
     const bytes = 900 * KIB;
     const variants: Record<string, string>[] = [{ "content-length": String(bytes) }, {}];
     for (const headers of variants) {
-      const r = await post("/api/trpc/repos.create", { ...JSON_TYPE, authorization: `Bearer ${pat}`, ...headers }, padded({ name: `${name}${Object.keys(headers).length}` }, bytes));
+      const r = await post(
+        "/api/trpc/repos.create",
+        { ...JSON_TYPE, authorization: `Bearer ${pat}`, ...headers },
+        padded({ name: `${name}${Object.keys(headers).length}` }, bytes),
+      );
       expect(r.status, r.body).toBe(200);
       expect(JSON.parse(r.body).result.data.name).toBe(`${name}${Object.keys(headers).length}`);
     }
   });
 
   it("refuses a 300 MB anonymous sign-up with 413 and keeps memory flat", async () => {
-    const { result, growth } = await peakRssGrowth(() => post("/api/trpc/users.signUp", JSON_TYPE, padded({ username: "huge", password: "password123" }, 300 * 1000 * 1000)));
+    const { result, growth } = await peakRssGrowth(() =>
+      post("/api/trpc/users.signUp", JSON_TYPE, padded({ username: "huge", password: "password123" }, 300 * 1000 * 1000)),
+    );
     expect(result.status).toBe(413);
     expect(result.sent).toBeLessThan(300 * 1000 * 1000); // the answer came long before the end
-    console.log(`body-limits: 300 MB sign-up refused after ${(result.sent / MIB).toFixed(1)} MiB sent; peak RSS growth ${(growth / MIB).toFixed(1)} MiB`);
+    console.log(
+      `body-limits: 300 MB sign-up refused after ${(result.sent / MIB).toFixed(1)} MiB sent; peak RSS growth ${(growth / MIB).toFixed(1)} MiB`,
+    );
     expect(growth).toBeLessThan(50 * 1000 * 1000);
   });
 
   it(`runs batches of up to ${MAX_BATCH_SIZE} calls and refuses larger ones with 400`, async () => {
-    const batch = (n: number) => fetch(`${server.url}/api/trpc/${Array(n).fill("repos.list").join(",")}?batch=1&input=${encodeURIComponent("{}")}`);
+    const batch = (n: number) =>
+      fetch(`${server.url}/api/trpc/${Array(n).fill("repos.list").join(",")}?batch=1&input=${encodeURIComponent("{}")}`);
     const ok = await batch(MAX_BATCH_SIZE);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toHaveLength(MAX_BATCH_SIZE);
@@ -162,7 +183,9 @@ describe("tRPC", () => {
 describe("/api/tokens", () => {
   it("answers 413 {error: {code: PAYLOAD_TOO_LARGE}} to declared and chunked bodies over 1 MiB, and accepts 900 KiB", async () => {
     const auth = { ...JSON_TYPE, authorization: `Bearer ${await serviceToken(user)}` };
-    const declared = await post("/api/tokens", { ...auth, "content-length": String(MAX_BODY_BYTES + 1) }, [Buffer.from("{")], { end: false });
+    const declared = await post("/api/tokens", { ...auth, "content-length": String(MAX_BODY_BYTES + 1) }, [Buffer.from("{")], {
+      end: false,
+    });
     expect(declared.status).toBe(413);
     expect(JSON.parse(declared.body).error).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     const chunked = await post("/api/tokens", auth, padded({ name: "big" }, 2 * MIB));
@@ -182,7 +205,10 @@ describe("next-auth POST", () => {
   it("answers 413 to bodies over 1 MiB, declared or streamed, before next-auth runs", async () => {
     const { POST } = await import("@/app/api/auth/[...nextauth]/route");
     seen.length = 0;
-    const declared = await POST(new Request(url, { method: "POST", headers: { ...form, "content-length": String(2 * MIB) }, body: "username=a" }), ctx);
+    const declared = await POST(
+      new Request(url, { method: "POST", headers: { ...form, "content-length": String(2 * MIB) }, body: "username=a" }),
+      ctx,
+    );
     expect(declared.status).toBe(413);
     expect((await declared.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
     const source = spaces(2 * MIB);

@@ -14,7 +14,13 @@ function svc(args: string[], env: Record<string, string | undefined> = {}, input
     cwd,
     input,
     encoding: "utf8",
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: process.env.DATA_DIR,
+      DATABASE_URL: process.env.DATABASE_URL,
+      ...env,
+    } as Record<string, string | undefined> as NodeJS.ProcessEnv,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -110,7 +116,12 @@ describe("svc CLI finds the server's database or refuses (issue #6 item 19)", { 
   it("without DATA_DIR, looks where npm start keeps it: <svc folder>/data, whatever the current directory", () => {
     const app = mkdtempSync(path.join(os.tmpdir(), "svc-cli-app-"));
     try {
-      const r = svc(["token", "list"], { DATABASE_URL: undefined, DATA_DIR: undefined, SVC_APP_ROOT: app, SVC_USER_ID: "someone" }, undefined, os.tmpdir());
+      const r = svc(
+        ["token", "list"],
+        { DATABASE_URL: undefined, DATA_DIR: undefined, SVC_APP_ROOT: app, SVC_USER_ID: "someone" },
+        undefined,
+        os.tmpdir(),
+      );
       expect(r.code).toBe(2);
       expect(refused.exec(r.err)?.[1]).toBe(path.join(app, "data", "svc.db"));
       expect(readdirSync(app)).toEqual([]);

@@ -5,7 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor } from "../helpers";
-import { cloneOf, codeOf, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import {
+  cloneOf,
+  codeOf,
+  member,
+  messageOf,
+  remoteOf,
+  seededWorkTree,
+  startGitServer,
+  type Member,
+  type Server,
+  type WorkTree,
+} from "./pulls-fixtures";
 
 let server: Server;
 let alice: Member, bob: Member, carol: Member;
@@ -41,19 +52,39 @@ describe("repos.compare across a fork", () => {
     const back = await bob.as.repos.compare({ repoId: fork.id, base: "idea", head: "main", headRepoId: upstream.id });
     expect(back).toMatchObject({ aheadBy: 1, behindBy: 1 });
     // and the pull request from the compare page's values opens
-    const pr = await bob.as.pulls.create({ repoId: upstream.id, title: "Add an idea", sourceBranch: "idea", targetBranch: "main", headSha: r.headSha, baseSha: r.baseSha, sourceRepoId: fork.id });
+    const pr = await bob.as.pulls.create({
+      repoId: upstream.id,
+      title: "Add an idea",
+      sourceBranch: "idea",
+      targetBranch: "main",
+      headSha: r.headSha,
+      baseSha: r.baseSha,
+      sourceRepoId: fork.id,
+    });
     expect(pr.number).toBeGreaterThan(0);
 
     // the network: the parent sees its fork; the fork sees its parent, marked
-    expect(await alice.as.repos.network({ repoId: upstream.id })).toEqual([{ id: fork.id, owner: bob.user.username, name: fork.name, isParent: false }]);
-    expect(await bob.as.repos.network({ repoId: fork.id })).toEqual([{ id: upstream.id, owner: alice.user.username, name: upstream.name, isParent: true }]);
+    expect(await alice.as.repos.network({ repoId: upstream.id })).toEqual([
+      { id: fork.id, owner: bob.user.username, name: fork.name, isParent: false },
+    ]);
+    expect(await bob.as.repos.network({ repoId: fork.id })).toEqual([
+      { id: upstream.id, owner: alice.user.username, name: upstream.name, isParent: true },
+    ]);
 
     // unknown head branch, a repository outside the network, a head repository the caller cannot read
-    expect(await codeOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "nope", headRepoId: fork.id }))).toBe("NOT_FOUND");
+    expect(await codeOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "nope", headRepoId: fork.id }))).toBe(
+      "NOT_FOUND",
+    );
     const other = await carol.as.repos.create({ name: `oth${Math.random().toString(36).slice(2, 8)}` });
-    expect(await messageOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "main", headRepoId: other.id }))).toMatch(/not in the fork network/);
+    expect(await messageOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "main", headRepoId: other.id }))).toMatch(
+      /not in the fork network/,
+    );
     const hidden = await carol.as.repos.create({ name: `hid${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
-    expect(await codeOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "main", headRepoId: hidden.id }))).toBe("NOT_FOUND");
-    expect(await codeOf((await callerFor(null)).repos.compare({ repoId: upstream.id, base: "main", head: "idea", headRepoId: fork.id }))).toBe("OK");
+    expect(await codeOf(alice.as.repos.compare({ repoId: upstream.id, base: "main", head: "main", headRepoId: hidden.id }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(
+      await codeOf((await callerFor(null)).repos.compare({ repoId: upstream.id, base: "main", head: "idea", headRepoId: fork.id })),
+    ).toBe("OK");
   });
 });

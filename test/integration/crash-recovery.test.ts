@@ -155,7 +155,10 @@ async function verifyAfterRestart(server: ServeChild, s: Awaited<ReturnType<type
   expect(fsck2.code, fsck2.stderr).toBe(0);
   // the killed server's push-hook socket was removed when the new one made its own
   const sockets = readdirSync(path.join(getConfig().dataDir, "run")).filter((n) => n.endsWith(".sock"));
-  expect(sockets.every((n) => isAlive(Number(/^hook-(\d+)-/.exec(n)?.[1]))), sockets.join(", ")).toBe(true);
+  expect(
+    sockets.every((n) => isAlive(Number(/^hook-(\d+)-/.exec(n)?.[1]))),
+    sockets.join(", "),
+  ).toBe(true);
   const next = await trpc(server.url, token, "issues.create", { repoId: s.repoId, title: "after restart" }, "mutation");
   expect(next.status, next.error).toBe(200);
   expect((next.data as { number: number }).number).toBeGreaterThan(Math.max(0, ...rows.map((r) => r.number)));
@@ -208,7 +211,12 @@ describe("kill -9 during a push and issue writes, then restart", () => {
     }
     mkdirSync(path.join(s.gitDir, "objects/tmp_objdir-incoming-dead00/pack"), { recursive: true });
     writeFileSync(path.join(s.gitDir, "objects/tmp_objdir-incoming-dead00/pack/tmp_pack_dead00"), randomBytes(1024));
-    for (const p of ["objects/tmp_objdir-incoming-dead00/pack/tmp_pack_dead00", "objects/tmp_objdir-incoming-dead00/pack", "objects/tmp_objdir-incoming-dead00"]) utimesSync(path.join(s.gitDir, p), old, old);
+    for (const p of [
+      "objects/tmp_objdir-incoming-dead00/pack/tmp_pack_dead00",
+      "objects/tmp_objdir-incoming-dead00/pack",
+      "objects/tmp_objdir-incoming-dead00",
+    ])
+      utimesSync(path.join(s.gitDir, p), old, old);
 
     server = await start();
     await verifyAfterRestart(server, s, []);

@@ -101,21 +101,32 @@ describe("issues.listMine", () => {
   });
 
   it("refuses a token without repo:read (FORBIDDEN), anonymous callers (UNAUTHORIZED) and bad input (BAD_REQUEST)", async () => {
-    await expect((await callerFor(actorOf(collab, ["user:read", "user:write"]))).issues.listMine({ filter: "assigned" })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("repo:read") });
+    await expect(
+      (await callerFor(actorOf(collab, ["user:read", "user:write"]))).issues.listMine({ filter: "assigned" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("repo:read") });
     await expect((await callerFor(null)).issues.listMine({ filter: "assigned" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    await expect((await callerFor(actorOf(collab))).issues.listMine({ filter: "everything" } as never)).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("filter must be") });
-    await expect((await callerFor(actorOf(collab))).issues.listMine({ filter: "created", limit: 0 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect((await callerFor(actorOf(collab))).issues.listMine({ filter: "everything" } as never)).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("filter must be"),
+    });
+    await expect((await callerFor(actorOf(collab))).issues.listMine({ filter: "created", limit: 0 })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 
   it("answers over HTTP: 200 for a repo:read token, 403 with the message otherwise", async () => {
     const server = await startServer();
     try {
       const url = (input: unknown) => `${server.url}/api/trpc/issues.listMine?input=${encodeURIComponent(JSON.stringify(input))}`;
-      const ok = await fetch(url({ filter: "created" }), { headers: { authorization: `Bearer ${await makeToken(collab, ["repo:read"])}` } });
+      const ok = await fetch(url({ filter: "created" }), {
+        headers: { authorization: `Bearer ${await makeToken(collab, ["repo:read"])}` },
+      });
       expect(ok.status).toBe(200);
       const body = (await ok.json()) as { result: { data: { repo: { name: string } }[] } };
       expect(body.result.data.map((i) => i.repo.name).sort()).toEqual(["open", "shared"]);
-      const no = await fetch(url({ filter: "created" }), { headers: { authorization: `Bearer ${await makeToken(collab, ["user:read"])}` } });
+      const no = await fetch(url({ filter: "created" }), {
+        headers: { authorization: `Bearer ${await makeToken(collab, ["user:read"])}` },
+      });
       expect(no.status).toBe(403);
       expect(((await no.json()) as { error: { message: string } }).error.message).toContain("repo:read");
     } finally {
@@ -130,10 +141,13 @@ describe("issues.listMine", () => {
       await getDb();
       const config = getConfig();
       const log = [{ emit: "event" as const, level: "query" as const }];
-      db = config.provider === "postgresql"
-        ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
-        : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
-      (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
+      db =
+        config.provider === "postgresql"
+          ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
+          : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
+      (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => {
+        queries++;
+      });
     });
     afterAll(async () => {
       await db.$disconnect();

@@ -25,7 +25,9 @@ describe("database handle", () => {
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         i % 2
-          ? db.$transaction(async (tx) => { await tx.user.create({ data: { username: `c${i}`, usernameLower: `c${i}` } }); })
+          ? db.$transaction(async (tx) => {
+              await tx.user.create({ data: { username: `c${i}`, usernameLower: `c${i}` } });
+            })
           : db.user.create({ data: { username: `c${i}`, usernameLower: `c${i}` } }),
       ),
     );

@@ -11,7 +11,17 @@ import { getDb } from "@/server/db";
 import { gitEnv } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommits } from "@/server/git/repository";
-import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, listRangeCommits, mergeBase, threeDotCached, warmThreeDot, type DiffLimits } from "@/server/git/diff";
+import {
+  DIFF_ARGS,
+  DiffParser,
+  diffThreeDot,
+  diffTrees,
+  listRangeCommits,
+  mergeBase,
+  threeDotCached,
+  warmThreeDot,
+  type DiffLimits,
+} from "@/server/git/diff";
 import type { Profile } from "@/server/services/users";
 import { warmPullDiff } from "@/server/services/diff";
 import { actorOf, callerFor, makeUser } from "../helpers";
@@ -23,7 +33,8 @@ let repoId: string;
 let gitDir: string;
 const sha: Record<string, string> = {};
 /** Fetches every branch of the work repository into the served one (a push). */
-const push = () => execFileSync("git", ["fetch", "-q", "--force", w.dir, "+refs/heads/*:refs/heads/*"], { env: gitEnv({ GIT_DIR: gitDir }) });
+const push = () =>
+  execFileSync("git", ["fetch", "-q", "--force", w.dir, "+refs/heads/*:refs/heads/*"], { env: gitEnv({ GIT_DIR: gitDir }) });
 const caller = () => callerFor(actorOf(owner));
 
 beforeAll(async () => {
@@ -48,8 +59,17 @@ afterAll(() => w?.cleanup());
 
 describe("resolveCommits", () => {
   it("resolves several names in one call, null for what is not a commit", async () => {
-    const tree = execFileSync("git", ["rev-parse", "main^{tree}"], { env: gitEnv({ GIT_DIR: gitDir }) }).toString().trim();
-    expect(await resolveCommits(gitDir, ["main", "topic~1", sha.t1, "nope", tree, "main with space"])).toEqual([sha.m1, sha.root, sha.t1, null, null, null]);
+    const tree = execFileSync("git", ["rev-parse", "main^{tree}"], { env: gitEnv({ GIT_DIR: gitDir }) })
+      .toString()
+      .trim();
+    expect(await resolveCommits(gitDir, ["main", "topic~1", sha.t1, "nope", tree, "main with space"])).toEqual([
+      sha.m1,
+      sha.root,
+      sha.t1,
+      null,
+      null,
+      null,
+    ]);
     await expect(resolveCommits(gitDir, ["main", "--output=/tmp/x"])).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(resolveCommits(gitDir, ["a\nb"])).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
@@ -82,7 +102,15 @@ describe("repos.compare after a push", () => {
     sha.m2 = w.git("rev-parse", "HEAD").trim();
     push();
     const cmp = await c.repos.compare({ repoId, base: "main", head: "topic" });
-    expect(cmp).toMatchObject({ baseSha: sha.m2, mergeBaseSha: sha.t2, aheadBy: 0, behindBy: 2, totalCommits: 0, commits: [], diff: { totalFiles: 0, files: [] } });
+    expect(cmp).toMatchObject({
+      baseSha: sha.m2,
+      mergeBaseSha: sha.t2,
+      aheadBy: 0,
+      behindBy: 2,
+      totalCommits: 0,
+      commits: [],
+      diff: { totalFiles: 0, files: [] },
+    });
   });
 });
 
@@ -96,8 +124,19 @@ describe("pulls.getDiff after a push", () => {
     w.git("checkout", "-q", "main");
     push();
     number = 7000 + Math.floor(Math.random() * 1000);
-    const pr = await (await getDb()).pullRequest.create({
-      data: { repoId, number, title: "feature", sourceRepoId: repoId, sourceBranch: "feature", targetBranch: "main", headSha: sha.f1, baseSha: sha.root },
+    const pr = await (
+      await getDb()
+    ).pullRequest.create({
+      data: {
+        repoId,
+        number,
+        title: "feature",
+        sourceRepoId: repoId,
+        sourceBranch: "feature",
+        targetBranch: "main",
+        headSha: sha.f1,
+        baseSha: sha.root,
+      },
     });
     prId = pr.id;
   });
@@ -115,7 +154,11 @@ describe("pulls.getDiff after a push", () => {
     push();
     await (await getDb()).pullRequest.update({ where: { id: prId }, data: { headSha: sha.f2 } });
     const page = await c.pulls.getDiff({ prId, paths: ["g.txt"] });
-    expect(page).toMatchObject({ headSha: sha.f2, totalFiles: 2, files: [{ newPath: "g.txt", status: "added", hunks: [{ lines: [{ content: "g" }] }] }] });
+    expect(page).toMatchObject({
+      headSha: sha.f2,
+      totalFiles: 2,
+      files: [{ newPath: "g.txt", status: "added", hunks: [{ lines: [{ content: "g" }] }] }],
+    });
     expect((await c.pulls.getCommits({ prId })).commits.map((x) => x.sha)).toEqual([sha.f1, sha.f2]);
 
     // a push to the target that merges part of the feature: the merge base moves
@@ -153,12 +196,18 @@ describe("pulls.getDiff after a push", () => {
     const db = await getDb();
     const c = await caller();
     await db.pullRequest.update({ where: { id: prId }, data: { headSha: "e".repeat(40) } });
-    await expect(c.pulls.getDiff({ prId })).rejects.toMatchObject({ code: "CONFLICT", message: `head commit eeeeeeeeee of pull request #${number} is missing` });
+    await expect(c.pulls.getDiff({ prId })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: `head commit eeeeeeeeee of pull request #${number} is missing`,
+    });
     await expect(c.pulls.getDiff({ prId, paths: ["g.txt"] })).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(c.pulls.getCommits({ prId })).rejects.toMatchObject({ code: "CONFLICT" });
     // closed: the diff starts from the row's base, which is gone too
     await db.pullRequest.update({ where: { id: prId }, data: { headSha: sha.f2, baseSha: "d".repeat(40), state: "closed" } });
-    await expect(c.pulls.getDiff({ prId })).rejects.toMatchObject({ code: "CONFLICT", message: `base commit dddddddddd of pull request #${number} is missing` });
+    await expect(c.pulls.getDiff({ prId })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: `base commit dddddddddd of pull request #${number} is missing`,
+    });
     await db.pullRequest.update({ where: { id: prId }, data: { baseSha: sha.root } });
     expect(await c.pulls.getDiff({ prId })).toMatchObject({ baseSha: sha.root, headSha: sha.f2, totalFiles: 2 });
   });
@@ -168,7 +217,12 @@ describe("repos.commit pages", () => {
   it("the paths page of a commit carries its metadata and its files", async () => {
     const c = await caller();
     const page = await c.repos.commit({ repoId, sha: "feature", paths: ["g.txt"] });
-    expect(page).toMatchObject({ sha: sha.f2, parents: [sha.f1], message: "feature 2", diff: { totalFiles: 1, files: [{ newPath: "g.txt" }] } });
+    expect(page).toMatchObject({
+      sha: sha.f2,
+      parents: [sha.f1],
+      message: "feature 2",
+      diff: { totalFiles: 1, files: [{ newPath: "g.txt" }] },
+    });
     expect(await c.repos.commit({ repoId, sha: "feature", paths: ["g.txt"] })).toEqual(page);
   });
 });
@@ -217,7 +271,8 @@ describe("counts from the cache", () => {
     w.write("w/bin.dat", Buffer.from([0, 1, 2, 3, 0, 9]));
     w.write("w/tail.txt", "no newline");
     const from = w.commit("wide base");
-    for (let i = 0; i < 12; i++) w.write(`w/f${i}.txt`, Array.from({ length: 30 }, (_, k) => (k % 3 ? `line ${i} ${k}` : `LINE ${i} ${k}`)).join("\n") + "\n");
+    for (let i = 0; i < 12; i++)
+      w.write(`w/f${i}.txt`, Array.from({ length: 30 }, (_, k) => (k % 3 ? `line ${i} ${k}` : `LINE ${i} ${k}`)).join("\n") + "\n");
     w.git("mv", "w/f3.txt", "w/moved.txt");
     w.write("w/bin.dat", Buffer.from([0, 1, 2, 4, 0, 9]));
     w.write("w/tail.txt", "still no newline");
@@ -235,9 +290,20 @@ describe("counts from the cache", () => {
     expect(await diffTrees(gitDir, from, to, { limits: budgets[1] })).toEqual(full(budgets[1]));
     for (const limits of budgets) expect(await diffTrees(gitDir, from, to, { limits })).toEqual(full(limits));
     const cut = await diffTrees(gitDir, from, to, { limits: { maxTotalLines: 25 } });
-    expect(cut.files.find((f) => f.newPath === "w/f11.txt")).toMatchObject({ additions: 10, deletions: 10, truncated: true, truncatedReason: "total", hunks: [] });
+    expect(cut.files.find((f) => f.newPath === "w/f11.txt")).toMatchObject({
+      additions: 10,
+      deletions: 10,
+      truncated: true,
+      truncatedReason: "total",
+      hunks: [],
+    });
     expect(cut.files.find((f) => f.newPath === "w/bin.dat")).toMatchObject({ isBinary: true, additions: 0 });
-    expect(cut).toMatchObject({ totalAdditions: full({}).totalAdditions, totalDeletions: full({}).totalDeletions, totalFiles: 15, truncated: true });
+    expect(cut).toMatchObject({
+      totalAdditions: full({}).totalAdditions,
+      totalDeletions: full({}).totalDeletions,
+      totalFiles: 15,
+      truncated: true,
+    });
     // counts cached by a `paths` page's metadata run (--numstat) serve the same way
     expect((await diffTrees(gitDir, sha.root, to, { paths: ["w/f0.txt"] })).files).toHaveLength(1);
     for (const limits of budgets) expect(await diffTrees(gitDir, sha.root, to, { limits })).toEqual(full(limits, sha.root));
@@ -249,7 +315,8 @@ describe("counts from the cache", () => {
     w.write("v/bin.dat", Buffer.from([0, 7, 0]));
     const base = w.commit("warm base");
     w.git("checkout", "-q", "-b", "warm-topic");
-    for (let i = 0; i < 10; i++) w.write(`v/f${i}.txt`, Array.from({ length: 20 }, (_, k) => (k % 4 ? `v ${i} ${k}` : `V ${i} ${k}`)).join("\n") + "\n");
+    for (let i = 0; i < 10; i++)
+      w.write(`v/f${i}.txt`, Array.from({ length: 20 }, (_, k) => (k % 4 ? `v ${i} ${k}` : `V ${i} ${k}`)).join("\n") + "\n");
     w.git("mv", "v/f2.txt", "v/renamed.txt");
     w.write("v/bin.dat", Buffer.from([0, 8, 0]));
     const head = w.commit("warm change");
@@ -268,10 +335,18 @@ describe("counts from the cache", () => {
     expect(await warmThreeDot(gitDir, tip, head)).toBe(true);
     expect(threeDotCached(gitDir, tip, head)).toBe(true);
     expect(await warmThreeDot(gitDir, tip, head)).toBe(false); // already cached: no git
-    for (const limits of [{ maxTotalLines: 12 }, {}, { maxTotalLines: 40 }, { maxFileLines: 3, maxTotalLines: 30 }]) expect(await diffThreeDot(gitDir, tip, head, { limits })).toEqual(full(limits));
+    for (const limits of [{ maxTotalLines: 12 }, {}, { maxTotalLines: 40 }, { maxFileLines: 3, maxTotalLines: 30 }])
+      expect(await diffThreeDot(gitDir, tip, head, { limits })).toEqual(full(limits));
     const page = await diffThreeDot(gitDir, tip, head, { paths: ["v/renamed.txt", "v/bin.dat"] });
-    expect(page.files.map((f) => [f.oldPath, f.newPath, f.status, f.isBinary])).toEqual([["v/bin.dat", "v/bin.dat", "modified", true], ["v/f2.txt", "v/renamed.txt", "renamed", false]]);
-    expect(page).toMatchObject({ totalFiles: full({}).totalFiles, totalAdditions: full({}).totalAdditions, totalDeletions: full({}).totalDeletions });
+    expect(page.files.map((f) => [f.oldPath, f.newPath, f.status, f.isBinary])).toEqual([
+      ["v/bin.dat", "v/bin.dat", "modified", true],
+      ["v/f2.txt", "v/renamed.txt", "renamed", false],
+    ]);
+    expect(page).toMatchObject({
+      totalFiles: full({}).totalFiles,
+      totalAdditions: full({}).totalAdditions,
+      totalDeletions: full({}).totalDeletions,
+    });
     // unrelated histories: BAD_REQUEST, as diffThreeDot
     w.git("checkout", "-q", "--orphan", "lonely");
     w.write("lonely.txt", "x\n");
@@ -282,8 +357,14 @@ describe("counts from the cache", () => {
   });
 
   it("counts that do not match the output are refused by the parser", () => {
-    const p = new DiffParser({ counts: { totalAdditions: 1, totalDeletions: 0, totalFiles: 1, files: [{ oldPath: "x", newPath: "x", status: "modified", additions: 1, deletions: 0, isBinary: false }] } });
+    const p = new DiffParser({
+      counts: {
+        totalAdditions: 1,
+        totalDeletions: 0,
+        totalFiles: 1,
+        files: [{ oldPath: "x", newPath: "x", status: "modified", additions: 1, deletions: 0, isBinary: false }],
+      },
+    });
     expect(() => p.push(Buffer.from(":100644 100644 " + "1".repeat(40) + " " + "2".repeat(40) + " M\0y\0\0"))).toThrow(/another range/);
   });
 });
-

@@ -66,12 +66,21 @@ describe("repos.commit", () => {
   });
 
   it("answers NOT_FOUND for unknown commits and to strangers, BAD_REQUEST for option-like input", async () => {
-    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: "f".repeat(40) })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: "f".repeat(40) })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect((await callerFor(actorOf(stranger))).repos.commit({ repoId, sha: sha.t1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect((await callerFor(null)).repos.commit({ repoId, sha: sha.t1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: "--output=/tmp/x" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: sha.t1, paths: Array(501).fill("a") })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: sha.t1, maxLines: 5 })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("maxLines") });
+    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: "--output=/tmp/x" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(
+      (await callerFor(actorOf(owner))).repos.commit({ repoId, sha: sha.t1, paths: Array(501).fill("a") }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect((await callerFor(actorOf(owner))).repos.commit({ repoId, sha: sha.t1, maxLines: 5 })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("maxLines"),
+    });
   });
 });
 
@@ -84,12 +93,16 @@ describe("repos.compare", () => {
   });
 
   it("NOT_FOUND for an unknown ref, BAD_REQUEST for unrelated histories", async () => {
-    await expect((await callerFor(actorOf(owner))).repos.compare({ repoId, base: "main", head: "nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect((await callerFor(actorOf(owner))).repos.compare({ repoId, base: "main", head: "nope" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     w.git("checkout", "-q", "--orphan", "orphan");
     w.write("o.txt", "o\n");
     w.commit("orphan");
     execFileSync("git", ["fetch", "-q", w.dir, "+refs/heads/orphan:refs/heads/orphan"], { env: gitEnv({ GIT_DIR: gitDir }) });
-    await expect((await callerFor(actorOf(owner))).repos.compare({ repoId, base: "main", head: "orphan" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect((await callerFor(actorOf(owner))).repos.compare({ repoId, base: "main", head: "orphan" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 });
 
@@ -120,7 +133,16 @@ describe("pulls.getDiff and pulls.getCommits", () => {
   beforeAll(async () => {
     const db = await getDb();
     const pr = await db.pullRequest.create({
-      data: { repoId, number: 9000 + Math.floor(Math.random() * 1000), title: "topic", sourceRepoId: repoId, sourceBranch: "topic", targetBranch: "main", headSha: sha.t2, baseSha: sha.root },
+      data: {
+        repoId,
+        number: 9000 + Math.floor(Math.random() * 1000),
+        title: "topic",
+        sourceRepoId: repoId,
+        sourceBranch: "topic",
+        targetBranch: "main",
+        headSha: sha.t2,
+        baseSha: sha.root,
+      },
     });
     prId = pr.id;
   });
@@ -128,7 +150,15 @@ describe("pulls.getDiff and pulls.getCommits", () => {
   it("diffs merge-base(target tip, head) → head and lists the commits", async () => {
     const caller = await callerFor(actorOf(owner));
     const d = await caller.pulls.getDiff({ prId });
-    expect(d).toMatchObject({ baseSha: sha.m6, headSha: sha.t2, mergeBaseSha: sha.root, totalFiles: 3, totalAdditions: 1, totalDeletions: 1, truncated: false });
+    expect(d).toMatchObject({
+      baseSha: sha.m6,
+      headSha: sha.t2,
+      mergeBaseSha: sha.root,
+      totalFiles: 3,
+      totalAdditions: 1,
+      totalDeletions: 1,
+      truncated: false,
+    });
     const one = await caller.pulls.getDiff({ prId, path: "new name.txt" });
     expect(one.files).toMatchObject([{ status: "renamed", oldPath: "old name.txt", similarity: 100 }]);
     const page = await caller.pulls.getDiff({ prId, paths: ["a.txt", "img.bin"] });
@@ -141,7 +171,9 @@ describe("pulls.getDiff and pulls.getCommits", () => {
 
   it("answers NOT_FOUND to strangers and for unknown ids, BAD_REQUEST for a malformed id", async () => {
     await expect((await callerFor(actorOf(stranger))).pulls.getDiff({ prId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect((await callerFor(actorOf(owner))).pulls.getCommits({ prId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      (await callerFor(actorOf(owner))).pulls.getCommits({ prId: "00000000-0000-4000-8000-000000000000" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect((await callerFor(actorOf(owner))).pulls.getDiff({ prId: "x" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });

@@ -5,7 +5,17 @@
  * three-dot ranges and range commits.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diffCommit, diffThreeDot, diffTrees, emptyTreeFor, listRangeCommits, countCommits, aheadBehind, type Diff, type DiffFile } from "@/server/git/diff";
+import {
+  diffCommit,
+  diffThreeDot,
+  diffTrees,
+  emptyTreeFor,
+  listRangeCommits,
+  countCommits,
+  aheadBehind,
+  type Diff,
+  type DiffFile,
+} from "@/server/git/diff";
 import { hunksOf, renderHunks, workRepo, type WorkRepo } from "../diff-fixtures";
 
 let r: WorkRepo;
@@ -22,9 +32,12 @@ const byPath = (diff: Diff, p: string): DiffFile => {
 
 /** Parsed name-status of `git diff -M -C -z` (status letters and paths). */
 function nameStatus(repo: WorkRepo, a: string, b: string): string[][] {
-  const parts = repo.git("diff", "--name-status", "-z", "-M", "-C", a, b).split("\0").filter((x, i, all) => i < all.length - 1);
+  const parts = repo
+    .git("diff", "--name-status", "-z", "-M", "-C", a, b)
+    .split("\0")
+    .filter((x, i, all) => i < all.length - 1);
   const out: string[][] = [];
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     const s = parts[i++];
     const n = s[0] === "R" || s[0] === "C" ? 2 : 1;
     out.push([s, ...parts.slice(i, i + n)]);
@@ -102,7 +115,11 @@ describe("diffTrees against git diff", () => {
   });
 
   it("has the same counts as git diff --numstat", () => {
-    const rows = r.git("diff", "--numstat", "-M", "-C", c1, c2).trim().split("\n").map((l) => l.split("\t"));
+    const rows = r
+      .git("diff", "--numstat", "-M", "-C", c1, c2)
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     const adds = rows.reduce((s, x) => s + (x[0] === "-" ? 0 : Number(x[0])), 0);
     const dels = rows.reduce((s, x) => s + (x[1] === "-" ? 0 : Number(x[1])), 0);
     expect(d.totalAdditions).toBe(adds);
@@ -130,14 +147,22 @@ describe("diffTrees against git diff", () => {
     expect(byPath(d, "script.sh")).toMatchObject({ oldMode: "100644", newMode: "100755", hunks: [], status: "modified" });
     expect(byPath(d, "delete-me.txt")).toMatchObject({ status: "deleted", newMode: null, newSha: null, deletions: 2 });
     expect(byPath(d, "added.txt")).toMatchObject({ status: "added", oldMode: null, oldSha: null, additions: 2 });
-    expect(byPath(d, "empty.txt")).toMatchObject({ status: "added", hunks: [], additions: 0, newSha: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391" });
+    expect(byPath(d, "empty.txt")).toMatchObject({
+      status: "added",
+      hunks: [],
+      additions: 0,
+      newSha: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+    });
   });
 
   it("keeps CRLF in content and flags a missing final newline", () => {
     const crlf = byPath(d, "crlf.txt");
     expect(crlf.hunks[0].lines.map((l) => l.content)).toContain("TWO\r");
     const noeol = byPath(d, "noeol.txt").hunks[0].lines;
-    expect(noeol.filter((l) => l.noNewlineAtEnd).map((l) => [l.type, l.content])).toEqual([["delete", "b"], ["add", "c"]]);
+    expect(noeol.filter((l) => l.noNewlineAtEnd).map((l) => [l.type, l.content])).toEqual([
+      ["delete", "b"],
+      ["add", "c"],
+    ]);
   });
 
   it("reports a submodule pointer change with both commits", () => {

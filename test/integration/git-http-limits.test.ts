@@ -26,7 +26,11 @@ const home = path.join(tmpRoot, "home");
 let dirCounter = 0;
 const tmpDir = (name: string) => path.join(tmpRoot, `${name}-${++dirCounter}`);
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the git CLI asynchronously with an isolated configuration (as git-http.test.ts does). */
 function git(args: string[], opts: { cwd?: string; input?: Buffer | string } = {}): Promise<Run> {
@@ -87,7 +91,11 @@ describe("git smart HTTP limits", () => {
   const auth = (t: string) => ({ authorization: `Basic ${Buffer.from(`git:${t}`).toString("base64")}` });
   const cloneUrl = (t = token) => `http://git:${t}@${new URL(base).host}/${owner.username}/${repoName}.git`;
   const serverDir = () => path.join(getConfig().dataDir, "repos", owner.username.toLowerCase(), `${repoName}.git`);
-  const uploadHeaders = (t = token, extra: Record<string, string> = {}) => ({ ...auth(t), "content-type": "application/x-git-upload-pack-request", ...extra });
+  const uploadHeaders = (t = token, extra: Record<string, string> = {}) => ({
+    ...auth(t),
+    "content-type": "application/x-git-upload-pack-request",
+    ...extra,
+  });
 
   beforeAll(async () => {
     server = await startServer({ git: handleGitHttp });
@@ -120,7 +128,14 @@ describe("git smart HTTP limits", () => {
   /** A v2 `fetch` request body wanting main with `haves` have-lines of `have` (default: main itself). */
   function fetchRequest(haves: number, have = mainSha): Buffer {
     const line = pktLine(`have ${have}\n`);
-    return Buffer.concat([pktLine("command=fetch\n"), Buffer.from("0001"), pktLine(`want ${mainSha}\n`), Buffer.alloc(line.length * haves).fill(line), pktLine("done\n"), Buffer.from("0000")]);
+    return Buffer.concat([
+      pktLine("command=fetch\n"),
+      Buffer.from("0001"),
+      pktLine(`want ${mainSha}\n`),
+      Buffer.alloc(line.length * haves).fill(line),
+      pktLine("done\n"),
+      Buffer.from("0000"),
+    ]);
   }
 
   it("answers 413 to an upload-pack request over 32 MiB after gunzip, and stops git", async () => {
@@ -129,7 +144,11 @@ describe("git smart HTTP limits", () => {
     // 36 MiB of have lines: ~100 KiB gzipped (the issue's bomb: 780 KB of gzip, 256 MB of lines)
     const bomb = gzipSync(fetchRequest(Math.ceil((36 * 1024 * 1024) / 50)));
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    const res = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, { method: "POST", headers: uploadHeaders(token, { "git-protocol": "version=2", "content-encoding": "gzip" }), body: bomb });
+    const res = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, {
+      method: "POST",
+      headers: uploadHeaders(token, { "git-protocol": "version=2", "content-encoding": "gzip" }),
+      body: bomb,
+    });
     expect(res.status).toBe(413);
     expect(await res.text()).toMatch(/at most 32 MiB/);
     await until(() => gitHttpStats().processes === before.processes, "git to exit");
@@ -137,10 +156,18 @@ describe("git smart HTTP limits", () => {
 
     // identity bodies count too (a small cap keeps the test cheap); a normal request passes it
     setGitHttpLimits({ maxUploadPackBytes: 64 * 1024 });
-    const plain = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, { method: "POST", headers: uploadHeaders(token, { "git-protocol": "version=2" }), body: new Uint8Array(fetchRequest(2000)) });
+    const plain = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, {
+      method: "POST",
+      headers: uploadHeaders(token, { "git-protocol": "version=2" }),
+      body: new Uint8Array(fetchRequest(2000)),
+    });
     expect(plain.status).toBe(413);
     await plain.text();
-    const small = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, { method: "POST", headers: uploadHeaders(token, { "git-protocol": "version=2" }), body: Buffer.concat([pktLine("command=ls-refs\n"), Buffer.from("0001"), Buffer.from("0000")]) });
+    const small = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, {
+      method: "POST",
+      headers: uploadHeaders(token, { "git-protocol": "version=2" }),
+      body: Buffer.concat([pktLine("command=ls-refs\n"), Buffer.from("0001"), Buffer.from("0000")]),
+    });
     expect(small.status).toBe(200);
     expect(await small.text()).toContain(`${mainSha} refs/heads/main`);
   });
@@ -154,7 +181,9 @@ describe("git smart HTTP limits", () => {
     await gitOk(["add", "r.bin"], { cwd: work });
     await gitOk(["commit", "--quiet", "-m", "random"], { cwd: work });
     await gitOk(["push", "--quiet", "origin", "topic"], { cwd: work });
-    expect((await gitOk(["--git-dir", serverDir(), "rev-parse", "topic"])).trim()).toBe((await gitOk(["rev-parse", "HEAD"], { cwd: work })).trim());
+    expect((await gitOk(["--git-dir", serverDir(), "rev-parse", "topic"])).trim()).toBe(
+      (await gitOk(["rev-parse", "HEAD"], { cwd: work })).trim(),
+    );
   });
 
   it("stops git when the client disconnects while uploading", async () => {
@@ -170,7 +199,12 @@ describe("git smart HTTP limits", () => {
 
   it("stops git when the client disconnects while the response streams", async () => {
     const before = gitHttpStats();
-    const raw = rawPost(base, `/${owner.username}/${repoName}.git/git-upload-pack`, uploadHeaders(token, { "git-protocol": "version=2" }), false);
+    const raw = rawPost(
+      base,
+      `/${owner.username}/${repoName}.git/git-upload-pack`,
+      uploadHeaders(token, { "git-protocol": "version=2" }),
+      false,
+    );
     raw.req.end(fetchRequest(0));
     const res = await raw.head; // git has answered; the body (24 MiB+) is left unread: git blocks on its pipe
     expect(res.statusCode).toBe(200);
@@ -185,10 +219,16 @@ describe("git smart HTTP limits", () => {
     setGitHttpLimits({ uploadIdleMs: 1500 });
     const before = gitHttpStats();
     let peak = before.processes;
-    const sampler = setInterval(() => { peak = Math.max(peak, gitHttpStats().processes); }, 20);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, gitHttpStats().processes);
+    }, 20);
     try {
       // headers only, then silence: no git process, then 408
-      const silent = rawPost(base, `/${owner.username}/${repoName}.git/git-upload-pack`, uploadHeaders(token, { "git-protocol": "version=2" }));
+      const silent = rawPost(
+        base,
+        `/${owner.username}/${repoName}.git/git-upload-pack`,
+        uploadHeaders(token, { "git-protocol": "version=2" }),
+      );
       const answer = await silent.response;
       expect(answer.status).toBe(408);
       expect(answer.body).toMatch(/stalled/);
@@ -196,7 +236,11 @@ describe("git smart HTTP limits", () => {
       silent.req.destroy();
 
       // a first chunk, then silence: git runs, then is stopped and the client gets 408
-      const partial = rawPost(base, `/${owner.username}/${repoName}.git/git-upload-pack`, uploadHeaders(token, { "git-protocol": "version=2" }));
+      const partial = rawPost(
+        base,
+        `/${owner.username}/${repoName}.git/git-upload-pack`,
+        uploadHeaders(token, { "git-protocol": "version=2" }),
+      );
       partial.req.write(Buffer.concat([pktLine("command=fetch\n"), Buffer.from("0001")]));
       const second = await partial.response;
       expect(second.status).toBe(408);
@@ -216,7 +260,12 @@ describe("git smart HTTP limits", () => {
     await (await callerFor(actorOf(other))).repos.create({ name: "theirs" });
     const before = gitHttpStats();
     const hold = (t: string | null, o: string, name: string, extra: Record<string, string> = {}) => {
-      const raw = rawPost(base, `/${o}/${name}.git/git-upload-pack`, { ...(t ? auth(t) : {}), "content-type": "application/x-git-upload-pack-request", "git-protocol": "version=2", ...extra });
+      const raw = rawPost(base, `/${o}/${name}.git/git-upload-pack`, {
+        ...(t ? auth(t) : {}),
+        "content-type": "application/x-git-upload-pack-request",
+        "git-protocol": "version=2",
+        ...extra,
+      });
       raw.req.write(pktLine("command=ls-refs\n")); // git starts and waits for the rest
       return raw;
     };
@@ -273,7 +322,9 @@ describe("git smart HTTP limits", () => {
       expect(clone.stderr).not.toMatch(/filtering not recognized/);
       expect((await gitOk(["config", "remote.origin.promisor"], { cwd: dir })).trim()).toBe("true");
       // the blobs of older commits are missing locally; HEAD's were fetched for the checkout
-      const missing = (await gitOk(["rev-list", "--objects", "--all", "--missing=print"], { cwd: dir })).split("\n").filter((l) => l.startsWith("?"));
+      const missing = (await gitOk(["rev-list", "--objects", "--all", "--missing=print"], { cwd: dir }))
+        .split("\n")
+        .filter((l) => l.startsWith("?"));
       const olderBlobs = (await gitOk(["ls-tree", "-r", "--format=%(objectname)", "HEAD~2"], { cwd: dir })).split("\n").filter(Boolean);
       expect(missing.map((l) => l.slice(1)).sort()).toEqual(expect.arrayContaining(olderBlobs));
       expect(readFileSync(path.join(dir, "a.txt"), "utf8")).toBe("a version 3\n".repeat(50));
@@ -281,7 +332,9 @@ describe("git smart HTTP limits", () => {
       const checkout = await git(["-c", `protocol.version=${version}`, "checkout", "--quiet", "HEAD~2"], { cwd: dir });
       expect(checkout.code, checkout.stderr).toBe(0);
       expect(readFileSync(path.join(dir, "b.txt"), "utf8")).toBe("b version 1\n".repeat(50));
-      const after = (await gitOk(["rev-list", "--objects", "--all", "--missing=print"], { cwd: dir })).split("\n").filter((l) => l.startsWith("?"));
+      const after = (await gitOk(["rev-list", "--objects", "--all", "--missing=print"], { cwd: dir }))
+        .split("\n")
+        .filter((l) => l.startsWith("?"));
       expect(after.length).toBe(missing.length - olderBlobs.length);
     });
   }
@@ -289,9 +342,15 @@ describe("git smart HTTP limits", () => {
   it("protocol v0 still refuses wants of unreachable commits (allowReachableSHA1InWant, not AnySHA1)", async () => {
     const dangling = (await gitOk(["--git-dir", serverDir(), "commit-tree", "-m", "dangling", `${mainSha}^{tree}`])).trim();
     const body = Buffer.concat([pktLine(`want ${dangling}\n`), Buffer.from("0000"), pktLine("done\n")]);
-    const res = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, { method: "POST", headers: uploadHeaders(), body });
+    const res = await fetch(`${base}/${owner.username}/${repoName}.git/git-upload-pack`, {
+      method: "POST",
+      headers: uploadHeaders(),
+      body,
+    });
     expect(await res.text()).toMatch(/not our ref/);
-    const adv = await (await fetch(`${base}/${owner.username}/${repoName}.git/info/refs?service=git-upload-pack`, { headers: auth(token) })).text();
+    const adv = await (
+      await fetch(`${base}/${owner.username}/${repoName}.git/info/refs?service=git-upload-pack`, { headers: auth(token) })
+    ).text();
     expect(adv).toMatch(/allow-reachable-sha1-in-want/);
     expect(adv).toMatch(/ filter/);
   });
@@ -299,10 +358,14 @@ describe("git smart HTTP limits", () => {
   it("hides refs/pull/* from the push advertisement, keeps them fetchable, refuses pushes to them", async () => {
     const lines = Array.from({ length: 500 }, (_, i) => `create refs/pull/${i + 1}/head ${mainSha}\n`).join("");
     await gitOk(["--git-dir", serverDir(), "update-ref", "--stdin"], { input: lines });
-    const receive = await (await fetch(`${base}/${owner.username}/${repoName}.git/info/refs?service=git-receive-pack`, { headers: auth(token) })).text();
+    const receive = await (
+      await fetch(`${base}/${owner.username}/${repoName}.git/info/refs?service=git-receive-pack`, { headers: auth(token) })
+    ).text();
     expect(receive).toContain("refs/heads/main");
     expect(receive).not.toContain("refs/pull/");
-    const upload = await (await fetch(`${base}/${owner.username}/${repoName}.git/info/refs?service=git-upload-pack`, { headers: auth(token) })).text();
+    const upload = await (
+      await fetch(`${base}/${owner.username}/${repoName}.git/info/refs?service=git-upload-pack`, { headers: auth(token) })
+    ).text();
     expect(upload).toContain("refs/pull/500/head");
 
     const dir = tmpDir("pulls");

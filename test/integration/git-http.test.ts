@@ -89,7 +89,8 @@ async function buildFixture(): Promise<string> {
     if (i === 1) files.push(["100755", "bin/run.sh", "#!/bin/sh\necho hi\n"], ["120000", "link-to-readme", "README.md"]);
     commit("refs/heads/main", i, i === 1 ? null : i - 1, `Commit ${i}\n\nBody of commit ${i}.\n`, files);
   }
-  for (let i = 61; i <= 63; i++) commit("refs/heads/feature/x", i, i === 61 ? 40 : i - 1, `Feature ${i}\n`, [["100644", `feature/f${i}.txt`, `f${i}\n`]]);
+  for (let i = 61; i <= 63; i++)
+    commit("refs/heads/feature/x", i, i === 61 ? 40 : i - 1, `Feature ${i}\n`, [["100644", `feature/f${i}.txt`, `f${i}\n`]]);
   w("reset refs/tags/v1.0\nfrom :30\n\n");
   w(`tag v2.0\nfrom :60\ntagger Ada Lovelace <ada@example.com> ${t} +0000\n`);
   data("Version 2.0\n");
@@ -115,7 +116,17 @@ describe("git smart HTTP", () => {
   }
 
   async function pushFixture(o: string, name: string, token: string): Promise<Run> {
-    return git(["-c", "credential.helper=", "--git-dir", fixture, "push", "--porcelain", url(o, name, token), "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*"]);
+    return git([
+      "-c",
+      "credential.helper=",
+      "--git-dir",
+      fixture,
+      "push",
+      "--porcelain",
+      url(o, name, token),
+      "refs/heads/*:refs/heads/*",
+      "refs/tags/*:refs/tags/*",
+    ]);
   }
 
   beforeAll(async () => {
@@ -160,7 +171,9 @@ describe("git smart HTTP", () => {
     const mainSha = (await gitOk(["--git-dir", fixture, "rev-parse", "refs/heads/main"])).trim();
     expect((await gitOk(["rev-parse", "HEAD"], { cwd: work })).trim()).toBe(mainSha);
     expect((await gitOk(["symbolic-ref", "HEAD"], { cwd: work })).trim()).toBe("refs/heads/main");
-    expect((await gitOk(["rev-parse", "origin/feature/x"], { cwd: work })).trim()).toBe((await gitOk(["--git-dir", fixture, "rev-parse", "refs/heads/feature/x"])).trim());
+    expect((await gitOk(["rev-parse", "origin/feature/x"], { cwd: work })).trim()).toBe(
+      (await gitOk(["--git-dir", fixture, "rev-parse", "refs/heads/feature/x"])).trim(),
+    );
     expect((await gitOk(["rev-list", "--count", "HEAD"], { cwd: work })).trim()).toBe("60");
     expect(readFileSync(path.join(work, "assets/image.bin")).equals(BINARY)).toBe(true);
     expect(readFileSync(path.join(work, UNICODE_DIR, UNICODE_FILE), "utf8")).toBe("Ünïcödé revision 60 — 日本語\n");
@@ -177,7 +190,9 @@ describe("git smart HTTP", () => {
     expect(Date.parse(got.updatedAt)).toBeGreaterThanOrEqual(Date.parse(repo.updatedAt));
     const root = await caller.repos.tree({ repoId: repo.id });
     expect(root.sha).toBe(mainSha);
-    expect(root.entries.map((e) => e.name)).toEqual(expect.arrayContaining(["src", "docs", "assets", "dir with space", "README.md", "bin", "link-to-readme"]));
+    expect(root.entries.map((e) => e.name)).toEqual(
+      expect.arrayContaining(["src", "docs", "assets", "dir with space", "README.md", "bin", "link-to-readme"]),
+    );
     const uni = await caller.repos.tree({ repoId: repo.id, path: UNICODE_DIR });
     expect(uni.entries.map((e) => e.name)).toEqual([UNICODE_FILE]);
     const deep = await caller.repos.tree({ repoId: repo.id, path: "src/level0/deep/er" });
@@ -201,7 +216,9 @@ describe("git smart HTTP", () => {
     await gitOk(["clone", "--quiet", url(owner.username, "fixture", ownerToken), other]);
     const local: string[] = [];
     for (let i = 1; i <= 300; i++) {
-      local.push(`commit refs/heads/local\ncommitter L <l@example.com> ${1_800_000_000 + i} +0000\ndata 8\nlocal ${String(i).padStart(2, "0").slice(-2)}\n${i === 1 ? `from ${mainSha}\n` : ""}M 100644 inline local.txt\ndata ${String(i).length + 1}\n${i}\n\n`);
+      local.push(
+        `commit refs/heads/local\ncommitter L <l@example.com> ${1_800_000_000 + i} +0000\ndata 8\nlocal ${String(i).padStart(2, "0").slice(-2)}\n${i === 1 ? `from ${mainSha}\n` : ""}M 100644 inline local.txt\ndata ${String(i).length + 1}\n${i}\n\n`,
+      );
     }
     await gitOk(["fast-import", "--quiet"], { cwd: work, input: local.join("") + "done\n" });
     for (const version of ["2", "0"]) {
@@ -229,13 +246,24 @@ describe("git smart HTTP", () => {
     const headSha = (await gitOk(["--git-dir", copy, "rev-parse", "HEAD"])).trim();
     const branch = (await gitOk(["--git-dir", copy, "symbolic-ref", "--short", "HEAD"])).trim();
     const repo = await newRepo(owner, "svc-self");
-    const push = await git(["-c", "credential.helper=", "--git-dir", copy, "push", url(owner.username, "svc-self", ownerToken), `refs/heads/${branch}:refs/heads/main`, "refs/tags/*:refs/tags/*"]);
+    const push = await git([
+      "-c",
+      "credential.helper=",
+      "--git-dir",
+      copy,
+      "push",
+      url(owner.username, "svc-self", ownerToken),
+      `refs/heads/${branch}:refs/heads/main`,
+      "refs/tags/*:refs/tags/*",
+    ]);
     expect(push.code, push.stderr).toBe(0);
 
     const back = tmpDir("self-clone");
     await gitOk(["clone", "--no-local", "--quiet", url(owner.username, "svc-self", ownerToken), back]);
     expect((await gitOk(["rev-parse", "HEAD"], { cwd: back })).trim()).toBe(headSha);
-    expect((await gitOk(["rev-list", "--count", "HEAD"], { cwd: back })).trim()).toBe((await gitOk(["--git-dir", copy, "rev-list", "--count", "HEAD"])).trim());
+    expect((await gitOk(["rev-list", "--count", "HEAD"], { cwd: back })).trim()).toBe(
+      (await gitOk(["--git-dir", copy, "rev-list", "--count", "HEAD"])).trim(),
+    );
     const fsck = await git(["fsck", "--full"], { cwd: back });
     expect(fsck.code, fsck.stderr).toBe(0);
 
@@ -268,7 +296,9 @@ describe("git smart HTTP", () => {
     expect(roPush.stderr).toMatch(/403/);
     expect(roPush.stderr).toMatch(/repo:write/); // git prints text/plain bodies as "remote: …"
     // …while the same token can read
-    expect((await fetch(`${server.url}/${owner.username}/guarded.git/info/refs?service=git-upload-pack`, { headers: basic(readOnly) })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/${owner.username}/guarded.git/info/refs?service=git-upload-pack`, { headers: basic(readOnly) })).status,
+    ).toBe(200);
 
     const db = await getDb();
     const expiring = await createToken(db, owner.id, { name: "soon", expiresInDays: 1 });
@@ -299,12 +329,23 @@ describe("git smart HTTP", () => {
     const stranger = await makeUser("stranger");
     const strangerToken = await makeToken(stranger);
 
-    const strangerClone = await git(["-c", "credential.helper=", "clone", "--quiet", url(owner.username, "secret", strangerToken), tmpDir("s")]);
+    const strangerClone = await git([
+      "-c",
+      "credential.helper=",
+      "clone",
+      "--quiet",
+      url(owner.username, "secret", strangerToken),
+      tmpDir("s"),
+    ]);
     expect(strangerClone.code).not.toBe(0);
     expect(strangerClone.stderr).toMatch(/not found|404/);
     const basic = { authorization: `Basic ${Buffer.from(`x:${strangerToken}`).toString("base64")}` };
-    expect((await fetch(`${server.url}/${owner.username}/secret.git/info/refs?service=git-upload-pack`, { headers: basic })).status).toBe(404);
-    expect((await fetch(`${server.url}/${owner.username}/secret.git/info/refs?service=git-receive-pack`, { headers: basic })).status).toBe(404);
+    expect((await fetch(`${server.url}/${owner.username}/secret.git/info/refs?service=git-upload-pack`, { headers: basic })).status).toBe(
+      404,
+    );
+    expect((await fetch(`${server.url}/${owner.username}/secret.git/info/refs?service=git-receive-pack`, { headers: basic })).status).toBe(
+      404,
+    );
 
     const anon = await fetch(`${server.url}/${owner.username}/secret.git/info/refs?service=git-upload-pack`);
     expect(anon.status).toBe(401);
@@ -315,7 +356,9 @@ describe("git smart HTTP", () => {
 
     const dir = tmpDir("owner-secret");
     await gitOk(["clone", "--quiet", url(owner.username, "secret", ownerToken), dir]);
-    expect((await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim()).toBe((await gitOk(["--git-dir", fixture, "rev-parse", "main"])).trim());
+    expect((await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim()).toBe(
+      (await gitOk(["--git-dir", fixture, "rev-parse", "main"])).trim(),
+    );
   });
 
   it("anonymous clone of a public repository works, anonymous push does not", async () => {
@@ -323,7 +366,9 @@ describe("git smart HTTP", () => {
     expect((await pushFixture(owner.username, "open", ownerToken)).code).toBe(0);
     const dir = tmpDir("anon");
     await gitOk(["clone", "--quiet", url(owner.username, "open"), dir]);
-    expect((await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim()).toBe((await gitOk(["--git-dir", fixture, "rev-parse", "main"])).trim());
+    expect((await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim()).toBe(
+      (await gitOk(["--git-dir", fixture, "rev-parse", "main"])).trim(),
+    );
     await gitOk(["commit", "--quiet", "--allow-empty", "-m", "anon"], { cwd: dir });
     const push = await git(["-c", "credential.helper=", "push", "origin", "HEAD:main"], { cwd: dir });
     expect(push.code).not.toBe(0);
@@ -376,7 +421,11 @@ describe("git smart HTTP", () => {
     const basic = { authorization: `Basic ${Buffer.from(`x:${ownerToken}`).toString("base64")}` };
     const res = await fetch(`${server.url}/${owner.username}/does-not-exist.git/info/refs?service=git-receive-pack`, { headers: basic });
     expect(res.status).toBe(404);
-    const post = await fetch(`${server.url}/${owner.username}/does-not-exist.git/git-receive-pack`, { method: "POST", headers: { ...basic, "content-type": "application/x-git-receive-pack-request" }, body: "0000" });
+    const post = await fetch(`${server.url}/${owner.username}/does-not-exist.git/git-receive-pack`, {
+      method: "POST",
+      headers: { ...basic, "content-type": "application/x-git-receive-pack-request" },
+      body: "0000",
+    });
     expect(post.status).toBe(404);
     expect((await fetch(`${server.url}/nobody-here/x.git/info/refs?service=git-upload-pack`)).status).toBe(401);
     expect((await fetch(`${server.url}/nobody-here/x.git/info/refs?service=git-upload-pack`, { headers: basic })).status).toBe(404);
@@ -390,7 +439,13 @@ describe("git smart HTTP", () => {
     const mainSha = (await gitOk(["--git-dir", fixture, "rev-parse", "main"])).trim();
     const endpoint = `${server.url}/${owner.username}/zipped.git/git-upload-pack`;
     const headers = { "content-type": "application/x-git-upload-pack-request", "git-protocol": "version=2" };
-    const lsRefs = Buffer.concat([pktLine("command=ls-refs\n"), Buffer.from("0001"), pktLine("peel\n"), pktLine("ref-prefix refs/heads/\n"), Buffer.from("0000")]);
+    const lsRefs = Buffer.concat([
+      pktLine("command=ls-refs\n"),
+      Buffer.from("0001"),
+      pktLine("peel\n"),
+      pktLine("ref-prefix refs/heads/\n"),
+      Buffer.from("0000"),
+    ]);
 
     const plain = await fetch(endpoint, { method: "POST", headers, body: lsRefs });
     expect(plain.status).toBe(200);
@@ -404,20 +459,25 @@ describe("git smart HTTP", () => {
 
     // v0 fetch of one commit, gzipped
     const want = Buffer.concat([pktLine(`want ${mainSha} ofs-delta\n`), Buffer.from("0000"), pktLine("done\n")]);
-    const v0 = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/x-git-upload-pack-request", "content-encoding": "gzip" }, body: gzipSync(want) });
+    const v0 = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-git-upload-pack-request", "content-encoding": "gzip" },
+      body: gzipSync(want),
+    });
     expect(v0.status).toBe(200);
     const pack = Buffer.from(await v0.arrayBuffer());
     expect(pack.subarray(0, 8).toString()).toBe("0008NAK\n");
     expect(pack.indexOf("PACK")).toBe(8);
 
     // the v2 advertisement has no "# service" header; v0 has it
-    const adv2 = await fetch(`${server.url}/${owner.username}/zipped.git/info/refs?service=git-upload-pack`, { headers: { "git-protocol": "version=2" } });
+    const adv2 = await fetch(`${server.url}/${owner.username}/zipped.git/info/refs?service=git-upload-pack`, {
+      headers: { "git-protocol": "version=2" },
+    });
     expect(adv2.headers.get("content-type")).toBe("application/x-git-upload-pack-advertisement");
     expect(adv2.headers.get("cache-control")).toMatch(/no-cache/);
     expect(await adv2.text()).toMatch(/^000eversion 2\n/);
     const adv0 = await fetch(`${server.url}/${owner.username}/zipped.git/info/refs?service=git-upload-pack`);
     expect(await adv0.text()).toMatch(new RegExp(`^001e# service=git-upload-pack\\n0000[0-9a-f]{4}${mainSha} HEAD\\0`));
-
   });
 
   it("streams a 128 MiB push: the server's memory does not grow with the request body", async () => {
@@ -431,7 +491,9 @@ describe("git smart HTTP", () => {
     await gitOk(["commit", "--quiet", "-m", "large"], { cwd: dir });
     const base = process.memoryUsage().rss;
     let peak = base;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 10);
     try {
       // the pack on the wire is as big as the files (random data does not compress anyway)
       await gitOk([...fast, "push", "--quiet", url(owner.username, "large", ownerToken), "main"], { cwd: dir });
@@ -480,25 +542,49 @@ describe("git smart HTTP", () => {
     await check(await fetch(`${base}/git-upload-pack`), 405, /POST/);
     await check(await fetch(`${base}/info/refs?service=git-upload-pack`, { method: "POST", body: "x" }), 405, /GET/);
     const post = (body: BodyInit, headers: Record<string, string> = {}) =>
-      fetch(`${base}/git-upload-pack`, { method: "POST", headers: { "content-type": "application/x-git-upload-pack-request", ...headers }, body });
+      fetch(`${base}/git-upload-pack`, {
+        method: "POST",
+        headers: { "content-type": "application/x-git-upload-pack-request", ...headers },
+        body,
+      });
     await check(await post("0000", { "content-type": "text/plain" }), 415, /application\/x-git-upload-pack-request/);
     await check(await post("0000", { "content-encoding": "br" }), 415, /content encoding/);
     await check(await post("this is not gzip", { "content-encoding": "gzip" }), 400, /gzip/);
-    await check(await post(gzipSync(Buffer.from("0032want 0000000000000000000000000000000000000000\n")).subarray(0, 20), { "content-encoding": "gzip" }), 400, /gzip/);
+    await check(
+      await post(gzipSync(Buffer.from("0032want 0000000000000000000000000000000000000000\n")).subarray(0, 20), {
+        "content-encoding": "gzip",
+      }),
+      400,
+      /gzip/,
+    );
     await check(await post("zzzz garbage"), 400, /refused the request|protocol/);
     // a well-formed request git refuses: git answers in-protocol with an ERR packet (as git-http-backend does)
-    await check(await post(`${pktLine("want 1234567890123456789012345678901234567890\n").toString()}00000009done\n`), 200, /ERR upload-pack: not our ref/);
+    await check(
+      await post(`${pktLine("want 1234567890123456789012345678901234567890\n").toString()}00000009done\n`),
+      200,
+      /ERR upload-pack: not our ref/,
+    );
     // an unsafe Git-Protocol header is ignored, not passed to git
-    const odd = await fetch(`${base}/info/refs?service=git-upload-pack`, { headers: { "git-protocol": "version=2\u00a0$(touch x)" } }).catch(() => null);
+    const odd = await fetch(`${base}/info/refs?service=git-upload-pack`, {
+      headers: { "git-protocol": "version=2\u00a0$(touch x)" },
+    }).catch(() => null);
     if (odd) expect(odd.status).toBe(200);
     const weird = await fetch(`${base}/info/refs?service=git-upload-pack`, { headers: { "git-protocol": "version=2 ; rm" } });
     expect(weird.status).toBe(200);
     expect(await weird.text()).toMatch(/^001e# service=git-upload-pack/); // treated as v0
     // empty push request (nothing to do) is fine
-    const empty = await fetch(`${base}/git-receive-pack`, { method: "POST", headers: { ...auth, "content-type": "application/x-git-receive-pack-request" }, body: "0000" });
+    const empty = await fetch(`${base}/git-receive-pack`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/x-git-receive-pack-request" },
+      body: "0000",
+    });
     expect(empty.status).toBe(200);
     // invalid owner / repository names are simply unknown
     await check(await fetch(`${server.url}/-bad/x.git/info/refs?service=git-upload-pack`, { headers: auth }), 404, /not found/);
-    await check(await fetch(`${server.url}/${owner.username}/..%2f..%2fetc.git/info/refs?service=git-upload-pack`, { headers: auth }), 404, /not found/);
+    await check(
+      await fetch(`${server.url}/${owner.username}/..%2f..%2fetc.git/info/refs?service=git-upload-pack`, { headers: auth }),
+      404,
+      /not found/,
+    );
   });
 });

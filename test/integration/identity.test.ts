@@ -21,14 +21,21 @@ describe("resolveActor", () => {
     const basic = Buffer.from(`anything:${pat}`).toString("base64");
     expect(await resolveActor(headers({ authorization: `Basic ${basic}` }))).toMatchObject({ via: "pat", user: { id: user.id } });
 
-    expect(await resolveActor(headers({ cookie: `other=1; next-auth.session-token=${jwt}` }))).toMatchObject({ via: "session", user: { id: user.id } });
+    expect(await resolveActor(headers({ cookie: `other=1; next-auth.session-token=${jwt}` }))).toMatchObject({
+      via: "session",
+      user: { id: user.id },
+    });
     expect(await resolveActor(headers({}))).toBeNull();
   });
 
   it("never degrades bad credentials to anonymous", async () => {
-    await expect(resolveActor(headers({ authorization: "Bearer svc_AAAAAAAA_" + "a".repeat(40) }))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(resolveActor(headers({ authorization: "Bearer svc_AAAAAAAA_" + "a".repeat(40) }))).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
     await expect(resolveActor(headers({ authorization: "Bearer garbage" }))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    await expect(resolveActor(headers({ authorization: `Basic ${Buffer.from("u:password").toString("base64")}` }))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(resolveActor(headers({ authorization: `Basic ${Buffer.from("u:password").toString("base64")}` }))).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
     await expect(resolveActor(headers({ authorization: "Digest x" }))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     // a stale cookie is just signed out
     expect(await resolveActor(headers({ cookie: "next-auth.session-token=stale" }))).toBeNull();
@@ -42,10 +49,18 @@ describe("accounts", () => {
     const row = await db.user.findUnique({ where: { id: alice.id } });
     expect(row!.passwordHash).toMatch(/^\$argon2id\$/);
     expect(alice.id).toMatch(/^[0-9a-f-]{36}$/);
-    await expect(signUp(db, { username: "alice", password: "password123" })).rejects.toMatchObject({ code: "CONFLICT", message: 'username "alice" is already taken' });
-    await expect(signUp(db, { username: "bob", password: "short" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/at least 8/) });
+    await expect(signUp(db, { username: "alice", password: "password123" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: 'username "alice" is already taken',
+    });
+    await expect(signUp(db, { username: "bob", password: "short" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/at least 8/),
+    });
     await expect(signUp(db, { username: "-bad-", password: "password123" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(signUp(db, { username: "settings", password: "password123" })).rejects.toMatchObject({ message: expect.stringMatching(/reserved/) });
+    await expect(signUp(db, { username: "settings", password: "password123" })).rejects.toMatchObject({
+      message: expect.stringMatching(/reserved/),
+    });
     expect(await authenticate(db, "ALICE", "password123")).toMatchObject({ id: alice.id });
     expect(await authenticate(db, "alice", "wrong-password")).toBeNull();
     expect(await authenticate(db, "nobody", "password123")).toBeNull();
@@ -67,7 +82,13 @@ describe("repositories", () => {
     const bob = await makeUser("bob");
     const a = await callerFor(actorOf(alice));
     const secret = await a.repos.create({ name: "Secret.Repo", isPrivate: true, description: "x" });
-    expect(secret).toMatchObject({ owner: alice.username, name: "Secret.Repo", isPrivate: true, defaultBranch: "main", permission: "admin" });
+    expect(secret).toMatchObject({
+      owner: alice.username,
+      name: "Secret.Repo",
+      isPrivate: true,
+      defaultBranch: "main",
+      permission: "admin",
+    });
     expect(secret.cloneUrl).toMatch(new RegExp(`/${alice.username}/Secret.Repo.git$`));
     await expect(a.repos.create({ name: "secret.repo" })).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(a.repos.create({ name: "bad name" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
@@ -85,8 +106,12 @@ describe("repositories", () => {
     expect((await a.repos.collaborators({ repoId: secret.id })).map((c) => [c.username, c.role])).toEqual([[bob.username, "admin"]]);
     // assignees: the owner and every collaborator, readable by collaborators
     expect((await b.repos.assignees({ repoId: secret.id })).map((u) => u.username).sort()).toEqual([alice.username, bob.username].sort());
-    await expect(a.repos.addCollaborator({ repoId: secret.id, username: alice.username, role: "read" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(a.repos.addCollaborator({ repoId: secret.id, username: "ghost-user", role: "read" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(a.repos.addCollaborator({ repoId: secret.id, username: alice.username, role: "read" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(a.repos.addCollaborator({ repoId: secret.id, username: "ghost-user", role: "read" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await a.repos.removeCollaborator({ repoId: secret.id, username: bob.username });
     expect(await outcome(b, "repos.get", { owner: alice.username, name: "Secret.Repo" })).toBe("NOT_FOUND");
     await expect(a.repos.removeCollaborator({ repoId: secret.id, username: bob.username })).rejects.toMatchObject({ code: "NOT_FOUND" });

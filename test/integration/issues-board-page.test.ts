@@ -20,7 +20,13 @@ beforeAll(async () => {
   projectId = (await c.projects.create({ repoId: r, name: "Paged" })).id;
   // todo: 7 cards, estimates 0.1 + 0.2 + 1 … (4 without one); in_progress: 2; done: 1 (closed)
   for (let k = 0; k < 7; k++) {
-    await c.issues.create({ repoId: r, title: `todo ${k}`, status: "todo", ...(k < 3 ? { estimate: [0.1, 0.2, 1][k] } : {}), ...(k % 2 === 0 ? { project: "Paged" } : {}) });
+    await c.issues.create({
+      repoId: r,
+      title: `todo ${k}`,
+      status: "todo",
+      ...(k < 3 ? { estimate: [0.1, 0.2, 1][k] } : {}),
+      ...(k % 2 === 0 ? { project: "Paged" } : {}),
+    });
   }
   await c.issues.create({ repoId: r, title: "doing 1", status: "in_progress", estimate: 5 });
   await c.issues.create({ repoId: r, title: "doing 2", status: "in_progress", project: "Paged" });
@@ -38,12 +44,20 @@ describe("issues.board", () => {
     expect(todo.issues[0]).toMatchObject({ status: "todo", state: "open", author: { id: w.owner.id }, labels: [] });
     expect(todo.nextCursor).toEqual(expect.any(String));
     expect(columns.find((c) => c.status === "in_progress")).toMatchObject({ count: 2, estimate: 5, nextCursor: null });
-    expect(columns.find((c) => c.status === "done")).toMatchObject({ count: 1, estimate: 2, nextCursor: null, issues: [expect.objectContaining({ state: "closed" })] });
+    expect(columns.find((c) => c.status === "done")).toMatchObject({
+      count: 1,
+      estimate: 2,
+      nextCursor: null,
+      issues: [expect.objectContaining({ state: "closed" })],
+    });
     expect(columns.find((c) => c.status === "backlog")).toEqual({ status: "backlog", count: 0, estimate: 0, issues: [], nextCursor: null });
   });
 
   it("defaults to 50 cards a column and agrees with listGroupedByStatus", async () => {
-    const [{ columns }, grouped] = await Promise.all([w.as.reader.issues.board({ repoId: r }), w.as.reader.issues.listGroupedByStatus({ repoId: r })]);
+    const [{ columns }, grouped] = await Promise.all([
+      w.as.reader.issues.board({ repoId: r }),
+      w.as.reader.issues.listGroupedByStatus({ repoId: r }),
+    ]);
     for (const c of columns) {
       expect(c.issues).toEqual((grouped as Record<string, unknown[]>)[c.status]);
       expect(c.count).toBe((grouped as Record<string, unknown[]>)[c.status].length);
@@ -100,7 +114,13 @@ describe("issues.boardColumn", () => {
     expect(rest.issues.map((i) => i.title)).toEqual(["todo 6"]);
     expect(rest.nextCursor).toBeNull();
     const cycle = await w.as.owner.cycles.create({ repoId: r, startsAt: "2030-01-01", endsAt: "2030-01-15" });
-    expect(await w.as.reader.issues.boardColumn({ repoId: r, status: "todo", cycleId: cycle.id })).toEqual({ status: "todo", count: 0, estimate: 0, issues: [], nextCursor: null });
+    expect(await w.as.reader.issues.boardColumn({ repoId: r, status: "todo", cycleId: cycle.id })).toEqual({
+      status: "todo",
+      count: 0,
+      estimate: 0,
+      issues: [],
+      nextCursor: null,
+    });
   });
 });
 
@@ -111,7 +131,9 @@ describe("validation and access", () => {
     expect(await messageOf(c.board({ repoId: r, limit: 101 }))).toMatch(/limit is at most 100/);
     expect(await messageOf(c.boardColumn({ repoId: r, status: "wontfix" }))).toMatch(/status must be one of/);
     expect(await messageOf(c.boardColumn({ repoId: r, status: "todo", cursor: "not a cursor" }))).toMatch(/cursor is invalid/);
-    expect(await messageOf(c.boardColumn({ repoId: r, status: "todo", cursor: Buffer.from("1:x").toString("base64url") }))).toMatch(/cursor is invalid/);
+    expect(await messageOf(c.boardColumn({ repoId: r, status: "todo", cursor: Buffer.from("1:x").toString("base64url") }))).toMatch(
+      /cursor is invalid/,
+    );
     expect(await messageOf(c.boardColumn({ repoId: r, status: "todo", cursor: "a\u0000" }))).toMatch(/cursor must not contain NUL/);
     expect(await messageOf(c.boardColumn({ repoId: r, status: "todo", cursor: "x".repeat(101) }))).toMatch(/cursor is invalid/);
     expect(await codeOf(c.board({ repoId: r, projectId: "nope" }))).toBe("BAD_REQUEST");

@@ -18,13 +18,21 @@ describe("statuses and priorities", () => {
   it("lists statuses with categories and priorities in order", async () => {
     const statuses = await w.as.reader.issues.statuses({ repoId: r });
     expect(statuses.map((s) => [s.key, s.category])).toEqual([
-      ["triage", "triage"], ["backlog", "backlog"], ["todo", "unstarted"], ["in_progress", "started"],
-      ["in_review", "started"], ["done", "completed"], ["canceled", "canceled"],
+      ["triage", "triage"],
+      ["backlog", "backlog"],
+      ["todo", "unstarted"],
+      ["in_progress", "started"],
+      ["in_review", "started"],
+      ["done", "completed"],
+      ["canceled", "canceled"],
     ]);
     expect(statuses.map((s) => s.order)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(await w.as.anon.issues.priorities()).toEqual([
-      { key: "urgent", label: "Urgent", order: 0 }, { key: "high", label: "High", order: 1 }, { key: "medium", label: "Medium", order: 2 },
-      { key: "low", label: "Low", order: 3 }, { key: "none", label: "No priority", order: 4 },
+      { key: "urgent", label: "Urgent", order: 0 },
+      { key: "high", label: "High", order: 1 },
+      { key: "medium", label: "Medium", order: 2 },
+      { key: "low", label: "Low", order: 3 },
+      { key: "none", label: "No priority", order: 4 },
     ]);
     expect(await codeOf(w.as.stranger.issues.statuses({ repoId: r }))).toBe("NOT_FOUND");
   });
@@ -42,7 +50,9 @@ describe("updateStatus couples state", () => {
         const acts = await w.as.owner.issues.getActivity({ repoId: r, number: i.number, limit: 5 });
         expect(acts.find((a) => a.field === "status" && a.action === "status_changed")).toMatchObject({ oldValue: from, newValue: key });
         const flipped = (from === "done") !== closed;
-        expect(acts.some((a) => a.field === "state" && a.newValue === (closed ? "closed" : "open") && a.createdAt >= i.createdAt)).toBe(flipped);
+        expect(acts.some((a) => a.field === "state" && a.newValue === (closed ? "closed" : "open") && a.createdAt >= i.createdAt)).toBe(
+          flipped,
+        );
       }
     }
   });
@@ -79,7 +89,11 @@ describe("board", () => {
 
     const moved = await c.issues.move({ repoId: b.repoId, number: t2.number, status: "in_progress", beforeNumber: p1.number });
     expect(moved).toMatchObject({ status: "in_progress", state: "open" });
-    expect((await c.issues.getActivity({ repoId: b.repoId, number: t2.number, limit: 1 }))[0]).toMatchObject({ action: "status_changed", oldValue: "todo", newValue: "in_progress" });
+    expect((await c.issues.getActivity({ repoId: b.repoId, number: t2.number, limit: 1 }))[0]).toMatchObject({
+      action: "status_changed",
+      oldValue: "todo",
+      newValue: "in_progress",
+    });
     const g2 = await c.issues.listGroupedByStatus({ repoId: b.repoId });
     expect(nums(g2.in_progress)).toEqual([t2.number, p1.number]);
     expect(nums(g2.todo)).toEqual([t1.number, t3.number]);
@@ -90,7 +104,10 @@ describe("board", () => {
     await c.issues.move({ repoId: b.repoId, number: t3.number, status: "todo" }); // to the end of its own column: no-op order
 
     // many moves into the same gap force a renumbering and keep the order right
-    const q = [await c.issues.create({ repoId: b.repoId, title: "q0", status: "in_review" }), await c.issues.create({ repoId: b.repoId, title: "q1", status: "in_review" })];
+    const q = [
+      await c.issues.create({ repoId: b.repoId, title: "q0", status: "in_review" }),
+      await c.issues.create({ repoId: b.repoId, title: "q1", status: "in_review" }),
+    ];
     const movers = [] as number[];
     for (let i = 0; i < 60; i++) {
       const m = await c.issues.create({ repoId: b.repoId, title: `m${i}`, status: "backlog" });
@@ -100,14 +117,27 @@ describe("board", () => {
     const col = nums((await c.issues.listGroupedByStatus({ repoId: b.repoId })).in_review);
     expect(col).toEqual([q[0].number, ...movers.reverse(), q[1].number]);
 
-    expect(await codeOf(c.issues.move({ repoId: b.repoId, number: t3.number, status: "todo", beforeNumber: p1.number }))).toBe("BAD_REQUEST");
-    expect(await codeOf(c.issues.move({ repoId: b.repoId, number: t3.number, status: "todo", beforeNumber: t3.number }))).toBe("BAD_REQUEST");
-    expect(await codeOf(c.issues.move({ repoId: b.repoId, number: t3.number, status: "todo", beforeNumber: 1, afterNumber: 2 }))).toBe("BAD_REQUEST");
+    expect(await codeOf(c.issues.move({ repoId: b.repoId, number: t3.number, status: "todo", beforeNumber: p1.number }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(await codeOf(c.issues.move({ repoId: b.repoId, number: t3.number, status: "todo", beforeNumber: t3.number }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(await codeOf(c.issues.move({ repoId: b.repoId, number: t3.number, status: "todo", beforeNumber: 1, afterNumber: 2 }))).toBe(
+      "BAD_REQUEST",
+    );
     expect(await codeOf(b.as.reader.issues.move({ repoId: b.repoId, number: t3.number, status: "todo" }))).toBe("FORBIDDEN");
 
     const byProject = await c.issues.listGroupedByStatus({ repoId: b.repoId, projectId: project.id });
-    expect(Object.values(byProject).flat().map((i) => i.title).sort()).toEqual(["t1", "t2"]);
-    expect(await codeOf(c.issues.listGroupedByStatus({ repoId: b.repoId, cycleId: "00000000-0000-4000-8000-000000000000" }))).toBe("NOT_FOUND");
+    expect(
+      Object.values(byProject)
+        .flat()
+        .map((i) => i.title)
+        .sort(),
+    ).toEqual(["t1", "t2"]);
+    expect(await codeOf(c.issues.listGroupedByStatus({ repoId: b.repoId, cycleId: "00000000-0000-4000-8000-000000000000" }))).toBe(
+      "NOT_FOUND",
+    );
   });
 });
 

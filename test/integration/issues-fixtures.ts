@@ -22,7 +22,11 @@ export async function issueWorld(opts: { isPrivate?: boolean } = {}): Promise<Is
   await ownerCaller.repos.addCollaborator({ repoId: repo.id, username: writer.username, role: "write" });
   await ownerCaller.repos.addCollaborator({ repoId: repo.id, username: reader.username, role: "read" });
   return {
-    owner, writer, reader, stranger, repoId: repo.id,
+    owner,
+    writer,
+    reader,
+    stranger,
+    repoId: repo.id,
     as: {
       owner: ownerCaller,
       writer: await callerFor(actorOf(writer)),

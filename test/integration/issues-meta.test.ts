@@ -84,14 +84,27 @@ describe("comments", () => {
 describe("templates", () => {
   it("CRUD and create from a template under explicit inputs", async () => {
     await w.as.owner.issues.createLabel({ repoId: r, name: "bug", color: "#ff0000" });
-    const t = await w.as.writer.issues.createTemplate({ repoId: r, name: "Bug report", title: "[Bug] ", body: "Steps:", labels: ["bug"], priority: "high" });
+    const t = await w.as.writer.issues.createTemplate({
+      repoId: r,
+      name: "Bug report",
+      title: "[Bug] ",
+      body: "Steps:",
+      labels: ["bug"],
+      priority: "high",
+    });
     expect(t).toMatchObject({ name: "Bug report", title: "[Bug] ", body: "Steps:", labels: ["bug"], priority: "high" });
     expect(await codeOf(w.as.writer.issues.createTemplate({ repoId: r, name: "x", labels: ["nope"] }))).toBe("BAD_REQUEST");
     expect((await w.as.reader.issues.listTemplates({ repoId: r })).map((x) => x.id)).toEqual([t.id]);
     expect(await w.as.reader.issues.getTemplate({ templateId: t.id })).toEqual(t);
     const fromTemplate = await w.as.writer.issues.create({ repoId: r, templateId: t.id });
     expect(fromTemplate).toMatchObject({ title: "[Bug]", body: "Steps:", priority: "high", labels: [{ name: "bug" }] });
-    const overridden = await w.as.writer.issues.create({ repoId: r, templateId: t.id, title: "Crash on start", priority: "urgent", labels: [] });
+    const overridden = await w.as.writer.issues.create({
+      repoId: r,
+      templateId: t.id,
+      title: "Crash on start",
+      priority: "urgent",
+      labels: [],
+    });
     expect(overridden).toMatchObject({ title: "Crash on start", body: "Steps:", priority: "urgent", labels: [] });
     const u = await w.as.writer.issues.updateTemplate({ templateId: t.id, name: "Bug", title: null, priority: null });
     expect(u).toMatchObject({ name: "Bug", title: null, priority: null, labels: ["bug"] });
@@ -110,8 +123,25 @@ describe("views", () => {
     const today = utcToday();
     await c.issues.createLabel({ repoId: v.repoId, name: "ui", color: "#aaaaaa" });
     await c.issues.createLabel({ repoId: v.repoId, name: "api", color: "#bbbbbb" });
-    const a = await c.issues.create({ repoId: v.repoId, title: "a", status: "todo", priority: "low", labels: ["ui"], dueDate: addDays(today, -2), assigneeId: v.writer.id, estimate: 1 });
-    const b = await c.issues.create({ repoId: v.repoId, title: "b", status: "in_progress", priority: "urgent", labels: ["api", "ui"], dueDate: addDays(today, 3), estimate: 5 });
+    const a = await c.issues.create({
+      repoId: v.repoId,
+      title: "a",
+      status: "todo",
+      priority: "low",
+      labels: ["ui"],
+      dueDate: addDays(today, -2),
+      assigneeId: v.writer.id,
+      estimate: 1,
+    });
+    const b = await c.issues.create({
+      repoId: v.repoId,
+      title: "b",
+      status: "in_progress",
+      priority: "urgent",
+      labels: ["api", "ui"],
+      dueDate: addDays(today, 3),
+      estimate: 5,
+    });
     const d = await c.issues.create({ repoId: v.repoId, title: "d", status: "todo", priority: "medium" });
     const e = await c.issues.create({ repoId: v.repoId, title: "e", status: "done", labels: ["api"], dueDate: addDays(today, -5) });
     const run = async (filters: object, sort?: { field: string; direction: "asc" | "desc" }) => {
@@ -132,17 +162,32 @@ describe("views", () => {
     expect(await run({}, { field: "estimate", direction: "desc" })).toEqual([b, a, e, d].map((i) => i.number));
     expect(await run({}, { field: "number", direction: "asc" })).toEqual([a, b, d, e].map((i) => i.number));
 
-    const view = await v.as.writer.issues.createView({ repoId: v.repoId, name: "Mine", filters: { assignee: [v.writer.id] }, sort: { field: "createdAt", direction: "desc" } });
+    const view = await v.as.writer.issues.createView({
+      repoId: v.repoId,
+      name: "Mine",
+      filters: { assignee: [v.writer.id] },
+      sort: { field: "createdAt", direction: "desc" },
+    });
     expect(view).toMatchObject({ name: "Mine", filters: { assignee: [v.writer.id] }, sort: { field: "createdAt", direction: "desc" } });
     expect(await v.as.reader.issues.getView({ viewId: view.id })).toEqual(view);
     expect((await v.as.reader.issues.listViews({ repoId: v.repoId })).length).toBeGreaterThan(1);
     const upd = await v.as.writer.issues.updateView({ viewId: view.id, name: "Todo", filters: { status: ["todo"] }, sort: null });
     expect(upd).toMatchObject({ name: "Todo", filters: { status: ["todo"] }, sort: null });
     expect((await v.as.reader.issues.getIssuesByView({ viewId: view.id, limit: 1 })).map((i) => i.number)).toEqual([d.number]);
-    expect(await codeOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: { dueDate: "yesterday" } as never }))).toBe("BAD_REQUEST");
-    expect(await codeOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: { colour: ["x"] } as never }))).toBe("BAD_REQUEST");
-    expect(await codeOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: {}, sort: { field: "body", direction: "asc" } as never }))).toBe("BAD_REQUEST");
-    expect(await messageOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: { status: ["nope"] } as never }))).toMatch(/filters\.status/);
+    expect(await codeOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: { dueDate: "yesterday" } as never }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(await codeOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: { colour: ["x"] } as never }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(
+      await codeOf(
+        v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: {}, sort: { field: "body", direction: "asc" } as never }),
+      ),
+    ).toBe("BAD_REQUEST");
+    expect(
+      await messageOf(v.as.writer.issues.createView({ repoId: v.repoId, name: "bad", filters: { status: ["nope"] } as never })),
+    ).toMatch(/filters\.status/);
     expect(await codeOf(v.as.reader.issues.updateView({ viewId: view.id, name: "x" }))).toBe("FORBIDDEN");
     expect(await codeOf(w.as.stranger.issues.getIssuesByView({ viewId: view.id }))).toBe("NOT_FOUND");
     expect(await messageOf(w.as.stranger.issues.getIssuesByView({ viewId: view.id }))).toBe("view not found");
@@ -178,8 +223,14 @@ describe("activity log", () => {
     expect(acts.length).toBeGreaterThan(5);
     expect(Number(acts[0].id)).toBeGreaterThan(Number(acts[1].id));
     expect(acts[0]).toEqual({
-      id: expect.any(String), issueNumber: expect.any(Number), action: expect.any(String), field: expect.anything(),
-      oldValue: acts[0].oldValue, newValue: acts[0].newValue, actor: expect.objectContaining({ id: expect.any(String), username: expect.any(String) }), createdAt: expect.stringMatching(/Z$/),
+      id: expect.any(String),
+      issueNumber: expect.any(Number),
+      action: expect.any(String),
+      field: expect.anything(),
+      oldValue: acts[0].oldValue,
+      newValue: acts[0].newValue,
+      actor: expect.objectContaining({ id: expect.any(String), username: expect.any(String) }),
+      createdAt: expect.stringMatching(/Z$/),
     });
     const i = await w.as.owner.issues.create({ repoId: r, title: "log" });
     await w.as.owner.issues.updatePriority({ repoId: r, number: i.number, priority: "high" });
@@ -218,8 +269,23 @@ describe("every spec activity action", () => {
     await c.issues.removeRelation({ repoId, sourceNumber: i.number, targetNumber: other.number, type: "blocks" });
     await c.issues.addComment({ ...n, body: "hello" });
     const log = await x.as.reader.issues.getActivity({ ...n, limit: 200 });
-    const spec = ["created", "status_changed", "priority_changed", "assigned", "unassigned", "labeled", "unlabeled", "due_date_set",
-      "due_date_cleared", "estimate_set", "parent_set", "parent_removed", "relation_added", "relation_removed", "commented"];
+    const spec = [
+      "created",
+      "status_changed",
+      "priority_changed",
+      "assigned",
+      "unassigned",
+      "labeled",
+      "unlabeled",
+      "due_date_set",
+      "due_date_cleared",
+      "estimate_set",
+      "parent_set",
+      "parent_removed",
+      "relation_added",
+      "relation_removed",
+      "commented",
+    ];
     expect([...new Set(log.map((a) => a.action))].sort()).toEqual([...spec].sort());
     expect(log.map((a) => a.action).reverse()).toEqual(spec);
     expect(log.every((a) => a.actor?.id === x.owner.id && a.issueNumber === i.number)).toBe(true);
@@ -231,7 +297,9 @@ describe("every spec activity action", () => {
     const x = await issueWorld();
     const label = await x.as.owner.issues.createLabel({ repoId: x.repoId, name: "race", color: "#010203" });
     const i = await x.as.owner.issues.create({ repoId: x.repoId, title: "race" });
-    const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(x.as.owner.issues.addLabel({ repoId: x.repoId, number: i.number, labelId: label.id }))));
+    const codes = await Promise.all(
+      Array.from({ length: 10 }, () => codeOf(x.as.owner.issues.addLabel({ repoId: x.repoId, number: i.number, labelId: label.id }))),
+    );
     expect(codes.every((code) => code === "OK" || code === "CONFLICT")).toBe(true);
     expect((await x.as.owner.issues.get({ repoId: x.repoId, number: i.number })).labels).toHaveLength(1);
     const acts = await x.as.owner.issues.getActivity({ repoId: x.repoId, number: i.number });

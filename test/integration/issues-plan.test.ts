@@ -29,8 +29,12 @@ describe("issue list plan on SQLite", () => {
     const userId = randomUUID();
     const repoId = randomUUID();
     db.prepare(`INSERT INTO "User" (id, username, usernameLower, createdAt, updatedAt) VALUES (?, 'u', 'u', ?, ?)`).run(userId, now, now);
-    db.prepare(`INSERT INTO "Repository" (id, ownerId, name, nameLower, isPrivate, nextIssueNumber, createdAt, updatedAt) VALUES (?, ?, 'r', 'r', 0, 2001, ?, ?)`).run(repoId, userId, now, now);
-    const insert = db.prepare(`INSERT INTO "Issue" (id, repoId, number, title, state, status, authorId, createdAt, updatedAt) VALUES (?, ?, ?, 't', ?, 'todo', ?, ?, ?)`);
+    db.prepare(
+      `INSERT INTO "Repository" (id, ownerId, name, nameLower, isPrivate, nextIssueNumber, createdAt, updatedAt) VALUES (?, ?, 'r', 'r', 0, 2001, ?, ?)`,
+    ).run(repoId, userId, now, now);
+    const insert = db.prepare(
+      `INSERT INTO "Issue" (id, repoId, number, title, state, status, authorId, createdAt, updatedAt) VALUES (?, ?, ?, 't', ?, 'todo', ?, ?, ?)`,
+    );
     db.transaction(() => {
       for (let n = 1; n <= 2000; n++) insert.run(randomUUID(), repoId, n, n % 3 ? "open" : "closed", userId, now, now);
     })();
@@ -42,7 +46,9 @@ describe("issue list plan on SQLite", () => {
     const plan = (reader.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as { detail: string }[]).map((r) => r.detail);
     reader.close();
     // the children lookups are by index, never a scan of the table
-    expect(plan.filter((d) => /\bch\b/.test(d))).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH ch USING (COVERING )?INDEX Issue_parentId_idx/)]));
+    expect(plan.filter((d) => /\bch\b/.test(d))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^SEARCH ch USING (COVERING )?INDEX Issue_parentId_idx/)]),
+    );
     expect(plan.filter((d) => /^SCAN (ch|i|par|il|l|ca)\b/.test(d))).toEqual([]);
   });
 });

@@ -28,11 +28,22 @@ beforeAll(async () => {
   const parent = await c.issues.create({ repoId: w.repoId, title: "parent" });
   for (let i = 0; i < 120; i++) {
     await c.issues.create({
-      repoId: w.repoId, title: `i${i}`, labels: i % 3 ? ["a", "b"] : ["a"], assigneeId: i % 2 ? w.writer.id : w.reader.id,
-      status: i % 2 ? "todo" : "in_progress", parentNumber: i % 4 ? undefined : parent.number,
+      repoId: w.repoId,
+      title: `i${i}`,
+      labels: i % 3 ? ["a", "b"] : ["a"],
+      assigneeId: i % 2 ? w.writer.id : w.reader.id,
+      status: i % 2 ? "todo" : "in_progress",
+      parentNumber: i % 4 ? undefined : parent.number,
     });
   }
-  viewId = (await c.issues.createView({ repoId: w.repoId, name: "v", filters: { labels: ["b"], status: ["todo"] }, sort: { field: "priority", direction: "asc" } })).id;
+  viewId = (
+    await c.issues.createView({
+      repoId: w.repoId,
+      name: "v",
+      filters: { labels: ["b"], status: ["todo"] },
+      sort: { field: "priority", direction: "asc" },
+    })
+  ).id;
 }, 120_000);
 
 afterAll(async () => {
@@ -56,7 +67,9 @@ describe("constant query counts", () => {
     const found = await issues.listIssues(db, repo, { q, limit: 100 }, w.owner.id);
     expect(found.map((i) => i.title)).toEqual(["i1"]);
     expect(await count(() => issues.listIssues(db, repo, { q, limit: 100 }, w.owner.id))).toBe(1);
-    expect(await count(() => issues.listIssues(db, repo, { q: "is:closed", author: w.owner.username, sort: "priority", limit: 100 }))).toBe(1);
+    expect(await count(() => issues.listIssues(db, repo, { q: "is:closed", author: w.owner.username, sort: "priority", limit: 100 }))).toBe(
+      1,
+    );
     expect(await count(() => issues.countIssues(db, repo, { q }, w.owner.id))).toBe(1);
   });
 
@@ -70,7 +83,11 @@ describe("constant query counts", () => {
     expect(byView.every((i) => i.status === "todo" && i.labels.some((l) => l.name === "b"))).toBe(true);
     expect(await count(() => issues.getIssuesByView(db, repo, viewId, { limit: 100 }))).toBe(2); // view row + issues
     // through tRPC the view's filters and sort come with the authorization query: 2 in all
-    const actor: Actor = { user: { id: w.owner.id, username: w.owner.username, name: null, email: null, isAdmin: false }, via: "session", scopes: SCOPES };
+    const actor: Actor = {
+      user: { id: w.owner.id, username: w.owner.username, name: null, email: null, isAdmin: false },
+      via: "session",
+      scopes: SCOPES,
+    };
     const caller = createCaller({ db, headers: new Headers(), actor, publicUrl: "http://localhost", requestId: "test" });
     expect(await caller.issues.getIssuesByView({ viewId, limit: 100 })).toEqual(byView);
     expect(await count(() => caller.issues.getIssuesByView({ viewId, limit: 100 }))).toBe(2);

@@ -15,12 +15,26 @@ describe("issues.list q: qualifiers and full-text search", () => {
     const repoId = w.repoId;
     await owner.issues.createLabel({ repoId, name: "bug", color: "#d73a4a" });
     await owner.issues.createLabel({ repoId, name: "good first issue", color: "#7057ff" });
-    const a = await owner.issues.create({ repoId, title: "Crash when opening files", body: "The editor crashes with a segfault", labels: ["bug"], priority: "high", assigneeId: w.writer.id });
-    const b = await writer.issues.create({ repoId, title: "Docs: explain config", body: "Mention the crashing edge case", labels: ["good first issue"], dueDate: "2000-01-01" });
+    const a = await owner.issues.create({
+      repoId,
+      title: "Crash when opening files",
+      body: "The editor crashes with a segfault",
+      labels: ["bug"],
+      priority: "high",
+      assigneeId: w.writer.id,
+    });
+    const b = await writer.issues.create({
+      repoId,
+      title: "Docs: explain config",
+      body: "Mention the crashing edge case",
+      labels: ["good first issue"],
+      dueDate: "2000-01-01",
+    });
     const c = await owner.issues.create({ repoId, title: "Ünïcödé title 日本語", labels: ["bug", "good first issue"], priority: "urgent" });
     await owner.issues.close({ repoId, number: c.number });
 
-    const nums = async (q: string, extra: Record<string, unknown> = {}) => (await owner.issues.list({ repoId, q, ...extra })).map((i) => i.number);
+    const nums = async (q: string, extra: Record<string, unknown> = {}) =>
+      (await owner.issues.list({ repoId, q, ...extra })).map((i) => i.number);
     expect(await nums("is:open")).toEqual([b.number, a.number]);
     expect(await nums("is:closed")).toEqual([c.number]);
     expect(await nums("label:bug")).toEqual([c.number, a.number]);
@@ -49,7 +63,27 @@ describe("issues.list q: qualifiers and full-text search", () => {
     expect(await nums("crash label:bug is:open")).toEqual([a.number]);
     expect(await nums("unknown:qualifier crash")).toEqual([]); // unknown qualifiers are text
     // FTS syntax in user input is never an error
-    for (const q of ['"', '""', "*", "crash*", "NEAR(crash files)", "-crash", "crash -files", "OR", "AND NOT", "^x", "a:b:c", "(", ")", "'", "\\", "🙂", "title:crash", "col:\"x", "crash OR docs"]) {
+    for (const q of [
+      '"',
+      '""',
+      "*",
+      "crash*",
+      "NEAR(crash files)",
+      "-crash",
+      "crash -files",
+      "OR",
+      "AND NOT",
+      "^x",
+      "a:b:c",
+      "(",
+      ")",
+      "'",
+      "\\",
+      "🙂",
+      "title:crash",
+      'col:"x',
+      "crash OR docs",
+    ]) {
       expect(await codeOf(owner.issues.list({ repoId, q })), q).toBe("OK");
       expect(await codeOf(owner.issues.counts({ repoId, q })), q).toBe("OK");
     }
@@ -97,7 +131,11 @@ describe("issues.list q: qualifiers and full-text search", () => {
     expect(await order("due-asc")).toEqual(["three", "one!", "two"]);
     expect(await order("due-desc")).toEqual(["one!", "three", "two"]);
     // the input sort wins over q's
-    expect((await owner.issues.list({ repoId, q: "sort:priority", sort: "created-asc" })).map((i) => i.title)).toEqual(["one!", "two", "three"]);
+    expect((await owner.issues.list({ repoId, q: "sort:priority", sort: "created-asc" })).map((i) => i.title)).toEqual([
+      "one!",
+      "two",
+      "three",
+    ]);
   });
 
   it("saved views carry a query (filters.q): applied with the other filters, editable, validated", async () => {
@@ -112,7 +150,11 @@ describe("issues.list q: qualifiers and full-text search", () => {
     expect(v.filters).toEqual({ q: "login sort:created-asc" });
     const nums = async (viewId: string, as = owner) => (await as.issues.getIssuesByView({ viewId })).map((i) => i.number);
     expect(await nums(v.id)).toEqual([a.number, b.number]); // q's sort applies when the view has none
-    const edited = await owner.issues.updateView({ viewId: v.id, filters: { q: "login assignee:@me", labels: ["bug"] }, sort: { field: "number", direction: "desc" } });
+    const edited = await owner.issues.updateView({
+      viewId: v.id,
+      filters: { q: "login assignee:@me", labels: ["bug"] },
+      sort: { field: "number", direction: "desc" },
+    });
     expect(edited.filters).toEqual({ q: "login assignee:@me", labels: ["bug"] });
     expect(await nums(v.id)).toEqual([]); // @me is the caller: the owner is assigned nothing
     expect(await nums(v.id, writer)).toEqual([a.number]);
@@ -145,7 +187,9 @@ describe("issues.list q: qualifiers and full-text search", () => {
       const rows = await db.$queryRawUnsafe<{ indexdef: string }[]>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'Issue_search_idx'`);
       expect(rows[0].indexdef).toMatch(/gin \(to_tsvector/i);
       await db.$executeRawUnsafe("SET enable_seqscan = off");
-      const plan = await db.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN SELECT 1 FROM "Issue" i WHERE to_tsvector('english'::regconfig, i."title" || ' ' || COALESCE(i."body", '')) @@ websearch_to_tsquery('english'::regconfig, 'words')`);
+      const plan = await db.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
+        `EXPLAIN SELECT 1 FROM "Issue" i WHERE to_tsvector('english'::regconfig, i."title" || ' ' || COALESCE(i."body", '')) @@ websearch_to_tsquery('english'::regconfig, 'words')`,
+      );
       await db.$executeRawUnsafe("SET enable_seqscan = on");
       expect(plan.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Issue_search_idx/);
     } else {
@@ -153,7 +197,9 @@ describe("issues.list q: qualifiers and full-text search", () => {
       await w.as.owner.repos.delete({ repoId: w.repoId } as never).catch(async () => db.repository.delete({ where: { id: w.repoId } }));
       const after = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT COUNT(*) AS n FROM "IssueSearchDoc"`);
       expect(Number(after[0].n)).toBe(Number(before[0].n) - 1);
-      const fts = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT COUNT(*) AS n FROM "IssueSearch" WHERE "IssueSearch" MATCH '"indexed"'`);
+      const fts = await db.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT COUNT(*) AS n FROM "IssueSearch" WHERE "IssueSearch" MATCH '"indexed"'`,
+      );
       expect(Number(fts[0].n)).toBe(0);
     }
   });

@@ -21,12 +21,17 @@ describe("writes outside a failing transaction", () => {
     const repo = { id: w.repoId };
     let entered!: () => void;
     const inside = new Promise<void>((r) => (entered = r));
-    const failing = db.$transaction(async (tx) => {
-      await tx.issueTemplate.create({ data: { repoId: w.repoId, name: "doomed" } });
-      entered();
-      await new Promise((r) => setTimeout(r, 150));
-      throw new Error("roll back");
-    }, { timeout: 10_000 }).catch((e: Error) => e.message);
+    const failing = db
+      .$transaction(
+        async (tx) => {
+          await tx.issueTemplate.create({ data: { repoId: w.repoId, name: "doomed" } });
+          entered();
+          await new Promise((r) => setTimeout(r, 150));
+          throw new Error("roll back");
+        },
+        { timeout: 10_000 },
+      )
+      .catch((e: Error) => e.message);
     await inside;
     const label = await createLabel(db, repo, { name: "survivor", color: "#123456" });
     expect(await failing).toBe("roll back");

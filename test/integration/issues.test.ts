@@ -19,19 +19,45 @@ describe("issues.create", () => {
   it("creates with the spec's fields, numbered per repository, in backlog for writers", async () => {
     const label = await w.as.owner.issues.createLabel({ repoId: w.repoId, name: "bug", color: "#ff0000" });
     const issue = await w.as.writer.issues.create({
-      repoId: w.repoId, title: "  First  ", body: "details", labels: ["BUG"], priority: "high", dueDate: "2030-01-31", estimate: 3, assigneeId: w.reader.id,
+      repoId: w.repoId,
+      title: "  First  ",
+      body: "details",
+      labels: ["BUG"],
+      priority: "high",
+      dueDate: "2030-01-31",
+      estimate: 3,
+      assigneeId: w.reader.id,
     });
     expect(issue).toMatchObject({
-      title: "First", body: "details", state: "open", status: "backlog", priority: "high", dueDate: "2030-01-31", estimate: 3,
-      parentNumber: null, projectId: null, cycleId: null, authorId: w.writer.id, author: { id: w.writer.id, username: w.writer.username },
-      assigneeId: w.reader.id, labels: [{ id: label.id, name: "bug", color: "#ff0000", description: null }], subIssueCount: 0, subIssueProgress: 0, closedAt: null,
+      title: "First",
+      body: "details",
+      state: "open",
+      status: "backlog",
+      priority: "high",
+      dueDate: "2030-01-31",
+      estimate: 3,
+      parentNumber: null,
+      projectId: null,
+      cycleId: null,
+      authorId: w.writer.id,
+      author: { id: w.writer.id, username: w.writer.username },
+      assigneeId: w.reader.id,
+      labels: [{ id: label.id, name: "bug", color: "#ff0000", description: null }],
+      subIssueCount: 0,
+      subIssueProgress: 0,
+      closedAt: null,
     });
     expect(issue.number).toBeGreaterThanOrEqual(1);
     expect(issue.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const next = await w.as.owner.issues.create({ repoId: w.repoId, title: "Second" });
     expect(next.number).toBe(issue.number + 1);
     expect(next.priority).toBe("none");
-    expect(await lastActivity(issue.number)).toMatchObject({ action: "created", issueNumber: issue.number, actor: { id: w.writer.id }, newValue: "backlog" });
+    expect(await lastActivity(issue.number)).toMatchObject({
+      action: "created",
+      issueNumber: issue.number,
+      actor: { id: w.writer.id },
+      newValue: "backlog",
+    });
   });
 
   it("puts issues by read-only callers in triage and refuses them status/assignee", async () => {
@@ -55,8 +81,12 @@ describe("issues.create", () => {
     expect(await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", project: "nope" }))).toBe("NOT_FOUND");
     expect(await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", cycle: 99 }))).toBe("NOT_FOUND");
     expect(await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", parentNumber: 9999 }))).toBe("NOT_FOUND");
-    expect(await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", templateId: "00000000-0000-4000-8000-000000000000" }))).toBe("NOT_FOUND");
-    expect(await messageOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", labels: ["missing"] }))).toMatch(/unknown label: missing/);
+    expect(
+      await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", templateId: "00000000-0000-4000-8000-000000000000" })),
+    ).toBe("NOT_FOUND");
+    expect(await messageOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", labels: ["missing"] }))).toMatch(
+      /unknown label: missing/,
+    );
     expect(await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", assigneeId: w.stranger.id }))).toBe("BAD_REQUEST");
     expect(await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "" }))).toBe("BAD_REQUEST");
     expect(await codeOf(w.as.owner.issues.create({ repoId: w.repoId, title: "x", dueDate: "2030-02-30" }))).toBe("BAD_REQUEST");
@@ -73,7 +103,9 @@ describe("issues.create", () => {
 
   it("gives 200 concurrent creates 200 distinct consecutive numbers", async () => {
     const fresh = await issueWorld();
-    const created = await Promise.all(Array.from({ length: 200 }, (_, i) => fresh.as.owner.issues.create({ repoId: fresh.repoId, title: `concurrent ${i}` })));
+    const created = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => fresh.as.owner.issues.create({ repoId: fresh.repoId, title: `concurrent ${i}` })),
+    );
     const numbers = created.map((c) => c.number).sort((a, b) => a - b);
     expect(new Set(numbers).size).toBe(200);
     expect(numbers[0]).toBe(1);
@@ -87,7 +119,11 @@ describe("issues.get / list", () => {
   it("gets by number with relations; NOT_FOUND for unknown numbers", async () => {
     const a = await w.as.owner.issues.create({ repoId: w.repoId, title: "get me" });
     const got = await w.as.reader.issues.get({ repoId: w.repoId, number: a.number });
-    expect(got).toMatchObject({ id: a.id, number: a.number, relations: { blocking: [], blockedBy: [], related: [], duplicates: [], duplicatedBy: [] } });
+    expect(got).toMatchObject({
+      id: a.id,
+      number: a.number,
+      relations: { blocking: [], blockedBy: [], related: [], duplicates: [], duplicatedBy: [] },
+    });
     expect(await codeOf(w.as.owner.issues.get({ repoId: w.repoId, number: 99999 }))).toBe("NOT_FOUND");
   });
 
@@ -95,9 +131,21 @@ describe("issues.get / list", () => {
     const r = await issueWorld();
     const c = r.as.owner;
     const project = await c.projects.create({ repoId: r.repoId, name: "P" });
-    const cycle = await c.cycles.create({ repoId: r.repoId, number: 4, name: "C4", startsAt: "2030-01-01T00:00:00Z", endsAt: "2030-01-15T00:00:00Z" });
+    const cycle = await c.cycles.create({
+      repoId: r.repoId,
+      number: 4,
+      name: "C4",
+      startsAt: "2030-01-01T00:00:00Z",
+      endsAt: "2030-01-15T00:00:00Z",
+    });
     const today = utcToday();
-    const i1 = await c.issues.create({ repoId: r.repoId, title: "overdue", dueDate: addDays(today, -1), priority: "urgent", assigneeId: r.writer.id });
+    const i1 = await c.issues.create({
+      repoId: r.repoId,
+      title: "overdue",
+      dueDate: addDays(today, -1),
+      priority: "urgent",
+      assigneeId: r.writer.id,
+    });
     const i2 = await c.issues.create({ repoId: r.repoId, title: "due today", dueDate: today, project: "P" });
     const i3 = await c.issues.create({ repoId: r.repoId, title: "due in 7", dueDate: addDays(today, 7), cycle: 4 });
     const i4 = await c.issues.create({ repoId: r.repoId, title: "due in 8", dueDate: addDays(today, 8), status: "in_progress" });
@@ -131,8 +179,24 @@ describe("issues.get / list", () => {
 describe("update and setters", () => {
   it("updates fields by issueId with one activity entry per change", async () => {
     const i = await w.as.owner.issues.create({ repoId: w.repoId, title: "to edit" });
-    const u = await w.as.writer.issues.update({ issueId: i.id, title: "edited", body: "b", priority: "low", dueDate: "2031-05-06", estimate: 5, assigneeId: w.writer.id });
-    expect(u).toMatchObject({ title: "edited", body: "b", priority: "low", dueDate: "2031-05-06", estimate: 5, assigneeId: w.writer.id, assignee: { username: w.writer.username } });
+    const u = await w.as.writer.issues.update({
+      issueId: i.id,
+      title: "edited",
+      body: "b",
+      priority: "low",
+      dueDate: "2031-05-06",
+      estimate: 5,
+      assigneeId: w.writer.id,
+    });
+    expect(u).toMatchObject({
+      title: "edited",
+      body: "b",
+      priority: "low",
+      dueDate: "2031-05-06",
+      estimate: 5,
+      assigneeId: w.writer.id,
+      assignee: { username: w.writer.username },
+    });
     const acts = await w.as.owner.issues.getActivity({ repoId: w.repoId, number: i.number });
     const by = (action: string) => acts.find((a) => a.action === action);
     expect(by("edited")).toBeDefined();
@@ -158,7 +222,11 @@ describe("update and setters", () => {
   it("update with status couples the state", async () => {
     const i = await w.as.owner.issues.create({ repoId: w.repoId, title: "status via update" });
     expect(await w.as.owner.issues.update({ issueId: i.id, status: "canceled" })).toMatchObject({ state: "closed", status: "canceled" });
-    expect(await w.as.owner.issues.update({ issueId: i.id, status: "in_review" })).toMatchObject({ state: "open", status: "in_review", closedAt: null });
+    expect(await w.as.owner.issues.update({ issueId: i.id, status: "in_review" })).toMatchObject({
+      state: "open",
+      status: "in_review",
+      closedAt: null,
+    });
     expect(await lastActivity(i.number)).toMatchObject({ action: "status_changed", field: "state", oldValue: "closed", newValue: "open" });
   });
 
@@ -168,7 +236,10 @@ describe("update and setters", () => {
     expect(closed).toMatchObject({ state: "closed", status: "done" });
     expect(closed.closedAt).not.toBeNull();
     const acts = await w.as.owner.issues.getActivity({ repoId: w.repoId, number: i.number, limit: 2 });
-    expect(acts.map((a) => [a.field, a.oldValue, a.newValue])).toEqual([["state", "open", "closed"], ["status", "in_progress", "done"]]);
+    expect(acts.map((a) => [a.field, a.oldValue, a.newValue])).toEqual([
+      ["state", "open", "closed"],
+      ["status", "in_progress", "done"],
+    ]);
     expect(await w.as.writer.issues.close({ repoId: w.repoId, number: i.number })).toMatchObject({ state: "closed", status: "done" });
     const reopened = await w.as.writer.issues.reopen({ repoId: w.repoId, number: i.number });
     expect(reopened).toMatchObject({ state: "open", status: "in_progress", closedAt: null });
@@ -207,7 +278,9 @@ describe("update and setters", () => {
     expect(await r.as.reader.issues.getTotalEstimate({ repoId: r.repoId, projectId: project.id })).toBe(8);
     expect(await c.issues.getTotalEstimate({ repoId: r.repoId, cycleId: cycle.id })).toBe(5);
     expect(await c.issues.getTotalEstimate({ repoId: r.repoId, projectId: project.id, cycleId: cycle.id })).toBe(5);
-    expect(await codeOf(c.issues.getTotalEstimate({ repoId: r.repoId, projectId: "00000000-0000-4000-8000-000000000000" }))).toBe("NOT_FOUND");
+    expect(await codeOf(c.issues.getTotalEstimate({ repoId: r.repoId, projectId: "00000000-0000-4000-8000-000000000000" }))).toBe(
+      "NOT_FOUND",
+    );
   });
 });
 

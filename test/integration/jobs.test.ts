@@ -79,9 +79,13 @@ describe(`jobs on ${getConfig().provider}`, () => {
   });
 
   it("waits between backoffMs and 2·backoffMs before the first retry (the recorded due time)", async () => {
-    defineJob("test.slowRetry", async () => {
-      throw new Error("always");
-    }, { retries: 1, backoffMs: 60_000 });
+    defineJob(
+      "test.slowRetry",
+      async () => {
+        throw new Error("always");
+      },
+      { retries: 1, backoffMs: 60_000 },
+    );
     await stopJobWorker();
     await startJobWorker(POLL); // workers run the names defined when they start
     const id = await enqueue("test.slowRetry", {});
@@ -120,11 +124,15 @@ describe(`jobs on ${getConfig().provider}`, () => {
     const running = new Promise<void>((r) => (started = r));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    defineJob("test.gated", async () => {
-      started();
-      await gate;
-      await recordRun({ tag: "gated", n: 1 });
-    }, { retries: 0 });
+    defineJob(
+      "test.gated",
+      async () => {
+        started();
+        await gate;
+        await recordRun({ tag: "gated", n: 1 });
+      },
+      { retries: 0 },
+    );
     await stopJobWorker();
     await startJobWorker(POLL);
     const id = await enqueue("test.gated", {});
@@ -171,7 +179,10 @@ describe(`jobs on ${getConfig().provider}`, () => {
       const runs = await runsOf("shared");
       const byPid = new Map<number, number>();
       for (const r of runs) byPid.set(r.pid, (byPid.get(r.pid) ?? 0) + 1);
-      expect(runs.map((r) => r.n), `runs per process: ${JSON.stringify([...byPid])}`).toEqual(Array.from({ length: N }, (_, i) => i + 1));
+      expect(
+        runs.map((r) => r.n),
+        `runs per process: ${JSON.stringify([...byPid])}`,
+      ).toEqual(Array.from({ length: N }, (_, i) => i + 1));
       // both processes took part (each run holds 25 ms, so neither drains the queue alone)
       expect(byPid.size, `runs per process: ${JSON.stringify([...byPid])}`).toBe(2);
       // no claim or record failed in either process (e.g. SQLite's "database is locked")

@@ -7,7 +7,17 @@
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MergeError, aheadBehind, casDeleteRef, casUpdateRef, checkMerge, commitsInRange, createMergeCommit, createSquashCommit, mergeBase } from "@/server/git/merge";
+import {
+  MergeError,
+  aheadBehind,
+  casDeleteRef,
+  casUpdateRef,
+  checkMerge,
+  commitsInRange,
+  createMergeCommit,
+  createSquashCommit,
+  mergeBase,
+} from "@/server/git/merge";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails } from "@/server/git/merge-conflicts";
 import { bareCopy, cloneOf, commitFiles, git, initWork, refsOf, rev, tmpDir } from "./merge-fixtures";
@@ -51,13 +61,20 @@ describe("merge engine vs the git CLI", () => {
   it("merge: tree and parents equal git merge --no-ff; ref moves by CAS only", async () => {
     const { bare, main, head } = cleanFixture();
     const refsBefore = refsOf(bare);
-    const r = await createMergeCommit(bare, { targetTip: main, head, message: "Merge pull request #1 from o/feature\n\nTitle", committer: merger });
+    const r = await createMergeCommit(bare, {
+      targetTip: main,
+      head,
+      message: "Merge pull request #1 from o/feature\n\nTitle",
+      committer: merger,
+    });
     if (!("sha" in r)) throw new Error("conflict");
     expect(refsOf(bare)).toBe(refsBefore); // nothing referenced yet
     const clone = cloneOf(bare, ["feature"]);
     git(clone, ["merge", "-q", "--no-ff", "-m", "m", "feature"]);
     expect(treeOf(bare, r.sha)).toBe(treeOf(clone, "HEAD"));
-    expect(git(bare, ["log", "-1", "--format=%P%n%an <%ae>%n%cn <%ce>%n%B", r.sha])).toBe(`${main} ${head}\nMona Merger <mona@example.com>\nMona Merger <mona@example.com>\nMerge pull request #1 from o/feature\n\nTitle\n\n`);
+    expect(git(bare, ["log", "-1", "--format=%P%n%an <%ae>%n%cn <%ce>%n%B", r.sha])).toBe(
+      `${main} ${head}\nMona Merger <mona@example.com>\nMona Merger <mona@example.com>\nMerge pull request #1 from o/feature\n\nTitle\n\n`,
+    );
     expect(await casUpdateRef(bare, "refs/heads/main", r.sha, head, "wrong old")).toBe(false);
     expect(rev(bare, "refs/heads/main")).toBe(main);
     expect(await casUpdateRef(bare, "refs/heads/main", r.sha, main, "merge")).toBe(true);
@@ -99,7 +116,9 @@ describe("merge engine vs the git CLI", () => {
     expect(ours.split("|").length).toBeGreaterThan(3);
     // the cherry-picked commit is dropped, as git rebase drops it
     expect(git(bare, ["rev-list", "--count", `${main}..${r.sha}`]).trim()).toBe("3");
-    const committers = git(bare, ["log", "--format=%cn <%ce> %cd", "--date=raw", `${main}..${r.sha}`]).trim().split("\n");
+    const committers = git(bare, ["log", "--format=%cn <%ce> %cd", "--date=raw", `${main}..${r.sha}`])
+      .trim()
+      .split("\n");
     expect(new Set(committers)).toEqual(new Set(["Mona Merger <mona@example.com> 1800000000 +0000"]));
     git(bare, ["fsck", "--strict"]);
   });
@@ -111,13 +130,20 @@ describe("merge engine vs the git CLI", () => {
     const loneTip = rev(bare, "refs/heads/lone");
     await expect(checkMerge(bare, main, loneTip)).rejects.toMatchObject({ name: "Error", message: "the branches have no common history" });
     await expect(checkMerge(bare, main, "1".repeat(40))).rejects.toBeInstanceOf(MergeError);
-    await expect(getConflictDetails(bare, main, "1".repeat(40))).rejects.toThrow("a commit of the pull request is missing from the repository");
+    await expect(getConflictDetails(bare, main, "1".repeat(40))).rejects.toThrow(
+      "a commit of the pull request is missing from the repository",
+    );
   });
 
   it("commitsInRange lists the head's commits oldest first with authors and messages", async () => {
     const { bare, main, head } = cleanFixture();
     const commits = await commitsInRange(bare, main, head);
-    expect(commits.map((c) => c.message.split("\n")[0])).toEqual(["feature: edit b, add c", "feature: rename", "main: shared change", "feature: more c"]);
+    expect(commits.map((c) => c.message.split("\n")[0])).toEqual([
+      "feature: edit b, add c",
+      "feature: rename",
+      "main: shared change",
+      "feature: more c",
+    ]);
     expect(commits[3]).toMatchObject({ authorName: "Bob", authorEmail: "bob@example.com", message: "feature: more c\n\nFixes #3" });
   });
 });
@@ -125,11 +151,26 @@ describe("merge engine vs the git CLI", () => {
 /** Conflicts of every kind between main and feature. */
 function conflictFixture() {
   const bin = (n: number) => Buffer.from([0, 1, 2, n, 0, 255]);
-  const work = initWork({ "text.txt": "one\ntwo\nthree\n", "gone.txt": "keep\n", "img.bin": bin(1), "same.txt": "x\n", "ok.txt": "fine\n" });
+  const work = initWork({
+    "text.txt": "one\ntwo\nthree\n",
+    "gone.txt": "keep\n",
+    "img.bin": bin(1),
+    "same.txt": "x\n",
+    "ok.txt": "fine\n",
+  });
   git(work, ["checkout", "-q", "-b", "feature"]);
-  commitFiles(work, { "text.txt": "one\nTWO-feature\nthree\n", "gone.txt": null, "img.bin": bin(2), "both.txt": "feature\n", "ok.txt": "fine\nfeature\n" }, "feature work", "Bob");
+  commitFiles(
+    work,
+    { "text.txt": "one\nTWO-feature\nthree\n", "gone.txt": null, "img.bin": bin(2), "both.txt": "feature\n", "ok.txt": "fine\nfeature\n" },
+    "feature work",
+    "Bob",
+  );
   git(work, ["checkout", "-q", "main"]);
-  commitFiles(work, { "text.txt": "one\nTWO-main\nthree\n", "gone.txt": "keep\nmain edit\n", "img.bin": bin(3), "both.txt": "main\n" }, "main work");
+  commitFiles(
+    work,
+    { "text.txt": "one\nTWO-main\nthree\n", "gone.txt": "keep\nmain edit\n", "img.bin": bin(3), "both.txt": "main\n" },
+    "main work",
+  );
   return { bare: bareCopy(work), main: rev(work, "main"), head: rev(work, "feature"), work };
 }
 
@@ -151,10 +192,32 @@ describe("conflicts", () => {
     const d = await getConflictDetails(bare, main, head);
     const byPath = Object.fromEntries(d.files.map((f) => [f.path, f]));
     expect(Object.keys(byPath).sort()).toEqual(["both.txt", "gone.txt", "img.bin", "text.txt"]);
-    expect(byPath["text.txt"]).toMatchObject({ kind: "content", isBinary: false, base: { content: "one\ntwo\nthree\n" }, ours: { content: "one\nTWO-main\nthree\n" }, theirs: { content: "one\nTWO-feature\nthree\n" } });
-    expect(byPath["gone.txt"]).toMatchObject({ kind: "delete/modify", theirs: null, ours: { content: "keep\nmain edit\n" }, base: { content: "keep\n" } });
-    expect(byPath["both.txt"]).toMatchObject({ kind: "add/add", base: null, ours: { content: "main\n" }, theirs: { content: "feature\n" } });
-    expect(byPath["img.bin"]).toMatchObject({ kind: "content", isBinary: true, ours: { content: null, size: 6 }, theirs: { content: null }, base: { content: null } });
+    expect(byPath["text.txt"]).toMatchObject({
+      kind: "content",
+      isBinary: false,
+      base: { content: "one\ntwo\nthree\n" },
+      ours: { content: "one\nTWO-main\nthree\n" },
+      theirs: { content: "one\nTWO-feature\nthree\n" },
+    });
+    expect(byPath["gone.txt"]).toMatchObject({
+      kind: "delete/modify",
+      theirs: null,
+      ours: { content: "keep\nmain edit\n" },
+      base: { content: "keep\n" },
+    });
+    expect(byPath["both.txt"]).toMatchObject({
+      kind: "add/add",
+      base: null,
+      ours: { content: "main\n" },
+      theirs: { content: "feature\n" },
+    });
+    expect(byPath["img.bin"]).toMatchObject({
+      kind: "content",
+      isBinary: true,
+      ours: { content: null, size: 6 },
+      theirs: { content: null },
+      base: { content: null },
+    });
     expect((await getConflictDetails(bare, main, main)).files).toEqual([]);
   });
 

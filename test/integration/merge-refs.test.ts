@@ -20,7 +20,14 @@ describe("branchTips", () => {
     git(bare, ["update-ref", "refs/heads/packed", loose]); // loose file now overrides the packed line
     const names = ["main", "nested/deep", "packed", "packed2", "loose", "missing", "nested", "../HEAD", "-x"];
     const tips = await branchTips(bare, names);
-    expect(Object.fromEntries(tips)).toEqual(Object.fromEntries(await branchTipsViaGit(bare, names.filter((n) => !n.startsWith("-") && !n.includes("..")))));
+    expect(Object.fromEntries(tips)).toEqual(
+      Object.fromEntries(
+        await branchTipsViaGit(
+          bare,
+          names.filter((n) => !n.startsWith("-") && !n.includes("..")),
+        ),
+      ),
+    );
     expect(tips.get("packed")).toBe(loose);
     expect(tips.has("missing") || tips.has("nested") || tips.has("../HEAD")).toBe(false);
     // a symbolic ref falls back to git
@@ -31,13 +38,28 @@ describe("branchTips", () => {
 
 describe("closing keywords", () => {
   it("finds GitHub's keywords with #N and owner/name#N, once each, and nothing else", () => {
-    expect(parseClosingRefs(["Fixes #1, closes #2 and resolved: #3", "fix #1", "Closes acme/tools#7; see #4; prefixes #5; closes#6", "RESOLVES Acme/Tools#7"])).toEqual([
-      { repo: null, number: 1 }, { repo: null, number: 2 }, { repo: null, number: 3 }, { repo: { owner: "acme", name: "tools" }, number: 7 },
+    expect(
+      parseClosingRefs([
+        "Fixes #1, closes #2 and resolved: #3",
+        "fix #1",
+        "Closes acme/tools#7; see #4; prefixes #5; closes#6",
+        "RESOLVES Acme/Tools#7",
+      ]),
+    ).toEqual([
+      { repo: null, number: 1 },
+      { repo: null, number: 2 },
+      { repo: null, number: 3 },
+      { repo: { owner: "acme", name: "tools" }, number: 7 },
     ]);
   });
 
   it("squash message lists the commits and credits other authors once", () => {
     const c = (authorName: string, authorEmail: string, message: string) => ({ sha: "0".repeat(40), authorName, authorEmail, message });
-    expect(squashMessage("Title", 4, [c("Pat", "pat@x", "one\n\nbody"), c("Bob", "bob@x", "two"), c("Bob", "bob@x", "three")], { name: "Pat", email: "pat@x" })).toBe("Title (#4)\n\n* one\n* two\n* three\n\nCo-authored-by: Bob <bob@x>");
+    expect(
+      squashMessage("Title", 4, [c("Pat", "pat@x", "one\n\nbody"), c("Bob", "bob@x", "two"), c("Bob", "bob@x", "three")], {
+        name: "Pat",
+        email: "pat@x",
+      }),
+    ).toBe("Title (#4)\n\n* one\n* two\n* three\n\nCo-authored-by: Bob <bob@x>");
   });
 });

@@ -31,7 +31,11 @@ const BAD = [
 
 describe("string inputs", () => {
   it("every string field of every procedure refuses lone surrogates and NUL", () => {
-    const all = [...procedureStringLeaves(), { path: "signUp (schema)", leaves: stringLeaves(signUpInput) }, { path: "POST /api/tokens (schema)", leaves: stringLeaves(createTokenInput) }];
+    const all = [
+      ...procedureStringLeaves(),
+      { path: "signUp (schema)", leaves: stringLeaves(signUpInput) },
+      { path: "POST /api/tokens (schema)", leaves: stringLeaves(createTokenInput) },
+    ];
     let checked = 0;
     for (const { path: proc, leaves } of all) {
       for (const leaf of leaves) {
@@ -59,8 +63,16 @@ describe("string inputs", () => {
     walk(root);
     const offenders = files
       .filter((f) => !f.endsWith(path.join("validation", "strings.ts")))
-      .flatMap((f) => readFileSync(f, "utf8").split("\n").map((l, i) => [f, i + 1, l] as const))
-      .filter(([, , l]) => /\bz\s*\.\s*(string|email|uuid|guid|url|iso|cuid2?|ulid|nanoid|base64|hostname|ipv4|ipv6|e164|jwt|emoji|stringbool|templateLiteral|coerce)\s*[.(]/.test(l))
+      .flatMap((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .map((l, i) => [f, i + 1, l] as const),
+      )
+      .filter(([, , l]) =>
+        /\bz\s*\.\s*(string|email|uuid|guid|url|iso|cuid2?|ulid|nanoid|base64|hostname|ipv4|ipv6|e164|jwt|emoji|stringbool|templateLiteral|coerce)\s*[.(]/.test(
+          l,
+        ),
+      )
       .map(([f, n, l]) => `${path.relative(root, f)}:${n}: ${l.trim()}`);
     expect(offenders).toEqual([]);
   });
@@ -94,7 +106,10 @@ describe("string inputs", () => {
       const caller = await callerFor(actorOf(user));
       const issue = await caller.issues.create({ repoId: repo.id, title: "ok", body: "line 1\n\tline 2" });
       expect(issue.body).toBe("line 1\n\tline 2");
-      await expect(caller.issues.create({ repoId: repo.id, title: "a\nb" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/single line/) });
+      await expect(caller.issues.create({ repoId: repo.id, title: "a\nb" })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        message: expect.stringMatching(/single line/),
+      });
     } finally {
       await server.close();
     }
@@ -130,7 +145,9 @@ describe("internal errors", () => {
   it("tRPC: a generic message with the request id, in the body and the header; the cause is logged under it", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const res = await fetch(`${server.url}/api/trpc/repos.branches?input=${encodeURIComponent(JSON.stringify({ repoId }))}`, { headers: { authorization: `Bearer ${pat}` } });
+      const res = await fetch(`${server.url}/api/trpc/repos.branches?input=${encodeURIComponent(JSON.stringify({ repoId }))}`, {
+        headers: { authorization: `Bearer ${pat}` },
+      });
       const text = await res.text();
       expect(res.status).toBe(500);
       const id = res.headers.get("x-request-id");
@@ -175,7 +192,9 @@ describe("internal errors", () => {
       const res = errorResponse(new Error('SELECT "secret" FROM "User"'), req);
       expect(res.status).toBe(500);
       expect(res.headers.get("x-request-id")).toBe("rest-1");
-      expect(await res.json()).toEqual({ error: { code: "INTERNAL_SERVER_ERROR", message: "internal error (request rest-1)", requestId: "rest-1" } });
+      expect(await res.json()).toEqual({
+        error: { code: "INTERNAL_SERVER_ERROR", message: "internal error (request rest-1)", requestId: "rest-1" },
+      });
       expect(logged.mock.calls.some((c) => c[0] === "[request rest-1] POST /api/tokens:" && String(c[1]).includes("SELECT"))).toBe(true);
     } finally {
       logged.mockRestore();
@@ -187,7 +206,8 @@ describe("percent-escapes in dynamic segments", () => {
   it("DELETE /api/tokens/:id decodes once (%25 is the text %) and answers 400 to a malformed escape", async () => {
     const user = await makeUser("pct");
     const auth = { authorization: `Bearer ${await serviceToken(user)}` };
-    const call = (segment: string) => tokenRoute.DELETE(new Request(`http://localhost/api/tokens/${segment}`, { method: "DELETE", headers: auth }));
+    const call = (segment: string) =>
+      tokenRoute.DELETE(new Request(`http://localhost/api/tokens/${segment}`, { method: "DELETE", headers: auth }));
     const pct = await call("%25");
     expect(pct.status).toBe(404);
     expect((await pct.json()).error.message).toBe('no token matches "%"');
@@ -202,7 +222,13 @@ describe("percent-escapes in dynamic segments", () => {
     // The real token is still found through its encoded id.
     const server = await startServer();
     try {
-      const created = await (await fetch(`${server.url}/api/tokens`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name: "t" }) })).json();
+      const created = await (
+        await fetch(`${server.url}/api/tokens`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ name: "t" }),
+        })
+      ).json();
       expect((await call(encodeURIComponent(created.id))).status).toBe(204);
       expect((await fetch(`${server.url}/api/tokens/%25`, { method: "DELETE", headers: auth })).status).toBe(404);
       expect((await fetch(`${server.url}/api/tokens/%ZZ`, { method: "DELETE", headers: auth })).status).toBe(400);
@@ -220,7 +246,11 @@ describe("percent-escapes in dynamic segments", () => {
         expect((await res.json()).error.message).toMatch(/URL-encoding/);
       }
       // A body over the cap to a malformed path is still a 4xx (413), not a URIError.
-      const big = await fetch(`${server.url}/api/trpc/%ZZ`, { method: "POST", body: "x".repeat(2 << 20), headers: { "content-type": "application/json" } });
+      const big = await fetch(`${server.url}/api/trpc/%ZZ`, {
+        method: "POST",
+        body: "x".repeat(2 << 20),
+        headers: { "content-type": "application/json" },
+      });
       expect(big.status).toBeGreaterThanOrEqual(400);
       expect(big.status).toBeLessThan(500);
     } finally {
@@ -238,7 +268,9 @@ describe("percent-escapes in dynamic segments", () => {
       expect(res.status, url).toBe(400);
       expect(await res.text()).toMatch(/malformed percent-escape/);
     }
-    const ok = await gitRoute.GET(new Request(`http://localhost/${user.username}/pub.git/info/refs?service=git-upload-pack`), { params: Promise.resolve({ owner: user.username, repo: "pub", path: ["info", "refs"] }) });
+    const ok = await gitRoute.GET(new Request(`http://localhost/${user.username}/pub.git/info/refs?service=git-upload-pack`), {
+      params: Promise.resolve({ owner: user.username, repo: "pub", path: ["info", "refs"] }),
+    });
     expect(ok.status).toBe(200);
   });
 });

@@ -54,12 +54,21 @@ describe("projects.list / projects.get", () => {
 
   it("gets one project with its counts; another repository's project or an unknown id is NOT_FOUND", async () => {
     const anon = await callerFor(null);
-    expect(await anon.projects.get({ repoId, projectId: launch.id })).toMatchObject({ id: launch.id, name: "Launch", issues: { total: 5, done: 2 } });
+    expect(await anon.projects.get({ repoId, projectId: launch.id })).toMatchObject({
+      id: launch.id,
+      name: "Launch",
+      issues: { total: 5, done: 2 },
+    });
     expect(await anon.projects.get({ repoId, projectId: empty.id })).toMatchObject({ issues: { total: 0 } });
     const o = await callerFor(actorOf(owner));
     const [hidden] = await o.projects.list({ repoId: privateRepoId });
-    await expect(o.projects.get({ repoId, projectId: hidden.id })).rejects.toMatchObject({ code: "NOT_FOUND", message: "project not found" });
-    await expect(o.projects.get({ repoId, projectId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(o.projects.get({ repoId, projectId: hidden.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "project not found",
+    });
+    await expect(o.projects.get({ repoId, projectId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await outcome(o, "projects.get", { repoId, projectId: "nope" })).toBe("BAD_REQUEST");
   });
 
@@ -96,7 +105,10 @@ describe("projects.addIssue / removeIssue and cycles.addIssue / removeIssue", ()
   it("moves an issue into a project and a cycle and out again; the counts follow", async () => {
     const o = await callerFor(actorOf(owner));
     const issue = await o.issues.create({ repoId, title: "plan me" });
-    expect(await o.projects.addIssue({ repoId, projectId: empty.id, number: issue.number })).toMatchObject({ number: issue.number, projectId: empty.id });
+    expect(await o.projects.addIssue({ repoId, projectId: empty.id, number: issue.number })).toMatchObject({
+      number: issue.number,
+      projectId: empty.id,
+    });
     expect((await o.projects.get({ repoId, projectId: empty.id })).issues).toEqual({ total: 1, open: 1, done: 0, canceled: 0 });
     // adding it to another project moves it
     await o.projects.addIssue({ repoId, projectId: launch.id, number: issue.number });
@@ -117,15 +129,36 @@ describe("projects.addIssue / removeIssue and cycles.addIssue / removeIssue", ()
     const o = await callerFor(actorOf(owner));
     const [hidden] = await o.projects.list({ repoId: privateRepoId });
     const issue = await o.issues.create({ repoId, title: "guarded" });
-    await expect(o.projects.addIssue({ repoId, projectId: hidden.id, number: issue.number })).rejects.toMatchObject({ code: "NOT_FOUND", message: "project not found" });
-    await expect(o.projects.addIssue({ repoId, projectId: launch.id, number: 9999 })).rejects.toMatchObject({ code: "NOT_FOUND", message: "issue #9999 not found" });
+    await expect(o.projects.addIssue({ repoId, projectId: hidden.id, number: issue.number })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "project not found",
+    });
+    await expect(o.projects.addIssue({ repoId, projectId: launch.id, number: 9999 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "issue #9999 not found",
+    });
     const [cycle] = await o.cycles.list({ repoId });
-    await expect(o.cycles.addIssue({ repoId, cycleId: launch.id, number: issue.number })).rejects.toMatchObject({ code: "NOT_FOUND", message: "cycle not found" });
+    await expect(o.cycles.addIssue({ repoId, cycleId: launch.id, number: issue.number })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "cycle not found",
+    });
     // a stranger reads this public repository but cannot plan in it; anonymous callers must sign in
-    expect(await outcome(await callerFor(actorOf(stranger)), "projects.addIssue", { repoId, projectId: launch.id, number: issue.number })).toBe("FORBIDDEN");
-    expect(await outcome(await callerFor(actorOf(stranger)), "cycles.addIssue", { repoId, cycleId: cycle.id, number: issue.number })).toBe("FORBIDDEN");
-    expect(await outcome(await callerFor(null), "cycles.removeIssue", { repoId, cycleId: cycle.id, number: issue.number })).toBe("UNAUTHORIZED");
-    expect(await outcome(await callerFor(actorOf(owner, ["repo:read"])), "projects.removeIssue", { repoId, projectId: launch.id, number: issue.number })).toBe("FORBIDDEN");
+    expect(
+      await outcome(await callerFor(actorOf(stranger)), "projects.addIssue", { repoId, projectId: launch.id, number: issue.number }),
+    ).toBe("FORBIDDEN");
+    expect(await outcome(await callerFor(actorOf(stranger)), "cycles.addIssue", { repoId, cycleId: cycle.id, number: issue.number })).toBe(
+      "FORBIDDEN",
+    );
+    expect(await outcome(await callerFor(null), "cycles.removeIssue", { repoId, cycleId: cycle.id, number: issue.number })).toBe(
+      "UNAUTHORIZED",
+    );
+    expect(
+      await outcome(await callerFor(actorOf(owner, ["repo:read"])), "projects.removeIssue", {
+        repoId,
+        projectId: launch.id,
+        number: issue.number,
+      }),
+    ).toBe("FORBIDDEN");
     expect((await o.issues.get({ repoId, number: issue.number })).projectId).toBeNull();
   });
 });

@@ -23,7 +23,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** An open event stream: `next(type)` waits (up to 5 s) for the next event of that type. */
 async function open(token: string | null, id = prId) {
   const controller = new AbortController();
-  const res = await fetch(`${server.url}/api/pulls/${id}/events`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: controller.signal });
+  const res = await fetch(`${server.url}/api/pulls/${id}/events`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    signal: controller.signal,
+  });
   const events: { type: string; data: Record<string, unknown> }[] = [];
   let buffer = "";
   const reading = (async () => {
@@ -80,7 +83,14 @@ beforeAll(async () => {
   await wt.run("checkout", "--quiet", "-b", "topic");
   const head = await wt.commit("a.txt", "a\n");
   await wt.push("topic");
-  const pr = await writer.as.pulls.create({ repoId: repo.id, title: "Topic", sourceBranch: "topic", targetBranch: "main", headSha: head, baseSha: await wt.sha("main") });
+  const pr = await writer.as.pulls.create({
+    repoId: repo.id,
+    title: "Topic",
+    sourceBranch: "topic",
+    targetBranch: "main",
+    headSha: head,
+    baseSha: await wt.sha("main"),
+  });
   prId = pr.id;
 });
 
@@ -189,10 +199,12 @@ describe("the live-update bus", () => {
     const db = await getDb();
     const got: string[] = [];
     const stop = subscribe(pullChannel(prId), (e) => got.push(e.type));
-    await expect(inTransaction(db, async (tx) => {
-      await recordPullEvent(tx, prId, "edited", { field: "title" }, null);
-      throw new Error("roll back");
-    })).rejects.toThrow("roll back");
+    await expect(
+      inTransaction(db, async (tx) => {
+        await recordPullEvent(tx, prId, "edited", { field: "title" }, null);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
     await inTransaction(db, async (tx) => {
       await recordPullEvent(tx, prId, "closed", {}, null);
       await sleep(50);

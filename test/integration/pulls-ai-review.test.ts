@@ -32,7 +32,15 @@ async function openPull(files: Record<string, string>, opts: { isDraft?: boolean
   let head = "";
   for (const [path, content] of Object.entries(files)) head = await t.wt.commit(path, content);
   await t.wt.push(name);
-  const pr = await t.owner.as.pulls.create({ repoId: t.repo.id, title: opts.title ?? name, sourceBranch: name, targetBranch: "main", headSha: head, baseSha: await t.wt.sha("main"), isDraft: opts.isDraft ?? false });
+  const pr = await t.owner.as.pulls.create({
+    repoId: t.repo.id,
+    title: opts.title ?? name,
+    sourceBranch: name,
+    targetBranch: "main",
+    headSha: head,
+    baseSha: await t.wt.sha("main"),
+    isDraft: opts.isDraft ?? false,
+  });
   return { pr, branch: name, head };
 }
 
@@ -40,16 +48,20 @@ async function openPull(files: Record<string, string>, opts: { isDraft?: boolean
 async function finished(prId: string, notId?: string): Promise<Run> {
   let last: Run | null = null;
   await expect
-    .poll(async () => {
-      last = await t.owner.as.pulls.getAIReview({ prId });
-      return last && last.id !== notId && (last.status === "done" || last.status === "failed") ? last.status : "pending";
-    }, { timeout: 60_000, interval: 150 })
+    .poll(
+      async () => {
+        last = await t.owner.as.pulls.getAIReview({ prId });
+        return last && last.id !== notId && (last.status === "done" || last.status === "failed") ? last.status : "pending";
+      },
+      { timeout: 60_000, interval: 150 },
+    )
     .not.toBe("pending");
   return last!;
 }
 
 const botReviews = async (prId: string) => (await t.owner.as.pulls.reviews({ prId })).filter((r) => r.author?.username === AI_BOT_USERNAME);
-const botThreads = async (prId: string) => (await t.owner.as.pulls.comments({ prId })).filter((c) => c.author?.username === AI_BOT_USERNAME);
+const botThreads = async (prId: string) =>
+  (await t.owner.as.pulls.comments({ prId })).filter((c) => c.author?.username === AI_BOT_USERNAME);
 
 beforeAll(async () => {
   for (const k of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "ANTHROPIC_API_KEY"]) delete process.env[k];
@@ -122,10 +134,17 @@ describe("AI review: the job", () => {
     // the bot is marked as one wherever it is shown (the pages show a "bot" badge)
     expect(review!.author).toMatchObject({ username: AI_BOT_USERNAME, isBot: true });
     const threads = await botThreads(pr.id);
-    expect(threads.map((c) => [c.path, c.line, c.side, c.reviewId])).toEqual([["src/config.ts", 1, "RIGHT", review!.id], ["src/config.ts", 2, "RIGHT", review!.id]]);
+    expect(threads.map((c) => [c.path, c.line, c.side, c.reviewId])).toEqual([
+      ["src/config.ts", 1, "RIGHT", review!.id],
+      ["src/config.ts", 2, "RIGHT", review!.id],
+    ]);
     expect(threads[1]!.diffHunk).toContain("+console.log(key);");
     expect(threads.map((c) => c.author?.isBot)).toEqual([true, true]);
-    expect((await t.owner.as.pulls.comments({ prId: pr.id })).filter((c) => c.author?.username !== AI_BOT_USERNAME).every((c) => !c.author?.isBot)).toBe(true);
+    expect(
+      (await t.owner.as.pulls.comments({ prId: pr.id }))
+        .filter((c) => c.author?.username !== AI_BOT_USERNAME)
+        .every((c) => !c.author?.isBot),
+    ).toBe(true);
     // the files tab reads them per file too
     expect((await t.owner.as.pulls.getFileComments({ prId: pr.id, path: "src/config.ts" })).length).toBe(2);
     // resolvable like any thread, by someone with write permission
@@ -133,7 +152,9 @@ describe("AI review: the job", () => {
     expect((await botThreads(pr.id)).find((c) => c.id === threads[1]!.id)).toMatchObject({ isResolved: true });
     // readers see the run; the timeline has the bot's review
     expect(await t.reader.as.pulls.getAIReview({ prId: pr.id })).toMatchObject({ id: run.id, status: "done" });
-    expect((await t.owner.as.pulls.timeline({ prId: pr.id })).some((e) => e.type === "reviewed" && e.actor?.username === AI_BOT_USERNAME)).toBe(true);
+    expect(
+      (await t.owner.as.pulls.timeline({ prId: pr.id })).some((e) => e.type === "reviewed" && e.actor?.username === AI_BOT_USERNAME),
+    ).toBe(true);
   });
 
   it("the bot cannot sign in, and nobody can sign up with its name", async () => {
@@ -155,7 +176,11 @@ describe("AI review: the job", () => {
     expect(await t.owner.as.pulls.getAIReview({ prId: pr.id })).toBeNull();
     await t.owner.as.pulls.update({ prId: pr.id, isDraft: false });
     const run = await finished(pr.id);
-    expect(run).toMatchObject({ status: "done", reason: "ready_for_review", findings: [expect.objectContaining({ path: "src/d.ts", line: 1, rule: "debug" })] });
+    expect(run).toMatchObject({
+      status: "done",
+      reason: "ready_for_review",
+      findings: [expect.objectContaining({ path: "src/d.ts", line: 1, rule: "debug" })],
+    });
   });
 
   it("triggerAIReview: the author or write; an unchanged head posts nothing twice; a new head gets a new review", async () => {
@@ -207,7 +232,12 @@ describe("AI review: the job", () => {
       const run = await finished(pr.id);
       expect(prompt).toContain("src/math.ts");
       expect(prompt).toContain("return a / b;");
-      expect(run).toMatchObject({ status: "done", engine: "openai:fake-review", state: "commented", findings: [{ path: "src/math.ts", line: 2, severity: "warning", message: "Division by zero is not handled.", rule: "model" }] });
+      expect(run).toMatchObject({
+        status: "done",
+        engine: "openai:fake-review",
+        state: "commented",
+        findings: [{ path: "src/math.ts", line: 2, severity: "warning", message: "Division by zero is not handled.", rule: "model" }],
+      });
       expect(run.body).toContain("Adds a divide helper.");
       expect((await botThreads(pr.id)).map((c) => [c.path, c.line])).toEqual([["src/math.ts", 2]]);
     } finally {

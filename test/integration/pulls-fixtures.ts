@@ -120,7 +120,12 @@ export async function team(prefix: string): Promise<Team> {
   const server = await startGitServer();
   const [owner, writer, reader, reader2, stranger] = await Promise.all(["own", "wri", "rea", "reb", "str"].map((r) => member(prefix + r)));
   const repo = await owner.as.repos.create({ name: `${prefix}${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
-  for (const [m, role] of [[writer, "write"], [reader, "read"], [reader2, "read"]] as const) await owner.as.repos.addCollaborator({ repoId: repo.id, username: m.user.username, role });
+  for (const [m, role] of [
+    [writer, "write"],
+    [reader, "read"],
+    [reader2, "read"],
+  ] as const)
+    await owner.as.repos.addCollaborator({ repoId: repo.id, username: m.user.username, role });
   const wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
   return { server, owner, writer, reader, reader2, stranger, repo, wt };
 }

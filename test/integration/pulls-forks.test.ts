@@ -9,7 +9,19 @@ import { repoGitDir } from "@/server/git/paths";
 import { alternatesFile, readAlternates } from "@/server/git/forks";
 import { readRef } from "@/server/git/pull-refs";
 import { actorOf, callerFor } from "../helpers";
-import { cloneOf, codeOf, git, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import {
+  cloneOf,
+  codeOf,
+  git,
+  member,
+  messageOf,
+  remoteOf,
+  seededWorkTree,
+  startGitServer,
+  type Member,
+  type Server,
+  type WorkTree,
+} from "./pulls-fixtures";
 
 let server: Server;
 let alice: Member, bob: Member, carol: Member;
@@ -39,7 +51,8 @@ describe("repos.fork", () => {
     const gitDir = repoGitDir(bob.user.username, fork.name);
     expect(await readAlternates(gitDir)).toHaveLength(1);
     const parentDir = repoGitDir(alice.user.username, upstream.name);
-    for (const ref of ["refs/heads/main", "refs/heads/dev", "refs/tags/v1"]) expect(await readRef(gitDir, ref)).toBe(await readRef(parentDir, ref));
+    for (const ref of ["refs/heads/main", "refs/heads/dev", "refs/tags/v1"])
+      expect(await readRef(gitDir, ref)).toBe(await readRef(parentDir, ref));
     const got = await bob.as.repos.get({ owner: bob.user.username, name: fork.name });
     expect(got.parent).toEqual({ id: upstream.id, owner: alice.user.username, name: upstream.name });
     expect((await alice.as.repos.get({ owner: alice.user.username, name: upstream.name })).forkCount).toBe(1);
@@ -62,12 +75,32 @@ describe("repos.fork", () => {
     await mine.push("fix");
     const base = await wt.sha("main");
     // reading the target is enough (carol has no role on alice's public repository)
-    const pr = await carol.as.pulls.create({ repoId: upstream.id, sourceRepoId: fork.id, title: "A fix", sourceBranch: "fix", targetBranch: "main", headSha: head, baseSha: base });
+    const pr = await carol.as.pulls.create({
+      repoId: upstream.id,
+      sourceRepoId: fork.id,
+      title: "A fix",
+      sourceBranch: "fix",
+      targetBranch: "main",
+      headSha: head,
+      baseSha: base,
+    });
     const targetDir = repoGitDir(alice.user.username, upstream.name);
     expect(await readRef(targetDir, `refs/pull/${pr.number}/head`)).toBe(head);
     const got = await alice.as.pulls.get({ repoId: upstream.id, number: pr.number });
     expect(got).toMatchObject({ sourceRepo: { owner: carol.user.username, name: "carol-fork" }, sourceRepoId: fork.id });
-    expect(await codeOf(carol.as.pulls.create({ repoId: upstream.id, sourceRepoId: fork.id, title: "again", sourceBranch: "fix", targetBranch: "main", headSha: head, baseSha: base }))).toBe("CONFLICT");
+    expect(
+      await codeOf(
+        carol.as.pulls.create({
+          repoId: upstream.id,
+          sourceRepoId: fork.id,
+          title: "again",
+          sourceBranch: "fix",
+          targetBranch: "main",
+          headSha: head,
+          baseSha: base,
+        }),
+      ),
+    ).toBe("CONFLICT");
     // a push to the fork moves the head, and the commit is fetched into the target
     const next = await mine.commit("fix.txt", "better fix\n");
     await mine.push("fix");
@@ -76,7 +109,19 @@ describe("repos.fork", () => {
     expect(await git(targetDir, "cat-file", "-t", next)).toBe("commit");
     // an unrelated repository cannot be a source
     const other = await carol.as.repos.create({ name: `other${Math.random().toString(36).slice(2, 6)}` });
-    expect(await messageOf(carol.as.pulls.create({ repoId: upstream.id, sourceRepoId: other.id, title: "x", sourceBranch: "fix", targetBranch: "main", headSha: head, baseSha: base }))).toMatch(/not a fork/);
+    expect(
+      await messageOf(
+        carol.as.pulls.create({
+          repoId: upstream.id,
+          sourceRepoId: other.id,
+          title: "x",
+          sourceBranch: "fix",
+          targetBranch: "main",
+          headSha: head,
+          baseSha: base,
+        }),
+      ),
+    ).toMatch(/not a fork/);
   });
 
   it("keeps forks working when the parent is deleted (objects copied in, alternates removed)", async () => {

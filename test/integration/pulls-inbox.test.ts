@@ -25,22 +25,42 @@ let clock = Date.parse("2026-01-01T00:00:00Z");
 async function pull(key: string, repo: keyof typeof repos, author: Profile, extra: { state?: string; isDraft?: boolean } = {}) {
   clock += 60_000;
   const r = await db.$transaction(async (tx) => {
-    const counter = await tx.repository.update({ where: { id: repos[repo].id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+    const counter = await tx.repository.update({
+      where: { id: repos[repo].id },
+      data: { nextIssueNumber: { increment: 1 } },
+      select: { nextIssueNumber: true },
+    });
     return tx.pullRequest.create({
       data: {
-        repoId: repos[repo].id, sourceRepoId: repos[repo].id, number: counter.nextIssueNumber - 1, title: key, sourceBranch: key, targetBranch: "main",
-        headSha: "a".repeat(40), baseSha: "b".repeat(40), authorId: author.id, state: extra.state ?? "open", isDraft: extra.isDraft ?? false,
-        mergedAt: extra.state === "merged" ? new Date(clock) : null, closedAt: extra.state === "closed" ? new Date(clock) : null,
-        createdAt: new Date(clock), updatedAt: new Date(clock),
+        repoId: repos[repo].id,
+        sourceRepoId: repos[repo].id,
+        number: counter.nextIssueNumber - 1,
+        title: key,
+        sourceBranch: key,
+        targetBranch: "main",
+        headSha: "a".repeat(40),
+        baseSha: "b".repeat(40),
+        authorId: author.id,
+        state: extra.state ?? "open",
+        isDraft: extra.isDraft ?? false,
+        mergedAt: extra.state === "merged" ? new Date(clock) : null,
+        closedAt: extra.state === "closed" ? new Date(clock) : null,
+        createdAt: new Date(clock),
+        updatedAt: new Date(clock),
       },
     });
   });
   prs[key] = r;
   return r;
 }
-const request = (key: string, who: Profile) => db.pullRequestReviewRequest.create({ data: { pullRequestId: prs[key].id, reviewerId: who.id } });
-const review = (key: string, who: Profile, state: string, at: number) => db.pullRequestReview.create({ data: { pullRequestId: prs[key].id, authorId: who.id, state, commitSha: "a".repeat(40), createdAt: new Date(at) } });
-const comment = (key: string, who: Profile, extra: { isPending?: boolean; deletedAt?: Date } = {}) => db.pullRequestComment.create({ data: { pullRequestId: prs[key].id, authorId: who.id, body: "hm", ...extra } });
+const request = (key: string, who: Profile) =>
+  db.pullRequestReviewRequest.create({ data: { pullRequestId: prs[key].id, reviewerId: who.id } });
+const review = (key: string, who: Profile, state: string, at: number) =>
+  db.pullRequestReview.create({
+    data: { pullRequestId: prs[key].id, authorId: who.id, state, commitSha: "a".repeat(40), createdAt: new Date(at) },
+  });
+const comment = (key: string, who: Profile, extra: { isPending?: boolean; deletedAt?: Date } = {}) =>
+  db.pullRequestComment.create({ data: { pullRequestId: prs[key].id, authorId: who.id, body: "hm", ...extra } });
 const titles = (list: { title: string }[]) => list.map((p) => p.title);
 
 beforeAll(async () => {
@@ -128,8 +148,16 @@ describe("pulls inbox", () => {
   it("participated: commented (published) or reviewed, not authored; state open, closed (closed or merged) or all", async () => {
     expect(titles(await as.alice.pulls.inboxParticipated({}))).toEqual(["p-r3", "a-requested"]);
     expect(titles(await as.alice.pulls.inboxParticipated({ state: "closed" }))).toEqual(["p-closed", "p-reviewed-merged"]);
-    expect(titles(await as.alice.pulls.inboxParticipated({ state: "all" }))).toEqual(["p-r3", "p-closed", "p-reviewed-merged", "a-requested"]);
-    expect(titles(await as.alice.pulls.inboxParticipated({ state: "all", limit: 2, offset: 1 }))).toEqual(["p-closed", "p-reviewed-merged"]);
+    expect(titles(await as.alice.pulls.inboxParticipated({ state: "all" }))).toEqual([
+      "p-r3",
+      "p-closed",
+      "p-reviewed-merged",
+      "a-requested",
+    ]);
+    expect(titles(await as.alice.pulls.inboxParticipated({ state: "all", limit: 2, offset: 1 }))).toEqual([
+      "p-closed",
+      "p-reviewed-merged",
+    ]);
     expect(titles(await as.alice.pulls.inboxParticipated({ state: "all", offset: 10 }))).toEqual([]);
   });
 
@@ -162,7 +190,8 @@ describe("pulls inbox", () => {
     expect(await codeOf((await callerFor(actorOf(alice, ["user:read"]))).pulls.inboxAwaitingCount())).toBe("FORBIDDEN");
     expect(await codeOf((await callerFor(actorOf(alice, ["user:read"]))).pulls.inboxMyPrs({}))).toBe("FORBIDDEN");
     expect(await (await callerFor(actorOf(alice, ["repo:read"]))).pulls.inboxSummary({})).toMatchObject({ myPrs: 4 });
-    for (const input of [{ limit: 0 }, { limit: 101 }, { offset: -1 }, { repoId: "r1" }, { limit: 1.5 }]) expect(await codeOf(as.alice.pulls.inboxAwaitingReview(input as never))).toBe("BAD_REQUEST");
+    for (const input of [{ limit: 0 }, { limit: 101 }, { offset: -1 }, { repoId: "r1" }, { limit: 1.5 }])
+      expect(await codeOf(as.alice.pulls.inboxAwaitingReview(input as never))).toBe("BAD_REQUEST");
     expect(await codeOf(as.alice.pulls.inboxParticipated({ state: "merged" as never }))).toBe("BAD_REQUEST");
   });
 });
@@ -175,7 +204,13 @@ describe("one statement per list", () => {
   afterAll(() => counting.close());
 
   it("each list and the summary is one query through tRPC, whatever the page", async () => {
-    const caller = createCaller({ db: counting.db, headers: new Headers(), actor: actorOf(alice), publicUrl: "http://localhost", requestId: "test" });
+    const caller = createCaller({
+      db: counting.db,
+      headers: new Headers(),
+      actor: actorOf(alice),
+      publicUrl: "http://localhost",
+      requestId: "test",
+    });
     const { count } = counting;
     expect(await count(() => caller.pulls.inboxAwaitingReview({}))).toBe(1);
     expect(await count(() => caller.pulls.inboxMyPrs({ limit: 100 }))).toBe(1);

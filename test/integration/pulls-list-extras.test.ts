@@ -47,7 +47,14 @@ describe("pulls.recentBranches", () => {
     expect(await codeOf((await callerFor(null)).pulls.recentBranches({ repoId: repo.id }))).toBe("NOT_FOUND");
 
     // an open pull request from the branch hides it
-    await owner.as.pulls.create({ repoId: repo.id, title: "A", sourceBranch: "feature/a", targetBranch: "main", headSha: a, baseSha: main });
+    await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "A",
+      sourceBranch: "feature/a",
+      targetBranch: "main",
+      headSha: a,
+      baseSha: main,
+    });
     expect((await owner.as.pulls.recentBranches({ repoId: repo.id })).map((b) => b.name)).toEqual(["feature-b"]);
 
     // a push more than an hour ago is no longer recent (the reflog's time is the push's)
@@ -66,7 +73,14 @@ describe("pulls.counts", () => {
   it("counts open, closed and merged pull requests, optionally by author", async () => {
     const main = await wt.sha("main");
     const c = await pushBranch("counted");
-    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "C", sourceBranch: "counted", targetBranch: "main", headSha: c, baseSha: main });
+    const pr = await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "C",
+      sourceBranch: "counted",
+      targetBranch: "main",
+      headSha: c,
+      baseSha: main,
+    });
     const before = await owner.as.pulls.counts({ repoId: repo.id });
     expect(before.open).toBeGreaterThanOrEqual(2);
     await owner.as.pulls.close({ prId: pr.id });
@@ -81,11 +95,24 @@ describe("pulls.viewedFiles / pulls.setFileViewed", () => {
   it("keeps each reader's own marks with the blob they saw; anonymous callers have none and cannot mark", async () => {
     const main = await wt.sha("main");
     const head = await pushBranch("viewed");
-    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "V", sourceBranch: "viewed", targetBranch: "main", headSha: head, baseSha: main });
+    const pr = await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "V",
+      sourceBranch: "viewed",
+      targetBranch: "main",
+      headSha: head,
+      baseSha: main,
+    });
     const blob = "a".repeat(40);
-    expect(await owner.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true, blobSha: blob })).toEqual({ path: "viewed.txt", viewed: true });
+    expect(await owner.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true, blobSha: blob })).toEqual({
+      path: "viewed.txt",
+      viewed: true,
+    });
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "gone.txt", viewed: true, blobSha: null });
-    expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([{ path: "gone.txt", blobSha: null }, { path: "viewed.txt", blobSha: blob }]);
+    expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([
+      { path: "gone.txt", blobSha: null },
+      { path: "viewed.txt", blobSha: blob },
+    ]);
     expect(await reader.as.pulls.viewedFiles({ prId: pr.id })).toEqual([]); // marks are per reader
     // marking again moves the mark to the newer blob; unmarking removes it
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true, blobSha: "b".repeat(40) });
@@ -103,11 +130,19 @@ describe("pulls.list row extras: commentCount and reviewDecision", () => {
     const db = await getDb();
     const main = await wt.sha("main");
     const head = await pushBranch("reviewed");
-    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "R", sourceBranch: "reviewed", targetBranch: "main", headSha: head, baseSha: main });
+    const pr = await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "R",
+      sourceBranch: "reviewed",
+      targetBranch: "main",
+      headSha: head,
+      baseSha: main,
+    });
     const row = async () => (await reader.as.pulls.list({ repoId: repo.id })).find((p) => p.id === pr.id)!;
     expect(await row()).toMatchObject({ commentCount: 0, reviewDecision: null });
 
-    const comment = (extra: Record<string, unknown> = {}) => db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, body: "hm", ...extra } });
+    const comment = (extra: Record<string, unknown> = {}) =>
+      db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, body: "hm", ...extra } });
     await comment();
     await comment({ isPending: true }); // not submitted: not counted
     await comment({ deletedAt: new Date(), body: "" }); // deleted root: not counted
@@ -115,7 +150,10 @@ describe("pulls.list row extras: commentCount and reviewDecision", () => {
 
     await db.pullRequestReviewRequest.create({ data: { pullRequestId: pr.id, reviewerId: reader.user.id } });
     expect((await row()).reviewDecision).toBe("review_required");
-    const review = (state: string, at: number) => db.pullRequestReview.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, state, commitSha: head, createdAt: new Date(Date.now() + at) } });
+    const review = (state: string, at: number) =>
+      db.pullRequestReview.create({
+        data: { pullRequestId: pr.id, authorId: reader.user.id, state, commitSha: head, createdAt: new Date(Date.now() + at) },
+      });
     await review("changes_requested", 1_000);
     expect((await row()).reviewDecision).toBe("changes_requested");
     await review("commented", 2_000); // a plain comment does not change the decision

@@ -19,11 +19,19 @@ async function openPull(name: string) {
   const head = await wt.commit(`${name}.txt`, `${name}\n`);
   await wt.push(name);
   await wt.run("checkout", "--quiet", "main");
-  return owner.as.pulls.create({ repoId: repo.id, title: name, sourceBranch: name, targetBranch: "main", headSha: head, baseSha: await wt.sha("main") });
+  return owner.as.pulls.create({
+    repoId: repo.id,
+    title: name,
+    sourceBranch: name,
+    targetBranch: "main",
+    headSha: head,
+    baseSha: await wt.sha("main"),
+  });
 }
 
 const get = (number: number) => owner.as.pulls.get({ repoId: repo.id, number });
-const events = async (prId: string) => (await owner.as.pulls.timeline({ prId })).map((e) => ({ type: e.type, data: e.data, actor: e.actor?.id ?? null }));
+const events = async (prId: string) =>
+  (await owner.as.pulls.timeline({ prId })).map((e) => ({ type: e.type, data: e.data, actor: e.actor?.id ?? null }));
 
 beforeAll(async () => {
   server = await startGitServer();
@@ -40,7 +48,9 @@ describe("pushes to a pull request's source branch", () => {
   it("update headSha and refs/pull/N/head, drop the cached mergeability, and record pushed N commits", async () => {
     const pr = await openPull("topic");
     const db = await getDb();
-    await db.pullRequestMergeability.create({ data: { pullRequestId: pr.id, baseTip: pr.baseSha, headSha: pr.headSha, canMerge: true, aheadBy: 1, behindBy: 0 } });
+    await db.pullRequestMergeability.create({
+      data: { pullRequestId: pr.id, baseTip: pr.baseSha, headSha: pr.headSha, canMerge: true, aheadBy: 1, behindBy: 0 },
+    });
     await wt.run("checkout", "--quiet", "topic");
     await wt.commit("t2.txt", "2\n");
     const tip = await wt.commit("t3.txt", "3\n");
@@ -48,14 +58,22 @@ describe("pushes to a pull request's source branch", () => {
     expect((await get(pr.number)).headSha).toBe(tip);
     expect(await readRef(repoGitDir(owner.user.username, repo.name), `refs/pull/${pr.number}/head`)).toBe(tip);
     expect(await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } })).toBeNull();
-    expect((await events(pr.id)).at(-1)).toEqual({ type: "pushed", data: { commits: 2, before: pr.headSha, after: tip }, actor: owner.user.id });
+    expect((await events(pr.id)).at(-1)).toEqual({
+      type: "pushed",
+      data: { commits: 2, before: pr.headSha, after: tip },
+      actor: owner.user.id,
+    });
 
     // a force push (the old head is not an ancestor of the new one)
     await wt.run("reset", "--quiet", "--hard", "HEAD~2");
     const rewritten = await wt.commit("t2.txt", "rewritten\n");
     await wt.push("--force", "topic");
     expect((await get(pr.number)).headSha).toBe(rewritten);
-    expect((await events(pr.id)).at(-1)).toEqual({ type: "force_pushed", data: { commits: 1, before: tip, after: rewritten }, actor: owner.user.id });
+    expect((await events(pr.id)).at(-1)).toEqual({
+      type: "force_pushed",
+      data: { commits: 1, before: tip, after: rewritten },
+      actor: owner.user.id,
+    });
     await wt.run("checkout", "--quiet", "main");
   });
 
@@ -71,7 +89,9 @@ describe("pushes to a pull request's source branch", () => {
     // closed pull requests are left alone
     const other = await openPull("closed-one");
     await owner.as.pulls.close({ prId: other.id });
-    await wt.run("merge", "--quiet", "--ff-only", "closed-one").catch(async () => wt.run("merge", "--quiet", "--no-ff", "-m", "m", "closed-one"));
+    await wt
+      .run("merge", "--quiet", "--ff-only", "closed-one")
+      .catch(async () => wt.run("merge", "--quiet", "--no-ff", "-m", "m", "closed-one"));
     await wt.push("main");
     expect((await get(other.number)).state).toBe("closed");
   });

@@ -8,7 +8,18 @@ import { getDb } from "@/server/db";
 import { repoGitDir } from "@/server/git/paths";
 import { readRef } from "@/server/git/pull-refs";
 import { callerFor } from "../helpers";
-import { codeOf, git, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import {
+  codeOf,
+  git,
+  member,
+  messageOf,
+  remoteOf,
+  seededWorkTree,
+  startGitServer,
+  type Member,
+  type Server,
+  type WorkTree,
+} from "./pulls-fixtures";
 
 let server: Server;
 let owner: Member, writer: Member, reader: Member, reader2: Member, stranger: Member;
@@ -31,7 +42,13 @@ function input(sourceBranch: string, headSha: string, extra: Record<string, unkn
 
 beforeAll(async () => {
   server = await startGitServer();
-  [owner, writer, reader, reader2, stranger] = await Promise.all([member("own"), member("wri"), member("rea"), member("reb"), member("str")]);
+  [owner, writer, reader, reader2, stranger] = await Promise.all([
+    member("own"),
+    member("wri"),
+    member("rea"),
+    member("reb"),
+    member("str"),
+  ]);
   repo = await owner.as.repos.create({ name: `p${Math.random().toString(36).slice(2, 8)}`, isPrivate: true });
   await owner.as.repos.addCollaborator({ repoId: repo.id, username: writer.user.username, role: "write" });
   await owner.as.repos.addCollaborator({ repoId: repo.id, username: reader.user.username, role: "read" });
@@ -50,9 +67,19 @@ describe("pulls.create", () => {
     const issue = await owner.as.issues.create({ repoId: repo.id, title: "an issue first" });
     const pr = await writer.as.pulls.create(input("feature-a", head, { body: "why" }));
     expect(pr).toMatchObject({
-      title: "Add feature-a", body: "why", state: "open", sourceBranch: "feature-a", targetBranch: "main", headSha: head, baseSha: main,
-      authorId: writer.user.id, author: { id: writer.user.id, username: writer.user.username, name: null }, labels: [], isDraft: false,
-      mergedAt: null, closedAt: null,
+      title: "Add feature-a",
+      body: "why",
+      state: "open",
+      sourceBranch: "feature-a",
+      targetBranch: "main",
+      headSha: head,
+      baseSha: main,
+      authorId: writer.user.id,
+      author: { id: writer.user.id, username: writer.user.username, name: null },
+      labels: [],
+      isDraft: false,
+      mergedAt: null,
+      closedAt: null,
     });
     expect(pr.number).toBe(issue.number + 1);
     expect(pr.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
@@ -70,7 +97,9 @@ describe("pulls.create", () => {
     const pr = await writer.as.pulls.create(input("feature-b", head));
     const err = owner.as.issues.get({ repoId: repo.id, number: pr.number });
     expect(await codeOf(err)).toBe("NOT_FOUND");
-    expect(await messageOf(owner.as.issues.get({ repoId: repo.id, number: pr.number }))).toMatch(new RegExp(`#${pr.number} is a pull request`));
+    expect(await messageOf(owner.as.issues.get({ repoId: repo.id, number: pr.number }))).toMatch(
+      new RegExp(`#${pr.number} is a pull request`),
+    );
     const issue = await owner.as.issues.create({ repoId: repo.id, title: "plain" });
     expect(await messageOf(owner.as.pulls.get({ repoId: repo.id, number: issue.number }))).toMatch(/pull request #\d+ not found/);
   });
@@ -80,7 +109,9 @@ describe("pulls.create", () => {
     expect(await messageOf(writer.as.pulls.create(input("feature-c", main)))).toMatch(/the branch moved/);
     expect(await codeOf(writer.as.pulls.create(input("feature-c", main)))).toBe("CONFLICT");
     expect(await codeOf(writer.as.pulls.create(input("nope", head)))).toBe("BAD_REQUEST");
-    expect(await messageOf(writer.as.pulls.create(input("feature-c", head, { targetBranch: "gone" })))).toMatch(/branch "gone" does not exist/);
+    expect(await messageOf(writer.as.pulls.create(input("feature-c", head, { targetBranch: "gone" })))).toMatch(
+      /branch "gone" does not exist/,
+    );
     expect(await messageOf(writer.as.pulls.create(input("main", main)))).toMatch(/same branch/);
     expect(await codeOf(writer.as.pulls.create(input("feature-c", head, { baseSha: "a".repeat(40) })))).toBe("BAD_REQUEST");
     expect(await codeOf(writer.as.pulls.create(input("feature-c", head, { title: "" })))).toBe("BAD_REQUEST");
@@ -111,9 +142,17 @@ describe("pulls.list and pulls.get", () => {
     const label = await owner.as.issues.createLabel({ repoId: repo.id, name: "needs-review", color: "#00ff00" });
     const label2 = await owner.as.issues.createLabel({ repoId: repo.id, name: "api", color: "#0000ff" });
     const db = await getDb();
-    await db.pullRequestLabel.createMany({ data: [{ pullRequestId: all[0].id, labelId: label.id }, { pullRequestId: all[0].id, labelId: label2.id }] });
+    await db.pullRequestLabel.createMany({
+      data: [
+        { pullRequestId: all[0].id, labelId: label.id },
+        { pullRequestId: all[0].id, labelId: label2.id },
+      ],
+    });
     const [top] = await owner.as.pulls.list({ repoId: repo.id, limit: 1 });
-    expect(top.labels).toEqual([{ id: label2.id, name: "api", color: "#0000ff" }, { id: label.id, name: "needs-review", color: "#00ff00" }]);
+    expect(top.labels).toEqual([
+      { id: label2.id, name: "api", color: "#0000ff" },
+      { id: label.id, name: "needs-review", color: "#00ff00" },
+    ]);
     expect(top.author).toMatchObject({ username: expect.any(String) });
     const mine = await owner.as.pulls.list({ repoId: repo.id, authorId: reader.user.id });
     expect(mine.length).toBe(1);
@@ -130,7 +169,15 @@ describe("pulls.list and pulls.get", () => {
     const db = await getDb();
     await db.pullRequestReviewRequest.create({ data: { pullRequestId: pr.id, reviewerId: reader.user.id } });
     const got = await reader.as.pulls.get({ repoId: repo.id, number: pr.number });
-    expect(got).toMatchObject({ id: pr.id, number: pr.number, requestedReviewers: 1, sourceRepo: null, mergedBy: null, mergeSha: null, sourceDeleted: false });
+    expect(got).toMatchObject({
+      id: pr.id,
+      number: pr.number,
+      requestedReviewers: 1,
+      sourceRepo: null,
+      mergedBy: null,
+      mergeSha: null,
+      sourceDeleted: false,
+    });
     expect(got.labels.length).toBe(2);
     expect("stack" in got).toBe(false);
   });
@@ -149,7 +196,13 @@ describe("pulls.update, close, reopen", () => {
     const same = await writer.as.pulls.update({ prId: pr.id, title: "Better title" }); // unchanged: no event
     expect(same).toMatchObject({ title: "Better title", body: "details", isDraft: false });
     const types = (await owner.as.pulls.timeline({ prId: pr.id })).map((e) => [e.type, e.data.field ?? null]);
-    expect(types).toEqual([["opened", null], ["edited", "title"], ["converted_to_draft", null], ["edited", "body"], ["ready_for_review", null]]);
+    expect(types).toEqual([
+      ["opened", null],
+      ["edited", "title"],
+      ["converted_to_draft", null],
+      ["edited", "body"],
+      ["ready_for_review", null],
+    ]);
     const edited = (await owner.as.pulls.timeline({ prId: pr.id }))[1];
     expect(edited.data).toEqual({ field: "title", from: "Add feature-e", to: "Better title" });
   });
@@ -205,15 +258,20 @@ describe("concurrent creates", () => {
       ...Array.from({ length: 4 }, (_, i) => owner.as.issues.create({ repoId: repo.id, title: `racing issue ${i}` })),
     ]);
     const pulls = results.slice(0, 8);
-    const won = pulls.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<{ number: number; id: string }>).value);
+    const won = pulls
+      .filter((r) => r.status === "fulfilled")
+      .map((r) => (r as PromiseFulfilledResult<{ number: number; id: string }>).value);
     expect(won).toHaveLength(1);
-    for (const r of pulls.filter((x) => x.status === "rejected")) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "CONFLICT" });
+    for (const r of pulls.filter((x) => x.status === "rejected"))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "CONFLICT" });
     const issues = results.slice(8).map((r) => (r as PromiseFulfilledResult<{ number: number }>).value.number);
     expect(new Set([won[0].number, ...issues]).size).toBe(5);
     const db = await getDb();
     expect(await db.pullRequest.count({ where: { repoId: repo.id, sourceBranch: "race" } })).toBe(1);
     const refs = (await git(wt.dir, "ls-remote", "origin", "refs/pull/*")).split("\n").filter(Boolean);
-    const numbers = (await db.pullRequest.findMany({ where: { repoId: repo.id }, select: { number: true } })).map((p) => `refs/pull/${p.number}/head`).sort();
+    const numbers = (await db.pullRequest.findMany({ where: { repoId: repo.id }, select: { number: true } }))
+      .map((p) => `refs/pull/${p.number}/head`)
+      .sort();
     expect(refs.map((l) => l.split("\t")[1]).sort()).toEqual(numbers);
   });
 });

@@ -36,7 +36,14 @@ describe("pulls.refreshMergeability", () => {
     await wt.run("checkout", "--quiet", "-B", "topic", "main");
     const first = await wt.commit("topic.txt", "one\n");
     await wt.push("topic");
-    const pr = await owner.as.pulls.create({ repoId: repo.id, title: "Topic", sourceBranch: "topic", targetBranch: "main", headSha: first, baseSha: main });
+    const pr = await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "Topic",
+      sourceBranch: "topic",
+      targetBranch: "main",
+      headSha: first,
+      baseSha: main,
+    });
     const second = await wt.commit("topic.txt", "two\n");
     await wt.push("topic");
 
@@ -46,7 +53,10 @@ describe("pulls.refreshMergeability", () => {
     registerJobHandlers();
     await startJobWorker({ concurrency: 1, pollIntervalMs: 100 });
     await expect
-      .poll(async () => (await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } }))?.headSha ?? null, { timeout: 60_000, interval: 200 })
+      .poll(async () => (await db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } }))?.headSha ?? null, {
+        timeout: 60_000,
+        interval: 200,
+      })
       .toBe(second);
     const row = await db.pullRequestMergeability.findUniqueOrThrow({ where: { pullRequestId: pr.id } });
     expect(row).toMatchObject({ canMerge: true, aheadBy: 2, behindBy: 0, baseTip: main });

@@ -18,9 +18,17 @@ async function conflictWorld() {
   commitFiles(w.work, { "imports.ts": "import a\nimport b\n" }, "imports");
   git(w.work, ["checkout", "-q", "feature"]);
   git(w.work, ["merge", "-q", "main", "-m", "sync"]);
-  commitFiles(w.work, { "imports.ts": "import a\nimport b\nimport feat\n", "src/app.ts": "one\ntwo\nTHREE (feature)\nfour\nfive\nsix\n" }, "feature side");
+  commitFiles(
+    w.work,
+    { "imports.ts": "import a\nimport b\nimport feat\n", "src/app.ts": "one\ntwo\nTHREE (feature)\nfour\nfive\nsix\n" },
+    "feature side",
+  );
   git(w.work, ["checkout", "-q", "main"]);
-  commitFiles(w.work, { "imports.ts": "import a\nimport b\nimport main\n", "src/app.ts": "one\ntwo\n3 (main)\nfour\nfive\nsix\n" }, "main side");
+  commitFiles(
+    w.work,
+    { "imports.ts": "import a\nimport b\nimport main\n", "src/app.ts": "one\ntwo\n3 (main)\nfour\nfive\nsix\n" },
+    "main side",
+  );
   git(w.work, ["push", "-q", "-f", w.gitDir, "main", "feature"]);
   const head = w.tip("feature");
   const pr = await insertPull(w.db, w, { branch: "feature", head });
@@ -36,7 +44,13 @@ describe("pulls.resolveConflicts", () => {
 
     // the suggestion for imports.ts resolves it; src/app.ts is edited by hand
     const imports = conflicts.files.find((f) => f.path === "imports.ts")!;
-    const suggestion = await w.as.writer.ai.suggestConflictResolution({ repoId: w.repoId, path: imports.path, ours: imports.ours!, theirs: imports.theirs!, base: imports.base! });
+    const suggestion = await w.as.writer.ai.suggestConflictResolution({
+      repoId: w.repoId,
+      path: imports.path,
+      ours: imports.ours!,
+      theirs: imports.theirs!,
+      base: imports.base!,
+    });
     expect(suggestion.resolved).toBe("import a\nimport b\nimport main\nimport feat\n");
     const files = [
       { path: "imports.ts", content: suggestion.resolved },
@@ -46,7 +60,9 @@ describe("pulls.resolveConflicts", () => {
     expect(out).toMatchObject({ success: true, commitSha: expect.stringMatching(/^[0-9a-f]{40}$/) });
     expect(out.message).toMatch(/^Merge branch 'main' into feature\n\nConflicts resolved in svc:\n {2}imports.ts\n {2}src\/app.ts$/);
     const writer = await w.db.user.findUniqueOrThrow({ where: { id: w.writer.id } });
-    expect(git(w.gitDir, ["log", "-1", "--format=%P|%an", out.commitSha]).trim()).toBe(`${w.head} ${w.tip("main")}|${writer.name ?? writer.username}`);
+    expect(git(w.gitDir, ["log", "-1", "--format=%P|%an", out.commitSha]).trim()).toBe(
+      `${w.head} ${w.tip("main")}|${writer.name ?? writer.username}`,
+    );
     expect(git(w.gitDir, ["show", `${out.commitSha}:src/app.ts`])).toBe("one\ntwo\n3 (main and feature)\nfour\nfive\nsix\n");
     expect(git(w.gitDir, ["show", `${out.commitSha}:feature.txt`])).toBe("f\n"); // the source's other changes stay
     git(w.gitDir, ["fsck", "--strict"]);
@@ -68,14 +84,19 @@ describe("pulls.resolveConflicts", () => {
       { path: "src/app.ts", content: "one\ntwo\n3\nfour\nfive\nsix\n" },
     ];
     const before = refsOf(w.gitDir);
-    const call = (as: typeof w.as.writer, files = good, expectedHeadSha = w.head) => as.pulls.resolveConflicts({ prId: w.pr.id, files, expectedHeadSha });
+    const call = (as: typeof w.as.writer, files = good, expectedHeadSha = w.head) =>
+      as.pulls.resolveConflicts({ prId: w.pr.id, files, expectedHeadSha });
 
     expect(await messageOf(call(w.as.writer, good, w.second))).toMatch(/moved/);
     expect(await codeOf(call(w.as.writer, good, w.second))).toBe("CONFLICT");
     const marked = [good[0]!, { path: "src/app.ts", content: "one\n<<<<<<< main\n3\n=======\nTHREE\n>>>>>>> feature\n" }];
-    expect(await messageOf(call(w.as.writer, marked))).toBe("conflict markers remain in src/app.ts: remove every <<<<<<<, ======= and >>>>>>> block first");
+    expect(await messageOf(call(w.as.writer, marked))).toBe(
+      "conflict markers remain in src/app.ts: remove every <<<<<<<, ======= and >>>>>>> block first",
+    );
     expect(await messageOf(call(w.as.writer, [good[0]!]))).toBe("every conflicted file must be resolved; missing: src/app.ts");
-    expect(await messageOf(call(w.as.writer, [...good, { path: "feature.txt", content: "x\n" }]))).toBe("not conflicted, so not part of a resolution: feature.txt");
+    expect(await messageOf(call(w.as.writer, [...good, { path: "feature.txt", content: "x\n" }]))).toBe(
+      "not conflicted, so not part of a resolution: feature.txt",
+    );
     expect(await codeOf(call(w.as.reader))).toBe("FORBIDDEN");
     expect(await codeOf(call(w.as.stranger))).toBe("NOT_FOUND");
     expect(await codeOf(call(w.as.anon))).toBe("NOT_FOUND");

@@ -34,7 +34,14 @@ async function openPull(name: string) {
   const first = await wt.sha("HEAD");
   await wt.push(name);
   await wt.run("checkout", "--quiet", "main");
-  const pr = await owner.as.pulls.create({ repoId: repo.id, title: name, sourceBranch: name, targetBranch: "main", headSha: first, baseSha: await wt.sha("main") });
+  const pr = await owner.as.pulls.create({
+    repoId: repo.id,
+    title: name,
+    sourceBranch: name,
+    targetBranch: "main",
+    headSha: first,
+    baseSha: await wt.sha("main"),
+  });
   await wt.run("checkout", "--quiet", name);
   const head = await wt.commit("dir/f0.txt", content(0, "v2"));
   await wt.push(name);
@@ -49,7 +56,15 @@ beforeAll(async () => {
   [owner, reader] = await Promise.all([member("qown"), member("qrea")]);
   repo = await owner.as.repos.create({ name: `q${Math.random().toString(36).slice(2, 8)}` });
   wt = await seededWorkTree(remoteOf(server, owner.token, owner.user.username, repo.name));
-  reviewRepo = { id: repo.id, gitDir: repoGitDir(owner.user.username, repo.name), permission: "admin", ownerId: owner.user.id, isPrivate: false, owner: owner.user.username, name: repo.name };
+  reviewRepo = {
+    id: repo.id,
+    gitDir: repoGitDir(owner.user.username, repo.name),
+    permission: "admin",
+    ownerId: owner.user.id,
+    isPrivate: false,
+    owner: owner.user.username,
+    name: repo.name,
+  };
 }, 120_000);
 
 afterAll(async () => {
@@ -64,10 +79,32 @@ async function seed(prId: string, first: string, head: string, roots: number): P
   const g = await getDb();
   for (let i = 0; i < roots; i++) {
     const inline = i % 10 !== 0;
-    const pos = inline ? { path: `dir/f${Math.floor(i / 2) % FILES}.txt`, line: (i % 40) + 1, side: "RIGHT", endLine: (i % 40) + 1, commitSha: i % 2 ? first : head, diffHunk: "@@ -0,0 +1,40 @@" } : {};
-    const root = await g.pullRequestComment.create({ data: { pullRequestId: prId, authorId: i % 3 ? owner.user.id : reader.user.id, body: `root ${i}`, ...pos } });
-    await g.pullRequestComment.createMany({ data: [1, 2, 3].map((k) => ({ pullRequestId: prId, authorId: k % 2 ? reader.user.id : owner.user.id, body: `reply ${i}.${k}`, replyToId: root.id, ...pos })) });
-    if (i % 7 === 0) await g.pullRequestComment.create({ data: { pullRequestId: prId, authorId: reader.user.id, body: `pending ${i}`, isPending: true, ...pos } });
+    const pos = inline
+      ? {
+          path: `dir/f${Math.floor(i / 2) % FILES}.txt`,
+          line: (i % 40) + 1,
+          side: "RIGHT",
+          endLine: (i % 40) + 1,
+          commitSha: i % 2 ? first : head,
+          diffHunk: "@@ -0,0 +1,40 @@",
+        }
+      : {};
+    const root = await g.pullRequestComment.create({
+      data: { pullRequestId: prId, authorId: i % 3 ? owner.user.id : reader.user.id, body: `root ${i}`, ...pos },
+    });
+    await g.pullRequestComment.createMany({
+      data: [1, 2, 3].map((k) => ({
+        pullRequestId: prId,
+        authorId: k % 2 ? reader.user.id : owner.user.id,
+        body: `reply ${i}.${k}`,
+        replyToId: root.id,
+        ...pos,
+      })),
+    });
+    if (i % 7 === 0)
+      await g.pullRequestComment.create({
+        data: { pullRequestId: prId, authorId: reader.user.id, body: `pending ${i}`, isPending: true, ...pos },
+      });
   }
 }
 
@@ -102,7 +139,13 @@ describe("constant query counts", () => {
   it("pulls.reviews and pulls.reviewers do not grow with the number of reviews", async () => {
     const pr = await openPull("reviews");
     const g = await getDb();
-    const review = (authorId: string, i: number) => ({ pullRequestId: pr.id, authorId, state: i % 2 ? "approved" : "commented", body: `r${i}`, commitSha: pr.head });
+    const review = (authorId: string, i: number) => ({
+      pullRequestId: pr.id,
+      authorId,
+      state: i % 2 ? "approved" : "commented",
+      body: `r${i}`,
+      commitSha: pr.head,
+    });
     await g.pullRequestReview.create({ data: review(reader.user.id, 0) });
     const few = await count(() => listReviews(db, reviewRepo, pr.id));
     const fewReviewers = await count(() => listReviewers(db, reviewRepo, pr.id));

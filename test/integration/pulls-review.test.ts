@@ -29,7 +29,14 @@ async function openPull(content: string[] = FEATURE) {
   const head = await wt.commit("src/app.ts", file(content));
   await wt.push(name);
   await wt.run("checkout", "--quiet", "main");
-  const pr = await writer.as.pulls.create({ repoId: repo.id, title: name, sourceBranch: name, targetBranch: "main", headSha: head, baseSha: main });
+  const pr = await writer.as.pulls.create({
+    repoId: repo.id,
+    title: name,
+    sourceBranch: name,
+    targetBranch: "main",
+    headSha: head,
+    baseSha: main,
+  });
   return { ...pr, branch: name };
 }
 
@@ -58,23 +65,51 @@ describe("pulls.addComment", () => {
   it("adds general and inline comments (RIGHT added line, LEFT deleted line, a range) with their hunk", async () => {
     const pr = await openPull();
     const general = await reader.as.pulls.addComment({ prId: pr.id, body: "looks good" });
-    expect(general).toMatchObject({ body: "looks good", path: null, line: null, side: null, commitSha: null, replyToId: null, isPending: false, author: { id: reader.user.id }, isDeleted: false });
+    expect(general).toMatchObject({
+      body: "looks good",
+      path: null,
+      line: null,
+      side: null,
+      commitSha: null,
+      replyToId: null,
+      isPending: false,
+      author: { id: reader.user.id },
+      isDeleted: false,
+    });
     const right = await reader.as.pulls.addComment({ prId: pr.id, body: "why?", path: "src/app.ts", line: 10 });
     expect(right).toMatchObject({ path: "src/app.ts", line: 10, side: "RIGHT", startLine: null, endLine: 10, commitSha: pr.headSha });
     expect(right.diffHunk).toMatch(/^@@ -7,7 \+7,7 @@/);
     expect(right.diffHunk!.split("\n").slice(-2)).toEqual(["-line 10", "+changed 10"]);
-    const left = await reader.as.pulls.addComment({ prId: pr.id, body: "was fine", path: "src/app.ts", line: 10, side: "LEFT", commitSha: pr.headSha });
+    const left = await reader.as.pulls.addComment({
+      prId: pr.id,
+      body: "was fine",
+      path: "src/app.ts",
+      line: 10,
+      side: "LEFT",
+      commitSha: pr.headSha,
+    });
     expect(left).toMatchObject({ side: "LEFT", line: 10 });
     expect(left.diffHunk!.split("\n").at(-1)).toBe("-line 10");
-    const range = await reader.as.pulls.addComment({ prId: pr.id, body: "these", path: "src/app.ts", startLine: 19, endLine: 22, line: 22 });
+    const range = await reader.as.pulls.addComment({
+      prId: pr.id,
+      body: "these",
+      path: "src/app.ts",
+      startLine: 19,
+      endLine: 22,
+      line: 22,
+    });
     expect(range).toMatchObject({ startLine: 19, endLine: 22, line: 22, side: "RIGHT" });
     // startLine equal to line is a one-line comment
-    expect(await reader.as.pulls.addComment({ prId: pr.id, body: "one", path: "src/app.ts", startLine: 21, line: 21 })).toMatchObject({ startLine: null, line: 21 });
+    expect(await reader.as.pulls.addComment({ prId: pr.id, body: "one", path: "src/app.ts", startLine: 21, line: 21 })).toMatchObject({
+      startLine: null,
+      line: 21,
+    });
   });
 
   it("refuses positions outside the diff, bad ranges and commits that are not the pull request's", async () => {
     const pr = await openPull();
-    const at = (extra: Record<string, unknown>) => reader.as.pulls.addComment({ prId: pr.id, body: "x", path: "src/app.ts", line: 10, ...extra } as never);
+    const at = (extra: Record<string, unknown>) =>
+      reader.as.pulls.addComment({ prId: pr.id, body: "x", path: "src/app.ts", line: 10, ...extra } as never);
     expect(await messageOf(at({ path: "other.txt", line: 1 }))).toMatch(/"other.txt" is not changed by pull request/);
     expect(await messageOf(at({ path: "nope.txt" }))).toMatch(/not changed/);
     expect(await messageOf(at({ line: 2 }))).toMatch(/line 2 \(RIGHT\) of "src\/app.ts" is not part of the diff/);
@@ -88,7 +123,14 @@ describe("pulls.addComment", () => {
     expect(await messageOf(at({ commitSha: "0".repeat(40) }))).toMatch(/no such commit/);
     const other = await openPull(lines(31));
     expect(await messageOf(at({ commitSha: other.headSha }))).toMatch(/head does not contain it/);
-    for (const bad of [{ body: "" }, { body: "   " }, { body: "x".repeat(65_537) }, { line: 0 }, { side: "MIDDLE" }, { commitSha: "abc" }]) {
+    for (const bad of [
+      { body: "" },
+      { body: "   " },
+      { body: "x".repeat(65_537) },
+      { line: 0 },
+      { side: "MIDDLE" },
+      { commitSha: "abc" },
+    ]) {
       expect(await codeOf(at(bad))).toBe("BAD_REQUEST");
     }
     expect(await codeOf(at({ body: "x".repeat(65_536) }))).toBe("OK");
@@ -133,20 +175,42 @@ describe("pending comments and pulls.addReview", () => {
     expect(await codeOf(writer.as.pulls.addComment({ prId: pr.id, body: "x", replyToId: p1.id }))).toBe("NOT_FOUND");
     expect(await codeOf(owner.as.pulls.deleteComment({ commentId: p1.id }))).toBe("NOT_FOUND");
     const review = await reader.as.pulls.addReview({ prId: pr.id, state: "commented", commitSha: pr.headSha });
-    expect(review).toMatchObject({ state: "commented", body: null, commitSha: pr.headSha, isStale: false, commentCount: 3, author: { id: reader.user.id, username: reader.user.username } });
+    expect(review).toMatchObject({
+      state: "commented",
+      body: null,
+      commitSha: pr.headSha,
+      isStale: false,
+      commentCount: 3,
+      author: { id: reader.user.id, username: reader.user.username },
+    });
     const seen = await writer.as.pulls.comments({ prId: pr.id });
-    expect(seen.map((t) => [t.id, t.isPending, t.reviewId])).toEqual([[p1.id, false, review.id], [p2.id, false, review.id]]);
+    expect(seen.map((t) => [t.id, t.isPending, t.reviewId])).toEqual([
+      [p1.id, false, review.id],
+      [p2.id, false, review.id],
+    ]);
     expect(seen[0].replies.map((r) => r.id)).toEqual([reply.id]);
   });
 
   it("refuses the author's approval or request for changes, an empty comment review, and a commit outside the pull request", async () => {
     const pr = await openPull();
-    expect(await messageOf(writer.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: pr.headSha }))).toMatch(/cannot approve your own pull request/);
-    expect(await codeOf(writer.as.pulls.addReview({ prId: pr.id, state: "changes_requested", body: "hm", commitSha: pr.headSha }))).toBe("BAD_REQUEST");
-    expect(await codeOf(writer.as.pulls.addReview({ prId: pr.id, state: "commented", body: "note to self", commitSha: pr.headSha }))).toBe("OK");
-    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "commented", commitSha: pr.headSha }))).toMatch(/needs a body or pending comments/);
-    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "changes_requested", body: " ", commitSha: pr.headSha }))).toMatch(/needs a body/);
-    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: main }))).toMatch(/not a commit of pull request/);
+    expect(await messageOf(writer.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: pr.headSha }))).toMatch(
+      /cannot approve your own pull request/,
+    );
+    expect(await codeOf(writer.as.pulls.addReview({ prId: pr.id, state: "changes_requested", body: "hm", commitSha: pr.headSha }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(await codeOf(writer.as.pulls.addReview({ prId: pr.id, state: "commented", body: "note to self", commitSha: pr.headSha }))).toBe(
+      "OK",
+    );
+    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "commented", commitSha: pr.headSha }))).toMatch(
+      /needs a body or pending comments/,
+    );
+    expect(
+      await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "changes_requested", body: " ", commitSha: pr.headSha })),
+    ).toMatch(/needs a body/);
+    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: main }))).toMatch(
+      /not a commit of pull request/,
+    );
     expect(await codeOf(reader.as.pulls.addReview({ prId: pr.id, state: "rejected" as never, commitSha: pr.headSha }))).toBe("BAD_REQUEST");
     expect(await codeOf(stranger.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: pr.headSha }))).toBe("NOT_FOUND");
     expect((await reader.as.pulls.reviews({ prId: pr.id })).map((r) => r.author?.id)).toEqual([writer.user.id]);
@@ -160,12 +224,27 @@ describe("pending comments and pulls.addReview", () => {
     // an older commit of the pull request is still one of its commits
     await owner.as.pulls.addReview({ prId: pr.id, state: "commented", body: "on the first commit", commitSha: pr.headSha });
     const reviews = await writer.as.pulls.reviews({ prId: pr.id });
-    expect(reviews.map((r) => [r.id, r.state, r.isStale])).toEqual([[first.id, "changes_requested", true], [second.id, "approved", false], [reviews[2].id, "commented", true]]);
-    expect(reviews[0]).toMatchObject({ body: "fix it", commitSha: pr.headSha, commentCount: 0, author: { id: reader.user.id, name: null } });
+    expect(reviews.map((r) => [r.id, r.state, r.isStale])).toEqual([
+      [first.id, "changes_requested", true],
+      [second.id, "approved", false],
+      [reviews[2].id, "commented", true],
+    ]);
+    expect(reviews[0]).toMatchObject({
+      body: "fix it",
+      commitSha: pr.headSha,
+      commentCount: 0,
+      author: { id: reader.user.id, name: null },
+    });
     const events = (await writer.as.pulls.timeline({ prId: pr.id })).filter((e) => e.type === "reviewed");
-    expect(events.map((e) => [e.actor?.id, e.data.state, e.data.reviewId])).toEqual([[reader.user.id, "changes_requested", first.id], [reader2.user.id, "approved", second.id], [owner.user.id, "commented", reviews[2].id]]);
+    expect(events.map((e) => [e.actor?.id, e.data.state, e.data.reviewId])).toEqual([
+      [reader.user.id, "changes_requested", first.id],
+      [reader2.user.id, "approved", second.id],
+      [owner.user.id, "commented", reviews[2].id],
+    ]);
     await writer.as.pulls.close({ prId: pr.id });
-    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: head2 }))).toMatch(/is closed: only comments/);
+    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: head2 }))).toMatch(
+      /is closed: only comments/,
+    );
     expect(await codeOf(reader.as.pulls.addReview({ prId: pr.id, state: "commented", body: "late", commitSha: head2 }))).toBe("OK");
   });
 });
@@ -213,13 +292,22 @@ describe("editing, deleting, resolving", () => {
     const reply = await reader2.as.pulls.addComment({ prId: pr.id, body: "reply", replyToId: root.id });
     const general = await reader.as.pulls.addComment({ prId: pr.id, body: "general" });
     expect(await codeOf(reader2.as.pulls.resolveComment({ commentId: root.id }))).toBe("FORBIDDEN");
-    expect(await messageOf(reader.as.pulls.resolveComment({ commentId: reply.id }))).toMatch(new RegExp(`resolve its thread through the first comment \\(${root.id}\\)`));
+    expect(await messageOf(reader.as.pulls.resolveComment({ commentId: reply.id }))).toMatch(
+      new RegExp(`resolve its thread through the first comment \\(${root.id}\\)`),
+    );
     expect(await messageOf(reader.as.pulls.resolveComment({ commentId: general.id }))).toMatch(/only inline review threads/);
     const resolved = await reader.as.pulls.resolveComment({ commentId: root.id });
     expect(resolved).toMatchObject({ isResolved: true, resolvedBy: { id: reader.user.id } });
     expect(await writer.as.pulls.resolveComment({ commentId: root.id })).toMatchObject({ resolvedBy: { id: reader.user.id } }); // idempotent
-    expect((await owner.as.pulls.comments({ prId: pr.id }))[0]).toMatchObject({ isResolved: true, resolvedBy: { username: reader.user.username } });
-    expect(await writer.as.pulls.unresolveComment({ commentId: root.id })).toMatchObject({ isResolved: false, resolvedBy: null, resolvedAt: null });
+    expect((await owner.as.pulls.comments({ prId: pr.id }))[0]).toMatchObject({
+      isResolved: true,
+      resolvedBy: { username: reader.user.username },
+    });
+    expect(await writer.as.pulls.unresolveComment({ commentId: root.id })).toMatchObject({
+      isResolved: false,
+      resolvedBy: null,
+      resolvedAt: null,
+    });
   });
 });
 
@@ -252,7 +340,6 @@ describe("outdated threads", () => {
     expect(byBody().B).toEqual([false, null, 24]);
     expect([onAdded.id, range.id, left.id].every((id) => threads.some((t) => t.id === id))).toBe(true);
   });
-
 });
 
 describe("pulls.addSuggestion", () => {
@@ -260,10 +347,23 @@ describe("pulls.addSuggestion", () => {
     const pr = await openPull();
     const s = await reader.as.pulls.addSuggestion({ prId: pr.id, body: "better:", suggestion: "fixed 10\n", path: "src/app.ts", line: 10 });
     expect(s).toMatchObject({ suggestion: "fixed 10\n", side: "RIGHT", line: 10, path: "src/app.ts", body: "better:" });
-    const multi = await reader.as.pulls.addSuggestion({ prId: pr.id, body: "", suggestion: "a\nb\n", path: "src/app.ts", startLine: 20, line: 21 });
+    const multi = await reader.as.pulls.addSuggestion({
+      prId: pr.id,
+      body: "",
+      suggestion: "a\nb\n",
+      path: "src/app.ts",
+      startLine: 20,
+      line: 21,
+    });
     expect(multi).toMatchObject({ startLine: 20, line: 21 });
-    expect(await messageOf(reader.as.pulls.addSuggestion({ prId: pr.id, body: "", suggestion: "x", path: "src/app.ts", line: 10, side: "LEFT" }))).toMatch(/side must be RIGHT/);
-    expect(await codeOf(reader.as.pulls.addSuggestion({ prId: pr.id, body: "", suggestion: "x", path: "src/app.ts", line: 2 }))).toBe("BAD_REQUEST");
+    expect(
+      await messageOf(
+        reader.as.pulls.addSuggestion({ prId: pr.id, body: "", suggestion: "x", path: "src/app.ts", line: 10, side: "LEFT" }),
+      ),
+    ).toMatch(/side must be RIGHT/);
+    expect(await codeOf(reader.as.pulls.addSuggestion({ prId: pr.id, body: "", suggestion: "x", path: "src/app.ts", line: 2 }))).toBe(
+      "BAD_REQUEST",
+    );
     const [thread] = await writer.as.pulls.comments({ prId: pr.id });
     expect(thread.suggestion).toBe("fixed 10\n");
   });
@@ -292,16 +392,57 @@ describe("outdated LEFT threads", () => {
 describe("missing commits", () => {
   it("answers CONFLICT (never 500) when the head is gone, and marks threads on vanished commits outdated", async () => {
     const db = await getDb();
-    const counter = await db.repository.update({ where: { id: repo.id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+    const counter = await db.repository.update({
+      where: { id: repo.id },
+      data: { nextIssueNumber: { increment: 1 } },
+      select: { nextIssueNumber: true },
+    });
     const ghost = "c".repeat(40);
     const pr = await db.pullRequest.create({
-      data: { repoId: repo.id, sourceRepoId: repo.id, number: counter.nextIssueNumber - 1, title: "ghost", sourceBranch: "ghost", targetBranch: "main", headSha: ghost, baseSha: main, authorId: writer.user.id },
+      data: {
+        repoId: repo.id,
+        sourceRepoId: repo.id,
+        number: counter.nextIssueNumber - 1,
+        title: "ghost",
+        sourceBranch: "ghost",
+        targetBranch: "main",
+        headSha: ghost,
+        baseSha: main,
+        authorId: writer.user.id,
+      },
     });
-    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: ghost }))).toMatch(/head commit cccccccccc of pull request #\d+ is missing/);
+    expect(await messageOf(reader.as.pulls.addReview({ prId: pr.id, state: "approved", commitSha: ghost }))).toMatch(
+      /head commit cccccccccc of pull request #\d+ is missing/,
+    );
     expect(await codeOf(reader.as.pulls.addComment({ prId: pr.id, body: "x", path: "a.txt", line: 1 }))).toBe("CONFLICT");
-    await db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, body: "old", path: "a.txt", line: 1, endLine: 1, side: "RIGHT", commitSha: "d".repeat(40) } });
-    await db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: reader.user.id, body: "left", path: "a.txt", line: 1, endLine: 1, side: "LEFT", commitSha: "d".repeat(40) } });
+    await db.pullRequestComment.create({
+      data: {
+        pullRequestId: pr.id,
+        authorId: reader.user.id,
+        body: "old",
+        path: "a.txt",
+        line: 1,
+        endLine: 1,
+        side: "RIGHT",
+        commitSha: "d".repeat(40),
+      },
+    });
+    await db.pullRequestComment.create({
+      data: {
+        pullRequestId: pr.id,
+        authorId: reader.user.id,
+        body: "left",
+        path: "a.txt",
+        line: 1,
+        endLine: 1,
+        side: "LEFT",
+        commitSha: "d".repeat(40),
+      },
+    });
     const threads = await reader.as.pulls.comments({ prId: pr.id });
-    expect(threads.map((t) => [t.body, t.isOutdated, t.currentLine])).toEqual([["old", true, null], ["left", true, null]]);
+    expect(threads.map((t) => [t.body, t.isOutdated, t.currentLine])).toEqual([
+      ["old", true, null],
+      ["left", true, null],
+    ]);
   });
 });

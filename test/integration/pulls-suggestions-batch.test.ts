@@ -12,7 +12,8 @@ import { codeOf, messageOf } from "./issues-fixtures";
 import { commitFiles, git, refsOf, rev } from "./merge-fixtures";
 import { cliTree, insertPull, suggest, suggestionWorld } from "./pulls-suggestions-fixtures";
 
-const trailer = (u: { username: string; name: string | null; email: string | null }) => `Co-authored-by: ${u.name ?? u.username} <${u.email ?? `${u.username}@users.noreply.svc`}>`;
+const trailer = (u: { username: string; name: string | null; email: string | null }) =>
+  `Co-authored-by: ${u.name ?? u.username} <${u.email ?? `${u.username}@users.noreply.svc`}>`;
 
 describe("pulls.applySuggestions", () => {
   it("applies suggestions across files as one commit with deduplicated co-author trailers", async () => {
@@ -29,7 +30,9 @@ describe("pulls.applySuggestions", () => {
     expect(w.tip("feature")).toBe(out.commitSha);
     expect(git(w.gitDir, ["rev-list", "--count", `${head}..${out.commitSha}`]).trim()).toBe("1");
     expect(git(w.gitDir, ["log", "-1", "--format=%an%n%B", out.commitSha])).toBe(`${w.owner.username}\n${out.message}\n\n`);
-    expect(git(w.gitDir, ["rev-parse", `${out.commitSha}^{tree}`]).trim()).toBe(cliTree(w, head, { "src/app.ts": "ONE\nTWO\nTHREE\nfour\nfive\nsix\nseven\n", "crlf.txt": "a\r\nb\r\nc\r\nD\r\n" }));
+    expect(git(w.gitDir, ["rev-parse", `${out.commitSha}^{tree}`]).trim()).toBe(
+      cliTree(w, head, { "src/app.ts": "ONE\nTWO\nTHREE\nfour\nfive\nsix\nseven\n", "crlf.txt": "a\r\nb\r\nc\r\nD\r\n" }),
+    );
     const rows = await w.db.pullRequestComment.findMany({ where: { pullRequestId: pr.id } });
     expect(rows.map((r) => [r.appliedSha, r.resolvedById])).toEqual(rows.map(() => [out.commitSha, w.owner.id]));
     const pull = await w.db.pullRequest.findUniqueOrThrow({ where: { id: pr.id }, include: { events: true } });
@@ -48,24 +51,37 @@ describe("pulls.applySuggestions", () => {
     const z = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 4, suggestion: "z" });
     const ok = await suggest(w.db, pr, w.reader.id, { path: "docs/notes.md", line: 3, suggestion: "ok" });
     const m = await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, x.id, y.id, z.id] }));
-    expect(m).toBe(`suggestions overlap, so they cannot be applied together: src/app.ts: comment ${x.id} (lines 2-3) and comment ${y.id} (lines 3-4); src/app.ts: comment ${y.id} (lines 3-4) and comment ${z.id} (lines 4-4)`);
+    expect(m).toBe(
+      `suggestions overlap, so they cannot be applied together: src/app.ts: comment ${x.id} (lines 2-3) and comment ${y.id} (lines 3-4); src/app.ts: comment ${y.id} (lines 3-4) and comment ${z.id} (lines 4-4)`,
+    );
     const other = await suggest(w.db, pr2, w.reader.id, { path: "src/app.ts", line: 1, suggestion: "o" });
     expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, other.id] }))).toMatch(/different pull requests/);
     // a comment in a repository the caller cannot read is "not found", whatever else the batch holds
     const elsewhere = await suggestionWorld();
-    const hidden = await suggest(w.db, await insertPull(w.db, elsewhere, { branch: "feature", head: elsewhere.tip("feature") }), elsewhere.owner.id, { path: "src/app.ts", line: 1, suggestion: "h" });
+    const hidden = await suggest(
+      w.db,
+      await insertPull(w.db, elsewhere, { branch: "feature", head: elsewhere.tip("feature") }),
+      elsewhere.owner.id,
+      { path: "src/app.ts", line: 1, suggestion: "h" },
+    );
     expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, hidden.id] }))).toBe(`comment ${hidden.id} not found`);
     const outdated = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 3, suggestion: "3", commitSha: w.first });
-    expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, outdated.id] }))).toBe(`comment ${outdated.id}: the suggestion is outdated: lines 3-3 of "src/app.ts" changed since it was made; suggest again on the current lines`);
+    expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, outdated.id] }))).toBe(
+      `comment ${outdated.id}: the suggestion is outdated: lines 3-3 of "src/app.ts" changed since it was made; suggest again on the current lines`,
+    );
     const left = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 1, suggestion: "l", side: "LEFT" });
     expect(await codeOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, left.id] }))).toBe("BAD_REQUEST");
     expect(await codeOf(w.as.reader.pulls.applySuggestions({ commentIds: [ok.id] }))).toBe("FORBIDDEN");
     expect(await codeOf(w.as.stranger.pulls.applySuggestions({ commentIds: [ok.id] }))).toBe("NOT_FOUND");
-    expect(await codeOf((await callerFor(actorOf(w.owner, ["repo:read"]))).pulls.applySuggestions({ commentIds: [ok.id] }))).toBe("FORBIDDEN");
+    expect(await codeOf((await callerFor(actorOf(w.owner, ["repo:read"]))).pulls.applySuggestions({ commentIds: [ok.id] }))).toBe(
+      "FORBIDDEN",
+    );
     expect(await codeOf(w.as.anon.pulls.applySuggestions({ commentIds: [ok.id] }))).toBe("UNAUTHORIZED");
     expect(await codeOf(w.as.owner.pulls.applySuggestions({ commentIds: [] }))).toBe("BAD_REQUEST");
     expect(await codeOf(w.as.owner.pulls.applySuggestions({ commentIds: Array.from({ length: 101 }, () => ok.id) }))).toBe("BAD_REQUEST");
-    expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, "00000000-0000-4000-8000-000000000000"] }))).toMatch(/comment 00000000-0000-4000-8000-000000000000 not found/);
+    expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [ok.id, "00000000-0000-4000-8000-000000000000"] }))).toMatch(
+      /comment 00000000-0000-4000-8000-000000000000 not found/,
+    );
     expect(refsOf(w.gitDir)).toBe(refs);
     expect(await w.db.pullRequestComment.count({ where: { pullRequestId: pr.id, appliedSha: { not: null } } })).toBe(0);
     // the valid ones together still apply
@@ -88,7 +104,9 @@ describe("suggestions on a pull request from a fork", () => {
     const c = await suggest(w.db, pr, w.owner.id, { path: "fix.txt", line: 1, suggestion: "fixed" });
     const before = [refsOf(forkDir), refsOf(w.gitDir)];
     for (const caller of [w.as.owner, w.as.writer]) {
-      expect(await messageOf(caller.pulls.applySuggestion({ commentId: c.id }))).toBe(`the source branch "fix" is in the fork ${w.stranger.username}/${fork.name}, which you cannot write to`);
+      expect(await messageOf(caller.pulls.applySuggestion({ commentId: c.id }))).toBe(
+        `the source branch "fix" is in the fork ${w.stranger.username}/${fork.name}, which you cannot write to`,
+      );
       expect(await messageOf(caller.pulls.applySuggestions({ commentIds: [c.id] }))).toMatch(/which you cannot write to/);
     }
     expect([refsOf(forkDir), refsOf(w.gitDir)]).toEqual(before);

@@ -35,24 +35,65 @@ export async function suggestionWorld(opts: { isPrivate?: boolean } = {}) {
 export type SuggestionWorld = Awaited<ReturnType<typeof suggestionWorld>>;
 
 /** Inserts an open pull request row source → target (numbered from the shared counter), authored by the writer. */
-export async function insertPull(db: Db, w: { repoId: string; writer: { id: string } }, source: { repoId?: string; branch: string; head: string }, extra: { state?: string; target?: string; baseSha?: string; authorId?: string } = {}) {
+export async function insertPull(
+  db: Db,
+  w: { repoId: string; writer: { id: string } },
+  source: { repoId?: string; branch: string; head: string },
+  extra: { state?: string; target?: string; baseSha?: string; authorId?: string } = {},
+) {
   return db.$transaction(async (tx) => {
-    const counter = await tx.repository.update({ where: { id: w.repoId }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+    const counter = await tx.repository.update({
+      where: { id: w.repoId },
+      data: { nextIssueNumber: { increment: 1 } },
+      select: { nextIssueNumber: true },
+    });
     return tx.pullRequest.create({
       data: {
-        repoId: w.repoId, number: counter.nextIssueNumber - 1, title: `from ${source.branch}`, state: extra.state ?? "open",
-        sourceRepoId: source.repoId ?? w.repoId, sourceBranch: source.branch, targetBranch: extra.target ?? "main", headSha: source.head, baseSha: extra.baseSha ?? source.head, authorId: extra.authorId ?? w.writer.id,
+        repoId: w.repoId,
+        number: counter.nextIssueNumber - 1,
+        title: `from ${source.branch}`,
+        state: extra.state ?? "open",
+        sourceRepoId: source.repoId ?? w.repoId,
+        sourceBranch: source.branch,
+        targetBranch: extra.target ?? "main",
+        headSha: source.head,
+        baseSha: extra.baseSha ?? source.head,
+        authorId: extra.authorId ?? w.writer.id,
       },
     });
   });
 }
 
 /** A suggestion comment on `path` lines startLine..line (RIGHT side, on `commitSha`, default the pull request's head). */
-export async function suggest(db: Db, pr: { id: string; headSha: string }, authorId: string, c: { path: string; line: number; startLine?: number; suggestion: string | null; side?: string; commitSha?: string; isPending?: boolean; replyToId?: string }) {
+export async function suggest(
+  db: Db,
+  pr: { id: string; headSha: string },
+  authorId: string,
+  c: {
+    path: string;
+    line: number;
+    startLine?: number;
+    suggestion: string | null;
+    side?: string;
+    commitSha?: string;
+    isPending?: boolean;
+    replyToId?: string;
+  },
+) {
   return db.pullRequestComment.create({
     data: {
-      pullRequestId: pr.id, authorId, body: "how about this", path: c.path, line: c.line, startLine: c.startLine ?? null, endLine: c.startLine ? c.line : null,
-      side: c.side ?? "RIGHT", commitSha: c.commitSha ?? pr.headSha, suggestion: c.suggestion, isPending: c.isPending ?? false, replyToId: c.replyToId ?? null,
+      pullRequestId: pr.id,
+      authorId,
+      body: "how about this",
+      path: c.path,
+      line: c.line,
+      startLine: c.startLine ?? null,
+      endLine: c.startLine ? c.line : null,
+      side: c.side ?? "RIGHT",
+      commitSha: c.commitSha ?? pr.headSha,
+      suggestion: c.suggestion,
+      isPending: c.isPending ?? false,
+      replyToId: c.replyToId ?? null,
     },
   });
 }

@@ -17,8 +17,15 @@ describe("pulls.applySuggestion", () => {
     const w = await suggestionWorld();
     const head = w.tip("feature");
     const pr = await insertPull(w.db, w, { branch: "feature", head });
-    const root = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", startLine: 2, line: 3, suggestion: "deux\ntrois\nthree and a half" });
-    const reply = await w.db.pullRequestComment.create({ data: { pullRequestId: pr.id, authorId: w.owner.id, body: "+1", replyToId: root.id, path: "src/app.ts", line: 3, side: "RIGHT" } });
+    const root = await suggest(w.db, pr, w.reader.id, {
+      path: "src/app.ts",
+      startLine: 2,
+      line: 3,
+      suggestion: "deux\ntrois\nthree and a half",
+    });
+    const reply = await w.db.pullRequestComment.create({
+      data: { pullRequestId: pr.id, authorId: w.owner.id, body: "+1", replyToId: root.id, path: "src/app.ts", line: 3, side: "RIGHT" },
+    });
 
     const out = await w.as.writer.pulls.applySuggestion({ commentId: root.id });
     const reader = await w.db.user.findUniqueOrThrow({ where: { id: w.reader.id } });
@@ -26,14 +33,20 @@ describe("pulls.applySuggestion", () => {
     const message = `Apply suggestion from @${reader.username}\n\nCo-authored-by: ${reader.name ?? reader.username} <${reader.email ?? `${reader.username}@users.noreply.svc`}>`;
     expect(out).toEqual({ success: true, commitSha: expect.stringMatching(/^[0-9a-f]{40}$/), message });
     expect(w.tip("feature")).toBe(out.commitSha);
-    expect(git(w.gitDir, ["log", "-1", "--format=%P|%an|%cn|%B", out.commitSha])).toBe(`${head}|${writer.name ?? writer.username}|${writer.name ?? writer.username}|${message}\n\n`);
+    expect(git(w.gitDir, ["log", "-1", "--format=%P|%an|%cn|%B", out.commitSha])).toBe(
+      `${head}|${writer.name ?? writer.username}|${writer.name ?? writer.username}|${message}\n\n`,
+    );
     // the same edit made with the git CLI gives the same tree
-    expect(git(w.gitDir, ["rev-parse", `${out.commitSha}^{tree}`]).trim()).toBe(cliTree(w, head, { "src/app.ts": "one\ndeux\ntrois\nthree and a half\nfour\nfive\nsix\n" }));
+    expect(git(w.gitDir, ["rev-parse", `${out.commitSha}^{tree}`]).trim()).toBe(
+      cliTree(w, head, { "src/app.ts": "one\ndeux\ntrois\nthree and a half\nfour\nfive\nsix\n" }),
+    );
     // the pull request: head, refs/pull/N/head, a "pushed" event by the applier
     const row = await w.db.pullRequest.findUniqueOrThrow({ where: { id: pr.id }, include: { events: true } });
     expect(row.headSha).toBe(out.commitSha);
     expect(await readRef(w.gitDir, `refs/pull/${pr.number}/head`)).toBe(out.commitSha);
-    expect(row.events.map((e) => [e.type, JSON.parse(e.data), e.actorId])).toEqual([["pushed", { commits: 1, before: head, after: out.commitSha }, w.writer.id]]);
+    expect(row.events.map((e) => [e.type, JSON.parse(e.data), e.actorId])).toEqual([
+      ["pushed", { commits: 1, before: head, after: out.commitSha }, w.writer.id],
+    ]);
     // the comment records the commit; its thread is resolved by the applier
     const [c, r] = await Promise.all([root, reply].map((x) => w.db.pullRequestComment.findUniqueOrThrow({ where: { id: x.id } })));
     expect(c).toMatchObject({ appliedSha: out.commitSha, resolvedById: w.writer.id });
@@ -45,7 +58,12 @@ describe("pulls.applySuggestion", () => {
     const head2 = out.commitSha;
     const pr2 = await w.db.pullRequest.findUniqueOrThrow({ where: { id: pr.id } });
     const root2 = await suggest(w.db, pr2, w.reader.id, { path: "docs/notes.md", line: 1, suggestion: null });
-    const reply2 = await suggest(w.db, pr2, w.owner.id, { path: "docs/notes.md", line: 1, suggestion: "# Release notes", replyToId: root2.id });
+    const reply2 = await suggest(w.db, pr2, w.owner.id, {
+      path: "docs/notes.md",
+      line: 1,
+      suggestion: "# Release notes",
+      replyToId: root2.id,
+    });
     const out2 = await w.as.owner.pulls.applySuggestion({ commentId: reply2.id });
     expect(out2.message).toBe(`Apply suggestion from @${w.owner.username}`); // own suggestion: no co-author trailer
     expect(git(w.gitDir, ["show", `${out2.commitSha}:docs/notes.md`])).toBe("# Release notes\n\nfirst\nsecond\n");
@@ -68,7 +86,9 @@ describe("pulls.applySuggestion", () => {
 
     const crlf = await apply({ path: "crlf.txt", startLine: 2, line: 3, suggestion: "B1\nB2\nB3\n" });
     expect(blob(crlf.commitSha, "crlf.txt")).toBe("a\r\nB1\r\nB2\r\nB3\r\nd\r\n");
-    expect(git(w.gitDir, ["rev-parse", `${crlf.commitSha}^{tree}`]).trim()).toBe(cliTree(w, crlf.before, { "crlf.txt": "a\r\nB1\r\nB2\r\nB3\r\nd\r\n" }));
+    expect(git(w.gitDir, ["rev-parse", `${crlf.commitSha}^{tree}`]).trim()).toBe(
+      cliTree(w, crlf.before, { "crlf.txt": "a\r\nB1\r\nB2\r\nB3\r\nd\r\n" }),
+    );
     // a suggestion typed with CRLF into a CRLF file is not doubled
     const crlf2 = await apply({ path: "crlf.txt", line: 1, suggestion: "A\r\n" });
     expect(blob(crlf2.commitSha, "crlf.txt")).toBe("A\r\nB1\r\nB2\r\nB3\r\nd\r\n");
@@ -132,7 +152,11 @@ describe("pulls.applySuggestion", () => {
     expect(await messageOf(w.as.owner.pulls.applySuggestion({ commentId: good.id }))).toMatch(/already applied in [0-9a-f]{40}/);
     expect(refsOf(w.gitDir)).toBe(after);
     // closed, then merged
-    const other = await suggest(w.db, { id: pr.id, headSha: applied.commitSha }, w.reader.id, { path: "src/app.ts", line: 2, suggestion: "dos" });
+    const other = await suggest(w.db, { id: pr.id, headSha: applied.commitSha }, w.reader.id, {
+      path: "src/app.ts",
+      line: 2,
+      suggestion: "dos",
+    });
     await w.db.pullRequest.update({ where: { id: pr.id }, data: { state: "closed" } });
     expect(await messageOf(w.as.owner.pulls.applySuggestion({ commentId: other.id }))).toMatch(/pull request is closed/);
     await w.db.pullRequest.update({ where: { id: pr.id }, data: { state: "merged" } });
@@ -161,7 +185,10 @@ describe("pulls.applySuggestion", () => {
     const pr = await insertPull(w.db, w, { branch: "feature", head });
     const a = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", startLine: 2, line: 3, suggestion: "A" });
     const b = await suggest(w.db, pr, w.owner.id, { path: "src/app.ts", line: 3, suggestion: "B" });
-    const results = await Promise.allSettled([w.as.writer.pulls.applySuggestion({ commentId: a.id }), w.as.owner.pulls.applySuggestion({ commentId: b.id })]);
+    const results = await Promise.allSettled([
+      w.as.writer.pulls.applySuggestion({ commentId: a.id }),
+      w.as.owner.pulls.applySuggestion({ commentId: b.id }),
+    ]);
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.filter((r) => r.status === "rejected");
     expect(won).toHaveLength(1);
@@ -175,7 +202,10 @@ describe("pulls.applySuggestion", () => {
     expect((await w.db.pullRequest.findUniqueOrThrow({ where: { id: pr.id } })).headSha).toBe(winner);
     // the same suggestion applied twice at once: exactly one commit lands
     const c = await suggest(w.db, { id: pr.id, headSha: winner }, w.reader.id, { path: "docs/notes.md", line: 3, suggestion: "1st" });
-    const twice = await Promise.allSettled([w.as.writer.pulls.applySuggestion({ commentId: c.id }), w.as.owner.pulls.applySuggestion({ commentId: c.id })]);
+    const twice = await Promise.allSettled([
+      w.as.writer.pulls.applySuggestion({ commentId: c.id }),
+      w.as.owner.pulls.applySuggestion({ commentId: c.id }),
+    ]);
     expect(twice.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(git(w.gitDir, ["rev-list", "--count", `${winner}..refs/heads/feature`]).trim()).toBe("1");
     git(w.gitDir, ["fsck", "--strict"]);

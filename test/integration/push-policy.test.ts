@@ -41,7 +41,10 @@ async function gitOk(args: string[], opts: Parameters<typeof git>[1] = {}): Prom
 
 /** A private key block built at run time (so this file holds no armour line). */
 function keyBlock(): string {
-  const body = randomBytes(240).toString("base64").match(/.{1,64}/g)!.join("\n");
+  const body = randomBytes(240)
+    .toString("base64")
+    .match(/.{1,64}/g)!
+    .join("\n");
   return `-----BEGIN ${"OPENSSH"} PRIVATE KEY-----\n${body}\n-----END ${"OPENSSH"} PRIVATE KEY-----\n`;
 }
 
@@ -167,19 +170,30 @@ describe("push policy (pre-receive)", () => {
     const revoked = await makeToken(owner);
     await revokeToken(await getDb(), owner.id, revoked.slice(4, 12));
     const expired = await makeToken(owner, ["repo:read"], 1);
-    await (await getDb()).accessToken.updateMany({ where: { prefix: expired.slice(4, 12) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await (
+      await getDb()
+    ).accessToken.updateMany({ where: { prefix: expired.slice(4, 12) }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const lookalike = `svc_${randomBase62(8)}_${randomBase62(46)}`; // checksum almost surely wrong
-    await commitFile(dir, "src/test.ts", `const a = "${lookalike}";\nconst b = "${revoked}";\nconst c = "svc_AAAAAAAA_${"b".repeat(40)}";\nconst d = "${expired}";\n`);
+    await commitFile(
+      dir,
+      "src/test.ts",
+      `const a = "${lookalike}";\nconst b = "${revoked}";\nconst c = "svc_AAAAAAAA_${"b".repeat(40)}";\nconst d = "${expired}";\n`,
+    );
     await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
 
     // a token made before the checksum existed: 40 random characters, stored by hash
     const prefix = randomBase62(8);
     const legacy = `svc_${prefix}_${randomBase62(40)}`;
-    await (await getDb()).accessToken.create({ data: { userId: owner.id, name: "legacy", prefix, tokenHash: hashToken(legacy), scopes: "repo:read" } });
+    await (
+      await getDb()
+    ).accessToken.create({ data: { userId: owner.id, name: "legacy", prefix, tokenHash: hashToken(legacy), scopes: "repo:read" } });
     expect(await verifyPersonalAccessToken(await getDb(), legacy)).toMatchObject({ userId: owner.id });
     expect(await isLiveToken(await getDb(), legacy)).toBe(true);
     // a current-length token with a wrong checksum is refused before any lookup
-    await expect(verifyPersonalAccessToken(await getDb(), lookalike)).rejects.toMatchObject({ code: "UNAUTHORIZED", message: "invalid token" });
+    await expect(verifyPersonalAccessToken(await getDb(), lookalike)).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+      message: "invalid token",
+    });
     expect(await isLiveToken(await getDb(), lookalike)).toBe(false);
     await commitFile(dir, "deploy/ci.yml", `steps:\n  - run: curl -H "Authorization: Bearer ${legacy}" http://x\n`);
     const r = await git(["push", remote, "main"], { cwd: dir });
@@ -213,7 +227,10 @@ describe("push policy (pre-receive)", () => {
     const hook = path.join(getConfig().appRoot, "server", "git", "hooks", "pre-receive");
     const runHook = (env: Record<string, string>) =>
       new Promise<Run>((resolve, reject) => {
-        const child = spawn(hook, [], { cwd: gitDir, env: { PATH: process.env.PATH, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv });
+        const child = spawn(hook, [], {
+          cwd: gitDir,
+          env: { PATH: process.env.PATH, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+        });
         const err: Buffer[] = [];
         child.stderr.on("data", (c: Buffer) => err.push(c));
         child.stdout.resume();
@@ -221,7 +238,10 @@ describe("push policy (pre-receive)", () => {
         child.stdin.end(`${"0".repeat(40)} ${sha} refs/heads/other\n`);
         child.on("close", (code) => resolve({ code: code ?? 1, stdout: "", stderr: Buffer.concat(err).toString("utf8") }));
       });
-    expect(await runHook({})).toMatchObject({ code: 1, stderr: expect.stringMatching(/svc could not check this push \(the hook was started without svc\)/) });
+    expect(await runHook({})).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/svc could not check this push \(the hook was started without svc\)/),
+    });
     const gone = await runHook({ SVC_HOOK_SOCKET: path.join(tmpRoot, "nothing.sock"), SVC_HOOK_KEY: "k" });
     expect(gone).toMatchObject({ code: 1, stderr: expect.stringMatching(/svc is unreachable: ENOENT/) });
 
@@ -245,13 +265,20 @@ describe("push policy (pre-receive)", () => {
     // a commit no ref points to: new to the repository, as pushed objects are
     const tree = (await gitOk(["write-tree"], { cwd: dir })).trim();
     const commit = (await gitOk(["commit-tree", tree, "-p", "HEAD", "-m", "unreferenced"], { cwd: dir })).trim();
-    const input = { gitDir: path.join(dir, ".git"), input: `${"0".repeat(40)} ${commit} refs/heads/new\n`, pushOptions: [], quarantine: null };
+    const input = {
+      gitDir: path.join(dir, ".git"),
+      input: `${"0".repeat(40)} ${commit} refs/heads/new\n`,
+      pushOptions: [],
+      quarantine: null,
+    };
     const full = await checkPush(await getDb(), input);
     expect(full.ok).toBe(false);
     expect(full.messages).toContain(`error:   ${name}:2  svc personal access token (valid on this server) (commit ${commit.slice(0, 10)})`);
     const cut = await checkPush(await getDb(), { ...input, maxScanBytes: 64 * 1024 });
     expect(cut.ok).toBe(true);
-    expect(cut.messages).toEqual([expect.stringMatching(/^warning: secret scanning stopped after 65536 bytes of changes; the rest of this push was not scanned$/)]);
+    expect(cut.messages).toEqual([
+      expect.stringMatching(/^warning: secret scanning stopped after 65536 bytes of changes; the rest of this push was not scanned$/),
+    ]);
     // a quarantine outside the repository is refused
     await expect(checkPush(await getDb(), { ...input, quarantine: os.tmpdir() })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   }, 120_000);

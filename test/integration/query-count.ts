@@ -24,13 +24,18 @@ export async function countingDb(): Promise<CountingDb> {
   await getDb(); // migrated
   const config = getConfig();
   const log = [{ emit: "event" as const, level: "query" as const }];
-  const db = config.provider === "postgresql"
-    ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
-    : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
+  const db =
+    config.provider === "postgresql"
+      ? (new PgPrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }), log }) as unknown as Db)
+      : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: config.databaseUrl }), log });
   let queries = 0;
-  (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => { queries++; });
+  (db as unknown as { $on: (e: "query", f: () => void) => void }).$on("query", () => {
+    queries++;
+  });
   registerReader(db, readerFor(config.databaseUrl));
-  const stop = observeReads(() => { queries++; });
+  const stop = observeReads(() => {
+    queries++;
+  });
   return {
     db,
     async count(fn) {

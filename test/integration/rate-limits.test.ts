@@ -32,7 +32,14 @@ const newAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 
 
 /** What each of `attempts` answered: "null", "ok" or the AppError code. */
 async function outcomes(attempts: Promise<unknown>[]): Promise<string[]> {
-  return Promise.all(attempts.map((p) => p.then((r) => (r === null ? "null" : "ok"), (e) => (e instanceof AppError ? e.code : String(e)))));
+  return Promise.all(
+    attempts.map((p) =>
+      p.then(
+        (r) => (r === null ? "null" : "ok"),
+        (e) => (e instanceof AppError ? e.code : String(e)),
+      ),
+    ),
+  );
 }
 const count = (xs: string[], x: string) => xs.filter((y) => y === x).length;
 
@@ -75,10 +82,12 @@ describe("sign-in limits", () => {
     const ip = newAddress();
     const per = LIMITS.signInFailures.points;
     const accounts = Array.from({ length: LIMITS.signInAddressFailures.points / per }, (_, i) => `spray-${i}-${randomInt(1e9)}`);
-    for (const a of accounts) expect(count(await outcomes(Array.from({ length: per }, () => authenticate(db, a, "x", ip))), "null")).toBe(per);
+    for (const a of accounts)
+      expect(count(await outcomes(Array.from({ length: per }, () => authenticate(db, a, "x", ip))), "null")).toBe(per);
     const user = await makeUser("spr");
     await expect(authenticate(db, user.username, "password123", ip)).rejects.toMatchObject({
-      code: "TOO_MANY_REQUESTS", message: expect.stringMatching(/^too many failed sign-in attempts from your address/),
+      code: "TOO_MANY_REQUESTS",
+      message: expect.stringMatching(/^too many failed sign-in attempts from your address/),
     });
     expect(await authenticate(db, user.username, "password123", newAddress())).toMatchObject({ id: user.id });
   });
@@ -92,17 +101,21 @@ describe("sign-in limits", () => {
     const per = LIMITS.signInFailures.points;
     for (let i = 0; i < LIMITS.signInAccountFailures.points / per; i++) {
       const ip = newAddress();
-      expect(await outcomes(Array.from({ length: per }, () => authenticate(db, user.username, "guess", ip)))).toEqual(Array(per).fill("null"));
+      expect(await outcomes(Array.from({ length: per }, () => authenticate(db, user.username, "guess", ip)))).toEqual(
+        Array(per).fill("null"),
+      );
     }
     // … and now the account-wide count (100 / hour) is used up for addresses it has never seen
     const stranger = newAddress();
     await expect(authenticate(db, user.username, "password123", stranger)).rejects.toMatchObject({
-      code: "TOO_MANY_REQUESTS", message: expect.stringMatching(/sign in from an address you used before/),
+      code: "TOO_MANY_REQUESTS",
+      message: expect.stringMatching(/sign in from an address you used before/),
     });
     // the owner's usual address is not held
     expect(await authenticate(db, user.username, "password123", home)).toMatchObject({ id: user.id });
     // refusals at the account level took nothing from the stranger's own counts
-    for (let i = 0; i < 15; i++) await expect(authenticate(db, user.username, "guess", stranger)).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    for (let i = 0; i < 15; i++)
+      await expect(authenticate(db, user.username, "guess", stranger)).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
     await reset("signInAccountFailures", user.username.toLowerCase()); // the hour passes
     expect(await authenticate(db, user.username, "password123", stranger)).toMatchObject({ id: user.id });
   });
@@ -118,14 +131,19 @@ describe("sign-in limits", () => {
     const db = await getDb();
     const user = await makeUser("v6");
     const net = `2001:db8:${randomInt(65536).toString(16)}:${randomInt(65536).toString(16)}`;
-    for (let i = 0; i < LIMITS.signInFailures.points; i++) expect(await authenticate(db, user.username, "x", `${net}::${i + 1}`)).toBeNull();
+    for (let i = 0; i < LIMITS.signInFailures.points; i++)
+      expect(await authenticate(db, user.username, "x", `${net}::${i + 1}`)).toBeNull();
     await expect(authenticate(db, user.username, "password123", `${net}:ffff::1`)).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
   });
 });
 
 describe("sign-up", () => {
   async function post(url: string, ip: string, input: unknown) {
-    const res = await fetch(`${url}/api/trpc/users.signUp`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify(input) });
+    const res = await fetch(`${url}/api/trpc/users.signUp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": ip },
+      body: JSON.stringify(input),
+    });
     return { status: res.status, body: await res.json(), retryAfter: res.headers.get("retry-after") };
   }
 
@@ -135,7 +153,10 @@ describe("sign-up", () => {
       const ip = newAddress();
       const n = LIMITS.signUps.points;
       for (let i = 0; i < n; i++) {
-        const input = i % 4 === 0 ? { username: `su${i}x${randomInt(1e6)}`, password: "short" } : { username: `su${i}x${randomInt(1e6)}`, password: "password123" };
+        const input =
+          i % 4 === 0
+            ? { username: `su${i}x${randomInt(1e6)}`, password: "short" }
+            : { username: `su${i}x${randomInt(1e6)}`, password: "password123" };
         expect((await post(server.url, ip, input)).status).toBe(i % 4 === 0 ? 400 : 200);
       }
       const refused = await post(server.url, ip, { username: `late${randomInt(1e6)}`, password: "password123" });
@@ -156,12 +177,19 @@ describe("sign-up", () => {
     const tag = randomInt(1e9);
     const a = await signUp(db, { username: `em${tag}`, password: "password123", email: `Alice.${tag}@Example.COM` });
     expect(a.email).toBe(`alice.${tag}@example.com`);
-    await expect(signUp(db, { username: `em${tag}b`, password: "password123", email: `alice.${tag}@example.com` })).rejects.toMatchObject({ code: "CONFLICT", message: "that email is already in use" });
-    await expect(signUp(db, { username: `em${tag}c`, password: "password123", email: `ALICE.${tag}@EXAMPLE.COM` })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(signUp(db, { username: `em${tag}b`, password: "password123", email: `alice.${tag}@example.com` })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "that email is already in use",
+    });
+    await expect(signUp(db, { username: `em${tag}c`, password: "password123", email: `ALICE.${tag}@EXAMPLE.COM` })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
     // a row stored before emails were lower-cased still conflicts
     const legacy = await makeUser("leg");
     await db.user.update({ where: { id: legacy.id }, data: { email: `Bob.${tag}@Example.com` } });
-    await expect(signUp(db, { username: `em${tag}d`, password: "password123", email: `bob.${tag}@example.com` })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(signUp(db, { username: `em${tag}d`, password: "password123", email: `bob.${tag}@example.com` })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 });
 
@@ -171,7 +199,9 @@ describe("creation limits per user", () => {
   it("issues: read-level callers get the strict limit, writers the generous one", async () => {
     const w = await issueWorld({ isPrivate: false });
     const n = LIMITS.issuesAsReader.points;
-    const made = await Promise.allSettled(Array.from({ length: n + 5 }, (_, i) => w.as.reader.issues.create({ repoId: w.repoId, title: `r${i}` })));
+    const made = await Promise.allSettled(
+      Array.from({ length: n + 5 }, (_, i) => w.as.reader.issues.create({ repoId: w.repoId, title: `r${i}` })),
+    );
     expect(made.filter((m) => m.status === "fulfilled")).toHaveLength(n);
     const refused = made.filter((m) => m.status === "rejected").map((m) => (m as PromiseRejectedResult).reason as TRPCError);
     expect(refused.map(trpcCode)).toEqual(Array(5).fill("TOO_MANY_REQUESTS"));
@@ -186,9 +216,13 @@ describe("creation limits per user", () => {
     const w = await issueWorld({ isPrivate: false });
     const issue = await w.as.owner.issues.create({ repoId: w.repoId, title: "talk" });
     const n = LIMITS.commentsAsReader.points;
-    const made = await Promise.allSettled(Array.from({ length: n + 3 }, (_, i) => w.as.reader.issues.addComment({ repoId: w.repoId, number: issue.number, body: `c${i}` })));
+    const made = await Promise.allSettled(
+      Array.from({ length: n + 3 }, (_, i) => w.as.reader.issues.addComment({ repoId: w.repoId, number: issue.number, body: `c${i}` })),
+    );
     expect(made.filter((m) => m.status === "fulfilled")).toHaveLength(n);
-    expect(made.filter((m) => m.status === "rejected").map((m) => trpcCode((m as PromiseRejectedResult).reason))).toEqual(Array(3).fill("TOO_MANY_REQUESTS"));
+    expect(made.filter((m) => m.status === "rejected").map((m) => trpcCode((m as PromiseRejectedResult).reason))).toEqual(
+      Array(3).fill("TOO_MANY_REQUESTS"),
+    );
     expect(await w.as.reader.issues.comments({ repoId: w.repoId, number: issue.number })).toHaveLength(n); // nothing partial
     expect(await codeOf(w.as.writer.issues.addComment({ repoId: w.repoId, number: issue.number, body: "still fine" }))).toBe("OK");
   }, 120_000);
@@ -203,7 +237,11 @@ describe("creation limits per user", () => {
     expect(await db.accessToken.count({ where: { userId: user.id } })).toBe(n);
     const server = await startServer();
     try {
-      const r = await fetch(`${server.url}/api/tokens`, { method: "POST", headers: { authorization: `Bearer ${await serviceToken(user)}`, "content-type": "application/json" }, body: JSON.stringify({ name: "one more" }) });
+      const r = await fetch(`${server.url}/api/tokens`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${await serviceToken(user)}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "one more" }),
+      });
       expect(r.status).toBe(429);
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
     } finally {
@@ -217,9 +255,18 @@ describe("label caps", () => {
     const w = await issueWorld();
     const c = w.as.owner;
     const labels = [];
-    for (let i = 0; i < MAX_LABELS_PER_ISSUE + 5; i++) labels.push(await c.issues.createLabel({ repoId: w.repoId, name: `l${i}`, color: "#000000" }));
-    const issue = await c.issues.create({ repoId: w.repoId, title: "many", labels: labels.slice(0, MAX_LABELS_PER_ISSUE - 3).map((l) => l.name) });
-    const codes = await Promise.all(labels.slice(MAX_LABELS_PER_ISSUE - 3).map((l) => codeOf(c.issues.addLabel({ repoId: w.repoId, number: issue.number, labelId: l.id }))));
+    for (let i = 0; i < MAX_LABELS_PER_ISSUE + 5; i++)
+      labels.push(await c.issues.createLabel({ repoId: w.repoId, name: `l${i}`, color: "#000000" }));
+    const issue = await c.issues.create({
+      repoId: w.repoId,
+      title: "many",
+      labels: labels.slice(0, MAX_LABELS_PER_ISSUE - 3).map((l) => l.name),
+    });
+    const codes = await Promise.all(
+      labels
+        .slice(MAX_LABELS_PER_ISSUE - 3)
+        .map((l) => codeOf(c.issues.addLabel({ repoId: w.repoId, number: issue.number, labelId: l.id }))),
+    );
     expect(count(codes, "OK")).toBe(3);
     expect(count(codes, "BAD_REQUEST")).toBe(5);
     const carried = (await c.issues.get({ repoId: w.repoId, number: issue.number })).labels;
@@ -237,9 +284,21 @@ describe("label caps", () => {
   it(`a repository defines at most ${MAX_LABELS_PER_REPO} labels`, async () => {
     const w = await issueWorld();
     const db = await getDb();
-    await db.label.createMany({ data: Array.from({ length: MAX_LABELS_PER_REPO }, (_, i) => ({ repoId: w.repoId, name: `x${i}`, nameLower: `x${i}`, color: "#000000" })) });
-    const err = await w.as.owner.issues.createLabel({ repoId: w.repoId, name: "one too many", color: "#000000" }).catch((e: TRPCError) => e);
-    expect(err).toMatchObject({ code: "BAD_REQUEST", message: `a repository has at most ${MAX_LABELS_PER_REPO} labels; delete unused ones first` });
+    await db.label.createMany({
+      data: Array.from({ length: MAX_LABELS_PER_REPO }, (_, i) => ({
+        repoId: w.repoId,
+        name: `x${i}`,
+        nameLower: `x${i}`,
+        color: "#000000",
+      })),
+    });
+    const err = await w.as.owner.issues
+      .createLabel({ repoId: w.repoId, name: "one too many", color: "#000000" })
+      .catch((e: TRPCError) => e);
+    expect(err).toMatchObject({
+      code: "BAD_REQUEST",
+      message: `a repository has at most ${MAX_LABELS_PER_REPO} labels; delete unused ones first`,
+    });
     expect(await db.label.count({ where: { repoId: w.repoId } })).toBe(MAX_LABELS_PER_REPO);
   }, 120_000);
 });
@@ -248,7 +307,8 @@ describe("label caps", () => {
 it("users.signUp through the router reads the address from the request headers", async () => {
   const ip = newAddress();
   const caller = createCaller(await contextFor(null, new Headers({ "x-forwarded-for": ip })));
-  for (let i = 0; i < LIMITS.signUps.points; i++) await caller.users.signUp({ username: `rt${i}x${randomInt(1e6)}`, password: "x" }).catch(() => {});
+  for (let i = 0; i < LIMITS.signUps.points; i++)
+    await caller.users.signUp({ username: `rt${i}x${randomInt(1e6)}`, password: "x" }).catch(() => {});
   expect(await codeOf(caller.users.signUp({ username: `rt${randomInt(1e6)}`, password: "password123" }))).toBe("TOO_MANY_REQUESTS");
   const other = createCaller(await contextFor(null, new Headers({ "x-forwarded-for": newAddress() })));
   expect(await codeOf(other.users.signUp({ username: `rt${randomInt(1e6)}`, password: "password123" }))).toBe("OK");

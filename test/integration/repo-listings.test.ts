@@ -48,7 +48,13 @@ beforeAll(async () => {
 describe("repos.files", () => {
   it("lists every file path at a ref, nested ones included, and follows the ref", async () => {
     const repo = await makeRepo("finder", false);
-    await commitTree(repo.gitDir, "main", { "README.md": "# hi\n", "src/lib/math.ts": "export const x = 1;\n", "src/index.ts": "x\n", "docs/a b.md": "space\n", "é.txt": "utf8\n" });
+    await commitTree(repo.gitDir, "main", {
+      "README.md": "# hi\n",
+      "src/lib/math.ts": "export const x = 1;\n",
+      "src/index.ts": "x\n",
+      "docs/a b.md": "space\n",
+      "é.txt": "utf8\n",
+    });
     const first = (await gitText(["rev-parse", "refs/heads/main"], { gitDir: repo.gitDir })).trim();
     await commitTree(repo.gitDir, "main", { "README.md": "# hi\n", "new/file.txt": "n\n" });
     const caller = await callerFor(actorOf(stranger));

@@ -40,7 +40,9 @@ function useProvider(baseUrl: string): void {
 async function runIndexJob(): Promise<NonNullable<Awaited<ReturnType<typeof getJob>>>> {
   const id = await enqueue(SEARCH_INDEX_REPO, { repoId: t.repo.id, branch: "main" });
   expect(id).toBeTruthy();
-  await expect.poll(async () => (await getJob(SEARCH_INDEX_REPO, id!))?.state, { timeout: 60_000, interval: 200 }).toMatch(/^(completed|failed|retry)$/);
+  await expect
+    .poll(async () => (await getJob(SEARCH_INDEX_REPO, id!))?.state, { timeout: 60_000, interval: 200 })
+    .toMatch(/^(completed|failed|retry)$/);
   return (await getJob(SEARCH_INDEX_REPO, id!))!;
 }
 

@@ -16,11 +16,18 @@ beforeAll(async () => {
   t = await team("sb");
   // the target names "quokka" once, in a long body: every crowd chunk below outranks it
   const filler = Array.from({ length: 120 }, (_, i) => `  const value${i} = compute${i}(input, other${i});`).join("\n");
-  await t.wt.commit("src/target.ts", `export function wombatTarget(input: number): number {\n${filler}\n  return quokka(input);\n}\n`, "target");
+  await t.wt.commit(
+    "src/target.ts",
+    `export function wombatTarget(input: number): number {\n${filler}\n  return quokka(input);\n}\n`,
+    "target",
+  );
   await t.wt.push("main");
   // another branch (its own index) with 450 chunks that outrank the target for "quokka"
   await t.wt.run("checkout", "--quiet", "-b", "crowd");
-  const crowd = Array.from({ length: 450 }, (_, i) => `/** quokka quokka quokka */\nexport function quokkaCrowd${i}(): string {\n  return "quokka quokka";\n}\n`).join("\n");
+  const crowd = Array.from(
+    { length: 450 },
+    (_, i) => `/** quokka quokka quokka */\nexport function quokkaCrowd${i}(): string {\n  return "quokka quokka";\n}\n`,
+  ).join("\n");
   await t.wt.commit("src/crowd.ts", crowd, "crowd");
   await t.wt.push("crowd");
   await t.wt.run("checkout", "--quiet", "main");

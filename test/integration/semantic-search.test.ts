@@ -64,7 +64,11 @@ afterAll(async () => {
 describe("ai.semanticSearch (lexical engine)", () => {
   it("finds a function by natural words, in the spec's shape, with engine local", async () => {
     const out = await t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "escape special characters of a regular expression" });
-    expect(out).toMatchObject({ query: "escape special characters of a regular expression", engine: "local", totalResults: out.results.length });
+    expect(out).toMatchObject({
+      query: "escape special characters of a regular expression",
+      engine: "local",
+      totalResults: out.results.length,
+    });
     expect(typeof out.searchTime).toBe("number");
     expect(out.results[0]).toMatchObject({ path: "src/util.ts", chunkType: "function", chunkName: "escapeRegex", language: "typescript" });
     const top = out.results[0]!;
@@ -73,12 +77,20 @@ describe("ai.semanticSearch (lexical engine)", () => {
     expect(top.content).toContain("export function escapeRegex");
     expect(top.score).toBeGreaterThan(0.4);
     expect(top.score).toBeLessThanOrEqual(1);
-    for (const r of out.results) expect(Object.keys(r).sort()).toEqual(expect.arrayContaining(["path", "startLine", "endLine", "content", "score", "chunkType", "language"]));
+    for (const r of out.results)
+      expect(Object.keys(r).sort()).toEqual(
+        expect.arrayContaining(["path", "startLine", "endLine", "content", "score", "chunkType", "language"]),
+      );
   });
 
   it("finds Python and JavaScript by words of their doc comments and names", async () => {
     const money = await t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "format money with a currency symbol" });
-    expect(money.results[0]).toMatchObject({ path: "billing/money.py", chunkName: "format_currency", chunkType: "function", language: "python" });
+    expect(money.results[0]).toMatchObject({
+      path: "billing/money.py",
+      chunkName: "format_currency",
+      chunkType: "function",
+      language: "python",
+    });
     const total = await t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "invoice grand total" });
     expect(total.results.map((r) => r.chunkName)).toContain("InvoiceTotals.grand_total");
     const ms = await t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "parse a duration string into milliseconds" });
@@ -86,7 +98,11 @@ describe("ai.semanticSearch (lexical engine)", () => {
   });
 
   it("skips binary and vendored files", async () => {
-    const out = await t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "vendored escape regex binary", options: { minSimilarity: 0 } });
+    const out = await t.reader.as.ai.semanticSearch({
+      repoId: t.repo.id,
+      query: "vendored escape regex binary",
+      options: { minSimilarity: 0 },
+    });
     expect(out.results.map((r) => r.path)).not.toContain("vendor/dep.js");
     expect(out.results.map((r) => r.path)).not.toContain("assets/logo.bin");
   });
@@ -106,31 +122,45 @@ describe("ai.semanticSearch (lexical engine)", () => {
     expect(strict.results.length).toBeLessThan(all.results.length);
     expect(strict.results.every((r) => r.score >= 0.9)).toBe(true);
     expect(await codeOf(t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: q, options: { limit: 101 } }))).toBe("BAD_REQUEST");
-    expect(await codeOf(t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: q, options: { minSimilarity: 1.5 } }))).toBe("BAD_REQUEST");
+    expect(await codeOf(t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: q, options: { minSimilarity: 1.5 } }))).toBe(
+      "BAD_REQUEST",
+    );
     expect(await codeOf(t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "  " }))).toBe("BAD_REQUEST");
   });
 
   it("hides a private repository from strangers (NOT_FOUND) and answers readers", async () => {
     expect(await codeOf(t.stranger.as.ai.semanticSearch({ repoId: t.repo.id, query: "escape regex" }))).toBe("NOT_FOUND");
     expect(await codeOf(t.stranger.as.ai.searchIndexStatus({ repoId: t.repo.id }))).toBe("NOT_FOUND");
-    expect(await t.reader.as.ai.searchIndexStatus({ repoId: t.repo.id })).toMatchObject({ branch: "main", status: "ready", stale: false, files: 4 });
+    expect(await t.reader.as.ai.searchIndexStatus({ repoId: t.repo.id })).toMatchObject({
+      branch: "main",
+      status: "ready",
+      stale: false,
+      files: 4,
+    });
   });
 
   it("a push that changes one file re-chunks only that blob (the search.indexRepo job)", async () => {
     const db = await getDb();
     const index = await db.searchIndex.findUniqueOrThrow({ where: { repoId_branch: { repoId: t.repo.id, branch: "main" } } });
     const before = await db.searchFile.findMany({ where: { indexId: index.id }, orderBy: { path: "asc" } });
-    const chunkIds = async (oid: string) => (await db.searchChunk.findMany({ where: { blobOid: oid }, select: { id: true }, orderBy: { id: "asc" } })).map((c) => c.id);
+    const chunkIds = async (oid: string) =>
+      (await db.searchChunk.findMany({ where: { blobOid: oid }, select: { id: true }, orderBy: { id: "asc" } })).map((c) => c.id);
     const unchanged = before.filter((f) => f.path !== "billing/money.py");
     const idsBefore = await Promise.all(unchanged.map((f) => chunkIds(f.blobOid)));
     const oldMoney = before.find((f) => f.path === "billing/money.py")!.blobOid;
 
-    await t.wt.commit("billing/money.py", PYTHON + "\n\ndef refund_payment(order):\n    \"\"\"Gives the customer their money back.\"\"\"\n    return order.total\n", "refunds");
+    await t.wt.commit(
+      "billing/money.py",
+      PYTHON + '\n\ndef refund_payment(order):\n    """Gives the customer their money back."""\n    return order.total\n',
+      "refunds",
+    );
     const tip = await t.wt.sha("HEAD");
     await t.wt.push("main");
     registerJobHandlers();
     await startJobWorker({ concurrency: 1, pollIntervalMs: 100 });
-    await expect.poll(async () => (await db.searchIndex.findUniqueOrThrow({ where: { id: index.id } })).commitSha, { timeout: 60_000, interval: 200 }).toBe(tip);
+    await expect
+      .poll(async () => (await db.searchIndex.findUniqueOrThrow({ where: { id: index.id } })).commitSha, { timeout: 60_000, interval: 200 })
+      .toBe(tip);
 
     const after = await db.searchFile.findMany({ where: { indexId: index.id }, orderBy: { path: "asc" } });
     expect(after.map((f) => f.path)).toEqual(before.map((f) => f.path));
@@ -149,7 +179,10 @@ describe("ai.semanticSearch (lexical engine)", () => {
   it("an index cut by an older chunker is stale, and its next refresh cuts its blobs again (same commit)", async () => {
     const db = await getDb();
     await refreshSearchIndex(db, t.repo.id);
-    const index = await db.searchIndex.findFirstOrThrow({ where: { repoId: t.repo.id, branch: "main" }, select: { id: true, commitSha: true } });
+    const index = await db.searchIndex.findFirstOrThrow({
+      where: { repoId: t.repo.id, branch: "main" },
+      select: { id: true, commitSha: true },
+    });
     const oids = (await db.searchFile.findMany({ where: { indexId: index.id }, select: { blobOid: true } })).map((f) => f.blobOid);
     const chunksBefore = await db.searchChunk.findMany({ where: { blobOid: { in: oids } }, select: { id: true } });
     await db.searchBlob.updateMany({ where: { oid: { in: oids } }, data: { chunker: CHUNKER_VERSION - 1 } });
@@ -170,7 +203,11 @@ describe("ai.semanticSearch (lexical engine)", () => {
 
   it("indexes another branch on demand; an unknown branch is NOT_FOUND", async () => {
     await t.wt.run("checkout", "--quiet", "-b", "feature");
-    await t.wt.commit("src/feature.ts", "/** Computes the checksum of a shipping label. */\nexport function labelChecksum(label: string): number {\n  return label.length % 7;\n}\n", "feature");
+    await t.wt.commit(
+      "src/feature.ts",
+      "/** Computes the checksum of a shipping label. */\nexport function labelChecksum(label: string): number {\n  return label.length % 7;\n}\n",
+      "feature",
+    );
     await t.wt.push("feature");
     await t.wt.run("checkout", "--quiet", "main");
     const out = await t.reader.as.ai.semanticSearch({ repoId: t.repo.id, query: "shipping label checksum", branch: "feature" });
@@ -198,15 +235,35 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(out.engine).toBe("openai:fake-embed");
     expect(out.results[0]).toMatchObject({ path: "billing/money.py", chunkName: "format_currency" });
     expect(out.results[0]!.score).toBeGreaterThan(0.9); // first in both rankings
-    const py = await semanticSearch(db, repo, { query: "format currency symbol", options: { fileTypes: ["ts"], minSimilarity: 0 } }, engine.embedding);
+    const py = await semanticSearch(
+      db,
+      repo,
+      { query: "format currency symbol", options: { fileTypes: ["ts"], minSimilarity: 0 } },
+      engine.embedding,
+    );
     expect(py.results.every((r) => r.path.endsWith(".ts"))).toBe(true);
     // the cut: every result scores at least minSimilarity, best first, at most limit; above 0.5 only chunks both rankings found
-    const all = await semanticSearch(db, repo, { query: "format currency symbol", options: { minSimilarity: 0, limit: 100 } }, engine.embedding);
+    const all = await semanticSearch(
+      db,
+      repo,
+      { query: "format currency symbol", options: { minSimilarity: 0, limit: 100 } },
+      engine.embedding,
+    );
     expect(all.results.length).toBeGreaterThan(out.results.length);
     expect(all.results.map((r) => r.score)).toEqual([...all.results.map((r) => r.score)].sort((a, b) => b - a));
-    const few = await semanticSearch(db, repo, { query: "format currency symbol", options: { minSimilarity: 0, limit: 3 } }, engine.embedding);
+    const few = await semanticSearch(
+      db,
+      repo,
+      { query: "format currency symbol", options: { minSimilarity: 0, limit: 3 } },
+      engine.embedding,
+    );
     expect(few.results).toEqual(all.results.slice(0, 3));
-    const both = await semanticSearch(db, repo, { query: "format currency symbol", options: { minSimilarity: 0.55, limit: 100 } }, engine.embedding);
+    const both = await semanticSearch(
+      db,
+      repo,
+      { query: "format currency symbol", options: { minSimilarity: 0.55, limit: 100 } },
+      engine.embedding,
+    );
     expect(both.results.length).toBeGreaterThan(0);
     expect(both.results.every((r) => r.score >= 0.55)).toBe(true);
     expect(both.results).toEqual(all.results.filter((r) => r.score >= 0.55));
@@ -245,7 +302,8 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     await t.wt.push("main");
     let vectorsRead = 0;
     const stop = observeReads((text) => {
-      if (/FROM "SearchEmbedding" e WHERE e\."model" = \S+ AND e\."chunkId" IN \([?$]/.test(text)) vectorsRead += (text.match(/\?|\$\d+/g)?.length ?? 1) - 1;
+      if (/FROM "SearchEmbedding" e WHERE e\."model" = \S+ AND e\."chunkId" IN \([?$]/.test(text))
+        vectorsRead += (text.match(/\?|\$\d+/g)?.length ?? 1) - 1;
     });
     let after: Awaited<ReturnType<typeof refreshSearchIndex>>;
     let readBySearch: number;

@@ -23,7 +23,15 @@ describe("a busy database is recognised", () => {
     expect(isDatabaseBusy(new Error("unique constraint failed"))).toBe(false);
     expect(isDatabaseBusy(null)).toBe(false);
     // what Prisma 6 throws: P1008 with the driver's error in meta.driverAdapterError
-    const prisma = Object.assign(new Error("Operation has timed out"), { code: "P1008", meta: { driverAdapterError: { name: "DriverAdapterError", cause: { originalCode: "SQLITE_BUSY", originalMessage: "database is locked", kind: "SocketTimeout" } } } });
+    const prisma = Object.assign(new Error("Operation has timed out"), {
+      code: "P1008",
+      meta: {
+        driverAdapterError: {
+          name: "DriverAdapterError",
+          cause: { originalCode: "SQLITE_BUSY", originalMessage: "database is locked", kind: "SocketTimeout" },
+        },
+      },
+    });
     expect(isDatabaseBusy(prisma)).toBe(true);
   });
 
@@ -31,14 +39,18 @@ describe("a busy database is recognised", () => {
     const res = errorResponse(new Error("database is locked"));
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("2");
-    expect((await res.json()).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "the database is busy; try again in 2 seconds" });
+    expect((await res.json()).error).toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      message: "the database is busy; try again in 2 seconds",
+    });
     expect(new AppError("SERVICE_UNAVAILABLE", "x").code).toBe("SERVICE_UNAVAILABLE");
   });
 
   it("the busy timeout setting is bounded and defaults to 10 s", () => {
     expect(sqliteBusyTimeoutMs({})).toBe(10_000);
     expect(sqliteBusyTimeoutMs({ SVC_SQLITE_BUSY_TIMEOUT_MS: "250" })).toBe(250);
-    for (const bad of ["0", "-1", "1e3", "700000", "abc", ""]) expect(sqliteBusyTimeoutMs({ SVC_SQLITE_BUSY_TIMEOUT_MS: bad })).toBe(10_000);
+    for (const bad of ["0", "-1", "1e3", "700000", "abc", ""])
+      expect(sqliteBusyTimeoutMs({ SVC_SQLITE_BUSY_TIMEOUT_MS: bad })).toBe(10_000);
   });
 });
 

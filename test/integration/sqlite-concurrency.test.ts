@@ -51,7 +51,8 @@ describe("concurrent writes from two server processes on one database", () => {
 
     const db = await getDb();
     const issues = await db.issue.findMany({ where: { repoId: w.repoId }, select: { number: true, status: true } });
-    for (const [i, number] of numbers.entries()) expect(issues.find((x) => x.number === number)?.status).toBe(STATUSES[i % STATUSES.length]);
+    for (const [i, number] of numbers.entries())
+      expect(issues.find((x) => x.number === number)?.status).toBe(STATUSES[i % STATUSES.length]);
     expect(await db.issueComment.count({ where: { issue: { repoId: w.repoId } } })).toBe(N);
   }, 300_000);
 });
@@ -65,7 +66,8 @@ if (getConfig().provider === "sqlite") {
       const other = new Database(getConfig().databaseUrl.slice("file:".length), { timeout: 0 });
       try {
         const name = `snap${Math.random().toString(36).slice(2, 8)}`;
-        const otherWrite = () => other.prepare(`UPDATE "Repository" SET "description" = ? WHERE "id" = ?`).run("from another process", w.repoId);
+        const otherWrite = () =>
+          other.prepare(`UPDATE "Repository" SET "description" = ? WHERE "id" = ?`).run("from another process", w.repoId);
         let blocked = "";
         await db.$transaction(async (tx) => {
           await tx.user.count(); // a read first: a deferred BEGIN would take its snapshot here
@@ -95,7 +97,9 @@ if (getConfig().provider === "sqlite") {
       await expect(failing).rejects.toThrow(/foreign ?key/i);
       // the next query runs (the lock was released) and the failed transaction left nothing
       expect(await db.user.count({ where: { usernameLower: name } })).toBe(0);
-      await db.$transaction(async (tx) => { await tx.user.create({ data: { username: `${name}b`, usernameLower: `${name}b` } }); });
+      await db.$transaction(async (tx) => {
+        await tx.user.create({ data: { username: `${name}b`, usernameLower: `${name}b` } });
+      });
       expect(await db.user.count({ where: { usernameLower: `${name}b` } })).toBe(1);
     }, 60_000);
   });

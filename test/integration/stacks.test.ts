@@ -3,7 +3,17 @@
  * pulls.get's `stack` with isCurrent — real branches pushed over git smart HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeOf, member, messageOf, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import {
+  codeOf,
+  member,
+  messageOf,
+  remoteOf,
+  seededWorkTree,
+  startGitServer,
+  type Member,
+  type Server,
+  type WorkTree,
+} from "./pulls-fixtures";
 
 let server: Server;
 let owner: Member, reader: Member;
@@ -33,11 +43,27 @@ afterAll(async () => {
 
 describe("stacks", () => {
   it("creates, lists and gets a stack; pulls.get carries it with isCurrent and each branch's pull request", async () => {
-    const pr1 = await owner.as.pulls.create({ repoId: repo.id, title: "one", sourceBranch: "s1", targetBranch: "main", headSha: tips.s1, baseSha: await wt.sha("main") });
-    const pr2 = await owner.as.pulls.create({ repoId: repo.id, title: "two", sourceBranch: "s2", targetBranch: "s1", headSha: tips.s2, baseSha: tips.s1 });
+    const pr1 = await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "one",
+      sourceBranch: "s1",
+      targetBranch: "main",
+      headSha: tips.s1,
+      baseSha: await wt.sha("main"),
+    });
+    const pr2 = await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "two",
+      sourceBranch: "s2",
+      targetBranch: "s1",
+      headSha: tips.s2,
+      baseSha: tips.s1,
+    });
     const stack = await owner.as.stacks.create({ repoId: repo.id, name: "Auth work", baseBranch: "main", branches: ["s1", "s2", "s3"] });
     expect(stack).toEqual({
-      id: expect.any(String), name: "Auth work", baseBranch: "main",
+      id: expect.any(String),
+      name: "Auth work",
+      baseBranch: "main",
       branches: [
         { branchName: "s1", position: 0, pr: { id: pr1.id, number: pr1.number, title: "one", state: "open" }, isCurrent: false },
         { branchName: "s2", position: 1, pr: { id: pr2.id, number: pr2.number, title: "two", state: "open" }, isCurrent: false },
@@ -48,11 +74,16 @@ describe("stacks", () => {
     expect((await reader.as.stacks.list({ repoId: repo.id })).map((s) => s.id)).toEqual([stack.id]);
     const got = await reader.as.pulls.get({ repoId: repo.id, number: pr2.number });
     expect(got.stack).toMatchObject({ id: stack.id, name: "Auth work", baseBranch: "main" });
-    expect(got.stack!.branches.map((b) => [b.branchName, b.isCurrent])).toEqual([["s1", false], ["s2", true], ["s3", false]]);
+    expect(got.stack!.branches.map((b) => [b.branchName, b.isCurrent])).toEqual([
+      ["s1", false],
+      ["s2", true],
+      ["s3", false],
+    ]);
   });
 
   it("validates: branches exist, no duplicates, base not in the stack, a branch in one stack, unique names, write permission", async () => {
-    const make = (name: string, branches: string[], baseBranch = "main") => owner.as.stacks.create({ repoId: repo.id, name, baseBranch, branches });
+    const make = (name: string, branches: string[], baseBranch = "main") =>
+      owner.as.stacks.create({ repoId: repo.id, name, baseBranch, branches });
     expect(await messageOf(make("x", ["nope"]))).toMatch(/"nope" does not exist/);
     expect(await messageOf(make("x", ["loose"], "gone"))).toMatch(/"gone" does not exist/);
     expect(await messageOf(make("x", ["loose", "loose"]))).toMatch(/appears twice/);
@@ -60,7 +91,9 @@ describe("stacks", () => {
     expect(await codeOf(make("x", []))).toBe("BAD_REQUEST");
     expect(await messageOf(make("x", ["loose", "s2"]))).toMatch(/"s2" already belongs to stack "Auth work"/);
     expect(await messageOf(make("auth WORK", ["loose"]))).toMatch(/already exists/);
-    expect(await codeOf(reader.as.stacks.create({ repoId: repo.id, name: "mine", baseBranch: "main", branches: ["loose"] }))).toBe("FORBIDDEN");
+    expect(await codeOf(reader.as.stacks.create({ repoId: repo.id, name: "mine", baseBranch: "main", branches: ["loose"] }))).toBe(
+      "FORBIDDEN",
+    );
   });
 
   it("reorders (and may add a free branch), refuses a taken branch, deletes", async () => {
@@ -70,12 +103,18 @@ describe("stacks", () => {
     expect(listed.map((s) => s.name)).toEqual(["Auth work", "Other"]);
     expect(listed[0].branches[0].pr).toMatchObject({ title: "one", state: "open" });
     expect(listed[1].branches).toEqual([{ branchName: "loose", position: 0, pr: null, isCurrent: false }]);
-    expect(await messageOf(owner.as.stacks.reorder({ stackId: stack.id, branches: ["s1", "loose"] }))).toMatch(/already belongs to stack "Other"/);
+    expect(await messageOf(owner.as.stacks.reorder({ stackId: stack.id, branches: ["s1", "loose"] }))).toMatch(
+      /already belongs to stack "Other"/,
+    );
     expect(await codeOf(reader.as.stacks.reorder({ stackId: stack.id, branches: ["s2", "s1"] }))).toBe("FORBIDDEN");
     await owner.as.stacks.delete({ stackId: other.id });
     expect(await codeOf(owner.as.stacks.get({ stackId: other.id }))).toBe("NOT_FOUND");
     const re = await owner.as.stacks.reorder({ stackId: stack.id, branches: ["s2", "s1", "loose"] });
-    expect(re.branches.map((b) => [b.branchName, b.position])).toEqual([["s2", 0], ["s1", 1], ["loose", 2]]);
+    expect(re.branches.map((b) => [b.branchName, b.position])).toEqual([
+      ["s2", 0],
+      ["s1", 1],
+      ["loose", 2],
+    ]);
     const { id } = await owner.as.stacks.delete({ stackId: stack.id });
     expect(id).toBe(stack.id);
     expect(await owner.as.stacks.list({ repoId: repo.id })).toEqual([]);

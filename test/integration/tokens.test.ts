@@ -61,13 +61,21 @@ describe("token service", () => {
 
 describe("/api/tokens over HTTP", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
-  beforeAll(async () => { server = await startServer(); });
-  afterAll(async () => { await server.close(); });
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it("accepts the service token, refuses a PAT (403) and anonymous (401)", async () => {
     const user = await makeUser();
     const service = await serviceToken(user);
-    const created = await fetch(`${server.url}/api/tokens`, { method: "POST", headers: { authorization: `Bearer ${service}`, "content-type": "application/json" }, body: JSON.stringify({ name: "deploy", scopes: ["repo:read"], expiresInDays: 30 }) });
+    const created = await fetch(`${server.url}/api/tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${service}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "deploy", scopes: ["repo:read"], expiresInDays: 30 }),
+    });
     expect(created.status).toBe(201);
     const body = await created.json();
     expect(body).toMatchObject({ name: "deploy", scopes: ["repo:read"], expired: false, lastUsedAt: null });
@@ -89,7 +97,11 @@ describe("/api/tokens over HTTP", () => {
 
     const bad = await fetch(`${server.url}/api/tokens`, { method: "POST", headers: { authorization: `Bearer ${service}` }, body: "{" });
     expect(bad.status).toBe(400);
-    const badScope = await fetch(`${server.url}/api/tokens`, { method: "POST", headers: { authorization: `Bearer ${service}` }, body: JSON.stringify({ name: "x", scopes: ["nope"] }) });
+    const badScope = await fetch(`${server.url}/api/tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${service}` },
+      body: JSON.stringify({ name: "x", scopes: ["nope"] }),
+    });
     expect(badScope.status).toBe(400);
     expect((await badScope.json()).error.message).toMatch(/unknown scope "nope"/);
 

@@ -20,7 +20,11 @@ describe("git merge-file and the rules", () => {
 
   it("both sides adding imports at the same place: union, ours first, medium, warned", async () => {
     const base = "import a\nimport b\n\nmain()\n";
-    const { answer, local, conflicts } = await resolve(base, "import a\nimport b\nimport c\n\nmain()\n", "import a\nimport b\nimport d\n\nmain()\n");
+    const { answer, local, conflicts } = await resolve(
+      base,
+      "import a\nimport b\nimport c\n\nmain()\n",
+      "import a\nimport b\nimport d\n\nmain()\n",
+    );
     expect(conflicts).toBe(1);
     expect(local.rules).toEqual(["union-same-place"]);
     expect(answer.resolved).toBe("import a\nimport b\nimport c\nimport d\n\nmain()\n");
@@ -41,7 +45,11 @@ describe("git merge-file and the rules", () => {
   });
 
   it("both sides equal: take it; one side equals base: take the other", () => {
-    expect(resolveHunk({ base: ["b\n"], ours: ["n\n"], theirs: ["n\n"] })).toMatchObject({ rule: "same", confidence: "high", lines: ["n\n"] });
+    expect(resolveHunk({ base: ["b\n"], ours: ["n\n"], theirs: ["n\n"] })).toMatchObject({
+      rule: "same",
+      confidence: "high",
+      lines: ["n\n"],
+    });
     expect(resolveHunk({ base: ["b\n"], ours: ["b\n"], theirs: ["t\n"] })).toMatchObject({ rule: "theirs-only", lines: ["t\n"] });
     expect(resolveHunk({ base: ["b\n"], ours: ["o\n"], theirs: ["b\n"] })).toMatchObject({ rule: "ours-only", lines: ["o\n"] });
   });
@@ -53,14 +61,23 @@ describe("git merge-file and the rules", () => {
   });
 
   it("both sides changing the same line differently: markers kept with branch labels, confidence low", async () => {
-    const { answer, local } = await resolve("colour = red\nsize = 1\n", "colour = green\nsize = 1\n", "colour = blue\nsize = 1\n", { ourBranch: "main", theirBranch: "feature/blue" });
+    const { answer, local } = await resolve("colour = red\nsize = 1\n", "colour = green\nsize = 1\n", "colour = blue\nsize = 1\n", {
+      ourBranch: "main",
+      theirBranch: "feature/blue",
+    });
     expect(local.rules).toEqual(["unresolved"]);
     expect(answer.confidence).toBe("low");
-    expect(answer.resolved).toBe("<<<<<<< main\ncolour = green\n||||||| base\ncolour = red\n=======\ncolour = blue\n>>>>>>> feature/blue\nsize = 1\n");
+    expect(answer.resolved).toBe(
+      "<<<<<<< main\ncolour = green\n||||||| base\ncolour = red\n=======\ncolour = blue\n>>>>>>> feature/blue\nsize = 1\n",
+    );
     expect(hasConflictMarkers(answer.resolved)).toBe(true);
     expect(answer.warnings?.join(" ")).toMatch(/could not be resolved safely/);
     // the alternatives: ours, theirs, both
-    expect(answer.alternatives?.map((a) => a.content)).toEqual(["colour = green\nsize = 1\n", "colour = blue\nsize = 1\n", "colour = green\ncolour = blue\nsize = 1\n"]);
+    expect(answer.alternatives?.map((a) => a.content)).toEqual([
+      "colour = green\nsize = 1\n",
+      "colour = blue\nsize = 1\n",
+      "colour = green\ncolour = blue\nsize = 1\n",
+    ]);
   });
 
   it("a file with several conflicts: the resolved ones resolve, the unsure one keeps its markers, confidence is the lowest", async () => {

@@ -4,14 +4,31 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  LARGE_BINARY_BYTES, LARGE_PR_FILES, LARGE_PR_LINES, MAX_PER_FILE_RULE,
-  debugStatement, isConflictMarker, isTestPath, reviewLocally, secretOn, todoMarker, type ReviewFile,
+  LARGE_BINARY_BYTES,
+  LARGE_PR_FILES,
+  LARGE_PR_LINES,
+  MAX_PER_FILE_RULE,
+  debugStatement,
+  isConflictMarker,
+  isTestPath,
+  reviewLocally,
+  secretOn,
+  todoMarker,
+  type ReviewFile,
 } from "@/server/ai/review-rules";
 import { diffPrompt, groundFindings } from "@/server/ai/review-model";
 
 /** A modified file adding `lines` (numbered from `from`). */
 function file(path: string, lines: string[], extra: Partial<ReviewFile> = {}): ReviewFile {
-  return { path, status: "modified", isBinary: false, additions: lines.length, deletions: 0, added: lines.map((text, i) => ({ line: i + 1, text })), ...extra };
+  return {
+    path,
+    status: "modified",
+    isBinary: false,
+    additions: lines.length,
+    deletions: 0,
+    added: lines.map((text, i) => ({ line: i + 1, text })),
+    ...extra,
+  };
 }
 const review = (...files: ReviewFile[]) => reviewLocally({ files, totalFiles: files.length });
 // built at run time so that this file holds no secret shapes itself
@@ -51,7 +68,9 @@ describe("TODO / FIXME", () => {
     expect(todoMarker("// TODO: later")).toBe("TODO");
     expect(todoMarker("# FIXME broken")).toBe("FIXME");
     expect(todoMarker("const todos = [];")).toBeNull();
-    expect(review(file("a.go", ["// FIXME: handle err"])).findings).toEqual([expect.objectContaining({ line: 1, severity: "info", rule: "todo" })]);
+    expect(review(file("a.go", ["// FIXME: handle err"])).findings).toEqual([
+      expect.objectContaining({ line: 1, severity: "info", rule: "todo" }),
+    ]);
   });
 });
 
@@ -80,7 +99,10 @@ describe("conflict markers", () => {
     expect(isConflictMarker(">>>>>>> topic")).toBe(true);
     expect(isConflictMarker("a <<<<<<< b")).toBe(false);
     const r = review(file("a.txt", ["<<<<<<< HEAD", "one", "=======", "two", ">>>>>>> topic"]));
-    expect(r.findings.map((f) => [f.line, f.rule, f.severity])).toEqual([[1, "conflict", "error"], [5, "conflict", "error"]]);
+    expect(r.findings.map((f) => [f.line, f.rule, f.severity])).toEqual([
+      [1, "conflict", "error"],
+      [5, "conflict", "error"],
+    ]);
     expect(r.state).toBe("changes_requested");
   });
 });
@@ -88,15 +110,27 @@ describe("conflict markers", () => {
 describe("files and totals", () => {
   it("flags a binary of LARGE_BINARY_BYTES or more, not a smaller one nor a deleted one", () => {
     const big = file("assets/video.bin", [], { isBinary: true, status: "added", size: LARGE_BINARY_BYTES });
-    expect(review(big).findings).toEqual([expect.objectContaining({ path: "assets/video.bin", line: null, severity: "warning", rule: "binary" })]);
+    expect(review(big).findings).toEqual([
+      expect.objectContaining({ path: "assets/video.bin", line: null, severity: "warning", rule: "binary" }),
+    ]);
     expect(review({ ...big, size: LARGE_BINARY_BYTES - 1 }).findings).toEqual([]);
     expect(review({ ...big, status: "deleted" }).findings).toEqual([]);
   });
   it("source changed without tests: code lines and no test file; a touched test file silences it", () => {
-    const code = file("src/lib.ts", Array.from({ length: 12 }, (_, i) => `export const v${i} = ${i};`));
+    const code = file(
+      "src/lib.ts",
+      Array.from({ length: 12 }, (_, i) => `export const v${i} = ${i};`),
+    );
     expect(review(code).findings).toEqual([expect.objectContaining({ path: null, line: null, rule: "tests", severity: "info" })]);
     expect(review(code, file("src/lib.test.ts", ["it('works', () => {});"])).findings).toEqual([]);
-    expect(review(file("README.md", Array.from({ length: 30 }, () => "text"))).findings).toEqual([]);
+    expect(
+      review(
+        file(
+          "README.md",
+          Array.from({ length: 30 }, () => "text"),
+        ),
+      ).findings,
+    ).toEqual([]);
     expect(isTestPath("pkg/thing_test.go")).toBe(true);
     expect(isTestPath("tests/test_api.py")).toBe(true);
     expect(isTestPath("src/contest.ts")).toBe(false);
@@ -142,7 +176,27 @@ describe("model grounding", () => {
     expect(dropped).toBe(3);
   });
   it("the prompt numbers the new side and marks added lines", () => {
-    const text = diffPrompt([{ newPath: "src/a.ts", status: "modified", isBinary: false, hunks: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, header: "", lines: [{ type: "context", content: "a" }, { type: "delete", content: "b" }, { type: "add", content: "c" }] }] }]);
+    const text = diffPrompt([
+      {
+        newPath: "src/a.ts",
+        status: "modified",
+        isBinary: false,
+        hunks: [
+          {
+            oldStart: 1,
+            oldLines: 2,
+            newStart: 1,
+            newLines: 2,
+            header: "",
+            lines: [
+              { type: "context", content: "a" },
+              { type: "delete", content: "b" },
+              { type: "add", content: "c" },
+            ],
+          },
+        ],
+      },
+    ]);
     expect(text).toContain("### src/a.ts (modified)");
     expect(text).toContain("    1| a");
     expect(text).toContain("-    | b");

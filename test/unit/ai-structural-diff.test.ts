@@ -41,7 +41,14 @@ export class Cache {
 
 describe("parser", () => {
   it("languageOf maps extensions; parse bounds its input", async () => {
-    expect([languageOf("a/b.ts"), languageOf("x.tsx"), languageOf("y.mjs"), languageOf("z.py"), languageOf("README.md"), languageOf("Makefile")]).toEqual(["typescript", "tsx", "javascript", "python", null, null]);
+    expect([
+      languageOf("a/b.ts"),
+      languageOf("x.tsx"),
+      languageOf("y.mjs"),
+      languageOf("z.py"),
+      languageOf("README.md"),
+      languageOf("Makefile"),
+    ]).toEqual(["typescript", "tsx", "javascript", "python", null, null]);
     const tree = await parse("let x = 1;", "javascript");
     expect(tree?.rootNode.type).toBe("program");
     tree?.delete();
@@ -74,7 +81,11 @@ describe("structuralDiff", () => {
   });
 
   it("JavaScript: a function that stops being exported is a removed export", async () => {
-    const d = (await structuralDiff("lib/a.js", "export function a() { return 1 }\nfunction b() {}\n", "function a() { return 1 }\nexport function b() {}\n"))!;
+    const d = (await structuralDiff(
+      "lib/a.js",
+      "export function a() { return 1 }\nfunction b() {}\n",
+      "function a() { return 1 }\nexport function b() {}\n",
+    ))!;
     expect(d.added).toEqual([]);
     expect(d.changed).toEqual([]); // same text: only the export status moved
 
@@ -83,8 +94,10 @@ describe("structuralDiff", () => {
   });
 
   it("Python: methods inside classes, private names are not exported", async () => {
-    const old = "class Store:\n    def get(self, k):\n        return self.d[k]\n\ndef _helper():\n    pass\n\ndef load(path):\n    return open(path).read()\n";
-    const neu = "class Store:\n    def get(self, k):\n        return self.d.get(k)\n\n    def put(self, k, v):\n        self.d[k] = v\n\ndef load(path):\n    return open(path).read()\n";
+    const old =
+      "class Store:\n    def get(self, k):\n        return self.d[k]\n\ndef _helper():\n    pass\n\ndef load(path):\n    return open(path).read()\n";
+    const neu =
+      "class Store:\n    def get(self, k):\n        return self.d.get(k)\n\n    def put(self, k, v):\n        self.d[k] = v\n\ndef load(path):\n    return open(path).read()\n";
     const d = (await structuralDiff("store.py", old, neu))!;
     expect(d.added.map((x) => `${x.kind} ${x.name}`)).toEqual(["method Store.put"]);
     expect(d.removed.map((x) => `${x.kind} ${x.name} ${x.exported}`)).toEqual(["function _helper false"]);
@@ -101,14 +114,15 @@ describe("structuralDiff", () => {
 describe("line rules", () => {
   it("concerns on added lines only: debug, secrets, disabled tests, TODO", async () => {
     const old = "it('works', () => {});\nconsole.log('old');\n";
-    const neu = [
-      "it.skip('works', () => {});",
-      "debugger;",
-      "const k = 'AKIAABCDEFGHIJKLMNOP';",
-      "// TODO: remove",
-      "-----BEGIN RSA PRIVATE KEY-----",
-      "const t = 'svc_abcdefgh_" + "a".repeat(40) + "';",
-    ].join("\n") + "\n";
+    const neu =
+      [
+        "it.skip('works', () => {});",
+        "debugger;",
+        "const k = 'AKIAABCDEFGHIJKLMNOP';",
+        "// TODO: remove",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "const t = 'svc_abcdefgh_" + "a".repeat(40) + "';",
+      ].join("\n") + "\n";
     const lines = changedLines(await diffTexts(old, neu));
     expect(lines.removed.map((l) => l.text)).toContain("console.log('old');");
     const ids = lineConcerns(lines.added, "typescript").map((c) => c.id);

@@ -13,16 +13,31 @@ const sha = (n: number) => n.toString(16).padStart(40, "a");
 
 describe("parseCommitMessage", () => {
   it("reads type, scope, bang and subject; plain messages keep their first line", () => {
-    expect(parseCommitMessage("feat(api): add pagination to list endpoints\n\nLong text.")).toMatchObject({ type: "feat", scope: "api", breaking: false, subject: "add pagination to list endpoints", body: "Long text." });
-    expect(parseCommitMessage("Fix crash when the list is empty")).toMatchObject({ type: null, scope: null, subject: "Fix crash when the list is empty" });
+    expect(parseCommitMessage("feat(api): add pagination to list endpoints\n\nLong text.")).toMatchObject({
+      type: "feat",
+      scope: "api",
+      breaking: false,
+      subject: "add pagination to list endpoints",
+      body: "Long text.",
+    });
+    expect(parseCommitMessage("Fix crash when the list is empty")).toMatchObject({
+      type: null,
+      scope: null,
+      subject: "Fix crash when the list is empty",
+    });
     // an unknown word before a colon is not a type
     expect(parseCommitMessage("Note: this is not conventional").type).toBeNull();
     expect(parseCommitMessage("FEAT: shout").type).toBe("feat");
   });
 
   it("finds breaking changes from '!' and BREAKING CHANGE footers (multi-line, ending at the next token)", () => {
-    expect(parseCommitMessage("refactor(auth)!: drop the v1 token format")).toMatchObject({ breaking: true, breakingNotes: ["drop the v1 token format"] });
-    const footer = parseCommitMessage("feat: new config loader\n\nBody.\n\nBREAKING CHANGE: `config.json` is no longer read;\nuse `svc.toml` instead.\nReviewed-by: Z\nRefs #12");
+    expect(parseCommitMessage("refactor(auth)!: drop the v1 token format")).toMatchObject({
+      breaking: true,
+      breakingNotes: ["drop the v1 token format"],
+    });
+    const footer = parseCommitMessage(
+      "feat: new config loader\n\nBody.\n\nBREAKING CHANGE: `config.json` is no longer read;\nuse `svc.toml` instead.\nReviewed-by: Z\nRefs #12",
+    );
     expect(footer.breaking).toBe(true);
     expect(footer.breakingNotes).toEqual(["`config.json` is no longer read; use `svc.toml` instead."]);
     expect(parseCommitMessage("fix: x\n\nBREAKING-CHANGE: y").breakingNotes).toEqual(["y"]);
@@ -128,7 +143,9 @@ describe("localPRDescription", () => {
   });
 
   it("breaking changes from '!' and footers, flagged in the title and body", () => {
-    const d = localPRDescription(facts(["feat(api)!: remove offset paging", "fix: y\n\nBREAKING CHANGE: page tokens expire after an hour"]));
+    const d = localPRDescription(
+      facts(["feat(api)!: remove offset paging", "fix: y\n\nBREAKING CHANGE: page tokens expire after an hour"]),
+    );
     expect(d.title).toBe("feat(api)!: remove offset paging");
     expect(d.breakingChanges).toEqual(["api: remove offset paging", "page tokens expire after an hour"]);
     expect(d.body).toContain("## Breaking changes");
@@ -147,7 +164,11 @@ describe("localPRDescription", () => {
   });
 
   it("keeps what the author wrote: the title (unless conventional style needs one), the body first", () => {
-    const d = localPRDescription({ ...facts(history), existingTitle: "Paging for every list", existingBody: "Closes #12. Please review the cursor format." });
+    const d = localPRDescription({
+      ...facts(history),
+      existingTitle: "Paging for every list",
+      existingBody: "Closes #12. Please review the cursor format.",
+    });
     expect(d.title).toBe("Paging for every list");
     expect(d.body.startsWith("Closes #12. Please review the cursor format.\n\n---\n\n## Summary")).toBe(true);
     // asking again with that body does not repeat the generated part
@@ -175,13 +196,27 @@ describe("localSquashMessage", () => {
   ];
 
   it("conventional: a type(scope) title, the commit list, co-authors deduplicated without the pull request's author", () => {
-    const s = localSquashMessage({ commits, style: "conventional", prTitle: "Cursor pagination", prAuthor: { name: "Ada Lovelace", email: "ada@example.com" }, prNumber: 7 });
+    const s = localSquashMessage({
+      commits,
+      style: "conventional",
+      prTitle: "Cursor pagination",
+      prAuthor: { name: "Ada Lovelace", email: "ada@example.com" },
+      prNumber: 7,
+    });
     expect(s.title).toBe("feat(api): cursor pagination (#7)");
     expect(s.coAuthors).toEqual(["Grace Hopper <grace@example.com>", "Linus <linus@example.com>"]);
-    expect(s.body).toBe([
-      "* feat(api): add cursors", "* fix(api): stable order", "* test: cover pages", "* docs: cursors", "* chore: tidy",
-      "", "Co-authored-by: Grace Hopper <grace@example.com>", "Co-authored-by: Linus <linus@example.com>",
-    ].join("\n"));
+    expect(s.body).toBe(
+      [
+        "* feat(api): add cursors",
+        "* fix(api): stable order",
+        "* test: cover pages",
+        "* docs: cursors",
+        "* chore: tidy",
+        "",
+        "Co-authored-by: Grace Hopper <grace@example.com>",
+        "Co-authored-by: Linus <linus@example.com>",
+      ].join("\n"),
+    );
     expect(s.message).toBe(`${s.title}\n\n${s.body}`);
   });
 
@@ -194,9 +229,14 @@ describe("localSquashMessage", () => {
 
   it("defaults to conventional for a conventional title or history, simple otherwise; keeps a conventional title; breaking footers", () => {
     expect(localSquashMessage({ commits, prTitle: "fix: paging" }).title).toBe("fix: paging");
-    const plain = [{ sha: sha(1), message: "Add a thing", author: "A <a@x.io>" }, { sha: sha(2), message: "Fix it", author: "B <b@x.io>" }];
+    const plain = [
+      { sha: sha(1), message: "Add a thing", author: "A <a@x.io>" },
+      { sha: sha(2), message: "Fix it", author: "B <b@x.io>" },
+    ];
     expect(localSquashMessage({ commits: plain }).title).toBe("Add a thing");
-    const br = localSquashMessage({ commits: [{ sha: sha(1), message: "feat!: drop v1\n\nBREAKING CHANGE: v1 tokens refused", author: "A <a@x.io>" }] });
+    const br = localSquashMessage({
+      commits: [{ sha: sha(1), message: "feat!: drop v1\n\nBREAKING CHANGE: v1 tokens refused", author: "A <a@x.io>" }],
+    });
     expect(br.title).toBe("feat!: drop v1");
     expect(br.body).toContain("BREAKING CHANGE: v1 tokens refused");
   });
@@ -204,7 +244,15 @@ describe("localSquashMessage", () => {
   it("parses author strings and dedupes co-authors by email", () => {
     expect(parseAuthor("Ada <ada@x.io>")).toEqual({ name: "Ada", email: "ada@x.io" });
     expect(parseAuthor("just a name")).toEqual({ name: "just a name", email: null });
-    expect(coAuthorsOf([{ sha: "a", message: "x", author: "A <a@x.io>" }, { sha: "b", message: "y", author: "A2 <A@X.io>" }], null)).toEqual(["A <a@x.io>"]);
+    expect(
+      coAuthorsOf(
+        [
+          { sha: "a", message: "x", author: "A <a@x.io>" },
+          { sha: "b", message: "y", author: "A2 <A@X.io>" },
+        ],
+        null,
+      ),
+    ).toEqual(["A <a@x.io>"]);
   });
 });
 
@@ -212,10 +260,41 @@ describe("prompt bounds and the merge box's input", () => {
   it("promptDiff keeps whole files within the budget and names or counts the rest", async () => {
     const { promptDiff } = await import("@/server/services/ai/generate-pr-description");
     const file = (p: string, n: number) => ({
-      oldPath: p, newPath: p, status: "modified" as const, additions: n, deletions: 0, isBinary: false, isSubmodule: false, truncated: false, oldMode: "100644", newMode: "100644", oldSha: null, newSha: null,
-      hunks: [{ oldStart: 1, oldLines: 0, newStart: 1, newLines: n, header: "", lines: Array.from({ length: n }, (_, i) => ({ type: "add" as const, content: `line ${i} ${"x".repeat(500)}` })) }],
+      oldPath: p,
+      newPath: p,
+      status: "modified" as const,
+      additions: n,
+      deletions: 0,
+      isBinary: false,
+      isSubmodule: false,
+      truncated: false,
+      oldMode: "100644",
+      newMode: "100644",
+      oldSha: null,
+      newSha: null,
+      hunks: [
+        {
+          oldStart: 1,
+          oldLines: 0,
+          newStart: 1,
+          newLines: n,
+          header: "",
+          lines: Array.from({ length: n }, (_, i) => ({ type: "add" as const, content: `line ${i} ${"x".repeat(500)}` })),
+        },
+      ],
     });
-    const text = promptDiff({ diff: { files: [file("a.ts", 3), file("big.ts", 400), file("c.ts", 1)], totalFiles: 5, totalAdditions: 404, totalDeletions: 0, truncated: false } }, 4_000);
+    const text = promptDiff(
+      {
+        diff: {
+          files: [file("a.ts", 3), file("big.ts", 400), file("c.ts", 1)],
+          totalFiles: 5,
+          totalAdditions: 404,
+          totalDeletions: 0,
+          truncated: false,
+        },
+      },
+      4_000,
+    );
     expect(text.length).toBeLessThan(4_200);
     expect(text).toContain("--- a.ts (modified, +3 −0)");
     expect(text).toContain("--- big.ts (modified, +400 −0) [hunks left out]");
@@ -227,7 +306,12 @@ describe("prompt bounds and the merge box's input", () => {
 
   it("squashCommitsInput sends authors as Name <email>", async () => {
     const { squashCommitsInput } = await import("@/components/pulls/merge-message");
-    expect(squashCommitsInput([{ sha: "abc1234", message: "x", author: "Ada", authorEmail: "ada@x.io" }, { sha: "abc1235", message: "y", author: "Bob", authorEmail: "" }])).toEqual([
+    expect(
+      squashCommitsInput([
+        { sha: "abc1234", message: "x", author: "Ada", authorEmail: "ada@x.io" },
+        { sha: "abc1235", message: "y", author: "Bob", authorEmail: "" },
+      ]),
+    ).toEqual([
       { sha: "abc1234", message: "x", author: "Ada <ada@x.io>" },
       { sha: "abc1235", message: "y", author: "Bob" },
     ]);

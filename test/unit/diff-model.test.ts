@@ -4,17 +4,41 @@ import { collapseReason, fileRows, fileTree, isGenerated, packFile, tokenRuns, u
 import { firstScreenFiles, highlightDiff, FIRST_SCREEN_LINES } from "@/components/diff/highlight";
 
 const file = (over: Partial<DiffFile> = {}): DiffFile => ({
-  oldPath: "a.ts", newPath: "a.ts", status: "modified", additions: 2, deletions: 1, isBinary: false, oldMode: "100644", newMode: "100644",
-  truncated: false, isSubmodule: false, oldSha: null, newSha: null,
-  hunks: [{ oldStart: 10, oldLines: 3, newStart: 10, newLines: 4, header: "", lines: [
-    { type: "context", content: "a" }, { type: "delete", content: "b" }, { type: "add", content: "B" }, { type: "add", content: "C" }, { type: "context", content: "d" },
-  ] }],
+  oldPath: "a.ts",
+  newPath: "a.ts",
+  status: "modified",
+  additions: 2,
+  deletions: 1,
+  isBinary: false,
+  oldMode: "100644",
+  newMode: "100644",
+  truncated: false,
+  isSubmodule: false,
+  oldSha: null,
+  newSha: null,
+  hunks: [
+    {
+      oldStart: 10,
+      oldLines: 3,
+      newStart: 10,
+      newLines: 4,
+      header: "",
+      lines: [
+        { type: "context", content: "a" },
+        { type: "delete", content: "b" },
+        { type: "add", content: "B" },
+        { type: "add", content: "C" },
+        { type: "context", content: "d" },
+      ],
+    },
+  ],
   ...over,
 });
 
 describe("diff model", () => {
   it("recognizes generated files and large diffs", () => {
-    for (const p of ["package-lock.json", "web/yarn.lock", "app.min.js", "dist/x.js", "a/vendor/b.go", "x.js.map"]) expect(isGenerated(p)).toBe(true);
+    for (const p of ["package-lock.json", "web/yarn.lock", "app.min.js", "dist/x.js", "a/vendor/b.go", "x.js.map"])
+      expect(isGenerated(p)).toBe(true);
     for (const p of ["src/app.ts", "README.md", "distance.ts"]) expect(isGenerated(p)).toBe(false);
     expect(collapseReason(file())).toBeNull();
     expect(collapseReason(file({ additions: 500 }))).toBe("large");
@@ -24,18 +48,32 @@ describe("diff model", () => {
   it("numbers unified lines", () => {
     const rows = fileRows(file(), "unified");
     expect(rows[0]).toMatchObject({ kind: "hunk", header: "@@ -10,3 +10,4 @@" });
-    expect(rows.slice(1).map((r) => (r.kind === "line" ? [r.line.oldNo, r.line.newNo] : null))).toEqual([[10, 10], [11, null], [null, 11], [null, 12], [12, 13]]);
+    expect(rows.slice(1).map((r) => (r.kind === "line" ? [r.line.oldNo, r.line.newNo] : null))).toEqual([
+      [10, 10],
+      [11, null],
+      [null, 11],
+      [null, 12],
+      [12, 13],
+    ]);
   });
 
   it("pairs deletions with the additions that follow in split view", () => {
     const rows = fileRows(file(), "split").slice(1);
-    expect(rows.map((r) => (r.kind === "pair" ? [r.left?.line.content ?? null, r.right?.line.content ?? null] : null))).toEqual([["a", "a"], ["b", "B"], [null, "C"], ["d", "d"]]);
+    expect(rows.map((r) => (r.kind === "pair" ? [r.left?.line.content ?? null, r.right?.line.content ?? null] : null))).toEqual([
+      ["a", "a"],
+      ["b", "B"],
+      [null, "C"],
+      ["d", "d"],
+    ]);
   });
 
   it("builds a tree with merged single-child folders, folders first", () => {
     const tree = fileTree([{ newPath: "src/app/a.ts" }, { newPath: "src/app/b.ts" }, { newPath: "README.md" }]);
     expect(tree.map((n) => n.name)).toEqual(["src/app", "README.md"]);
-    expect(tree[0].children.map((n) => [n.name, n.fileIndex])).toEqual([["a.ts", 0], ["b.ts", 1]]);
+    expect(tree[0].children.map((n) => [n.name, n.fileIndex])).toEqual([
+      ["a.ts", 0],
+      ["b.ts", 1],
+    ]);
   });
 
   it("packs files without their usual-value fields and unpacks them equal", () => {
@@ -53,21 +91,40 @@ describe("diff model", () => {
       expect(unpackFile(f)).toEqual(f);
     }
     const bare = packFile(cases[1]);
-    expect(Object.keys(bare).sort()).toEqual(["additions", "deletions", "newMode", "newSha", "newPath", "status", "truncated", "truncatedReason"].sort());
+    expect(Object.keys(bare).sort()).toEqual(
+      ["additions", "deletions", "newMode", "newSha", "newPath", "status", "truncated", "truncatedReason"].sort(),
+    );
   });
 
   it("cuts a line into its highlighted runs, or gives up when they do not cover it", () => {
     const styles = [{ color: "red" }];
-    expect(tokenRuns("const x", [5, 0, 2, -1], styles)).toEqual([{ text: "const", style: { color: "red" } }, { text: " x", style: null }]);
+    expect(tokenRuns("const x", [5, 0, 2, -1], styles)).toEqual([
+      { text: "const", style: { color: "red" } },
+      { text: " x", style: null },
+    ]);
     expect(tokenRuns("const x", [5, 0], styles)).toBeNull();
     expect(tokenRuns("", [], styles)).toEqual([]);
     expect(tokenRuns("x", null, styles)).toBeNull();
   });
 
   it("highlights a diff as token runs that rebuild every line, with one style palette", async () => {
-    const ts = file({ newPath: "src/a.ts", hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, header: "", lines: [
-      { type: "delete", content: "const a = 'x';\r" }, { type: "add", content: "export const a = \"é<b>\"; // note" }, { type: "add", content: "" },
-    ] }] });
+    const ts = file({
+      newPath: "src/a.ts",
+      hunks: [
+        {
+          oldStart: 1,
+          oldLines: 1,
+          newStart: 1,
+          newLines: 2,
+          header: "",
+          lines: [
+            { type: "delete", content: "const a = 'x';\r" },
+            { type: "add", content: 'export const a = "é<b>"; // note' },
+            { type: "add", content: "" },
+          ],
+        },
+      ],
+    });
     const txt = file({ newPath: "notes.txt" });
     const h = await highlightDiff({ files: [ts, txt, ts] });
     expect(h.files[1]).toBeNull();
@@ -83,7 +140,10 @@ describe("diff model", () => {
     expect(h.styles.every((s) => s.color?.startsWith("light-dark("))).toBe(true);
     expect(new Set(h.styles.map((s) => JSON.stringify(s))).size).toBe(h.styles.length);
     // the keyword is coloured with github-light's AA-corrected red
-    expect(tokenRuns("export const a = \"é<b>\"; // note", h.files[0]![1], h.styles)![0]).toEqual({ text: "export const ", style: { color: expect.stringContaining("#cf222e") } });
+    expect(tokenRuns('export const a = "é<b>"; // note', h.files[0]![1], h.styles)![0]).toEqual({
+      text: "export const ",
+      style: { color: expect.stringContaining("#cf222e") },
+    });
   });
 
   it("highlights only the first screen's files when asked, the same as the whole", async () => {
@@ -93,7 +153,8 @@ describe("diff model", () => {
     const whole = await highlightDiff({ files: many });
     const first = await highlightDiff({ files: many }, { to: split });
     // each call has its own palette: compare the runs with their styles resolved
-    const resolve = (h: typeof whole, i: number) => h.files[i]!.map((runs) => runs!.map((v, k) => (k % 2 === 1 ? h.styles[v] ?? null : v)));
+    const resolve = (h: typeof whole, i: number) =>
+      h.files[i]!.map((runs) => runs!.map((v, k) => (k % 2 === 1 ? (h.styles[v] ?? null) : v)));
     many.forEach((_, i) => (i < split ? expect(resolve(first, i)).toEqual(resolve(whole, i)) : expect(first.files[i]).toBeNull()));
   });
 });

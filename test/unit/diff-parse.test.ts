@@ -48,7 +48,11 @@ describe("DiffParser", () => {
     ]);
     expect(d.files[0].hunks).toEqual([
       {
-        oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, header: "function ctx()",
+        oldStart: 1,
+        oldLines: 2,
+        newStart: 1,
+        newLines: 2,
+        header: "function ctx()",
         lines: [
           { type: "context", content: "keep\r" },
           { type: "delete", content: "diff --git looks like a header", noNewlineAtEnd: true },

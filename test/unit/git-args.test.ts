@@ -17,7 +17,10 @@ import { pktLine, protocolVersion, FLUSH_PKT } from "@/server/git/smart-http";
 function gitCheckRefFormat(args: string[]): boolean {
   const r = spawnSync("git", ["check-ref-format", ...args], {
     cwd: os.tmpdir(),
-    env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: os.tmpdir(), LANG: "C" } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+    env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: os.tmpdir(), LANG: "C" } as Record<
+      string,
+      string | undefined
+    > as NodeJS.ProcessEnv,
   });
   return r.status === 0;
 }
@@ -38,7 +41,16 @@ describe("userArg: user input never becomes a git option", () => {
   });
 
   it("returns ordinary values unchanged", () => {
-    for (const ok of ["main", "feature/x-1", "refs/heads/main", "a-b", "v1.0^{commit}", "dir with space/ファイル.md", "HEAD~3", "/abs/path/repo.git"]) {
+    for (const ok of [
+      "main",
+      "feature/x-1",
+      "refs/heads/main",
+      "a-b",
+      "v1.0^{commit}",
+      "dir with space/ファイル.md",
+      "HEAD~3",
+      "/abs/path/repo.git",
+    ]) {
       expect(userArg(ok)).toBe(ok);
     }
   });
@@ -55,7 +67,32 @@ describe("userArg: user input never becomes a git option", () => {
 
 describe("ref and branch names follow git check-ref-format", () => {
   const valid = ["main", "feature/x", "a/-x", "release-1.0", "héllo", "a@b", "a{b}", "a.b", "HEAD/x", "refs/heads/main", "x".repeat(255)];
-  const invalid = ["", "@", "a/.b", ".a", "a..b", "a@{b", "@{-1}", "foo.lock", "a/b.lock/c", "x/", "/x", "x.", "a//b", "a b", "a~b", "a^b", "a:b", "a?b", "a*b", "a[b", "a\\b", "a\tb", "a\x7fb", "x".repeat(256)];
+  const invalid = [
+    "",
+    "@",
+    "a/.b",
+    ".a",
+    "a..b",
+    "a@{b",
+    "@{-1}",
+    "foo.lock",
+    "a/b.lock/c",
+    "x/",
+    "/x",
+    "x.",
+    "a//b",
+    "a b",
+    "a~b",
+    "a^b",
+    "a:b",
+    "a?b",
+    "a*b",
+    "a[b",
+    "a\\b",
+    "a\tb",
+    "a\x7fb",
+    "x".repeat(256),
+  ];
 
   it("accepts and refuses the documented cases", () => {
     for (const n of valid) expect(isValidRefName(n), n).toBe(true);
@@ -82,10 +119,13 @@ describe("ref and branch names follow git check-ref-format", () => {
   it("agrees with the real git on generated names (property)", () => {
     const alphabet = fc.constantFrom(..."ab/.-@{}~^:?*[\\ lock\té".split(""), "..", ".lock", "@{", "//");
     fc.assert(
-      fc.property(fc.array(alphabet, { minLength: 1, maxLength: 12 }).map((a) => a.join("")), (name) => {
-        fc.pre(!name.startsWith("-") && name.length <= 255);
-        expect(isValidRefName(name), JSON.stringify(name)).toBe(gitCheckRefFormat(["--allow-onelevel", name]));
-      }),
+      fc.property(
+        fc.array(alphabet, { minLength: 1, maxLength: 12 }).map((a) => a.join("")),
+        (name) => {
+          fc.pre(!name.startsWith("-") && name.length <= 255);
+          expect(isValidRefName(name), JSON.stringify(name)).toBe(gitCheckRefFormat(["--allow-onelevel", name]));
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -101,8 +141,10 @@ describe("user and repository names", () => {
   });
 
   it("repositories: 1–100 of letters, digits, . - _; not starting with . or -, not ending in .git", () => {
-    for (const ok of ["svc", "my-repo", "my_repo", "repo.js", "_private", "A1", "x".repeat(100)]) expect(repoNameProblem(ok), ok).toBeNull();
-    for (const bad of ["", ".hidden", "-dash", "a b", "a/b", "..", ".", "x".repeat(101), "répo", "a:b"]) expect(repoNameProblem(bad), bad).not.toBeNull();
+    for (const ok of ["svc", "my-repo", "my_repo", "repo.js", "_private", "A1", "x".repeat(100)])
+      expect(repoNameProblem(ok), ok).toBeNull();
+    for (const bad of ["", ".hidden", "-dash", "a b", "a/b", "..", ".", "x".repeat(101), "répo", "a:b"])
+      expect(repoNameProblem(bad), bad).not.toBeNull();
     expect(repoNameProblem("project.git")).toMatch(/\.git/);
     expect(repoNameProblem("PROJECT.GIT")).toMatch(/\.git/);
     expect(repoNameProblem("feed.atom")).toMatch(/atom/);

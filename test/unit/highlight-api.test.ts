@@ -5,16 +5,33 @@ import { LIMITS } from "@/server/rate-limit";
 import { tokenRuns, type DiffHighlights } from "@/components/diff/model";
 
 const post = (body: unknown, address = "198.51.100.1") =>
-  postHighlight(new Request("http://localhost/api/highlight", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address }, body: typeof body === "string" ? body : JSON.stringify(body) }));
+  postHighlight(
+    new Request("http://localhost/api/highlight", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": address },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+  );
 
 describe("POST /api/highlight", () => {
   it("answers token runs that rebuild each line, plain (null) for text files", async () => {
     const lines = ["export const a = 1;", "", "  return `x${a}`; // é"];
-    const res = await post({ files: [{ path: "src/a.ts", lines }, { path: "notes.txt", lines: ["hello"] }] });
+    const res = await post({
+      files: [
+        { path: "src/a.ts", lines },
+        { path: "notes.txt", lines: ["hello"] },
+      ],
+    });
     expect(res.status).toBe(200);
     const h = (await res.json()) as DiffHighlights;
     expect(h.files[1]).toBeNull();
-    lines.forEach((l, i) => expect(tokenRuns(l, h.files[0]![i], h.styles)?.map((r) => r.text).join("")).toBe(l));
+    lines.forEach((l, i) =>
+      expect(
+        tokenRuns(l, h.files[0]![i], h.styles)
+          ?.map((r) => r.text)
+          .join(""),
+      ).toBe(l),
+    );
   });
 
   it("refuses bad or oversized input with 400 and the reason", async () => {

@@ -1,8 +1,18 @@
 /** The issue list's query state (components/issues/query-state.ts; issue #7). */
 import { describe, expect, it } from "vitest";
 import {
-  clearedQuery, emptyKind, hasQueryFilters, legacyQuery, listHref, menuValues, normalizeQuery, queryOfView, viewFromQuery,
-  withMenuValues, withSort, withState,
+  clearedQuery,
+  emptyKind,
+  hasQueryFilters,
+  legacyQuery,
+  listHref,
+  menuValues,
+  normalizeQuery,
+  queryOfView,
+  viewFromQuery,
+  withMenuValues,
+  withSort,
+  withState,
 } from "@/components/issues/query-state";
 
 describe("menus and tabs rewrite the query, keeping the rest", () => {
@@ -42,15 +52,26 @@ describe("menus and tabs rewrite the query, keeping the rest", () => {
 
   it("builds list URLs", () => {
     expect(listHref("/a/b/issues", {})).toBe("/a/b/issues");
-    expect(listHref("/a/b/issues", { q: "is:open label:bug", view: "v1", page: 2 })).toBe("/a/b/issues?view=v1&q=is%3Aopen+label%3Abug&page=2");
+    expect(listHref("/a/b/issues", { q: "is:open label:bug", view: "v1", page: 2 })).toBe(
+      "/a/b/issues?view=v1&q=is%3Aopen+label%3Abug&page=2",
+    );
   });
 });
 
 describe("saved views and queries", () => {
   it("a view's query: its q, or its spec filters as qualifiers", () => {
-    expect(queryOfView({ filters: { q: "label:bug crash" }, sort: { field: "priority", direction: "asc" } }, null)).toBe("label:bug sort:priority crash");
-    expect(queryOfView({ filters: { status: ["todo"], priority: ["high"], labels: ["a", "b c"], assignee: ["u1", "u2"], dueDate: "no_date" }, sort: { field: "updatedAt", direction: "desc" } }, "u1"))
-      .toBe('status:todo priority:high label:a,"b c" assignee:@me,u2 no:due sort:updated-desc');
+    expect(queryOfView({ filters: { q: "label:bug crash" }, sort: { field: "priority", direction: "asc" } }, null)).toBe(
+      "label:bug sort:priority crash",
+    );
+    expect(
+      queryOfView(
+        {
+          filters: { status: ["todo"], priority: ["high"], labels: ["a", "b c"], assignee: ["u1", "u2"], dueDate: "no_date" },
+          sort: { field: "updatedAt", direction: "desc" },
+        },
+        "u1",
+      ),
+    ).toBe('status:todo priority:high label:a,"b c" assignee:@me,u2 no:due sort:updated-desc');
     expect(queryOfView({ filters: {}, sort: null }, null)).toBe("");
   });
   it("a query as view filters: q plus what the spec's fields express", () => {

@@ -1,23 +1,50 @@
 /** parseIssueQuery / formatIssueQuery / searchPhrases (server/services/issues/search-query.ts; issue #7). */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { emptyFilters, formatIssueQuery, fts5Match, parseIssueQuery, searchPhrases, websearchText } from "@/server/services/issues/search-query";
+import {
+  emptyFilters,
+  formatIssueQuery,
+  fts5Match,
+  parseIssueQuery,
+  searchPhrases,
+  websearchText,
+} from "@/server/services/issues/search-query";
 
 describe("parseIssueQuery", () => {
   it("reads GitHub-style qualifiers and free text", () => {
-    const r = parseIssueQuery('is:open label:bug label:"good first issue",ui assignee:@me author:Alice priority:high status:"In Progress" project:"Q3 launch" cycle:3 sort:updated-desc crash on start');
+    const r = parseIssueQuery(
+      'is:open label:bug label:"good first issue",ui assignee:@me author:Alice priority:high status:"In Progress" project:"Q3 launch" cycle:3 sort:updated-desc crash on start',
+    );
     expect(r.errors).toEqual([]);
     expect(r.text).toBe("crash on start");
     expect(r.filters).toEqual({
-      ...emptyFilters(), state: "open", labels: [["bug"], ["good first issue", "ui"]], assignees: ["@me"], authors: ["Alice"],
-      priorities: ["high"], statuses: ["in_progress"], projects: ["Q3 launch"], cycles: [3], sort: "updated-desc",
+      ...emptyFilters(),
+      state: "open",
+      labels: [["bug"], ["good first issue", "ui"]],
+      assignees: ["@me"],
+      authors: ["Alice"],
+      priorities: ["high"],
+      statuses: ["in_progress"],
+      projects: ["Q3 launch"],
+      cycles: [3],
+      sort: "updated-desc",
     });
   });
 
   it("no:, due:, is:closed, aliases and repeated single-valued qualifiers", () => {
-    const r = parseIssueQuery("is:issue is:closed no:assignee no:labels due:overdue sort:oldest priority:urgent,low status:todo status:done assignee:@bob");
+    const r = parseIssueQuery(
+      "is:issue is:closed no:assignee no:labels due:overdue sort:oldest priority:urgent,low status:todo status:done assignee:@bob",
+    );
     expect(r.errors).toEqual([]);
-    expect(r.filters).toMatchObject({ state: "closed", no: ["assignee", "label"], due: "overdue", sort: "created-asc", priorities: ["urgent", "low"], statuses: ["todo", "done"], assignees: ["bob"] });
+    expect(r.filters).toMatchObject({
+      state: "closed",
+      no: ["assignee", "label"],
+      due: "overdue",
+      sort: "created-asc",
+      priorities: ["urgent", "low"],
+      statuses: ["todo", "done"],
+      assignees: ["bob"],
+    });
   });
 
   it("keeps unknown qualifiers and phrases as text; reports bad values of known ones", () => {
@@ -36,28 +63,53 @@ describe("parseIssueQuery", () => {
     expect(parseIssueQuery("")).toEqual({ filters: emptyFilters(), text: "", errors: [] });
     expect(parseIssueQuery(undefined).errors).toEqual([]);
     expect(parseIssueQuery(42).errors).toEqual(["the query must be text"]);
-    expect(parseIssueQuery("label:" + Array.from({ length: 60 }, (_, i) => `l${i}`).join(",")).errors).toEqual(["at most 50 qualifier values"]);
+    expect(parseIssueQuery("label:" + Array.from({ length: 60 }, (_, i) => `l${i}`).join(",")).errors).toEqual([
+      "at most 50 qualifier values",
+    ]);
   });
 
   it("never throws, and format → parse gives back the filters (property)", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (q) => {
-      const r = parseIssueQuery(q);
-      const again = parseIssueQuery(formatIssueQuery(r.filters, ""));
-      expect(again.filters).toEqual({ ...r.filters, labels: r.filters.labels.map((g) => g.map((l) => l.replace(/"/g, ""))).map((g) => g.filter(Boolean)).filter((g) => g.length), projects: r.filters.projects.map((p) => p.replace(/"/g, "")).filter(Boolean), assignees: again.filters.assignees, authors: again.filters.authors });
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (q) => {
+        const r = parseIssueQuery(q);
+        const again = parseIssueQuery(formatIssueQuery(r.filters, ""));
+        expect(again.filters).toEqual({
+          ...r.filters,
+          labels: r.filters.labels
+            .map((g) => g.map((l) => l.replace(/"/g, "")))
+            .map((g) => g.filter(Boolean))
+            .filter((g) => g.length),
+          projects: r.filters.projects.map((p) => p.replace(/"/g, "")).filter(Boolean),
+          assignees: again.filters.assignees,
+          authors: again.filters.authors,
+        });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
 describe("formatIssueQuery", () => {
   it("writes the canonical text, quoting values with spaces or commas", () => {
-    expect(formatIssueQuery({ state: "open", labels: [["good first issue", "bug"]], assignees: ["@me"], sort: "priority" }, "crash")).toBe('is:open label:"good first issue",bug assignee:@me sort:priority crash');
+    expect(formatIssueQuery({ state: "open", labels: [["good first issue", "bug"]], assignees: ["@me"], sort: "priority" }, "crash")).toBe(
+      'is:open label:"good first issue",bug assignee:@me sort:priority crash',
+    );
     expect(formatIssueQuery({})).toBe("");
   });
 });
 
 describe("full-text phrases are never FTS syntax", () => {
   it("keeps only words, quoted", () => {
-    expect(searchPhrases('crash "out of memory" -x NEAR(a b) * ^c:d')).toEqual([["crash"], ["out", "of", "memory"], ["x"], ["near"], ["a"], ["b"], ["c"], ["d"]]);
+    expect(searchPhrases('crash "out of memory" -x NEAR(a b) * ^c:d')).toEqual([
+      ["crash"],
+      ["out", "of", "memory"],
+      ["x"],
+      ["near"],
+      ["a"],
+      ["b"],
+      ["c"],
+      ["d"],
+    ]);
     expect(searchPhrases('*** " " - ()')).toEqual([]);
     expect(searchPhrases("Ünïcödé 日本語 emoji🙂")).toEqual([["ünïcödé"], ["日本語"], ["emoji"]]);
     expect(fts5Match([["a"], ["b", "c"]])).toBe('"a" AND "b c"');

@@ -1,8 +1,21 @@
 /** Pure issue-tracker rules: due-date windows in UTC, board positions, progress, status coupling, view SQL. */
 import { describe, expect, it } from "vitest";
 import {
-  addDays, dueSoonWindow, isDueSoon, isOverdue, normalizeDueDate, overdueWindow, positionBetween, priorityKey, priorityRank,
-  renumberedPositions, stateForStatus, subIssueProgress, utcToday, POSITION_STEP, DEFAULT_STATUSES,
+  addDays,
+  dueSoonWindow,
+  isDueSoon,
+  isOverdue,
+  normalizeDueDate,
+  overdueWindow,
+  positionBetween,
+  priorityKey,
+  priorityRank,
+  renumberedPositions,
+  stateForStatus,
+  subIssueProgress,
+  utcToday,
+  POSITION_STEP,
+  DEFAULT_STATUSES,
 } from "@/server/services/issues/model";
 import { viewFilter, viewOrder } from "@/server/services/issues/views";
 import { listFilter } from "@/server/services/issues/issues";
@@ -71,7 +84,13 @@ describe("board positions", () => {
 describe("statuses, priorities, progress", () => {
   it("couples state to status category", () => {
     expect(DEFAULT_STATUSES.map((s) => [s.key, stateForStatus(s.key)])).toEqual([
-      ["triage", "open"], ["backlog", "open"], ["todo", "open"], ["in_progress", "open"], ["in_review", "open"], ["done", "closed"], ["canceled", "closed"],
+      ["triage", "open"],
+      ["backlog", "open"],
+      ["todo", "open"],
+      ["in_progress", "open"],
+      ["in_review", "open"],
+      ["done", "closed"],
+      ["canceled", "closed"],
     ]);
   });
   it("ranks priorities urgent first and round-trips", () => {
@@ -92,30 +111,55 @@ describe("view and list filters, and the SQL they become", () => {
   const now = new Date("2026-05-10T12:00:00Z");
   it("maps every view filter", () => {
     expect(viewFilter("r", { status: ["todo"], priority: ["urgent"], assignee: ["u"], labels: ["UI"], dueDate: "overdue" }, now)).toEqual({
-      repoId: "r", statuses: ["todo"], priorities: [0], assigneeIds: ["u"], labelNames: ["ui"], state: "open", dueBefore: "2026-05-10",
+      repoId: "r",
+      statuses: ["todo"],
+      priorities: [0],
+      assigneeIds: ["u"],
+      labelNames: ["ui"],
+      state: "open",
+      dueBefore: "2026-05-10",
     });
-    expect(viewFilter("r", { dueDate: "due_soon" }, now)).toEqual({ repoId: "r", state: "open", dueFrom: "2026-05-10", dueTo: "2026-05-17" });
+    expect(viewFilter("r", { dueDate: "due_soon" }, now)).toEqual({
+      repoId: "r",
+      state: "open",
+      dueFrom: "2026-05-10",
+      dueTo: "2026-05-17",
+    });
     expect(viewFilter("r", { dueDate: "no_date" }, now)).toEqual({ repoId: "r", noDueDate: true });
     expect(viewFilter("r", { status: [] }, now)).toEqual({ repoId: "r" });
   });
   it("orders with nulls last and number as the tie-break", () => {
     expect(viewOrder(null)).toEqual([{ field: "number", direction: "desc" }]);
-    expect(viewOrder({ field: "dueDate", direction: "asc" })).toEqual([{ field: "dueDate", direction: "asc", nullsLast: true }, { field: "number", direction: "desc" }]);
-    expect(viewOrder({ field: "priority", direction: "desc" })).toEqual([{ field: "priority", direction: "desc" }, { field: "number", direction: "desc" }]);
+    expect(viewOrder({ field: "dueDate", direction: "asc" })).toEqual([
+      { field: "dueDate", direction: "asc", nullsLast: true },
+      { field: "number", direction: "desc" },
+    ]);
+    expect(viewOrder({ field: "priority", direction: "desc" })).toEqual([
+      { field: "priority", direction: "desc" },
+      { field: "number", direction: "desc" },
+    ]);
     expect(viewOrder({ field: "number", direction: "asc" })).toEqual([{ field: "number", direction: "asc" }]);
   });
   it("list filters; overdue with state closed matches nothing", () => {
-    expect(listFilter("r", { overdue: true, dueSoon: false, project: "Web", cycle: 3 }, now)).toEqual({ repoId: "r", projectName: "Web", cycleNumber: 3, state: "open", dueBefore: "2026-05-10" });
+    expect(listFilter("r", { overdue: true, dueSoon: false, project: "Web", cycle: 3 }, now)).toEqual({
+      repoId: "r",
+      projectName: "Web",
+      cycleNumber: 3,
+      state: "open",
+      dueBefore: "2026-05-10",
+    });
     expect(listFilter("r", { overdue: true, state: "closed" }, now)).toEqual({ repoId: "r", ids: [] });
   });
   it("builds one parameterised statement per dialect; values never enter the SQL text", () => {
-    const filter = { repoId: "r1", statuses: ["todo", "done"], labelNames: ["x'; DROP TABLE \"Issue\"; --"], dueBefore: "2026-01-01" };
+    const filter = { repoId: "r1", statuses: ["todo", "done"], labelNames: ['x\'; DROP TABLE "Issue"; --'], dueBefore: "2026-01-01" };
     const lite = issuesSql("sqlite", filter, [{ field: "dueDate", direction: "asc", nullsLast: true }], { limit: 20, offset: 40 });
     expect(lite.text).toMatch(/json_group_array/);
     expect(lite.text).not.toMatch(/DROP|drop/);
     // a page is a deferred join: ids from the indexes first, relations for those rows only
-    expect(lite.text).toMatch(/WHERE i."id" IN \(SELECT i."id" FROM "Issue" i WHERE .* ORDER BY i."dueDate" ASC NULLS LAST LIMIT 20 OFFSET 40\)\nORDER BY i."dueDate" ASC NULLS LAST$/);
-    expect(lite.params).toEqual(["r1", "todo", "done", "r1", "x'; drop table \"issue\"; --", "2026-01-01"]);
+    expect(lite.text).toMatch(
+      /WHERE i."id" IN \(SELECT i."id" FROM "Issue" i WHERE .* ORDER BY i."dueDate" ASC NULLS LAST LIMIT 20 OFFSET 40\)\nORDER BY i."dueDate" ASC NULLS LAST$/,
+    );
+    expect(lite.params).toEqual(["r1", "todo", "done", "r1", 'x\'; drop table "issue"; --', "2026-01-01"]);
     // page size and offset are written as integers (PostgreSQL's generic plans), never other values
     expect(() => issuesSql("sqlite", filter, [], { limit: "20; DROP" as never })).toThrow(/page size or offset/);
     expect(() => issuesSql("sqlite", filter, [], { limit: 20, offset: -1 })).toThrow(/page size or offset/);

@@ -13,7 +13,8 @@ import { lineHash, parseLineHash } from "@/components/code/line-selection";
 function target(kind: "body" | "input" | "dialog" | "editable"): EventTarget {
   return {
     isContentEditable: kind === "editable",
-    closest: (sel: string) => (kind === "input" && sel.includes("input")) || (kind === "dialog" && sel.includes("role='dialog'")) ? {} : null,
+    closest: (sel: string) =>
+      (kind === "input" && sel.includes("input")) || (kind === "dialog" && sel.includes("role='dialog'")) ? {} : null,
   } as unknown as EventTarget;
 }
 
@@ -23,7 +24,14 @@ function press(key: string, at: number, extra: Partial<KeyPress> = {}): KeyPress
 
 const ran: string[] = [];
 const make = (id: string, keys: string, mod = false): Shortcut => ({ id, keys, mod, label: id, group: "g", run: () => ran.push(id) });
-const list = [make("help", "?"), make("issues", "g i"), make("board", "g b"), make("new", "c"), make("menu", "k", true), make("finder", "t")];
+const list = [
+  make("help", "?"),
+  make("issues", "g i"),
+  make("board", "g b"),
+  make("new", "c"),
+  make("menu", "k", true),
+  make("finder", "t"),
+];
 
 describe("shortcut matcher", () => {
   it("runs single keys and two-key sequences within the window", () => {
@@ -88,7 +96,15 @@ describe("repoFromPath", () => {
 });
 
 describe("file finder fuzzy matching", () => {
-  const paths = ["README.md", "src/lib/math.ts", "src/index.ts", "docs/guide/intro.md", "src/login.ts", "test/unit/math.test.ts", "lib/mathematics/x.ts"];
+  const paths = [
+    "README.md",
+    "src/lib/math.ts",
+    "src/index.ts",
+    "docs/guide/intro.md",
+    "src/login.ts",
+    "test/unit/math.test.ts",
+    "lib/mathematics/x.ts",
+  ];
   it("matches characters in order, case-insensitively, ignoring spaces", () => {
     expect(fuzzyMatch("slm", "src/lib/math.ts")?.indices).toHaveLength(3);
     expect(fuzzyMatch("SRC MATH", "src/lib/math.ts")).not.toBeNull();

@@ -68,7 +68,9 @@ describe("Markdown: headings and the table of contents", () => {
   it("gives headings prefixed ids with an anchor link, and TOC links point at them", () => {
     const html = readme("- [Getting started](#getting-started)\n\n## Getting started\n\nText\n\n## Getting started\n");
     expect(html).toContain('<a href="#user-content-getting-started">Getting started</a>');
-    expect(html).toContain('<h2 id="user-content-getting-started"><a class="anchor" href="#user-content-getting-started" aria-label="Permalink"');
+    expect(html).toContain(
+      '<h2 id="user-content-getting-started"><a class="anchor" href="#user-content-getting-started" aria-label="Permalink"',
+    );
     expect(html).toContain('<h2 id="user-content-getting-started-1">');
   });
 
@@ -82,7 +84,9 @@ describe("Markdown: headings and the table of contents", () => {
 
 describe("Markdown: URLs", () => {
   it("resolves relative links to blob/tree and images to the raw route at the file's ref", () => {
-    const html = readme("[guide](guide.md#setup) [up](../src/) [abs](/LICENSE) ![shot](img/a%20b.png) [ext](https://example.com/x) [mail](mailto:a@b.c)");
+    const html = readme(
+      "[guide](guide.md#setup) [up](../src/) [abs](/LICENSE) ![shot](img/a%20b.png) [ext](https://example.com/x) [mail](mailto:a@b.c)",
+    );
     expect(html).toContain('href="/alice/app/blob/main/docs/guide.md#setup"');
     expect(html).toContain('href="/alice/app/tree/main/src"');
     expect(html).toContain('href="/alice/app/blob/main/LICENSE"');
@@ -123,7 +127,9 @@ describe("code view above the highlighting limit", () => {
     expect(ids[0]).toBe("L1");
     expect(ids[count - 1]).toBe(`L${count}`);
     expect(newlineInsideSpan).toBe(false);
-    expect(html).toContain(`<span class="line" id="L1">${lineNumberHtml(1)}export const value = &quot;&lt;tag&gt; &amp; \\&quot;quoted\\&quot;&quot;;</span>\n<span class="line" id="L2">${lineNumberHtml(2)}`);
+    expect(html).toContain(
+      `<span class="line" id="L1">${lineNumberHtml(1)}export const value = &quot;&lt;tag&gt; &amp; \\&quot;quoted\\&quot;&quot;;</span>\n<span class="line" id="L2">${lineNumberHtml(2)}`,
+    );
   });
 
   it("has the same row structure as shiki's highlighted output", async () => {
@@ -136,7 +142,10 @@ describe("code view above the highlighting limit", () => {
 
   it("starts every line with a line-number link (issue #7) in both paths, and Markdown code blocks go without", async () => {
     const text = "const a = 1;\n\nconst b = 2;\n";
-    const linkOf = (html: string) => [...html.matchAll(/<span class="line" id="L(\d+)"><a href="#L(\d+)" tabindex="-1" aria-hidden="true"><\/a>/g)].map((m) => [m[1], m[2]].join());
+    const linkOf = (html: string) =>
+      [...html.matchAll(/<span class="line" id="L(\d+)"><a href="#L(\d+)" tabindex="-1" aria-hidden="true"><\/a>/g)].map((m) =>
+        [m[1], m[2]].join(),
+      );
     expect(linkOf(plainCodeHtml(text))).toEqual(["1,1", "2,2", "3,3"]);
     expect(linkOf((await highlightFile(text, "a.ts"))!.html)).toEqual(["1,1", "2,2", "3,3"]);
     expect((await highlightCode(text, "ts")).html).not.toContain('<a href="#L');
@@ -157,7 +166,7 @@ describe("Markdown: #N references and @mentions in issue bodies (issue #7)", () 
   });
 
   it("leaves code spans, code blocks and existing links (Markdown and raw HTML) alone", () => {
-    const html = body("`#1 @bob`\n\n```\n#2 @carol\n```\n\n[see #3 @dave](https://example.com) <a href=\"/x\">#4 @erin</a> <kbd>#5</kbd>");
+    const html = body('`#1 @bob`\n\n```\n#2 @carol\n```\n\n[see #3 @dave](https://example.com) <a href="/x">#4 @erin</a> <kbd>#5</kbd>');
     expect(html).toContain("<code>#1 @bob</code>");
     expect(html).toMatch(/<pre><code>#2 @carol\n<\/code><\/pre>/);
     expect(html).toContain(">see #3 @dave</a>");

@@ -29,13 +29,42 @@ describe("toPullView", () => {
   it("gives the spec's shape with ISO dates and nulls", () => {
     const d = new Date("2026-01-02T03:04:05.000Z");
     const v = toPullView({
-      id: "p", number: 3, title: "t", body: null, state: "open", sourceBranch: "a", targetBranch: "main", headSha: "h", baseSha: "b",
-      authorId: null, author: null, labels: [{ label: { id: "l", name: "bug", color: "#fff" } }], isDraft: false, createdAt: d, updatedAt: d, mergedAt: null, closedAt: null,
+      id: "p",
+      number: 3,
+      title: "t",
+      body: null,
+      state: "open",
+      sourceBranch: "a",
+      targetBranch: "main",
+      headSha: "h",
+      baseSha: "b",
+      authorId: null,
+      author: null,
+      labels: [{ label: { id: "l", name: "bug", color: "#fff" } }],
+      isDraft: false,
+      createdAt: d,
+      updatedAt: d,
+      mergedAt: null,
+      closedAt: null,
     });
     expect(v).toEqual({
-      id: "p", number: 3, title: "t", body: null, state: "open", sourceBranch: "a", targetBranch: "main", headSha: "h", baseSha: "b",
-      authorId: null, author: null, labels: [{ id: "l", name: "bug", color: "#fff" }], isDraft: false,
-      createdAt: "2026-01-02T03:04:05.000Z", updatedAt: "2026-01-02T03:04:05.000Z", mergedAt: null, closedAt: null,
+      id: "p",
+      number: 3,
+      title: "t",
+      body: null,
+      state: "open",
+      sourceBranch: "a",
+      targetBranch: "main",
+      headSha: "h",
+      baseSha: "b",
+      authorId: null,
+      author: null,
+      labels: [{ id: "l", name: "bug", color: "#fff" }],
+      isDraft: false,
+      createdAt: "2026-01-02T03:04:05.000Z",
+      updatedAt: "2026-01-02T03:04:05.000Z",
+      mergedAt: null,
+      closedAt: null,
     });
   });
 });

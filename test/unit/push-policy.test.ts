@@ -16,7 +16,10 @@ import { generateToken, randomBase62 } from "@/server/services/tokens/token-form
 function gitCheckRefFormat(ref: string): boolean {
   const r = spawnSync("git", ["check-ref-format", ref], {
     cwd: os.tmpdir(),
-    env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: os.tmpdir(), LANG: "C" } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+    env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: os.tmpdir(), LANG: "C" } as Record<
+      string,
+      string | undefined
+    > as NodeJS.ProcessEnv,
   });
   return r.status === 0;
 }
@@ -27,7 +30,8 @@ const B = "b".repeat(40);
 
 describe("pushRefProblem", () => {
   it("accepts valid branches and tags, refuses what svc cannot serve, naming the ref and the rule", () => {
-    for (const ok of ["refs/heads/main", "refs/heads/feature/x-1", "refs/heads/ünï", "refs/tags/v1.0", "refs/tags/release/2026"]) expect(pushRefProblem(ok, false), ok).toBeNull();
+    for (const ok of ["refs/heads/main", "refs/heads/feature/x-1", "refs/heads/ünï", "refs/tags/v1.0", "refs/tags/release/2026"])
+      expect(pushRefProblem(ok, false), ok).toBeNull();
     const bad: [string, RegExp][] = [
       ["refs/heads/-x", /"refs\/heads\/-x": a branch name cannot start with "-"/],
       ["refs/heads/HEAD", /"HEAD" cannot be a branch name/],
@@ -49,7 +53,29 @@ describe("pushRefProblem", () => {
   });
 
   it("never accepts a branch or tag that git check-ref-format refuses", () => {
-    const names = ["a", "a/b", ".a", "a.", "a..b", "a//b", "a@{b", "a b", "a~1", "a:b", "a?", "a*", "a[b", "a\\b", "@", "a.lock", "a/.b", "-a", "a-", "日本", "a\x7fb"];
+    const names = [
+      "a",
+      "a/b",
+      ".a",
+      "a.",
+      "a..b",
+      "a//b",
+      "a@{b",
+      "a b",
+      "a~1",
+      "a:b",
+      "a?",
+      "a*",
+      "a[b",
+      "a\\b",
+      "@",
+      "a.lock",
+      "a/.b",
+      "-a",
+      "a-",
+      "日本",
+      "a\x7fb",
+    ];
     for (const n of names) {
       for (const ns of ["refs/heads/", "refs/tags/"]) {
         if (pushRefProblem(ns + n, false) === null) expect(gitCheckRefFormat(ns + n), ns + n).toBe(true);

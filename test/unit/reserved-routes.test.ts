@@ -21,7 +21,10 @@ describe("top-level routes and usernames", () => {
   });
 
   it("top-level files (icon.svg, favicon.ico) cannot be usernames: a username has no dot", () => {
-    const files = readdirSync(appDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
-    for (const f of files.filter((n) => !/^(page|layout|not-found|error|loading|globals)\./.test(n))) expect(usernameProblem(f)).not.toBeNull();
+    const files = readdirSync(appDir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
+    for (const f of files.filter((n) => !/^(page|layout|not-found|error|loading|globals)\./.test(n)))
+      expect(usernameProblem(f)).not.toBeNull();
   });
 });

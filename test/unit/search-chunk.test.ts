@@ -98,7 +98,11 @@ describe("chunkFile", () => {
       "}",
     ].join("\n");
     const chunks = await chunkFile("pipeline.js", source);
-    expect(chunks.find((c) => c.name === "generateMulti")).toMatchObject({ startLine: 3, endLine: 9, docText: expect.stringContaining("spans several nodes") });
+    expect(chunks.find((c) => c.name === "generateMulti")).toMatchObject({
+      startLine: 3,
+      endLine: 9,
+      docText: expect.stringContaining("spans several nodes"),
+    });
     expect(chunks.filter((c) => c.chunkType === "block").every((c) => !c.content.includes("several nodes"))).toBe(true);
     // a comment after code on its line is not the next function's doc comment
     expect(chunks.find((c) => c.name === "last")).toMatchObject({ startLine: 12 });
@@ -127,7 +131,9 @@ describe("chunkFile", () => {
     const text = Array.from({ length: 120 }, (_, i) => `line ${i + 1} of the notes`).join("\n");
     const chunks = await chunkFile("NOTES.txt", text);
     expect(chunks.map((c) => [c.startLine, c.endLine, c.chunkType, c.language])).toEqual([
-      [1, 50, "block", "text"], [51, 100, "block", "text"], [101, 120, "block", "text"],
+      [1, 50, "block", "text"],
+      [51, 100, "block", "text"],
+      [101, 120, "block", "text"],
     ]);
   });
 });

@@ -21,7 +21,8 @@ function random(seed: number): () => number {
 /** `matrix` cut into slabs of `rows` rows, each copied into its own buffer (as vectors.ts keeps them). */
 function slabsOf(matrix: Float32Array, dims: number, rows: number): Float32Array[] {
   const out: Float32Array[] = [];
-  for (let start = 0; start * dims < matrix.length; start += rows) out.push(matrix.slice(start * dims, Math.min(matrix.length, (start + rows) * dims)));
+  for (let start = 0; start * dims < matrix.length; start += rows)
+    out.push(matrix.slice(start * dims, Math.min(matrix.length, (start + rows) * dims)));
   return out;
 }
 
@@ -47,7 +48,10 @@ describe("topByInnerProduct", () => {
     const q = unit(Array.from({ length: dims }, next));
     const want = naiveTop(ids, matrix, dims, q, limit);
     // in one slab, and in slabs of 7 rows merged (the event loop gets a turn between them)
-    for (const got of [await topByInnerProduct(ids, [matrix], dims, q, limit), await topByInnerProduct(ids, slabsOf(matrix, dims, 7), dims, q, limit)]) {
+    for (const got of [
+      await topByInnerProduct(ids, [matrix], dims, q, limit),
+      await topByInnerProduct(ids, slabsOf(matrix, dims, 7), dims, q, limit),
+    ]) {
       expect(got.map((g) => g.chunkId)).toEqual(want.map((w) => w.chunkId));
       got.forEach((g, i) => expect(g.similarity).toBeCloseTo(want[i]!.similarity, 4));
     }
@@ -57,11 +61,19 @@ describe("topByInnerProduct", () => {
     const next = random(7);
     const matrix = new Float32Array(10 * 8);
     for (let r = 0; r < 10; r++) matrix.set(unit(Array.from({ length: 8 }, next)), r * 8);
-    const [best] = await topByInnerProduct(Int32Array.from({ length: 10 }, (_, i) => i), slabsOf(matrix, 8, 4), 8, matrix.slice(24, 32), 1);
+    const [best] = await topByInnerProduct(
+      Int32Array.from({ length: 10 }, (_, i) => i),
+      slabsOf(matrix, 8, 4),
+      8,
+      matrix.slice(24, 32),
+      1,
+    );
     expect(best).toEqual({ chunkId: 3, similarity: expect.closeTo(1, 5) });
     expect(await topByInnerProduct(new Int32Array(0), [], 8, matrix.slice(0, 8), 5)).toEqual([]);
     // a view into a larger buffer is refused: usearch would read from the buffer's start
-    await expect(topByInnerProduct(Int32Array.from([0]), [matrix.subarray(8, 16)], 8, matrix.slice(8, 16), 1)).rejects.toThrow("buffer's beginning");
+    await expect(topByInnerProduct(Int32Array.from([0]), [matrix.subarray(8, 16)], 8, matrix.slice(8, 16), 1)).rejects.toThrow(
+      "buffer's beginning",
+    );
   });
 });
 
@@ -70,6 +82,7 @@ describe("vectorMemoryMbFromEnv", () => {
     expect(vectorMemoryMbFromEnv({})).toBe(1024);
     expect(vectorMemoryMbFromEnv({ SVC_SEARCH_VECTOR_MEMORY_MB: "4096" })).toBe(4096);
     expect(vectorMemoryMbFromEnv({ SVC_SEARCH_VECTOR_MEMORY_MB: " 16 " })).toBe(16);
-    for (const bad of ["15", "0", "-5", "1.5", "lots", "99999999"]) expect(vectorMemoryMbFromEnv({ SVC_SEARCH_VECTOR_MEMORY_MB: bad })).toBe(1024);
+    for (const bad of ["15", "0", "-5", "1.5", "lots", "99999999"])
+      expect(vectorMemoryMbFromEnv({ SVC_SEARCH_VECTOR_MEMORY_MB: bad })).toBe(1024);
   });
 });

@@ -4,7 +4,13 @@
  * replacing or repeating the query's own words.
  */
 import { describe, expect, it } from "vitest";
-import { ALTERNATIVE_COVERAGE, ALTERNATIVE_RANK_WEIGHT, CODE_VOCABULARY, codeWordsFor, expandWords } from "@/server/services/search/vocabulary";
+import {
+  ALTERNATIVE_COVERAGE,
+  ALTERNATIVE_RANK_WEIGHT,
+  CODE_VOCABULARY,
+  codeWordsFor,
+  expandWords,
+} from "@/server/services/search/vocabulary";
 import { isStopWord, queryWords } from "@/server/services/search/tokens";
 
 describe("code vocabulary", () => {

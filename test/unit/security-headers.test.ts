@@ -20,7 +20,9 @@ describe("security headers", () => {
   });
 
   it("next.config.mjs sends SECURITY_HEADERS everywhere and API_CSP on API and git paths", async () => {
-    const rules = await (nextConfig as { headers: () => Promise<{ source: string; headers: { key: string; value: string }[] }[]> }).headers();
+    const rules = await (
+      nextConfig as { headers: () => Promise<{ source: string; headers: { key: string; value: string }[] }[]> }
+    ).headers();
     const all = rules.find((r) => r.source === "/:path*")!;
     expect(Object.fromEntries(all.headers.map((h) => [h.key, h.value]))).toEqual(SECURITY_HEADERS);
     for (const source of ["/api/:path*", "/trpc/:path*", "/:owner/:repo([^/]+)\\.git/:path*"]) {

@@ -58,7 +58,10 @@ describe("chromiumPlan: npm test without Chromium", () => {
   });
 
   it("root with apt-get: installs Debian's package", () => {
-    expect(chromiumPlan({ ...base, isRoot: true })).toEqual({ action: "install", commands: ["apt-get update", "apt-get install -y chromium"] });
+    expect(chromiumPlan({ ...base, isRoot: true })).toEqual({
+      action: "install",
+      commands: ["apt-get update", "apt-get install -y chromium"],
+    });
   });
 
   it("otherwise stops with the one command to run", () => {
@@ -76,7 +79,11 @@ describe("chromiumPlan: npm test without Chromium", () => {
     const r = spawnSync(process.execPath, [path.join(root, "scripts/test.mjs")], {
       cwd: root,
       encoding: "utf8",
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, CHROMIUM_PATH: path.join(os.tmpdir(), "no-such-chromium") } as unknown as NodeJS.ProcessEnv,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        CHROMIUM_PATH: path.join(os.tmpdir(), "no-such-chromium"),
+      } as unknown as NodeJS.ProcessEnv,
       timeout: 120_000,
     });
     expect(r.status).toBe(1);

@@ -2,12 +2,17 @@
 import { describe, expect, it } from "vitest";
 import { applyLineEdits, joinLines, sameLines, splitLines, suggestionLines } from "@/server/services/pulls/suggestion-lines";
 
-const edit = (file: string | Buffer, edits: { start: number; end: number; suggestion: string }[]) => joinLines(applyLineEdits(splitLines(Buffer.from(file)), edits));
+const edit = (file: string | Buffer, edits: { start: number; end: number; suggestion: string }[]) =>
+  joinLines(applyLineEdits(splitLines(Buffer.from(file)), edits));
 
 describe("suggestion lines", () => {
   it("splits with terminators and joins back byte for byte", () => {
-    for (const f of ["", "a", "a\n", "a\r\nb", "\n\n", "a\r\n\r\nb\n", "x\ry\n"]) expect(joinLines(splitLines(Buffer.from(f))).toString()).toBe(f);
-    expect(splitLines(Buffer.from("a\r\nb")).map((l) => [l.text.toString(), l.eol])).toEqual([["a", "\r\n"], ["b", ""]]);
+    for (const f of ["", "a", "a\n", "a\r\nb", "\n\n", "a\r\n\r\nb\n", "x\ry\n"])
+      expect(joinLines(splitLines(Buffer.from(f))).toString()).toBe(f);
+    expect(splitLines(Buffer.from("a\r\nb")).map((l) => [l.text.toString(), l.eol])).toEqual([
+      ["a", "\r\n"],
+      ["b", ""],
+    ]);
     const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]);
     expect(edit(latin1, [{ start: 2, end: 2, suggestion: "y" }])).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x79, 0x0a]));
   });
@@ -31,8 +36,19 @@ describe("suggestion lines", () => {
   });
 
   it("applies several edits by the original numbering; refuses overlaps and ranges outside the file", () => {
-    expect(edit("1\n2\n3\n4\n5\n", [{ start: 1, end: 1, suggestion: "one\nuno" }, { start: 4, end: 5, suggestion: "" }, { start: 2, end: 2, suggestion: "two" }]).toString()).toBe("one\nuno\ntwo\n3\n");
-    expect(() => edit("1\n2\n3\n", [{ start: 1, end: 2, suggestion: "" }, { start: 2, end: 3, suggestion: "" }])).toThrow(/overlapping/);
+    expect(
+      edit("1\n2\n3\n4\n5\n", [
+        { start: 1, end: 1, suggestion: "one\nuno" },
+        { start: 4, end: 5, suggestion: "" },
+        { start: 2, end: 2, suggestion: "two" },
+      ]).toString(),
+    ).toBe("one\nuno\ntwo\n3\n");
+    expect(() =>
+      edit("1\n2\n3\n", [
+        { start: 1, end: 2, suggestion: "" },
+        { start: 2, end: 3, suggestion: "" },
+      ]),
+    ).toThrow(/overlapping/);
     expect(() => edit("1\n", [{ start: 2, end: 2, suggestion: "" }])).toThrow(/outside/);
   });
 

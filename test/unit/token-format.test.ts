@@ -6,7 +6,15 @@
 import { describe, expect, it } from "vitest";
 import zlib from "node:zlib";
 import { randomBytes } from "node:crypto";
-import { crc32, generateToken, hasValidChecksum, parseToken, randomBase62, tokenChecksum, tokenKind } from "@/server/services/tokens/token-format";
+import {
+  crc32,
+  generateToken,
+  hasValidChecksum,
+  parseToken,
+  randomBase62,
+  tokenChecksum,
+  tokenKind,
+} from "@/server/services/tokens/token-format";
 
 describe("token checksum", () => {
   it("new tokens are svc_<8>_<40 random><6 checksum> and carry a valid checksum", () => {

@@ -4,7 +4,9 @@ import { DEFAULT_EXPIRY, EXPIRY_OPTIONS, apiErrorMessage } from "@/components/to
 
 describe("apiErrorMessage", () => {
   it("shows the server's message for svc's REST error shape, whatever the status", () => {
-    expect(apiErrorMessage(500, JSON.stringify({ error: { code: "INTERNAL", message: "the database is locked" } }))).toBe("the database is locked");
+    expect(apiErrorMessage(500, JSON.stringify({ error: { code: "INTERNAL", message: "the database is locked" } }))).toBe(
+      "the database is locked",
+    );
     expect(apiErrorMessage(400, JSON.stringify({ error: { code: "BAD_REQUEST", message: "name is required" } }))).toBe("name is required");
   });
 

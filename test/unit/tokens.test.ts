@@ -31,7 +31,14 @@ describe("token format", () => {
   });
 
   it("rejects strings that are not svc_ tokens", () => {
-    for (const bad of ["", "svc_", "svc_short_" + "a".repeat(40), "svc_AAAAAAAA_" + "a".repeat(31), "ghp_AAAAAAAA_" + "a".repeat(40), "svc_AAAAAAA!_" + "a".repeat(40)]) {
+    for (const bad of [
+      "",
+      "svc_",
+      "svc_short_" + "a".repeat(40),
+      "svc_AAAAAAAA_" + "a".repeat(31),
+      "ghp_AAAAAAAA_" + "a".repeat(40),
+      "svc_AAAAAAA!_" + "a".repeat(40),
+    ]) {
       expect(parseToken(bad)).toBeNull();
     }
   });

@@ -1,14 +1,45 @@
 /** The paged board's pure state (components/issues/board-model.ts, issue #7). */
 import { describe, expect, it } from "vitest";
-import { appendPage, cardName, columnOf, columnsFrom, moveCard, overText, placeText, pointsText, type BoardData, type Columns } from "@/components/issues/board-model";
+import {
+  appendPage,
+  cardName,
+  columnOf,
+  columnsFrom,
+  moveCard,
+  overText,
+  placeText,
+  pointsText,
+  type BoardData,
+  type Columns,
+} from "@/components/issues/board-model";
 import type { Issue } from "@/components/issues/model";
 
 const now = "2026-11-23T12:00:00.000Z";
 function issue(n: number, status: string, estimate: number | null = null): Issue {
   return {
-    id: `id${n}`, number: n, title: `Issue ${n}`, body: null, state: "open", status, priority: "none", dueDate: null, estimate,
-    parentNumber: null, projectId: null, cycleId: null, authorId: null, author: null, assigneeId: null, assignee: null,
-    labels: [], subIssueCount: 0, subIssueProgress: 0, createdAt: now, updatedAt: now, closedAt: null, closedBy: null,
+    id: `id${n}`,
+    number: n,
+    title: `Issue ${n}`,
+    body: null,
+    state: "open",
+    status,
+    priority: "none",
+    dueDate: null,
+    estimate,
+    parentNumber: null,
+    projectId: null,
+    cycleId: null,
+    authorId: null,
+    author: null,
+    assigneeId: null,
+    assignee: null,
+    labels: [],
+    subIssueCount: 0,
+    subIssueProgress: 0,
+    createdAt: now,
+    updatedAt: now,
+    closedAt: null,
+    closedBy: null,
   } as Issue;
 }
 
@@ -39,7 +70,10 @@ describe("board columns", () => {
     expect(moved.todo).toMatchObject({ count: 4, estimate: 2 });
     expect(moved.todo.issues.map((i) => i.number)).toEqual([2]);
     expect(moved.in_progress).toMatchObject({ count: 2, estimate: 1.5 });
-    expect(moved.in_progress.issues.map((i) => [i.number, i.status])).toEqual([[1, "in_progress"], [3, "in_progress"]]);
+    expect(moved.in_progress.issues.map((i) => [i.number, i.status])).toEqual([
+      [1, "in_progress"],
+      [3, "in_progress"],
+    ]);
     // nothing to do: same column, unknown card, already there — the very same object (no re-render)
     expect(moveCard(cols, 1, "todo", "todo", 0)).toBe(cols);
     expect(moveCard(cols, 42, "todo", "done", 0)).toBe(cols);
@@ -52,7 +86,13 @@ describe("board columns", () => {
 
   it("appends a page without repeating cards already on the board, taking the page's totals", () => {
     const cols = moveCard(board(), 3, "in_progress", "todo", 2); // #3 now sits in todo's loaded cards
-    const next = appendPage(cols, "todo", { status: "todo", count: 7, estimate: 4, issues: [issue(3, "todo"), issue(4, "todo"), issue(5, "todo")], nextCursor: null } as never);
+    const next = appendPage(cols, "todo", {
+      status: "todo",
+      count: 7,
+      estimate: 4,
+      issues: [issue(3, "todo"), issue(4, "todo"), issue(5, "todo")],
+      nextCursor: null,
+    } as never);
     expect(next.todo.issues.map((i) => i.number)).toEqual([1, 2, 3, 4, 5]);
     expect(next.todo).toMatchObject({ count: 7, estimate: 4, nextCursor: null });
   });

@@ -24,7 +24,9 @@ describe("splitRefAndPath", () => {
 
 describe("URLs", () => {
   it("encodes each segment and keeps ref slashes as separators", () => {
-    expect(codeUrl("alice", "app", "tree", "feature/login", "src/dir with space/ü#1.ts")).toBe("/alice/app/tree/feature/login/src/dir%20with%20space/%C3%BC%231.ts");
+    expect(codeUrl("alice", "app", "tree", "feature/login", "src/dir with space/ü#1.ts")).toBe(
+      "/alice/app/tree/feature/login/src/dir%20with%20space/%C3%BC%231.ts",
+    );
     expect(codeUrl("alice", "app", "blob", "main", "pct%.md")).toBe("/alice/app/blob/main/pct%25.md");
     expect(codeUrl("alice", "app", "tree", "main")).toBe("/alice/app/tree/main");
     expect(repoUrl("alice", "app")).toBe("/alice/app");

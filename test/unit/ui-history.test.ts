@@ -5,7 +5,10 @@ import { dayLabel, groupCommitsByDay, pageNumber, splitCommitMessage, utcDay } f
 describe("splitCommitMessage", () => {
   it("takes the first line as the title and the rest, without the blank separator line, as the body", () => {
     expect(splitCommitMessage("Fix the parser")).toEqual({ title: "Fix the parser", body: "" });
-    expect(splitCommitMessage("Fix the parser\n\nIt failed on empty input.\nSee #12.\n")).toEqual({ title: "Fix the parser", body: "It failed on empty input.\nSee #12." });
+    expect(splitCommitMessage("Fix the parser\n\nIt failed on empty input.\nSee #12.\n")).toEqual({
+      title: "Fix the parser",
+      body: "It failed on empty input.\nSee #12.",
+    });
     expect(splitCommitMessage("Title\r\n\r\nBody")).toEqual({ title: "Title", body: "Body" });
     expect(splitCommitMessage("Title\nno blank line")).toEqual({ title: "Title", body: "no blank line" });
     expect(splitCommitMessage("Title\n\n   \n")).toEqual({ title: "Title", body: "" });

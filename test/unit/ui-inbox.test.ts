@@ -1,6 +1,17 @@
 /** Pure helpers of the inbox page (/inbox): which tab, state, repository and page the URL asks for, links back, labels. */
 import { describe, expect, it } from "vitest";
-import { INBOX_MAX_PAGE, countBadge, emptyState, inboxHref, inboxLinkLabel, inboxPage, inboxPageCount, inboxRepo, inboxTab, participatedState } from "@/components/inbox/model";
+import {
+  INBOX_MAX_PAGE,
+  countBadge,
+  emptyState,
+  inboxHref,
+  inboxLinkLabel,
+  inboxPage,
+  inboxPageCount,
+  inboxRepo,
+  inboxTab,
+  participatedState,
+} from "@/components/inbox/model";
 import { repoFromPath } from "@/components/keyboard/repo-path";
 
 describe("inbox URL state", () => {
@@ -63,7 +74,11 @@ describe("inbox labels", () => {
   });
 
   it("gives each list its own empty state, naming the repository filter", () => {
-    const titles = new Set([emptyState("review", "open", null).title, emptyState("mine", "open", null).title, emptyState("participated", "open", null).title]);
+    const titles = new Set([
+      emptyState("review", "open", null).title,
+      emptyState("mine", "open", null).title,
+      emptyState("participated", "open", null).title,
+    ]);
     expect(titles.size).toBe(3);
     expect(emptyState("review", "open", "ada/engine").title).toContain("in ada/engine");
     expect(emptyState("participated", "closed", null).title).toBe("No closed pull requests you took part in.");

@@ -1,13 +1,44 @@
 import { describe, expect, it } from "vitest";
-import { activitySentence, dueState, eventSentence, timelineEvents, pagesFor, moveAnchor, PAGE_SIZE, type Activity, type Issue } from "@/components/issues/model";
+import {
+  activitySentence,
+  dueState,
+  eventSentence,
+  timelineEvents,
+  pagesFor,
+  moveAnchor,
+  PAGE_SIZE,
+  type Activity,
+  type Issue,
+} from "@/components/issues/model";
 
 const now = new Date("2026-11-21T12:00:00Z");
 
 function issue(n: number, over: Partial<Issue> = {}): Issue {
   return {
-    id: `id${n}`, number: n, title: `Issue ${n}`, body: null, state: "open", status: "backlog", priority: "none", dueDate: null, estimate: null,
-    parentNumber: null, projectId: null, cycleId: null, authorId: "u1", author: { id: "u1", username: "alice", name: null }, assigneeId: null, assignee: null,
-    labels: [], subIssueCount: 0, subIssueProgress: 0, createdAt: now.toISOString(), updatedAt: now.toISOString(), closedAt: null, closedBy: null, ...over,
+    id: `id${n}`,
+    number: n,
+    title: `Issue ${n}`,
+    body: null,
+    state: "open",
+    status: "backlog",
+    priority: "none",
+    dueDate: null,
+    estimate: null,
+    parentNumber: null,
+    projectId: null,
+    cycleId: null,
+    authorId: "u1",
+    author: { id: "u1", username: "alice", name: null },
+    assigneeId: null,
+    assignee: null,
+    labels: [],
+    subIssueCount: 0,
+    subIssueProgress: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    closedAt: null,
+    closedBy: null,
+    ...over,
   } as Issue;
 }
 
@@ -20,19 +51,42 @@ describe("pagesFor", () => {
 });
 
 describe("activitySentence", () => {
-  const a = (over: Partial<Activity>): Activity => ({ id: "1", issueNumber: 1, action: "created", field: null, oldValue: null, newValue: null, actor: { id: "u1", username: "alice", name: null }, createdAt: now.toISOString(), ...over });
+  const a = (over: Partial<Activity>): Activity => ({
+    id: "1",
+    issueNumber: 1,
+    action: "created",
+    field: null,
+    oldValue: null,
+    newValue: null,
+    actor: { id: "u1", username: "alice", name: null },
+    createdAt: now.toISOString(),
+    ...over,
+  });
   it("reads like a sentence", () => {
-    expect(activitySentence(a({ action: "status_changed", field: "status", oldValue: "backlog", newValue: "in_progress" }))).toEqual({ actor: "alice", text: "changed status from Backlog to In Progress" });
-    expect(activitySentence(a({ action: "status_changed", field: "state", oldValue: "open", newValue: "closed" }))?.text).toBe("closed this issue");
-    expect(activitySentence(a({ action: "priority_changed", oldValue: "none", newValue: "urgent" }))?.text).toBe("changed priority from No priority to Urgent");
+    expect(activitySentence(a({ action: "status_changed", field: "status", oldValue: "backlog", newValue: "in_progress" }))).toEqual({
+      actor: "alice",
+      text: "changed status from Backlog to In Progress",
+    });
+    expect(activitySentence(a({ action: "status_changed", field: "state", oldValue: "open", newValue: "closed" }))?.text).toBe(
+      "closed this issue",
+    );
+    expect(activitySentence(a({ action: "priority_changed", oldValue: "none", newValue: "urgent" }))?.text).toBe(
+      "changed priority from No priority to Urgent",
+    );
     expect(activitySentence(a({ action: "labeled", newValue: "bug" }))?.text).toBe("added the bug label");
     expect(activitySentence(a({ action: "assigned", newValue: "u1" }))?.text).toBe("self-assigned this");
     expect(activitySentence(a({ action: "assigned", newValue: "u2" }), { u2: "bob" })?.text).toBe("assigned bob");
     expect(activitySentence(a({ action: "relation_added", field: "blocks", newValue: "4" }))?.text).toBe("marked this as blocking #4");
     // the target issue's side of a relation
-    expect(activitySentence(a({ action: "relation_added", field: "blocked_by", newValue: "3" }))?.text).toBe("marked this as blocked by #3");
-    expect(activitySentence(a({ action: "relation_added", field: "duplicated_by", newValue: "9" }))?.text).toBe("marked this as duplicated by #9");
-    expect(activitySentence(a({ action: "relation_removed", field: "blocked_by", oldValue: "3" }))?.text).toBe('removed the relation "blocked by #3"');
+    expect(activitySentence(a({ action: "relation_added", field: "blocked_by", newValue: "3" }))?.text).toBe(
+      "marked this as blocked by #3",
+    );
+    expect(activitySentence(a({ action: "relation_added", field: "duplicated_by", newValue: "9" }))?.text).toBe(
+      "marked this as duplicated by #9",
+    );
+    expect(activitySentence(a({ action: "relation_removed", field: "blocked_by", oldValue: "3" }))?.text).toBe(
+      'removed the relation "blocked by #3"',
+    );
     expect(activitySentence(a({ action: "commented" }))).toBeNull();
     expect(activitySentence(a({ action: "labeled", newValue: "x", actor: null }))?.actor).toBe("someone");
   });
@@ -56,7 +110,17 @@ describe("due dates and board anchors", () => {
 describe("timelineEvents", () => {
   const at = "2026-11-21T10:00:00.000Z";
   const actor = { id: "u1", username: "alice", name: null };
-  const e = (id: string, over: Partial<Activity>): Activity => ({ id, issueNumber: 1, action: "status_changed", field: "status", oldValue: null, newValue: null, actor, createdAt: at, ...over });
+  const e = (id: string, over: Partial<Activity>): Activity => ({
+    id,
+    issueNumber: 1,
+    action: "status_changed",
+    field: "status",
+    oldValue: null,
+    newValue: null,
+    actor,
+    createdAt: at,
+    ...over,
+  });
   it("merges a status change with the open/closed flip it caused, oldest first", () => {
     const newestFirst = [
       e("5", { action: "commented", field: "comment", newValue: "c1" }),
@@ -69,10 +133,15 @@ describe("timelineEvents", () => {
     expect(events.map((x) => x.entry.id)).toEqual(["2", "4"]);
     expect(eventSentence(events[0])?.text).toBe("changed status from Todo to Backlog");
     expect(eventSentence(events[1])?.text).toBe("closed this issue as Done");
-    const reopened = timelineEvents([e("7", { field: "state", oldValue: "closed", newValue: "open" }), e("6", { oldValue: "done", newValue: "backlog" })]);
+    const reopened = timelineEvents([
+      e("7", { field: "state", oldValue: "closed", newValue: "open" }),
+      e("6", { oldValue: "done", newValue: "backlog" }),
+    ]);
     expect(reopened.map((x) => eventSentence(x)?.text)).toEqual(["reopened this issue in Backlog"]);
   });
   it("keeps the creation of a triaged issue", () => {
-    expect(timelineEvents([e("1", { action: "created", newValue: "triage" })]).map((x) => eventSentence(x)?.text)).toEqual(["opened this issue in Triage"]);
+    expect(timelineEvents([e("1", { action: "created", newValue: "triage" })]).map((x) => eventSentence(x)?.text)).toEqual([
+      "opened this issue in Triage",
+    ]);
   });
 });

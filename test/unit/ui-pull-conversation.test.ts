@@ -3,15 +3,29 @@ import { conversationItems, eventSentence, reviewSentence, type PullEvent } from
 import { reviewerState } from "@/components/pulls/review-state";
 import { commentPermissions } from "@/components/pulls/review-comment";
 
-const ev = (id: number, type: string, createdAt: string, data: Record<string, unknown> = {}): PullEvent => ({ id, type, data, actor: { username: "alice" }, createdAt });
+const ev = (id: number, type: string, createdAt: string, data: Record<string, unknown> = {}): PullEvent => ({
+  id,
+  type,
+  data,
+  actor: { username: "alice" },
+  createdAt,
+});
 
 describe("the conversation timeline", () => {
   it("merges events, reviews and threads oldest first; an event sorts before a review of the same instant", () => {
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
     const items = conversationItems(
-      [ev(1, "opened", at(0)), ev(2, "pushed", at(5), { commits: 1 }), ev(3, "reviewed", at(5)), ev(4, "labeled", at(9), { label: { name: "bug" } })],
+      [
+        ev(1, "opened", at(0)),
+        ev(2, "pushed", at(5), { commits: 1 }),
+        ev(3, "reviewed", at(5)),
+        ev(4, "labeled", at(9), { label: { name: "bug" } }),
+      ],
       [{ id: "r1", createdAt: at(5) }],
-      [{ id: "t1", createdAt: at(7), isPending: false }, { id: "t2", createdAt: at(8), isPending: true }],
+      [
+        { id: "t1", createdAt: at(7), isPending: false },
+        { id: "t2", createdAt: at(8), isPending: true },
+      ],
     );
     expect(items.map((i) => i.key)).toEqual(["e1", "e2", "rr1", "tt1", "e4"]);
   });
@@ -21,7 +35,9 @@ describe("the conversation timeline", () => {
     expect(reviewSentence("changes_requested").text).toBe("requested changes");
     expect(reviewSentence("commented").text).toBe("reviewed");
     expect(eventSentence(ev(1, "review_requested", "", { reviewer: { username: "bob" } }))?.text).toBe("requested a review from bob");
-    expect(eventSentence(ev(1, "review_request_removed", "", { reviewer: { username: "bob" } }))?.text).toBe("removed the review request for bob");
+    expect(eventSentence(ev(1, "review_request_removed", "", { reviewer: { username: "bob" } }))?.text).toBe(
+      "removed the review request for bob",
+    );
     expect(eventSentence(ev(1, "unlabeled", "", { label: { name: "bug" } }))?.text).toBe("removed the bug label");
     expect(eventSentence(ev(1, "reviewed", ""))).toBeNull();
   });

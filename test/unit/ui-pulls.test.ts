@@ -45,9 +45,17 @@ describe("pull request sentences", () => {
   it("turns timeline events into sentences and skips unknown ones", () => {
     const at = "2026-11-23T10:00:00.000Z";
     const actor = { username: "ann" };
-    expect(eventSentence({ id: 1, type: "pushed", data: { commits: 2, after: "a".repeat(40) }, actor, createdAt: at })).toMatchObject({ who: "ann", text: "pushed 2 commits", sha: "aaaaaaa" });
-    expect(eventSentence({ id: 2, type: "merged", data: { strategy: "squash", mergeSha: "b".repeat(40) }, actor, createdAt: at })).toMatchObject({ text: "merged this pull request (squash)", tone: "merged" });
-    expect(eventSentence({ id: 3, type: "edited", data: { field: "title", from: "a", to: "b" }, actor: null, createdAt: at })).toMatchObject({ who: "svc", text: "changed the title from “a” to “b”" });
+    expect(eventSentence({ id: 1, type: "pushed", data: { commits: 2, after: "a".repeat(40) }, actor, createdAt: at })).toMatchObject({
+      who: "ann",
+      text: "pushed 2 commits",
+      sha: "aaaaaaa",
+    });
+    expect(
+      eventSentence({ id: 2, type: "merged", data: { strategy: "squash", mergeSha: "b".repeat(40) }, actor, createdAt: at }),
+    ).toMatchObject({ text: "merged this pull request (squash)", tone: "merged" });
+    expect(
+      eventSentence({ id: 3, type: "edited", data: { field: "title", from: "a", to: "b" }, actor: null, createdAt: at }),
+    ).toMatchObject({ who: "svc", text: "changed the title from “a” to “b”" });
     expect(eventSentence({ id: 4, type: "future_thing", data: {}, actor, createdAt: at })).toBeNull();
   });
 });
@@ -59,7 +67,13 @@ describe("defaults of the create form and the merge box", () => {
   });
 
   it("prefills merge and squash messages as GitHub does", () => {
-    const pr = { number: 7, title: "Add docs", sourceBranch: "docs", sourceOwner: "ann", commits: [{ message: "one\n\nmore" }, { message: "two" }] };
+    const pr = {
+      number: 7,
+      title: "Add docs",
+      sourceBranch: "docs",
+      sourceOwner: "ann",
+      commits: [{ message: "one\n\nmore" }, { message: "two" }],
+    };
     expect(defaultMergeMessage("merge", pr)).toBe("Merge pull request #7 from ann/docs\n\nAdd docs");
     expect(defaultMergeMessage("squash", pr)).toBe("Add docs (#7)\n\n* one\n* two");
     expect(defaultMergeMessage("rebase", pr)).toBe("");

@@ -19,7 +19,13 @@ describe("stack helpers", () => {
   });
 
   it("knows the branch under a position and the stacks page's urls", () => {
-    const stack = { baseBranch: "main", branches: [{ branchName: "s1", position: 0 }, { branchName: "s2", position: 1 }] };
+    const stack = {
+      baseBranch: "main",
+      branches: [
+        { branchName: "s1", position: 0 },
+        { branchName: "s2", position: 1 },
+      ],
+    };
     expect(branchBelow(stack, 0)).toBe("main");
     expect(branchBelow(stack, 1)).toBe("s1");
     expect(stacksUrl("o w", "r")).toBe("/o%20w/r/pulls/stacks");

@@ -16,10 +16,20 @@ describe("retryOnUniqueViolation", () => {
 
   it("gives up after the attempts, and never retries other errors", async () => {
     let calls = 0;
-    await expect(retryOnUniqueViolation(async () => { calls++; throw unique(); }, 2)).rejects.toMatchObject({ code: "P2002" });
+    await expect(
+      retryOnUniqueViolation(async () => {
+        calls++;
+        throw unique();
+      }, 2),
+    ).rejects.toMatchObject({ code: "P2002" });
     expect(calls).toBe(2);
     calls = 0;
-    await expect(retryOnUniqueViolation(async () => { calls++; throw Object.assign(new Error("fk"), { code: "P2003" }); })).rejects.toThrow("fk");
+    await expect(
+      retryOnUniqueViolation(async () => {
+        calls++;
+        throw Object.assign(new Error("fk"), { code: "P2003" });
+      }),
+    ).rejects.toThrow("fk");
     expect(calls).toBe(1);
     expect([unique(), new Error("x"), null, "P2002"].map(isUniqueViolation)).toEqual([true, false, false, false]);
   });

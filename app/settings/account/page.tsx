@@ -37,7 +37,9 @@ export default async function AccountPage() {
                 <Avatar username={me.username} size="xs" />
               </div>
             </div>
-            <p className="mt-2 text-xs text-subtle-foreground">Your initial, in a colour that comes from your username, so it is the same on every page and for everyone.</p>
+            <p className="mt-2 text-xs text-subtle-foreground">
+              Your initial, in a colour that comes from your username, so it is the same on every page and for everyone.
+            </p>
           </div>
         </div>
       </SettingsSection>

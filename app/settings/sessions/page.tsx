@@ -13,7 +13,9 @@ export default async function SessionsPage() {
   return (
     <div>
       <h1 className="text-2xl font-semibold tracking-tight">Sessions</h1>
-      <p className="mt-1 text-sm text-muted-foreground">Browsers signed in to your account. A session lasts 30 days from its last use unless you sign it out.</p>
+      <p className="mt-1 text-sm text-muted-foreground">
+        Browsers signed in to your account. A session lasts 30 days from its last use unless you sign it out.
+      </p>
       <div className="mt-6">
         <SessionsManager initialSessions={sessions} />
       </div>

@@ -17,10 +17,15 @@ export default async function TokensPage() {
     <div>
       <h1 className="text-2xl font-semibold tracking-tight">Personal access tokens</h1>
       <p className="mt-1 text-sm text-muted-foreground">
-        Use a token as the password for <code className="font-mono text-xs">git push</code> over HTTP, or as <code className="font-mono text-xs">Authorization: Bearer</code> for the API.
+        Use a token as the password for <code className="font-mono text-xs">git push</code> over HTTP, or as{" "}
+        <code className="font-mono text-xs">Authorization: Bearer</code> for the API.
       </p>
       <div className="mt-6">
-        <TokensManager scopes={SCOPES.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name] }))} defaultScopes={[...DEFAULT_SCOPES]} initialTokens={tokens} />
+        <TokensManager
+          scopes={SCOPES.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name] }))}
+          defaultScopes={[...DEFAULT_SCOPES]}
+          initialTokens={tokens}
+        />
       </div>
     </div>
   );

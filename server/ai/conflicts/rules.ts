@@ -130,14 +130,29 @@ export function resolveHunk(h: ConflictHunk): HunkResolution {
       if (i < h.base.length) lines.push(h.base[i]!);
     }
     return samePlace
-      ? { rule: "union-same-place", confidence: "medium", lines: fixNewlines(lines), warning: "both sides added lines at the same place: kept both, ours first; check the order" }
+      ? {
+          rule: "union-same-place",
+          confidence: "medium",
+          lines: fixNewlines(lines),
+          warning: "both sides added lines at the same place: kept both, ours first; check the order",
+        }
       : { rule: "union", confidence: "high", lines: fixNewlines(lines) };
   }
   if (squash(h.ours) === squash(h.base) && h.ours.length) {
-    return { rule: "whitespace", confidence: "medium", lines: h.theirs, warning: "ours changed only whitespace here; theirs' change was taken and ours' whitespace change dropped" };
+    return {
+      rule: "whitespace",
+      confidence: "medium",
+      lines: h.theirs,
+      warning: "ours changed only whitespace here; theirs' change was taken and ours' whitespace change dropped",
+    };
   }
   if (squash(h.theirs) === squash(h.base) && h.theirs.length) {
-    return { rule: "whitespace", confidence: "medium", lines: h.ours, warning: "theirs changed only whitespace here; ours' change was taken and theirs' whitespace change dropped" };
+    return {
+      rule: "whitespace",
+      confidence: "medium",
+      lines: h.ours,
+      warning: "theirs changed only whitespace here; ours' change was taken and theirs' whitespace change dropped",
+    };
   }
   return { rule: "unresolved", confidence: "low", lines: null };
 }
@@ -153,7 +168,9 @@ export const lower = (a: Confidence, b: Confidence): Confidence => (RANK[a] <= R
 
 /** A conflict block with git's standard 7-character markers, labelled. */
 export function markers(h: ConflictHunk, labels: { ours: string; theirs: string }): string[] {
-  return joinBlocks([`<<<<<<< ${labels.ours}\n`], h.ours, ["||||||| base\n"], h.base, ["=======\n"], h.theirs, [`>>>>>>> ${labels.theirs}\n`]);
+  return joinBlocks([`<<<<<<< ${labels.ours}\n`], h.ours, ["||||||| base\n"], h.base, ["=======\n"], h.theirs, [
+    `>>>>>>> ${labels.theirs}\n`,
+  ]);
 }
 
 export interface LocalResolution {
@@ -199,7 +216,10 @@ export function resolveSegments(segments: MergeSegment[], labels: { ours: string
     alt.theirs.push(seg.theirs);
     alt.union.push(seg.ours, seg.theirs);
   }
-  if (unresolved) warnings.push(`${unresolved} conflict${unresolved === 1 ? "" : "s"} could not be resolved safely: the conflict markers are kept; edit them by hand`);
+  if (unresolved)
+    warnings.push(
+      `${unresolved} conflict${unresolved === 1 ? "" : "s"} could not be resolved safely: the conflict markers are kept; edit them by hand`,
+    );
   const text = (blocks: string[][]) => joinBlocks(...blocks).join("");
   return {
     resolved: text(out),

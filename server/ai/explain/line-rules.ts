@@ -61,7 +61,11 @@ export const LINE_RULES: LineRule[] = [
   {
     id: "secret-cloud-key",
     message: (l) => `A cloud access key appears to be added (${at(l)}): rotate it and use a secret store`,
-    test: (t) => /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/.test(t) || /\bgh[pousr]_[0-9A-Za-z]{36,}\b/.test(t) || /\bAIza[0-9A-Za-z_-]{35}\b/.test(t) || /\bxox[abpr]-[0-9A-Za-z-]{10,}/.test(t),
+    test: (t) =>
+      /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/.test(t) ||
+      /\bgh[pousr]_[0-9A-Za-z]{36,}\b/.test(t) ||
+      /\bAIza[0-9A-Za-z_-]{35}\b/.test(t) ||
+      /\bxox[abpr]-[0-9A-Za-z-]{10,}/.test(t),
   },
   {
     id: "debug-statement",
@@ -78,7 +82,10 @@ export const LINE_RULES: LineRule[] = [
   {
     id: "disabled-test",
     message: (l) => `A test is skipped or focused (${at(l)}): .skip/.only/xit and similar change what the suite runs`,
-    test: (t) => /\b(?:it|test|describe|context|suite)\.(?:skip|only|todo)\s*\(|\b(?:xit|xdescribe|xtest|fit|fdescribe)\s*\(|@pytest\.mark\.skip|@unittest\.skip|#\[ignore\]|\bt\.Skip(?:Now|f)?\s*\(|@Disabled\b|@Ignore\b/.test(t),
+    test: (t) =>
+      /\b(?:it|test|describe|context|suite)\.(?:skip|only|todo)\s*\(|\b(?:xit|xdescribe|xtest|fit|fdescribe)\s*\(|@pytest\.mark\.skip|@unittest\.skip|#\[ignore\]|\bt\.Skip(?:Now|f)?\s*\(|@Disabled\b|@Ignore\b/.test(
+        t,
+      ),
   },
   {
     id: "todo",
@@ -108,13 +115,31 @@ export type Impact = "low" | "medium" | "high";
 export function fileKind(path: string): { kind: string; weight: 0 | 1 | 2 } {
   const p = path.toLowerCase();
   const base = p.slice(p.lastIndexOf("/") + 1);
-  if (/(^|\/)migrations?\//.test(p) || base.endsWith(".sql") || base === "schema.prisma") return { kind: "database migration or schema", weight: 2 };
-  if (/(^|[/_.-])(auth|security|crypto|password|session|permission|access|token|csrf|oauth)s?([/_.-]|$)/.test(p)) return { kind: "authentication or security code", weight: 2 };
+  if (/(^|\/)migrations?\//.test(p) || base.endsWith(".sql") || base === "schema.prisma")
+    return { kind: "database migration or schema", weight: 2 };
+  if (/(^|[/_.-])(auth|security|crypto|password|session|permission|access|token|csrf|oauth)s?([/_.-]|$)/.test(p))
+    return { kind: "authentication or security code", weight: 2 };
   if (/^\.env|\.pem$|\.key$/.test(base)) return { kind: "secrets or environment file", weight: 2 };
-  if (/^(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|cargo\.lock|go\.sum|poetry\.lock|gemfile\.lock|composer\.lock|bun\.lockb?)$/.test(base)) return { kind: "dependency lockfile", weight: 1 };
-  if (/^(package\.json|cargo\.toml|go\.mod|pyproject\.toml|requirements[^/]*\.txt|gemfile|pom\.xml|build\.gradle(\.kts)?)$/.test(base)) return { kind: "dependency manifest", weight: 1 };
-  if (/(^|\/)\.github\/workflows\//.test(p) || /^(dockerfile|docker-compose\.ya?ml|makefile)$/.test(base) || /(^|\/)(next|vite|webpack|tsconfig|eslint|babel|jest|vitest)[^/]*\.(c|m)?(js|ts|json)$/.test(p) || /\.(ya?ml|toml|ini|conf)$/.test(base)) return { kind: "build, CI or configuration", weight: 1 };
-  if (/(^|\/)(test|tests|__tests__|spec|e2e)\//.test(p) || /\.(test|spec)\.[a-z]+$/.test(base) || /_test\.(go|py)$/.test(base) || /^test_.*\.py$/.test(base)) return { kind: "test", weight: 0 };
+  if (
+    /^(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|cargo\.lock|go\.sum|poetry\.lock|gemfile\.lock|composer\.lock|bun\.lockb?)$/.test(base)
+  )
+    return { kind: "dependency lockfile", weight: 1 };
+  if (/^(package\.json|cargo\.toml|go\.mod|pyproject\.toml|requirements[^/]*\.txt|gemfile|pom\.xml|build\.gradle(\.kts)?)$/.test(base))
+    return { kind: "dependency manifest", weight: 1 };
+  if (
+    /(^|\/)\.github\/workflows\//.test(p) ||
+    /^(dockerfile|docker-compose\.ya?ml|makefile)$/.test(base) ||
+    /(^|\/)(next|vite|webpack|tsconfig|eslint|babel|jest|vitest)[^/]*\.(c|m)?(js|ts|json)$/.test(p) ||
+    /\.(ya?ml|toml|ini|conf)$/.test(base)
+  )
+    return { kind: "build, CI or configuration", weight: 1 };
+  if (
+    /(^|\/)(test|tests|__tests__|spec|e2e)\//.test(p) ||
+    /\.(test|spec)\.[a-z]+$/.test(base) ||
+    /_test\.(go|py)$/.test(base) ||
+    /^test_.*\.py$/.test(base)
+  )
+    return { kind: "test", weight: 0 };
   if (/\.(md|mdx|txt|rst|adoc)$/.test(base) || /(^|\/)docs?\//.test(p)) return { kind: "documentation", weight: 0 };
   return { kind: "source", weight: 0 };
 }
@@ -124,7 +149,11 @@ export function fileKind(path: string): { kind: string; weight: 0 | 1 | 2 } {
  * lockfile/manifest/config file, one step up for removed exports, high for migrations,
  * auth/security code or an added secret; tests and docs stay low unless they add a secret.
  */
-export function impactOf(path: string, changed: number, opts: { removedExports: number; secret: boolean }): { impact: Impact; reasons: string[] } {
+export function impactOf(
+  path: string,
+  changed: number,
+  opts: { removedExports: number; secret: boolean },
+): { impact: Impact; reasons: string[] } {
   const { kind, weight } = fileKind(path);
   const reasons: string[] = [];
   let score = changed < 30 ? 0 : changed < 200 ? 1 : 2;

@@ -39,7 +39,13 @@ const ref = (d: Decl, line = d.startLine): DeclRef => ({ kind: d.kind, name: d.n
 const withText = (items: OutlineItem[], source: string): Decl[] => {
   const lines = source.split("\n");
   // the export keyword is not part of the declaration's body: a change of export alone is not "changed"
-  return items.map((d) => ({ ...d, text: lines.slice(d.startLine - 1, d.endLine).join("\n").replace(/^\s*export\s+(default\s+)?/, "") }));
+  return items.map((d) => ({
+    ...d,
+    text: lines
+      .slice(d.startLine - 1, d.endLine)
+      .join("\n")
+      .replace(/^\s*export\s+(default\s+)?/, ""),
+  }));
 };
 const squash = (t: string) => t.replace(/\s+/g, " ").trim();
 
@@ -69,7 +75,16 @@ export async function structuralDiff(path: string, oldContent: string, newConten
   if (!before.length && !after.length) return null;
   const oldIdx = index(before);
   const newIdx = index(after);
-  const diff: StructuralDiff = { language, added: [], removed: [], changed: [], removedExports: [], newExports: [], oldCount: before.length, newCount: after.length };
+  const diff: StructuralDiff = {
+    language,
+    added: [],
+    removed: [],
+    changed: [],
+    removedExports: [],
+    newExports: [],
+    oldCount: before.length,
+    newCount: after.length,
+  };
   for (const [k, d] of newIdx) {
     const prev = oldIdx.get(k);
     if (!prev) diff.added.push(ref(d));

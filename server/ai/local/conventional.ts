@@ -12,19 +12,57 @@ export const CATEGORIES: readonly ChangeCategory[] = ["feature", "fix", "refacto
 
 /** Conventional types svc recognises (lower case), with the category each one means. */
 const TYPE_CATEGORY: Record<string, ChangeCategory> = {
-  feat: "feature", feature: "feature",
-  fix: "fix", bugfix: "fix", hotfix: "fix",
-  refactor: "refactor", perf: "refactor", style: "refactor",
-  docs: "docs", doc: "docs",
-  test: "test", tests: "test",
-  chore: "chore", build: "chore", ci: "chore", revert: "chore", deps: "chore", release: "chore",
+  feat: "feature",
+  feature: "feature",
+  fix: "fix",
+  bugfix: "fix",
+  hotfix: "fix",
+  refactor: "refactor",
+  perf: "refactor",
+  style: "refactor",
+  docs: "docs",
+  doc: "docs",
+  test: "test",
+  tests: "test",
+  chore: "chore",
+  build: "chore",
+  ci: "chore",
+  revert: "chore",
+  deps: "chore",
+  release: "chore",
 };
 
 /** The canonical conventional type of a category (for titles the engine writes). */
-export const CATEGORY_TYPE: Record<ChangeCategory, string> = { feature: "feat", fix: "fix", refactor: "refactor", docs: "docs", test: "test", chore: "chore" };
+export const CATEGORY_TYPE: Record<ChangeCategory, string> = {
+  feature: "feat",
+  fix: "fix",
+  refactor: "refactor",
+  docs: "docs",
+  test: "test",
+  chore: "chore",
+};
 
 /** Most significant first: the type a multi-commit title takes (docs/ai.md). */
-const SIGNIFICANCE = ["feat", "feature", "fix", "bugfix", "hotfix", "perf", "refactor", "revert", "docs", "doc", "test", "tests", "build", "ci", "deps", "chore", "style", "release"];
+const SIGNIFICANCE = [
+  "feat",
+  "feature",
+  "fix",
+  "bugfix",
+  "hotfix",
+  "perf",
+  "refactor",
+  "revert",
+  "docs",
+  "doc",
+  "test",
+  "tests",
+  "build",
+  "ci",
+  "deps",
+  "chore",
+  "style",
+  "release",
+];
 
 export interface ParsedCommit {
   /** The conventional type in lower case (`feat`), or null for a plain message. */
@@ -82,9 +120,12 @@ export function parseCommitMessage(message: string): ParsedCommit {
   };
 }
 
-const DOC_RE = /(^|\/)(docs?|documentation)\/|\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)(README|CHANGELOG|CONTRIBUTING|LICENSE|AUTHORS)[^/]*$/i;
-const TEST_RE = /(^|\/)(__tests__|__mocks__|tests?|specs?|e2e|fixtures?|testdata)\/|[._-](test|spec)\.[a-z0-9]+$|_test\.(go|py|rb|rs)$|(^|\/)test_[^/]+\.py$/i;
-const CHORE_RE = /(^|\/)(package(-lock)?\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.(mod|sum)|Gemfile(\.lock)?|poetry\.lock|requirements[^/]*\.txt|Dockerfile|docker-compose[^/]*|Makefile|\.gitignore|\.gitattributes|\.editorconfig|\.npmrc|\.nvmrc|tsconfig[^/]*\.json|\.eslintrc[^/]*|eslint\.config\.[a-z]+|\.prettierrc[^/]*|renovate\.json)$|(^|\/)\.(github|gitlab|circleci)\//i;
+const DOC_RE =
+  /(^|\/)(docs?|documentation)\/|\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)(README|CHANGELOG|CONTRIBUTING|LICENSE|AUTHORS)[^/]*$/i;
+const TEST_RE =
+  /(^|\/)(__tests__|__mocks__|tests?|specs?|e2e|fixtures?|testdata)\/|[._-](test|spec)\.[a-z0-9]+$|_test\.(go|py|rb|rs)$|(^|\/)test_[^/]+\.py$/i;
+const CHORE_RE =
+  /(^|\/)(package(-lock)?\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.(mod|sum)|Gemfile(\.lock)?|poetry\.lock|requirements[^/]*\.txt|Dockerfile|docker-compose[^/]*|Makefile|\.gitignore|\.gitattributes|\.editorconfig|\.npmrc|\.nvmrc|tsconfig[^/]*\.json|\.eslintrc[^/]*|eslint\.config\.[a-z]+|\.prettierrc[^/]*|renovate\.json)$|(^|\/)\.(github|gitlab|circleci)\//i;
 
 /** The category a path alone suggests: docs, test or chore (configuration, CI, lockfiles), else null (source). Tests win over docs (`tests/fixtures/a.md`). */
 export function categoryOfPath(path: string): ChangeCategory | null {
@@ -104,7 +145,10 @@ export function categoryOfPaths(paths: readonly string[]): ChangeCategory | null
 const VERBS: [RegExp, ChangeCategory][] = [
   [/^(fix(e[sd])?|resolve[sd]?|correct(s|ed)?|repair(s|ed)?|bug|patch(es|ed)?|hotfix|prevent(s|ed)?|handle[sd]?)\b/i, "fix"],
   [/^(add(s|ed)?|implement(s|ed)?|introduce[sd]?|create[sd]?|support(s|ed)?|allow(s|ed)?|enable[sd]?|new)\b/i, "feature"],
-  [/^(refactor(s|ed)?|rename[sd]?|move[sd]?|extract(s|ed)?|clean(s|ed)?|simplif(y|ies|ied)|restructure[sd]?|reorgani[sz]e[sd]?|tidy|split|inline[sd]?|optimi[sz]e[sd]?|speed)\b/i, "refactor"],
+  [
+    /^(refactor(s|ed)?|rename[sd]?|move[sd]?|extract(s|ed)?|clean(s|ed)?|simplif(y|ies|ied)|restructure[sd]?|reorgani[sz]e[sd]?|tidy|split|inline[sd]?|optimi[sz]e[sd]?|speed)\b/i,
+    "refactor",
+  ],
   [/^(docs?|document(s|ed)?|readme)\b/i, "docs"],
   [/^(tests?|cover(s|ed)?)\b/i, "test"],
   [/^(bump(s|ed)?|upgrade[sd]?|update[sd]? dependenc|release|chore|ci|build|merge)\b/i, "chore"],
@@ -124,7 +168,9 @@ export function categoryOfSubject(subject: string): ChangeCategory | null {
  */
 export function categorize(c: Pick<ParsedCommit, "type" | "subject"> & { body?: string }, paths: readonly string[] = []): ChangeCategory {
   if (c.type) return TYPE_CATEGORY[c.type]!;
-  return categoryOfPaths(paths) ?? categoryOfSubject(c.subject) ?? (/\b(fix(es|ed)?|resolve[sd]?)\s+#\d+/i.test(c.body ?? "") ? "fix" : "chore");
+  return (
+    categoryOfPaths(paths) ?? categoryOfSubject(c.subject) ?? (/\b(fix(es|ed)?|resolve[sd]?)\s+#\d+/i.test(c.body ?? "") ? "fix" : "chore")
+  );
 }
 
 /** The conventional type a commit stands for: its own, else its category's (`feat` for a feature). */

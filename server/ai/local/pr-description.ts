@@ -5,8 +5,17 @@
  * request descriptions".
  */
 import {
-  branchWords, categorize, conventionalHeader, dominantScope, dominantType, lowerSubject, parseCommitMessage, typeOf, upperSubject,
-  type ChangeCategory, type ParsedCommit,
+  branchWords,
+  categorize,
+  conventionalHeader,
+  dominantScope,
+  dominantType,
+  lowerSubject,
+  parseCommitMessage,
+  typeOf,
+  upperSubject,
+  type ChangeCategory,
+  type ParsedCommit,
 } from "./conventional";
 
 export type DescriptionStyle = "concise" | "detailed" | "conventional";
@@ -58,10 +67,21 @@ export const MAX_CHANGES = 50;
 /** Longest title written (pulls.create takes 256; GitHub shows about 70). */
 const MAX_TITLE = 120;
 
-const HEADINGS: Record<ChangeCategory, string> = { feature: "Features", fix: "Bug fixes", refactor: "Refactoring", docs: "Documentation", test: "Tests", chore: "Maintenance" };
+const HEADINGS: Record<ChangeCategory, string> = {
+  feature: "Features",
+  fix: "Bug fixes",
+  refactor: "Refactoring",
+  docs: "Documentation",
+  test: "Tests",
+  chore: "Maintenance",
+};
 const NOUNS: Record<ChangeCategory, [string, string]> = {
-  feature: ["feature", "features"], fix: ["fix", "fixes"], refactor: ["refactoring", "refactorings"],
-  docs: ["documentation change", "documentation changes"], test: ["test change", "test changes"], chore: ["maintenance change", "maintenance changes"],
+  feature: ["feature", "features"],
+  fix: ["fix", "fixes"],
+  refactor: ["refactoring", "refactorings"],
+  docs: ["documentation change", "documentation changes"],
+  test: ["test change", "test changes"],
+  chore: ["maintenance change", "maintenance changes"],
 };
 const ORDER: ChangeCategory[] = ["feature", "fix", "refactor", "docs", "test", "chore"];
 
@@ -168,7 +188,14 @@ function breakingOf(entries: Entry[]): string[] {
 }
 
 /** The body per style (docs/ai.md): concise = summary + bullets; detailed = sections with groups and files; conventional = a changelog. */
-export function bodyFor(style: DescriptionStyle, entries: Entry[], input: DescriptionInput, summary: string, changes: DescriptionChange[], breaking: string[]): string {
+export function bodyFor(
+  style: DescriptionStyle,
+  entries: Entry[],
+  input: DescriptionInput,
+  summary: string,
+  changes: DescriptionChange[],
+  breaking: string[],
+): string {
   const short = (sha: string) => sha.slice(0, 7);
   const more = (input.totalCommits ?? input.commits.length) - input.commits.length;
   const moreLine = more > 0 ? [`_…and ${more} more commit${more === 1 ? "" : "s"} not read._`] : [];
@@ -182,7 +209,8 @@ export function bodyFor(style: DescriptionStyle, entries: Entry[], input: Descri
     const lines: string[] = [summary];
     for (const g of groups) {
       lines.push("", `### ${HEADINGS[g.c]}`, "");
-      for (const e of g.items) lines.push(`- ${e.parsed.scope ? `**${e.parsed.scope}:** ` : ""}${lowerSubject(e.parsed.subject)} (${short(e.sha)})`);
+      for (const e of g.items)
+        lines.push(`- ${e.parsed.scope ? `**${e.parsed.scope}:** ` : ""}${lowerSubject(e.parsed.subject)} (${short(e.sha)})`);
     }
     if (breaking.length) lines.push("", "### BREAKING CHANGES", "", ...breaking.map((b) => `- ${b}`));
     return [...lines, ...(moreLine.length ? ["", ...moreLine] : [])].join("\n");
@@ -210,7 +238,12 @@ export function bodyFor(style: DescriptionStyle, entries: Entry[], input: Descri
  * follows under a rule (nothing is added when the body already contains it; nothing is
  * repeated when the generated body already quotes the author's, as a model's may).
  */
-export function keepExisting(out: PRDescription, existingTitle: string | undefined, existingBody: string | undefined, style: DescriptionStyle): PRDescription {
+export function keepExisting(
+  out: PRDescription,
+  existingTitle: string | undefined,
+  existingBody: string | undefined,
+  style: DescriptionStyle,
+): PRDescription {
   let { title, body } = out;
   const t = existingTitle?.trim();
   if (t && (style !== "conventional" || parseCommitMessage(t).type)) title = t;

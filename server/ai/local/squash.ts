@@ -88,7 +88,9 @@ export function defaultSquashStyle(commits: readonly SquashCommit[], prTitle?: s
  * and fixup! commits left out), then `BREAKING CHANGE:` footers, then the trailers.
  */
 export function localSquashMessage(input: SquashInput): SquashMessage {
-  const parsed = input.commits.map((c) => ({ c, p: parseCommitMessage(c.message) })).filter(({ p }) => !p.isMerge && !p.isFixup && p.subject);
+  const parsed = input.commits
+    .map((c) => ({ c, p: parseCommitMessage(c.message) }))
+    .filter(({ p }) => !p.isMerge && !p.isFixup && p.subject);
   const style = input.style ?? defaultSquashStyle(input.commits, input.prTitle);
   const prTitle = input.prTitle?.trim() ? parseCommitMessage(input.prTitle.trim()) : null;
   let title: string;
@@ -100,14 +102,22 @@ export function localSquashMessage(input: SquashInput): SquashMessage {
       const ofType = parsed.filter(({ p }) => typeOf(p) === type);
       const scope = dominantScope(ofType.map(({ p }) => p.scope));
       const subject = prTitle?.subject || ofType[0]?.p.subject || "squashed changes";
-      title = conventionalHeader(type, scope, parsed.some(({ p }) => p.breaking), lowerSubject(subject));
+      title = conventionalHeader(
+        type,
+        scope,
+        parsed.some(({ p }) => p.breaking),
+        lowerSubject(subject),
+      );
     }
   } else {
     const subject = prTitle?.subject || parsed[0]?.p.subject || "Squashed changes";
     title = upperSubject(subject);
   }
   if (input.prNumber && !title.includes(`(#${input.prNumber})`)) title = `${title} (#${input.prNumber})`;
-  const listing = parsed.map(({ p }) => `* ${style === "conventional" && p.type ? conventionalHeader(p.type, p.scope, p.breaking && p.breakingNotes[0] === p.subject, p.subject) : p.subject}`);
+  const listing = parsed.map(
+    ({ p }) =>
+      `* ${style === "conventional" && p.type ? conventionalHeader(p.type, p.scope, p.breaking && p.breakingNotes[0] === p.subject, p.subject) : p.subject}`,
+  );
   const breaking = [...new Set(parsed.flatMap(({ p }) => p.breakingNotes.filter((n) => n !== p.subject)))];
   const text = [listing.join("\n"), breaking.map((b) => `BREAKING CHANGE: ${b}`).join("\n")].filter(Boolean).join("\n\n");
   const prAuthor = input.prAuthor !== undefined ? input.prAuthor : input.commits[0] ? parseAuthor(input.commits[0].author) : null;

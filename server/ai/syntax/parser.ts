@@ -39,12 +39,41 @@ export interface OutlineItem {
 
 /** File extension → grammar name (the `tree-sitter-<name>.wasm` of tree-sitter-wasms). */
 const EXTENSIONS: Record<string, string> = {
-  ts: "typescript", mts: "typescript", cts: "typescript", tsx: "tsx",
-  js: "javascript", mjs: "javascript", cjs: "javascript", jsx: "javascript",
-  py: "python", go: "go", rs: "rust", java: "java", kt: "kotlin", kts: "kotlin",
-  rb: "ruby", php: "php", cs: "c_sharp", c: "c", h: "c", cc: "cpp", cpp: "cpp", cxx: "cpp", hpp: "cpp", hh: "cpp",
-  swift: "swift", scala: "scala", lua: "lua", dart: "dart", ex: "elixir", exs: "elixir", zig: "zig",
-  sol: "solidity", ml: "ocaml", sh: "bash", bash: "bash",
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "tsx",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  jsx: "javascript",
+  py: "python",
+  go: "go",
+  rs: "rust",
+  java: "java",
+  kt: "kotlin",
+  kts: "kotlin",
+  rb: "ruby",
+  php: "php",
+  cs: "c_sharp",
+  c: "c",
+  h: "c",
+  cc: "cpp",
+  cpp: "cpp",
+  cxx: "cpp",
+  hpp: "cpp",
+  hh: "cpp",
+  swift: "swift",
+  scala: "scala",
+  lua: "lua",
+  dart: "dart",
+  ex: "elixir",
+  exs: "elixir",
+  zig: "zig",
+  sol: "solidity",
+  ml: "ocaml",
+  sh: "bash",
+  bash: "bash",
 };
 
 /** The grammar for `filePath` by extension, or null when tree-sitter-wasms has none. */
@@ -60,7 +89,9 @@ const state = globalThis as unknown as { __svcTreeSitter?: { init: Promise<void>
 function runtime() {
   if (!state.__svcTreeSitter) {
     const root = getConfig().appRoot;
-    const init = Parser.init({ locateFile: () => path.join(/* turbopackIgnore: true */ root, "node_modules/web-tree-sitter/tree-sitter.wasm") } as never);
+    const init = Parser.init({
+      locateFile: () => path.join(/* turbopackIgnore: true */ root, "node_modules/web-tree-sitter/tree-sitter.wasm"),
+    } as never);
     state.__svcTreeSitter = { init, languages: new Map() };
     init.catch(() => (state.__svcTreeSitter = undefined));
   }
@@ -74,7 +105,11 @@ async function loadLanguage(language: string): Promise<Language | null> {
     lang = (async () => {
       await rt.init;
       if (!/^[a-z_]+$/.test(language)) return null;
-      const file = path.join(/* turbopackIgnore: true */ getConfig().appRoot, "node_modules/tree-sitter-wasms/out", `tree-sitter-${language}.wasm`);
+      const file = path.join(
+        /* turbopackIgnore: true */ getConfig().appRoot,
+        "node_modules/tree-sitter-wasms/out",
+        `tree-sitter-${language}.wasm`,
+      );
       return Language.load(await readFile(file)).catch(() => null);
     })().catch(() => null);
     rt.languages.set(language, lang);
@@ -101,17 +136,47 @@ export async function parse(source: string, language: string): Promise<Tree | nu
 
 /** Node type → kind, for every grammar (types are distinct enough across grammars). */
 const FUNCTION_TYPES = new Set([
-  "function_declaration", "generator_function_declaration", "function_definition", "function_item",
-  "method_declaration", "method_definition", "constructor_declaration", "method", "singleton_method",
-  "function_signature", "abstract_method_signature",
+  "function_declaration",
+  "generator_function_declaration",
+  "function_definition",
+  "function_item",
+  "method_declaration",
+  "method_definition",
+  "constructor_declaration",
+  "method",
+  "singleton_method",
+  "function_signature",
+  "abstract_method_signature",
 ]);
 const CLASS_TYPES = new Set([
-  "class_declaration", "abstract_class_declaration", "class_definition", "class_specifier", "struct_specifier",
-  "interface_declaration", "enum_declaration", "struct_item", "enum_item", "trait_item", "impl_item",
-  "class", "object_declaration", "trait_declaration", "record_declaration", "type_declaration",
+  "class_declaration",
+  "abstract_class_declaration",
+  "class_definition",
+  "class_specifier",
+  "struct_specifier",
+  "interface_declaration",
+  "enum_declaration",
+  "struct_item",
+  "enum_item",
+  "trait_item",
+  "impl_item",
+  "class",
+  "object_declaration",
+  "trait_declaration",
+  "record_declaration",
+  "type_declaration",
 ]);
 /** Node types that may declare an item (the cursor looks closer only at these). */
-const CANDIDATE_TYPES = new Set([...FUNCTION_TYPES, ...CLASS_TYPES, "module", "variable_declarator", "assignment_expression", "public_field_definition", "field_definition", "pair"]);
+const CANDIDATE_TYPES = new Set([
+  ...FUNCTION_TYPES,
+  ...CLASS_TYPES,
+  "module",
+  "variable_declarator",
+  "assignment_expression",
+  "public_field_definition",
+  "field_definition",
+  "pair",
+]);
 
 const queries = new Map<string, Promise<Query | null>>();
 
@@ -119,11 +184,13 @@ const queries = new Map<string, Promise<Query | null>>();
 function candidateQuery(language: string): Promise<Query | null> {
   let q = queries.get(language);
   if (!q) {
-    q = loadLanguage(language).then((lang) => {
-      if (!lang) return null;
-      const types = [...CANDIDATE_TYPES].filter((t) => lang.idForNodeType(t, true) !== null);
-      return types.length ? new Query(lang, `[${types.map((t) => `(${t})`).join(" ")}] @item`) : null;
-    }).catch(() => null);
+    q = loadLanguage(language)
+      .then((lang) => {
+        if (!lang) return null;
+        const types = [...CANDIDATE_TYPES].filter((t) => lang.idForNodeType(t, true) !== null);
+        return types.length ? new Query(lang, `[${types.map((t) => `(${t})`).join(" ")}] @item`) : null;
+      })
+      .catch(() => null);
     queries.set(language, q);
   }
   return q;
@@ -135,7 +202,8 @@ function nameOf(node: Node): string | null {
   const n = node.childForFieldName("name");
   if (n) return n.text;
   if (node.type === "impl_item") return node.childForFieldName("type")?.text ?? null;
-  if (node.type === "type_declaration") return node.namedChildren.find((c) => c?.type === "type_spec")?.childForFieldName("name")?.text ?? null;
+  if (node.type === "type_declaration")
+    return node.namedChildren.find((c) => c?.type === "type_spec")?.childForFieldName("name")?.text ?? null;
   // C/C++: function_definition → declarator (function_declarator → declarator)
   let d = node.childForFieldName("declarator");
   while (d && d.childForFieldName("declarator")) d = d.childForFieldName("declarator");
@@ -183,7 +251,10 @@ export async function outline(source: string, language: string): Promise<Outline
     if (FUNCTION_TYPES.has(node.type)) {
       kind = owner?.cls || (owner && node.type === "method_definition") ? "method" : "function";
       name = nameOf(node);
-    } else if ((CLASS_TYPES.has(node.type) || (node.type === "module" && language === "ruby")) && node.endPosition.row > node.startPosition.row) {
+    } else if (
+      (CLASS_TYPES.has(node.type) || (node.type === "module" && language === "ruby")) &&
+      node.endPosition.row > node.startPosition.row
+    ) {
       kind = "class";
       name = nameOf(node);
     } else if (node.type === "variable_declarator" && boundFunction(node.childForFieldName("value"))) {
@@ -196,7 +267,10 @@ export async function outline(source: string, language: string): Promise<Outline
       kind = owner && left?.type === "member_expression" ? "method" : "function";
       name = (owner && left?.type === "member_expression" ? left.childForFieldName("property")?.text : left?.text) ?? null;
       if (node.parent?.type === "expression_statement") span = node.parent;
-    } else if ((node.type === "public_field_definition" || node.type === "field_definition") && boundFunction(node.childForFieldName("value"))) {
+    } else if (
+      (node.type === "public_field_definition" || node.type === "field_definition") &&
+      boundFunction(node.childForFieldName("value"))
+    ) {
       kind = owner?.cls ? "method" : "function";
       name = (node.childForFieldName("name") ?? node.childForFieldName("property"))?.text ?? null;
     } else if (node.type === "pair" && !owner && boundFunction(node.childForFieldName("value"))) {
@@ -208,7 +282,17 @@ export async function outline(source: string, language: string): Promise<Outline
     const full = owner ? `${owner.name}.${base}` : base;
     // decorators (Python's decorated_definition, TS decorators) belong to the item
     const outer = span.parent?.type === "decorated_definition" ? span.parent : span;
-    return { item: { kind, name: full, startLine: outer.startPosition.row + 1, endLine: span.endPosition.row + 1, exported: exportedName(full, language, node) }, base, kind };
+    return {
+      item: {
+        kind,
+        name: full,
+        startLine: outer.startPosition.row + 1,
+        endLine: span.endPosition.row + 1,
+        exported: exportedName(full, language, node),
+      },
+      base,
+      kind,
+    };
   };
   // one tree-sitter query for every node type that may declare an item (matched inside the
   // WASM module: no JavaScript object for the nodes that declare nothing), in document order

@@ -23,14 +23,18 @@ import { openPullRequest } from "@/server/services/agent/open-pull-request";
 
 export const agentRouter = router({
   /** {repoId?} → {available, providers, defaultProvider?, defaultModel?, env, message?}. */
-  status: publicProcedure.input(z.object({ repoId: repoIdSchema.optional() }).optional()).query(({ ctx, input }) => agentStatus(ctx.db, ctx.actor, input ?? {})),
+  status: publicProcedure
+    .input(z.object({ repoId: repoIdSchema.optional() }).optional())
+    .query(({ ctx, input }) => agentStatus(ctx.db, ctx.actor, input ?? {})),
   /** → pm and code: {id, name, description, capabilities}. */
   getModes: publicProcedure.query(() => getModes()),
   /** {repoId, mode, title?} → the session (branch agent/<short-id>, created at the first approval). */
   createSession: repoProcedure.input(s.createSessionInput).mutation(({ ctx, input }) => createSession(ctx.db, ctx.actor, ctx.repo, input)),
   getSession: authedProcedure.input(s.sessionIdInput).query(({ ctx, input }) => getSession(ctx.db, ctx.actor, input.sessionId)),
   /** {repoId?, limit? (1–100, 20), offset?} → the caller's sessions, newest first. */
-  listSessions: authedProcedure.input(s.listSessionsInput.optional()).query(({ ctx, input }) => listSessions(ctx.db, ctx.actor, input ?? {})),
+  listSessions: authedProcedure
+    .input(s.listSessionsInput.optional())
+    .query(({ ctx, input }) => listSessions(ctx.db, ctx.actor, input ?? {})),
   updateSession: authedProcedure.input(s.updateSessionInput).mutation(({ ctx, input }) => updateSession(ctx.db, ctx.actor, input)),
   /** Also its messages and changes; the branch stays. */
   deleteSession: authedProcedure.input(s.sessionIdInput).mutation(({ ctx, input }) => deleteSession(ctx.db, ctx.actor, input.sessionId)),
@@ -50,7 +54,9 @@ export const agentRouter = router({
   /** {sessionId, limit? (1–100, 50), offset?} → messages oldest first. */
   getMessages: authedProcedure.input(s.getMessagesInput).query(({ ctx, input }) => getMessages(ctx.db, ctx.actor, input)),
   /** {sessionId} → every change of the session with its status, in proposal order. */
-  getPendingChanges: authedProcedure.input(s.sessionIdInput).query(({ ctx, input }) => getPendingChanges(ctx.db, ctx.actor, input.sessionId)),
+  getPendingChanges: authedProcedure
+    .input(s.sessionIdInput)
+    .query(({ ctx, input }) => getPendingChanges(ctx.db, ctx.actor, input.sessionId)),
   /** {sessionId, type, path, content?} → the pending change (extension: edits drafted by hand). */
   proposeChange: authedProcedure.input(s.proposeChangeInput).mutation(({ ctx, input }) => proposeChange(ctx.db, ctx.actor, input)),
   /** {changeId} → {success, path, message, commitSha?, branch?}. */
@@ -58,7 +64,9 @@ export const agentRouter = router({
   /** {changeId, reason?} → {success, id, status, reason}. */
   rejectChange: authedProcedure.input(s.rejectChangeInput).mutation(({ ctx, input }) => rejectChange(ctx.db, ctx.actor, input)),
   /** {sessionId} → {approved, failed, results, commitSha?}: one commit for every pending change that applies. */
-  approveAllChanges: authedProcedure.input(s.sessionIdInput).mutation(({ ctx, input }) => approveAllChanges(ctx.db, ctx.actor, input.sessionId)),
+  approveAllChanges: authedProcedure
+    .input(s.sessionIdInput)
+    .mutation(({ ctx, input }) => approveAllChanges(ctx.db, ctx.actor, input.sessionId)),
   /** {sessionId, title?, body?} → the pull request from the session branch into the default branch (extension). */
   openPullRequest: authedProcedure.input(s.openPullRequestInput).mutation(({ ctx, input }) => openPullRequest(ctx.db, ctx.actor, input)),
 });

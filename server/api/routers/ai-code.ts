@@ -19,26 +19,37 @@ const short = (field: string) => text(field).max(65_536, `${field} is longer tha
 export const aiCodeRouter = router({
   /** {repoId, prId?, path, oldContent, newContent, context?} → {summary, explanation, impact, suggestions?, concerns?, engine} (spec). */
   explainFileDiff: repoProcedure
-    .input(z.object({
-      prId: line("prId").uuid("prId must be a pull request UUID").optional(),
-      path,
-      oldContent: content("oldContent"),
-      newContent: content("newContent"),
-      context: z.object({ commitMessage: short("context.commitMessage"), prTitle: short("context.prTitle"), prBody: short("context.prBody") }).optional(),
-    }))
+    .input(
+      z.object({
+        prId: line("prId").uuid("prId must be a pull request UUID").optional(),
+        path,
+        oldContent: content("oldContent"),
+        newContent: content("newContent"),
+        context: z
+          .object({ commitMessage: short("context.commitMessage"), prTitle: short("context.prTitle"), prBody: short("context.prBody") })
+          .optional(),
+      }),
+    )
     .mutation(({ ctx, input }) => explainFileDiff(ctx.db, ctx.repo, input)),
   /** {repoId, path, ours, theirs, base, context?} → {resolved, explanation, confidence, alternatives?, warnings?, engine} (spec). */
   suggestConflictResolution: repoProcedure
-    .input(z.object({
-      path,
-      ours: content("ours"),
-      theirs: content("theirs"),
-      base: content("base"),
-      context: z.object({
-        ourBranch: line("context.ourBranch").max(255).optional(),
-        theirBranch: line("context.theirBranch").max(255).optional(),
-        commitMessages: z.array(text("context.commitMessages[]").max(65_536)).max(250, "context.commitMessages has at most 250 entries").optional(),
-      }).optional(),
-    }))
+    .input(
+      z.object({
+        path,
+        ours: content("ours"),
+        theirs: content("theirs"),
+        base: content("base"),
+        context: z
+          .object({
+            ourBranch: line("context.ourBranch").max(255).optional(),
+            theirBranch: line("context.theirBranch").max(255).optional(),
+            commitMessages: z
+              .array(text("context.commitMessages[]").max(65_536))
+              .max(250, "context.commitMessages has at most 250 entries")
+              .optional(),
+          })
+          .optional(),
+      }),
+    )
     .mutation(({ ctx, input }) => suggestConflictResolution(ctx.db, ctx.repo, input)),
 });

@@ -5,5 +5,7 @@ import { aiStatus } from "@/server/services/ai/status";
 
 export const aiStatusRouter = router({
   /** {repoId?} → {available, providers, features, engines, engine, source}. */
-  status: publicProcedure.input(z.object({ repoId: repoIdSchema.optional() }).optional()).query(({ ctx, input }) => aiStatus(ctx.db, ctx.actor, input?.repoId)),
+  status: publicProcedure
+    .input(z.object({ repoId: repoIdSchema.optional() }).optional())
+    .query(({ ctx, input }) => aiStatus(ctx.db, ctx.actor, input?.repoId)),
 });

@@ -31,7 +31,10 @@ export const aiWritingRouter = router({
     .use(signedIn)
     .input(prDescriptionInput)
     .mutation(async ({ ctx, input }) => {
-      const sourceRepo = input.sourceRepoId && input.sourceRepoId !== ctx.repo.id ? await authorizeRepo(ctx.db, ctx.actor, { repoId: input.sourceRepoId }, "read") : undefined;
+      const sourceRepo =
+        input.sourceRepoId && input.sourceRepoId !== ctx.repo.id
+          ? await authorizeRepo(ctx.db, ctx.actor, { repoId: input.sourceRepoId }, "read")
+          : undefined;
       return generatePRDescription(ctx.db, ctx.repo, input, { sourceRepo });
     }),
 

@@ -12,10 +12,4 @@ import { aiSearchRouter } from "./ai-search";
 import { aiChatRouter } from "./ai-chat";
 import { aiCodeRouter } from "./ai-code";
 
-export const aiRouter = mergeRouters(
-  aiStatusRouter,
-  aiWritingRouter,
-  aiSearchRouter,
-  aiChatRouter,
-  aiCodeRouter,
-);
+export const aiRouter = mergeRouters(aiStatusRouter, aiWritingRouter, aiSearchRouter, aiChatRouter, aiCodeRouter);

@@ -14,14 +14,16 @@ import { issueNumber } from "@/server/services/issues/schemas";
 const idOf = (field: string) => line(field, `${field} is required`).uuid(`${field} must be a UUID`);
 
 const isoDate = (field: string) =>
-  line(field, `${field} must be an ISO date or date-time string`).max(40, `${field} must be an ISO date`).transform((v, ctx) => {
-    const t = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(v) ? Date.parse(v) : NaN;
-    if (Number.isNaN(t)) {
-      ctx.addIssue({ code: "custom", message: `${field} must be an ISO date or date-time string` });
-      return z.NEVER;
-    }
-    return new Date(t);
-  });
+  line(field, `${field} must be an ISO date or date-time string`)
+    .max(40, `${field} must be an ISO date`)
+    .transform((v, ctx) => {
+      const t = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(v) ? Date.parse(v) : NaN;
+      if (Number.isNaN(t)) {
+        ctx.addIssue({ code: "custom", message: `${field} must be an ISO date or date-time string` });
+        return z.NEVER;
+      }
+      return new Date(t);
+    });
 
 export const projectsRouter = router({
   /** {repoId, name} → {id, repoId, name, createdAt}. CONFLICT for a taken name. */
@@ -31,7 +33,9 @@ export const projectsRouter = router({
   /** {repoId} → projects by name, each with issues {total, open, done, canceled} (issue #7 extension). */
   list: repoProcedure.query(({ ctx }) => listProjects(ctx.db, ctx.repo)),
   /** Extension (issue #7): {repoId, projectId} → the project with its issue counts. NOT_FOUND. */
-  get: repoProcedure.input(z.object({ projectId: idOf("projectId") })).query(({ ctx, input }) => getProject(ctx.db, ctx.repo, input.projectId)),
+  get: repoProcedure
+    .input(z.object({ projectId: idOf("projectId") }))
+    .query(({ ctx, input }) => getProject(ctx.db, ctx.repo, input.projectId)),
   /** Extension (issue #7): {repoId, projectId, number} → the issue, now in the project (moved from another). NOT_FOUND. */
   addIssue: repoProcedure
     .input(z.object({ projectId: idOf("projectId"), number: issueNumber() }))
@@ -45,12 +49,19 @@ export const projectsRouter = router({
 export const cyclesRouter = router({
   /** {repoId, number?, name?, startsAt, endsAt} → {id, repoId, number, name, startsAt, endsAt, createdAt}. */
   create: repoProcedure
-    .input(z.object({
-      number: z.number({ error: "number must be a number" }).int("number must be an integer").min(1, "number must be at least 1").max(1_000_000, "number is too large").optional(),
-      name: line("name").trim().min(1, "name must not be empty").max(100, "name is at most 100 characters").optional(),
-      startsAt: isoDate("startsAt"),
-      endsAt: isoDate("endsAt"),
-    }))
+    .input(
+      z.object({
+        number: z
+          .number({ error: "number must be a number" })
+          .int("number must be an integer")
+          .min(1, "number must be at least 1")
+          .max(1_000_000, "number is too large")
+          .optional(),
+        name: line("name").trim().min(1, "name must not be empty").max(100, "name is at most 100 characters").optional(),
+        startsAt: isoDate("startsAt"),
+        endsAt: isoDate("endsAt"),
+      }),
+    )
     .mutation(({ ctx, input }) => createCycle(ctx.db, ctx.repo, input)),
   /** {repoId} → cycles by number, each with issues {total, open, done, canceled} and timing (upcoming|current|past) (issue #7 extension). */
   list: repoProcedure.query(({ ctx }) => listCycles(ctx.db, ctx.repo)),

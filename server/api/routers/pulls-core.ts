@@ -25,7 +25,9 @@ export const pullsCoreRouter = router({
   create: repoProcedure.input(createPullInput).mutation(({ ctx, input }) => createPullRequest(ctx.db, ctx.actor, ctx.repo, input)),
 
   /** {prId, title?, body?, isDraft?} → pull request (the author or write permission). */
-  update: repoProcedureBy(byPullId).input(updatePullInput).mutation(({ ctx, input }) => updatePullRequest(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
+  update: repoProcedureBy(byPullId)
+    .input(updatePullInput)
+    .mutation(({ ctx, input }) => updatePullRequest(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → pull request, closed (the author or write permission). */
   close: repoProcedureBy(byPullId).mutation(({ ctx }) => closePullRequest(ctx.db, ctx.actor, ctx.repo, ctx.entityId)),

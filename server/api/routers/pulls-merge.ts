@@ -19,9 +19,13 @@ const mergeInput = z.object({
 
 export const pullsMergeRouter = router({
   /** {prId} → {canMerge, conflicts, behindBy, aheadBy, error?} (spec). */
-  checkMergeability: repoProcedureBy(byPullId).query(async ({ ctx }) => checkMergeability(ctx.db, ctx.repo, await loadPull(ctx.db, ctx.repo, ctx.entityId))),
+  checkMergeability: repoProcedureBy(byPullId).query(async ({ ctx }) =>
+    checkMergeability(ctx.db, ctx.repo, await loadPull(ctx.db, ctx.repo, ctx.entityId)),
+  ),
   /** {prId, strategy? (merge), message?, deleteBranch? (false)} → the merged pull request plus mergeSha (spec). */
-  merge: repoProcedureBy(byPullId).input(mergeInput).mutation(({ ctx, input }) => mergePullRequest(ctx.db, ctx.actor!, ctx.repo, ctx.entityId, input)),
+  merge: repoProcedureBy(byPullId)
+    .input(mergeInput)
+    .mutation(({ ctx, input }) => mergePullRequest(ctx.db, ctx.actor!, ctx.repo, ctx.entityId, input)),
   /** {prId} → {hasConflicts, files: [{path, ours, theirs, base, isBinary, kind, sides}], truncated} (extension). */
   getConflicts: repoProcedureBy(byPullId).query(({ ctx }) => getConflicts(ctx.db, ctx.repo, ctx.entityId)),
 });

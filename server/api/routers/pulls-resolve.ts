@@ -18,9 +18,14 @@ const file = z.object({
 export const pullsResolveRouter = router({
   /** {prId, files: [{path, content}] (1–300), expectedHeadSha} → {success, commitSha, message} (extension). */
   resolveConflicts: repoProcedureBy(byPullId)
-    .input(z.object({
-      files: z.array(file, { error: "files must be a list of {path, content}" }).min(1, "files names at least one file").max(MAX_RESOLVED_FILES, `files names at most ${MAX_RESOLVED_FILES} files`),
-      expectedHeadSha: line("expectedHeadSha").regex(/^[0-9a-f]{40}$/, "expectedHeadSha must be a full commit sha (40 hex)"),
-    }))
+    .input(
+      z.object({
+        files: z
+          .array(file, { error: "files must be a list of {path, content}" })
+          .min(1, "files names at least one file")
+          .max(MAX_RESOLVED_FILES, `files names at most ${MAX_RESOLVED_FILES} files`),
+        expectedHeadSha: line("expectedHeadSha").regex(/^[0-9a-f]{40}$/, "expectedHeadSha must be a full commit sha (40 hex)"),
+      }),
+    )
     .mutation(({ ctx, input }) => resolveConflicts(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 });

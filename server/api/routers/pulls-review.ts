@@ -5,7 +5,15 @@
  */
 import { router, repoProcedureBy } from "../trpc";
 import { byPullCommentId, byPullId, byPullIdWithHead } from "./pull-locator";
-import { addReviewInput, addCommentInput, addSuggestionInput, updateCommentInput, fileCommentsInput, labelInput, reviewerInput } from "@/server/services/pulls/review-schemas";
+import {
+  addReviewInput,
+  addCommentInput,
+  addSuggestionInput,
+  updateCommentInput,
+  fileCommentsInput,
+  labelInput,
+  reviewerInput,
+} from "@/server/services/pulls/review-schemas";
 import { addReview } from "@/server/services/pulls/add-review";
 import { listReviews } from "@/server/services/pulls/list-reviews";
 import { addPullComment, addPullSuggestion } from "@/server/services/pulls/add-comment";
@@ -19,49 +27,73 @@ import { requireActor } from "@/server/services/pulls/review-context";
 
 export const pullsReviewRouter = router({
   /** {prId, state (approved|changes_requested|commented), body?, commitSha} → review (pending comments join it). */
-  addReview: repoProcedureBy(byPullId).input(addReviewInput).mutation(({ ctx, input }) => addReview(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
+  addReview: repoProcedureBy(byPullId)
+    .input(addReviewInput)
+    .mutation(({ ctx, input }) => addReview(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → reviews oldest first: [{id, author, state, body, commitSha, isStale, createdAt, commentCount}]. */
   reviews: repoProcedureBy(byPullId).query(({ ctx }) => listReviews(ctx.db, ctx.repo, ctx.entityId)),
 
   /** {prId, body, path?, line?, side?, startLine?, endLine?, commitSha?, reviewId?, replyToId?, pending?} → comment. */
-  addComment: repoProcedureBy(byPullId).input(addCommentInput).mutation(({ ctx, input }) => addPullComment(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
+  addComment: repoProcedureBy(byPullId)
+    .input(addCommentInput)
+    .mutation(({ ctx, input }) => addPullComment(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → threads oldest first, replies nested, with isOutdated/isResolved; others' pending comments hidden. */
-  comments: repoProcedureBy(byPullIdWithHead).query(({ ctx }) => listPullComments(ctx.db, ctx.actor, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId)),
+  comments: repoProcedureBy(byPullIdWithHead).query(({ ctx }) =>
+    listPullComments(ctx.db, ctx.actor, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId),
+  ),
 
   /** {prId, path} → the file's inline threads (as `comments`). */
-  getFileComments: repoProcedureBy(byPullIdWithHead).input(fileCommentsInput).query(({ ctx, input }) => listPullComments(ctx.db, ctx.actor, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId, input.path)),
+  getFileComments: repoProcedureBy(byPullIdWithHead)
+    .input(fileCommentsInput)
+    .query(({ ctx, input }) => listPullComments(ctx.db, ctx.actor, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId, input.path)),
 
   /** {commentId, body} → comment (its author only). */
-  updateComment: repoProcedureBy(byPullCommentId).input(updateCommentInput).mutation(({ ctx, input }) => updatePullComment(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
+  updateComment: repoProcedureBy(byPullCommentId)
+    .input(updateCommentInput)
+    .mutation(({ ctx, input }) => updatePullComment(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
   /** {commentId} → {id, deleted, kept} (the author or write permission). */
   deleteComment: repoProcedureBy(byPullCommentId).mutation(({ ctx }) => deletePullComment(ctx.db, ctx.actor, ctx.repo, ctx.entityId)),
 
   /** {commentId} (a thread's root) → the thread, resolved (the thread's author or write permission). */
-  resolveComment: repoProcedureBy(byPullCommentId).mutation(({ ctx }) => setThreadResolved(ctx.db, ctx.actor, ctx.repo, ctx.entityId, true)),
+  resolveComment: repoProcedureBy(byPullCommentId).mutation(({ ctx }) =>
+    setThreadResolved(ctx.db, ctx.actor, ctx.repo, ctx.entityId, true),
+  ),
 
   /** {commentId} (a thread's root) → the thread, unresolved. */
-  unresolveComment: repoProcedureBy(byPullCommentId).mutation(({ ctx }) => setThreadResolved(ctx.db, ctx.actor, ctx.repo, ctx.entityId, false)),
+  unresolveComment: repoProcedureBy(byPullCommentId).mutation(({ ctx }) =>
+    setThreadResolved(ctx.db, ctx.actor, ctx.repo, ctx.entityId, false),
+  ),
 
   /** {prId, body, suggestion, path, line, side? (RIGHT), startLine?, endLine?, commitSha?, reviewId?, pending?} → comment with its suggestion. */
-  addSuggestion: repoProcedureBy(byPullId).input(addSuggestionInput).mutation(({ ctx, input }) => addPullSuggestion(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
+  addSuggestion: repoProcedureBy(byPullId)
+    .input(addSuggestionInput)
+    .mutation(({ ctx, input }) => addPullSuggestion(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → labels by name [{id, name, color, description}]. */
   labels: repoProcedureBy(byPullId).query(({ ctx }) => listPullLabels(ctx.db, ctx.repo, ctx.entityId)),
 
   /** {prId, labelId} → labels (write permission; the repository's own labels). */
-  addLabel: repoProcedureBy(byPullId).input(labelInput).mutation(({ ctx, input }) => addPullLabel(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.labelId)),
+  addLabel: repoProcedureBy(byPullId)
+    .input(labelInput)
+    .mutation(({ ctx, input }) => addPullLabel(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.labelId)),
 
   /** {prId, labelId} → labels. */
-  removeLabel: repoProcedureBy(byPullId).input(labelInput).mutation(({ ctx, input }) => removePullLabel(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.labelId)),
+  removeLabel: repoProcedureBy(byPullId)
+    .input(labelInput)
+    .mutation(({ ctx, input }) => removePullLabel(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.labelId)),
 
   /** {prId, reviewerId} → reviewers (write permission). */
-  requestReview: repoProcedureBy(byPullId).input(reviewerInput).mutation(({ ctx, input }) => requestReview(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.reviewerId)),
+  requestReview: repoProcedureBy(byPullId)
+    .input(reviewerInput)
+    .mutation(({ ctx, input }) => requestReview(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.reviewerId)),
 
   /** {prId, reviewerId} → reviewers. */
-  removeReviewRequest: repoProcedureBy(byPullId).input(reviewerInput).mutation(({ ctx, input }) => removeReviewRequest(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.reviewerId)),
+  removeReviewRequest: repoProcedureBy(byPullId)
+    .input(reviewerInput)
+    .mutation(({ ctx, input }) => removeReviewRequest(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.reviewerId)),
 
   /** {prId} → [{user, requested, state, reviewId, commitSha, isStale, reviewedAt}]. */
   reviewers: repoProcedureBy(byPullId).query(({ ctx }) => listReviewers(ctx.db, ctx.repo, ctx.entityId)),

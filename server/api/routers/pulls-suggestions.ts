@@ -16,6 +16,13 @@ export const pullsSuggestionsRouter = router({
   applySuggestion: repoProcedureBy(byPullCommentId).mutation(({ ctx }) => applySuggestion(ctx.db, ctx.actor, ctx.repo, ctx.entityId)),
   /** {commentIds[] (1–100)} → {success, commitSha, message} (extension, GitHub's batch): one commit for all. */
   applySuggestions: authedProcedure
-    .input(z.object({ commentIds: z.array(uuid("commentIds[]"), { error: "commentIds must be a list of comment ids" }).min(1, "commentIds names at least one comment").max(MAX_BATCH_SUGGESTIONS, `commentIds names at most ${MAX_BATCH_SUGGESTIONS} comments`) }))
+    .input(
+      z.object({
+        commentIds: z
+          .array(uuid("commentIds[]"), { error: "commentIds must be a list of comment ids" })
+          .min(1, "commentIds names at least one comment")
+          .max(MAX_BATCH_SUGGESTIONS, `commentIds names at most ${MAX_BATCH_SUGGESTIONS} comments`),
+      }),
+    )
     .mutation(({ ctx, input }) => applySuggestions(ctx.db, ctx.actor, input.commentIds)),
 });

@@ -15,7 +15,10 @@ export const pullsViewedRouter = router({
       z.object({
         path: text("path").min(1, "path is required").max(4096),
         viewed: z.boolean({ error: "viewed must be a boolean" }),
-        blobSha: line("blobSha").regex(/^[0-9a-f]{40}$/, "blobSha must be 40 hex digits").nullable().optional(),
+        blobSha: line("blobSha")
+          .regex(/^[0-9a-f]{40}$/, "blobSha must be 40 hex digits")
+          .nullable()
+          .optional(),
       }),
     )
     .mutation(({ ctx, input }) => setFileViewed(ctx.db, ctx.actor, ctx.entityId, input)),

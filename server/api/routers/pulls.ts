@@ -16,4 +16,15 @@ import { pullsReviewRouter } from "./pulls-review";
 import { pullsAiRouter } from "./pulls-ai";
 import { pullsResolveRouter } from "./pulls-resolve";
 
-export const pullsRouter = mergeRouters(pullsCoreRouter, pullsDiffRouter, pullsMergeRouter, pullsCountsRouter, pullsViewedRouter, pullsReviewRouter, pullsSuggestionsRouter, pullsInboxRouter, pullsAiRouter, pullsResolveRouter);
+export const pullsRouter = mergeRouters(
+  pullsCoreRouter,
+  pullsDiffRouter,
+  pullsMergeRouter,
+  pullsCountsRouter,
+  pullsViewedRouter,
+  pullsReviewRouter,
+  pullsSuggestionsRouter,
+  pullsInboxRouter,
+  pullsAiRouter,
+  pullsResolveRouter,
+);

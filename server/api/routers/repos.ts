@@ -19,13 +19,25 @@ const pathInput = text("path").max(4096).optional();
 
 export const reposRouter = router({
   /** {name, description?, isPrivate?, defaultBranch? ("main")} → repository. CONFLICT if the name is taken. */
-  create: authedProcedure.input(repos.createRepoInput).mutation(async ({ ctx, input }) =>
-    repos.toRepoView(await repos.createRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
+  create: authedProcedure
+    .input(repos.createRepoInput)
+    .mutation(async ({ ctx, input }) => repos.toRepoView(await repos.createRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
 
   /** {owner?, member? (only those the caller owns or collaborates on), limit? (1–100, 30), offset?} → repositories visible to the caller. */
   list: publicProcedure
-    .input(z.object({ owner: line("owner").max(100).optional(), member: z.boolean({ error: "member must be a boolean" }).optional(), limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0) }).default({ limit: 30, offset: 0 }))
-    .query(async ({ ctx, input }) => (await repos.listRepositories(ctx.db, ctx.actor, input)).map((r) => repos.toRepoView(r, ctx.publicUrl))),
+    .input(
+      z
+        .object({
+          owner: line("owner").max(100).optional(),
+          member: z.boolean({ error: "member must be a boolean" }).optional(),
+          limit: z.number().int().min(1).max(100).default(30),
+          offset: z.number().int().min(0).default(0),
+        })
+        .default({ limit: 30, offset: 0 }),
+    )
+    .query(async ({ ctx, input }) =>
+      (await repos.listRepositories(ctx.db, ctx.actor, input)).map((r) => repos.toRepoView(r, ctx.publicUrl)),
+    ),
 
   /** {owner, name} → repository plus isEmpty (no commits yet), parent {id, owner, name} | null (a fork's, when readable) and forkCount. */
   get: repoByNameProcedure.query(async ({ ctx }) => ({
@@ -35,11 +47,19 @@ export const reposRouter = router({
   })),
 
   /** {repoId, name?} → the caller's new fork (read access to the parent, repo:write scope; docs/pulls.md "Forks"). */
-  fork: authedProcedure.input(forkInput).mutation(async ({ ctx, input }) => repos.toRepoView(await forkRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
+  fork: authedProcedure
+    .input(forkInput)
+    .mutation(async ({ ctx, input }) => repos.toRepoView(await forkRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
 
   /** {repoId, description?, isPrivate?, defaultBranch?} → repository (admin). */
   update: repoProcedure
-    .input(z.object({ description: line("description").max(350).nullable().optional(), isPrivate: z.boolean().optional(), defaultBranch: line("defaultBranch").min(1).max(255).optional() }))
+    .input(
+      z.object({
+        description: line("description").max(350).nullable().optional(),
+        isPrivate: z.boolean().optional(),
+        defaultBranch: line("defaultBranch").min(1).max(255).optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => repos.toRepoView(await repos.updateRepository(ctx.db, ctx.repo, input), ctx.publicUrl)),
 
   /** {repoId} → {id}; removes the repository and its git data (admin). */
@@ -50,7 +70,8 @@ export const reposRouter = router({
 
   /** {repoId} → [{name, sha, updatedAt, isDefault}] */
   branches: repoProcedure.query(async ({ ctx }) =>
-    (await git.listBranches(ctx.repo.gitDir)).map((b) => ({ ...b, isDefault: b.name === ctx.repo.defaultBranch }))),
+    (await git.listBranches(ctx.repo.gitDir)).map((b) => ({ ...b, isDefault: b.name === ctx.repo.defaultBranch })),
+  ),
 
   /** {repoId, ref?, path? ("" = root)} → {ref, sha, path, entries: [{name, path, type, mode, sha, size}]} */
   tree: repoProcedure.input(z.object({ ref: refInput, path: pathInput })).query(async ({ ctx, input }) => {
@@ -62,7 +83,16 @@ export const reposRouter = router({
   blob: repoProcedure.input(z.object({ ref: refInput, path: text("path").min(1).max(4096) })).query(async ({ ctx, input }) => {
     const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
     const blob = await git.readBlob(ctx.repo.gitDir, sha, input.path);
-    return { ref, sha, path: blob.path, blobSha: blob.sha, size: blob.size, isBinary: blob.isBinary, truncated: blob.truncated, text: blob.text };
+    return {
+      ref,
+      sha,
+      path: blob.path,
+      blobSha: blob.sha,
+      size: blob.size,
+      isBinary: blob.isBinary,
+      truncated: blob.truncated,
+      text: blob.text,
+    };
   }),
 
   /**
@@ -87,7 +117,17 @@ export const reposRouter = router({
    * kept for compatibility (git --skip, O(offset)).
    */
   commits: repoProcedure
-    .input(z.object({ ref: refInput, path: pathInput, limit: z.number().int().min(1).max(100).default(30), offset: z.number().int().min(0).default(0), after: line("after").regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "after must be a full commit sha").optional() }))
+    .input(
+      z.object({
+        ref: refInput,
+        path: pathInput,
+        limit: z.number().int().min(1).max(100).default(30),
+        offset: z.number().int().min(0).default(0),
+        after: line("after")
+          .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "after must be a full commit sha")
+          .optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       if (input.after) {
         const after = await git.resolveCommit(ctx.repo.gitDir, input.after);
@@ -115,7 +155,14 @@ export const reposRouter = router({
    * BAD_REQUEST when the histories are unrelated or the head repository is outside the network.
    */
   compare: repoProcedure
-    .input(z.object({ base: line("base").min(1).max(255), head: line("head").min(1).max(255), headRepoId: repoIdSchema.optional(), ...diffFilterInput }))
+    .input(
+      z.object({
+        base: line("base").min(1).max(255),
+        head: line("head").min(1).max(255),
+        headRepoId: repoIdSchema.optional(),
+        ...diffFilterInput,
+      }),
+    )
     .query(async ({ ctx, input }) => {
       if (!input.headRepoId || input.headRepoId === ctx.repo.id) return compare(ctx.repo, input.base, input.head, input);
       // the head repository needs read access of its own (NOT_FOUND otherwise)

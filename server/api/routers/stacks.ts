@@ -4,7 +4,16 @@
  */
 import type { RepoLocatorDef } from "../trpc";
 import { router, repoProcedure, repoProcedureBy } from "../trpc";
-import { createStack, createStackInput, deleteStack, getStack, listStacks, reorderStack, reorderStackInput, stackRepoId } from "@/server/services/stacks/stacks";
+import {
+  createStack,
+  createStackInput,
+  deleteStack,
+  getStack,
+  listStacks,
+  reorderStack,
+  reorderStackInput,
+  stackRepoId,
+} from "@/server/services/stacks/stacks";
 
 const byStackId: RepoLocatorDef<"stackId"> = { key: "stackId", what: "stack", repoIdOf: stackRepoId };
 
@@ -16,7 +25,9 @@ export const stacksRouter = router({
   /** {repoId} → stacks by name. */
   list: repoProcedure.query(({ ctx }) => listStacks(ctx.db, ctx.repo)),
   /** {stackId, branches[]} → stack in the new order. */
-  reorder: repoProcedureBy(byStackId).input(reorderStackInput).mutation(({ ctx, input }) => reorderStack(ctx.db, ctx.repo, ctx.entityId, input)),
+  reorder: repoProcedureBy(byStackId)
+    .input(reorderStackInput)
+    .mutation(({ ctx, input }) => reorderStack(ctx.db, ctx.repo, ctx.entityId, input)),
   /** {stackId} → {id}. */
   delete: repoProcedureBy(byStackId).mutation(({ ctx }) => deleteStack(ctx.db, ctx.repo, ctx.entityId)),
 });

@@ -9,7 +9,14 @@ import { router, publicProcedure, authedProcedure } from "../trpc";
 import { requireSession } from "@/server/auth/actor";
 import { listSessions, revokeAllSessions, revokeSession } from "@/server/services/users/sessions";
 import { getProfile, signUp, signUpInput } from "@/server/services/users";
-import { changePassword, changePasswordInput, profileInput, publicProfile, updateProfile, updateProfileInput } from "@/server/services/users/account";
+import {
+  changePassword,
+  changePasswordInput,
+  profileInput,
+  publicProfile,
+  updateProfile,
+  updateProfileInput,
+} from "@/server/services/users/account";
 import { clientAddress } from "@/server/http/client-address";
 
 export const usersRouter = router({
@@ -36,10 +43,12 @@ export const usersRouter = router({
     return listSessions(ctx.db, ctx.actor.user.id, ctx.actor.sessionId);
   }),
   /** {sessionId} → {id, revoked: true}; that browser is signed out and its JWT stops working. NOT_FOUND. */
-  revokeSession: authedProcedure.input(z.object({ sessionId: line("sessionId").uuid("sessionId must be a UUID") })).mutation(({ ctx, input }) => {
-    requireSession(ctx.actor, "manage sessions");
-    return revokeSession(ctx.db, ctx.actor.user.id, input.sessionId);
-  }),
+  revokeSession: authedProcedure
+    .input(z.object({ sessionId: line("sessionId").uuid("sessionId must be a UUID") }))
+    .mutation(({ ctx, input }) => {
+      requireSession(ctx.actor, "manage sessions");
+      return revokeSession(ctx.db, ctx.actor.user.id, input.sessionId);
+    }),
   /** → {revoked: n}: every session of the caller ends, this one included (personal access tokens are kept). */
   signOutEverywhere: authedProcedure.mutation(({ ctx }) => {
     requireSession(ctx.actor, "manage sessions");

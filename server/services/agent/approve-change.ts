@@ -32,7 +32,15 @@ import { normaliseAgentPath } from "./paths";
 import { pathState, sessionBase } from "./base";
 import { approveIssueChange } from "./approve-issue";
 
-type ChangeRow = { id: string; type: string; path: string; content: string | null; title?: string | null; baseBlobSha: string | null; status: string };
+type ChangeRow = {
+  id: string;
+  type: string;
+  path: string;
+  content: string | null;
+  title?: string | null;
+  baseBlobSha: string | null;
+  status: string;
+};
 
 export interface ChangeResult {
   changeId: string;
@@ -71,7 +79,13 @@ function clashes(a: string, b: string): boolean {
 }
 
 /** Why `change` does not apply on `commit`, or its file change. `earlier`: paths of this batch already taken. */
-async function check(gitDir: string, commit: string, branchName: string, change: ChangeRow, earlier: string[]): Promise<{ file: FileChange } | { problem: string }> {
+async function check(
+  gitDir: string,
+  commit: string,
+  branchName: string,
+  change: ChangeRow,
+  earlier: string[],
+): Promise<{ file: FileChange } | { problem: string }> {
   let path: string;
   try {
     path = normaliseAgentPath(change.path);
@@ -80,35 +94,56 @@ async function check(gitDir: string, commit: string, branchName: string, change:
   }
   if (path !== change.path) return { problem: `path "${change.path}" is not in normal form` };
   const clash = earlier.find((p) => clashes(p, path));
-  if (clash) return { problem: `"${path}" clashes with "${clash}", changed earlier in this batch: approve it on its own after this batch, or propose it again` };
+  if (clash)
+    return {
+      problem: `"${path}" clashes with "${clash}", changed earlier in this batch: approve it on its own after this batch, or propose it again`,
+    };
   const state = await pathState(gitDir, commit, path, branchName);
   if (state.kind === "blocked") return { problem: state.why };
   if (change.type === "create") {
-    if (state.kind === "file") return { problem: `"${path}" was created on ${branchName} since the change was proposed: propose a modify instead` };
+    if (state.kind === "file")
+      return { problem: `"${path}" was created on ${branchName} since the change was proposed: propose a modify instead` };
     return { file: { path, mode: "100644", content: Buffer.from(change.content ?? "", "utf8") } };
   }
   if (state.kind !== "file") return { problem: `"${path}" was deleted from ${branchName} since the change was proposed` };
   if (state.entry.oid !== change.baseBlobSha) {
-    return { problem: `"${path}" changed on ${branchName} since the change was proposed (it was ${change.baseBlobSha?.slice(0, 12)}, it is ${state.entry.oid.slice(0, 12)} now): propose the change again on the current file` };
+    return {
+      problem: `"${path}" changed on ${branchName} since the change was proposed (it was ${change.baseBlobSha?.slice(0, 12)}, it is ${state.entry.oid.slice(0, 12)} now): propose the change again on the current file`,
+    };
   }
   return { file: { path, mode: state.entry.mode, content: change.type === "delete" ? null : Buffer.from(change.content ?? "", "utf8") } };
 }
 
 /** The commit message: one change names its path; a batch lists every change. Both name the session. */
 export function approvalMessage(session: { id: string; title: string }, changes: { type: string; path: string }[]): string {
-  const subject = changes.length === 1 ? `${VERB[changes[0].type as keyof typeof VERB]} ${changes[0].path}` : `Apply ${changes.length} changes from agent session`;
-  const list = changes.length === 1 ? "" : `${changes.map((c) => `* ${VERB[c.type as keyof typeof VERB].toLowerCase()} ${c.path}`).join("\n")}\n\n`;
+  const subject =
+    changes.length === 1
+      ? `${VERB[changes[0].type as keyof typeof VERB]} ${changes[0].path}`
+      : `Apply ${changes.length} changes from agent session`;
+  const list =
+    changes.length === 1 ? "" : `${changes.map((c) => `* ${VERB[c.type as keyof typeof VERB].toLowerCase()} ${c.path}`).join("\n")}\n\n`;
   return `${subject}\n\n${list}Approved from agent session "${session.title}" (${session.id}).\n\nCo-authored-by: ${AGENT_IDENTITY.name} <${AGENT_IDENTITY.email}>`;
 }
 
 /** Applies `changes` (pending, in order) as one commit; see the module comment. Never throws for a change that does not apply. */
-async function applyChanges(db: Db, actor: Actor, own: OwnSession, all: ChangeRow[]): Promise<{ results: ChangeResult[]; commitSha?: string }> {
+async function applyChanges(
+  db: Db,
+  actor: Actor,
+  own: OwnSession,
+  all: ChangeRow[],
+): Promise<{ results: ChangeResult[]; commitSha?: string }> {
   const { session, repo } = own;
   const changes = all.filter((c) => c.type !== "issue");
   const issues = new Map<string, ChangeResult>();
   for (const c of all.filter((c) => c.type === "issue")) {
     const r = await approveIssueChange(db, actor, repo, { id: c.id, title: c.title ?? null, content: c.content });
-    issues.set(c.id, { changeId: c.id, success: r.success, path: c.path, message: r.message, ...(r.issueNumber ? { issueNumber: r.issueNumber } : {}) });
+    issues.set(c.id, {
+      changeId: c.id,
+      success: r.success,
+      path: c.path,
+      message: r.message,
+      ...(r.issueNumber ? { issueNumber: r.issueNumber } : {}),
+    });
   }
   if (!changes.length) return { results: all.map((c) => issues.get(c.id)!) };
   const base = await sessionBase(repo, session.branch);
@@ -130,19 +165,32 @@ async function applyChanges(db: Db, actor: Actor, own: OwnSession, all: ChangeRo
   let commitSha: string | undefined;
   if (applying.length) {
     const approver = identityOf(actor.user);
-    const sha = await commitFileChanges(repo.gitDir, { parent: base.commit, changes: files, message: approvalMessage(session, applying), author: approver, committer: approver });
+    const sha = await commitFileChanges(repo.gitDir, {
+      parent: base.commit,
+      changes: files,
+      message: approvalMessage(session, applying),
+      author: approver,
+      committer: approver,
+    });
     const ids = applying.map((c) => c.id);
     let moved = false;
     try {
       await inTransaction(db, async (tx) => {
-        const claimed = await tx.proposedChange.updateMany({ where: { id: { in: ids }, status: "pending" }, data: { status: "approved", commitSha: sha, reason: null } });
-        if (claimed.count !== ids.length) throw new AppError("CONFLICT", "a change was approved or rejected meanwhile; nothing was committed: reload and try again");
+        const claimed = await tx.proposedChange.updateMany({
+          where: { id: { in: ids }, status: "pending" },
+          data: { status: "approved", commitSha: sha, reason: null },
+        });
+        if (claimed.count !== ids.length)
+          throw new AppError("CONFLICT", "a change was approved or rejected meanwhile; nothing was committed: reload and try again");
         moved = await casUpdateRef(repo.gitDir, base.ref, sha, base.tip, `agent session ${session.id}: approve`);
         if (!moved) throw new AppError("CONFLICT", `the branch ${session.branch} moved while approving; nothing was committed: try again`);
       });
       commitSha = sha;
     } catch (e) {
-      if (moved) await (base.tip ? casUpdateRef(repo.gitDir, base.ref, base.tip, sha, "undo agent approve") : casDeleteRef(repo.gitDir, base.ref, sha)).catch(() => false);
+      if (moved)
+        await (
+          base.tip ? casUpdateRef(repo.gitDir, base.ref, base.tip, sha, "undo agent approve") : casDeleteRef(repo.gitDir, base.ref, sha)
+        ).catch(() => false);
       if (!(e instanceof AppError && e.code === "CONFLICT")) throw e;
       for (const c of applying) failures.set(c.id, e.message);
     }
@@ -165,7 +213,8 @@ async function applyChanges(db: Db, actor: Actor, own: OwnSession, all: ChangeRo
 
 /** Refuses a change that is no longer pending (PRECONDITION_FAILED naming its status). */
 function requirePending(change: { status: string; commitSha: string | null }): void {
-  if (change.status === "approved") throw new AppError("PRECONDITION_FAILED", `the change was already approved in ${change.commitSha?.slice(0, 12)}`);
+  if (change.status === "approved")
+    throw new AppError("PRECONDITION_FAILED", `the change was already approved in ${change.commitSha?.slice(0, 12)}`);
   if (change.status !== "pending") throw new AppError("PRECONDITION_FAILED", `the change was ${change.status}`);
 }
 
@@ -179,7 +228,13 @@ export async function approveChange(db: Db, actor: Actor, changeId: string): Pro
   requirePending(change);
   const { results, commitSha } = await applyChanges(db, actor, { session, repo }, [change]);
   const r = results[0];
-  return { success: r.success, path: r.path, message: r.message, ...(commitSha ? { commitSha, branch: session.branch } : {}), ...(r.issueNumber ? { issueNumber: r.issueNumber } : {}) };
+  return {
+    success: r.success,
+    path: r.path,
+    message: r.message,
+    ...(commitSha ? { commitSha, branch: session.branch } : {}),
+    ...(r.issueNumber ? { issueNumber: r.issueNumber } : {}),
+  };
 }
 
 /**
@@ -189,7 +244,10 @@ export async function approveChange(db: Db, actor: Actor, changeId: string): Pro
  */
 export async function approveAllChanges(db: Db, actor: Actor, sessionId: string): Promise<ApproveAllResult> {
   const own = await ownSession(db, actor, sessionId, "write");
-  const pending = await db.proposedChange.findMany({ where: { sessionId: own.session.id, status: "pending" }, orderBy: [{ seq: "asc" }, { createdAt: "asc" }] });
+  const pending = await db.proposedChange.findMany({
+    where: { sessionId: own.session.id, status: "pending" },
+    orderBy: [{ seq: "asc" }, { createdAt: "asc" }],
+  });
   if (!pending.length) return { approved: 0, failed: 0, results: [] };
   const { results, commitSha } = await applyChanges(db, actor, own, pending);
   const approved = results.filter((r) => r.success).length;
@@ -202,7 +260,11 @@ export async function approveAllChanges(db: Db, actor: Actor, sessionId: string)
  * permission: it changes nothing in the repository. Errors: NOT_FOUND; PRECONDITION_FAILED when
  * not pending.
  */
-export async function rejectChange(db: Db, actor: Actor, input: { changeId: string; reason?: string }): Promise<{ success: true; id: string; status: "rejected"; reason: string | null }> {
+export async function rejectChange(
+  db: Db,
+  actor: Actor,
+  input: { changeId: string; reason?: string },
+): Promise<{ success: true; id: string; status: "rejected"; reason: string | null }> {
   const { change } = await ownChange(db, actor, input.changeId);
   requirePending(change);
   const reason = input.reason?.trim() || null;

@@ -20,16 +20,31 @@ export interface IssueApproval {
 }
 
 /** Creates the issue of the pending change `change` (type "issue"); never throws for an AppError of the issue service. */
-export async function approveIssueChange(db: Db, actor: Actor, repo: AuthorizedRepo, change: { id: string; title: string | null; content: string | null }): Promise<IssueApproval> {
-  const claimed = await db.proposedChange.updateMany({ where: { id: change.id, status: "pending" }, data: { status: "approved", reason: null } });
+export async function approveIssueChange(
+  db: Db,
+  actor: Actor,
+  repo: AuthorizedRepo,
+  change: { id: string; title: string | null; content: string | null },
+): Promise<IssueApproval> {
+  const claimed = await db.proposedChange.updateMany({
+    where: { id: change.id, status: "pending" },
+    data: { status: "approved", reason: null },
+  });
   if (claimed.count !== 1) return { success: false, message: "the change was approved or rejected meanwhile" };
   try {
-    const issue = await createIssue(db, actor, repo, { title: change.title ?? "Untitled", ...(change.content ? { body: change.content } : {}) });
+    const issue = await createIssue(db, actor, repo, {
+      title: change.title ?? "Untitled",
+      ...(change.content ? { body: change.content } : {}),
+    });
     await db.proposedChange.update({ where: { id: change.id }, data: { issueNumber: issue.number } });
     return { success: true, message: `created issue #${issue.number}`, issueNumber: issue.number };
   } catch (e) {
-    const message = e instanceof AppError ? `the issue was not created: ${e.message}` : "the issue was not created: an internal error occurred";
-    await db.proposedChange.updateMany({ where: { id: change.id, status: "approved", issueNumber: null }, data: { status: "pending", reason: message } });
+    const message =
+      e instanceof AppError ? `the issue was not created: ${e.message}` : "the issue was not created: an internal error occurred";
+    await db.proposedChange.updateMany({
+      where: { id: change.id, status: "approved", issueNumber: null },
+      data: { status: "pending", reason: message },
+    });
     if (!(e instanceof AppError)) throw e;
     return { success: false, message };
   }

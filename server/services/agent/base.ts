@@ -25,15 +25,16 @@ export async function sessionBase(repo: Pick<AuthorizedRepo, "gitDir" | "default
   const tip = await readRef(repo.gitDir, ref);
   if (tip) return { ref, tip, commit: tip, branchName: branch };
   const main = await readRef(repo.gitDir, `refs/heads/${repo.defaultBranch}`);
-  if (!main) throw new AppError("PRECONDITION_FAILED", `the repository has no commits on its default branch "${repo.defaultBranch}" yet: push a first commit, then propose changes`);
+  if (!main)
+    throw new AppError(
+      "PRECONDITION_FAILED",
+      `the repository has no commits on its default branch "${repo.defaultBranch}" yet: push a first commit, then propose changes`,
+    );
   return { ref, tip: null, commit: main, branchName: repo.defaultBranch };
 }
 
 /** What is at `path` in `commit` for a change: the file (regular files only), or why the path cannot hold a file. */
-export type PathState =
-  | { kind: "absent" }
-  | { kind: "file"; entry: TreeEntryAt }
-  | { kind: "blocked"; why: string };
+export type PathState = { kind: "absent" } | { kind: "file"; entry: TreeEntryAt } | { kind: "blocked"; why: string };
 
 /** Looks `path` up in `commit`: a parent folder that is a file, or the path being a folder, symlink or submodule, blocks it. */
 export async function pathState(gitDir: string, commit: string, path: string, branchName: string): Promise<PathState> {
@@ -47,7 +48,8 @@ export async function pathState(gitDir: string, commit: string, path: string, br
   const at = entries.get(path);
   if (!at) return { kind: "absent" };
   if (at.type === "tree") return { kind: "blocked", why: `"${path}" is a folder on ${branchName}` };
-  if (at.type !== "blob" || (at.mode !== "100644" && at.mode !== "100755")) return { kind: "blocked", why: `"${path}" is a symbolic link or submodule on ${branchName}; only regular files can be changed` };
+  if (at.type !== "blob" || (at.mode !== "100644" && at.mode !== "100755"))
+    return { kind: "blocked", why: `"${path}" is a symbolic link or submodule on ${branchName}; only regular files can be changed` };
   return { kind: "file", entry: at };
 }
 

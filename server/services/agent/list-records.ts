@@ -9,7 +9,11 @@ import { changeView, messageView, ownSession, type AgentMessageView, type Propos
  * page from the newest end — `offset` then skips the newest ones — so a long session's chat shows
  * its recent turns; the page is still returned oldest first.
  */
-export async function getMessages(db: Db, actor: Actor, input: { sessionId: string; limit?: number; offset?: number; latest?: boolean }): Promise<AgentMessageView[]> {
+export async function getMessages(
+  db: Db,
+  actor: Actor,
+  input: { sessionId: string; limit?: number; offset?: number; latest?: boolean },
+): Promise<AgentMessageView[]> {
   const { session } = await ownSession(db, actor, input.sessionId);
   const dir = input.latest ? "desc" : "asc";
   const rows = await db.agentMessage.findMany({

@@ -70,36 +70,94 @@ export interface AgentMessageView {
 }
 
 export const sessionSelect = {
-  id: true, repoId: true, userId: true, mode: true, title: true, branch: true, createdAt: true, updatedAt: true,
+  id: true,
+  repoId: true,
+  userId: true,
+  mode: true,
+  title: true,
+  branch: true,
+  createdAt: true,
+  updatedAt: true,
   repo: { select: { name: true, defaultBranch: true, owner: { select: { username: true } } } },
 } as const;
 
-type SessionRow = { id: string; repoId: string; userId: string; mode: string; title: string; branch: string; createdAt: Date; updatedAt: Date; repo: { name: string; defaultBranch: string; owner: { username: string } } };
+type SessionRow = {
+  id: string;
+  repoId: string;
+  userId: string;
+  mode: string;
+  title: string;
+  branch: string;
+  createdAt: Date;
+  updatedAt: Date;
+  repo: { name: string; defaultBranch: string; owner: { username: string } };
+};
 
 export function sessionView(row: SessionRow): AgentSessionView {
   return {
-    id: row.id, repoId: row.repoId, userId: row.userId, mode: row.mode as AgentMode, title: row.title, branch: row.branch,
+    id: row.id,
+    repoId: row.repoId,
+    userId: row.userId,
+    mode: row.mode as AgentMode,
+    title: row.title,
+    branch: row.branch,
     repo: { owner: row.repo.owner.username, name: row.repo.name, defaultBranch: row.repo.defaultBranch },
-    createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-type ChangeRow = { id: string; sessionId: string; messageId: string | null; type: string; path: string; content: string | null; title?: string | null; issueNumber?: number | null; diff: string; status: string; baseBlobSha: string | null; reason: string | null; commitSha: string | null; createdAt: Date; updatedAt: Date };
+type ChangeRow = {
+  id: string;
+  sessionId: string;
+  messageId: string | null;
+  type: string;
+  path: string;
+  content: string | null;
+  title?: string | null;
+  issueNumber?: number | null;
+  diff: string;
+  status: string;
+  baseBlobSha: string | null;
+  reason: string | null;
+  commitSha: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 export function changeView(row: ChangeRow): ProposedChangeView {
   return {
-    id: row.id, sessionId: row.sessionId, messageId: row.messageId, type: row.type as ProposedType, path: row.path,
+    id: row.id,
+    sessionId: row.sessionId,
+    messageId: row.messageId,
+    type: row.type as ProposedType,
+    path: row.path,
     ...(row.content !== null ? { content: row.content } : {}),
     ...(row.title != null ? { title: row.title } : {}),
     ...(row.issueNumber != null ? { issueNumber: row.issueNumber } : {}),
-    diff: row.diff, status: row.status as ChangeStatus, baseBlobSha: row.baseBlobSha, reason: row.reason, commitSha: row.commitSha,
-    createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+    diff: row.diff,
+    status: row.status as ChangeStatus,
+    baseBlobSha: row.baseBlobSha,
+    reason: row.reason,
+    commitSha: row.commitSha,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-export function messageView(row: { id: string; role: string; content: string; status: string | null; createdAt: Date; changes?: ChangeRow[] }): AgentMessageView {
+export function messageView(row: {
+  id: string;
+  role: string;
+  content: string;
+  status: string | null;
+  createdAt: Date;
+  changes?: ChangeRow[];
+}): AgentMessageView {
   return {
-    id: row.id, role: row.role as AgentMessageView["role"], content: row.content, status: row.status as AgentMessageView["status"],
+    id: row.id,
+    role: row.role as AgentMessageView["role"],
+    content: row.content,
+    status: row.status as AgentMessageView["status"],
     ...(row.changes?.length ? { changes: row.changes.map(changeView) } : {}),
     createdAt: row.createdAt.toISOString(),
   };
@@ -131,7 +189,10 @@ export async function ownSession(db: Db, actor: Actor, sessionId: string, need: 
     throw e;
   }
   if (need === "write" && !atLeast(repo.permission, "write")) {
-    throw new AppError("FORBIDDEN", `approving a change commits to ${repo.owner}/${repo.name}: you need write permission there${actor.via === "pat" ? " and a token with repo:write" : ""}`);
+    throw new AppError(
+      "FORBIDDEN",
+      `approving a change commits to ${repo.owner}/${repo.name}: you need write permission there${actor.via === "pat" ? " and a token with repo:write" : ""}`,
+    );
   }
   return { session, repo };
 }

@@ -13,7 +13,11 @@ import type { PullView } from "@/server/services/pulls/view";
 import { ownSession } from "./model";
 
 /** Errors: NOT_FOUND; PRECONDITION_FAILED before the first approval (no branch yet); as pulls.create (CONFLICT when one is open already). */
-export async function openPullRequest(db: Db, actor: Actor, input: { sessionId: string; title?: string; body?: string }): Promise<PullView> {
+export async function openPullRequest(
+  db: Db,
+  actor: Actor,
+  input: { sessionId: string; title?: string; body?: string },
+): Promise<PullView> {
   const { session, repo } = await ownSession(db, actor, input.sessionId);
   const head = await readRef(repo.gitDir, `refs/heads/${session.branch}`);
   if (!head) throw new AppError("PRECONDITION_FAILED", `the session branch ${session.branch} does not exist yet: approve a change first`);
@@ -21,8 +25,20 @@ export async function openPullRequest(db: Db, actor: Actor, input: { sessionId: 
   if (!base) throw new AppError("PRECONDITION_FAILED", `the default branch "${repo.defaultBranch}" does not exist`);
   let body = input.body;
   if (body === undefined) {
-    const approved = await db.proposedChange.findMany({ where: { sessionId: session.id, status: "approved" }, orderBy: [{ seq: "asc" }], select: { type: true, path: true }, take: 200 });
+    const approved = await db.proposedChange.findMany({
+      where: { sessionId: session.id, status: "approved" },
+      orderBy: [{ seq: "asc" }],
+      select: { type: true, path: true },
+      take: 200,
+    });
     body = `Changes approved in agent session "${session.title}":\n\n${approved.map((c) => `- ${c.type} \`${c.path}\``).join("\n")}`;
   }
-  return createPullRequest(db, actor, repo, { title: input.title ?? session.title, body, sourceBranch: session.branch, targetBranch: repo.defaultBranch, headSha: head, baseSha: base });
+  return createPullRequest(db, actor, repo, {
+    title: input.title ?? session.title,
+    body,
+    sourceBranch: session.branch,
+    targetBranch: repo.defaultBranch,
+    headSha: head,
+    baseSha: base,
+  });
 }

@@ -30,7 +30,8 @@ export function normaliseAgentPath(raw: string): string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(raw)) throw bad(raw, "contains a control character");
   if (raw.includes("\\")) throw bad(raw, "contains a backslash: separate folders with /");
-  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw) || raw.startsWith("~")) throw bad(raw, "is absolute: give a path from the top of the repository");
+  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw) || raw.startsWith("~"))
+    throw bad(raw, "is absolute: give a path from the top of the repository");
   const out: string[] = [];
   for (const segment of raw.split("/")) {
     if (segment === "" || segment === ".") continue;

@@ -26,14 +26,20 @@ export const MAX_PENDING_CHANGES = 200;
 const bad = (message: string) => new AppError("BAD_REQUEST", message);
 
 /** Proposes one change; `messageId` links it to the assistant message that made it (model path). */
-export async function proposeChange(db: Db, actor: Actor, input: ProposeChangeInput, opts: { messageId?: string } = {}): Promise<ProposedChangeView> {
+export async function proposeChange(
+  db: Db,
+  actor: Actor,
+  input: ProposeChangeInput,
+  opts: { messageId?: string } = {},
+): Promise<ProposedChangeView> {
   const { session, repo } = await ownSession(db, actor, input.sessionId);
   const path = normaliseAgentPath(input.path);
   const [pending, total] = await Promise.all([
     db.proposedChange.count({ where: { sessionId: session.id, status: "pending" } }),
     db.proposedChange.count({ where: { sessionId: session.id } }),
   ]);
-  if (pending >= MAX_PENDING_CHANGES) throw new AppError("PRECONDITION_FAILED", `the session already has ${pending} pending changes: approve or reject some first`);
+  if (pending >= MAX_PENDING_CHANGES)
+    throw new AppError("PRECONDITION_FAILED", `the session already has ${pending} pending changes: approve or reject some first`);
   const base = await sessionBase(repo, session.branch);
   const state = await pathState(repo.gitDir, base.commit, path, base.branchName);
   if (state.kind === "blocked") throw bad(state.why);
@@ -48,13 +54,20 @@ export async function proposeChange(db: Db, actor: Actor, input: ProposeChangeIn
     before = await fileBytes(repo.gitDir, base.commit, path);
     if (input.type === "modify" && looksBinary(before)) throw bad(`"${path}" is a binary file; the agent edits text files only`);
   }
-  const diff = before && looksBinary(before)
-    ? `diff --git a/${path} b/${path}\ndeleted file mode ${mode}\nBinary files a/${path} and /dev/null differ\n`
-    : await textDiff(path, before, content, { mode });
+  const diff =
+    before && looksBinary(before)
+      ? `diff --git a/${path} b/${path}\ndeleted file mode ${mode}\nBinary files a/${path} and /dev/null differ\n`
+      : await textDiff(path, before, content, { mode });
   const row = await db.proposedChange.create({
     data: {
-      sessionId: session.id, seq: total, messageId: opts.messageId ?? null, type: input.type, path, content: input.content ?? null,
-      baseBlobSha: state.kind === "file" ? state.entry.oid : null, diff,
+      sessionId: session.id,
+      seq: total,
+      messageId: opts.messageId ?? null,
+      type: input.type,
+      path,
+      content: input.content ?? null,
+      baseBlobSha: state.kind === "file" ? state.entry.oid : null,
+      diff,
     },
   });
   await db.agentSession.update({ where: { id: session.id }, data: { updatedAt: new Date() } });
@@ -72,7 +85,12 @@ export const MAX_ISSUE_BODY = 65_536;
  * Errors: NOT_FOUND (not the caller's session); BAD_REQUEST for an empty or too long title or
  * body, or a session not in pm mode; PRECONDITION_FAILED at MAX_PENDING_CHANGES.
  */
-export async function proposeIssue(db: Db, actor: Actor, input: { sessionId: string; title: string; body?: string }, opts: { messageId?: string } = {}): Promise<ProposedChangeView> {
+export async function proposeIssue(
+  db: Db,
+  actor: Actor,
+  input: { sessionId: string; title: string; body?: string },
+  opts: { messageId?: string } = {},
+): Promise<ProposedChangeView> {
   const { session } = await ownSession(db, actor, input.sessionId);
   if (session.mode !== "pm") throw bad("only pm sessions propose issues");
   const title = input.title.replace(/\s+/g, " ").trim();
@@ -84,8 +102,11 @@ export async function proposeIssue(db: Db, actor: Actor, input: { sessionId: str
     db.proposedChange.count({ where: { sessionId: session.id, status: "pending" } }),
     db.proposedChange.count({ where: { sessionId: session.id } }),
   ]);
-  if (pending >= MAX_PENDING_CHANGES) throw new AppError("PRECONDITION_FAILED", `the session already has ${pending} pending changes: approve or reject some first`);
-  const row = await db.proposedChange.create({ data: { sessionId: session.id, seq: total, messageId: opts.messageId ?? null, type: "issue", path: "", title, content: body, diff: "" } });
+  if (pending >= MAX_PENDING_CHANGES)
+    throw new AppError("PRECONDITION_FAILED", `the session already has ${pending} pending changes: approve or reject some first`);
+  const row = await db.proposedChange.create({
+    data: { sessionId: session.id, seq: total, messageId: opts.messageId ?? null, type: "issue", path: "", title, content: body, diff: "" },
+  });
   await db.agentSession.update({ where: { id: session.id }, data: { updatedAt: new Date() } });
   return changeView(row);
 }

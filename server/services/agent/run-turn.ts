@@ -87,7 +87,11 @@ const runningSessions = new Set<string>();
  */
 export async function runPreparedTurn(turn: PreparedTurn, opts: TurnOptions = {}): Promise<AgentMessageView> {
   const id = turn.own.session.id;
-  if (runningSessions.has(id)) throw new AppError("CONFLICT", "the agent is still answering in this session: wait for the reply, or stop it, before sending another message");
+  if (runningSessions.has(id))
+    throw new AppError(
+      "CONFLICT",
+      "the agent is still answering in this session: wait for the reply, or stop it, before sending another message",
+    );
   runningSessions.add(id);
   try {
     return await runTurn(turn, opts);
@@ -177,14 +181,23 @@ async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMess
   } else if (lastFinish === "tool-calls" && steps >= maxSteps) {
     content = `${text}${text ? "\n\n" : ""}_Stopped after ${maxSteps} tool steps, the limit of one turn: the model was still working. Review what it proposed, then send a message to continue._`;
   } else if (!text.trim()) {
-    content = proposed.length ? `Proposed ${proposed.length} change${proposed.length === 1 ? "" : "s"} for your review.` : "(The model sent no text.)";
+    content = proposed.length
+      ? `Proposed ${proposed.length} change${proposed.length === 1 ? "" : "s"} for your review.`
+      : "(The model sent no text.)";
   }
   if (content.length > MAX_REPLY_CHARS) content = `${content.slice(0, MAX_REPLY_CHARS)}\n\n_(reply cut at ${MAX_REPLY_CHARS} characters)_`;
 
   const reply = await db.agentMessage.create({ data: { sessionId: session.id, role: "assistant", content, status } });
-  if (proposed.length) await db.proposedChange.updateMany({ where: { id: { in: proposed.map((c) => c.id) }, sessionId: session.id }, data: { messageId: reply.id } });
+  if (proposed.length)
+    await db.proposedChange.updateMany({
+      where: { id: { in: proposed.map((c) => c.id) }, sessionId: session.id },
+      data: { messageId: reply.id },
+    });
   await db.agentSession.update({ where: { id: session.id }, data: { updatedAt: new Date() } });
-  const stored = await db.agentMessage.findUniqueOrThrow({ where: { id: reply.id }, include: { changes: { orderBy: [{ seq: "asc" }, { createdAt: "asc" }] } } });
+  const stored = await db.agentMessage.findUniqueOrThrow({
+    where: { id: reply.id },
+    include: { changes: { orderBy: [{ seq: "asc" }, { createdAt: "asc" }] } },
+  });
   const view = messageView(stored);
   if (failure) {
     emit({ type: "error", code: failure.code, message: failure.message });

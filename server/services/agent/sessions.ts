@@ -30,12 +30,20 @@ async function freeBranch(db: Db, repo: AuthorizedRepo, id: string): Promise<str
  * createSession {repoId, mode, title?} → the session. `repo` is authorized for read by the
  * router; anonymous callers are UNAUTHORIZED. Default title "New <mode> session".
  */
-export async function createSession(db: Db, actor: Actor | null, repo: AuthorizedRepo, input: { mode: string; title?: string }): Promise<AgentSessionView> {
+export async function createSession(
+  db: Db,
+  actor: Actor | null,
+  repo: AuthorizedRepo,
+  input: { mode: string; title?: string },
+): Promise<AgentSessionView> {
   if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to start an agent session");
   const id = randomUUID();
   const branch = await freeBranch(db, repo, id);
   const mode = input.mode as AgentMode;
-  const row = await db.agentSession.create({ data: { id, repoId: repo.id, userId: actor.user.id, mode, title: input.title ?? MODE_TITLE[mode], branch }, select: sessionSelect });
+  const row = await db.agentSession.create({
+    data: { id, repoId: repo.id, userId: actor.user.id, mode, title: input.title ?? MODE_TITLE[mode], branch },
+    select: sessionSelect,
+  });
   return sessionView(row);
 }
 
@@ -49,14 +57,20 @@ export async function getSession(db: Db, actor: Actor, sessionId: string): Promi
  * first (createdAt, then id), in repositories they can read (a given repoId is authorized:
  * NOT_FOUND when unreadable; without it the readability is folded into the query).
  */
-export async function listSessions(db: Db, actor: Actor, input: { repoId?: string; limit?: number; offset?: number }): Promise<AgentSessionView[]> {
+export async function listSessions(
+  db: Db,
+  actor: Actor,
+  input: { repoId?: string; limit?: number; offset?: number },
+): Promise<AgentSessionView[]> {
   const userId = actor.user.id;
   let repoWhere: object;
   if (input.repoId) {
     await authorizeRepo(db, actor, { repoId: input.repoId }, "read");
     repoWhere = { repoId: input.repoId };
   } else {
-    repoWhere = actor.user.isAdmin ? {} : { repo: { OR: [{ isPrivate: false }, { ownerId: userId }, { collaborators: { some: { userId } } }] } };
+    repoWhere = actor.user.isAdmin
+      ? {}
+      : { repo: { OR: [{ isPrivate: false }, { ownerId: userId }, { collaborators: { some: { userId } } }] } };
   }
   const rows = await db.agentSession.findMany({
     where: { userId, ...repoWhere },

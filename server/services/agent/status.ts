@@ -41,7 +41,12 @@ export interface AgentStatus {
  * status {repoId?}: providers from the server's environment; the default from the engine the
  * repository (or the server) resolves to. A `repoId` is authorized for read (NOT_FOUND).
  */
-export async function agentStatus(db: Db, actor: Actor | null, input: { repoId?: string } = {}, env: Record<string, string | undefined> = process.env): Promise<AgentStatus> {
+export async function agentStatus(
+  db: Db,
+  actor: Actor | null,
+  input: { repoId?: string } = {},
+  env: Record<string, string | undefined> = process.env,
+): Promise<AgentStatus> {
   if (input.repoId) await authorizeRepo(db, actor, { repoId: input.repoId }, "read");
   const settings = serverProviderSettings(env);
   const openai = settings.find((s) => s.provider === "openai" && !s.baseUrl);
@@ -55,7 +60,14 @@ export async function agentStatus(db: Db, actor: Actor | null, input: { repoId?:
   ];
   const engine = await resolveAiEngine(db, input.repoId);
   if (engine.kind !== "model") return { available: false, providers, env: MODEL_ENV_VARS, message: NO_MODEL_MESSAGE };
-  return { available: true, providers, defaultProvider: engine.provider, defaultModel: engine.modelId, source: engine.source, env: MODEL_ENV_VARS };
+  return {
+    available: true,
+    providers,
+    defaultProvider: engine.provider,
+    defaultModel: engine.modelId,
+    source: engine.source,
+    env: MODEL_ENV_VARS,
+  };
 }
 
 export interface AgentModeInfo {
@@ -70,7 +82,13 @@ const MODES: AgentModeInfo[] = [
     id: "pm",
     name: "Product manager",
     description: "Documentation, plans, tickets, explaining the architecture, specifications.",
-    capabilities: ["read files", "search code", "read issues and pull requests", "propose Markdown and documentation changes", "propose issues"],
+    capabilities: [
+      "read files",
+      "search code",
+      "read issues and pull requests",
+      "propose Markdown and documentation changes",
+      "propose issues",
+    ],
   },
   {
     id: "code",

@@ -89,7 +89,8 @@ export function agentTools(ctx: ToolContext): ToolSet {
 
   const tools: ToolSet = {
     listFiles: tool({
-      description: "List the files and folders of a folder of the repository (the session branch once it exists, else the default branch). Folders end with /.",
+      description:
+        "List the files and folders of a folder of the repository (the session branch once it exists, else the default branch). Folders end with /.",
       inputSchema: z.object({ path: path("path").optional().describe("folder from the top of the repository; omit for the top") }),
       execute: async ({ path: raw }) =>
         guarded("listFiles", async () => {
@@ -97,14 +98,19 @@ export function agentTools(ctx: ToolContext): ToolSet {
           activity("listFiles", `listing ${dir || "the top folder"}`);
           const b = await base();
           const entries = await readTree(repo.gitDir, b.commit, dir);
-          const shown = entries.slice(0, MAX_LISTED_ENTRIES).map((e) => (e.type === "tree" ? `${e.path}/` : e.type === "commit" ? `${e.path} (submodule)` : `${e.path} (${e.size ?? 0} bytes)`));
+          const shown = entries
+            .slice(0, MAX_LISTED_ENTRIES)
+            .map((e) =>
+              e.type === "tree" ? `${e.path}/` : e.type === "commit" ? `${e.path} (submodule)` : `${e.path} (${e.size ?? 0} bytes)`,
+            );
           const more = entries.length > MAX_LISTED_ENTRIES ? `\n… and ${entries.length - MAX_LISTED_ENTRIES} more` : "";
           return `${dir || "(top)"} on ${b.branchName}:\n${shown.join("\n") || "(empty)"}${more}`;
         }),
     }),
 
     readFile: tool({
-      description: "Read a text file of the repository, optionally only lines startLine to endLine (1-based, inclusive). Lines are prefixed with their numbers.",
+      description:
+        "Read a text file of the repository, optionally only lines startLine to endLine (1-based, inclusive). Lines are prefixed with their numbers.",
       inputSchema: z.object({ path: path("path"), startLine: lineNo("startLine").optional(), endLine: lineNo("endLine").optional() }),
       execute: async ({ path: raw, startLine, endLine }) =>
         guarded("readFile", async () => {
@@ -112,7 +118,8 @@ export function agentTools(ctx: ToolContext): ToolSet {
           activity("readFile", `reading ${p}${startLine || endLine ? ` lines ${startLine ?? 1}–${endLine ?? "end"}` : ""}`);
           const b = await base();
           const info = await statBlob(repo.gitDir, b.commit, p);
-          if (info.size > MAX_READ_FILE_BYTES) return `Error: ${p} is ${info.size} bytes; files over ${MAX_READ_FILE_BYTES} bytes are not read. Use searchCode to find the part you need.`;
+          if (info.size > MAX_READ_FILE_BYTES)
+            return `Error: ${p} is ${info.size} bytes; files over ${MAX_READ_FILE_BYTES} bytes are not read. Use searchCode to find the part you need.`;
           const blob = await readBlob(repo.gitDir, b.commit, p);
           if (blob.isBinary || blob.text === null) return `Error: ${p} is a binary file (${info.size} bytes)`;
           const lines = blob.text.split("\n");
@@ -120,37 +127,64 @@ export function agentTools(ctx: ToolContext): ToolSet {
           const from = Math.max(1, startLine ?? 1);
           const to = Math.min(lines.length, endLine ?? lines.length);
           if (from > lines.length && lines.length) return `Error: ${p} has ${lines.length} lines`;
-          const body = lines.slice(from - 1, to).map((l, i) => `${from + i}\t${l}`).join("\n");
-          return clip(`${p} on ${b.branchName} (${lines.length} lines${from > 1 || to < lines.length ? `, showing ${from}–${to}` : ""}):\n${body}`);
+          const body = lines
+            .slice(from - 1, to)
+            .map((l, i) => `${from + i}\t${l}`)
+            .join("\n");
+          return clip(
+            `${p} on ${b.branchName} (${lines.length} lines${from > 1 || to < lines.length ? `, showing ${from}–${to}` : ""}):\n${body}`,
+          );
         }),
     }),
 
     searchCode: tool({
-      description: "Search the repository's code: semantic search when the repository has a search index, else a literal, case-insensitive text search. Returns paths, lines and excerpts.",
+      description:
+        "Search the repository's code: semantic search when the repository has a search index, else a literal, case-insensitive text search. Returns paths, lines and excerpts.",
       inputSchema: z.object({ query: text("query").min(1, "query is required").max(200, "query is at most 200 characters") }),
       execute: async ({ query }) =>
         guarded("searchCode", async () => {
           activity("searchCode", `searching for "${query.length > 60 ? `${query.slice(0, 60)}…` : query}"`);
-          const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: repo.defaultBranch } }, select: { commitSha: true } });
+          const index = await db.searchIndex.findUnique({
+            where: { repoId_branch: { repoId: repo.id, branch: repo.defaultBranch } },
+            select: { commitSha: true },
+          });
           if (index?.commitSha) {
             const found = await semanticSearch(db, repo, { query, options: { limit: 8 } });
             if (!found.results.length) return `No results for "${query}" (semantic search of ${repo.defaultBranch}).`;
-            return clip(found.results.map((r) => `${r.path}:${r.startLine}-${r.endLine}${r.chunkName ? ` (${r.chunkType} ${r.chunkName})` : ""}\n${r.content.split("\n").slice(0, 30).join("\n")}`).join("\n\n"));
+            return clip(
+              found.results
+                .map(
+                  (r) =>
+                    `${r.path}:${r.startLine}-${r.endLine}${r.chunkName ? ` (${r.chunkType} ${r.chunkName})` : ""}\n${r.content.split("\n").slice(0, 30).join("\n")}`,
+                )
+                .join("\n\n"),
+            );
           }
           const b = await base();
           const { hits, truncated } = await grepFixed(repo.gitDir, b.commit, query);
           if (!hits.length) return `No file on ${b.branchName} contains "${query}".`;
-          return clip(`${hits.map((h) => `${h.path}:${h.line}: ${h.text}`).join("\n")}${truncated ? "\n… more matches not shown; search for something more specific" : ""}`);
+          return clip(
+            `${hits.map((h) => `${h.path}:${h.line}: ${h.text}`).join("\n")}${truncated ? "\n… more matches not shown; search for something more specific" : ""}`,
+          );
         }),
     }),
 
     listIssues: tool({
-      description: "List the repository's issues (newest first, at most 20), optionally open or closed only and filtered by text in the title.",
-      inputSchema: z.object({ state: z.enum(["open", "closed"]).optional(), query: text("query").max(100, "query is at most 100 characters").optional() }),
+      description:
+        "List the repository's issues (newest first, at most 20), optionally open or closed only and filtered by text in the title.",
+      inputSchema: z.object({
+        state: z.enum(["open", "closed"]).optional(),
+        query: text("query").max(100, "query is at most 100 characters").optional(),
+      }),
       execute: async ({ state, query }) =>
         guarded("listIssues", async () => {
           activity("listIssues", `listing ${state ?? ""} issues${query ? ` matching "${query}"` : ""}`.replace("  ", " "));
-          const issues = await listIssues(db, repo, { ...(state ? { state } : {}), ...(query?.trim() ? { titleSearch: query.trim() } : {}), limit: 20 }, actor.user.id);
+          const issues = await listIssues(
+            db,
+            repo,
+            { ...(state ? { state } : {}), ...(query?.trim() ? { titleSearch: query.trim() } : {}), limit: 20 },
+            actor.user.id,
+          );
           return issues.length ? issues.map((i) => `#${i.number} [${i.state}, ${i.status}] ${i.title}`).join("\n") : "No issues match.";
         }),
     }),
@@ -162,7 +196,9 @@ export function agentTools(ctx: ToolContext): ToolSet {
         guarded("readIssue", async () => {
           activity("readIssue", `reading issue #${number}`);
           const i = await getIssue(db, repo, number);
-          return clip(`#${i.number} ${i.title}\nstate: ${i.state}, status: ${i.status}, priority: ${i.priority}${i.labels.length ? `, labels: ${i.labels.map((l) => l.name).join(", ")}` : ""}\nauthor: ${i.author?.username ?? "unknown"}\n\n${i.body ?? "(no description)"}`);
+          return clip(
+            `#${i.number} ${i.title}\nstate: ${i.state}, status: ${i.status}, priority: ${i.priority}${i.labels.length ? `, labels: ${i.labels.map((l) => l.name).join(", ")}` : ""}\nauthor: ${i.author?.username ?? "unknown"}\n\n${i.body ?? "(no description)"}`,
+          );
         }),
     }),
 
@@ -173,7 +209,9 @@ export function agentTools(ctx: ToolContext): ToolSet {
         guarded("readPullRequest", async () => {
           activity("readPullRequest", `reading pull request #${number}`);
           const pr = await getPullRequest(db, repo, number);
-          return clip(`#${pr.number} ${pr.title}\nstate: ${pr.state}${pr.isDraft ? " (draft)" : ""}, ${pr.sourceBranch} → ${pr.targetBranch}\nauthor: ${pr.author?.username ?? "unknown"}\n\n${pr.body ?? "(no description)"}`);
+          return clip(
+            `#${pr.number} ${pr.title}\nstate: ${pr.state}${pr.isDraft ? " (draft)" : ""}, ${pr.sourceBranch} → ${pr.targetBranch}\nauthor: ${pr.author?.username ?? "unknown"}\n\n${pr.body ?? "(no description)"}`,
+          );
         }),
     }),
 
@@ -191,11 +229,18 @@ export function agentTools(ctx: ToolContext): ToolSet {
         guarded("proposeChange", async () => {
           const p = normaliseAgentPath(raw);
           activity("proposeChange", `proposing to ${type} ${p}`);
-          if (mode === "pm" && !pmMayChange(p)) return `Error: pm mode proposes documentation files only (${PM_EXTENSIONS.map((e) => `.${e}`).join(", ")}); "${p}" is for a code session`;
+          if (mode === "pm" && !pmMayChange(p))
+            return `Error: pm mode proposes documentation files only (${PM_EXTENSIONS.map((e) => `.${e}`).join(", ")}); "${p}" is for a code session`;
           if (type === "delete" && content !== undefined) content = undefined;
           if (type !== "delete" && content === undefined) return `Error: content is required to ${type} a file`;
-          if (content !== undefined && Buffer.byteLength(content) > MAX_CONTENT_BYTES) return `Error: content is at most ${MAX_CONTENT_BYTES} bytes`;
-          const change = await proposeChange(db, actor, { sessionId: session.id, type, path: p, ...(content !== undefined ? { content } : {}) });
+          if (content !== undefined && Buffer.byteLength(content) > MAX_CONTENT_BYTES)
+            return `Error: content is at most ${MAX_CONTENT_BYTES} bytes`;
+          const change = await proposeChange(db, actor, {
+            sessionId: session.id,
+            type,
+            path: p,
+            ...(content !== undefined ? { content } : {}),
+          });
           ctx.proposed.push(change);
           emit({ type: "change", change });
           return { ok: true, changeId: change.id, status: "pending", note: `proposed to ${type} ${change.path}; the user will review it` };
@@ -206,7 +251,10 @@ export function agentTools(ctx: ToolContext): ToolSet {
   if (mode === "pm") {
     tools.proposeIssue = tool({
       description: "Propose a new issue (a ticket) for the repository. The user reviews it; the issue is created only if they approve it.",
-      inputSchema: z.object({ title: text("title").min(1, "title is required").max(256, "title is at most 256 characters"), body: text("body").max(65_536, "body is at most 65536 characters").optional() }),
+      inputSchema: z.object({
+        title: text("title").min(1, "title is required").max(256, "title is at most 256 characters"),
+        body: text("body").max(65_536, "body is at most 65536 characters").optional(),
+      }),
       execute: async ({ title, body }) =>
         guarded("proposeIssue", async () => {
           activity("proposeIssue", `proposing issue "${title.length > 60 ? `${title.slice(0, 60)}…` : title}"`);

@@ -30,7 +30,11 @@ export async function* streamTurn(turn: PreparedTurn, signal?: AbortSignal): Asy
     .catch((e: unknown) => {
       if (ended) return; // the turn emitted its error already
       if (!(e instanceof AppError)) console.error("agent turn failed", e);
-      push(e instanceof AppError ? { type: "error", code: e.code, message: e.message } : { type: "error", code: "INTERNAL_SERVER_ERROR", message: "internal error: the turn could not finish" });
+      push(
+        e instanceof AppError
+          ? { type: "error", code: e.code, message: e.message }
+          : { type: "error", code: "INTERNAL_SERVER_ERROR", message: "internal error: the turn could not finish" },
+      );
     })
     .finally(() => {
       done = true;

@@ -11,14 +11,31 @@
 import { BlockList, isIP } from "node:net";
 
 const PRIVATE = new BlockList();
-for (const [net, bits] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.168.0.0", 16], ["198.18.0.0", 15]] as const) {
+for (const [net, bits] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+] as const) {
   PRIVATE.addSubnet(net, bits, "ipv4");
 }
-for (const [net, bits] of [["::", 127], ["fc00::", 7], ["fe80::", 10]] as const) PRIVATE.addSubnet(net, bits, "ipv6");
+for (const [net, bits] of [
+  ["::", 127],
+  ["fc00::", 7],
+  ["fe80::", 10],
+] as const)
+  PRIVATE.addSubnet(net, bits, "ipv6");
 
 /** True when `host` (a URL hostname, IPv6 in brackets or not) names this machine or a private network. */
 export function isPrivateHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
+  const h = host
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.$/, "");
   if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".internal") || h.endsWith(".local")) return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h)?.[1];
   if (mapped) return PRIVATE.check(mapped, "ipv4");

@@ -24,7 +24,9 @@ import { semanticSearch, type SearchResult } from "@/server/services/search/sema
 export const chatInput = z.object({
   message: text("message").trim().min(1, "message is required").max(4000, "message is at most 4,000 characters"),
   history: z
-    .array(z.object({ role: z.enum(["user", "assistant"]), content: text("content").max(8000, "a history entry is at most 8,000 characters") }))
+    .array(
+      z.object({ role: z.enum(["user", "assistant"]), content: text("content").max(8000, "a history entry is at most 8,000 characters") }),
+    )
     .max(20, "history is at most 20 entries")
     .optional(),
   context: z
@@ -65,14 +67,23 @@ function fence(r: SearchResult, maxLines: number): string {
   return `${tick}${r.language === "text" ? "" : r.language}\n${body}\n${tick}`;
 }
 
-const where = (r: SearchResult) => `\`${r.path}\` lines ${r.startLine}–${r.endLine}${r.chunkName ? ` (${r.chunkType} \`${r.chunkName}\`)` : ""}`;
+const where = (r: SearchResult) =>
+  `\`${r.path}\` lines ${r.startLine}–${r.endLine}${r.chunkName ? ` (${r.chunkType} \`${r.chunkName}\`)` : ""}`;
 
 /** The retrieval-only answer of the local engine. */
 export function retrievalAnswer(results: SearchResult[]): string {
-  const head = "_Retrieval only: no language model is configured for this repository, so this is the code that best matches your question, not an answer written about it._";
-  if (results.length === 0) return `${head}\n\nNothing in the index matches your question. Try the names of functions, files or concepts the code uses.`;
+  const head =
+    "_Retrieval only: no language model is configured for this repository, so this is the code that best matches your question, not an answer written about it._";
+  if (results.length === 0)
+    return `${head}\n\nNothing in the index matches your question. Try the names of functions, files or concepts the code uses.`;
   const shown = results.slice(0, SHOWN).map((r, i) => `${i + 1}. ${where(r)}\n\n${fence(r, SHOWN_LINES)}`);
-  const more = results.length > SHOWN ? `\n\nAlso relevant: ${results.slice(SHOWN).map((r) => `\`${r.path}\`:${r.startLine}`).join(", ")}.` : "";
+  const more =
+    results.length > SHOWN
+      ? `\n\nAlso relevant: ${results
+          .slice(SHOWN)
+          .map((r) => `\`${r.path}\`:${r.startLine}`)
+          .join(", ")}.`
+      : "";
   return `${head}\n\nThe most relevant code:\n\n${shown.join("\n\n")}${more}`;
 }
 
@@ -100,7 +111,11 @@ export async function chatAboutCode(db: Db, repo: AuthorizedRepo, input: ChatInp
     ...(input.context?.branch ? { branch: input.context.branch } : {}),
     options: { limit: RETRIEVED, minSimilarity: 0.2, ...(input.context?.files?.length ? { paths: input.context.files } : {}) },
   });
-  const references: ChatReference[] = found.results.map((r) => ({ path: r.path, lines: { start: r.startLine, end: r.endLine }, relevance: r.score }));
+  const references: ChatReference[] = found.results.map((r) => ({
+    path: r.path,
+    lines: { start: r.startLine, end: r.endLine },
+    relevance: r.score,
+  }));
   const engine = opts.engine ?? (await resolveAiEngine(db, repo.id));
   if (engine.kind === "local") return { response: retrievalAnswer(found.results), references, engine: "local" };
   try {
@@ -111,7 +126,10 @@ export async function chatAboutCode(db: Db, repo: AuthorizedRepo, input: ChatInp
         "Cite the files and line ranges you rely on as `path:start-end`. If the excerpts do not answer the question, say so plainly. Answer in Markdown.",
       messages: [
         ...(input.history ?? []).map((h) => ({ role: h.role, content: h.content })),
-        { role: "user" as const, content: `${input.message}\n\n---\nCode excerpts retrieved from the repository:\n\n${codeContext(found.results) || "(none matched)"}` },
+        {
+          role: "user" as const,
+          content: `${input.message}\n\n---\nCode excerpts retrieved from the repository:\n\n${codeContext(found.results) || "(none matched)"}`,
+        },
       ],
       maxRetries: 1,
     });

@@ -63,13 +63,22 @@ interface Analysis {
 }
 
 async function analyse(input: ExplainInput): Promise<Analysis> {
-  const [structure, unified] = await Promise.all([structuralDiff(input.path, input.oldContent, input.newContent), diffTexts(input.oldContent, input.newContent)]);
+  const [structure, unified] = await Promise.all([
+    structuralDiff(input.path, input.oldContent, input.newContent),
+    diffTexts(input.oldContent, input.newContent),
+  ]);
   const lines = changedLines(unified);
   const concerns = lineConcerns(lines.added, languageOf(input.path));
   if (structure?.removedExports.length) {
-    concerns.unshift({ id: "removed-export", message: `Exported ${describeDecls(structure.removedExports)} ${structure.removedExports.length === 1 ? "is" : "are"} removed or no longer exported: code importing ${structure.removedExports.length === 1 ? "it" : "them"} will break` });
+    concerns.unshift({
+      id: "removed-export",
+      message: `Exported ${describeDecls(structure.removedExports)} ${structure.removedExports.length === 1 ? "is" : "are"} removed or no longer exported: code importing ${structure.removedExports.length === 1 ? "it" : "them"} will break`,
+    });
   }
-  const impact = impactOf(input.path, lines.added.length + lines.removed.length, { removedExports: structure?.removedExports.length ?? 0, secret: concerns.some((c) => c.id.startsWith("secret")) });
+  const impact = impactOf(input.path, lines.added.length + lines.removed.length, {
+    removedExports: structure?.removedExports.length ?? 0,
+    secret: concerns.some((c) => c.id.startsWith("secret")),
+  });
   return { structure, unified, added: lines.added.length, removed: lines.removed.length, concerns, impact };
 }
 
@@ -88,19 +97,31 @@ function localExplanation(input: ExplainInput, a: Analysis): FileExplanation {
   }
   let summary: string;
   if (input.oldContent === input.newContent) summary = `${path}: no change.`;
-  else if (!input.oldContent) summary = `New ${kind} file ${path} (${plural(a.added, "line")})${parts.length ? `: ${parts.join("; ")}` : ""}.`;
+  else if (!input.oldContent)
+    summary = `New ${kind} file ${path} (${plural(a.added, "line")})${parts.length ? `: ${parts.join("; ")}` : ""}.`;
   else if (!input.newContent) summary = `Deletes ${path} (${plural(a.removed, "line")})${parts.length ? `: ${parts.join("; ")}` : ""}.`;
   else if (parts.length) summary = `${parts.join("; ").replace(/^./, (c) => c.toUpperCase())} in ${path} (${stat}).`;
-  else summary = `${path}: ${plural(a.added, "line")} added and ${plural(a.removed, "line")} removed${s ? ", inside existing declarations or between them" : ""}.`;
+  else
+    summary = `${path}: ${plural(a.added, "line")} added and ${plural(a.removed, "line")} removed${s ? ", inside existing declarations or between them" : ""}.`;
 
   const body: string[] = [];
   if (s) {
-    const list = (title: string, items: StructuralDiff["added"]) => items.length && body.push(`${title}:\n${items.slice(0, 20).map((d) => `- ${d.kind} \`${d.name}\`${d.exported ? " (exported)" : ""}, line ${d.line}`).join("\n")}${items.length > 20 ? `\n- … and ${items.length - 20} more` : ""}`);
+    const list = (title: string, items: StructuralDiff["added"]) =>
+      items.length &&
+      body.push(
+        `${title}:\n${items
+          .slice(0, 20)
+          .map((d) => `- ${d.kind} \`${d.name}\`${d.exported ? " (exported)" : ""}, line ${d.line}`)
+          .join("\n")}${items.length > 20 ? `\n- … and ${items.length - 20} more` : ""}`,
+      );
     list("Added", s.added);
     list("Changed (body differs)", s.changed);
     list("Removed", s.removed);
     if (s.newExports.length) body.push(`Newly exported: ${describeDecls(s.newExports)}.`);
-    if (!s.added.length && !s.changed.length && !s.removed.length) body.push("No function, class or method was added, removed or changed: the change is in imports, top-level statements, comments or formatting.");
+    if (!s.added.length && !s.changed.length && !s.removed.length)
+      body.push(
+        "No function, class or method was added, removed or changed: the change is in imports, top-level statements, comments or formatting.",
+      );
     body.push(`Declarations: ${s.oldCount} before, ${s.newCount} after (${s.language}, parsed with tree-sitter).`);
   } else {
     body.push(`A ${kind} file without a syntax outline here: described line by line (${stat}).`);
@@ -109,13 +130,27 @@ function localExplanation(input: ExplainInput, a: Analysis): FileExplanation {
   body.push("Explained by the local engine (structural diff and rules; no model).");
 
   const suggestions: string[] = [];
-  if (s?.removedExports.length) suggestions.push(`Search the codebase for users of ${describeDecls(s.removedExports, 3)} before merging, or keep a deprecated alias.`);
-  if (a.concerns.some((c) => c.id === "debug-statement")) suggestions.push("Remove the debug output, or route it through the project's logger.");
-  if (a.concerns.some((c) => c.id.startsWith("secret"))) suggestions.push("Remove the secret from the change and rotate it: it stays in the branch's history once pushed.");
-  if (a.concerns.some((c) => c.id === "disabled-test")) suggestions.push("Re-enable the skipped or focused tests, or say in the pull request why they are off.");
-  if (kind === "source" && s && (s.added.length || s.changed.length)) suggestions.push(`Make sure tests cover ${describeDecls([...s.added, ...s.changed].filter((d) => d.kind !== "class"), 3) || "the changed code"}.`);
-  if (kind === "database migration or schema") suggestions.push("Check the migration on a copy of production data, on every supported database, and how it is rolled back.");
-  if (kind === "dependency lockfile" || kind === "dependency manifest") suggestions.push("Review the dependency changes (new packages, major versions) and their licences.");
+  if (s?.removedExports.length)
+    suggestions.push(`Search the codebase for users of ${describeDecls(s.removedExports, 3)} before merging, or keep a deprecated alias.`);
+  if (a.concerns.some((c) => c.id === "debug-statement"))
+    suggestions.push("Remove the debug output, or route it through the project's logger.");
+  if (a.concerns.some((c) => c.id.startsWith("secret")))
+    suggestions.push("Remove the secret from the change and rotate it: it stays in the branch's history once pushed.");
+  if (a.concerns.some((c) => c.id === "disabled-test"))
+    suggestions.push("Re-enable the skipped or focused tests, or say in the pull request why they are off.");
+  if (kind === "source" && s && (s.added.length || s.changed.length))
+    suggestions.push(
+      `Make sure tests cover ${
+        describeDecls(
+          [...s.added, ...s.changed].filter((d) => d.kind !== "class"),
+          3,
+        ) || "the changed code"
+      }.`,
+    );
+  if (kind === "database migration or schema")
+    suggestions.push("Check the migration on a copy of production data, on every supported database, and how it is rolled back.");
+  if (kind === "dependency lockfile" || kind === "dependency manifest")
+    suggestions.push("Review the dependency changes (new packages, major versions) and their licences.");
 
   return {
     summary,
@@ -129,12 +164,16 @@ function localExplanation(input: ExplainInput, a: Analysis): FileExplanation {
 
 function structureForPrompt(s: StructuralDiff | null): string {
   if (!s) return "(no syntax outline for this file type)";
-  const row = (t: string, l: StructuralDiff["added"]) => `${t}: ${l.length ? l.map((d) => `${d.kind} ${d.name}${d.exported ? " (exported)" : ""}`).join(", ") : "none"}`;
+  const row = (t: string, l: StructuralDiff["added"]) =>
+    `${t}: ${l.length ? l.map((d) => `${d.kind} ${d.name}${d.exported ? " (exported)" : ""}`).join(", ") : "none"}`;
   return [row("added", s.added), row("changed", s.changed), row("removed", s.removed), row("exports removed", s.removedExports)].join("\n");
 }
 
 async function modelExplanation(engine: ModelEngine, input: ExplainInput, a: Analysis): Promise<FileExplanation> {
-  const diff = a.unified.length > MAX_PROMPT_DIFF_CHARS ? `${a.unified.slice(0, MAX_PROMPT_DIFF_CHARS)}\n… (diff cut at ${MAX_PROMPT_DIFF_CHARS} characters)` : a.unified;
+  const diff =
+    a.unified.length > MAX_PROMPT_DIFF_CHARS
+      ? `${a.unified.slice(0, MAX_PROMPT_DIFF_CHARS)}\n… (diff cut at ${MAX_PROMPT_DIFF_CHARS} characters)`
+      : a.unified;
   const ctx = input.context ?? {};
   const prompt = [
     `File: ${input.path}${!input.oldContent ? " (new file)" : !input.newContent ? " (deleted)" : ""}`,
@@ -144,17 +183,27 @@ async function modelExplanation(engine: ModelEngine, input: ExplainInput, a: Ana
     `Structural changes (from a syntax tree):\n${structureForPrompt(a.structure)}`,
     `Rule-based findings: ${a.concerns.map((c) => c.message).join("; ") || "none"}`,
     `Unified diff (+${a.added} −${a.removed}):\n${diff || "(no textual change)"}`,
-  ].filter(Boolean).join("\n\n");
+  ]
+    .filter(Boolean)
+    .join("\n\n");
   const out = await generateStructured({
     engine,
     schema: modelSchema,
-    instructions: "You explain one file's change to a code reviewer. Be specific and brief; name functions and lines from the diff. impact: low (cosmetic or local), medium (behaviour change), high (data, security, public API or wide effect). Concerns are real risks only, never style nits.",
+    instructions:
+      "You explain one file's change to a code reviewer. Be specific and brief; name functions and lines from the diff. impact: low (cosmetic or local), medium (behaviour change), high (data, security, public API or wide effect). Concerns are real risks only, never style nits.",
     prompt,
   });
   // the deterministic secret checks are not left to the model
   const concerns = [...(out.concerns ?? [])];
   for (const c of a.concerns) if (c.id.startsWith("secret") && !concerns.includes(c.message)) concerns.push(c.message);
-  return { summary: out.summary, explanation: out.explanation, impact: out.impact, ...(out.suggestions?.length ? { suggestions: out.suggestions } : {}), ...(concerns.length ? { concerns } : {}), engine: engine.engine };
+  return {
+    summary: out.summary,
+    explanation: out.explanation,
+    impact: out.impact,
+    ...(out.suggestions?.length ? { suggestions: out.suggestions } : {}),
+    ...(concerns.length ? { concerns } : {}),
+    engine: engine.engine,
+  };
 }
 
 /**
@@ -167,7 +216,8 @@ async function modelExplanation(engine: ModelEngine, input: ExplainInput, a: Ana
 export async function explainFileDiff(db: Db, repo: AuthorizedRepo, input: ExplainInput, engine?: AiEngine): Promise<FileExplanation> {
   for (const key of ["oldContent", "newContent"] as const) {
     const bytes = Buffer.byteLength(input[key], "utf8");
-    if (bytes > MAX_EXPLAIN_BYTES) throw new AppError("BAD_REQUEST", `${key} is ${bytes} bytes; at most ${MAX_EXPLAIN_BYTES} bytes (1 MiB) can be explained`);
+    if (bytes > MAX_EXPLAIN_BYTES)
+      throw new AppError("BAD_REQUEST", `${key} is ${bytes} bytes; at most ${MAX_EXPLAIN_BYTES} bytes (1 MiB) can be explained`);
   }
   let context = input.context;
   if (input.prId) {

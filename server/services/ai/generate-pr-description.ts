@@ -13,7 +13,13 @@ import type { AiEngine, ModelEngine } from "@/server/ai/engine";
 import { resolveAiEngine } from "@/server/ai/resolve";
 import { generateStructured } from "@/server/ai/structured";
 import { commitPaths } from "@/server/git/commit-paths";
-import { keepExisting, localPRDescription, type DescriptionInput, type DescriptionStyle, type PRDescription } from "@/server/ai/local/pr-description";
+import {
+  keepExisting,
+  localPRDescription,
+  type DescriptionInput,
+  type DescriptionStyle,
+  type PRDescription,
+} from "@/server/ai/local/pr-description";
 import type { ChangeCategory } from "@/server/ai/local/conventional";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { compare, compareAcross, type Comparison } from "@/server/services/diff";
@@ -43,15 +49,25 @@ export interface GenerateDeps {
  * BAD_REQUEST when the histories are unrelated or the source has no commits the target lacks;
  * SERVICE_UNAVAILABLE when the model fails or answers malformed twice (never a 500).
  */
-export async function generatePRDescription(db: Db, repo: AuthorizedRepo, input: PRDescriptionInput, deps: GenerateDeps = {}): Promise<PRDescriptionResult> {
+export async function generatePRDescription(
+  db: Db,
+  repo: AuthorizedRepo,
+  input: PRDescriptionInput,
+  deps: GenerateDeps = {},
+): Promise<PRDescriptionResult> {
   const filter = { maxLines: DIFF_BUDGET_LINES };
-  const cmp: Comparison = deps.sourceRepo && deps.sourceRepo.id !== repo.id
-    ? await compareAcross(db, repo, input.targetBranch, deps.sourceRepo, input.sourceBranch, filter)
-    : await compare(repo, input.targetBranch, input.sourceBranch, filter);
-  if (cmp.totalCommits === 0) throw new AppError("BAD_REQUEST", `${input.sourceBranch} has no commits that ${input.targetBranch} lacks: nothing to describe`);
+  const cmp: Comparison =
+    deps.sourceRepo && deps.sourceRepo.id !== repo.id
+      ? await compareAcross(db, repo, input.targetBranch, deps.sourceRepo, input.sourceBranch, filter)
+      : await compare(repo, input.targetBranch, input.sourceBranch, filter);
+  if (cmp.totalCommits === 0)
+    throw new AppError("BAD_REQUEST", `${input.sourceBranch} has no commits that ${input.targetBranch} lacks: nothing to describe`);
   const commits = cmp.commits.slice(0, MAX_AI_COMMITS);
   // the source branch's repository holds its commits (and, through alternates, their parents)
-  const paths = await commitPaths((deps.sourceRepo ?? repo).gitDir, commits.map((c) => c.sha));
+  const paths = await commitPaths(
+    (deps.sourceRepo ?? repo).gitDir,
+    commits.map((c) => c.sha),
+  );
   const facts: DescriptionInput = {
     sourceBranch: input.sourceBranch,
     targetBranch: input.targetBranch,
@@ -73,8 +89,10 @@ export async function generatePRDescription(db: Db, repo: AuthorizedRepo, input:
 
 const STYLE_GUIDE: Record<DescriptionStyle, string> = {
   concise: "Style concise: the body is the summary sentence and at most 10 bullet points, no headings.",
-  detailed: "Style detailed: the body has '## Summary', '## Changes' (grouped under '### Features', '### Bug fixes', '### Refactoring', '### Documentation', '### Tests', '### Maintenance'), '## Breaking changes' when any, and '## Files' with the most changed files.",
-  conventional: "Style conventional: the title is a Conventional Commits header 'type(scope): subject' (types feat, fix, refactor, docs, test, chore, perf, build, ci); the body is a changelog grouped by type with a '### BREAKING CHANGES' section when any.",
+  detailed:
+    "Style detailed: the body has '## Summary', '## Changes' (grouped under '### Features', '### Bug fixes', '### Refactoring', '### Documentation', '### Tests', '### Maintenance'), '## Breaking changes' when any, and '## Files' with the most changed files.",
+  conventional:
+    "Style conventional: the title is a Conventional Commits header 'type(scope): subject' (types feat, fix, refactor, docs, test, chore, perf, build, ci); the body is a changelog grouped by type with a '### BREAKING CHANGES' section when any.",
 };
 
 /** The system prompt: what to write, the rules, the style. */
@@ -131,23 +149,37 @@ export function descriptionPrompt(facts: DescriptionInput, cmp: Pick<Comparison,
     `Commits (${facts.totalCommits ?? facts.commits.length}, oldest first${more > 0 ? `; the last ${more} not shown` : ""}):\n\n${commits}`,
     `Totals: ${facts.totalFiles ?? facts.files.length} files changed, +${facts.totalAdditions ?? 0} −${facts.totalDeletions ?? 0}`,
     `Diff:\n${promptDiff(cmp)}`,
-  ].filter(Boolean).join("\n\n");
+  ]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 /**
  * The model's description: its answer, with the title bounded (256), the breaking changes the
  * commits themselves declare always listed, and what the author wrote kept (`keepExisting`).
  */
-async function modelDescription(engine: ModelEngine, facts: DescriptionInput, cmp: Comparison, local: PRDescription): Promise<PRDescription> {
+async function modelDescription(
+  engine: ModelEngine,
+  facts: DescriptionInput,
+  cmp: Comparison,
+  local: PRDescription,
+): Promise<PRDescription> {
   const style = facts.style ?? "detailed";
-  const answer = await generateStructured({ engine, schema: prDescriptionModelSchema, instructions: descriptionInstructions(style), prompt: descriptionPrompt(facts, cmp) });
+  const answer = await generateStructured({
+    engine,
+    schema: prDescriptionModelSchema,
+    instructions: descriptionInstructions(style),
+    prompt: descriptionPrompt(facts, cmp),
+  });
   const title = answer.title.trim().split("\n")[0]!.slice(0, 256) || local.title;
   const breakingChanges = [...new Set([...answer.breakingChanges.map((b) => b.trim()).filter(Boolean), ...local.breakingChanges])];
   const out: PRDescription = {
     title,
     body: answer.body.trim() || local.body,
     summary: answer.summary.trim() || local.summary,
-    changes: answer.changes.map((c) => ({ category: c.category as ChangeCategory, description: c.description.trim() })).filter((c) => c.description),
+    changes: answer.changes
+      .map((c) => ({ category: c.category as ChangeCategory, description: c.description.trim() }))
+      .filter((c) => c.description),
     breakingChanges,
   };
   return keepExisting(out, facts.existingTitle, facts.existingBody, style);

@@ -42,7 +42,11 @@ const provider = z.enum(AI_PROVIDERS, { error: "provider must be openai or anthr
 
 export const setRepoAiKeyInput = z.object({
   provider,
-  apiKey: line("apiKey").trim().min(1, "apiKey must not be empty").max(MAX_API_KEY, `apiKey is at most ${MAX_API_KEY} characters`).optional(),
+  apiKey: line("apiKey")
+    .trim()
+    .min(1, "apiKey must not be empty")
+    .max(MAX_API_KEY, `apiKey is at most ${MAX_API_KEY} characters`)
+    .optional(),
   /** Model id; null or "" clears it (the provider's default). */
   model: line("model").trim().max(MAX_MODEL, `model is at most ${MAX_MODEL} characters`).nullish(),
   /** OpenAI-compatible server URL; null or "" clears it. */
@@ -59,7 +63,18 @@ export const deleteRepoAiKeyInput = z.object({ provider });
 
 const DEFAULT_MODEL: Record<AiProvider, string> = { openai: "gpt-4o-mini", anthropic: "claude-sonnet-4-5" };
 
-type Row = { provider: string; encryptedKey: string; keyId: string; keyLast4: string; model: string | null; baseUrl: string | null; embeddingModel: string | null; createdAt: Date; updatedAt: Date; repoId: string };
+type Row = {
+  provider: string;
+  encryptedKey: string;
+  keyId: string;
+  keyLast4: string;
+  model: string | null;
+  baseUrl: string | null;
+  embeddingModel: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  repoId: string;
+};
 
 const aad = (repoId: string, p: string) => `${repoId}:${p}`;
 const last4 = (key: string) => (key.length >= 12 ? key.slice(-4) : "");
@@ -73,7 +88,9 @@ function toRecord(row: Row, keys = secretKeys()): RepoAiKeyRecord {
     baseUrl: row.baseUrl,
     engine: `${p}:${row.model || DEFAULT_MODEL[p]}`,
     embeddingModel: row.embeddingModel,
-    embeddingEngine: ((id) => (id ? `openai:${id}` : null))(embeddingModelOf({ provider: p, baseUrl: row.baseUrl ?? undefined, embeddingModel: row.embeddingModel ?? undefined })),
+    embeddingEngine: ((id) => (id ? `openai:${id}` : null))(
+      embeddingModelOf({ provider: p, baseUrl: row.baseUrl ?? undefined, embeddingModel: row.embeddingModel ?? undefined }),
+    ),
     readable: open({ ciphertext: row.encryptedKey, keyId: row.keyId }, aad(row.repoId, p), keys) !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -103,11 +120,19 @@ export async function setRepoAiKey(db: Db, actorId: string, repoId: string, inpu
   }
   const model = data.model === undefined ? undefined : data.model || null;
   const embeddingModel = data.embeddingModel === undefined ? undefined : data.embeddingModel || null;
-  if (embeddingModel && data.provider !== "openai") throw new AppError("BAD_REQUEST", "embeddingModel is for openai keys only: Anthropic has no embedding models");
-  const fields = { ...(model !== undefined ? { model } : {}), ...(baseUrl !== undefined ? { baseUrl } : {}), ...(embeddingModel !== undefined ? { embeddingModel } : {}) };
+  if (embeddingModel && data.provider !== "openai")
+    throw new AppError("BAD_REQUEST", "embeddingModel is for openai keys only: Anthropic has no embedding models");
+  const fields = {
+    ...(model !== undefined ? { model } : {}),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(embeddingModel !== undefined ? { embeddingModel } : {}),
+  };
   await consume("aiKeyChanges", actorId);
   if (data.apiKey === undefined) {
-    const existing = await db.repoAiKey.findUnique({ where: { repoId_provider: { repoId, provider: data.provider } }, select: { id: true } });
+    const existing = await db.repoAiKey.findUnique({
+      where: { repoId_provider: { repoId, provider: data.provider } },
+      select: { id: true },
+    });
     if (!existing) throw new AppError("NOT_FOUND", `this repository has no ${data.provider} key; send apiKey to add one`);
     const row = await db.repoAiKey.update({ where: { id: existing.id }, data: fields });
     return toRecord(row);
@@ -116,14 +141,26 @@ export async function setRepoAiKey(db: Db, actorId: string, repoId: string, inpu
   const secret = { encryptedKey: sealed.ciphertext, keyId: sealed.keyId, keyLast4: last4(data.apiKey) };
   const row = await db.repoAiKey.upsert({
     where: { repoId_provider: { repoId, provider: data.provider } },
-    create: { repoId, provider: data.provider, ...secret, model: model ?? null, baseUrl: baseUrl ?? null, embeddingModel: embeddingModel ?? null, createdById: actorId },
+    create: {
+      repoId,
+      provider: data.provider,
+      ...secret,
+      model: model ?? null,
+      baseUrl: baseUrl ?? null,
+      embeddingModel: embeddingModel ?? null,
+      createdById: actorId,
+    },
     update: { ...secret, ...fields },
   });
   return toRecord(row);
 }
 
 /** Deletes the repository's key for `provider`; `{deleted: false}` when there was none. */
-export async function deleteRepoAiKey(db: Db, repoId: string, input: z.input<typeof deleteRepoAiKeyInput>): Promise<{ provider: AiProvider; deleted: boolean }> {
+export async function deleteRepoAiKey(
+  db: Db,
+  repoId: string,
+  input: z.input<typeof deleteRepoAiKeyInput>,
+): Promise<{ provider: AiProvider; deleted: boolean }> {
   const { provider: p } = deleteRepoAiKeyInput.parse(input);
   const { count } = await db.repoAiKey.deleteMany({ where: { repoId, provider: p } });
   return { provider: p, deleted: count > 0 };
@@ -141,7 +178,13 @@ export async function repoProviderSettings(db: Db, repoId: string): Promise<Prov
   for (const row of rows) {
     const apiKey = open({ ciphertext: row.encryptedKey, keyId: row.keyId }, aad(repoId, row.provider), keys);
     if (apiKey === null) continue;
-    out.push({ provider: row.provider as AiProvider, apiKey, model: row.model ?? undefined, baseUrl: row.baseUrl ?? undefined, embeddingModel: row.embeddingModel ?? undefined });
+    out.push({
+      provider: row.provider as AiProvider,
+      apiKey,
+      model: row.model ?? undefined,
+      baseUrl: row.baseUrl ?? undefined,
+      embeddingModel: row.embeddingModel ?? undefined,
+    });
   }
   return out.sort((a, b) => AI_PROVIDERS.indexOf(a.provider) - AI_PROVIDERS.indexOf(b.provider));
 }
@@ -167,7 +210,10 @@ export async function reencryptRepoAiKeys(db: Db): Promise<{ reencrypted: number
     }
     const sealed = seal(plain, aad(row.repoId, row.provider), key);
     // compare-and-swap: only if nobody replaced the key meanwhile
-    const { count } = await db.repoAiKey.updateMany({ where: { id: row.id, encryptedKey: row.encryptedKey }, data: { encryptedKey: sealed.ciphertext, keyId: sealed.keyId } });
+    const { count } = await db.repoAiKey.updateMany({
+      where: { id: row.id, encryptedKey: row.encryptedKey },
+      data: { encryptedKey: sealed.ciphertext, keyId: sealed.keyId },
+    });
     reencrypted += count;
   }
   return { reencrypted, unreadable, current: rows.length - reencrypted - unreadable };

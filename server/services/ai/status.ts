@@ -49,7 +49,13 @@ export async function aiStatus(db: Db, actor: Actor | null, repoId: string | und
   const has = (p: "openai" | "anthropic") => server.some((s) => s.provider === p) || repoKeys.some((k) => k.provider === p);
   const generation = engine.engine;
   const search = searchEngineOf(engine);
-  const engines: Record<AiFeature, string> = { prDescription: generation, codeExplanation: generation, conflictResolution: generation, semanticSearch: search, chat: generation };
+  const engines: Record<AiFeature, string> = {
+    prDescription: generation,
+    codeExplanation: generation,
+    conflictResolution: generation,
+    semanticSearch: search,
+    chat: generation,
+  };
   return {
     available: true,
     providers: { openai: has("openai"), anthropic: has("anthropic") },

@@ -16,7 +16,15 @@ import { AppError } from "@/server/errors";
 import type { AiEngine, ModelEngine } from "@/server/ai/engine";
 import { resolveAiEngine } from "@/server/ai/resolve";
 import { generateStructured } from "@/server/ai/structured";
-import { hasConflictMarkers, lower, parseMerge, resolveSegments, type Confidence, type HunkRule, type LocalResolution } from "@/server/ai/conflicts/rules";
+import {
+  hasConflictMarkers,
+  lower,
+  parseMerge,
+  resolveSegments,
+  type Confidence,
+  type HunkRule,
+  type LocalResolution,
+} from "@/server/ai/conflicts/rules";
 import { mergeTexts } from "@/server/git/text-merge";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 
@@ -59,23 +67,54 @@ function label(name: string | undefined, fallback: string): string {
 }
 
 /** Merge and local rules: the local engine's whole answer plus its details. */
-export async function localResolution(input: ConflictInput): Promise<{ answer: ConflictSuggestion; local: LocalResolution; conflicts: number }> {
+export async function localResolution(
+  input: ConflictInput,
+): Promise<{ answer: ConflictSuggestion; local: LocalResolution; conflicts: number }> {
   const labels = { ours: label(input.context?.ourBranch, "ours"), theirs: label(input.context?.theirBranch, "theirs") };
   const merged = await mergeTexts(input.ours, input.base, input.theirs);
   const segments = parseMerge(merged.text);
   if (!segments) {
     // markers did not nest (a side holds lines like git's markers): say so, keep everything
-    const union = { content: `${input.ours}${input.ours.endsWith("\n") || !input.ours ? "" : "\n"}${input.theirs}`, description: "Both sides, ours first" };
-    const local: LocalResolution = { resolved: merged.text, confidence: "low", rules: [], warnings: ["the merge could not be analysed (the file holds lines that look like conflict markers): resolve it by hand"], unresolved: 1, alternatives: [{ content: input.ours, description: "Ours" }, { content: input.theirs, description: "Theirs" }, union] };
-    return { answer: { resolved: merged.text, explanation: "git merge-file could not be analysed; resolve by hand.", confidence: "low", alternatives: local.alternatives, warnings: local.warnings, engine: "local" }, local, conflicts: merged.conflicts };
+    const union = {
+      content: `${input.ours}${input.ours.endsWith("\n") || !input.ours ? "" : "\n"}${input.theirs}`,
+      description: "Both sides, ours first",
+    };
+    const local: LocalResolution = {
+      resolved: merged.text,
+      confidence: "low",
+      rules: [],
+      warnings: ["the merge could not be analysed (the file holds lines that look like conflict markers): resolve it by hand"],
+      unresolved: 1,
+      alternatives: [{ content: input.ours, description: "Ours" }, { content: input.theirs, description: "Theirs" }, union],
+    };
+    return {
+      answer: {
+        resolved: merged.text,
+        explanation: "git merge-file could not be analysed; resolve by hand.",
+        confidence: "low",
+        alternatives: local.alternatives,
+        warnings: local.warnings,
+        engine: "local",
+      },
+      local,
+      conflicts: merged.conflicts,
+    };
   }
   const local = resolveSegments(segments, labels);
   const lines = local.rules.map((r, i) => `${i + 1}. ${RULE_TEXT[r]}`);
-  const explanation = merged.conflicts === 0
-    ? `git merge-file merged ${input.path} without conflicts: every change of both sides is in the result.`
-    : `git merge-file left ${local.rules.length} conflict${local.rules.length === 1 ? "" : "s"} in ${input.path}; the changes it merged cleanly are kept. Per conflict:\n${lines.join("\n")}\n\nConfidence ${local.confidence}: ${local.confidence === "high" ? "every conflict matched a rule that keeps both sides' changes" : local.confidence === "medium" ? "resolved, but check the warnings" : "some conflicts need a person; their markers are kept"}.`;
+  const explanation =
+    merged.conflicts === 0
+      ? `git merge-file merged ${input.path} without conflicts: every change of both sides is in the result.`
+      : `git merge-file left ${local.rules.length} conflict${local.rules.length === 1 ? "" : "s"} in ${input.path}; the changes it merged cleanly are kept. Per conflict:\n${lines.join("\n")}\n\nConfidence ${local.confidence}: ${local.confidence === "high" ? "every conflict matched a rule that keeps both sides' changes" : local.confidence === "medium" ? "resolved, but check the warnings" : "some conflicts need a person; their markers are kept"}.`;
   return {
-    answer: { resolved: local.resolved, explanation, confidence: local.confidence, alternatives: local.alternatives, ...(local.warnings.length ? { warnings: local.warnings } : {}), engine: "local" },
+    answer: {
+      resolved: local.resolved,
+      explanation,
+      confidence: local.confidence,
+      alternatives: local.alternatives,
+      ...(local.warnings.length ? { warnings: local.warnings } : {}),
+      engine: "local",
+    },
     local,
     conflicts: merged.conflicts,
   };
@@ -95,16 +134,24 @@ async function modelResolution(engine: ModelEngine, input: ConflictInput, local:
   const prompt = [
     `File: ${input.path}`,
     ctx.ourBranch || ctx.theirBranch ? `Ours is ${ctx.ourBranch ?? "ours"}; theirs is ${ctx.theirBranch ?? "theirs"}.` : "",
-    ctx.commitMessages?.length ? `Commit messages:\n${ctx.commitMessages.slice(0, 30).map((m) => `- ${m.slice(0, 300)}`).join("\n")}` : "",
+    ctx.commitMessages?.length
+      ? `Commit messages:\n${ctx.commitMessages
+          .slice(0, 30)
+          .map((m) => `- ${m.slice(0, 300)}`)
+          .join("\n")}`
+      : "",
     `Base version:\n${cut(input.base)}`,
     `Ours:\n${cut(input.ours)}`,
     `Theirs:\n${cut(input.theirs)}`,
     `git merge-file --diff3 result after safe rules (markers remain where unresolved):\n${cut(local.resolved)}`,
-  ].filter(Boolean).join("\n\n");
+  ]
+    .filter(Boolean)
+    .join("\n\n");
   const out = await generateStructured({
     engine,
     schema: modelSchema,
-    instructions: "You resolve a three-way merge conflict. Keep every intended change of both sides; never drop one silently. Output the whole resolved file without conflict markers. If you are unsure, say so with confidence low and explain in warnings what a person must check.",
+    instructions:
+      "You resolve a three-way merge conflict. Keep every intended change of both sides; never drop one silently. Output the whole resolved file without conflict markers. If you are unsure, say so with confidence low and explain in warnings what a person must check.",
     prompt,
   });
   const warnings = [...(out.warnings ?? [])];
@@ -115,7 +162,14 @@ async function modelResolution(engine: ModelEngine, input: ConflictInput, local:
   }
   // a model is never more sure than the rules allow for a file git could not merge
   confidence = lower(confidence, "medium");
-  return { resolved: out.resolved, explanation: out.explanation, confidence, alternatives: local.alternatives, ...(warnings.length ? { warnings } : {}), engine: engine.engine };
+  return {
+    resolved: out.resolved,
+    explanation: out.explanation,
+    confidence,
+    alternatives: local.alternatives,
+    ...(warnings.length ? { warnings } : {}),
+    engine: engine.engine,
+  };
 }
 
 /**
@@ -124,10 +178,16 @@ async function modelResolution(engine: ModelEngine, input: ConflictInput, local:
  * conflicts. Errors: BAD_REQUEST for a side larger than MAX_CONFLICT_SIDE_BYTES;
  * SERVICE_UNAVAILABLE when the model fails.
  */
-export async function suggestConflictResolution(db: Db, repo: AuthorizedRepo, input: ConflictInput, engine?: AiEngine): Promise<ConflictSuggestion> {
+export async function suggestConflictResolution(
+  db: Db,
+  repo: AuthorizedRepo,
+  input: ConflictInput,
+  engine?: AiEngine,
+): Promise<ConflictSuggestion> {
   for (const key of ["ours", "theirs", "base"] as const) {
     const bytes = Buffer.byteLength(input[key], "utf8");
-    if (bytes > MAX_CONFLICT_SIDE_BYTES) throw new AppError("BAD_REQUEST", `${key} is ${bytes} bytes; at most ${MAX_CONFLICT_SIDE_BYTES} bytes (1 MiB) per side`);
+    if (bytes > MAX_CONFLICT_SIDE_BYTES)
+      throw new AppError("BAD_REQUEST", `${key} is ${bytes} bytes; at most ${MAX_CONFLICT_SIDE_BYTES} bytes (1 MiB) per side`);
   }
   const { answer, local } = await localResolution(input);
   if (local.unresolved === 0) return answer;

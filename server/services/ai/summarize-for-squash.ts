@@ -11,7 +11,14 @@ import type { Db } from "@/server/db";
 import type { AiEngine } from "@/server/ai/engine";
 import { resolveAiEngine } from "@/server/ai/resolve";
 import { generateStructured } from "@/server/ai/structured";
-import { assembleSquash, defaultSquashStyle, localSquashMessage, type SquashInput, type SquashMessage, type SquashStyle } from "@/server/ai/local/squash";
+import {
+  assembleSquash,
+  defaultSquashStyle,
+  localSquashMessage,
+  type SquashInput,
+  type SquashMessage,
+  type SquashStyle,
+} from "@/server/ai/local/squash";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { loadPull } from "@/server/services/pulls/locate";
 import { identityOf } from "@/server/services/pulls/merge";
@@ -29,11 +36,18 @@ const PROMPT_COMMITS_CHARS = 40_000;
  * when `prId` names no pull request of `repo`; SERVICE_UNAVAILABLE when the model fails or
  * answers malformed twice.
  */
-export async function summarizeForSquash(db: Db, repo: AuthorizedRepo, input: SquashInputBody, deps: { engine?: AiEngine } = {}): Promise<SquashResult> {
+export async function summarizeForSquash(
+  db: Db,
+  repo: AuthorizedRepo,
+  input: SquashInputBody,
+  deps: { engine?: AiEngine } = {},
+): Promise<SquashResult> {
   const facts: SquashInput = { commits: input.commits, prTitle: input.prTitle, prBody: input.prBody, style: input.style };
   if (input.prId) {
     const pr = await loadPull(db, repo, input.prId);
-    const author = pr.authorId ? await db.user.findUnique({ where: { id: pr.authorId }, select: { username: true, name: true, email: true } }) : null;
+    const author = pr.authorId
+      ? await db.user.findUnique({ where: { id: pr.authorId }, select: { username: true, name: true, email: true } })
+      : null;
     facts.prAuthor = author ? identityOf(author) : null;
     facts.prNumber = pr.number;
     facts.prTitle ??= pr.title;
@@ -43,11 +57,20 @@ export async function summarizeForSquash(db: Db, repo: AuthorizedRepo, input: Sq
   const local = localSquashMessage(facts);
   if (engine.kind === "local") return { ...local, engine: engine.engine };
   const style = facts.style ?? defaultSquashStyle(facts.commits, facts.prTitle);
-  const answer = await generateStructured({ engine, schema: squashModelSchema, instructions: squashInstructions(style), prompt: squashPrompt(facts) });
+  const answer = await generateStructured({
+    engine,
+    schema: squashModelSchema,
+    instructions: squashInstructions(style),
+    prompt: squashPrompt(facts),
+  });
   let title = answer.title.trim().split("\n")[0]!.slice(0, 256) || local.title;
   if (facts.prNumber && !title.includes(`(#${facts.prNumber})`)) title = `${title} (#${facts.prNumber})`;
   // trailers are svc's: any the model wrote are dropped, then the computed ones appended
-  const listing = answer.body.split("\n").filter((l) => !/^co-authored-by:/i.test(l.trim())).join("\n").trim();
+  const listing = answer.body
+    .split("\n")
+    .filter((l) => !/^co-authored-by:/i.test(l.trim()))
+    .join("\n")
+    .trim();
   return { ...assembleSquash(title, listing, local.coAuthors), engine: engine.engine };
 }
 
@@ -80,5 +103,7 @@ export function squashPrompt(facts: SquashInput): string {
     facts.prTitle?.trim() ? `Pull request title: ${facts.prTitle.trim()}` : "",
     facts.prBody?.trim() ? `Pull request body:\n${facts.prBody.trim().slice(0, 4_000)}` : "",
     `Commits (${facts.commits.length}, oldest first):\n\n${commits.join("\n\n")}`,
-  ].filter(Boolean).join("\n\n");
+  ]
+    .filter(Boolean)
+    .join("\n\n");
 }

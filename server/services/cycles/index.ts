@@ -20,19 +20,40 @@ export interface CycleView {
   createdAt: string;
 }
 
-const view = (c: { id: string; repoId: string; number: number; name: string | null; startsAt: Date; endsAt: Date; createdAt: Date }): CycleView => ({
-  id: c.id, repoId: c.repoId, number: c.number, name: c.name, startsAt: c.startsAt.toISOString(), endsAt: c.endsAt.toISOString(), createdAt: c.createdAt.toISOString(),
+const view = (c: {
+  id: string;
+  repoId: string;
+  number: number;
+  name: string | null;
+  startsAt: Date;
+  endsAt: Date;
+  createdAt: Date;
+}): CycleView => ({
+  id: c.id,
+  repoId: c.repoId,
+  number: c.number,
+  name: c.name,
+  startsAt: c.startsAt.toISOString(),
+  endsAt: c.endsAt.toISOString(),
+  createdAt: c.createdAt.toISOString(),
 });
 
 /** cycles.create {number?, name?, startsAt, endsAt} (dates as ISO strings) → the cycle. */
-export async function createCycle(db: Db, repo: Pick<AuthorizedRepo, "id">, input: { number?: number; name?: string; startsAt: Date; endsAt: Date }): Promise<CycleView> {
+export async function createCycle(
+  db: Db,
+  repo: Pick<AuthorizedRepo, "id">,
+  input: { number?: number; name?: string; startsAt: Date; endsAt: Date },
+): Promise<CycleView> {
   if (input.endsAt.getTime() <= input.startsAt.getTime()) throw badRequest("endsAt must be after startsAt");
   return inTransaction(db, async (tx) => {
-    const number = input.number ?? ((await tx.cycle.aggregate({ where: { repoId: repo.id }, _max: { number: true } }))._max.number ?? 0) + 1;
-    return view(await conflictOnDuplicate(
-      tx.cycle.create({ data: { repoId: repo.id, number, name: input.name ?? null, startsAt: input.startsAt, endsAt: input.endsAt } }),
-      `cycle ${number} exists`,
-    ));
+    const number =
+      input.number ?? ((await tx.cycle.aggregate({ where: { repoId: repo.id }, _max: { number: true } }))._max.number ?? 0) + 1;
+    return view(
+      await conflictOnDuplicate(
+        tx.cycle.create({ data: { repoId: repo.id, number, name: input.name ?? null, startsAt: input.startsAt, endsAt: input.endsAt } }),
+        `cycle ${number} exists`,
+      ),
+    );
   });
 }
 

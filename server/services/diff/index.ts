@@ -13,7 +13,17 @@ import { loadPull } from "@/server/services/pulls/locate";
 import { forkRelation } from "@/server/services/repos/fork";
 import { objectsDir } from "@/server/git/forks";
 import * as git from "@/server/git/repository";
-import { DIFF_LIMITS, countCommits, diffCommit, diffThreeDot, listRangeCommits, warmThreeDot, type Diff, type DiffOptions, type RangeCommit } from "@/server/git/diff";
+import {
+  DIFF_LIMITS,
+  countCommits,
+  diffCommit,
+  diffThreeDot,
+  listRangeCommits,
+  warmThreeDot,
+  type Diff,
+  type DiffOptions,
+  type RangeCommit,
+} from "@/server/git/diff";
 import { rangeSummary } from "@/server/git/range-summary";
 import { branchTips } from "@/server/git/ref-files";
 import { repoGitDir } from "@/server/git/paths";
@@ -24,9 +34,17 @@ export const MAX_FILTER_PATHS = 500;
 /** Input fields shared by every diff-returning procedure: `path` (one file) or `paths` (a page of files). */
 export const diffFilterInput = {
   path: text("path").min(1).max(4096).optional(),
-  paths: z.array(text("paths[]").min(1).max(4096), { error: "paths must be a list of strings" }).max(MAX_FILTER_PATHS, `paths can name at most ${MAX_FILTER_PATHS} files`).optional(),
+  paths: z
+    .array(text("paths[]").min(1).max(4096), { error: "paths must be a list of strings" })
+    .max(MAX_FILTER_PATHS, `paths can name at most ${MAX_FILTER_PATHS} files`)
+    .optional(),
   /** A smaller hunk-line budget for this response (100–50,000; default 50,000), e.g. a page's first paint. */
-  maxLines: z.number({ error: "maxLines must be a number" }).int("maxLines must be an integer").min(100, "maxLines must be at least 100").max(DIFF_LIMITS.maxTotalLines, `maxLines must be at most ${DIFF_LIMITS.maxTotalLines}`).optional(),
+  maxLines: z
+    .number({ error: "maxLines must be a number" })
+    .int("maxLines must be an integer")
+    .min(100, "maxLines must be at least 100")
+    .max(DIFF_LIMITS.maxTotalLines, `maxLines must be at most ${DIFF_LIMITS.maxTotalLines}`)
+    .optional(),
 };
 
 export interface DiffFilter {
@@ -91,11 +109,20 @@ export interface Comparison {
  * on head since the merge base, and the three-dot diff. Errors: NOT_FOUND for an unknown ref;
  * BAD_REQUEST when the histories are unrelated.
  */
-export async function compare(repo: AuthorizedRepo, base: string, head: string, filter: DiffFilter = {}, across?: CompareAcross): Promise<Comparison> {
+export async function compare(
+  repo: AuthorizedRepo,
+  base: string,
+  head: string,
+  filter: DiffFilter = {},
+  across?: CompareAcross,
+): Promise<Comparison> {
   // across a fork (compareAcross): the head resolves in its own repository, and the git work runs
   // in `across.gitDir`, which reaches both commits (its own objects, its alternates, `borrow`)
   const [baseId, headId] = across
-    ? await Promise.all([git.resolveCommits(repo.gitDir, [base]), git.resolveCommits(across.repo.gitDir, [head])]).then(([b, h]) => [b[0], h[0]])
+    ? await Promise.all([git.resolveCommits(repo.gitDir, [base]), git.resolveCommits(across.repo.gitDir, [head])]).then(([b, h]) => [
+        b[0],
+        h[0],
+      ])
     : await git.resolveCommits(repo.gitDir, [base, head]);
   if (!baseId) throw new AppError("NOT_FOUND", `base "${base}" not found`);
   if (!headId) throw new AppError("NOT_FOUND", `head "${head}" not found`);
@@ -103,9 +130,21 @@ export async function compare(repo: AuthorizedRepo, base: string, head: string, 
   const borrow = across?.borrow;
   // the diff runs beside the summary (merge base, counts, commits), which is cached per pair:
   // a `paths` page of the same comparison costs the ref lookup and its own files' diff
-  const [diff, summary] = await Promise.all([diffThreeDot(gitDir, baseId, headId, { ...filterOf(filter), borrow }), rangeSummary(gitDir, baseId, headId, borrow)]);
+  const [diff, summary] = await Promise.all([
+    diffThreeDot(gitDir, baseId, headId, { ...filterOf(filter), borrow }),
+    rangeSummary(gitDir, baseId, headId, borrow),
+  ]);
   const { mergeBaseSha, ...rest } = diff;
-  return { baseSha: baseId, headSha: headId, mergeBaseSha, aheadBy: summary.aheadBy, behindBy: summary.behindBy, commits: summary.commits, totalCommits: summary.totalCommits, diff: rest };
+  return {
+    baseSha: baseId,
+    headSha: headId,
+    mergeBaseSha,
+    aheadBy: summary.aheadBy,
+    behindBy: summary.behindBy,
+    commits: summary.commits,
+    totalCommits: summary.totalCommits,
+    diff: rest,
+  };
 }
 
 /** Where a compare across repositories runs: the head's repository, the git directory, and object folders to read as well. */
@@ -128,11 +167,21 @@ interface CompareAcross {
  * Errors: BAD_REQUEST for repositories outside the network (unrelated, or a fork detached from
  * its deleted parent).
  */
-export async function compareAcross(db: Db, baseRepo: AuthorizedRepo, base: string, headRepo: AuthorizedRepo, head: string, filter: DiffFilter = {}): Promise<Comparison> {
+export async function compareAcross(
+  db: Db,
+  baseRepo: AuthorizedRepo,
+  base: string,
+  headRepo: AuthorizedRepo,
+  head: string,
+  filter: DiffFilter = {},
+): Promise<Comparison> {
   const relation = await forkRelation(db, headRepo.id, baseRepo.id);
   if (relation === "same") return compare(baseRepo, base, head, filter);
   if (relation === null) {
-    throw new AppError("BAD_REQUEST", `${headRepo.owner}/${headRepo.name} is not in the fork network of ${baseRepo.owner}/${baseRepo.name}: compare with its fork, its parent or a fork of its parent`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `${headRepo.owner}/${headRepo.name} is not in the fork network of ${baseRepo.owner}/${baseRepo.name}: compare with its fork, its parent or a fork of its parent`,
+    );
   }
   if (relation === "fork") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: headRepo.gitDir });
   if (relation === "parent") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: baseRepo.gitDir });
@@ -154,7 +203,10 @@ export async function commitCount(repo: AuthorizedRepo, ref?: string): Promise<{
  * runs from merge-base(base, headSha) to headSha. The tip is read from the ref files
  * (server/git/ref-files.ts), without starting git.
  */
-export async function pullBase(repo: Pick<AuthorizedRepo, "gitDir">, pr: { state: string; targetBranch: string; baseSha: string }): Promise<string> {
+export async function pullBase(
+  repo: Pick<AuthorizedRepo, "gitDir">,
+  pr: { state: string; targetBranch: string; baseSha: string },
+): Promise<string> {
   if (pr.state === "open") {
     const tip = (await branchTips(repo.gitDir, [pr.targetBranch]).catch(() => null))?.get(pr.targetBranch);
     if (tip) return tip;
@@ -190,7 +242,12 @@ async function onPullRange<T>(db: Db, repo: AuthorizedRepo, prId: string, work: 
  * used. No git process beyond the diff and a (cached) merge-base lookup: the head comes from
  * the row and the target tip from the ref files.
  */
-export async function pullDiff(db: Db, repo: AuthorizedRepo, prId: string, filter: DiffFilter = {}): Promise<Diff & { baseSha: string; headSha: string; mergeBaseSha: string }> {
+export async function pullDiff(
+  db: Db,
+  repo: AuthorizedRepo,
+  prId: string,
+  filter: DiffFilter = {},
+): Promise<Diff & { baseSha: string; headSha: string; mergeBaseSha: string }> {
   return onPullRange(db, repo, prId, async (base, head) => {
     const diff = await diffThreeDot(repo.gitDir, base, head, filterOf(filter));
     return { ...diff, baseSha: base, headSha: head };
@@ -213,7 +270,16 @@ export const WARM_TIMEOUT_MS = 30_000;
  * histories are unrelated, is not an error (false).
  */
 export async function warmPullDiff(db: Db, prId: string): Promise<boolean> {
-  const pr = await db.pullRequest.findUnique({ where: { id: prId }, select: { state: true, targetBranch: true, baseSha: true, headSha: true, repo: { select: { name: true, owner: { select: { username: true } } } } } });
+  const pr = await db.pullRequest.findUnique({
+    where: { id: prId },
+    select: {
+      state: true,
+      targetBranch: true,
+      baseSha: true,
+      headSha: true,
+      repo: { select: { name: true, owner: { select: { username: true } } } },
+    },
+  });
   if (!pr || pr.state !== "open") return false;
   const gitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
   const base = await pullBase({ gitDir }, pr);

@@ -19,7 +19,12 @@ export interface ActivityEntry {
 }
 
 const select = {
-  id: true, action: true, field: true, oldValue: true, newValue: true, createdAt: true,
+  id: true,
+  action: true,
+  field: true,
+  oldValue: true,
+  newValue: true,
+  createdAt: true,
   issue: { select: { number: true } },
   actor: { select: userSelect },
 } as const satisfies Prisma.IssueActivitySelect;

@@ -73,10 +73,19 @@ const filterOf = (repo: Repo, f: BoardFilter, status?: string): IssueFilter => (
 });
 
 /** {status → {count, estimate}} for the filtered board (one GROUP BY query; only the given status when set). */
-async function columnTotals(db: Db, repo: Repo, f: BoardFilter, status?: string): Promise<Map<string, { count: number; estimate: number }>> {
+async function columnTotals(
+  db: Db,
+  repo: Repo,
+  f: BoardFilter,
+  status?: string,
+): Promise<Map<string, { count: number; estimate: number }>> {
   const sql = new Sql(getConfig().provider);
   const where = whereSql(sql, filterOf(repo, f, status));
-  const rows = await readRows<{ status: string; n: unknown; est: unknown }>(db, `SELECT i."status" AS "status", CAST(COUNT(*) AS INTEGER) AS "n", SUM(i."estimate") AS "est" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."status"`, sql.params);
+  const rows = await readRows<{ status: string; n: unknown; est: unknown }>(
+    db,
+    `SELECT i."status" AS "status", CAST(COUNT(*) AS INTEGER) AS "n", SUM(i."estimate") AS "est" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."status"`,
+    sql.params,
+  );
   return new Map(rows.map((r) => [r.status, { count: num(r.n), estimate: roundEstimate(r.est) }]));
 }
 
@@ -84,13 +93,22 @@ async function columnTotals(db: Db, repo: Repo, f: BoardFilter, status?: string)
  * Up to `limit + 1` cards of each status in `statuses` (after `after` when given, in board
  * order), with their relations, in one statement (pure SQL builder; exported for tests).
  */
-export function boardPageSql(dialect: "sqlite" | "postgresql", repo: Repo, f: BoardFilter, statuses: string[], limit: number, after?: Cursor): { text: string; params: unknown[] } {
+export function boardPageSql(
+  dialect: "sqlite" | "postgresql",
+  repo: Repo,
+  f: BoardFilter,
+  statuses: string[],
+  limit: number,
+  after?: Cursor,
+): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
   const ranges = statuses.map((status, k) => {
     const where = whereSql(sql, filterOf(repo, f, status));
     if (after) {
       // (boardPosition, number) > (position, number), written so the index range starts at position
-      where.push(`i."boardPosition" >= ${sql.p(after.position)} AND (i."boardPosition" > ${sql.p(after.position)} OR i."number" > ${sql.p(after.number)})`);
+      where.push(
+        `i."boardPosition" >= ${sql.p(after.position)} AND (i."boardPosition" > ${sql.p(after.position)} OR i."number" > ${sql.p(after.number)})`,
+      );
     }
     return `SELECT c${k}."id" FROM (SELECT i."id" FROM "Issue" i WHERE ${where.join(" AND ")} ORDER BY i."boardPosition" ASC, i."number" ASC LIMIT ${sql.int(limit + 1)}) c${k}`;
   });
@@ -100,9 +118,16 @@ ORDER BY i."status" ASC, i."boardPosition" ASC, i."number" ASC`;
   return { text, params: sql.params };
 }
 
-async function pages(db: Db, repo: Repo, f: BoardFilter, statuses: string[], limit: number, after?: Cursor): Promise<Map<string, { issues: IssueView[]; nextCursor: string | null }>> {
+async function pages(
+  db: Db,
+  repo: Repo,
+  f: BoardFilter,
+  statuses: string[],
+  limit: number,
+  after?: Cursor,
+): Promise<Map<string, { issues: IssueView[]; nextCursor: string | null }>> {
   const { text, params } = boardPageSql(getConfig().provider, repo, f, statuses, limit, after);
-  const rows = await readRows<(Row & { boardPosition: unknown })>(db, text, params);
+  const rows = await readRows<Row & { boardPosition: unknown }>(db, text, params);
   const out = new Map<string, { issues: IssueView[]; nextCursor: string | null }>();
   const byStatus = new Map<string, (Row & { boardPosition: unknown })[]>();
   for (const r of rows) byStatus.set(r.status, [...(byStatus.get(r.status) ?? []), r]);
@@ -147,11 +172,18 @@ export async function boardColumns(db: Db, repo: Repo, f: BoardFilter & { limit?
  * they moved across the cursor (clients drop numbers they already show). BAD_REQUEST for an
  * invalid cursor, NOT_FOUND for a project or cycle of another repository.
  */
-export async function boardColumn(db: Db, repo: Repo, input: BoardFilter & { status: string; cursor?: string; limit?: number }): Promise<BoardColumn> {
+export async function boardColumn(
+  db: Db,
+  repo: Repo,
+  input: BoardFilter & { status: string; cursor?: string; limit?: number },
+): Promise<BoardColumn> {
   const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
   await assertProjectCycle(db, repo.id, input.projectId, input.cycleId);
   const limit = input.limit ?? BOARD_PAGE_DEFAULT;
-  const [totals, cards] = await Promise.all([columnTotals(db, repo, input, input.status), pages(db, repo, input, [input.status], limit, after)]);
+  const [totals, cards] = await Promise.all([
+    columnTotals(db, repo, input, input.status),
+    pages(db, repo, input, [input.status], limit, after),
+  ]);
   return {
     status: input.status,
     count: totals.get(input.status)?.count ?? 0,

@@ -7,7 +7,16 @@ import type { Db } from "@/server/db";
 import { badRequest } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { DEFAULT_STATUSES, PRIORITIES, positionBetween, priorityRank, renumberedPositions, POSITION_STEP, type PriorityKey, type StatusDef } from "./model";
+import {
+  DEFAULT_STATUSES,
+  PRIORITIES,
+  positionBetween,
+  priorityRank,
+  renumberedPositions,
+  POSITION_STEP,
+  type PriorityKey,
+  type StatusDef,
+} from "./model";
 import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
 import { applyStatus } from "./status";
 import { assertProjectCycle } from "./issues";
@@ -32,10 +41,16 @@ export function listPriorities(): { key: PriorityKey; label: string; order: numb
  * (done/canceled columns hold closed issues). NOT_FOUND for unknown project/cycle ids. A constant
  * number of queries.
  */
-export async function listGroupedByStatus(db: Db, repo: Repo, filter: { projectId?: string; cycleId?: string }): Promise<Record<string, IssueView[]>> {
+export async function listGroupedByStatus(
+  db: Db,
+  repo: Repo,
+  filter: { projectId?: string; cycleId?: string },
+): Promise<Record<string, IssueView[]>> {
   await assertProjectCycle(db, repo.id, filter.projectId, filter.cycleId);
   const issues = await queryIssues(db, { repoId: repo.id, projectId: filter.projectId, cycleId: filter.cycleId }, [
-    { field: "status", direction: "asc" }, { field: "boardPosition", direction: "asc" }, { field: "number", direction: "asc" },
+    { field: "status", direction: "asc" },
+    { field: "boardPosition", direction: "asc" },
+    { field: "number", direction: "asc" },
   ]);
   const out: Record<string, IssueView[]> = {};
   for (const s of DEFAULT_STATUSES) out[s.key] = [];
@@ -54,18 +69,36 @@ export async function updateStatus(db: Db, actor: Actor, repo: Repo, number: num
 
 /** Renumbers a column STEP, 2·STEP, … in its current order (rare: only when a gap is exhausted). */
 async function renumberColumn(tx: Tx, repoId: string, status: string): Promise<void> {
-  const rows = await tx.issue.findMany({ where: { repoId, status }, orderBy: [{ boardPosition: "asc" }, { number: "asc" }], select: { id: true } });
+  const rows = await tx.issue.findMany({
+    where: { repoId, status },
+    orderBy: [{ boardPosition: "asc" }, { number: "asc" }],
+    select: { id: true },
+  });
   const positions = renumberedPositions(rows.length);
   for (let i = 0; i < rows.length; i++) await tx.issue.update({ where: { id: rows[i].id }, data: { boardPosition: positions[i] } });
 }
 
 /** The position for placing an issue before/after `anchor` in `status`, excluding `movingId`; null = renumber first. */
-async function placement(tx: Tx, repoId: string, status: string, movingId: string, anchor: { position: number; side: "before" | "after" }): Promise<number | null> {
+async function placement(
+  tx: Tx,
+  repoId: string,
+  status: string,
+  movingId: string,
+  anchor: { position: number; side: "before" | "after" },
+): Promise<number | null> {
   if (anchor.side === "before") {
-    const prev = await tx.issue.findFirst({ where: { repoId, status, id: { not: movingId }, boardPosition: { lt: anchor.position } }, orderBy: { boardPosition: "desc" }, select: { boardPosition: true } });
+    const prev = await tx.issue.findFirst({
+      where: { repoId, status, id: { not: movingId }, boardPosition: { lt: anchor.position } },
+      orderBy: { boardPosition: "desc" },
+      select: { boardPosition: true },
+    });
     return positionBetween(prev?.boardPosition ?? null, anchor.position);
   }
-  const next = await tx.issue.findFirst({ where: { repoId, status, id: { not: movingId }, boardPosition: { gt: anchor.position } }, orderBy: { boardPosition: "asc" }, select: { boardPosition: true } });
+  const next = await tx.issue.findFirst({
+    where: { repoId, status, id: { not: movingId }, boardPosition: { gt: anchor.position } },
+    orderBy: { boardPosition: "asc" },
+    select: { boardPosition: true },
+  });
   return positionBetween(anchor.position, next?.boardPosition ?? null);
 }
 
@@ -76,7 +109,12 @@ async function placement(tx: Tx, repoId: string, status: string, movingId: strin
  * (BAD_REQUEST) and must not be the moved issue. A status change follows the state coupling and
  * writes status_changed; a reorder within a column writes no activity.
  */
-export async function moveIssue(db: Db, actor: Actor, repo: Repo, input: { number: number; status: string; beforeNumber?: number; afterNumber?: number }): Promise<IssueView> {
+export async function moveIssue(
+  db: Db,
+  actor: Actor,
+  repo: Repo,
+  input: { number: number; status: string; beforeNumber?: number; afterNumber?: number },
+): Promise<IssueView> {
   const anchorNumber = input.beforeNumber ?? input.afterNumber;
   if (anchorNumber === input.number) throw badRequest("an issue cannot be placed next to itself");
   return inTransaction(db, async (tx) => {
@@ -94,7 +132,11 @@ export async function moveIssue(db: Db, actor: Actor, repo: Repo, input: { numbe
       }
       position = pos ?? anchor.boardPosition + (side === "after" ? POSITION_STEP / 2 : -POSITION_STEP / 2);
     } else if (issue.status === input.status) {
-      const last = await tx.issue.findFirst({ where: { repoId: repo.id, status: input.status, id: { not: issue.id } }, orderBy: { boardPosition: "desc" }, select: { boardPosition: true } });
+      const last = await tx.issue.findFirst({
+        where: { repoId: repo.id, status: input.status, id: { not: issue.id } },
+        orderBy: { boardPosition: "desc" },
+        select: { boardPosition: true },
+      });
       position = (last?.boardPosition ?? 0) + POSITION_STEP;
     }
     await applyStatus(tx, actor, issue, input.status, position);
@@ -104,7 +146,10 @@ export async function moveIssue(db: Db, actor: Actor, repo: Repo, input: { numbe
 
 /** issues.listTriage → open issues in triage, oldest first (the queue order). */
 export async function listTriage(db: Db, repo: Repo, page: { limit?: number; offset?: number } = {}): Promise<IssueView[]> {
-  return queryIssues(db, { repoId: repo.id, state: "open", statuses: ["triage"] }, [{ field: "number", direction: "asc" }], { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  return queryIssues(db, { repoId: repo.id, state: "open", statuses: ["triage"] }, [{ field: "number", direction: "asc" }], {
+    limit: page.limit ?? 50,
+    offset: page.offset ?? 0,
+  });
 }
 
 /**
@@ -112,7 +157,12 @@ export async function listTriage(db: Db, repo: Repo, page: { limit?: number; off
  * unless it is open and in triage; BAD_REQUEST for targetStatus triage. Activity status_changed
  * (+ priority_changed).
  */
-export async function acceptTriage(db: Db, actor: Actor, repo: Repo, input: { number: number; targetStatus?: string; priority?: PriorityKey }): Promise<IssueView> {
+export async function acceptTriage(
+  db: Db,
+  actor: Actor,
+  repo: Repo,
+  input: { number: number; targetStatus?: string; priority?: PriorityKey },
+): Promise<IssueView> {
   const target = input.targetStatus ?? "backlog";
   if (target === "triage") throw badRequest("targetStatus must be a status other than triage");
   return inTransaction(db, async (tx) => {
@@ -120,7 +170,9 @@ export async function acceptTriage(db: Db, actor: Actor, repo: Repo, input: { nu
     if (issue.state !== "open" || issue.status !== "triage") throw PrecondFailed(`#${input.number} is not awaiting triage`);
     if (input.priority !== undefined && priorityRank(input.priority) !== issue.priority) {
       await tx.issue.update({ where: { id: issue.id }, data: { priority: priorityRank(input.priority) } });
-      await recordActivity(tx, issue, actor, [{ action: "priority_changed", field: "priority", oldValue: PRIORITIES[issue.priority]?.key ?? "none", newValue: input.priority }]);
+      await recordActivity(tx, issue, actor, [
+        { action: "priority_changed", field: "priority", oldValue: PRIORITIES[issue.priority]?.key ?? "none", newValue: input.priority },
+      ]);
     }
     await applyStatus(tx, actor, issue, target);
     return issueViewById(tx, issue);
@@ -138,7 +190,10 @@ export async function rejectTriage(db: Db, actor: Actor, repo: Repo, input: { nu
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, input.number);
     if (issue.state !== "open" || issue.status !== "triage") throw PrecondFailed(`#${input.number} is not awaiting triage`);
-    const comment = await tx.issueComment.create({ data: { issueId: issue.id, authorId: actor.user.id, body: `Rejected in triage: ${reason}` }, select: { id: true } });
+    const comment = await tx.issueComment.create({
+      data: { issueId: issue.id, authorId: actor.user.id, body: `Rejected in triage: ${reason}` },
+      select: { id: true },
+    });
     await recordActivity(tx, issue, actor, [{ action: "commented", field: "triage_rejection", newValue: comment.id }]);
     await applyStatus(tx, actor, issue, "canceled");
     return issueViewById(tx, issue);

@@ -23,13 +23,25 @@ export interface CommentView {
 }
 
 const select = {
-  id: true, body: true, authorId: true, createdAt: true, updatedAt: true,
+  id: true,
+  body: true,
+  authorId: true,
+  createdAt: true,
+  updatedAt: true,
   issue: { select: { number: true } },
   author: { select: userSelect },
 } as const satisfies Prisma.IssueCommentSelect;
 
 function view(r: Prisma.IssueCommentGetPayload<{ select: typeof select }>): CommentView {
-  return { id: r.id, issueNumber: r.issue.number, body: r.body, authorId: r.authorId, author: r.author, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() };
+  return {
+    id: r.id,
+    issueNumber: r.issue.number,
+    body: r.body,
+    authorId: r.authorId,
+    author: r.author,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
 }
 
 /** Repository id of a comment (the commentId locator). */
@@ -42,7 +54,13 @@ export async function commentRepoId(db: Db, id: string): Promise<string | null> 
  * before the write (./limits.ts: 60 / hour with read permission, 600 / hour with write):
  * TOO_MANY_REQUESTS with retryAfter seconds.
  */
-export async function addComment(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, number: number, body: string): Promise<CommentView> {
+export async function addComment(
+  db: Db,
+  caller: Actor | null,
+  repo: Pick<AuthorizedRepo, "id" | "permission">,
+  number: number,
+  body: string,
+): Promise<CommentView> {
   const actor = requireActor(caller);
   await takeComment(actor.user.id, repo.permission);
   return inTransaction(db, async (tx) => {
@@ -57,7 +75,9 @@ export async function addComment(db: Db, caller: Actor | null, repo: Pick<Author
 /** issues.comments {number} → comments oldest first. */
 export async function listComments(db: Db, repo: Pick<AuthorizedRepo, "id">, number: number): Promise<CommentView[]> {
   const issue = await issueByNumber(db, repo.id, number);
-  return (await db.issueComment.findMany({ where: { issueId: issue.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select })).map(view);
+  return (await db.issueComment.findMany({ where: { issueId: issue.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select })).map(
+    view,
+  );
 }
 
 async function editable(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, id: string) {
@@ -71,13 +91,24 @@ async function editable(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo,
 }
 
 /** issues.updateComment {commentId, body} → the comment. FORBIDDEN unless author or write permission. */
-export async function updateComment(db: Db, actor: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, id: string, body: string): Promise<CommentView> {
+export async function updateComment(
+  db: Db,
+  actor: Actor | null,
+  repo: Pick<AuthorizedRepo, "id" | "permission">,
+  id: string,
+  body: string,
+): Promise<CommentView> {
   await editable(db, actor, repo, id);
   return view(await inTransaction(db, (tx) => tx.issueComment.update({ where: { id }, data: { body }, select })));
 }
 
 /** issues.deleteComment {commentId} → {id, deleted: true}. FORBIDDEN unless author or write permission. */
-export async function deleteComment(db: Db, actor: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteComment(
+  db: Db,
+  actor: Actor | null,
+  repo: Pick<AuthorizedRepo, "id" | "permission">,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
   await editable(db, actor, repo, id);
   await inTransaction(db, (tx) => tx.issueComment.delete({ where: { id } }));
   return { id, deleted: true };

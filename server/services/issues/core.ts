@@ -23,10 +23,15 @@ export type Tx = Prisma.TransactionClient;
  */
 export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let committed = () => {};
-  const result = await mapPrismaErrors(db.$transaction((tx) => {
-    committed = trackTransaction(tx); // afterCommit work (server/db/after-commit.ts) runs below, once committed
-    return fn(tx);
-  }, { maxWait: 60_000, timeout: 60_000 }));
+  const result = await mapPrismaErrors(
+    db.$transaction(
+      (tx) => {
+        committed = trackTransaction(tx); // afterCommit work (server/db/after-commit.ts) runs below, once committed
+        return fn(tx);
+      },
+      { maxWait: 60_000, timeout: 60_000 },
+    ),
+  );
   committed();
   return result;
 }
@@ -112,8 +117,21 @@ export async function issueViewById(db: Db | Tx, issue: { id: string; repoId: st
 
 /** The columns rule checks need. */
 export const issueCore = {
-  id: true, repoId: true, number: true, title: true, body: true, state: true, status: true, priority: true,
-  dueDate: true, estimate: true, parentId: true, assigneeId: true, authorId: true, boardPosition: true, closedAt: true,
+  id: true,
+  repoId: true,
+  number: true,
+  title: true,
+  body: true,
+  state: true,
+  status: true,
+  priority: true,
+  dueDate: true,
+  estimate: true,
+  parentId: true,
+  assigneeId: true,
+  authorId: true,
+  boardPosition: true,
+  closedAt: true,
 } as const;
 export type IssueCore = Prisma.IssueGetPayload<{ select: typeof issueCore }>;
 
@@ -145,7 +163,12 @@ export interface ActivityInput {
 const str = (v: string | number | null | undefined) => (v === null || v === undefined ? null : String(v));
 
 /** Appends activity entries for one issue; call inside the transaction that made the change. */
-export async function recordActivity(tx: Tx, issue: { id: string; repoId: string }, actor: Actor | null, entries: ActivityInput[]): Promise<void> {
+export async function recordActivity(
+  tx: Tx,
+  issue: { id: string; repoId: string },
+  actor: Actor | null,
+  entries: ActivityInput[],
+): Promise<void> {
   if (!entries.length) return;
   await tx.issueActivity.createMany({
     data: entries.map((e) => ({

@@ -10,8 +10,17 @@ import type { Actor } from "@/server/auth/actor";
 import { atLeast, permissionOf, type AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityKey, priorityRank, stateForStatus, type PriorityKey } from "./model";
 import {
-  conflictOnDuplicate, requireActor, inTransaction, issueById, issueByNumber, issueViewById, recordActivity,
-  type ActivityInput, type IssueCore, type IssueView, type Tx,
+  conflictOnDuplicate,
+  requireActor,
+  inTransaction,
+  issueById,
+  issueByNumber,
+  issueViewById,
+  recordActivity,
+  type ActivityInput,
+  type IssueCore,
+  type IssueView,
+  type Tx,
 } from "./core";
 import { applyStatus, endOfColumn, statusBeforeClose } from "./status";
 import { countsInput, createInput, listInput, updateInput, type CreateIssueInput, type UpdateIssueInput } from "./schemas";
@@ -72,7 +81,12 @@ export async function listIssues(db: Db, repo: Repo, raw: z.input<typeof listInp
  * issues.counts (extension, for list pages): {open, closed} — how many issues match the list
  * filters in each state (overdue and dueSoon imply open, so `closed` is 0 with them). One query.
  */
-export async function countIssues(db: Db, repo: Repo, raw: z.input<typeof countsInput>, meId: string | null = null): Promise<{ open: number; closed: number }> {
+export async function countIssues(
+  db: Db,
+  repo: Repo,
+  raw: z.input<typeof countsInput>,
+  meId: string | null = null,
+): Promise<{ open: number; closed: number }> {
   const input = countsInput.parse(raw);
   return countIssuesByState(db, applyQuery(listFilter(repo.id, input), input.q, meId, { ignoreState: true }).filter);
 }
@@ -121,7 +135,10 @@ export const TRIAGE_REFUSED_FIELDS = ["status", "assigneeId", "parentNumber", "p
 function assertTriageInput(input: Partial<Record<(typeof TRIAGE_REFUSED_FIELDS)[number], unknown>>): void {
   const given = TRIAGE_REFUSED_FIELDS.filter((f) => input[f] !== undefined && input[f] !== null);
   if (given.length) {
-    throw new AppError("FORBIDDEN", `setting ${given.join(", ")} needs write permission; issues you file go to triage, where a maintainer plans them`);
+    throw new AppError(
+      "FORBIDDEN",
+      `setting ${given.join(", ")} needs write permission; issues you file go to triage, where a maintainer plans them`,
+    );
   }
 }
 
@@ -141,23 +158,25 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
   await takeIssueCreation(actor.user.id, repo.permission); // per-user limit (./limits.ts), before any write
   if (!canWrite) assertTriageInput(input);
   return inTransaction(db, async (tx) => {
-    const template = input.templateId
-      ? await tx.issueTemplate.findFirst({ where: { id: input.templateId, repoId: repo.id } })
-      : null;
+    const template = input.templateId ? await tx.issueTemplate.findFirst({ where: { id: input.templateId, repoId: repo.id } }) : null;
     if (input.templateId && !template) throw notFound("template");
     const title = input.title ?? template?.title?.trim();
     if (!title) throw badRequest("title is required (the template has no title)");
     const labelIds = input.labels
       ? await labelIdsByName(tx, repo.id, input.labels)
       : await labelIdsByName(tx, repo.id, template ? (JSON.parse(template.labels) as string[]) : [], true);
-    const priority: PriorityKey = input.priority ?? ((template?.priority as PriorityKey | null) ?? "none");
+    const priority: PriorityKey = input.priority ?? (template?.priority as PriorityKey | null) ?? "none";
     const project = input.project
-      ? await tx.project.findUnique({ where: { repoId_nameLower: { repoId: repo.id, nameLower: input.project.toLowerCase() } }, select: { id: true } })
+      ? await tx.project.findUnique({
+          where: { repoId_nameLower: { repoId: repo.id, nameLower: input.project.toLowerCase() } },
+          select: { id: true },
+        })
       : null;
     if (input.project && !project) throw notFound(`project "${input.project}"`);
-    const cycle = input.cycle !== undefined
-      ? await tx.cycle.findUnique({ where: { repoId_number: { repoId: repo.id, number: input.cycle } }, select: { id: true } })
-      : null;
+    const cycle =
+      input.cycle !== undefined
+        ? await tx.cycle.findUnique({ where: { repoId_number: { repoId: repo.id, number: input.cycle } }, select: { id: true } })
+        : null;
     if (input.cycle !== undefined && !cycle) throw notFound(`cycle ${input.cycle}`);
     const parent = input.parentNumber !== undefined ? await issueByNumber(tx, repo.id, input.parentNumber) : null;
     if (input.assigneeId) await assertCanRead(tx, repo, input.assigneeId);
@@ -165,7 +184,11 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
     const state = stateForStatus(status);
     // The counter first: on PostgreSQL its row lock orders concurrent creators, so the column end
     // read next already sees the previous creator's issue.
-    const counter = await tx.repository.update({ where: { id: repo.id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+    const counter = await tx.repository.update({
+      where: { id: repo.id },
+      data: { nextIssueNumber: { increment: 1 } },
+      select: { nextIssueNumber: true },
+    });
     const boardPosition = await endOfColumn(tx, repo.id, status);
     const created = await tx.issue.create({
       data: {
@@ -198,13 +221,7 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
 }
 
 /** Activity entries and data for field changes shared by update and the setters. */
-async function applyFields(
-  tx: Tx,
-  actor: Actor,
-  repo: Repo,
-  issue: IssueCore,
-  input: z.output<typeof updateInput>,
-): Promise<void> {
+async function applyFields(tx: Tx, actor: Actor, repo: Repo, issue: IssueCore, input: z.output<typeof updateInput>): Promise<void> {
   const data: Prisma.IssueUncheckedUpdateInput = {};
   const log: ActivityInput[] = [];
   if (input.title !== undefined && input.title !== issue.title) {
@@ -221,9 +238,11 @@ async function applyFields(
   }
   if (input.dueDate !== undefined && input.dueDate !== issue.dueDate) {
     data.dueDate = input.dueDate;
-    log.push(input.dueDate === null
-      ? { action: "due_date_cleared", field: "dueDate", oldValue: issue.dueDate }
-      : { action: "due_date_set", field: "dueDate", oldValue: issue.dueDate, newValue: input.dueDate });
+    log.push(
+      input.dueDate === null
+        ? { action: "due_date_cleared", field: "dueDate", oldValue: issue.dueDate }
+        : { action: "due_date_set", field: "dueDate", oldValue: issue.dueDate, newValue: input.dueDate },
+    );
   }
   if (input.estimate !== undefined && input.estimate !== issue.estimate) {
     data.estimate = input.estimate;
@@ -291,15 +310,20 @@ export async function reopenIssue(db: Db, actor: Actor, repo: Repo, number: numb
 export const updatePriority = (db: Db, actor: Actor, repo: Repo, number: number, priority: PriorityKey) =>
   change(db, actor, repo, number, { priority });
 /** issues.setDueDate (YYYY-MM-DD, UTC date) → the issue; activity due_date_set. */
-export const setDueDate = (db: Db, actor: Actor, repo: Repo, number: number, dueDate: string) => change(db, actor, repo, number, { dueDate });
+export const setDueDate = (db: Db, actor: Actor, repo: Repo, number: number, dueDate: string) =>
+  change(db, actor, repo, number, { dueDate });
 /** issues.clearDueDate → the issue; activity due_date_cleared. */
 export const clearDueDate = (db: Db, actor: Actor, repo: Repo, number: number) => change(db, actor, repo, number, { dueDate: null });
 /** issues.setEstimate (story points ≥ 0) → the issue; activity estimate_set. */
-export const setEstimate = (db: Db, actor: Actor, repo: Repo, number: number, estimate: number) => change(db, actor, repo, number, { estimate });
+export const setEstimate = (db: Db, actor: Actor, repo: Repo, number: number, estimate: number) =>
+  change(db, actor, repo, number, { estimate });
 /** issues.clearEstimate → the issue; activity estimate_set with newValue null. */
 export const clearEstimate = (db: Db, actor: Actor, repo: Repo, number: number) => change(db, actor, repo, number, { estimate: null });
 
-const DUE_FIRST: OrderTerm[] = [{ field: "dueDate", direction: "asc" }, { field: "number", direction: "asc" }];
+const DUE_FIRST: OrderTerm[] = [
+  { field: "dueDate", direction: "asc" },
+  { field: "number", direction: "asc" },
+];
 
 /** Paging of the due-date lists (extension): limit 1–100, default 50. */
 export interface Page {
@@ -309,13 +333,19 @@ export interface Page {
 
 /** issues.listOverdue: open issues due before today (UTC), earliest due first. */
 export async function listOverdue(db: Db, repo: Repo, page: Page = {}, now = new Date()): Promise<IssueView[]> {
-  return queryIssues(db, { repoId: repo.id, state: "open", dueBefore: overdueWindow(now).before }, DUE_FIRST, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  return queryIssues(db, { repoId: repo.id, state: "open", dueBefore: overdueWindow(now).before }, DUE_FIRST, {
+    limit: page.limit ?? 50,
+    offset: page.offset ?? 0,
+  });
 }
 
 /** issues.listDueSoon: open issues due from today to today + days (UTC, inclusive), earliest first. */
 export async function listDueSoon(db: Db, repo: Repo, days = 7, page: Page = {}, now = new Date()): Promise<IssueView[]> {
   const w = dueSoonWindow(days, now);
-  return queryIssues(db, { repoId: repo.id, state: "open", dueFrom: w.from, dueTo: w.to }, DUE_FIRST, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  return queryIssues(db, { repoId: repo.id, state: "open", dueFrom: w.from, dueTo: w.to }, DUE_FIRST, {
+    limit: page.limit ?? 50,
+    offset: page.offset ?? 0,
+  });
 }
 
 /** NOT_FOUND unless the project / cycle ids belong to the repository. */
@@ -337,7 +367,11 @@ export async function assertProjectCycle(db: Db, repoId: string, projectId?: str
 export async function getTotalEstimate(db: Db, repo: Repo, filter: { projectId?: string; cycleId?: string }): Promise<number> {
   await assertProjectCycle(db, repo.id, filter.projectId, filter.cycleId);
   const sum = await db.issue.aggregate({
-    where: { repoId: repo.id, ...(filter.projectId ? { projectId: filter.projectId } : {}), ...(filter.cycleId ? { cycleId: filter.cycleId } : {}) },
+    where: {
+      repoId: repo.id,
+      ...(filter.projectId ? { projectId: filter.projectId } : {}),
+      ...(filter.cycleId ? { cycleId: filter.cycleId } : {}),
+    },
     _sum: { estimate: true },
   });
   return sum._sum.estimate ?? 0;

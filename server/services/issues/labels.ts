@@ -43,36 +43,62 @@ export function createLabel(db: Db, repo: Repo, input: { name: string; color: st
       throw badRequest(`a repository has at most ${MAX_LABELS_PER_REPO} labels; delete unused ones first`);
     }
     return conflictOnDuplicate(
-      tx.label.create({ data: { repoId: repo.id, name: input.name, nameLower: input.name.toLowerCase(), color: input.color.toLowerCase(), description: input.description ?? null }, select: labelSelect }),
+      tx.label.create({
+        data: {
+          repoId: repo.id,
+          name: input.name,
+          nameLower: input.name.toLowerCase(),
+          color: input.color.toLowerCase(),
+          description: input.description ?? null,
+        },
+        select: labelSelect,
+      }),
       `a label named "${input.name}" exists`,
     );
   });
 }
 
 /** issues.updateLabel {labelId, name?, color?, description? (null clears)} → the label. CONFLICT for a taken name. */
-export function updateLabel(db: Db, repo: Repo, id: string, input: { name?: string; color?: string; description?: string | null }): Promise<LabelView> {
-  return inTransaction(db, (tx) => conflictOnDuplicate(
-    tx.label.update({
-      where: { id, repoId: repo.id },
-      data: {
-        ...(input.name !== undefined ? { name: input.name, nameLower: input.name.toLowerCase() } : {}),
-        ...(input.color !== undefined ? { color: input.color.toLowerCase() } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-      },
-      select: labelSelect,
-    }),
-    `a label named "${input.name}" exists`,
-  ));
+export function updateLabel(
+  db: Db,
+  repo: Repo,
+  id: string,
+  input: { name?: string; color?: string; description?: string | null },
+): Promise<LabelView> {
+  return inTransaction(db, (tx) =>
+    conflictOnDuplicate(
+      tx.label.update({
+        where: { id, repoId: repo.id },
+        data: {
+          ...(input.name !== undefined ? { name: input.name, nameLower: input.name.toLowerCase() } : {}),
+          ...(input.color !== undefined ? { color: input.color.toLowerCase() } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+        },
+        select: labelSelect,
+      }),
+      `a label named "${input.name}" exists`,
+    ),
+  );
 }
 
 /** issues.deleteLabel {labelId} → {id, deleted: true}; unlabeled activity on each issue that had it. */
 export async function deleteLabel(db: Db, actor: Actor, repo: Repo, id: string): Promise<{ id: string; deleted: true }> {
   return inTransaction(db, async (tx) => {
-    const label = await tx.label.findFirst({ where: { id, repoId: repo.id }, select: { id: true, name: true, issues: { select: { issueId: true } } } });
+    const label = await tx.label.findFirst({
+      where: { id, repoId: repo.id },
+      select: { id: true, name: true, issues: { select: { issueId: true } } },
+    });
     if (!label) throw notFound("label");
     if (label.issues.length) {
       await tx.issueActivity.createMany({
-        data: label.issues.map((i) => ({ repoId: repo.id, issueId: i.issueId, action: "unlabeled", field: "label", oldValue: label.name, actorId: actor.user.id })),
+        data: label.issues.map((i) => ({
+          repoId: repo.id,
+          issueId: i.issueId,
+          action: "unlabeled",
+          field: "label",
+          oldValue: label.name,
+          actorId: actor.user.id,
+        })),
       });
     }
     await tx.label.delete({ where: { id } });
@@ -102,7 +128,9 @@ export async function addLabel(db: Db, actor: Actor, repo: Repo, number: number,
         throw badRequest(`an issue has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
       }
       await tx.issueLabel.create({ data: { issueId: issue.id, labelId } });
-      await tx.issueActivity.create({ data: { repoId: repo.id, issueId: issue.id, action: "labeled", field: "label", newValue: label.name, actorId: actor.user.id } });
+      await tx.issueActivity.create({
+        data: { repoId: repo.id, issueId: issue.id, action: "labeled", field: "label", newValue: label.name, actorId: actor.user.id },
+      });
     }
     return issueViewById(tx, issue);
   });
@@ -116,7 +144,9 @@ export async function removeLabel(db: Db, actor: Actor, repo: Repo, number: numb
     const removed = await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId } });
     if (removed.count) {
       await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
-      await tx.issueActivity.create({ data: { repoId: repo.id, issueId: issue.id, action: "unlabeled", field: "label", oldValue: label.name, actorId: actor.user.id } });
+      await tx.issueActivity.create({
+        data: { repoId: repo.id, issueId: issue.id, action: "unlabeled", field: "label", oldValue: label.name, actorId: actor.user.id },
+      });
     }
     return issueViewById(tx, issue);
   });

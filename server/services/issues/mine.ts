@@ -17,7 +17,12 @@ import type { IssueView } from "./core";
 export const listMineInput = z.object({
   filter: z.enum(["assigned", "created"], { error: 'filter must be "assigned" or "created"' }),
   state: z.enum(["open", "closed", "all"], { error: 'state must be "open", "closed" or "all"' }).default("open"),
-  limit: z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit is at least 1").max(100, "limit is at most 100").default(20),
+  limit: z
+    .number({ error: "limit must be a number" })
+    .int("limit must be an integer")
+    .min(1, "limit is at least 1")
+    .max(100, "limit is at most 100")
+    .default(20),
 });
 export type ListMineInput = z.output<typeof listMineInput>;
 
@@ -28,17 +33,27 @@ export type MyIssueView = IssueView & { repo: { id: string; owner: string; name:
  * The statement for `listMyIssues` (pure; parameters bound in text order). Newest update first,
  * then number descending.
  */
-export function myIssuesSql(dialect: Dialect, user: { id: string; isAdmin: boolean }, input: ListMineInput): { text: string; params: unknown[] } {
+export function myIssuesSql(
+  dialect: Dialect,
+  user: { id: string; isAdmin: boolean },
+  input: ListMineInput,
+): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
   const who = input.filter === "assigned" ? `i."assigneeId" = ${sql.p(user.id)}` : `i."authorId" = ${sql.p(user.id)}`;
   const where = [who];
   if (input.state !== "all") where.push(`i."state" = ${sql.p(input.state)}`);
   if (!user.isAdmin) {
-    where.push(`(NOT r."isPrivate" OR r."ownerId" = ${sql.p(user.id)} OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(user.id)}))`);
+    where.push(
+      `(NOT r."isPrivate" OR r."ownerId" = ${sql.p(user.id)} OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(user.id)}))`,
+    );
   }
-  const text = `${issueSelectSql(dialect, `, r."id" AS "repoId", r."name" AS "repoName", ru."username" AS "repoOwner"`, `
+  const text = `${issueSelectSql(
+    dialect,
+    `, r."id" AS "repoId", r."name" AS "repoName", ru."username" AS "repoOwner"`,
+    `
 JOIN "Repository" r ON r."id" = i."repoId"
-JOIN "User" ru ON ru."id" = r."ownerId"`)}
+JOIN "User" ru ON ru."id" = r."ownerId"`,
+  )}
 WHERE ${where.join(" AND ")}
 ORDER BY i."updatedAt" DESC, i."number" DESC
 LIMIT ${sql.int(input.limit)}`;
@@ -53,6 +68,6 @@ LIMIT ${sql.int(input.limit)}`;
  */
 export async function listMyIssues(db: Db, actor: Actor, input: ListMineInput): Promise<MyIssueView[]> {
   const { text, params } = myIssuesSql(getConfig().provider, actor.user, input);
-  const rows = await readRows<(Row & { repoId: string; repoName: string; repoOwner: string })>(db, text, params);
+  const rows = await readRows<Row & { repoId: string; repoName: string; repoOwner: string }>(db, text, params);
   return rows.map((r) => ({ ...rowToView(r), repo: { id: r.repoId, owner: r.repoOwner, name: r.repoName } }));
 }

@@ -61,9 +61,22 @@ export function priorityKey(rank: number): PriorityKey {
 
 /** Spec "Activity entry" action values, plus `edited` (title/body changes; docs/issues.md). */
 export const ACTIVITY_ACTIONS = [
-  "created", "status_changed", "priority_changed", "assigned", "unassigned", "labeled", "unlabeled",
-  "due_date_set", "due_date_cleared", "estimate_set", "parent_set", "parent_removed", "relation_added",
-  "relation_removed", "commented", "edited",
+  "created",
+  "status_changed",
+  "priority_changed",
+  "assigned",
+  "unassigned",
+  "labeled",
+  "unlabeled",
+  "due_date_set",
+  "due_date_cleared",
+  "estimate_set",
+  "parent_set",
+  "parent_removed",
+  "relation_added",
+  "relation_removed",
+  "commented",
+  "edited",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

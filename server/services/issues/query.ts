@@ -118,15 +118,23 @@ export function whereSql(sql: Sql, f: IssueFilter): string[] {
   if (f.statuses?.length) c.push(`i."status" IN (${sql.list(f.statuses)})`);
   if (f.priorities?.length) c.push(`i."priority" IN (${sql.list(f.priorities)})`);
   if (f.assigneeIds?.length) c.push(`i."assigneeId" IN (${sql.list(f.assigneeIds)})`);
-  if (f.projectName !== undefined) c.push(`i."projectId" IN (SELECT pr."id" FROM "Project" pr WHERE pr."repoId" = ${sql.p(f.repoId)} AND pr."nameLower" = ${sql.p(f.projectName.toLowerCase())})`);
-  if (f.cycleNumber !== undefined) c.push(`i."cycleId" IN (SELECT cy."id" FROM "Cycle" cy WHERE cy."repoId" = ${sql.p(f.repoId)} AND cy."number" = ${sql.p(f.cycleNumber)})`);
+  if (f.projectName !== undefined)
+    c.push(
+      `i."projectId" IN (SELECT pr."id" FROM "Project" pr WHERE pr."repoId" = ${sql.p(f.repoId)} AND pr."nameLower" = ${sql.p(f.projectName.toLowerCase())})`,
+    );
+  if (f.cycleNumber !== undefined)
+    c.push(
+      `i."cycleId" IN (SELECT cy."id" FROM "Cycle" cy WHERE cy."repoId" = ${sql.p(f.repoId)} AND cy."number" = ${sql.p(f.cycleNumber)})`,
+    );
   if (f.projectId) c.push(`i."projectId" = ${sql.p(f.projectId)}`);
   if (f.cycleId) c.push(`i."cycleId" = ${sql.p(f.cycleId)}`);
   if (f.parentId) c.push(`i."parentId" = ${sql.p(f.parentId)}`);
   if (f.labelNames?.length) {
     // the label ids first (unique index on repoId, nameLower), then one probe of the
     // (issueId, labelId) primary key per candidate issue
-    c.push(`EXISTS (SELECT 1 FROM "IssueLabel" fil WHERE fil."issueId" = i."id" AND fil."labelId" IN (SELECT fl."id" FROM "Label" fl WHERE fl."repoId" = ${sql.p(f.repoId)} AND fl."nameLower" IN (${sql.list(f.labelNames.map((n) => n.toLowerCase()))})))`);
+    c.push(
+      `EXISTS (SELECT 1 FROM "IssueLabel" fil WHERE fil."issueId" = i."id" AND fil."labelId" IN (SELECT fl."id" FROM "Label" fl WHERE fl."repoId" = ${sql.p(f.repoId)} AND fl."nameLower" IN (${sql.list(f.labelNames.map((n) => n.toLowerCase()))})))`,
+    );
   }
   if (f.dueBefore) c.push(`i."dueDate" < ${sql.p(f.dueBefore)}`);
   if (f.dueFrom) c.push(`i."dueDate" >= ${sql.p(f.dueFrom)}`);
@@ -139,24 +147,30 @@ export function whereSql(sql: Sql, f: IssueFilter): string[] {
     c.push(n ? `(${byTitle} OR i."number" = ${sql.p(Number(n[1]))})` : byTitle);
   }
   for (const group of f.labelGroups ?? []) {
-    c.push(group.length
-      ? `EXISTS (SELECT 1 FROM "IssueLabel" fil JOIN "Label" fl ON fl."id" = fil."labelId" WHERE fil."issueId" = i."id" AND fl."nameLower" IN (${sql.list(group.map((n) => n.toLowerCase()))}))`
-      : "1 = 0");
+    c.push(
+      group.length
+        ? `EXISTS (SELECT 1 FROM "IssueLabel" fil JOIN "Label" fl ON fl."id" = fil."labelId" WHERE fil."issueId" = i."id" AND fl."nameLower" IN (${sql.list(group.map((n) => n.toLowerCase()))}))`
+        : "1 = 0",
+    );
   }
   if (f.noLabel) c.push(`NOT EXISTS (SELECT 1 FROM "IssueLabel" fil WHERE fil."issueId" = i."id")`);
   for (const refs of f.assigneeRefs ?? []) c.push(userRefSql(sql, `i."assigneeId"`, refs));
   if (f.noAssignee) c.push(`i."assigneeId" IS NULL`);
   for (const refs of f.authorRefs ?? []) c.push(userRefSql(sql, `i."authorId"`, refs));
   if (f.projectNames) {
-    c.push(f.projectNames.length
-      ? `i."projectId" IN (SELECT pr."id" FROM "Project" pr WHERE pr."repoId" = ${sql.p(f.repoId)} AND pr."nameLower" IN (${sql.list(f.projectNames.map((n) => n.toLowerCase()))}))`
-      : "1 = 0");
+    c.push(
+      f.projectNames.length
+        ? `i."projectId" IN (SELECT pr."id" FROM "Project" pr WHERE pr."repoId" = ${sql.p(f.repoId)} AND pr."nameLower" IN (${sql.list(f.projectNames.map((n) => n.toLowerCase()))}))`
+        : "1 = 0",
+    );
   }
   if (f.noProject) c.push(`i."projectId" IS NULL`);
   if (f.cycleNumbers) {
-    c.push(f.cycleNumbers.length
-      ? `i."cycleId" IN (SELECT cy."id" FROM "Cycle" cy WHERE cy."repoId" = ${sql.p(f.repoId)} AND cy."number" IN (${sql.list(f.cycleNumbers)}))`
-      : "1 = 0");
+    c.push(
+      f.cycleNumbers.length
+        ? `i."cycleId" IN (SELECT cy."id" FROM "Cycle" cy WHERE cy."repoId" = ${sql.p(f.repoId)} AND cy."number" IN (${sql.list(f.cycleNumbers)}))`
+        : "1 = 0",
+    );
   }
   if (f.noCycle) c.push(`i."cycleId" IS NULL`);
   if (f.text?.length) c.push(textSql(sql, f.text));
@@ -168,7 +182,10 @@ function userRefSql(sql: Sql, column: string, refs: UserRefs): string {
   const parts: string[] = [];
   if (refs.ids.length) parts.push(`${column} IN (${sql.list(refs.ids)})`);
   // a name may also be a user id (saved views store assignees by id; ids are UUIDs, never usernames)
-  if (refs.usernames.length) parts.push(`${column} IN (SELECT fu."id" FROM "User" fu WHERE fu."usernameLower" IN (${sql.list(refs.usernames.map((u) => u.toLowerCase()))}) OR fu."id" IN (${sql.list(refs.usernames)}))`);
+  if (refs.usernames.length)
+    parts.push(
+      `${column} IN (SELECT fu."id" FROM "User" fu WHERE fu."usernameLower" IN (${sql.list(refs.usernames.map((u) => u.toLowerCase()))}) OR fu."id" IN (${sql.list(refs.usernames)}))`,
+    );
   return parts.length ? `(${parts.join(" OR ")})` : "1 = 0";
 }
 
@@ -181,7 +198,8 @@ function userRefSql(sql: Sql, column: string, refs: UserRefs): string {
  */
 export const PG_SEARCH_VECTOR = `to_tsvector('english'::regconfig, i."title" || ' ' || COALESCE(i."body", ''))`;
 function textSql(sql: Sql, phrases: string[][]): string {
-  if (sql.dialect === "postgresql") return `${PG_SEARCH_VECTOR} @@ websearch_to_tsquery('english'::regconfig, ${sql.p(websearchText(phrases))})`;
+  if (sql.dialect === "postgresql")
+    return `${PG_SEARCH_VECTOR} @@ websearch_to_tsquery('english'::regconfig, ${sql.p(websearchText(phrases))})`;
   return `i."id" IN (SELECT sd."issueId" FROM "IssueSearch" s JOIN "IssueSearchDoc" sd ON sd."rowid" = s."rowid" WHERE "IssueSearch" MATCH ${sql.p(fts5Match(phrases))})`;
 }
 
@@ -196,7 +214,12 @@ export function orderSql(order: OrderTerm[]): string {
  * label / sub-issue subqueries. Without it a sort the index cannot give (a temp B-tree) computed
  * every matching row's labels before keeping 50.
  */
-export function issuesSql(dialect: Dialect, filter: IssueFilter, order: OrderTerm[], page: { limit?: number; offset?: number } = {}): { text: string; params: unknown[] } {
+export function issuesSql(
+  dialect: Dialect,
+  filter: IssueFilter,
+  order: OrderTerm[],
+  page: { limit?: number; offset?: number } = {},
+): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
   const where = whereSql(sql, filter);
   const orderBy = orderSql(order);
@@ -222,9 +245,10 @@ const CLOSED_BY_SQL = `SELECT ca."actorId" FROM "IssueActivity" ca WHERE ca."iss
  * and `extraJoins` are fixed SQL text from the caller (never user values).
  */
 export function issueSelectSql(dialect: Dialect, extraColumns = "", extraJoins = ""): string {
-  const labelJson = dialect === "postgresql"
-    ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))::text, '[]')`
-    : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))`;
+  const labelJson =
+    dialect === "postgresql"
+      ? `COALESCE(json_agg(json_build_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))::text, '[]')`
+      : `json_group_array(json_object('id', l."id", 'name', l."name", 'color', l."color", 'description', l."description"))`;
   // SQLite's statistics count every NULL parentId as one value, so in a repository with few or no
   // sub-issues (stat1 "100000 100000") the planner takes Issue_parentId_idx for useless and
   // counts each row's sub-issues with a full table scan: 20 rows → 40 scans of 100k (measured:
@@ -248,12 +272,33 @@ LEFT JOIN "User" cb ON i."state" = 'closed' AND cb."id" = (${CLOSED_BY_SQL})${ex
 const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));
 
 export interface Row {
-  id: string; number: unknown; title: string; body: string | null; state: string; status: string; priority: unknown;
-  dueDate: string | null; estimate: unknown; projectId: string | null; cycleId: string | null; authorId: string | null;
-  assigneeId: string | null; createdAt: unknown; updatedAt: unknown; closedAt: unknown;
-  authorUsername: string | null; authorName: string | null; assigneeUsername: string | null; assigneeName: string | null;
-  parentNumber: unknown; labels: unknown; subTotal: unknown; subClosed: unknown;
-  closedById?: string | null; closedByUsername?: string | null; closedByName?: string | null;
+  id: string;
+  number: unknown;
+  title: string;
+  body: string | null;
+  state: string;
+  status: string;
+  priority: unknown;
+  dueDate: string | null;
+  estimate: unknown;
+  projectId: string | null;
+  cycleId: string | null;
+  authorId: string | null;
+  assigneeId: string | null;
+  createdAt: unknown;
+  updatedAt: unknown;
+  closedAt: unknown;
+  authorUsername: string | null;
+  authorName: string | null;
+  assigneeUsername: string | null;
+  assigneeName: string | null;
+  parentNumber: unknown;
+  labels: unknown;
+  subTotal: unknown;
+  subClosed: unknown;
+  closedById?: string | null;
+  closedByUsername?: string | null;
+  closedByName?: string | null;
 }
 
 export function rowToView(r: Row): IssueView {
@@ -277,7 +322,9 @@ export function rowToView(r: Row): IssueView {
     author: r.authorId && r.authorUsername !== null ? { id: r.authorId, username: r.authorUsername, name: r.authorName } : null,
     assigneeId: r.assigneeId,
     assignee: r.assigneeId && r.assigneeUsername !== null ? { id: r.assigneeId, username: r.assigneeUsername, name: r.assigneeName } : null,
-    labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color, description: l.description ?? null })).sort((a, b) => a.name.localeCompare(b.name)),
+    labels: labels
+      .map((l) => ({ id: l.id, name: l.name, color: l.color, description: l.description ?? null }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
     subIssueCount: total,
     subIssueProgress: total === 0 ? 0 : Math.floor((closed * 100) / total),
     createdAt: isoOf(r.createdAt),
@@ -291,7 +338,11 @@ export function rowToView(r: Row): IssueView {
 export async function countIssuesByState(db: Db | Tx, filter: IssueFilter): Promise<{ open: number; closed: number }> {
   const sql = new Sql(getConfig().provider);
   const where = whereSql(sql, filter);
-  const rows = await readRows<{ state: string; n: unknown }>(db, `SELECT i."state" AS "state", CAST(COUNT(*) AS INTEGER) AS "n" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."state"`, sql.params);
+  const rows = await readRows<{ state: string; n: unknown }>(
+    db,
+    `SELECT i."state" AS "state", CAST(COUNT(*) AS INTEGER) AS "n" FROM "Issue" i WHERE ${where.join(" AND ")} GROUP BY i."state"`,
+    sql.params,
+  );
   const count = (state: string) => num(rows.find((r) => r.state === state)?.n ?? 0);
   return { open: count("open"), closed: count("closed") };
 }
@@ -300,10 +351,14 @@ export async function countIssuesByState(db: Db | Tx, filter: IssueFilter): Prom
  * Issues matching `filter`, ordered by `order` (number descending appended as the tie-break
  * unless already present), paged when `page.limit` is given. Exactly one query.
  */
-export async function queryIssues(db: Db | Tx, filter: IssueFilter, order: OrderTerm[], page: { limit?: number; offset?: number } = {}): Promise<IssueView[]> {
+export async function queryIssues(
+  db: Db | Tx,
+  filter: IssueFilter,
+  order: OrderTerm[],
+  page: { limit?: number; offset?: number } = {},
+): Promise<IssueView[]> {
   const full = order.some((o) => o.field === "number") ? order : [...order, { field: "number" as const, direction: "desc" as const }];
   const { text, params } = issuesSql(getConfig().provider, filter, full, page);
   const rows = await readRows<Row>(db, text, params);
   return rows.map(rowToView);
 }
-

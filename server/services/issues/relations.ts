@@ -23,7 +23,14 @@ type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 export const INVERSE: Record<RelationType, string> = { blocks: "blocked_by", relates_to: "relates_to", duplicates: "duplicated_by" };
 
 /** relation_added / relation_removed on both issues of a relation, in the caller's transaction. */
-async function recordRelation(tx: Tx, actor: Actor, action: "relation_added" | "relation_removed", type: RelationType, source: { id: string; repoId: string; number: number }, target: { id: string; repoId: string; number: number }): Promise<void> {
+async function recordRelation(
+  tx: Tx,
+  actor: Actor,
+  action: "relation_added" | "relation_removed",
+  type: RelationType,
+  source: { id: string; repoId: string; number: number },
+  target: { id: string; repoId: string; number: number },
+): Promise<void> {
   const value = (n: number) => (action === "relation_added" ? { newValue: n } : { oldValue: n });
   await recordActivity(tx, source, actor, [{ action, field: type, ...value(target.number) }]);
   await recordActivity(tx, target, actor, [{ action, field: INVERSE[type], ...value(source.number) }]);
@@ -106,7 +113,9 @@ export async function setParent(db: Db, actor: Actor, repo: Repo, number: number
     if (issue.parentId === parent.id) return issueViewById(tx, issue);
     const old = issue.parentId ? await tx.issue.findUnique({ where: { id: issue.parentId }, select: { number: true } }) : null;
     await tx.issue.update({ where: { id: issue.id }, data: { parentId: parent.id } });
-    await recordActivity(tx, issue, actor, [{ action: "parent_set", field: "parent", oldValue: old?.number ?? null, newValue: parentNumber }]);
+    await recordActivity(tx, issue, actor, [
+      { action: "parent_set", field: "parent", oldValue: old?.number ?? null, newValue: parentNumber },
+    ]);
     return issueViewById(tx, issue);
   });
 }
@@ -139,16 +148,28 @@ export async function getSubIssueProgress(db: Db, repo: Repo, number: number) {
 }
 
 /** issues.createSubIssue {parentNumber, title, body?, priority?} → the new issue (as issues.create with parentNumber). */
-export function createSubIssue(db: Db, actor: Actor | null, repo: Repo, input: { parentNumber: number; title: string; body?: string; priority?: PriorityKey }): Promise<IssueView> {
+export function createSubIssue(
+  db: Db,
+  actor: Actor | null,
+  repo: Repo,
+  input: { parentNumber: number; title: string; body?: string; priority?: PriorityKey },
+): Promise<IssueView> {
   return createIssue(db, actor, repo, input);
 }
 
 /** The existing relation row matching (source, target, type); relates_to matches either direction. */
 async function findRelation(tx: Tx, sourceId: string, targetId: string, type: RelationType) {
   return tx.issueRelation.findFirst({
-    where: type === "relates_to"
-      ? { type, OR: [{ sourceId, targetId }, { sourceId: targetId, targetId: sourceId }] }
-      : { type, sourceId, targetId },
+    where:
+      type === "relates_to"
+        ? {
+            type,
+            OR: [
+              { sourceId, targetId },
+              { sourceId: targetId, targetId: sourceId },
+            ],
+          }
+        : { type, sourceId, targetId },
     select: { id: true, sourceId: true },
   });
 }
@@ -158,7 +179,12 @@ async function findRelation(tx: Tx, sourceId: string, targetId: string, type: Re
  * BAD_REQUEST for a self relation or when the reverse "blocks" exists (mutual blocking);
  * CONFLICT when the relation exists. Activity relation_added on both issues (recordRelation).
  */
-export async function addRelation(db: Db, actor: Actor, repo: Repo, input: { sourceNumber: number; targetNumber: number; type: RelationType }): Promise<Relations> {
+export async function addRelation(
+  db: Db,
+  actor: Actor,
+  repo: Repo,
+  input: { sourceNumber: number; targetNumber: number; type: RelationType },
+): Promise<Relations> {
   if (input.sourceNumber === input.targetNumber) throw badRequest("an issue cannot be related to itself");
   return inTransaction(db, async (tx) => {
     const source = await issueByNumber(tx, repo.id, input.sourceNumber);
@@ -181,7 +207,12 @@ export async function addRelation(db: Db, actor: Actor, repo: Repo, input: { sou
 }
 
 /** issues.removeRelation (same input) → the relations of the source. NOT_FOUND when absent. Activity relation_removed on both issues. */
-export async function removeRelation(db: Db, actor: Actor, repo: Repo, input: { sourceNumber: number; targetNumber: number; type: RelationType }): Promise<Relations> {
+export async function removeRelation(
+  db: Db,
+  actor: Actor,
+  repo: Repo,
+  input: { sourceNumber: number; targetNumber: number; type: RelationType },
+): Promise<Relations> {
   return inTransaction(db, async (tx) => {
     const source = await issueByNumber(tx, repo.id, input.sourceNumber);
     const target = await issueByNumber(tx, repo.id, input.targetNumber);
@@ -198,7 +229,12 @@ export async function removeRelation(db: Db, actor: Actor, repo: Repo, input: { 
  * with status canceled and a `duplicates` relation to the canonical one (kept if present).
  * BAD_REQUEST when both numbers are equal. Activity relation_added + status_changed.
  */
-export async function markAsDuplicate(db: Db, actor: Actor, repo: Repo, input: { duplicateNumber: number; canonicalNumber: number }): Promise<IssueView> {
+export async function markAsDuplicate(
+  db: Db,
+  actor: Actor,
+  repo: Repo,
+  input: { duplicateNumber: number; canonicalNumber: number },
+): Promise<IssueView> {
   if (input.duplicateNumber === input.canonicalNumber) throw badRequest("an issue cannot duplicate itself");
   return inTransaction(db, async (tx) => {
     const dup = await issueByNumber(tx, repo.id, input.duplicateNumber);

@@ -10,7 +10,11 @@ import { ISSUE_SORTS, parseIssueQuery } from "./search-query";
 
 export const uuid = (field: string) => line(field).uuid(`${field} must be a UUID`);
 export const issueNumber = (field = "number") =>
-  z.number({ error: `${field} must be an issue number` }).int(`${field} must be an integer`).min(1, `${field} must be at least 1`).max(2_147_483_647, `${field} is too large`);
+  z
+    .number({ error: `${field} must be an issue number` })
+    .int(`${field} must be an integer`)
+    .min(1, `${field} must be at least 1`)
+    .max(2_147_483_647, `${field} is too large`);
 
 export const title = line("title").trim().min(1, "title is required").max(256, "title is at most 256 characters");
 export const body = text("body").max(65_536, "body is at most 65536 characters");
@@ -26,13 +30,30 @@ export const dueDate = line("dueDate", "dueDate must be an ISO date string (YYYY
     }
     return d;
   });
-export const estimate = z.number({ error: "estimate must be a number" }).finite("estimate must be finite").min(0, "estimate must not be negative").max(1_000_000, "estimate is at most 1000000");
-export const labelName = line("label name", "label must be a string").trim().min(1, "label name is required").max(50, "label name is at most 50 characters");
+export const estimate = z
+  .number({ error: "estimate must be a number" })
+  .finite("estimate must be finite")
+  .min(0, "estimate must not be negative")
+  .max(1_000_000, "estimate is at most 1000000");
+export const labelName = line("label name", "label must be a string")
+  .trim()
+  .min(1, "label name is required")
+  .max(50, "label name is at most 50 characters");
 export const labelList = z.array(labelName, { error: "labels must be a list of label names" }).max(50, "at most 50 labels");
 export const color = line("color").regex(/^#[0-9a-fA-F]{6}$/, "color must be #rrggbb");
 export const limitOf = (def: number, max: number) =>
-  z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit must be at least 1").max(max, `limit is at most ${max}`).default(def);
-export const offset = z.number({ error: "offset must be a number" }).int("offset must be an integer").min(0, "offset must not be negative").max(1_000_000, "offset is too large").default(0);
+  z
+    .number({ error: "limit must be a number" })
+    .int("limit must be an integer")
+    .min(1, "limit must be at least 1")
+    .max(max, `limit is at most ${max}`)
+    .default(def);
+export const offset = z
+  .number({ error: "offset must be a number" })
+  .int("offset must be an integer")
+  .min(0, "offset must not be negative")
+  .max(1_000_000, "offset is too large")
+  .default(0);
 
 /** A search query (issue #7): one line, at most 256 characters (GitHub allows 256 too). */
 export const searchText = line("q", "q must be a search query").max(256, "q is at most 256 characters");
@@ -52,16 +73,27 @@ export const listInput = z.object({
   /** Extension: issues carrying any of these label names (case-insensitive). */
   labels: labelList.optional(),
   /** Extension: only these issue numbers (e.g. the titles of an issue's relations in one call). */
-  numbers: z.array(issueNumber("numbers[]"), { error: "numbers must be a list of issue numbers" }).max(100, "at most 100 numbers").optional(),
+  numbers: z
+    .array(issueNumber("numbers[]"), { error: "numbers must be a list of issue numbers" })
+    .max(100, "at most 100 numbers")
+    .optional(),
   /**
    * Extension (issue pickers on the issue page): issues whose title contains this text
    * (case-insensitive for ASCII), or whose number it is (`12` or `#12`). 1–100 characters.
    */
-  titleSearch: line("titleSearch").trim().min(1, "titleSearch must not be empty").max(100, "titleSearch must be at most 100 characters").optional(),
+  titleSearch: line("titleSearch")
+    .trim()
+    .min(1, "titleSearch must not be empty")
+    .max(100, "titleSearch must be at most 100 characters")
+    .optional(),
   /** Extension (issue #7): GitHub-style search text, qualifiers and free text (./search-query.ts). */
   q: searchText.optional(),
   /** Extension (issue #7): issues opened by this user (username, case-insensitive). */
-  author: line("author", "author must be a username").trim().min(1, "author must be a username").max(100, "author is at most 100 characters").optional(),
+  author: line("author", "author must be a username")
+    .trim()
+    .min(1, "author must be a username")
+    .max(100, "author is at most 100 characters")
+    .optional(),
   /** Extension (issue #7): order (default created-desc, newest first); overrides q's sort:. */
   sort: z.enum(ISSUE_SORTS, { error: `sort must be one of ${ISSUE_SORTS.join(", ")}` }).optional(),
   limit: limitOf(20, 100),
@@ -125,7 +157,10 @@ export const moveInput = z
     beforeNumber: issueNumber("beforeNumber").optional(),
     afterNumber: issueNumber("afterNumber").optional(),
   })
-  .refine((v) => v.beforeNumber === undefined || v.afterNumber === undefined, { message: "give beforeNumber or afterNumber, not both", path: ["beforeNumber"] });
+  .refine((v) => v.beforeNumber === undefined || v.afterNumber === undefined, {
+    message: "give beforeNumber or afterNumber, not both",
+    path: ["beforeNumber"],
+  });
 
 /** issues.board (extension, issue #7): every column's first page, with counts and estimate sums. */
 export const boardInput = z.object({
@@ -151,26 +186,34 @@ export const templateFields = {
 };
 
 export const viewFilters = z
-  .object({
-    status: z.array(status, { error: "filters.status must be a list of statuses" }).max(20).optional(),
-    priority: z.array(priority, { error: "filters.priority must be a list of priorities" }).max(5).optional(),
-    assignee: z.array(uuid("filters.assignee[]"), { error: "filters.assignee must be a list of user ids" }).max(100).optional(),
-    labels: z.array(labelName, { error: "filters.labels must be a list of label names" }).max(50).optional(),
-    dueDate: z.enum(["overdue", "due_soon", "no_date"], { error: "filters.dueDate must be overdue, due_soon or no_date" }).optional(),
-    /** Extension (issue #7): a search query (issues.list `q`) the view also applies (AND). */
-    q: searchText.superRefine((v, ctx) => {
-      const errors = parseIssueQuery(v).errors;
-      if (errors.length) ctx.addIssue({ code: "custom", message: `filters.q: ${errors.join("; ")}` });
-    }).optional(),
-  }, { error: "filters must be an object" })
+  .object(
+    {
+      status: z.array(status, { error: "filters.status must be a list of statuses" }).max(20).optional(),
+      priority: z.array(priority, { error: "filters.priority must be a list of priorities" }).max(5).optional(),
+      assignee: z.array(uuid("filters.assignee[]"), { error: "filters.assignee must be a list of user ids" }).max(100).optional(),
+      labels: z.array(labelName, { error: "filters.labels must be a list of label names" }).max(50).optional(),
+      dueDate: z.enum(["overdue", "due_soon", "no_date"], { error: "filters.dueDate must be overdue, due_soon or no_date" }).optional(),
+      /** Extension (issue #7): a search query (issues.list `q`) the view also applies (AND). */
+      q: searchText
+        .superRefine((v, ctx) => {
+          const errors = parseIssueQuery(v).errors;
+          if (errors.length) ctx.addIssue({ code: "custom", message: `filters.q: ${errors.join("; ")}` });
+        })
+        .optional(),
+    },
+    { error: "filters must be an object" },
+  )
   .strict();
 export type ViewFilters = z.output<typeof viewFilters>;
 
 export const SORT_FIELDS = ["number", "createdAt", "updatedAt", "priority", "dueDate", "estimate", "title", "status"] as const;
-export const viewSort = z.object({
-  field: z.enum(SORT_FIELDS, { error: `sort.field must be one of ${SORT_FIELDS.join(", ")}` }),
-  direction: z.enum(["asc", "desc"], { error: "sort.direction must be asc or desc" }),
-}, { error: "sort must be {field, direction}" });
+export const viewSort = z.object(
+  {
+    field: z.enum(SORT_FIELDS, { error: `sort.field must be one of ${SORT_FIELDS.join(", ")}` }),
+    direction: z.enum(["asc", "desc"], { error: "sort.direction must be asc or desc" }),
+  },
+  { error: "sort must be {field, direction}" },
+);
 export type ViewSort = z.output<typeof viewSort>;
 
 export const viewFields = {

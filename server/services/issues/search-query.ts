@@ -22,12 +22,26 @@
  */
 import { PRIORITY_KEYS, STATUS_KEYS, DEFAULT_STATUSES, type PriorityKey } from "./model";
 
-export const ISSUE_SORTS = ["created-desc", "created-asc", "updated-desc", "updated-asc", "priority", "priority-asc", "due-asc", "due-desc"] as const;
+export const ISSUE_SORTS = [
+  "created-desc",
+  "created-asc",
+  "updated-desc",
+  "updated-asc",
+  "priority",
+  "priority-asc",
+  "due-asc",
+  "due-desc",
+] as const;
 export type IssueSort = (typeof ISSUE_SORTS)[number];
 
 const SORT_ALIASES: Record<string, IssueSort> = {
-  newest: "created-desc", oldest: "created-asc", created: "created-desc", updated: "updated-desc",
-  "priority-desc": "priority", due: "due-asc", "due-date": "due-asc",
+  newest: "created-desc",
+  oldest: "created-asc",
+  created: "created-desc",
+  updated: "updated-desc",
+  "priority-desc": "priority",
+  due: "due-asc",
+  "due-date": "due-asc",
 };
 
 /** What the "no:" qualifier may name. */
@@ -70,7 +84,12 @@ export function emptyFilters(): IssueQueryFilters {
 /** At most this many values per list, so a pasted query cannot make a huge SQL statement. */
 export const MAX_QUERY_VALUES = 50;
 
-interface Term { key?: string; values: string[]; raw: string; quoted: boolean }
+interface Term {
+  key?: string;
+  values: string[];
+  raw: string;
+  quoted: boolean;
+}
 
 /**
  * Splits `q` into terms: `key:value`, `key:"quoted value"`, `key:a,"b c"`, `"a phrase"` or a
@@ -111,7 +130,10 @@ export function tokenizeIssueQuery(q: string): Term[] {
         const v = readValue();
         quoted ||= v.quoted;
         values.push(v.value);
-        if (q[i] === "," && i + 1 < n && !isSpace(q[i + 1])) { i++; continue; }
+        if (q[i] === "," && i + 1 < n && !isSpace(q[i + 1])) {
+          i++;
+          continue;
+        }
         break;
       }
       // anything glued after a closing quote (label:"a"b) belongs to the same term
@@ -126,14 +148,19 @@ export function tokenizeIssueQuery(q: string): Term[] {
 }
 
 const statusKey = (v: string): string | null => {
-  const k = v.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const k = v
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   if (STATUS_KEYS.includes(k)) return k;
   return DEFAULT_STATUSES.find((s) => s.label.toLowerCase().replace(/\s+/g, "_") === k)?.key ?? null;
 };
 
 const KNOWN_KEYS = ["is", "state", "label", "assignee", "author", "no", "priority", "status", "project", "cycle", "due", "sort"];
 
-const push = <T>(list: T[], value: T) => { if (!list.includes(value)) list.push(value); };
+const push = <T>(list: T[], value: T) => {
+  if (!list.includes(value)) list.push(value);
+};
 
 /** Parses a search box query (see the module comment). Never throws. */
 export function parseIssueQuery(q: unknown): ParsedIssueQuery {
@@ -148,9 +175,15 @@ export function parseIssueQuery(q: unknown): ParsedIssueQuery {
       continue;
     }
     const values = t.values.map((v) => v.trim()).filter(Boolean);
-    if (!values.length) { errors.push(`${t.key}: needs a value`); continue; }
+    if (!values.length) {
+      errors.push(`${t.key}: needs a value`);
+      continue;
+    }
     count += values.length;
-    if (count > MAX_QUERY_VALUES) { errors.push(`at most ${MAX_QUERY_VALUES} qualifier values`); break; }
+    if (count > MAX_QUERY_VALUES) {
+      errors.push(`at most ${MAX_QUERY_VALUES} qualifier values`);
+      break;
+    }
     const bad = (what: string) => errors.push(`${t.key}:${values.join(",")} — ${what}`);
     switch (t.key) {
       case "is":
@@ -194,7 +227,9 @@ export function parseIssueQuery(q: unknown): ParsedIssueQuery {
         break;
       }
       case "project":
-        for (const v of values) if (v.length <= 100) push(filters.projects, v); else bad("a project name is at most 100 characters");
+        for (const v of values)
+          if (v.length <= 100) push(filters.projects, v);
+          else bad("a project name is at most 100 characters");
         break;
       case "cycle": {
         for (const v of values) {
@@ -218,7 +253,8 @@ export function parseIssueQuery(q: unknown): ParsedIssueQuery {
         break;
       }
       default:
-        if (t.key.startsWith("-") && KNOWN_KEYS.includes(t.key.slice(1))) errors.push(`${t.raw} — excluding (-${t.key.slice(1)}:) is not supported yet`);
+        if (t.key.startsWith("-") && KNOWN_KEYS.includes(t.key.slice(1)))
+          errors.push(`${t.raw} — excluding (-${t.key.slice(1)}:) is not supported yet`);
         else text.push(t.raw); // unknown qualifier: text, as GitHub does
     }
   }

@@ -26,7 +26,13 @@ const intersect = <T>(a: T[] | undefined, b: T[]): T[] => (a ? a.filter((x) => b
  * states whatever is:open/closed says. due:overdue / due:soon imply open, like the overdue and
  * dueSoon inputs. Pure.
  */
-export function applyQueryFilters(filter: IssueFilter, q: IssueQueryFilters, text: string, meId: string | null, opts: { ignoreState?: boolean; now?: Date } = {}): IssueFilter {
+export function applyQueryFilters(
+  filter: IssueFilter,
+  q: IssueQueryFilters,
+  text: string,
+  meId: string | null,
+  opts: { ignoreState?: boolean; now?: Date } = {},
+): IssueFilter {
   const out: IssueFilter = { ...filter };
   const state = opts.ignoreState ? undefined : q.state;
   if (state) {
@@ -39,7 +45,11 @@ export function applyQueryFilters(filter: IssueFilter, q: IssueQueryFilters, tex
   if (q.labels.length) out.labelGroups = [...(out.labelGroups ?? []), ...q.labels.map((g) => g.map((l) => l.toLowerCase()))];
   if (q.assignees.length) out.assigneeRefs = [...(out.assigneeRefs ?? []), userRefs(q.assignees, meId)];
   if (q.authors.length) out.authorRefs = [...(out.authorRefs ?? []), userRefs(q.authors, meId)];
-  if (q.projects.length) out.projectNames = intersect(out.projectNames, q.projects.map((p) => p.toLowerCase()));
+  if (q.projects.length)
+    out.projectNames = intersect(
+      out.projectNames,
+      q.projects.map((p) => p.toLowerCase()),
+    );
   if (q.cycles.length) out.cycleNumbers = intersect(out.cycleNumbers, q.cycles);
   if (q.no.includes("assignee")) out.noAssignee = true;
   if (q.no.includes("label")) out.noLabel = true;
@@ -66,7 +76,12 @@ export function applyQueryFilters(filter: IssueFilter, q: IssueQueryFilters, tex
  * absent. BAD_REQUEST listing the problems when a qualifier has a bad value (never a 500).
  * Returns the query's sort too.
  */
-export function applyQuery(filter: IssueFilter, q: string | undefined, meId: string | null, opts: { ignoreState?: boolean; now?: Date } = {}): { filter: IssueFilter; sort?: IssueSort } {
+export function applyQuery(
+  filter: IssueFilter,
+  q: string | undefined,
+  meId: string | null,
+  opts: { ignoreState?: boolean; now?: Date } = {},
+): { filter: IssueFilter; sort?: IssueSort } {
   if (q === undefined) return { filter };
   const parsed = parseIssueQuery(q);
   if (parsed.errors.length) throw badRequest(`q: ${parsed.errors.join("; ")}`);
@@ -80,13 +95,21 @@ export function applyQuery(filter: IssueFilter, q: string | undefined, meId: str
 export function sortOrder(sort: IssueSort | undefined): OrderTerm[] {
   const tie: OrderTerm = { field: "number", direction: "desc" };
   switch (sort) {
-    case "created-asc": return [{ field: "number", direction: "asc" }];
-    case "updated-desc": return [{ field: "updatedAt", direction: "desc" }, tie];
-    case "updated-asc": return [{ field: "updatedAt", direction: "asc" }, tie];
-    case "priority": return [{ field: "priority", direction: "asc" }, tie];
-    case "priority-asc": return [{ field: "priority", direction: "desc" }, tie];
-    case "due-asc": return [{ field: "dueDate", direction: "asc", nullsLast: true }, tie];
-    case "due-desc": return [{ field: "dueDate", direction: "desc", nullsLast: true }, tie];
-    default: return [tie];
+    case "created-asc":
+      return [{ field: "number", direction: "asc" }];
+    case "updated-desc":
+      return [{ field: "updatedAt", direction: "desc" }, tie];
+    case "updated-asc":
+      return [{ field: "updatedAt", direction: "asc" }, tie];
+    case "priority":
+      return [{ field: "priority", direction: "asc" }, tie];
+    case "priority-asc":
+      return [{ field: "priority", direction: "desc" }, tie];
+    case "due-asc":
+      return [{ field: "dueDate", direction: "asc", nullsLast: true }, tie];
+    case "due-desc":
+      return [{ field: "dueDate", direction: "desc", nullsLast: true }, tie];
+    default:
+      return [tie];
   }
 }

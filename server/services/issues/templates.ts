@@ -24,10 +24,30 @@ export interface TemplateView {
   updatedAt: string;
 }
 
-interface TemplateRow { id: string; repoId: string; name: string; title: string | null; body: string | null; labels: string; priority: string | null; createdAt: Date; updatedAt: Date }
+interface TemplateRow {
+  id: string;
+  repoId: string;
+  name: string;
+  title: string | null;
+  body: string | null;
+  labels: string;
+  priority: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 function view(t: TemplateRow): TemplateView {
-  return { id: t.id, repoId: t.repoId, name: t.name, title: t.title, body: t.body, labels: JSON.parse(t.labels) as string[], priority: t.priority as PriorityKey | null, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() };
+  return {
+    id: t.id,
+    repoId: t.repoId,
+    name: t.name,
+    title: t.title,
+    body: t.body,
+    labels: JSON.parse(t.labels) as string[],
+    priority: t.priority as PriorityKey | null,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
 }
 
 export interface TemplateFields {
@@ -64,22 +84,39 @@ async function checkLabels(db: Db, repo: Repo, labels?: string[]): Promise<strin
 /** issues.createTemplate {name, title?, body?, labels?, priority?} → the template. BAD_REQUEST for unknown labels. */
 export async function createTemplate(db: Db, repo: Repo, input: TemplateFields & { name: string }): Promise<TemplateView> {
   const labels = (await checkLabels(db, repo, input.labels)) ?? "[]";
-  return view(await inTransaction(db, (tx) => tx.issueTemplate.create({ data: { repoId: repo.id, name: input.name, title: input.title ?? null, body: input.body ?? null, labels, priority: input.priority ?? null } })));
+  return view(
+    await inTransaction(db, (tx) =>
+      tx.issueTemplate.create({
+        data: {
+          repoId: repo.id,
+          name: input.name,
+          title: input.title ?? null,
+          body: input.body ?? null,
+          labels,
+          priority: input.priority ?? null,
+        },
+      }),
+    ),
+  );
 }
 
 /** issues.updateTemplate {templateId, name?, title?, body?, labels?, priority?} (null clears) → the template. */
 export async function updateTemplate(db: Db, repo: Repo, id: string, input: TemplateFields): Promise<TemplateView> {
   const labels = await checkLabels(db, repo, input.labels);
-  return view(await inTransaction(db, (tx) => tx.issueTemplate.update({
-    where: { id, repoId: repo.id },
-    data: {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.body !== undefined ? { body: input.body } : {}),
-      ...(labels !== undefined ? { labels } : {}),
-      ...(input.priority !== undefined ? { priority: input.priority } : {}),
-    },
-  })));
+  return view(
+    await inTransaction(db, (tx) =>
+      tx.issueTemplate.update({
+        where: { id, repoId: repo.id },
+        data: {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.body !== undefined ? { body: input.body } : {}),
+          ...(labels !== undefined ? { labels } : {}),
+          ...(input.priority !== undefined ? { priority: input.priority } : {}),
+        },
+      }),
+    ),
+  );
 }
 
 /** issues.deleteTemplate {templateId} → {id, deleted: true}. */

@@ -31,14 +31,25 @@ export interface ViewView {
   updatedAt: string;
 }
 
-interface ViewRow { id: string; repoId: string; name: string; filters: string; sort: string | null; createdAt: Date; updatedAt: Date }
+interface ViewRow {
+  id: string;
+  repoId: string;
+  name: string;
+  filters: string;
+  sort: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 function view(v: ViewRow): ViewView {
   return {
-    id: v.id, repoId: v.repoId, name: v.name,
+    id: v.id,
+    repoId: v.repoId,
+    name: v.name,
     filters: viewFilters.parse(JSON.parse(v.filters)),
     sort: v.sort ? viewSort.parse(JSON.parse(v.sort)) : null,
-    createdAt: v.createdAt.toISOString(), updatedAt: v.updatedAt.toISOString(),
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
   };
 }
 
@@ -64,21 +75,47 @@ export async function getView(db: Db, repo: Repo, id: string): Promise<ViewView>
 }
 
 /** issues.createView {name, filters, sort?} → the view. */
-export async function createView(db: Db, actor: Actor, repo: Repo, input: { name: string; filters: ViewFilters; sort?: ViewSort | null }): Promise<ViewView> {
-  return view(await inTransaction(db, (tx) => tx.issueView.create({ data: { repoId: repo.id, name: input.name, filters: JSON.stringify(input.filters), sort: input.sort ? JSON.stringify(input.sort) : null, creatorId: actor.user.id } })));
+export async function createView(
+  db: Db,
+  actor: Actor,
+  repo: Repo,
+  input: { name: string; filters: ViewFilters; sort?: ViewSort | null },
+): Promise<ViewView> {
+  return view(
+    await inTransaction(db, (tx) =>
+      tx.issueView.create({
+        data: {
+          repoId: repo.id,
+          name: input.name,
+          filters: JSON.stringify(input.filters),
+          sort: input.sort ? JSON.stringify(input.sort) : null,
+          creatorId: actor.user.id,
+        },
+      }),
+    ),
+  );
 }
 
 /** issues.updateView {viewId, name?, filters? (replaces), sort? (null clears)} → the view. */
-export async function updateView(db: Db, repo: Repo, id: string, input: { name?: string; filters?: ViewFilters; sort?: ViewSort | null }): Promise<ViewView> {
+export async function updateView(
+  db: Db,
+  repo: Repo,
+  id: string,
+  input: { name?: string; filters?: ViewFilters; sort?: ViewSort | null },
+): Promise<ViewView> {
   await viewRow(db, repo, id);
-  return view(await inTransaction(db, (tx) => tx.issueView.update({
-    where: { id },
-    data: {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.filters !== undefined ? { filters: JSON.stringify(input.filters) } : {}),
-      ...(input.sort !== undefined ? { sort: input.sort ? JSON.stringify(input.sort) : null } : {}),
-    },
-  })));
+  return view(
+    await inTransaction(db, (tx) =>
+      tx.issueView.update({
+        where: { id },
+        data: {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.filters !== undefined ? { filters: JSON.stringify(input.filters) } : {}),
+          ...(input.sort !== undefined ? { sort: input.sort ? JSON.stringify(input.sort) : null } : {}),
+        },
+      }),
+    ),
+  );
 }
 
 /** issues.deleteView {viewId} → {id, deleted: true}. */
@@ -107,7 +144,11 @@ export function viewFilter(repoId: string, f: ViewFilters, now = new Date()): Is
 /** The ORDER BY of a view's sort (pure): dueDate/estimate nulls last; number descending breaks ties. */
 export function viewOrder(sort: ViewSort | null): OrderTerm[] {
   if (!sort) return [{ field: "number", direction: "desc" }];
-  const first: OrderTerm = { field: sort.field, direction: sort.direction, ...(sort.field === "dueDate" || sort.field === "estimate" ? { nullsLast: true } : {}) };
+  const first: OrderTerm = {
+    field: sort.field,
+    direction: sort.direction,
+    ...(sort.field === "dueDate" || sort.field === "estimate" ? { nullsLast: true } : {}),
+  };
   return sort.field === "number" ? [first] : [first, { field: "number", direction: "desc" }];
 }
 
@@ -116,18 +157,31 @@ export function viewOrder(sort: ViewSort | null): OrderTerm[] {
  * sorted and paged in one SQL query. The `q` extension of filters narrows further (@me is the
  * caller, `meId`); the view's sort wins over q's sort:, which applies when the view has none.
  */
-export async function getIssuesByView(db: Db, repo: Repo, id: string, page: { limit?: number; offset?: number } = {}, meId: string | null = null, loaded?: ViewQuery): Promise<IssueView[]> {
+export async function getIssuesByView(
+  db: Db,
+  repo: Repo,
+  id: string,
+  page: { limit?: number; offset?: number } = {},
+  meId: string | null = null,
+  loaded?: ViewQuery,
+): Promise<IssueView[]> {
   const stored = loaded ?? (await viewQueryRow(db, repo, id));
   const filters = viewFilters.parse(JSON.parse(stored.filters));
   const viewSortValue = stored.sort ? viewSort.parse(JSON.parse(stored.sort)) : null;
   const { filter, sort } = applyQuery(viewFilter(repo.id, filters), filters.q, meId);
-  return queryIssues(db, filter, !viewSortValue && sort ? sortOrder(sort) : viewOrder(viewSortValue), { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  return queryIssues(db, filter, !viewSortValue && sort ? sortOrder(sort) : viewOrder(viewSortValue), {
+    limit: page.limit ?? 50,
+    offset: page.offset ?? 0,
+  });
 }
 
 /** A view's filters and sort (one read on the read path, server/db/read.ts). NOT_FOUND "view not found". */
 async function viewQueryRow(db: Db, repo: Repo, id: string): Promise<ViewQuery> {
   const [p1, p2] = getConfig().provider === "postgresql" ? ["$1", "$2"] : ["?", "?"];
-  const [row] = await readRows<ViewQuery>(db, `SELECT "filters", "sort" FROM "IssueView" WHERE "id" = ${p1} AND "repoId" = ${p2}`, [id, repo.id]);
+  const [row] = await readRows<ViewQuery>(db, `SELECT "filters", "sort" FROM "IssueView" WHERE "id" = ${p1} AND "repoId" = ${p2}`, [
+    id,
+    repo.id,
+  ]);
   if (!row) throw notFound("view");
   return row;
 }

@@ -13,9 +13,10 @@ type Repo = Pick<AuthorizedRepo, "id">;
 type Kind = "project" | "cycle";
 
 async function assertOwned(db: Db, repo: Repo, kind: Kind, id: string): Promise<void> {
-  const found = kind === "project"
-    ? await db.project.findFirst({ where: { id, repoId: repo.id }, select: { id: true } })
-    : await db.cycle.findFirst({ where: { id, repoId: repo.id }, select: { id: true } });
+  const found =
+    kind === "project"
+      ? await db.project.findFirst({ where: { id, repoId: repo.id }, select: { id: true } })
+      : await db.cycle.findFirst({ where: { id, repoId: repo.id }, select: { id: true } });
   if (!found) throw notFound(kind);
 }
 

@@ -21,11 +21,23 @@ export interface ProjectWithProgress extends ProjectView {
   issues: IssueCounts;
 }
 
-const view = (p: { id: string; repoId: string; name: string; createdAt: Date }): ProjectView => ({ id: p.id, repoId: p.repoId, name: p.name, createdAt: p.createdAt.toISOString() });
+const view = (p: { id: string; repoId: string; name: string; createdAt: Date }): ProjectView => ({
+  id: p.id,
+  repoId: p.repoId,
+  name: p.name,
+  createdAt: p.createdAt.toISOString(),
+});
 
 /** projects.create {name} → the project. CONFLICT for a taken name. */
 export async function createProject(db: Db, repo: Pick<AuthorizedRepo, "id">, name: string): Promise<ProjectView> {
-  return view(await inTransaction(db, (tx) => conflictOnDuplicate(tx.project.create({ data: { repoId: repo.id, name, nameLower: name.toLowerCase() } }), `a project named "${name}" exists`)));
+  return view(
+    await inTransaction(db, (tx) =>
+      conflictOnDuplicate(
+        tx.project.create({ data: { repoId: repo.id, name, nameLower: name.toLowerCase() } }),
+        `a project named "${name}" exists`,
+      ),
+    ),
+  );
 }
 
 /**

@@ -19,7 +19,13 @@ export interface IssueCounts {
   canceled: number;
 }
 
-interface Row { groupId: string; total: unknown; open: unknown; done: unknown; canceled: unknown }
+interface Row {
+  groupId: string;
+  total: unknown;
+  open: unknown;
+  done: unknown;
+  canceled: unknown;
+}
 
 /**
  * Counts of the repository's issues grouped by `column` ("projectId" or "cycleId"), keyed by that
@@ -36,7 +42,12 @@ export async function countsOf(db: Db, repoId: string, column: "projectId" | "cy
      GROUP BY ${col}`,
     ...sql.params,
   );
-  return new Map(rows.map((r) => [r.groupId, { total: Number(r.total), open: Number(r.open ?? 0), done: Number(r.done ?? 0), canceled: Number(r.canceled ?? 0) }]));
+  return new Map(
+    rows.map((r) => [
+      r.groupId,
+      { total: Number(r.total), open: Number(r.open ?? 0), done: Number(r.done ?? 0), canceled: Number(r.canceled ?? 0) },
+    ]),
+  );
 }
 
 /** Zero counts, for a project or cycle without issues. */

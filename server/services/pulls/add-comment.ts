@@ -36,7 +36,8 @@ interface Position {
 
 /** Validates an inline position and anchors it in the diff. BAD_REQUEST naming the problem. */
 async function inlineAnchor(repo: ReviewRepo, pr: PullRow, pos: Position): Promise<Anchor & { commitSha: string }> {
-  if (pos.endLine !== undefined && pos.endLine !== pos.line) throw new AppError("BAD_REQUEST", `line (${pos.line}) and endLine (${pos.endLine}) must be equal: line is the range's last line`);
+  if (pos.endLine !== undefined && pos.endLine !== pos.line)
+    throw new AppError("BAD_REQUEST", `line (${pos.line}) and endLine (${pos.endLine}) must be equal: line is the range's last line`);
   const commitSha = pos.commitSha ?? pr.headSha;
   await assertCommitOfPull(repo, pr, commitSha);
   const startLine = pos.startLine !== undefined && pos.startLine !== pos.line ? pos.startLine : null;
@@ -54,7 +55,8 @@ async function ownReview(db: Db, prId: string, reviewId: string, authorId: strin
 /** The comment to reply to and its thread's root. NOT_FOUND when it is not a visible comment of `pr`. */
 async function threadRoot(db: Db, pr: PullRow, replyToId: string, callerId: string) {
   const parent = await db.pullRequestComment.findFirst({ where: { id: replyToId, pullRequestId: pr.id } });
-  if (!parent || (parent.isPending && parent.authorId !== callerId)) throw new AppError("NOT_FOUND", `the comment to reply to is not a comment of pull request #${pr.number}`);
+  if (!parent || (parent.isPending && parent.authorId !== callerId))
+    throw new AppError("NOT_FOUND", `the comment to reply to is not a comment of pull request #${pr.number}`);
   if (parent.replyToId === null) return parent;
   const root = await db.pullRequestComment.findUnique({ where: { id: parent.replyToId } });
   if (!root) throw new AppError("NOT_FOUND", "the thread was deleted meanwhile");
@@ -62,17 +64,37 @@ async function threadRoot(db: Db, pr: PullRow, replyToId: string, callerId: stri
 }
 
 /** pulls.addComment → the new comment (as a thread view: a root, or a reply with no replies of its own). */
-export async function addPullComment(db: Db, caller: Actor | null, repo: ReviewRepo, prId: string, raw: AddCommentInput): Promise<PullThreadView> {
+export async function addPullComment(
+  db: Db,
+  caller: Actor | null,
+  repo: ReviewRepo,
+  prId: string,
+  raw: AddCommentInput,
+): Promise<PullThreadView> {
   const input = addCommentInput.parse(raw);
   const { actor, pr } = await callerAndPull(db, caller, repo, prId);
-  if (input.pending && input.reviewId) throw new AppError("BAD_REQUEST", "a pending comment joins your review when you submit it: leave reviewId out");
+  if (input.pending && input.reviewId)
+    throw new AppError("BAD_REQUEST", "a pending comment joins your review when you submit it: leave reviewId out");
   if (input.reviewId) await ownReview(db, pr.id, input.reviewId, actor.user.id);
-  const data = { pullRequestId: pr.id, authorId: actor.user.id, body: input.body, reviewId: input.reviewId ?? null, isPending: input.pending ?? false };
+  const data = {
+    pullRequestId: pr.id,
+    authorId: actor.user.id,
+    body: input.body,
+    reviewId: input.reviewId ?? null,
+    isPending: input.pending ?? false,
+  };
   if (input.replyToId) {
     const root = await threadRoot(db, pr, input.replyToId, actor.user.id);
     return create(db, {
-      ...data, replyToId: root.id, isPending: root.isPending || data.isPending,
-      path: root.path, line: root.line, side: root.side, startLine: root.startLine, endLine: root.endLine, commitSha: root.commitSha,
+      ...data,
+      replyToId: root.id,
+      isPending: root.isPending || data.isPending,
+      path: root.path,
+      line: root.line,
+      side: root.side,
+      startLine: root.startLine,
+      endLine: root.endLine,
+      commitSha: root.commitSha,
     });
   }
   if (input.path === undefined) {
@@ -82,21 +104,56 @@ export async function addPullComment(db: Db, caller: Actor | null, repo: ReviewR
   }
   if (input.line === undefined) throw new AppError("BAD_REQUEST", "an inline comment needs line (the last line of its range)");
   const a = await inlineAnchor(repo, pr, { ...input, path: input.path, line: input.line });
-  return create(db, { ...data, path: a.path, line: a.line, side: a.side, startLine: a.startLine, endLine: a.line, commitSha: a.commitSha, diffHunk: a.diffHunk });
+  return create(db, {
+    ...data,
+    path: a.path,
+    line: a.line,
+    side: a.side,
+    startLine: a.startLine,
+    endLine: a.line,
+    commitSha: a.commitSha,
+    diffHunk: a.diffHunk,
+  });
 }
 
 /** pulls.addSuggestion → the new comment with its `suggestion` (RIGHT side only). */
-export async function addPullSuggestion(db: Db, caller: Actor | null, repo: ReviewRepo, prId: string, raw: AddSuggestionInput): Promise<PullThreadView> {
+export async function addPullSuggestion(
+  db: Db,
+  caller: Actor | null,
+  repo: ReviewRepo,
+  prId: string,
+  raw: AddSuggestionInput,
+): Promise<PullThreadView> {
   const input = addSuggestionInput.parse(raw);
   const { actor, pr } = await callerAndPull(db, caller, repo, prId);
-  if (input.side === "LEFT") throw new AppError("BAD_REQUEST", "a suggestion replaces lines of the head: side must be RIGHT (LEFT lines are the base's and cannot change here)");
-  if (pr.state !== "open") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: suggestions can only be made on an open pull request`);
-  if (input.pending && input.reviewId) throw new AppError("BAD_REQUEST", "a pending comment joins your review when you submit it: leave reviewId out");
+  if (input.side === "LEFT")
+    throw new AppError(
+      "BAD_REQUEST",
+      "a suggestion replaces lines of the head: side must be RIGHT (LEFT lines are the base's and cannot change here)",
+    );
+  if (pr.state !== "open")
+    throw new AppError(
+      "PRECONDITION_FAILED",
+      `pull request #${pr.number} is ${pr.state}: suggestions can only be made on an open pull request`,
+    );
+  if (input.pending && input.reviewId)
+    throw new AppError("BAD_REQUEST", "a pending comment joins your review when you submit it: leave reviewId out");
   if (input.reviewId) await ownReview(db, pr.id, input.reviewId, actor.user.id);
   const a = await inlineAnchor(repo, pr, { ...input, side: "RIGHT" });
   return create(db, {
-    pullRequestId: pr.id, authorId: actor.user.id, body: input.body, reviewId: input.reviewId ?? null, isPending: input.pending ?? false,
-    path: a.path, line: a.line, side: "RIGHT", startLine: a.startLine, endLine: a.line, commitSha: a.commitSha, diffHunk: a.diffHunk, suggestion: input.suggestion,
+    pullRequestId: pr.id,
+    authorId: actor.user.id,
+    body: input.body,
+    reviewId: input.reviewId ?? null,
+    isPending: input.pending ?? false,
+    path: a.path,
+    line: a.line,
+    side: "RIGHT",
+    startLine: a.startLine,
+    endLine: a.line,
+    commitSha: a.commitSha,
+    diffHunk: a.diffHunk,
+    suggestion: input.suggestion,
   });
 }
 

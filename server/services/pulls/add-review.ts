@@ -28,19 +28,31 @@ export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, 
   const { actor, pr } = await callerAndPull(db, caller, repo, prId);
   const verdict = input.state !== "commented";
   if (verdict && pr.authorId === actor.user.id) {
-    throw new AppError("BAD_REQUEST", `you cannot ${input.state === "approved" ? "approve" : "request changes on"} your own pull request; you can only comment on it`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `you cannot ${input.state === "approved" ? "approve" : "request changes on"} your own pull request; you can only comment on it`,
+    );
   }
-  if (verdict && pr.state !== "open") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only comments can be added to its reviews now`);
+  if (verdict && pr.state !== "open")
+    throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only comments can be added to its reviews now`);
   await assertCommitOfPull(repo, pr, input.commitSha);
   const body = input.body?.trim() ? input.body : null;
   return inTransaction(db, async (tx) => {
     const pending = await tx.pullRequestComment.count({ where: { pullRequestId: pr.id, authorId: actor.user.id, isPending: true } });
     if (!body && pending === 0 && input.state !== "approved") {
-      throw new AppError("BAD_REQUEST", `a ${input.state === "commented" ? "comment" : "request for changes"} review needs a body or pending comments`);
+      throw new AppError(
+        "BAD_REQUEST",
+        `a ${input.state === "commented" ? "comment" : "request for changes"} review needs a body or pending comments`,
+      );
     }
-    const review = await tx.pullRequestReview.create({ data: { pullRequestId: pr.id, authorId: actor.user.id, state: input.state, body, commitSha: input.commitSha } });
+    const review = await tx.pullRequestReview.create({
+      data: { pullRequestId: pr.id, authorId: actor.user.id, state: input.state, body, commitSha: input.commitSha },
+    });
     if (pending > 0) {
-      await tx.pullRequestComment.updateMany({ where: { pullRequestId: pr.id, authorId: actor.user.id, isPending: true }, data: { isPending: false, reviewId: review.id } });
+      await tx.pullRequestComment.updateMany({
+        where: { pullRequestId: pr.id, authorId: actor.user.id, isPending: true },
+        data: { isPending: false, reviewId: review.id },
+      });
     }
     await tx.pullRequestReviewRequest.deleteMany({ where: { pullRequestId: pr.id, reviewerId: actor.user.id } });
     await recordPullEvent(tx, pr.id, "reviewed", { reviewId: review.id, state: input.state, commitSha: input.commitSha }, actor.user.id);

@@ -49,11 +49,19 @@ export interface IssueTarget {
  * the actor can write that repository (authorizeRepo at level write: permission and token scope;
  * anything else is skipped silently, as GitHub ignores references it cannot act on).
  */
-export async function resolveClosingRefs(db: Db, actor: Actor, repo: { id: string; owner: string; name: string }, refs: ClosingRef[]): Promise<IssueTarget[]> {
+export async function resolveClosingRefs(
+  db: Db,
+  actor: Actor,
+  repo: { id: string; owner: string; name: string },
+  refs: ClosingRef[],
+): Promise<IssueTarget[]> {
   const out: IssueTarget[] = [];
   const repoIds = new Map<string, string | null>();
   for (const ref of refs) {
-    if (!ref.repo || (ref.repo.owner.toLowerCase() === repo.owner.toLowerCase() && ref.repo.name.toLowerCase() === repo.name.toLowerCase())) {
+    if (
+      !ref.repo ||
+      (ref.repo.owner.toLowerCase() === repo.owner.toLowerCase() && ref.repo.name.toLowerCase() === repo.name.toLowerCase())
+    ) {
       out.push({ repoId: repo.id, number: ref.number });
       continue;
     }
@@ -95,12 +103,26 @@ export async function closeReferencedIssues(tx: Tx, actor: Actor, pullRef: strin
  * each gets a `base_changed` event {from, to}. Only when the merged source branch lives in the
  * same repository (a fork's branch cannot be a target here). Returns the retargeted ids.
  */
-export async function restackChildren(tx: Tx, actor: Actor, merged: { id: string; repoId: string; sourceRepoId: string; sourceBranch: string; targetBranch: string }, newTip: string): Promise<string[]> {
+export async function restackChildren(
+  tx: Tx,
+  actor: Actor,
+  merged: { id: string; repoId: string; sourceRepoId: string; sourceBranch: string; targetBranch: string },
+  newTip: string,
+): Promise<string[]> {
   if (merged.sourceRepoId !== merged.repoId) return [];
-  const children = await tx.pullRequest.findMany({ where: { repoId: merged.repoId, state: "open", targetBranch: merged.sourceBranch, id: { not: merged.id } }, select: { id: true } });
+  const children = await tx.pullRequest.findMany({
+    where: { repoId: merged.repoId, state: "open", targetBranch: merged.sourceBranch, id: { not: merged.id } },
+    select: { id: true },
+  });
   for (const c of children) {
     await tx.pullRequest.update({ where: { id: c.id }, data: { targetBranch: merged.targetBranch, baseSha: newTip } });
-    await recordPullEvent(tx, c.id, "base_changed", { from: merged.sourceBranch, to: merged.targetBranch, reason: "restack" }, actor.user.id);
+    await recordPullEvent(
+      tx,
+      c.id,
+      "base_changed",
+      { from: merged.sourceBranch, to: merged.targetBranch, reason: "restack" },
+      actor.user.id,
+    );
   }
   return children.map((c) => c.id);
 }

@@ -35,7 +35,15 @@ type Affected = Awaited<ReturnType<typeof affectedPulls>>[number];
 
 /** The pull requests a push of `branches` into `repoId` may affect: one query. */
 const affectedSelect = {
-  id: true, number: true, repoId: true, sourceRepoId: true, sourceBranch: true, targetBranch: true, state: true, headSha: true, sourceDeleted: true,
+  id: true,
+  number: true,
+  repoId: true,
+  sourceRepoId: true,
+  sourceBranch: true,
+  targetBranch: true,
+  state: true,
+  headSha: true,
+  sourceDeleted: true,
   repo: { select: { name: true, owner: { select: { username: true } } } },
   sourceRepo: { select: { name: true, owner: { select: { username: true } } } },
 } as const;
@@ -58,7 +66,13 @@ async function affectedPulls(db: Db, repoId: string, branches: string[]) {
  * requests. `actorId` is the pusher (null when unknown). Git or database problems of one pull
  * request are logged and do not stop the others.
  */
-export async function updatePullsAfterPush(db: Db, repoId: string, gitDir: string, updates: PushedRef[], actorId: string | null = null): Promise<void> {
+export async function updatePullsAfterPush(
+  db: Db,
+  repoId: string,
+  gitDir: string,
+  updates: PushedRef[],
+  actorId: string | null = null,
+): Promise<void> {
   const moved = new Map<string, PushedRef>();
   for (const u of updates) if (u.ref.startsWith("refs/heads/")) moved.set(u.ref.slice("refs/heads/".length), u);
   if (moved.size === 0) return;
@@ -73,11 +87,20 @@ export async function updatePullsAfterPush(db: Db, repoId: string, gitDir: strin
   // the open ones get their mergeability checked again in the background (after the commits
   // above: enqueue never runs inside a transaction); one pending job per pull request
   for (const pr of pulls.filter((p) => p.state === "open")) {
-    await enqueue(REFRESH_MERGEABILITY, { prId: pr.id }, { singletonKey: pr.id }).catch((e) => console.error(`queueing a mergeability check of pull request ${pr.id} failed`, e));
+    await enqueue(REFRESH_MERGEABILITY, { prId: pr.id }, { singletonKey: pr.id }).catch((e) =>
+      console.error(`queueing a mergeability check of pull request ${pr.id} failed`, e),
+    );
   }
 }
 
-async function applyToPull(db: Db, repoId: string, gitDir: string, moved: Map<string, PushedRef>, pr: Affected, actorId: string | null): Promise<void> {
+async function applyToPull(
+  db: Db,
+  repoId: string,
+  gitDir: string,
+  moved: Map<string, PushedRef>,
+  pr: Affected,
+  actorId: string | null,
+): Promise<void> {
   const targetGitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
   const sourceMove = pr.sourceRepoId === repoId ? moved.get(pr.sourceBranch) : undefined;
   let head = pr.headSha;
@@ -111,7 +134,14 @@ async function setSourceDeleted(db: Db, id: string, deleted: boolean, sha: strin
  * move refs/pull/N/head by compare-and-swap, then headSha, mergeability and the event in one
  * transaction guarded on the old headSha. False when another push got there first.
  */
-async function moveHead(db: Db, pr: Affected, targetGitDir: string, sourceGitDir: string, newSha: string, actorId: string | null): Promise<boolean> {
+async function moveHead(
+  db: Db,
+  pr: Affected,
+  targetGitDir: string,
+  sourceGitDir: string,
+  newSha: string,
+  actorId: string | null,
+): Promise<boolean> {
   if (pr.sourceRepoId !== pr.repoId) await fetchCommit(targetGitDir, sourceGitDir, newSha);
   const forced = !(await isAncestor(targetGitDir, pr.headSha, newSha).catch(() => false));
   const commits = await countCommits(targetGitDir, pr.headSha, newSha); // commits new to the head
@@ -128,8 +158,16 @@ async function moveHead(db: Db, pr: Affected, targetGitDir: string, sourceGitDir
 }
 
 /** Marks `pr` merged outside svc when `head` is reachable from its target branch's tip. */
-async function markMergedIfReachable(db: Db, pr: Affected, targetGitDir: string, head: string, actorId: string | null, knownTip?: string): Promise<void> {
-  const tip = knownTip === undefined ? await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`) : knownTip === ZERO ? null : knownTip;
+async function markMergedIfReachable(
+  db: Db,
+  pr: Affected,
+  targetGitDir: string,
+  head: string,
+  actorId: string | null,
+  knownTip?: string,
+): Promise<void> {
+  const tip =
+    knownTip === undefined ? await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`) : knownTip === ZERO ? null : knownTip;
   if (!tip || !(await isAncestor(targetGitDir, head, tip))) return;
   await inTransaction(db, async (tx) => {
     const now = new Date();
@@ -152,6 +190,10 @@ export async function followSourceTip(db: Db, id: string, tip: string, actorId: 
   if (!pr || pr.state !== "open") return;
   const targetGitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
   let head = pr.headSha;
-  if (tip !== pr.headSha && (await moveHead(db, pr, targetGitDir, repoGitDir(pr.sourceRepo.owner.username, pr.sourceRepo.name), tip, actorId))) head = tip;
+  if (
+    tip !== pr.headSha &&
+    (await moveHead(db, pr, targetGitDir, repoGitDir(pr.sourceRepo.owner.username, pr.sourceRepo.name), tip, actorId))
+  )
+    head = tip;
   await markMergedIfReachable(db, pr, targetGitDir, head, actorId);
 }

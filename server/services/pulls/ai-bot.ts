@@ -17,7 +17,11 @@ type Client = Db | Prisma.TransactionClient;
 
 /** The bot user's id, creating the account on first use (safe under concurrency: a lost race re-reads). */
 export async function aiBotUserId(db: Client): Promise<string> {
-  const existing = await db.user.findFirst({ where: { isBot: true, name: AI_BOT_NAME }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  const existing = await db.user.findFirst({
+    where: { isBot: true, name: AI_BOT_NAME },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
   if (existing) return existing.id;
   for (let n = 1; n <= 20; n++) {
     const username = n === 1 ? AI_BOT_USERNAME : n === 2 ? `${AI_BOT_USERNAME}-bot` : `${AI_BOT_USERNAME}-bot-${n - 1}`;
@@ -25,7 +29,10 @@ export async function aiBotUserId(db: Client): Promise<string> {
     if (taken?.isBot) return taken.id;
     if (taken) continue;
     try {
-      const created = await db.user.create({ data: { username, usernameLower: username, name: AI_BOT_NAME, isBot: true, passwordHash: null }, select: { id: true } });
+      const created = await db.user.create({
+        data: { username, usernameLower: username, name: AI_BOT_NAME, isBot: true, passwordHash: null },
+        select: { id: true },
+      });
       return created.id;
     } catch (e) {
       if ((e as { code?: string }).code !== "P2002") throw e;

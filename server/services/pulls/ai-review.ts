@@ -65,16 +65,34 @@ function parseFindings(text: string): Finding[] {
 /** The API shape of a run row. */
 export function toAiReviewView(r: Row): AiReviewView {
   return {
-    id: r.id, prId: r.pullRequestId, status: r.status as AiReviewStatus, type: r.type === "comment" ? "comment" : "review",
-    body: r.body, state: (r.state as AiReviewView["state"]) ?? null, engine: r.engine, headSha: r.headSha,
-    findings: parseFindings(r.findings), error: r.error, reason: r.reason as AiReviewReason, reviewId: r.reviewId,
-    createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    id: r.id,
+    prId: r.pullRequestId,
+    status: r.status as AiReviewStatus,
+    type: r.type === "comment" ? "comment" : "review",
+    body: r.body,
+    state: (r.state as AiReviewView["state"]) ?? null,
+    engine: r.engine,
+    headSha: r.headSha,
+    findings: parseFindings(r.findings),
+    error: r.error,
+    reason: r.reason as AiReviewReason,
+    reviewId: r.reviewId,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
 /** Writes a queued run of pull request `pr` at its head, inside the caller's transaction; returns its id. Enqueue it (`enqueueAiReview`) after the commit. */
-export async function createAiReviewRun(tx: Tx | Db, pr: { id: string; headSha: string }, reason: AiReviewReason, requestedById: string | null): Promise<string> {
-  const row = await tx.pullRequestAiReview.create({ data: { pullRequestId: pr.id, headSha: pr.headSha, reason, requestedById }, select: { id: true } });
+export async function createAiReviewRun(
+  tx: Tx | Db,
+  pr: { id: string; headSha: string },
+  reason: AiReviewReason,
+  requestedById: string | null,
+): Promise<string> {
+  const row = await tx.pullRequestAiReview.create({
+    data: { pullRequestId: pr.id, headSha: pr.headSha, reason, requestedById },
+    select: { id: true },
+  });
   notifyPull(tx, pr.id, "ai_review", requestedById);
   return row.id;
 }
@@ -90,7 +108,10 @@ export async function enqueueAiReview(db: Db, runId: string): Promise<void> {
   } catch (e) {
     console.error(`queueing AI review run ${runId} failed`, e);
     await db.pullRequestAiReview
-      .updateMany({ where: { id: runId, status: "queued" }, data: { status: "failed", error: "the review could not be queued (the job queue is unavailable); re-run it" } })
+      .updateMany({
+        where: { id: runId, status: "queued" },
+        data: { status: "failed", error: "the review could not be queued (the job queue is unavailable); re-run it" },
+      })
       .catch(() => undefined);
   }
 }
@@ -111,7 +132,10 @@ export async function getAiReview(db: Db, repo: Pick<AuthorizedRepo, "id">, prId
   if (!row) return null;
   if (row.status === "queued" && Date.now() - row.updatedAt.getTime() > QUEUED_STALE_MS) {
     // touch it first, so readers in the next QUEUED_STALE_MS do not enqueue again
-    const touched = await db.pullRequestAiReview.updateMany({ where: { id: row.id, status: "queued", updatedAt: row.updatedAt }, data: { attempts: row.attempts } });
+    const touched = await db.pullRequestAiReview.updateMany({
+      where: { id: row.id, status: "queued", updatedAt: row.updatedAt },
+      data: { attempts: row.attempts },
+    });
     if (touched.count === 1) void enqueueAiReview(db, row.id);
   }
   return toAiReviewView(row);
@@ -124,16 +148,23 @@ export async function getAiReview(db: Db, repo: Pick<AuthorizedRepo, "id">, prId
  * open pull request (PRECONDITION_FAILED). While a run of the current head is queued or running,
  * that run is returned and no second one starts. Errors: UNAUTHORIZED, FORBIDDEN, NOT_FOUND.
  */
-export async function triggerAiReview(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, prId: string): Promise<AiReviewView> {
+export async function triggerAiReview(
+  db: Db,
+  caller: Actor | null,
+  repo: Pick<AuthorizedRepo, "id" | "permission">,
+  prId: string,
+): Promise<AiReviewView> {
   const actor = requireActor(caller);
   const pr = await loadPull(db, repo, prId);
   if (pr.authorId !== actor.user.id && !atLeast(repo.permission, "write")) {
     throw forbidden("only the pull request's author or someone with write permission can request an AI review");
   }
-  if (pr.state !== "open") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only an open pull request can be reviewed`);
+  if (pr.state !== "open")
+    throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only an open pull request can be reviewed`);
   const { row, created } = await inTransaction(db, async (tx) => {
     const latest = await latestRun(tx, pr.id);
-    if (latest && (latest.status === "queued" || latest.status === "running") && latest.headSha === pr.headSha) return { row: latest, created: false };
+    if (latest && (latest.status === "queued" || latest.status === "running") && latest.headSha === pr.headSha)
+      return { row: latest, created: false };
     const id = await createAiReviewRun(tx, pr, "manual", actor.user.id);
     return { row: await tx.pullRequestAiReview.findUniqueOrThrow({ where: { id } }), created: true };
   });

@@ -55,8 +55,16 @@ async function loadComments(db: Db, ids: string[]) {
       author: { select: userSelect },
       pullRequest: {
         select: {
-          id: true, number: true, repoId: true, sourceRepoId: true, sourceBranch: true, state: true, headSha: true, sourceDeleted: true,
-          repo: { select: repoSelect }, sourceRepo: { select: repoSelect },
+          id: true,
+          number: true,
+          repoId: true,
+          sourceRepoId: true,
+          sourceBranch: true,
+          state: true,
+          headSha: true,
+          sourceDeleted: true,
+          repo: { select: repoSelect },
+          sourceRepo: { select: repoSelect },
         },
       },
     },
@@ -101,7 +109,9 @@ function checkOverlaps(comments: Comment[]): void {
     for (let i = 0; i < sorted.length; i++) {
       for (let j = i + 1; j < sorted.length && rangeOf(sorted[j]).start <= rangeOf(sorted[i]).end; j++) {
         const [a, b] = [rangeOf(sorted[i]), rangeOf(sorted[j])];
-        clashes.push(`${file}: comment ${sorted[i].id} (lines ${a.start}-${a.end}) and comment ${sorted[j].id} (lines ${b.start}-${b.end})`);
+        clashes.push(
+          `${file}: comment ${sorted[i].id} (lines ${a.start}-${a.end}) and comment ${sorted[j].id} (lines ${b.start}-${b.end})`,
+        );
       }
     }
   }
@@ -123,7 +133,8 @@ export async function authorizeSource(
 ): Promise<string> {
   if (!actor) throw new AppError("UNAUTHORIZED", `sign in or send a token: ${doing} commits to the source branch`);
   if (pr.sourceRepoId === target.id) {
-    if (!atLeast(target.permission, "write")) throw new AppError("FORBIDDEN", `${doing} commits to the source branch: you need write permission on ${target.owner}/${target.name}`);
+    if (!atLeast(target.permission, "write"))
+      throw new AppError("FORBIDDEN", `${doing} commits to the source branch: you need write permission on ${target.owner}/${target.name}`);
     return target.gitDir;
   }
   const fork = `${pr.sourceRepo.owner.username}/${pr.sourceRepo.name}`;
@@ -131,7 +142,10 @@ export async function authorizeSource(
     return (await authorizeRepo(db, actor, { repoId: pr.sourceRepoId }, "write")).gitDir;
   } catch (e) {
     if (e instanceof AppError && (e.code === "NOT_FOUND" || e.code === "FORBIDDEN")) {
-      throw new AppError("FORBIDDEN", `the source branch "${pr.sourceBranch}" is in the fork ${fork}, which you cannot write to${e.code === "FORBIDDEN" && /scope|token/i.test(e.message) ? ` (${e.message})` : ""}`);
+      throw new AppError(
+        "FORBIDDEN",
+        `the source branch "${pr.sourceBranch}" is in the fork ${fork}, which you cannot write to${e.code === "FORBIDDEN" && /scope|token/i.test(e.message) ? ` (${e.message})` : ""}`,
+      );
     }
     throw e;
   }
@@ -140,7 +154,11 @@ export async function authorizeSource(
 /** The commit message: GitHub's, plus one Co-authored-by trailer per suggester other than the applier (deduplicated by email). */
 export function suggestionMessage(comments: Pick<Comment, "author">[], applier: Identity, batch: boolean): string {
   const first = comments[0]?.author;
-  let message = batch ? "Apply suggestions from code review" : first ? `Apply suggestion from @${first.username}` : "Apply suggestion from code review";
+  let message = batch
+    ? "Apply suggestions from code review"
+    : first
+      ? `Apply suggestion from @${first.username}`
+      : "Apply suggestion from code review";
   const trailers = new Map<string, string>();
   for (const c of comments) {
     if (!c.author) continue;
@@ -178,7 +196,8 @@ export async function applySuggestions(db: Db, actor: Actor, commentIds: string[
   const ids = [...new Set(commentIds)];
   if (ids.length < 1 || ids.length > MAX_BATCH_SUGGESTIONS) throw bad(`commentIds must name 1 to ${MAX_BATCH_SUGGESTIONS} comments`);
   const comments = await loadComments(db, ids);
-  if (comments.length !== ids.length) throw new AppError("NOT_FOUND", `comment ${ids.find((id) => !comments.some((c) => c.id === id))} not found`);
+  if (comments.length !== ids.length)
+    throw new AppError("NOT_FOUND", `comment ${ids.find((id) => !comments.some((c) => c.id === id))} not found`);
   // every repository named must be readable before anything else is said about the comments
   const repos = new Map<string, AuthorizedRepo>();
   for (const c of comments) {
@@ -191,7 +210,8 @@ export async function applySuggestions(db: Db, actor: Actor, commentIds: string[
       throw e;
     }
   }
-  if (new Set(comments.map((c) => c.pullRequest.id)).size > 1) throw bad("the suggestions belong to different pull requests; apply each pull request's separately");
+  if (new Set(comments.map((c) => c.pullRequest.id)).size > 1)
+    throw bad("the suggestions belong to different pull requests; apply each pull request's separately");
   const repo = repos.get(comments[0].pullRequest.repoId)!;
   // keep the caller's order for the message's co-authors
   const ordered = ids.map((id) => comments.find((c) => c.id === id)!);
@@ -208,7 +228,11 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
   const branchRef = `refs/heads/${pr.sourceBranch}`;
   const tip = await readRef(sourceGitDir, branchRef);
   if (!tip) throw refused(`the source branch "${pr.sourceBranch}" was deleted`);
-  if (tip !== pr.headSha) throw new AppError("CONFLICT", `the source branch "${pr.sourceBranch}" moved (it is at ${tip.slice(0, 12)}, the pull request at ${pr.headSha.slice(0, 12)}); reload and try again`);
+  if (tip !== pr.headSha)
+    throw new AppError(
+      "CONFLICT",
+      `the source branch "${pr.sourceBranch}" moved (it is at ${tip.slice(0, 12)}, the pull request at ${pr.headSha.slice(0, 12)}); reload and try again`,
+    );
 
   // step 4: the head's files, each read once, and every comment's lines at its commit
   const targetGitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
@@ -226,7 +250,9 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
     // a commit missing from the repository (it cannot be after a push) counts as changed
     const then = c.commitSha === pr.headSha ? head : await readFileAt(targetGitDir, c.commitSha!, c.path!).catch(() => null);
     if (!then || !sameLines(splitLines(then.content), splitLines(head.content), start, end)) {
-      throw refused(`${who}the suggestion is outdated: lines ${start}-${end} of "${c.path}" changed since it was made; suggest again on the current lines`);
+      throw refused(
+        `${who}the suggestion is outdated: lines ${start}-${end} of "${c.path}" changed since it was made; suggest again on the current lines`,
+      );
     }
   }
 
@@ -245,11 +271,22 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
   const threads = [...new Set(comments.map((c) => c.replyToId ?? c.id))];
   try {
     await inTransaction(db, async (tx) => {
-      const claimed = await tx.pullRequestComment.updateMany({ where: { id: { in: ids }, appliedSha: null, deletedAt: null }, data: { appliedSha: commitSha } });
-      if (claimed.count !== ids.length) throw refused(`the suggestion${batch ? "s were" : " was"} applied or deleted meanwhile; nothing was committed`);
-      await tx.pullRequestComment.updateMany({ where: { id: { in: threads }, resolvedAt: null }, data: { resolvedAt: new Date(), resolvedById: actor!.user.id } });
+      const claimed = await tx.pullRequestComment.updateMany({
+        where: { id: { in: ids }, appliedSha: null, deletedAt: null },
+        data: { appliedSha: commitSha },
+      });
+      if (claimed.count !== ids.length)
+        throw refused(`the suggestion${batch ? "s were" : " was"} applied or deleted meanwhile; nothing was committed`);
+      await tx.pullRequestComment.updateMany({
+        where: { id: { in: threads }, resolvedAt: null },
+        data: { resolvedAt: new Date(), resolvedById: actor!.user.id },
+      });
       moved = await casUpdateRef(sourceGitDir, branchRef, commitSha, pr.headSha, batch ? "apply suggestions" : "apply suggestion");
-      if (!moved) throw new AppError("CONFLICT", `the source branch "${pr.sourceBranch}" moved while applying; nothing was committed: reload and try again`);
+      if (!moved)
+        throw new AppError(
+          "CONFLICT",
+          `the source branch "${pr.sourceBranch}" moved while applying; nothing was committed: reload and try again`,
+        );
     });
   } catch (e) {
     if (moved) await casUpdateRef(sourceGitDir, branchRef, pr.headSha, commitSha, "undo apply suggestion");

@@ -11,7 +11,11 @@ import { AppError } from "@/server/errors";
 /** The target repository id of pull request comment `id`, or null. One statement (comment joined to its pull request). */
 export async function pullCommentRepoId(db: Db, id: string): Promise<string | null> {
   const p = getConfig().provider === "postgresql" ? "$1" : "?";
-  const rows = await readRows<{ repoId: string }>(db, `SELECT p."repoId" FROM "PullRequestComment" c JOIN "PullRequest" p ON p."id" = c."pullRequestId" WHERE c."id" = ${p}`, [id]);
+  const rows = await readRows<{ repoId: string }>(
+    db,
+    `SELECT p."repoId" FROM "PullRequestComment" c JOIN "PullRequest" p ON p."id" = c."pullRequestId" WHERE c."id" = ${p}`,
+    [id],
+  );
   return rows[0]?.repoId ?? null;
 }
 

@@ -59,7 +59,10 @@ export interface CommentRecord extends Omit<PullCommentView, "side" | "isDeleted
 }
 
 export const commentUserSelect = { id: true, username: true, name: true, isBot: true } as const;
-export const commentInclude = { author: { select: commentUserSelect }, resolvedBy: { select: commentUserSelect } } satisfies Prisma.PullRequestCommentInclude;
+export const commentInclude = {
+  author: { select: commentUserSelect },
+  resolvedBy: { select: commentUserSelect },
+} satisfies Prisma.PullRequestCommentInclude;
 
 type PrismaCommentRow = Prisma.PullRequestCommentGetPayload<{ include: typeof commentInclude }>;
 
@@ -69,7 +72,11 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 export function recordOf(r: PrismaCommentRow): CommentRecord {
   return {
     ...r,
-    resolvedAt: iso(r.resolvedAt), deletedAt: iso(r.deletedAt), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(), editedAt: iso(r.editedAt),
+    resolvedAt: iso(r.resolvedAt),
+    deletedAt: iso(r.deletedAt),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+    editedAt: iso(r.editedAt),
   };
 }
 

@@ -14,7 +14,11 @@ export interface PullCounts {
 
 /** {open, closed, merged} pull requests of `repoId`, optionally only `authorId`'s. */
 export async function countPulls(db: Db, repoId: string, authorId?: string): Promise<PullCounts> {
-  const rows = await db.pullRequest.groupBy({ by: ["state"], where: { repoId, ...(authorId ? { authorId } : {}) }, _count: { _all: true } });
+  const rows = await db.pullRequest.groupBy({
+    by: ["state"],
+    where: { repoId, ...(authorId ? { authorId } : {}) },
+    _count: { _all: true },
+  });
   const counts: PullCounts = { open: 0, closed: 0, merged: 0 };
   for (const r of rows) if (r.state in counts) counts[r.state as keyof PullCounts] = r._count._all;
   return counts;

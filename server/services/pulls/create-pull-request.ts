@@ -68,7 +68,8 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
   if (sourceTip !== input.headSha) {
     throw conflict(`the branch moved: ${input.sourceBranch} is at ${sourceTip}, not ${input.headSha}; reload and try again`);
   }
-  if (!(await hasCommit(repo.gitDir, input.baseSha))) throw badRequest(`baseSha ${input.baseSha} is not a commit of ${repo.owner}/${repo.name}`);
+  if (!(await hasCommit(repo.gitDir, input.baseSha)))
+    throw badRequest(`baseSha ${input.baseSha} is not a commit of ${repo.owner}/${repo.name}`);
   if (source.id !== repo.id) await fetchCommit(repo.gitDir, source.gitDir, input.headSha);
 
   let written: { ref: string; sha: string } | null = null;
@@ -77,10 +78,20 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
     const view = await inTransaction(db, async (tx) => {
       // the counter first: on PostgreSQL its row lock orders concurrent creators in this
       // repository, so the duplicate check below sees the previous creator's row
-      const counter = await tx.repository.update({ where: { id: repo.id }, data: { nextIssueNumber: { increment: 1 } }, select: { nextIssueNumber: true } });
+      const counter = await tx.repository.update({
+        where: { id: repo.id },
+        data: { nextIssueNumber: { increment: 1 } },
+        select: { nextIssueNumber: true },
+      });
       const number = counter.nextIssueNumber - 1;
       const existing = await tx.pullRequest.findFirst({
-        where: { repoId: repo.id, sourceRepoId: source.id, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch, state: "open" },
+        where: {
+          repoId: repo.id,
+          sourceRepoId: source.id,
+          sourceBranch: input.sourceBranch,
+          targetBranch: input.targetBranch,
+          state: "open",
+        },
         select: { number: true },
       });
       if (existing) {
@@ -89,20 +100,35 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
       }
       const created = await tx.pullRequest.create({
         data: {
-          repoId: repo.id, number, title: input.title, body: input.body ?? null, isDraft: input.isDraft ?? false,
-          sourceRepoId: source.id, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch,
-          headSha: input.headSha, baseSha: input.baseSha, authorId: actor.user.id,
+          repoId: repo.id,
+          number,
+          title: input.title,
+          body: input.body ?? null,
+          isDraft: input.isDraft ?? false,
+          sourceRepoId: source.id,
+          sourceBranch: input.sourceBranch,
+          targetBranch: input.targetBranch,
+          headSha: input.headSha,
+          baseSha: input.baseSha,
+          authorId: actor.user.id,
         },
         select: { id: true },
       });
-      await recordPullEvent(tx, created.id, "opened", { headSha: input.headSha, baseSha: input.baseSha, isDraft: input.isDraft ?? false }, actor.user.id);
+      await recordPullEvent(
+        tx,
+        created.id,
+        "opened",
+        { headSha: input.headSha, baseSha: input.baseSha, isDraft: input.isDraft ?? false },
+        actor.user.id,
+      );
       // The number is ours (the counter row is locked until commit); a ref left by a rolled-back
       // attempt with this number is replaced by compare-and-swap from whatever it holds.
       const ref = pullHeadRef(number);
       const old = await readRef(repo.gitDir, ref);
       if (!(await casRef(repo.gitDir, ref, input.headSha, old))) throw new AppError("CONFLICT", `${ref} changed meanwhile; retry`);
       written = { ref, sha: input.headSha };
-      if (!(input.isDraft ?? false)) aiRun = await createAiReviewRun(tx, { id: created.id, headSha: input.headSha }, "opened", actor.user.id);
+      if (!(input.isDraft ?? false))
+        aiRun = await createAiReviewRun(tx, { id: created.id, headSha: input.headSha }, "opened", actor.user.id);
       return pullViewById(tx, created.id);
     });
     if (aiRun) await enqueueAiReview(db, aiRun);

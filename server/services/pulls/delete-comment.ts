@@ -13,16 +13,25 @@ import { canWrite, requireActor, type ReviewRepo } from "./review-context";
 import { loadComment } from "./comment-locate";
 
 /** → {id, deleted: true, kept} (`kept`: a root kept for its replies). UNAUTHORIZED, NOT_FOUND, FORBIDDEN. */
-export async function deletePullComment(db: Db, caller: Actor | null, repo: ReviewRepo, commentId: string): Promise<{ id: string; deleted: true; kept: boolean }> {
+export async function deletePullComment(
+  db: Db,
+  caller: Actor | null,
+  repo: ReviewRepo,
+  commentId: string,
+): Promise<{ id: string; deleted: true; kept: boolean }> {
   const actor = requireActor(caller);
   const c = await loadComment(db, repo.id, commentId, actor.user.id);
-  if (c.authorId !== actor.user.id && !canWrite(repo)) throw forbidden("only the comment's author or someone with write permission can delete it");
+  if (c.authorId !== actor.user.id && !canWrite(repo))
+    throw forbidden("only the comment's author or someone with write permission can delete it");
   const kept = await inTransaction(db, async (tx) => {
     if (c.replyToId === null) {
       // one statement decides: removed when it has no replies (a reply arriving meanwhile is never cascaded away)
       const gone = await tx.pullRequestComment.deleteMany({ where: { id: c.id, replies: { none: {} } } });
       if (gone.count > 0) return false;
-      await tx.pullRequestComment.updateMany({ where: { id: c.id }, data: { deletedAt: c.deletedAt ?? new Date(), body: "", suggestion: null } });
+      await tx.pullRequestComment.updateMany({
+        where: { id: c.id },
+        data: { deletedAt: c.deletedAt ?? new Date(), body: "", suggestion: null },
+      });
       return true;
     }
     await tx.pullRequestComment.deleteMany({ where: { id: c.id } });

@@ -50,12 +50,21 @@ export function hunkText(h: DiffHunk, upTo: number): string {
  * Errors (BAD_REQUEST, naming the problem): the path is not in the diff, a binary file, a line
  * not shown in the diff on that side, a range across hunks or backwards.
  */
-export async function anchorInDiff(repo: ReviewRepo, pr: PullRow, commitSha: string, pos: { path: string; side: Side; startLine: number | null; line: number }): Promise<Anchor> {
+export async function anchorInDiff(
+  repo: ReviewRepo,
+  pr: PullRow,
+  commitSha: string,
+  pos: { path: string; side: Side; startLine: number | null; line: number },
+): Promise<Anchor> {
   const base = await pullBase(repo, pr);
   const diff = await diffThreeDot(repo.gitDir, base, commitSha, { path: pos.path });
   const file = diff.files.find((f) => f.newPath === pos.path);
   const at = `${commitSha.slice(0, 10)}`;
-  if (!file) throw new AppError("BAD_REQUEST", `"${pos.path}" is not changed by pull request #${pr.number} at ${at}: inline comments go on the files of its diff`);
+  if (!file)
+    throw new AppError(
+      "BAD_REQUEST",
+      `"${pos.path}" is not changed by pull request #${pr.number} at ${at}: inline comments go on the files of its diff`,
+    );
   if (file.isBinary) throw new AppError("BAD_REQUEST", `"${pos.path}" is a binary file: comment on the pull request instead`);
   const index = lineIndex(file)[pos.side];
   const where = (n: number) => `line ${n} (${pos.side}) of "${pos.path}"`;
@@ -68,7 +77,8 @@ export async function anchorInDiff(repo: ReviewRepo, pr: PullRow, commitSha: str
     if (pos.startLine > pos.line) throw new AppError("BAD_REQUEST", `startLine ${pos.startLine} is after endLine ${pos.line}`);
     const start = index.get(pos.startLine);
     if (!start) throw new AppError("BAD_REQUEST", `${where(pos.startLine)} is not part of the diff`);
-    if (start[0] !== end[0]) throw new AppError("BAD_REQUEST", `lines ${pos.startLine}–${pos.line} of "${pos.path}" span two hunks: a range must lie in one hunk`);
+    if (start[0] !== end[0])
+      throw new AppError("BAD_REQUEST", `lines ${pos.startLine}–${pos.line} of "${pos.path}" span two hunks: a range must lie in one hunk`);
   }
   return { ...pos, diffHunk: hunkText(file.hunks[end[0]], end[1]) };
 }

@@ -19,13 +19,34 @@ import { publish, pullChannel, type LiveEvent } from "@/server/events/bus";
 type Tx = Prisma.TransactionClient;
 
 export type PullEventType =
-  | "opened" | "edited" | "ready_for_review" | "converted_to_draft" | "closed" | "reopened"
-  | "pushed" | "force_pushed" | "merged" | "source_deleted" | "source_restored" | "base_changed" | "referenced"
+  | "opened"
+  | "edited"
+  | "ready_for_review"
+  | "converted_to_draft"
+  | "closed"
+  | "reopened"
+  | "pushed"
+  | "force_pushed"
+  | "merged"
+  | "source_deleted"
+  | "source_restored"
+  | "base_changed"
+  | "referenced"
   // review (issue #9; docs/pulls.md "Review")
-  | "reviewed" | "labeled" | "unlabeled" | "review_requested" | "review_request_removed";
+  | "reviewed"
+  | "labeled"
+  | "unlabeled"
+  | "review_requested"
+  | "review_request_removed";
 
 /** Appends one event to pull request `pullRequestId`'s timeline. `actorId` null = svc itself (a push hook without a user). */
-export async function recordPullEvent(tx: Tx | Db, pullRequestId: string, type: PullEventType, data: Record<string, unknown>, actorId: string | null): Promise<void> {
+export async function recordPullEvent(
+  tx: Tx | Db,
+  pullRequestId: string,
+  type: PullEventType,
+  data: Record<string, unknown>,
+  actorId: string | null,
+): Promise<void> {
   await tx.pullRequestEvent.create({ data: { pullRequestId, type, data: JSON.stringify(data), actorId } });
   notifyPull(tx, pullRequestId, type, actorId);
 }

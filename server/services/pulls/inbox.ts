@@ -31,8 +31,18 @@ import { pullColumnsSql, pullRowToView, type PullListItem, type PullListRow } fr
 export const INBOX_LISTS = ["awaitingReview", "myPrs", "participated"] as const;
 export type InboxList = (typeof INBOX_LISTS)[number];
 
-const limit = z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit is at least 1").max(100, "limit is at most 100").default(20);
-const offset = z.number({ error: "offset must be a number" }).int("offset must be an integer").min(0, "offset must not be negative").max(1_000_000, "offset is at most 1000000").default(0);
+const limit = z
+  .number({ error: "limit must be a number" })
+  .int("limit must be an integer")
+  .min(1, "limit is at least 1")
+  .max(100, "limit is at most 100")
+  .default(20);
+const offset = z
+  .number({ error: "offset must be a number" })
+  .int("offset must be an integer")
+  .min(0, "offset must not be negative")
+  .max(1_000_000, "offset is at most 1000000")
+  .default(0);
 
 export const inboxSummaryInput = z.object({ repoId: uuid("repoId").optional() });
 export const inboxListInput = z.object({ repoId: uuid("repoId").optional(), limit, offset });
@@ -48,7 +58,9 @@ export type InboxPullView = PullListItem & { repo: { id: string; owner: string; 
 /** The readable-repository condition on alias `r` (nothing for a site admin). */
 function readable(sql: Sql, user: InboxUser): string[] {
   if (user.isAdmin) return [];
-  return [`(NOT r."isPrivate" OR r."ownerId" = ${sql.p(user.id)} OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(user.id)}))`];
+  return [
+    `(NOT r."isPrivate" OR r."ownerId" = ${sql.p(user.id)} OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(user.id)}))`,
+  ];
 }
 
 /**
@@ -67,7 +79,9 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
     from = `"PullRequest" p`;
     const me = sql.p(user.id);
     where.push(
-      `p."authorId" = ${me}`, `p."state" = 'open'`, `NOT p."isDraft"`,
+      `p."authorId" = ${me}`,
+      `p."state" = 'open'`,
+      `NOT p."isDraft"`,
       `(EXISTS (SELECT 1 FROM "PullRequestReviewRequest" q WHERE q."pullRequestId" = p."id")
         OR NOT EXISTS (SELECT 1 FROM "PullRequestReview" a WHERE a."pullRequestId" = p."id" AND a."state" = 'approved' AND a."authorId" IS NOT NULL AND a."authorId" <> ${sql.p(user.id)}
           AND NOT EXISTS (SELECT 1 FROM "PullRequestReview" z WHERE z."pullRequestId" = p."id" AND z."authorId" = a."authorId" AND z."state" = 'changes_requested' AND z."createdAt" > a."createdAt")))`,
@@ -92,7 +106,12 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
 }
 
 /** The statement of list `list` (pure; parameters bound in text order; exported for the benchmark). */
-export function inboxListSql(dialect: Dialect, list: InboxList, user: InboxUser, input: InboxListInput): { text: string; params: unknown[] } {
+export function inboxListSql(
+  dialect: Dialect,
+  list: InboxList,
+  user: InboxUser,
+  input: InboxListInput,
+): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
   const page = `SELECT p."id", p."updatedAt" FROM ${listFrom(sql, list, user, input)} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${sql.int(input.limit)} OFFSET ${sql.int(input.offset)}`;
   // the page's ids first (a CTE), then pulls.list's columns, author and labels, and the repository, of those rows only
@@ -121,7 +140,10 @@ export function inboxSummarySql(dialect: Dialect, user: InboxUser, input: { repo
  */
 export function inboxAwaitingCountSql(dialect: Dialect, user: InboxUser): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
-  return { text: `SELECT COUNT(*) AS "awaitingReview" FROM ${listFrom(sql, "awaitingReview", user, { state: "open" })}`, params: sql.params };
+  return {
+    text: `SELECT COUNT(*) AS "awaitingReview" FROM ${listFrom(sql, "awaitingReview", user, { state: "open" })}`,
+    params: sql.params,
+  };
 }
 
 type Row = PullListRow & { repoId: string; repoName: string; repoOwner: string };
@@ -134,7 +156,12 @@ function toInboxView(r: Row): InboxPullView {
  * Inbox list `list` for `actor` (see the module comment for what each holds). One statement.
  * Input validated here too (BAD_REQUEST via zod); a `repoId` the caller cannot read lists nothing.
  */
-export async function listInbox(db: Db, actor: Actor, list: InboxList, raw: z.input<typeof inboxParticipatedInput>): Promise<InboxPullView[]> {
+export async function listInbox(
+  db: Db,
+  actor: Actor,
+  list: InboxList,
+  raw: z.input<typeof inboxParticipatedInput>,
+): Promise<InboxPullView[]> {
   const input = inboxParticipatedInput.parse(raw);
   const { text, params } = inboxListSql(getConfig().provider, list, actor.user, input);
   return (await readRows<Row>(db, text, params)).map(toInboxView);

@@ -19,7 +19,11 @@ import type { ReviewRepo } from "./review-context";
 type Repo = Pick<ReviewRepo, "id">;
 
 async function labelsOf(db: Db | Tx, prId: string): Promise<LabelView[]> {
-  const rows = await db.pullRequestLabel.findMany({ where: { pullRequestId: prId }, select: { label: { select: labelSelect } }, orderBy: { label: { nameLower: "asc" } } });
+  const rows = await db.pullRequestLabel.findMany({
+    where: { pullRequestId: prId },
+    select: { label: { select: labelSelect } },
+    orderBy: { label: { nameLower: "asc" } },
+  });
   return rows.map((r) => r.label);
 }
 
@@ -40,11 +44,15 @@ export async function addPullLabel(db: Db, actor: Actor, repo: Repo, prId: strin
   const pr = await loadPull(db, repo, prId);
   return inTransaction(db, async (tx) => {
     const label = await repoLabel(tx, repo, labelId);
-    const has = await tx.pullRequestLabel.findUnique({ where: { pullRequestId_labelId: { pullRequestId: pr.id, labelId } }, select: { labelId: true } });
+    const has = await tx.pullRequestLabel.findUnique({
+      where: { pullRequestId_labelId: { pullRequestId: pr.id, labelId } },
+      select: { labelId: true },
+    });
     if (!has) {
       // touching the row first locks it (PostgreSQL), so concurrent adds count in turn
       await tx.pullRequest.update({ where: { id: pr.id }, data: { updatedAt: new Date() } });
-      if ((await tx.pullRequestLabel.count({ where: { pullRequestId: pr.id } })) >= MAX_LABELS_PER_ISSUE) throw badRequest(`a pull request has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
+      if ((await tx.pullRequestLabel.count({ where: { pullRequestId: pr.id } })) >= MAX_LABELS_PER_ISSUE)
+        throw badRequest(`a pull request has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
       await tx.pullRequestLabel.create({ data: { pullRequestId: pr.id, labelId } });
       await recordPullEvent(tx, pr.id, "labeled", { label }, actor.user.id);
     }

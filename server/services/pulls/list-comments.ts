@@ -33,13 +33,24 @@ export interface PullHead {
 /** The PULL_HEAD_COLUMNS of a row read by the locator, or undefined when absent or malformed. */
 export function pullHeadOf(entity: Record<string, unknown> | undefined): PullHead | undefined {
   if (!entity || typeof entity.id !== "string" || typeof entity.headSha !== "string") return undefined;
-  return { id: entity.id, number: Number(entity.number), state: String(entity.state), headSha: entity.headSha, baseSha: String(entity.baseSha), targetBranch: String(entity.targetBranch) };
+  return {
+    id: entity.id,
+    number: Number(entity.number),
+    state: String(entity.state),
+    headSha: entity.headSha,
+    baseSha: String(entity.baseSha),
+    targetBranch: String(entity.targetBranch),
+  };
 }
 
 /** Pull request `prId` of `repo` (PULL_HEAD_COLUMNS, one statement on the read path). NOT_FOUND. */
 export async function loadPullHead(db: Db, repo: Pick<ReviewRepo, "id">, prId: string): Promise<PullHead> {
   const sql = new Sql(getConfig().provider);
-  const rows = await readRows<Record<string, unknown>>(db, `SELECT ${PULL_HEAD_COLUMNS.map((c) => `p."${c}"`).join(", ")} FROM "PullRequest" p WHERE p."id" = ${sql.p(prId)} AND p."repoId" = ${sql.p(repo.id)}`, sql.params);
+  const rows = await readRows<Record<string, unknown>>(
+    db,
+    `SELECT ${PULL_HEAD_COLUMNS.map((c) => `p."${c}"`).join(", ")} FROM "PullRequest" p WHERE p."id" = ${sql.p(prId)} AND p."repoId" = ${sql.p(repo.id)}`,
+    sql.params,
+  );
   const head = pullHeadOf(rows[0]);
   if (!head) throw new AppError("NOT_FOUND", "pull request not found");
   return head;
@@ -49,11 +60,32 @@ export async function loadPullHead(db: Db, repo: Pick<ReviewRepo, "id">, prId: s
 export const MAX_COMMENTS = 20_000;
 
 interface Row {
-  id: string; body: string; path: string | null; line: unknown; side: string | null; startLine: unknown; endLine: unknown;
-  commitSha: string | null; reviewId: string | null; replyToId: string | null; isPending: unknown; suggestion: string | null;
-  appliedSha: string | null; diffHunk: string | null; resolvedAt: unknown; deletedAt: unknown; editedAt: unknown; createdAt: unknown; updatedAt: unknown;
-  authorId: string | null; authorUsername: string | null; authorName: string | null; authorIsBot: unknown;
-  resolvedById: string | null; resolverUsername: string | null; resolverName: string | null;
+  id: string;
+  body: string;
+  path: string | null;
+  line: unknown;
+  side: string | null;
+  startLine: unknown;
+  endLine: unknown;
+  commitSha: string | null;
+  reviewId: string | null;
+  replyToId: string | null;
+  isPending: unknown;
+  suggestion: string | null;
+  appliedSha: string | null;
+  diffHunk: string | null;
+  resolvedAt: unknown;
+  deletedAt: unknown;
+  editedAt: unknown;
+  createdAt: unknown;
+  updatedAt: unknown;
+  authorId: string | null;
+  authorUsername: string | null;
+  authorName: string | null;
+  authorIsBot: unknown;
+  resolvedById: string | null;
+  resolverUsername: string | null;
+  resolverName: string | null;
 }
 
 /** The comments statement (pure; exported for the benchmark): every visible comment of `prId`, optionally of one file. */
@@ -79,11 +111,29 @@ const optIso = (v: unknown): string | null => (v === null || v === undefined ? n
 
 function recordOfRow(r: Row): CommentRecord {
   return {
-    id: r.id, body: r.body, path: r.path, line: num(r.line), side: r.side, startLine: num(r.startLine), endLine: num(r.endLine),
-    commitSha: r.commitSha, reviewId: r.reviewId, replyToId: r.replyToId, isPending: boolOf(r.isPending), suggestion: r.suggestion,
-    appliedSha: r.appliedSha, diffHunk: r.diffHunk, resolvedAt: optIso(r.resolvedAt), deletedAt: optIso(r.deletedAt),
-    createdAt: isoOf(r.createdAt), updatedAt: isoOf(r.updatedAt), editedAt: optIso(r.editedAt),
-    author: r.authorId && r.authorUsername ? { id: r.authorId, username: r.authorUsername, name: r.authorName, isBot: boolOf(r.authorIsBot) } : null,
+    id: r.id,
+    body: r.body,
+    path: r.path,
+    line: num(r.line),
+    side: r.side,
+    startLine: num(r.startLine),
+    endLine: num(r.endLine),
+    commitSha: r.commitSha,
+    reviewId: r.reviewId,
+    replyToId: r.replyToId,
+    isPending: boolOf(r.isPending),
+    suggestion: r.suggestion,
+    appliedSha: r.appliedSha,
+    diffHunk: r.diffHunk,
+    resolvedAt: optIso(r.resolvedAt),
+    deletedAt: optIso(r.deletedAt),
+    createdAt: isoOf(r.createdAt),
+    updatedAt: isoOf(r.updatedAt),
+    editedAt: optIso(r.editedAt),
+    author:
+      r.authorId && r.authorUsername
+        ? { id: r.authorId, username: r.authorUsername, name: r.authorName, isBot: boolOf(r.authorIsBot) }
+        : null,
     resolvedBy: r.resolvedById && r.resolverUsername ? { id: r.resolvedById, username: r.resolverUsername, name: r.resolverName } : null,
   };
 }
@@ -93,7 +143,13 @@ function recordOfRow(r: Row): CommentRecord {
  * authorized for read), as `caller` may see them; only the file `path`'s inline threads when
  * given. Errors: NOT_FOUND for an unknown pull request.
  */
-export async function listPullComments(db: Db, caller: Actor | null, repo: ReviewRepo, pull: string | PullHead, path?: string): Promise<PullThreadView[]> {
+export async function listPullComments(
+  db: Db,
+  caller: Actor | null,
+  repo: ReviewRepo,
+  pull: string | PullHead,
+  path?: string,
+): Promise<PullThreadView[]> {
   const pr = typeof pull === "string" ? await loadPullHead(db, repo, pull) : pull;
   const { text, params } = commentsSql(pr.id, caller?.user.id ?? null, path);
   const rows = await readRows<Row>(db, text, params);
@@ -113,11 +169,27 @@ export async function listPullComments(db: Db, caller: Actor | null, repo: Revie
 }
 
 /** Sets isOutdated / currentLine / currentStartLine of the inline threads (git; see outdated.ts). */
-async function markOutdated(repo: ReviewRepo, pr: { headSha: string; state: string; targetBranch: string; baseSha: string }, threads: PullThreadView[]): Promise<void> {
+async function markOutdated(
+  repo: ReviewRepo,
+  pr: { headSha: string; state: string; targetBranch: string; baseSha: string },
+  threads: PullThreadView[],
+): Promise<void> {
   const inline = threads.filter((t) => t.path !== null && t.line !== null && t.commitSha !== null);
   if (inline.length === 0) return;
   const base = inline.some((t) => t.side === "LEFT") ? await pullBase(repo, pr) : pr.headSha;
-  const positions: ThreadPosition[] = inline.map((t) => ({ path: t.path!, side: t.side ?? "RIGHT", startLine: t.startLine ?? t.line!, endLine: t.line!, commitSha: t.commitSha! }));
+  const positions: ThreadPosition[] = inline.map((t) => ({
+    path: t.path!,
+    side: t.side ?? "RIGHT",
+    startLine: t.startLine ?? t.line!,
+    endLine: t.line!,
+    commitSha: t.commitSha!,
+  }));
   const fresh = await threadFreshness(repo.gitDir, base, pr.headSha, positions);
-  inline.forEach((t, i) => Object.assign(t, { isOutdated: fresh[i].outdated, currentLine: fresh[i].currentLine, currentStartLine: fresh[i].currentLine === null ? null : t.startLine === null ? null : fresh[i].currentStartLine }));
+  inline.forEach((t, i) =>
+    Object.assign(t, {
+      isOutdated: fresh[i].outdated,
+      currentLine: fresh[i].currentLine,
+      currentStartLine: fresh[i].currentLine === null ? null : t.startLine === null ? null : fresh[i].currentStartLine,
+    }),
+  );
 }

@@ -18,7 +18,9 @@ import { toPullView, type PullLabel, type PullView } from "./view";
  * review that is not a plain comment counts; any "changes_requested" → changes_requested, else any
  * "approved" → approved, else a pending review request → review_required, else NULL.
  */
-const latestReviewIs = (state: string) => `EXISTS (SELECT 1 FROM "PullRequestReview" rv WHERE rv."pullRequestId" = p."id" AND rv."state" = '${state}'
+const latestReviewIs = (
+  state: string,
+) => `EXISTS (SELECT 1 FROM "PullRequestReview" rv WHERE rv."pullRequestId" = p."id" AND rv."state" = '${state}'
     AND NOT EXISTS (SELECT 1 FROM "PullRequestReview" later WHERE later."pullRequestId" = p."id" AND later."authorId" = rv."authorId" AND later."state" <> 'commented' AND later."createdAt" > rv."createdAt"))`;
 const REVIEW_DECISION_SQL = `CASE WHEN ${latestReviewIs("changes_requested")} THEN 'changes_requested'
     WHEN ${latestReviewIs("approved")} THEN 'approved'
@@ -47,7 +49,11 @@ export function pullColumnsSql(dialect: Dialect): string {
 }
 
 /** The list statement for `repoId` and `filter` (pure; exported for the benchmark). */
-export function pullsListSql(dialect: Dialect, repoId: string, filter: { state?: string; authorId?: string; limit: number; offset: number }): { text: string; params: unknown[] } {
+export function pullsListSql(
+  dialect: Dialect,
+  repoId: string,
+  filter: { state?: string; authorId?: string; limit: number; offset: number },
+): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
   const where = [`p."repoId" = ${sql.p(repoId)}`];
   if (filter.state) where.push(`p."state" = ${sql.p(filter.state)}`);
@@ -63,10 +69,26 @@ ORDER BY p."number" DESC`;
 
 /** A row of `pullColumnsSql` as the drivers return it. */
 export interface PullListRow {
-  id: string; number: unknown; title: string; body: string | null; state: string; sourceBranch: string; targetBranch: string;
-  headSha: string; baseSha: string; authorId: string | null; isDraft: unknown; createdAt: unknown; updatedAt: unknown;
-  mergedAt: unknown; closedAt: unknown; authorUsername: string | null; authorName: string | null; labels: unknown;
-  commentCount: unknown; reviewDecision: ReviewDecision | null;
+  id: string;
+  number: unknown;
+  title: string;
+  body: string | null;
+  state: string;
+  sourceBranch: string;
+  targetBranch: string;
+  headSha: string;
+  baseSha: string;
+  authorId: string | null;
+  isDraft: unknown;
+  createdAt: unknown;
+  updatedAt: unknown;
+  mergedAt: unknown;
+  closedAt: unknown;
+  authorUsername: string | null;
+  authorName: string | null;
+  labels: unknown;
+  commentCount: unknown;
+  reviewDecision: ReviewDecision | null;
 }
 
 /** A list row: the spec's pull request plus `commentCount` (submitted, not deleted) and `reviewDecision` (extensions). */
@@ -79,11 +101,23 @@ const optionalIso = (v: unknown): string | null => (v === null || v === undefine
 export function pullRowToView(r: PullListRow): PullListItem {
   const labels = (typeof r.labels === "string" ? JSON.parse(r.labels) : (r.labels ?? [])) as PullLabel[];
   const view = toPullView({
-    id: r.id, number: Number(r.number), title: r.title, body: r.body, state: r.state, sourceBranch: r.sourceBranch, targetBranch: r.targetBranch,
-    headSha: r.headSha, baseSha: r.baseSha, authorId: r.authorId,
+    id: r.id,
+    number: Number(r.number),
+    title: r.title,
+    body: r.body,
+    state: r.state,
+    sourceBranch: r.sourceBranch,
+    targetBranch: r.targetBranch,
+    headSha: r.headSha,
+    baseSha: r.baseSha,
+    authorId: r.authorId,
     author: r.authorId && r.authorUsername ? { id: r.authorId, username: r.authorUsername, name: r.authorName } : null,
     labels: labels.filter((l) => l && l.id).map((label) => ({ label })),
-    isDraft: boolOf(r.isDraft), createdAt: isoOf(r.createdAt), updatedAt: isoOf(r.updatedAt), mergedAt: optionalIso(r.mergedAt), closedAt: optionalIso(r.closedAt),
+    isDraft: boolOf(r.isDraft),
+    createdAt: isoOf(r.createdAt),
+    updatedAt: isoOf(r.updatedAt),
+    mergedAt: optionalIso(r.mergedAt),
+    closedAt: optionalIso(r.closedAt),
   });
   return { ...view, commentCount: Number(r.commentCount ?? 0), reviewDecision: r.reviewDecision ?? null };
 }

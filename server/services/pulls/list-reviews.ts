@@ -13,6 +13,11 @@ export const MAX_REVIEWS = 1_000;
 
 export async function listReviews(db: Db, repo: Pick<ReviewRepo, "id">, prId: string): Promise<ReviewView[]> {
   const pr = await loadPull(db, repo, prId);
-  const rows = await db.pullRequestReview.findMany({ where: { pullRequestId: pr.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: reviewInclude, take: MAX_REVIEWS });
+  const rows = await db.pullRequestReview.findMany({
+    where: { pullRequestId: pr.id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    include: reviewInclude,
+    take: MAX_REVIEWS,
+  });
   return rows.map((r) => toReviewView(r, pr.headSha));
 }

@@ -19,7 +19,16 @@ import { notifyPull, recordPullEvent } from "./events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { casDeleteRef, casUpdateRef, commitsInRange, commitTree, mergeTree, MergeError, type Identity, type RangeCommit } from "@/server/git/merge";
+import {
+  casDeleteRef,
+  casUpdateRef,
+  commitsInRange,
+  commitTree,
+  mergeTree,
+  MergeError,
+  type Identity,
+  type RangeCommit,
+} from "@/server/git/merge";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
 import { getConfig } from "@/server/config";
@@ -56,7 +65,8 @@ export function squashMessage(title: string, number: number, commits: RangeCommi
   const coAuthors = new Map<string, string>();
   for (const c of commits) {
     const email = c.authorEmail.toLowerCase();
-    if (email !== author.email.toLowerCase() && !coAuthors.has(email)) coAuthors.set(email, `Co-authored-by: ${c.authorName} <${c.authorEmail}>`);
+    if (email !== author.email.toLowerCase() && !coAuthors.has(email))
+      coAuthors.set(email, `Co-authored-by: ${c.authorName} <${c.authorEmail}>`);
   }
   let message = custom ?? `${title} (#${number})\n\n${commits.map((c) => `* ${c.message.split("\n")[0]}`).join("\n")}`;
   const trailers = [...coAuthors.values()].filter((t) => !message.includes(t));
@@ -72,13 +82,23 @@ export function squashMessage(title: string, number: number, commits: RangeCommi
  * checkMergeability error; or it changed meanwhile), CONFLICT (the target branch moved, or a
  * rebase stopped at a commit: named with its files).
  */
-export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRepo, prId: string, opts: MergeOptions = {}): Promise<MergedPull> {
+export async function mergePullRequest(
+  db: Db,
+  actor: Actor,
+  repo: AuthorizedRepo,
+  prId: string,
+  opts: MergeOptions = {},
+): Promise<MergedPull> {
   if (!atLeast(repo.permission, "write")) throw new AppError("FORBIDDEN", "merging needs write permission on the repository");
   const strategy = opts.strategy ?? "merge";
   // one query: the row, what the response shows (author, labels) and what the message needs
   const pr = await db.pullRequest.findFirst({
     where: { id: prId, repoId: repo.id },
-    include: { ...pullViewInclude, author: { select: { id: true, username: true, name: true, email: true } }, sourceRepo: { select: { owner: { select: { username: true } } } } },
+    include: {
+      ...pullViewInclude,
+      author: { select: { id: true, username: true, name: true, email: true } },
+      sourceRepo: { select: { owner: { select: { username: true } } } },
+    },
   });
   if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
   const state = await mergeabilityState(db, repo, pr);
@@ -93,17 +113,51 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
   let newSha: string;
   try {
     if (strategy === "rebase") {
-      const r = await rebaseOnto(repo.gitDir, { targetTip: tip, head: pr.headSha, committer: merger, workRoot: path.join(getConfig().dataDir, "tmp", "merge") });
-      if ("conflict" in r) throw new AppError("CONFLICT", `cannot rebase: commit ${r.conflict.commit.slice(0, 12)} does not apply on ${pr.targetBranch} (conflicts in ${r.conflict.paths.join(", ") || "the tree"}); use merge or squash, or rebase the branch yourself`);
-      if (r.sha === tip) throw new AppError("PRECONDITION_FAILED", `cannot merge: nothing to rebase: every commit of the head is already on ${pr.targetBranch}`);
+      const r = await rebaseOnto(repo.gitDir, {
+        targetTip: tip,
+        head: pr.headSha,
+        committer: merger,
+        workRoot: path.join(getConfig().dataDir, "tmp", "merge"),
+      });
+      if ("conflict" in r)
+        throw new AppError(
+          "CONFLICT",
+          `cannot rebase: commit ${r.conflict.commit.slice(0, 12)} does not apply on ${pr.targetBranch} (conflicts in ${r.conflict.paths.join(", ") || "the tree"}); use merge or squash, or rebase the branch yourself`,
+        );
+      if (r.sha === tip)
+        throw new AppError(
+          "PRECONDITION_FAILED",
+          `cannot merge: nothing to rebase: every commit of the head is already on ${pr.targetBranch}`,
+        );
       newSha = r.sha;
     } else {
       // the clean tree the mergeability check just computed, else merge-tree now
-      const [merged, commits] = await Promise.all([state.tree ? { tree: state.tree, conflicts: [] } : mergeTree(repo.gitDir, tip, pr.headSha), commitsP]);
-      if (merged.conflicts.length) throw new AppError("PRECONDITION_FAILED", `cannot merge: the merge has conflicts in ${merged.conflicts.length} file${merged.conflicts.length === 1 ? "" : "s"}`);
-      newSha = strategy === "squash"
-        ? await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip], author, committer: merger, message: squashMessage(pr.title, pr.number, commits, author, opts.message) })
-        : await commitTree(repo.gitDir, { tree: merged.tree, parents: [tip, pr.headSha], author: merger, committer: merger, message: opts.message ?? `Merge pull request #${pr.number} from ${pr.sourceRepo.owner.username}/${pr.sourceBranch}\n\n${pr.title}` });
+      const [merged, commits] = await Promise.all([
+        state.tree ? { tree: state.tree, conflicts: [] } : mergeTree(repo.gitDir, tip, pr.headSha),
+        commitsP,
+      ]);
+      if (merged.conflicts.length)
+        throw new AppError(
+          "PRECONDITION_FAILED",
+          `cannot merge: the merge has conflicts in ${merged.conflicts.length} file${merged.conflicts.length === 1 ? "" : "s"}`,
+        );
+      newSha =
+        strategy === "squash"
+          ? await commitTree(repo.gitDir, {
+              tree: merged.tree,
+              parents: [tip],
+              author,
+              committer: merger,
+              message: squashMessage(pr.title, pr.number, commits, author, opts.message),
+            })
+          : await commitTree(repo.gitDir, {
+              tree: merged.tree,
+              parents: [tip, pr.headSha],
+              author: merger,
+              committer: merger,
+              message:
+                opts.message ?? `Merge pull request #${pr.number} from ${pr.sourceRepo.owner.username}/${pr.sourceBranch}\n\n${pr.title}`,
+            });
     }
   } catch (e) {
     if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${e.message}`);
@@ -122,12 +176,23 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
         where: { id: pr.id, state: "open", isDraft: false, headSha: pr.headSha, targetBranch: pr.targetBranch, sourceDeleted: false },
         data: { state: "merged", mergedAt: now, updatedAt: now, mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy },
       });
-      if (claimed.count !== 1) throw new AppError("PRECONDITION_FAILED", "cannot merge: the pull request changed meanwhile (merged, closed or pushed to); check mergeability again");
-      await recordPullEvent(tx, pr.id, "merged", { strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha }, actor.user.id);
+      if (claimed.count !== 1)
+        throw new AppError(
+          "PRECONDITION_FAILED",
+          "cannot merge: the pull request changed meanwhile (merged, closed or pushed to); check mergeability again",
+        );
+      await recordPullEvent(
+        tx,
+        pr.id,
+        "merged",
+        { strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha },
+        actor.user.id,
+      );
       await restackChildren(tx, actor, pr, newSha);
       await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
       moved = await casUpdateRef(repo.gitDir, targetRef, newSha, tip, `merge pull request #${pr.number} (${strategy})`);
-      if (!moved) throw new AppError("CONFLICT", `the target branch "${pr.targetBranch}" moved while merging; check mergeability again and retry`);
+      if (!moved)
+        throw new AppError("CONFLICT", `the target branch "${pr.targetBranch}" moved while merging; check mergeability again and retry`);
     });
   } catch (e) {
     // the transaction did not commit: put the branch back if it was moved (CAS, so a later push is never undone)
@@ -145,13 +210,28 @@ export async function mergePullRequest(db: Db, actor: Actor, repo: AuthorizedRep
  * default branch, and still points at the merged head (CAS delete). Marks open pull requests
  * from that branch sourceDeleted with a `source_deleted` event. Returns whether it was deleted.
  */
-async function deleteSourceBranch(db: Db, actor: Actor, repo: AuthorizedRepo, pr: { id: string; repoId: string; sourceRepoId: string; sourceBranch: string; headSha: string }): Promise<boolean> {
+async function deleteSourceBranch(
+  db: Db,
+  actor: Actor,
+  repo: AuthorizedRepo,
+  pr: { id: string; repoId: string; sourceRepoId: string; sourceBranch: string; headSha: string },
+): Promise<boolean> {
   if (pr.sourceRepoId !== repo.id || pr.sourceBranch === repo.defaultBranch) return false;
   if (!(await casDeleteRef(repo.gitDir, `refs/heads/${pr.sourceBranch}`, pr.headSha))) return false;
   await inTransaction(db, async (tx) => {
-    const rows = await tx.pullRequest.findMany({ where: { sourceRepoId: repo.id, sourceBranch: pr.sourceBranch, OR: [{ id: pr.id }, { state: "open" }] }, select: { id: true } });
+    const rows = await tx.pullRequest.findMany({
+      where: { sourceRepoId: repo.id, sourceBranch: pr.sourceBranch, OR: [{ id: pr.id }, { state: "open" }] },
+      select: { id: true },
+    });
     await tx.pullRequest.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { sourceDeleted: true } });
-    await tx.pullRequestEvent.createMany({ data: rows.map((r) => ({ pullRequestId: r.id, type: "source_deleted", actorId: actor.user.id, data: JSON.stringify({ branch: pr.sourceBranch, headSha: pr.headSha }) })) });
+    await tx.pullRequestEvent.createMany({
+      data: rows.map((r) => ({
+        pullRequestId: r.id,
+        type: "source_deleted",
+        actorId: actor.user.id,
+        data: JSON.stringify({ branch: pr.sourceBranch, headSha: pr.headSha }),
+      })),
+    });
     for (const r of rows) notifyPull(tx, r.id, "source_deleted", actor.user.id);
   });
   return true;
@@ -179,13 +259,25 @@ const sideMeta = (s: ConflictSide | null) => (s ? { sha: s.sha, mode: s.mode, si
  * conflict on, with the three sides (server/git/merge-conflicts.ts bounds). Errors:
  * PRECONDITION_FAILED when the target branch is gone or the histories are unrelated.
  */
-export async function getConflicts(db: Db, repo: AuthorizedRepo, prId: string): Promise<{ hasConflicts: boolean; files: ConflictFileView[]; truncated: boolean }> {
+export async function getConflicts(
+  db: Db,
+  repo: AuthorizedRepo,
+  prId: string,
+): Promise<{ hasConflicts: boolean; files: ConflictFileView[]; truncated: boolean }> {
   const pr = await loadPull(db, repo, prId);
   const tip = (await branchTips(repo.gitDir, [pr.targetBranch])).get(pr.targetBranch);
   if (!tip) throw new AppError("PRECONDITION_FAILED", `the target branch "${pr.targetBranch}" no longer exists`);
   try {
     const d = await getConflictDetails(repo.gitDir, tip, pr.headSha);
-    const files = d.files.map((f) => ({ path: f.path, ours: f.ours?.content ?? null, theirs: f.theirs?.content ?? null, base: f.base?.content ?? null, isBinary: f.isBinary, kind: f.kind, sides: { ours: sideMeta(f.ours), theirs: sideMeta(f.theirs), base: sideMeta(f.base) } }));
+    const files = d.files.map((f) => ({
+      path: f.path,
+      ours: f.ours?.content ?? null,
+      theirs: f.theirs?.content ?? null,
+      base: f.base?.content ?? null,
+      isBinary: f.isBinary,
+      kind: f.kind,
+      sides: { ours: sideMeta(f.ours), theirs: sideMeta(f.theirs), base: sideMeta(f.base) },
+    }));
     return { hasConflicts: files.length > 0, files, truncated: d.filesTruncated };
   } catch (e) {
     if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", e.message);

@@ -44,9 +44,16 @@ export interface MergeabilityState extends Mergeability {
 const TREE_TTL_MS = 60 * 60 * 1000;
 
 /** The bare repository of the pull request's source (the target's own when not a fork). */
-async function sourceGitDir(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: Pick<PullRequest, "sourceRepoId">): Promise<string | null> {
+async function sourceGitDir(
+  db: Db,
+  repo: Pick<AuthorizedRepo, "id" | "gitDir">,
+  pr: Pick<PullRequest, "sourceRepoId">,
+): Promise<string | null> {
   if (pr.sourceRepoId === repo.id) return repo.gitDir;
-  const src = await db.repository.findUnique({ where: { id: pr.sourceRepoId }, select: { name: true, owner: { select: { username: true } } } });
+  const src = await db.repository.findUnique({
+    where: { id: pr.sourceRepoId },
+    select: { name: true, owner: { select: { username: true } } },
+  });
   return src ? repoGitDir(src.owner.username, src.name) : null;
 }
 
@@ -69,14 +76,29 @@ export function forgetMergeability(pullRequestId?: string): void {
   else recent.clear();
 }
 
-type CacheRow = { baseTip: string; headSha: string; canMerge: unknown; conflicts: string; aheadBy: unknown; behindBy: unknown; error: string | null };
+type CacheRow = {
+  baseTip: string;
+  headSha: string;
+  canMerge: unknown;
+  conflicts: string;
+  aheadBy: unknown;
+  behindBy: unknown;
+  error: string | null;
+};
 const CACHE_COLUMNS = `"baseTip", "headSha", "canMerge", "conflicts", "aheadBy", "behindBy", "error"`;
 const CACHE_SQL = {
   sqlite: `SELECT ${CACHE_COLUMNS} FROM "PullRequestMergeability" WHERE "pullRequestId" = ?`,
   postgresql: `SELECT ${CACHE_COLUMNS} FROM "PullRequestMergeability" WHERE "pullRequestId" = $1`,
 };
 
-const closedAnswer = (error: string): MergeabilityState => ({ canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error, targetTip: null });
+const closedAnswer = (error: string): MergeabilityState => ({
+  canMerge: false,
+  conflicts: [],
+  behindBy: 0,
+  aheadBy: 0,
+  error,
+  targetTip: null,
+});
 
 /**
  * Mergeability of pull request `pr` of `repo` (its target repository), with the target tip used.
@@ -96,7 +118,8 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
   const targetTip = targetTips.get(pr.targetBranch) ?? null;
   if (!targetTip) return closedAnswer(`the target branch "${pr.targetBranch}" no longer exists`);
   const sourceExists = (sourceTips ?? targetTips).has(pr.sourceBranch);
-  if (pr.sourceDeleted || !srcDir || !sourceExists) return { ...closedAnswer(`the source branch "${pr.sourceBranch}" was deleted`), targetTip };
+  if (pr.sourceDeleted || !srcDir || !sourceExists)
+    return { ...closedAnswer(`the source branch "${pr.sourceBranch}" was deleted`), targetTip };
 
   const key = `${targetTip} ${pr.headSha}`;
   const remembered = recent.get(pr.id);
@@ -107,7 +130,13 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
   // polling's hot path after a restart or in another process: one primary-key read (read.ts)
   const [cached] = await readRows<CacheRow>(db, CACHE_SQL[getConfig().provider], [pr.id]);
   if (cached && cached.baseTip === targetTip && cached.headSha === pr.headSha) {
-    const answer: MergeabilityState = { canMerge: boolOf(cached.canMerge), conflicts: JSON.parse(cached.conflicts) as string[], behindBy: Number(cached.behindBy), aheadBy: Number(cached.aheadBy), targetTip };
+    const answer: MergeabilityState = {
+      canMerge: boolOf(cached.canMerge),
+      conflicts: JSON.parse(cached.conflicts) as string[],
+      behindBy: Number(cached.behindBy),
+      aheadBy: Number(cached.aheadBy),
+      targetTip,
+    };
     if (cached.error) answer.error = cached.error;
     const { targetTip: _t, ...plain } = answer;
     remember(pr.id, key, plain);
@@ -125,10 +154,15 @@ async function computeMergeability(gitDir: string, targetTip: string, head: stri
   try {
     const check = await checkMerge(gitDir, targetTip, head);
     const base = { conflicts: check.conflicts, behindBy: check.behindBy, aheadBy: check.aheadBy };
-    if (check.aheadBy === 0) return { ...base, canMerge: false, error: "nothing to merge: the target branch already contains every commit of the head" };
+    if (check.aheadBy === 0)
+      return { ...base, canMerge: false, error: "nothing to merge: the target branch already contains every commit of the head" };
     if (check.conflicts.length) {
       const n = check.conflicts.length;
-      return { ...base, canMerge: false, error: `the merge has conflicts in ${n}${check.conflictsTruncated ? "+" : ""} file${n === 1 ? "" : "s"}` };
+      return {
+        ...base,
+        canMerge: false,
+        error: `the merge has conflicts in ${n}${check.conflictsTruncated ? "+" : ""} file${n === 1 ? "" : "s"}`,
+      };
     }
     return { ...base, canMerge: true, tree: check.tree };
   } catch (e) {
@@ -139,9 +173,20 @@ async function computeMergeability(gitDir: string, targetTip: string, head: stri
 
 /** Writes the cache row; a concurrent writer of the same row wins silently (the answer is the same). */
 async function saveCache(db: Db, pullRequestId: string, baseTip: string, headSha: string, m: Mergeability): Promise<void> {
-  const data = { baseTip, headSha, canMerge: m.canMerge, conflicts: JSON.stringify(m.conflicts), aheadBy: m.aheadBy, behindBy: m.behindBy, error: m.error ?? null, checkedAt: new Date() };
+  const data = {
+    baseTip,
+    headSha,
+    canMerge: m.canMerge,
+    conflicts: JSON.stringify(m.conflicts),
+    aheadBy: m.aheadBy,
+    behindBy: m.behindBy,
+    error: m.error ?? null,
+    checkedAt: new Date(),
+  };
   try {
-    await inTransaction(db, (tx) => tx.pullRequestMergeability.upsert({ where: { pullRequestId }, create: { pullRequestId, ...data }, update: data }));
+    await inTransaction(db, (tx) =>
+      tx.pullRequestMergeability.upsert({ where: { pullRequestId }, create: { pullRequestId, ...data }, update: data }),
+    );
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (!(e instanceof Error && /conflicted|not found/.test(e.message)) && code !== "P2002" && code !== "P2003") throw e;
@@ -160,7 +205,10 @@ export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" 
  * → nothing to do. Safe to run twice (jobs are delivered at least once).
  */
 export async function refreshMergeability(db: Db, prId: string): Promise<void> {
-  const pr = await db.pullRequest.findUnique({ where: { id: prId }, include: { repo: { select: { name: true, owner: { select: { username: true } } } } } });
+  const pr = await db.pullRequest.findUnique({
+    where: { id: prId },
+    include: { repo: { select: { name: true, owner: { select: { username: true } } } } },
+  });
   if (!pr || pr.state !== "open") return;
   const { repo, ...row } = pr;
   await checkMergeability(db, { id: row.repoId, gitDir: repoGitDir(repo.owner.username, repo.name) }, row);

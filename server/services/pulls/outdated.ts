@@ -50,7 +50,13 @@ const UNCHANGED: FileChange = { gone: false, deleted: new Set(), insertedBefore:
 /** The change of `file` (from a diff whose old side names the thread's path). Pure. */
 export function fileChange(file: DiffFile | undefined, path: string): FileChange {
   if (!file) return UNCHANGED;
-  if (file.status === "deleted" || file.newPath !== path || file.isBinary || file.isSubmodule || (file.truncated && file.hunks.length === 0)) {
+  if (
+    file.status === "deleted" ||
+    file.newPath !== path ||
+    file.isBinary ||
+    file.isSubmodule ||
+    (file.truncated && file.hunks.length === 0)
+  ) {
     return { ...UNCHANGED, gone: true };
   }
   const c: FileChange = { gone: false, deleted: new Set(), insertedBefore: [], hunks: [], context: new Map() };
@@ -110,7 +116,10 @@ async function changesOf(gitDir: string, from: string, to: string, paths: string
   if (missing.length) {
     const diff = await diffTrees(gitDir, from, to, { paths: missing });
     for (const p of missing) {
-      const c = fileChange(diff.files.find((f) => f.oldPath === p), p);
+      const c = fileChange(
+        diff.files.find((f) => f.oldPath === p),
+        p,
+      );
       remember(`${gitDir}\0${from}\0${to}\0${p}`, c);
       out.set(p, c);
     }
@@ -127,7 +136,11 @@ export async function threadFreshness(gitDir: string, base: string, headSha: str
   const result: Freshness[] = threads.map(() => ({ outdated: true, currentStartLine: null, currentLine: null }));
   const mergeBases = new Map<string, Promise<string | null>>();
   const mb = (sha: string) => {
-    if (!mergeBases.has(sha)) mergeBases.set(sha, mergeBase(gitDir, base, sha).catch(() => null));
+    if (!mergeBases.has(sha))
+      mergeBases.set(
+        sha,
+        mergeBase(gitDir, base, sha).catch(() => null),
+      );
     return mergeBases.get(sha)!;
   };
   // group threads by the (from, to) range their side compares
@@ -155,7 +168,8 @@ export async function threadFreshness(gitDir: string, base: string, headSha: str
       } catch {
         return; // a commit git cannot read: outdated
       }
-      for (const i of g.members) result[i] = freshnessOf(changes.get(threads[i].path) ?? UNCHANGED, threads[i].startLine, threads[i].endLine);
+      for (const i of g.members)
+        result[i] = freshnessOf(changes.get(threads[i].path) ?? UNCHANGED, threads[i].startLine, threads[i].endLine);
     }),
   );
   return result;

@@ -31,5 +31,8 @@ export async function recentlyPushedBranches(db: Db, repo: AuthorizedRepo, now =
     select: { sourceBranch: true },
   });
   const taken = new Set(open.map((p) => p.sourceBranch));
-  return candidates.filter((b) => !taken.has(b.name)).slice(0, limit).map((b) => ({ name: b.name, pushedAt: new Date(b.updatedAt).toISOString() }));
+  return candidates
+    .filter((b) => !taken.has(b.name))
+    .slice(0, limit)
+    .map((b) => ({ name: b.name, pushedAt: new Date(b.updatedAt).toISOString() }));
 }

@@ -18,14 +18,26 @@ import { commentInclude, recordOf, toThreadView, type PullThreadView } from "./c
  * (without replies or freshness). UNAUTHORIZED, NOT_FOUND, FORBIDDEN; BAD_REQUEST for a reply
  * or a general comment.
  */
-export async function setThreadResolved(db: Db, caller: Actor | null, repo: ReviewRepo, commentId: string, resolved: boolean): Promise<PullThreadView> {
+export async function setThreadResolved(
+  db: Db,
+  caller: Actor | null,
+  repo: ReviewRepo,
+  commentId: string,
+  resolved: boolean,
+): Promise<PullThreadView> {
   const actor = requireActor(caller);
   const c = await loadComment(db, repo.id, commentId, actor.user.id);
-  if (c.replyToId !== null) throw new AppError("BAD_REQUEST", `this comment is a reply: resolve its thread through the first comment (${c.replyToId})`);
-  if (c.authorId !== actor.user.id && !canWrite(repo)) throw forbidden("only the thread's author or someone with write permission can resolve or unresolve it");
+  if (c.replyToId !== null)
+    throw new AppError("BAD_REQUEST", `this comment is a reply: resolve its thread through the first comment (${c.replyToId})`);
+  if (c.authorId !== actor.user.id && !canWrite(repo))
+    throw forbidden("only the thread's author or someone with write permission can resolve or unresolve it");
   if (c.path === null) throw new AppError("BAD_REQUEST", "only inline review threads can be resolved; this is a general comment");
   const row = await inTransaction(db, async (tx) => {
-    if (resolved) await tx.pullRequestComment.updateMany({ where: { id: c.id, resolvedAt: null }, data: { resolvedAt: new Date(), resolvedById: actor.user.id } });
+    if (resolved)
+      await tx.pullRequestComment.updateMany({
+        where: { id: c.id, resolvedAt: null },
+        data: { resolvedAt: new Date(), resolvedById: actor.user.id },
+      });
     else await tx.pullRequestComment.updateMany({ where: { id: c.id }, data: { resolvedAt: null, resolvedById: null } });
     return tx.pullRequestComment.findUnique({ where: { id: c.id }, include: commentInclude });
   });

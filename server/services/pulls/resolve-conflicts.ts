@@ -62,10 +62,16 @@ function checkFiles(conflicts: ConflictFile[], given: Map<string, string>): void
   if (extra.length) throw bad(`not conflicted, so not part of a resolution: ${extra.slice(0, 10).join(", ")}`);
   for (const f of conflicts) {
     if (f.isBinary) throw refused(`"${f.path}" is a binary file: resolve this conflict on your machine`);
-    if (f.kind !== "content" && f.kind !== "add/add") throw refused(`"${f.path}" conflicts as ${f.kind === "delete/modify" ? "deleted on one side, changed on the other" : "a rename or a file/folder clash"}: resolve it on your machine`);
+    if (f.kind !== "content" && f.kind !== "add/add")
+      throw refused(
+        `"${f.path}" conflicts as ${f.kind === "delete/modify" ? "deleted on one side, changed on the other" : "a rename or a file/folder clash"}: resolve it on your machine`,
+      );
   }
   const missing = conflicts.filter((f) => !given.has(f.path)).map((f) => f.path);
-  if (missing.length) throw bad(`every conflicted file must be resolved; missing: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? `, and ${missing.length - 10} more` : ""}`);
+  if (missing.length)
+    throw bad(
+      `every conflicted file must be resolved; missing: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? `, and ${missing.length - 10} more` : ""}`,
+    );
   const marked = conflicts.filter((f) => hasConflictMarkers(given.get(f.path)!)).map((f) => f.path);
   if (marked.length) throw bad(`conflict markers remain in ${marked.join(", ")}: remove every <<<<<<<, ======= and >>>>>>> block first`);
 }
@@ -78,10 +84,26 @@ function checkFiles(conflicts: ConflictFile[], given: Map<string, string>): void
  * (closed or merged, source deleted, no conflicts, a conflict that needs a local merge),
  * CONFLICT (the source branch moved: nothing was committed).
  */
-export async function resolveConflicts(db: Db, actor: Actor | null, repo: AuthorizedRepo, prId: string, input: ResolveConflictsInput): Promise<ResolvedConflicts> {
+export async function resolveConflicts(
+  db: Db,
+  actor: Actor | null,
+  repo: AuthorizedRepo,
+  prId: string,
+  input: ResolveConflictsInput,
+): Promise<ResolvedConflicts> {
   const pr = await db.pullRequest.findFirst({
     where: { id: prId, repoId: repo.id },
-    select: { id: true, number: true, state: true, sourceRepoId: true, sourceBranch: true, targetBranch: true, headSha: true, sourceDeleted: true, sourceRepo: { select: { name: true, owner: { select: { username: true } } } } },
+    select: {
+      id: true,
+      number: true,
+      state: true,
+      sourceRepoId: true,
+      sourceBranch: true,
+      targetBranch: true,
+      headSha: true,
+      sourceDeleted: true,
+      sourceRepo: { select: { name: true, owner: { select: { username: true } } } },
+    },
   });
   if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
   const sourceGitDir = await authorizeSource(db, actor, repo, pr, "resolving conflicts");
@@ -102,12 +124,17 @@ export async function resolveConflicts(db: Db, actor: Actor | null, repo: Author
   const head = await readRef(sourceGitDir, branchRef);
   if (!head) throw refused(`the source branch "${pr.sourceBranch}" was deleted`);
   if (head !== pr.headSha || head !== input.expectedHeadSha) {
-    throw new AppError("CONFLICT", `the source branch "${pr.sourceBranch}" moved (it is at ${head.slice(0, 12)}, you resolved ${input.expectedHeadSha.slice(0, 12)}); reload and resolve again`);
+    throw new AppError(
+      "CONFLICT",
+      `the source branch "${pr.sourceBranch}" moved (it is at ${head.slice(0, 12)}, you resolved ${input.expectedHeadSha.slice(0, 12)}); reload and resolve again`,
+    );
   }
   const targetTip = (await branchTips(repo.gitDir, [pr.targetBranch])).get(pr.targetBranch);
   if (!targetTip) throw refused(`the target branch "${pr.targetBranch}" no longer exists`);
   if ((await runGit(["cat-file", "-e", `${targetTip}^{commit}`], { gitDir: sourceGitDir })).code !== 0) {
-    throw refused(`the target branch's commit is not in the source repository; merge ${pr.targetBranch} into ${pr.sourceBranch} on your machine`);
+    throw refused(
+      `the target branch's commit is not in the source repository; merge ${pr.targetBranch} into ${pr.sourceBranch} on your machine`,
+    );
   }
 
   // step 4: merging the target into the head, as `git merge <target>` on the source branch would
@@ -123,7 +150,11 @@ export async function resolveConflicts(db: Db, actor: Actor | null, repo: Author
   checkFiles(details.files, given);
 
   // step 5: the resolved tree and the merge commit
-  const changes = details.files.map((f) => ({ path: f.path, mode: f.ours?.mode ?? f.theirs?.mode ?? "100644", content: Buffer.from(given.get(f.path)!, "utf8") }));
+  const changes = details.files.map((f) => ({
+    path: f.path,
+    mode: f.ours?.mode ?? f.theirs?.mode ?? "100644",
+    content: Buffer.from(given.get(f.path)!, "utf8"),
+  }));
   const tree = await writeTreeWithChanges(sourceGitDir, details.tree, changes);
   const who = identityOf(user);
   const sameRepo = pr.sourceRepoId === repo.id;
@@ -132,7 +163,10 @@ export async function resolveConflicts(db: Db, actor: Actor | null, repo: Author
 
   // step 6: compare-and-swap
   if (!(await casUpdateRef(sourceGitDir, branchRef, commitSha, head, "resolve conflicts"))) {
-    throw new AppError("CONFLICT", `the source branch "${pr.sourceBranch}" moved while resolving; nothing was committed: reload and resolve again`);
+    throw new AppError(
+      "CONFLICT",
+      `the source branch "${pr.sourceBranch}" moved while resolving; nothing was committed: reload and resolve again`,
+    );
   }
   // step 7: as any push; logs its own failures
   await recordPush(db, pr.sourceRepoId, sourceGitDir, [{ ref: branchRef, oldSha: head, newSha: commitSha }], user.id);

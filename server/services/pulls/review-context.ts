@@ -43,10 +43,12 @@ export async function pullBases(repo: ReviewRepo, pr: PullRow, head: string): Pr
  * request's own head is missing from the repository.
  */
 export async function assertCommitOfPull(repo: ReviewRepo, pr: PullRow, commitSha: string): Promise<void> {
-  const refuse = (why: string) => new AppError("BAD_REQUEST", `commit ${commitSha.slice(0, 10)} is not a commit of pull request #${pr.number}: ${why}`);
+  const refuse = (why: string) =>
+    new AppError("BAD_REQUEST", `commit ${commitSha.slice(0, 10)} is not a commit of pull request #${pr.number}: ${why}`);
   if (commitSha === pr.headSha) {
     // not NOT_FOUND: that answer means "no such pull request or no access" (as services/diff pullRange)
-    if (!(await resolveCommit(repo.gitDir, commitSha))) throw new AppError("CONFLICT", `head commit ${commitSha.slice(0, 10)} of pull request #${pr.number} is missing from the repository`);
+    if (!(await resolveCommit(repo.gitDir, commitSha)))
+      throw new AppError("CONFLICT", `head commit ${commitSha.slice(0, 10)} of pull request #${pr.number} is missing from the repository`);
     return;
   }
   if (!(await resolveCommit(repo.gitDir, commitSha))) throw refuse("no such commit in the repository");

@@ -11,9 +11,15 @@ import { sha, uuid } from "./schemas";
 export const MAX_BODY = 65_536;
 
 const lineNo = (field: string) =>
-  z.number({ error: `${field} must be a number` }).int(`${field} must be an integer`).min(1, `${field} is at least 1`).max(10_000_000, `${field} is too large`);
+  z
+    .number({ error: `${field} must be a number` })
+    .int(`${field} must be an integer`)
+    .min(1, `${field} is at least 1`)
+    .max(10_000_000, `${field} is too large`);
 
-export const reviewState = z.enum(["approved", "changes_requested", "commented"], { error: "state must be one of approved, changes_requested, commented" });
+export const reviewState = z.enum(["approved", "changes_requested", "commented"], {
+  error: "state must be one of approved, changes_requested, commented",
+});
 export type ReviewState = z.infer<typeof reviewState>;
 
 export const side = z.enum(["LEFT", "RIGHT"], { error: "side must be LEFT or RIGHT" });

@@ -17,11 +17,31 @@ export interface ReviewView {
 }
 
 /** Maps a review row (author loaded, comments counted) against the current head. */
-export function toReviewView(r: { id: string; author: PullUser | null; state: string; body: string | null; commitSha: string; createdAt: Date; _count: { comments: number } }, headSha: string): ReviewView {
+export function toReviewView(
+  r: {
+    id: string;
+    author: PullUser | null;
+    state: string;
+    body: string | null;
+    commitSha: string;
+    createdAt: Date;
+    _count: { comments: number };
+  },
+  headSha: string,
+): ReviewView {
   return {
-    id: r.id, author: r.author, state: r.state as ReviewState, body: r.body, commitSha: r.commitSha,
-    isStale: r.commitSha !== headSha, createdAt: r.createdAt.toISOString(), commentCount: r._count.comments,
+    id: r.id,
+    author: r.author,
+    state: r.state as ReviewState,
+    body: r.body,
+    commitSha: r.commitSha,
+    isStale: r.commitSha !== headSha,
+    createdAt: r.createdAt.toISOString(),
+    commentCount: r._count.comments,
   };
 }
 
-export const reviewInclude = { author: { select: { id: true, username: true, name: true, isBot: true } }, _count: { select: { comments: true } } } as const;
+export const reviewInclude = {
+  author: { select: { id: true, username: true, name: true, isBot: true } },
+  _count: { select: { comments: true } },
+} as const;

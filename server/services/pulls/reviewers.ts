@@ -37,15 +37,27 @@ export interface ReviewerView {
 const userSelect = { id: true, username: true, name: true } as const;
 
 function openOnly(pr: PullRow): void {
-  if (pr.state !== "open") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: reviews can only be requested on an open pull request`);
+  if (pr.state !== "open")
+    throw new AppError(
+      "PRECONDITION_FAILED",
+      `pull request #${pr.number} is ${pr.state}: reviews can only be requested on an open pull request`,
+    );
 }
 
 /** pulls.reviewers {prId} → requested reviewers (oldest request first), then everyone else who reviewed (latest review first); the author is never listed. Three statements. */
 export async function listReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: string): Promise<ReviewerView[]> {
   const pr = await loadPull(db, repo, prId);
   const [requests, reviews] = await Promise.all([
-    db.pullRequestReviewRequest.findMany({ where: { pullRequestId: pr.id }, orderBy: { createdAt: "asc" }, select: { reviewer: { select: userSelect } } }),
-    db.pullRequestReview.findMany({ where: { pullRequestId: pr.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, state: true, commitSha: true, createdAt: true, author: { select: userSelect } } }),
+    db.pullRequestReviewRequest.findMany({
+      where: { pullRequestId: pr.id },
+      orderBy: { createdAt: "asc" },
+      select: { reviewer: { select: userSelect } },
+    }),
+    db.pullRequestReview.findMany({
+      where: { pullRequestId: pr.id },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true, state: true, commitSha: true, createdAt: true, author: { select: userSelect } },
+    }),
   ]);
   const latest = new Map<string, { user: PullUser; review: (typeof reviews)[number] }>();
   for (const r of reviews) {
@@ -57,12 +69,19 @@ export async function listReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: 
   const view = (user: PullUser, requested: boolean): ReviewerView => {
     const r = latest.get(user.id)?.review;
     return {
-      user, requested, state: (r?.state as ReviewState) ?? null, reviewId: r?.id ?? null, commitSha: r?.commitSha ?? null,
-      isStale: r ? r.commitSha !== pr.headSha : false, reviewedAt: r?.createdAt.toISOString() ?? null,
+      user,
+      requested,
+      state: (r?.state as ReviewState) ?? null,
+      reviewId: r?.id ?? null,
+      commitSha: r?.commitSha ?? null,
+      isStale: r ? r.commitSha !== pr.headSha : false,
+      reviewedAt: r?.createdAt.toISOString() ?? null,
     };
   };
   const requestedIds = new Set(requests.map((q) => q.reviewer.id));
-  const others = [...latest.values()].filter((x) => !requestedIds.has(x.user.id)).sort((a, b) => b.review.createdAt.getTime() - a.review.createdAt.getTime());
+  const others = [...latest.values()]
+    .filter((x) => !requestedIds.has(x.user.id))
+    .sort((a, b) => b.review.createdAt.getTime() - a.review.createdAt.getTime());
   return [...requests.map((q) => view(q.reviewer, true)), ...others.map((x) => view(x.user, false))];
 }
 
@@ -70,7 +89,10 @@ export async function listReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: 
 export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId: string, reviewerId: string): Promise<ReviewerView[]> {
   const pr = await loadPull(db, repo, prId);
   openOnly(pr);
-  const reviewer = await db.user.findUnique({ where: { id: reviewerId }, select: { ...userSelect, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } } });
+  const reviewer = await db.user.findUnique({
+    where: { id: reviewerId },
+    select: { ...userSelect, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } },
+  });
   if (!reviewer) throw notFound("user");
   if (reviewer.id === pr.authorId) throw new AppError("BAD_REQUEST", "the pull request's author cannot be requested to review it");
   if (!atLeast(permissionOf(repo, reviewer, reviewer.collaborations[0]?.role ?? null), "read")) {
@@ -91,7 +113,13 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
 }
 
 /** pulls.removeReviewRequest {prId, reviewerId} → the reviewers. PRECONDITION_FAILED (not open). */
-export async function removeReviewRequest(db: Db, actor: Actor, repo: ReviewRepo, prId: string, reviewerId: string): Promise<ReviewerView[]> {
+export async function removeReviewRequest(
+  db: Db,
+  actor: Actor,
+  repo: ReviewRepo,
+  prId: string,
+  reviewerId: string,
+): Promise<ReviewerView[]> {
   const pr = await loadPull(db, repo, prId);
   openOnly(pr);
   await inTransaction(db, async (tx) => {

@@ -61,7 +61,15 @@ export function reviewFilesOf(files: DiffFile[], sizes: ReadonlyMap<string, numb
       }
     }
     const size = f.newSha ? sizes.get(f.newSha) : undefined;
-    return { path: f.newPath, status: f.status, isBinary: f.isBinary, additions: f.additions, deletions: f.deletions, added, ...(size !== undefined ? { size } : {}) };
+    return {
+      path: f.newPath,
+      status: f.status,
+      isBinary: f.isBinary,
+      additions: f.additions,
+      deletions: f.deletions,
+      added,
+      ...(size !== undefined ? { size } : {}),
+    };
   });
 }
 
@@ -79,7 +87,10 @@ async function binarySizes(gitDir: string, files: DiffFile[]): Promise<Map<strin
 }
 
 async function fail(db: Db, runId: string, prId: string, attempts: number, message: string): Promise<void> {
-  const r = await db.pullRequestAiReview.updateMany({ where: { id: runId, status: "running", attempts }, data: { status: "failed", error: message.slice(0, 1000) } });
+  const r = await db.pullRequestAiReview.updateMany({
+    where: { id: runId, status: "running", attempts },
+    data: { status: "failed", error: message.slice(0, 1000) },
+  });
   if (r.count) notifyPull(db, prId, "ai_review", null);
 }
 
@@ -91,11 +102,20 @@ export async function runAiReview(db: Db, runId: string, opts: RunAiReviewOption
   const run = await db.pullRequestAiReview.findUnique({ where: { id: runId } });
   if (!run || run.status === "done" || run.status === "failed") return;
   const attempts = run.attempts + 1;
-  const claimed = await db.pullRequestAiReview.updateMany({ where: { id: runId, status: { in: ["queued", "running"] }, attempts: run.attempts }, data: { status: "running", attempts } });
+  const claimed = await db.pullRequestAiReview.updateMany({
+    where: { id: runId, status: { in: ["queued", "running"] }, attempts: run.attempts },
+    data: { status: "running", attempts },
+  });
   if (claimed.count === 0) return; // another attempt claimed it meanwhile
   notifyPull(db, run.pullRequestId, "ai_review", null);
   if (attempts > MAX_ATTEMPTS) {
-    return fail(db, runId, run.pullRequestId, attempts, `the review stopped before finishing ${MAX_ATTEMPTS} times (the server restarted or crashed during it); re-run it`);
+    return fail(
+      db,
+      runId,
+      run.pullRequestId,
+      attempts,
+      `the review stopped before finishing ${MAX_ATTEMPTS} times (the server restarted or crashed during it); re-run it`,
+    );
   }
   try {
     await review(db, run, attempts, opts);
@@ -111,7 +131,10 @@ export async function runAiReview(db: Db, runId: string, opts: RunAiReviewOption
 type RunRow = NonNullable<Awaited<ReturnType<Db["pullRequestAiReview"]["findUnique"]>>>;
 
 async function review(db: Db, run: RunRow, attempts: number, opts: RunAiReviewOptions): Promise<void> {
-  const pr = await db.pullRequest.findUnique({ where: { id: run.pullRequestId }, include: { repo: { select: { name: true, owner: { select: { username: true } } } } } });
+  const pr = await db.pullRequest.findUnique({
+    where: { id: run.pullRequestId },
+    include: { repo: { select: { name: true, owner: { select: { username: true } } } } },
+  });
   if (!pr) throw new AppError("NOT_FOUND", "the pull request no longer exists");
   if (pr.state !== "open") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} was ${pr.state} before the review ran`);
   const gitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
@@ -121,7 +144,10 @@ async function review(db: Db, run: RunRow, attempts: number, opts: RunAiReviewOp
   const base = await pullBase({ gitDir }, pr);
   const diff = await diffThreeDot(gitDir, base, run.headSha);
   const input = { files: reviewFilesOf(diff.files, await binarySizes(gitDir, diff.files)), totalFiles: diff.totalFiles };
-  const result = engine.kind === "model" ? await reviewWithModel(engine, input, diff.files, AbortSignal.timeout(MODEL_TIMEOUT_MS)) : reviewLocally(input);
+  const result =
+    engine.kind === "model"
+      ? await reviewWithModel(engine, input, diff.files, AbortSignal.timeout(MODEL_TIMEOUT_MS))
+      : reviewLocally(input);
 
   const inline = result.findings.filter((f): f is Finding & { path: string; line: number } => f.path !== null && f.line !== null);
   const byPath = new Map(diff.files.map((f) => [f.newPath, f]));
@@ -130,21 +156,37 @@ async function review(db: Db, run: RunRow, attempts: number, opts: RunAiReviewOp
   const body = `${result.body}\n\n_AI review by ${engineNote} of ${run.headSha.slice(0, 7)}._`;
   await inTransaction(db, async (tx) => {
     // what the bot already said at this head (an earlier run), so a re-run does not repeat it
-    const said = await tx.pullRequestComment.findMany({ where: { pullRequestId: pr.id, authorId: botId, commitSha: run.headSha, replyToId: null }, select: { path: true, line: true, body: true } });
+    const said = await tx.pullRequestComment.findMany({
+      where: { pullRequestId: pr.id, authorId: botId, commitSha: run.headSha, replyToId: null },
+      select: { path: true, line: true, body: true },
+    });
     const known = new Set(said.map((c) => `${c.path}\0${c.line}\0${c.body}`));
     const fresh = inline.filter((f) => !known.has(`${f.path}\0${f.line}\0${findingComment(f)}`));
-    const earlier = await tx.pullRequestAiReview.findFirst({ where: { pullRequestId: pr.id, headSha: run.headSha, status: "done", reviewId: { not: null } }, orderBy: { createdAt: "desc" }, select: { reviewId: true } });
+    const earlier = await tx.pullRequestAiReview.findFirst({
+      where: { pullRequestId: pr.id, headSha: run.headSha, status: "done", reviewId: { not: null } },
+      orderBy: { createdAt: "desc" },
+      select: { reviewId: true },
+    });
     let reviewId = earlier?.reviewId ?? null;
     if (fresh.length > 0 || (inline.length > 0 && !reviewId)) {
-      const posted = await tx.pullRequestReview.create({ data: { pullRequestId: pr.id, authorId: botId, state: result.state, body, commitSha: run.headSha } });
+      const posted = await tx.pullRequestReview.create({
+        data: { pullRequestId: pr.id, authorId: botId, state: result.state, body, commitSha: run.headSha },
+      });
       reviewId = posted.id;
       for (const f of fresh) {
         const file = byPath.get(f.path);
         const at = file && lineIndex(file).RIGHT.get(f.line);
         await tx.pullRequestComment.create({
           data: {
-            pullRequestId: pr.id, authorId: botId, body: findingComment(f), path: f.path, line: f.line, side: "RIGHT",
-            commitSha: run.headSha, reviewId, diffHunk: file && at ? hunkText(file.hunks[at[0]]!, at[1]) : null,
+            pullRequestId: pr.id,
+            authorId: botId,
+            body: findingComment(f),
+            path: f.path,
+            line: f.line,
+            side: "RIGHT",
+            commitSha: run.headSha,
+            reviewId,
+            diffHunk: file && at ? hunkText(file.hunks[at[0]]!, at[1]) : null,
           },
         });
       }
@@ -153,8 +195,14 @@ async function review(db: Db, run: RunRow, attempts: number, opts: RunAiReviewOp
     const done = await tx.pullRequestAiReview.updateMany({
       where: { id: run.id, status: "running", attempts },
       data: {
-        status: "done", type: inline.length ? "review" : "comment", body, state: result.state, engine: engine.engine,
-        findings: JSON.stringify(result.findings), error: null, reviewId: inline.length ? reviewId : null,
+        status: "done",
+        type: inline.length ? "review" : "comment",
+        body,
+        state: result.state,
+        engine: engine.engine,
+        findings: JSON.stringify(result.findings),
+        error: null,
+        reviewId: inline.length ? reviewId : null,
       },
     });
     if (done.count === 0) throw new Superseded("another attempt finished this review");

@@ -23,12 +23,26 @@ export type CreatePullInput = z.input<typeof createPullInput>;
 export const listPullsInput = z.object({
   state: z.enum(["open", "closed", "merged"], { error: "state must be one of open, closed, merged" }).optional(),
   authorId: uuid("authorId").optional(),
-  limit: z.number({ error: "limit must be a number" }).int("limit must be an integer").min(1, "limit is at least 1").max(100, "limit is at most 100").default(20),
-  offset: z.number({ error: "offset must be a number" }).int("offset must be an integer").min(0, "offset must not be negative").max(1_000_000, "offset is at most 1000000").default(0),
+  limit: z
+    .number({ error: "limit must be a number" })
+    .int("limit must be an integer")
+    .min(1, "limit is at least 1")
+    .max(100, "limit is at most 100")
+    .default(20),
+  offset: z
+    .number({ error: "offset must be a number" })
+    .int("offset must be an integer")
+    .min(0, "offset must not be negative")
+    .max(1_000_000, "offset is at most 1000000")
+    .default(0),
 });
 export type ListPullsInput = z.input<typeof listPullsInput>;
 
-export const pullNumber = z.number({ error: "number must be a number" }).int("number must be an integer").min(1, "number is at least 1").max(2_147_483_647, "number is too large");
+export const pullNumber = z
+  .number({ error: "number must be a number" })
+  .int("number must be an integer")
+  .min(1, "number is at least 1")
+  .max(2_147_483_647, "number is too large");
 
 export const updatePullInput = z.object({
   title: title.optional(),

@@ -14,7 +14,13 @@ import { updateCommentInput } from "./review-schemas";
 import { commentInclude, recordOf, toCommentView, type PullCommentView } from "./comment-view";
 
 /** → the edited comment. UNAUTHORIZED, NOT_FOUND, FORBIDDEN (not the author), PRECONDITION_FAILED (deleted). */
-export async function updatePullComment(db: Db, caller: Actor | null, repo: ReviewRepo, commentId: string, raw: { body: string }): Promise<PullCommentView> {
+export async function updatePullComment(
+  db: Db,
+  caller: Actor | null,
+  repo: ReviewRepo,
+  commentId: string,
+  raw: { body: string },
+): Promise<PullCommentView> {
   const { body } = updateCommentInput.parse(raw);
   const actor = requireActor(caller);
   const c = await loadComment(db, repo.id, commentId, actor.user.id);

@@ -43,7 +43,10 @@ export async function updatePullRequest(db: Db, caller: Actor | null, repo: Repo
     throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is merged and can no longer be edited`);
   }
   if (input.isDraft !== undefined && input.isDraft !== pr.isDraft && pr.state !== "open") {
-    throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only an open pull request can change its draft status`);
+    throw new AppError(
+      "PRECONDITION_FAILED",
+      `pull request #${pr.number} is ${pr.state}: only an open pull request can change its draft status`,
+    );
   }
   let aiRun: string | null = null;
   const view = await inTransaction(db, async (tx) => {
@@ -96,13 +99,28 @@ export async function closePullRequest(db: Db, caller: Actor | null, repo: Repo,
  */
 export async function reopenPullRequest(db: Db, caller: Actor | null, repo: Repo, prId: string): Promise<PullView> {
   const { actor, pr } = await loadForChange(db, caller, repo, prId);
-  if (pr.state !== "closed") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only a closed pull request can be reopened`);
-  const source = await db.repository.findUnique({ where: { id: pr.sourceRepoId }, select: { name: true, owner: { select: { username: true } } } });
+  if (pr.state !== "closed")
+    throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only a closed pull request can be reopened`);
+  const source = await db.repository.findUnique({
+    where: { id: pr.sourceRepoId },
+    select: { name: true, owner: { select: { username: true } } },
+  });
   const tip = source ? await resolveCommit(repoGitDir(source.owner.username, source.name), `refs/heads/${pr.sourceBranch}`) : null;
-  if (pr.sourceDeleted || !tip) throw new AppError("PRECONDITION_FAILED", `the source branch "${pr.sourceBranch}" no longer exists, so pull request #${pr.number} cannot be reopened`);
+  if (pr.sourceDeleted || !tip)
+    throw new AppError(
+      "PRECONDITION_FAILED",
+      `the source branch "${pr.sourceBranch}" no longer exists, so pull request #${pr.number} cannot be reopened`,
+    );
   await inTransaction(db, async (tx) => {
     const other = await tx.pullRequest.findFirst({
-      where: { repoId: pr.repoId, sourceRepoId: pr.sourceRepoId, sourceBranch: pr.sourceBranch, targetBranch: pr.targetBranch, state: "open", id: { not: pr.id } },
+      where: {
+        repoId: pr.repoId,
+        sourceRepoId: pr.sourceRepoId,
+        sourceBranch: pr.sourceBranch,
+        targetBranch: pr.targetBranch,
+        state: "open",
+        id: { not: pr.id },
+      },
       select: { number: true },
     });
     if (other) throw new AppError("CONFLICT", `pull request #${other.number} is already open for ${pr.sourceBranch} → ${pr.targetBranch}`);

@@ -17,19 +17,33 @@ export interface ViewedFile {
 /** pulls.viewedFiles: the caller's marks on pull request `prId` ([] when anonymous). One query. */
 export async function listViewedFiles(db: Db, actor: Actor | null, prId: string): Promise<ViewedFile[]> {
   if (!actor) return [];
-  return db.pullRequestFileView.findMany({ where: { pullRequestId: prId, userId: actor.user.id }, select: { path: true, blobSha: true }, orderBy: { path: "asc" }, take: 10_000 });
+  return db.pullRequestFileView.findMany({
+    where: { pullRequestId: prId, userId: actor.user.id },
+    select: { path: true, blobSha: true },
+    orderBy: { path: "asc" },
+    take: 10_000,
+  });
 }
 
 /**
  * pulls.setFileViewed: marks (`viewed` true, upsert) or unmarks (delete) `path` for the caller.
  * Returns {path, viewed}. Errors: UNAUTHORIZED when anonymous (a mark belongs to a user).
  */
-export async function setFileViewed(db: Db, actor: Actor | null, prId: string, input: { path: string; viewed: boolean; blobSha?: string | null }): Promise<{ path: string; viewed: boolean }> {
+export async function setFileViewed(
+  db: Db,
+  actor: Actor | null,
+  prId: string,
+  input: { path: string; viewed: boolean; blobSha?: string | null },
+): Promise<{ path: string; viewed: boolean }> {
   if (!actor) throw new AppError("UNAUTHORIZED", "sign in to mark files as viewed");
   const key = { pullRequestId_userId_path: { pullRequestId: prId, userId: actor.user.id, path: input.path } };
   if (input.viewed) {
     const blobSha = input.blobSha ?? null;
-    await db.pullRequestFileView.upsert({ where: key, create: { pullRequestId: prId, userId: actor.user.id, path: input.path, blobSha }, update: { blobSha, createdAt: new Date() } });
+    await db.pullRequestFileView.upsert({
+      where: key,
+      create: { pullRequestId: prId, userId: actor.user.id, path: input.path, blobSha },
+      update: { blobSha, createdAt: new Date() },
+    });
   } else {
     await db.pullRequestFileView.deleteMany({ where: { pullRequestId: prId, userId: actor.user.id, path: input.path } });
   }

@@ -72,8 +72,15 @@ export interface AuthorizedRepo {
 }
 
 const repoSelect = {
-  id: true, ownerId: true, name: true, description: true, isPrivate: true, defaultBranch: true,
-  createdAt: true, updatedAt: true, pushedAt: true,
+  id: true,
+  ownerId: true,
+  name: true,
+  description: true,
+  isPrivate: true,
+  defaultBranch: true,
+  createdAt: true,
+  updatedAt: true,
+  pushedAt: true,
   owner: { select: { username: true } },
 } as const;
 
@@ -122,7 +129,12 @@ export interface EntityLocator {
  * (issue #7 performance). Same checks and errors as `authorizeRepo`; an unknown entity is
  * NOT_FOUND "repository not found" (the tRPC tier renames it after the entity).
  */
-export async function authorizeRepoVia(db: Db, actor: Actor | null, via: EntityLocator, level: RepoRole): Promise<{ repo: AuthorizedRepo; entity: Record<string, unknown> }> {
+export async function authorizeRepoVia(
+  db: Db,
+  actor: Actor | null,
+  via: EntityLocator,
+  level: RepoRole,
+): Promise<{ repo: AuthorizedRepo; entity: Record<string, unknown> }> {
   if (actor) requireScope(actor, SCOPE_FOR[level]);
   const cols = via.columns.map((c) => `e."${c}" AS "e_${c}"`).join(", ");
   const placeholder = getConfig().provider === "postgresql" ? ["$1", "$2"] : ["?", "?"];
@@ -168,23 +180,61 @@ async function findRepoRow(db: Db, locator: RepoLocator, userId: string | null):
   const rows =
     "repoId" in locator
       ? await readRows<RawRepoRow>(db, `${from} WHERE r."id" = ${p2}`, [userId ?? "", locator.repoId])
-      : await readRows<RawRepoRow>(db, `${from} WHERE u."usernameLower" = ${p2} AND r."nameLower" = ${p3}`, [userId ?? "", locator.owner.toLowerCase(), locator.name.toLowerCase()]);
+      : await readRows<RawRepoRow>(db, `${from} WHERE u."usernameLower" = ${p2} AND r."nameLower" = ${p3}`, [
+          userId ?? "",
+          locator.owner.toLowerCase(),
+          locator.name.toLowerCase(),
+        ]);
   return rows[0] ? toRepoRow(rows[0]) : null;
 }
 
-type RawRepoRow = { id: string; ownerId: string; name: string; description: string | null; isPrivate: unknown; defaultBranch: string; createdAt: unknown; updatedAt: unknown; pushedAt: unknown; ownerUsername: string; role: string | null };
+type RawRepoRow = {
+  id: string;
+  ownerId: string;
+  name: string;
+  description: string | null;
+  isPrivate: unknown;
+  defaultBranch: string;
+  createdAt: unknown;
+  updatedAt: unknown;
+  pushedAt: unknown;
+  ownerUsername: string;
+  role: string | null;
+};
 /** The columns of RawRepoRow (aliases r, u, c as in findRepoRow). */
 const REPO_COLUMNS = `r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"`;
 
 function toRepoRow(r: RawRepoRow): RepoRow {
   return {
-    id: r.id, ownerId: r.ownerId, name: r.name, description: r.description, isPrivate: boolOf(r.isPrivate), defaultBranch: r.defaultBranch,
-    createdAt: dateOf(r.createdAt)!, updatedAt: dateOf(r.updatedAt)!, pushedAt: dateOf(r.pushedAt),
-    owner: { username: r.ownerUsername }, role: r.role,
+    id: r.id,
+    ownerId: r.ownerId,
+    name: r.name,
+    description: r.description,
+    isPrivate: boolOf(r.isPrivate),
+    defaultBranch: r.defaultBranch,
+    createdAt: dateOf(r.createdAt)!,
+    updatedAt: dateOf(r.updatedAt)!,
+    pushedAt: dateOf(r.pushedAt),
+    owner: { username: r.ownerUsername },
+    role: r.role,
   };
 }
 
-export function toAuthorized(row: { id: string; ownerId: string; name: string; description: string | null; isPrivate: boolean; defaultBranch: string; createdAt: Date; updatedAt: Date; pushedAt: Date | null; owner: { username: string } }, permission: Permission): AuthorizedRepo {
+export function toAuthorized(
+  row: {
+    id: string;
+    ownerId: string;
+    name: string;
+    description: string | null;
+    isPrivate: boolean;
+    defaultBranch: string;
+    createdAt: Date;
+    updatedAt: Date;
+    pushedAt: Date | null;
+    owner: { username: string };
+  },
+  permission: Permission,
+): AuthorizedRepo {
   return {
     id: row.id,
     ownerId: row.ownerId,

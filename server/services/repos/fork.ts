@@ -42,8 +42,13 @@ export async function forkRepository(db: Db, actor: Actor | null, raw: z.input<t
   try {
     row = await db.repository.create({
       data: {
-        ownerId: actor.user.id, name, nameLower: name.toLowerCase(), description: parent.description, isPrivate: parent.isPrivate,
-        defaultBranch: parent.defaultBranch, forkedFromId: parent.id,
+        ownerId: actor.user.id,
+        name,
+        nameLower: name.toLowerCase(),
+        description: parent.description,
+        isPrivate: parent.isPrivate,
+        defaultBranch: parent.defaultBranch,
+        forkedFromId: parent.id,
       },
       select: repoSelect,
     });
@@ -64,8 +69,15 @@ export async function forkRepository(db: Db, actor: Actor | null, raw: z.input<t
 }
 
 /** Fork facts for repos.get: the parent (null when none or the caller cannot read it) and how many forks there are. */
-export async function forkInfo(db: Db, actor: Actor | null, repoId: string): Promise<{ parent: { id: string; owner: string; name: string } | null; forkCount: number }> {
-  const row = await db.repository.findUnique({ where: { id: repoId }, select: { forkedFromId: true, _count: { select: { forks: true } } } });
+export async function forkInfo(
+  db: Db,
+  actor: Actor | null,
+  repoId: string,
+): Promise<{ parent: { id: string; owner: string; name: string } | null; forkCount: number }> {
+  const row = await db.repository.findUnique({
+    where: { id: repoId },
+    select: { forkedFromId: true, _count: { select: { forks: true } } },
+  });
   let parent: { id: string; owner: string; name: string } | null = null;
   if (row?.forkedFromId) {
     try {
@@ -85,7 +97,11 @@ export async function forkInfo(db: Db, actor: Actor | null, repoId: string): Pro
  * visibility rule of repository lists (listRepositories: public, owned, collaborated, or any
  * for a site administrator; a token without repo:read sees public ones only).
  */
-export async function forkNetwork(db: Db, actor: Actor | null, repo: { id: string }): Promise<{ id: string; owner: string; name: string; isParent: boolean }[]> {
+export async function forkNetwork(
+  db: Db,
+  actor: Actor | null,
+  repo: { id: string },
+): Promise<{ id: string; owner: string; name: string; isParent: boolean }[]> {
   const viewer = actor && hasScope(actor.scopes, "repo:read") ? actor : null;
   const userId = viewer?.user.id;
   const membership = userId ? [{ ownerId: userId }, { collaborators: { some: { userId } } }] : [];
@@ -93,7 +109,15 @@ export async function forkNetwork(db: Db, actor: Actor | null, repo: { id: strin
   const self = await db.repository.findUnique({ where: { id: repo.id }, select: { forkedFromId: true } });
   const rows = await db.repository.findMany({
     where: {
-      AND: [visible, { OR: [{ forkedFromId: repo.id }, ...(self?.forkedFromId ? [{ id: self.forkedFromId }, { forkedFromId: self.forkedFromId, id: { not: repo.id } }] : [])] }],
+      AND: [
+        visible,
+        {
+          OR: [
+            { forkedFromId: repo.id },
+            ...(self?.forkedFromId ? [{ id: self.forkedFromId }, { forkedFromId: self.forkedFromId, id: { not: repo.id } }] : []),
+          ],
+        },
+      ],
     },
     select: { id: true, name: true, createdAt: true, owner: { select: { username: true } } },
     orderBy: { createdAt: "asc" },
@@ -129,6 +153,9 @@ export async function sameForkNetwork(db: Db, a: string, b: string): Promise<boo
  * (`detachFork`). Throws (nothing deleted yet) when one fails.
  */
 export async function detachForks(db: Db, repoId: string): Promise<void> {
-  const forks = await db.repository.findMany({ where: { forkedFromId: repoId }, select: { name: true, owner: { select: { username: true } } } });
+  const forks = await db.repository.findMany({
+    where: { forkedFromId: repoId },
+    select: { name: true, owner: { select: { username: true } } },
+  });
   for (const f of forks) await detachFork(repoGitDir(f.owner.username, f.name));
 }

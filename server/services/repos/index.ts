@@ -14,7 +14,16 @@ import { branchNameProblem } from "@/server/git/refs";
 import * as git from "@/server/git/repository";
 import { repoNameProblem } from "@/server/services/users/names";
 import { detachForks } from "./fork";
-import { atLeast, effectivePermission, permissionOf, repoSelect, toAuthorized, type AuthorizedRepo, type Permission, type RepoRole } from "./access";
+import {
+  atLeast,
+  effectivePermission,
+  permissionOf,
+  repoSelect,
+  toAuthorized,
+  type AuthorizedRepo,
+  type Permission,
+  type RepoRole,
+} from "./access";
 
 /** A repository as the API returns it (dates ISO). `id` is the UUID the spec calls repoId. */
 export interface RepoView {
@@ -99,7 +108,11 @@ export async function createRepository(db: Db, actor: Actor, input: z.input<type
  * collaborates on (any role; the dashboard, issue #7 — empty for anonymous callers and tokens
  * without repo:read); limit 1–100 (default 30), offset ≥ 0.
  */
-export async function listRepositories(db: Db, caller: Actor | null, opts: { owner?: string; member?: boolean; limit?: number; offset?: number } = {}): Promise<AuthorizedRepo[]> {
+export async function listRepositories(
+  db: Db,
+  caller: Actor | null,
+  opts: { owner?: string; member?: boolean; limit?: number; offset?: number } = {},
+): Promise<AuthorizedRepo[]> {
   const viewer = caller && hasScope(caller.scopes, "repo:read") ? caller : null;
   const userId = viewer?.user.id;
   if (opts.member && !userId) return [];
@@ -112,11 +125,23 @@ export async function listRepositories(db: Db, caller: Actor | null, opts: { own
     skip: opts.offset ?? 0,
     select: { ...repoSelect, collaborators: userId ? { where: { userId }, select: { role: true } } : false },
   });
-  return rows.map((row) => toAuthorized(row, effectivePermission(permissionOf(row, viewer?.user ?? null, (row as { collaborators?: { role: string }[] }).collaborators?.[0]?.role ?? null), viewer)));
+  return rows.map((row) =>
+    toAuthorized(
+      row,
+      effectivePermission(
+        permissionOf(row, viewer?.user ?? null, (row as { collaborators?: { role: string }[] }).collaborators?.[0]?.role ?? null),
+        viewer,
+      ),
+    ),
+  );
 }
 
 /** Updates description, visibility or default branch (admin). Errors: BAD_REQUEST for an unknown branch. */
-export async function updateRepository(db: Db, repo: AuthorizedRepo, input: { description?: string | null; isPrivate?: boolean; defaultBranch?: string }): Promise<AuthorizedRepo> {
+export async function updateRepository(
+  db: Db,
+  repo: AuthorizedRepo,
+  input: { description?: string | null; isPrivate?: boolean; defaultBranch?: string },
+): Promise<AuthorizedRepo> {
   if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
     const problem = branchNameProblem(input.defaultBranch);
     if (problem) throw new AppError("BAD_REQUEST", problem);
@@ -160,7 +185,13 @@ export async function listCollaborators(db: Db, repo: AuthorizedRepo): Promise<C
     orderBy: { createdAt: "asc" },
     select: { role: true, createdAt: true, user: { select: { id: true, username: true, name: true } } },
   });
-  return rows.map((r) => ({ userId: r.user.id, username: r.user.username, name: r.user.name, role: r.role as RepoRole, createdAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    userId: r.user.id,
+    username: r.user.username,
+    name: r.user.name,
+    role: r.role as RepoRole,
+    createdAt: r.createdAt.toISOString(),
+  }));
 }
 
 /** A user who can be assigned to the repository's issues. */
@@ -187,7 +218,10 @@ export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<Assig
  * BAD_REQUEST when naming the owner (who is always admin).
  */
 export async function setCollaborator(db: Db, repo: AuthorizedRepo, username: string, role: RepoRole): Promise<CollaboratorView> {
-  const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true, username: true, name: true } });
+  const user = await db.user.findUnique({
+    where: { usernameLower: username.toLowerCase() },
+    select: { id: true, username: true, name: true },
+  });
   if (!user) throw new AppError("NOT_FOUND", `user "${username}" not found`);
   if (user.id === repo.ownerId) throw new AppError("BAD_REQUEST", "the owner is always an admin of their repository");
   const row = await db.collaborator.upsert({

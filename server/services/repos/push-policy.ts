@@ -56,11 +56,14 @@ const ZERO_RE = /^0+$/;
  * `<sha> <sha> <ref>` (40 or 64 hex digits).
  */
 export function parseHookInput(input: string): RefUpdate[] {
-  return input.split("\n").filter((l) => l.trim() !== "").map((line) => {
-    const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (\S+)$/.exec(line.trim());
-    if (!m) throw new AppError("BAD_REQUEST", `unexpected pre-receive line ${JSON.stringify(line.slice(0, 200))}`);
-    return { oldSha: m[1], newSha: m[2], ref: m[3] };
-  });
+  return input
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((line) => {
+      const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (\S+)$/.exec(line.trim());
+      if (!m) throw new AppError("BAD_REQUEST", `unexpected pre-receive line ${JSON.stringify(line.slice(0, 200))}`);
+      return { oldSha: m[1], newSha: m[2], ref: m[3] };
+    });
 }
 
 /** The env that lets git read the quarantined objects (git-receive-pack(1) "QUARANTINE ENVIRONMENT"). Errors: BAD_REQUEST when the directory is not inside the repository's objects. */
@@ -69,7 +72,8 @@ async function quarantineEnv(gitDir: string, quarantine: string | null): Promise
   const objects = await realpath(path.join(gitDir, "objects"));
   const q = await realpath(quarantine).catch(() => "");
   const rel = path.relative(objects, q);
-  if (!q || rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) throw new AppError("BAD_REQUEST", "the quarantine directory is not inside the repository");
+  if (!q || rel === "" || rel.startsWith("..") || path.isAbsolute(rel))
+    throw new AppError("BAD_REQUEST", "the quarantine directory is not inside the repository");
   return { GIT_QUARANTINE_PATH: q, GIT_OBJECT_DIRECTORY: q, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
 }
 
@@ -98,20 +102,32 @@ export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerd
   }
 
   const env = await quarantineEnv(input.gitDir, input.quarantine);
-  const tips = await peelToCommits(input.gitDir, updates.filter((u) => !ZERO_RE.test(u.newSha)).map((u) => u.newSha), env);
+  const tips = await peelToCommits(
+    input.gitDir,
+    updates.filter((u) => !ZERO_RE.test(u.newSha)).map((u) => u.newSha),
+    env,
+  );
   const detector = new SecretDetector((token) => isLiveToken(db, token));
   const maxBytes = input.maxScanBytes ?? MAX_SCAN_BYTES;
   const scan = await scanAddedLines(input.gitDir, tips, { env, maxBytes }, (l) => detector.feed(l));
   const findings = await detector.findings();
   const notes: string[] = [];
-  if (scan.truncated) notes.push(`warning: secret scanning stopped after ${scan.bytes} bytes of changes; the rest of this push was not scanned`);
+  if (scan.truncated)
+    notes.push(`warning: secret scanning stopped after ${scan.bytes} bytes of changes; the rest of this push was not scanned`);
   if (detector.skippedCandidates > 0) notes.push(`warning: ${detector.skippedCandidates} more token-like strings were not checked`);
   if (findings.length === 0) return { ok: true, messages: notes };
 
   const listed = findings.slice(0, MAX_LISTED).map((f) => `  ${f.path}:${f.line}  ${KIND_LABEL[f.kind]} (commit ${f.commit.slice(0, 10)})`);
   if (findings.length > MAX_LISTED) listed.push(`  … and ${findings.length - MAX_LISTED} more`);
   if (input.pushOptions.includes(ALLOW_SECRET_OPTION)) {
-    return { ok: true, messages: [...notes, `warning: push protection: secrets allowed by -o ${ALLOW_SECRET_OPTION}:`, ...listed.map((l) => `warning: ${l}`)] };
+    return {
+      ok: true,
+      messages: [
+        ...notes,
+        `warning: push protection: secrets allowed by -o ${ALLOW_SECRET_OPTION}:`,
+        ...listed.map((l) => `warning: ${l}`),
+      ],
+    };
   }
   return {
     ok: false,

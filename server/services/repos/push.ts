@@ -32,11 +32,27 @@ export const ZERO_SHA = "0000000000000000000000000000000000000000";
  * default-branch fix-up or of pull request updates (they are logged); database errors of the
  * repository row propagate. `actorId` is the pusher (pull request timeline events name them).
  */
-export async function recordPush(db: Db, repoId: string, gitDir: string, updates: RefUpdate[] = [], actorId: string | null = null): Promise<void> {
+export async function recordPush(
+  db: Db,
+  repoId: string,
+  gitDir: string,
+  updates: RefUpdate[] = [],
+  actorId: string | null = null,
+): Promise<void> {
   const now = new Date();
-  const row = await db.repository.update({ where: { id: repoId }, data: { pushedAt: now, updatedAt: now }, select: { defaultBranch: true } });
+  const row = await db.repository.update({
+    where: { id: repoId },
+    data: { pushedAt: now, updatedAt: now },
+    select: { defaultBranch: true },
+  });
   // pull requests whose source or target moved (services/pulls/after-push.ts); logs its own failures
-  await updatePullsAfterPush(db, repoId, gitDir, updates.map((u) => ({ ...u, newSha: /^0+$/.test(u.newSha) ? ZERO_SHA : u.newSha })), actorId).catch((e) => console.error("recordPush: pull request update failed", e));
+  await updatePullsAfterPush(
+    db,
+    repoId,
+    gitDir,
+    updates.map((u) => ({ ...u, newSha: /^0+$/.test(u.newSha) ? ZERO_SHA : u.newSha })),
+    actorId,
+  ).catch((e) => console.error("recordPush: pull request update failed", e));
   const defaultBranch = await fixDefaultBranch(db, repoId, gitDir, row.defaultBranch, updates);
   // the semantic index of the moved branches (services/search/after-push.ts); logs its own failures
   await queueSearchIndexAfterPush(db, repoId, defaultBranch, updates);
@@ -47,10 +63,16 @@ async function fixDefaultBranch(db: Db, repoId: string, gitDir: string, current:
   try {
     const branches = await listBranches(gitDir);
     if (branches.length === 0 || branches.some((b) => b.name === current)) return current;
-    const pushed = updates.filter((u) => u.ref.startsWith("refs/heads/") && u.newSha !== ZERO_SHA).map((u) => u.ref.slice("refs/heads/".length));
+    const pushed = updates
+      .filter((u) => u.ref.startsWith("refs/heads/") && u.newSha !== ZERO_SHA)
+      .map((u) => u.ref.slice("refs/heads/".length));
     const pick =
-      pushed.find((b) => b === "main") ?? pushed.find((b) => b === "master") ?? pushed[0] ??
-      branches.find((b) => b.name === "main")?.name ?? branches.find((b) => b.name === "master")?.name ?? branches[0].name;
+      pushed.find((b) => b === "main") ??
+      pushed.find((b) => b === "master") ??
+      pushed[0] ??
+      branches.find((b) => b.name === "main")?.name ??
+      branches.find((b) => b.name === "master")?.name ??
+      branches[0].name;
     await setHead(gitDir, pick);
     await db.repository.update({ where: { id: repoId }, data: { defaultBranch: pick } });
     return pick;

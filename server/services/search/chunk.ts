@@ -83,7 +83,8 @@ function pieces(start: number, end: number, size: number): Array<[number, number
  */
 function leadingStart(lines: string[], start: number, floor: number): number {
   let l = start - 1;
-  const leading = (k: number) => k >= floor && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!) || blockCommentTop(lines, k, floor) !== null);
+  const leading = (k: number) =>
+    k >= floor && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!) || blockCommentTop(lines, k, floor) !== null);
   if (l - 1 >= floor && lines[l - 1]!.trim() === "" && /\*\/\s*$/.test(lines[l - 2]!) && leading(l - 1)) l--;
   while (leading(l)) l = (blockCommentTop(lines, l, floor) ?? l) - 1;
   return l + 1;
@@ -93,7 +94,7 @@ function leadingStart(lines: string[], start: number, floor: number): number {
 const MAX_BLOCK_COMMENT_LINES = 200;
 
 /**
- * When line `k` ends a block comment (`… */`) that starts on an earlier line with `/*` alone on
+ * When line `k` ends a block comment (`… */ `) that starts on an earlier line with `; /*` alone on
  * its text (lines in between need not begin with `*`), the line where it starts (not before
  * `floor`); else null. A line holding code before its `/*` is not a leading comment.
  */
@@ -165,9 +166,19 @@ function withLeadingComments(spans: Span[], lines: string[]): void {
   for (const s of spans) {
     if (s.type === "block") continue;
     let l = s.start - 1;
-    const unclaimedFrom = (top: number, k: number) => { for (let j = top; j <= k; j++) if (claimed.has(j)) return false; return true; };
-    const blockTop = (k: number) => { const top = blockCommentTop(lines, k, 1); return top !== null && unclaimedFrom(top, k) ? top : null; };
-    const leading = (k: number) => k >= 1 && !claimed.has(k) && s.end - k < MAX_CHUNK_LINES + 40 && (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!) || blockTop(k) !== null);
+    const unclaimedFrom = (top: number, k: number) => {
+      for (let j = top; j <= k; j++) if (claimed.has(j)) return false;
+      return true;
+    };
+    const blockTop = (k: number) => {
+      const top = blockCommentTop(lines, k, 1);
+      return top !== null && unclaimedFrom(top, k) ? top : null;
+    };
+    const leading = (k: number) =>
+      k >= 1 &&
+      !claimed.has(k) &&
+      s.end - k < MAX_CHUNK_LINES + 40 &&
+      (COMMENT_LINE.test(lines[k - 1]!) || /^\s*@\w/.test(lines[k - 1]!) || blockTop(k) !== null);
     // one blank line between a doc comment and its item is still its doc comment
     if (l >= 2 && !claimed.has(l) && lines[l - 1]!.trim() === "" && /\*\/\s*$/.test(lines[l - 2]!) && leading(l - 1)) l--;
     while (leading(l)) l = (blockTop(l) ?? l) - 1;

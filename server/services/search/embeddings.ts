@@ -99,20 +99,31 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
     if (!rows.length) break;
     if (done >= MAX_EMBED_PER_RUN) return done;
     const { embeddings } = await provider(e.engine, () => embedMany({ model: e.model, values: rows.map(embedText), maxRetries: 1 }));
-    if (embeddings.length !== rows.length) throw new EmbeddingProviderError(e.engine, new Error(`${embeddings.length} vectors for ${rows.length} texts`));
+    if (embeddings.length !== rows.length)
+      throw new EmbeddingProviderError(e.engine, new Error(`${embeddings.length} vectors for ${rows.length} texts`));
     const wide = embeddings.find((v) => v.length > MAX_EMBEDDING_DIMS || v.length === 0);
     if (wide) throw new EmbeddingProviderError(e.engine, new Error(`a vector of ${wide.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`));
     const data = rows.map((r, i) => ({ chunkId: Number(r.id), model: e.engine, vector: toBytes(unit(embeddings[i]!)) }));
     await retryOnUniqueViolation(() =>
       db.$transaction(async (tx) => {
-        const have = new Set((await tx.searchEmbedding.findMany({ where: { model: e.engine, chunkId: { in: data.map((d) => d.chunkId) } }, select: { chunkId: true } })).map((x) => x.chunkId));
+        const have = new Set(
+          (
+            await tx.searchEmbedding.findMany({
+              where: { model: e.engine, chunkId: { in: data.map((d) => d.chunkId) } },
+              select: { chunkId: true },
+            })
+          ).map((x) => x.chunkId),
+        );
         const fresh = data.filter((d) => !have.has(d.chunkId));
         if (fresh.length) await tx.searchEmbedding.createMany({ data: fresh });
       }),
     );
     done += rows.length;
   }
-  await db.searchIndex.update({ where: { id: indexId }, data: { embeddingModel: e.engine, embeddingError: null, embeddingFailedAt: null } });
+  await db.searchIndex.update({
+    where: { id: indexId },
+    data: { embeddingModel: e.engine, embeddingError: null, embeddingFailedAt: null },
+  });
   invalidateVectors(indexId);
   return done;
 }
@@ -120,6 +131,7 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
 /** The query's vector (unit length). Errors: EmbeddingProviderError. */
 export async function embedQuery(e: EmbeddingEngine, query: string): Promise<Float32Array> {
   const { embedding } = await provider(e.engine, () => embed({ model: e.model, value: query, maxRetries: 1 }));
-  if (embedding.length > MAX_EMBEDDING_DIMS || embedding.length === 0) throw new EmbeddingProviderError(e.engine, new Error(`a vector of ${embedding.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`));
+  if (embedding.length > MAX_EMBEDDING_DIMS || embedding.length === 0)
+    throw new EmbeddingProviderError(e.engine, new Error(`a vector of ${embedding.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`));
   return unit(embedding);
 }

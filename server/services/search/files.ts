@@ -12,9 +12,20 @@ export const MAX_INDEX_FILE_BYTES = 256 * 1024;
 /** Most files one index holds (the rest are left out, largest paths last in git's order). */
 export const MAX_INDEX_FILES = 50_000;
 
-const SKIP_DIRS = /(^|\/)(node_modules|vendor|vendors|third_party|bower_components|dist|build|out|target|coverage|\.next|\.git|__snapshots__|__pycache__|\.venv|venv|generated)\//;
-const SKIP_FILES = /(\.min\.(js|css)|\.map|\.lock|-lock\.json|\.snap|\.svg|\.png|\.jpe?g|\.gif|\.ico|\.webp|\.pdf|\.zip|\.gz|\.tgz|\.woff2?|\.ttf|\.eot|\.mp[34]|\.wasm|\.bin|\.exe|\.so|\.dylib|\.dll|\.jar|\.class|\.pyc)$/i;
-const LOCK_NAMES = new Set(["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "Gemfile.lock", "poetry.lock", "composer.lock", "go.sum"]);
+const SKIP_DIRS =
+  /(^|\/)(node_modules|vendor|vendors|third_party|bower_components|dist|build|out|target|coverage|\.next|\.git|__snapshots__|__pycache__|\.venv|venv|generated)\//;
+const SKIP_FILES =
+  /(\.min\.(js|css)|\.map|\.lock|-lock\.json|\.snap|\.svg|\.png|\.jpe?g|\.gif|\.ico|\.webp|\.pdf|\.zip|\.gz|\.tgz|\.woff2?|\.ttf|\.eot|\.mp[34]|\.wasm|\.bin|\.exe|\.so|\.dylib|\.dll|\.jar|\.class|\.pyc)$/i;
+const LOCK_NAMES = new Set([
+  "package-lock.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "Cargo.lock",
+  "Gemfile.lock",
+  "poetry.lock",
+  "composer.lock",
+  "go.sum",
+]);
 
 /** True when `path` is vendored, generated or a non-text format by its name. */
 export function skippedPath(path: string): boolean {
@@ -76,7 +87,10 @@ export async function readTexts(gitDir: string, files: Array<{ oid: string; size
       const nl = buf.indexOf(10, at);
       if (nl < 0) break;
       const [oid, type, size] = buf.subarray(at, nl).toString().split(" ");
-      if (type === "missing" || size === undefined) { at = nl + 1; continue; }
+      if (type === "missing" || size === undefined) {
+        at = nl + 1;
+        continue;
+      }
       const n = Number(size);
       const body = buf.subarray(nl + 1, nl + 1 + n);
       at = nl + 1 + n + 1;

@@ -34,15 +34,27 @@ export interface FusionCut {
  * filter and rank; only those whose score can reach minScore), then the text and lines of the
  * ones that made the cut — not the text of all 200 candidates.
  */
-export async function fuseRankings(db: Db, indexId: string, lexical: ChunkHit[], near: Array<{ chunkId: number }>, cut: FusionCut): Promise<ChunkHit[]> {
+export async function fuseRankings(
+  db: Db,
+  indexId: string,
+  lexical: ChunkHit[],
+  near: Array<{ chunkId: number }>,
+  cut: FusionCut,
+): Promise<ChunkHit[]> {
   const max = 2 / (RRF_K + 1);
   const value = new Map<number, number>(); // per chunk: its vector rank's share
   near.forEach((n, i) => value.set(n.chunkId, 1 / (RRF_K + i + 1)));
-  const ranked: Array<{ hit?: ChunkHit; chunkId: number; path: string; value: number }> = lexical.map((h, i) => ({ hit: h, chunkId: h.chunkId, path: h.path, value: 1 / (RRF_K + i + 1) + (value.get(h.chunkId) ?? 0) }));
+  const ranked: Array<{ hit?: ChunkHit; chunkId: number; path: string; value: number }> = lexical.map((h, i) => ({
+    hit: h,
+    chunkId: h.chunkId,
+    path: h.path,
+    value: 1 / (RRF_K + i + 1) + (value.get(h.chunkId) ?? 0),
+  }));
   const inLexical = new Set(lexical.map((h) => h.chunkId));
   const vectorOnly = near.filter((n) => !inLexical.has(n.chunkId) && value.get(n.chunkId)! / max >= cut.minScore).map((n) => n.chunkId);
   for (const [chunkId, path] of await chunkPaths(db, indexId, vectorOnly)) ranked.push({ chunkId, path, value: value.get(chunkId)! });
-  const wanted = (path: string) => cut.keep({ path }) && (!cut.fileTypes?.length || cut.fileTypes.some((t) => path.endsWith(`.${t.replace(/^\./, "")}`)));
+  const wanted = (path: string) =>
+    cut.keep({ path }) && (!cut.fileTypes?.length || cut.fileTypes.some((t) => path.endsWith(`.${t.replace(/^\./, "")}`)));
   const best = ranked
     .filter((r) => r.value / max >= cut.minScore && wanted(r.path))
     .sort((a, b) => b.value - a.value || a.chunkId - b.chunkId)
@@ -70,10 +82,34 @@ async function chunkPaths(db: Db, indexId: string, ids: number[]): Promise<Array
 async function chunkRows(db: Db, ids: number[]): Promise<Map<number, ChunkHit>> {
   if (!ids.length) return new Map();
   const sql = new Sql(getConfig().provider);
-  const rows = await readRows<{ id: number | bigint; startLine: number | bigint; endLine: number | bigint; chunkType: string; name: string | null; language: string; content: string }>(
+  const rows = await readRows<{
+    id: number | bigint;
+    startLine: number | bigint;
+    endLine: number | bigint;
+    chunkType: string;
+    name: string | null;
+    language: string;
+    content: string;
+  }>(
     db,
     `SELECT c."id", c."startLine", c."endLine", c."chunkType", c."name", c."language", c."content" FROM "SearchChunk" c WHERE c."id" IN (${sql.list(ids)})`,
     sql.params,
   );
-  return new Map(rows.map((c) => [Number(c.id), { chunkId: Number(c.id), path: "", startLine: Number(c.startLine), endLine: Number(c.endLine), chunkType: c.chunkType, name: c.name, language: c.language, content: c.content, rank: 0, score: 0 }]));
+  return new Map(
+    rows.map((c) => [
+      Number(c.id),
+      {
+        chunkId: Number(c.id),
+        path: "",
+        startLine: Number(c.startLine),
+        endLine: Number(c.endLine),
+        chunkType: c.chunkType,
+        name: c.name,
+        language: c.language,
+        content: c.content,
+        rank: 0,
+        score: 0,
+      },
+    ]),
+  );
 }

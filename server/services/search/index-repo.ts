@@ -55,7 +55,10 @@ function* batches<T>(items: T[], size: number): Generator<T[]> {
 
 /** The repository's row and bare repository; NOT_FOUND when it is gone. */
 async function repoOf(db: Db, repoId: string) {
-  const repo = await db.repository.findUnique({ where: { id: repoId }, select: { id: true, name: true, defaultBranch: true, owner: { select: { username: true } } } });
+  const repo = await db.repository.findUnique({
+    where: { id: repoId },
+    select: { id: true, name: true, defaultBranch: true, owner: { select: { username: true } } },
+  });
   if (!repo) throw new AppError("NOT_FOUND", "repository not found");
   return { ...repo, gitDir: repoGitDir(repo.owner.username, repo.name) };
 }
@@ -64,7 +67,11 @@ async function repoOf(db: Db, repoId: string) {
 async function knownBlobs(db: Db, oids: string[]): Promise<Map<string, number>> {
   const known = new Map<string, number>();
   for (const part of batches(oids, ROWS)) {
-    for (const b of await db.searchBlob.findMany({ where: { oid: { in: part }, chunker: { gte: CHUNKER_VERSION } }, select: { oid: true, chunkCount: true } })) known.set(b.oid, b.chunkCount);
+    for (const b of await db.searchBlob.findMany({
+      where: { oid: { in: part }, chunker: { gte: CHUNKER_VERSION } },
+      select: { oid: true, chunkCount: true },
+    }))
+      known.set(b.oid, b.chunkCount);
   }
   return known;
 }
@@ -74,31 +81,50 @@ async function chunkBlobs(db: Db, gitDir: string, files: TreeFile[]): Promise<Ma
   const counts = new Map<string, number>();
   for (const group of batches(files, BLOB_BATCH)) {
     const texts = await readTexts(gitDir, group);
-    const rows: Array<{ blob: { oid: string; language: string | null; chunkCount: number }; chunks: Awaited<ReturnType<typeof chunkFile>> }> = [];
+    const rows: Array<{
+      blob: { oid: string; language: string | null; chunkCount: number };
+      chunks: Awaited<ReturnType<typeof chunkFile>>;
+    }> = [];
     for (const f of group) {
       const text = texts.get(f.oid);
       const chunks = text == null ? [] : await chunkFile(f.path, text);
-      rows.push({ blob: { oid: f.oid, language: text == null ? null : (languageOf(f.path) ?? "text"), chunkCount: chunks.length }, chunks });
+      rows.push({
+        blob: { oid: f.oid, language: text == null ? null : (languageOf(f.path) ?? "text"), chunkCount: chunks.length },
+        chunks,
+      });
       counts.set(f.oid, chunks.length);
     }
     // a concurrent refresh (another branch, another repository, another process) may store some meanwhile
-    await retryOnUniqueViolation(() => db.$transaction(async (tx) => {
-      const have = new Map((await tx.searchBlob.findMany({ where: { oid: { in: rows.map((r) => r.blob.oid) } }, select: { oid: true, chunker: true } })).map((b) => [b.oid, b.chunker]));
-      const fresh = rows.filter((r) => !have.has(r.blob.oid));
-      // cut by an older chunker: new chunks replace theirs (vectors go with them), and the indexes
-      // holding them lose their "every chunk has a vector" mark until their next refresh embeds
-      const stale = rows.filter((r) => (have.get(r.blob.oid) ?? CHUNKER_VERSION) < CHUNKER_VERSION);
-      if (!fresh.length && !stale.length) return;
-      if (fresh.length) await tx.searchBlob.createMany({ data: fresh.map((r) => ({ ...r.blob, chunker: CHUNKER_VERSION })) });
-      if (stale.length) {
-        const oids = stale.map((r) => r.blob.oid);
-        await tx.searchChunk.deleteMany({ where: { blobOid: { in: oids } } });
-        for (const r of stale) await tx.searchBlob.update({ where: { oid: r.blob.oid }, data: { language: r.blob.language, chunkCount: r.blob.chunkCount, chunker: CHUNKER_VERSION } });
-        await tx.searchIndex.updateMany({ where: { files: { some: { blobOid: { in: oids } } } }, data: { embeddingModel: null } });
-      }
-      const chunkRows = [...fresh, ...stale].flatMap((r) => r.chunks.map((c) => ({ ...c, blobOid: r.blob.oid })));
-      for (const part of batches(chunkRows, ROWS)) await tx.searchChunk.createMany({ data: part });
-    }, { maxWait: 60_000, timeout: 120_000 }));
+    await retryOnUniqueViolation(() =>
+      db.$transaction(
+        async (tx) => {
+          const have = new Map(
+            (
+              await tx.searchBlob.findMany({ where: { oid: { in: rows.map((r) => r.blob.oid) } }, select: { oid: true, chunker: true } })
+            ).map((b) => [b.oid, b.chunker]),
+          );
+          const fresh = rows.filter((r) => !have.has(r.blob.oid));
+          // cut by an older chunker: new chunks replace theirs (vectors go with them), and the indexes
+          // holding them lose their "every chunk has a vector" mark until their next refresh embeds
+          const stale = rows.filter((r) => (have.get(r.blob.oid) ?? CHUNKER_VERSION) < CHUNKER_VERSION);
+          if (!fresh.length && !stale.length) return;
+          if (fresh.length) await tx.searchBlob.createMany({ data: fresh.map((r) => ({ ...r.blob, chunker: CHUNKER_VERSION })) });
+          if (stale.length) {
+            const oids = stale.map((r) => r.blob.oid);
+            await tx.searchChunk.deleteMany({ where: { blobOid: { in: oids } } });
+            for (const r of stale)
+              await tx.searchBlob.update({
+                where: { oid: r.blob.oid },
+                data: { language: r.blob.language, chunkCount: r.blob.chunkCount, chunker: CHUNKER_VERSION },
+              });
+            await tx.searchIndex.updateMany({ where: { files: { some: { blobOid: { in: oids } } } }, data: { embeddingModel: null } });
+          }
+          const chunkRows = [...fresh, ...stale].flatMap((r) => r.chunks.map((c) => ({ ...c, blobOid: r.blob.oid })));
+          for (const part of batches(chunkRows, ROWS)) await tx.searchChunk.createMany({ data: part });
+        },
+        { maxWait: 60_000, timeout: 120_000 },
+      ),
+    );
   }
   return counts;
 }
@@ -111,8 +137,23 @@ async function chunkBlobs(db: Db, gitDir: string, files: TreeFile[]): Promise<Ma
 export async function refreshSearchIndex(db: Db, repoId: string, branch?: string, embedding?: EmbeddingEngine): Promise<IndexStats> {
   const repo = await repoOf(db, repoId);
   const name = branch ?? repo.defaultBranch;
-  const index = await db.searchIndex.upsert({ where: { repoId_branch: { repoId, branch: name } }, create: { repoId, branch: name }, update: {}, select: { id: true, commitSha: true, status: true, embeddingModel: true, chunker: true } });
-  const stats: IndexStats = { indexId: index.id, branch: name, commitSha: null, files: 0, chunks: 0, chunkedBlobs: 0, reusedBlobs: 0, embedded: 0, applied: true };
+  const index = await db.searchIndex.upsert({
+    where: { repoId_branch: { repoId, branch: name } },
+    create: { repoId, branch: name },
+    update: {},
+    select: { id: true, commitSha: true, status: true, embeddingModel: true, chunker: true },
+  });
+  const stats: IndexStats = {
+    indexId: index.id,
+    branch: name,
+    commitSha: null,
+    files: 0,
+    chunks: 0,
+    chunkedBlobs: 0,
+    reusedBlobs: 0,
+    embedded: 0,
+    applied: true,
+  };
   const tip = await resolveCommit(repo.gitDir, `refs/heads/${name}`);
   stats.commitSha = tip;
   if (tip && tip === index.commitSha && index.status === "ready" && index.chunker >= CHUNKER_VERSION) {
@@ -135,7 +176,9 @@ export async function refreshSearchIndex(db: Db, repoId: string, branch?: string
     stats.chunks = files.reduce((n, f) => n + countOf(f.oid), 0);
     stats.applied = await swapFiles(db, index.id, index.commitSha, tip, files, stats);
   } catch (e) {
-    await db.searchIndex.update({ where: { id: index.id }, data: { status: "failed", error: String((e as Error).message ?? e).slice(0, 500) } }).catch(() => {});
+    await db.searchIndex
+      .update({ where: { id: index.id }, data: { status: "failed", error: String((e as Error).message ?? e).slice(0, 500) } })
+      .catch(() => {});
     throw e;
   }
   if (embedding) await embedRecordingFailure(db, index.id, embedding, stats);
@@ -157,7 +200,10 @@ async function embedRecordingFailure(db: Db, indexId: string, embedding: Embeddi
   } catch (e) {
     if (!(e instanceof EmbeddingProviderError)) throw e;
     stats.embeddingError = e.message;
-    await db.searchIndex.update({ where: { id: indexId }, data: { embeddingError: e.message.slice(0, 500), embeddingFailedAt: new Date() } });
+    await db.searchIndex.update({
+      where: { id: indexId },
+      data: { embeddingError: e.message.slice(0, 500), embeddingFailedAt: new Date() },
+    });
   }
 }
 
@@ -166,28 +212,56 @@ async function embedRecordingFailure(db: Db, indexId: string, embedding: Embeddi
  * commit the refresh started from; then removes blobs that no index holds any more. False when
  * another refresh moved the index first.
  */
-async function swapFiles(db: Db, indexId: string, from: string | null, tip: string | null, files: TreeFile[], stats: IndexStats): Promise<boolean> {
-  const before = new Map((await db.searchFile.findMany({ where: { indexId }, select: { path: true, blobOid: true } })).map((f) => [f.path, f.blobOid]));
+async function swapFiles(
+  db: Db,
+  indexId: string,
+  from: string | null,
+  tip: string | null,
+  files: TreeFile[],
+  stats: IndexStats,
+): Promise<boolean> {
+  const before = new Map(
+    (await db.searchFile.findMany({ where: { indexId }, select: { path: true, blobOid: true } })).map((f) => [f.path, f.blobOid]),
+  );
   const now = new Map(files.map((f) => [f.path, f.oid]));
   const gone = [...before.keys()].filter((p) => !now.has(p));
   const changed = files.filter((f) => before.get(f.path) !== f.oid);
-  const applied = await db.$transaction(async (tx) => {
-    const moved = await tx.searchIndex.updateMany({
-      where: { id: indexId, commitSha: from },
-      data: { commitSha: tip, status: "ready", error: null, fileCount: stats.files, chunkCount: stats.chunks, indexedAt: new Date(), embeddingModel: null, chunker: CHUNKER_VERSION },
-    });
-    if (moved.count === 0) return false;
-    const drop = [...gone, ...changed.filter((f) => before.has(f.path)).map((f) => f.path)];
-    for (const part of batches(drop, ROWS)) await tx.searchFile.deleteMany({ where: { indexId, path: { in: part } } });
-    for (const part of batches(changed, ROWS)) await tx.searchFile.createMany({ data: part.map((f) => ({ indexId, path: f.path, blobOid: f.oid })) });
-    return true;
-  }, { maxWait: 60_000, timeout: 120_000 });
+  const applied = await db.$transaction(
+    async (tx) => {
+      const moved = await tx.searchIndex.updateMany({
+        where: { id: indexId, commitSha: from },
+        data: {
+          commitSha: tip,
+          status: "ready",
+          error: null,
+          fileCount: stats.files,
+          chunkCount: stats.chunks,
+          indexedAt: new Date(),
+          embeddingModel: null,
+          chunker: CHUNKER_VERSION,
+        },
+      });
+      if (moved.count === 0) return false;
+      const drop = [...gone, ...changed.filter((f) => before.has(f.path)).map((f) => f.path)];
+      for (const part of batches(drop, ROWS)) await tx.searchFile.deleteMany({ where: { indexId, path: { in: part } } });
+      for (const part of batches(changed, ROWS))
+        await tx.searchFile.createMany({ data: part.map((f) => ({ indexId, path: f.path, blobOid: f.oid })) });
+      return true;
+    },
+    { maxWait: 60_000, timeout: 120_000 },
+  );
   if (!applied) return false;
   // blobs this index let go of, unless another index (or path) still holds them
-  const released = [...new Set([...gone.map((p) => before.get(p)!), ...changed.map((f) => before.get(f.path)).filter((o): o is string => !!o)])];
+  const released = [
+    ...new Set([...gone.map((p) => before.get(p)!), ...changed.map((f) => before.get(f.path)).filter((o): o is string => !!o)]),
+  ];
   for (const part of batches(released, ROWS)) {
     await db.$transaction(async (tx) => {
-      const held = new Set((await tx.searchFile.findMany({ where: { blobOid: { in: part } }, select: { blobOid: true }, distinct: ["blobOid"] })).map((f) => f.blobOid));
+      const held = new Set(
+        (await tx.searchFile.findMany({ where: { blobOid: { in: part } }, select: { blobOid: true }, distinct: ["blobOid"] })).map(
+          (f) => f.blobOid,
+        ),
+      );
       const free = part.filter((o) => !held.has(o));
       if (!free.length) return;
       await tx.searchChunk.deleteMany({ where: { blobOid: { in: free } } });

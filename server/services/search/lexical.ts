@@ -63,7 +63,6 @@ interface Row {
   rank: number;
 }
 
-
 /**
  * The blend of the 0–1 score (module comment), tuned on bench/search-quality.bench.ts (zod's
  * sources, 35 questions; docs/performance.md): engine rank, coverage of the query's words, their
@@ -95,8 +94,14 @@ function statement(sql: Sql, indexId: string, words: Picked[], limit: number, in
     // term frequency, where the frequency is ts_rank over the weighted tsvector (name A 1,
     // comments B 0.25, body D 0.05 — FTS5's column weights 20 : 5 : 1) scaled by 20, and the
     // length is the chunk's lexeme count over the average of the matches
-    const tfs = words.map((w, i) => `${PG_TF_SCALE} * ts_rank('${PG_WEIGHTS}', c."tsv", to_tsquery('english'::regconfig, ${sql.p(term(w))}), 0) AS "t${i}"`).join(", ");
-    const rank = words.map((w, i) => `${(w.idf * w.weight).toFixed(4)} * (m."t${i}" * 2.2) / (m."t${i}" + 1.2 * (0.1 + 0.9 * m."rl"))`).join(" + ");
+    const tfs = words
+      .map(
+        (w, i) => `${PG_TF_SCALE} * ts_rank('${PG_WEIGHTS}', c."tsv", to_tsquery('english'::regconfig, ${sql.p(term(w))}), 0) AS "t${i}"`,
+      )
+      .join(", ");
+    const rank = words
+      .map((w, i) => `${(w.idf * w.weight).toFixed(4)} * (m."t${i}" * 2.2) / (m."t${i}" + 1.2 * (0.1 + 0.9 * m."rl"))`)
+      .join(" + ");
     return `WITH q AS (SELECT to_tsquery('english'::regconfig, ${q}) AS q),
       hits AS (SELECT m."id", ${rank} AS "rank" FROM (SELECT c."id", ${tfs}, length(c."tsv")::float8 / greatest(1, avg(length(c."tsv")) OVER ()) AS "rl" FROM "SearchChunk" c, q WHERE c."tsv" @@ q.q) m
         ORDER BY "rank" DESC, m."id"${inner === null ? "" : ` LIMIT ${sql.int(inner)}`})
@@ -114,11 +119,13 @@ function statement(sql: Sql, indexId: string, words: Picked[], limit: number, in
   // (one group alone — no alternatives, or only alternatives matched — is one statement: bm25
   // cannot run under the GROUP BY of a flattened single select)
   const groups = [own, alt].filter((ws) => ws.length);
-  const part = (ws: Picked[]) => `SELECT rowid AS "id", ${ws[0]!.weight} * ${bm25} AS "${groups.length > 1 ? "r" : "rank"}" FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${matchOf(ws)}`;
-  const hits = groups.length > 1
-    ? `WITH m AS (${groups.map(part).join(" UNION ALL ")}),
+  const part = (ws: Picked[]) =>
+    `SELECT rowid AS "id", ${ws[0]!.weight} * ${bm25} AS "${groups.length > 1 ? "r" : "rank"}" FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${matchOf(ws)}`;
+  const hits =
+    groups.length > 1
+      ? `WITH m AS (${groups.map(part).join(" UNION ALL ")}),
       hits AS (SELECT "id", sum("r") AS "rank" FROM m GROUP BY "id" ORDER BY "rank" DESC${limitInner})`
-    : `WITH hits AS (${part(groups[0]!)} ORDER BY "rank" DESC${limitInner})`;
+      : `WITH hits AS (${part(groups[0]!)} ORDER BY "rank" DESC${limitInner})`;
   return `${hits}
     SELECT ${cols}, h."rank" FROM hits h JOIN "SearchChunk" c ON c."id" = h."id" JOIN "SearchFile" f ON f."blobOid" = c."blobOid"
     WHERE f."indexId" = ${sql.p(indexId)}${fileTypeSql(sql, fileTypes)}
@@ -176,8 +183,12 @@ export function forgetLexicalStats(): void {
 async function chunkTotal(db: Db, provider: string): Promise<number> {
   if (totalChunks && totalChunks.provider === provider && Date.now() - totalChunks.at < STATS_TTL_MS) return totalChunks.n;
   // PostgreSQL: the planner's row estimate (the same ANALYZE as the lexeme statistics), else a count
-  const [est] = provider === "postgresql" ? await readRows<{ n: number }>(db, `SELECT reltuples::float8 AS "n" FROM pg_class WHERE oid = '"SearchChunk"'::regclass`, []) : [];
-  const [row] = est && Number(est.n) >= 0 ? [est] : await readRows<{ n: number | bigint }>(db, `SELECT count(*) AS "n" FROM "SearchChunk"`, []);
+  const [est] =
+    provider === "postgresql"
+      ? await readRows<{ n: number }>(db, `SELECT reltuples::float8 AS "n" FROM pg_class WHERE oid = '"SearchChunk"'::regclass`, [])
+      : [];
+  const [row] =
+    est && Number(est.n) >= 0 ? [est] : await readRows<{ n: number | bigint }>(db, `SELECT count(*) AS "n" FROM "SearchChunk"`, []);
   totalChunks = { n: Number(row?.n ?? 0), at: Date.now(), provider };
   return totalChunks.n;
 }
@@ -221,7 +232,11 @@ async function candidateWords(db: Db, provider: "sqlite" | "postgresql", words: 
     const freq = total > RANK_BUDGET ? await pgLexemeFreqs(db) : new Map<string, number>();
     if (freq.size) {
       const floor = Math.min(...freq.values());
-      const [row] = await readRows<Record<string, string | null>>(db, `SELECT ${words.map((w, i) => `array_to_string(ts_lexize('english_stem', ${sql.p(w)}), ' ') AS "w${i}"`).join(", ")}`, sql.params);
+      const [row] = await readRows<Record<string, string | null>>(
+        db,
+        `SELECT ${words.map((w, i) => `array_to_string(ts_lexize('english_stem', ${sql.p(w)}), ' ') AS "w${i}"`).join(", ")}`,
+        sql.params,
+      );
       matches = words.map((w, i) => {
         let share = 0;
         for (const stemmed of (row?.[`w${i}`] ?? w).split(" ").filter(Boolean)) {
@@ -237,16 +252,23 @@ async function candidateWords(db: Db, provider: "sqlite" | "postgresql", words: 
   if (!matches) {
     // FTS5 (or PostgreSQL without statistics): count each word's matches, at most the budget + 1
     const counts = words.map((w, i) => {
-      const inner = provider === "postgresql"
-        ? `SELECT 1 FROM "SearchChunk" WHERE "tsv" @@ to_tsquery('english'::regconfig, ${sql.p(prefixed(w, alternatives.has(w)) ? `${w}:*` : w)}) LIMIT ${sql.int(RANK_BUDGET + 1)}`
-        : `SELECT 1 FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${sql.p(prefixed(w, alternatives.has(w)) ? `"${w}"*` : `"${w}"`)} LIMIT ${sql.int(RANK_BUDGET + 1)}`;
+      const inner =
+        provider === "postgresql"
+          ? `SELECT 1 FROM "SearchChunk" WHERE "tsv" @@ to_tsquery('english'::regconfig, ${sql.p(prefixed(w, alternatives.has(w)) ? `${w}:*` : w)}) LIMIT ${sql.int(RANK_BUDGET + 1)}`
+          : `SELECT 1 FROM "SearchChunkFts" WHERE "SearchChunkFts" MATCH ${sql.p(prefixed(w, alternatives.has(w)) ? `"${w}"*` : `"${w}"`)} LIMIT ${sql.int(RANK_BUDGET + 1)}`;
       return `(SELECT count(*) FROM (${inner}) x${i}) AS "w${i}"`;
     });
     const [row] = await readRows<Record<string, number | bigint>>(db, `SELECT ${counts.join(", ")}`, sql.params);
     matches = words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
   }
   const order = words
-    .map((word, i) => ({ word, n: matches[i]!, idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)), alternative: alternatives.has(word), weight: alternatives.has(word) ? ALTERNATIVE_RANK_WEIGHT : 1 }))
+    .map((word, i) => ({
+      word,
+      n: matches[i]!,
+      idf: Math.log(1 + (total - matches[i]! + 0.5) / (matches[i]! + 0.5)),
+      alternative: alternatives.has(word),
+      weight: alternatives.has(word) ? ALTERNATIVE_RANK_WEIGHT : 1,
+    }))
     .sort((a, b) => a.n - b.n);
   if (total <= RANK_BUDGET) return order.filter((o) => o.n > 0).map(({ n: _, ...o }) => o);
   // the query's words rarest first within the budget (the rarest always), then alternatives in
@@ -359,8 +381,17 @@ function scoreHits(rows: Row[], words: string[], expansions: Expansion[] = []): 
     const prior = r.chunkType === "block" ? blockPrior : 1;
     const score = (prior * (wRel * rel + wCov * (covered / total) + wName * (named / total))) / (wRel + wCov + wName);
     return {
-      chunkId: Number(r.id), path: r.path, startLine: Number(r.startLine), endLine: Number(r.endLine), chunkType: r.chunkType,
-      name: r.name, language: r.language, content: r.content, rank, score, coverage: covered / total,
+      chunkId: Number(r.id),
+      path: r.path,
+      startLine: Number(r.startLine),
+      endLine: Number(r.endLine),
+      chunkType: r.chunkType,
+      name: r.name,
+      language: r.language,
+      content: r.content,
+      rank,
+      score,
+      coverage: covered / total,
     };
   });
   // the reported score: the blend relative to the best candidate's, times how much of the query

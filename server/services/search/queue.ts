@@ -7,5 +7,7 @@ import { SEARCH_INDEX_REPO } from "@/server/jobs/names";
 
 /** Queues a refresh of (repo, branch); at most one waiting per index. Never throws (logs). */
 export async function queueIndexRefresh(repoId: string, branch: string): Promise<void> {
-  await enqueue(SEARCH_INDEX_REPO, { repoId, branch }, { singletonKey: `${repoId}:${branch}` }).catch((e) => console.error(`queueing the search index of ${repoId}:${branch} failed`, e));
+  await enqueue(SEARCH_INDEX_REPO, { repoId, branch }, { singletonKey: `${repoId}:${branch}` }).catch((e) =>
+    console.error(`queueing the search index of ${repoId}:${branch} failed`, e),
+  );
 }

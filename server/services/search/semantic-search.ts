@@ -86,7 +86,12 @@ async function embeddingFor(db: Db, repoId: string): Promise<EmbeddingEngine | u
  * Searches `repo`'s branch for `input.query`. `embedding` overrides the resolved engine's (tests).
  * Errors: NOT_FOUND when the branch does not exist.
  */
-export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: SemanticSearchInput, embedding?: EmbeddingEngine | null): Promise<SemanticSearchOutput> {
+export async function semanticSearch(
+  db: Db,
+  repo: AuthorizedRepo,
+  input: SemanticSearchInput,
+  embedding?: EmbeddingEngine | null,
+): Promise<SemanticSearchOutput> {
   const started = performance.now();
   const branch = input.branch ?? repo.defaultBranch;
   const limit = input.options?.limit ?? 10;
@@ -105,10 +110,22 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
     } else await queueIndexRefresh(repo.id, branch);
   } else if (tip && index && index.chunker < CHUNKER_VERSION) {
     await queueIndexRefresh(repo.id, branch); // cut by an older chunker (chunk.ts): answers from it meanwhile
-  } else if (tip && emb && index && index.embeddingModel !== emb.engine && !(index.embeddingFailedAt && Date.now() - index.embeddingFailedAt.getTime() < EMBED_RETRY_MS)) {
+  } else if (
+    tip &&
+    emb &&
+    index &&
+    index.embeddingModel !== emb.engine &&
+    !(index.embeddingFailedAt && Date.now() - index.embeddingFailedAt.getTime() < EMBED_RETRY_MS)
+  ) {
     await queueIndexRefresh(repo.id, branch); // vectors missing (a new model, or the last try failed a while ago)
   }
-  const done = (results: SearchResult[], engine: string): SemanticSearchOutput => ({ results, query: input.query, totalResults: results.length, searchTime: Math.round((performance.now() - started) * 100) / 100, engine });
+  const done = (results: SearchResult[], engine: string): SemanticSearchOutput => ({
+    results,
+    query: input.query,
+    totalResults: results.length,
+    searchTime: Math.round((performance.now() - started) * 100) / 100,
+    engine,
+  });
   if (!index?.commitSha) return done([], emb && index?.embeddingModel === emb.engine ? emb.engine : LEXICAL_SEARCH_ENGINE);
 
   const words = queryWords(input.query);
@@ -136,12 +153,22 @@ export async function semanticSearch(db: Db, repo: AuthorizedRepo, input: Semant
     const fused = await fuseRankings(db, index.id, lexical, vectors, { keep, fileTypes, minScore: minSimilarity, limit });
     return done(fused.map(resultOf), emb.engine);
   }
-  return done(lexical.filter((h) => h.score >= minSimilarity).slice(0, limit).map(resultOf), LEXICAL_SEARCH_ENGINE);
+  return done(
+    lexical
+      .filter((h) => h.score >= minSimilarity)
+      .slice(0, limit)
+      .map(resultOf),
+    LEXICAL_SEARCH_ENGINE,
+  );
 }
 
 function resultOf(h: ChunkHit): SearchResult {
   return {
-    path: h.path, startLine: h.startLine, endLine: h.endLine, content: h.content, score: Math.round(h.score * 1000) / 1000,
+    path: h.path,
+    startLine: h.startLine,
+    endLine: h.endLine,
+    content: h.content,
+    score: Math.round(h.score * 1000) / 1000,
     chunkType: (["function", "class", "method", "block"].includes(h.chunkType) ? h.chunkType : "block") as SearchResult["chunkType"],
     ...(h.name ? { chunkName: h.name } : {}),
     language: h.language,
@@ -152,11 +179,25 @@ function resultOf(h: ChunkHit): SearchResult {
 export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: string) {
   const name = branch ?? repo.defaultBranch;
   const tip = (await branchTips(repo.gitDir, [name])).get(name) ?? null;
-  const index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch: name } }, select: { status: true, commitSha: true, fileCount: true, chunkCount: true, indexedAt: true, embeddingModel: true, embeddingError: true, embeddingFailedAt: true, chunker: true } });
+  const index = await db.searchIndex.findUnique({
+    where: { repoId_branch: { repoId: repo.id, branch: name } },
+    select: {
+      status: true,
+      commitSha: true,
+      fileCount: true,
+      chunkCount: true,
+      indexedAt: true,
+      embeddingModel: true,
+      embeddingError: true,
+      embeddingFailedAt: true,
+      chunker: true,
+    },
+  });
   return {
     branch: name,
     /** missing: never indexed; indexing / failed: the last refresh; ready: see `stale`. */
-    status: (index?.commitSha || index?.status === "indexing" || index?.status === "failed" ? index.status : "missing") as "missing" | "pending" | "indexing" | "ready" | "failed",
+    status: (index?.commitSha || index?.status === "indexing" || index?.status === "failed" ? index.status : "missing") as
+      "missing" | "pending" | "indexing" | "ready" | "failed",
     /** True when the branch moved past the indexed commit, or an older chunker cut it (a refresh is queued). */
     stale: !!tip && (index?.commitSha !== tip || (!!index && index.chunker < CHUNKER_VERSION)),
     commitSha: index?.commitSha ?? null,

@@ -35,10 +35,11 @@ export function indexText(text: string, maxWords = 20_000): string {
 
 /** English words a query drops (they match everything), plus words that say "code" without naming anything. */
 const STOP = new Set(
-  ("a about above after again all also am an and any are as at be been before being below between both but by can could did do does doing down during each few for from further had has have having he her here hers him his how i if in into is it its itself just me more most my no nor not of off on once only or other our out over own same she should so some such than that the their them then there these they this those through to too under until up very was we were what when where which while who whom why will with would you your " +
+  (
+    "a about above after again all also am an and any are as at be been before being below between both but by can could did do does doing down during each few for from further had has have having he her here hers him his how i if in into is it its itself just me more most my no nor not of off on once only or other our out over own same she should so some such than that the their them then there these they this those through to too under until up very was we were what when where which while who whom why will with would you your " +
     "whether given every using use used such one another " +
-    "code function functions method methods class classes file files implementation implement implements implemented logic thing things way ways")
-    .split(" "),
+    "code function functions method methods class classes file files implementation implement implements implemented logic thing things way ways"
+  ).split(" "),
 );
 
 /** Whether queries drop `word` (lowercase) as a stop word (vocabulary.ts never offers one as an alternative). */

@@ -126,17 +126,29 @@ function vectorRows(sql: Sql, indexId: string, model: string): string {
 async function load(db: Db, indexId: string, model: string, commitSha: string, previous: VectorSet | undefined): Promise<VectorSet | null> {
   const dialect = getConfig().provider;
   const list = new Sql(dialect);
-  const ids = Int32Array.from(await readRows<{ id: number | bigint }>(db, `SELECT e."chunkId" AS "id" FROM ${vectorRows(list, indexId, model)} ORDER BY e."chunkId"`, list.params), (r) => Number(r.id));
+  const ids = Int32Array.from(
+    await readRows<{ id: number | bigint }>(
+      db,
+      `SELECT e."chunkId" AS "id" FROM ${vectorRows(list, indexId, model)} ORDER BY e."chunkId"`,
+      list.params,
+    ),
+    (r) => Number(r.id),
+  );
   if (!ids.length) return { commitSha, ids, dims: 0, slabs: [], bytes: 0 };
   const first = new Sql(dialect);
-  const [one] = await readRows<{ bytes: number | bigint }>(db, `SELECT LENGTH(e."vector") AS "bytes" FROM "SearchEmbedding" e WHERE e."model" = ${first.p(model)} AND e."chunkId" = ${first.p(ids[0])}`, first.params);
+  const [one] = await readRows<{ bytes: number | bigint }>(
+    db,
+    `SELECT LENGTH(e."vector") AS "bytes" FROM "SearchEmbedding" e WHERE e."model" = ${first.p(model)} AND e."chunkId" = ${first.p(ids[0])}`,
+    first.params,
+  );
   const dims = Math.floor(Number(one?.bytes ?? 0) / 4);
   const bytes = ids.length * (dims + 1) * 4;
   if (bytes > budgetBytes) return null;
   evictFor(bytes);
   const slabs = newSlabs(ids.length, dims);
   const per = slabRows(dims);
-  const rowOf = (set: { slabs: Float32Array[] }, row: number) => set.slabs[Math.floor(row / per)]!.subarray((row % per) * dims, (row % per + 1) * dims);
+  const rowOf = (set: { slabs: Float32Array[] }, row: number) =>
+    set.slabs[Math.floor(row / per)]!.subarray((row % per) * dims, ((row % per) + 1) * dims);
   const missing: number[] = [];
   const had = previous && previous.dims === dims ? new Map(Array.from(previous.ids, (id, row) => [id, row] as const)) : undefined;
   ids.forEach((id, row) => {
@@ -148,7 +160,9 @@ async function load(db: Db, indexId: string, model: string, commitSha: string, p
     const rows = missing.slice(i, i + LOAD_PAGE);
     const sql = new Sql(dialect);
     const text = `SELECT e."chunkId", e."vector" FROM "SearchEmbedding" e WHERE e."model" = ${sql.p(model)} AND e."chunkId" IN (${sql.list(rows.map((r) => ids[r]))})`;
-    const found = new Map((await readRows<{ chunkId: number | bigint; vector: Uint8Array }>(db, text, sql.params)).map((r) => [Number(r.chunkId), r.vector]));
+    const found = new Map(
+      (await readRows<{ chunkId: number | bigint; vector: Uint8Array }>(db, text, sql.params)).map((r) => [Number(r.chunkId), r.vector]),
+    );
     for (const row of rows) {
       const v = found.get(ids[row]!);
       const slab = slabs[Math.floor(row / per)]!;
@@ -199,13 +213,19 @@ export async function warmVectors(db: Db, indexId: string, commitSha: string, mo
  * vectors of the query's length; null when its vectors exceed the memory budget (the caller
  * ranks lexically). Errors: the database's.
  */
-export async function nearestChunks(db: Db, indexId: string, commitSha: string, model: string, query: Float32Array, limit: number): Promise<Array<{ chunkId: number; similarity: number }> | null> {
+export async function nearestChunks(
+  db: Db,
+  indexId: string,
+  commitSha: string,
+  model: string,
+  query: Float32Array,
+  limit: number,
+): Promise<Array<{ chunkId: number; similarity: number }> | null> {
   const set = await vectorsOf(db, indexId, commitSha, model);
   if (!set) return null;
   if (set.dims !== query.length || !set.ids.length) return [];
   return topByInnerProduct(set.ids, set.slabs, set.dims, query, limit);
 }
-
 
 /**
  * Exact top `limit` rows of `slabs` (consecutive rows, dims float32 each, row-major; row r has
@@ -216,7 +236,13 @@ export async function nearestChunks(db: Db, indexId: string, commitSha: string, 
  * its own buffer: usearch 2.26 reads a typed array from the start of its ArrayBuffer, ignoring
  * byteOffset (a `subarray` would scan the wrong rows).
  */
-export async function topByInnerProduct(ids: Int32Array, slabs: Float32Array[], dims: number, q: Float32Array, limit: number): Promise<Array<{ chunkId: number; similarity: number }>> {
+export async function topByInnerProduct(
+  ids: Int32Array,
+  slabs: Float32Array[],
+  dims: number,
+  q: Float32Array,
+  limit: number,
+): Promise<Array<{ chunkId: number; similarity: number }>> {
   const out: Array<{ chunkId: number; similarity: number }> = [];
   let start = 0;
   for (const slab of slabs) {
@@ -226,7 +252,8 @@ export async function topByInnerProduct(ids: Int32Array, slabs: Float32Array[], 
     const count = Math.min(limit, rows);
     if (count > 0) {
       const found = usearch.exactSearch(slab, q, dims, count, usearch.MetricKind.IP, 1) as InstanceType<typeof UsearchModule.Matches>;
-      for (let i = 0; i < found.keys.length; i++) out.push({ chunkId: ids[start + Number(found.keys[i])]!, similarity: 1 - found.distances[i]! });
+      for (let i = 0; i < found.keys.length; i++)
+        out.push({ chunkId: ids[start + Number(found.keys[i])]!, similarity: 1 - found.distances[i]! });
     }
     start += rows;
   }

@@ -20,7 +20,10 @@ type Tx = Prisma.TransactionClient;
 type Repo = Pick<AuthorizedRepo, "id" | "gitDir" | "owner" | "name">;
 
 const branch = (field: string) => line(field).min(1, `${field} is required`).max(255, `${field} is at most 255 characters`);
-const branchList = z.array(branch("branch"), { error: "branches must be a list of branch names" }).min(1, "a stack needs at least one branch").max(50, "a stack has at most 50 branches");
+const branchList = z
+  .array(branch("branch"), { error: "branches must be a list of branch names" })
+  .min(1, "a stack needs at least one branch")
+  .max(50, "a stack has at most 50 branches");
 
 export const createStackInput = z.object({
   name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters"),
@@ -66,7 +69,12 @@ async function stackViews(db: Db | Tx, stacks: StackRow[], currentBranch: string
     id: stack.id,
     name: stack.name,
     baseBranch: stack.baseBranch,
-    branches: stack.branches.map((b) => ({ branchName: b.branchName, position: b.position, pr: prOf(b.branchName), isCurrent: b.branchName === currentBranch })),
+    branches: stack.branches.map((b) => ({
+      branchName: b.branchName,
+      position: b.position,
+      pr: prOf(b.branchName),
+      isCurrent: b.branchName === currentBranch,
+    })),
   }));
 }
 
@@ -100,7 +108,10 @@ async function validateBranches(repo: Repo, baseBranch: string, branches: string
   if (branches.includes(baseBranch)) throw badRequest(`the base branch "${baseBranch}" cannot also be in the stack`);
   const existing = new Set((await listBranches(repo.gitDir)).map((b) => b.name));
   const missing = [baseBranch, ...branches].filter((b) => !existing.has(b));
-  if (missing.length) throw badRequest(`branch${missing.length > 1 ? "es" : ""} ${missing.map((m) => `"${m}"`).join(", ")} do${missing.length > 1 ? "" : "es"} not exist in ${repo.owner}/${repo.name}`);
+  if (missing.length)
+    throw badRequest(
+      `branch${missing.length > 1 ? "es" : ""} ${missing.map((m) => `"${m}"`).join(", ")} do${missing.length > 1 ? "" : "es"} not exist in ${repo.owner}/${repo.name}`,
+    );
 }
 
 /** CONFLICT when one of `branches` already belongs to another stack of the repository. */
@@ -117,12 +128,19 @@ export async function createStack(db: Db, actor: Actor | null, repo: Repo, raw: 
   const input = createStackInput.parse(raw);
   await validateBranches(repo, input.baseBranch, input.branches);
   return inTransaction(db, async (tx) => {
-    const same = await tx.stack.findUnique({ where: { repoId_nameLower: { repoId: repo.id, nameLower: input.name.toLowerCase() } }, select: { id: true } });
+    const same = await tx.stack.findUnique({
+      where: { repoId_nameLower: { repoId: repo.id, nameLower: input.name.toLowerCase() } },
+      select: { id: true },
+    });
     if (same) throw conflict(`a stack named "${input.name}" already exists`);
     await assertFree(tx, repo.id, input.branches, null);
     const stack = await tx.stack.create({
       data: {
-        repoId: repo.id, name: input.name, nameLower: input.name.toLowerCase(), baseBranch: input.baseBranch, creatorId: actor?.user.id ?? null,
+        repoId: repo.id,
+        name: input.name,
+        nameLower: input.name.toLowerCase(),
+        baseBranch: input.baseBranch,
+        creatorId: actor?.user.id ?? null,
         branches: { create: input.branches.map((branchName, position) => ({ repoId: repo.id, branchName, position })) },
       },
       select: { id: true },
@@ -161,7 +179,9 @@ export async function reorderStack(db: Db, repo: Repo, stackId: string, raw: z.i
   return inTransaction(db, async (tx) => {
     await assertFree(tx, repo.id, input.branches, stackId);
     await tx.stackBranch.deleteMany({ where: { stackId } });
-    await tx.stackBranch.createMany({ data: input.branches.map((branchName, position) => ({ stackId, repoId: repo.id, branchName, position })) });
+    await tx.stackBranch.createMany({
+      data: input.branches.map((branchName, position) => ({ stackId, repoId: repo.id, branchName, position })),
+    });
     await tx.stack.update({ where: { id: stackId }, data: { updatedAt: new Date() } });
     return stackView(tx, stackId);
   });

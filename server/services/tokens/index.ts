@@ -32,7 +32,12 @@ export const createTokenInput = z.object({
   name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters"),
   scopes: z.union([z.array(line("scope")), line("scopes")]).optional(),
   /** Whole days until expiry, 1 to 3650; absent or null = never expires. */
-  expiresInDays: z.number().int("expiresInDays must be a whole number of days").min(1, "expiresInDays must be at least 1").max(MAX_EXPIRY_DAYS, `expiresInDays must be at most ${MAX_EXPIRY_DAYS}`).nullish(),
+  expiresInDays: z
+    .number()
+    .int("expiresInDays must be a whole number of days")
+    .min(1, "expiresInDays must be at least 1")
+    .max(MAX_EXPIRY_DAYS, `expiresInDays must be at most ${MAX_EXPIRY_DAYS}`)
+    .nullish(),
 });
 export type CreateTokenInput = z.input<typeof createTokenInput>;
 
@@ -59,7 +64,8 @@ function toRecord(row: Row, now = Date.now()): TokenRecord {
  */
 export async function createToken(db: Db, userId: string, input: CreateTokenInput): Promise<TokenRecord & { token: string }> {
   const parsed = createTokenInput.safeParse(input);
-  if (!parsed.success) throw new AppError("BAD_REQUEST", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
+  if (!parsed.success)
+    throw new AppError("BAD_REQUEST", parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
   await consume("tokenCreations", userId);
   const scopes = parsed.data.scopes === undefined ? DEFAULT_SCOPES : parseScopes(parsed.data.scopes);
   const expiresAt = parsed.data.expiresInDays ? new Date(Date.now() + parsed.data.expiresInDays * DAY_MS) : null;
@@ -97,7 +103,8 @@ export async function listTokens(db: Db, userId: string): Promise<TokenRecord[]>
  */
 export async function findToken(db: Db, userId: string, ref: string): Promise<TokenRecord> {
   const problem = stringProblem(ref, "line");
-  if (problem || ref.length > 200) throw new AppError("BAD_REQUEST", problem ? `token id ${problem}` : "token id is at most 200 characters");
+  if (problem || ref.length > 200)
+    throw new AppError("BAD_REQUEST", problem ? `token id ${problem}` : "token id is at most 200 characters");
   const needle = ref.trim().replace(/^svc_/, "").replace(/_$/, "");
   if (!needle) throw new AppError("BAD_REQUEST", "a token id, id prefix or token prefix is required");
   const rows = await db.accessToken.findMany({
@@ -108,7 +115,10 @@ export async function findToken(db: Db, userId: string, ref: string): Promise<To
   const matches = exact.length ? exact : rows.filter((r) => r.id.startsWith(needle));
   if (matches.length === 0) throw new AppError("NOT_FOUND", `no token matches "${ref}"`);
   if (matches.length > 1) {
-    throw new AppError("BAD_REQUEST", `"${ref}" matches ${matches.length} tokens; use more characters: ${matches.map((m) => `${m.id} (${m.name}, svc_${m.prefix})`).join(", ")}`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `"${ref}" matches ${matches.length} tokens; use more characters: ${matches.map((m) => `${m.id} (${m.name}, svc_${m.prefix})`).join(", ")}`,
+    );
   }
   return toRecord(matches[0]);
 }

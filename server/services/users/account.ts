@@ -36,7 +36,9 @@ export const changePasswordInput = z.object({
   newPassword: text("newPassword", "newPassword is required").max(1024, "newPassword is at most 1024 characters"),
 });
 
-export const profileInput = z.object({ username: line("username", "username is required").trim().min(1, "username is required").max(39, "username is at most 39 characters") });
+export const profileInput = z.object({
+  username: line("username", "username is required").trim().min(1, "username is required").max(39, "username is at most 39 characters"),
+});
 
 /** The public profile of a user: no email, no id of anything private. Dates ISO. */
 export interface PublicProfile {
@@ -51,14 +53,19 @@ export interface PublicProfile {
  * Errors: NOT_FOUND "user not found".
  */
 export async function publicProfile(db: Db, username: string): Promise<PublicProfile> {
-  const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true, username: true, name: true, createdAt: true } });
+  const user = await db.user.findUnique({
+    where: { usernameLower: username.toLowerCase() },
+    select: { id: true, username: true, name: true, createdAt: true },
+  });
   if (!user) throw new AppError("NOT_FOUND", "user not found");
   return { id: user.id, username: user.username, name: user.name, createdAt: user.createdAt.toISOString() };
 }
 
 /** Whether another account than `userId` uses `email` (lower-cased comparison, as sign-up). */
 async function emailTakenByOther(db: Db, email: string, userId: string): Promise<boolean> {
-  const rows = await db.$queryRaw<unknown[]>`SELECT 1 FROM "User" WHERE lower("email") = ${email.toLowerCase()} AND "id" <> ${userId} LIMIT 1`;
+  const rows = await db.$queryRaw<
+    unknown[]
+  >`SELECT 1 FROM "User" WHERE lower("email") = ${email.toLowerCase()} AND "id" <> ${userId} LIMIT 1`;
   return rows.length > 0;
 }
 
@@ -91,8 +98,14 @@ export async function updateProfile(db: Db, userId: string, input: z.output<type
  * (retryAfter) after 10 checks in 15 minutes without a success; BAD_REQUEST for an account without
  * a password (GitHub sign-in only) or "current password is incorrect" (nothing changes).
  */
-export async function changePassword(db: Db, userId: string, input: z.output<typeof changePasswordInput>, keepSessionId: string | undefined): Promise<{ changed: true; signedOut: number }> {
-  if (input.newPassword.length < MIN_PASSWORD_LENGTH) throw new AppError("BAD_REQUEST", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+export async function changePassword(
+  db: Db,
+  userId: string,
+  input: z.output<typeof changePasswordInput>,
+  keepSessionId: string | undefined,
+): Promise<{ changed: true; signedOut: number }> {
+  if (input.newPassword.length < MIN_PASSWORD_LENGTH)
+    throw new AppError("BAD_REQUEST", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   if (input.newPassword === input.currentPassword) throw new AppError("BAD_REQUEST", "the new password must differ from the current one");
   await consume("passwordChecks", userId);
   const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });

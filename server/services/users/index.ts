@@ -16,7 +16,12 @@ export const signUpInput = z.object({
   username: line("username").trim(),
   password: text("password").max(1024, "password is at most 1024 characters"),
   name: line("name").trim().max(100).optional(),
-  email: line("email").trim().email("email is not a valid address").max(254).optional().or(z.literal("").transform(() => undefined)),
+  email: line("email")
+    .trim()
+    .email("email is not a valid address")
+    .max(254)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 export type SignUpInput = z.input<typeof signUpInput>;
 
@@ -56,18 +61,28 @@ export async function signUp(db: Db, input: SignUpInput, options: { isAdmin?: bo
   const email = parsed.data.email?.toLowerCase();
   const problem = usernameProblem(username);
   if (problem) throw new AppError("BAD_REQUEST", problem);
-  if (password.length < MIN_PASSWORD_LENGTH) throw new AppError("BAD_REQUEST", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (await db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } })) throw new AppError("CONFLICT", `username "${username}" is already taken`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new AppError("BAD_REQUEST", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (await db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } }))
+    throw new AppError("CONFLICT", `username "${username}" is already taken`);
   if (email && (await emailTaken(db, email))) throw new AppError("CONFLICT", "that email is already in use");
   const passwordHash = await hash(password);
   try {
     return await db.user.create({
-      data: { username, usernameLower: username.toLowerCase(), name: name || null, email: email ?? null, passwordHash, isAdmin: options.isAdmin ?? false },
+      data: {
+        username,
+        usernameLower: username.toLowerCase(),
+        name: name || null,
+        email: email ?? null,
+        passwordHash,
+        isAdmin: options.isAdmin ?? false,
+      },
       select: profileSelect,
     });
   } catch (e) {
     const target = String((e as { meta?: { target?: unknown } }).meta?.target ?? "");
-    if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", target.includes("email") ? "that email is already in use" : `username "${username}" is already taken`);
+    if ((e as { code?: string }).code === "P2002")
+      throw new AppError("CONFLICT", target.includes("email") ? "that email is already in use" : `username "${username}" is already taken`);
     throw e;
   }
 }
@@ -116,17 +131,30 @@ export async function findUserByUsername(db: Db, username: string): Promise<Prof
  * Finds or creates the account for a GitHub identity (OAuth sign-in). A new account takes the
  * GitHub login as username when free, else login-<n>.
  */
-export async function upsertGithubUser(db: Db, github: { id: string; login: string; name?: string | null; email?: string | null }): Promise<Profile> {
+export async function upsertGithubUser(
+  db: Db,
+  github: { id: string; login: string; name?: string | null; email?: string | null },
+): Promise<Profile> {
   const existing = await db.user.findUnique({ where: { githubId: github.id }, select: profileSelect });
   if (existing) return existing;
-  let username = github.login.replace(/[^A-Za-z0-9-]/g, "-").replace(/^-+|-+$/g, "").slice(0, 39) || "user";
+  let username =
+    github.login
+      .replace(/[^A-Za-z0-9-]/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 39) || "user";
   for (let n = 2; (await db.user.findUnique({ where: { usernameLower: username.toLowerCase() } })) || usernameProblem(username); n++) {
     username = `${github.login.slice(0, 30)}-${n}`;
   }
   const email = github.email?.toLowerCase();
   const emailFree = email && !(await emailTaken(db, email));
   return db.user.create({
-    data: { username, usernameLower: username.toLowerCase(), name: github.name ?? null, email: emailFree ? email : null, githubId: github.id },
+    data: {
+      username,
+      usernameLower: username.toLowerCase(),
+      name: github.name ?? null,
+      email: emailFree ? email : null,
+      githubId: github.id,
+    },
     select: profileSelect,
   });
 }

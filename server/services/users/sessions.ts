@@ -52,7 +52,11 @@ export async function endSession(db: Db, sessionId: string): Promise<void> {
 
 /** The user's sessions, newest first. */
 export async function listSessions(db: Db, userId: string, currentSessionId?: string): Promise<SessionView[]> {
-  const rows = await db.userSession.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: { id: true, createdAt: true, userAgent: true } });
+  const rows = await db.userSession.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    select: { id: true, createdAt: true, userAgent: true },
+  });
   return rows.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), userAgent: r.userAgent, current: r.id === currentSessionId }));
 }
 

@@ -51,8 +51,22 @@ export default async function Page({ params, searchParams }: { params: Params; s
   const wanted = one(search.session);
   return (
     <AgentPage
-      repo={{ id: r.id, owner: r.owner, name: r.name, defaultBranch: r.defaultBranch, isEmpty: r.isEmpty, canWrite: r.permission === "write" || r.permission === "admin" }}
-      status={{ available: status.available, message: status.message, env: status.env, defaultProvider: status.defaultProvider, defaultModel: status.defaultModel, source: status.source }}
+      repo={{
+        id: r.id,
+        owner: r.owner,
+        name: r.name,
+        defaultBranch: r.defaultBranch,
+        isEmpty: r.isEmpty,
+        canWrite: r.permission === "write" || r.permission === "admin",
+      }}
+      status={{
+        available: status.available,
+        message: status.message,
+        env: status.env,
+        defaultProvider: status.defaultProvider,
+        defaultModel: status.defaultModel,
+        source: status.source,
+      }}
       modes={modes}
       sessions={sessions}
       initialSessionId={sessions.some((s) => s.id === wanted) ? wanted : null}

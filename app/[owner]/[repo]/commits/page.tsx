@@ -16,5 +16,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 /** /<owner>/<repo>/commits: the history of the default branch. */
 export default async function Page({ params, searchParams }: { params: Params; searchParams: Search }) {
   const [{ owner, repo }, search] = await Promise.all([params, searchParams]);
-  return <HistoryPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={[]} page={pageNumber(search.page)} after={afterCursor(search.after)} />;
+  return (
+    <HistoryPage
+      owner={decodeSegment(owner)}
+      name={decodeSegment(repo)}
+      segments={[]}
+      page={pageNumber(search.page)}
+      after={afterCursor(search.after)}
+    />
+  );
 }

@@ -14,7 +14,9 @@ import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/l
 export default async function RepoSettingsLayout({ params, children }: { params: SettingsParams; children: React.ReactNode }) {
   const repo = await loadAdminRepo(params);
   const base = settingsUrl(repo.owner, repo.name);
-  const icon = (Icon: (p: { className?: string }) => React.ReactNode, danger = false) => <Icon className={danger ? "text-danger" : "text-subtle-foreground"} />;
+  const icon = (Icon: (p: { className?: string }) => React.ReactNode, danger = false) => (
+    <Icon className={danger ? "text-danger" : "text-subtle-foreground"} />
+  );
   return (
     <>
       <div className={cx(container, "grid gap-6 py-6 lg:grid-cols-[12rem_minmax(0,1fr)] lg:gap-8")}>
@@ -26,7 +28,13 @@ export default async function RepoSettingsLayout({ params, children }: { params:
             { href: `${base}/labels`, label: "Labels", icon: icon(TagIcon), testId: "settings-nav-labels" },
             { href: `${base}/templates`, label: "Templates", icon: icon(NoteIcon), testId: "settings-nav-templates" },
             { href: `${base}#ai`, label: "AI", icon: icon(KeyIcon), testId: "settings-nav-ai" },
-            { href: `${base}#danger-zone`, label: "Danger zone", icon: icon(AlertIcon, true), danger: true, testId: "settings-nav-danger-zone" },
+            {
+              href: `${base}#danger-zone`,
+              label: "Danger zone",
+              icon: icon(AlertIcon, true),
+              danger: true,
+              testId: "settings-nav-danger-zone",
+            },
           ]}
         />
         <div className="min-w-0 space-y-6">{children}</div>

@@ -27,15 +27,34 @@ export default async function RepoSettingsPage({ params }: { params: SettingsPar
   return (
     <>
       <SettingsSection id="general" title="General">
-        <GeneralSettings repoId={repo.id} description={repo.description} defaultBranch={repo.defaultBranch} branches={branches.map((b) => b.name)} isEmpty={repo.isEmpty} />
+        <GeneralSettings
+          repoId={repo.id}
+          description={repo.description}
+          defaultBranch={repo.defaultBranch}
+          branches={branches.map((b) => b.name)}
+          isEmpty={repo.isEmpty}
+        />
       </SettingsSection>
       <SettingsSection id="visibility" title="Visibility">
         <VisibilitySettings repoId={repo.id} fullName={repo.fullName} isPrivate={repo.isPrivate} />
       </SettingsSection>
-      <SettingsSection id="collaborators" title="Collaborators" description="People besides you who can read, push to or manage this repository.">
-        <CollaboratorsSettings repoId={repo.id} owner={repo.owner} isPrivate={repo.isPrivate} collaborators={collaborators as CollaboratorRecord[]} />
+      <SettingsSection
+        id="collaborators"
+        title="Collaborators"
+        description="People besides you who can read, push to or manage this repository."
+      >
+        <CollaboratorsSettings
+          repoId={repo.id}
+          owner={repo.owner}
+          isPrivate={repo.isPrivate}
+          collaborators={collaborators as CollaboratorRecord[]}
+        />
       </SettingsSection>
-      <SettingsSection id="ai" title="AI" description="A model key for this repository's AI features, used instead of the server's. Without any key they run on the local engine.">
+      <SettingsSection
+        id="ai"
+        title="AI"
+        description="A model key for this repository's AI features, used instead of the server's. Without any key they run on the local engine."
+      >
         <AiSettings repoId={repo.id} keys={aiKeys} status={aiStatus} />
       </SettingsSection>
       <SettingsSection id="danger-zone" title="Danger zone" danger>

@@ -12,13 +12,18 @@ import { MAX_BODY_BYTES, PayloadTooLargeError, payloadTooLarge, withBodyLimit } 
 export const dynamic = "force-dynamic";
 
 type Handler = (req: Request, ctx: { params: Promise<{ nextauth: string[] }> }) => Promise<Response>;
-const handler: Handler = async (req, ctx) => NextAuth(req as never, { params: await ctx.params } as never, getAuthOptions()) as Promise<Response>;
+const handler: Handler = async (req, ctx) =>
+  NextAuth(req as never, { params: await ctx.params } as never, getAuthOptions()) as Promise<Response>;
 
 /** POST: next-auth with the body read first, at most 1 MiB (next-auth needs a NextRequest: `nextUrl`). */
 const post: Handler = async (req, ctx) => {
   let limited: Request;
   try {
-    limited = await withBodyLimit(req, MAX_BODY_BYTES, (url, init) => new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]));
+    limited = await withBodyLimit(
+      req,
+      MAX_BODY_BYTES,
+      (url, init) => new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]),
+    );
   } catch (e) {
     if (e instanceof PayloadTooLargeError) return payloadTooLarge(e);
     throw e;

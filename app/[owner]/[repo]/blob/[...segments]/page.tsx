@@ -14,5 +14,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function Page({ params, searchParams }: { params: Params; searchParams: Search }) {
   const [{ owner, repo, segments }, search] = await Promise.all([params, searchParams]);
-  return <BlobPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={segments.map(decodeSegment)} plain={search.plain === "1"} />;
+  return (
+    <BlobPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={segments.map(decodeSegment)} plain={search.plain === "1"} />
+  );
 }

@@ -15,5 +15,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function Page({ params, searchParams }: { params: Params; searchParams: Search }) {
   const [{ owner, repo, segments }, search] = await Promise.all([params, searchParams]);
-  return <HistoryPage owner={decodeSegment(owner)} name={decodeSegment(repo)} segments={segments.map(decodeSegment)} page={pageNumber(search.page)} after={afterCursor(search.after)} />;
+  return (
+    <HistoryPage
+      owner={decodeSegment(owner)}
+      name={decodeSegment(repo)}
+      segments={segments.map(decodeSegment)}
+      page={pageNumber(search.page)}
+      after={afterCursor(search.after)}
+    />
+  );
 }

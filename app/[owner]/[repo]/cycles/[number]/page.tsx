@@ -44,9 +44,16 @@ export default async function CyclePage({ params }: { params: Params }) {
   ]);
   const target: PlanTarget = { kind: "cycle", id: cycle.id, label: `cycle ${cycle.number}` };
   const candidates = recent.filter((i) => i.cycleId !== cycle.id).map((i) => ({ number: i.number, title: i.title }));
-  const remove = ctx.canWrite ? (i: { number: number }) => <RemoveIssueButton repoId={ctx.repo.id} target={target} number={i.number} /> : undefined;
+  const remove = ctx.canWrite
+    ? (i: { number: number }) => <RemoveIssueButton repoId={ctx.repo.id} target={target} number={i.number} />
+    : undefined;
   const closedCount = cycle.issues.total - cycle.issues.open;
-  const more = (shown: number, total: number) => (total > shown ? <p className="mt-2 text-xs text-subtle-foreground">Showing the newest {shown} of {total}.</p> : null);
+  const more = (shown: number, total: number) =>
+    total > shown ? (
+      <p className="mt-2 text-xs text-subtle-foreground">
+        Showing the newest {shown} of {total}.
+      </p>
+    ) : null;
   return (
     <IssuesShell repo={ctx.repo} section="cycles">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
@@ -59,7 +66,9 @@ export default async function CyclePage({ params }: { params: Params }) {
           <CycleIcon className="h-5! w-5! text-subtle-foreground" />
           Cycle {cycle.number}
           {cycle.name && <span className="min-w-0 break-words font-normal text-muted-foreground">{cycle.name}</span>}
-          <Badge tone={cycle.timing === "current" ? "primary" : "neutral"}>{cycle.timing === "current" ? "Current" : cycle.timing === "upcoming" ? "Upcoming" : "Completed"}</Badge>
+          <Badge tone={cycle.timing === "current" ? "primary" : "neutral"}>
+            {cycle.timing === "current" ? "Current" : cycle.timing === "upcoming" ? "Upcoming" : "Completed"}
+          </Badge>
         </h1>
         <p className="text-sm text-muted-foreground">
           <time dateTime={cycle.startsAt}>{cycleDay(cycle.startsAt)}</time> – <time dateTime={cycle.endsAt}>{cycleDay(cycle.endsAt)}</time>
@@ -68,12 +77,16 @@ export default async function CyclePage({ params }: { params: Params }) {
         {ctx.canWrite && <AddIssuePicker repoId={ctx.repo.id} target={target} candidates={candidates} />}
       </header>
       <section aria-labelledby="cycle-open" className="mb-6">
-        <h2 id="cycle-open" className="mb-2 font-semibold">Open <span className="text-sm font-normal text-subtle-foreground">{cycle.issues.open}</span></h2>
+        <h2 id="cycle-open" className="mb-2 font-semibold">
+          Open <span className="text-sm font-normal text-subtle-foreground">{cycle.issues.open}</span>
+        </h2>
         <IssueRows issues={open} owner={ctx.repo.owner} repo={ctx.repo.name} empty="No open issues in this cycle." action={remove} />
         {more(open.length, cycle.issues.open)}
       </section>
       <section aria-labelledby="cycle-closed">
-        <h2 id="cycle-closed" className="mb-2 font-semibold">Closed <span className="text-sm font-normal text-subtle-foreground">{closedCount}</span></h2>
+        <h2 id="cycle-closed" className="mb-2 font-semibold">
+          Closed <span className="text-sm font-normal text-subtle-foreground">{closedCount}</span>
+        </h2>
         <IssueRows issues={closed} owner={ctx.repo.owner} repo={ctx.repo.name} empty="No closed issues yet." action={remove} />
         {more(closed.length, closedCount)}
       </section>

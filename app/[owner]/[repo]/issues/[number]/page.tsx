@@ -33,7 +33,16 @@ export default async function IssuePage({ params }: { params: Params }) {
   ]);
   // titles of the parent and related issues: one issues.list call for all of them
   const r = issue.relations;
-  const linked = [...new Set([...(issue.parentNumber ? [issue.parentNumber] : []), ...r.blocking, ...r.blockedBy, ...r.related, ...r.duplicates, ...r.duplicatedBy])].slice(0, 30);
+  const linked = [
+    ...new Set([
+      ...(issue.parentNumber ? [issue.parentNumber] : []),
+      ...r.blocking,
+      ...r.blockedBy,
+      ...r.related,
+      ...r.duplicates,
+      ...r.duplicatedBy,
+    ]),
+  ].slice(0, 30);
   const linkedIssues = linked.length ? await ctx.caller.issues.list({ repoId, numbers: linked, limit: 100 }) : [];
   const titles: Record<number, { title: string; status: string }> = {};
   for (const i of linkedIssues) if (i) titles[i.number] = { title: i.title, status: i.status };

@@ -24,7 +24,13 @@ export default async function NewIssuePage({ params }: { params: Params }) {
   ]);
   return (
     <IssuesShell repo={ctx.repo} section="new">
-      <NewIssueForm repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }} labels={labels} templates={templates} canWrite={ctx.canWrite} people={people} />
+      <NewIssueForm
+        repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }}
+        labels={labels}
+        templates={templates}
+        canWrite={ctx.canWrite}
+        people={people}
+      />
     </IssuesShell>
   );
 }

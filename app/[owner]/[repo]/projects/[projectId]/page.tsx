@@ -43,8 +43,15 @@ export default async function ProjectPage({ params }: { params: Params }) {
   ]);
   const target: PlanTarget = { kind: "project", id: project.id, label: project.name };
   const candidates = recent.filter((i) => i.projectId !== project.id).map((i) => ({ number: i.number, title: i.title }));
-  const remove = ctx.canWrite ? (i: { number: number }) => <RemoveIssueButton repoId={ctx.repo.id} target={target} number={i.number} /> : undefined;
-  const more = (shown: number, total: number) => (total > shown ? <p className="mt-2 text-xs text-subtle-foreground">Showing the newest {shown} of {total}.</p> : null);
+  const remove = ctx.canWrite
+    ? (i: { number: number }) => <RemoveIssueButton repoId={ctx.repo.id} target={target} number={i.number} />
+    : undefined;
+  const more = (shown: number, total: number) =>
+    total > shown ? (
+      <p className="mt-2 text-xs text-subtle-foreground">
+        Showing the newest {shown} of {total}.
+      </p>
+    ) : null;
   return (
     <IssuesShell repo={ctx.repo} section="projects">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
@@ -70,12 +77,16 @@ export default async function ProjectPage({ params }: { params: Params }) {
         {ctx.canWrite && <AddIssuePicker repoId={ctx.repo.id} target={target} candidates={candidates} />}
       </header>
       <section aria-labelledby="project-open" className="mb-6">
-        <h2 id="project-open" className="mb-2 font-semibold">Open <span className="text-sm font-normal text-subtle-foreground">{project.issues.open}</span></h2>
+        <h2 id="project-open" className="mb-2 font-semibold">
+          Open <span className="text-sm font-normal text-subtle-foreground">{project.issues.open}</span>
+        </h2>
         <IssueRows issues={open} owner={ctx.repo.owner} repo={ctx.repo.name} empty="No open issues in this project." action={remove} />
         {more(open.length, project.issues.open)}
       </section>
       <section aria-labelledby="project-closed">
-        <h2 id="project-closed" className="mb-2 font-semibold">Closed <span className="text-sm font-normal text-subtle-foreground">{project.issues.total - project.issues.open}</span></h2>
+        <h2 id="project-closed" className="mb-2 font-semibold">
+          Closed <span className="text-sm font-normal text-subtle-foreground">{project.issues.total - project.issues.open}</span>
+        </h2>
         <IssueRows issues={closed} owner={ctx.repo.owner} repo={ctx.repo.name} empty="No closed issues yet." action={remove} />
         {more(closed.length, project.issues.total - project.issues.open)}
       </section>

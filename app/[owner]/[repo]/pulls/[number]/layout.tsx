@@ -15,7 +15,10 @@ export default async function PullLayout({ params, children }: { params: Params;
   if (!/^[1-9]\d{0,9}$/.test(number) || Number(number) > 2_147_483_647) notFound();
   const ctx = await loadPullsContext(owner, repo);
   const pr = await loadPull(ctx, Number(number));
-  const commits = await loadPullCommits(ctx, pr.id).then((c) => c.totalCommits, () => 0);
+  const commits = await loadPullCommits(ctx, pr.id).then(
+    (c) => c.totalCommits,
+    () => 0,
+  );
   const isAuthor = !!ctx.me && pr.authorId === ctx.me.id;
   return (
     <div className={cx(container, "py-6")} data-testid="pull-page" data-number={pr.number}>

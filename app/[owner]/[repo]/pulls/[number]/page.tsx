@@ -40,8 +40,23 @@ export default async function PullConversationPage({ params }: { params: Params 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <div className="order-2 min-w-0 space-y-6 lg:order-1">
-        <PullBody pr={pr} canEdit={ctx.canWrite || isAuthor} rendered={<IssueMarkdown source={pr.body ?? ""} repo={ctx.repo} testId="pull-body-markdown" />} />
-        <PullTimeline events={events} reviews={reviews} threads={threads} repo={repoRef} reader={{ prId: pr.id, me: ctx.me && { id: ctx.me.id, username: ctx.me.username }, canWrite: ctx.canWrite, open: pr.state === "open" }} />
+        <PullBody
+          pr={pr}
+          canEdit={ctx.canWrite || isAuthor}
+          rendered={<IssueMarkdown source={pr.body ?? ""} repo={ctx.repo} testId="pull-body-markdown" />}
+        />
+        <PullTimeline
+          events={events}
+          reviews={reviews}
+          threads={threads}
+          repo={repoRef}
+          reader={{
+            prId: pr.id,
+            me: ctx.me && { id: ctx.me.id, username: ctx.me.username },
+            canWrite: ctx.canWrite,
+            open: pr.state === "open",
+          }}
+        />
         {pr.state === "open" && mergeability && (
           <MergeBox
             repo={ctx.repo}
@@ -56,9 +71,23 @@ export default async function PullConversationPage({ params }: { params: Params 
         {ctx.me && <PullCommentBox prId={pr.id} repo={repoRef} people={people} />}
         <PullActions pr={pr} canClose={ctx.canWrite || isAuthor} canReopen={(ctx.canWrite || isAuthor) && !pr.sourceDeleted} />
       </div>
-      <PullSidebar prId={pr.id} authorId={pr.authorId} labels={pr.labels} reviewers={reviewers} people={people} repoLabels={repoLabels} canWrite={ctx.canWrite}>
+      <PullSidebar
+        prId={pr.id}
+        authorId={pr.authorId}
+        labels={pr.labels}
+        reviewers={reviewers}
+        people={people}
+        repoLabels={repoLabels}
+        canWrite={ctx.canWrite}
+      >
         {pr.stack && <StackNavigator repo={ctx.repo} stack={pr.stack} />}
-        <AiReviewPanel prId={pr.id} initial={aiReview} canTrigger={pr.state === "open" && (ctx.canWrite || isAuthor)} repo={ctx.repo} number={pr.number} />
+        <AiReviewPanel
+          prId={pr.id}
+          initial={aiReview}
+          canTrigger={pr.state === "open" && (ctx.canWrite || isAuthor)}
+          repo={ctx.repo}
+          number={pr.number}
+        />
       </PullSidebar>
     </div>
   );

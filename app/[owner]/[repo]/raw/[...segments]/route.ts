@@ -33,7 +33,10 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(message + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", ...headers } });
+  return new Response(message + "\n", {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", ...headers },
+  });
 }
 
 type Ctx = { params: Promise<{ owner: string; repo: string; segments: string[] }> };
@@ -81,7 +84,9 @@ async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Respons
         "content-security-policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
         "cache-control": repo.isPrivate ? "private, no-cache" : "public, max-age=60",
         // ?download=1 (the file view's Download button, issue #7) asks for an attachment whatever the type
-        ...(type === "application/octet-stream" || new URL(req.url).searchParams.get("download") === "1" ? { "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` } : {}),
+        ...(type === "application/octet-stream" || new URL(req.url).searchParams.get("download") === "1"
+          ? { "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }
+          : {}),
       },
     });
   } catch (e) {

@@ -14,9 +14,16 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
 export default async function TemplatesSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const caller = await getServerCaller();
-  const [templates, labels] = await Promise.all([caller.issues.listTemplates({ repoId: repo.id }), caller.issues.listLabels({ repoId: repo.id })]);
+  const [templates, labels] = await Promise.all([
+    caller.issues.listTemplates({ repoId: repo.id }),
+    caller.issues.listLabels({ repoId: repo.id }),
+  ]);
   return (
-    <SettingsSection id="templates" title="Issue templates" description="Starting points for new issues: a title, a body, labels and a priority.">
+    <SettingsSection
+      id="templates"
+      title="Issue templates"
+      description="Starting points for new issues: a title, a body, labels and a priority."
+    >
       <TemplatesManager repoId={repo.id} templates={templates} labels={labels} newIssueHref={issuesUrl(repo.owner, repo.name, "new")} />
     </SettingsSection>
   );

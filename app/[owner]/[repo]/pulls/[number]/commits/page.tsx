@@ -11,12 +11,20 @@ export default async function PullCommitsPage({ params }: { params: Params }) {
   const ctx = await loadPullsContext(owner, repo);
   const pr = await loadPull(ctx, Number(number));
   const { commits, totalCommits } = await loadPullCommits(ctx, pr.id);
-  if (totalCommits === 0) return <p className="text-sm text-muted-foreground" data-testid="pull-no-commits">No commits between {pr.targetBranch} and {pr.sourceBranch}.</p>;
+  if (totalCommits === 0)
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="pull-no-commits">
+        No commits between {pr.targetBranch} and {pr.sourceBranch}.
+      </p>
+    );
   return (
     <ol className={cx(card, "divide-y divide-border")} data-testid="pull-commits">
       {commits.map((c) => (
         <li key={c.sha} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm" data-testid="pull-commit">
-          <Link href={`/${ctx.repo.owner}/${ctx.repo.name}/commit/${c.sha}`} className="min-w-0 flex-1 font-medium text-foreground hover:text-primary [overflow-wrap:anywhere]">
+          <Link
+            href={`/${ctx.repo.owner}/${ctx.repo.name}/commit/${c.sha}`}
+            className="min-w-0 flex-1 font-medium text-foreground hover:text-primary [overflow-wrap:anywhere]"
+          >
             {c.message.split("\n")[0]}
           </Link>
           <span className="text-xs text-subtle-foreground">

@@ -20,14 +20,19 @@ export default async function PullConflictsPage({ params }: { params: Params }) 
   if (!result.hasConflicts) {
     return (
       <p className="text-sm text-muted-foreground" data-testid="no-conflicts">
-        No conflicts: this branch merges cleanly. <Link href={pullUrl(ctx.repo.owner, ctx.repo.name, pr.number)} className="text-primary underline underline-offset-2">Back to the conversation</Link>
+        No conflicts: this branch merges cleanly.{" "}
+        <Link href={pullUrl(ctx.repo.owner, ctx.repo.name, pr.number)} className="text-primary underline underline-offset-2">
+          Back to the conversation
+        </Link>
       </p>
     );
   }
   return (
     <div className="space-y-4" data-testid="conflicts">
       <p className="text-sm text-muted-foreground">
-        {result.files.length} file{result.files.length === 1 ? "" : "s"} conflict between <code className="font-mono text-xs">{pr.targetBranch}</code> (ours) and <code className="font-mono text-xs">{pr.sourceBranch}</code> (theirs).
+        {result.files.length} file{result.files.length === 1 ? "" : "s"} conflict between{" "}
+        <code className="font-mono text-xs">{pr.targetBranch}</code> (ours) and <code className="font-mono text-xs">{pr.sourceBranch}</code>{" "}
+        (theirs).
       </p>
       <ConflictsEditor
         repoId={ctx.repo.id}
@@ -35,7 +40,14 @@ export default async function PullConflictsPage({ params }: { params: Params }) 
         headSha={pr.headSha}
         targetBranch={pr.targetBranch}
         sourceBranch={pr.sourceBranch}
-        files={result.files.map((f) => ({ path: f.path, ours: f.ours, theirs: f.theirs, base: f.base, isBinary: f.isBinary, kind: f.kind }))}
+        files={result.files.map((f) => ({
+          path: f.path,
+          ours: f.ours,
+          theirs: f.theirs,
+          base: f.base,
+          isBinary: f.isBinary,
+          kind: f.kind,
+        }))}
         canResolve={!!ctx.me && pr.state === "open" && !result.truncated}
         pullHref={pullUrl(ctx.repo.owner, ctx.repo.name, pr.number)}
       />

@@ -23,13 +23,47 @@ export default async function PullFilesPage({ params }: { params: Params }) {
     diff = await ctx.caller.pulls.getDiff({ prId: pr.id, maxLines: PAGE_DIFF_LINES });
   } catch (e) {
     if (e instanceof TRPCError && (e.code === "CONFLICT" || e.code === "BAD_REQUEST")) {
-      return <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="pull-diff-problem">{e.message}</div>;
+      return (
+        <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="pull-diff-problem">
+          {e.message}
+        </div>
+      );
     }
     throw e;
   }
-  if (diff.totalFiles === 0) return <p className="text-sm text-muted-foreground" data-testid="pull-no-files">No files changed.</p>;
+  if (diff.totalFiles === 0)
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="pull-no-files">
+        No files changed.
+      </p>
+    );
   // the first screen is highlighted here; the viewer asks for the rest as it comes into view
-  const [highlights, marks, threads] = await Promise.all([highlightDiff(diff, { to: firstScreenFiles(diff) }), ctx.caller.pulls.viewedFiles({ prId: pr.id }), ctx.caller.pulls.comments({ prId: pr.id })]);
-  const review = { threads, headSha: pr.headSha, isAuthor: !!ctx.me && pr.author?.id === ctx.me.id, open: pr.state === "open", canWrite: ctx.canWrite, me: ctx.me, repo: { owner: ctx.repo.owner, name: ctx.repo.name } };
-  return <PullFilesView prId={pr.id} repoId={ctx.repo.id} range={{ base: diff.mergeBaseSha, head: diff.headSha }} marks={marks} signedIn={!!ctx.me} review={review} files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} source={{ kind: "pull", prId: pr.id }} />;
+  const [highlights, marks, threads] = await Promise.all([
+    highlightDiff(diff, { to: firstScreenFiles(diff) }),
+    ctx.caller.pulls.viewedFiles({ prId: pr.id }),
+    ctx.caller.pulls.comments({ prId: pr.id }),
+  ]);
+  const review = {
+    threads,
+    headSha: pr.headSha,
+    isAuthor: !!ctx.me && pr.author?.id === ctx.me.id,
+    open: pr.state === "open",
+    canWrite: ctx.canWrite,
+    me: ctx.me,
+    repo: { owner: ctx.repo.owner, name: ctx.repo.name },
+  };
+  return (
+    <PullFilesView
+      prId={pr.id}
+      repoId={ctx.repo.id}
+      range={{ base: diff.mergeBaseSha, head: diff.headSha }}
+      marks={marks}
+      signedIn={!!ctx.me}
+      review={review}
+      files={diff.files.map(packFile)}
+      highlights={highlights}
+      totalFiles={diff.totalFiles}
+      source={{ kind: "pull", prId: pr.id }}
+    />
+  );
 }

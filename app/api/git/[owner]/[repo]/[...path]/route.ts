@@ -15,7 +15,10 @@ async function handler(req: Request, { params }: Params): Promise<Response> {
   // A malformed percent-escape (`/alice/pub.git/%ZZ`) is the client's error (issue #6 item 11),
   // whatever Next made of the segment; git prints the text body as "remote: …".
   if (hasMalformedEscape(new URL(req.url).pathname)) {
-    return new Response("malformed percent-escape in the URL path\n", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return new Response("malformed percent-escape in the URL path\n", {
+      status: 400,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   }
   const { owner, repo, path } = await params;
   // Reached directly as /api/git/<owner>/<repo>.git/… the suffix is still there.
