@@ -40,12 +40,6 @@ export function httpStatusOf(code: AppErrorCode): number {
   return STATUS[code];
 }
 
-/** Shorthands used by the services. */
-export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
-export const badRequest = (message: string) => new AppError("BAD_REQUEST", message);
-export const conflict = (message: string) => new AppError("CONFLICT", message);
-export const forbidden = (message: string) => new AppError("FORBIDDEN", message);
-
 /**
  * True when `e` (or any error in its `cause` chain) is SQLite's "database is locked"
  * (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT …): another process held the write lock for longer than the

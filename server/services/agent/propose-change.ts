@@ -23,8 +23,6 @@ import type { ProposeChangeInput } from "./schemas";
 /** Most pending changes one session may hold (bounds approve-all's work). */
 export const MAX_PENDING_CHANGES = 200;
 
-const bad = (message: string) => new AppError("BAD_REQUEST", message);
-
 /** Proposes one change; `messageId` links it to the assistant message that made it (model path). */
 export async function proposeChange(
   db: Db,
@@ -42,17 +40,19 @@ export async function proposeChange(
     throw new AppError("PRECONDITION_FAILED", `the session already has ${pending} pending changes: approve or reject some first`);
   const base = await sessionBase(repo, session.branch);
   const state = await pathState(repo.gitDir, base.commit, path, base.branchName);
-  if (state.kind === "blocked") throw bad(state.why);
+  if (state.kind === "blocked") throw new AppError("BAD_REQUEST", state.why);
   const content = input.content === undefined ? null : Buffer.from(input.content, "utf8");
   let before: Buffer | null = null;
   let mode = "100644";
   if (input.type === "create") {
-    if (state.kind === "file") throw bad(`"${path}" already exists on ${base.branchName}: propose a modify instead`);
+    if (state.kind === "file")
+      throw new AppError("BAD_REQUEST", `"${path}" already exists on ${base.branchName}: propose a modify instead`);
   } else {
-    if (state.kind !== "file") throw bad(`"${path}" does not exist on ${base.branchName}`);
+    if (state.kind !== "file") throw new AppError("BAD_REQUEST", `"${path}" does not exist on ${base.branchName}`);
     mode = state.entry.mode;
     before = await fileBytes(repo.gitDir, base.commit, path);
-    if (input.type === "modify" && looksBinary(before)) throw bad(`"${path}" is a binary file; the agent edits text files only`);
+    if (input.type === "modify" && looksBinary(before))
+      throw new AppError("BAD_REQUEST", `"${path}" is a binary file; the agent edits text files only`);
   }
   const diff =
     before && looksBinary(before)
@@ -92,12 +92,12 @@ export async function proposeIssue(
   opts: { messageId?: string } = {},
 ): Promise<ProposedChangeView> {
   const { session } = await ownSession(db, actor, input.sessionId);
-  if (session.mode !== "pm") throw bad("only pm sessions propose issues");
+  if (session.mode !== "pm") throw new AppError("BAD_REQUEST", "only pm sessions propose issues");
   const title = input.title.replace(/\s+/g, " ").trim();
-  if (!title) throw bad("an issue needs a title");
-  if (title.length > MAX_ISSUE_TITLE) throw bad(`an issue title is at most ${MAX_ISSUE_TITLE} characters`);
+  if (!title) throw new AppError("BAD_REQUEST", "an issue needs a title");
+  if (title.length > MAX_ISSUE_TITLE) throw new AppError("BAD_REQUEST", `an issue title is at most ${MAX_ISSUE_TITLE} characters`);
   const body = input.body?.trim() || null;
-  if (body && body.length > MAX_ISSUE_BODY) throw bad(`an issue body is at most ${MAX_ISSUE_BODY} characters`);
+  if (body && body.length > MAX_ISSUE_BODY) throw new AppError("BAD_REQUEST", `an issue body is at most ${MAX_ISSUE_BODY} characters`);
   const [pending, total] = await Promise.all([
     db.proposedChange.count({ where: { sessionId: session.id, status: "pending" } }),
     db.proposedChange.count({ where: { sessionId: session.id } }),

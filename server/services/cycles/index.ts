@@ -5,7 +5,7 @@
  * (issue #7) adds exact issue counts (one GROUP BY query) and where the cycle stands in time.
  */
 import type { Db } from "@/server/db";
-import { badRequest } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
 import { countsOf, type IssueCounts } from "@/server/services/projects/progress";
@@ -44,7 +44,7 @@ export async function createCycle(
   repo: Pick<AuthorizedRepo, "id">,
   input: { number?: number; name?: string; startsAt: Date; endsAt: Date },
 ): Promise<CycleView> {
-  if (input.endsAt.getTime() <= input.startsAt.getTime()) throw badRequest("endsAt must be after startsAt");
+  if (input.endsAt.getTime() <= input.startsAt.getTime()) throw new AppError("BAD_REQUEST", "endsAt must be after startsAt");
   return inTransaction(db, async (tx) => {
     const number =
       input.number ?? ((await tx.cycle.aggregate({ where: { repoId: repo.id }, _max: { number: true } }))._max.number ?? 0) + 1;

@@ -14,7 +14,7 @@
  */
 import { readRows } from "@/server/db/read";
 import type { Db } from "@/server/db";
-import { badRequest } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { getConfig } from "@/server/config";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { BOARD_PAGE_DEFAULT, DEFAULT_STATUSES } from "./model";
@@ -57,7 +57,7 @@ export function decodeCursor(cursor: string): Cursor {
   const m = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?):(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   const position = m ? Number(m[1]) : NaN;
   const number = m ? Number(m[2]) : NaN;
-  if (!Number.isFinite(position) || !Number.isSafeInteger(number) || number < 1) throw badRequest("cursor is invalid");
+  if (!Number.isFinite(position) || !Number.isSafeInteger(number) || number < 1) throw new AppError("BAD_REQUEST", "cursor is invalid");
   return { position, number };
 }
 

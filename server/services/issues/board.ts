@@ -4,7 +4,7 @@
  * queue and its accept / reject. Status changes follow the state coupling in ./status.ts.
  */
 import type { Db } from "@/server/db";
-import { badRequest } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import {
@@ -20,7 +20,6 @@ import {
 import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
 import { applyStatus } from "./status";
 import { assertProjectCycle } from "./issues";
-import { PrecondFailed } from "./errors";
 import { queryIssues } from "./query";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
@@ -116,14 +115,14 @@ export async function moveIssue(
   input: { number: number; status: string; beforeNumber?: number; afterNumber?: number },
 ): Promise<IssueView> {
   const anchorNumber = input.beforeNumber ?? input.afterNumber;
-  if (anchorNumber === input.number) throw badRequest("an issue cannot be placed next to itself");
+  if (anchorNumber === input.number) throw new AppError("BAD_REQUEST", "an issue cannot be placed next to itself");
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, input.number);
     let position: number | undefined;
     if (anchorNumber !== undefined) {
       const side = input.beforeNumber !== undefined ? "before" : "after";
       let anchor = await issueByNumber(tx, repo.id, anchorNumber);
-      if (anchor.status !== input.status) throw badRequest(`#${anchorNumber} is not in ${input.status}`);
+      if (anchor.status !== input.status) throw new AppError("BAD_REQUEST", `#${anchorNumber} is not in ${input.status}`);
       let pos = await placement(tx, repo.id, input.status, issue.id, { position: anchor.boardPosition, side });
       if (pos === null) {
         await renumberColumn(tx, repo.id, input.status);
@@ -164,10 +163,11 @@ export async function acceptTriage(
   input: { number: number; targetStatus?: string; priority?: PriorityKey },
 ): Promise<IssueView> {
   const target = input.targetStatus ?? "backlog";
-  if (target === "triage") throw badRequest("targetStatus must be a status other than triage");
+  if (target === "triage") throw new AppError("BAD_REQUEST", "targetStatus must be a status other than triage");
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, input.number);
-    if (issue.state !== "open" || issue.status !== "triage") throw PrecondFailed(`#${input.number} is not awaiting triage`);
+    if (issue.state !== "open" || issue.status !== "triage")
+      throw new AppError("PRECONDITION_FAILED", `#${input.number} is not awaiting triage`);
     if (input.priority !== undefined && priorityRank(input.priority) !== issue.priority) {
       await tx.issue.update({ where: { id: issue.id }, data: { priority: priorityRank(input.priority) } });
       await recordActivity(tx, issue, actor, [
@@ -186,10 +186,11 @@ export async function acceptTriage(
  */
 export async function rejectTriage(db: Db, actor: Actor, repo: Repo, input: { number: number; reason: string }): Promise<IssueView> {
   const reason = input.reason.trim();
-  if (!reason) throw badRequest("reason is required to reject an issue in triage");
+  if (!reason) throw new AppError("BAD_REQUEST", "reason is required to reject an issue in triage");
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, input.number);
-    if (issue.state !== "open" || issue.status !== "triage") throw PrecondFailed(`#${input.number} is not awaiting triage`);
+    if (issue.state !== "open" || issue.status !== "triage")
+      throw new AppError("PRECONDITION_FAILED", `#${input.number} is not awaiting triage`);
     const comment = await tx.issueComment.create({
       data: { issueId: issue.id, authorId: actor.user.id, body: `Rejected in triage: ${reason}` },
       select: { id: true },

@@ -6,7 +6,7 @@
  * updatedAt}.
  */
 import type { Db, Prisma } from "@/server/db";
-import { AppError, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import { inTransaction, issueByNumber, recordActivity, requireActor, userSelect, type UserRef } from "./core";
@@ -82,7 +82,7 @@ export async function listComments(db: Db, repo: Pick<AuthorizedRepo, "id">, num
 
 async function editable(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, id: string) {
   const c = await db.issueComment.findFirst({ where: { id, issue: { repoId: repo.id } }, select: { id: true, authorId: true } });
-  if (!c) throw notFound("comment");
+  if (!c) throw new AppError("NOT_FOUND", "comment not found");
   const actor = requireActor(caller);
   if (c.authorId !== actor.user.id && !atLeast(repo.permission, "write")) {
     throw new AppError("FORBIDDEN", "only the author or someone with write permission can change this comment");

@@ -4,7 +4,7 @@
  * lookups by number.
  */
 import type { Db, Prisma } from "@/server/db";
-import { AppError, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { trackTransaction } from "@/server/db/after-commit";
 import type { Actor } from "@/server/auth/actor";
 import type { ActivityAction, PriorityKey } from "./model";
@@ -111,7 +111,7 @@ export interface IssueView {
 /** One issue view (after a change): one query (./query.ts). */
 export async function issueViewById(db: Db | Tx, issue: { id: string; repoId: string }): Promise<IssueView> {
   const [view] = await queryIssues(db, { repoId: issue.repoId, ids: [issue.id] }, [{ field: "number", direction: "asc" }]);
-  if (!view) throw notFound("issue");
+  if (!view) throw new AppError("NOT_FOUND", "issue not found");
   return view;
 }
 
@@ -142,14 +142,14 @@ export async function issueByNumber(db: Db | Tx, repoId: string, number: number)
     // issues and pull requests share one number space (issue #8): say which it is
     const pull = await db.pullRequest.findUnique({ where: { repoId_number: { repoId, number } }, select: { id: true } });
     if (pull) throw new AppError("NOT_FOUND", `issue #${number} not found: #${number} is a pull request`);
-    throw notFound(`issue #${number}`);
+    throw new AppError("NOT_FOUND", `${`issue #${number}`} not found`);
   }
   return issue;
 }
 
 export async function issueById(db: Db | Tx, repoId: string, id: string): Promise<IssueCore> {
   const issue = await db.issue.findFirst({ where: { id, repoId }, select: issueCore });
-  if (!issue) throw notFound("issue");
+  if (!issue) throw new AppError("NOT_FOUND", "issue not found");
   return issue;
 }
 

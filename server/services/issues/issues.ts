@@ -5,7 +5,7 @@
  * docs/issues.md; field shapes: spec "Issue".
  */
 import type { Db, Prisma } from "@/server/db";
-import { AppError, badRequest, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, permissionOf, type AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityKey, priorityRank, stateForStatus, type PriorityKey } from "./model";
@@ -107,9 +107,9 @@ export async function assertCanRead(tx: Tx | Db, repo: Repo, userId: string): Pr
     where: { id: userId },
     select: { id: true, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } },
   });
-  if (!user) throw badRequest(`assignee ${userId} does not exist`);
+  if (!user) throw new AppError("BAD_REQUEST", `assignee ${userId} does not exist`);
   if (permissionOf(repo, user, user.collaborations[0]?.role ?? null) === "none") {
-    throw badRequest("the assignee cannot read this repository");
+    throw new AppError("BAD_REQUEST", "the assignee cannot read this repository");
   }
 }
 
@@ -119,7 +119,8 @@ export async function labelIdsByName(tx: Tx | Db, repoId: string, names: string[
   const lower = [...new Set(names.map((n) => n.trim().toLowerCase()))];
   const found = await tx.label.findMany({ where: { repoId, nameLower: { in: lower } }, select: { id: true, nameLower: true } });
   const missing = lower.filter((n) => !found.some((f) => f.nameLower === n));
-  if (missing.length && !skipUnknown) throw badRequest(`unknown label${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+  if (missing.length && !skipUnknown)
+    throw new AppError("BAD_REQUEST", `unknown label${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
   return found.map((f) => f.id);
 }
 
@@ -159,9 +160,9 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
   if (!canWrite) assertTriageInput(input);
   return inTransaction(db, async (tx) => {
     const template = input.templateId ? await tx.issueTemplate.findFirst({ where: { id: input.templateId, repoId: repo.id } }) : null;
-    if (input.templateId && !template) throw notFound("template");
+    if (input.templateId && !template) throw new AppError("NOT_FOUND", "template not found");
     const title = input.title ?? template?.title?.trim();
-    if (!title) throw badRequest("title is required (the template has no title)");
+    if (!title) throw new AppError("BAD_REQUEST", "title is required (the template has no title)");
     const labelIds = input.labels
       ? await labelIdsByName(tx, repo.id, input.labels)
       : await labelIdsByName(tx, repo.id, template ? (JSON.parse(template.labels) as string[]) : [], true);
@@ -172,12 +173,12 @@ export async function createIssue(db: Db, caller: Actor | null, repo: Repo, raw:
           select: { id: true },
         })
       : null;
-    if (input.project && !project) throw notFound(`project "${input.project}"`);
+    if (input.project && !project) throw new AppError("NOT_FOUND", `${`project "${input.project}"`} not found`);
     const cycle =
       input.cycle !== undefined
         ? await tx.cycle.findUnique({ where: { repoId_number: { repoId: repo.id, number: input.cycle } }, select: { id: true } })
         : null;
-    if (input.cycle !== undefined && !cycle) throw notFound(`cycle ${input.cycle}`);
+    if (input.cycle !== undefined && !cycle) throw new AppError("NOT_FOUND", `${`cycle ${input.cycle}`} not found`);
     const parent = input.parentNumber !== undefined ? await issueByNumber(tx, repo.id, input.parentNumber) : null;
     if (input.assigneeId) await assertCanRead(tx, repo, input.assigneeId);
     const status = canWrite ? (input.status ?? "backlog") : "triage";
@@ -354,8 +355,8 @@ export async function assertProjectCycle(db: Db, repoId: string, projectId?: str
     projectId ? db.project.findFirst({ where: { id: projectId, repoId }, select: { id: true } }) : true,
     cycleId ? db.cycle.findFirst({ where: { id: cycleId, repoId }, select: { id: true } }) : true,
   ]);
-  if (!project) throw notFound("project");
-  if (!cycle) throw notFound("cycle");
+  if (!project) throw new AppError("NOT_FOUND", "project not found");
+  if (!cycle) throw new AppError("NOT_FOUND", "cycle not found");
 }
 
 /**

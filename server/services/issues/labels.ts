@@ -11,7 +11,7 @@
  * labels and listLabels under ~250 KB.
  */
 import type { Db } from "@/server/db";
-import { badRequest, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { conflictOnDuplicate, inTransaction, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
@@ -40,7 +40,7 @@ export async function listLabels(db: Db, repo: Repo): Promise<LabelView[]> {
 export function createLabel(db: Db, repo: Repo, input: { name: string; color: string; description?: string | null }): Promise<LabelView> {
   return inTransaction(db, async (tx) => {
     if ((await tx.label.count({ where: { repoId: repo.id } })) >= MAX_LABELS_PER_REPO) {
-      throw badRequest(`a repository has at most ${MAX_LABELS_PER_REPO} labels; delete unused ones first`);
+      throw new AppError("BAD_REQUEST", `a repository has at most ${MAX_LABELS_PER_REPO} labels; delete unused ones first`);
     }
     return conflictOnDuplicate(
       tx.label.create({
@@ -88,7 +88,7 @@ export async function deleteLabel(db: Db, actor: Actor, repo: Repo, id: string):
       where: { id, repoId: repo.id },
       select: { id: true, name: true, issues: { select: { issueId: true } } },
     });
-    if (!label) throw notFound("label");
+    if (!label) throw new AppError("NOT_FOUND", "label not found");
     if (label.issues.length) {
       await tx.issueActivity.createMany({
         data: label.issues.map((i) => ({
@@ -108,7 +108,7 @@ export async function deleteLabel(db: Db, actor: Actor, repo: Repo, id: string):
 
 async function labelOf(db: Db, repo: Repo, labelId: string) {
   const label = await db.label.findFirst({ where: { id: labelId, repoId: repo.id }, select: { id: true, name: true } });
-  if (!label) throw notFound("label");
+  if (!label) throw new AppError("NOT_FOUND", "label not found");
   return label;
 }
 
@@ -125,7 +125,7 @@ export async function addLabel(db: Db, actor: Actor, repo: Repo, number: number,
       // Touching the issue first locks its row (PostgreSQL), so concurrent adds count in turn.
       await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
       if ((await tx.issueLabel.count({ where: { issueId: issue.id } })) >= MAX_LABELS_PER_ISSUE) {
-        throw badRequest(`an issue has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
+        throw new AppError("BAD_REQUEST", `an issue has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
       }
       await tx.issueLabel.create({ data: { issueId: issue.id, labelId } });
       await tx.issueActivity.create({

@@ -8,7 +8,7 @@
  * (blocked_by, relates_to, duplicated_by; see INVERSE) and the other issue's number.
  */
 import type { Db } from "@/server/db";
-import { AppError, badRequest, conflict, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { subIssueProgress, type PriorityKey, type RelationType } from "./model";
@@ -103,12 +103,12 @@ async function ancestors(tx: Tx, issueId: string): Promise<string[]> {
  * (oldValue the previous parent's number).
  */
 export async function setParent(db: Db, actor: Actor, repo: Repo, number: number, parentNumber: number): Promise<IssueView> {
-  if (number === parentNumber) throw badRequest("an issue cannot be its own parent");
+  if (number === parentNumber) throw new AppError("BAD_REQUEST", "an issue cannot be its own parent");
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
     const parent = await issueByNumber(tx, repo.id, parentNumber);
     if ((await ancestors(tx, parent.id)).includes(issue.id)) {
-      throw badRequest(`#${parentNumber} is a sub-issue of #${number}; making it the parent would create a cycle`);
+      throw new AppError("BAD_REQUEST", `#${parentNumber} is a sub-issue of #${number}; making it the parent would create a cycle`);
     }
     if (issue.parentId === parent.id) return issueViewById(tx, issue);
     const old = issue.parentId ? await tx.issue.findUnique({ where: { id: issue.parentId }, select: { number: true } }) : null;
@@ -185,20 +185,20 @@ export async function addRelation(
   repo: Repo,
   input: { sourceNumber: number; targetNumber: number; type: RelationType },
 ): Promise<Relations> {
-  if (input.sourceNumber === input.targetNumber) throw badRequest("an issue cannot be related to itself");
+  if (input.sourceNumber === input.targetNumber) throw new AppError("BAD_REQUEST", "an issue cannot be related to itself");
   return inTransaction(db, async (tx) => {
     const source = await issueByNumber(tx, repo.id, input.sourceNumber);
     const target = await issueByNumber(tx, repo.id, input.targetNumber);
     if (await findRelation(tx, source.id, target.id, input.type)) {
-      throw conflict(`#${input.sourceNumber} already ${input.type.replace("_", " ")} #${input.targetNumber}`);
+      throw new AppError("CONFLICT", `#${input.sourceNumber} already ${input.type.replace("_", " ")} #${input.targetNumber}`);
     }
     if (input.type === "blocks" && (await findRelation(tx, target.id, source.id, "blocks"))) {
-      throw badRequest(`#${input.targetNumber} already blocks #${input.sourceNumber}; two issues cannot block each other`);
+      throw new AppError("BAD_REQUEST", `#${input.targetNumber} already blocks #${input.sourceNumber}; two issues cannot block each other`);
     }
     try {
       await tx.issueRelation.create({ data: { sourceId: source.id, targetId: target.id, type: input.type } });
     } catch (e) {
-      if ((e as { code?: string }).code === "P2002") throw conflict("that relation exists");
+      if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", "that relation exists");
       throw e;
     }
     await recordRelation(tx, actor, "relation_added", input.type, source, target);
@@ -217,7 +217,7 @@ export async function removeRelation(
     const source = await issueByNumber(tx, repo.id, input.sourceNumber);
     const target = await issueByNumber(tx, repo.id, input.targetNumber);
     const existing = await findRelation(tx, source.id, target.id, input.type);
-    if (!existing) throw notFound(`relation #${input.sourceNumber} ${input.type} #${input.targetNumber}`);
+    if (!existing) throw new AppError("NOT_FOUND", `${`relation #${input.sourceNumber} ${input.type} #${input.targetNumber}`} not found`);
     await tx.issueRelation.delete({ where: { id: existing.id } });
     await recordRelation(tx, actor, "relation_removed", input.type, source, target);
     return getRelationNumbers(tx, source.id);
@@ -235,7 +235,7 @@ export async function markAsDuplicate(
   repo: Repo,
   input: { duplicateNumber: number; canonicalNumber: number },
 ): Promise<IssueView> {
-  if (input.duplicateNumber === input.canonicalNumber) throw badRequest("an issue cannot duplicate itself");
+  if (input.duplicateNumber === input.canonicalNumber) throw new AppError("BAD_REQUEST", "an issue cannot duplicate itself");
   return inTransaction(db, async (tx) => {
     const dup = await issueByNumber(tx, repo.id, input.duplicateNumber);
     const canonical = await issueByNumber(tx, repo.id, input.canonicalNumber);

@@ -3,7 +3,7 @@
  * (./search-query.ts) applied to a list filter, AND-ed with the other inputs, and the `sort`
  * keys as ORDER BY terms. Pure; the SQL is built by ./query.ts in the list's single statement.
  */
-import { badRequest } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
 import type { IssueFilter, OrderTerm, UserRefs } from "./query";
 import { parseIssueQuery, searchPhrases, type IssueQueryFilters, type IssueSort } from "./search-query";
@@ -84,7 +84,7 @@ export function applyQuery(
 ): { filter: IssueFilter; sort?: IssueSort } {
   if (q === undefined) return { filter };
   const parsed = parseIssueQuery(q);
-  if (parsed.errors.length) throw badRequest(`q: ${parsed.errors.join("; ")}`);
+  if (parsed.errors.length) throw new AppError("BAD_REQUEST", `q: ${parsed.errors.join("; ")}`);
   return { filter: applyQueryFilters(filter, parsed.filters, parsed.text, meId, opts), sort: parsed.filters.sort };
 }
 

@@ -4,7 +4,7 @@
  * skipped when the template is applied by issues.create.
  */
 import type { Db } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import type { PriorityKey } from "./model";
 import { labelIdsByName } from "./issues";
@@ -71,7 +71,7 @@ export async function listTemplates(db: Db, repo: Repo): Promise<TemplateView[]>
 /** issues.getTemplate {templateId} → the template. */
 export async function getTemplate(db: Db, repo: Repo, id: string): Promise<TemplateView> {
   const t = await db.issueTemplate.findFirst({ where: { id, repoId: repo.id } });
-  if (!t) throw notFound("template");
+  if (!t) throw new AppError("NOT_FOUND", "template not found");
   return view(t);
 }
 

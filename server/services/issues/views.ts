@@ -10,7 +10,7 @@
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { readRows } from "@/server/db/read";
-import { notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
@@ -65,7 +65,7 @@ export async function listViews(db: Db, repo: Repo): Promise<ViewView[]> {
 
 async function viewRow(db: Db, repo: Repo, id: string): Promise<ViewRow> {
   const v = await db.issueView.findFirst({ where: { id, repoId: repo.id } });
-  if (!v) throw notFound("view");
+  if (!v) throw new AppError("NOT_FOUND", "view not found");
   return v;
 }
 
@@ -182,7 +182,7 @@ async function viewQueryRow(db: Db, repo: Repo, id: string): Promise<ViewQuery> 
     id,
     repo.id,
   ]);
-  if (!row) throw notFound("view");
+  if (!row) throw new AppError("NOT_FOUND", "view not found");
   return row;
 }
 

@@ -5,7 +5,7 @@
  * projects or cycles).
  */
 import type { Db } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { inTransaction, issueByNumber, issueViewById, type IssueView } from "@/server/services/issues/core";
 
@@ -17,7 +17,7 @@ async function assertOwned(db: Db, repo: Repo, kind: Kind, id: string): Promise<
     kind === "project"
       ? await db.project.findFirst({ where: { id, repoId: repo.id }, select: { id: true } })
       : await db.cycle.findFirst({ where: { id, repoId: repo.id }, select: { id: true } });
-  if (!found) throw notFound(kind);
+  if (!found) throw new AppError("NOT_FOUND", `${kind} not found`);
 }
 
 /**

@@ -4,7 +4,7 @@
  * page (issue #7) add exact issue counts from one SQL query (./progress.ts).
  */
 import type { Db } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
 import { countsOf, type IssueCounts } from "./progress";
@@ -59,6 +59,6 @@ export async function getProject(db: Db, repo: Pick<AuthorizedRepo, "id">, proje
     db.project.findFirst({ where: { id: projectId, repoId: repo.id } }),
     countsOf(db, repo.id, "projectId", projectId),
   ]);
-  if (!row) throw notFound("project");
+  if (!row) throw new AppError("NOT_FOUND", "project not found");
   return { ...view(row), issues: counts.get(row.id) ?? countsOf.empty() };
 }

@@ -12,7 +12,7 @@
  * died between the commit and the enqueue); the singleton key keeps that from doubling a job.
  */
 import type { Db, Prisma } from "@/server/db";
-import { AppError, forbidden } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { enqueue } from "@/server/jobs";
 import { AI_REVIEW } from "@/server/jobs/names";
@@ -157,7 +157,7 @@ export async function triggerAiReview(
   const actor = requireActor(caller);
   const pr = await loadPull(db, repo, prId);
   if (pr.authorId !== actor.user.id && !atLeast(repo.permission, "write")) {
-    throw forbidden("only the pull request's author or someone with write permission can request an AI review");
+    throw new AppError("FORBIDDEN", "only the pull request's author or someone with write permission can request an AI review");
   }
   if (pr.state !== "open")
     throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only an open pull request can be reviewed`);

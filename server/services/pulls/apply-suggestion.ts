@@ -72,9 +72,6 @@ async function loadComments(db: Db, ids: string[]) {
 }
 type Comment = Awaited<ReturnType<typeof loadComments>>[number];
 
-const bad = (message: string) => new AppError("BAD_REQUEST", message);
-const refused = (message: string) => new AppError("PRECONDITION_FAILED", message);
-
 /** "comment <id>" for messages naming one comment of a batch. */
 const named = (c: Comment, batch: boolean) => (batch ? `comment ${c.id}: ` : "");
 
@@ -89,14 +86,20 @@ function checkSuggestion(c: Comment, batch: boolean, actorId: string): void {
   const who = named(c, batch);
   // a pending comment is seen by its author only (issue #9): anyone else is told it does not exist
   if (c.deletedAt || (c.isPending && c.authorId !== actorId)) throw new AppError("NOT_FOUND", `${who}comment not found`);
-  if (c.isPending) throw refused(`${who}the suggestion is part of your review, which is not submitted yet; submit it first`);
-  if (c.suggestion === null) throw bad(`${who}the comment has no suggestion`);
-  if (c.appliedSha) throw refused(`${who}the suggestion was already applied in ${c.appliedSha}`);
-  if (c.side === "LEFT") throw bad(`${who}a suggestion on the LEFT side (the base's lines) cannot be applied; suggest on the RIGHT side`);
-  if (!c.path || c.line === null || c.side !== "RIGHT") throw bad(`${who}the comment is not on lines of a file`);
+  if (c.isPending)
+    throw new AppError("PRECONDITION_FAILED", `${who}the suggestion is part of your review, which is not submitted yet; submit it first`);
+  if (c.suggestion === null) throw new AppError("BAD_REQUEST", `${who}the comment has no suggestion`);
+  if (c.appliedSha) throw new AppError("PRECONDITION_FAILED", `${who}the suggestion was already applied in ${c.appliedSha}`);
+  if (c.side === "LEFT")
+    throw new AppError(
+      "BAD_REQUEST",
+      `${who}a suggestion on the LEFT side (the base's lines) cannot be applied; suggest on the RIGHT side`,
+    );
+  if (!c.path || c.line === null || c.side !== "RIGHT") throw new AppError("BAD_REQUEST", `${who}the comment is not on lines of a file`);
   const { start, end } = rangeOf(c);
-  if (start < 1 || end < start) throw bad(`${who}the comment's line range ${start}-${end} is not valid`);
-  if (!c.commitSha) throw refused(`${who}the suggestion names no commit, so whether its lines changed cannot be told`);
+  if (start < 1 || end < start) throw new AppError("BAD_REQUEST", `${who}the comment's line range ${start}-${end} is not valid`);
+  if (!c.commitSha)
+    throw new AppError("PRECONDITION_FAILED", `${who}the suggestion names no commit, so whether its lines changed cannot be told`);
 }
 
 /** Overlapping ranges in one file: BAD_REQUEST listing every overlapping pair. */
@@ -115,7 +118,7 @@ function checkOverlaps(comments: Comment[]): void {
       }
     }
   }
-  if (clashes.length) throw bad(`suggestions overlap, so they cannot be applied together: ${clashes.join("; ")}`);
+  if (clashes.length) throw new AppError("BAD_REQUEST", `suggestions overlap, so they cannot be applied together: ${clashes.join("; ")}`);
 }
 
 /**
@@ -194,7 +197,8 @@ export async function applySuggestion(db: Db, actor: Actor | null, repo: Authori
  */
 export async function applySuggestions(db: Db, actor: Actor, commentIds: string[]): Promise<AppliedSuggestion> {
   const ids = [...new Set(commentIds)];
-  if (ids.length < 1 || ids.length > MAX_BATCH_SUGGESTIONS) throw bad(`commentIds must name 1 to ${MAX_BATCH_SUGGESTIONS} comments`);
+  if (ids.length < 1 || ids.length > MAX_BATCH_SUGGESTIONS)
+    throw new AppError("BAD_REQUEST", `commentIds must name 1 to ${MAX_BATCH_SUGGESTIONS} comments`);
   const comments = await loadComments(db, ids);
   if (comments.length !== ids.length)
     throw new AppError("NOT_FOUND", `comment ${ids.find((id) => !comments.some((c) => c.id === id))} not found`);
@@ -211,7 +215,7 @@ export async function applySuggestions(db: Db, actor: Actor, commentIds: string[
     }
   }
   if (new Set(comments.map((c) => c.pullRequest.id)).size > 1)
-    throw bad("the suggestions belong to different pull requests; apply each pull request's separately");
+    throw new AppError("BAD_REQUEST", "the suggestions belong to different pull requests; apply each pull request's separately");
   const repo = repos.get(comments[0].pullRequest.repoId)!;
   // keep the caller's order for the message's co-authors
   const ordered = ids.map((id) => comments.find((c) => c.id === id)!);
@@ -221,13 +225,14 @@ export async function applySuggestions(db: Db, actor: Actor, commentIds: string[
 async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments: Comment[], batch: boolean): Promise<AppliedSuggestion> {
   const pr = comments[0].pullRequest;
   const sourceGitDir = await authorizeSource(db, actor, repo, pr);
-  if (pr.state !== "open") throw refused(`the pull request is ${pr.state}; suggestions apply to open pull requests only`);
-  if (pr.sourceDeleted) throw refused(`the source branch "${pr.sourceBranch}" was deleted`);
+  if (pr.state !== "open")
+    throw new AppError("PRECONDITION_FAILED", `the pull request is ${pr.state}; suggestions apply to open pull requests only`);
+  if (pr.sourceDeleted) throw new AppError("PRECONDITION_FAILED", `the source branch "${pr.sourceBranch}" was deleted`);
   for (const c of comments) checkSuggestion(c, batch, actor!.user.id);
   checkOverlaps(comments);
   const branchRef = `refs/heads/${pr.sourceBranch}`;
   const tip = await readRef(sourceGitDir, branchRef);
-  if (!tip) throw refused(`the source branch "${pr.sourceBranch}" was deleted`);
+  if (!tip) throw new AppError("PRECONDITION_FAILED", `the source branch "${pr.sourceBranch}" was deleted`);
   if (tip !== pr.headSha)
     throw new AppError(
       "CONFLICT",
@@ -242,15 +247,20 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
     let head = heads.get(c.path!);
     if (!head) {
       const found = await readFileAt(targetGitDir, pr.headSha, c.path!);
-      if (!found) throw refused(`${who}the suggestion is outdated: "${c.path}" is no longer a file at the head of the pull request`);
-      if (looksBinary(found.content)) throw bad(`${who}"${c.path}" is a binary file`);
+      if (!found)
+        throw new AppError(
+          "PRECONDITION_FAILED",
+          `${who}the suggestion is outdated: "${c.path}" is no longer a file at the head of the pull request`,
+        );
+      if (looksBinary(found.content)) throw new AppError("BAD_REQUEST", `${who}"${c.path}" is a binary file`);
       heads.set(c.path!, (head = found));
     }
     const { start, end } = rangeOf(c);
     // a commit missing from the repository (it cannot be after a push) counts as changed
     const then = c.commitSha === pr.headSha ? head : await readFileAt(targetGitDir, c.commitSha!, c.path!).catch(() => null);
     if (!then || !sameLines(splitLines(then.content), splitLines(head.content), start, end)) {
-      throw refused(
+      throw new AppError(
+        "PRECONDITION_FAILED",
         `${who}the suggestion is outdated: lines ${start}-${end} of "${c.path}" changed since it was made; suggest again on the current lines`,
       );
     }
@@ -276,7 +286,10 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
         data: { appliedSha: commitSha },
       });
       if (claimed.count !== ids.length)
-        throw refused(`the suggestion${batch ? "s were" : " was"} applied or deleted meanwhile; nothing was committed`);
+        throw new AppError(
+          "PRECONDITION_FAILED",
+          `the suggestion${batch ? "s were" : " was"} applied or deleted meanwhile; nothing was committed`,
+        );
       await tx.pullRequestComment.updateMany({
         where: { id: { in: threads }, resolvedAt: null },
         data: { resolvedAt: new Date(), resolvedById: actor!.user.id },

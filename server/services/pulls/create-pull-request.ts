@@ -17,7 +17,7 @@
  *     creating transaction and enqueued once it commits.
  */
 import type { Db } from "@/server/db";
-import { AppError, badRequest, conflict } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 import { sameForkNetwork } from "@/server/services/repos/fork";
@@ -33,9 +33,9 @@ import { createAiReviewRun, enqueueAiReview } from "./ai-review";
 /** The branch tip, or BAD_REQUEST naming the branch and repository. */
 async function branchTip(repo: Pick<AuthorizedRepo, "gitDir" | "owner" | "name">, branch: string, field: string): Promise<string> {
   const problem = branchNameProblem(branch);
-  if (problem) throw badRequest(`${field}: ${problem}`);
+  if (problem) throw new AppError("BAD_REQUEST", `${field}: ${problem}`);
   const tip = await resolveCommit(repo.gitDir, `refs/heads/${branch}`);
-  if (!tip) throw badRequest(`${field}: branch "${branch}" does not exist in ${repo.owner}/${repo.name}`);
+  if (!tip) throw new AppError("BAD_REQUEST", `${field}: branch "${branch}" does not exist in ${repo.owner}/${repo.name}`);
   return tip;
 }
 
@@ -44,7 +44,10 @@ async function sourceRepository(db: Db, actor: Actor, target: AuthorizedRepo, so
   if (!sourceRepoId || sourceRepoId === target.id) return target;
   const source = await authorizeRepo(db, actor, { repoId: sourceRepoId }, "read");
   if (!(await sameForkNetwork(db, source.id, target.id))) {
-    throw badRequest(`${source.owner}/${source.name} is not a fork of ${target.owner}/${target.name} (nor its parent or a sibling fork)`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `${source.owner}/${source.name} is not a fork of ${target.owner}/${target.name} (nor its parent or a sibling fork)`,
+    );
   }
   return source;
 }
@@ -59,17 +62,20 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
   const input = createPullInput.parse(raw);
   const source = await sourceRepository(db, actor, repo, input.sourceRepoId);
   if (source.id === repo.id && input.sourceBranch === input.targetBranch) {
-    throw badRequest("the source and target are the same branch: choose another branch to compare");
+    throw new AppError("BAD_REQUEST", "the source and target are the same branch: choose another branch to compare");
   }
   const [sourceTip] = await Promise.all([
     branchTip(source, input.sourceBranch, "sourceBranch"),
     branchTip(repo, input.targetBranch, "targetBranch"),
   ]);
   if (sourceTip !== input.headSha) {
-    throw conflict(`the branch moved: ${input.sourceBranch} is at ${sourceTip}, not ${input.headSha}; reload and try again`);
+    throw new AppError(
+      "CONFLICT",
+      `the branch moved: ${input.sourceBranch} is at ${sourceTip}, not ${input.headSha}; reload and try again`,
+    );
   }
   if (!(await hasCommit(repo.gitDir, input.baseSha)))
-    throw badRequest(`baseSha ${input.baseSha} is not a commit of ${repo.owner}/${repo.name}`);
+    throw new AppError("BAD_REQUEST", `baseSha ${input.baseSha} is not a commit of ${repo.owner}/${repo.name}`);
   if (source.id !== repo.id) await fetchCommit(repo.gitDir, source.gitDir, input.headSha);
 
   let written: { ref: string; sha: string } | null = null;
@@ -96,7 +102,7 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
       });
       if (existing) {
         const from = source.id === repo.id ? input.sourceBranch : `${source.owner}:${input.sourceBranch}`;
-        throw conflict(`pull request #${existing.number} is already open for ${from} → ${input.targetBranch}`);
+        throw new AppError("CONFLICT", `pull request #${existing.number} is already open for ${from} → ${input.targetBranch}`);
       }
       const created = await tx.pullRequest.create({
         data: {

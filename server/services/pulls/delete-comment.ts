@@ -6,7 +6,7 @@
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
-import { forbidden } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { inTransaction } from "@/server/services/issues/core";
 import { canWrite, requireActor, type ReviewRepo } from "./review-context";
@@ -22,7 +22,7 @@ export async function deletePullComment(
   const actor = requireActor(caller);
   const c = await loadComment(db, repo.id, commentId, actor.user.id);
   if (c.authorId !== actor.user.id && !canWrite(repo))
-    throw forbidden("only the comment's author or someone with write permission can delete it");
+    throw new AppError("FORBIDDEN", "only the comment's author or someone with write permission can delete it");
   const kept = await inTransaction(db, async (tx) => {
     if (c.replyToId === null) {
       // one statement decides: removed when it has no replies (a reply arriving meanwhile is never cascaded away)

@@ -5,7 +5,7 @@
  * the spec's `stack` when the source branch belongs to a stack of the target repository.
  */
 import type { Db } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { stackOfBranch, type StackView } from "@/server/services/stacks/stacks";
 import { pullUserSelect, pullViewInclude, toPullView, type PullUser, type PullView } from "./view";
 
@@ -31,7 +31,7 @@ export async function getPullRequest(db: Db, repo: { id: string }, number: numbe
       _count: { select: { reviewRequests: true } },
     },
   });
-  if (!row) throw notFound(`pull request #${number}`);
+  if (!row) throw new AppError("NOT_FOUND", `${`pull request #${number}`} not found`);
   const stack = row.sourceRepoId === row.repoId ? await stackOfBranch(db, row.repoId, row.sourceBranch) : null;
   return {
     ...toPullView(row),

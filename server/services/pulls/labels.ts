@@ -8,7 +8,7 @@
  * most 50 labels per pull request (the issue cap).
  */
 import type { Db } from "@/server/db";
-import { badRequest, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { inTransaction, labelSelect, type LabelView, type Tx } from "@/server/services/issues/core";
 import { MAX_LABELS_PER_ISSUE } from "@/server/services/issues/labels";
@@ -29,7 +29,7 @@ async function labelsOf(db: Db | Tx, prId: string): Promise<LabelView[]> {
 
 async function repoLabel(db: Db | Tx, repo: Repo, labelId: string) {
   const label = await db.label.findFirst({ where: { id: labelId, repoId: repo.id }, select: { id: true, name: true, color: true } });
-  if (!label) throw notFound("label");
+  if (!label) throw new AppError("NOT_FOUND", "label not found");
   return label;
 }
 
@@ -52,7 +52,7 @@ export async function addPullLabel(db: Db, actor: Actor, repo: Repo, prId: strin
       // touching the row first locks it (PostgreSQL), so concurrent adds count in turn
       await tx.pullRequest.update({ where: { id: pr.id }, data: { updatedAt: new Date() } });
       if ((await tx.pullRequestLabel.count({ where: { pullRequestId: pr.id } })) >= MAX_LABELS_PER_ISSUE)
-        throw badRequest(`a pull request has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
+        throw new AppError("BAD_REQUEST", `a pull request has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
       await tx.pullRequestLabel.create({ data: { pullRequestId: pr.id, labelId } });
       await recordPullEvent(tx, pr.id, "labeled", { label }, actor.user.id);
     }

@@ -6,7 +6,7 @@
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
-import { AppError, forbidden } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { inTransaction } from "@/server/services/issues/core";
 import { canWrite, requireActor, type ReviewRepo } from "./review-context";
@@ -30,7 +30,7 @@ export async function setThreadResolved(
   if (c.replyToId !== null)
     throw new AppError("BAD_REQUEST", `this comment is a reply: resolve its thread through the first comment (${c.replyToId})`);
   if (c.authorId !== actor.user.id && !canWrite(repo))
-    throw forbidden("only the thread's author or someone with write permission can resolve or unresolve it");
+    throw new AppError("FORBIDDEN", "only the thread's author or someone with write permission can resolve or unresolve it");
   if (c.path === null) throw new AppError("BAD_REQUEST", "only inline review threads can be resolved; this is a general comment");
   const row = await inTransaction(db, async (tx) => {
     if (resolved)

@@ -52,28 +52,31 @@ export interface ResolvedConflicts {
   message: string;
 }
 
-const refused = (message: string) => new AppError("PRECONDITION_FAILED", message);
-const bad = (message: string) => new AppError("BAD_REQUEST", message);
-
 /** Step 4's checks on the conflicted files against what the caller sent. */
 function checkFiles(conflicts: ConflictFile[], given: Map<string, string>): void {
   const conflicted = new Set(conflicts.map((f) => f.path));
   const extra = [...given.keys()].filter((p) => !conflicted.has(p));
-  if (extra.length) throw bad(`not conflicted, so not part of a resolution: ${extra.slice(0, 10).join(", ")}`);
+  if (extra.length) throw new AppError("BAD_REQUEST", `not conflicted, so not part of a resolution: ${extra.slice(0, 10).join(", ")}`);
   for (const f of conflicts) {
-    if (f.isBinary) throw refused(`"${f.path}" is a binary file: resolve this conflict on your machine`);
+    if (f.isBinary) throw new AppError("PRECONDITION_FAILED", `"${f.path}" is a binary file: resolve this conflict on your machine`);
     if (f.kind !== "content" && f.kind !== "add/add")
-      throw refused(
+      throw new AppError(
+        "PRECONDITION_FAILED",
         `"${f.path}" conflicts as ${f.kind === "delete/modify" ? "deleted on one side, changed on the other" : "a rename or a file/folder clash"}: resolve it on your machine`,
       );
   }
   const missing = conflicts.filter((f) => !given.has(f.path)).map((f) => f.path);
   if (missing.length)
-    throw bad(
+    throw new AppError(
+      "BAD_REQUEST",
       `every conflicted file must be resolved; missing: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? `, and ${missing.length - 10} more` : ""}`,
     );
   const marked = conflicts.filter((f) => hasConflictMarkers(given.get(f.path)!)).map((f) => f.path);
-  if (marked.length) throw bad(`conflict markers remain in ${marked.join(", ")}: remove every <<<<<<<, ======= and >>>>>>> block first`);
+  if (marked.length)
+    throw new AppError(
+      "BAD_REQUEST",
+      `conflict markers remain in ${marked.join(", ")}: remove every <<<<<<<, ======= and >>>>>>> block first`,
+    );
 }
 
 /**
@@ -108,21 +111,23 @@ export async function resolveConflicts(
   if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
   const sourceGitDir = await authorizeSource(db, actor, repo, pr, "resolving conflicts");
   const user = actor!.user;
-  if (pr.state !== "open") throw refused(`the pull request is ${pr.state}; conflicts are resolved on open pull requests only`);
-  if (pr.sourceDeleted) throw refused(`the source branch "${pr.sourceBranch}" was deleted`);
-  if (!SHA_RE.test(input.expectedHeadSha)) throw bad("expectedHeadSha must be a full commit sha (40 hex)");
+  if (pr.state !== "open")
+    throw new AppError("PRECONDITION_FAILED", `the pull request is ${pr.state}; conflicts are resolved on open pull requests only`);
+  if (pr.sourceDeleted) throw new AppError("PRECONDITION_FAILED", `the source branch "${pr.sourceBranch}" was deleted`);
+  if (!SHA_RE.test(input.expectedHeadSha)) throw new AppError("BAD_REQUEST", "expectedHeadSha must be a full commit sha (40 hex)");
 
   const given = new Map<string, string>();
-  if (input.files.length > MAX_RESOLVED_FILES) throw bad(`at most ${MAX_RESOLVED_FILES} files per resolution`);
+  if (input.files.length > MAX_RESOLVED_FILES) throw new AppError("BAD_REQUEST", `at most ${MAX_RESOLVED_FILES} files per resolution`);
   for (const f of input.files) {
-    if (given.has(f.path)) throw bad(`"${f.path}" is given twice`);
-    if (Buffer.byteLength(f.content, "utf8") > MAX_RESOLVED_BYTES) throw bad(`"${f.path}" is larger than ${MAX_RESOLVED_BYTES} bytes`);
+    if (given.has(f.path)) throw new AppError("BAD_REQUEST", `"${f.path}" is given twice`);
+    if (Buffer.byteLength(f.content, "utf8") > MAX_RESOLVED_BYTES)
+      throw new AppError("BAD_REQUEST", `"${f.path}" is larger than ${MAX_RESOLVED_BYTES} bytes`);
     given.set(f.path, f.content);
   }
 
   const branchRef = `refs/heads/${pr.sourceBranch}`;
   const head = await readRef(sourceGitDir, branchRef);
-  if (!head) throw refused(`the source branch "${pr.sourceBranch}" was deleted`);
+  if (!head) throw new AppError("PRECONDITION_FAILED", `the source branch "${pr.sourceBranch}" was deleted`);
   if (head !== pr.headSha || head !== input.expectedHeadSha) {
     throw new AppError(
       "CONFLICT",
@@ -130,9 +135,10 @@ export async function resolveConflicts(
     );
   }
   const targetTip = (await branchTips(repo.gitDir, [pr.targetBranch])).get(pr.targetBranch);
-  if (!targetTip) throw refused(`the target branch "${pr.targetBranch}" no longer exists`);
+  if (!targetTip) throw new AppError("PRECONDITION_FAILED", `the target branch "${pr.targetBranch}" no longer exists`);
   if ((await runGit(["cat-file", "-e", `${targetTip}^{commit}`], { gitDir: sourceGitDir })).code !== 0) {
-    throw refused(
+    throw new AppError(
+      "PRECONDITION_FAILED",
       `the target branch's commit is not in the source repository; merge ${pr.targetBranch} into ${pr.sourceBranch} on your machine`,
     );
   }
@@ -142,11 +148,12 @@ export async function resolveConflicts(
   try {
     details = await getConflictDetails(sourceGitDir, head, targetTip);
   } catch (e) {
-    if (e instanceof MergeError) throw refused(e.message);
+    if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", e.message);
     throw e;
   }
-  if (!details.files.length) throw refused(`the pull request has no conflicts with ${pr.targetBranch}: nothing to resolve`);
-  if (details.filesTruncated) throw refused("too many files conflict to resolve here: merge on your machine");
+  if (!details.files.length)
+    throw new AppError("PRECONDITION_FAILED", `the pull request has no conflicts with ${pr.targetBranch}: nothing to resolve`);
+  if (details.filesTruncated) throw new AppError("PRECONDITION_FAILED", "too many files conflict to resolve here: merge on your machine");
   checkFiles(details.files, given);
 
   // step 5: the resolved tree and the merge commit

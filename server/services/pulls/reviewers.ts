@@ -8,7 +8,7 @@
  * review_request_removed {reviewer {id, username, name}}.
  */
 import type { Db } from "@/server/db";
-import { AppError, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
 import { atLeast, permissionOf } from "@/server/services/repos/access";
@@ -93,7 +93,7 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
     where: { id: reviewerId },
     select: { ...userSelect, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } },
   });
-  if (!reviewer) throw notFound("user");
+  if (!reviewer) throw new AppError("NOT_FOUND", "user not found");
   if (reviewer.id === pr.authorId) throw new AppError("BAD_REQUEST", "the pull request's author cannot be requested to review it");
   if (!atLeast(permissionOf(repo, reviewer, reviewer.collaborations[0]?.role ?? null), "read")) {
     throw new AppError("BAD_REQUEST", `${reviewer.username} cannot read ${repo.owner}/${repo.name}: add them as a collaborator first`);

@@ -5,7 +5,7 @@
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
-import { AppError, forbidden } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { inTransaction } from "@/server/services/issues/core";
 import { requireActor, type ReviewRepo } from "./review-context";
@@ -24,7 +24,7 @@ export async function updatePullComment(
   const { body } = updateCommentInput.parse(raw);
   const actor = requireActor(caller);
   const c = await loadComment(db, repo.id, commentId, actor.user.id);
-  if (c.authorId !== actor.user.id) throw forbidden("only the comment's author can edit it");
+  if (c.authorId !== actor.user.id) throw new AppError("FORBIDDEN", "only the comment's author can edit it");
   if (c.deletedAt) throw new AppError("PRECONDITION_FAILED", "the comment was deleted");
   const row = await inTransaction(db, async (tx) => {
     const r = await tx.pullRequestComment.updateMany({ where: { id: c.id, deletedAt: null }, data: { body, editedAt: new Date() } });

@@ -8,7 +8,7 @@
  * review (isDraft → false) starts an AI review run (ai-review.ts).
  */
 import type { Db } from "@/server/db";
-import { AppError, forbidden } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import { inTransaction, requireActor } from "@/server/services/issues/core";
@@ -27,7 +27,7 @@ async function loadForChange(db: Db, caller: Actor | null, repo: Repo, prId: str
   const pr = await db.pullRequest.findFirst({ where: { id: prId, repoId: repo.id } });
   if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
   if (pr.authorId !== actor.user.id && !atLeast(repo.permission, "write")) {
-    throw forbidden("only the pull request's author or someone with write permission can change it");
+    throw new AppError("FORBIDDEN", "only the pull request's author or someone with write permission can change it");
   }
   return { actor, pr };
 }

@@ -3,7 +3,7 @@
  * optional fields null) and the mapper every pulls service uses, `toPullView`.
  */
 import type { Db, Prisma } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 
 export type PullState = "open" | "closed" | "merged";
 
@@ -100,6 +100,6 @@ export function toPullView(row: PullRow): PullView {
 /** The view of pull request `id` (two queries at most: the row with its relations). NOT_FOUND. */
 export async function pullViewById(db: Db | Prisma.TransactionClient, id: string): Promise<PullView> {
   const row = await db.pullRequest.findUnique({ where: { id }, include: pullViewInclude });
-  if (!row) throw notFound("pull request");
+  if (!row) throw new AppError("NOT_FOUND", "pull request not found");
   return toPullView(row);
 }

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Db, Prisma } from "@/server/db";
-import { AppError, badRequest, conflict, notFound } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { line } from "@/server/validation/strings";
 import { branchNameProblem } from "@/server/git/refs";
@@ -87,7 +87,7 @@ const stackInclude = { branches: { orderBy: { position: "asc" }, select: { branc
  */
 export async function stackView(db: Db | Tx, stackId: string, currentBranch: string | null = null): Promise<StackView> {
   const stack = await db.stack.findUnique({ where: { id: stackId }, include: stackInclude });
-  if (!stack) throw notFound("stack");
+  if (!stack) throw new AppError("NOT_FOUND", "stack not found");
   return (await stackViews(db, [stack], currentBranch))[0];
 }
 
@@ -101,15 +101,16 @@ export async function stackOfBranch(db: Db, repoId: string, branchName: string):
 async function validateBranches(repo: Repo, baseBranch: string, branches: string[]): Promise<void> {
   for (const b of [baseBranch, ...branches]) {
     const problem = branchNameProblem(b);
-    if (problem) throw badRequest(problem);
+    if (problem) throw new AppError("BAD_REQUEST", problem);
   }
   const dup = branches.find((b, i) => branches.indexOf(b) !== i);
-  if (dup) throw badRequest(`branch "${dup}" appears twice in the stack`);
-  if (branches.includes(baseBranch)) throw badRequest(`the base branch "${baseBranch}" cannot also be in the stack`);
+  if (dup) throw new AppError("BAD_REQUEST", `branch "${dup}" appears twice in the stack`);
+  if (branches.includes(baseBranch)) throw new AppError("BAD_REQUEST", `the base branch "${baseBranch}" cannot also be in the stack`);
   const existing = new Set((await listBranches(repo.gitDir)).map((b) => b.name));
   const missing = [baseBranch, ...branches].filter((b) => !existing.has(b));
   if (missing.length)
-    throw badRequest(
+    throw new AppError(
+      "BAD_REQUEST",
       `branch${missing.length > 1 ? "es" : ""} ${missing.map((m) => `"${m}"`).join(", ")} do${missing.length > 1 ? "" : "es"} not exist in ${repo.owner}/${repo.name}`,
     );
 }
@@ -120,7 +121,7 @@ async function assertFree(tx: Tx, repoId: string, branches: string[], exceptStac
     where: { repoId, branchName: { in: branches }, ...(exceptStackId ? { stackId: { not: exceptStackId } } : {}) },
     select: { branchName: true, stack: { select: { name: true } } },
   });
-  if (taken) throw conflict(`branch "${taken.branchName}" already belongs to stack "${taken.stack.name}"`);
+  if (taken) throw new AppError("CONFLICT", `branch "${taken.branchName}" already belongs to stack "${taken.stack.name}"`);
 }
 
 /** stacks.create {repoId, name, baseBranch, branches[]} → stack (write). Errors as in the module comment. */
@@ -132,7 +133,7 @@ export async function createStack(db: Db, actor: Actor | null, repo: Repo, raw: 
       where: { repoId_nameLower: { repoId: repo.id, nameLower: input.name.toLowerCase() } },
       select: { id: true },
     });
-    if (same) throw conflict(`a stack named "${input.name}" already exists`);
+    if (same) throw new AppError("CONFLICT", `a stack named "${input.name}" already exists`);
     await assertFree(tx, repo.id, input.branches, null);
     const stack = await tx.stack.create({
       data: {
@@ -152,7 +153,7 @@ export async function createStack(db: Db, actor: Actor | null, repo: Repo, raw: 
 /** The stack `stackId` of `repo`, or NOT_FOUND "stack not found". */
 async function stackIn(db: Db | Tx, repo: Pick<Repo, "id">, stackId: string) {
   const stack = await db.stack.findFirst({ where: { id: stackId, repoId: repo.id }, select: { id: true, baseBranch: true } });
-  if (!stack) throw notFound("stack");
+  if (!stack) throw new AppError("NOT_FOUND", "stack not found");
   return stack;
 }
 
