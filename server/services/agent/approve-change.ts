@@ -25,7 +25,7 @@ import { AppError } from "@/server/errors";
 import { commitFileChanges, type FileChange } from "@/server/git/edit-files";
 import { casDeleteRef, casUpdateRef } from "@/server/git/merge";
 import { recordPush, ZERO_SHA } from "@/server/services/repos/push";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { identityOf } from "@/server/services/pulls/merge";
 import { AGENT_IDENTITY, ownChange, ownSession, type OwnSession } from "./model";
 import { normaliseAgentPath } from "./paths";

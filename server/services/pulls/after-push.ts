@@ -16,7 +16,7 @@
 import { enqueue } from "@/server/jobs";
 import { REFRESH_MERGEABILITY } from "@/server/jobs/names";
 import type { Db } from "@/server/db";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommit } from "@/server/git/repository";
 import { casRef, countCommits, fetchCommit, isAncestor, pullHeadRef, readRef } from "@/server/git/pull-refs";

@@ -30,7 +30,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { looksBinary } from "@/server/git/repository";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 import { recordPush } from "@/server/services/repos/push";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { identityOf } from "./merge";
 import { applyLineEdits, joinLines, sameLines, splitLines } from "./suggestion-lines";
 

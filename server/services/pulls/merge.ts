@@ -33,7 +33,7 @@ import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
 import { getConfig } from "@/server/config";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { loadPull } from "./locate";
 import { mergeabilityState } from "./mergeability";
 import { branchTips } from "@/server/git/ref-files";
