@@ -1,6 +1,6 @@
 /**
  * agent.approveChange {changeId}, agent.approveAllChanges {sessionId} and agent.rejectChange
- * {changeId, reason?} (issue #11; spec "Proposed file change" state table; docs/agent.md).
+ * {changeId, reason?} (spec "Proposed file change" state table; docs/agent.md).
  *
  * Approving commits on the session branch `agent/<short-id>` — created from the default branch at
  * the first approval, never the default branch itself — as the approving user (author and

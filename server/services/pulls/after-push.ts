@@ -1,5 +1,5 @@
 /**
- * What a push means for pull requests (issue #8 "Pushes"; called by recordBranchUpdates,
+ * What a push means for pull requests (called by recordBranchUpdates,
  * server/services/repos/update-branch.ts, after every branch move). For the branches the push moved:
  *   - an open pull request whose source (repository + branch) moved gets headSha and
  *     `refs/pull/<number>/head` in its target updated (the commit fetched from a fork first), its

@@ -1,6 +1,6 @@
 /**
- * pulls.applySuggestion {commentId} and pulls.applySuggestions {commentIds[]} (issue #9;
- * docs/pulls.md "Suggestions"): the suggested text replaces exactly the comment's RIGHT-side
+ * pulls.applySuggestion {commentId} and pulls.applySuggestions {commentIds[]} (docs/pulls.md
+ * "Suggestions"): the suggested text replaces exactly the comment's RIGHT-side
  * lines (startLine..endLine, or line) of `path` at the source branch's head, committed by the
  * applier with a `Co-authored-by:` trailer per suggester, as GitHub's "Commit suggestion" /
  * "Commit suggestions" do.
@@ -84,7 +84,7 @@ function rangeOf(c: Comment): { start: number; end: number } {
 /** Step 3 for one comment (after the pull request checks): a published, unapplied RIGHT-side suggestion with a position. */
 function checkSuggestion(c: Comment, batch: boolean, actorId: string): void {
   const who = named(c, batch);
-  // a pending comment is seen by its author only (issue #9): anyone else is told it does not exist
+  // a pending comment is seen by its author only: anyone else is told it does not exist
   if (c.deletedAt || (c.isPending && c.authorId !== actorId)) throw new AppError("NOT_FOUND", `${who}comment not found`);
   if (c.isPending)
     throw new AppError("PRECONDITION_FAILED", `${who}the suggestion is part of your review, which is not submitted yet; submit it first`);

@@ -1,5 +1,5 @@
 /**
- * pulls.merge and pulls.getConflicts (issue #8; docs/pulls.md "Merge strategies", "After a
+ * pulls.merge and pulls.getConflicts (docs/pulls.md "Merge strategies", "After a
  * merge", "Conflicts").
  *
  * Ordering, so that the database and the refs always agree:

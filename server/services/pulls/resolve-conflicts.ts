@@ -1,6 +1,6 @@
 /**
  * pulls.resolveConflicts {prId, files: [{path, content}], expectedHeadSha} → {success, commitSha,
- * message} (extension: GitHub's web conflict editor; issue #10; docs/pulls.md "Resolving
+ * message} (extension: GitHub's web conflict editor; docs/pulls.md "Resolving
  * conflicts"). Commits a MERGE of the target branch into the source branch whose conflicted
  * files hold the given contents, so the pull request becomes mergeable.
  *

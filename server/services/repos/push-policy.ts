@@ -1,6 +1,6 @@
 /**
  * What a push may do, decided before any ref moves (git's pre-receive hook runs it through
- * server/git/push-hook.ts; issue #6 items 16 and 17). All or nothing: one refused ref or one
+ * server/git/push-hook.ts). All or nothing: one refused ref or one
  * secret refuses the whole push, and git then updates no ref.
  *
  * 1. The rules every ref update passes, pushed or made by svc itself (update-branch.ts
