@@ -223,7 +223,7 @@ const cliRebase = () => {
   git(gitDir, ["worktree", "remove", "--force", wt]);
 };
 if (process.env.BENCH_TRACE) {
-  const { inTransaction } = await import("@/server/services/issues/core");
+  const { inTransaction } = await import("@/server/db/transaction");
   const t: Record<string, number[]> = {};
   const time = async (k: string, fn: () => unknown) => {
     const s = performance.now();

@@ -4,7 +4,7 @@
  * post-push hook of smart-http.ts.
  */
 import { Transform, type TransformCallback } from "node:stream";
-import type { RefUpdate } from "@/server/services/repos/push";
+import type { RefUpdate } from "@/server/services/repos/update-branch";
 import { runGit, userArg } from "./exec";
 
 /** Largest receive-pack command section parsed for the post-push hook (bytes). */

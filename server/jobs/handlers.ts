@@ -38,7 +38,7 @@ export function registerJobHandlers(): void {
     },
     { retries: 4, backoffMs: 2_000, timeoutMs: 300_000 },
   );
-  // after pushes (server/services/repos/push.ts) and stale searches: the semantic index of a
+  // after pushes (server/services/repos/update-branch.ts) and stale searches: the semantic index of a
   // branch, chunking only new blobs, then vectors when the repository's engine has an embedding
   // model; a deleted repository is not an error (nothing left to index)
   defineJob(

@@ -8,7 +8,7 @@ import { closeBus, listenerCount, publish, pullChannel, subscribe, subscribed } 
 import { MAX_STREAMS_PER_USER, openStreamCount } from "@/server/http/pull-events";
 import { makeToken } from "../helpers";
 import { getDb } from "@/server/db";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { recordPullEvent } from "@/server/services/pulls/events";
 import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 

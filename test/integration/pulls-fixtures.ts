@@ -1,6 +1,6 @@
 /**
  * Fixtures for the pull request tests: a svc server with git smart HTTP, users with tokens, and
- * local work trees that push to it with the real git CLI (so recordPush runs as in production).
+ * local work trees that push to it with the real git CLI (so recordBranchUpdates runs as in production).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -1,5 +1,5 @@
 /**
- * Pushes and pull requests (issue #8 "Pushes"): real `git push` over smart HTTP runs recordPush,
+ * Pushes and pull requests (issue #8 "Pushes"): real `git push` over smart HTTP runs recordBranchUpdates,
  * which moves open pull requests' heads (pushed / force_pushed), drops cached mergeability,
  * marks pull requests merged outside svc, and records deleted and restored source branches.
  */

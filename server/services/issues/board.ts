@@ -17,7 +17,8 @@ import {
   type PriorityKey,
   type StatusDef,
 } from "./model";
-import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
+import { issueByNumber, issueViewById, recordActivity, type IssueView } from "./core";
+import { inTransaction, type Tx } from "@/server/db/transaction";
 import { applyStatus } from "./status";
 import { assertProjectCycle } from "./issues";
 import { queryIssues } from "./query";

@@ -9,7 +9,8 @@ import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction, issueByNumber, recordActivity, requireActor, userSelect, type UserRef } from "./core";
+import { issueByNumber, recordActivity, requireActor, userSelect, type UserRef } from "./core";
+import { inTransaction } from "@/server/db/transaction";
 import { takeComment } from "./limits";
 
 export interface CommentView {

@@ -1,56 +1,14 @@
 /**
- * Shared machinery of the issue services: the transaction helper, the API shapes (spec "Issue",
+ * Shared machinery of the issue services: the API shapes (spec "Issue",
  * dates as ISO strings, dueDate as YYYY-MM-DD; reads in ./query.ts), the activity writer and
  * lookups by number.
  */
 import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { trackTransaction } from "@/server/db/after-commit";
+import type { Tx } from "@/server/db/transaction";
 import type { Actor } from "@/server/auth/actor";
 import type { ActivityAction, PriorityKey } from "./model";
 import { queryIssues } from "./query";
-
-export type Tx = Prisma.TransactionClient;
-
-/**
- * Runs `fn` in one interactive transaction. EVERY write of the issue services goes through here:
- * on SQLite the better-sqlite3 adapter has one connection and serialises transactions with a
- * mutex, but a query outside a transaction runs on that connection even while another request's
- * transaction is open — a write would join that transaction and vanish if it rolls back. Generous
- * waits: on SQLite transactions queue on the mutex, on PostgreSQL for a pool connection and row
- * locks, so 200 concurrent creates must be able to wait their turn. Work registered with
- * `afterCommit(tx, …)` runs after the commit (never after a rollback).
- */
-export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  let committed = () => {};
-  const result = await mapPrismaErrors(
-    db.$transaction(
-      (tx) => {
-        committed = trackTransaction(tx); // afterCommit work (server/db/after-commit.ts) runs below, once committed
-        return fn(tx);
-      },
-      { maxWait: 60_000, timeout: 60_000 },
-    ),
-  );
-  committed();
-  return result;
-}
-
-/**
- * Maps the Prisma errors a concurrent change can cause to AppErrors instead of a 500:
- * P2002 (unique constraint, e.g. the same label added twice at once) → CONFLICT,
- * P2025 (the row vanished, e.g. deleted by another request meanwhile) → NOT_FOUND.
- */
-export async function mapPrismaErrors<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === "P2002") throw new AppError("CONFLICT", "a concurrent change conflicted with this one; retry");
-    if (code === "P2025") throw new AppError("NOT_FOUND", "not found (it was changed or deleted meanwhile)");
-    throw e;
-  }
-}
 
 /** Maps a unique-constraint violation (P2002) to CONFLICT with `message`. */
 export async function conflictOnDuplicate<T>(work: Promise<T>, message: string): Promise<T> {

@@ -12,7 +12,6 @@ import { dueSoonWindow, overdueWindow, priorityKey, priorityRank, stateForStatus
 import {
   conflictOnDuplicate,
   requireActor,
-  inTransaction,
   issueById,
   issueByNumber,
   issueViewById,
@@ -20,8 +19,8 @@ import {
   type ActivityInput,
   type IssueCore,
   type IssueView,
-  type Tx,
 } from "./core";
+import { inTransaction, type Tx } from "@/server/db/transaction";
 import { applyStatus, endOfColumn, statusBeforeClose } from "./status";
 import { countsInput, createInput, listInput, updateInput, type CreateIssueInput, type UpdateIssueInput } from "./schemas";
 import { getRelationNumbers, type Relations } from "./relations";

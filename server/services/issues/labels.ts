@@ -14,7 +14,8 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate, inTransaction, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
+import { conflictOnDuplicate, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
+import { inTransaction } from "@/server/db/transaction";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 

@@ -12,7 +12,8 @@ import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { isoOf } from "@/server/db/raw";
 import { priorityKey } from "./model";
-import type { IssueView, LabelView, Tx } from "./core";
+import type { IssueView, LabelView } from "./core";
+import type { Tx } from "@/server/db/transaction";
 import { fts5Match, websearchText } from "./search-query";
 
 /** A filter over one repository's issues; every present field narrows (AND). */

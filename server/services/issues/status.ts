@@ -8,7 +8,8 @@
  */
 import type { Actor } from "@/server/auth/actor";
 import { POSITION_STEP, STATUS_KEYS, stateForStatus } from "./model";
-import { recordActivity, type IssueCore, type Tx } from "./core";
+import { recordActivity, type IssueCore } from "./core";
+import type { Tx } from "@/server/db/transaction";
 
 /** Position after the last issue of the column (repoId, status): one indexed query. */
 export async function endOfColumn(tx: Tx, repoId: string, status: string): Promise<number> {

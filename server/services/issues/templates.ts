@@ -8,7 +8,7 @@ import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import type { PriorityKey } from "./model";
 import { labelIdsByName } from "./issues";
-import { inTransaction } from "./core";
+import { inTransaction } from "@/server/db/transaction";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 

@@ -19,7 +19,7 @@ import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { assertCommitOfPull, callerAndPull, type PullRow, type ReviewRepo } from "./review-context";
 import { anchorInDiff, type Anchor } from "./diff-anchor";
 import { addCommentInput, addSuggestionInput, type AddCommentInput, type AddSuggestionInput, type Side } from "./review-schemas";

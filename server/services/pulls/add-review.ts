@@ -16,7 +16,7 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { assertCommitOfPull, callerAndPull, type ReviewRepo } from "./review-context";
 import { recordPullEvent } from "./events";
 import { addReviewInput, type AddReviewInput } from "./review-schemas";

@@ -11,7 +11,8 @@ import { recordPullEvent } from "./events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { authorizeRepo } from "@/server/services/repos/access";
-import { issueCore, recordActivity, type Tx } from "@/server/services/issues/core";
+import { issueCore, recordActivity } from "@/server/services/issues/core";
+import type { Tx } from "@/server/db/transaction";
 import { applyStatus } from "@/server/services/issues/status";
 
 /** A closing reference: `repo` null means the pull request's own repository. */

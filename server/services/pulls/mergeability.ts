@@ -18,7 +18,7 @@ import { branchTips } from "@/server/git/ref-files";
 import { checkMerge, MergeError } from "@/server/git/merge";
 import { repoGitDir } from "@/server/git/paths";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 
 export interface Mergeability {
   canMerge: boolean;

@@ -8,7 +8,7 @@ import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { canWrite, requireActor, type ReviewRepo } from "./review-context";
 import { loadComment } from "./comment-locate";
 import { commentInclude, recordOf, toThreadView, type PullThreadView } from "./comment-view";

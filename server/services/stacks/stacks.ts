@@ -13,7 +13,7 @@ import type { Actor } from "@/server/auth/actor";
 import { line } from "@/server/validation/strings";
 import { branchNameProblem } from "@/server/git/refs";
 import { listBranches } from "@/server/git/repository";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 
 type Tx = Prisma.TransactionClient;
