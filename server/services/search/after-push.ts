@@ -1,5 +1,5 @@
 /**
- * What a push means for semantic search (issue #10; called by recordPush,
+ * What a push means for semantic search (docs/ai.md "Index"; called by recordPush,
  * server/services/repos/push.ts): the default branch's index, and any other branch's index made
  * on demand, are refreshed by the `search.indexRepo` job when the push moved that branch.
  * One query; never throws (failures are logged; the next search queues a refresh itself).
