@@ -1,5 +1,5 @@
 /**
- * What a push means for pull requests (issue #8 "Pushes"; called by recordPush,
+ * What a push means for pull requests (docs/pulls.md "Pushes"; called by recordPush,
  * server/services/repos/push.ts, after receive-pack). For the branches the push moved:
  *   - an open pull request whose source (repository + branch) moved gets headSha and
  *     `refs/pull/<number>/head` in its target updated (the commit fetched from a fork first), its
