@@ -114,7 +114,7 @@ async function main() {
     headSha: bare("rev-parse", "topic"),
     baseSha: bare("rev-parse", "main"),
   });
-  // absent before the after-push warm-up existed (old code run with this bench): then those rows measure the unwarmed path
+  // optional, so the bench also runs on a checkout without the after-push warm-up: those rows then measure the unwarmed path
   const warmPullDiff: (db: unknown, prId: string) => Promise<unknown> =
     ((await import("@/server/services/diff")) as unknown as { warmPullDiff?: (db: unknown, prId: string) => Promise<unknown> })
       .warmPullDiff ?? (async () => false);
