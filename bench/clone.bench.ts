@@ -1,8 +1,9 @@
 /**
- * Clone benchmark (issue 2, "Benchmark"): `git clone` of a repository with ≥ 20k commits over
- * svc's smart HTTP vs `git clone --no-local` of the same bare repository, in the same run.
- * Prints the time ratio (goal ≤ 1.4×) and the server process's peak RSS growth during the HTTP
- * clone (goal < 200 MB), plus the peak RSS of the git processes the server ran.
+ * Clone benchmark (docs/git-http.md "Benchmark"; docs/performance.md "Clone"): `git clone` of a
+ * repository with ≥ 20k commits over svc's smart HTTP vs `git clone --no-local` of the same bare
+ * repository, in the same run. Prints the time ratio (goal ≤ 1.4×) and the server process's peak
+ * RSS growth during the HTTP clone (goal < 200 MB), plus the peak RSS of the git processes the
+ * server ran.
  *
  *   npx tsx bench/clone.bench.ts [--commits 20000] [--runs 5] [--rebuild]
  *

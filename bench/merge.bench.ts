@@ -1,8 +1,9 @@
 /**
- * Merge engine benchmark (issue #8): `npx tsx bench/merge.bench.ts` (not part of the tests).
- * One generated pull request in a fresh DATA_DIR (SQLite): a base of BENCH_FILES files (2,000)
- * of 100 lines; the head changes 50 lines in every file over BENCH_COMMITS commits (100k changed
- * lines); the target adds other files meanwhile (a clean, non-fast-forward merge).
+ * Merge engine benchmark (docs/performance.md "Merge engine"): `npx tsx bench/merge.bench.ts` (not
+ * part of the tests). One generated pull request in a fresh DATA_DIR (SQLite): a base of
+ * BENCH_FILES files (2,000) of 100 lines; the head changes 50 lines in every file over
+ * BENCH_COMMITS commits (100k changed lines); the target adds other files meanwhile (a clean,
+ * non-fast-forward merge).
  *
  * Baselines, measured in the same run (the physical limit: what git itself must run):
  *   checkMergeability      `git merge-tree --write-tree` then `git rev-list --left-right --count`

@@ -1,5 +1,5 @@
 /**
- * Soak (issue #6 "Reliability checks"): mixed API, clone and push traffic at a fixed rate on
+ * Soak (docs/performance.md "Soak"): mixed API, clone and push traffic at a fixed rate on
  * loopback for a bounded time, sampling the server's RSS and open file descriptors every 10 s.
  * Prints a table and a verdict: RSS growth from the baseline sample (the one at 2 minutes, or
  * at 20 % of a shorter run) to the end, fd drift, 5xx, 429 and other failures, p50/p95 latency

@@ -1,9 +1,9 @@
 "use client";
 /**
- * /settings/account forms (issue #7): the profile (name, email → users.updateProfile) and the
- * password (users.changePassword: current password required; other sessions are signed out).
- * Server messages are shown as written; success is a toast and, for the profile, a refresh so the
- * top bar shows the new name.
+ * /settings/account forms (docs/api.md "Accounts"): the profile (name, email → users.updateProfile)
+ * and the password (users.changePassword: current password required; other sessions are signed
+ * out). Server messages are shown as written; success is a toast and, for the profile, a refresh so
+ * the top bar shows the new name.
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";

@@ -1,7 +1,7 @@
 /**
- * Account settings and profiles (issue #7): users.updateProfile, users.changePassword,
- * users.profile, and what repos.list {owner} shows a profile's visitors. Through the real router
- * (createCaller), on SQLite or PostgreSQL (TEST_DATABASE_URL).
+ * Account settings and profiles (docs/api.md "Accounts"): users.updateProfile,
+ * users.changePassword, users.profile, and what repos.list {owner} shows a profile's visitors.
+ * Through the real router (createCaller), on SQLite or PostgreSQL (TEST_DATABASE_URL).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";

@@ -1,8 +1,8 @@
 /**
- * repoAiKeys and engine resolution (issue #10 "Providers and keys", "Tests that must exist"):
- * the key is encrypted at rest (never in the database in clear — the raw row, and on SQLite the
- * database file's bytes), masked in every response, used for its repository only (another
- * repository gets the server's provider or the local engine), refused to non-admins and to
+ * repoAiKeys and engine resolution (docs/ai.md "Repository keys (`repoAiKeys`)", "Which engine
+ * answers"): the key is encrypted at rest (never in the database in clear — the raw row, and on
+ * SQLite the database file's bytes), masked in every response, used for its repository only
+ * (another repository gets the server's provider or the local engine), refused to non-admins and to
  * repo:read / repo:write tokens; a private repository is NOT_FOUND to strangers. Through the real
  * OpenAI provider code: a repository key with baseUrl = the fake server reaches it with that key.
  */

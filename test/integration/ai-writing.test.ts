@@ -1,5 +1,5 @@
 /**
- * ai.generatePRDescription and ai.summarizeForSquash (issue #10) through the real router on real
+ * ai.generatePRDescription and ai.summarizeForSquash (docs/ai.md) through the real router on real
  * git repositories (branches with commits), with the local engine; and the model path through
  * the real OpenAI provider code against the fake OpenAI-compatible server (the service called
  * with an explicit engine): the prompt holds the commit subjects, the answer says its engine, a

@@ -1,5 +1,5 @@
 /**
- * Issue #6 items 1–4 and 10: token scopes cap the repository permission services act with,
+ * Security rules (docs/security.md): token scopes cap the repository permission services act with,
  * repos.list without repo:read answers as for an anonymous caller, read-only issues stay in
  * triage, session JWTs are revocable, and a malformed cookie of another name is ignored.
  */

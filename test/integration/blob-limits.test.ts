@@ -1,7 +1,8 @@
 /**
- * Bounded memory for blob reads (issue #6 item 5): `repos.blob` reads only the text limit of a
- * huge file, the raw route streams files of any size with Content-Length from the blob's size,
- * and a client that goes away stops git. Real git, real database, the raw route's own GET/HEAD.
+ * Bounded memory for blob reads (docs/api.md "Limits (request bodies, batches, blobs)"):
+ * `repos.blob` reads only the text limit of a huge file, the raw route streams files of any size
+ * with Content-Length from the blob's size, and a client that goes away stops git. Real git, real
+ * database, the raw route's own GET/HEAD.
  *
  * The big blob is BLOB_TEST_MIB MiB (default 256 here; the issue's 1 GiB runs in
  * bench/blob-memory.bench.ts, or with BLOB_TEST_MIB=1024).

@@ -1,7 +1,7 @@
 /**
- * The dashboard's data (issue #7): `repos.list {member: true}` lists repositories the caller owns
- * or collaborates on, and `issues.listMine` the issues assigned to / created by the caller in
- * repositories they can read — authorization in the query, tokens capped by their scopes.
+ * The dashboard's data (docs/ui.md "Pages"): `repos.list {member: true}` lists repositories the
+ * caller owns or collaborates on, and `issues.listMine` the issues assigned to / created by the
+ * caller in repositories they can read — authorization in the query, tokens capped by their scopes.
  * Through the real router, and once over real HTTP with a PAT.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,9 +1,10 @@
 /**
- * The caches and shortcuts behind repos.compare, pulls.getDiff and repos.commit (issue #8
- * performance, docs/performance.md "Diffs"): answers are cached per pair of commit ids, so a
- * push (a branch at a new id, a pull request row with a new head) must change the answer, first
- * page and `paths` pages alike; refs are resolved in one process; the pull request's own ids are
- * trusted until git fails, and then a missing commit is still CONFLICT naming it.
+ * The caches and shortcuts behind repos.compare, pulls.getDiff and repos.commit
+ * (docs/performance.md "Diffs"; docs/pulls.md "Git processes and caches"): answers are cached per
+ * pair of commit ids, so a push (a branch at a new id, a pull request row with a new head) must
+ * change the answer, first page and `paths` pages alike; refs are resolved in one process; the pull
+ * request's own ids are trusted until git fails, and then a missing commit is still CONFLICT naming
+ * it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";

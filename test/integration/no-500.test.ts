@@ -1,5 +1,6 @@
 /**
- * Issue #6 items 9 and 11: no 500s for bad input, and nothing internal in any answer.
+ * No 500s for bad input, and nothing internal in any answer (docs/api.md "Errors: no 500 for bad
+ * input, nothing internal in an answer").
  *   - every string field of every procedure (and of the REST token body and sign-up) refuses
  *     lone surrogates and NUL at the edge; no `z.string(` bypasses the helper;
  *   - a real internal error (a repository whose git directory vanished) answers

@@ -1,6 +1,6 @@
 /**
- * Projects and cycles pages' data (issue #7): projects.list and cycles.list carry exact issue
- * counts {total, open, done, canceled} from one GROUP BY query, cycles.list the timing
+ * Projects and cycles pages' data (docs/ui.md "Pages"): projects.list and cycles.list carry exact
+ * issue counts {total, open, done, canceled} from one GROUP BY query, cycles.list the timing
  * (upcoming / current / past), projects.get one project. Authorization follows the repository.
  */
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The AI review job (issue #10 "AI review job"; spec pulls.getAIReview, pulls.triggerAIReview,
+ * The AI review job (spec pulls.getAIReview, pulls.triggerAIReview,
  * Events 2; docs/ai.md "AI review"), through the real router, real git and the real job queue
  * (SQLite's own queue, pg-boss with TEST_DATABASE_URL): a non-draft pull request is reviewed
  * after creation, findings become inline threads of the bot, drafts wait until ready, re-runs,

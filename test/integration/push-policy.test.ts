@@ -1,5 +1,6 @@
 /**
- * Push policy end to end (issue #6 items 16 and 17): the real git CLI pushes through
+ * Push policy end to end (docs/git-http.md "Refused pushes: ref names and push protection
+ * (pre-receive)"): the real git CLI pushes through
  * startServer + handleGitHttp; receive-pack runs svc's pre-receive hook, which asks this
  * process over its socket. Refused ref names, push protection for live tokens and private key
  * blocks (and `-o allow-secret`), look-alike tokens, legacy tokens, and the hook failing closed.

@@ -1,10 +1,10 @@
 /**
- * Issue #6 item 8: rate limits that strangers cannot abuse — sign-in per (address, account), per
- * address and per account from new addresses, consumed before the password check; a dummy hash
- * for unknown users; sign-ups per address; issue, comment and token creation per user; the
- * per-issue and per-repository label caps; case-insensitive emails. Real SQLite (or PostgreSQL),
- * real argon2, the real router and HTTP. Every test uses its own made-up client addresses, so
- * tests do not share counts.
+ * Rate limits that strangers cannot abuse (docs/api.md "Rate limits") — sign-in per (address,
+ * account), per address and per account from new addresses, consumed before the password check; a
+ * dummy hash for unknown users; sign-ups per address; issue, comment and token creation per user;
+ * the per-issue and per-repository label caps; case-insensitive emails. Real SQLite (or
+ * PostgreSQL), real argon2, the real router and HTTP. Every test uses its own made-up client
+ * addresses, so tests do not share counts.
  */
 import { describe, expect, it, vi } from "vitest";
 import { randomInt, randomUUID } from "node:crypto";

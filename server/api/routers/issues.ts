@@ -26,7 +26,7 @@ const page = (def: number) => ({ limit: s.limitOf(def, 100), offset: s.offset })
 
 export const issuesRouter = router({
   // ---- issues ----
-  /** Extension (issue #7, dashboard): {filter: "assigned"|"created", state? ("open"), limit? (20)} → the caller's issues in repositories they can read, each with repo {id, owner, name}. */
+  /** Extension (the dashboard; docs/issues.md "Extensions for list pages"): {filter: "assigned"|"created", state? ("open"), limit? (20)} → the caller's issues in repositories they can read, each with repo {id, owner, name}. */
   listMine: authedProcedure.input(listMineInput).query(({ ctx, input }) => listMyIssues(ctx.db, ctx.actor, input)),
   list: repoProcedure.input(s.listInput).query(({ ctx, input }) => issues.listIssues(ctx.db, ctx.repo, input, ctx.actor?.user.id ?? null)),
   /** Extension: {open, closed} counts of issues matching the list filters (list pages). */
@@ -127,9 +127,9 @@ export const issuesRouter = router({
 
   // ---- board and triage ----
   listGroupedByStatus: repoProcedure.input(projectCycle).query(({ ctx, input }) => issues.listGroupedByStatus(ctx.db, ctx.repo, input)),
-  /** Extension (issue #7): {projectId?, cycleId?, limit? (1–100, 50)} → {columns: [{status, count, estimate, issues, nextCursor}]} in board order. */
+  /** Extension (the board; docs/issues.md "Board"): {projectId?, cycleId?, limit? (1–100, 50)} → {columns: [{status, count, estimate, issues, nextCursor}]} in board order. */
   board: repoProcedure.input(s.boardInput).query(({ ctx, input }) => issues.boardColumns(ctx.db, ctx.repo, input)),
-  /** Extension (issue #7): {status, projectId?, cycleId?, cursor?, limit? (1–100, 50)} → {status, count, estimate, issues, nextCursor}: the next page of one column. */
+  /** Extension (the board; docs/issues.md "Board"): {status, projectId?, cycleId?, cursor?, limit? (1–100, 50)} → {status, count, estimate, issues, nextCursor}: the next page of one column. */
   boardColumn: repoProcedure.input(s.boardColumnInput).query(({ ctx, input }) => issues.boardColumn(ctx.db, ctx.repo, input)),
   updateStatus: repoProcedure
     .input(num.extend({ status: s.status }))

@@ -97,14 +97,15 @@ export const reposRouter = router({
 
   /**
    * {repoId, ref?} → {ref, sha, paths: string[], truncated}: every file path at the ref (the file
-   * finder, issue #7), capped at 50,000 paths / 8 MiB of git output (`truncated` then true).
+   * finder, docs/ui.md "Code view"), capped at 50,000 paths / 8 MiB of git output (`truncated` then
+   * true).
    */
   files: repoProcedure.input(z.object({ ref: refInput })).query(async ({ ctx, input }) => {
     const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
     return { ref, sha, ...(await listPaths(ctx.repo.gitDir, sha)) };
   }),
 
-  /** {repoId, limit? (1–500, 100)} → {tags: [{name, sha (commit), date}], truncated}: newest first (issue #7). */
+  /** {repoId, limit? (1–500, 100)} → {tags: [{name, sha (commit), date}], truncated}: newest first (the branch switcher's Tags tab). */
   tags: repoProcedure
     .input(z.object({ limit: z.number().int().min(1).max(500).default(100) }))
     .query(async ({ ctx, input }) => listTags(ctx.repo.gitDir, input.limit)),

@@ -1,5 +1,5 @@
 /**
- * The agent's tools (issue #11 "chat"; docs/agent.md "Tools"). Each calls svc's own services for
+ * The agent's tools (docs/agent.md "Tools"). Each calls svc's own services for
  * the CALLER's session, with the repository as `ownSession` authorized it for the caller (their
  * permission and token scope), so the model can read only what the user can read, and can change
  * nothing: the only tools with an effect, proposeChange and (pm mode) proposeIssue, store a

@@ -1,8 +1,9 @@
 /**
- * Cycles (sprints; spec: "not shown", minimal per issue #3): {id, repoId, number, name, startsAt,
- * endsAt, createdAt}, numbered per repository. Without `number` the next free one (max + 1) is
- * used; a taken number is CONFLICT. endsAt must be after startsAt (BAD_REQUEST). The list
- * (issue #7) adds exact issue counts (one GROUP BY query) and where the cycle stands in time.
+ * Cycles (sprints; spec: "not shown", minimal: docs/issues.md "Projects and cycles"): {id, repoId,
+ * number, name, startsAt, endsAt, createdAt}, numbered per repository. Without `number` the next
+ * free one (max + 1) is used; a taken number is CONFLICT. endsAt must be after startsAt
+ * (BAD_REQUEST). The list (for the cycles page, docs/ui.md "Pages") adds exact issue counts (one
+ * GROUP BY query) and where the cycle stands in time.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -73,8 +74,8 @@ export function cycleTiming(c: { startsAt: Date; endsAt: Date }, now: number): C
 }
 
 /**
- * cycles.list → cycles by number, each with `issues` counted and `timing` (server clock; issue #7
- * extension). Two queries whatever the number of cycles.
+ * cycles.list → cycles by number, each with `issues` counted and `timing` (server clock; an
+ * extension for the cycles page). Two queries whatever the number of cycles.
  */
 export async function listCycles(db: Db, repo: Pick<AuthorizedRepo, "id">, now = Date.now()): Promise<CycleWithProgress[]> {
   const [rows, counts] = await Promise.all([

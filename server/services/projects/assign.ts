@@ -1,6 +1,6 @@
 /**
- * Putting issues into projects and cycles from their pages (issue #7 extension: the spec sets
- * them only through issues.create). An issue is in at most one project and one cycle: adding it
+ * Putting issues into projects and cycles from their pages (an extension: the spec sets them only
+ * through issues.create). An issue is in at most one project and one cycle: adding it
  * to another moves it. No activity entry is written (the spec's activity actions have none for
  * projects or cycles).
  */

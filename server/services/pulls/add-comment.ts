@@ -1,5 +1,5 @@
 /**
- * pulls.addComment and pulls.addSuggestion (issue #9; docs/pulls.md "Review"). Anyone who can
+ * pulls.addComment and pulls.addSuggestion (docs/pulls.md "Review"). Anyone who can
  * read the repository may comment (as on GitHub), on an open, closed or merged pull request.
  *
  * - General comment: no `path` (and no line fields).

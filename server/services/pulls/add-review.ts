@@ -1,5 +1,5 @@
 /**
- * pulls.addReview {prId, state, body?, commitSha} (issue #9; docs/pulls.md "Review"), GitHub's
+ * pulls.addReview {prId, state, body?, commitSha} (docs/pulls.md "Review"), GitHub's
  * "Submit review". Anyone who can read the repository may review. Rules:
  * - `commitSha` must be a commit of the pull request (BAD_REQUEST); a review of an older head is
  *   stale (`isStale`).

@@ -1,5 +1,5 @@
 /**
- * What happens after a merge (issue #8; docs/pulls.md "After a merge"), in the merge's own
+ * What happens after a merge (docs/pulls.md "After a merge"), in the merge's own
  * transaction: issues named by a closing keyword are closed, and pull requests stacked on the
  * merged source branch are retargeted (restack).
  *

@@ -1,5 +1,5 @@
 /**
- * The AI reviewer's identity (issue #10 "AI review job"; docs/ai.md "AI review"): a system user
+ * The AI reviewer's identity (docs/ai.md "AI review"): a system user
  * `svc-ai` (User.isBot), created on first use, that authors the AI review's PullRequestReview and
  * its inline comments, so they are threads like any other (reply, resolve).
  *

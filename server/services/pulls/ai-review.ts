@@ -1,5 +1,5 @@
 /**
- * AI review runs of a pull request (issue #10 "AI review job"; spec pulls.getAIReview,
+ * AI review runs of a pull request (spec pulls.getAIReview,
  * pulls.triggerAIReview, Events 2; docs/ai.md "AI review"). A run is a PullRequestAiReview row:
  * queued → running → done | failed, worked by the durable job `pulls.aiReview`
  * (run-ai-review.ts).

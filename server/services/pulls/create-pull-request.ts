@@ -1,6 +1,5 @@
 /**
- * pulls.create (spec "Pull request router"; rules of issue #8, docs/pulls.md "Records and
- * timeline"):
+ * pulls.create (spec "Pull request router"; rules: docs/pulls.md "Records and timeline"):
  *   - both branches must exist; `headSha` must be the source branch's tip (else CONFLICT "the
  *     branch moved"); `baseSha` must be a commit of the target repository;
  *   - the same repository and branch on both sides is refused (BAD_REQUEST);

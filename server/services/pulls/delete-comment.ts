@@ -1,7 +1,7 @@
 /**
- * pulls.deleteComment {commentId} (issue #9): the comment's author, or write permission.
- * A thread root with replies is kept (deletedAt set, body and suggestion emptied, shown as
- * deleted) so its replies stay readable; a root without replies, and any reply, is removed. When
+ * pulls.deleteComment {commentId} (docs/pulls.md "Review"): the comment's author, or write
+ * permission. A thread root with replies is kept (deletedAt set, body and suggestion emptied, shown
+ * as deleted) so its replies stay readable; a root without replies, and any reply, is removed. When
  * the last reply of a deleted root goes, the root goes too. One transaction.
  */
 import { notifyPull } from "./events";

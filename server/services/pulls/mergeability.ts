@@ -1,5 +1,5 @@
 /**
- * pulls.checkMergeability (spec: {canMerge, conflicts, behindBy, aheadBy, error?}; issue #8;
+ * pulls.checkMergeability (spec: {canMerge, conflicts, behindBy, aheadBy, error?};
  * docs/pulls.md "Mergeability"). Reasons a pull request cannot merge, checked in this order:
  * merged, closed, draft, target branch gone, source branch gone (sourceDeleted or the branch
  * missing from the source repository), nothing to merge (the target already contains the head),

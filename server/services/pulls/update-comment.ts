@@ -1,7 +1,7 @@
 /**
- * pulls.updateComment {commentId, body} (issue #9): only the comment's author may edit it (not
- * even write permission: the words are theirs). A deleted thread root cannot be edited. Sets
- * `editedAt` (the "edited" marker), beyond the spec.
+ * pulls.updateComment {commentId, body} (docs/pulls.md "Review"): only the comment's author may
+ * edit it (not even write permission: the words are theirs). A deleted thread root cannot be
+ * edited. Sets `editedAt` (the "edited" marker), beyond the spec.
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";

@@ -1,5 +1,5 @@
 /**
- * Stacks (issue #8, Graphite-style stacked branches): an ordered list of branches of one
+ * Stacks (Graphite-style stacked branches): an ordered list of branches of one
  * repository, each meant to be reviewed on top of the one before it; position 0 sits on
  * `baseBranch`. Rules (docs/pulls.md "Stacks"): every branch and the base exist; no duplicates;
  * the base is not one of the stack's branches; a branch belongs to at most one stack of its

@@ -60,7 +60,8 @@ function toRecord(row: Row, now = Date.now()): TokenRecord {
  * Creates a token for `userId`. Scopes default to repo:read,repo:write; expiry in whole days
  * (default never). Returns the record plus `token`, the secret, which is never retrievable again.
  * Errors: BAD_REQUEST for a missing name, unknown scopes or a bad expiry; TOO_MANY_REQUESTS
- * (retryAfter seconds) past 30 tokens per user per hour (LIMITS.tokenCreations, issue #6 item 8).
+ * (retryAfter seconds) past 30 tokens per user per hour (LIMITS.tokenCreations; docs/api.md "Rate
+ * limits").
  */
 export async function createToken(db: Db, userId: string, input: CreateTokenInput): Promise<TokenRecord & { token: string }> {
   const parsed = createTokenInput.safeParse(input);
@@ -158,7 +159,7 @@ export async function verifyPersonalAccessToken(db: Db, token: string): Promise<
  * The stored row of `token` when its hash matches (constant time), null when unknown or
  * revoked, "malformed" when it cannot be an svc token (not `svc_<8>_<32+>`, or a current-format
  * token whose checksum is wrong: refused without a database query). Legacy tokens (no checksum)
- * are looked up as before.
+ * are looked up by their hash alone.
  */
 async function findStoredToken(db: Db, token: string) {
   const parsed = parseToken(token);
@@ -172,7 +173,8 @@ async function findStoredToken(db: Db, token: string) {
 
 /**
  * Is `token` a personal access token that works in this instance right now (stored, hash
- * matches, not expired)? For secret scanning (push protection, issue #6 item 17): unlike
+ * matches, not expired)? For secret scanning (push protection, docs/git-http.md "Refused pushes:
+ * ref names and push protection (pre-receive)"): unlike
  * `verifyPersonalAccessToken` it never throws for a bad token and never records a use.
  * Look-alikes with a wrong checksum are answered false without a database query.
  */

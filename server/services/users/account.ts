@@ -1,7 +1,8 @@
 /**
- * Account settings (issue #7): the caller's own name, email and password, and the public profile
- * of any user. Rules follow sign-up (./index.ts): emails are unique case-insensitively and stored
- * lower-cased, passwords are 8–1024 characters and hashed with argon2id.
+ * Account settings (docs/api.md "Accounts"): the caller's own name, email and password, and the
+ * public profile of any user. Rules follow sign-up (./index.ts): emails are unique
+ * case-insensitively and stored lower-cased, passwords are 8–1024 characters and hashed with
+ * argon2id.
  *
  * Changing the password (docs/api.md "Accounts"): needs the current password AND a browser
  * session or service token (a personal access token is refused, as for session management), so

@@ -36,8 +36,8 @@ export interface Profile {
 const profileSelect = { id: true, username: true, name: true, email: true } as const;
 
 /**
- * Whether an account uses `email`, compared case-insensitively (issue #6 item 8: Alice@X.com and
- * alice@x.com are one address, as GitHub compares them). New emails are stored lower-cased; the
+ * Whether an account uses `email`, compared case-insensitively (docs/api.md "Accounts": Alice@X.com
+ * and alice@x.com are one address, as GitHub compares them). New emails are stored lower-cased; the
  * comparison also catches rows stored before that with other cases.
  */
 async function emailTaken(db: Db, email: string): Promise<boolean> {
@@ -99,11 +99,12 @@ const dummy = () => (dummyHash ??= hash(`svc-no-such-user-${Math.random()}`));
  * pass more than the limit; a success gives the points back. Over a limit: AppError
  * TOO_MANY_REQUESTS with retryAfter seconds, even for the right password. Unknown usernames
  * are counted like real ones and their password is checked against a dummy argon2 hash, so
- * neither the answer nor its timing tells which accounts exist (issue #6 item 8).
+ * neither the answer nor its timing tells which accounts exist (docs/api.md "Rate limits").
  */
 export async function authenticate(db: Db, username: string, password: string, address = "unknown"): Promise<Profile | null> {
   // text no account can have (lone surrogates, NUL, controls: server/validation/strings.ts) is a
-  // wrong answer, never a database error (issue #6 item 9)
+  // wrong answer, never a database error (docs/api.md "Errors: no 500 for bad input, nothing
+  // internal in an answer")
   if (stringProblem(username.trim(), "line") || stringProblem(password, "text")) return null;
   const key = username.trim().toLowerCase();
   const attempt = await takeSignInAttempt(key, address);
