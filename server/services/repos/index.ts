@@ -7,6 +7,7 @@ import { z } from "zod";
 import { line } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { isUniqueViolation } from "@/server/db/prisma-errors";
 import type { Actor } from "@/server/auth/actor";
 import { hasScope } from "@/server/auth/scopes";
 import { repoGitDir } from "@/server/git/paths";
@@ -85,7 +86,7 @@ export async function createRepository(db: Db, actor: Actor, input: z.input<type
       select: repoSelect,
     });
   } catch (e) {
-    if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
+    if (isUniqueViolation(e)) throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
     throw e;
   }
   const gitDir = repoGitDir(actor.user.username, name);

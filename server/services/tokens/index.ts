@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { line, stringProblem } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
+import { isUniqueViolation } from "@/server/db/prisma-errors";
 import { AppError } from "@/server/errors";
 import { consume } from "@/server/rate-limit";
 import { DEFAULT_SCOPES, parseScopes, type Scope } from "@/server/auth/scopes";
@@ -78,7 +79,7 @@ export async function createToken(db: Db, userId: string, input: CreateTokenInpu
       return { ...toRecord(row), token };
     } catch (e) {
       // a prefix collision (62^8 space) is retried; anything else is real
-      if (attempt < 3 && (e as { code?: string }).code === "P2002") continue;
+      if (attempt < 3 && isUniqueViolation(e)) continue;
       throw e;
     }
   }

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { isRecordMissing, isUniqueViolation } from "@/server/db/prisma-errors";
 import { consume, reset } from "@/server/rate-limit";
 import { MIN_PASSWORD_LENGTH, type Profile } from "./index";
 
@@ -83,9 +84,8 @@ export async function updateProfile(db: Db, userId: string, input: z.output<type
   try {
     return await db.user.update({ where: { id: userId }, data, select: profileSelect });
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === "P2002") throw new AppError("CONFLICT", "that email is already in use");
-    if (code === "P2025") throw new AppError("NOT_FOUND", "user not found");
+    if (isUniqueViolation(e)) throw new AppError("CONFLICT", "that email is already in use");
+    if (isRecordMissing(e)) throw new AppError("NOT_FOUND", "user not found");
     throw e;
   }
 }

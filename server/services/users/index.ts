@@ -6,6 +6,7 @@ import { z } from "zod";
 import { line, stringProblem, text } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { isUniqueViolation } from "@/server/db/prisma-errors";
 import { usernameProblem } from "./names";
 import { addressKey, consume } from "@/server/rate-limit";
 import { takeSignInAttempt } from "./sign-in-limits";
@@ -80,10 +81,9 @@ export async function signUp(db: Db, input: SignUpInput, options: { isAdmin?: bo
       select: profileSelect,
     });
   } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
     const target = String((e as { meta?: { target?: unknown } }).meta?.target ?? "");
-    if ((e as { code?: string }).code === "P2002")
-      throw new AppError("CONFLICT", target.includes("email") ? "that email is already in use" : `username "${username}" is already taken`);
-    throw e;
+    throw new AppError("CONFLICT", target.includes("email") ? "that email is already in use" : `username "${username}" is already taken`);
   }
 }
 
