@@ -13,7 +13,7 @@ import * as argon2 from "@node-rs/argon2";
 import { getDb } from "@/server/db";
 import { authenticate, signUp } from "@/server/services/users";
 import { createToken } from "@/server/services/tokens";
-import { MAX_LABELS_PER_ISSUE, MAX_LABELS_PER_REPO } from "@/server/services/issues";
+import { MAX_LABELS_PER_ISSUE, MAX_LABELS_PER_REPO } from "@/server/services/issues/labels";
 import { LIMITS, addressKey, reset } from "@/server/rate-limit";
 import { contextFor } from "@/server/api/trpc";
 import { createCaller } from "@/server/api/root";

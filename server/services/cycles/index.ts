@@ -7,7 +7,8 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
+import { inTransaction } from "@/server/services/issues/core";
 import { countsOf, type IssueCounts } from "@/server/services/projects/progress";
 
 export interface CycleView {

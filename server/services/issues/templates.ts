@@ -7,7 +7,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import type { PriorityKey } from "./model";
-import { labelIdsByName } from "./issues";
+import { labelIdsByName } from "./references";
 import { inTransaction } from "./core";
 
 type Repo = Pick<AuthorizedRepo, "id">;

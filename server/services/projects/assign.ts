@@ -7,7 +7,8 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction, issueByNumber, issueViewById, type IssueView } from "@/server/services/issues/core";
+import { inTransaction, issueByNumber, issueViewById } from "@/server/services/issues/core";
+import type { IssueView } from "@/server/services/issues/shapes";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 type Kind = "project" | "cycle";

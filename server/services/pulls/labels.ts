@@ -10,7 +10,8 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction, labelSelect, type LabelView, type Tx } from "@/server/services/issues/core";
+import { inTransaction, type Tx } from "@/server/services/issues/core";
+import { labelSelect, type LabelView } from "@/server/services/issues/shapes";
 import { MAX_LABELS_PER_ISSUE } from "@/server/services/issues/labels";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";

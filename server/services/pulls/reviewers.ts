@@ -10,7 +10,8 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
+import { inTransaction } from "@/server/services/issues/core";
 import { atLeast, permissionOf } from "@/server/services/repos/access";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";
