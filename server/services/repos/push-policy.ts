@@ -19,7 +19,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { pushRefProblem } from "@/server/git/refs";
 import { peelToCommits, scanAddedLines } from "@/server/git/added-lines";
-import { isLiveToken } from "@/server/services/tokens";
+import { isLiveToken } from "@/server/services/tokens/verify-token";
 import { SecretDetector, type SecretFinding } from "./secret-scan";
 import type { RefUpdate } from "./push";
 

@@ -1,7 +1,7 @@
 /**
- * Projects (spec: "not shown"; minimal per issue #3 so issue filters are real): {id, repoId, name,
+ * Projects (spec: "not shown"; kept minimal, so issue filters are real): {id, repoId, name,
  * createdAt}, names unique per repository case-insensitively (CONFLICT). The list and the project
- * page (issue #7) add exact issue counts from one SQL query (./progress.ts).
+ * page add exact issue counts from one SQL query (./progress.ts).
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -42,8 +42,8 @@ export async function createProject(db: Db, repo: Pick<AuthorizedRepo, "id">, na
 }
 
 /**
- * projects.list → projects by name (case-insensitively), each with `issues` counted (issue #7
- * extension). Two queries whatever the number of projects: the projects, and one GROUP BY over
+ * projects.list → projects by name (case-insensitively), each with `issues` counted
+ * (extension). Two queries whatever the number of projects: the projects, and one GROUP BY over
  * their issues.
  */
 export async function listProjects(db: Db, repo: Pick<AuthorizedRepo, "id">): Promise<ProjectWithProgress[]> {

@@ -1,8 +1,8 @@
 /**
- * Cycles (sprints; spec: "not shown", minimal per issue #3): {id, repoId, number, name, startsAt,
+ * Cycles (sprints; spec: "not shown", kept minimal): {id, repoId, number, name, startsAt,
  * endsAt, createdAt}, numbered per repository. Without `number` the next free one (max + 1) is
  * used; a taken number is CONFLICT. endsAt must be after startsAt (BAD_REQUEST). The list
- * (issue #7) adds exact issue counts (one GROUP BY query) and where the cycle stands in time.
+ * adds exact issue counts (one GROUP BY query) and where the cycle stands in time.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -73,7 +73,7 @@ export function cycleTiming(c: { startsAt: Date; endsAt: Date }, now: number): C
 }
 
 /**
- * cycles.list → cycles by number, each with `issues` counted and `timing` (server clock; issue #7
+ * cycles.list → cycles by number, each with `issues` counted and `timing` (server clock;
  * extension). Two queries whatever the number of cycles.
  */
 export async function listCycles(db: Db, repo: Pick<AuthorizedRepo, "id">, now = Date.now()): Promise<CycleWithProgress[]> {
