@@ -35,8 +35,8 @@ const rate = (bytes: number, ms: number) => `${(bytes / MIB / (ms / 1000)).toFix
 
 async function main(): Promise<void> {
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { repoGitDir } = await import("@/server/git/paths");
   const { spawnGit } = await import("@/server/git/exec");

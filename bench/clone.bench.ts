@@ -173,9 +173,9 @@ async function main() {
 
   // svc: a user, a token and a repository whose bare repo is a copy of the benchmark repository.
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createToken } = await import("@/server/services/tokens");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createToken } = await import("@/server/services/tokens/manage-tokens");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { handleGitHttp } = await import("@/server/git/smart-http");
   const db = await getDb();

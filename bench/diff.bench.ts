@@ -89,9 +89,9 @@ async function main() {
   sh(src, "commit", "-qam", "change everything");
 
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createToken } = await import("@/server/services/tokens");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createToken } = await import("@/server/services/tokens/manage-tokens");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { createPullRequest } = await import("@/server/services/pulls/create-pull-request");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { repoGitDir } = await import("@/server/git/paths");

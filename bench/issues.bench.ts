@@ -36,7 +36,10 @@ import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
 import { STATUS_KEYS } from "@/server/services/issues/model";
-import { boardColumn, boardColumns, getIssuesByView, listGroupedByStatus, listIssues } from "@/server/services/issues";
+import { listGroupedByStatus } from "@/server/services/issues/board";
+import { boardColumn, boardColumns } from "@/server/services/issues/board-page";
+import { listIssues } from "@/server/services/issues/list-issues";
+import { getIssuesByView } from "@/server/services/issues/views";
 
 const N = Number(process.env.BENCH_ISSUES ?? 100_000);
 const BOARD = Number(process.env.BENCH_BOARD ?? 10_000);

@@ -32,7 +32,7 @@ process.env.NEXTAUTH_SECRET = "bench";
 process.env.SVC_APP_ROOT = path.resolve(import.meta.dirname, "..");
 
 const { getDb, closeDb } = await import("@/server/db");
-const { signUp } = await import("@/server/services/users");
+const { signUp } = await import("@/server/services/users/sign-up");
 const { createCaller } = await import("@/server/api/root");
 const { contextFor } = await import("@/server/api/trpc");
 const { SCOPES } = await import("@/server/auth/scopes");

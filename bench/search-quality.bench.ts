@@ -99,7 +99,7 @@ async function main() {
   } else process.env.DATABASE_URL = `file:${path.join(dataDir, "svc.db")}`;
 
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
+  const { signUp } = await import("@/server/services/users/sign-up");
   const { createCaller } = await import("@/server/api/root");
   const { contextFor } = await import("@/server/api/trpc");
   const { SCOPES } = await import("@/server/auth/scopes");

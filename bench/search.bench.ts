@@ -67,7 +67,7 @@ async function main() {
   const { unit, toBytes } = await import("@/server/services/search/embeddings");
   const { nearestChunks } = await import("@/server/services/search/vectors");
   const { fuseRankings } = await import("@/server/services/search/hybrid");
-  const { signUp } = await import("@/server/services/users");
+  const { signUp } = await import("@/server/services/users/sign-up");
 
   // chunking throughput
   const files: Array<[string, string]> = [];

@@ -96,9 +96,9 @@ function usersFor(perSecond: number, limitPerHour: number): number {
 /** Users, tokens and repositories, written straight into the server's database (as the CLI does). */
 async function seed(): Promise<Client[]> {
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createToken } = await import("@/server/services/tokens");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createToken } = await import("@/server/services/tokens/manage-tokens");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { LIMITS } = await import("@/server/rate-limit");
   const share = (k: string) => (RATE * MIX.filter((m) => m === k).length) / MIX.length;

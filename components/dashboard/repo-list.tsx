@@ -4,7 +4,7 @@
  * ?page=. Server component.
  */
 import Link from "next/link";
-import type { RepoView } from "@/server/services/repos";
+import type { RepoView } from "@/server/services/repos/repo-view";
 import { badge, button, card, cx } from "@/components/ui/styles";
 import { BranchIcon, LockIcon, RepoIcon } from "@/components/ui/icons";
 import { fullDate, relativeTime } from "@/components/ui/format";

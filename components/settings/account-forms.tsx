@@ -16,7 +16,7 @@ import { toast } from "@/components/ui/toast";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRefresh } from "@/components/repo-settings/use-refresh";
 
-/** Minimum password length, as sign-up (server/services/users MIN_PASSWORD_LENGTH). */
+/** Minimum password length, as sign-up (server/services/users/sign-up.ts MIN_PASSWORD_LENGTH). */
 const MIN_PASSWORD = 8;
 
 export function ProfileForm({ name, email }: { name: string | null; email: string | null }) {

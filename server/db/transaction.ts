@@ -1,9 +1,9 @@
 /**
  * The transaction helper every service writes through (`inTransaction`), its client type (`Tx`)
- * and the mapping of the Prisma errors a concurrent change can cause (`mapPrismaErrors`).
+ * (errors mapped by server/db/prisma-errors.ts `mapPrismaErrors`).
  */
 import type { Db, Prisma } from "@/server/db";
-import { AppError } from "@/server/errors";
+import { mapPrismaErrors } from "@/server/db/prisma-errors";
 import { trackTransaction } from "@/server/db/after-commit";
 
 /** The client an interactive transaction's callback gets (same queries as Db, no $transaction). */
@@ -33,21 +33,4 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
   );
   committed();
   return result;
-}
-
-/**
- * Maps the Prisma errors a concurrent change can cause to AppErrors instead of a 500:
- * P2002 (unique constraint, e.g. the same label added twice at once) → CONFLICT,
- * P2025 (the row vanished, e.g. deleted by another request meanwhile) → NOT_FOUND.
- * Any other error is rethrown as it is.
- */
-export async function mapPrismaErrors<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === "P2002") throw new AppError("CONFLICT", "a concurrent change conflicted with this one; retry");
-    if (code === "P2025") throw new AppError("NOT_FOUND", "not found (it was changed or deleted meanwhile)");
-    throw e;
-  }
 }

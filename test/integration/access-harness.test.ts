@@ -11,7 +11,7 @@ import { getDb } from "@/server/db";
 import { ACCESS } from "@/server/api/access";
 import { closeRateLimits } from "@/server/rate-limit";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { allProcedures, callPath, outcome } from "../procedures";
 

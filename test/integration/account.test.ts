@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { authenticate, type Profile } from "@/server/services/users";
+import { type Profile } from "@/server/services/users/profile";
+import { authenticate } from "@/server/services/users/sign-in";
 import { startSession } from "@/server/services/users/sessions";
 import { SCOPES } from "@/server/auth/scopes";
 import type { Actor } from "@/server/auth/actor";

@@ -16,7 +16,7 @@ import { generateStructured } from "@/server/ai/structured";
 import { open, seal, secretKeys } from "@/server/ai/secret-box";
 import { main as svcCli } from "@/cli/svc";
 import { isPrivateHost } from "@/server/services/ai/base-url";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
 

@@ -8,7 +8,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "@/server/rate-limit";
 import { PROCEDURE_LIMITS } from "@/server/api/procedure-limits";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 import { allProcedures } from "../procedures";
 

@@ -14,7 +14,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { generatePRDescription } from "@/server/services/ai/generate-pr-description";
 import { summarizeForSquash } from "@/server/services/ai/summarize-for-squash";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";

@@ -9,7 +9,7 @@ import { getAuthOptions } from "@/server/auth/next-auth";
 import { getDb } from "@/server/db";
 import { decode } from "next-auth/jwt";
 import { getAuthSecret } from "@/server/config";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "../helpers";
 import { outcome } from "../procedures";
 

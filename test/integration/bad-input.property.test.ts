@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "../helpers";
 import { allProcedures, outcome } from "../procedures";
 import { procedureStringLeaves } from "../schema-strings";

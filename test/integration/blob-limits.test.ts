@@ -16,7 +16,7 @@ import path from "node:path";
 import { repoGitDir } from "@/server/git/paths";
 import { MAX_TEXT_BYTES } from "@/server/git/repository";
 import { GET, HEAD } from "@/app/[owner]/[repo]/raw/[...segments]/route";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser } from "../helpers";
 import { commitBlobs, countBytes, hashBytes, hashFile, peakRssGrowth, writeRepeatedFile } from "../big-blob";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import http from "node:http";
 import { MAX_BODY_BYTES } from "@/server/http/body-limit";
 import { MAX_BATCH_SIZE } from "@/server/http/trpc";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { makeToken, makeUser, serviceToken, startServer } from "../helpers";
 import { peakRssGrowth } from "../big-blob";
 

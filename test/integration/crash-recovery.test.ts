@@ -20,7 +20,7 @@ import path from "node:path";
 import { getDb } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { repoGitDir } from "@/server/git/paths";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { makeToken, makeUser } from "../helpers";
 import { gitClient, gitOk, pauseProxy, trpc, waitFor } from "../fixtures/clients";
 import { spawnServe, type ServeChild } from "../fixtures/spawn-serve";

@@ -11,7 +11,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/server/config";
 import { getDb, type Db } from "@/server/db";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { listMyIssues, listMineInput } from "@/server/services/issues/mine";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 

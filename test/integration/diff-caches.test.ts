@@ -23,7 +23,7 @@ import {
   warmThreeDot,
   type DiffLimits,
 } from "@/server/git/diff";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { warmPullDiff } from "@/server/services/diff";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { getDb } from "@/server/db";
 import { gitEnv } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
 

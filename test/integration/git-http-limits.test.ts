@@ -17,7 +17,7 @@ import { getConfig } from "@/server/config";
 import { handleGitHttp, pktLine } from "@/server/git/smart-http";
 import { gitHttpStats } from "@/server/git/process-gate";
 import { DEFAULT_GIT_HTTP_LIMITS, resetGitHttpLimits, setGitHttpLimits } from "@/server/git/http-limits";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { gitClient, type GitRun } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 

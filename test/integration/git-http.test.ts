@@ -13,8 +13,8 @@ import { gzipSync } from "node:zlib";
 import { getDb } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { handleGitHttp, pktLine } from "@/server/git/smart-http";
-import { revokeToken, createToken } from "@/server/services/tokens";
-import type { Profile } from "@/server/services/users";
+import { revokeToken, createToken } from "@/server/services/tokens/manage-tokens";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 import { gitClient, type GitRun } from "../fixtures/clients";
 

@@ -12,10 +12,11 @@
 import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Profile } from "@/server/services/users";
-import { authenticate, signUpInput } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
+import { authenticate } from "@/server/services/users/sign-in";
+import { signUpInput } from "@/server/services/users/sign-up";
 import { getDb } from "@/server/db";
-import { createTokenInput } from "@/server/services/tokens";
+import { createTokenInput } from "@/server/services/tokens/manage-tokens";
 import { repoGitDir } from "@/server/git/paths";
 import { errorResponse } from "@/server/http/respond";
 import { handleGitHttp } from "@/server/git/smart-http";

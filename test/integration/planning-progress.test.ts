@@ -4,8 +4,8 @@
  * (upcoming / current / past), projects.get one project. Authorization follows the repository.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Profile } from "@/server/services/users";
-import { cycleTiming } from "@/server/services/cycles";
+import type { Profile } from "@/server/services/users/profile";
+import { cycleTiming } from "@/server/services/cycles/cycles";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { outcome } from "../procedures";
 

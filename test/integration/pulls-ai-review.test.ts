@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { startJobWorker, stopJobWorker } from "@/server/jobs";
 import { registerJobHandlers } from "@/server/jobs/handlers";
-import { authenticate } from "@/server/services/users";
+import { authenticate } from "@/server/services/users/sign-in";
 import { MAX_ATTEMPTS, runAiReview } from "@/server/services/pulls/run-ai-review";
 import { AI_BOT_USERNAME } from "@/server/services/pulls/ai-bot";
 import { callerFor } from "../helpers";

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/server/db";
 import { createCaller } from "@/server/api/root";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { countingDb, type CountingDb } from "./query-count";
 import { codeOf, type Caller } from "./issues-fixtures";

@@ -18,8 +18,9 @@ import { checkPush } from "@/server/services/repos/push-policy";
 import { handleGitHttp } from "@/server/git/smart-http";
 import { repoGitDir } from "@/server/git/paths";
 import { hashToken, randomBase62 } from "@/server/services/tokens/token-format";
-import { isLiveToken, revokeToken, verifyPersonalAccessToken } from "@/server/services/tokens";
-import type { Profile } from "@/server/services/users";
+import { revokeToken } from "@/server/services/tokens/manage-tokens";
+import { isLiveToken, verifyPersonalAccessToken } from "@/server/services/tokens/verify-token";
+import type { Profile } from "@/server/services/users/profile";
 import { gitClient, type GitRun } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 

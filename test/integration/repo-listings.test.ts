@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { gitText } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { MAX_LISTED_PATHS, listPaths } from "@/server/git/listing";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { hashBytes } from "../big-blob";
 

@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { line } from "@/server/validation/strings";
 import { router, repoProcedure } from "../trpc";
-import { createProject, getProject, listProjects } from "@/server/services/projects";
-import { createCycle, listCycles } from "@/server/services/cycles";
+import { createProject, getProject, listProjects } from "@/server/services/projects/projects";
+import { createCycle, listCycles } from "@/server/services/cycles/cycles";
 import { addIssueTo, removeIssueFrom } from "@/server/services/projects/assign";
 import { issueNumber } from "@/server/services/issues/schemas";
 

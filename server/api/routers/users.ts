@@ -9,7 +9,8 @@ import { line } from "@/server/validation/strings";
 import { router, publicProcedure, authedProcedure } from "../trpc";
 import { requireSession } from "@/server/auth/actor";
 import { listSessions, revokeAllSessions, revokeSession } from "@/server/services/users/sessions";
-import { getProfile, signUp, signUpInput } from "@/server/services/users";
+import { getProfile } from "@/server/services/users/profile";
+import { signUp, signUpInput } from "@/server/services/users/sign-up";
 import {
   changePassword,
   changePasswordInput,

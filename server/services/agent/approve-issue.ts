@@ -10,7 +10,7 @@
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { createIssue } from "@/server/services/issues";
+import { createIssue } from "@/server/services/issues/create-issue";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 
 export interface IssueApproval {

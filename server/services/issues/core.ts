@@ -1,70 +1,16 @@
 /**
- * Shared machinery of the issue services: the API shapes (spec "Issue",
- * dates as ISO strings, dueDate as YYYY-MM-DD; reads in ./query.ts), the activity writer and
- * lookups by number.
+ * The lowest layer of the issue services, which every use-case file may import and which imports
+ * none of them: the lookups of one issue (by number, by id, as its API
+ * view), the activity writer and the signed-in check. The API shapes are in ./shapes.ts, list
+ * reads in ./query.ts.
  */
 import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Tx } from "@/server/db/transaction";
 import type { Actor } from "@/server/auth/actor";
-import type { ActivityAction, PriorityKey } from "./model";
+import type { ActivityAction } from "./model";
 import { queryIssues } from "./query";
-
-/** Maps a unique-constraint violation (P2002) to CONFLICT with `message`. */
-export async function conflictOnDuplicate<T>(work: Promise<T>, message: string): Promise<T> {
-  try {
-    return await work;
-  } catch (e) {
-    if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", message);
-    throw e;
-  }
-}
-
-export const userSelect = { id: true, username: true, name: true } as const;
-export const labelSelect = { id: true, name: true, color: true, description: true } as const;
-
-export interface UserRef {
-  id: string;
-  username: string;
-  name: string | null;
-}
-export interface LabelView {
-  id: string;
-  name: string;
-  color: string;
-  description: string | null;
-}
-
-/** An issue as the API returns it (spec "Issue"; absent optional fields are null). */
-export interface IssueView {
-  id: string;
-  number: number;
-  title: string;
-  body: string | null;
-  state: "open" | "closed";
-  status: string;
-  priority: PriorityKey;
-  /** YYYY-MM-DD */
-  dueDate: string | null;
-  estimate: number | null;
-  parentNumber: number | null;
-  projectId: string | null;
-  cycleId: string | null;
-  authorId: string | null;
-  author: UserRef | null;
-  assigneeId: string | null;
-  assignee: UserRef | null;
-  labels: LabelView[];
-  /** number of direct sub-issues */
-  subIssueCount: number;
-  /** percentage (0–100, floored) of direct sub-issues that are closed */
-  subIssueProgress: number;
-  createdAt: string;
-  updatedAt: string;
-  closedAt: string | null;
-  /** Extension (issue #7): who closed it (newest close in the activity log); null when open or unknown */
-  closedBy: UserRef | null;
-}
+import type { IssueView } from "./shapes";
 
 /** One issue view (after a change): one query (./query.ts). */
 export async function issueViewById(db: Db | Tx, issue: { id: string; repoId: string }): Promise<IssueView> {
@@ -97,7 +43,7 @@ export type IssueCore = Prisma.IssueGetPayload<{ select: typeof issueCore }>;
 export async function issueByNumber(db: Db | Tx, repoId: string, number: number): Promise<IssueCore> {
   const issue = await db.issue.findUnique({ where: { repoId_number: { repoId, number } }, select: issueCore });
   if (!issue) {
-    // issues and pull requests share one number space (issue #8): say which it is
+    // issues and pull requests share one number space: say which it is
     const pull = await db.pullRequest.findUnique({ where: { repoId_number: { repoId, number } }, select: { id: true } });
     if (pull) throw new AppError("NOT_FOUND", `issue #${number} not found: #${number} is a pull request`);
     throw new AppError("NOT_FOUND", `${`issue #${number}`} not found`);

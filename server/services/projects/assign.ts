@@ -1,14 +1,15 @@
 /**
- * Putting issues into projects and cycles from their pages (an extension: the spec sets them only
- * through issues.create). An issue is in at most one project and one cycle: adding it
+ * Putting issues into projects and cycles from their pages (issue #7 extension: the spec sets
+ * them only through issues.create). An issue is in at most one project and one cycle: adding it
  * to another moves it. No activity entry is written (the spec's activity actions have none for
  * projects or cycles).
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { issueByNumber, issueViewById, type IssueView } from "@/server/services/issues/core";
-import { inTransaction } from "@/server/db/transaction";
+import { issueByNumber, issueViewById } from "@/server/services/issues/core";
+import type { IssueView } from "@/server/services/issues/shapes";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 type Kind = "project" | "cycle";

@@ -17,6 +17,7 @@
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
+import { isForeignKeyViolation } from "@/server/db/prisma-errors";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { inTransaction } from "@/server/db/transaction";
@@ -167,7 +168,7 @@ async function create(db: Db, data: NewComment): Promise<PullThreadView> {
     return toThreadView(recordOf(row));
   } catch (e) {
     // the thread's root (or the review) was deleted between the check and the insert
-    if ((e as { code?: string }).code === "P2003") throw new AppError("NOT_FOUND", "the thread or review was deleted meanwhile");
+    if (isForeignKeyViolation(e)) throw new AppError("NOT_FOUND", "the thread or review was deleted meanwhile");
     throw e;
   }
 }

@@ -10,6 +10,7 @@
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
+import { isForeignKeyViolation, isUniqueViolation } from "@/server/db/prisma-errors";
 import { getConfig } from "@/server/config";
 import { readRows } from "@/server/db/read";
 import { boolOf } from "@/server/db/raw";
@@ -188,8 +189,7 @@ async function saveCache(db: Db, pullRequestId: string, baseTip: string, headSha
       tx.pullRequestMergeability.upsert({ where: { pullRequestId }, create: { pullRequestId, ...data }, update: data }),
     );
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (!(e instanceof Error && /conflicted|not found/.test(e.message)) && code !== "P2002" && code !== "P2003") throw e;
+    if (!(e instanceof Error && /conflicted|not found/.test(e.message)) && !isUniqueViolation(e) && !isForeignKeyViolation(e)) throw e;
   }
 }
 

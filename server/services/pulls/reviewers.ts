@@ -1,5 +1,5 @@
 /**
- * pulls.requestReview / pulls.removeReviewRequest / pulls.reviewers (docs/pulls.md
+ * pulls.requestReview / pulls.removeReviewRequest / pulls.reviewers (issue #9; docs/pulls.md
  * "Review"). Requesting and removing need write permission (GitHub: triage or write), from the
  * access table, and an open pull request. The reviewer must be able to read the repository and
  * is not the author; a second request for the same reviewer is CONFLICT. Submitting a review
@@ -7,11 +7,11 @@
  * a request that does not exist changes nothing. Events review_requested /
  * review_request_removed {reviewer {id, username, name}}.
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { conflictOnDuplicate } from "@/server/services/issues/core";
-import { inTransaction } from "@/server/db/transaction";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import { atLeast, permissionOf } from "@/server/services/repos/access";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";

@@ -20,7 +20,7 @@ import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { peelToCommits, scanAddedLines } from "@/server/git/added-lines";
-import { isLiveToken } from "@/server/services/tokens";
+import { isLiveToken } from "@/server/services/tokens/verify-token";
 import { SecretDetector, type SecretFinding } from "./secret-scan";
 import { checkBranchUpdates, type RefUpdate } from "./update-branch";
 

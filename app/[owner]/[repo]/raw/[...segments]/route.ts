@@ -11,7 +11,7 @@ import { resolveActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
-import { resolveRef } from "@/server/services/repos";
+import { resolveRef } from "@/server/services/repos/resolve-ref";
 import { listBranches, openBlob } from "@/server/git/repository";
 import { acquireGitSlot, gitClientKey } from "@/server/git/process-gate";
 import { gitHttpLimits } from "@/server/git/http-limits";

@@ -1,15 +1,14 @@
 /**
- * Cycles (sprints; spec: "not shown", minimal: docs/issues.md "Projects and cycles"): {id, repoId,
- * number, name, startsAt, endsAt, createdAt}, numbered per repository. Without `number` the next
- * free one (max + 1) is used; a taken number is CONFLICT. endsAt must be after startsAt
- * (BAD_REQUEST). The list (for the cycles page, docs/ui.md "Pages") adds exact issue counts (one
- * GROUP BY query) and where the cycle stands in time.
+ * Cycles (sprints; spec: "not shown", kept minimal): {id, repoId, number, name, startsAt,
+ * endsAt, createdAt}, numbered per repository. Without `number` the next free one (max + 1) is
+ * used; a taken number is CONFLICT. endsAt must be after startsAt (BAD_REQUEST). The list
+ * adds exact issue counts (one GROUP BY query) and where the cycle stands in time.
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate } from "@/server/services/issues/core";
-import { inTransaction } from "@/server/db/transaction";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import { countsOf, type IssueCounts } from "@/server/services/projects/progress";
 
 export interface CycleView {
@@ -74,8 +73,8 @@ export function cycleTiming(c: { startsAt: Date; endsAt: Date }, now: number): C
 }
 
 /**
- * cycles.list → cycles by number, each with `issues` counted and `timing` (server clock; an
- * extension for the cycles page). Two queries whatever the number of cycles.
+ * cycles.list → cycles by number, each with `issues` counted and `timing` (server clock;
+ * extension). Two queries whatever the number of cycles.
  */
 export async function listCycles(db: Db, repo: Pick<AuthorizedRepo, "id">, now = Date.now()): Promise<CycleWithProgress[]> {
   const [rows, counts] = await Promise.all([

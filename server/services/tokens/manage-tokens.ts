@@ -1,19 +1,20 @@
 /**
- * Personal access tokens: create, list, revoke, verify. The one implementation used by the token
- * REST endpoints, the settings page and the `svc token` CLI (spec "Personal access token",
- * "Token endpoints", "Token CLI", "Authentication").
+ * Personal access tokens a user manages: create, list, find, revoke. The one implementation used
+ * by the token REST endpoints, the settings page and the `svc token` CLI (spec "Personal access
+ * token", "Token endpoints", "Token CLI"). Checking a presented token is ./verify-token.ts.
  */
 import { z } from "zod";
 import { line, stringProblem } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
+import { isUniqueViolation } from "@/server/db/prisma-errors";
 import { AppError } from "@/server/errors";
 import { consume } from "@/server/rate-limit";
 import { DEFAULT_SCOPES, parseScopes, type Scope } from "@/server/auth/scopes";
-import { generateToken, hashToken, parseToken, tokenKind, verifyTokenHash } from "./token-format";
+import { generateToken, hashToken } from "./token-format";
 
 const DAY_MS = 86_400_000;
-/** Last use is written at most once per this many ms per token (throttled writes). */
-export const LAST_USED_THROTTLE_MS = 60_000;
+
+/** Longest expiry a token may be given, in days (ten years). */
 export const MAX_EXPIRY_DAYS = 3650;
 
 /** A token as listed: never the secret nor its hash. Dates are ISO strings; null = never. */
@@ -60,8 +61,7 @@ function toRecord(row: Row, now = Date.now()): TokenRecord {
  * Creates a token for `userId`. Scopes default to repo:read,repo:write; expiry in whole days
  * (default never). Returns the record plus `token`, the secret, which is never retrievable again.
  * Errors: BAD_REQUEST for a missing name, unknown scopes or a bad expiry; TOO_MANY_REQUESTS
- * (retryAfter seconds) past 30 tokens per user per hour (LIMITS.tokenCreations; docs/api.md "Rate
- * limits").
+ * (retryAfter seconds) past 30 tokens per user per hour (LIMITS.tokenCreations).
  */
 export async function createToken(db: Db, userId: string, input: CreateTokenInput): Promise<TokenRecord & { token: string }> {
   const parsed = createTokenInput.safeParse(input);
@@ -79,7 +79,7 @@ export async function createToken(db: Db, userId: string, input: CreateTokenInpu
       return { ...toRecord(row), token };
     } catch (e) {
       // a prefix collision (62^8 space) is retried; anything else is real
-      if (attempt < 3 && (e as { code?: string }).code === "P2002") continue;
+      if (attempt < 3 && isUniqueViolation(e)) continue;
       throw e;
     }
   }
@@ -129,56 +129,4 @@ export async function revokeToken(db: Db, userId: string, ref: string): Promise<
   const token = await findToken(db, userId, ref);
   await db.accessToken.deleteMany({ where: { id: token.id, userId } });
   return token;
-}
-
-export interface VerifiedToken {
-  tokenId: string;
-  userId: string;
-  scopes: Scope[];
-}
-
-/**
- * Checks a presented `svc_…` token: checksum (current format; a wrong one is refused without a
- * query, legacy tokens have none), known prefix, matching hash (constant time), not expired.
- * Revoked tokens are deleted, so they are unknown. Records last use at most once a minute.
- * Errors: UNAUTHORIZED "invalid token" / "token expired".
- */
-export async function verifyPersonalAccessToken(db: Db, token: string): Promise<VerifiedToken> {
-  const row = await findStoredToken(db, token);
-  if (row === "malformed") throw new AppError("UNAUTHORIZED", "invalid token");
-  if (!row) throw new AppError("UNAUTHORIZED", "invalid or revoked token");
-  const now = Date.now();
-  if (row.expiresAt && row.expiresAt.getTime() <= now) throw new AppError("UNAUTHORIZED", "token expired");
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_THROTTLE_MS) {
-    await db.accessToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
-  }
-  return { tokenId: row.id, userId: row.userId, scopes: row.scopes.split(",") as Scope[] };
-}
-
-/**
- * The stored row of `token` when its hash matches (constant time), null when unknown or
- * revoked, "malformed" when it cannot be an svc token (not `svc_<8>_<32+>`, or a current-format
- * token whose checksum is wrong: refused without a database query). Legacy tokens (no checksum)
- * are looked up by their hash alone.
- */
-async function findStoredToken(db: Db, token: string) {
-  const parsed = parseToken(token);
-  if (!parsed || tokenKind(token) === "no") return "malformed" as const;
-  const row = await db.accessToken.findUnique({
-    where: { prefix: parsed.prefix },
-    select: { id: true, userId: true, tokenHash: true, scopes: true, expiresAt: true, lastUsedAt: true },
-  });
-  return row && verifyTokenHash(token, row.tokenHash) ? row : null;
-}
-
-/**
- * Is `token` a personal access token that works in this instance right now (stored, hash
- * matches, not expired)? For secret scanning (push protection, docs/git-http.md "Refused pushes:
- * ref names and push protection (pre-receive)"): unlike
- * `verifyPersonalAccessToken` it never throws for a bad token and never records a use.
- * Look-alikes with a wrong checksum are answered false without a database query.
- */
-export async function isLiveToken(db: Db, token: string): Promise<boolean> {
-  const row = await findStoredToken(db, token);
-  return row !== null && row !== "malformed" && (row.expiresAt === null || row.expiresAt.getTime() > Date.now());
 }

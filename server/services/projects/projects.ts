@@ -1,14 +1,13 @@
 /**
- * Projects (spec: "not shown"; minimal so issue filters are real, docs/issues.md "Projects and
- * cycles"): {id, repoId, name, createdAt}, names unique per repository case-insensitively
- * (CONFLICT). The list and the project page (docs/ui.md "Pages") add exact issue counts from one
- * SQL query (./progress.ts).
+ * Projects (spec: "not shown"; kept minimal, so issue filters are real): {id, repoId, name,
+ * createdAt}, names unique per repository case-insensitively (CONFLICT). The list and the project
+ * page add exact issue counts from one SQL query (./progress.ts).
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate } from "@/server/services/issues/core";
-import { inTransaction } from "@/server/db/transaction";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import { countsOf, type IssueCounts } from "./progress";
 
 export interface ProjectView {
@@ -43,9 +42,9 @@ export async function createProject(db: Db, repo: Pick<AuthorizedRepo, "id">, na
 }
 
 /**
- * projects.list → projects by name (case-insensitively), each with `issues` counted (an extension
- * for the projects page). Two queries whatever the number of projects: the projects, and one GROUP
- * BY over their issues.
+ * projects.list → projects by name (case-insensitively), each with `issues` counted
+ * (extension). Two queries whatever the number of projects: the projects, and one GROUP BY over
+ * their issues.
  */
 export async function listProjects(db: Db, repo: Pick<AuthorizedRepo, "id">): Promise<ProjectWithProgress[]> {
   const [rows, counts] = await Promise.all([
