@@ -63,6 +63,12 @@ export default tseslint.config(
       // Every autoFocus moves focus into a field the user just opened (dialog, popover, inline
       // editor) or onto the one field of a single-form page, as the WAI-ARIA dialog pattern asks.
       "jsx-a11y/no-autofocus": "off",
+      // A scrollable region takes focus so keyboard users can scroll it (WCAG 2.1.1): a labelled role="region".
+      "jsx-a11y/no-noninteractive-tabindex": ["error", { tags: [], roles: ["tabpanel", "region"], allowExpressionValues: true }],
+      // Safari drops the list semantics of a list styled `list-style: none` (Tailwind's base): role="list" restores them.
+      "jsx-a11y/no-redundant-roles": ["error", { nav: ["navigation"], ul: ["list"], ol: ["list"] }],
+      // A radio or checkbox card's text sits in nested spans (title and description) inside its label.
+      "jsx-a11y/label-has-associated-control": ["error", { depth: 3 }],
     },
   },
   {
