@@ -34,7 +34,7 @@ const PG = process.env.BENCH_DATABASE_URL;
 const dialect = PG ? "postgresql" : "sqlite";
 
 const bench = await openBenchDatabase("inbox");
-const { dir, url } = bench;
+const { url } = bench;
 
 // ---- raw driver: seeding and the baseline ----
 let sqlite = PG ? null : new Database(url.slice("file:".length));

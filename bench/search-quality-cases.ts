@@ -199,7 +199,7 @@ export const SEMVER_CASES: Case[] = [
     q: "bump the version to the next major, minor or patch release",
     targets: [
       ["functions/inc.js", /^const inc =/],
-      ["classes/semver.js", /^  inc \(/],
+      ["classes/semver.js", /^ {2}inc \(/],
     ],
   },
   { q: "what kind of change separates two versions", targets: [["functions/diff.js", /^const diff =/]] },
@@ -208,7 +208,7 @@ export const SEMVER_CASES: Case[] = [
     q: "does a version satisfy a range",
     targets: [
       ["functions/satisfies.js", /^const satisfies =/],
-      ["classes/range.js", /^  test \(version\)/],
+      ["classes/range.js", /^ {2}test \(version\)/],
     ],
   },
   {
@@ -223,13 +223,13 @@ export const SEMVER_CASES: Case[] = [
     q: "compare two versions including their build metadata",
     targets: [
       ["functions/compare-build.js", /^const compareBuild =/],
-      ["classes/semver.js", /^  compareBuild \(/],
+      ["classes/semver.js", /^ {2}compareBuild \(/],
     ],
   },
   {
     q: "compare the prerelease identifiers of two versions",
     targets: [
-      ["classes/semver.js", /^  comparePre \(/],
+      ["classes/semver.js", /^ {2}comparePre \(/],
       ["internal/identifiers.js", /^const compareIdentifiers =/],
     ],
   },
@@ -237,8 +237,8 @@ export const SEMVER_CASES: Case[] = [
     q: "check whether two ranges overlap",
     targets: [
       ["ranges/intersects.js", /^const intersects =/],
-      ["classes/range.js", /^  intersects \(/],
-      ["classes/comparator.js", /^  intersects \(/],
+      ["classes/range.js", /^ {2}intersects \(/],
+      ["classes/comparator.js", /^ {2}intersects \(/],
     ],
   },
   { q: "is one range entirely contained in another range", targets: [["ranges/subset.js", /^const subset =/]] },
@@ -260,7 +260,7 @@ export const SEMVER_CASES: Case[] = [
     q: "split a range into its sets of comparators",
     targets: [
       ["ranges/to-comparators.js", /^const toComparators =/],
-      ["classes/range.js", /^  parseRange \(/],
+      ["classes/range.js", /^ {2}parseRange \(/],
     ],
   },
   { q: "check that a range string is valid", targets: [["ranges/valid.js", /^const validRange =/]] },
@@ -278,133 +278,133 @@ export const COMMANDER_CASES: Case[] = [
     q: "suggest what the user probably meant when they mistype a subcommand",
     targets: [
       ["lib/suggestSimilar.js", /^function suggestSimilar\(/],
-      ["lib/command.js", /^  unknownCommand\(\)/],
+      ["lib/command.js", /^ {2}unknownCommand\(\)/],
     ],
   },
   {
     q: "turn a dashed flag name like --dry-run into a property name",
     targets: [
       ["lib/option.js", /^function camelcase\(/],
-      ["lib/option.js", /^  attributeName\(\)/],
+      ["lib/option.js", /^ {2}attributeName\(\)/],
     ],
   },
   { q: "separate the short and the long form out of a flags string", targets: [["lib/option.js", /^function splitOptionFlags\(/]] },
   { q: "bump the debugger port when launching a child process", targets: [["lib/command.js", /^function incrementNodeInspectorPort\(/]] },
   { q: "decide from environment variables whether output should be colored", targets: [["lib/command.js", /^function useColor\(/]] },
-  { q: "width of text on screen ignoring terminal escape codes", targets: [["lib/help.js", /^  displayWidth\(/]] },
+  { q: "width of text on screen ignoring terminal escape codes", targets: [["lib/help.js", /^ {2}displayWidth\(/]] },
   {
     q: "wrap long description lines to fit the terminal width",
     targets: [
-      ["lib/help.js", /^  boxWrap\(/],
-      ["lib/help.js", /^  formatItem\(/],
+      ["lib/help.js", /^ {2}boxWrap\(/],
+      ["lib/help.js", /^ {2}formatItem\(/],
     ],
   },
   { q: "remove ANSI color sequences from a string", targets: [["lib/help.js", /^function stripColor\(/]] },
-  { q: "print the usage information and then quit", targets: [["lib/command.js", /^  help\(contextOptions\)/]] },
-  { q: "show an extra paragraph of text below the usage information", targets: [["lib/command.js", /^  addHelpText\(/]] },
-  { q: "use my own callback instead of ending the process on errors", targets: [["lib/command.js", /^  exitOverride\(/]] },
+  { q: "print the usage information and then quit", targets: [["lib/command.js", /^ {2}help\(contextOptions\)/]] },
+  { q: "show an extra paragraph of text below the usage information", targets: [["lib/command.js", /^ {2}addHelpText\(/]] },
+  { q: "use my own callback instead of ending the process on errors", targets: [["lib/command.js", /^ {2}exitOverride\(/]] },
   {
     q: "a flag the user must always supply",
     targets: [
-      ["lib/command.js", /^  requiredOption\(/],
-      ["lib/option.js", /^  makeOptionMandatory\(/],
+      ["lib/command.js", /^ {2}requiredOption\(/],
+      ["lib/option.js", /^ {2}makeOptionMandatory\(/],
     ],
   },
   {
     q: "take a flag's value from an environment variable",
     targets: [
-      ["lib/option.js", /^  env\(name\)/],
-      ["lib/command.js", /^  _parseOptionsEnv\(/],
+      ["lib/option.js", /^ {2}env\(name\)/],
+      ["lib/command.js", /^ {2}_parseOptionsEnv\(/],
     ],
   },
   {
     q: "flags that cannot be used together",
     targets: [
-      ["lib/option.js", /^  conflicts\(/],
-      ["lib/command.js", /^  _checkForConflictingOptions\(/],
-      ["lib/command.js", /^  _checkForConflictingLocalOptions\(/],
-      ["lib/command.js", /^  _conflictingOption\(/],
+      ["lib/option.js", /^ {2}conflicts\(/],
+      ["lib/command.js", /^ {2}_checkForConflictingOptions\(/],
+      ["lib/command.js", /^ {2}_checkForConflictingLocalOptions\(/],
+      ["lib/command.js", /^ {2}_conflictingOption\(/],
     ],
   },
   {
     q: "setting one flag automatically sets other flags too",
     targets: [
-      ["lib/option.js", /^  implies\(/],
-      ["lib/command.js", /^  _parseOptionsImplied\(/],
+      ["lib/option.js", /^ {2}implies\(/],
+      ["lib/command.js", /^ {2}_parseOptionsImplied\(/],
     ],
   },
   {
     q: "restrict a value to a fixed list of allowed values",
     targets: [
-      ["lib/argument.js", /^  choices\(/],
-      ["lib/option.js", /^  choices\(/],
+      ["lib/argument.js", /^ {2}choices\(/],
+      ["lib/option.js", /^ {2}choices\(/],
     ],
   },
   {
     q: "give a subcommand another shorter name",
     targets: [
-      ["lib/command.js", /^  alias\(/],
-      ["lib/command.js", /^  aliases\(/],
+      ["lib/command.js", /^ {2}alias\(/],
+      ["lib/command.js", /^ {2}aliases\(/],
     ],
   },
   {
     q: "find out whether a value came from the command line, the environment or a default",
-    targets: [["lib/command.js", /^  getOptionValueSource(WithGlobals)?\(/]],
+    targets: [["lib/command.js", /^ {2}getOptionValueSource(WithGlobals)?\(/]],
   },
-  { q: "all flag values as a plain object, including those of parent commands", targets: [["lib/command.js", /^  optsWithGlobals\(/]] },
+  { q: "all flag values as a plain object, including those of parent commands", targets: [["lib/command.js", /^ {2}optsWithGlobals\(/]] },
   {
     q: "error when the user passes more positional values than expected",
     targets: [
-      ["lib/command.js", /^  _excessArguments\(/],
-      ["lib/command.js", /^  _checkNumberOfArguments\(/],
+      ["lib/command.js", /^ {2}_excessArguments\(/],
+      ["lib/command.js", /^ {2}_checkNumberOfArguments\(/],
     ],
   },
-  { q: "run a separate program file for a subcommand", targets: [["lib/command.js", /^  _executeSubCommand\(/]] },
-  { q: "register a function to run before the action handler", targets: [["lib/command.js", /^  hook\(/]] },
-  { q: "derive the program name from the script's file name", targets: [["lib/command.js", /^  nameFromFilename\(/]] },
-  { q: "add a flag that prints the program's release number", targets: [["lib/command.js", /^  version\(str/]] },
-  { q: "order in which flags are listed when sorting them", targets: [["lib/help.js", /^  compareOptions\(/]] },
+  { q: "run a separate program file for a subcommand", targets: [["lib/command.js", /^ {2}_executeSubCommand\(/]] },
+  { q: "register a function to run before the action handler", targets: [["lib/command.js", /^ {2}hook\(/]] },
+  { q: "derive the program name from the script's file name", targets: [["lib/command.js", /^ {2}nameFromFilename\(/]] },
+  { q: "add a flag that prints the program's release number", targets: [["lib/command.js", /^ {2}version\(str/]] },
+  { q: "order in which flags are listed when sorting them", targets: [["lib/help.js", /^ {2}compareOptions\(/]] },
   {
     q: "keep a flag out of the usage listing",
     targets: [
-      ["lib/option.js", /^  hideHelp\(/],
-      ["lib/help.js", /^  visibleOptions\(/],
+      ["lib/option.js", /^ {2}hideHelp\(/],
+      ["lib/help.js", /^ {2}visibleOptions\(/],
     ],
   },
   {
     q: "reset the state so the command line can be parsed a second time",
-    targets: [["lib/command.js", /^  (save|restore)StateBeforeParse\(/]],
+    targets: [["lib/command.js", /^ {2}(save|restore)StateBeforeParse\(/]],
   },
-  { q: "value used when a flag is given without its argument", targets: [["lib/option.js", /^  preset\(/]] },
+  { q: "value used when a flag is given without its argument", targets: [["lib/option.js", /^ {2}preset\(/]] },
   {
     q: "transform the raw string a user typed with a custom function",
     targets: [
-      ["lib/option.js", /^  argParser\(/],
-      ["lib/argument.js", /^  argParser\(/],
-      ["lib/command.js", /^  _callParseArg\(/],
+      ["lib/option.js", /^ {2}argParser\(/],
+      ["lib/argument.js", /^ {2}argParser\(/],
+      ["lib/command.js", /^ {2}_callParseArg\(/],
     ],
   },
   {
     q: "put related flags under their own heading in the help",
     targets: [
-      ["lib/command.js", /^  optionsGroup\(/],
-      ["lib/option.js", /^  helpGroup\(/],
-      ["lib/help.js", /^  groupItems\(/],
+      ["lib/command.js", /^ {2}optionsGroup\(/],
+      ["lib/option.js", /^ {2}helpGroup\(/],
+      ["lib/help.js", /^ {2}groupItems\(/],
     ],
   },
   {
     q: "the line that shows how to call the command",
     targets: [
-      ["lib/help.js", /^  commandUsage\(/],
-      ["lib/command.js", /^  usage\(/],
+      ["lib/help.js", /^ {2}commandUsage\(/],
+      ["lib/command.js", /^ {2}usage\(/],
     ],
   },
   { q: "the error to throw when a value the user typed is rejected", targets: [["lib/error.js", /^class InvalidArgumentError/]] },
   {
     q: "treat everything after the first positional value as plain arguments, not flags",
-    targets: [["lib/command.js", /^  passThroughOptions\(/]],
+    targets: [["lib/command.js", /^ {2}passThroughOptions\(/]],
   },
-  { q: "accept flags the program does not know instead of failing", targets: [["lib/command.js", /^  allowUnknownOption\(/]] },
+  { q: "accept flags the program does not know instead of failing", targets: [["lib/command.js", /^ {2}allowUnknownOption\(/]] },
 ];
 
 /**
@@ -440,8 +440,8 @@ export const IOREDIS_CASES: Case[] = [
     q: "decode binary replies into text, including nested lists and maps",
     targets: [
       ["built/utils/index.js", /^function convertBufferToString\(/],
-      ["built/Command.js", /^    transformReply\(/],
-      ["built/Command.js", /^    _convertValue\(/],
+      ["built/Command.js", /^ {4}transformReply\(/],
+      ["built/Command.js", /^ {4}_convertValue\(/],
     ],
   },
   {
@@ -467,7 +467,7 @@ export const IOREDIS_CASES: Case[] = [
     q: "find how long a stream read may wait from its arguments",
     targets: [
       ["built/utils/argumentParsers.js", /^const parseBlockOption =/],
-      ["built/Command.js", /^    extractBlockingTimeout\(/],
+      ["built/Command.js", /^ {4}extractBlockingTimeout\(/],
     ],
   },
   {
@@ -480,70 +480,70 @@ export const IOREDIS_CASES: Case[] = [
     targets: [
       ["built/cluster/util.js", /^function weightSrvRecords\(/],
       ["built/cluster/util.js", /^function groupSrvRecords\(/],
-      ["built/cluster/index.js", /^    resolveSrv\(/],
+      ["built/cluster/index.js", /^ {4}resolveSrv\(/],
     ],
   },
   {
     q: "find the numeric addresses of the servers the cluster starts from",
     targets: [
-      ["built/cluster/index.js", /^    dnsLookup\(/],
-      ["built/cluster/index.js", /^    async resolveStartupNodeHostnames\(/],
+      ["built/cluster/index.js", /^ {4}dnsLookup\(/],
+      ["built/cluster/index.js", /^ {4}async resolveStartupNodeHostnames\(/],
     ],
   },
   {
     q: "map the internal addresses the servers report to addresses reachable from outside",
     targets: [
-      ["built/cluster/index.js", /^    natMapper\(/],
-      ["built/connectors/SentinelConnector/index.js", /^    sentinelNatResolve\(/],
+      ["built/cluster/index.js", /^ {4}natMapper\(/],
+      ["built/connectors/SentinelConnector/index.js", /^ {4}sentinelNatResolve\(/],
     ],
   },
   {
     q: "follow a redirect when a key has moved to another node, giving up after too many",
-    targets: [["built/cluster/index.js", /^    handleError\(/]],
+    targets: [["built/cluster/index.js", /^ {4}handleError\(/]],
   },
   {
     q: "choose which replica to read from, trying the user's favourites in priority order, else a random one",
     targets: [
       ["built/connectors/SentinelConnector/index.js", /^function selectPreferredSentinel\(/],
-      ["built/connectors/SentinelConnector/index.js", /^    async resolveSlave\(/],
+      ["built/connectors/SentinelConnector/index.js", /^ {4}async resolveSlave\(/],
     ],
   },
   {
     q: "ask the monitoring service where the current primary server is",
-    targets: [["built/connectors/SentinelConnector/index.js", /^    async resolveMaster\(/]],
+    targets: [["built/connectors/SentinelConnector/index.js", /^ {4}async resolveMaster\(/]],
   },
   {
     q: "learn about more monitoring processes from the one we reached and remember them",
     targets: [
-      ["built/connectors/SentinelConnector/index.js", /^    async updateSentinels\(/],
-      ["built/connectors/SentinelConnector/SentinelIterator.js", /^    add\(sentinel\)/],
+      ["built/connectors/SentinelConnector/index.js", /^ {4}async updateSentinels\(/],
+      ["built/connectors/SentinelConnector/SentinelIterator.js", /^ {4}add\(sentinel\)/],
     ],
   },
   {
     q: "start again from the first endpoint, moving the one that worked to the front",
-    targets: [["built/connectors/SentinelConnector/SentinelIterator.js", /^    reset\(/]],
+    targets: [["built/connectors/SentinelConnector/SentinelIterator.js", /^ {4}reset\(/]],
   },
   {
     q: "iterate over every key incrementally with a cursor, without blocking the server",
     targets: [
       ["built/ScanStream.js", /^class ScanStream/],
-      ["built/ScanStream.js", /^    _read\(\)/],
-      ["built/Redis.js", /^    scanStream\(/],
+      ["built/ScanStream.js", /^ {4}_read\(\)/],
+      ["built/Redis.js", /^ {4}scanStream\(/],
     ],
   },
   {
     q: "run a server-side program by its hash and send the full source when the server does not have it cached",
     targets: [
       ["built/Script.js", /^class Script/],
-      ["built/Script.js", /^    execute\(/],
+      ["built/Script.js", /^ {4}execute\(/],
     ],
   },
-  { q: "add my own method to the client that runs a server-side program", targets: [["built/utils/Commander.js", /^    defineCommand\(/]] },
+  { q: "add my own method to the client that runs a server-side program", targets: [["built/utils/Commander.js", /^ {4}defineCommand\(/]] },
   {
     q: "hold callbacks in named groups and run them all once a timer fires",
     targets: [
       ["built/cluster/DelayQueue.js", /^class DelayQueue/],
-      ["built/cluster/DelayQueue.js", /^    push\(bucket/],
+      ["built/cluster/DelayQueue.js", /^ {4}push\(bucket/],
     ],
   },
   {
@@ -557,8 +557,8 @@ export const IOREDIS_CASES: Case[] = [
   {
     q: "read the live feed of every command the server receives",
     targets: [
-      ["built/DataHandler.js", /^    handleMonitorReply\(/],
-      ["built/Redis.js", /^    monitor\(callback\)/],
+      ["built/DataHandler.js", /^ {4}handleMonitorReply\(/],
+      ["built/Redis.js", /^ {4}monitor\(callback\)/],
     ],
   },
   {
@@ -576,27 +576,27 @@ export const IOREDIS_CASES: Case[] = [
     q: "tell that the server is too old for the newer reply format",
     targets: [["built/redis/event_handler.js", /^function isProtocolNegotiationError\(/]],
   },
-  { q: "give up on the connection when the server sends nothing for too long", targets: [["built/Redis.js", /^    setSocketTimeout\(/]] },
+  { q: "give up on the connection when the server sends nothing for too long", targets: [["built/Redis.js", /^ {4}setSocketTimeout\(/]] },
   {
     q: "decide after a command error whether to drop the connection, open it again and resend the command",
-    targets: [["built/Redis.js", /^    handleReconnection\(/]],
+    targets: [["built/Redis.js", /^ {4}handleReconnection\(/]],
   },
   {
     q: "fail every waiting command with the same error",
     targets: [
-      ["built/Redis.js", /^    flushQueue\(/],
-      ["built/cluster/index.js", /^    flushQueue\(/],
+      ["built/Redis.js", /^ {4}flushQueue\(/],
+      ["built/cluster/index.js", /^ {4}flushQueue\(/],
     ],
   },
   {
     q: "wait until the server has finished loading its data from disk before sending commands",
-    targets: [["built/Redis.js", /^    _readyCheck\(/]],
+    targets: [["built/Redis.js", /^ {4}_readyCheck\(/]],
   },
   {
     q: "make a second client with the same settings",
     targets: [
-      ["built/Redis.js", /^    duplicate\(/],
-      ["built/cluster/index.js", /^    duplicate\(/],
+      ["built/Redis.js", /^ {4}duplicate\(/],
+      ["built/cluster/index.js", /^ {4}duplicate\(/],
     ],
   },
   {
@@ -610,11 +610,11 @@ export const IOREDIS_CASES: Case[] = [
   {
     q: "a safety net so that commands waiting for a list element do not hang forever on a dead network",
     targets: [
-      ["built/Command.js", /^    setBlockingTimeout\(/],
-      ["built/Redis.js", /^    getBlockingTimeoutInMs\(/],
+      ["built/Command.js", /^ {4}setBlockingTimeout\(/],
+      ["built/Redis.js", /^ {4}getBlockingTimeoutInMs\(/],
     ],
   },
-  { q: "replace a stale connection to a node with a fresh one", targets: [["built/cluster/ConnectionPool.js", /^    recreate\(/]] },
+  { q: "replace a stale connection to a node with a fresh one", targets: [["built/cluster/ConnectionPool.js", /^ {4}recreate\(/]] },
   {
     q: "error raised when a command has been tried again too many times",
     targets: [["built/errors/MaxRetriesPerRequestError.js", /^class MaxRetriesPerRequestError/]],
@@ -622,8 +622,8 @@ export const IOREDIS_CASES: Case[] = [
   {
     q: "periodically reload which server owns which part of the key space",
     targets: [
-      ["built/cluster/index.js", /^    resetNodesRefreshInterval\(/],
-      ["built/cluster/index.js", /^    refreshSlotsCache\(/],
+      ["built/cluster/index.js", /^ {4}resetNodesRefreshInterval\(/],
+      ["built/cluster/index.js", /^ {4}refreshSlotsCache\(/],
     ],
   },
 ];

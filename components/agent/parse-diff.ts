@@ -45,9 +45,13 @@ export function parseUnifiedDiff(text: string, path: string): DiffFile {
       continue;
     }
     if (!hunk) {
-      if (line.startsWith("new file mode")) ((file.status = "added"), (file.oldMode = null));
-      else if (line.startsWith("deleted file mode")) ((file.status = "deleted"), (file.newMode = null));
-      else if (line.startsWith("Binary files")) file.isBinary = true;
+      if (line.startsWith("new file mode")) {
+        file.status = "added";
+        file.oldMode = null;
+      } else if (line.startsWith("deleted file mode")) {
+        file.status = "deleted";
+        file.newMode = null;
+      } else if (line.startsWith("Binary files")) file.isBinary = true;
       else if (line.startsWith("\\ diff truncated")) file.truncated = true;
       continue;
     }

@@ -40,13 +40,18 @@ export function ProposeEdit({
   const [path, setPath] = useState(initialPath ?? "");
   const [content, setContent] = useState("");
   const [loaded, setLoaded] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const [loading, setLoading] = useState(Boolean(initialPath)); // the initial file loads on mount
   const [loadError, setLoadError] = useState<string | null>(null);
 
-  /** The file's text on the session branch (when it exists) or the default branch. */
-  async function load(p: string) {
+  /** Loads the file's text on the session branch (when it exists) or the default branch. */
+  function load(p: string) {
     setLoading(true);
     setLoadError(null);
+    return fetchText(p);
+  }
+
+  /** load() without its first state updates: every update here comes after a request. */
+  async function fetchText(p: string) {
     try {
       for (const ref of [session.branch, session.defaultBranch]) {
         try {
@@ -69,8 +74,8 @@ export function ProposeEdit({
 
   // starting on a file (the selection's): modify it, its content loaded
   useEffect(() => {
-    if (initialPath) void load(initialPath);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (initialPath) void fetchText(initialPath);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on mount only: the form then loads on picks
   }, []);
 
   const pick = (p: string | null) => {

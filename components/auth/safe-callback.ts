@@ -19,5 +19,10 @@ export function safeCallbackUrl(value: unknown): string {
   }
   if (url.origin !== BASE) return "/";
   const path = `${url.pathname}${url.search}${url.hash}`;
-  return path.startsWith("//") || /[\x00-\x20\x7f\\]/.test(path) ? "/" : path;
+  return path.startsWith("//") || [...path].some(unsafeInPath) ? "/" : path;
+}
+
+/** A control character (U+0000–U+001F, U+007F), a space or a backslash: none belongs in a path kept as is. */
+function unsafeInPath(ch: string): boolean {
+  return ch <= " " || ch === "\x7f" || ch === "\\";
 }

@@ -186,7 +186,7 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
   if (blob.isBinary) {
     body = isImage ? (
       <div className="flex justify-center bg-[repeating-conic-gradient(#f1f5f9_0_25%,#fff_0_50%)] bg-[length:16px_16px] p-6">
-        {/* eslint-disable-next-line @next/next/no-img-element */}
+        {/* a plain img: the raw file is served as is, with no image optimization to go through */}
         <img src={rawUrl} alt={fileName} className="max-h-[70vh] max-w-full" />
       </div>
     ) : (

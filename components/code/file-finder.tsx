@@ -5,7 +5,7 @@
  * cached), the best 50 matches with the matched characters in bold; Enter or a click opens the
  * file. The button carries `data-shortcut="search"`, so `/` opens the finder too on code pages.
  */
-import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { Dialog as D } from "radix-ui";
@@ -57,8 +57,12 @@ export function FileFinder({ repoId, owner, repo, gitRef }: { repoId: string; ow
   const files = useQuery(trpc.repos.files.queryOptions({ repoId, ref: gitRef }, { enabled: open, staleTime: 5 * 60_000 }));
   const matches = useMemo(() => fuzzyFilter(deferred, files.data?.paths ?? [], 50), [deferred, files.data]);
   // cmdk does not filter here (shouldFilter false), so the highlighted item is ours: the best match
-  const [active, setActive] = useState("");
-  useEffect(() => setActive(matches[0]?.path ?? ""), [matches]);
+  const [active, setActive] = useState(matches[0]?.path ?? "");
+  const [activeFor, setActiveFor] = useState(matches);
+  if (matches !== activeFor) {
+    setActiveFor(matches);
+    setActive(matches[0]?.path ?? "");
+  }
 
   const focus = useReturnFocus();
   const show = () => {

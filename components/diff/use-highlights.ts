@@ -40,9 +40,13 @@ export function useHighlights(
   const [fetched, setFetched] = useState(() => new Map<DiffFile, FileHighlight>());
   const asked = useRef(new WeakSet<DiffFile>());
 
-  // the files to ask for: visible ones without a highlight, then the next ones, up to BATCH_LINES
-  const wanted: number[] = [];
-  if (highlights) {
+  const visibleKey = visible.join(",");
+
+  useEffect(() => {
+    if (!highlights) return;
+    // the files to ask for: visible ones without a highlight, then the next ones, up to BATCH_LINES
+    const shown = visibleKey ? visibleKey.split(",").map(Number) : [];
+    const wanted: number[] = [];
     let lines = 0;
     const want = (k: number) => {
       const f = files[k];
@@ -52,16 +56,11 @@ export function useHighlights(
       lines += n;
       wanted.push(k);
     };
-    visible.forEach(want);
-    if (visible.length > 0)
-      for (let k = visible[visible.length - 1] + 1; k < files.length && lines < BATCH_LINES && k < visible[visible.length - 1] + 50; k++)
-        want(k);
-  }
-  const key = wanted.join(",");
-
-  useEffect(() => {
-    if (!key) return;
-    const batch = key.split(",").map((k) => files[Number(k)]);
+    shown.forEach(want);
+    if (shown.length > 0)
+      for (let k = shown[shown.length - 1] + 1; k < files.length && lines < BATCH_LINES && k < shown[shown.length - 1] + 50; k++) want(k);
+    if (wanted.length === 0) return;
+    const batch = wanted.map((k) => files[k]!);
     batch.forEach((f) => asked.current.add(f));
     void (async () => {
       try {
@@ -81,8 +80,7 @@ export function useHighlights(
         // plain text stays
       }
     })();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [files, highlights, fromPage, visibleKey]);
 
   return (i: number) => {
     const f = files[i];

@@ -21,12 +21,12 @@ export const SEARCH_DEBOUNCE_MS = 200;
 function useIssueSearch(repoId: string, query: string, enabled: boolean) {
   const client = useTRPCClient();
   const [results, setResults] = useState<{ query: string; issues: Issue[] }>({ query: "", issues: [] });
-  const [loading, setLoading] = useState(false);
+  // the query of the newest request that settled: loading until it is the query shown
+  const [settled, setSettled] = useState<string | null>(null);
   const seq = useRef(0);
   useEffect(() => {
     if (!enabled) return;
     const mine = ++seq.current;
-    setLoading(true);
     const q = query.trim();
     const timer = setTimeout(
       () => {
@@ -34,13 +34,14 @@ function useIssueSearch(repoId: string, query: string, enabled: boolean) {
           .query(q ? { repoId, titleSearch: q.slice(0, 100), limit: 10 } : { repoId, state: "open", limit: 10 })
           .then((r) => mine === seq.current && setResults({ query: q, issues: r }))
           .catch(() => mine === seq.current && setResults({ query: q, issues: [] }))
-          .finally(() => mine === seq.current && setLoading(false));
+          .finally(() => mine === seq.current && setSettled(q));
       },
       q ? SEARCH_DEBOUNCE_MS : 0,
     );
     return () => clearTimeout(timer);
   }, [client, repoId, query, enabled]);
   // never offer the previous query's answer for the new one (Enter would pick a stale row)
+  const loading = enabled && settled !== query.trim();
   return { results: results.query === query.trim() ? results.issues : [], loading };
 }
 

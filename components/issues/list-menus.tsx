@@ -6,7 +6,7 @@
  * priority are DropdownMenus with checkbox items; labels, assignee and author are Popover + Command
  * pickers that filter as you type; sort is a DropdownMenu radio group.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Input } from "@/components/ui/input";
 import {
@@ -44,7 +44,12 @@ const trigger =
 export function SearchBox({ q, base, view }: { q: string; base: string; view: string | null }) {
   const go = useGo(base, view);
   const [text, setText] = useState(q);
-  useEffect(() => setText(q), [q]); // a menu changed the query: show it
+  // a menu changed the query: show it (adjusted while rendering, so no frame shows the old text)
+  const [shownQ, setShownQ] = useState(q);
+  if (q !== shownQ) {
+    setShownQ(q);
+    setText(q);
+  }
   const errors = parseIssueQuery(text).errors;
   return (
     <form

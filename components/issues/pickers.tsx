@@ -102,7 +102,10 @@ export function EstimatePicker({
   onPick: (points: number | null) => void;
 }) {
   const scale: number[] = [...ESTIMATE_POINTS];
-  if (value !== null && !scale.includes(value)) (scale.push(value), scale.sort((a, b) => a - b));
+  if (value !== null && !scale.includes(value)) {
+    scale.push(value);
+    scale.sort((a, b) => a - b);
+  }
   const options = [
     ...scale.map((n) => ({ key: String(n), label: points(n) })),
     ...(value !== null ? [{ key: "none", label: "No estimate" }] : []),

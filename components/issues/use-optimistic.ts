@@ -8,7 +8,7 @@
  * value returns) and `toast.error` shows the server's message. Overlapping changes of one field:
  * only the latest one's outcome touches the override.
  */
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { errorMessage } from "@/components/trpc/provider";
 import { toast } from "@/components/ui/toast";
@@ -28,19 +28,22 @@ export function useOptimistic<T extends object>(value: T, normalize?: (patch: Pa
   const settled = useRef(new Set<Key>());
   const [refreshing, startTransition] = useTransition();
 
-  const drop = (keys: Key[]) =>
-    setOverrides((o) => {
-      const next = { ...o };
-      for (const k of keys) delete next[k];
-      return next;
-    });
+  const drop = useCallback(
+    (keys: Key[]) =>
+      setOverrides((o) => {
+        const next = { ...o };
+        for (const k of keys) delete next[k];
+        return next;
+      }),
+    [],
+  );
 
   useEffect(() => {
     if (refreshing || settled.current.size === 0) return;
     const done = [...settled.current];
     settled.current.clear();
     drop(done);
-  }, [refreshing]);
+  }, [refreshing, drop]);
 
   const view: T = { ...value, ...overrides };
 

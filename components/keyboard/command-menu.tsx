@@ -55,9 +55,12 @@ export function CommandMenu({
   const here = repoFromPath(pathname);
   const [search, setSearch] = useState("");
   const debounced = useDebounced(search.trim(), 200);
-  useEffect(() => {
+  // closing clears the search
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (!open) setSearch("");
-  }, [open]);
+  }
 
   const repos = useQuery(trpc.repos.list.queryOptions({ member: true, limit: 100 }, { enabled: open && signedIn }));
   const repo = useQuery(

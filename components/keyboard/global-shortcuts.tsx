@@ -7,13 +7,13 @@
  * `/` focuses the page's search: the element marked `data-shortcut="search"` — an input gets
  * focus (and its text selected), anything else (the code browser's "Go to file" button) is clicked.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { usePathname, useRouter } from "next/navigation";
 import { CommandMenu, CommandMenuButton } from "./command-menu";
 import { repoFromPath } from "./repo-path";
 import { ShortcutSheet } from "./shortcut-sheet";
 import { useReturnFocus } from "./return-focus";
-import { isApplePlatform, useShortcutListener, useShortcuts } from "./use-shortcuts";
+import { useIsApplePlatform, useShortcutListener, useShortcuts } from "./use-shortcuts";
 
 function searchTarget(): HTMLElement | null {
   return document.querySelector<HTMLElement>("[data-shortcut='search']");
@@ -35,8 +35,7 @@ export function GlobalShortcuts({ signedIn }: { signedIn: boolean }) {
   const here = repoFromPath(pathname);
   const [sheet, setSheet] = useState(false);
   const [menu, setMenu] = useState(false);
-  const [isMac, setIsMac] = useState(false);
-  useEffect(() => setIsMac(isApplePlatform()), []);
+  const isMac = useIsApplePlatform();
   const sheetFocus = useReturnFocus();
   const menuFocus = useReturnFocus();
   const openSheet = () => {

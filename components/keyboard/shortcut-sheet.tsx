@@ -1,7 +1,6 @@
 "use client";
-import { useEffect, useState } from "react";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
-import { isApplePlatform, keyLabels, useAvailableShortcuts } from "./use-shortcuts";
+import { useIsApplePlatform, keyLabels, useAvailableShortcuts } from "./use-shortcuts";
 import type { Shortcut } from "./registry";
 
 /** Keys of a shortcut as <kbd> chips ("g" "then" "i"; "Ctrl" "K"). */
@@ -35,8 +34,7 @@ export function ShortcutSheet({
   onCloseAutoFocus?: (e: Event) => void;
 }) {
   const shortcuts = useAvailableShortcuts();
-  const [isMac, setIsMac] = useState(false);
-  useEffect(() => setIsMac(isApplePlatform()), []);
+  const isMac = useIsApplePlatform();
   const groups = new Map<string, Shortcut[]>();
   for (const s of shortcuts) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
   return (

@@ -1,6 +1,6 @@
 "use client";
 /** React glue for the shortcut registry (registry.ts): register while mounted, listen once, read for the sheet. */
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import { available, createMatcher, register, registryVersion, subscribe, type Shortcut } from "./registry";
 
 /**
@@ -10,7 +10,10 @@ import { available, createMatcher, register, registryVersion, subscribe, type Sh
  */
 export function useShortcuts(list: Shortcut[]): void {
   const latest = useRef(list);
-  latest.current = list;
+  // updated at commit (not while rendering): a shortcut pressed afterwards runs this render's closures
+  useLayoutEffect(() => {
+    latest.current = list;
+  });
   const signature = list.map((s) => `${s.id}\u0000${s.keys}\u0000${s.mod ? 1 : 0}\u0000${s.label}\u0000${s.group}`).join("\u0001");
   useEffect(() => {
     const stable = latest.current.map((s, i): Shortcut => ({
@@ -58,4 +61,14 @@ export function keyLabels(s: Pick<Shortcut, "keys" | "mod">, isMac: boolean): st
 /** True on Apple platforms (⌘ instead of Ctrl), read in the browser only. */
 export function isApplePlatform(): boolean {
   return typeof navigator !== "undefined" && /Mac|iPhone|iPad|iPod/.test(navigator.platform || navigator.userAgent);
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * isApplePlatform() for rendering: false on the server and while hydrating (so the markup
+ * matches), the browser's answer after that. The platform never changes, so nothing subscribes.
+ */
+export function useIsApplePlatform(): boolean {
+  return useSyncExternalStore(noSubscription, isApplePlatform, () => false);
 }

@@ -46,7 +46,13 @@ function Side({ title, text, testId }: { title: string; text: string | null; tes
       {text === null ? (
         <p className="px-3 py-2 text-xs italic text-subtle-foreground">(no file on this side)</p>
       ) : (
-        <pre className="max-h-[28rem] overflow-auto px-3 py-2 font-mono text-xs text-foreground" tabIndex={0} data-testid={testId}>
+        <pre
+          className="max-h-[28rem] overflow-auto px-3 py-2 font-mono text-xs text-foreground"
+          tabIndex={0}
+          role="region"
+          aria-label={title}
+          data-testid={testId}
+        >
           {text}
         </pre>
       )}

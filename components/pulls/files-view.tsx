@@ -46,6 +46,15 @@ export interface ReviewProps {
   repo: { owner: string; name: string };
 }
 
+/** `compute` cached per file object: a pure function of the file, so each file is computed once. */
+function memoizePerFile<T>(compute: (f: DiffFile) => T): (f: DiffFile) => T {
+  const cache = new WeakMap<DiffFile, T>();
+  return (f) => {
+    if (!cache.has(f)) cache.set(f, compute(f));
+    return cache.get(f)!;
+  };
+}
+
 export function PullFilesView({
   prId,
   repoId,
@@ -60,7 +69,12 @@ export function PullFilesView({
 >) {
   const client = useTRPCClient();
   const [threads, setThreads] = useState(review.threads);
-  useEffect(() => setThreads(review.threads), [review.threads]);
+  // new threads from the server (a refresh) replace the local copy
+  const [serverThreads, setServerThreads] = useState(review.threads);
+  if (review.threads !== serverThreads) {
+    setServerThreads(review.threads);
+    setThreads(review.threads);
+  }
   const [draft, setDraft] = useState<Draft | null>(null);
   const refetch = useCallback(async () => {
     try {
@@ -120,16 +134,7 @@ export function PullFilesView({
   const count = useMemo(() => files.filter(isViewed).length, [files, isViewed]);
   // threads at a file's top are computed per file object the viewer passes (it replaces a file
   // when "Load diff" brings its hunks), cached until the threads change
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new cache whenever the threads change
-  const topCache = useMemo(() => new WeakMap<DiffFile, Thread[]>(), [byLine]);
-  const topOf = useCallback(
-    (f: DiffFile) => {
-      let ts = topCache.get(f);
-      if (!ts) topCache.set(f, (ts = threadsAtFileTop(f, byLine.get(f.newPath))));
-      return ts;
-    },
-    [topCache, byLine],
-  );
+  const topOf = useMemo(() => memoizePerFile((f) => threadsAtFileTop(f, byLine.get(f.newPath))), [byLine]);
   const hasTop = useCallback((f: DiffFile) => topOf(f).length > 0, [topOf]);
   const offDiff = useMemo(() => threadsOffDiff(threads, new Set(files.map((f) => f.newPath))), [threads, files]);
 

@@ -220,6 +220,7 @@ function Results({ repo, branch, out }: { repo: RepoData; branch: string; out: O
                 <pre
                   className="overflow-x-auto px-3 py-2 text-xs leading-5"
                   tabIndex={0}
+                  role="region"
                   aria-label={`Code of ${r.path} from line ${r.startLine}`}
                 >
                   <code>

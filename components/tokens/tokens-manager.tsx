@@ -75,6 +75,7 @@ export function TokensManager({
   }, []);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a fetch when the server sent no list: load() sets state once the request settles
     if (!initialTokens) void load();
   }, [load, initialTokens]);
 

@@ -4,6 +4,8 @@
  * `sub` is the user id and `sid` its UserSession row (revoked at sign-out). The same JWT, sent as `Authorization: Bearer <jwt>`, is the "service
  * token" accepted by /api/tokens (see resolveActor).
  */
+// Holds the OAuth secret and signs sessions: only the auth route handler and server components may import it.
+import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GithubProvider from "next-auth/providers/github";

@@ -3,6 +3,8 @@
  * call the API over HTTP: they build the same context the HTTP handler builds, from the request's
  * cookies, and call the app router directly (ARCHITECTURE.md "Web UI").
  */
+// Reads the request's cookies (next/headers): only React server components and route handlers may import it.
+import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
 import { resolveActor, type Actor } from "@/server/auth/actor";

@@ -314,7 +314,7 @@ describe("counts from the cache", () => {
     w.git("checkout", "-q", "-b", "warm", sha.root);
     for (let i = 0; i < 10; i++) w.write(`v/f${i}.txt`, Array.from({ length: 20 }, (_, k) => `v ${i} ${k}`).join("\n") + "\n");
     w.write("v/bin.dat", Buffer.from([0, 7, 0]));
-    const base = w.commit("warm base");
+    w.commit("warm base");
     w.git("checkout", "-q", "-b", "warm-topic");
     for (let i = 0; i < 10; i++)
       w.write(`v/f${i}.txt`, Array.from({ length: 20 }, (_, k) => (k % 4 ? `v ${i} ${k}` : `V ${i} ${k}`)).join("\n") + "\n");

@@ -18,7 +18,7 @@ import { handleGitHttp, pktLine } from "@/server/git/smart-http";
 import { gitHttpStats } from "@/server/git/process-gate";
 import { DEFAULT_GIT_HTTP_LIMITS, resetGitHttpLimits, setGitHttpLimits } from "@/server/git/http-limits";
 import type { Profile } from "@/server/services/users/profile";
-import { gitClient, type GitRun } from "../fixtures/clients";
+import { gitClient } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 
 const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "svc-git-limits-"));

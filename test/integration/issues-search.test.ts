@@ -118,8 +118,8 @@ describe("issues.list q: qualifiers and full-text search", () => {
     const { owner } = w.as;
     const repoId = w.repoId;
     const one = await owner.issues.create({ repoId, title: "one", priority: "low", dueDate: "2030-01-02" });
-    const two = await owner.issues.create({ repoId, title: "two", priority: "urgent" });
-    const three = await owner.issues.create({ repoId, title: "three", priority: "medium", dueDate: "2030-01-01" });
+    await owner.issues.create({ repoId, title: "two", priority: "urgent" });
+    await owner.issues.create({ repoId, title: "three", priority: "medium", dueDate: "2030-01-01" });
     await new Promise((r) => setTimeout(r, 5));
     await owner.issues.update({ issueId: one.id, title: "one!" });
     const order = async (sort: string, viaQ = false) =>

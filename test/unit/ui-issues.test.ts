@@ -8,39 +8,9 @@ import {
   moveAnchor,
   PAGE_SIZE,
   type Activity,
-  type Issue,
 } from "@/components/issues/model";
 
 const now = new Date("2026-11-21T12:00:00Z");
-
-function issue(n: number, over: Partial<Issue> = {}): Issue {
-  return {
-    id: `id${n}`,
-    number: n,
-    title: `Issue ${n}`,
-    body: null,
-    state: "open",
-    status: "backlog",
-    priority: "none",
-    dueDate: null,
-    estimate: null,
-    parentNumber: null,
-    projectId: null,
-    cycleId: null,
-    authorId: "u1",
-    author: { id: "u1", username: "alice", name: null },
-    assigneeId: null,
-    assignee: null,
-    labels: [],
-    subIssueCount: 0,
-    subIssueProgress: 0,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    closedAt: null,
-    closedBy: null,
-    ...over,
-  } as Issue;
-}
 
 describe("pagesFor", () => {
   it("counts pages and clamps the page", () => {

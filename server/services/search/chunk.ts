@@ -93,9 +93,10 @@ function leadingStart(lines: string[], start: number, floor: number): number {
 const MAX_BLOCK_COMMENT_LINES = 200;
 
 /**
- * When line `k` ends a block comment (`… */ `) that starts on an earlier line with `; /*` alone on
- * its text (lines in between need not begin with `*`), the line where it starts (not before
- * `floor`); else null. A line holding code before its `/*` is not a leading comment.
+ * When line `k` ends a block comment (its text ends with the closing star-slash) that starts on
+ * an earlier line whose text begins with the opening slash-star (lines in between need not begin
+ * with `*`), the line where it starts (not before `floor`); else null. A line holding code before
+ * its opening slash-star is not a leading comment.
  */
 function blockCommentTop(lines: string[], k: number, floor: number): number | null {
   if (k < floor || !/\*\/\s*$/.test(lines[k - 1]!) || lines[k - 1]!.includes("/*")) return null;

@@ -28,7 +28,12 @@ export interface SessionUser {
 
 /** Starts a session for `userId` (at sign-in); returns its id, the JWT's `sid`. `userAgent` is trimmed to 200 characters. */
 export async function startSession(db: Db, userId: string, userAgent?: string | null): Promise<string> {
-  const ua = userAgent?.replace(/[\x00-\x1f\x7f]/g, "").slice(0, 200) || null;
+  // control characters (U+0000–U+001F, U+007F) are dropped: the string is shown in the session list
+  const ua =
+    [...(userAgent ?? "")]
+      .filter((ch) => ch >= " " && ch !== "\x7f")
+      .join("")
+      .slice(0, 200) || null;
   const row = await db.userSession.create({ data: { userId, userAgent: ua }, select: { id: true } });
   return row.id;
 }

@@ -27,6 +27,7 @@ export default async function CyclesPage({ params }: { params: Params }) {
   const cycles = await ctx.caller.cycles.list({ repoId: ctx.repo.id });
   const last = cycles.reduce<string | null>((max, c) => (!max || c.endsAt > max ? c.endsAt : max), null);
   // the next cycle starts the day after the latest one ends (or today)
+  // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: "today" is the request's
   const next = last && new Date(last).getTime() > Date.now() ? new Date(new Date(last).getTime() + 1) : new Date();
   const defaultStart = next.toISOString().slice(0, 10);
   return (
