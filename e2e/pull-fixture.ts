@@ -88,7 +88,7 @@ export async function openPullRequest(
   clone.git("checkout", "--quiet", "-b", opts.branch);
   const headSha = clone.commit(opts.changes, opts.message ?? opts.title);
   clone.push(opts.branch);
-  const pr = await owner.trpc("pulls.create", {
+  const pr = (await owner.trpc("pulls.create", {
     repoId: opts.repoId,
     title: opts.title,
     ...(opts.body ? { body: opts.body } : {}),
@@ -96,6 +96,6 @@ export async function openPullRequest(
     targetBranch: "main",
     headSha,
     baseSha: clone.sha("main"),
-  });
+  })) as OpenedPull["pr"];
   return { clone, pr, headSha, url: `/${owner.username}/${opts.name}/pulls/${pr.number}` };
 }

@@ -5,6 +5,7 @@
  * user here signs up from an X-Forwarded-For address of its own; still make as few users as a
  * spec needs.
  */
+import type { JsonRecord } from "../test/json";
 import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 export const PASSWORD = "correct horse battery";
@@ -14,7 +15,7 @@ export interface E2EUser {
   context: BrowserContext;
   page: Page;
   /** A tRPC mutation as this user (same-origin, as the pages send it); the result's data. */
-  trpc(proc: string, data: unknown): Promise<any>;
+  trpc(proc: string, data: unknown): Promise<JsonRecord>;
   /** A new personal access token (repo:write) for git over HTTP. */
   token(): Promise<string>;
   /** `<baseURL>/<owner>/<name>.git` with this user and `secret` as credentials. */

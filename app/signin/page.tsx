@@ -5,6 +5,7 @@ import { getCurrentActor } from "@/server/auth/session";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignInForm } from "@/components/auth/signin-form";
 import { GithubSignIn } from "@/components/auth/github-sign-in";
+import { getConfig } from "@/server/config";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -37,7 +38,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       }
     >
       <SignInForm callbackUrl={callbackUrl} initialError={initialError} />
-      <GithubSignIn callbackUrl={callbackUrl} />
+      <GithubSignIn callbackUrl={callbackUrl} enabled={!!getConfig().github} />
     </AuthCard>
   );
 }

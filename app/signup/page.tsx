@@ -5,6 +5,7 @@ import { getCurrentActor } from "@/server/auth/session";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignUpForm } from "@/components/auth/signup-form";
 import { GithubSignIn } from "@/components/auth/github-sign-in";
+import { getConfig } from "@/server/config";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 
 export const metadata: Metadata = { title: "Sign up" };
@@ -27,7 +28,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       }
     >
       <SignUpForm callbackUrl={callbackUrl} />
-      <GithubSignIn callbackUrl={callbackUrl} />
+      <GithubSignIn callbackUrl={callbackUrl} enabled={!!getConfig().github} />
     </AuthCard>
   );
 }

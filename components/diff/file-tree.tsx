@@ -31,6 +31,7 @@ function flatten(nodes: TreeNode[], depth = 0, out: TreeRow[] = []): TreeRow[] {
 export function FileTree({ files, onSelect, className }: { files: DiffFile[]; onSelect: (fileIndex: number) => void; className?: string }) {
   const rows = useMemo(() => flatten(fileTree(files)), [files]);
   const scrollRef = useRef<HTMLElement | null>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual returns new functions each render, so the compiler leaves this component unmemoized, which it needs
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,

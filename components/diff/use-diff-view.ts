@@ -15,7 +15,9 @@ function readView(): DiffView {
 function writeView(v: DiffView) {
   try {
     localStorage.setItem(VIEW_KEY, v);
-  } catch {}
+  } catch {
+    // storage unavailable (private mode, quota): the view still changes for this page
+  }
   listeners.forEach((l) => l());
 }
 

@@ -25,6 +25,7 @@ export function AcceptForm(props: {
 }) {
   const { status, onStatus, priority, onPriority, error, busy, onSubmit, onCancel } = props;
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape pressed in any of the form's fields bubbles here and cancels it
     <form
       method="post"
       className="space-y-3 border-b border-border bg-primary-muted/50 px-5 py-4"
@@ -82,6 +83,7 @@ export function RejectForm(props: {
 }) {
   const { reason, onReason, error, busy, onSubmit, onCancel } = props;
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape pressed in any of the form's fields bubbles here and cancels it
     <form
       method="post"
       className="space-y-3 border-b border-border bg-danger-muted/50 px-5 py-4"

@@ -39,6 +39,7 @@ export function TriageList({
       ) : (
         <ul className="max-h-[60vh] divide-y divide-border overflow-y-auto" role="listbox" aria-label="Issues awaiting triage">
           {queue.map((i, n) => (
+            // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- options are chosen from the keyboard with j/k and the arrow keys (use-triage-queue.ts), as in a listbox
             <li
               key={i.id}
               ref={rowRef(i.number)}

@@ -9,6 +9,7 @@
  * the issue as the approving user; text planted in a file makes no side effect; rejections reach
  * the next turn; provider failures are stored as "error" and answered clearly.
  */
+import type { JsonRecord } from "../json";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeRateLimits } from "@/server/rate-limit";
 import { readRef } from "@/server/git/pull-refs";
@@ -36,8 +37,8 @@ beforeEach(async () => {
 });
 
 /** The tool results the model was sent in the newest request, by tool call order. */
-function toolResults(req: FakeChatRequest | { body: any }): string[] {
-  const messages = (req as { body: any }).body.messages as Array<{ role: string; content: unknown }>;
+function toolResults(req: FakeChatRequest | { body: JsonRecord }): string[] {
+  const messages = req.body.messages as Array<{ role: string; content: unknown }>;
   const out: string[] = [];
   for (const m of messages) if (m.role === "tool") out.push(typeof m.content === "string" ? m.content : JSON.stringify(m.content));
   return out;
