@@ -16,7 +16,7 @@ import {
   POSITION_STEP,
   type PriorityKey,
   type StatusDef,
-} from "./model";
+} from "@/lib/issues/model";
 import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
 import { applyStatus } from "./status";
 import { assertProjectCycle } from "./issues";

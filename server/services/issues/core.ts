@@ -7,7 +7,7 @@ import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { trackTransaction } from "@/server/db/after-commit";
 import type { Actor } from "@/server/auth/actor";
-import type { ActivityAction, PriorityKey } from "./model";
+import type { ActivityAction, PriorityKey } from "@/lib/issues/model";
 import { queryIssues } from "./query";
 
 export type Tx = Prisma.TransactionClient;

@@ -1,5 +1,4 @@
 /** The issue tracker's domain (issue #3, docs/issues.md): one function per procedure. */
-export * from "./model";
 export * from "./issues";
 export * from "./relations";
 export * from "./board";

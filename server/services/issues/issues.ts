@@ -8,7 +8,7 @@ import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, permissionOf, type AuthorizedRepo } from "@/server/services/repos/access";
-import { dueSoonWindow, overdueWindow, priorityKey, priorityRank, stateForStatus, type PriorityKey } from "./model";
+import { dueSoonWindow, overdueWindow, priorityKey, priorityRank, stateForStatus, type PriorityKey } from "@/lib/issues/model";
 import {
   conflictOnDuplicate,
   requireActor,

@@ -11,7 +11,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { subIssueProgress, type PriorityKey, type RelationType } from "./model";
+import { subIssueProgress, type PriorityKey, type RelationType } from "@/lib/issues/model";
 import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
 import { applyStatus } from "./status";
 import { createIssue } from "./issues";

@@ -7,7 +7,7 @@
  * `status_changed` with field "state" (open ↔ closed), in the caller's transaction.
  */
 import type { Actor } from "@/server/auth/actor";
-import { POSITION_STEP, STATUS_KEYS, stateForStatus } from "./model";
+import { POSITION_STEP, STATUS_KEYS, stateForStatus } from "@/lib/issues/model";
 import { recordActivity, type IssueCore, type Tx } from "./core";
 
 /** Position after the last issue of the column (repoId, status): one indexed query. */

@@ -6,7 +6,7 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import type { PriorityKey } from "./model";
+import type { PriorityKey } from "@/lib/issues/model";
 import { labelIdsByName } from "./issues";
 import { inTransaction } from "./core";
 
