@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getCurrentActor } from "@/server/auth/session";
+import { getConfig } from "@/server/config";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignInForm } from "@/components/auth/signin-form";
 import { GithubSignIn } from "@/components/auth/github-sign-in";
@@ -37,7 +38,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       }
     >
       <SignInForm callbackUrl={callbackUrl} initialError={initialError} />
-      <GithubSignIn callbackUrl={callbackUrl} />
+      <GithubSignIn callbackUrl={callbackUrl} enabled={!!getConfig().github} />
     </AuthCard>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getCurrentActor } from "@/server/auth/session";
+import { getConfig } from "@/server/config";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignUpForm } from "@/components/auth/signup-form";
 import { GithubSignIn } from "@/components/auth/github-sign-in";
@@ -27,7 +28,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       }
     >
       <SignUpForm callbackUrl={callbackUrl} />
-      <GithubSignIn callbackUrl={callbackUrl} />
+      <GithubSignIn callbackUrl={callbackUrl} enabled={!!getConfig().github} />
     </AuthCard>
   );
 }

@@ -1,9 +1,8 @@
-/** "or" divider plus the GitHub button, only when GitHub OAuth is configured (server component). */
-import { getConfig } from "@/server/config";
+/** "or" divider plus the GitHub button, only when GitHub OAuth is configured (`enabled`: the page reads the server config). */
 import { GithubButton } from "./github-button";
 
-export function GithubSignIn({ callbackUrl }: { callbackUrl: string }) {
-  if (!getConfig().github) return null;
+export function GithubSignIn({ callbackUrl, enabled }: { callbackUrl: string; enabled: boolean }) {
+  if (!enabled) return null;
   return (
     <>
       <div className="my-4 flex items-center gap-3 text-xs uppercase tracking-wide text-subtle-foreground">

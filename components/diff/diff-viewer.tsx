@@ -2,7 +2,7 @@
 /**
  * The diff viewer (issue #8) of the commit, compare and pull request pages: a file tree with
  * per-file +/−, unified or split view (the choice remembered in localStorage "svc.diff.view"),
- * shiki highlights from the server (components/diff/highlight.ts), generated and large files
+ * shiki highlights from the server (lib/highlight/diff.ts), generated and large files
  * collapsed behind "Load diff", binary files marked. Rows are virtualized against the window
  * (@tanstack/react-virtual), so 2,000 files / 100k lines render only what is on screen. Long
  * lines wrap inside the diff (no horizontal page scroll at phone width).
@@ -28,12 +28,11 @@ import {
   unpackFile,
   type DiffFile,
   type PackedFile,
-  type DiffHighlights,
-  type TokenStyle,
   type DiffView,
   type FileRow,
   type NumberedLine,
 } from "./model";
+import type { DiffHighlights, TokenStyle } from "@/lib/highlight/runs";
 import { FileTree } from "./file-tree";
 import { useShortcuts } from "@/components/keyboard/use-shortcuts";
 import { useHighlights, type FileHighlight } from "./use-highlights";
@@ -47,7 +46,7 @@ export type DiffSource =
 export interface DiffViewerProps {
   /** The files (packed by `packFile` or whole). */
   files: PackedFile[];
-  /** Syntax highlighting of the files as given (token runs per hunk line, components/diff/highlight.ts). */
+  /** Syntax highlighting of the files as given (token runs per hunk line, lib/highlight/diff.ts). */
   highlights?: DiffHighlights;
   source?: DiffSource;
   totalFiles?: number;

@@ -22,7 +22,7 @@ import { hasScope } from "@/server/auth/scopes";
 import { resolveActor, type Actor } from "@/server/auth/actor";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 import { recordPush, ZERO_SHA } from "@/server/services/repos/push";
-import { repoNameProblem, usernameProblem } from "@/server/services/users/names";
+import { repoNameProblem, usernameProblem } from "@/lib/names";
 import { clientAddress } from "@/server/http/client-address";
 import { spawnGit, userArg } from "./exec";
 import { gitHttpLimits } from "./http-limits";

@@ -15,7 +15,7 @@ import { line } from "@/server/validation/strings";
 import { repoGitDir } from "@/server/git/paths";
 import { cloneShared, detachFork } from "@/server/git/forks";
 import { removeRepository } from "@/server/git/repository";
-import { repoNameProblem } from "@/server/services/users/names";
+import { repoNameProblem } from "@/lib/names";
 import { authorizeRepo, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
 export const forkInput = z.object({

@@ -12,7 +12,7 @@ import { hasScope } from "@/server/auth/scopes";
 import { repoGitDir } from "@/server/git/paths";
 import { branchNameProblem } from "@/server/git/refs";
 import * as git from "@/server/git/repository";
-import { repoNameProblem } from "@/server/services/users/names";
+import { repoNameProblem } from "@/lib/names";
 import { detachForks } from "./fork";
 import {
   atLeast,

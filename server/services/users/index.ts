@@ -6,7 +6,7 @@ import { z } from "zod";
 import { line, stringProblem, text } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { usernameProblem } from "./names";
+import { usernameProblem } from "@/lib/names";
 import { addressKey, consume } from "@/server/rate-limit";
 import { takeSignInAttempt } from "./sign-in-limits";
 
