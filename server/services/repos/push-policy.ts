@@ -1,6 +1,6 @@
 /**
  * What a push may do, decided before any ref moves (git's pre-receive hook runs it through
- * server/git/push-hook.ts; issue #6 items 16 and 17). All or nothing: one refused ref or one
+ * server/http/git/push-hook.ts; issue #6 items 16 and 17). All or nothing: one refused ref or one
  * secret refuses the whole push, and git then updates no ref.
  *
  * 1. Ref names: `pushRefProblem` (server/git/refs.ts) — valid branches and tags only, never
@@ -19,9 +19,10 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { pushRefProblem } from "@/server/git/refs";
 import { peelToCommits, scanAddedLines } from "@/server/git/added-lines";
+import { parseRefUpdate, type RefUpdate } from "@/server/git/push-commands";
+import { isZeroSha } from "@/lib/sha";
 import { isLiveToken } from "@/server/services/tokens";
 import { SecretDetector, type SecretFinding } from "./secret-scan";
-import type { RefUpdate } from "./push";
 
 /** Patch bytes scanned per push at most (bytes): 50 MiB. */
 export const MAX_SCAN_BYTES = 50 * 1024 * 1024;
@@ -49,8 +50,6 @@ export interface PushVerdict {
   messages: string[];
 }
 
-const ZERO_RE = /^0+$/;
-
 /**
  * The ref updates of a pre-receive input. Errors: BAD_REQUEST for a line that is not
  * `<sha> <sha> <ref>` (40 or 64 hex digits).
@@ -60,9 +59,9 @@ export function parseHookInput(input: string): RefUpdate[] {
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((line) => {
-      const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (\S+)$/.exec(line.trim());
-      if (!m) throw new AppError("BAD_REQUEST", `unexpected pre-receive line ${JSON.stringify(line.slice(0, 200))}`);
-      return { oldSha: m[1], newSha: m[2], ref: m[3] };
+      const update = parseRefUpdate(line.trim());
+      if (!update) throw new AppError("BAD_REQUEST", `unexpected pre-receive line ${JSON.stringify(line.slice(0, 200))}`);
+      return update;
     });
 }
 
@@ -89,7 +88,7 @@ const KIND_LABEL: Record<SecretFinding["kind"], string> = {
  */
 export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerdict> {
   const updates = parseHookInput(input.input);
-  const problems = updates.map((u) => pushRefProblem(u.ref, ZERO_RE.test(u.newSha))).filter((p): p is string => p !== null);
+  const problems = updates.map((u) => pushRefProblem(u.ref, isZeroSha(u.newSha))).filter((p): p is string => p !== null);
   if (problems.length > 0) {
     return {
       ok: false,
@@ -104,7 +103,7 @@ export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerd
   const env = await quarantineEnv(input.gitDir, input.quarantine);
   const tips = await peelToCommits(
     input.gitDir,
-    updates.filter((u) => !ZERO_RE.test(u.newSha)).map((u) => u.newSha),
+    updates.filter((u) => !isZeroSha(u.newSha)).map((u) => u.newSha),
     env,
   );
   const detector = new SecretDetector((token) => isLiveToken(db, token));

@@ -1,5 +1,5 @@
 /**
- * What happens after a successful `git push` (git smart HTTP receive-pack, server/git/smart-http.ts).
+ * What happens after a successful `git push` (git smart HTTP receive-pack, server/http/git/smart-http.ts).
  *
  * Today: the repository row's `pushedAt`/`updatedAt` are set, and a repository whose default
  * branch does not exist after the push (typically the first push of a `master` branch into a
@@ -13,18 +13,10 @@
  */
 import type { Db } from "@/server/db";
 import { listBranches, setHead } from "@/server/git/repository";
+import type { RefUpdate } from "@/server/git/push-commands";
+import { ZERO_SHA } from "@/lib/sha";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
-
-/** One ref change a push asked for and that took effect (shas are 40 hex; zeros = created/deleted). */
-export interface RefUpdate {
-  /** Full ref name, e.g. refs/heads/main. */
-  ref: string;
-  oldSha: string;
-  newSha: string;
-}
-
-export const ZERO_SHA = "0000000000000000000000000000000000000000";
 
 /**
  * Records a push into repository `repoId` whose bare repository is `gitDir`. `updates` are the
