@@ -7,6 +7,7 @@
  * memory stays bounded whatever the push.
  */
 import { runGit, spawnGit } from "./exec";
+import { SHA_RE } from "@/lib/sha";
 
 /** One line added by a commit: `line` is its 1-based number in the new version of `path`. */
 export interface AddedLine {
@@ -33,8 +34,6 @@ export interface AddedLinesResult {
   /** Patch bytes read (bytes). */
   bytes: number;
 }
-
-const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The commits among `shas` (object ids, tags peeled: `<sha>^{}`) — what `git log` can start
