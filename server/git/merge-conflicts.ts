@@ -14,6 +14,7 @@ import { runGit, spawnGit } from "./exec";
 import { looksBinary, BINARY_SNIFF_BYTES } from "./repository";
 import { SHA_PATTERN, SHA_RE } from "@/lib/sha";
 import { MergeError, mergeTreeFailure } from "./merge";
+import { objectInfo } from "./objects";
 
 /** A conflicted file info record of `git merge-tree -z`: `<mode> <object> <stage>\t<path>`. */
 const UNMERGED_ENTRY = new RegExp(`^(\\d+) (${SHA_PATTERN}) ([123])\\t([\\s\\S]*)$`);
@@ -74,18 +75,10 @@ function kindOf(base: Stage | undefined, ours: Stage | undefined, theirs: Stage 
   return "other";
 }
 
-/** Sizes and types of `shas` (`git cat-file --batch-check`), keyed by sha. */
+/** Sizes of the blobs among `shas` (`objectInfo`), keyed by sha. */
 async function sizesOf(gitDir: string, shas: string[]): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  if (!shas.length) return sizes;
-  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], {
-    gitDir,
-    input: shas.join("\n") + "\n",
-  });
-  for (const line of r.stdout.toString().split("\n")) {
-    const [s, type, size] = line.split(" ");
-    if (s && type === "blob") sizes.set(s, Number(size));
-  }
+  for (const o of await objectInfo(gitDir, shas)) if (o?.type === "blob") sizes.set(o.id, o.size);
   return sizes;
 }
 
