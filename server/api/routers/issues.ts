@@ -10,6 +10,7 @@ import { line, text } from "@/server/validation/strings";
 import { router, publicProcedure, authedProcedure, repoProcedure, repoProcedureBy, type RepoLocatorDef } from "../trpc";
 import * as issues from "@/server/services/issues";
 import * as s from "@/server/services/issues/schemas";
+import { uuid } from "@/server/validation/ids";
 import { listMineInput, listMyIssues } from "@/server/services/issues/mine";
 
 const byIssueId: RepoLocatorDef<"issueId"> = { key: "issueId", what: "issue", repoIdOf: issues.issueRepoId };
@@ -21,7 +22,7 @@ const byViewId: RepoLocatorDef<"viewId"> = { key: "viewId", what: "view", repoId
 const byViewIdWithQuery: RepoLocatorDef<"viewId"> = { ...byViewId, via: { table: "IssueView", columns: issues.VIEW_QUERY_COLUMNS } };
 
 const num = s.byNumber;
-const projectCycle = z.object({ projectId: s.uuid("projectId").optional(), cycleId: s.uuid("cycleId").optional() });
+const projectCycle = z.object({ projectId: uuid("projectId").optional(), cycleId: uuid("cycleId").optional() });
 const page = (def: number) => ({ limit: s.limitOf(def, 100), offset: s.offset });
 
 export const issuesRouter = router({
@@ -119,10 +120,10 @@ export const issuesRouter = router({
     .mutation(({ ctx, input }) => issues.updateLabel(ctx.db, ctx.repo, ctx.entityId, input)),
   deleteLabel: repoProcedureBy(byLabelId).mutation(({ ctx }) => issues.deleteLabel(ctx.db, ctx.actor!, ctx.repo, ctx.entityId)),
   addLabel: repoProcedure
-    .input(num.extend({ labelId: s.uuid("labelId") }))
+    .input(num.extend({ labelId: uuid("labelId") }))
     .mutation(({ ctx, input }) => issues.addLabel(ctx.db, ctx.actor!, ctx.repo, input.number, input.labelId)),
   removeLabel: repoProcedure
-    .input(num.extend({ labelId: s.uuid("labelId") }))
+    .input(num.extend({ labelId: uuid("labelId") }))
     .mutation(({ ctx, input }) => issues.removeLabel(ctx.db, ctx.actor!, ctx.repo, input.number, input.labelId)),
 
   // ---- board and triage ----

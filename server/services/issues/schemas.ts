@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX, PRIORITY_KEYS, RELATION_TYPES, STATUS_KEYS, normalizeDueDate } from "@/lib/issues/model";
 import { ISSUE_SORTS, parseIssueQuery } from "@/lib/issues/search-query";
 
-export const uuid = (field: string) => line(field).uuid(`${field} must be a UUID`);
 export const issueNumber = (field = "number") =>
   z
     .number({ error: `${field} must be an issue number` })

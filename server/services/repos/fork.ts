@@ -12,6 +12,7 @@ import { AppError } from "@/server/errors";
 import { requireScope, type Actor } from "@/server/auth/actor";
 import { hasScope } from "@/server/auth/scopes";
 import { line } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { repoGitDir } from "@/server/git/paths";
 import { cloneShared, detachFork } from "@/server/git/forks";
 import { removeRepository } from "@/server/git/repository";
@@ -19,7 +20,7 @@ import { repoNameProblem } from "@/lib/names";
 import { authorizeRepo, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
 export const forkInput = z.object({
-  repoId: line("repoId").uuid("repoId must be a repository UUID"),
+  repoId: uuid("repoId", "a repository UUID"),
   name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters").optional(),
 });
 
