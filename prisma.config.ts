@@ -1,5 +1,5 @@
 // Prisma CLI configuration (SQLite). Uses the bundled WASM schema engine through a driver adapter,
-// so the CLI never downloads an engine binary (STACK-NOTES.md). The runtime does not use this file.
+// so the CLI never downloads an engine binary (docs/data.md "Migrations"). The runtime does not use this file.
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";

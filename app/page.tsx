@@ -56,7 +56,7 @@ function Landing() {
 
 async function Dashboard({ username, page }: { username: string; page: number }) {
   const caller = await getServerCaller();
-  // one extra row tells whether there is a next page; owned + collaborating (issue #7)
+  // one extra row tells whether there is a next page; owned + collaborating (docs/ui.md "Pages")
   const [rows, assigned, created] = await Promise.all([
     caller.repos.list({ member: true, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
     caller.issues.listMine({ filter: "assigned", limit: ISSUES_SHOWN }),

@@ -1,13 +1,13 @@
 /**
- * AI review benchmark (issue #10 "Benchmark and quality": the local AI review finishes within 5 s
- * of creation on a 200-file pull request): `npx tsx bench/ai-review.bench.ts` (not part of the
+ * AI review benchmark (docs/performance.md "AI review"; goal: the local AI review finishes within 5
+ * s of creation on a 200-file pull request): `npx tsx bench/ai-review.bench.ts` (not part of the
  * tests). SQLite in a temp DATA_DIR, a real bare repository, the real job queue in this process.
  * Each round pushes a branch changing BENCH_FILES TypeScript files (BENCH_LINES lines each; every
- * 10th file adds a console.log, every 20th a TODO), opens a non-draft pull request through the
- * tRPC caller and waits (polling pulls.getAIReview every 20 ms) until the run is done. Prints per
- * round the time from the create call to done, and p50 / max over BENCH_ROUNDS rounds, plus the
- * pure rule time (reviewLocally on the parsed diff). Goal: max ≤ 5 000 ms.
- * Env: BENCH_FILES (200), BENCH_LINES (60), BENCH_ROUNDS (5).
+ * 10th file adds a console.log, every 20th a TODO), opens a non-draft pull request through the tRPC
+ * caller and waits (polling pulls.getAIReview every 20 ms) until the run is done. Prints per round
+ * the time from the create call to done, and p50 / max over BENCH_ROUNDS rounds, plus the pure rule
+ * time (reviewLocally on the parsed diff). Goal: max ≤ 5 000 ms. Env: BENCH_FILES (200),
+ * BENCH_LINES (60), BENCH_ROUNDS (5).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";

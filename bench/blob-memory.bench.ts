@@ -1,9 +1,9 @@
 /**
- * Blob memory benchmark (issue #6 item 5): a public repository holding a text file of --mib MiB
- * (default 1024, the issue's 1 GiB), then, in this process, --parallel (10) anonymous raw
- * downloads through the raw route's GET (each consumed fully, bytes counted, nothing kept) at
- * the same time as --parallel `repos.blob` calls. Prints the RSS before, the peak RSS growth
- * (goal < 100 MB) and the download throughput next to `git cat-file blob` alone.
+ * Blob memory benchmark (docs/performance.md "Blob memory"): a public repository holding a text
+ * file of --mib MiB (default 1024: 1 GiB), then, in this process, --parallel (10) anonymous raw
+ * downloads through the raw route's GET (each consumed fully, bytes counted, nothing kept) at the
+ * same time as --parallel `repos.blob` calls. Prints the RSS before, the peak RSS growth (goal <
+ * 100 MB) and the download throughput next to `git cat-file blob` alone.
  *
  *   npx tsx bench/blob-memory.bench.ts [--mib 1024] [--parallel 10]
  *
@@ -35,8 +35,8 @@ const rate = (bytes: number, ms: number) => `${(bytes / MIB / (ms / 1000)).toFix
 
 async function main(): Promise<void> {
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { repoGitDir } = await import("@/server/git/paths");
   const { spawnGit } = await import("@/server/git/exec");

@@ -1,8 +1,9 @@
 /**
- * Clone benchmark (issue 2, "Benchmark"): `git clone` of a repository with ≥ 20k commits over
- * svc's smart HTTP vs `git clone --no-local` of the same bare repository, in the same run.
- * Prints the time ratio (goal ≤ 1.4×) and the server process's peak RSS growth during the HTTP
- * clone (goal < 200 MB), plus the peak RSS of the git processes the server ran.
+ * Clone benchmark (docs/git-http.md "Benchmark"; docs/performance.md "Clone"): `git clone` of a
+ * repository with ≥ 20k commits over svc's smart HTTP vs `git clone --no-local` of the same bare
+ * repository, in the same run. Prints the time ratio (goal ≤ 1.4×) and the server process's peak
+ * RSS growth during the HTTP clone (goal < 200 MB), plus the peak RSS of the git processes the
+ * server ran.
  *
  *   npx tsx bench/clone.bench.ts [--commits 20000] [--runs 5] [--rebuild]
  *
@@ -172,9 +173,9 @@ async function main() {
 
   // svc: a user, a token and a repository whose bare repo is a copy of the benchmark repository.
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createToken } = await import("@/server/services/tokens");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createToken } = await import("@/server/services/tokens/manage-tokens");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { handleGitHttp } = await import("@/server/http/git/smart-http");
   const db = await getDb();

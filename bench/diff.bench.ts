@@ -1,10 +1,10 @@
 /**
- * Diff benchmark (issue #8): `npx tsx bench/diff.bench.ts [--files 2000] [--lines 50] [--runs 5]`
- * (not part of the tests). Builds a range of `files` files with `lines` changed lines each
- * (additions + deletions: 2,000 × 50 = 100k changed lines, 50k added and 50k deleted) and a pull
- * request of it, serves svc's tRPC handler over HTTP on 127.0.0.1 (test/helpers.ts
- * `startServer`, in this process: the client's JSON decoding shares the thread), and times,
- * median of `runs`:
+ * Diff benchmark (docs/performance.md "Diffs"):
+ * `npx tsx bench/diff.bench.ts [--files 2000] [--lines 50] [--runs 5]` (not part of the tests).
+ * Builds a range of `files` files with `lines` changed lines each (additions + deletions: 2,000 ×
+ * 50 = 100k changed lines, 50k added and 50k deleted) and a pull request of it, serves svc's tRPC
+ * handler over HTTP on 127.0.0.1 (test/helpers.ts `startServer`, in this process: the client's JSON
+ * decoding shares the thread), and times, median of `runs`:
  *   - `git diff -M -C base...head` read to the end (the physical limit: git computing and
  *     printing the same diff);
  *   - pulls.getDiff and repos.compare over HTTP, the first page (every file's metadata, hunks up
@@ -89,9 +89,9 @@ async function main() {
   sh(src, "commit", "-qam", "change everything");
 
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createToken } = await import("@/server/services/tokens");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createToken } = await import("@/server/services/tokens/manage-tokens");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { createPullRequest } = await import("@/server/services/pulls/create-pull-request");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { repoGitDir } = await import("@/server/git/paths");
@@ -114,7 +114,7 @@ async function main() {
     headSha: bare("rev-parse", "topic"),
     baseSha: bare("rev-parse", "main"),
   });
-  // absent before the after-push warm-up existed (old code run with this bench): then those rows measure the unwarmed path
+  // optional, so the bench also runs on a checkout without the after-push warm-up: those rows then measure the unwarmed path
   const warmPullDiff: (db: unknown, prId: string) => Promise<unknown> =
     ((await import("@/server/services/diff")) as unknown as { warmPullDiff?: (db: unknown, prId: string) => Promise<unknown> })
       .warmPullDiff ?? (async () => false);

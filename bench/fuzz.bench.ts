@@ -1,5 +1,5 @@
 /**
- * Fuzz benchmark (issue #6 item 12): the no-500 properties of
+ * Fuzz benchmark (docs/performance.md "Fuzz"): the no-500 properties of
  * test/integration/bad-input.property.test.ts at benchmark size, counting answers instead of
  * stopping at the first failure. Not part of the tests.
  *

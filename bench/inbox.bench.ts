@@ -1,16 +1,16 @@
 /**
- * Pull request inbox benchmark (issue #9): `npx tsx bench/inbox.bench.ts` (not part of the tests).
- * SQLite in a temp DATA_DIR, or PostgreSQL with BENCH_DATABASE_URL (a server URL: a new database
- * is made and dropped). One user ("me") with 10,000 pull requests across 100 repositories
- * (50 private where me collaborates, 50 public): a third authored by me (open 40 %, 1 in 10 a
- * draft, half with an approval, a quarter with a pending request), a third with a review request
- * for me, a third commented on or reviewed by me; plus as many pull requests of other users that
- * do not involve me, and 20 private repositories me cannot read holding more requests for me.
+ * Pull request inbox benchmark (docs/performance.md "Inbox"): `npx tsx bench/inbox.bench.ts` (not
+ * part of the tests). SQLite in a temp DATA_DIR, or PostgreSQL with BENCH_DATABASE_URL (a server
+ * URL: a new database is made and dropped). One user ("me") with 10,000 pull requests across 100
+ * repositories (50 private where me collaborates, 50 public): a third authored by me (open 40 %, 1
+ * in 10 a draft, half with an approval, a quarter with a pending request), a third with a review
+ * request for me, a third commented on or reviewed by me; plus as many pull requests of other users
+ * that do not involve me, and 20 private repositories me cannot read holding more requests for me.
  * Measures p50/p95 of each inbox procedure through the tRPC caller (the actor resolved, as in a
- * server component) against the physical limit measured in the same run: the same statement
- * with the same values on the raw driver (better-sqlite3 prepared statement / a pg client with a
- * named prepared statement), rows read and nothing else. Prints the ratio (goal ≤ 3×) and the
- * statements per call. Env: BENCH_PULLS (10000), BENCH_RUNS (50).
+ * server component) against the physical limit measured in the same run: the same statement with
+ * the same values on the raw driver (better-sqlite3 prepared statement / a pg client with a named
+ * prepared statement), rows read and nothing else. Prints the ratio (goal ≤ 3×) and the statements
+ * per call. Env: BENCH_PULLS (10000), BENCH_RUNS (50).
  */
 import path from "node:path";
 import { randomUUID } from "node:crypto";

@@ -1,15 +1,15 @@
 /**
- * Issue tracker benchmark (issues #3 and #7): `npx tsx bench/issues.bench.ts` (not part of the
- * tests). SQLite in a temp DATA_DIR: one repository with 100k issues, 20 labels (0–3 per issue),
- * 50 assignees; a second repository with 10k issues for the board. Planner statistics come from
- * the same `PRAGMA optimize` the server runs at start (server/db/migrate.ts). Measures p50 (and
- * p95) of lists, filtered lists, saved views and the board, each through the tRPC caller
- * (authorization included) and/or as the bare service call, against a raw SQL baseline measured
- * in the same run: the best indexed query a careful engineer would write for the same rows and
- * fields (prepared statements; filter, order and LIMIT on the indexes for ids
- * first, then joins and JSON aggregation for just that page). Prints the ratio to the baseline
- * and the Prisma queries per call (query event log). Goal (issue #7): views and filtered lists
- * ≤ 3× their baseline and under 10 ms for a page over 100k issues.
+ * Issue tracker benchmark (docs/performance.md "Issue queries"): `npx tsx bench/issues.bench.ts`
+ * (not part of the tests). SQLite in a temp DATA_DIR: one repository with 100k issues, 20 labels
+ * (0–3 per issue), 50 assignees; a second repository with 10k issues for the board. Planner
+ * statistics come from the same `PRAGMA optimize` the server runs at start (server/db/migrate.ts).
+ * Measures p50 (and p95) of lists, filtered lists, saved views and the board, each through the tRPC
+ * caller (authorization included) and/or as the bare service call, against a raw SQL baseline
+ * measured in the same run: the best indexed query a careful engineer would write for the same rows
+ * and fields (prepared statements; filter, order and LIMIT on the indexes for ids first, then joins
+ * and JSON aggregation for just that page). Prints the ratio to the baseline and the Prisma queries
+ * per call (query event log). Goal: views and filtered lists ≤ 3× their baseline and under 10 ms
+ * for a page over 100k issues.
  * Closed issues carry the activity row that records who closed them, so "closed … by" (a
  * correlated subquery in both the API's statement and the baseline) has real rows to find, and
  * every list case checks the API and the baseline return the same numbers and closers in order.
@@ -36,7 +36,10 @@ import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
 import { STATUS_KEYS } from "@/lib/issues/model";
-import { boardColumn, boardColumns, getIssuesByView, listGroupedByStatus, listIssues } from "@/server/services/issues";
+import { listGroupedByStatus } from "@/server/services/issues/board";
+import { boardColumn, boardColumns } from "@/server/services/issues/board-page";
+import { listIssues } from "@/server/services/issues/list-issues";
+import { getIssuesByView } from "@/server/services/issues/views";
 
 const N = Number(process.env.BENCH_ISSUES ?? 100_000);
 const BOARD = Number(process.env.BENCH_BOARD ?? 10_000);
@@ -144,7 +147,7 @@ async function seedRepo(name: string, count: number) {
       now,
       closed ? now : null,
     ]);
-    // who closed it ("closed … by", issue #7): the state change status.ts records
+    // who closed it ("closed … by"): the state change status.ts records
     if (closed) activityRows.push([repoId, id, "status_changed", "state", "open", "closed", assignees[n % 50].id, now]);
     const k = Math.floor(rnd() * 4);
     const chosen = new Set<number>();

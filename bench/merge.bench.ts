@@ -1,8 +1,9 @@
 /**
- * Merge engine benchmark (issue #8): `npx tsx bench/merge.bench.ts` (not part of the tests).
- * One generated pull request in a fresh DATA_DIR (SQLite): a base of BENCH_FILES files (2,000)
- * of 100 lines; the head changes 50 lines in every file over BENCH_COMMITS commits (100k changed
- * lines); the target adds other files meanwhile (a clean, non-fast-forward merge).
+ * Merge engine benchmark (docs/performance.md "Merge engine"): `npx tsx bench/merge.bench.ts` (not
+ * part of the tests). One generated pull request in a fresh DATA_DIR (SQLite): a base of
+ * BENCH_FILES files (2,000) of 100 lines; the head changes 50 lines in every file over
+ * BENCH_COMMITS commits (100k changed lines); the target adds other files meanwhile (a clean,
+ * non-fast-forward merge).
  *
  * Baselines, measured in the same run (the physical limit: what git itself must run):
  *   checkMergeability      `git merge-tree --write-tree` then `git rev-list --left-right --count`
@@ -31,7 +32,7 @@ process.env.NEXTAUTH_SECRET = "bench";
 process.env.SVC_APP_ROOT = path.resolve(import.meta.dirname, "..");
 
 const { getDb, closeDb } = await import("@/server/db");
-const { signUp } = await import("@/server/services/users");
+const { signUp } = await import("@/server/services/users/sign-up");
 const { createCaller } = await import("@/server/api/root");
 const { contextFor } = await import("@/server/api/trpc");
 const { SCOPES } = await import("@/server/auth/scopes");
@@ -224,7 +225,7 @@ const cliRebase = () => {
   git(gitDir, ["worktree", "remove", "--force", wt]);
 };
 if (process.env.BENCH_TRACE) {
-  const { inTransaction } = await import("@/server/services/issues/core");
+  const { inTransaction } = await import("@/server/db/transaction");
   const t: Record<string, number[]> = {};
   const time = async (k: string, fn: () => unknown) => {
     const s = performance.now();

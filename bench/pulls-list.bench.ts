@@ -1,13 +1,13 @@
 /**
- * pulls.list benchmark (issue #8): `npx tsx bench/pulls-list.bench.ts` (not part of the tests).
- * SQLite in a temp DATA_DIR: one repository with 100k pull requests (states open 30 % / closed
- * 20 % / merged 50 %, 50 authors, 0–3 of 20 labels each). Measures p50/p95 of a page of 20
- * through the tRPC caller (authorization included) and as the bare service call, each against a
- * raw SQL baseline measured in the same run: the best indexed statement a careful engineer would
- * write for the same rows and fields (better-sqlite3 prepared statement; the page's ids from the
- * index, then the author join and the JSON label aggregate for those rows only). Prints the
- * ratio (p50 / raw p50; goal ≤ 3×) and statements per call (Prisma's and the read path's).
- * Env: BENCH_PULLS (100000), BENCH_RUNS (50).
+ * pulls.list benchmark (docs/performance.md "pulls.list"): `npx tsx bench/pulls-list.bench.ts` (not
+ * part of the tests). SQLite in a temp DATA_DIR: one repository with 100k pull requests (states
+ * open 30 % / closed 20 % / merged 50 %, 50 authors, 0–3 of 20 labels each). Measures p50/p95 of a
+ * page of 20 through the tRPC caller (authorization included) and as the bare service call, each
+ * against a raw SQL baseline measured in the same run: the best indexed statement a careful
+ * engineer would write for the same rows and fields (better-sqlite3 prepared statement; the page's
+ * ids from the index, then the author join and the JSON label aggregate for those rows only).
+ * Prints the ratio (p50 / raw p50; goal ≤ 3×) and statements per call (Prisma's and the read
+ * path's). Env: BENCH_PULLS (100000), BENCH_RUNS (50).
  */
 import path from "node:path";
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,6 @@
 /**
- * Review reads benchmark (issue #9): `npx tsx bench/pulls-review.bench.ts` (not part of the tests).
+ * Review reads benchmark (docs/performance.md "Review reads"):
+ * `npx tsx bench/pulls-review.bench.ts` (not part of the tests).
  * SQLite in a temp DATA_DIR, a real bare repository: a pull request changing 500 files (40 lines
  * each), pushed twice (the second push rewrites 50 of them), with 5,000 comments — one thread per
  * file, a root and 9 replies, half the threads made on the first head (so the outdated check runs

@@ -1,11 +1,11 @@
 /**
- * Semantic search quality (issue #10 "Benchmark and quality"): `npx tsx bench/search-quality.bench.ts`.
- * Three real code bases from node_modules (search-quality-cases.ts): zod 4's core and classic
- * sources (35 questions; the weights were tuned on them), node-semver 7's (25 questions; seen:
- * held out in session 7, looked at and tuned on since) and commander 14's lib (35 questions,
- * written in session 8 before any run, never tuned on; held out for one run, its misses read
- * since: seen), and ioredis 6's compiled built/**\/*.js (44 questions, written in session 8 before any
- * run; run once per database, its misses read since: seen). Each is committed into a temp git repository, pushed into a temp svc
+ * Semantic search quality (docs/performance.md "Semantic search quality"):
+ * `npx tsx bench/search-quality.bench.ts`. Four real code bases from node_modules
+ * (search-quality-cases.ts): zod 4's core and classic sources (35 questions; the weights were tuned
+ * on them), node-semver 7's (25 questions; seen: held out once, looked at and tuned on since),
+ * commander 14's lib (35 questions, written before any run, never tuned on; held out for one run,
+ * its misses read since: seen), and ioredis 6's compiled built/**\/*.js (44 questions, written
+ * before any run; run once per database, its misses read since: seen). Each is committed into a temp git repository, pushed into a temp svc
  * (SQLite in a temp DATA_DIR, or BENCH_DATABASE_URL = a PostgreSQL server: a new database,
  * dropped at the end), indexed alone (the previous corpus's index is dropped first), and asked
  * its questions, each with the definition(s) that answer it: a result hits when it is in that
@@ -99,7 +99,7 @@ async function main() {
   } else process.env.DATABASE_URL = `file:${path.join(dataDir, "svc.db")}`;
 
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
+  const { signUp } = await import("@/server/services/users/sign-up");
   const { createCaller } = await import("@/server/api/root");
   const { contextFor } = await import("@/server/api/trpc");
   const { SCOPES } = await import("@/server/auth/scopes");

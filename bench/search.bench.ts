@@ -1,5 +1,6 @@
 /**
- * Semantic search speed (issue #10 "Benchmark and quality"): `npx tsx bench/search.bench.ts`.
+ * Semantic search speed (docs/performance.md "Semantic search speed"):
+ * `npx tsx bench/search.bench.ts`.
  * - Chunking throughput: zod 4's core and classic sources through chunkFile (files/s, chunks/s).
  * - Query p50 over BENCH_CHUNKS (100 000) chunks in one index: those chunks (zod's, repeated
  *   under other blob ids and paths) stored through Prisma as the indexer does (insert rate
@@ -9,7 +10,7 @@
  *   default 256): nearestChunks of vectors.ts (usearch's SIMD exact search) through the real path
  *   — vectors stored in SearchEmbedding, loaded once (load time printed), then queried — against
  *   the physical limit, one read of the matrix from memory (memcmp of the matrix with a copy,
- *   halved), and the JavaScript loop session 7 shipped; then the whole hybrid ranking (both at
+ *   halved), and a plain JavaScript loop (javascriptTop); then the whole hybrid ranking (both at
  *   once and the fusion, as ai.semanticSearch runs it after embedding the query). Goal: < 50 ms p50.
  * SQLite in a temp DATA_DIR; BENCH_DATABASE_URL = a PostgreSQL server: a new database there,
  * dropped at the end. Env: BENCH_CHUNKS, BENCH_DIMS, BENCH_RUNS (per query, default 5).
@@ -66,7 +67,7 @@ async function main() {
   const { unit, toBytes } = await import("@/server/services/search/embeddings");
   const { nearestChunks } = await import("@/server/services/search/vectors");
   const { fuseRankings } = await import("@/server/services/search/hybrid");
-  const { signUp } = await import("@/server/services/users");
+  const { signUp } = await import("@/server/services/users/sign-up");
 
   // chunking throughput
   const files: Array<[string, string]> = [];
@@ -209,7 +210,7 @@ async function main() {
 
 await main();
 
-/** The vector scan session 7 shipped (a four-lane JavaScript dot product, top `limit` kept), for comparison. */
+/** A plain JavaScript vector scan (a four-lane dot product, top `limit` kept), for comparison with the SIMD one. */
 function javascriptTop(
   ids: Int32Array,
   matrix: Float32Array,

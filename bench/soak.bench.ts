@@ -1,5 +1,5 @@
 /**
- * Soak (issue #6 "Reliability checks"): mixed API, clone and push traffic at a fixed rate on
+ * Soak (docs/performance.md "Soak"): mixed API, clone and push traffic at a fixed rate on
  * loopback for a bounded time, sampling the server's RSS and open file descriptors every 10 s.
  * Prints a table and a verdict: RSS growth from the baseline sample (the one at 2 minutes, or
  * at 20 % of a shorter run) to the end, fd drift, 5xx, 429 and other failures, p50/p95 latency
@@ -96,9 +96,9 @@ function usersFor(perSecond: number, limitPerHour: number): number {
 /** Users, tokens and repositories, written straight into the server's database (as the CLI does). */
 async function seed(): Promise<Client[]> {
   const { getDb, closeDb } = await import("@/server/db");
-  const { signUp } = await import("@/server/services/users");
-  const { createToken } = await import("@/server/services/tokens");
-  const { createRepository } = await import("@/server/services/repos");
+  const { signUp } = await import("@/server/services/users/sign-up");
+  const { createToken } = await import("@/server/services/tokens/manage-tokens");
+  const { createRepository } = await import("@/server/services/repos/create-repository");
   const { SCOPES } = await import("@/server/auth/scopes");
   const { LIMITS } = await import("@/server/rate-limit");
   const share = (k: string) => (RATE * MIX.filter((m) => m === k).length) / MIX.length;

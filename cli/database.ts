@@ -1,9 +1,9 @@
 /**
  * The CLI's database: the very one the server uses (getConfig: DATABASE_URL, else
  * `DATA_DIR/svc.db`, DATA_DIR defaulting to the svc folder's `data/`), and never a new empty one
- * made by mistake (issue #6 item 19: a CLI run from another directory used to create a second
- * database and "succeed"). Only `svc user create --init` may create it; otherwise the server's
- * first start does.
+ * made by mistake (a CLI run from another directory must not create a second database and
+ * "succeed"; docs/architecture.md "How svc starts, finds its data and tests itself"). Only
+ * `svc user create --init` may create it; otherwise the server's first start does.
  */
 import { existsSync } from "node:fs";
 import pg from "pg";

@@ -19,8 +19,8 @@ import { Command, CommanderError } from "commander";
 import { AppError } from "@/server/errors";
 import { closeDb, type Db } from "@/server/db";
 import { SCOPES, SCOPE_DESCRIPTIONS } from "@/server/auth/scopes";
-import { createToken, listTokens, revokeToken, type TokenRecord } from "@/server/services/tokens";
-import { signUp } from "@/server/services/users";
+import { createToken, listTokens, revokeToken, type TokenRecord } from "@/server/services/tokens/manage-tokens";
+import { signUp } from "@/server/services/users/sign-up";
 import { reencryptRepoAiKeys } from "@/server/services/ai/repo-keys";
 import { openDatabase, UsageError } from "./database";
 

@@ -1,6 +1,7 @@
 // Derives prisma/postgresql/schema.prisma from prisma/schema.prisma (the SQLite source):
-// provider, url and generator output change; models stay identical. Run by postinstall and by
-// scripts/db-migration.mjs. One schema cannot serve both providers (STACK-NOTES.md).
+// provider, url and generator output change; models stay identical. Run by postinstall
+// (scripts/prisma-generate.mjs) and by scripts/db-migration.mjs; the derived file is not committed.
+// One schema cannot serve both providers: a generated Prisma client is tied to its provider.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -27,15 +27,15 @@ let cached: Config | undefined;
  *
  * The server (scripts/start.mjs), the CLI (bin/svc.mjs) and `next dev` resolve the database the
  * same way: DATA_DIR (relative to the current directory) or else `<appRoot>/data`, the folder
- * `npm start` uses (issue #6 item 19). The app root is SVC_APP_ROOT (set by both launchers) or the
- * current directory.
+ * `npm start` uses (docs/architecture.md "How svc starts, finds its data and tests itself"). The
+ * app root is SVC_APP_ROOT (set by both launchers) or the current directory.
  *
- * Build note (issue #6 item 22): Next's file tracer follows `path` calls it can evaluate.
- * `path.resolve(process.cwd())` evaluates to the project folder itself, so every server route
- * traced the whole project (tests, docs, e2e…) and the build printed a warning per call. The app
- * root is therefore a plain string (no path call: the tracer then follows only what is read from
- * it, the migrations), and paths built from DATA_DIR / DATABASE_URL — user data, never part of
- * the app — are marked for the tracer to skip.
+ * Build note (docs/architecture.md, "Build tracing"): Next's file tracer follows `path` calls it
+ * can evaluate. `path.resolve(process.cwd())` would evaluate to the project folder itself, so every
+ * server route would trace the whole project (tests, docs, e2e…) and the build would print a
+ * warning per call. The app root is therefore a plain string (no path call: the tracer then follows
+ * only what is read from it, the migrations), and paths built from DATA_DIR / DATABASE_URL — user
+ * data, never part of the app — are marked for the tracer to skip.
  * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):
  */
 export function getConfig(): Config {

@@ -19,7 +19,7 @@ export interface LimitSpec {
 }
 
 /**
- * Every limit svc applies (numbers and reasons: docs/api.md "Rate limits"; issue #6 item 8).
+ * Every limit svc applies (numbers and reasons: docs/api.md "Rate limits").
  * Keys: an address is `addressKey(clientAddress(headers))`; an account is the lower-cased
  * username; a user is the user id.
  */
@@ -54,7 +54,7 @@ export const LIMITS = {
   /** Comments per user with write permission or more (bots, imports). */
   commentsAsWriter: { points: 600, durationS: 60 * 60, what: "comments" },
   /**
-   * Current-password checks per user when changing the password (users.changePassword, issue #7):
+   * Current-password checks per user when changing the password (users.changePassword):
    * taken before the check, cleared by a correct password, so a stolen session cannot guess it.
    */
   passwordChecks: { points: 10, durationS: 15 * 60, what: "password attempts for your account" },
@@ -66,9 +66,9 @@ export const LIMITS = {
    */
   highlightRequests: { points: 120, durationS: 60, what: "highlighting requests from your address" },
   /**
-   * AI procedures per user (per address when anonymous), the spec's Limits table (issue #10).
-   * Applied by procedure path in server/api/procedure-limits.ts (PROCEDURE_LIMITS), not by the
-   * services. Not in the spec (docs/ai.md "Rate limits"): summarizeForSquash, status, the AI
+   * AI procedures per user (per address when anonymous), the spec's Limits table (docs/ai.md "Rate
+   * limits"). Applied by procedure path in server/api/procedure-limits.ts (PROCEDURE_LIMITS), not
+   * by the services. Not in the spec (docs/ai.md "Rate limits"): summarizeForSquash, status, the AI
    * review re-run, and changes to repository AI keys.
    */
   aiGeneratePRDescription: { points: 10, durationS: 60, what: "pull request descriptions generated" },
@@ -80,7 +80,7 @@ export const LIMITS = {
   aiStatus: { points: 120, durationS: 60, what: "AI status requests" },
   aiReviewRuns: { points: 10, durationS: 60, what: "AI review runs" },
   /**
-   * Coding-agent turns per user (issue #11; docs/agent.md "Limits"): ONE bucket for agent.chat,
+   * Coding-agent turns per user (docs/agent.md "Limits"): ONE bucket for agent.chat,
    * agent.chatStream and POST /api/agent/stream, as ai.chat (30 per minute). Each turn runs up to
    * AGENT_MAX_STEPS model calls.
    */

@@ -1,8 +1,9 @@
 /**
- * Request ids (issue #6 item 9): every HTTP request gets one, so a 500's generic message
- * ("internal error (request <id>)") can be matched with the server log line that has the cause
- * and stack. A caller's (or a proxy's) `X-Request-Id` header is kept when well-formed, otherwise
- * a random UUID is made. The id is returned in the `x-request-id` response header.
+ * Request ids (docs/api.md "Errors: no 500 for bad input, nothing internal in an answer"): every
+ * HTTP request gets one, so a 500's generic message ("internal error (request <id>)") can be
+ * matched with the server log line that has the cause and stack. A caller's (or a proxy's)
+ * `X-Request-Id` header is kept when well-formed, otherwise a random UUID is made. The id is
+ * returned in the `x-request-id` response header.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";

@@ -1,7 +1,8 @@
 /**
- * Fixtures for the blob memory test and bench (issue #6 item 5): a commit holding a blob of any
- * size, built without holding it in memory, and the peak RSS growth of this process during a
- * piece of work. Shared by test/integration/blob-limits.test.ts and bench/blob-memory.bench.ts.
+ * Fixtures for the blob memory test and bench (docs/performance.md "Blob memory"): a commit holding
+ * a blob of any size, built without holding it in memory, and the peak RSS growth of this process
+ * during a piece of work. Shared by test/integration/blob-limits.test.ts and
+ * bench/blob-memory.bench.ts.
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";

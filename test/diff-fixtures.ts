@@ -1,4 +1,4 @@
-/** Real working repositories in temp dirs for the diff tests (issue #8): write files, commit, read `git diff`. */
+/** Real working repositories in temp dirs for the diff tests (docs/pulls.md "Diff"): write files, commit, read `git diff`. */
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -1,5 +1,6 @@
 /**
- * Generated bad input for the no-500 properties (issue #6 items 9, 11, 12), shared by
+ * Generated bad input for the no-500 properties (docs/api.md "Errors: no 500 for bad input, nothing
+ * internal in an answer"), shared by
  * test/integration/bad-input.property.test.ts (a few thousand cases) and bench/fuzz.bench.ts
  * (≥ 10,000, and the page routes of a running server):
  *   - field values: fast-check's `anything`, numbers, and strings with lone UTF-16 surrogates,

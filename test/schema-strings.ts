@@ -1,8 +1,8 @@
 /**
- * Finds every string leaf of a procedure's input schemas (zod 4), with its path, so tests can
- * check each one refuses bad text (issue #6 item 9) and the property test can aim bad strings at
- * real string fields. Walks objects, arrays (index 0), optional/nullable/default wrappers,
- * unions, intersections, records' values and pipes (a transform's input side).
+ * Finds every string leaf of a procedure's input schemas (zod 4), with its path, so tests can check
+ * each one refuses bad text (server/validation/strings.ts) and the property test can aim bad
+ * strings at real string fields. Walks objects, arrays (index 0), optional/nullable/default
+ * wrappers, unions, intersections, records' values and pipes (a transform's input side).
  */
 import type { z } from "zod";
 import { appRouter } from "@/server/api/root";

@@ -32,7 +32,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: user.name ? `${user.username} (${user.name})` : user.username };
 }
 
-/** /<username> (issue #7): avatar, name, username and the repositories the viewer may see. */
+/** /<username> (docs/ui.md "Pages"): avatar, name, username and the repositories the viewer may see. */
 export default async function ProfilePage({ params, searchParams }: { params: Params; searchParams: Search }) {
   const user = await loadProfile((await params).owner);
   const raw = (await searchParams).page;

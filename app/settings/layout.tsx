@@ -4,8 +4,8 @@ import { SideNav } from "@/components/ui/side-nav";
 import { GearIcon, KeyIcon, DeviceIcon } from "@/components/ui/icons";
 
 /**
- * The frame of /settings/* (issue #7): the signed-in user's avatar and name, a sidebar (Account,
- * Sessions, Tokens) and the page. Signed out, each page redirects to sign in.
+ * The frame of /settings/* (docs/ui.md "Pages"): the signed-in user's avatar and name, a sidebar
+ * (Account, Sessions, Tokens) and the page. Signed out, each page redirects to sign in.
  */
 export default async function SettingsLayout({ children }: { children: React.ReactNode }) {
   const actor = await getCurrentActor();

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 
-/** /settings lands on the account page (issue #7). */
+/** /settings lands on the account page. */
 export default function SettingsPage() {
   redirect("/settings/account");
 }

@@ -1,6 +1,6 @@
 "use client";
 /**
- * /<owner>/<repo>/agent (issue #11 "Page"): the coding agent of a repository for the signed-in
+ * /<owner>/<repo>/agent (docs/agent.md): the coding agent of a repository for the signed-in
  * user. Left: the caller's sessions here and "New session". Right: the chosen session — title
  * (rename), mode, branch, delete — the chat (streamed, with a context picker) and the proposed
  * changes (review, approve, reject, approve all, open pull request, propose an edit by hand).

@@ -1,12 +1,12 @@
 "use client";
 /**
- * One proposed change (issue #11 "Page"): its path and kind, a status badge (pending, approved,
- * rejected), its diff, Approve and Reject (with an optional reason, which the agent reads in its
- * next turn), and once approved the commit that applied it: "Commit <short sha>" (the commit
- * page) and "View file" (the file at that commit in the code browser). A failed approval (the file
- * changed since the proposal) leaves the change pending with the reason shown. A proposed issue
- * (type "issue", from the pm mode: `title`, `content` = body, `issueNumber` once approved) shows
- * its title and body instead of a diff, and links to the issue once created.
+ * One proposed change (docs/agent.md "Proposed changes and approval"): its path and kind, a status
+ * badge (pending, approved, rejected), its diff, Approve and Reject (with an optional reason, which
+ * the agent reads in its next turn), and once approved the commit that applied it: "Commit <short
+ * sha>" (the commit page) and "View file" (the file at that commit in the code browser). A failed
+ * approval (the file changed since the proposal) leaves the change pending with the reason shown. A
+ * proposed issue (type "issue", from the pm mode: `title`, `content` = body, `issueNumber` once
+ * approved) shows its title and body instead of a diff, and links to the issue once created.
  */
 import { useState } from "react";
 import Link from "next/link";

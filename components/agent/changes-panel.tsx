@@ -1,10 +1,10 @@
 "use client";
 /**
- * The proposed changes of a session (issue #11 "Page"): every change as a card (ChangeCard), in
- * proposal order, with "Approve all" (agent.approveAllChanges: one commit for every pending change
- * that applies; those that do not stay pending with the reason), "Propose an edit" (changes drafted
- * by hand, the offline path) and, once the session branch exists (after a first approval), "Open
- * pull request" from it into the default branch.
+ * The proposed changes of a session (docs/agent.md "Proposed changes and approval"): every change
+ * as a card (ChangeCard), in proposal order, with "Approve all" (agent.approveAllChanges: one
+ * commit for every pending change that applies; those that do not stay pending with the reason),
+ * "Propose an edit" (changes drafted by hand, the offline path) and, once the session branch exists
+ * (after a first approval), "Open pull request" from it into the default branch.
  */
 import { useState } from "react";
 import Link from "next/link";

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The chat's context (issue #11 "Page"): files picked from the repository tree (sent as
+ * The chat's context (docs/agent.md "A turn"): files picked from the repository tree (sent as
  * `context.files`, at most 50) and one selected line range, which arrives from the code
  * browser's "Ask the agent about these lines" (sent as `context.selection`). Each is a removable
  * chip; the range links back to those lines.

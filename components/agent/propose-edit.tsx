@@ -1,6 +1,6 @@
 "use client";
 /**
- * "Propose an edit" (issue #11: the page stays useful without a model): the user drafts a change
+ * "Propose an edit" (so the page stays useful without a model): the user drafts a change
  * by hand — create a file (a new path), modify one (its content loaded into the text area from
  * the session branch when it exists, else the default branch, as the server bases the proposal)
  * or delete one — and it becomes a pending change (agent.proposeChange) with the same review,

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The sessions column of the agent page (issue #11 "Page"): the caller's sessions in this
+ * The sessions column of the agent page (docs/agent.md "Sessions"): the caller's sessions in this
  * repository, newest first, and "New session" (mode pm or code, optional title; the server's
  * default title names the mode). Picking a session shows it; its header renames and deletes it.
  */

@@ -1,5 +1,5 @@
 /**
- * Which engine wrote an AI output (issue #10: every AI output a user sees is labelled):
+ * Which engine wrote an AI output (every AI output a user sees is labelled; docs/ai.md):
  * "Written by the local engine" or "Written by openai:gpt-4o-mini". `engine` is the output's
  * `engine` field ("local" or "<provider>:<model>").
  */

@@ -1,6 +1,6 @@
 "use client";
 /**
- * "Ask the agent about these lines" (issue #11 "Page"): shown in the file view to signed-in users
+ * "Ask the agent about these lines" (docs/agent.md): shown in the file view to signed-in users
  * while a line range is selected (the `#L10-L20` hash of ./line-selection.tsx); it opens the
  * repository's agent page with that range in the chat's context picker
  * (`/<owner>/<repo>/agent?file=<path>&start=<n>&end=<n>`).

@@ -1,10 +1,10 @@
 "use client";
 /**
- * The branch and tag switcher of the code browser (issue #7): a Radix popover holding a cmdk
- * list (arrow keys, Enter, typeahead filter) with Branches / Tags tabs. Tags come from
- * `repos.tags` when the tab is first shown (newest first, up to 100). Picking one opens the same
- * path at that ref; a tag whose name contains "/" is opened by its commit sha (docs/ui.md "URL
- * scheme": such tags are not addressable by name).
+ * The branch and tag switcher of the code browser (docs/ui.md "URL scheme for refs with slashes"):
+ * a Radix popover holding a cmdk list (arrow keys, Enter, typeahead filter) with Branches / Tags
+ * tabs. Tags come from `repos.tags` when the tab is first shown (newest first, up to 100). Picking
+ * one opens the same path at that ref; a tag whose name contains "/" is opened by its commit sha
+ * (docs/ui.md "URL scheme": such tags are not addressable by name).
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,9 +1,9 @@
 "use client";
 /**
- * Copy and download buttons of the file view (issue #7). Copy puts the file's text on the
- * clipboard: read from the rendered code view (its line numbers are CSS, not text), or fetched
- * from the raw route when the view shows something else (a Markdown preview). Download is the
- * raw route with `?download=1` (Content-Disposition: attachment).
+ * Copy and download buttons of the file view (docs/ui.md "Code view"). Copy puts the file's text on
+ * the clipboard: read from the rendered code view (its line numbers are CSS, not text), or fetched
+ * from the raw route when the view shows something else (a Markdown preview). Download is the raw
+ * route with `?download=1` (Content-Disposition: attachment).
  */
 import { useEffect, useState } from "react";
 import { copyText } from "@/components/ui/copy-button";

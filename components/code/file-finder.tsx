@@ -1,9 +1,9 @@
 "use client";
 /**
- * The file finder (`t`, or the "Go to file" button; issue #7), as GitHub's: a fuzzy filter over
- * every file path at the current ref (`repos.files`, fetched when first opened and cached), the
- * best 50 matches with the matched characters in bold; Enter or a click opens the file.
- * The button carries `data-shortcut="search"`, so `/` opens the finder too on code pages.
+ * The file finder (`t`, or the "Go to file" button; docs/ui.md "Code view"), as GitHub's: a fuzzy
+ * filter over every file path at the current ref (`repos.files`, fetched when first opened and
+ * cached), the best 50 matches with the matched characters in bold; Enter or a click opens the
+ * file. The button carries `data-shortcut="search"`, so `/` opens the finder too on code pages.
  */
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,9 +1,9 @@
 /**
- * Fuzzy path matching for the file finder (`t`, issue #7), as GitHub's and editors' "go to file"
- * do it: the query's characters (spaces ignored, case-insensitive) must appear in the path in
- * order. Matches score higher when characters are consecutive, start a path segment or a word
- * (after `/`, `.`, `-`, `_`, or a lower→upper case change), fall in the file name, and when the
- * path is short. Linear in the path's length; 50,000 paths filter in a few milliseconds.
+ * Fuzzy path matching for the file finder (`t`; docs/ui.md "Code view"), as GitHub's and editors'
+ * "go to file" do it: the query's characters (spaces ignored, case-insensitive) must appear in the
+ * path in order. Matches score higher when characters are consecutive, start a path segment or a
+ * word (after `/`, `.`, `-`, `_`, or a lower→upper case change), fall in the file name, and when
+ * the path is short. Linear in the path's length; 50,000 paths filter in a few milliseconds.
  */
 
 export interface FuzzyMatch {

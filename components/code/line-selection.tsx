@@ -1,10 +1,10 @@
 "use client";
 /**
- * Line selection in the code view (issue #7), GitHub's behaviour: a click on a line number sets
- * the hash to `#L10`, a shift-click extends it to `#L10-L20` (from the last clicked line); the
- * selected lines get the `selected` class, on load and on every hash change, and the first one
- * is scrolled into view (centred) on load and hash changes. One delegated listener on the code
- * view, no React component per line: the lines are server-rendered HTML (highlight.ts).
+ * Line selection in the code view (docs/ui.md "Code view"), GitHub's behaviour: a click on a line
+ * number sets the hash to `#L10`, a shift-click extends it to `#L10-L20` (from the last clicked
+ * line); the selected lines get the `selected` class, on load and on every hash change, and the
+ * first one is scrolled into view (centred) on load and hash changes. One delegated listener on the
+ * code view, no React component per line: the lines are server-rendered HTML (highlight.ts).
  * ⌘/Ctrl-click keeps the browser's own behaviour (open the link in a new tab).
  */
 import { useEffect } from "react";

@@ -15,8 +15,8 @@ import { ForkButton } from "@/components/repos/fork-button";
 /**
  * Repository name, visibility, description and tabs: Code, Issues (with the open count), and
  * Settings for admins only; "forked from owner/name" under the name and the Fork button with the
- * fork count (issue #8). Rendered once by app/[owner]/[repo]/layout.tsx for every page of the
- * repository (its 404 page included); the active tab follows the URL (RepoTabs).
+ * fork count (docs/pulls.md "Forks"). Rendered once by app/[owner]/[repo]/layout.tsx for every page
+ * of the repository (its 404 page included); the active tab follows the URL (RepoTabs).
  */
 export function RepoHeader({ repo, signedIn = false }: { repo: RepoData; signedIn?: boolean }) {
   return (

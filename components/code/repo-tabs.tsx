@@ -22,7 +22,7 @@ export function tabOf(segment: string | null): "code" | "issues" | "pulls" | "se
  * The repository tabs. They live in the repository layout, which stays mounted across
  * navigations, so the active tab is read from the URL (useSelectedLayoutSegment) rather than
  * passed by each page. `openIssues` and `openPulls` are the server-rendered count badges. The
- * Agent tab (issue #11) is for signed-in users: sessions are personal.
+ * Agent tab (docs/agent.md) is for signed-in users: sessions are personal.
  */
 export function RepoTabs({
   owner,

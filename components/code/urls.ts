@@ -40,12 +40,12 @@ export function settingsUrl(owner: string, repo: string): string {
   return `${repoUrl(owner, repo)}/settings`;
 }
 
-/** The commit page (issue #8): /<owner>/<repo>/commit/<sha>. */
+/** The commit page: /<owner>/<repo>/commit/<sha>. */
 export function commitUrl(owner: string, repo: string, sha: string): string {
   return `${repoUrl(owner, repo)}/commit/${encodeURIComponent(sha)}`;
 }
 
-/** The compare page (issue #8): /<owner>/<repo>/compare/<base>...<head> (refs keep their slashes). */
+/** The compare page: /<owner>/<repo>/compare/<base>...<head> (refs keep their slashes). */
 export function compareUrl(owner: string, repo: string, base: string, head: string): string {
   return `${repoUrl(owner, repo)}/compare/${encodeSegments(base)}...${encodeSegments(head)}`;
 }

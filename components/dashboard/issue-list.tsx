@@ -1,7 +1,7 @@
 /**
- * Dashboard issue sections (issue #7): "Assigned to you" and "Created by you" — open issues from
- * issues.listMine, each linking to /<owner>/<repo>/issues/<number>, with its own empty state.
- * Server component.
+ * Dashboard issue sections (docs/ui.md "Pages"): "Assigned to you" and "Created by you" — open
+ * issues from issues.listMine, each linking to /<owner>/<repo>/issues/<number>, with its own empty
+ * state. Server component.
  */
 import type { MyIssueView } from "@/server/services/issues/mine";
 import { card, cx } from "@/components/ui/styles";

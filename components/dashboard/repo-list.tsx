@@ -1,10 +1,10 @@
 /**
- * Dashboard "Your repositories" (issue #7): repositories the signed-in user owns or collaborates
- * on (repos.list {member: true}), each with the user's role, paged by the page's ?page=.
- * Server component.
+ * Dashboard "Your repositories" (docs/ui.md "Pages"): repositories the signed-in user owns or
+ * collaborates on (repos.list {member: true}), each with the user's role, paged by the page's
+ * ?page=. Server component.
  */
 import Link from "next/link";
-import type { RepoView } from "@/server/services/repos";
+import type { RepoView } from "@/server/services/repos/repo-view";
 import { badge, button, card, cx } from "@/components/ui/styles";
 import { BranchIcon, LockIcon, RepoIcon } from "@/components/ui/icons";
 import { fullDate, relativeTime } from "@/components/ui/format";

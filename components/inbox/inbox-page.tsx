@@ -1,5 +1,5 @@
 /**
- * The inbox page, /inbox (server component, issue #9; docs/pulls.md "The inbox page"): the
+ * The inbox page, /inbox (server component; docs/pulls.md "The inbox page"): the
  * viewer's pull requests across every repository they can read, as GitHub's and Graphite's
  * dashboards show them — three tabs with counts (Awaiting review, Your pull requests,
  * Participated), a repository filter, an Open / Closed / All filter on Participated, a pager, and

@@ -1,5 +1,5 @@
 /**
- * Types and pure helpers of the inbox page, /inbox (issue #9; docs/pulls.md "Inbox" and
+ * Types and pure helpers of the inbox page, /inbox (docs/pulls.md "Inbox" and
  * "The inbox page"): which list, which repository, which state and page the URL asks for, and
  * the links back. No React, no database; unit-tested in test/unit/ui-inbox.test.ts.
  *

@@ -1,9 +1,9 @@
 "use client";
 /**
- * The inbox's repository filter (issue #9): a searchable picker (components/ui Combobox) of the
- * repositories the viewer owns or collaborates on, plus the one in the URL if it is another
- * readable one; picking navigates to `?repo=owner/name` (keeping the tab and state, back to
- * page 1), "All repositories" clears it.
+ * The inbox's repository filter (docs/pulls.md "The inbox page"): a searchable picker
+ * (components/ui Combobox) of the repositories the viewer owns or collaborates on, plus the one in
+ * the URL if it is another readable one; picking navigates to `?repo=owner/name` (keeping the tab
+ * and state, back to page 1), "All repositories" clears it.
  */
 import { useRouter } from "next/navigation";
 import { Combobox } from "@/components/ui/combobox";

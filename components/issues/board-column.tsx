@@ -1,6 +1,6 @@
 "use client";
 /**
- * One board column and its cards (issue #7). The header shows the column's exact issue count and
+ * One board column and its cards. The header shows the column's exact issue count and
  * estimate sum (from the server, not the loaded cards); the list loads its next page when the
  * sentinel at its end scrolls into view, and a "Load more" button does the same for keyboard
  * users. A card is a plain list item (no role): its title link is the only link, and writers get
@@ -8,7 +8,7 @@
  * interactive element sits inside another (axe `nested-interactive`). Mouse and touch drag the
  * whole card (touch after a press delay, so a swipe scrolls the board).
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent, useRef } from "react";
 import Link from "next/link";
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
@@ -36,14 +36,14 @@ export function Column(props: {
   const { setNodeRef, isOver } = useDroppable({ id: colId(status), disabled: !canWrite });
   const sentinel = useRef<HTMLLIElement>(null);
   const more = column.nextCursor !== null;
-  const load = useRef(onLoadMore);
-  load.current = onLoadMore;
+  // the observer calls the latest onLoadMore without being recreated on every render
+  const load = useEffectEvent(() => onLoadMore());
   useEffect(() => {
     const node = sentinel.current;
     if (!node || !more || typeof IntersectionObserver === "undefined") return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting)) load.current();
+        if (entries.some((e) => e.isIntersecting)) load();
       },
       { rootMargin: "300px 0px" },
     );

@@ -1,6 +1,7 @@
 "use client";
 /**
- * The due date picker (issue #7: "a date popover, no date input + Set; the due date shown once"):
+ * The due date picker (a date popover, no date input + Set; the due date shown once; docs/ui.md
+ * "Issues"):
  * the trigger shows the date (red when overdue, amber when due soon) or "No due date"; the
  * popover has quick picks (Today, Tomorrow, Next week = in 7 days, Clear) and a month grid with
  * ARIA grid semantics (WAI-ARIA APG "Date Picker Dialog"): one roving tab stop, arrows move a day /

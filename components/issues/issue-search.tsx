@@ -1,7 +1,7 @@
 "use client";
 /**
- * Issue search combobox (issue #7: "issue search comboboxes, by number or title, for parent,
- * relations and duplicate instead of typing #N"): a trigger opening a popover with a search box;
+ * Issue search combobox (by number or title, for parent, relations and duplicate, instead of
+ * typing #N; docs/ui.md "Issues"): a trigger opening a popover with a search box;
  * typing searches the server (`issues.list {titleSearch}`: title contains, or `12`/`#12` is the
  * number), debounced 200 ms, 10 results; with an empty box the 10 newest open issues show. Arrow
  * keys and Enter pick (cmdk). Issues in `exclude` (this issue, already related ones) are left out.

@@ -3,7 +3,7 @@
  * The issue page's sidebar: status, priority, labels, assignee, due date, estimate (pickers from
  * ./pickers.tsx and ./due-date-picker.tsx, changed optimistically by the page's
  * useOptimisticIssue), then parent, sub-issues and relations (./issue-relations.tsx). On phones
- * it comes before the description, so the properties are next to the title (issue #7).
+ * it comes before the description, so the properties are next to the title (docs/ui.md "Issues").
  */
 import { useTRPCClient } from "@/components/trpc/provider";
 import { DueDatePicker } from "./due-date-picker";

@@ -59,7 +59,7 @@ export function IssueView({
           </button>
         </div>
       )}
-      {/* minmax(0,1fr): a long word or title may not widen the page past the viewport (issue #7);
+      {/* minmax(0,1fr): a long word or title may not widen the page past the viewport;
           on phones the properties (status, priority, assignee…) come first, near the title */}
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="order-2 min-w-0 space-y-5 lg:order-1">

@@ -1,9 +1,9 @@
 "use client";
 /**
- * Saved views on the issue list (issue #7: editable views): save the current search as a new
- * view; on an open view, its query stays in the search box and the menus, and once refined it can
- * be saved back (issues.updateView), saved as a new view, reset, or the view deleted. Views store
- * the query as `filters.q` plus the spec fields it expresses (query-state.ts viewFromQuery).
+ * Saved views on the issue list (editable views; docs/ui.md "Issues"): save the current search as a
+ * new view; on an open view, its query stays in the search box and the menus, and once refined it
+ * can be saved back (issues.updateView), saved as a new view, reset, or the view deleted. Views
+ * store the query as `filters.q` plus the spec fields it expresses (query-state.ts viewFromQuery).
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,10 +1,10 @@
 "use client";
 /**
- * The issue list's search box, filter menus and sort menu (issue #7). Every control rewrites the
- * one search query (`?q=`, components/issues/query-state.ts), so the box always shows what the
- * menus chose and the menus always show what the box says, as on GitHub. Status and priority are
- * DropdownMenus with checkbox items; labels, assignee and author are Popover + Command pickers
- * that filter as you type; sort is a DropdownMenu radio group.
+ * The issue list's search box, filter menus and sort menu (docs/ui.md "Issues"). Every control
+ * rewrites the one search query (`?q=`, components/issues/query-state.ts), so the box always shows
+ * what the menus chose and the menus always show what the box says, as on GitHub. Status and
+ * priority are DropdownMenus with checkbox items; labels, assignee and author are Popover + Command
+ * pickers that filter as you type; sort is a DropdownMenu radio group.
  */
 import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,8 +1,8 @@
 /**
- * The issue list's rows, its empty states and its pager (server components). Rows show "closed …
- * by <user>" on closed issues from the API's `closedBy` (one statement for the page, no N+1).
- * Empty states (issue #7): no issue in the repository at all ("Create the first issue"), nothing
- * matching the search ("Clear filters"), no closed / no open issues.
+ * The issue list's rows, its empty states and its pager (server components). Rows show "closed … by
+ * <user>" on closed issues from the API's `closedBy` (one statement for the page, no N+1). Empty
+ * states (docs/ui.md "Issues"): no issue in the repository at all ("Create the first issue"),
+ * nothing matching the search ("Clear filters"), no closed / no open issues.
  */
 import Link from "next/link";
 import { relativeTime, fullDate } from "@/components/ui/format";

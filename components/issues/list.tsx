@@ -1,9 +1,9 @@
 /**
- * The issue list (server component), GitHub-style (issue #7). Its whole state is one search
- * query `?q=` (default `is:open`; components/issues/query-state.ts): the search box, the filter
- * and sort menus, the Open/Closed tabs and label/author links all rewrite it. The API filters,
- * searches (full text), sorts and pages in SQL: issues.counts for the tabs and issues.list for
- * the page, both with `q` — two statements whatever the repository's size. A saved view
+ * The issue list (server component), GitHub-style (docs/ui.md "Issues"). Its whole state is one
+ * search query `?q=` (default `is:open`; components/issues/query-state.ts): the search box, the
+ * filter and sort menus, the Open/Closed tabs and label/author links all rewrite it. The API
+ * filters, searches (full text), sorts and pages in SQL: issues.counts for the tabs and issues.list
+ * for the page, both with `q` — two statements whatever the repository's size. A saved view
  * (?view=<id>) opens its query in the box, where it can be refined and saved back.
  * Older URLs (?state=&status=&priority=&label=&assignee=me&due=) become a query.
  */

@@ -1,11 +1,11 @@
 "use client";
 /**
- * A textarea with `@` mention autocomplete (issue #7): typing `@` followed by letters opens a list
- * of `people` (the repository's assignees: owner and collaborators) whose username or name
- * contains them; ↑/↓ move, Enter or Tab inserts `@username `, Escape closes. The textarea keeps
- * its textbox role (a textarea may not be a combobox) with aria-autocomplete=list, aria-controls
- * and aria-activedescendant pointing at the listbox option, so screen readers hear the option.
- * Rendered mentions link to the user's profile (components/markdown/references.ts).
+ * A textarea with `@` mention autocomplete (docs/ui.md "Issues"): typing `@` followed by letters
+ * opens a list of `people` (the repository's assignees: owner and collaborators) whose username or
+ * name contains them; ↑/↓ move, Enter or Tab inserts `@username `, Escape closes. The textarea
+ * keeps its textbox role (a textarea may not be a combobox) with aria-autocomplete=list,
+ * aria-controls and aria-activedescendant pointing at the listbox option, so screen readers hear
+ * the option. Rendered mentions link to the user's profile (components/markdown/references.ts).
  */
 import { useId, useRef, useState } from "react";
 import { Avatar } from "@/components/ui/avatar";

@@ -1,7 +1,7 @@
 /**
- * The issue list's state as a GitHub-style search query (issue #7): the search box, the filter
- * and sort menus, the Open/Closed tabs and saved views all read and write one `q` string (in the
- * URL as `?q=`), so they always agree. Pure (no React, no database); unit-tested in
+ * The issue list's state as a GitHub-style search query (docs/issues.md "Search"): the search box,
+ * the filter and sort menus, the Open/Closed tabs and saved views all read and write one `q` string
+ * (in the URL as `?q=`), so they always agree. Pure (no React, no database); unit-tested in
  * test/unit/issue-query-state.test.ts. Syntax: lib/issues/search-query.ts.
  */
 import { stateForStatus } from "@/lib/issues/model";

@@ -6,7 +6,7 @@ import { issuesUrl } from "./model";
 
 export type IssuesSection = "list" | "board" | "triage" | "issue" | "new" | "projects" | "cycles";
 
-/** `wide`: the content spans the viewport instead of the page column (the board, issue #7: all 7 columns' worth of width at 1440 px). */
+/** `wide`: the content spans the viewport instead of the page column (the board: all 7 columns' worth of width at 1440 px). */
 export function IssuesShell({
   repo,
   section,

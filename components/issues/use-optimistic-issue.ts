@@ -1,7 +1,7 @@
 "use client";
 /**
- * Optimistic updates with rollback for the issue page's properties (issue #7): ./use-optimistic.ts
- * on the issue, with the state following a changed status.
+ * Optimistic updates with rollback for the issue page's properties (docs/ui.md "Data flow"):
+ * ./use-optimistic.ts on the issue, with the state following a changed status.
  */
 import { stateForStatus } from "@/lib/issues/model";
 import type { IssueDetail } from "./model";

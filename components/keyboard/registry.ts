@@ -1,5 +1,5 @@
 /**
- * The keyboard shortcut registry (issue #7; docs/ui.md "Keyboard shortcuts"): components register
+ * The keyboard shortcut registry (docs/ui.md "Keyboard shortcuts"): components register
  * the shortcuts they offer while mounted (`useShortcuts`), one document listener
  * (`useShortcutListener`, mounted once in the top bar) runs them, and the shortcut sheet (`?`)
  * lists what is registered on the current page. Pure logic here; React glue in use-shortcuts.ts.

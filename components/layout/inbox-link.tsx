@@ -1,13 +1,12 @@
 "use client";
 /**
- * The top bar's "Inbox" link (issue #9) with the number of pull requests awaiting the viewer's
- * review (pulls.inboxAwaitingCount: inboxSummary's first count alone, one COUNT; the badge is
- * left out at 0). Its accessible name
- * says it: "Inbox, 3 awaiting your review". The top bar is rendered once per full page load (a
- * layout), so the count is kept fresh in the browser: the server's count is the query's initial
- * data, and it is asked again when the page changes and the last answer is over 5 s old, and when
- * the window regains focus. /inbox writes its own summary into the same query (InboxSummarySync),
- * so the top bar and the page agree.
+ * The top bar's "Inbox" link (docs/pulls.md "The inbox page") with the number of pull requests
+ * awaiting the viewer's review (pulls.inboxAwaitingCount: inboxSummary's first count alone, one
+ * COUNT; the badge is left out at 0). Its accessible name says it: "Inbox, 3 awaiting your review".
+ * The top bar is rendered once per full page load (a layout), so the count is kept fresh in the
+ * browser: the server's count is the query's initial data, and it is asked again when the page
+ * changes and the last answer is over 5 s old, and when the window regains focus. /inbox writes its
+ * own summary into the same query (InboxSummarySync), so the top bar and the page agree.
  */
 import { useEffect, useRef } from "react";
 import Link from "next/link";

@@ -1,7 +1,7 @@
 /**
- * rehype plugin for issue and comment bodies (issue #7): `#12` becomes a link to issue 12 of the
- * repository (`/<owner>/<repo>/issues/12`) and `@alice` a link to the user's profile (`/alice`),
- * as on GitHub. Runs on the HTML tree after rehype-raw and BEFORE rehype-sanitize
+ * rehype plugin for issue and comment bodies (docs/ui.md "Markdown"): `#12` becomes a link to issue
+ * 12 of the repository (`/<owner>/<repo>/issues/12`) and `@alice` a link to the user's profile
+ * (`/alice`), as on GitHub. Runs on the HTML tree after rehype-raw and BEFORE rehype-sanitize
  * (components/markdown/renderer.tsx), so it sees raw-HTML links too and its output is sanitized
  * like everything else; the links it makes are plain `<a href>` to same-origin paths.
  *

@@ -6,7 +6,7 @@
  * Headings get an anchor link to their own (prefixed) id; external http(s) links open in a new
  * tab with rel="nofollow noopener noreferrer". Output needs no CSP beyond inline styles and
  * https images (server/http/security-headers.ts): `style` attributes are stripped anyway.
- * Issue #7 ("README and Markdown").
+ * Rules: docs/ui.md "Markdown".
  */
 import type { ComponentPropsWithoutRef, ReactNode } from "react";
 import Markdown, { type Components } from "react-markdown";

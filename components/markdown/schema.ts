@@ -6,7 +6,8 @@
  * GFM's task-list / footnote / `language-*` classes), no event handlers, no `script`/`iframe`;
  * URLs only with http(s)/mailto/xmpp/irc(s) or no protocol. `id` and `name` are prefixed with
  * `user-content-` (GitHub's clobber rule), so user HTML cannot shadow the page's own ids.
- * Issue #7: "render raw HTML through a sanitizer with GitHub's allowlist, never unsanitized".
+ * Raw HTML is always rendered through this sanitizer with GitHub's allowlist, never unsanitized
+ * (docs/ui.md "Markdown").
  */
 import { defaultSchema, type Options as Schema } from "rehype-sanitize";
 

@@ -1,4 +1,4 @@
-/** Date text for cycles (issue #7). Cycles are whole UTC days (new-cycle.tsx), so dates are shown in UTC. */
+/** Date text for cycles. Cycles are whole UTC days (new-cycle.tsx), so dates are shown in UTC. */
 
 /** "12 Nov" / "12 Nov 2027" (UTC): the year only when it is not the current one. */
 export function cycleDay(iso: string, now = new Date()): string {

@@ -1,4 +1,4 @@
-/** A compact list of issues (project page; issue #7): status, title, number, priority, assignee. Server component. */
+/** A compact list of issues (project and cycle pages): status, title, number, priority, assignee. Server component. */
 import Link from "next/link";
 import type { Issue } from "@/components/issues/model";
 import { issueUrl, statusLabel } from "@/components/issues/model";

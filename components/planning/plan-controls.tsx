@@ -1,9 +1,9 @@
 "use client";
 /**
- * Writers' controls on a project or cycle page (issue #7): "Add issue" (a searchable picker of the
- * repository's open issues not in it yet → projects.addIssue / cycles.addIssue) and "Remove" on a
- * row (projects.removeIssue / cycles.removeIssue), each followed by a toast and a refresh of the
- * server data (the counts and lists come from the server).
+ * Writers' controls on a project or cycle page (docs/ui.md "Pages"): "Add issue" (a searchable
+ * picker of the repository's open issues not in it yet → projects.addIssue / cycles.addIssue) and
+ * "Remove" on a row (projects.removeIssue / cycles.removeIssue), each followed by a toast and a
+ * refresh of the server data (the counts and lists come from the server).
  */
 import { useMutation } from "@tanstack/react-query";
 import { useTRPCClient, errorMessage } from "@/components/trpc/provider";

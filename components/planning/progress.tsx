@@ -1,6 +1,6 @@
 /**
- * Progress of a project or cycle (issue #7), from the exact counts of projects.list / cycles.list:
- * done / (total − canceled), as Linear shows it. Server-safe.
+ * Progress of a project or cycle (docs/ui.md "Pages"), from the exact counts of projects.list /
+ * cycles.list: done / (total − canceled), as Linear shows it. Server-safe.
  */
 import { cx } from "@/components/ui/styles";
 

@@ -1,9 +1,9 @@
 /**
- * A user's repositories on their profile (issue #7): what `repos.list {owner}` shows the viewer —
- * public ones to everybody, plus private ones the viewer can read. Server component.
+ * A user's repositories on their profile (docs/ui.md "Pages"): what `repos.list {owner}` shows the
+ * viewer — public ones to everybody, plus private ones the viewer can read. Server component.
  */
 import Link from "next/link";
-import type { RepoView } from "@/server/services/repos";
+import type { RepoView } from "@/server/services/repos/repo-view";
 import { Badge } from "@/components/ui/badge";
 import { card, cx } from "@/components/ui/styles";
 import { BranchIcon, LockIcon, RepoIcon } from "@/components/ui/icons";

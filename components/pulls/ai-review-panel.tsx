@@ -1,6 +1,6 @@
 "use client";
 /**
- * The AI review panel of the Conversation tab's sidebar (issue #10; docs/ai.md "AI review"): the
+ * The AI review panel of the Conversation tab's sidebar (docs/ai.md "AI review"): the
  * latest run's status (queued, running, done, failed with its reason), the engine that made it,
  * the summary, the findings (count linking to the Files changed tab, where they are inline
  * threads of the bot) and "Re-run" for the author and writers of an open pull request.

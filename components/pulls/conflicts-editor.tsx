@@ -1,7 +1,7 @@
 "use client";
 /**
- * The conflicts view's editor (issue #8 view; issue #10 "Suggest resolution" and "Use this
- * resolution", GitHub's web conflict editor): per conflicting file the three sides, then
+ * The conflicts view's editor ("Suggest resolution" and "Use this resolution", GitHub's web
+ * conflict editor; docs/pulls.md "Conflicts"): per conflicting file the three sides, then
  * "Suggest resolution" (ai.suggestConflictResolution: an editable suggestion with its
  * confidence, warnings and engine) or one of the alternatives (ours, theirs, both); "Use this
  * resolution" commits a merge of the target branch into the source branch with every file's

@@ -1,9 +1,9 @@
 "use client";
 /**
- * The Conversation tab's timeline (issue #9): event sentences, reviews ("alice approved these
- * changes", with the body and a stale marker when the head moved since) and comment threads
- * (general comments inline; inline review threads with their file and diff hunk; resolved and
- * outdated threads collapsed), oldest first (./timeline.ts conversationItems); then the comment
+ * The Conversation tab's timeline (docs/pulls.md "Pages"): event sentences, reviews ("alice
+ * approved these changes", with the body and a stale marker when the head moved since) and comment
+ * threads (general comments inline; inline review threads with their file and diff hunk; resolved
+ * and outdated threads collapsed), oldest first (./timeline.ts conversationItems); then the comment
  * box (Markdown with preview, as issue comments) → pulls.addComment. Threads are the Files tab's
  * own component (./review-thread.tsx): reply, resolve, edit and delete work here too; after a
  * change the page re-renders from the server (router.refresh).

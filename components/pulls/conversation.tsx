@@ -1,8 +1,8 @@
 "use client";
 /**
- * The Conversation tab's interactive parts (issue #8): the description (the author and writers
- * edit it in place with the shared Markdown editor) and the actions — close /
- * reopen, ready for review / convert to draft.
+ * The Conversation tab's interactive parts (docs/pulls.md "Pages"): the description (the author and
+ * writers edit it in place with the shared Markdown editor) and the actions — close / reopen, ready
+ * for review / convert to draft.
  */
 import { useState } from "react";
 import { useTRPCClient } from "@/components/trpc/provider";

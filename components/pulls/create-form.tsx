@@ -1,12 +1,12 @@
 "use client";
 /**
- * "Open a pull request" (issue #8), under the compare page's commits and diff: title (prefilled
- * from the only commit's subject, or the branch name, as GitHub does), Markdown description with
- * preview, a draft toggle. Sends the compared tips as headSha/baseSha, so a branch that moved
- * since the page loaded is refused ("the branch moved") instead of opening something unseen.
- * "Generate description" (issue #10, ai.generatePRDescription) fills title and body from the
- * branch's commits and diff, labelled with the engine that wrote them; a title or body the user
- * typed is sent as existingTitle/existingBody and kept (docs/ai.md).
+ * "Open a pull request" (docs/pulls.md "Pages"), under the compare page's commits and diff: title
+ * (prefilled from the only commit's subject, or the branch name, as GitHub does), Markdown
+ * description with preview, a draft toggle. Sends the compared tips as headSha/baseSha, so a branch
+ * that moved since the page loaded is refused ("the branch moved") instead of opening something
+ * unseen. "Generate description" (ai.generatePRDescription) fills title and body from the branch's
+ * commits and diff, labelled with the engine that wrote them; a title or body the user typed is
+ * sent as existingTitle/existingBody and kept (docs/ai.md).
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,8 +1,9 @@
 "use client";
 /**
- * "Explain" on a file of the Files changed tab (issue #10): reads the file at the merge base and
- * at the head (repos.blob), asks ai.explainFileDiff, and shows the summary, impact, explanation,
- * concerns and suggestions in a dialog labelled with the engine that wrote them.
+ * "Explain" on a file of the Files changed tab (ai.explainFileDiff; docs/ai.md): reads the file at
+ * the merge base and at the head (repos.blob), asks ai.explainFileDiff, and shows the summary,
+ * impact, explanation, concerns and suggestions in a dialog labelled with the engine that wrote
+ * them.
  */
 import { useState } from "react";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";

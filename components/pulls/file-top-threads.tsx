@@ -1,11 +1,11 @@
 "use client";
 /**
- * Threads the Files changed tab cannot put under a line (issue #9; docs/pulls.md "Files changed
- * tab"): mostly outdated threads whose line the current diff no longer shows. As on GitHub they
- * sit in a collapsed "N outdated comments" block — at the top of their file, or at the top of the
- * tab when their file is no longer part of the diff — each with the diff hunk it was written on
- * (`diffHunk`, kept by the server) above the thread: the shared ReviewThread in its "file" form
- * (path and original hunk shown).
+ * Threads the Files changed tab cannot put under a line (docs/pulls.md "Files changed tab: batch,
+ * touch, outdated"): mostly outdated threads whose line the current diff no longer shows. As on
+ * GitHub they sit in a collapsed "N outdated comments" block — at the top of their file, or at the
+ * top of the tab when their file is no longer part of the diff — each with the diff hunk it was
+ * written on (`diffHunk`, kept by the server) above the thread: the shared ReviewThread in its
+ * "file" form (path and original hunk shown).
  */
 import { useState } from "react";
 import { Button } from "@/components/ui/button";

@@ -1,18 +1,18 @@
 "use client";
 /**
- * The Files changed tab's client part (issue #8): the shared diff viewer plus the reader's
- * "Viewed" checkboxes. A file counts as viewed while the mark's blob is still the head's blob
- * for that path (GitHub's rule: a new push to the file clears it); viewed files show collapsed.
- * Marks are the caller's own (pulls.viewedFiles / pulls.setFileViewed); a failed save puts the
- * checkbox back and says why.
+ * The Files changed tab's client part (docs/pulls.md "Pages"): the shared diff viewer plus the
+ * reader's "Viewed" checkboxes. A file counts as viewed while the mark's blob is still the head's
+ * blob for that path (GitHub's rule: a new push to the file clears it); viewed files show
+ * collapsed. Marks are the caller's own (pulls.viewedFiles / pulls.setFileViewed); a failed save
+ * puts the checkbox back and says why.
  *
- * Review (issue #9): the inline threads (pulls.comments) under their lines, the comment form
- * opened by a line's "+" button, suggestions and "Review changes" — components/pulls/review-*.
- * Threads are client state, refetched after each mutation and on a live update (PULL_UPDATED).
- * Suggestions gathered with "Add suggestion to batch" are committed together from the batch bar
- * (suggestion-batch.tsx); threads no line of the diff can hold (outdated ones whose line is gone)
- * show collapsed at the top of their file, or of the tab when their file left the diff
- * (file-top-threads.tsx).
+ * Review (docs/pulls.md "Review in the browser (Files changed tab)"): the inline threads
+ * (pulls.comments) under their lines, the comment form opened by a line's "+" button, suggestions
+ * and "Review changes" — components/pulls/review-*. Threads are client state, refetched after each
+ * mutation and on a live update (PULL_UPDATED). Suggestions gathered with "Add suggestion to batch"
+ * are committed together from the batch bar (suggestion-batch.tsx); threads no line of the diff can
+ * hold (outdated ones whose line is gone) show collapsed at the top of their file, or of the tab
+ * when their file left the diff (file-top-threads.tsx).
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
@@ -185,7 +185,7 @@ export function PullFilesView({
         renderGutter={signedIn ? (f, side, line) => <CommentLineButton file={f} side={side} line={line} /> : undefined}
         renderFileActions={(f) => (
           <>
-            {/* issue #10: an explanation of this file's change, labelled with its engine */}
+            {/* an explanation of this file's change (ai.explainFileDiff), labelled with its engine */}
             <ExplainFileButton file={f} repoId={repoId} prId={prId} range={range} />
             {signedIn && (
               <label className="flex shrink-0 items-center gap-1.5 rounded-md border border-border px-2 py-0.5 font-sans text-xs text-muted-foreground">

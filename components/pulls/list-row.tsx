@@ -1,11 +1,11 @@
 /**
- * One row of the pull request list (issue #8): state icon, title, draft badge, labels, number
- * and byline, branches; and the two slots GitHub's rows have and issue #9 fills: the review
- * decision (a word in the byline) and the comment count (an icon with the number, on the right).
- * A row without `reviewDecision` / `commentCount` (pulls.list does not send them yet) shows
- * nothing there: the slots never invent data (components/pulls/model.ts `PullRowExtras`).
- * Lists across repositories (the inbox, /inbox) pass `showRepo`: the row then starts with
- * `owner/name`, a link to that repository's pull requests, as GitHub's global lists do.
+ * One row of the pull request list (docs/pulls.md "Pages"): state icon, title, draft badge, labels,
+ * number and byline, branches; and the two slots GitHub's rows have: the review decision (a word in
+ * the byline) and the comment count (an icon with the number, on the right). A row without
+ * `reviewDecision` / `commentCount` (both optional) shows nothing there: the slots never invent
+ * data (components/pulls/model.ts `PullRowExtras`). Lists across repositories (the inbox, /inbox)
+ * pass `showRepo`: the row then starts with `owner/name`, a link to that repository's pull
+ * requests, as GitHub's global lists do.
  */
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/styles";

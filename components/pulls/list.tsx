@@ -1,7 +1,7 @@
 /**
- * The pull request list (server component, issue #8): Open / Merged / Closed tabs with counts,
- * an author filter, rows (list-row.tsx: state icon, title, labels, draft badge, branches, byline,
- * review decision and comment count slots), a link to the repository's stacks, and a pager.
+ * The pull request list (server component; docs/pulls.md "Pages"): Open / Merged / Closed tabs with
+ * counts, an author filter, rows (list-row.tsx: state icon, title, labels, draft badge, branches,
+ * byline, review decision and comment count slots), a link to the repository's stacks, and a pager.
  * pulls.counts for the tabs and pulls.list for the page: two statements.
  */
 import Link from "next/link";

@@ -1,11 +1,11 @@
 "use client";
 /**
- * Live updates of a pull request page (issue #9): listens to GET /api/pulls/<id>/events
- * (server/http/pull-events.ts) and, when someone else comments, reviews, pushes, merges or edits,
- * re-renders the page from the server (router.refresh) and tells client parts that keep their own
- * state (the merge box) with the window event PULL_UPDATED. Notices within 250 ms are folded
- * into one refresh. When the stream reconnects (network, server restart, its 30-minute life), a
- * refresh catches up on anything missed meanwhile. Renders nothing.
+ * Live updates of a pull request page (docs/pulls.md "Live updates"): listens to GET
+ * /api/pulls/<id>/events (server/http/pull-events.ts) and, when someone else comments, reviews,
+ * pushes, merges or edits, re-renders the page from the server (router.refresh) and tells client
+ * parts that keep their own state (the merge box) with the window event PULL_UPDATED. Notices
+ * within 250 ms are folded into one refresh. When the stream reconnects (network, server restart,
+ * its 30-minute life), a refresh catches up on anything missed meanwhile. Renders nothing.
  */
 import { useEffect } from "react";
 import { useRouter } from "next/navigation";

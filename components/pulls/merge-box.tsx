@@ -1,11 +1,11 @@
 "use client";
 /**
- * The merge box of an open pull request (issue #8): mergeability with ahead/behind and the
- * conflicting files (pulls.checkMergeability, polled every 10 s while the tab is visible and on
- * focus, so it follows pushes to the base or head — the server caches per (base tip, head), so
- * polling is cheap), the strategy select, an editable message prefilled per strategy, the
- * delete-branch option and the merge button (pulls.merge). Readers see the status only.
- * Squash: "Generate message" (issue #10, ai.summarizeForSquash) writes the squash commit
+ * The merge box of an open pull request (docs/pulls.md "Mergeability", "Merge strategies"):
+ * mergeability with ahead/behind and the conflicting files (pulls.checkMergeability, polled every
+ * 10 s while the tab is visible and on focus, so it follows pushes to the base or head — the server
+ * caches per (base tip, head), so polling is cheap), the strategy select, an editable message
+ * prefilled per strategy, the delete-branch option and the merge button (pulls.merge). Readers see
+ * the status only. Squash: "Generate message" (ai.summarizeForSquash) writes the squash commit
  * message from the commits, labelled with the engine that wrote it.
  */
 import { PULL_UPDATED } from "./live-updates";

@@ -1,8 +1,9 @@
 /**
- * Default merge commit messages per strategy (issue #8), as the merge box prefills them and as
- * the server uses them when none is given: merge `Merge pull request #N from <owner>/<source>`
- * + blank line + title (GitHub's wording); squash `<title> (#N)` + blank line + the commit list
- * (`* subject` each, oldest first). Rebase keeps each commit's own message (none to edit).
+ * Default merge commit messages per strategy (docs/pulls.md "Merge strategies"), as the merge box
+ * prefills them and as the server uses them when none is given: merge
+ * `Merge pull request #N from <owner>/<source>` + blank line + title (GitHub's wording); squash
+ * `<title> (#N)` + blank line + the commit list (`* subject` each, oldest first). Rebase keeps each
+ * commit's own message (none to edit).
  */
 export type MergeStrategy = "merge" | "squash" | "rebase";
 
@@ -19,7 +20,7 @@ export function defaultMergeMessage(
 }
 
 /**
- * The commits as ai.summarizeForSquash takes them (issue #10): `author` as "Name <email>", the
+ * The commits as ai.summarizeForSquash takes them: `author` as "Name <email>", the
  * form its co-authors and Co-authored-by trailers use (the same the server's squash writes, so
  * the trailers are not doubled).
  */

@@ -18,8 +18,8 @@ export type PullCounts = Outputs["counts"];
 export type ReviewDecision = "approved" | "changes_requested" | "review_required";
 
 /**
- * What a pull request list row shows beyond the spec's Pull (issue #8's comment count and review
- * status, filled by pulls.list and the inbox since issue #9). Both are optional: a row without
+ * What a pull request list row shows beyond the spec's Pull (the comment count and review status,
+ * filled by pulls.list and the inbox; docs/pulls.md "Pages"). Both are optional: a row without
  * them renders nothing in their place (never a made-up 0).
  * - `commentCount`: conversation comments plus review comments; shown when > 0, as on GitHub.
  * - `reviewDecision`: shown as a word in the byline (Approved, Changes requested, Review required).

@@ -1,7 +1,7 @@
 "use client";
 /**
- * The pull request page's header (issue #8): the title (the author and writers edit it in
- * place), the state pill, "alice wants to merge 3 commits into main from feature", and the
+ * The pull request page's header (docs/pulls.md "Pages"): the title (the author and writers edit it
+ * in place), the state pill, "alice wants to merge 3 commits into main from feature", and the
  * Conversation / Commits / Files changed tabs with counts. The active tab follows the URL.
  */
 import { useState } from "react";

@@ -1,10 +1,10 @@
 "use client";
 /**
- * The pull request's properties (issue #9), as the issue page's sidebar: Reviewers (request /
- * remove; each with a state icon: approved, changes requested, commented, pending) and Labels
- * (the repository's issue labels, components/issues/pickers.tsx LabelPicker). Both change
- * optimistically with rollback and an error toast (components/issues/use-optimistic.ts). On
- * phones the page puts it first, near the title.
+ * The pull request's properties (docs/pulls.md "Review"), as the issue page's sidebar: Reviewers
+ * (request / remove; each with a state icon: approved, changes requested, commented, pending) and
+ * Labels (the repository's issue labels, components/issues/pickers.tsx LabelPicker). Both change
+ * optimistically with rollback and an error toast (components/issues/use-optimistic.ts). On phones
+ * the page puts it first, near the title.
  */
 import { useState } from "react";
 import { useTRPCClient } from "@/components/trpc/provider";

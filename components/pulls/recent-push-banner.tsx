@@ -1,6 +1,6 @@
 /**
- * "feature had recent pushes 3 minutes ago — Compare & pull request" (issue #8), on the
- * repository page and the pull request list, for branches pushed in the last hour without an
+ * "feature had recent pushes 3 minutes ago — Compare & pull request" (docs/pulls.md "Pages"), on
+ * the repository page and the pull request list, for branches pushed in the last hour without an
  * open pull request (pulls.recentBranches; writers only).
  */
 import Link from "next/link";

@@ -1,12 +1,13 @@
 "use client";
 /**
- * One comment of a review thread (issue #9), shared by the Files changed and Conversation tabs
- * through ./review-thread.tsx: author, time, "Pending", the Markdown body (or "This comment was
- * deleted." for a root kept for its replies), the suggestion slot, and the "…" menu with Edit /
- * Delete. Who sees what mirrors the services exactly (server/services/pulls/update-comment.ts,
- * delete-comment.ts): Edit — the comment's author only (not even write permission); Delete — the
- * author, or someone with write permission. Edit swaps the body for a Textarea (Save / Cancel);
- * Delete asks first (ConfirmDialog). Deleted comments have no menu.
+ * One comment of a review thread (docs/pulls.md "Threads in the UI (both tabs)"), shared by the
+ * Files changed and Conversation tabs through ./review-thread.tsx: author, time, "Pending", the
+ * Markdown body (or "This comment was deleted." for a root kept for its replies), the suggestion
+ * slot, and the "…" menu with Edit / Delete. Who sees what mirrors the services exactly
+ * (server/services/pulls/update-comment.ts, delete-comment.ts): Edit — the comment's author only
+ * (not even write permission); Delete — the author, or someone with write permission. Edit swaps
+ * the body for a Textarea (Save / Cancel); Delete asks first (ConfirmDialog). Deleted comments have
+ * no menu.
  */
 import { useEffect, useRef, useState } from "react";
 import { useTRPCClient } from "@/components/trpc/provider";

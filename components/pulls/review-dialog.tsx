@@ -1,9 +1,9 @@
 "use client";
 /**
- * "Review changes" (issue #9): a dialog with Comment / Approve / Request changes and a body,
- * submitted with pulls.addReview at the head the page shows; it submits the reader's pending
- * comments with it. The author may only comment (the service refuses the other two, as GitHub);
- * on a closed pull request only Comment is offered.
+ * "Review changes" (docs/pulls.md "Review in the browser (Files changed tab)"): a dialog with
+ * Comment / Approve / Request changes and a body, submitted with pulls.addReview at the head the
+ * page shows; it submits the reader's pending comments with it. The author may only comment (the
+ * service refuses the other two, as GitHub); on a closed pull request only Comment is offered.
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the Files changed tab's review UI (issue #9; docs/pulls.md "Review",
+ * Pure helpers of the Files changed tab's review UI (docs/pulls.md "Review",
  * "Suggestions"): where a thread shows in the diff, the lines a suggestion replaces, and the
  * ```suggestion block of a comment form.
  */

@@ -1,6 +1,7 @@
 /**
- * A reviewer's state as a small glyph with an accessible name (issue #9): approved (check),
- * changes requested (±), commented (speech bubble), pending (hollow dot: requested, no verdict yet).
+ * A reviewer's state as a small glyph with an accessible name (docs/pulls.md "Review"): approved
+ * (check), changes requested (±), commented (speech bubble), pending (hollow dot: requested, no
+ * verdict yet).
  */
 import { cx } from "@/components/ui/styles";
 

@@ -1,14 +1,14 @@
 "use client";
 /**
- * A review thread (issue #9) — the ONE component both tabs compose: the Files changed tab under
- * a diff line (./review-threads.tsx LineSlot, `context="line"`) and the Conversation tab's
- * timeline (./conversation-timeline.tsx, `context="file"`: the path is named and the thread's
- * original diff hunk shown). The header names the range with its "Outdated" / "Resolved" /
- * "Pending" badges, Show / Hide and Resolve / Unresolve; resolved and outdated threads start
- * collapsed; then the comments (./review-comment.tsx: edit, delete) and the reply box. A
- * general comment (no path) is a thread too: its comments with their menus, no header, no
- * resolve, no reply box. Suggestions render through `renderSuggestion` (the Files tab commits
- * them; elsewhere a read-only preview).
+ * A review thread (docs/pulls.md "Threads in the UI (both tabs)") — the ONE component both tabs
+ * compose: the Files changed tab under a diff line (./review-threads.tsx LineSlot,
+ * `context="line"`) and the Conversation tab's timeline (./conversation-timeline.tsx,
+ * `context="file"`: the path is named and the thread's original diff hunk shown). The header names
+ * the range with its "Outdated" / "Resolved" / "Pending" badges, Show / Hide and Resolve /
+ * Unresolve; resolved and outdated threads start collapsed; then the comments
+ * (./review-comment.tsx: edit, delete) and the reply box. A general comment (no path) is a thread
+ * too: its comments with their menus, no header, no resolve, no reply box. Suggestions render
+ * through `renderSuggestion` (the Files tab commits them; elsewhere a read-only preview).
  */
 import { useState } from "react";
 import { useTRPCClient } from "@/components/trpc/provider";

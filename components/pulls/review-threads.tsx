@@ -1,12 +1,13 @@
 "use client";
 /**
- * Inline review threads of the Files changed tab (issue #9): the threads under a diff line (the
- * shared ./review-thread.tsx — replies, Resolve / Unresolve, edit / delete, badges — the same
- * component as the Conversation tab's), suggestions shown as a small diff with "Commit suggestion"
- * and "Add suggestion to batch" (the batch bar: suggestion-batch.tsx), the "+" button over a line
- * number (click, shift-click or drag a range) and the comment form (single comment or "Start a
- * review", "Insert suggestion" on RIGHT lines). State lives in PullFilesView (components/pulls/files-view.tsx)
- * and reaches these parts through ReviewContext.
+ * Inline review threads of the Files changed tab (docs/pulls.md "Threads in the UI (both tabs)"):
+ * the threads under a diff line (the shared ./review-thread.tsx — replies, Resolve / Unresolve,
+ * edit / delete, badges — the same component as the Conversation tab's), suggestions shown as a
+ * small diff with "Commit suggestion" and "Add suggestion to batch" (the batch bar:
+ * suggestion-batch.tsx), the "+" button over a line number (click, shift-click or drag a range) and
+ * the comment form (single comment or "Start a review", "Insert suggestion" on RIGHT lines). State
+ * lives in PullFilesView (components/pulls/files-view.tsx) and reaches these parts through
+ * ReviewContext.
  */
 import { createContext, useContext, useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,10 +1,11 @@
 "use client";
 /**
- * The stacks page's editing parts (issue #8, Graphite-style stacks): the ordered branch list
- * editor (top of the stack first, base at the bottom; Move up / Move down / Remove buttons with
- * the branch in their accessible name, focus kept on the moved branch, the move announced in a
- * live region), the "New stack" dialog, and a stack's Reorder and Delete actions. Writes go
- * through stacks.create / stacks.reorder / stacks.delete; the server re-validates everything.
+ * The stacks page's editing parts (Graphite-style stacks; docs/pulls.md "Stacks in the browser"):
+ * the ordered branch list editor (top of the stack first, base at the bottom; Move up / Move down /
+ * Remove buttons with the branch in their accessible name, focus kept on the moved branch, the move
+ * announced in a live region), the "New stack" dialog, and a stack's Reorder and Delete actions.
+ * Writes go through stacks.create / stacks.reorder / stacks.delete; the server re-validates
+ * everything.
  */
 import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the stack pages (issue #8, Graphite-style stacks; no React, no database).
+ * Pure helpers of the stack pages (Graphite-style stacks; no React, no database).
  * A stack's branches are kept bottom first (index = position: 0 sits on the base branch), as the
  * stacks router takes and returns them; the pages show them top first, the base at the bottom,
  * as `gt log` and Graphite's stack view do. Unit-tested in test/unit/ui-stacks.test.ts.

@@ -1,7 +1,8 @@
 /**
- * The stack navigator (issue #8, Graphite-style): the branches of the stack this pull request
- * belongs to, top of the stack first, each with its pull request, the current one marked, and a
- * link to the stack on the repository's stacks page (where writers reorder or delete it).
+ * The stack navigator (Graphite-style; docs/pulls.md "Stacks in the browser"): the branches of the
+ * stack this pull request belongs to, top of the stack first, each with its pull request, the
+ * current one marked, and a link to the stack on the repository's stacks page (where writers
+ * reorder or delete it).
  */
 import Link from "next/link";
 import { cx } from "@/components/ui/styles";

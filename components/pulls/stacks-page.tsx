@@ -1,9 +1,10 @@
 /**
- * The repository's stacks (issue #8, Graphite-style): `/<owner>/<repo>/pulls/stacks`. One card
- * per stack (stacks.list, by name) with its branches top of the stack first and the base at the
- * bottom, each with its pull request (state icon, number, title) or an "Open pull request" link
- * to the compare page against the branch below; writers get "New stack", Reorder and Delete.
- * Data: stacks.list (two statements) and, for writers, repos.branches.
+ * The repository's stacks (Graphite-style; docs/pulls.md "Stacks in the browser"):
+ * `/<owner>/<repo>/pulls/stacks`. One card per stack (stacks.list, by name) with its branches top
+ * of the stack first and the base at the bottom, each with its pull request (state icon, number,
+ * title) or an "Open pull request" link to the compare page against the branch below; writers get
+ * "New stack", Reorder and Delete. Data: stacks.list (two statements) and, for writers,
+ * repos.branches.
  */
 import Link from "next/link";
 import { orNull } from "@/components/code/data";

@@ -1,11 +1,11 @@
 "use client";
 /**
- * The batch bar of the Files changed tab (issue #9; docs/pulls.md "Files changed tab"):
- * "N suggestions in batch — Commit suggestions / Clear", fixed at the bottom of the window while
- * the batch holds something. "Commit suggestions" sends pulls.applySuggestions {commentIds} — ONE
- * commit for all, the threads resolved by the server; a refusal (overlapping suggestions, listed
- * by the server; an outdated one; the branch moved) is shown in the bar, the comment ids in it
- * named by their authors, and the batch is kept.
+ * The batch bar of the Files changed tab (docs/pulls.md "Files changed tab: batch, touch,
+ * outdated"): "N suggestions in batch — Commit suggestions / Clear", fixed at the bottom of the
+ * window while the batch holds something. "Commit suggestions" sends pulls.applySuggestions
+ * {commentIds} — ONE commit for all, the threads resolved by the server; a refusal (overlapping
+ * suggestions, listed by the server; an outdated one; the branch moved) is shown in the bar, the
+ * comment ids in it named by their authors, and the batch is kept.
  */
 import { useRouter } from "next/navigation";
 import { useTRPCClient } from "@/components/trpc/provider";

@@ -1,5 +1,5 @@
 /**
- * Timeline events of a pull request as sentences (issue #8, docs/pulls.md "Records and
+ * Timeline events of a pull request as sentences (docs/pulls.md "Records and
  * timeline"): pure, unit-tested. `null` for an event type this version does not know.
  */
 export interface PullEvent {

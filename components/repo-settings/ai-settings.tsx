@@ -1,6 +1,6 @@
 "use client";
 /**
- * Settings → AI (issue #10; docs/ai.md "Repository keys"): the engine the AI features use now
+ * Settings → AI (docs/ai.md "Repository keys (`repoAiKeys`)"): the engine the AI features use now
  * (ai.status), the repository's saved keys shown masked with Delete (repoAiKeys.list/delete), and
  * a form to add or replace a key or change its model, base URL and embedding model (repoAiKeys.set). The key is
  * typed into a password field and never comes back from the server.

@@ -1,9 +1,9 @@
 "use client";
 /**
- * The label dialog of Settings → Labels (issue #7): name, colour (preset swatches, a native colour
- * picker and a #rrggbb field, with a live preview chip) and description. Creates through
- * issues.createLabel or edits through issues.updateLabel; server messages (CONFLICT "a label named
- * … exists") are shown on the field they concern.
+ * The label dialog of Settings → Labels (docs/ui.md "Repository settings"): name, colour (preset
+ * swatches, a native colour picker and a #rrggbb field, with a live preview chip) and description.
+ * Creates through issues.createLabel or edits through issues.updateLabel; server messages (CONFLICT
+ * "a label named … exists") are shown on the field they concern.
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";

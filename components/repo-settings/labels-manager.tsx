@@ -1,8 +1,9 @@
 "use client";
 /**
- * Settings → Labels (issue #7): the repository's labels with Edit and Delete (confirmation), and
- * New label — all through the spec's issues.createLabel / updateLabel / deleteLabel. After a
- * change the page's server data is refreshed (router.refresh) and a toast confirms it.
+ * Settings → Labels (docs/ui.md "Repository settings"): the repository's labels with Edit and
+ * Delete (confirmation), and New label — all through the spec's issues.createLabel / updateLabel /
+ * deleteLabel. After a change the page's server data is refreshed (router.refresh) and a toast
+ * confirms it.
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";

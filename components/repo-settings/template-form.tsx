@@ -1,8 +1,9 @@
 "use client";
 /**
- * The issue template dialog of Settings → Templates (issue #7): name, the title and body a new
- * issue starts with, its labels (checkboxes of the repository's labels) and priority. Saved with
- * the spec's issues.createTemplate / issues.updateTemplate; server messages are shown as written.
+ * The issue template dialog of Settings → Templates (docs/ui.md "Repository settings"): name, the
+ * title and body a new issue starts with, its labels (checkboxes of the repository's labels) and
+ * priority. Saved with the spec's issues.createTemplate / issues.updateTemplate; server messages
+ * are shown as written.
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";

@@ -1,8 +1,9 @@
 "use client";
 /**
- * Settings → Templates (issue #7): the repository's issue templates with what each fills in,
- * Edit, Delete (confirmation) and New template — through the spec's issues.createTemplate /
- * updateTemplate / deleteTemplate; then a toast and a refresh of the server data.
+ * Settings → Templates (docs/ui.md "Repository settings"): the repository's issue templates with
+ * what each fills in, Edit, Delete (confirmation) and New template — through the spec's
+ * issues.createTemplate / updateTemplate / deleteTemplate; then a toast and a refresh of the server
+ * data.
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";

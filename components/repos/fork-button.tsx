@@ -1,7 +1,7 @@
 "use client";
 /**
- * The repository header's Fork button with the fork count (issue #8): signed-in users get a
- * dialog to name the fork (default: the repository's name) and land on the new repository;
+ * The repository header's Fork button with the fork count (docs/pulls.md "Forks"): signed-in users
+ * get a dialog to name the fork (default: the repository's name) and land on the new repository;
  * anonymous visitors are sent to sign in. repos.fork: read access to the repository, repo:write.
  */
 import { useState } from "react";

@@ -1,6 +1,7 @@
 "use client";
 /**
- * "Ask" (issue #10 "Pages": an Ask chat panel with references linking to files and lines): a
+ * "Ask" (an Ask chat panel with references linking to files and lines; docs/ai.md "Chat
+ * (`ai.chat`) and the Ask panel"): a
  * conversation about the repository's code through ai.chat. Each answer shows the engine that
  * wrote it (the local engine answers with retrieved code, labelled as retrieval) and its
  * references as `path:start–end` links into the code browser with those lines selected. The

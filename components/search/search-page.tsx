@@ -1,5 +1,5 @@
 /**
- * The code search page (issue #10 "Semantic search"): /<owner>/<repo>/search?q=…&type=ts,py&path=src/**.
+ * The code search page (docs/ai.md "Page"): /<owner>/<repo>/search?q=…&type=ts,py&path=src/**.
  * A plain GET form (works before hydration, URLs can be shared), results server-rendered from
  * ai.semanticSearch: `path:start–end` linking to the code browser with those lines selected,
  * chunk type and name, language, score and the engine that ranked them; an indexing notice

@@ -1,9 +1,9 @@
 "use client";
 /**
- * /settings/account forms (issue #7): the profile (name, email → users.updateProfile) and the
- * password (users.changePassword: current password required; other sessions are signed out).
- * Server messages are shown as written; success is a toast and, for the profile, a refresh so the
- * top bar shows the new name.
+ * /settings/account forms (docs/api.md "Accounts"): the profile (name, email → users.updateProfile)
+ * and the password (users.changePassword: current password required; other sessions are signed
+ * out). Server messages are shown as written; success is a toast and, for the profile, a refresh so
+ * the top bar shows the new name.
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
@@ -16,7 +16,7 @@ import { toast } from "@/components/ui/toast";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRefresh } from "@/components/repo-settings/use-refresh";
 
-/** Minimum password length, as sign-up (server/services/users MIN_PASSWORD_LENGTH). */
+/** Minimum password length, as sign-up (server/services/users/sign-up.ts MIN_PASSWORD_LENGTH). */
 const MIN_PASSWORD = 8;
 
 export function ProfileForm({ name, email }: { name: string | null; email: string | null }) {

@@ -1,9 +1,9 @@
 "use client";
 /**
  * The signed-in user's browser sessions (users.sessions): when each began and in which browser,
- * with "Sign out" per session and "Sign out everywhere" (users.signOutEverywhere). Ending a
- * session also revokes its service token (issue #6 item 4). Ending the current one signs this
- * browser out, so the page then goes to the sign-in page.
+ * with "Sign out" per session and "Sign out everywhere" (users.signOutEverywhere). Ending a session
+ * also revokes its service token (docs/security.md "Sessions and service tokens"). Ending the
+ * current one signs this browser out, so the page then goes to the sign-in page.
  */
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

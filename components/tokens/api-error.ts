@@ -1,6 +1,6 @@
 /**
- * The message to show for a failed API response (issue #7 item 2: the tokens page showed
- * "Request failed (500)" instead of the server's words). Pure, unit-tested in
+ * The message to show for a failed API response: the server's own words, never a bare "Request
+ * failed (500)" (docs/ui.md "Tokens page"). Pure, unit-tested in
  * test/unit/tokens-api-error.test.ts.
  *
  * Understands, in order: svc's REST shape `{error: {code, message}}` (docs/api.md), tRPC's

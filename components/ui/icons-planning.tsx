@@ -1,6 +1,6 @@
 /**
  * More 16px inline icons (currentColor, decorative) for the settings, labels, templates, projects
- * and cycles pages (issue #7); a separate file from icons.tsx so parallel work does not collide.
+ * and cycles pages; a separate file from icons.tsx to keep each file small.
  */
 type Props = { className?: string };
 const base = "inline-block h-4 w-4 shrink-0";

@@ -132,7 +132,7 @@ export const SearchIcon = (p: Props) => (
   </Svg>
 );
 
-/** A sparkle: the coding agent (issue #11). */
+/** A sparkle: the coding agent. */
 export const AgentIcon = (p: Props) => (
   <Svg {...p}>
     <path d="M6.5 1.5 7.9 5.1l3.6 1.4-3.6 1.4-1.4 3.6-1.4-3.6L1.5 6.5l3.6-1.4ZM12.25 9.5l.7 1.8 1.8.7-1.8.7-.7 1.8-.7-1.8-1.8-.7 1.8-.7Z" />

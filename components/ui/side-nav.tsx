@@ -1,9 +1,10 @@
 "use client";
 /**
- * A settings sidebar (issue #7): a vertical list of links beside the content from the `lg`
- * breakpoint, a wrapping row of links above it on phones (no horizontal scroll at 390 px). The
- * link whose `href` equals the current path (or, with `match: "prefix"`, starts it) is marked
- * `aria-current="page"`. Used by /settings/* and the repository settings pages.
+ * A settings sidebar (docs/ui.md "Repository settings"): a vertical list of links beside the
+ * content from the `lg` breakpoint, a wrapping row of links above it on phones (no horizontal
+ * scroll at 390 px). The link whose `href` equals the current path (or, with `match: "prefix"`,
+ * starts it) is marked `aria-current="page"`. Used by /settings/* and the repository settings
+ * pages.
  */
 import Link from "next/link";
 import { usePathname } from "next/navigation";

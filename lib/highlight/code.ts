@@ -77,13 +77,13 @@ export async function highlightFile(text: string, fileName: string): Promise<{ h
 }
 
 /**
- * The line-number link that starts every line of the code view (issue #7): an empty anchor to
- * `#L<n>` whose number is drawn by a CSS counter (`.code-view .line > a::before`), so it is never
- * part of copied text; `tabindex=-1` (a 20,000-line file must not add 20,000 tab stops; the
- * selection is in the URL) and `aria-hidden` (screen readers read the code, not 20,000 "link"
+ * The line-number link that starts every line of the code view (docs/ui.md "Code view"): an empty
+ * anchor to `#L<n>` whose number is drawn by a CSS counter (`.code-view .line > a::before`), so it
+ * is never part of copied text; `tabindex=-1` (a 20,000-line file must not add 20,000 tab stops;
+ * the selection is in the URL) and `aria-hidden` (screen readers read the code, not 20,000 "link"
  * numbers). Kept this short on purpose: it is sent for every line, twice (HTML and the RSC
- * payload). Plain HTML, no React component per line: one delegated handler
- * (line-selection.tsx) does clicks and shift-click ranges.
+ * payload). Plain HTML, no React component per line: one delegated handler (line-selection.tsx)
+ * does clicks and shift-click ranges.
  */
 export function lineNumberHtml(n: number): string {
   return `<a href="#L${n}" tabindex="-1" aria-hidden="true"></a>`;
@@ -96,8 +96,8 @@ function escapeHtml(s: string): string {
 /**
  * Unhighlighted HTML for a file above MAX_HIGHLIGHT_BYTES, in shiki's shape so the same CSS
  * numbers the lines: `pre.shiki > code > span.line#L<n>`, the spans separated by "\n" text
- * nodes *outside* them (a newline inside an inline-block span does not break the row, which put
- * every line of an 858 KB file on one row: issue #7). A trailing newline adds no line; a
+ * nodes *outside* them (a newline inside an inline-block span does not break the row, which would
+ * put every line of a file on one row). A trailing newline adds no line; a
  * line's trailing "\r" is dropped. Text is HTML-escaped. Cost is linear in the text length.
  */
 export function plainCodeHtml(text: string): string {

@@ -1,6 +1,7 @@
-// Prisma CLI configuration for PostgreSQL (used by scripts/db-migration.mjs for `migrate diff`).
+// Prisma CLI configuration for PostgreSQL (used by scripts/db-migration.mjs for `migrate diff`). Its schema,
+// prisma/postgresql/schema.prisma, is derived by scripts/prisma-schemas.mjs (postinstall).
 // adapter-pg 6.19.3 cannot deserialize catalog column types (name, oid, ...) that the schema
-// engine reads; pg-catalog-types.ts maps them to text for the CLI only (STACK-NOTES.md).
+// engine reads; pg-catalog-types.ts maps them to text for the CLI only (docs/data.md "Migrations").
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaPg } from "@prisma/adapter-pg";

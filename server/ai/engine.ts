@@ -1,7 +1,7 @@
 /**
- * Which engine answers an AI request (issue #10, docs/ai.md): a real model through the Vercel AI
- * SDK when a provider is configured — the repository's own key (repoAiKeys) first, then the
- * server's environment — or else the local engine, which needs no key and no network.
+ * Which engine answers an AI request (docs/ai.md "Engines and providers"): a real model through the
+ * Vercel AI SDK when a provider is configured — the repository's own key (repoAiKeys) first, then
+ * the server's environment — or else the local engine, which needs no key and no network.
  *
  * Every AI response carries `engine`: `"local"` or `"<provider>:<model>"` (ModelEngine.engine).
  * Keys go to the provider factories explicitly; nothing is written to process.env.
@@ -82,7 +82,8 @@ export function embeddingModelOf(s: Pick<ProviderSettings, "provider" | "baseUrl
 
 /**
  * A model engine for these settings. OpenAI goes through chat completions (`.chat`), which every
- * OpenAI-compatible server speaks (STACK-NOTES "AI SDK 7").
+ * OpenAI-compatible server speaks (AI SDK 7's plain `openai(modelId)` would use the Responses
+ * API instead).
  */
 export function engineFromSettings(s: ProviderSettings, source: ModelEngine["source"] = "server"): ModelEngine {
   const modelId = s.model || DEFAULT_MODEL[s.provider];

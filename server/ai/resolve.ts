@@ -1,7 +1,6 @@
 /**
  * The engine for one request: the repository's own AI key when it has one (repoAiKeys), else
- * the server's configured provider, else the local engine (issue #10 "Providers and keys";
- * docs/ai.md "Which engine answers").
+ * the server's configured provider, else the local engine (docs/ai.md "Which engine answers").
  */
 import type { Db } from "@/server/db";
 import { repoProviderSettings } from "@/server/services/ai/repo-keys";

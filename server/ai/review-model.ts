@@ -1,5 +1,5 @@
 /**
- * The AI review with a model (issue #10 "AI review job"; docs/ai.md "AI review"): the pull
+ * The AI review with a model (docs/ai.md "AI review"): the pull
  * request's hunks go into the prompt (bounded: MAX_PROMPT_CHARS, MAX_FILE_LINES per file), the
  * model answers `{summary, findings[]}` through structured output (server/ai/structured.ts), and
  * every finding must name a changed file and one of its ADDED lines, or it is dropped

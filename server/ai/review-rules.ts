@@ -1,5 +1,5 @@
 /**
- * The local engine's AI review (issue #10 "The local engine", last bullet; docs/ai.md "AI review"):
+ * The local engine's AI review (docs/ai.md "AI review"):
  * pure rules over a pull request's diff, no key and no network. Line rules look at ADDED lines
  * only (a removed `console.log` is a fix, not a finding); the other rules look at the files and
  * the totals. Never style nits. Thresholds are the constants below (documented in docs/ai.md).

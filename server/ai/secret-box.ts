@@ -1,8 +1,8 @@
 /**
- * Encryption at rest for repository AI keys (issue #10 "Providers and keys"; docs/ai.md
- * "Encryption and rotation"): AES-256-GCM from node:crypto, a random 96-bit IV per value, the
- * 128-bit auth tag stored with it, and associated data (the repository id and provider) bound
- * in, so a ciphertext copied to another row fails to decrypt.
+ * Encryption at rest for repository AI keys (docs/ai.md "Encryption at rest and rotation"):
+ * AES-256-GCM from node:crypto, a random 96-bit IV per value, the 128-bit auth tag stored with it,
+ * and associated data (the repository id and provider) bound in, so a ciphertext copied to another
+ * row fails to decrypt.
  *
  * The 256-bit key is HKDF-SHA256 of a server secret with a purpose label ("svc repo-ai-keys v1"),
  * so it is never the session-signing key itself. The secret is `SVC_AI_KEY_SECRET` when set,

@@ -1,6 +1,6 @@
 /**
  * Structured answers from a model: the AI SDK's object output with a zod schema of the spec's
- * shape (issue #10 "Providers and keys"). A malformed answer is retried once, then a clear error;
+ * shape (docs/ai.md "Engines and providers"). A malformed answer is retried once, then a clear error;
  * a provider failure (bad key, unreachable server, 5xx) becomes an AppError naming the engine,
  * never a 500.
  */

@@ -1,5 +1,6 @@
 /**
- * The access table: every tRPC procedure's tier and scope, in one place (issue #2 part 8).
+ * The access table: every tRPC procedure's tier and scope, in one place (docs/architecture.md
+ * "One access table").
  * The procedure tiers in server/api/trpc.ts enforce it; test/integration/access-harness.test.ts
  * walks the app router and fails if a procedure has no row or its builder disagrees with it.
  *
@@ -20,10 +21,10 @@ export type AccessRule = { tier: "public" } | { tier: "user"; scope: Scope } | {
 export const ACCESS: Record<string, AccessRule> = {
   // users
   "users.signUp": { tier: "public" },
-  "users.profile": { tier: "public" }, // issue #7: public profile (no email)
+  "users.profile": { tier: "public" }, // extension: public profile (no email)
   "users.me": { tier: "user", scope: "user:read" },
-  "users.updateProfile": { tier: "user", scope: "user:write" }, // issue #7
-  "users.changePassword": { tier: "user", scope: "user:write" }, // issue #7; sessions only, current password
+  "users.updateProfile": { tier: "user", scope: "user:write" }, // extension
+  "users.changePassword": { tier: "user", scope: "user:write" }, // extension; sessions only, current password
   "users.sessions": { tier: "user", scope: "user:read" },
   "users.revokeSession": { tier: "user", scope: "user:write" },
   "users.signOutEverywhere": { tier: "user", scope: "user:write" },
@@ -33,24 +34,24 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.get": { tier: "repo", level: "read" },
   "repos.update": { tier: "repo", level: "admin" },
   "repos.delete": { tier: "repo", level: "admin" },
-  "repos.fork": { tier: "user", scope: "repo:write" }, // issue #8: the service authorizes the parent for read (NOT_FOUND)
+  "repos.fork": { tier: "user", scope: "repo:write" }, // the service authorizes the parent for read (NOT_FOUND)
   "repos.branches": { tier: "repo", level: "read" },
   "repos.tree": { tier: "repo", level: "read" },
   "repos.blob": { tier: "repo", level: "read" },
   "repos.commits": { tier: "repo", level: "read" },
-  "repos.files": { tier: "repo", level: "read" }, // issue #7: the file finder
-  "repos.tags": { tier: "repo", level: "read" }, // issue #7: the branch switcher's Tags tab
+  "repos.files": { tier: "repo", level: "read" }, // the file finder
+  "repos.tags": { tier: "repo", level: "read" }, // the branch switcher's Tags tab
   "repos.assignees": { tier: "repo", level: "read" },
   "repos.collaborators": { tier: "repo", level: "admin" },
   "repos.addCollaborator": { tier: "repo", level: "admin" },
   "repos.removeCollaborator": { tier: "repo", level: "admin" },
-  "repos.commit": { tier: "repo", level: "read" }, // issue #8: the commit page (diff model)
-  "repos.compare": { tier: "repo", level: "read" }, // issue #8: the compare page (diff model)
-  "repos.commitCount": { tier: "repo", level: "read" }, // issue #8: the repository page
-  "repos.network": { tier: "repo", level: "read" }, // issue #8: the compare page's head repositories (readable parent and forks)
-  // issues (issue #3; docs/issues.md). create/addComment are read-level: read-only callers' issues
+  "repos.commit": { tier: "repo", level: "read" }, // the commit page (diff model)
+  "repos.compare": { tier: "repo", level: "read" }, // the compare page (diff model)
+  "repos.commitCount": { tier: "repo", level: "read" }, // the repository page
+  "repos.network": { tier: "repo", level: "read" }, // the compare page's head repositories (readable parent and forks)
+  // issues (docs/issues.md). create/addComment are read-level: read-only callers' issues
   // land in triage; update/deleteComment: the author, or write permission (checked in the service).
-  "issues.listMine": { tier: "user", scope: "repo:read" }, // issue #7: across readable repositories
+  "issues.listMine": { tier: "user", scope: "repo:read" }, // extension: across readable repositories
   "issues.list": { tier: "repo", level: "read" },
   "issues.counts": { tier: "repo", level: "read" },
   "issues.get": { tier: "repo", level: "read" },
@@ -87,7 +88,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "issues.addLabel": { tier: "repo", level: "write" },
   "issues.removeLabel": { tier: "repo", level: "write" },
   "issues.listGroupedByStatus": { tier: "repo", level: "read" },
-  "issues.board": { tier: "repo", level: "read" }, // issue #7: paged board columns with counts
+  "issues.board": { tier: "repo", level: "read" }, // extension: paged board columns with counts
   "issues.boardColumn": { tier: "repo", level: "read" },
   "issues.updateStatus": { tier: "repo", level: "write" },
   "issues.move": { tier: "repo", level: "write" },
@@ -109,7 +110,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "issues.updateView": { tier: "repo", level: "write" },
   "issues.deleteView": { tier: "repo", level: "write" },
   "issues.getIssuesByView": { tier: "repo", level: "read" },
-  // pull requests (issue #8; docs/pulls.md "Records and timeline"). create is read-level, as on
+  // pull requests (docs/pulls.md "Records and timeline"). create is read-level, as on
   // GitHub (opening one moves no branch; a cross-repository source must be readable too);
   // update/close/reopen: the author, or write permission (checked in the service).
   "pulls.list": { tier: "repo", level: "read" },
@@ -130,20 +131,20 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.checkMergeability": { tier: "repo", level: "read" },
   "pulls.getConflicts": { tier: "repo", level: "read" },
   "pulls.merge": { tier: "repo", level: "write" },
-  // suggestions (issue #9; docs/pulls.md "Suggestions"): read-level rows; the service needs write
+  // suggestions (docs/pulls.md "Suggestions"): read-level rows; the service needs write
   // permission on the repository holding the source branch (a fork for cross-repository pull
   // requests). The batch names several comments: user tier, the service authorizes the repository.
   "pulls.applySuggestion": { tier: "repo", level: "read" },
   "pulls.applySuggestions": { tier: "user", scope: "repo:read" }, // extension (GitHub's batch)
-  // issue #10 (docs/pulls.md "Resolving conflicts"): the same rule, the merge commit goes to the source branch
+  // resolving conflicts (docs/pulls.md "Conflicts"): the same rule, the merge commit goes to the source branch
   "pulls.resolveConflicts": { tier: "repo", level: "read", scope: "repo:write" }, // extension (GitHub's web conflict editor)
-  // inbox (issue #9; docs/pulls.md "Inbox"): across readable repositories, checked in the SQL
+  // inbox (docs/pulls.md "Inbox"): across readable repositories, checked in the SQL
   "pulls.inboxSummary": { tier: "user", scope: "repo:read" },
   "pulls.inboxAwaitingCount": { tier: "user", scope: "repo:read" },
   "pulls.inboxAwaitingReview": { tier: "user", scope: "repo:read" },
   "pulls.inboxMyPrs": { tier: "user", scope: "repo:read" },
   "pulls.inboxParticipated": { tier: "user", scope: "repo:read" },
-  // review part (issue #9; docs/pulls.md "Review"). Any reader may review and comment, as on
+  // review part (docs/pulls.md "Review"). Any reader may review and comment, as on
   // GitHub, but mutations need a repo:write token; who may edit, delete or resolve a comment is
   // checked in the service (author / write). Labels and review requests: write (GitHub: triage).
   "pulls.addReview": { tier: "repo", level: "read", scope: "repo:write" },
@@ -162,43 +163,43 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.requestReview": { tier: "repo", level: "write" },
   "pulls.removeReviewRequest": { tier: "repo", level: "write" },
   "pulls.reviewers": { tier: "repo", level: "read" },
-  // AI review (issue #10; docs/ai.md "AI review"): readers see the latest run; a re-run is for the
+  // AI review (docs/ai.md "AI review"): readers see the latest run; a re-run is for the
   // author or write permission (the service checks, as pulls.update), with a token allowed to write
   "pulls.getAIReview": { tier: "repo", level: "read" },
   "pulls.triggerAIReview": { tier: "repo", level: "read", scope: "repo:write" },
-  // stacks (issue #8; docs/pulls.md "Stacks")
+  // stacks (docs/pulls.md "Stacks")
   "stacks.create": { tier: "repo", level: "write" },
   "stacks.get": { tier: "repo", level: "read" },
   "stacks.list": { tier: "repo", level: "read" },
   "stacks.reorder": { tier: "repo", level: "write" },
   "stacks.delete": { tier: "repo", level: "write" },
-  // AI writing helpers (issue #10; docs/ai.md): read access, and a signed-in caller (checked in
+  // AI writing helpers (docs/ai.md): read access, and a signed-in caller (checked in
   // the router: a model call may spend the repository's key)
   "ai.generatePRDescription": { tier: "repo", level: "read" },
   "ai.summarizeForSquash": { tier: "repo", level: "read" },
-  // ai (issue #10; docs/ai.md)
+  // ai (docs/ai.md "Semantic search", "Chat (`ai.chat`) and the Ask panel")
   "ai.semanticSearch": { tier: "repo", level: "read" }, // code search; queues an index refresh when stale
   "ai.searchIndexStatus": { tier: "repo", level: "read" }, // beyond the spec: the search page's indexing state
   "ai.chat": { tier: "repo", level: "read" }, // signed in (checked in the router: a model call may spend the repository's key)
-  // AI code helpers (issue #10; docs/ai.md): read-level, they work on what the caller sends
+  // AI code helpers (docs/ai.md): read-level, they work on what the caller sends
   "ai.explainFileDiff": { tier: "repo", level: "read" },
   "ai.suggestConflictResolution": { tier: "repo", level: "read" },
-  // projects and cycles (issue #3; minimal)
+  // projects and cycles (docs/issues.md "Projects and cycles"; minimal)
   "projects.create": { tier: "repo", level: "write" },
   "projects.list": { tier: "repo", level: "read" },
-  "projects.get": { tier: "repo", level: "read" }, // issue #7: the project page
-  "projects.addIssue": { tier: "repo", level: "write" }, // issue #7
-  "projects.removeIssue": { tier: "repo", level: "write" }, // issue #7
+  "projects.get": { tier: "repo", level: "read" }, // extension: the project page
+  "projects.addIssue": { tier: "repo", level: "write" }, // extension
+  "projects.removeIssue": { tier: "repo", level: "write" }, // extension
   "cycles.create": { tier: "repo", level: "write" },
   "cycles.list": { tier: "repo", level: "read" },
-  "cycles.addIssue": { tier: "repo", level: "write" }, // issue #7
-  "cycles.removeIssue": { tier: "repo", level: "write" }, // issue #7
-  // AI (issue #10; docs/ai.md). Rate limits by path: server/api/procedure-limits.ts.
+  "cycles.addIssue": { tier: "repo", level: "write" }, // extension
+  "cycles.removeIssue": { tier: "repo", level: "write" }, // extension
+  // AI (docs/ai.md). Rate limits by path: server/api/procedure-limits.ts.
   "ai.status": { tier: "public" }, // {repoId?}: the service authorizes read (NOT_FOUND, repo:read)
   "repoAiKeys.list": { tier: "repo", level: "admin" },
   "repoAiKeys.set": { tier: "repo", level: "admin" },
   "repoAiKeys.delete": { tier: "repo", level: "admin" },
-  // coding agent (issue #11; docs/agent.md). Sessions are the caller's own: user-tier rows whose
+  // coding agent (docs/agent.md). Sessions are the caller's own: user-tier rows whose
   // services find the session (another user's is NOT_FOUND) and authorize its repository;
   // approving commits to the repository: repo:write and write permission (checked in the service).
   "agent.status": { tier: "public" }, // a repoId, when given, is authorized for read in the service

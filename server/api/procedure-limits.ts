@@ -1,5 +1,5 @@
 /**
- * Rate limits by procedure path (issue #10 "Rate limits"; spec "Limits"): the one place that
+ * Rate limits by procedure path (docs/ai.md "Rate limits"; spec "Limits"): the one place that
  * says which tRPC procedures are limited per user, so a procedure in this table is limited
  * without calling anything itself. The procedure tiers in server/api/trpc.ts call
  * `limitProcedure` right after the access check passes (so a refused call never uses a point and
@@ -27,7 +27,8 @@ export const PROCEDURE_LIMITS: Readonly<Record<string, LimitName>> = {
   "ai.summarizeForSquash": "aiSummarizeForSquash", // not in the spec: 30 per minute
   "ai.status": "aiStatus", // not in the spec: 120 per minute
   "pulls.triggerAIReview": "aiReviewRuns", // not in the spec: 10 per minute
-  // coding agent (issue #11): one bucket for both transports (POST /api/agent/stream takes it too)
+  // coding agent (docs/agent.md "Limits"): one bucket for both transports (POST /api/agent/stream
+  // takes it too)
   "agent.chat": "agentChat", // not in the spec: 30 per minute
   "agent.chatStream": "agentChat",
 };

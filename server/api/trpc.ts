@@ -1,6 +1,7 @@
 /**
  * tRPC 11 initialisation, context and the procedure tiers. Plain JSON on the wire (no
- * transformer) so curl works with the spec's input objects (STACK-NOTES.md "tRPC wire format").
+ * transformer) so curl works with the spec's input objects (docs/api.md "Transport"): with
+ * superjson every input would have to be wrapped as `{"json": …}`.
  *
  * Tiers read their rule from the access table (server/api/access.ts) by procedure path:
  *   publicProcedure   rule tier "public"
@@ -90,10 +91,11 @@ const t = initTRPC
   .create({
     /**
      * What a client sees of an error. 4xx: the message (zod issues joined, naming the field) and
-     * retryAfter for TOO_MANY_REQUESTS. 5xx (anything not an AppError, ZodError or 4xx
-     * TRPCError: a Prisma or git failure, a bug): never the cause's message, which can hold SQL
-     * or paths (issue #6 item 9), but "internal error (request <id>)" and data.requestId; the
-     * cause is logged under that id by the HTTP handler's onError (server/http/trpc.ts).
+     * retryAfter for TOO_MANY_REQUESTS. 5xx (anything not an AppError, ZodError or 4xx TRPCError: a
+     * Prisma or git failure, a bug): never the cause's message, which can hold SQL or paths
+     * (docs/api.md "Errors: no 500 for bad input, nothing internal in an answer"), but "internal
+     * error (request <id>)" and data.requestId; the cause is logged under that id by the HTTP
+     * handler's onError (server/http/trpc.ts).
      */
     errorFormatter({ shape, error, ctx }) {
       const data: Record<string, unknown> = { ...shape.data };
@@ -125,8 +127,9 @@ const base = t.procedure.use(async ({ ctx, path, type, next }) => {
   let actor: Actor | null;
   try {
     actor = ctx.actor !== undefined ? ctx.actor : await resolveActor({ headers: ctx.headers });
-    // an HTTP mutation made with the session cookie must come from svc's own pages (issue #6
-    // item 15); server components and the CLI hand in their actor and make no HTTP request
+    // an HTTP mutation made with the session cookie must come from svc's own pages
+    // (docs/security.md "Cross-site requests (CSRF)"); server components and the CLI hand in their
+    // actor and make no HTTP request
     if (type === "mutation" && ctx.actor === undefined) assertSameOrigin(actor, "POST", ctx.headers, ctx.publicUrl);
   } catch (e) {
     throw toTRPCError(e) ?? e;
@@ -239,7 +242,7 @@ const SCOPE_FOR_LEVEL = { read: "repo:read", write: "repo:write", admin: "repo:a
 
 /**
  * How a repo-tier procedure finds its repository from another id in its input (issueId,
- * commentId, labelId, templateId, viewId; later prId…). Define one per entity next to its domain
+ * commentId, labelId, templateId, viewId, prId…). Define one per entity next to its domain
  * code and build procedures with `repoProcedureBy(def)`.
  */
 export interface RepoLocatorDef<K extends string> {

@@ -17,7 +17,7 @@ import { getAuthSecret } from "@/server/config";
 import { getDb } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { SCOPES, hasScope, type Scope } from "./scopes";
-import { verifyPersonalAccessToken } from "@/server/services/tokens";
+import { verifyPersonalAccessToken } from "@/server/services/tokens/verify-token";
 import { sessionUser } from "@/server/services/users/sessions";
 
 export interface ActorUser {

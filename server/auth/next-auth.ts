@@ -9,7 +9,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GithubProvider from "next-auth/providers/github";
 import { getAuthSecret, getConfig } from "@/server/config";
 import { getDb } from "@/server/db";
-import { authenticate, upsertGithubUser } from "@/server/services/users";
+import { authenticate, upsertGithubUser } from "@/server/services/users/sign-in";
 import { AppError } from "@/server/errors";
 import { clientAddress } from "@/server/http/client-address";
 import { endSession, startSession } from "@/server/services/users/sessions";

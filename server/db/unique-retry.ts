@@ -6,11 +6,7 @@
  * then the first has committed, so running the transaction again finds those rows and skips them.
  * SQLite serialises writers, so it never gets here.
  */
-
-/** True for Prisma's unique-constraint violation (P2002). */
-export function isUniqueViolation(e: unknown): boolean {
-  return (e as { code?: unknown } | null)?.code === "P2002";
-}
+import { isUniqueViolation } from "./prisma-errors";
 
 /**
  * Runs `write` (a whole transaction that checks before it inserts), again when it fails on a

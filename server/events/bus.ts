@@ -1,9 +1,9 @@
 /**
- * Live updates (issue #9): small notices published on a channel (`pull:<pullRequestId>`) and
- * delivered to every subscriber of that channel — the pull request page's event stream
- * (server/http/pull-events.ts). A notice says *what* changed (a comment, a review, a push…);
- * the page then refetches through the API, so what a reader sees is always authorized by the
- * procedures themselves and a notice never carries private content.
+ * Live updates (docs/pulls.md "Live updates"): small notices published on a channel
+ * (`pull:<pullRequestId>`) and delivered to every subscriber of that channel — the pull request
+ * page's event stream (server/http/pull-events.ts). A notice says *what* changed (a comment, a
+ * review, a push…); the page then refetches through the API, so what a reader sees is always
+ * authorized by the procedures themselves and a notice never carries private content.
  *
  * In this process by default. With REDIS_URL every svc process shares the notices through Redis
  * pub/sub (channel `<REDIS_KEY_PREFIX>:live:<channel>`): `publish` sends to Redis only and each

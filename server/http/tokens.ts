@@ -13,7 +13,7 @@ import { AppError } from "@/server/errors";
 import { requireSession, resolveActor, type Actor } from "@/server/auth/actor";
 import { assertSameOrigin } from "@/server/auth/csrf";
 import { getConfig } from "@/server/config";
-import { createToken, listTokens, revokeToken } from "@/server/services/tokens";
+import { createToken, listTokens, revokeToken } from "@/server/services/tokens/manage-tokens";
 import { handle, json, readJson } from "./respond";
 import { decodePathSegment } from "./path";
 

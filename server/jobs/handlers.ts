@@ -26,9 +26,9 @@ export function registerJobHandlers(): void {
     },
     { retries: 5, backoffMs: 2_000, timeoutMs: 120_000 },
   );
-  // the AI review of a pull request (issue #10): on non-draft creation, ready for review and
-  // pulls.triggerAIReview. The handler records its own failures on the run (failed, with the
-  // message) and counts attempts itself (run-ai-review.ts MAX_ATTEMPTS): the queue's retries
+  // the AI review of a pull request (docs/ai.md "AI review"): on non-draft creation, ready for
+  // review and pulls.triggerAIReview. The handler records its own failures on the run (failed, with
+  // the message) and counts attempts itself (run-ai-review.ts MAX_ATTEMPTS): the queue's retries
   // only matter when a run dies mid-way (process crash, restart), and then it runs again
   defineJob(
     AI_REVIEW,
@@ -38,7 +38,7 @@ export function registerJobHandlers(): void {
     },
     { retries: 4, backoffMs: 2_000, timeoutMs: 300_000 },
   );
-  // after pushes (server/services/repos/push.ts) and stale searches: the semantic index of a
+  // after pushes (server/services/repos/update-branch.ts) and stale searches: the semantic index of a
   // branch, chunking only new blobs, then vectors when the repository's engine has an embedding
   // model; a deleted repository is not an error (nothing left to index)
   defineJob(

@@ -1,5 +1,5 @@
 /**
- * svc's durable background jobs (issue #8 "Job queue"; docs/architecture.md "Background jobs").
+ * svc's durable background jobs (docs/architecture.md "Background jobs").
  * One interface over two stores, chosen by the database svc uses (getConfig().provider): pg-boss
  * in the `pgboss` schema on PostgreSQL, the `_svc_jobs` table on SQLite, both in svc's own
  * database (DATABASE_URL, else DATA_DIR/svc.db). Jobs survive restarts, retry with exponential

@@ -1,7 +1,7 @@
 /**
- * The job names svc enqueues and the payload each carries (issue #8 "Job queue"). A name is
- * `<service>.<useCase>`; payloads are plain JSON (ids, never rows: a job reads current state when
- * it runs). Handlers are registered in ./handlers.ts.
+ * The job names svc enqueues and the payload each carries (docs/architecture.md "Background jobs").
+ * A name is `<service>.<useCase>`; payloads are plain JSON (ids, never rows: a job reads current
+ * state when it runs). Handlers are registered in ./handlers.ts.
  */
 
 /** Recompute the cached mergeability of one pull request (after a push to its head or base). */

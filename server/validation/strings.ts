@@ -1,5 +1,6 @@
 /**
- * The one way input schemas take strings (issue #6 item 9). Every `z.string()` of an input schema
+ * The one way input schemas take strings (docs/api.md "Errors: no 500 for bad input, nothing
+ * internal in an answer"). Every `z.string()` of an input schema
  * is built here, so text that cannot be stored or shown is refused at the edge with a 400 naming
  * the field, instead of failing deep in the database driver with a 500:
  *

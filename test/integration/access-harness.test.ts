@@ -1,7 +1,7 @@
 /**
- * Router-wide access harness (issue #2 part 8). For every procedure of the app router:
- * it has an access-table row whose tier matches its builder; anonymous callers are refused
- * procedures that need identity; tokens lacking the row's scope are FORBIDDEN; private
+ * Router-wide access harness (docs/architecture.md "One access table"). For every procedure of the
+ * app router: it has an access-table row whose tier matches its builder; anonymous callers are
+ * refused procedures that need identity; tokens lacking the row's scope are FORBIDDEN; private
  * repositories answer NOT_FOUND to strangers and anonymous callers.
  * Later issues add table rows, and entity ids to `entityInput` when their procedures locate the
  * repository through another id.
@@ -11,7 +11,7 @@ import { getDb } from "@/server/db";
 import { ACCESS } from "@/server/api/access";
 import { closeRateLimits } from "@/server/rate-limit";
 import { SCOPES, hasScope, type Scope } from "@/server/auth/scopes";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { allProcedures, callPath, outcome } from "../procedures";
 
@@ -32,7 +32,7 @@ let publicRepo: Fixture;
 /**
  * A pull request row (no git behind it: the gate never reaches git), a stack and an inline pull
  * request comment in `repoId`, for the procedures located through prId, stackId and (pulls.*)
- * commentId (issues #8, #9). `authorId` authors the pull request and the comment.
+ * commentId. `authorId` authors the pull request and the comment.
  */
 async function pullEntities(repoId: string, authorId: string, tag = ""): Promise<{ prId: string; stackId: string; pullCommentId: string }> {
   const db = await getDb();
@@ -167,9 +167,10 @@ describe.each(procedures.filter((p) => ACCESS[p.path]?.tier !== "public"))("$pat
 });
 
 /**
- * The scope × role matrix (issue #6 item 1): for every procedure, every role (owner, admin /
- * write / read collaborator, stranger, anonymous) and every token scope set, the gate's answer
- * equals the access table with the effective permission min(role, scope cap).
+ * The scope × role matrix (docs/security.md "Effective permission: scopes cap the role"): for every
+ * procedure, every role (owner, admin / write / read collaborator, stranger, anonymous) and every
+ * token scope set, the gate's answer equals the access table with the effective permission
+ * min(role, scope cap).
  *
  * Each call sends the repository's locators plus "poison" values of the wrong type for every
  * other field, so a call the gate lets through stops at input validation (BAD_REQUEST) instead of
@@ -331,22 +332,23 @@ describe("scope × role matrix", () => {
   const SERVICE_RULES: Record<string, { level: Perm; input: Record<string, unknown>; authorMay?: true; authorOnly?: true }> = {
     "issues.updateComment": { level: "write", input: { body: "edited" }, authorMay: true },
     "issues.deleteComment": { level: "write", input: {}, authorMay: true },
-    // pull requests (issue #8): the author (the owner wrote the fixture's) or write permission
+    // pull requests: the author (the owner wrote the fixture's) or write permission
     "pulls.update": { level: "write", input: { title: "edited", body: undefined, isDraft: undefined }, authorMay: true },
     "pulls.close": { level: "write", input: {}, authorMay: true },
     "pulls.reopen": { level: "write", input: {}, authorMay: true },
     // a viewed mark belongs to a signed-in user: anonymous callers of a public repository are refused
     "pulls.setFileViewed": { level: "read", input: { path: "a.txt", viewed: true, blobSha: undefined } },
-    // applying a suggestion commits to the source branch: write permission there (issue #9)
+    // applying a suggestion commits to the source branch: write permission there
     "pulls.applySuggestion": { level: "write", input: {} },
-    // review part (issue #9): the comment's author only; the author or write (the thread's author for resolving)
+    // review part: the comment's author only; the author or write (the thread's author for
+    // resolving)
     "pulls.updateComment": { level: "admin", input: { body: "edited" }, authorMay: true, authorOnly: true },
     "pulls.deleteComment": { level: "write", input: {}, authorMay: true },
     "pulls.resolveComment": { level: "write", input: {}, authorMay: true },
     "pulls.unresolveComment": { level: "write", input: {}, authorMay: true },
-    // AI review (issue #10): a re-run is for the author or write permission
+    // AI review: a re-run is for the author or write permission
     "pulls.triggerAIReview": { level: "write", input: {}, authorMay: true },
-    // AI writing helpers (issue #10): any reader, but signed in (a model call may spend the repository's key)
+    // AI writing helpers: any reader, but signed in (a model call may spend the repository's key)
     "ai.generatePRDescription": { level: "read", input: {} },
     "ai.summarizeForSquash": { level: "read", input: {} },
     "ai.chat": { level: "read", input: {} },

@@ -1,11 +1,12 @@
 /**
- * Account settings and profiles (issue #7): users.updateProfile, users.changePassword,
- * users.profile, and what repos.list {owner} shows a profile's visitors. Through the real router
- * (createCaller), on SQLite or PostgreSQL (TEST_DATABASE_URL).
+ * Account settings and profiles (docs/api.md "Accounts"): users.updateProfile,
+ * users.changePassword, users.profile, and what repos.list {owner} shows a profile's visitors.
+ * Through the real router (createCaller), on SQLite or PostgreSQL (TEST_DATABASE_URL).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { authenticate, type Profile } from "@/server/services/users";
+import { type Profile } from "@/server/services/users/profile";
+import { authenticate } from "@/server/services/users/sign-in";
 import { startSession } from "@/server/services/users/sessions";
 import { SCOPES } from "@/server/auth/scopes";
 import type { Actor } from "@/server/auth/actor";

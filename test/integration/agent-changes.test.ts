@@ -1,9 +1,9 @@
 /**
- * Proposed changes of the coding agent through the real router on real repositories (issue
- * #11): propose create / modify / delete by hand → pending → approve → the commit on
- * `agent/<id>` has exactly the content and the default branch is untouched; a file changed
- * meanwhile → success false, still pending; approve-all with mixed outcomes in one commit; path
- * rules; write permission and repo:write for approving; rejecting keeps the reason.
+ * Proposed changes of the coding agent through the real router on real repositories (docs/agent.md
+ * "Proposed changes and approval"): propose create / modify / delete by hand → pending → approve →
+ * the commit on `agent/<id>` has exactly the content and the default branch is untouched; a file
+ * changed meanwhile → success false, still pending; approve-all with mixed outcomes in one commit;
+ * path rules; write permission and repo:write for approving; rejecting keeps the reason.
  */
 import { describe, expect, it } from "vitest";
 import { readRef } from "@/server/git/pull-refs";

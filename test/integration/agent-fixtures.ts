@@ -1,6 +1,6 @@
 /**
- * Fixtures for the coding-agent tests (issue #11): a repository with real git history pushed into
- * svc's bare repository (owner, a write and a read collaborator, a stranger) and a session of
+ * Fixtures for the coding-agent tests (docs/agent.md): a repository with real git history pushed
+ * into svc's bare repository (owner, a write and a read collaborator, a stranger) and a session of
  * the writer's.
  */
 import { getDb } from "@/server/db";

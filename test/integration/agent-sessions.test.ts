@@ -1,6 +1,6 @@
 /**
- * Coding-agent sessions through the real router (issue #11): only the owner sees or uses a
- * session (others NOT_FOUND), listing (own, newest first, limit), messages oldest first,
+ * Coding-agent sessions through the real router (docs/agent.md "Sessions"): only the owner sees or
+ * uses a session (others NOT_FOUND), listing (own, newest first, limit), messages oldest first,
  * deleting removes messages and changes, status and chat without a model (PRECONDITION_FAILED
  * naming the variables), and "Open pull request" from the session branch.
  */

@@ -1,11 +1,10 @@
 /**
- * The agent's streaming transports (issue #11 "Streaming"; spec Events 1; docs/api.md "Agent
- * stream events") against a real HTTP server (test/helpers.ts startServer: the same handlers as
- * the Next routes) and the fake OpenAI-compatible server streaming its answers:
- * POST /api/agent/stream read with a real HTTP client (events in order, heartbeats, JSON 4xx
- * before streaming, disconnect → a stored "stopped" reply and the fake sees the request
- * cancelled) and agent.chatStream through @trpc/client's httpSubscriptionLink (events in order;
- * unsubscribing stops the model and stores "stopped").
+ * The agent's streaming transports (spec Events 1; docs/api.md "Agent stream events") against a
+ * real HTTP server (test/helpers.ts startServer: the same handlers as the Next routes) and the fake
+ * OpenAI-compatible server streaming its answers: POST /api/agent/stream read with a real HTTP
+ * client (events in order, heartbeats, JSON 4xx before streaming, disconnect → a stored "stopped"
+ * reply and the fake sees the request cancelled) and agent.chatStream through @trpc/client's
+ * httpSubscriptionLink (events in order; unsubscribing stops the model and stores "stopped").
  */
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

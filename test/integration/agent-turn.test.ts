@@ -1,5 +1,5 @@
 /**
- * The model-driven agent turn (issue #11 "chat"; docs/agent.md) through the real router, the real
+ * The model-driven agent turn (docs/agent.md "A turn") through the real router, the real
  * OpenAI provider code and a local fake OpenAI-compatible server that scripts tool calls
  * (OPENAI_BASE_URL; no network): chat proposes create / modify / delete → pending → approve →
  * the commit on agent/<id> has exactly the content; a file changed meanwhile → success false;

@@ -1,9 +1,10 @@
 /**
- * ai.chat (issue #10 "chat"): retrieval over the semantic index of a real repository pushed over
- * git smart HTTP. Without a model the answer is the retrieved code, labelled as retrieval; with
- * one (the real OpenAI provider code against the fake server) the prompt carries the retrieved
- * code and the history, and the answer is the model's. References name the files and lines either
- * way. Private repositories answer NOT_FOUND to strangers; anonymous callers are refused.
+ * ai.chat (docs/ai.md "Chat (`ai.chat`) and the Ask panel"): retrieval over the semantic index of a
+ * real repository pushed over git smart HTTP. Without a model the answer is the retrieved code,
+ * labelled as retrieval; with one (the real OpenAI provider code against the fake server) the
+ * prompt carries the retrieved code and the history, and the answer is the model's. References name
+ * the files and lines either way. Private repositories answer NOT_FOUND to strangers; anonymous
+ * callers are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";

@@ -1,5 +1,5 @@
 /**
- * ai.explainFileDiff and ai.suggestConflictResolution through the real router (issue #10): the
+ * ai.explainFileDiff and ai.suggestConflictResolution through the real router (docs/ai.md): the
  * local engine on real inputs (tree-sitter outlines, git merge-file), and a model through the
  * real OpenAI provider code against the fake OpenAI-compatible server, both with the server's
  * configuration (OPENAI_BASE_URL) and with an explicit engine. Private repositories answer

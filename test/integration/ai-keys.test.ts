@@ -1,8 +1,8 @@
 /**
- * repoAiKeys and engine resolution (issue #10 "Providers and keys", "Tests that must exist"):
- * the key is encrypted at rest (never in the database in clear — the raw row, and on SQLite the
- * database file's bytes), masked in every response, used for its repository only (another
- * repository gets the server's provider or the local engine), refused to non-admins and to
+ * repoAiKeys and engine resolution (docs/ai.md "Repository keys (`repoAiKeys`)", "Which engine
+ * answers"): the key is encrypted at rest (never in the database in clear — the raw row, and on
+ * SQLite the database file's bytes), masked in every response, used for its repository only
+ * (another repository gets the server's provider or the local engine), refused to non-admins and to
  * repo:read / repo:write tokens; a private repository is NOT_FOUND to strangers. Through the real
  * OpenAI provider code: a repository key with baseUrl = the fake server reaches it with that key.
  */
@@ -16,7 +16,7 @@ import { generateStructured } from "@/server/ai/structured";
 import { open, seal, secretKeys } from "@/server/ai/secret-box";
 import { main as svcCli } from "@/cli/svc";
 import { isPrivateHost } from "@/server/services/ai/base-url";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
 

@@ -1,6 +1,6 @@
 /**
  * ai.status shapes (spec "AI router" plus `engines`, `engine`, `source`; docs/ai.md "Status") and
- * the per-procedure AI rate limits over real HTTP (issue #10 "Rate limits"; spec "Limits"): the
+ * the per-procedure AI rate limits over real HTTP (docs/ai.md "Rate limits"; spec "Limits"): the
  * (limit+1)th call in a minute → 429 with Retry-After and the wait in the message, per user and
  * procedure, after the access check. The HTTP test limits ai.generatePRDescription (10 per
  * minute) when that procedure exists, else the first limited procedure the router has.
@@ -8,7 +8,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "@/server/rate-limit";
 import { PROCEDURE_LIMITS } from "@/server/api/procedure-limits";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 import { allProcedures } from "../procedures";
 

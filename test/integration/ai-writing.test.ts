@@ -1,5 +1,5 @@
 /**
- * ai.generatePRDescription and ai.summarizeForSquash (issue #10) through the real router on real
+ * ai.generatePRDescription and ai.summarizeForSquash (docs/ai.md) through the real router on real
  * git repositories (branches with commits), with the local engine; and the model path through
  * the real OpenAI provider code against the fake OpenAI-compatible server (the service called
  * with an explicit engine): the prompt holds the commit subjects, the answer says its engine, a
@@ -14,7 +14,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { generatePRDescription } from "@/server/services/ai/generate-pr-description";
 import { summarizeForSquash } from "@/server/services/ai/summarize-for-squash";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
 import { startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";

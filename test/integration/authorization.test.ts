@@ -1,5 +1,5 @@
 /**
- * Issue #6 items 1–4 and 10: token scopes cap the repository permission services act with,
+ * Security rules (docs/security.md): token scopes cap the repository permission services act with,
  * repos.list without repo:read answers as for an anonymous caller, read-only issues stay in
  * triage, session JWTs are revocable, and a malformed cookie of another name is ignored.
  */
@@ -9,7 +9,7 @@ import { getAuthOptions } from "@/server/auth/next-auth";
 import { getDb } from "@/server/db";
 import { decode } from "next-auth/jwt";
 import { getAuthSecret } from "@/server/config";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "../helpers";
 import { outcome } from "../procedures";
 

@@ -1,5 +1,6 @@
 /**
- * Router-wide property test (issue #2 part 8, issue #6 item 12): generated bad inputs sent to
+ * Router-wide property test (docs/api.md "Errors: no 500 for bad input, nothing internal in an
+ * answer"): generated bad inputs sent to
  * every procedure, by an owner with every scope, never produce a server error
  * (INTERNAL_SERVER_ERROR / 500): each is refused with a 4xx code or handled. Inputs mix the
  * owner's real repository id with arbitrary values under the field names procedures use,
@@ -11,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "../helpers";
 import { allProcedures, outcome } from "../procedures";
 import { procedureStringLeaves } from "../schema-strings";

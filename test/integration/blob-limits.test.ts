@@ -1,7 +1,8 @@
 /**
- * Bounded memory for blob reads (issue #6 item 5): `repos.blob` reads only the text limit of a
- * huge file, the raw route streams files of any size with Content-Length from the blob's size,
- * and a client that goes away stops git. Real git, real database, the raw route's own GET/HEAD.
+ * Bounded memory for blob reads (docs/api.md "Limits (request bodies, batches, blobs)"):
+ * `repos.blob` reads only the text limit of a huge file, the raw route streams files of any size
+ * with Content-Length from the blob's size, and a client that goes away stops git. Real git, real
+ * database, the raw route's own GET/HEAD.
  *
  * The big blob is BLOB_TEST_MIB MiB (default 256 here; the issue's 1 GiB runs in
  * bench/blob-memory.bench.ts, or with BLOB_TEST_MIB=1024).
@@ -15,7 +16,7 @@ import path from "node:path";
 import { repoGitDir } from "@/server/git/paths";
 import { MAX_TEXT_BYTES } from "@/server/git/repository";
 import { GET, HEAD } from "@/app/[owner]/[repo]/raw/[...segments]/route";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser } from "../helpers";
 import { commitBlobs, countBytes, hashBytes, hashFile, peakRssGrowth, writeRepeatedFile } from "../big-blob";
 

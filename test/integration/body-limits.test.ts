@@ -1,15 +1,16 @@
 /**
- * Request body caps (issue #6 item 6) over real HTTP (startServer): tRPC and /api/tokens refuse
- * bodies over 1 MiB with 413 — before reading them when Content-Length says so, as soon as the
- * count passes 1 MiB when the body is chunked — and still accept a 900 KiB body; a 300 MB
- * anonymous sign-up leaves memory flat; tRPC batches are capped at 10 calls. next-auth's POST
- * route is called directly (it needs Next's request scope past the cap, so NextAuth is mocked).
+ * Request body caps (docs/api.md "Limits (request bodies, batches, blobs)") over real HTTP
+ * (startServer): tRPC and /api/tokens refuse bodies over 1 MiB with 413 — before reading them when
+ * Content-Length says so, as soon as the count passes 1 MiB when the body is chunked — and still
+ * accept a 900 KiB body; a 300 MB anonymous sign-up leaves memory flat; tRPC batches are capped at
+ * 10 calls. next-auth's POST route is called directly (it needs Next's request scope past the cap,
+ * so NextAuth is mocked).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import http from "node:http";
 import { MAX_BODY_BYTES } from "@/server/http/body-limit";
 import { MAX_BATCH_SIZE } from "@/server/http/trpc";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { makeToken, makeUser, serviceToken, startServer } from "../helpers";
 import { peakRssGrowth } from "../big-blob";
 

@@ -1,5 +1,5 @@
 /**
- * Compare between sibling forks (issue #8; docs/pulls.md "Forks"): two forks of one parent share
+ * Compare between sibling forks (docs/pulls.md "Forks"): two forks of one parent share
  * only the parent's objects, so repos.compare {headRepoId: sibling} runs in the base fork with
  * the sibling's object folder added for the one git process — nothing is fetched or written. The
  * pull request the compare page then opens (sibling → sibling) works; repositories outside the

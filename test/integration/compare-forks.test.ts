@@ -1,5 +1,5 @@
 /**
- * Compare across a fork (issue #8 "pick base and compare branches (and a fork)"): repos.compare
+ * Compare across a fork (docs/pulls.md "Forks"): repos.compare
  * with headRepoId runs in the fork (it reaches the parent's objects through alternates) and
  * answers like a same-repository compare; repos.network lists the readable parent and forks.
  */

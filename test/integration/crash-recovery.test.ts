@@ -1,5 +1,5 @@
 /**
- * Crash recovery (issue #6 "Reliability checks"): svc runs in a child process
+ * Crash recovery (docs/performance.md "Crash recovery"): svc runs in a child process
  * (test/fixtures/serve.ts: real HTTP, real git, this file's database — SQLite, or PostgreSQL
  * with TEST_DATABASE_URL) and is killed with SIGKILL in the middle of a large push while a stream
  * of issues.create calls is running; then it is restarted on the same DATA_DIR and database.
@@ -20,7 +20,7 @@ import path from "node:path";
 import { getDb } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { repoGitDir } from "@/server/git/paths";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { makeToken, makeUser } from "../helpers";
 import { gitClient, gitOk, pauseProxy, trpc, waitFor } from "../fixtures/clients";
 import { spawnServe, type ServeChild } from "../fixtures/spawn-serve";

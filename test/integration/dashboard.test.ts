@@ -1,7 +1,7 @@
 /**
- * The dashboard's data (issue #7): `repos.list {member: true}` lists repositories the caller owns
- * or collaborates on, and `issues.listMine` the issues assigned to / created by the caller in
- * repositories they can read — authorization in the query, tokens capped by their scopes.
+ * The dashboard's data (docs/ui.md "Pages"): `repos.list {member: true}` lists repositories the
+ * caller owns or collaborates on, and `issues.listMine` the issues assigned to / created by the
+ * caller in repositories they can read — authorization in the query, tokens capped by their scopes.
  * Through the real router, and once over real HTTP with a PAT.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/server/config";
 import { getDb, type Db } from "@/server/db";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { listMyIssues, listMineInput } from "@/server/services/issues/mine";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 

@@ -1,9 +1,10 @@
 /**
- * The caches and shortcuts behind repos.compare, pulls.getDiff and repos.commit (issue #8
- * performance, docs/performance.md "Diffs"): answers are cached per pair of commit ids, so a
- * push (a branch at a new id, a pull request row with a new head) must change the answer, first
- * page and `paths` pages alike; refs are resolved in one process; the pull request's own ids are
- * trusted until git fails, and then a missing commit is still CONFLICT naming it.
+ * The caches and shortcuts behind repos.compare, pulls.getDiff and repos.commit
+ * (docs/performance.md "Diffs"; docs/pulls.md "Git processes and caches"): answers are cached per
+ * pair of commit ids, so a push (a branch at a new id, a pull request row with a new head) must
+ * change the answer, first page and `paths` pages alike; refs are resolved in one process; the pull
+ * request's own ids are trusted until git fails, and then a missing commit is still CONFLICT naming
+ * it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
@@ -11,9 +12,17 @@ import { getDb } from "@/server/db";
 import { gitEnv } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommits } from "@/server/git/repository";
-import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, threeDotCached, warmThreeDot, type DiffLimits } from "@/server/git/diff";
+import {
+  DIFF_ARGS,
+  DiffParser,
+  diffThreeDot,
+  diffTrees,
+  threeDotCached,
+  warmThreeDot,
+  type DiffLimits,
+} from "@/server/git/diff";
 import { listRangeCommits, mergeBase } from "@/server/git/commits";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { warmPullDiff } from "@/server/services/diff";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";

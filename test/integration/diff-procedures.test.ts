@@ -1,14 +1,15 @@
 /**
  * repos.commit, repos.compare, repos.commitCount, repos.commits' cursor and pulls.getDiff /
- * pulls.getCommits (issue #8) through the real router: real repositories, the real authorization
- * (a private repository answers NOT_FOUND to strangers), inputs refused with 400s.
+ * pulls.getCommits (docs/pulls.md "Procedures") through the real router: real repositories, the
+ * real authorization (a private repository answers NOT_FOUND to strangers), inputs refused with
+ * 400s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { getDb } from "@/server/db";
 import { gitEnv } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
 

@@ -1,8 +1,8 @@
 /**
- * The diff model (server/git/diff.ts, issue #8) against `git diff` itself on real repositories:
- * renames, copies, binary files, mode changes, missing final newlines, empty files, CRLF,
- * unicode and space-containing paths, submodules, deletions, additions, truncation, path filters,
- * three-dot ranges and range commits.
+ * The diff model (server/git/diff.ts; docs/pulls.md "Diff") against `git diff` itself on real
+ * repositories: renames, copies, binary files, mode changes, missing final newlines, empty files,
+ * CRLF, unicode and space-containing paths, submodules, deletions, additions, truncation, path
+ * filters, three-dot ranges and range commits.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffCommit, diffThreeDot, diffTrees, emptyTreeFor, type Diff, type DiffFile } from "@/server/git/diff";

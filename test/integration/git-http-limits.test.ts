@@ -1,5 +1,5 @@
 /**
- * Git smart HTTP limits and options (issue #6 items 7, 18, 23), end to end with the real git
+ * Git smart HTTP limits and options (docs/git-http.md "Limits"), end to end with the real git
  * CLI and raw HTTP against handleGitHttp on startServer: the 32 MiB cap on decompressed
  * upload-pack bodies (413), git stopped when the client leaves (upload and response phases),
  * lazy start and the upload idle timeout (408), the global and per-client process caps (FIFO
@@ -18,7 +18,7 @@ import { handleGitHttp } from "@/server/http/git/smart-http";
 import { pktLine } from "@/server/git/pkt-line";
 import { gitHttpStats } from "@/server/http/git/process-gate";
 import { DEFAULT_GIT_HTTP_LIMITS, resetGitHttpLimits, setGitHttpLimits } from "@/server/http/git/http-limits";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { gitClient, type GitRun } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 

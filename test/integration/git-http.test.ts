@@ -14,8 +14,8 @@ import { getDb } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { handleGitHttp } from "@/server/http/git/smart-http";
 import { pktLine } from "@/server/git/pkt-line";
-import { revokeToken, createToken } from "@/server/services/tokens";
-import type { Profile } from "@/server/services/users";
+import { revokeToken, createToken } from "@/server/services/tokens/manage-tokens";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 import { gitClient, type GitRun } from "../fixtures/clients";
 

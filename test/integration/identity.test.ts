@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { resolveActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
-import { signUp, authenticate } from "@/server/services/users";
+import { authenticate } from "@/server/services/users/sign-in";
+import { signUp } from "@/server/services/users/sign-up";
 import { callerFor, actorOf, makeToken, makeUser, serviceToken } from "../helpers";
 import { outcome } from "../procedures";
 

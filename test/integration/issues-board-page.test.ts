@@ -1,7 +1,7 @@
 /**
- * The paged board (issue #7): issues.board (every column's first page with exact counts and
- * estimate sums) and issues.boardColumn (a column's next page by keyset cursor), through the
- * real router. Paging a column to its end gives exactly listGroupedByStatus's column.
+ * The paged board (docs/issues.md "Board"): issues.board (every column's first page with exact
+ * counts and estimate sums) and issues.boardColumn (a column's next page by keyset cursor), through
+ * the real router. Paging a column to its end gives exactly listGroupedByStatus's column.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_STATUSES } from "@/lib/issues/model";

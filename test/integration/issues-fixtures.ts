@@ -1,6 +1,6 @@
 /** Fixtures for the issue tracker tests: a repository with an owner, a writer, a reader and a stranger. */
 import { TRPCError } from "@trpc/server";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 
 export type Caller = Awaited<ReturnType<typeof callerFor>>;

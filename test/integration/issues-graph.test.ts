@@ -72,7 +72,7 @@ describe("relations", () => {
     const rel = await w.as.writer.issues.addRelation({ repoId: r, sourceNumber: x.number, targetNumber: y.number, type: "blocks" });
     expect(rel.blocking).toEqual([y.number]);
     expect(await last(x.number)).toMatchObject({ action: "relation_added", field: "blocks", newValue: String(y.number) });
-    // the target's timeline shows it too, from its side (issue #7: both timelines)
+    // the target's timeline shows it too, from its side (both timelines)
     expect(await last(y.number)).toMatchObject({ action: "relation_added", field: "blocked_by", newValue: String(x.number) });
     await w.as.writer.issues.addRelation({ repoId: r, sourceNumber: x.number, targetNumber: z.number, type: "relates_to" });
     await w.as.writer.issues.addRelation({ repoId: r, sourceNumber: z.number, targetNumber: y.number, type: "duplicates" });

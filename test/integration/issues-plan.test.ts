@@ -1,7 +1,8 @@
 /**
- * SQLite query plans of the issue list statement (issue #7 performance). SQLite's statistics
- * count every NULL parentId as one value, so in a repository without sub-issues the planner took
- * Issue_parentId_idx for useless and counted each listed row's sub-issues with a full table scan.
+ * SQLite query plans of the issue list statement (docs/issues.md "Performance"). SQLite's
+ * statistics count every NULL parentId as one value, so in a repository without sub-issues the
+ * planner can take Issue_parentId_idx for useless and count each listed row's sub-issues with a
+ * full table scan.
  * This checks, on its own SQLite file with the real migrations and statistics gathered as at
  * server start (PRAGMA optimize in migrateSqlite), that every lookup of a listed row's children,
  * labels and closer goes through an index. (SQLite-only by nature: it reads SQLite's plan; it

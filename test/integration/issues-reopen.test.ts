@@ -1,5 +1,6 @@
 /**
- * issues.reopen returns an issue to the status it had before it was closed (issue #7), not always
+ * issues.reopen returns an issue to the status it had before it was closed (docs/issues.md
+ * "Statuses, categories and state"), not always
  * to backlog; the move is in the activity log. Through the real router (callerFor).
  */
 import { beforeAll, describe, expect, it } from "vitest";

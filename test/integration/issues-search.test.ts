@@ -1,6 +1,6 @@
 /**
  * issues.list / issues.counts `q` (GitHub-style search, full-text over title and body), `author`
- * and `sort` (issue #7; docs/issues.md "Search"), and `closedBy` in lists. Runs on SQLite (FTS5)
+ * and `sort` (docs/issues.md "Search"), and `closedBy` in lists. Runs on SQLite (FTS5)
  * and, with TEST_DATABASE_URL, on PostgreSQL (tsvector + GIN).
  */
 import { describe, expect, it } from "vitest";

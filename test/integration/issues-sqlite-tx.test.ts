@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { createLabel, listLabels } from "@/server/services/issues";
+import { createLabel, listLabels } from "@/server/services/issues/labels";
 import { issueWorld, type IssueWorld } from "./issues-fixtures";
 
 let w: IssueWorld;

@@ -1,5 +1,5 @@
 /**
- * issues.list `titleSearch` (extension for the issue page's pickers, issue #7): title contains the
+ * issues.list `titleSearch` (extension for the issue page's pickers): title contains the
  * text (case-insensitive, `%`/`_` literal) or the number is it; readers may search, strangers of a
  * private repository get NOT_FOUND, bad input is BAD_REQUEST. Runs on SQLite and PostgreSQL.
  */

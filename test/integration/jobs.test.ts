@@ -1,9 +1,9 @@
 /**
- * Issue #8 "Job queue": server/jobs on the database of this run (SQLite, or PostgreSQL with
- * TEST_DATABASE_URL). Jobs run, failed runs retry with backoff, jobs outlive a restart of the
- * worker and of the store's connections, singleton keys dedupe waiting jobs, and two processes
- * on one database never run one job twice. Completion is polled with generous limits; nothing
- * here asserts a duration.
+ * Background jobs (docs/architecture.md "Background jobs"): server/jobs on the database of this run
+ * (SQLite, or PostgreSQL with TEST_DATABASE_URL). Jobs run, failed runs retry with backoff, jobs
+ * outlive a restart of the worker and of the store's connections, singleton keys dedupe waiting
+ * jobs, and two processes on one database never run one job twice. Completion is polled with
+ * generous limits; nothing here asserts a duration.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";

@@ -1,5 +1,6 @@
 /**
- * Issue #6 items 9 and 11: no 500s for bad input, and nothing internal in any answer.
+ * No 500s for bad input, and nothing internal in any answer (docs/api.md "Errors: no 500 for bad
+ * input, nothing internal in an answer").
  *   - every string field of every procedure (and of the REST token body and sign-up) refuses
  *     lone surrogates and NUL at the edge; no `z.string(` bypasses the helper;
  *   - a real internal error (a repository whose git directory vanished) answers
@@ -11,10 +12,11 @@
 import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Profile } from "@/server/services/users";
-import { authenticate, signUpInput } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
+import { authenticate } from "@/server/services/users/sign-in";
+import { signUpInput } from "@/server/services/users/sign-up";
 import { getDb } from "@/server/db";
-import { createTokenInput } from "@/server/services/tokens";
+import { createTokenInput } from "@/server/services/tokens/manage-tokens";
 import { repoGitDir } from "@/server/git/paths";
 import { errorResponse } from "@/server/http/respond";
 import { handleGitHttp } from "@/server/http/git/smart-http";

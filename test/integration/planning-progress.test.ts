@@ -1,11 +1,11 @@
 /**
- * Projects and cycles pages' data (issue #7): projects.list and cycles.list carry exact issue
- * counts {total, open, done, canceled} from one GROUP BY query, cycles.list the timing
+ * Projects and cycles pages' data (docs/ui.md "Pages"): projects.list and cycles.list carry exact
+ * issue counts {total, open, done, canceled} from one GROUP BY query, cycles.list the timing
  * (upcoming / current / past), projects.get one project. Authorization follows the repository.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Profile } from "@/server/services/users";
-import { cycleTiming } from "@/server/services/cycles";
+import type { Profile } from "@/server/services/users/profile";
+import { cycleTiming } from "@/server/services/cycles/cycles";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { outcome } from "../procedures";
 

@@ -1,14 +1,14 @@
 /**
- * Live updates of a pull request page (issue #9): GET /api/pulls/<id>/events over real HTTP —
- * authorization like the page, notices from the services after their commit, clean close, no
- * leaked listeners; and the Redis bus shared by two processes.
+ * Live updates of a pull request page (docs/pulls.md "Live updates"): GET /api/pulls/<id>/events
+ * over real HTTP — authorization like the page, notices from the services after their commit, clean
+ * close, no leaked listeners; and the Redis bus shared by two processes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeBus, listenerCount, publish, pullChannel, subscribe, subscribed } from "@/server/events/bus";
 import { MAX_STREAMS_PER_USER, openStreamCount } from "@/server/http/pull-events";
 import { makeToken } from "../helpers";
 import { getDb } from "@/server/db";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { recordPullEvent } from "@/server/services/pulls/events";
 import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
@@ -122,7 +122,7 @@ describe("GET /api/pulls/<id>/events", () => {
     await owner.as.pulls.reopen({ prId });
     await a.next("reopened");
 
-    // review collaboration (issue #9): a comment and a review reach the other page
+    // review collaboration: a comment and a review reach the other page
     await writer.as.pulls.addComment({ prId, body: "Looks right" });
     expect((await a.next("comment")).data).toMatchObject({ actorId: writer.user.id });
     await owner.as.pulls.addReview({ prId, state: "approved", commitSha: sha });

@@ -1,5 +1,5 @@
 /**
- * The AI review job (issue #10 "AI review job"; spec pulls.getAIReview, pulls.triggerAIReview,
+ * The AI review job (spec pulls.getAIReview, pulls.triggerAIReview,
  * Events 2; docs/ai.md "AI review"), through the real router, real git and the real job queue
  * (SQLite's own queue, pg-boss with TEST_DATABASE_URL): a non-draft pull request is reviewed
  * after creation, findings become inline threads of the bot, drafts wait until ready, re-runs,
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { startJobWorker, stopJobWorker } from "@/server/jobs";
 import { registerJobHandlers } from "@/server/jobs/handlers";
-import { authenticate } from "@/server/services/users";
+import { authenticate } from "@/server/services/users/sign-in";
 import { MAX_ATTEMPTS, runAiReview } from "@/server/services/pulls/run-ai-review";
 import { AI_BOT_USERNAME } from "@/server/services/pulls/ai-bot";
 import { callerFor } from "../helpers";

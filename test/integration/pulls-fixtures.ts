@@ -1,12 +1,12 @@
 /**
  * Fixtures for the pull request tests: a svc server with git smart HTTP, users with tokens, and
- * local work trees that push to it with the real git CLI (so recordPush runs as in production).
+ * local work trees that push to it with the real git CLI (so recordBranchUpdates runs as in production).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { handleGitHttp } from "@/server/http/git/smart-http";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { gitClient } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 

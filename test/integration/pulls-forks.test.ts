@@ -1,6 +1,6 @@
 /**
- * Forks (issue #8 "Forks"): repos.fork shares objects through alternates and copies branches and
- * tags; repos.get shows parent and forkCount; a pull request from a fork (create, push update,
+ * Forks (docs/pulls.md "Forks"): repos.fork shares objects through alternates and copies branches
+ * and tags; repos.get shows parent and forkCount; a pull request from a fork (create, push update,
  * refs/pull/N/head in the target); deleting the parent leaves a working fork.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

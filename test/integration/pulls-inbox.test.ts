@@ -1,14 +1,14 @@
 /**
- * The pull request inbox (issue #9): inboxAwaitingReview, inboxMyPrs, inboxParticipated and
- * inboxSummary across repositories, through the real router. Rows (pull requests, review
- * requests, reviews, comments) are made with Prisma: those procedures belong to another part.
- * Readability is re-checked in the SQL (a removed collaborator loses the repository's pull
- * requests at once); each list is ONE statement (Prisma's query events plus the read path's).
+ * The pull request inbox (docs/pulls.md "Inbox"): inboxAwaitingReview, inboxMyPrs,
+ * inboxParticipated and inboxSummary across repositories, through the real router. Rows (pull
+ * requests, review requests, reviews, comments) are made with Prisma: those procedures belong to
+ * another part. Readability is re-checked in the SQL (a removed collaborator loses the repository's
+ * pull requests at once); each list is ONE statement (Prisma's query events plus the read path's).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/server/db";
 import { createCaller } from "@/server/api/root";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { countingDb, type CountingDb } from "./query-count";
 import { codeOf, type Caller } from "./issues-fixtures";

@@ -1,7 +1,7 @@
 /**
- * The pull request pages' extensions (issue #8): pulls.counts (per-state counts for the list tabs
- * and the repository header) and pulls.recentBranches (the "Compare & pull request" banner, from
- * reflog times) — through the real router on pushed repositories.
+ * The pull request pages' extensions (docs/pulls.md "Pages"): pulls.counts (per-state counts for
+ * the list tabs and the repository header) and pulls.recentBranches (the "Compare & pull request"
+ * banner, from reflog times) — through the real router on pushed repositories.
  */
 import { utimesSync } from "node:fs";
 import path from "node:path";

@@ -1,8 +1,9 @@
 /**
  * pulls.checkMergeability, pulls.merge and pulls.getConflicts through the real router on real
- * repositories (issue #8): reasons a pull request cannot merge, the cache, each strategy, what
- * happens after a merge (issues closed, restack, branch deletion), permissions, 20 concurrent
- * merges, a merge racing a push to the target.
+ * repositories (docs/pulls.md "Mergeability", "Merge strategies", "After a merge"): reasons a pull
+ * request cannot merge, the cache, each strategy, what happens after a merge (issues closed,
+ * restack, branch deletion), permissions, 20 concurrent merges, a merge racing a push to the
+ * target.
  */
 import { describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/server/db";

@@ -1,7 +1,8 @@
 /**
- * Pushes and pull requests (issue #8 "Pushes"): real `git push` over smart HTTP runs recordPush,
- * which moves open pull requests' heads (pushed / force_pushed), drops cached mergeability,
- * marks pull requests merged outside svc, and records deleted and restored source branches.
+ * Pushes and pull requests (docs/pulls.md "Pushes"): real `git push` over smart HTTP runs
+ * recordBranchUpdates, which moves open pull requests' heads (pushed / force_pushed), drops cached
+ * mergeability, marks pull requests merged outside svc, and records deleted and restored source
+ * branches.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";

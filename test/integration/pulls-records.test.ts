@@ -1,7 +1,7 @@
 /**
- * Pull request records (issue #8): create, list, get, update, close, reopen, timeline, the number
- * space shared with issues, refs/pull/N/head — through the real router on real pushed
- * repositories.
+ * Pull request records (docs/pulls.md "Records and timeline"): create, list, get, update, close,
+ * reopen, timeline, the number space shared with issues, refs/pull/N/head — through the real router
+ * on real pushed repositories.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";

@@ -1,7 +1,7 @@
 /**
  * After a push, the open pull requests it moved get their mergeability checked again by the
- * `pulls.refreshMergeability` job (issue #8 "Job queue"): the cache row for the new head appears
- * once the worker runs, without anyone calling checkMergeability.
+ * `pulls.refreshMergeability` job (docs/architecture.md "Background jobs"): the cache row for the
+ * new head appears once the worker runs, without anyone calling checkMergeability.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";

@@ -1,6 +1,6 @@
 /**
- * pulls.resolveConflicts through the real router on a real conflicting pull request (issue #10,
- * GitHub's web conflict editor): the merge commit of the target into the source (two parents,
+ * pulls.resolveConflicts through the real router on a real conflicting pull request (GitHub's web
+ * conflict editor): the merge commit of the target into the source (two parents,
  * the user as author), the pull request follows and becomes mergeable, and merges; refusals
  * commit nothing: the head moved (CAS), markers left, a file missing, a reader, a stranger of a
  * private repository (NOT_FOUND), a closed pull request.

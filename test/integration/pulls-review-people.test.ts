@@ -1,5 +1,5 @@
 /**
- * Pull request labels and reviewers (issue #9; docs/pulls.md "Review"): the repository's issue
+ * Pull request labels and reviewers (docs/pulls.md "Review"): the repository's issue
  * labels, review requests fulfilled by reviews, the reviewers list with latest states, and their
  * timeline events — through the real router on a real pushed repository.
  */

@@ -1,9 +1,10 @@
 /**
- * The review reads make a constant number of queries (no N+1; issue #9): counted with Prisma's
- * query event log on a second client over the same database plus the statements of the read
- * path (server/db/read.ts observeReads), calling the services directly, as issues-queries does.
- * A pull request with 1 thread, then with 120 threads of 3 replies across 12 files (some made on
- * an older head, so the outdated check runs git), pending comments of others, reviews.
+ * The review reads make a constant number of queries (no N+1; docs/performance.md "Review reads"):
+ * counted with Prisma's query event log on a second client over the same database plus the
+ * statements of the read path (server/db/read.ts observeReads), calling the services directly, as
+ * issues-queries does. A pull request with 1 thread, then with 120 threads of 3 replies across 12
+ * files (some made on an older head, so the outdated check runs git), pending comments of others,
+ * reviews.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/server/db";

@@ -1,7 +1,8 @@
 /**
- * Pull request review (issue #9): reviews, inline / multi-line / threaded / pending comments,
- * suggestions, resolve, edit and delete, outdated threads — through the real router on real
- * pushed repositories (docs/pulls.md "Review"). Labels and reviewers: pulls-review-people.test.ts.
+ * Pull request review (docs/pulls.md "Review"): reviews, inline / multi-line / threaded / pending
+ * comments, suggestions, resolve, edit and delete, outdated threads — through the real router on
+ * real pushed repositories (docs/pulls.md "Review"). Labels and reviewers:
+ * pulls-review-people.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";

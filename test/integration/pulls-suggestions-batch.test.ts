@@ -1,8 +1,8 @@
 /**
- * pulls.applySuggestions (issue #9, GitHub's "Commit suggestions"): several suggestions of one pull
- * request as ONE commit with every suggester as co-author; overlapping ranges, mixed pull requests
- * and any invalid member refused with nothing committed. And a source branch in a fork: only
- * those who can write the fork may apply.
+ * pulls.applySuggestions (GitHub's "Commit suggestions"; docs/pulls.md "Suggestions"): several
+ * suggestions of one pull request as ONE commit with every suggester as co-author; overlapping
+ * ranges, mixed pull requests and any invalid member refused with nothing committed. And a source
+ * branch in a fork: only those who can write the fork may apply.
  */
 import { describe, expect, it } from "vitest";
 import { repoGitDir } from "@/server/git/paths";

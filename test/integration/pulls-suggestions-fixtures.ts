@@ -1,7 +1,7 @@
 /**
- * Fixtures for the suggestion tests (issue #9): a repository with real git history pushed into
- * svc's bare repository, pull request rows and suggestion comments made directly with Prisma
- * (the comment procedures belong to another part).
+ * Fixtures for the suggestion tests (docs/pulls.md "Suggestions"): a repository with real git
+ * history pushed into svc's bare repository, pull request rows and suggestion comments made
+ * directly with Prisma (the comment procedures belong to another part).
  */
 import { getDb, type Db } from "@/server/db";
 import { repoGitDir } from "@/server/git/paths";

@@ -1,9 +1,9 @@
 /**
- * pulls.applySuggestion through the real router on real repositories (issue #9): the commit equals
- * what the git CLI makes for the same edit (trees compared), CRLF and "no newline at end of file"
- * kept, the pull request follows (headSha, refs/pull/N/head, "pushed" event), the thread is
- * resolved; every refusal leaves the branch untouched; two concurrent applies on the same lines:
- * one wins, the other fails cleanly.
+ * pulls.applySuggestion through the real router on real repositories (docs/pulls.md "Suggestions"):
+ * the commit equals what the git CLI makes for the same edit (trees compared), CRLF and "no newline
+ * at end of file" kept, the pull request follows (headSha, refs/pull/N/head, "pushed" event), the
+ * thread is resolved; every refusal leaves the branch untouched; two concurrent applies on the same
+ * lines: one wins, the other fails cleanly.
  */
 import { describe, expect, it } from "vitest";
 import { readRef } from "@/server/git/pull-refs";

@@ -1,5 +1,6 @@
 /**
- * Push policy end to end (issue #6 items 16 and 17): the real git CLI pushes through
+ * Push policy end to end (docs/git-http.md "Refused pushes: ref names and push protection
+ * (pre-receive)"): the real git CLI pushes through
  * startServer + handleGitHttp; receive-pack runs svc's pre-receive hook, which asks this
  * process over its socket. Refused ref names, push protection for live tokens and private key
  * blocks (and `-o allow-secret`), look-alike tokens, legacy tokens, and the hook failing closed.
@@ -17,8 +18,9 @@ import { checkPush } from "@/server/services/repos/push-policy";
 import { handleGitHttp } from "@/server/http/git/smart-http";
 import { repoGitDir } from "@/server/git/paths";
 import { hashToken, randomBase62 } from "@/server/services/tokens/token-format";
-import { isLiveToken, revokeToken, verifyPersonalAccessToken } from "@/server/services/tokens";
-import type { Profile } from "@/server/services/users";
+import { revokeToken } from "@/server/services/tokens/manage-tokens";
+import { isLiveToken, verifyPersonalAccessToken } from "@/server/services/tokens/verify-token";
+import type { Profile } from "@/server/services/users/profile";
 import { gitClient, type GitRun } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { getDb } from "@/server/db";
-import { authenticate } from "@/server/services/users";
+import { authenticate } from "@/server/services/users/sign-in";
 import { LIMITS, closeRateLimits, consume } from "@/server/rate-limit";
 import { makeUser } from "../helpers";
 

@@ -1,19 +1,20 @@
 /**
- * Issue #6 item 8: rate limits that strangers cannot abuse — sign-in per (address, account), per
- * address and per account from new addresses, consumed before the password check; a dummy hash
- * for unknown users; sign-ups per address; issue, comment and token creation per user; the
- * per-issue and per-repository label caps; case-insensitive emails. Real SQLite (or PostgreSQL),
- * real argon2, the real router and HTTP. Every test uses its own made-up client addresses, so
- * tests do not share counts.
+ * Rate limits that strangers cannot abuse (docs/api.md "Rate limits") — sign-in per (address,
+ * account), per address and per account from new addresses, consumed before the password check; a
+ * dummy hash for unknown users; sign-ups per address; issue, comment and token creation per user;
+ * the per-issue and per-repository label caps; case-insensitive emails. Real SQLite (or
+ * PostgreSQL), real argon2, the real router and HTTP. Every test uses its own made-up client
+ * addresses, so tests do not share counts.
  */
 import { describe, expect, it, vi } from "vitest";
 import { randomInt, randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import * as argon2 from "@node-rs/argon2";
 import { getDb } from "@/server/db";
-import { authenticate, signUp } from "@/server/services/users";
-import { createToken } from "@/server/services/tokens";
-import { MAX_LABELS_PER_ISSUE, MAX_LABELS_PER_REPO } from "@/server/services/issues";
+import { authenticate } from "@/server/services/users/sign-in";
+import { signUp } from "@/server/services/users/sign-up";
+import { createToken } from "@/server/services/tokens/manage-tokens";
+import { MAX_LABELS_PER_ISSUE, MAX_LABELS_PER_REPO } from "@/server/services/issues/labels";
 import { LIMITS, addressKey, reset } from "@/server/rate-limit";
 import { contextFor } from "@/server/api/trpc";
 import { createCaller } from "@/server/api/root";

@@ -1,14 +1,14 @@
 /**
- * repos.files (the file finder) and repos.tags (the branch switcher's Tags tab), issue #7:
- * real bare repositories built with git plumbing, called through the tRPC caller with the real
- * authorization. Private repositories answer NOT_FOUND to strangers and anonymous callers; the
+ * repos.files (the file finder) and repos.tags (the branch switcher's Tags tab; docs/ui.md "Code
+ * view"): real bare repositories built with git plumbing, called through the tRPC caller with the
+ * real authorization. Private repositories answer NOT_FOUND to strangers and anonymous callers; the
  * path listing stops at its cap (50,000 paths) and says so.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitText } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { MAX_LISTED_PATHS, listPaths } from "@/server/git/listing";
-import type { Profile } from "@/server/services/users";
+import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { hashBytes } from "../big-blob";
 

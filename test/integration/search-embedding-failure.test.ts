@@ -1,10 +1,10 @@
 /**
- * search.indexRepo with an embedding provider that is down (issue #10 "Semantic search";
- * docs/ai.md "Semantic search"): the job commits the lexical index and succeeds on its first run,
- * the failure is recorded on the index (ai.searchIndexStatus `embeddingError`), searches answer
- * lexically meanwhile (also when the provider goes down after the vectors were made), and a later
- * run embeds once the provider answers again. The server's provider comes from the environment
- * (OPENAI_BASE_URL + OPENAI_EMBEDDING_MODEL), first a closed local port, then the fake server.
+ * search.indexRepo with an embedding provider that is down (docs/ai.md "Semantic search"): the job
+ * commits the lexical index and succeeds on its first run, the failure is recorded on the index
+ * (ai.searchIndexStatus `embeddingError`), searches answer lexically meanwhile (also when the
+ * provider goes down after the vectors were made), and a later run embeds once the provider answers
+ * again. The server's provider comes from the environment (OPENAI_BASE_URL +
+ * OPENAI_EMBEDDING_MODEL), first a closed local port, then the fake server.
  */
 import net from "node:net";
 import { readFileSync } from "node:fs";

@@ -1,9 +1,9 @@
 /**
- * Semantic code search (issue #10): a real repository pushed over git smart HTTP is indexed per
- * blob, searched through the real router (ai.semanticSearch) by natural words, filtered by file
- * type and path glob; a push that changes one file re-chunks only that blob (through the
- * search.indexRepo job); a private repository is NOT_FOUND to strangers; the hybrid engine runs
- * through the real OpenAI provider code against the fake embeddings endpoint.
+ * Semantic code search (docs/ai.md "Semantic search"): a real repository pushed over git smart HTTP
+ * is indexed per blob, searched through the real router (ai.semanticSearch) by natural words,
+ * filtered by file type and path glob; a push that changes one file re-chunks only that blob
+ * (through the search.indexRepo job); a private repository is NOT_FOUND to strangers; the hybrid
+ * engine runs through the real OpenAI provider code against the fake embeddings endpoint.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

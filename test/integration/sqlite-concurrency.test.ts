@@ -1,10 +1,10 @@
 /**
- * Issue #7: concurrent writes from the web app wait their turn instead of failing with
+ * Concurrent writes from the web app wait their turn instead of failing with
  * "database is locked". 50 board moves and 50 comments at once over real HTTP, split between this
  * process's server and a second svc server process on the same database (test/fixtures/serve.ts;
  * as the CLI or a second server would be). On SQLite the two processes hold two connections to
- * one file: a transaction that read first and wrote later used to fail at once with SQLITE_BUSY
- * (BEGIN DEFERRED; busy_timeout does not help there) — server/db/serialized-sqlite.ts now starts
+ * one file: a transaction that read first and wrote later would fail at once with SQLITE_BUSY
+ * under BEGIN DEFERRED (busy_timeout does not help there), so server/db/serialized-sqlite.ts starts
  * every transaction with BEGIN IMMEDIATE. On PostgreSQL the same run simply passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

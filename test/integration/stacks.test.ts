@@ -1,5 +1,5 @@
 /**
- * Stacks (issue #8 "Stacks"): create, get, list, reorder, delete with their validation, and
+ * Stacks (docs/pulls.md "Stacks"): create, get, list, reorder, delete with their validation, and
  * pulls.get's `stack` with isCurrent — real branches pushed over git smart HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { getDb } from "@/server/db";
-import { createToken, listTokens, revokeToken, verifyPersonalAccessToken, findToken } from "@/server/services/tokens";
+import { createToken, listTokens, revokeToken, findToken } from "@/server/services/tokens/manage-tokens";
+import { verifyPersonalAccessToken } from "@/server/services/tokens/verify-token";
 import { makeUser, makeToken, serviceToken, startServer } from "../helpers";
 
 describe("token service", () => {

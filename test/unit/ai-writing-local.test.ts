@@ -1,8 +1,8 @@
 /**
- * The local engine's writing helpers (issue #10): conventional-commit parsing, categories from
- * types, paths and verbs, pull request descriptions per style (conventional and plain
- * histories, breaking changes, what the author wrote kept) and squash messages (styles,
- * co-authors deduplicated, the pull request's author left out).
+ * The local engine's writing helpers (docs/ai.md "Pull request descriptions", "Squash messages"):
+ * conventional-commit parsing, categories from types, paths and verbs, pull request descriptions
+ * per style (conventional and plain histories, breaking changes, what the author wrote kept) and
+ * squash messages (styles, co-authors deduplicated, the pull request's author left out).
  */
 import { describe, expect, it } from "vitest";
 import { branchWords, categorize, categoryOfPath, dominantScope, dominantType, parseCommitMessage } from "@/server/ai/local/conventional";

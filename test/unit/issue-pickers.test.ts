@@ -1,6 +1,6 @@
 /**
- * Pure helpers of the issue page's pickers (issue #7): the `@` mention trigger and matching
- * (components/issues/mention-textarea.tsx) and the due date calendar's date arithmetic
+ * Pure helpers of the issue page's pickers (docs/ui.md "Issues"): the `@` mention trigger and
+ * matching (components/issues/mention-textarea.tsx) and the due date calendar's date arithmetic
  * (components/issues/due-date-picker.tsx).
  */
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** The issue list's query state (components/issues/query-state.ts; issue #7). */
+/** The issue list's query state (components/issues/query-state.ts). */
 import { describe, expect, it } from "vitest";
 import {
   clearedQuery,

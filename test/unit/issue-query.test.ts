@@ -1,4 +1,4 @@
-/** parseIssueQuery / formatIssueQuery / searchPhrases (lib/issues/search-query.ts; issue #7). */
+/** parseIssueQuery / formatIssueQuery / searchPhrases (lib/issues/search-query.ts; docs/issues.md "Search"). */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { emptyFilters, formatIssueQuery, fts5Match, parseIssueQuery, searchPhrases, websearchText } from "@/lib/issues/search-query";

@@ -18,7 +18,7 @@ import {
   DEFAULT_STATUSES,
 } from "@/lib/issues/model";
 import { viewFilter, viewOrder } from "@/server/services/issues/views";
-import { listFilter } from "@/server/services/issues/issues";
+import { listFilter } from "@/server/services/issues/list-issues";
 import { issuesSql } from "@/server/services/issues/query";
 import { isoOf } from "@/server/db/raw";
 

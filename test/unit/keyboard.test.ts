@@ -1,7 +1,7 @@
 /**
- * Keyboard shortcuts and code-view helpers (issue #7): the sequence matcher (components/keyboard/
- * registry.ts), the repository read from a path, the file finder's fuzzy matching and the line
- * hash of the code view.
+ * Keyboard shortcuts and code-view helpers (docs/ui.md "Keyboard shortcuts"): the sequence matcher
+ * (components/keyboard/ registry.ts), the repository read from a path, the file finder's fuzzy
+ * matching and the line hash of the code view.
  */
 import { describe, expect, it } from "vitest";
 import { createMatcher, register, available, SEQUENCE_WINDOW_MS, type KeyPress, type Shortcut } from "@/components/keyboard/registry";

@@ -1,7 +1,8 @@
 /**
  * The shared Markdown renderer (components/markdown) and the unhighlighted large-file view
- * (lib/highlight/code.ts plainCodeHtml), issue #7: sanitized raw HTML with GitHub's
- * allowlist, heading ids + anchors, repository-relative links and images, one row per line.
+ * (lib/highlight/code.ts plainCodeHtml; docs/ui.md "Markdown"): sanitized raw HTML with
+ * GitHub's allowlist, heading ids + anchors, repository-relative links and images, one row per
+ * line.
  */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";

@@ -1,4 +1,4 @@
-/** Pure parts of the pull request records (issue #8): the list statement and ref names. */
+/** Pure parts of the pull request records (docs/pulls.md "Records and timeline"): the list statement and ref names. */
 import { describe, expect, it } from "vitest";
 import { pullsListSql } from "@/server/services/pulls/list-pull-requests";
 import { pullHeadRef } from "@/server/git/pull-refs";

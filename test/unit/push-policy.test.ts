@@ -1,5 +1,6 @@
 /**
- * The pure parts of the push policy (issue #6 items 16 and 17): push ref rules checked against
+ * The pure parts of the push policy (docs/git-http.md "Refused pushes: ref names and push
+ * protection (pre-receive)"): push ref rules checked against
  * the real `git check-ref-format`, the pre-receive input parser, git path unquoting, and the
  * secret detector on hand-made added lines.
  */

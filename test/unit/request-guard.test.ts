@@ -1,4 +1,4 @@
-/** scripts/request-guard.mjs: paths with malformed percent-escapes are refused before Next (issue #6 item 11). */
+/** scripts/request-guard.mjs: paths with malformed percent-escapes are refused before Next (docs/api.md "Errors"). */
 import { describe, expect, it } from "vitest";
 import { requestTargetProblem } from "@/scripts/request-guard.mjs";
 

@@ -1,5 +1,5 @@
 /**
- * `/<username>` (the profile page, issue #7) shares the top level of the URL space with svc's own
+ * `/<username>` (the profile page) shares the top level of the URL space with svc's own
  * routes: every top-level route folder of app/ must be a reserved username, so sign-up can never
  * create a user whose profile a route hides (or the other way round).
  */

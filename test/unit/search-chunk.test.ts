@@ -1,5 +1,5 @@
 /**
- * The semantic index's chunker (issue #10 "Semantic search"): real sources from node_modules
+ * The semantic index's chunker (docs/ai.md "Index"): real sources from node_modules
  * (zod's TypeScript, ms's JavaScript) and a Python module are cut at syntax boundaries with
  * names; files without a grammar become blocks; identifier splitting feeds the search words.
  */

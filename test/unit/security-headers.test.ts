@@ -1,4 +1,7 @@
-/** Issue #6 item 14: the page CSP and that next.config.mjs sends the same headers as server/http/security-headers.ts. */
+/**
+ * The page CSP (docs/security.md "Security headers") and that next.config.mjs sends the same headers
+ * as server/http/security-headers.ts.
+ */
 import { describe, expect, it } from "vitest";
 import { API_CSP, SECURITY_HEADERS, newNonce, pageCsp } from "@/server/http/security-headers";
 // @ts-expect-error next.config.mjs is plain JavaScript (Next reads it as is); its shape is checked below

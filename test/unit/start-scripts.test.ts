@@ -1,4 +1,7 @@
-/** scripts/start.mjs and scripts/test.mjs: when to build, what to do without Chromium (issue #6 item 20). */
+/**
+ * scripts/start.mjs and scripts/test.mjs: when to build, what to do without Chromium
+ * (docs/architecture.md "How svc starts, finds its data and tests itself").
+ */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
- * The token checksum (issue #6 item 17): new tokens end in 6 base62 characters of the CRC32 of
- * the rest, so scanners can tell real tokens from look-alikes without a database; legacy tokens
- * (no checksum) are still recognised as possible tokens.
+ * The token checksum (docs/api.md "Token endpoints"): new tokens end in 6 base62 characters of the
+ * CRC32 of the rest, so scanners can tell real tokens from look-alikes without a database; legacy
+ * tokens (no checksum) are still recognised as possible tokens.
  */
 import { describe, expect, it } from "vitest";
 import zlib from "node:zlib";

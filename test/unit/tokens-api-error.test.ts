@@ -1,4 +1,4 @@
-/** The tokens page's error messages and expiry default (issue #7 item 2). */
+/** The tokens page's error messages and expiry default (docs/ui.md "Tokens page"). */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_EXPIRY, EXPIRY_OPTIONS, apiErrorMessage } from "@/components/tokens/api-error";
 

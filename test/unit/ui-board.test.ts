@@ -1,4 +1,4 @@
-/** The paged board's pure state (components/issues/board-model.ts, issue #7). */
+/** The paged board's pure state (components/issues/board-model.ts; docs/issues.md "Board"). */
 import { describe, expect, it } from "vitest";
 import {
   appendPage,

@@ -73,7 +73,7 @@ describe("highlightCode", () => {
     const { html, lang } = await highlightCode("export const a: number = 1;\nconst b = 2;\n", "typescript");
     expect(lang).toBe("typescript");
     expect(html).toContain('class="shiki shiki-themes github-light github-dark-default"');
-    // each token carries its light and dark colour; the page's color-scheme picks one (issue #7)
+    // each token carries its light and dark colour; the page's color-scheme picks one
     expect(html).toMatch(/<span style="color:light-dark\(#[0-9A-F]{6}, #[0-9A-F]{6}\)/i);
     expect(html).toContain('id="L1"');
     expect(html).toContain('id="L2"');
@@ -96,7 +96,8 @@ describe("safeCallbackUrl", () => {
     expect(safeCallbackUrl("https://evil.example")).toBe("/");
     expect(safeCallbackUrl(["/a"])).toBe("/");
     expect(safeCallbackUrl(undefined)).toBe("/");
-    // browsers drop tabs and newlines: "/\t/evil.example/" is "//evil.example/" (issue #6 item 13)
+    // browsers drop tabs and newlines: "/\t/evil.example/" is "//evil.example/" (docs/security.md
+    // "Redirects after sign-in")
     expect(safeCallbackUrl("/\t/evil.example/")).toBe("/");
     expect(safeCallbackUrl("/\n/evil.example")).toBe("/");
     expect(safeCallbackUrl("/\r\n/evil.example")).toBe("/");

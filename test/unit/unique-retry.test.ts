@@ -1,6 +1,7 @@
 /** server/db/unique-retry.ts: a check-then-insert transaction runs again after a unique violation, nothing else. */
 import { describe, expect, it } from "vitest";
-import { isUniqueViolation, retryOnUniqueViolation } from "@/server/db/unique-retry";
+import { isUniqueViolation } from "@/server/db/prisma-errors";
+import { retryOnUniqueViolation } from "@/server/db/unique-retry";
 
 const unique = () => Object.assign(new Error("Unique constraint failed on the fields: (`oid`)"), { code: "P2002" });
 

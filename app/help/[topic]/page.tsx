@@ -27,7 +27,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 /**
  * /help/<topic>: svc's own documentation (docs/<topic>.md), e.g. /help/agent for "Configuring a
- * model" that the agent page links to when no model is configured (issue #11). Unknown topics 404.
+ * model" that the agent page links to when no model is configured. Unknown topics 404.
  */
 export default async function HelpPage({ params }: { params: Params }) {
   const { topic } = await params;

@@ -8,7 +8,7 @@ import { PasswordForm, ProfileForm } from "@/components/settings/account-forms";
 
 export const metadata: Metadata = { title: "Account" };
 
-/** /settings/account (issue #7): profile (name, email), avatar preview, password. */
+/** /settings/account (docs/api.md "Accounts"): profile (name, email), avatar preview, password. */
 export default async function AccountPage() {
   const actor = await getCurrentActor();
   if (!actor) redirect("/signin?callbackUrl=%2Fsettings%2Faccount");

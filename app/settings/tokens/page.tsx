@@ -4,7 +4,7 @@ import { getCurrentActor } from "@/server/auth/session";
 import { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from "@/server/auth/scopes";
 import { TokensManager } from "@/components/tokens/tokens-manager";
 import { getDb } from "@/server/db";
-import { listTokens } from "@/server/services/tokens";
+import { listTokens } from "@/server/services/tokens/manage-tokens";
 
 export const metadata: Metadata = { title: "Access tokens" };
 

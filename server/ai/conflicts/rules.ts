@@ -1,6 +1,6 @@
 /**
- * The local engine's conflict resolution (issue #10 "suggestConflictResolution"; docs/ai.md
- * "Conflict resolution rules"). Input: `git merge-file --diff3` output (server/git/text-merge.ts),
+ * The local engine's conflict resolution (ai.suggestConflictResolution, spec "AI router";
+ * docs/ai.md). Input: `git merge-file --diff3` output (server/git/text-merge.ts),
  * cut into clean segments and conflict hunks {ours, base, theirs}. Each hunk gets the first rule
  * that applies:
  *

@@ -1,8 +1,8 @@
 /**
- * Line-level rules of the local engine (issue #10 "explainFileDiff"; docs/ai.md "Structural
- * diff"): the added and removed lines of a unified diff, concerns found on ADDED lines only
- * (debug statements, secrets, disabled or focused tests, TODO/FIXME, conflict markers), and the
- * impact of a change from its size and the kind of file. Concerns never quote a secret.
+ * Line-level rules of the local engine (ai.explainFileDiff, spec "AI router"; docs/ai.md): the
+ * added and removed lines of a unified diff, concerns found on ADDED lines only (debug statements,
+ * secrets, disabled or focused tests, TODO/FIXME, conflict markers), and the impact of a change
+ * from its size and the kind of file. Concerns never quote a secret.
  */
 import type { SyntaxLanguage } from "@/server/ai/syntax/parser";
 

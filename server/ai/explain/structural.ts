@@ -1,5 +1,5 @@
 /**
- * The structural diff of one file (issue #10 "explainFileDiff"; docs/ai.md "Structural diff"):
+ * The structural diff of one file (ai.explainFileDiff, spec "AI router"; docs/ai.md):
  * the outlines (server/ai/syntax/parser.ts) of the old and new version compared by identity
  * `kind + container + name`. A declaration present only in the new version is added, only in
  * the old one removed; present in both, it is changed when its text differs once whitespace is

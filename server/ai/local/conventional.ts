@@ -1,5 +1,5 @@
 /**
- * Commit messages read the way the local engine needs them (issue #10 "The local engine"):
+ * Commit messages read the way the local engine needs them (docs/ai.md "Pull request descriptions"):
  * Conventional Commits 1.0 headers (`type(scope)!: subject`), `BREAKING CHANGE:` footers, and
  * a change category for every commit — from its conventional type, else from the paths it
  * touched, else from the verb its subject starts with. Pure: strings in, values out.

@@ -1,5 +1,5 @@
 /**
- * The local engine's pull request description (issue #10 "generatePRDescription"): title, body,
+ * The local engine's pull request description (ai.generatePRDescription): title, body,
  * summary, categorised changes and breaking changes, from the commits between the branches and
  * the diff's file statistics. Pure: no git, no network. How it decides: docs/ai.md "Pull
  * request descriptions".

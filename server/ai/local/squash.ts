@@ -1,5 +1,5 @@
 /**
- * The local engine's squash commit message (issue #10 "summarizeForSquash"): a conventional
+ * The local engine's squash commit message (ai.summarizeForSquash): a conventional
  * (`type(scope): subject`) or simple title, a body listing the commits, and `Co-authored-by`
  * trailers for the commit authors other than the pull request's author. Pure. Rules:
  * docs/ai.md "Squash messages".

@@ -1,7 +1,7 @@
 /**
- * Syntax trees for AI features (issue #10): web-tree-sitter 0.25 with the grammars tree-sitter-wasms
- * ships (STACK-NOTES: 0.26+ cannot load them). One API for the diff explanation (structural diff)
- * and the semantic index (chunks at syntax boundaries):
+ * Syntax trees for AI features (docs/ai.md): web-tree-sitter 0.25 with the grammars
+ * tree-sitter-wasms ships (web-tree-sitter 0.26 and later cannot load them). One API for the diff
+ * explanation (structural diff) and the semantic index (chunks at syntax boundaries):
  *
  *   languageOf("src/a.ts")            → "typescript" | null (no grammar for that file)
  *   await parse(source, "typescript") → a tree-sitter Tree, or null when the grammar cannot load

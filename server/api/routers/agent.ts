@@ -1,5 +1,5 @@
 /**
- * agent router (issue #11; spec "Agent router"; docs/agent.md). Sessions are the caller's own, so
+ * agent router (spec "Agent router"; docs/agent.md). Sessions are the caller's own, so
  * the procedures that name a session or a change are user-tier rows and the services find the
  * session (`ownSession`: another user's session, or one in a repository the caller can no longer
  * read, is NOT_FOUND) and authorize its repository; approving also needs write permission there

@@ -1,8 +1,8 @@
 /**
- * ai router, part: chat about a repository's code (spec "AI router" ai.chat; issue #10; docs/ai.md
- * "Chat"). Read access (private → NOT_FOUND; token scope repo:read) and a signed-in caller, as
- * the writing helpers (a model call may spend the repository's key). 30 a minute per user
- * (server/api/procedure-limits.ts).
+ * ai router, part: chat about a repository's code (spec "AI router" ai.chat; docs/ai.md "Chat
+ * (`ai.chat`) and the Ask panel"). Read access (private → NOT_FOUND; token scope repo:read) and a
+ * signed-in caller, as the writing helpers (a model call may spend the repository's key). 30 a
+ * minute per user (server/api/procedure-limits.ts).
  */
 import { chatAboutCode, chatInput } from "@/server/services/ai/chat";
 import { repoProcedure, router } from "../trpc";

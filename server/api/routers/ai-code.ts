@@ -1,6 +1,6 @@
 /**
- * ai router, part: the code helpers (issue #10; spec "AI router" rows explainFileDiff and
- * suggestConflictResolution; docs/ai.md "Explaining a file's diff", "Conflict resolution").
+ * ai router, part: the code helpers (spec "AI router" rows explainFileDiff and
+ * suggestConflictResolution; docs/ai.md).
  * Read-level rows (server/api/access.ts): they read nothing but what the caller sends, in a
  * repository the caller can read (its AI engine and key). Every answer carries `engine`.
  */

@@ -1,5 +1,5 @@
 /**
- * The semantic search part of the ai router (issue #10; spec "AI router" ai.semanticSearch;
+ * The semantic search part of the ai router (spec "AI router" ai.semanticSearch;
  * docs/ai.md "Semantic search"). Read access: a private repository answers NOT_FOUND to others.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * ai router, part: the writing helpers (spec "AI router"; issue #10): generatePRDescription and
+ * ai router, part: the writing helpers (spec "AI router"; docs/ai.md): generatePRDescription and
  * summarizeForSquash. Read access to the repository (private → NOT_FOUND; token scope
  * repo:read) and a signed-in caller: a model call may spend the repository's provider key, so
  * anonymous visitors of a public repository are refused (UNAUTHORIZED). Rate limits apply by

@@ -1,5 +1,5 @@
 /**
- * The ai router (spec "AI router"; issue #10; docs/ai.md): one part per feature, merged here —
+ * The ai router (spec "AI router"; docs/ai.md): one part per feature, merged here —
  * ai-status (status), ai-writing (generatePRDescription, summarizeForSquash), ai-search
  * (semanticSearch, searchIndexStatus), ai-chat (chat), ai-code (explainFileDiff,
  * suggestConflictResolution).

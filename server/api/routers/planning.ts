@@ -1,14 +1,14 @@
 /**
- * projects and cycles routers (spec: "not shown"; minimal per issue #3 so the issue filters by
- * project and cycle are real). Write permission creates, read permission lists and reads; lists
- * carry exact issue counts (issue #7: projects and cycles pages).
+ * projects and cycles routers (spec: "not shown"; minimal so the issue filters by project and
+ * cycle are real: docs/issues.md "Projects and cycles"). Write permission creates, read permission
+ * lists and reads; lists carry exact issue counts for the projects and cycles pages.
  */
 import { z } from "zod";
 import { line } from "@/server/validation/strings";
 import { uuid } from "@/server/validation/ids";
 import { router, repoProcedure } from "../trpc";
-import { createProject, getProject, listProjects } from "@/server/services/projects";
-import { createCycle, listCycles } from "@/server/services/cycles";
+import { createProject, getProject, listProjects } from "@/server/services/projects/projects";
+import { createCycle, listCycles } from "@/server/services/cycles/cycles";
 import { addIssueTo, removeIssueFrom } from "@/server/services/projects/assign";
 import { issueNumber } from "@/server/services/issues/schemas";
 
@@ -29,17 +29,17 @@ export const projectsRouter = router({
   create: repoProcedure
     .input(z.object({ name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters") }))
     .mutation(({ ctx, input }) => createProject(ctx.db, ctx.repo, input.name)),
-  /** {repoId} → projects by name, each with issues {total, open, done, canceled} (issue #7 extension). */
+  /** {repoId} → projects by name, each with issues {total, open, done, canceled} (extension). */
   list: repoProcedure.query(({ ctx }) => listProjects(ctx.db, ctx.repo)),
-  /** Extension (issue #7): {repoId, projectId} → the project with its issue counts. NOT_FOUND. */
+  /** Extension: {repoId, projectId} → the project with its issue counts. NOT_FOUND. */
   get: repoProcedure
     .input(z.object({ projectId: uuid("projectId") }))
     .query(({ ctx, input }) => getProject(ctx.db, ctx.repo, input.projectId)),
-  /** Extension (issue #7): {repoId, projectId, number} → the issue, now in the project (moved from another). NOT_FOUND. */
+  /** Extension: {repoId, projectId, number} → the issue, now in the project (moved from another). NOT_FOUND. */
   addIssue: repoProcedure
     .input(z.object({ projectId: uuid("projectId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "project", input.projectId, input.number)),
-  /** Extension (issue #7): {repoId, projectId, number} → the issue, out of the project (a no-op if it was not in it). NOT_FOUND. */
+  /** Extension: {repoId, projectId, number} → the issue, out of the project (a no-op if it was not in it). NOT_FOUND. */
   removeIssue: repoProcedure
     .input(z.object({ projectId: uuid("projectId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "project", input.projectId, input.number)),
@@ -62,13 +62,13 @@ export const cyclesRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => createCycle(ctx.db, ctx.repo, input)),
-  /** {repoId} → cycles by number, each with issues {total, open, done, canceled} and timing (upcoming|current|past) (issue #7 extension). */
+  /** {repoId} → cycles by number, each with issues {total, open, done, canceled} and timing (upcoming|current|past) (extension). */
   list: repoProcedure.query(({ ctx }) => listCycles(ctx.db, ctx.repo)),
-  /** Extension (issue #7): {repoId, cycleId, number} → the issue, now in the cycle (moved from another). NOT_FOUND. */
+  /** Extension: {repoId, cycleId, number} → the issue, now in the cycle (moved from another). NOT_FOUND. */
   addIssue: repoProcedure
     .input(z.object({ cycleId: uuid("cycleId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),
-  /** Extension (issue #7): {repoId, cycleId, number} → the issue, out of the cycle (a no-op if it was not in it). NOT_FOUND. */
+  /** Extension: {repoId, cycleId, number} → the issue, out of the cycle (a no-op if it was not in it). NOT_FOUND. */
   removeIssue: repoProcedure
     .input(z.object({ cycleId: uuid("cycleId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),

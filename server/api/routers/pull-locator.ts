@@ -6,11 +6,11 @@ import { PULL_HEAD_COLUMNS } from "@/server/services/pulls/list-comments";
 
 export const byPullId: RepoLocatorDef<"prId"> = { key: "prId", what: "pull request", repoIdOf: pullRepoId };
 
-/** A pull request comment's id (issue #9): its pull request's repository. */
+/** A pull request comment's id (docs/pulls.md "Review"): its pull request's repository. */
 export const byPullCommentId: RepoLocatorDef<"commentId"> = { key: "commentId", what: "comment", repoIdOf: pullCommentRepoId };
 
 /**
  * `byPullId` that also reads the pull request's PULL_HEAD_COLUMNS with the authorization query
- * (one statement; ctx.entity), for the hot comment reads (issue #9).
+ * (one statement; ctx.entity), for the hot comment reads (pulls.comments, pulls.getFileComments).
  */
 export const byPullIdWithHead: RepoLocatorDef<"prId"> = { ...byPullId, via: { table: "PullRequest", columns: PULL_HEAD_COLUMNS } };

@@ -1,6 +1,6 @@
 /**
- * pulls router, part: the AI review (spec pulls.getAIReview, pulls.triggerAIReview; issue #10
- * "AI review job"; docs/ai.md "AI review"). Access rows in server/api/access.ts.
+ * pulls router, part: the AI review (spec pulls.getAIReview, pulls.triggerAIReview;
+ * docs/ai.md "AI review"). Access rows in server/api/access.ts.
  */
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId } from "./pull-locator";

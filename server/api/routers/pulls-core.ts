@@ -1,6 +1,6 @@
 /**
- * pulls router, part: list, get, create, update, close, reopen, timeline (issue #8 — the pull
- * request records and their lifecycle; docs/pulls.md "Records and timeline"). Merged into
+ * pulls router, part: list, get, create, update, close, reopen, timeline (the pull request
+ * records and their lifecycle; docs/pulls.md "Records and timeline"). Merged into
  * `pulls` by server/api/routers/pulls.ts. Access rows: server/api/access.ts.
  */
 import { z } from "zod";

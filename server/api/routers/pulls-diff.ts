@@ -1,4 +1,4 @@
-/** pulls router, part: getDiff, getCommits (issue #8 — the diff model owner). Merged into `pulls` by server/api/routers/pulls.ts. */
+/** pulls router, part: getDiff, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
 import { z } from "zod";
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId } from "./pull-locator";

@@ -1,5 +1,5 @@
 /**
- * pulls router, part: the inbox across repositories (issue #9; docs/pulls.md "Inbox"). User-tier
+ * pulls router, part: the inbox across repositories (docs/pulls.md "Inbox"). User-tier
  * rows (repo:read); each statement checks readability of every repository itself.
  */
 import { router, authedProcedure } from "../trpc";

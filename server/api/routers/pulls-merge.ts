@@ -1,5 +1,5 @@
 /**
- * pulls router, part: checkMergeability, merge, getConflicts (issue #8 — the merge engine;
+ * pulls router, part: checkMergeability, merge, getConflicts (the merge engine;
  * docs/pulls.md "Mergeability", "Merge strategies", "After a merge", "Conflicts"). Merged into
  * `pulls` by server/api/routers/pulls.ts. Levels: server/api/access.ts.
  */

@@ -1,6 +1,6 @@
 /**
- * pulls router, part: resolving conflicts in the browser (issue #10, GitHub's web conflict
- * editor; docs/pulls.md "Resolving conflicts"). A read-level row with scope repo:write, as
+ * pulls router, part: resolving conflicts in the browser (GitHub's web conflict editor;
+ * docs/pulls.md "Conflicts"). A read-level row with scope repo:write, as
  * applySuggestion: the service needs write permission on the repository holding the source
  * branch (a fork for cross-repository pull requests).
  */

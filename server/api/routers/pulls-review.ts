@@ -1,6 +1,6 @@
 /**
  * pulls router, part: reviews, comments and threads, suggestions (adding), labels and reviewers
- * (issue #9; docs/pulls.md "Review"). Merged into `pulls` by server/api/routers/pulls.ts. Access
+ * (docs/pulls.md "Review"). Merged into `pulls` by server/api/routers/pulls.ts. Access
  * rows: server/api/access.ts (mutations need a repo:write token even where a reader may act).
  */
 import { router, repoProcedureBy } from "../trpc";

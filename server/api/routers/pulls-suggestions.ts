@@ -1,5 +1,5 @@
 /**
- * pulls router, part: applying review suggestions (issue #9; docs/pulls.md "Suggestions").
+ * pulls router, part: applying review suggestions (docs/pulls.md "Suggestions").
  * applySuggestion is a read-level row located through the comment; the service then needs write
  * permission on the repository holding the source branch (a fork for cross-repository pull
  * requests), as GitHub lets whoever can push to the head branch commit suggestions.

@@ -1,4 +1,4 @@
-/** pulls router, part: the caller's "viewed" marks on the Files changed tab (extensions, issue #8). */
+/** pulls router, part: the caller's "viewed" marks on the Files changed tab (extensions; docs/pulls.md "Pages"). */
 import { z } from "zod";
 import { text } from "@/server/validation/strings";
 import { objectId } from "@/server/validation/ids";

@@ -1,5 +1,5 @@
 /**
- * repoAiKeys router (issue #10 "Providers and keys"; docs/ai.md "Repository keys"): a repository's
+ * repoAiKeys router (docs/ai.md "Repository keys (`repoAiKeys`)"): a repository's
  * own AI provider keys. Repository admin with a repo:admin token; responses are masked.
  */
 import { router, repoProcedure } from "../trpc";

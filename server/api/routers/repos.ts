@@ -7,7 +7,13 @@ import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
 import { objectId } from "@/server/validation/ids";
 import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProcedure, repoIdSchema } from "../trpc";
-import * as repos from "@/server/services/repos";
+import { listAssignees, listCollaborators, removeCollaborator, setCollaborator } from "@/server/services/repos/collaborators";
+import { createRepoInput, createRepository } from "@/server/services/repos/create-repository";
+import { deleteRepository } from "@/server/services/repos/delete-repository";
+import { listRepositories } from "@/server/services/repos/list-repositories";
+import { toRepoView } from "@/server/services/repos/repo-view";
+import { resolveRef } from "@/server/services/repos/resolve-ref";
+import { updateRepository } from "@/server/services/repos/update-repository";
 import { ROLES, authorizeRepo } from "@/server/services/repos/access";
 import { forkInfo, forkInput, forkNetwork, forkRepository } from "@/server/services/repos/fork";
 import * as git from "@/server/git/repository";
@@ -21,8 +27,8 @@ const pathInput = text("path").max(4096).optional();
 export const reposRouter = router({
   /** {name, description?, isPrivate?, defaultBranch? ("main")} → repository. CONFLICT if the name is taken. */
   create: authedProcedure
-    .input(repos.createRepoInput)
-    .mutation(async ({ ctx, input }) => repos.toRepoView(await repos.createRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
+    .input(createRepoInput)
+    .mutation(async ({ ctx, input }) => toRepoView(await createRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
 
   /** {owner?, member? (only those the caller owns or collaborates on), limit? (1–100, 30), offset?} → repositories visible to the caller. */
   list: publicProcedure
@@ -36,13 +42,11 @@ export const reposRouter = router({
         })
         .default({ limit: 30, offset: 0 }),
     )
-    .query(async ({ ctx, input }) =>
-      (await repos.listRepositories(ctx.db, ctx.actor, input)).map((r) => repos.toRepoView(r, ctx.publicUrl)),
-    ),
+    .query(async ({ ctx, input }) => (await listRepositories(ctx.db, ctx.actor, input)).map((r) => toRepoView(r, ctx.publicUrl))),
 
   /** {owner, name} → repository plus isEmpty (no commits yet), parent {id, owner, name} | null (a fork's, when readable) and forkCount. */
   get: repoByNameProcedure.query(async ({ ctx }) => ({
-    ...repos.toRepoView(ctx.repo, ctx.publicUrl),
+    ...toRepoView(ctx.repo, ctx.publicUrl),
     isEmpty: await git.isEmptyRepository(ctx.repo.gitDir),
     ...(await forkInfo(ctx.db, ctx.actor, ctx.repo.id)),
   })),
@@ -50,7 +54,7 @@ export const reposRouter = router({
   /** {repoId, name?} → the caller's new fork (read access to the parent, repo:write scope; docs/pulls.md "Forks"). */
   fork: authedProcedure
     .input(forkInput)
-    .mutation(async ({ ctx, input }) => repos.toRepoView(await forkRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
+    .mutation(async ({ ctx, input }) => toRepoView(await forkRepository(ctx.db, ctx.actor, input), ctx.publicUrl)),
 
   /** {repoId, description?, isPrivate?, defaultBranch?} → repository (admin). */
   update: repoProcedure
@@ -61,11 +65,11 @@ export const reposRouter = router({
         defaultBranch: line("defaultBranch").min(1).max(255).optional(),
       }),
     )
-    .mutation(async ({ ctx, input }) => repos.toRepoView(await repos.updateRepository(ctx.db, ctx.repo, input), ctx.publicUrl)),
+    .mutation(async ({ ctx, input }) => toRepoView(await updateRepository(ctx.db, ctx.repo, input), ctx.publicUrl)),
 
   /** {repoId} → {id}; removes the repository and its git data (admin). */
   delete: repoProcedure.mutation(async ({ ctx }) => {
-    await repos.deleteRepository(ctx.db, ctx.repo);
+    await deleteRepository(ctx.db, ctx.repo);
     return { id: ctx.repo.id };
   }),
 
@@ -76,13 +80,13 @@ export const reposRouter = router({
 
   /** {repoId, ref?, path? ("" = root)} → {ref, sha, path, entries: [{name, path, type, mode, sha, size}]} */
   tree: repoProcedure.input(z.object({ ref: refInput, path: pathInput })).query(async ({ ctx, input }) => {
-    const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
+    const { ref, sha } = await resolveRef(ctx.repo, input.ref);
     return { ref, sha, path: input.path ?? "", entries: await git.readTree(ctx.repo.gitDir, sha, input.path ?? "") };
   }),
 
   /** {repoId, ref?, path} → {ref, sha (commit), path, blobSha, size (bytes), isBinary, truncated, text} */
   blob: repoProcedure.input(z.object({ ref: refInput, path: text("path").min(1).max(4096) })).query(async ({ ctx, input }) => {
-    const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
+    const { ref, sha } = await resolveRef(ctx.repo, input.ref);
     const blob = await git.readBlob(ctx.repo.gitDir, sha, input.path);
     return {
       ref,
@@ -98,14 +102,15 @@ export const reposRouter = router({
 
   /**
    * {repoId, ref?} → {ref, sha, paths: string[], truncated}: every file path at the ref (the file
-   * finder, issue #7), capped at 50,000 paths / 8 MiB of git output (`truncated` then true).
+   * finder, docs/ui.md "Code view"), capped at 50,000 paths / 8 MiB of git output (`truncated` then
+   * true).
    */
   files: repoProcedure.input(z.object({ ref: refInput })).query(async ({ ctx, input }) => {
-    const { ref, sha } = await repos.resolveRef(ctx.repo, input.ref);
+    const { ref, sha } = await resolveRef(ctx.repo, input.ref);
     return { ref, sha, ...(await listPaths(ctx.repo.gitDir, sha)) };
   }),
 
-  /** {repoId, limit? (1–500, 100)} → {tags: [{name, sha (commit), date}], truncated}: newest first (issue #7). */
+  /** {repoId, limit? (1–500, 100)} → {tags: [{name, sha (commit), date}], truncated}: newest first (the branch switcher's Tags tab). */
   tags: repoProcedure
     .input(z.object({ limit: z.number().int().min(1).max(500).default(100) }))
     .query(async ({ ctx, input }) => listTags(ctx.repo.gitDir, input.limit)),
@@ -133,7 +138,7 @@ export const reposRouter = router({
         if (!after) throw new AppError("NOT_FOUND", `commit "${input.after}" not found`);
         return git.listCommits(ctx.repo.gitDir, after, { path: input.path, limit: input.limit, skip: input.offset + 1 });
       }
-      const { sha } = await repos.resolveRef(ctx.repo, input.ref);
+      const { sha } = await resolveRef(ctx.repo, input.ref);
       return git.listCommits(ctx.repo.gitDir, sha, { path: input.path, limit: input.limit, skip: input.offset });
     }),
 
@@ -176,19 +181,19 @@ export const reposRouter = router({
   commitCount: repoProcedure.input(z.object({ ref: refInput })).query(({ ctx, input }) => commitCount(ctx.repo, input.ref)),
 
   /** {repoId} → [{id, username, name}]: the owner and collaborators, who can be assigned issues (read). */
-  assignees: repoProcedure.query(({ ctx }) => repos.listAssignees(ctx.db, ctx.repo)),
+  assignees: repoProcedure.query(({ ctx }) => listAssignees(ctx.db, ctx.repo)),
 
   /** {repoId} → [{userId, username, name, role, createdAt}] (admin). */
-  collaborators: repoProcedure.query(({ ctx }) => repos.listCollaborators(ctx.db, ctx.repo)),
+  collaborators: repoProcedure.query(({ ctx }) => listCollaborators(ctx.db, ctx.repo)),
 
   /** {repoId, username, role (read|write|admin)} → collaborator; changes the role if present. */
   addCollaborator: repoProcedure
     .input(z.object({ username: line("username").min(1).max(39), role: z.enum(ROLES as [string, ...string[]]) }))
-    .mutation(({ ctx, input }) => repos.setCollaborator(ctx.db, ctx.repo, input.username, input.role as (typeof ROLES)[number])),
+    .mutation(({ ctx, input }) => setCollaborator(ctx.db, ctx.repo, input.username, input.role as (typeof ROLES)[number])),
 
   /** {repoId, username} → {removed: true}. NOT_FOUND when not a collaborator. */
   removeCollaborator: repoProcedure.input(z.object({ username: line("username").min(1).max(39) })).mutation(async ({ ctx, input }) => {
-    await repos.removeCollaborator(ctx.db, ctx.repo, input.username);
+    await removeCollaborator(ctx.db, ctx.repo, input.username);
     return { removed: true };
   }),
 });

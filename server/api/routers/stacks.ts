@@ -1,5 +1,5 @@
 /**
- * stacks router (issue #8, Graphite-style stacked branches): create, get, list, reorder, delete
+ * stacks router (Graphite-style stacked branches): create, get, list, reorder, delete
  * (docs/pulls.md "Stacks"). Mutations are write-level (server/api/access.ts).
  */
 import type { RepoLocatorDef } from "../trpc";

@@ -1,14 +1,16 @@
 /**
  * users router: sign up (public), public profiles (public), the caller's profile (scope user:read;
  * updateProfile user:write), password change (user:write, session or service token only, current
- * password required) and browser sessions (user:read / user:write; sessions only).
+ * password required) and browser sessions (user:read / user:write; sessions only). The
+ * extensions beyond the spec: docs/api.md "Accounts".
  */
 import { z } from "zod";
 import { uuid } from "@/server/validation/ids";
 import { router, publicProcedure, authedProcedure } from "../trpc";
 import { requireSession } from "@/server/auth/actor";
 import { listSessions, revokeAllSessions, revokeSession } from "@/server/services/users/sessions";
-import { getProfile, signUp, signUpInput } from "@/server/services/users";
+import { getProfile } from "@/server/services/users/profile";
+import { signUp, signUpInput } from "@/server/services/users/sign-up";
 import {
   changePassword,
   changePasswordInput,
@@ -22,14 +24,14 @@ import { clientAddress } from "@/server/http/client-address";
 export const usersRouter = router({
   /** {username, password, name?, email?} → {id, username, name, email}. BAD_REQUEST / CONFLICT / TOO_MANY_REQUESTS (per address). */
   signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(ctx.db, input, { address: clientAddress(ctx.headers) })),
-  /** Extension (issue #7): {username} → {id, username, name, createdAt} of any user (never the email). NOT_FOUND. */
+  /** Extension: {username} → {id, username, name, createdAt} of any user (never the email). NOT_FOUND. */
   profile: publicProcedure.input(profileInput).query(({ ctx, input }) => publicProfile(ctx.db, input.username)),
   /** → {id, username, name, email} of the caller. */
   me: authedProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.actor.user.id)),
-  /** Extension (issue #7): {name?, email?} ("" or null removes) → {id, username, name, email}. CONFLICT for an email in use. */
+  /** Extension: {name?, email?} ("" or null removes) → {id, username, name, email}. CONFLICT for an email in use. */
   updateProfile: authedProcedure.input(updateProfileInput).mutation(({ ctx, input }) => updateProfile(ctx.db, ctx.actor.user.id, input)),
   /**
-   * Extension (issue #7): {currentPassword, newPassword} → {changed: true, signedOut: n}; the
+   * Extension: {currentPassword, newPassword} → {changed: true, signedOut: n}; the
    * caller's other sessions end. Session or service token only. BAD_REQUEST for a wrong current
    * password (nothing changes) or a short new one; TOO_MANY_REQUESTS after 10 wrong ones in 15 min.
    */

@@ -18,6 +18,7 @@ import os from "node:os";
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "@/server/config";
+import type { Actor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { checkPush, type PushVerdict } from "@/server/services/repos/push-policy";
@@ -42,6 +43,9 @@ const KEY_TTL_MS = 24 * 3600_000;
 
 interface Push {
   gitDir: string;
+  /** The repository's id and the pusher, for the rules of services/repos/update-branch.ts (null: unknown). */
+  repoId: string | null;
+  actor: Actor | null;
   createdAt: number;
 }
 
@@ -98,6 +102,8 @@ async function answer(raw: string): Promise<PushVerdict> {
     input: typeof req.input === "string" ? req.input : "",
     pushOptions,
     quarantine: typeof req.quarantine === "string" && req.quarantine ? req.quarantine : null,
+    repoId: push.repoId,
+    actor: push.actor,
   });
 }
 
@@ -150,10 +156,15 @@ function listen(): Promise<string> {
  * The command-line options and environment that make `git receive-pack` for `gitDir` run the
  * push policy. For the ref advertisement (`advertise`) only push options are enabled
  * (`receive.advertisePushOptions`, git-config(1)), so clients may send `-o allow-secret`.
+ * `pusher`: the repository's id and the pushing actor, handed to the policy (null when unknown).
  * Errors: plain Error when the hook script is missing or the socket cannot be created (a
  * server fault; the push is not run unchecked).
  */
-export async function receivePackHook(gitDir: string, advertise: boolean): Promise<ReceivePackHook> {
+export async function receivePackHook(
+  gitDir: string,
+  advertise: boolean,
+  pusher: { repoId: string | null; actor: Actor | null } = { repoId: null, actor: null },
+): Promise<ReceivePackHook> {
   const base = ["-c", "receive.advertisePushOptions=true"];
   if (advertise) return { args: base, env: {}, release: () => {} };
   const dir = hooksPath();
@@ -161,7 +172,7 @@ export async function receivePackHook(gitDir: string, advertise: boolean): Promi
   const key = randomBytes(32).toString("hex");
   const now = Date.now();
   for (const [k, p] of pushes) if (now - p.createdAt > KEY_TTL_MS) pushes.delete(k);
-  pushes.set(key, { gitDir, createdAt: now });
+  pushes.set(key, { gitDir, repoId: pusher.repoId, actor: pusher.actor, createdAt: now });
   return {
     args: [...base, "-c", `core.hooksPath=${dir}`],
     // The hook is `#!/usr/bin/env node`: put this very Node first on its PATH.

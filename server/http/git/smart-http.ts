@@ -21,8 +21,7 @@ import { AppError, httpStatusOf } from "@/server/errors";
 import { hasScope } from "@/server/auth/scopes";
 import { resolveActor, type Actor } from "@/server/auth/actor";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
-import { recordPush } from "@/server/services/repos/push";
-import { ZERO_SHA } from "@/lib/sha";
+import { recordBranchUpdates } from "@/server/services/repos/update-branch";
 import { repoNameProblem, usernameProblem } from "@/lib/names";
 import { clientAddress } from "@/server/http/client-address";
 import { GIT_SERVICES as SERVICES, spawnPackService, type GitService } from "@/server/git/pack-service";
@@ -221,7 +220,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   let child: ChildProcessWithoutNullStreams;
   try {
     // receive-pack runs svc's pre-receive policy (ref names, push protection): push-hook.ts
-    const hook = service === "git-receive-pack" ? await receivePackHook(repo.gitDir, advertise) : null;
+    const hook = service === "git-receive-pack" ? await receivePackHook(repo.gitDir, advertise, { repoId: repo.id, actor }) : null;
     child = spawnPackService(service, repo.gitDir, {
       advertise,
       protocol: gitProtocol,
@@ -317,7 +316,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
       }
       return text(400, `git ${service.slice(4)} refused the request: ${detail}`);
     }
-    if (service === "git-receive-pack" && !advertise) await afterPush(repo, sniffer, actor?.user.id ?? null);
+    if (service === "git-receive-pack" && !advertise) await afterPush(repo, sniffer, actor);
     return new Response(prefix ? new Uint8Array(prefix) : null, { status: 200, headers });
   }
 
@@ -341,7 +340,7 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
             `git ${service} for ${repo.owner}/${repo.name} exited with ${code}: ${stderr.trim().split("\n").slice(-5).join(" | ")}`,
           );
         } else if (service === "git-receive-pack" && !advertise) {
-          await afterPush(repo, sniffer, actor?.user.id ?? null);
+          await afterPush(repo, sniffer, actor);
         }
         controller.close();
       } catch (e) {
@@ -358,18 +357,12 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
 }
 
 /** Post-push bookkeeping; a failure is logged, the push itself already succeeded. */
-async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, actorId: string | null): Promise<void> {
+async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, actor: Actor | null): Promise<void> {
   try {
     const commands = sniffer?.commands ?? [];
     const updates = await effectiveUpdates(repo.gitDir, commands);
     if (commands.length > 0 && updates.length === 0) return; // every ref was refused: nothing moved
-    await recordPush(
-      await getDb(),
-      repo.id,
-      repo.gitDir,
-      updates.map((u) => ({ ...u, oldSha: /^0+$/.test(u.oldSha) ? ZERO_SHA : u.oldSha })),
-      actorId,
-    );
+    await recordBranchUpdates(await getDb(), actor, repo, updates);
   } catch (e) {
     console.error(`recording the push to ${repo.owner}/${repo.name} failed`, e);
   }
@@ -391,7 +384,7 @@ async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, a
  * 400/403/404/405/408/413/415 with a plain-text message for malformed, stalled (no body byte for
  * 30 s) or oversized (upload-pack over 32 MiB after gunzip) requests; 503 + `Retry-After` when
  * too many git processes run (process-gate.ts; limits in http-limits.ts). Never creates a
- * repository. After a successful receive-pack, `recordPush` runs (services/repos/push.ts).
+ * repository. After a successful receive-pack, `recordBranchUpdates` runs (services/repos/update-branch.ts).
  */
 export async function handleGitHttp(req: Request, owner: string, repoWithoutDotGit: string, rest: string): Promise<Response> {
   try {

@@ -1,6 +1,6 @@
 /**
  * agent.approveChange {changeId}, agent.approveAllChanges {sessionId} and agent.rejectChange
- * {changeId, reason?} (issue #11; spec "Proposed file change" state table; docs/agent.md).
+ * {changeId, reason?} (spec "Proposed file change" state table; docs/agent.md).
  *
  * Approving commits on the session branch `agent/<short-id>` — created from the default branch at
  * the first approval, never the default branch itself — as the approving user (author and
@@ -14,19 +14,18 @@
  * path is still free; modify/delete — the file's blob is still `baseBlobSha`; in a batch, no earlier
  * change of the batch touched the same path or a folder/file around it. A change that does not
  * apply stays pending, with the reason in `reason`, and is reported `{success: false, path,
- * message}`. Order: checks → the commit object (unreferenced) → one transaction claiming the
- * changes (guarded on "still pending") and moving the branch by compare-and-swap from the tip the
- * checks read (created only if still absent); a lost race rolls back and reports failure, no ref
- * moved. Then the move is recorded as a push (pull requests from the branch follow).
+ * message}`. Order: checks → the commit object (unreferenced) → services/repos/update-branch.ts
+ * `updateBranch`: one transaction claiming the changes (guarded on "still pending") and moving the
+ * branch by compare-and-swap from the tip the checks read (created only if still absent); a lost
+ * race (CONFLICT) rolls back and is reported as each change's failure, no ref moved. Then the move
+ * is recorded as a push (pull requests from the branch follow).
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { commitFileChanges, type FileChange } from "@/server/git/edit-files";
-import { casDeleteRef, casUpdateRef } from "@/server/git/merge";
-import { recordPush } from "@/server/services/repos/push";
+import { updateBranch } from "@/server/services/repos/update-branch";
 import { ZERO_SHA } from "@/lib/sha";
-import { inTransaction } from "@/server/services/issues/core";
 import { identityOf } from "@/server/services/pulls/merge";
 import { AGENT_IDENTITY, ownChange, ownSession, type OwnSession } from "./model";
 import { normaliseAgentPath } from "./paths";
@@ -174,29 +173,29 @@ async function applyChanges(
       committer: approver,
     });
     const ids = applying.map((c) => c.id);
-    let moved = false;
     try {
-      await inTransaction(db, async (tx) => {
-        const claimed = await tx.proposedChange.updateMany({
-          where: { id: { in: ids }, status: "pending" },
-          data: { status: "approved", commitSha: sha, reason: null },
-        });
-        if (claimed.count !== ids.length)
-          throw new AppError("CONFLICT", "a change was approved or rejected meanwhile; nothing was committed: reload and try again");
-        moved = await casUpdateRef(repo.gitDir, base.ref, sha, base.tip, `agent session ${session.id}: approve`);
-        if (!moved) throw new AppError("CONFLICT", `the branch ${session.branch} moved while approving; nothing was committed: try again`);
-      });
+      await updateBranch(
+        db,
+        actor,
+        repo,
+        { ref: base.ref, oldSha: base.tip ?? ZERO_SHA, newSha: sha, reason: `agent session ${session.id}: approve` },
+        {
+          conflictMessage: `the branch ${session.branch} moved while approving; nothing was committed: try again`,
+          writes: async (tx) => {
+            const claimed = await tx.proposedChange.updateMany({
+              where: { id: { in: ids }, status: "pending" },
+              data: { status: "approved", commitSha: sha, reason: null },
+            });
+            if (claimed.count !== ids.length)
+              throw new AppError("CONFLICT", "a change was approved or rejected meanwhile; nothing was committed: reload and try again");
+          },
+        },
+      );
       commitSha = sha;
     } catch (e) {
-      if (moved)
-        await (
-          base.tip ? casUpdateRef(repo.gitDir, base.ref, base.tip, sha, "undo agent approve") : casDeleteRef(repo.gitDir, base.ref, sha)
-        ).catch(() => false);
+      // a lost race (claim or compare-and-swap) is each change's failure, not the call's
       if (!(e instanceof AppError && e.code === "CONFLICT")) throw e;
       for (const c of applying) failures.set(c.id, e.message);
-    }
-    if (commitSha) {
-      await recordPush(db, repo.id, repo.gitDir, [{ ref: base.ref, oldSha: base.tip ?? ZERO_SHA, newSha: commitSha }], actor.user.id);
     }
   }
 

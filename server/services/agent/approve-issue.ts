@@ -1,16 +1,16 @@
 /**
- * Approving a proposed issue (issue #11: pm mode "may propose issues"; docs/agent.md "Proposed
- * issues"). The issue is created through the issue service (`createIssue`) as the APPROVING user —
- * author and activity are theirs, with their permission and token scope — never by the model.
- * No commit is made. Order: claim the change (pending → approved, guarded on "still pending", so
- * two approvals cannot both create it), create the issue, record its number; when creating fails
- * (an AppError such as the issue-creation rate limit), the change goes back to pending with the
- * reason, and the result says `success: false`.
+ * Approving a proposed issue (pm mode may propose issues; docs/agent.md "Proposed changes and
+ * approval"). The issue is created through the issue service (`createIssue`) as the APPROVING user
+ * — author and activity are theirs, with their permission and token scope — never by the model. No
+ * commit is made. Order: claim the change (pending → approved, guarded on "still pending", so two
+ * approvals cannot both create it), create the issue, record its number; when creating fails (an
+ * AppError such as the issue-creation rate limit), the change goes back to pending with the reason,
+ * and the result says `success: false`.
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { createIssue } from "@/server/services/issues";
+import { createIssue } from "@/server/services/issues/create-issue";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 
 export interface IssueApproval {

@@ -1,5 +1,5 @@
 /**
- * Where a session's changes are read from and written to (issue #11; docs/agent.md "Branch"):
+ * Where a session's changes are read from and written to (docs/agent.md "Branch"):
  * the session branch `refs/heads/agent/<short-id>` once it exists, else the repository's default
  * branch (the session branch is cut from it at the first approval).
  */

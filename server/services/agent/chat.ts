@@ -1,9 +1,9 @@
 /**
- * agent.chat (issue #11; spec "Agent router"): one turn run to the end (run-turn.ts) → the stored
- * assistant message {id, role: "assistant", content, status, changes?, createdAt}. Without a model:
- * PRECONDITION_FAILED naming the environment variables to set (status.ts NO_MODEL_MESSAGE), and
- * nothing is stored. A provider failure stores the partial reply with status "error" and answers
- * SERVICE_UNAVAILABLE with the provider's message (never its key).
+ * agent.chat (spec "Agent router"; docs/agent.md "A turn"): one turn run to the end (run-turn.ts) →
+ * the stored assistant message {id, role: "assistant", content, status, changes?, createdAt}.
+ * Without a model: PRECONDITION_FAILED naming the environment variables to set (status.ts
+ * NO_MODEL_MESSAGE), and nothing is stored. A provider failure stores the partial reply with status
+ * "error" and answers SERVICE_UNAVAILABLE with the provider's message (never its key).
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";

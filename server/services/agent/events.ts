@@ -1,6 +1,6 @@
 /**
- * The events of one streamed agent turn (issue #11 "Streaming"; spec Events 1). The same union is
- * yielded by the `agent.chatStream` subscription and written by `POST /api/agent/stream` as
+ * The events of one streamed agent turn (docs/agent.md "The stream"; spec Events 1). The same union
+ * is yielded by the `agent.chatStream` subscription and written by `POST /api/agent/stream` as
  * Server-Sent Events (`event: <type>` + `data: <JSON of the event>`), in this order:
  *
  *   start    once, first: the stored user message

@@ -1,4 +1,4 @@
-/** agent.getMessages and agent.getPendingChanges (issue #11): a session's history and its changes. */
+/** agent.getMessages and agent.getPendingChanges (spec "Agent router"): a session's history and its changes. */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { changeView, messageView, ownSession, type AgentMessageView, type ProposedChangeView } from "./model";

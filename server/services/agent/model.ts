@@ -2,7 +2,7 @@
  * The coding agent's records as the API returns them (spec "Agent", "Agent message", "Proposed
  * file change"; timestamps as ISO strings) and the one way every agent service finds a session:
  * `ownSession` — the caller's own session in a repository they can still read, else NOT_FOUND
- * (issue #11: "Only the session's owner sees or uses it (others get NOT_FOUND)").
+ * (only the session's owner sees or uses it, others get NOT_FOUND: docs/agent.md "Sessions").
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";

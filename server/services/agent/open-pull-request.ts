@@ -1,5 +1,5 @@
 /**
- * agent.openPullRequest {sessionId, title?, body?} (extension; issue #11 "Open pull request"): a
+ * agent.openPullRequest {sessionId, title?, body?} (extension; docs/agent.md "Branch"): a
  * pull request from the session branch into the default branch, through the pull request
  * service (services/pulls/create-pull-request.ts: same rules, numbering and events as
  * pulls.create). Default title: the session's; default body: the approved changes.

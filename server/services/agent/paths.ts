@@ -1,5 +1,5 @@
 /**
- * The path rule of proposed changes (issue #11; docs/agent.md "Paths"). A proposed path is
+ * The path rule of proposed changes (docs/agent.md "Paths"). A proposed path is
  * normalised ("./a//b" → "a/b", "a/../b" → "b") and refused (BAD_REQUEST, saying why) when it:
  *   - is empty or names the top of the repository;
  *   - is absolute ("/etc/passwd", "C:/x") or escapes the repository (".." above the top);

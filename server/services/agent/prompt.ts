@@ -1,5 +1,5 @@
 /**
- * What the model is told in an agent turn (issue #11; docs/agent.md "Security model"): the
+ * What the model is told in an agent turn (docs/agent.md "Security model"): the
  * system prompt of the session's mode, the history from the database, and the turn's context
  * (files the user picked, a selected line range, and every change of the session with what the
  * user did about it — a rejection with its reason — so the model sees it in its next turn).

@@ -1,9 +1,9 @@
 /**
- * agent.proposeChange {sessionId, type, path, content?} (extension; issue #11 "propose an edit"):
- * stores a pending change of the caller's session. The same function serves edits drafted by
- * hand in the page and, later, the model's `proposeChange` tool. Nothing touches the repository:
- * the change records the blob it was based on (`baseBlobSha`, for modify and delete) read from
- * the session branch if it exists, else the default branch, and a unified `diff`.
+ * agent.proposeChange {sessionId, type, path, content?} (extension; docs/agent.md "Proposed changes
+ * and approval"): stores a pending change of the caller's session. The same function serves edits
+ * drafted by hand in the page and the model's `proposeChange` tool. Nothing touches the repository:
+ * the change records the blob it was based on (`baseBlobSha`, for modify and delete) read from the
+ * session branch if it exists, else the default branch, and a unified `diff`.
  *
  * Refusals (BAD_REQUEST unless said): the path rule (paths.ts); create of an existing path;
  * modify or delete of a missing path, a folder, a symlink or a submodule, or a path inside a
@@ -79,11 +79,11 @@ export const MAX_ISSUE_TITLE = 256;
 export const MAX_ISSUE_BODY = 65_536;
 
 /**
- * Proposes an issue (pm mode's proposeIssue tool; issue #11 "a proposed issue is a pending change
- * like a file"): a pending change of type "issue" with `title` and the body in `content`, no path
- * and no diff. Nothing is created until the session's owner approves it (approve-issue.ts).
- * Errors: NOT_FOUND (not the caller's session); BAD_REQUEST for an empty or too long title or
- * body, or a session not in pm mode; PRECONDITION_FAILED at MAX_PENDING_CHANGES.
+ * Proposes an issue (pm mode's proposeIssue tool; a proposed issue is a pending change like a file,
+ * docs/agent.md "Proposed changes and approval"): a pending change of type "issue" with `title` and
+ * the body in `content`, no path and no diff. Nothing is created until the session's owner approves
+ * it (approve-issue.ts). Errors: NOT_FOUND (not the caller's session); BAD_REQUEST for an empty or
+ * too long title or body, or a session not in pm mode; PRECONDITION_FAILED at MAX_PENDING_CHANGES.
  */
 export async function proposeIssue(
   db: Db,

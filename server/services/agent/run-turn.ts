@@ -1,5 +1,5 @@
 /**
- * One model-driven agent turn (issue #11 "chat" and "Streaming"; spec Events 1; docs/agent.md).
+ * One model-driven agent turn (docs/agent.md "A turn" and "The stream"; spec Events 1).
  *
  *   prepareAgentTurn  the checks that answer before anything is stored or streamed: the caller's
  *                     session (NOT_FOUND), a model for its repository (PRECONDITION_FAILED

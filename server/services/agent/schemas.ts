@@ -1,4 +1,4 @@
-/** Input schemas of the agent router (issue #11), built from server/validation/strings.ts. */
+/** Input schemas of the agent router (spec "Agent router"), built from server/validation/strings.ts. */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
 import { uuid } from "@/server/validation/ids";

@@ -1,7 +1,7 @@
 /**
- * Agent sessions (issue #11; spec "Agent"): create, get, list, update, delete. A session belongs
- * to one user and one repository; its working branch `agent/<short-id>` is named at creation
- * (unique in the repository, and not an existing branch) and created at the first approval
+ * Agent sessions (spec "Agent"; docs/agent.md "Sessions"): create, get, list, update, delete. A
+ * session belongs to one user and one repository; its working branch `agent/<short-id>` is named at
+ * creation (unique in the repository, and not an existing branch) and created at the first approval
  * (approve-change.ts). Deleting a session removes its messages and changes (pending or not); the
  * branch and its commits stay: they are the repository's, and a pull request may be open from it.
  */

@@ -1,8 +1,9 @@
 /**
- * agent.status and agent.getModes (issue #11; spec "Agent router"). Status reports the real
- * configuration: the server's environment (server/ai/engine.ts `serverProviderSettings`) and,
- * with `repoId`, the engine the repository resolves to (`resolveAiEngine`: its own AI key first
- * once repoAiKeys lands). Without a model the agent is unavailable, and says what to set.
+ * agent.status and agent.getModes (spec "Agent router"; docs/agent.md "Configuring a model").
+ * Status reports the real configuration: the server's environment (server/ai/engine.ts
+ * `serverProviderSettings`) and, with `repoId`, the engine the repository resolves to
+ * (`resolveAiEngine`: its own AI key first). Without a model the agent is unavailable, and says
+ * what to set.
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";

@@ -1,5 +1,5 @@
 /**
- * The agent's tools (issue #11 "chat"; docs/agent.md "Tools"). Each calls svc's own services for
+ * The agent's tools (docs/agent.md "Tools"). Each calls svc's own services for
  * the CALLER's session, with the repository as `ownSession` authorized it for the caller (their
  * permission and token scope), so the model can read only what the user can read, and can change
  * nothing: the only tools with an effect, proposeChange and (pm mode) proposeIssue, store a
@@ -24,7 +24,8 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { readBlob, readTree, statBlob } from "@/server/git/repository";
 import { grepFixed } from "@/server/git/grep";
-import { getIssue, listIssues } from "@/server/services/issues";
+import { getIssue } from "@/server/services/issues/get-issue";
+import { listIssues } from "@/server/services/issues/list-issues";
 import { getPullRequest } from "@/server/services/pulls/get-pull-request";
 import { semanticSearch } from "@/server/services/search/semantic-search";
 import type { AuthorizedRepo } from "@/server/services/repos/access";

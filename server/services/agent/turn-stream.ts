@@ -1,7 +1,7 @@
 /**
  * A prepared agent turn as an async iterable of its events (events.ts), for both streaming
- * transports: the `agent.chatStream` subscription and `POST /api/agent/stream` (issue #11
- * "Streaming"). The iterable ends after `message` or `error`. When the consumer stops early (the
+ * transports: the `agent.chatStream` subscription and `POST /api/agent/stream` (docs/agent.md
+ * "The stream"). The iterable ends after `message` or `error`. When the consumer stops early (the
  * subscription is unsubscribed, the HTTP client goes away) or `signal` aborts, the model call is
  * aborted through the AI SDK and the turn stores what was generated as a "stopped" message; the
  * iterable's `return()` waits until that is stored. A fault that is not an AppError becomes an

@@ -1,6 +1,7 @@
 /**
- * ai.chat (spec "AI router"; issue #10 "chat"): a question about a repository, answered from
- * retrieval over the semantic index (server/services/search/semantic-search.ts).
+ * ai.chat (spec "AI router"; docs/ai.md "Chat (`ai.chat`) and the Ask panel"): a question about a
+ * repository, answered from retrieval over the semantic index
+ * (server/services/search/semantic-search.ts).
  *
  * - With a model: the best chunks (≤ 24,000 characters) go into the prompt with the history, and
  *   the model answers citing paths and lines.

@@ -1,7 +1,6 @@
 /**
  * ai.explainFileDiff {repoId, prId?, path, oldContent, newContent, context?} → {summary,
- * explanation, impact, suggestions?, concerns?, engine} (spec "AI router"; issue #10; docs/ai.md
- * "Explaining a file's diff").
+ * explanation, impact, suggestions?, concerns?, engine} (spec "AI router"; docs/ai.md).
  *
  * Local engine: the structural diff (server/ai/explain/structural.ts: declarations added,
  * removed, changed, exports gained and lost) and the line rules (line-rules.ts: concerns on

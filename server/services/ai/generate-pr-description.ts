@@ -1,11 +1,11 @@
 /**
- * ai.generatePRDescription (spec "AI router"; issue #10): a title, body, summary, categorised
- * changes and breaking changes for the commits `sourceBranch` has that `targetBranch` lacks —
- * read from the repository (repos.compare's service: merge base, commit list, three-dot diff),
- * bounded (MAX_AI_COMMITS commits, DIFF_BUDGET_LINES diff lines, PROMPT_DIFF_CHARS of diff in
- * a prompt). The local engine writes it from the commits and file statistics; a model gets the
- * same facts in its prompt and answers the spec's shape (structured output). Every answer
- * carries `engine`. Decisions: docs/ai.md "Pull request descriptions".
+ * ai.generatePRDescription (spec "AI router"; docs/ai.md "Pull request descriptions"): a title,
+ * body, summary, categorised changes and breaking changes for the commits `sourceBranch` has that
+ * `targetBranch` lacks — read from the repository (repos.compare's service: merge base, commit
+ * list, three-dot diff), bounded (MAX_AI_COMMITS commits, DIFF_BUDGET_LINES diff lines,
+ * PROMPT_DIFF_CHARS of diff in a prompt). The local engine writes it from the commits and file
+ * statistics; a model gets the same facts in its prompt and answers the spec's shape (structured
+ * output). Every answer carries `engine`. Decisions: docs/ai.md "Pull request descriptions".
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";

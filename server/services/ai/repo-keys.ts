@@ -1,5 +1,5 @@
 /**
- * Repository AI keys (issue #10 "Providers and keys"; docs/ai.md "Repository keys"): one key per
+ * Repository AI keys (docs/ai.md "Repository keys (`repoAiKeys`)"): one key per
  * (repository, provider) that overrides the server's provider for that repository. Stored only
  * encrypted (server/ai/secret-box.ts); every response shows a mask (`••••` and at most the last 4
  * characters), never the key. Repository admins with a repo:admin token (server/api/access.ts).

@@ -1,5 +1,5 @@
 /**
- * ai.status (spec "AI router"; issue #10; docs/ai.md "Status"): which AI features are usable now,
+ * ai.status (spec "AI router"; docs/ai.md "Status (`ai.status`)"): which AI features are usable now,
  * for the server or for one repository, and which engine answers each.
  */
 import type { Db } from "@/server/db";

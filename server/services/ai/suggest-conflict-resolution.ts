@@ -1,7 +1,6 @@
 /**
  * ai.suggestConflictResolution {repoId, path, ours, theirs, base, context?} → {resolved,
- * explanation, confidence, alternatives?, warnings?, engine} (spec "AI router"; issue #10;
- * docs/ai.md "Conflict resolution").
+ * explanation, confidence, alternatives?, warnings?, engine} (spec "AI router"; docs/ai.md).
  *
  * Always first a real three-way merge (`git merge-file -p --diff3`, server/git/text-merge.ts),
  * then the local rules per conflict hunk (server/ai/conflicts/rules.ts). The local engine answers

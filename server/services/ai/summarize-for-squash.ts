@@ -1,11 +1,11 @@
 /**
- * ai.summarizeForSquash (spec "AI router"; issue #10): the squash commit message for a list of
- * commits — `title` (first line), `body` (the rest, ending with Co-authored-by trailers),
- * `message` = title + blank line + body, `coAuthors` (distinct commit authors other than the
- * pull request's author, `Name <email>`), and `engine`. The pull request's author: the
- * optional `prId`'s author (an extension; its number also ends the title, as GitHub's squash
- * does), else the first commit's author. The co-authors and trailers are always computed here,
- * from the input's author strings, never left to a model. Decisions: docs/ai.md "Squash messages".
+ * ai.summarizeForSquash (spec "AI router"; docs/ai.md "Squash messages"): the squash commit message
+ * for a list of commits — `title` (first line), `body` (the rest, ending with Co-authored-by
+ * trailers), `message` = title + blank line + body, `coAuthors` (distinct commit authors other than
+ * the pull request's author, `Name <email>`), and `engine`. The pull request's author: the optional
+ * `prId`'s author (an extension; its number also ends the title, as GitHub's squash does), else the
+ * first commit's author. The co-authors and trailers are always computed here, from the input's
+ * author strings, never left to a model. Decisions: docs/ai.md "Squash messages".
  */
 import type { Db } from "@/server/db";
 import type { AiEngine } from "@/server/ai/engine";

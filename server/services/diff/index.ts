@@ -1,8 +1,8 @@
 /**
- * Commits, compares and pull request diffs (issue #8): the services behind repos.commit,
- * repos.compare, repos.commitCount and pulls.getDiff / pulls.getCommits. They resolve refs to
- * commit ids (user text reaches git only on `resolveCommits`' stdin, after `userArg`) and hand the
- * ids to server/git/diff.ts. Diff shape and limits: docs/pulls.md "Diff".
+ * Commits, compares and pull request diffs (docs/pulls.md "Diff"): the services behind
+ * repos.commit, repos.compare, repos.commitCount and pulls.getDiff / pulls.getCommits. They resolve
+ * refs to commit ids (user text reaches git only on `resolveCommits`' stdin, after `userArg`) and
+ * hand the ids to server/git/diff.ts. Diff shape and limits: docs/pulls.md "Diff".
  */
 import { z } from "zod";
 import type { Db } from "@/server/db";
@@ -146,7 +146,7 @@ interface CompareAcross {
 }
 
 /**
- * Compare across a fork network (issue #8 "pick base and compare branches (and a fork)"; GitHub
+ * Compare across a fork network (the compare page picks base and head branches, and a fork; GitHub
  * compares any two repositories of a network): `base` in `baseRepo`, `head` in `headRepo`, which
  * must be its fork, its parent, or a sibling fork (a fork of the same parent) — the network
  * `pulls.create` accepts. Nothing is fetched or written (docs/pulls.md "Forks"):
@@ -229,9 +229,9 @@ async function onPullRange<T>(db: Db, repo: AuthorizedRepo, prId: string, work: 
 }
 
 /**
- * pulls.getDiff: spec shape plus the issue #8 extras, and `baseSha`/`headSha`/`mergeBaseSha`
- * used. No git process beyond the diff and a (cached) merge-base lookup: the head comes from
- * the row and the target tip from the ref files.
+ * pulls.getDiff: spec shape plus svc's extras (docs/pulls.md "Shape"), and
+ * `baseSha`/`headSha`/`mergeBaseSha` used. No git process beyond the diff and a (cached) merge-base
+ * lookup: the head comes from the row and the target tip from the ref files.
  */
 export async function pullDiff(
   db: Db,

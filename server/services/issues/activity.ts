@@ -5,7 +5,8 @@
  */
 import type { Db, Prisma } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { issueByNumber, userSelect, type UserRef } from "./core";
+import { issueByNumber } from "./core";
+import { userSelect, type UserRef } from "./shapes";
 
 export interface ActivityEntry {
   id: string;

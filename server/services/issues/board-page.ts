@@ -1,5 +1,5 @@
 /**
- * The paged board (issue #7, "the tracker at scale"): a 10k-issue board must open without
+ * The paged board ("the tracker at scale"): a 10k-issue board must open without
  * reading every card. Each status column is read a page at a time in board order
  * (boardPosition, then number), with keyset cursors, and every column carries its exact issue
  * count and estimate sum so the headers are right before the cards are loaded.
@@ -18,8 +18,8 @@ import { AppError } from "@/server/errors";
 import { getConfig } from "@/server/config";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { BOARD_PAGE_DEFAULT, DEFAULT_STATUSES } from "@/lib/issues/model";
-import type { IssueView } from "./core";
-import { assertProjectCycle } from "./issues";
+import type { IssueView } from "./shapes";
+import { assertProjectCycle } from "./references";
 import { Sql, issueSelectSql, rowToView, whereSql, type IssueFilter, type Row } from "./query";
 
 type Repo = Pick<AuthorizedRepo, "id">;

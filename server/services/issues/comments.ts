@@ -1,15 +1,17 @@
 /**
- * Issue comments. Read permission may comment (issue #3); a comment may be edited or deleted by
+ * Issue comments. Read permission may comment; a comment may be edited or deleted by
  * its author, or by anyone with write permission (GitHub's maintainers rule). Adding writes the
  * `commented` activity (newValue = comment id) in the same transaction; edits and deletions are
  * not issue changes and write none. Shape: {id, issueNumber, body, authorId, author, createdAt,
  * updatedAt}.
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction, issueByNumber, recordActivity, requireActor, userSelect, type UserRef } from "./core";
+import { issueByNumber, recordActivity, requireActor } from "./core";
+import { userSelect, type UserRef } from "./shapes";
 import { takeComment } from "./limits";
 
 export interface CommentView {

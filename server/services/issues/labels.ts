@@ -5,16 +5,19 @@
  * removing one that isn't changes nothing. deleteLabel writes unlabeled on every issue that had it,
  * in the same transaction.
  *
- * Caps (issue #6 item 8: one issue carried 2,405 labels, and a 16 KB batch of addLabel calls,
- * each answering with the whole issue, returned 72 MB): at most MAX_LABELS_PER_ISSUE labels on an
+ * Caps, because every addLabel answers with the whole issue (without them one issue could carry
+ * thousands of labels and a batch of addLabel calls return tens of MB): at most MAX_LABELS_PER_ISSUE labels on an
  * issue and MAX_LABELS_PER_REPO labels in a repository, so an issue view stays under ~15 KB of
  * labels and listLabels under ~250 KB.
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { conflictOnDuplicate, inTransaction, issueByNumber, issueViewById, labelSelect, type IssueView, type LabelView } from "./core";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
+import { issueByNumber, issueViewById } from "./core";
+import { labelSelect, type IssueView, type LabelView } from "./shapes";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 

@@ -1,5 +1,5 @@
 /**
- * Per-user limits on opening issues and commenting (issue #6 item 8; numbers in
+ * Per-user limits on opening issues and commenting (numbers in
  * server/rate-limit.ts LIMITS, reasons in docs/api.md "Rate limits"). Callers with only read
  * permission — anyone on a public repository — get the strict limit; writers, who may
  * bulk-import, a generous one. Each call takes its point before the write, so parallel

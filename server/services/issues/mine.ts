@@ -1,5 +1,5 @@
 /**
- * "My issues" across repositories (issue #7, the dashboard): issues assigned to or created by the
+ * "My issues" across repositories (the dashboard): issues assigned to or created by the
  * caller, in every repository the caller can read — ONE SQL statement, with authorization in the
  * WHERE clause (GitHub's dashboard / `GET /issues?filter=assigned|created` behaves the same way).
  * Readable = public, owned, collaborating (any role), or every repository for a site admin. The
@@ -12,7 +12,7 @@ import type { Db } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
 import { getConfig } from "@/server/config";
 import { Sql, issueSelectSql, rowToView, type Dialect, type Row } from "./query";
-import type { IssueView } from "./core";
+import type { IssueView } from "./shapes";
 
 export const listMineInput = z.object({
   filter: z.enum(["assigned", "created"], { error: 'filter must be "assigned" or "created"' }),

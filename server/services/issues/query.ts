@@ -8,12 +8,14 @@
  * lists; every value is a bound parameter.
  */
 import { readRows } from "@/server/db/read";
-import type { Db } from "@/server/db";
+import type { Db, Prisma } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { isoOf } from "@/server/db/raw";
 import { priorityKey } from "@/lib/issues/model";
-import type { IssueView, LabelView, Tx } from "./core";
+import type { IssueView, LabelView } from "./shapes";
 import { fts5Match, websearchText } from "@/lib/issues/search-query";
+
+type Tx = Prisma.TransactionClient;
 
 /** A filter over one repository's issues; every present field narrows (AND). */
 export interface IssueFilter {
@@ -190,7 +192,7 @@ function userRefSql(sql: Sql, column: string, refs: UserRefs): string {
 }
 
 /**
- * Full-text condition on title and body (issue #7). SQLite: the FTS5 table "IssueSearch"
+ * Full-text condition on title and body. SQLite: the FTS5 table "IssueSearch"
  * (porter unicode61, diacritics kept) over "IssueSearchDoc", kept in sync by triggers (migration
  * 20261123123900_issue_search); PostgreSQL: the GIN expression index "Issue_search_idx" on
  * to_tsvector('english', title || ' ' || body). The user's words reach the engine only as quoted
@@ -209,7 +211,7 @@ export function orderSql(order: OrderTerm[]): string {
 
 /**
  * The full statement for a filtered, ordered page of issues with their relations (pure).
- * A page is a deferred join (issue #7): the inner SELECT finds the page's ids from the Issue
+ * A page is a deferred join: the inner SELECT finds the page's ids from the Issue
  * indexes alone (filter, order, LIMIT/OFFSET), and only those rows get the joins and the
  * label / sub-issue subqueries. Without it a sort the index cannot give (a temp B-tree) computed
  * every matching row's labels before keeping 50.
@@ -233,7 +235,7 @@ ORDER BY ${orderBy}`;
 }
 
 /**
- * Who closed an issue (issue #7, "closed … by <user>"): the actor of its newest state change to
+ * Who closed an issue ("closed … by <user>"): the actor of its newest state change to
  * closed in the activity log (status.ts writes it), by the (issueId, createdAt) index. A
  * correlated subquery of the list statement, evaluated for closed rows only: no N+1.
  */

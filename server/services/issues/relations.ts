@@ -1,21 +1,21 @@
 /**
- * Sub-issues and relations between issues of one repository (issue #3).
- * Sub-issues: same repository (numbers are per repository), no cycles: an issue's descendant
- * can't become its parent. Relations: blocks | relates_to (symmetric) | duplicates, no self
- * relation, no duplicate row (relates_to counts both directions). Activity: parent_set and
- * parent_removed on the child; relation_added / relation_removed on BOTH issues, as Linear shows
- * them: the source with the type (blocks, relates_to, duplicates), the target with its inverse
- * (blocked_by, relates_to, duplicated_by; see INVERSE) and the other issue's number.
+ * Relations between issues of one repository: blocks | relates_to (symmetric) | duplicates, no
+ * self relation, no duplicate row (relates_to counts both directions). Activity relation_added /
+ * relation_removed on BOTH issues, as Linear shows them: the source with the type (blocks,
+ * relates_to, duplicates), the target with its inverse (blocked_by, relates_to, duplicated_by;
+ * see INVERSE) and the other issue's number.
  */
+import { type Tx, inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { subIssueProgress, type PriorityKey, type RelationType } from "@/lib/issues/model";
-import { inTransaction, issueByNumber, issueViewById, recordActivity, type IssueView, type Tx } from "./core";
+import type { RelationType } from "@/lib/issues/model";
+import { issueByNumber, issueViewById, recordActivity } from "./core";
+import type { IssueView } from "./shapes";
 import { applyStatus } from "./status";
-import { createIssue } from "./issues";
-import { queryIssues } from "./query";
+import { getRelationNumbers, type Relations } from "./relation-numbers";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
@@ -36,38 +36,6 @@ async function recordRelation(
   await recordActivity(tx, target, actor, [{ action, field: INVERSE[type], ...value(source.number) }]);
 }
 
-export interface Relations {
-  /** issues this one blocks */
-  blocking: number[];
-  /** issues that block this one */
-  blockedBy: number[];
-  /** relates_to in either direction */
-  related: number[];
-  /** issues this one duplicates */
-  duplicates: number[];
-  /** issues that duplicate this one */
-  duplicatedBy: number[];
-}
-
-/** Relations of issue `issueId` as numbers, ascending: two queries. */
-export async function getRelationNumbers(db: Db | Tx, issueId: string): Promise<Relations> {
-  const [out, inc] = await Promise.all([
-    db.issueRelation.findMany({ where: { sourceId: issueId }, select: { type: true, target: { select: { number: true } } } }),
-    db.issueRelation.findMany({ where: { targetId: issueId }, select: { type: true, source: { select: { number: true } } } }),
-  ]);
-  const pick = (rows: { type: string; n: number }[], type: string) => rows.filter((r) => r.type === type).map((r) => r.n);
-  const o = out.map((r) => ({ type: r.type, n: r.target.number }));
-  const i = inc.map((r) => ({ type: r.type, n: r.source.number }));
-  const sort = (a: number[]) => [...new Set(a)].sort((x, y) => x - y);
-  return {
-    blocking: sort(pick(o, "blocks")),
-    blockedBy: sort(pick(i, "blocks")),
-    related: sort([...pick(o, "relates_to"), ...pick(i, "relates_to")]),
-    duplicates: sort(pick(o, "duplicates")),
-    duplicatedBy: sort(pick(i, "duplicates")),
-  };
-}
-
 /** issues.getRelations → {blocking, blockedBy, related, duplicates, duplicatedBy} (numbers). NOT_FOUND. */
 export async function getRelations(db: Db, repo: Repo, number: number): Promise<Relations> {
   const issue = await issueByNumber(db, repo.id, number);
@@ -83,78 +51,6 @@ export async function isBlocked(db: Db, repo: Repo, number: number): Promise<{ b
   });
   const blockedBy = rows.map((r) => r.source.number).sort((a, b) => a - b);
   return { blocked: blockedBy.length > 0, blockedBy };
-}
-
-/** Ids of `issueId`'s ancestors, nearest first (one query per level; bounded by depth). */
-async function ancestors(tx: Tx, issueId: string): Promise<string[]> {
-  const out: string[] = [];
-  let current: string | null = issueId;
-  for (let depth = 0; current && depth < 10_000; depth++) {
-    const row: { parentId: string | null } | null = await tx.issue.findUnique({ where: { id: current }, select: { parentId: true } });
-    current = row?.parentId ?? null;
-    if (current) out.push(current);
-  }
-  return out;
-}
-
-/**
- * issues.setParent: makes #number a sub-issue of #parentNumber → the issue. BAD_REQUEST for a
- * self parent or when #parentNumber is #number's descendant (a cycle). Activity parent_set
- * (oldValue the previous parent's number).
- */
-export async function setParent(db: Db, actor: Actor, repo: Repo, number: number, parentNumber: number): Promise<IssueView> {
-  if (number === parentNumber) throw new AppError("BAD_REQUEST", "an issue cannot be its own parent");
-  return inTransaction(db, async (tx) => {
-    const issue = await issueByNumber(tx, repo.id, number);
-    const parent = await issueByNumber(tx, repo.id, parentNumber);
-    if ((await ancestors(tx, parent.id)).includes(issue.id)) {
-      throw new AppError("BAD_REQUEST", `#${parentNumber} is a sub-issue of #${number}; making it the parent would create a cycle`);
-    }
-    if (issue.parentId === parent.id) return issueViewById(tx, issue);
-    const old = issue.parentId ? await tx.issue.findUnique({ where: { id: issue.parentId }, select: { number: true } }) : null;
-    await tx.issue.update({ where: { id: issue.id }, data: { parentId: parent.id } });
-    await recordActivity(tx, issue, actor, [
-      { action: "parent_set", field: "parent", oldValue: old?.number ?? null, newValue: parentNumber },
-    ]);
-    return issueViewById(tx, issue);
-  });
-}
-
-/** issues.removeParent → the issue; activity parent_removed. Without a parent: unchanged. */
-export async function removeParent(db: Db, actor: Actor, repo: Repo, number: number): Promise<IssueView> {
-  return inTransaction(db, async (tx) => {
-    const issue = await issueByNumber(tx, repo.id, number);
-    if (!issue.parentId) return issueViewById(tx, issue);
-    const old = await tx.issue.findUnique({ where: { id: issue.parentId }, select: { number: true } });
-    await tx.issue.update({ where: { id: issue.id }, data: { parentId: null } });
-    await recordActivity(tx, issue, actor, [{ action: "parent_removed", field: "parent", oldValue: old?.number ?? null }]);
-    return issueViewById(tx, issue);
-  });
-}
-
-/** issues.getSubIssues → the direct sub-issues (full issues), by number ascending. */
-export async function getSubIssues(db: Db, repo: Repo, number: number): Promise<IssueView[]> {
-  const issue = await issueByNumber(db, repo.id, number);
-  return queryIssues(db, { repoId: repo.id, parentId: issue.id }, [{ field: "number", direction: "asc" }]);
-}
-
-/** issues.getSubIssueProgress → {total, completed (closed), percentage (integer 0–100, 0 when none)}. */
-export async function getSubIssueProgress(db: Db, repo: Repo, number: number) {
-  const issue = await issueByNumber(db, repo.id, number);
-  const groups = await db.issue.groupBy({ by: ["state"], where: { parentId: issue.id }, _count: { _all: true } });
-  const total = groups.reduce((s, g) => s + g._count._all, 0);
-  const completed = groups.find((g) => g.state === "closed")?._count._all ?? 0;
-  return subIssueProgress(total, completed);
-}
-
-/** issues.createSubIssue {parentNumber, title, body?, priority?} → the new issue (as issues.create with parentNumber). */
-export function createSubIssue(
-  db: Db,
-  actor: Actor | null,
-  repo: Repo,
-  input: { parentNumber: number; title: string; body?: string; priority?: PriorityKey },
-): Promise<IssueView> {
-  return createIssue(db, actor, repo, input);
 }
 
 /** The existing relation row matching (source, target, type); relates_to matches either direction. */
@@ -195,12 +91,10 @@ export async function addRelation(
     if (input.type === "blocks" && (await findRelation(tx, target.id, source.id, "blocks"))) {
       throw new AppError("BAD_REQUEST", `#${input.targetNumber} already blocks #${input.sourceNumber}; two issues cannot block each other`);
     }
-    try {
-      await tx.issueRelation.create({ data: { sourceId: source.id, targetId: target.id, type: input.type } });
-    } catch (e) {
-      if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", "that relation exists");
-      throw e;
-    }
+    await conflictOnDuplicate(
+      tx.issueRelation.create({ data: { sourceId: source.id, targetId: target.id, type: input.type } }),
+      "that relation exists",
+    );
     await recordRelation(tx, actor, "relation_added", input.type, source, target);
     return getRelationNumbers(tx, source.id);
   });

@@ -55,7 +55,7 @@ export const offset = z
   .max(1_000_000, "offset is too large")
   .default(0);
 
-/** A search query (issue #7): one line, at most 256 characters (GitHub allows 256 too). */
+/** A search query: one line, at most 256 characters (GitHub allows 256 too). */
 export const searchText = line("q", "q must be a search query").max(256, "q is at most 256 characters");
 
 export const byNumber = z.object({ number: issueNumber() });
@@ -86,15 +86,15 @@ export const listInput = z.object({
     .min(1, "titleSearch must not be empty")
     .max(100, "titleSearch must be at most 100 characters")
     .optional(),
-  /** Extension (issue #7): GitHub-style search text, qualifiers and free text (lib/issues/search-query.ts). */
+  /** Extension: GitHub-style search text, qualifiers and free text (lib/issues/search-query.ts). */
   q: searchText.optional(),
-  /** Extension (issue #7): issues opened by this user (username, case-insensitive). */
+  /** Extension: issues opened by this user (username, case-insensitive). */
   author: line("author", "author must be a username")
     .trim()
     .min(1, "author must be a username")
     .max(100, "author is at most 100 characters")
     .optional(),
-  /** Extension (issue #7): order (default created-desc, newest first); overrides q's sort:. */
+  /** Extension: order (default created-desc, newest first); overrides q's sort:. */
   sort: z.enum(ISSUE_SORTS, { error: `sort must be one of ${ISSUE_SORTS.join(", ")}` }).optional(),
   limit: limitOf(20, 100),
   offset,
@@ -162,14 +162,14 @@ export const moveInput = z
     path: ["beforeNumber"],
   });
 
-/** issues.board (extension, issue #7): every column's first page, with counts and estimate sums. */
+/** issues.board (extension): every column's first page, with counts and estimate sums. */
 export const boardInput = z.object({
   projectId: uuid("projectId").optional(),
   cycleId: uuid("cycleId").optional(),
   limit: limitOf(BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX),
 });
 
-/** issues.boardColumn (extension, issue #7): one column's page after `cursor` (a previous page's nextCursor). */
+/** issues.boardColumn (extension): one column's page after `cursor` (a previous page's nextCursor). */
 export const boardColumnInput = boardInput.extend({
   status,
   cursor: line("cursor").min(1, "cursor must not be empty").max(100, "cursor is invalid").optional(),
@@ -193,7 +193,7 @@ export const viewFilters = z
       assignee: z.array(uuid("filters.assignee[]"), { error: "filters.assignee must be a list of user ids" }).max(100).optional(),
       labels: z.array(labelName, { error: "filters.labels must be a list of label names" }).max(50).optional(),
       dueDate: z.enum(["overdue", "due_soon", "no_date"], { error: "filters.dueDate must be overdue, due_soon or no_date" }).optional(),
-      /** Extension (issue #7): a search query (issues.list `q`) the view also applies (AND). */
+      /** Extension: a search query (issues.list `q`) the view also applies (AND). */
       q: searchText
         .superRefine((v, ctx) => {
           const errors = parseIssueQuery(v).errors;

@@ -1,5 +1,5 @@
 /**
- * The `q` search of issues.list / issues.counts (issue #7): a parsed query
+ * The `q` search of issues.list / issues.counts: a parsed query
  * (lib/issues/search-query.ts) applied to a list filter, AND-ed with the other inputs, and the `sort`
  * keys as ORDER BY terms. Pure; the SQL is built by ./query.ts in the list's single statement.
  */

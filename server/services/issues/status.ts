@@ -1,5 +1,5 @@
 /**
- * Status changes and their coupling to state (issue #3, docs/issues.md "Statuses"):
+ * Status changes and their coupling to state (docs/issues.md "Statuses"):
  *   status in category completed/canceled → state closed, closedAt set;
  *   any other status → state open, closedAt cleared;
  *   the issue goes to the end of its new board column.
@@ -8,7 +8,8 @@
  */
 import type { Actor } from "@/server/auth/actor";
 import { POSITION_STEP, STATUS_KEYS, stateForStatus } from "@/lib/issues/model";
-import { recordActivity, type IssueCore, type Tx } from "./core";
+import { recordActivity, type IssueCore } from "./core";
+import type { Tx } from "@/server/db/transaction";
 
 /** Position after the last issue of the column (repoId, status): one indexed query. */
 export async function endOfColumn(tx: Tx, repoId: string, status: string): Promise<number> {
@@ -44,7 +45,7 @@ export async function applyStatus(tx: Tx, actor: Actor | null, issue: IssueCore,
 const OPEN_STATUSES = STATUS_KEYS.filter((k) => stateForStatus(k) === "open");
 
 /**
- * The status an issue had before it was last closed (issue #7: reopen returns it there), read
+ * The status an issue had before it was last closed (reopen returns it there), read
  * from the activity log: the newest `status_changed` (field "status") entry whose old value is an
  * open status is the closing move, because every later move was closed → closed (a move back to
  * open would itself be newer). So done → canceled → reopen returns to the status before done.

@@ -3,12 +3,12 @@
  * Labels must exist when the template is written (BAD_REQUEST otherwise); labels deleted later are
  * skipped when the template is applied by issues.create.
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import type { PriorityKey } from "@/lib/issues/model";
-import { labelIdsByName } from "./issues";
-import { inTransaction } from "./core";
+import { labelIdsByName } from "./references";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 

@@ -3,10 +3,11 @@
  * turns the filters into one SQL where-clause (never filtering in memory):
  *   status / priority / assignee (user ids) / labels (names, any of them): lists, OR inside a
  *   list, AND between filters; dueDate overdue (open, due before today UTC), due_soon (open, due
- *   today … today+7), no_date (no due date); the `q` extension (issue #7) is a search query
+ *   today … today+7), no_date (no due date); the `q` extension is a search query
  *   (issues.list q, validated when saved) AND-ed with the rest. Sort {field, direction}; priority asc = urgent first;
  *   dueDate/estimate nulls last; ties by number descending. Default sort: number descending.
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { readRows } from "@/server/db/read";
@@ -14,7 +15,7 @@ import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { dueSoonWindow, overdueWindow, priorityRank } from "@/lib/issues/model";
-import { inTransaction, type IssueView } from "./core";
+import type { IssueView } from "./shapes";
 import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
 import { viewFilters, viewSort, type ViewFilters, type ViewSort } from "./schemas";
 import { applyQuery, sortOrder } from "./search";

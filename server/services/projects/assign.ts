@@ -4,10 +4,12 @@
  * to another moves it. No activity entry is written (the spec's activity actions have none for
  * projects or cycles).
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction, issueByNumber, issueViewById, type IssueView } from "@/server/services/issues/core";
+import { issueByNumber, issueViewById } from "@/server/services/issues/core";
+import type { IssueView } from "@/server/services/issues/shapes";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 type Kind = "project" | "cycle";

@@ -1,6 +1,6 @@
 /**
- * Exact issue counts per project or per cycle in one SQL query (issue #7: the projects and cycles
- * pages show progress without one query per row). Portable SQL (SQLite and PostgreSQL): COUNT and
+ * Exact issue counts per project or per cycle in one SQL query (the projects and cycles pages show
+ * progress without one query per row). Portable SQL (SQLite and PostgreSQL): COUNT and
  * SUM(CASE …) grouped by the issue's projectId or cycleId.
  */
 import type { Db } from "@/server/db";

@@ -1,5 +1,5 @@
 /**
- * pulls.addComment and pulls.addSuggestion (issue #9; docs/pulls.md "Review"). Anyone who can
+ * pulls.addComment and pulls.addSuggestion (docs/pulls.md "Review"). Anyone who can
  * read the repository may comment (as on GitHub), on an open, closed or merged pull request.
  *
  * - General comment: no `path` (and no line fields).
@@ -17,9 +17,10 @@
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
+import { isForeignKeyViolation } from "@/server/db/prisma-errors";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { assertCommitOfPull, callerAndPull, type PullRow, type ReviewRepo } from "./review-context";
 import { anchorInDiff, type Anchor } from "./diff-anchor";
 import { addCommentInput, addSuggestionInput, type AddCommentInput, type AddSuggestionInput, type Side } from "./review-schemas";
@@ -167,7 +168,7 @@ async function create(db: Db, data: NewComment): Promise<PullThreadView> {
     return toThreadView(recordOf(row));
   } catch (e) {
     // the thread's root (or the review) was deleted between the check and the insert
-    if ((e as { code?: string }).code === "P2003") throw new AppError("NOT_FOUND", "the thread or review was deleted meanwhile");
+    if (isForeignKeyViolation(e)) throw new AppError("NOT_FOUND", "the thread or review was deleted meanwhile");
     throw e;
   }
 }

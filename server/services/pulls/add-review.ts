@@ -1,5 +1,5 @@
 /**
- * pulls.addReview {prId, state, body?, commitSha} (issue #9; docs/pulls.md "Review"), GitHub's
+ * pulls.addReview {prId, state, body?, commitSha} (docs/pulls.md "Review"), GitHub's
  * "Submit review". Anyone who can read the repository may review. Rules:
  * - `commitSha` must be a commit of the pull request (BAD_REQUEST); a review of an older head is
  *   stale (`isStale`).
@@ -16,7 +16,7 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { assertCommitOfPull, callerAndPull, type ReviewRepo } from "./review-context";
 import { recordPullEvent } from "./events";
 import { addReviewInput, type AddReviewInput } from "./review-schemas";

@@ -1,5 +1,5 @@
 /**
- * What happens after a merge (issue #8; docs/pulls.md "After a merge"), in the merge's own
+ * What happens after a merge (docs/pulls.md "After a merge"), in the merge's own
  * transaction: issues named by a closing keyword are closed, and pull requests stacked on the
  * merged source branch are retargeted (restack).
  *
@@ -11,7 +11,8 @@ import { recordPullEvent } from "./events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { authorizeRepo } from "@/server/services/repos/access";
-import { issueCore, recordActivity, type Tx } from "@/server/services/issues/core";
+import { issueCore, recordActivity } from "@/server/services/issues/core";
+import type { Tx } from "@/server/db/transaction";
 import { applyStatus } from "@/server/services/issues/status";
 
 /** A closing reference: `repo` null means the pull request's own repository. */

@@ -1,6 +1,11 @@
 /**
- * What a push means for pull requests (issue #8 "Pushes"; called by recordPush,
+<<<<<<< HEAD
+ * What a push means for pull requests (called by recordBranchUpdates,
+ * server/services/repos/update-branch.ts, after every branch move). For the branches the push moved:
+=======
+ * What a push means for pull requests (docs/pulls.md "Pushes"; called by recordPush,
  * server/services/repos/push.ts, after receive-pack). For the branches the push moved:
+>>>>>>> wt-comments
  *   - an open pull request whose source (repository + branch) moved gets headSha and
  *     `refs/pull/<number>/head` in its target updated (the commit fetched from a fork first), its
  *     cached mergeability dropped, and an event "pushed" {commits, before, after}, or
@@ -16,7 +21,7 @@
 import { enqueue } from "@/server/jobs";
 import { REFRESH_MERGEABILITY } from "@/server/jobs/names";
 import type { Db } from "@/server/db";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommit } from "@/server/git/repository";
 import { casRef, fetchCommit, pullHeadRef, readRef } from "@/server/git/pull-refs";

@@ -1,5 +1,5 @@
 /**
- * The AI reviewer's identity (issue #10 "AI review job"; docs/ai.md "AI review"): a system user
+ * The AI reviewer's identity (docs/ai.md "AI review"): a system user
  * `svc-ai` (User.isBot), created on first use, that authors the AI review's PullRequestReview and
  * its inline comments, so they are threads like any other (reply, resolve).
  *
@@ -9,6 +9,7 @@
  * can sign up as it; an instance where a person already took it gets `svc-ai-bot` (then -2, …).
  */
 import type { Db, Prisma } from "@/server/db";
+import { isUniqueViolation } from "@/server/db/prisma-errors";
 
 export const AI_BOT_USERNAME = "svc-ai";
 const AI_BOT_NAME = "svc AI review";
@@ -35,7 +36,7 @@ export async function aiBotUserId(db: Client): Promise<string> {
       });
       return created.id;
     } catch (e) {
-      if ((e as { code?: string }).code !== "P2002") throw e;
+      if (!isUniqueViolation(e)) throw e;
       const again = await db.user.findUnique({ where: { usernameLower: username }, select: { id: true, isBot: true } });
       if (again?.isBot) return again.id;
     }

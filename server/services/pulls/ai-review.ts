@@ -1,5 +1,5 @@
 /**
- * AI review runs of a pull request (issue #10 "AI review job"; spec pulls.getAIReview,
+ * AI review runs of a pull request (spec pulls.getAIReview,
  * pulls.triggerAIReview, Events 2; docs/ai.md "AI review"). A run is a PullRequestAiReview row:
  * queued → running → done | failed, worked by the durable job `pulls.aiReview`
  * (run-ai-review.ts).
@@ -16,7 +16,8 @@ import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { enqueue } from "@/server/jobs";
 import { AI_REVIEW } from "@/server/jobs/names";
-import { inTransaction, requireActor } from "@/server/services/issues/core";
+import { requireActor } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import type { Finding } from "@/server/ai/review-rules";
 import { loadPull } from "./locate";

@@ -1,6 +1,6 @@
 /**
- * pulls.applySuggestion {commentId} and pulls.applySuggestions {commentIds[]} (issue #9;
- * docs/pulls.md "Suggestions"): the suggested text replaces exactly the comment's RIGHT-side
+ * pulls.applySuggestion {commentId} and pulls.applySuggestions {commentIds[]} (docs/pulls.md
+ * "Suggestions"): the suggested text replaces exactly the comment's RIGHT-side
  * lines (startLine..endLine, or line) of `path` at the source branch's head, committed by the
  * applier with a `Co-authored-by:` trailer per suggester, as GitHub's "Commit suggestion" /
  * "Commit suggestions" do.
@@ -13,25 +13,24 @@
  *      comment is a published, unapplied RIGHT-side suggestion; batch ranges do not overlap;
  *   4. per comment, its lines at its `commitSha` equal the head's (else outdated);
  *   5. the commit is written (an unreferenced object: harmless if we stop here);
- *   6. one transaction: the comments get `appliedSha` (guarded on "not applied yet"), their
- *      threads are resolved, and, last, the source branch moves by compare-and-swap from
- *      `headSha`; a lost guard or CAS rolls back and no ref changed (the ref is moved back by
- *      CAS if the commit of the transaction fails after it moved);
- *   7. the push is recorded as any push (services/repos/push.ts `recordPush`): the pull request's
+ *   6. services/repos/update-branch.ts `updateBranch`, in one transaction: the comments get
+ *      `appliedSha` (guarded on "not applied yet"), their threads are resolved, and, last, the
+ *      source branch moves by compare-and-swap from `headSha`; a lost guard or CAS rolls back
+ *      and no ref changed (the ref is moved back by CAS if the commit of the transaction fails
+ *      after it moved);
+ *   7. then updateBranch records it as any push (`recordBranchUpdates`): the pull request's
  *      `headSha`, `refs/pull/N/head` (fetched into the target for forks), the `pushed` event.
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { casUpdateRef } from "@/server/git/merge";
 import type { Identity } from "@/server/git/commits";
 import { commitFileChanges, readFileAt, type FileAt, type FileChange } from "@/server/git/edit-files";
 import { readRef } from "@/server/git/pull-refs";
 import { repoGitDir } from "@/server/git/paths";
 import { looksBinary } from "@/server/git/repository";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
-import { recordPush } from "@/server/services/repos/push";
-import { inTransaction } from "@/server/services/issues/core";
+import { updateBranch } from "@/server/services/repos/update-branch";
 import { identityOf } from "./merge";
 import { applyLineEdits, joinLines, sameLines, splitLines } from "./suggestion-lines";
 
@@ -85,7 +84,7 @@ function rangeOf(c: Comment): { start: number; end: number } {
 /** Step 3 for one comment (after the pull request checks): a published, unapplied RIGHT-side suggestion with a position. */
 function checkSuggestion(c: Comment, batch: boolean, actorId: string): void {
   const who = named(c, batch);
-  // a pending comment is seen by its author only (issue #9): anyone else is told it does not exist
+  // a pending comment is seen by its author only: anyone else is told it does not exist
   if (c.deletedAt || (c.isPending && c.authorId !== actorId)) throw new AppError("NOT_FOUND", `${who}comment not found`);
   if (c.isPending)
     throw new AppError("PRECONDITION_FAILED", `${who}the suggestion is part of your review, which is not submitted yet; submit it first`);
@@ -276,38 +275,32 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
   const message = suggestionMessage(comments, applier, batch);
   const commitSha = await commitFileChanges(sourceGitDir, { parent: pr.headSha, changes, message, author: applier, committer: applier });
 
-  // step 6: the comments and the branch together
-  let moved = false;
+  // steps 6 and 7: the comments and the branch together, then recorded as any push
   const ids = comments.map((c) => c.id);
   const threads = [...new Set(comments.map((c) => c.replyToId ?? c.id))];
-  try {
-    await inTransaction(db, async (tx) => {
-      const claimed = await tx.pullRequestComment.updateMany({
-        where: { id: { in: ids }, appliedSha: null, deletedAt: null },
-        data: { appliedSha: commitSha },
-      });
-      if (claimed.count !== ids.length)
-        throw new AppError(
-          "PRECONDITION_FAILED",
-          `the suggestion${batch ? "s were" : " was"} applied or deleted meanwhile; nothing was committed`,
-        );
-      await tx.pullRequestComment.updateMany({
-        where: { id: { in: threads }, resolvedAt: null },
-        data: { resolvedAt: new Date(), resolvedById: actor!.user.id },
-      });
-      moved = await casUpdateRef(sourceGitDir, branchRef, commitSha, pr.headSha, batch ? "apply suggestions" : "apply suggestion");
-      if (!moved)
-        throw new AppError(
-          "CONFLICT",
-          `the source branch "${pr.sourceBranch}" moved while applying; nothing was committed: reload and try again`,
-        );
-    });
-  } catch (e) {
-    if (moved) await casUpdateRef(sourceGitDir, branchRef, pr.headSha, commitSha, "undo apply suggestion");
-    throw e;
-  }
-
-  // step 7: as any push (headSha, refs/pull/N/head, the "pushed" event); logs its own failures
-  await recordPush(db, pr.sourceRepoId, sourceGitDir, [{ ref: branchRef, oldSha: pr.headSha, newSha: commitSha }], actor!.user.id);
+  await updateBranch(
+    db,
+    actor!,
+    { id: pr.sourceRepoId, gitDir: sourceGitDir },
+    { ref: branchRef, oldSha: pr.headSha, newSha: commitSha, reason: batch ? "apply suggestions" : "apply suggestion" },
+    {
+      conflictMessage: `the source branch "${pr.sourceBranch}" moved while applying; nothing was committed: reload and try again`,
+      writes: async (tx) => {
+        const claimed = await tx.pullRequestComment.updateMany({
+          where: { id: { in: ids }, appliedSha: null, deletedAt: null },
+          data: { appliedSha: commitSha },
+        });
+        if (claimed.count !== ids.length)
+          throw new AppError(
+            "PRECONDITION_FAILED",
+            `the suggestion${batch ? "s were" : " was"} applied or deleted meanwhile; nothing was committed`,
+          );
+        await tx.pullRequestComment.updateMany({
+          where: { id: { in: threads }, resolvedAt: null },
+          data: { resolvedAt: new Date(), resolvedById: actor!.user.id },
+        });
+      },
+    },
+  );
   return { success: true, commitSha, message };
 }

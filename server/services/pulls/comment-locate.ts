@@ -1,7 +1,8 @@
 /**
- * Finding pull request comments (issue #9): the repository of a comment id for the repo tier's
- * `commentId` locator (server/api/routers/pull-locator.ts `byPullCommentId`), and loading one
- * inside an authorized repository. Another user's pending comment does not exist for the caller.
+ * Finding pull request comments (docs/pulls.md "Review"): the repository of a comment id for the
+ * repo tier's `commentId` locator (server/api/routers/pull-locator.ts `byPullCommentId`), and
+ * loading one inside an authorized repository. Another user's pending comment does not exist for
+ * the caller.
  */
 import type { Db } from "@/server/db";
 import { readRows } from "@/server/db/read";

@@ -1,7 +1,7 @@
 /**
- * Pull request comments and threads as the API returns them (issue #9; spec "Pull request
- * comment" plus extensions): dates as ISO strings, absent fields null, the raw Markdown body (the
- * UI renders it). A thread is a top-level comment with its replies nested, oldest first.
+ * Pull request comments and threads as the API returns them (docs/pulls.md "Review"; spec "Pull
+ * request comment" plus extensions): dates as ISO strings, absent fields null, the raw Markdown
+ * body (the UI renders it). A thread is a top-level comment with its replies nested, oldest first.
  */
 import type { Prisma } from "@/server/db";
 import type { PullUser } from "./view";

@@ -1,6 +1,6 @@
 /**
  * Pull request counts per state for the list page's tabs and the repository header's badge
- * (issue #8 "Pull requests tab with the open count"). Not in the spec; an extension like
+ * (docs/pulls.md "Pages"). Not in the spec; an extension like
  * issues.counts. One grouped COUNT over the (repoId, state, number) or (repoId, authorId, state,
  * number) index.
  */

@@ -1,6 +1,5 @@
 /**
- * pulls.create (spec "Pull request router"; rules of issue #8, docs/pulls.md "Records and
- * timeline"):
+ * pulls.create (spec "Pull request router"; rules: docs/pulls.md "Records and timeline"):
  *   - both branches must exist; `headSha` must be the source branch's tip (else CONFLICT "the
  *     branch moved"); `baseSha` must be a commit of the target repository;
  *   - the same repository and branch on both sides is refused (BAD_REQUEST);
@@ -21,7 +20,8 @@ import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 import { sameForkNetwork } from "@/server/services/repos/fork";
-import { inTransaction, requireActor } from "@/server/services/issues/core";
+import { requireActor } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { branchNameProblem } from "@/server/git/refs";
 import { resolveCommit } from "@/server/git/repository";
 import { casRef, fetchCommit, pullHeadRef, readRef } from "@/server/git/pull-refs";

@@ -1,14 +1,14 @@
 /**
- * pulls.deleteComment {commentId} (issue #9): the comment's author, or write permission.
- * A thread root with replies is kept (deletedAt set, body and suggestion emptied, shown as
- * deleted) so its replies stay readable; a root without replies, and any reply, is removed. When
+ * pulls.deleteComment {commentId} (docs/pulls.md "Review"): the comment's author, or write
+ * permission. A thread root with replies is kept (deletedAt set, body and suggestion emptied, shown
+ * as deleted) so its replies stay readable; a root without replies, and any reply, is removed. When
  * the last reply of a deleted root goes, the root goes too. One transaction.
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { canWrite, requireActor, type ReviewRepo } from "./review-context";
 import { loadComment } from "./comment-locate";
 

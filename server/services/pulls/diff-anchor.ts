@@ -1,9 +1,9 @@
 /**
- * Where an inline comment may sit (issue #9): on a line of the pull request's three-dot diff
- * (the one diff model, server/git/diff.ts) at the comment's commit — a RIGHT line is a context or
- * added line of the head's file, a LEFT line a context or deleted line of the merge base's file.
- * A range (startLine..endLine) lies on one side within one hunk. The hunk text up to the
- * commented line is kept (`diffHunk`) so an outdated thread can still show what it was about.
+ * Where an inline comment may sit (docs/pulls.md "Review"): on a line of the pull request's
+ * three-dot diff (the one diff model, server/git/diff.ts) at the comment's commit — a RIGHT line is
+ * a context or added line of the head's file, a LEFT line a context or deleted line of the merge
+ * base's file. A range (startLine..endLine) lies on one side within one hunk. The hunk text up to
+ * the commented line is kept (`diffHunk`) so an outdated thread can still show what it was about.
  */
 import { AppError } from "@/server/errors";
 import { diffThreeDot, type DiffFile, type DiffHunk } from "@/server/git/diff";

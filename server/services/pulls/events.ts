@@ -1,5 +1,5 @@
 /**
- * A pull request's timeline (issue #8): one PullRequestEvent row per change, written in the
+ * A pull request's timeline: one PullRequestEvent row per change, written in the
  * same transaction as the change. Types and their `data` (JSON) — docs/pulls.md "Records and
  * timeline":
  *   opened {}                          edited {field: "title"|"body", from, to}
@@ -32,7 +32,7 @@ export type PullEventType =
   | "source_restored"
   | "base_changed"
   | "referenced"
-  // review (issue #9; docs/pulls.md "Review")
+  // review (docs/pulls.md "Review")
   | "reviewed"
   | "labeled"
   | "unlabeled"

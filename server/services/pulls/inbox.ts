@@ -1,5 +1,5 @@
 /**
- * The pull request inbox (issue #9; spec pulls.inboxSummary, inboxAwaitingReview, inboxMyPrs,
+ * The pull request inbox (spec pulls.inboxSummary, inboxAwaitingReview, inboxMyPrs,
  * inboxParticipated; docs/pulls.md "Inbox"), across every repository the caller can read, or
  * one (`repoId`). Each list and the summary is ONE SQL statement with the authorization in its
  * WHERE clause (as issues.listMine: public, owned, collaborating with any role, or every

@@ -7,10 +7,11 @@
  * timeline gets `labeled` / `unlabeled` {label {id, name, color}} in the same transaction. At
  * most 50 labels per pull request (the issue cap).
  */
+import { type Tx, inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction, labelSelect, type LabelView, type Tx } from "@/server/services/issues/core";
+import { labelSelect, type LabelView } from "@/server/services/issues/shapes";
 import { MAX_LABELS_PER_ISSUE } from "@/server/services/issues/labels";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";

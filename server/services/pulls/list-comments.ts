@@ -1,10 +1,11 @@
 /**
- * pulls.comments {prId} and pulls.getFileComments {prId, path} (issue #9): threads — roots
- * oldest first, each with its replies nested oldest first — hiding other users' pending
- * comments. A constant number of statements whatever the number of comments: the pull request
- * row (read with the authorization query by the tRPC tier's `via` locator, else one SELECT) and ONE SELECT of the comments with their authors and resolvers (server/db/read.ts
- * `readRows`, the hot-read path), then git for the outdated marks (server/services/pulls/outdated.ts,
- * one diff per distinct commit the threads were made on, cached).
+ * pulls.comments {prId} and pulls.getFileComments {prId, path} (docs/pulls.md "Review"): threads —
+ * roots oldest first, each with its replies nested oldest first — hiding other users' pending
+ * comments. A constant number of statements whatever the number of comments: the pull request row
+ * (read with the authorization query by the tRPC tier's `via` locator, else one SELECT) and ONE
+ * SELECT of the comments with their authors and resolvers (server/db/read.ts `readRows`, the
+ * hot-read path), then git for the outdated marks (server/services/pulls/outdated.ts, one diff per
+ * distinct commit the threads were made on, cached).
  */
 import type { Db } from "@/server/db";
 import { readRows } from "@/server/db/read";

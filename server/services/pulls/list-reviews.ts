@@ -1,7 +1,7 @@
 /**
- * pulls.reviews {prId} (issue #9): submitted reviews oldest first, each with author, state, body,
- * commitSha, isStale (against the current head) and commentCount. Two statements: the pull
- * request and the reviews (Prisma batches the authors and counts).
+ * pulls.reviews {prId} (docs/pulls.md "Review"): submitted reviews oldest first, each with author,
+ * state, body, commitSha, isStale (against the current head) and commentCount. Two statements: the
+ * pull request and the reviews (Prisma batches the authors and counts).
  */
 import type { Db } from "@/server/db";
 import { loadPull } from "./locate";

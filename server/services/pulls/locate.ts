@@ -1,5 +1,5 @@
 /**
- * Finding pull requests (issue #8): the repository of a pull request id, for the repo tier's
+ * Finding pull requests: the repository of a pull request id, for the repo tier's
  * locator (server/api/trpc.ts `repoProcedureBy`), and loading one inside an authorized repository.
  */
 import type { Db } from "@/server/db";

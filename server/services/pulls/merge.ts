@@ -1,17 +1,21 @@
 /**
- * pulls.merge and pulls.getConflicts (issue #8; docs/pulls.md "Merge strategies", "After a
+ * pulls.merge and pulls.getConflicts (docs/pulls.md "Merge strategies", "After a
  * merge", "Conflicts").
  *
  * Ordering, so that the database and the refs always agree:
  *   1. mergeability (cached per target tip + head): PRECONDITION_FAILED with its reason;
  *   2. the new commit is written (an unreferenced object; harmless if we stop here);
- *   3. one transaction: claim the row with a conditional update (still open, not a draft, same
- *      head and target as checked) to merged, write the "merged" event, restack, close the
- *      referenced issues, and, last, move the target branch by compare-and-swap from the tip
- *      checked in 1. A lost claim (a concurrent merge, close or push to the source) is
+ *   3. services/repos/update-branch.ts `updateBranch` moves the target branch from the tip
+ *      checked in 1, in one transaction with the merge's writes: claim the row with a
+ *      conditional update (still open, not a draft, same head and target as checked) to merged,
+ *      write the "merged" event, restack, close the referenced issues; then, last, the
+ *      compare-and-swap. A lost claim (a concurrent merge, close or push to the source) is
  *      PRECONDITION_FAILED; a lost CAS (a push to the target) is CONFLICT "the target branch
- *      moved"; either rolls the transaction back and no ref changed.
- *   4. if the commit of the transaction fails after the ref moved, the ref is moved back (CAS).
+ *      moved"; either rolls the transaction back and no ref changed. If the commit of the
+ *      transaction fails after the ref moved, updateBranch moves it back (CAS).
+ *   4. the move is not recorded as a push (`record: false`): the merge's transaction is its
+ *      bookkeeping. With `deleteBranch`, the source branch is deleted the same way (CAS delete
+ *      from the merged head, with its pull requests marked sourceDeleted in that transaction).
  * Of N concurrent merges of one pull request exactly one claims the row (row lock on
  * PostgreSQL, the transaction mutex on SQLite) and moves the ref.
  */
@@ -19,13 +23,15 @@ import { notifyPull, recordPullEvent } from "./events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { casDeleteRef, casUpdateRef, mergeTree, MergeError } from "@/server/git/merge";
+import { mergeTree, MergeError } from "@/server/git/merge";
 import { commitTree, listRangeCommits, MAX_RANGE_COMMITS, type Identity, type RangeCommit } from "@/server/git/commits";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
 import { getConfig } from "@/server/config";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction } from "@/server/services/issues/core";
+import type { Tx } from "@/server/db/transaction";
+import { updateBranch } from "@/server/services/repos/update-branch";
+import { ZERO_SHA } from "@/lib/sha";
 import { loadPull } from "./locate";
 import { mergeabilityState } from "./mergeability";
 import { branchTips } from "@/server/git/ref-files";
@@ -161,38 +167,37 @@ export async function mergePullRequest(
   const commits = await commitsP;
   const refs = parseClosingRefs([pr.title, pr.body ?? "", ...commits.map((c) => c.message)]);
   const targets = await resolveClosingRefs(db, actor, repo, refs);
-  const targetRef = `refs/heads/${pr.targetBranch}`;
-  let moved = false;
   const now = new Date();
-  try {
-    await inTransaction(db, async (tx) => {
-      const claimed = await tx.pullRequest.updateMany({
-        where: { id: pr.id, state: "open", isDraft: false, headSha: pr.headSha, targetBranch: pr.targetBranch, sourceDeleted: false },
-        data: { state: "merged", mergedAt: now, updatedAt: now, mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy },
-      });
-      if (claimed.count !== 1)
-        throw new AppError(
-          "PRECONDITION_FAILED",
-          "cannot merge: the pull request changed meanwhile (merged, closed or pushed to); check mergeability again",
+  await updateBranch(
+    db,
+    actor,
+    repo,
+    { ref: `refs/heads/${pr.targetBranch}`, oldSha: tip, newSha, reason: `merge pull request #${pr.number} (${strategy})` },
+    {
+      record: false,
+      conflictMessage: `the target branch "${pr.targetBranch}" moved while merging; check mergeability again and retry`,
+      writes: async (tx) => {
+        const claimed = await tx.pullRequest.updateMany({
+          where: { id: pr.id, state: "open", isDraft: false, headSha: pr.headSha, targetBranch: pr.targetBranch, sourceDeleted: false },
+          data: { state: "merged", mergedAt: now, updatedAt: now, mergedById: actor.user.id, mergeSha: newSha, mergeStrategy: strategy },
+        });
+        if (claimed.count !== 1)
+          throw new AppError(
+            "PRECONDITION_FAILED",
+            "cannot merge: the pull request changed meanwhile (merged, closed or pushed to); check mergeability again",
+          );
+        await recordPullEvent(
+          tx,
+          pr.id,
+          "merged",
+          { strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha },
+          actor.user.id,
         );
-      await recordPullEvent(
-        tx,
-        pr.id,
-        "merged",
-        { strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha },
-        actor.user.id,
-      );
-      await restackChildren(tx, actor, pr, newSha);
-      await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
-      moved = await casUpdateRef(repo.gitDir, targetRef, newSha, tip, `merge pull request #${pr.number} (${strategy})`);
-      if (!moved)
-        throw new AppError("CONFLICT", `the target branch "${pr.targetBranch}" moved while merging; check mergeability again and retry`);
-    });
-  } catch (e) {
-    // the transaction did not commit: put the branch back if it was moved (CAS, so a later push is never undone)
-    if (moved) await casUpdateRef(repo.gitDir, targetRef, tip, newSha, `undo merge of pull request #${pr.number}`);
-    throw e;
-  }
+        await restackChildren(tx, actor, pr, newSha);
+        await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
+      },
+    },
+  );
 
   const branchDeleted = opts.deleteBranch === true ? await deleteSourceBranch(db, actor, repo, pr) : false;
   const view = toPullView({ ...pr, state: "merged", mergedAt: now, updatedAt: now });
@@ -201,34 +206,54 @@ export async function mergePullRequest(
 
 /**
  * Deletes the merged pull request's source branch when it is in the same repository, is not the
- * default branch, and still points at the merged head (CAS delete). Marks open pull requests
- * from that branch sourceDeleted with a `source_deleted` event. Returns whether it was deleted.
+ * default branch, and still points at the merged head (CAS delete through `updateBranch`, not
+ * recorded as a push). In the same transaction, the pull request and the open ones from that
+ * branch are marked sourceDeleted with a `source_deleted` event (live notices after the commit).
+ * Returns whether it was deleted; a branch that moved or is gone is left alone (false).
  */
 async function deleteSourceBranch(
   db: Db,
   actor: Actor,
   repo: AuthorizedRepo,
-  pr: { id: string; repoId: string; sourceRepoId: string; sourceBranch: string; headSha: string },
+  pr: { id: string; number: number; repoId: string; sourceRepoId: string; sourceBranch: string; headSha: string },
 ): Promise<boolean> {
   if (pr.sourceRepoId !== repo.id || pr.sourceBranch === repo.defaultBranch) return false;
-  if (!(await casDeleteRef(repo.gitDir, `refs/heads/${pr.sourceBranch}`, pr.headSha))) return false;
-  await inTransaction(db, async (tx) => {
-    const rows = await tx.pullRequest.findMany({
-      where: { sourceRepoId: repo.id, sourceBranch: pr.sourceBranch, OR: [{ id: pr.id }, { state: "open" }] },
-      select: { id: true },
-    });
-    await tx.pullRequest.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { sourceDeleted: true } });
-    await tx.pullRequestEvent.createMany({
-      data: rows.map((r) => ({
-        pullRequestId: r.id,
-        type: "source_deleted",
-        actorId: actor.user.id,
-        data: JSON.stringify({ branch: pr.sourceBranch, headSha: pr.headSha }),
-      })),
-    });
-    for (const r of rows) notifyPull(tx, r.id, "source_deleted", actor.user.id);
-  });
+  try {
+    await updateBranch(
+      db,
+      actor,
+      repo,
+      { ref: `refs/heads/${pr.sourceBranch}`, oldSha: pr.headSha, newSha: ZERO_SHA, reason: `delete the merged source of #${pr.number}` },
+      { record: false, writes: (tx) => markSourceDeleted(tx, actor, repo.id, pr) },
+    );
+  } catch (e) {
+    if (e instanceof AppError && e.code === "CONFLICT") return false;
+    throw e;
+  }
   return true;
+}
+
+/** Marks pull request `pr` and the open ones from its source branch sourceDeleted, with a `source_deleted` event each. */
+async function markSourceDeleted(
+  tx: Tx,
+  actor: Actor,
+  repoId: string,
+  pr: { id: string; sourceBranch: string; headSha: string },
+): Promise<void> {
+  const rows = await tx.pullRequest.findMany({
+    where: { sourceRepoId: repoId, sourceBranch: pr.sourceBranch, OR: [{ id: pr.id }, { state: "open" }] },
+    select: { id: true },
+  });
+  await tx.pullRequest.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { sourceDeleted: true } });
+  await tx.pullRequestEvent.createMany({
+    data: rows.map((r) => ({
+      pullRequestId: r.id,
+      type: "source_deleted",
+      actorId: actor.user.id,
+      data: JSON.stringify({ branch: pr.sourceBranch, headSha: pr.headSha }),
+    })),
+  });
+  for (const r of rows) notifyPull(tx, r.id, "source_deleted", actor.user.id);
 }
 
 /** One conflicting file as pulls.getConflicts returns it. */

@@ -1,5 +1,5 @@
 /**
- * pulls.checkMergeability (spec: {canMerge, conflicts, behindBy, aheadBy, error?}; issue #8;
+ * pulls.checkMergeability (spec: {canMerge, conflicts, behindBy, aheadBy, error?};
  * docs/pulls.md "Mergeability"). Reasons a pull request cannot merge, checked in this order:
  * merged, closed, draft, target branch gone, source branch gone (sourceDeleted or the branch
  * missing from the source repository), nothing to merge (the target already contains the head),
@@ -10,6 +10,7 @@
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
+import { isForeignKeyViolation, isUniqueViolation } from "@/server/db/prisma-errors";
 import { getConfig } from "@/server/config";
 import { readRows } from "@/server/db/read";
 import { boolOf } from "@/server/db/raw";
@@ -18,7 +19,7 @@ import { branchTips } from "@/server/git/ref-files";
 import { checkMerge, MergeError } from "@/server/git/merge";
 import { repoGitDir } from "@/server/git/paths";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 
 export interface Mergeability {
   canMerge: boolean;
@@ -188,8 +189,7 @@ async function saveCache(db: Db, pullRequestId: string, baseTip: string, headSha
       tx.pullRequestMergeability.upsert({ where: { pullRequestId }, create: { pullRequestId, ...data }, update: data }),
     );
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (!(e instanceof Error && /conflicted|not found/.test(e.message)) && code !== "P2002" && code !== "P2003") throw e;
+    if (!(e instanceof Error && /conflicted|not found/.test(e.message)) && !isUniqueViolation(e) && !isForeignKeyViolation(e)) throw e;
   }
 }
 

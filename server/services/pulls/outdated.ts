@@ -1,7 +1,7 @@
 /**
- * Outdated threads (issue #9): an inline thread is outdated when the lines it is about changed
- * between the commit it was made on and the pull request's current head — computed with git
- * from the one diff model (server/git/diff.ts `diffTrees`), never stored:
+ * Outdated threads (docs/pulls.md "Review"): an inline thread is outdated when the lines it is
+ * about changed between the commit it was made on and the pull request's current head — computed
+ * with git from the one diff model (server/git/diff.ts `diffTrees`), never stored:
  *
  *   RIGHT  the diff commitSha → headSha of the thread's file
  *   LEFT   the diff mergeBase(base, commitSha) → mergeBase(base, headSha) (the base side moves

@@ -1,8 +1,8 @@
 /**
- * The "Compare & pull request" banner (issue #8; GitHub's "had recent pushes"): branches of the
- * repository pushed in the last hour that are not the default branch, still exist, and have no
- * open pull request from them. Shown to callers who can write (they could have pushed). Two git
- * reads (reflog stats, branch list) and one query.
+ * The "Compare & pull request" banner (GitHub's "had recent pushes"; docs/pulls.md "Pages"):
+ * branches of the repository pushed in the last hour that are not the default branch, still exist,
+ * and have no open pull request from them. Shown to callers who can write (they could have pushed).
+ * Two git reads (reflog stats, branch list) and one query.
  */
 import type { Db } from "@/server/db";
 import { branchesUpdatedSince } from "@/server/git/reflog";

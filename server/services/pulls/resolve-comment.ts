@@ -1,14 +1,14 @@
 /**
- * pulls.resolveComment / pulls.unresolveComment {commentId} (issue #9): mark an inline thread
- * resolved or not, through its root comment (a reply's id is refused, naming the root). Who:
- * write permission, or the thread's author (its root's). Idempotent: resolving a resolved thread
- * changes nothing (resolvedBy stays the first resolver), as on GitHub.
+ * pulls.resolveComment / pulls.unresolveComment {commentId} (docs/pulls.md "Review"): mark an
+ * inline thread resolved or not, through its root comment (a reply's id is refused, naming the
+ * root). Who: write permission, or the thread's author (its root's). Idempotent: resolving a
+ * resolved thread changes nothing (resolvedBy stays the first resolver), as on GitHub.
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { canWrite, requireActor, type ReviewRepo } from "./review-context";
 import { loadComment } from "./comment-locate";
 import { commentInclude, recordOf, toThreadView, type PullThreadView } from "./comment-view";

@@ -1,6 +1,6 @@
 /**
  * pulls.resolveConflicts {prId, files: [{path, content}], expectedHeadSha} → {success, commitSha,
- * message} (extension: GitHub's web conflict editor; issue #10; docs/pulls.md "Resolving
+ * message} (extension: GitHub's web conflict editor; docs/pulls.md "Resolving
  * conflicts"). Commits a MERGE of the target branch into the source branch whose conflicted
  * files hold the given contents, so the pull request becomes mergeable.
  *
@@ -16,23 +16,24 @@
  *      no other path may be given;
  *   5. the resolved tree (the conflicted tree with the given blobs), the merge commit (parents:
  *      head, target tip; author and committer: the user);
- *   6. the source branch moves by compare-and-swap from the head (CONFLICT when it moved);
- *   7. the push is recorded as any push (services/repos/push.ts `recordPush`: headSha,
- *      refs/pull/N/head, the "pushed" event).
+ *   6. the source branch moves by compare-and-swap from the head (CONFLICT when it moved) and
+ *   7. the move is recorded as any push (headSha, refs/pull/N/head, the "pushed" event): both by
+ *      services/repos/update-branch.ts `updateBranch` (no database writes of its own, so no
+ *      transaction around the compare-and-swap).
  */
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { SHA_RE } from "@/lib/sha";
 import { commitTree, hasCommit } from "@/server/git/commits";
-import { casUpdateRef, MergeError } from "@/server/git/merge";
+import { MergeError } from "@/server/git/merge";
 import { getConflictDetails, type ConflictFile } from "@/server/git/merge-conflicts";
 import { writeTreeWithChanges } from "@/server/git/edit-files";
 import { readRef } from "@/server/git/pull-refs";
 import { branchTips } from "@/server/git/ref-files";
 import { hasConflictMarkers } from "@/server/ai/conflicts/rules";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { recordPush } from "@/server/services/repos/push";
+import { updateBranch } from "@/server/services/repos/update-branch";
 import { authorizeSource } from "./apply-suggestion";
 import { identityOf } from "./merge";
 
@@ -169,14 +170,13 @@ export async function resolveConflicts(
   const message = `Merge branch '${pr.targetBranch}'${sameRepo ? "" : ` of ${repo.owner}/${repo.name}`} into ${pr.sourceBranch}\n\nConflicts resolved in svc:\n${details.files.map((f) => `  ${f.path}`).join("\n")}`;
   const commitSha = await commitTree(sourceGitDir, { tree, parents: [head, targetTip], message, author: who, committer: who });
 
-  // step 6: compare-and-swap
-  if (!(await casUpdateRef(sourceGitDir, branchRef, commitSha, head, "resolve conflicts"))) {
-    throw new AppError(
-      "CONFLICT",
-      `the source branch "${pr.sourceBranch}" moved while resolving; nothing was committed: reload and resolve again`,
-    );
-  }
-  // step 7: as any push; logs its own failures
-  await recordPush(db, pr.sourceRepoId, sourceGitDir, [{ ref: branchRef, oldSha: head, newSha: commitSha }], user.id);
+  // steps 6 and 7: compare-and-swap, then recorded as any push
+  await updateBranch(
+    db,
+    actor!,
+    { id: pr.sourceRepoId, gitDir: sourceGitDir },
+    { ref: branchRef, oldSha: head, newSha: commitSha, reason: "resolve conflicts" },
+    { conflictMessage: `the source branch "${pr.sourceBranch}" moved while resolving; nothing was committed: reload and resolve again` },
+  );
   return { success: true, commitSha, message };
 }

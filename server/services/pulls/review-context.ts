@@ -1,7 +1,7 @@
 /**
- * What the review services share (issue #9): the caller, the pull request row, permission
- * helpers, and "is this commit a commit of the pull request" — reachable from the head and not
- * from the merge base with the target (GitHub's commit list of a pull request).
+ * What the review services share (docs/pulls.md "Review"): the caller, the pull request row,
+ * permission helpers, and "is this commit a commit of the pull request" — reachable from the head
+ * and not from the merge base with the target (GitHub's commit list of a pull request).
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";

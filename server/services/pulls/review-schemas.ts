@@ -1,5 +1,5 @@
 /**
- * Input schemas of the review procedures (issue #9; spec "Pull request router" rows addReview …
+ * Input schemas of the review procedures (spec "Pull request router" rows addReview …
  * reviewers; docs/pulls.md "Review"). Bodies are at most 65,536 characters (GitHub's limit for
  * comments and review bodies); suggestions the same.
  */

@@ -1,4 +1,4 @@
-/** Reviews as the API returns them (issue #9; spec "Review" plus author, isStale, commentCount). */
+/** Reviews as the API returns them (spec "Review" plus author, isStale, commentCount). */
 import type { PullUser } from "./view";
 import type { ReviewState } from "./review-schemas";
 

@@ -7,10 +7,11 @@
  * a request that does not exist changes nothing. Events review_requested /
  * review_request_removed {reviewer {id, username, name}}.
  */
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { conflictOnDuplicate, inTransaction } from "@/server/services/issues/core";
+import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import { atLeast, permissionOf } from "@/server/services/repos/access";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";

@@ -24,7 +24,7 @@ import { diffThreeDot, type DiffFile } from "@/server/git/diff";
 import { objectInfo } from "@/server/git/objects";
 import { repoGitDir } from "@/server/git/paths";
 import { pullBase } from "@/server/services/diff";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { aiBotUserId } from "./ai-bot";
 import { hunkText, lineIndex } from "./diff-anchor";
 import { notifyPull, recordPullEvent } from "./events";

@@ -1,4 +1,4 @@
-/** Input schemas of the pull request record procedures (spec "Pull request router"; issue #8). */
+/** Input schemas of the pull request record procedures (spec "Pull request router"). */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
 import { objectId, uuid } from "@/server/validation/ids";

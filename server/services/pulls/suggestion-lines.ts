@@ -1,5 +1,5 @@
 /**
- * The text side of applying suggestions (issue #9; docs/pulls.md "Suggestions"), pure and on
+ * The text side of applying suggestions (docs/pulls.md "Suggestions"), pure and on
  * bytes so a file that is not UTF-8 keeps every byte outside the replaced lines.
  *
  * A file is a list of lines, each with its own terminator ("\n", "\r\n", or "" for a last line

@@ -1,13 +1,13 @@
 /**
- * pulls.updateComment {commentId, body} (issue #9): only the comment's author may edit it (not
- * even write permission: the words are theirs). A deleted thread root cannot be edited. Sets
- * `editedAt` (the "edited" marker), beyond the spec.
+ * pulls.updateComment {commentId, body} (docs/pulls.md "Review"): only the comment's author may
+ * edit it (not even write permission: the words are theirs). A deleted thread root cannot be
+ * edited. Sets `editedAt` (the "edited" marker), beyond the spec.
  */
 import { notifyPull } from "./events";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { requireActor, type ReviewRepo } from "./review-context";
 import { loadComment } from "./comment-locate";
 import { updateCommentInput } from "./review-schemas";

@@ -1,17 +1,18 @@
 /**
- * pulls.update, pulls.close, pulls.reopen (spec "Pull request" states and transitions; issue #8).
- * Who: the pull request's author, or anyone with write permission (the access rows are
- * read-level; this service checks, as issues.update does). Every change writes its timeline
- * event in the same transaction: edited {field, from, to} for title and body, ready_for_review /
- * converted_to_draft for isDraft, closed, reopened. Title and body can be edited unless the pull
- * request is merged; isDraft changes only while open (PRECONDITION_FAILED otherwise). Ready for
- * review (isDraft → false) starts an AI review run (ai-review.ts).
+ * pulls.update, pulls.close, pulls.reopen (spec "Pull request" states and transitions;
+ * docs/pulls.md "Records and timeline"). Who: the pull request's author, or anyone with write
+ * permission (the access rows are read-level; this service checks, as issues.update does). Every
+ * change writes its timeline event in the same transaction: edited {field, from, to} for title and
+ * body, ready_for_review / converted_to_draft for isDraft, closed, reopened. Title and body can be
+ * edited unless the pull request is merged; isDraft changes only while open (PRECONDITION_FAILED
+ * otherwise). Ready for review (isDraft → false) starts an AI review run (ai-review.ts).
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
-import { inTransaction, requireActor } from "@/server/services/issues/core";
+import { requireActor } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import { resolveCommit } from "@/server/git/repository";
 import { repoGitDir } from "@/server/git/paths";
 import { updatePullInput, type UpdatePullInput } from "./schemas";
@@ -70,7 +71,7 @@ export async function updatePullRequest(db: Db, caller: Actor | null, repo: Repo
       const r = await tx.pullRequest.updateMany({ where: { id: pr.id, updatedAt: pr.updatedAt }, data });
       if (r.count === 0) throw new AppError("CONFLICT", "the pull request changed meanwhile; reload and try again");
       for (const [type, d] of events) await recordPullEvent(tx, pr.id, type, d, actor.user.id);
-      // ready for review starts the AI review (issue #10), enqueued below once this commits
+      // ready for review starts the AI review (docs/ai.md "AI review"), enqueued once this commits
       if (data.isDraft === false) aiRun = await createAiReviewRun(tx, pr, "ready_for_review", actor.user.id);
     }
     return pullViewById(tx, pr.id);

@@ -1,8 +1,8 @@
 /**
- * "Viewed" marks on the Files changed tab (issue #8), per user and file, as on GitHub: a mark
- * records the file's blob at the head when it was set (`blobSha`, null for a deleted file); when
- * the head's blob for that path differs, the mark no longer applies (the viewer shows the file as
- * not viewed again). Marks only ever concern their own user.
+ * "Viewed" marks on the Files changed tab (docs/pulls.md "Pages"), per user and file, as on GitHub:
+ * a mark records the file's blob at the head when it was set (`blobSha`, null for a deleted file);
+ * when the head's blob for that path differs, the mark no longer applies (the viewer shows the file
+ * as not viewed again). Marks only ever concern their own user.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";

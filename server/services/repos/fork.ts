@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { isUniqueViolation } from "@/server/db/prisma-errors";
 import { requireScope, type Actor } from "@/server/auth/actor";
 import { hasScope } from "@/server/auth/scopes";
 import { line } from "@/server/validation/strings";
@@ -54,7 +55,7 @@ export async function forkRepository(db: Db, actor: Actor | null, raw: z.input<t
       select: repoSelect,
     });
   } catch (e) {
-    if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
+    if (isUniqueViolation(e)) throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
     throw e;
   }
   const gitDir = repoGitDir(actor.user.username, name);

@@ -1,10 +1,11 @@
 /**
  * What a push may do, decided before any ref moves (git's pre-receive hook runs it through
- * server/http/git/push-hook.ts; issue #6 items 16 and 17). All or nothing: one refused ref or one
+ * server/http/git/push-hook.ts). All or nothing: one refused ref or one
  * secret refuses the whole push, and git then updates no ref.
  *
- * 1. Ref names: `pushRefProblem` (server/git/refs.ts) — valid branches and tags only, never
- *    `refs/pull/*`; deleting a badly named ref is allowed.
+ * 1. The rules every ref update passes, pushed or made by svc itself (update-branch.ts
+ *    `checkBranchUpdates`): today ref names (`pushRefProblem`, server/git/refs.ts) — valid
+ *    branches and tags only, never `refs/pull/*`; deleting a badly named ref is allowed.
  * 2. Push protection: the lines added by the commits new to the repository
  *    (`git log -p <new> --not --all` inside the quarantine) are scanned for svc tokens valid in
  *    this instance and private key blocks (secret-scan.ts). Findings refuse the push with
@@ -15,14 +16,15 @@
  */
 import path from "node:path";
 import { realpath } from "node:fs/promises";
+import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { pushRefProblem } from "@/server/git/refs";
 import { peelToCommits, scanAddedLines } from "@/server/git/added-lines";
 import { parseRefUpdate, type RefUpdate } from "@/server/git/push-commands";
 import { isZeroSha } from "@/lib/sha";
-import { isLiveToken } from "@/server/services/tokens";
+import { isLiveToken } from "@/server/services/tokens/verify-token";
 import { SecretDetector, type SecretFinding } from "./secret-scan";
+import { checkBranchUpdates } from "./update-branch";
 
 /** Patch bytes scanned per push at most (bytes): 50 MiB. */
 export const MAX_SCAN_BYTES = 50 * 1024 * 1024;
@@ -42,6 +44,10 @@ export interface PushCheckInput {
   quarantine: string | null;
   /** Patch bytes to scan at most (bytes; default MAX_SCAN_BYTES). */
   maxScanBytes?: number;
+  /** The repository's id (null or absent when unknown), for `checkBranchUpdates`. */
+  repoId?: string | null;
+  /** The pusher (null or absent when unknown), for `checkBranchUpdates`. */
+  actor?: Actor | null;
 }
 
 export interface PushVerdict {
@@ -88,7 +94,7 @@ const KIND_LABEL: Record<SecretFinding["kind"], string> = {
  */
 export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerdict> {
   const updates = parseHookInput(input.input);
-  const problems = updates.map((u) => pushRefProblem(u.ref, isZeroSha(u.newSha))).filter((p): p is string => p !== null);
+  const problems = await checkBranchUpdates(db, input.actor ?? null, { id: input.repoId ?? null, gitDir: input.gitDir }, updates);
   if (problems.length > 0) {
     return {
       ok: false,

@@ -1,5 +1,5 @@
 /**
- * Cuts a file into search chunks (issue #10 "Semantic search"; docs/ai.md): at syntax boundaries
+ * Cuts a file into search chunks (docs/ai.md "Index"): at syntax boundaries
  * for the languages tree-sitter-wasms ships (server/ai/syntax/parser.ts `outline`), fixed blocks
  * of lines otherwise.
  *
@@ -21,9 +21,8 @@ export type ChunkType = "function" | "class" | "method" | "block";
  * The version of the rules above, stored on each chunked blob and index (SearchBlob.chunker,
  * SearchIndex.chunker). Bump it when chunk boundaries, names or search words change: the next
  * refresh of an index then cuts its older blobs again (index-repo.ts), and a search of such an
- * index queues that refresh. 1: the first chunker (session 6); 2: a class's methods keep their
- * doc comments (session 8); 3: a block comment whose lines do not start with `*` belongs to the
- * item below it as a whole (session 8).
+ * index queues that refresh. 1: the first chunker; 2: a class's methods keep their doc comments;
+ * 3: a block comment whose lines do not start with `*` belongs to the item below it as a whole.
  */
 export const CHUNKER_VERSION = 3;
 

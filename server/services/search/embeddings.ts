@@ -1,7 +1,7 @@
 /**
- * Chunk vectors for the hybrid engine (issue #10 "Semantic search"; docs/ai.md): the configured
- * provider's embedding model (`embedMany` of the AI SDK) embeds each chunk once per model
- * (SearchEmbedding, float32, unit length); vectors.ts ranks them against a query's.
+ * Chunk vectors for the hybrid engine (docs/ai.md "Vectors (server/services/search/vectors.ts)"):
+ * the configured provider's embedding model (`embedMany` of the AI SDK) embeds each chunk once per
+ * model (SearchEmbedding, float32, unit length); vectors.ts ranks them against a query's.
  */
 import { embed, embedMany, type EmbeddingModel } from "ai";
 import type { Db } from "@/server/db";

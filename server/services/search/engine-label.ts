@@ -1,6 +1,6 @@
 /**
- * Which engine serves semantic search for an AI engine (issue #10 "Semantic search"; docs/ai.md
- * "Engines: which serves which case" and "Status"). One function for ai.status and
+ * Which engine serves semantic search for an AI engine (docs/ai.md "Engines: which serves which
+ * case" and "Status (`ai.status`)"). One function for ai.status and
  * ai.semanticSearch, so the status says what a search answers with, by construction.
  */
 import type { AiEngine } from "@/server/ai/engine";

@@ -1,5 +1,5 @@
 /**
- * Which files the semantic index reads (issue #10; docs/ai.md "Semantic search"), and reading
+ * Which files the semantic index reads (docs/ai.md "Index"), and reading
  * them from git in bulk. Skipped: files over MAX_INDEX_FILE_BYTES, vendored and generated paths
  * (node_modules, vendor, dist, build, lock files, *.min.js, source maps, snapshots), binary
  * files (a NUL in the first 8000 bytes, as git decides) and minified text (very long lines).

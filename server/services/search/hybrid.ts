@@ -1,6 +1,6 @@
 /**
- * The hybrid engine's fusion (issue #10 "Semantic search": "a hybrid of vector similarity and
- * lexical score (reciprocal rank fusion)"; docs/ai.md "Engines"): one ranking from the lexical
+ * The hybrid engine's fusion, reciprocal rank fusion of vector similarity and lexical score
+ * (docs/ai.md "Engines: which serves which case"): one ranking from the lexical
  * engine's and the vectors' (Cormack, Clarke & Büttcher 2009, k = 60).
  */
 import type { Db } from "@/server/db";

@@ -1,5 +1,5 @@
 /**
- * Builds and refreshes the semantic index of one branch (issue #10 "Semantic search"; docs/ai.md).
+ * Builds and refreshes the semantic index of one branch (docs/ai.md "Index").
  * The `search.indexRepo` job runs it after every push to an indexed branch (the default branch
  * always); ai.semanticSearch runs it inline for a small repository that has no index yet.
  *

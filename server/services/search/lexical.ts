@@ -1,11 +1,11 @@
 /**
- * The lexical engine of semantic search (issue #10; docs/ai.md "Semantic search"): the database's
+ * The lexical engine of semantic search (docs/ai.md "Engines: which serves which case"): the database's
  * own full-text search over identifier-split words, names weighted —
  *   SQLite: FTS5 `bm25(SearchChunkFts, 20, 5, 1)` (name, doc comments, body), porter stemming;
  *   PostgreSQL: bm25 computed in SQL — Σ idf(word) · saturated `20 · ts_rank({0.05, 0.2, 0.25, 1},
  *   tsv, word, 0)`, length-normalised — over the generated tsvector (name A, doc B, body D),
  *   english stemming, GIN index.
- * Speed (docs/performance.md): only the rarer query words pick candidates (RANK_BUDGET), the
+ * Speed (docs/performance.md "Semantic search speed"): only the rarer query words pick candidates (RANK_BUDGET), the
  * engine ranks its best 2 × candidates before any join (INNER_FACTOR), the blend scans only words
  * that start like a query word.
  * Any query word may match (OR; words of 4+ letters also as prefixes: "slug" finds slugify);
@@ -65,9 +65,10 @@ interface Row {
 
 /**
  * The blend of the 0–1 score (module comment), tuned on bench/search-quality.bench.ts (zod's
- * sources, 35 questions; docs/performance.md): engine rank, coverage of the query's words, their
- * coverage by the chunk's name (blocks: half their coverage), a path boost of the engine rank,
- * and a prior for blocks of lines (functions, classes and methods answer questions more often).
+ * sources, 35 questions; docs/performance.md "Semantic search quality"): engine rank, coverage of
+ * the query's words, their coverage by the chunk's name (blocks: half their coverage), a path boost
+ * of the engine rank, and a prior for blocks of lines (functions, classes and methods answer
+ * questions more often).
  */
 const WEIGHTS = { rel: 0.4, coverage: 0.3, name: 1.2, path: 0.3, block: 0.8 };
 
@@ -82,7 +83,7 @@ function fileTypeSql(sql: Sql, fileTypes: string[] | undefined): string {
  * The full-text statement for `words`: the engine's `inner` best matches over the whole table
  * (every index's chunks; null: all matches), then those of index `indexId`, best `limit` first.
  * Ranking only a bounded set and joining only those rows is what keeps a query over 100k chunks
- * fast (docs/performance.md "Semantic search"); the caller widens `inner` when it was too few.
+ * fast (docs/performance.md "Semantic search speed"); the caller widens `inner` when it was too few.
  */
 function statement(sql: Sql, indexId: string, words: Picked[], limit: number, inner: number | null, fileTypes?: string[]): string {
   const cols = `c."id", f."path", c."startLine", c."endLine", c."chunkType", c."name", c."language", c."content", c."nameText", c."docText", c."bodyText"`;
@@ -161,7 +162,7 @@ const INNER_FACTOR = 2;
  * matches add up to no more than this (the rarest word always picks). The other (common) words
  * still count in the blend's coverage; bm25 / ts_rank give them little weight anyway (a low idf),
  * but ranking their tens of thousands of matches is what made a query over 100k chunks slow —
- * every match is a row the engine reads (docs/performance.md "Semantic search").
+ * every match is a row the engine reads (docs/performance.md "Semantic search speed").
  */
 const RANK_BUDGET = 4_000;
 

@@ -1,5 +1,5 @@
 /**
- * ai.semanticSearch (issue #10 "Semantic search"; spec "AI router"; docs/ai.md): code chunks of a
+ * ai.semanticSearch (spec "AI router"; docs/ai.md "Semantic search"): code chunks of a
  * repository branch ranked for a natural-language query.
  *
  * Engines: without an embedding model, the lexical engine (lexical.ts: FTS5 / PostgreSQL

@@ -1,5 +1,5 @@
 /**
- * Words for code search (issue #10 "Semantic search"; docs/ai.md). Identifiers are split into
+ * Words for code search (docs/ai.md "Index"). Identifiers are split into
  * their words — `parseQueryString`, `parse_query_string`, `HTTPServer`, `lib/router/index.js` —
  * so a person's words find code; the whole identifier is kept too, so typing it also matches.
  * Stemming is the search engine's (FTS5 porter, PostgreSQL english); this module only splits,

@@ -1,12 +1,12 @@
 /**
- * Vector side of the hybrid search engine (issue #10 "Semantic search"; docs/ai.md "Vectors"):
+ * Vector side of the hybrid search engine (docs/ai.md "Vectors (server/services/search/vectors.ts)"):
  * the `limit` chunks of an index nearest to a query vector, by exact inner product over the
  * index's stored vectors (unit length, so cosine similarity).
  *
  * The scan is usearch's `exactSearch` (Unum's vector search library, SIMD kernels — AVX2 /
  * AVX-512 / NEON — picked at run time), one thread per query. Exact rather than an HNSW graph:
  * 100 000 × 256 float32 vectors take ~6 ms, × 1 536 ~25 ms on this machine, the speed of
- * reading the matrix from memory (docs/performance.md "Session 8"), with no index to build,
+ * reading the matrix from memory (docs/performance.md "Semantic search speed"), with no index to build,
  * store or keep in step with pushes, and no recall lost.
  *
  * The scan goes slab by slab (SLICE_BYTES each, ~1–2 ms) with the event loop free between slabs.

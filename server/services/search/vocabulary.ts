@@ -1,6 +1,6 @@
 /**
- * Code vocabulary for the lexical engine (issue #10 "Semantic search"; docs/ai.md "Query
- * vocabulary"): people ask with the words they use ("the highest version", "do two ranges
+ * Code vocabulary for the lexical engine (docs/ai.md "Scores and options", "Query vocabulary"):
+ * people ask with the words they use ("the highest version", "do two ranges
  * overlap", "remove a key"), code is named with the words programmers use (`maxSatisfying`,
  * `intersects`, `del`). A lexical engine cannot connect the two by itself; this table does, for
  * general programming vocabulary only — words and abbreviations any code base uses, never the
@@ -13,7 +13,7 @@
  * much from the alternatives), and the blend's coverage counts each query word once — covered
  * (ALTERNATIVE_COVERAGE) when the chunk holds the word or any of its alternatives. A query
  * without table words searches exactly as before. Weights chosen on the zod and semver question
- * sets (docs/performance.md "Session 8"). Pure.
+ * sets (docs/performance.md "Semantic search quality"). Pure.
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Stacks (issue #8, Graphite-style stacked branches): an ordered list of branches of one
+ * Stacks (Graphite-style stacked branches): an ordered list of branches of one
  * repository, each meant to be reviewed on top of the one before it; position 0 sits on
  * `baseBranch`. Rules (docs/pulls.md "Stacks"): every branch and the base exist; no duplicates;
  * the base is not one of the stack's branches; a branch belongs to at most one stack of its
@@ -13,7 +13,7 @@ import type { Actor } from "@/server/auth/actor";
 import { line } from "@/server/validation/strings";
 import { branchNameProblem } from "@/server/git/refs";
 import { listBranches } from "@/server/git/repository";
-import { inTransaction } from "@/server/services/issues/core";
+import { inTransaction } from "@/server/db/transaction";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 
 type Tx = Prisma.TransactionClient;

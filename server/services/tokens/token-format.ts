@@ -1,11 +1,11 @@
 /**
- * Personal access token format (spec "Personal access token"; checksum: issue #6 item 17):
- * `svc_<prefix>_<secret><checksum>` where <prefix> is 8 and <secret> 40 base62 characters, both
- * from a CSPRNG without modulo bias, and <checksum> is 6 base62 characters of the CRC32 of
- * everything before it (as GitHub's `ghp_` tokens carry a CRC32), so a scanner can tell an svc
- * token from a random look-alike without a database lookup. Tokens made before the checksum
- * (`svc_<8>_<40>`, "legacy") keep working: they are verified against the database as before.
- * Only the SHA-256 (hex) of the whole token is stored.
+ * Personal access token format (spec "Personal access token"; checksum: docs/api.md "Token
+ * endpoints"): `svc_<prefix>_<secret><checksum>` where <prefix> is 8 and <secret> 40 base62
+ * characters, both from a CSPRNG without modulo bias, and <checksum> is 6 base62 characters of the
+ * CRC32 of everything before it (as GitHub's `ghp_` tokens carry a CRC32), so a scanner can tell an
+ * svc token from a random look-alike without a database lookup. Tokens made before the checksum
+ * (`svc_<8>_<40>`, "legacy") keep working: they are verified against the database alone. Only
+ * the SHA-256 (hex) of the whole token is stored.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 

@@ -1,6 +1,6 @@
 /**
- * Account settings (issue #7): the caller's own name, email and password, and the public profile
- * of any user. Rules follow sign-up (./index.ts): emails are unique case-insensitively and stored
+ * Account settings: the caller's own name, email and password, and the public profile
+ * of any user. Rules follow sign-up (./sign-up.ts): emails are unique case-insensitively and stored
  * lower-cased, passwords are 8–1024 characters and hashed with argon2id.
  *
  * Changing the password (docs/api.md "Accounts"): needs the current password AND a browser
@@ -14,10 +14,11 @@ import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { isRecordMissing, isUniqueViolation } from "@/server/db/prisma-errors";
 import { consume, reset } from "@/server/rate-limit";
-import { MIN_PASSWORD_LENGTH, type Profile } from "./index";
-
-const profileSelect = { id: true, username: true, name: true, email: true } as const;
+import { MIN_PASSWORD_LENGTH } from "./sign-up";
+import { profileSelect, type Profile } from "./profile";
+import { emailTaken } from "./email-taken";
 
 export const updateProfileInput = z.object({
   /** Display name; "" or null removes it. */
@@ -61,14 +62,6 @@ export async function publicProfile(db: Db, username: string): Promise<PublicPro
   return { id: user.id, username: user.username, name: user.name, createdAt: user.createdAt.toISOString() };
 }
 
-/** Whether another account than `userId` uses `email` (lower-cased comparison, as sign-up). */
-async function emailTakenByOther(db: Db, email: string, userId: string): Promise<boolean> {
-  const rows = await db.$queryRaw<
-    unknown[]
-  >`SELECT 1 FROM "User" WHERE lower("email") = ${email.toLowerCase()} AND "id" <> ${userId} LIMIT 1`;
-  return rows.length > 0;
-}
-
 /**
  * users.updateProfile {name?, email?} → the caller's {id, username, name, email}. Absent fields
  * are kept; "" or null removes the name or email. The email is stored lower-cased.
@@ -79,13 +72,12 @@ export async function updateProfile(db: Db, userId: string, input: z.output<type
   const data: { name?: string | null; email?: string | null } = {};
   if (input.name !== undefined) data.name = input.name || null;
   if (input.email !== undefined) data.email = input.email ? input.email.toLowerCase() : null;
-  if (data.email && (await emailTakenByOther(db, data.email, userId))) throw new AppError("CONFLICT", "that email is already in use");
+  if (data.email && (await emailTaken(db, data.email, userId))) throw new AppError("CONFLICT", "that email is already in use");
   try {
     return await db.user.update({ where: { id: userId }, data, select: profileSelect });
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === "P2002") throw new AppError("CONFLICT", "that email is already in use");
-    if (code === "P2025") throw new AppError("NOT_FOUND", "user not found");
+    if (isUniqueViolation(e)) throw new AppError("CONFLICT", "that email is already in use");
+    if (isRecordMissing(e)) throw new AppError("NOT_FOUND", "user not found");
     throw e;
   }
 }

@@ -1,10 +1,10 @@
 /**
- * Browser sessions (issue #6 item 4). A sign-in creates a UserSession row; the session JWT
- * (next-auth cookie, or the same JWT sent as `Authorization: Bearer` — the "service token")
- * carries its id as `sid`, and resolveActor accepts the JWT only while the row exists. Signing
- * out deletes the row, "sign out everywhere" deletes all of the user's rows: the JWT then stops
- * working for the browser and the API alike, before its 30-day expiry. Personal access tokens
- * are separate and unaffected (docs/api.md "Sessions").
+ * Browser sessions (docs/security.md "Sessions and service tokens"). A sign-in creates a
+ * UserSession row; the session JWT (next-auth cookie, or the same JWT sent as `Authorization:
+ * Bearer` — the "service token") carries its id as `sid`, and resolveActor accepts the JWT only
+ * while the row exists. Signing out deletes the row, "sign out everywhere" deletes all of the
+ * user's rows: the JWT then stops working for the browser and the API alike, before its 30-day
+ * expiry. Personal access tokens are separate and unaffected.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";

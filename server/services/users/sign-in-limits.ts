@@ -1,5 +1,5 @@
 /**
- * The sign-in brute-force limits (issue #6 item 8; numbers in server/rate-limit.ts LIMITS and
+ * The sign-in brute-force limits (numbers in server/rate-limit.ts LIMITS and
  * docs/api.md "Rate limits"). An attempt takes its points BEFORE the password is checked, so N
  * parallel guesses can never exceed a limit; a refused attempt gives back what it took at the
  * levels before the one that refused it, so being refused costs nothing elsewhere.

@@ -30,7 +30,7 @@ function selectionOf(search: Record<string, string | string[] | undefined>): Sel
 }
 
 /**
- * /<owner>/<repo>/agent (issue #11 "Page"): the coding agent, for signed-in readers of the
+ * /<owner>/<repo>/agent (docs/agent.md): the coding agent, for signed-in readers of the
  * repository (signed out: sign in and come back here). Sessions, status and modes are rendered
  * on the server; the page (components/agent/agent-page.tsx) does the rest.
  */

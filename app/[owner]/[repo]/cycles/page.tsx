@@ -17,7 +17,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Cycles · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/cycles (issue #7): cycles with dates and exact progress (cycles.list), the current one highlighted; New cycle for writers. */
+/**
+ * /<owner>/<repo>/cycles (docs/ui.md "Pages"): cycles with dates and exact progress (cycles.list),
+ * the current one highlighted; New cycle for writers.
+ */
 export default async function CyclesPage({ params }: { params: Params }) {
   const { owner, repo } = await params;
   const ctx = await loadIssuesContext(owner, repo);

@@ -16,7 +16,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Projects · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/projects (issue #7): projects with exact progress (projects.list), New project for writers. */
+/** /<owner>/<repo>/projects (docs/ui.md "Pages"): projects with exact progress (projects.list), New project for writers. */
 export default async function ProjectsPage({ params }: { params: Params }) {
   const { owner, repo } = await params;
   const ctx = await loadIssuesContext(owner, repo);

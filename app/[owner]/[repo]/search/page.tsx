@@ -12,7 +12,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Search code · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/search (issue #10): semantic code search over the default branch. */
+/** /<owner>/<repo>/search (docs/ai.md "Page"): semantic code search over the default branch. */
 export default async function Page({ params, searchParams }: { params: Params; searchParams: Search }) {
   const [{ owner, repo }, search] = await Promise.all([params, searchParams]);
   const r = await loadRepo(decodeSegment(owner), decodeSegment(repo));

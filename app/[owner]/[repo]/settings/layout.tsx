@@ -6,10 +6,11 @@ import { SideNav } from "@/components/ui/side-nav";
 import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/load";
 
 /**
- * The frame of every repository settings page (issue #7), under the repository header
- * (app/[owner]/[repo]/layout.tsx): admins only — everyone else gets the 404 page, decided here
- * before anything streams — and a left nav — General, Collaborators, AI and Danger zone are sections of
- * /settings, Labels and Templates pages of their own. On phones the nav wraps above the content.
+ * The frame of every repository settings page (docs/ui.md "Repository settings"), under the
+ * repository header (app/[owner]/[repo]/layout.tsx): admins only — everyone else gets the 404 page,
+ * decided here before anything streams — and a left nav — General, Collaborators, AI and Danger
+ * zone are sections of /settings, Labels and Templates pages of their own. On phones the nav wraps
+ * above the content.
  */
 export default async function RepoSettingsLayout({ params, children }: { params: SettingsParams; children: React.ReactNode }) {
   const repo = await loadAdminRepo(params);

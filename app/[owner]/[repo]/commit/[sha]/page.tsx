@@ -11,7 +11,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Commit ${decodeSegment(sha).slice(0, 7)} · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/commit/<sha>: one commit and its diff (issue #8). */
+/** /<owner>/<repo>/commit/<sha>: one commit and its diff (docs/pulls.md "Diff"). */
 export default async function Page({ params }: { params: Params }) {
   const { owner, repo, sha } = await params;
   return <CommitPage owner={decodeSegment(owner)} name={decodeSegment(repo)} sha={decodeSegment(sha)} />;

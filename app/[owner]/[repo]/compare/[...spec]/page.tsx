@@ -11,7 +11,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Comparing ${spec.map(decodeSegment).join("/")} · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/compare/<base>...<head> (issue #8); refs keep their slashes. */
+/** /<owner>/<repo>/compare/<base>...<head> (docs/pulls.md "Diff"); refs keep their slashes. */
 export default async function Page({ params }: { params: Params }) {
   const { owner, repo, spec } = await params;
   return <ComparePage owner={decodeSegment(owner)} name={decodeSegment(repo)} spec={spec.map(decodeSegment).join("/")} />;

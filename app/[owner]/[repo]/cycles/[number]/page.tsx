@@ -32,7 +32,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Cycle ${cycle.number} · ${ctx.repo.fullName}` };
 }
 
-/** /<owner>/<repo>/cycles/<number> (issue #7): the cycle's dates, progress and its open and closed issues. */
+/** /<owner>/<repo>/cycles/<number> (docs/ui.md "Pages"): the cycle's dates, progress and its open and closed issues. */
 export default async function CyclePage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
   const { ctx, cycle } = await loadCycle(owner, repo, number);

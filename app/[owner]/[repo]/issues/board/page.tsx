@@ -14,7 +14,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function BoardPage({ params }: { params: Params }) {
   const { owner, repo } = await params;
   const ctx = await loadIssuesContext(owner, repo);
-  // the first page of every column with exact counts and estimate sums (issue #7: a 10k-issue board opens fast)
+  // the first page of every column with exact counts and estimate sums (a 10k-issue board opens fast)
   const data = await ctx.caller.issues.board({ repoId: ctx.repo.id });
   return (
     <IssuesShell repo={ctx.repo} section="board" wide>

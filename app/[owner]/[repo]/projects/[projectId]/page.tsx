@@ -31,7 +31,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `${project.name} · Projects · ${ctx.repo.fullName}` };
 }
 
-/** /<owner>/<repo>/projects/<id> (issue #7): the project's progress and its open and closed issues. */
+/** /<owner>/<repo>/projects/<id> (docs/ui.md "Pages"): the project's progress and its open and closed issues. */
 export default async function ProjectPage({ params }: { params: Params }) {
   const { owner, repo, projectId } = await params;
   const { ctx, project } = await loadProject(owner, repo, projectId);

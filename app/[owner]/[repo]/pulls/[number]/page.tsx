@@ -18,7 +18,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `${pr.title} · Pull request #${pr.number} · ${ctx.repo.fullName}` };
 }
 
-/** The Conversation tab: description, timeline (events, reviews, threads), comment box, merge box and actions (issues #8, #9); the sidebar (AI review, reviewers, labels) comes first on phones. */
+/** The Conversation tab: description, timeline (events, reviews, threads), comment box, merge box and actions (docs/pulls.md "Pages"); the sidebar (AI review, reviewers, labels) comes first on phones. */
 export default async function PullConversationPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
   const ctx = await loadPullsContext(owner, repo);

@@ -10,7 +10,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Stacks · ${r.fullName}` };
 }
 
-/** The repository's stacks (issue #8, Graphite-style): list, create, reorder, delete. */
+/** The repository's stacks (Graphite-style; docs/pulls.md "Stacks in the browser"): list, create, reorder, delete. */
 export default async function Stacks({ params }: { params: Params }) {
   const { owner, repo } = await params;
   return <StacksPage ctx={await loadPullsContext(owner, repo)} />;

@@ -11,7 +11,7 @@ import { resolveActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
-import { resolveRef } from "@/server/services/repos";
+import { resolveRef } from "@/server/services/repos/resolve-ref";
 import { listBranches, openBlob } from "@/server/git/repository";
 import { acquireGitSlot, gitClientKey } from "@/server/http/git/process-gate";
 import { gitHttpLimits } from "@/server/http/git/http-limits";
@@ -42,10 +42,10 @@ function plain(status: number, message: string, headers: Record<string, string> 
 type Ctx = { params: Promise<{ owner: string; repo: string; segments: string[] }> };
 
 /**
- * Streams the blob (issue #6 item 5): `git cat-file blob` piped to the response with
- * backpressure, Content-Length from the blob's size, git killed when the client goes away; only
- * the first 8000 bytes are read before the headers (binary or text decides the content type).
- * `withBody` false (HEAD) sends the same headers and stops git at once.
+ * Streams the blob (bounded memory; docs/performance.md "Blob memory"): `git cat-file blob` piped
+ * to the response with backpressure, Content-Length from the blob's size, git killed when the
+ * client goes away; only the first 8000 bytes are read before the headers (binary or text decides
+ * the content type). `withBody` false (HEAD) sends the same headers and stops git at once.
  */
 async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Response> {
   const params = await ctx.params;
@@ -83,7 +83,7 @@ async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Respons
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
         "cache-control": repo.isPrivate ? "private, no-cache" : "public, max-age=60",
-        // ?download=1 (the file view's Download button, issue #7) asks for an attachment whatever the type
+        // ?download=1 (the file view's Download button) asks for an attachment whatever the type
         ...(type === "application/octet-stream" || new URL(req.url).searchParams.get("download") === "1"
           ? { "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` }
           : {}),

@@ -10,7 +10,7 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
   return { title: `Labels · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/settings/labels (issue #7): list, create, edit and delete labels (admins). */
+/** /<owner>/<repo>/settings/labels (docs/ui.md "Repository settings"): list, create, edit and delete labels (admins). */
 export default async function LabelsSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const labels = await (await getServerCaller()).issues.listLabels({ repoId: repo.id });

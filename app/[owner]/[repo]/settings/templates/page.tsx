@@ -10,7 +10,7 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
   return { title: `Issue templates · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/settings/templates (issue #7): list, create, edit and delete issue templates (admins). */
+/** /<owner>/<repo>/settings/templates (docs/ui.md "Repository settings"): list, create, edit and delete issue templates (admins). */
 export default async function TemplatesSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const caller = await getServerCaller();

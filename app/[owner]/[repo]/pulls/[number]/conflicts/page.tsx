@@ -6,11 +6,11 @@ import { pullUrl } from "@/components/pulls/model";
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
 /**
- * The conflicts view (issue #8): for each conflicting file, the base (merge base), ours (the
- * target branch) and theirs (the source branch) side by side; one column under another on a
- * phone. Binary files and files deleted on one side are named, not shown (pulls.getConflicts).
- * Signed-in viewers of an open pull request can resolve text conflicts here (issue #10:
- * "Suggest resolution", "Use this resolution"; components/pulls/conflicts-editor.tsx).
+ * The conflicts view (docs/pulls.md "Conflicts"): for each conflicting file, the base (merge base),
+ * ours (the target branch) and theirs (the source branch) side by side; one column under another on
+ * a phone. Binary files and files deleted on one side are named, not shown (pulls.getConflicts).
+ * Signed-in viewers of an open pull request can resolve text conflicts here ("Suggest resolution",
+ * "Use this resolution"; components/pulls/conflicts-editor.tsx).
  */
 export default async function PullConflictsPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;

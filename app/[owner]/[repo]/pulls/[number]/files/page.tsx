@@ -8,11 +8,12 @@ import { PullFilesView } from "@/components/pulls/files-view";
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
 /**
- * The Files changed tab (issue #8): the pull request's three-dot diff (pulls.getDiff, merge base →
- * head) in the shared diff viewer — unified or split, file tree, collapsed large and generated
- * files, virtualized; files past the first page's line budget load as they scroll into view; the
- * reader's "Viewed" checkboxes (viewed files collapse until the file changes again); the inline
- * review threads, comment forms, suggestions and "Review changes" (issue #9).
+ * The Files changed tab (docs/pulls.md "Pages"): the pull request's three-dot diff (pulls.getDiff,
+ * merge base → head) in the shared diff viewer — unified or split, file tree, collapsed large and
+ * generated files, virtualized; files past the first page's line budget load as they scroll into
+ * view; the reader's "Viewed" checkboxes (viewed files collapse until the file changes again); the
+ * inline review threads, comment forms, suggestions and "Review changes" (docs/pulls.md "Review in
+ * the browser (Files changed tab)").
  */
 export default async function PullFilesPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;

@@ -12,8 +12,9 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ owner: string; repo: string; path: string[] }> };
 
 async function handler(req: Request, { params }: Params): Promise<Response> {
-  // A malformed percent-escape (`/alice/pub.git/%ZZ`) is the client's error (issue #6 item 11),
-  // whatever Next made of the segment; git prints the text body as "remote: …".
+  // A malformed percent-escape (`/alice/pub.git/%ZZ`) is the client's error (docs/api.md "Errors:
+  // no 500 for bad input, nothing internal in an answer"), whatever Next made of the segment; git
+  // prints the text body as "remote: …".
   if (hasMalformedEscape(new URL(req.url).pathname)) {
     return new Response("malformed percent-escape in the URL path\n", {
       status: 400,

@@ -1,0 +1,97 @@
+/**
+ * The rows of the diff viewer (./diff-viewer.tsx), as one flat list for the virtualizer: per file
+ * a header, then (unless collapsed) its file-top row, a notice (collapsed by default, binary, not
+ * loaded, no changes) or its hunk and line rows with the slot rows under the lines that have one,
+ * a "rest not shown" notice when truncated, and an end row. Pure (no React).
+ */
+import { collapseReason, fileRows, type DiffFile, type DiffView } from "./model";
+import type { DiffViewerProps, LineSide, Row } from "./diff-viewer-types";
+
+/**
+ * The rows of `files` in `view`. `open`: files the reader opened (also those collapsed by
+ * default); `closed`: files the reader collapsed; `collapsedFile`, `lineSlots`, `fileTop`: as in
+ * DiffViewerProps.
+ */
+export function buildRows(
+  files: DiffFile[],
+  view: DiffView,
+  open: ReadonlySet<number>,
+  closed: ReadonlySet<number>,
+  { collapsedFile, lineSlots, fileTop }: Pick<DiffViewerProps, "collapsedFile" | "lineSlots" | "fileTop">,
+): Row[] {
+  const out: Row[] = [];
+  files.forEach((f, i) => {
+    out.push({ kind: "file", file: i });
+    if (closed.has(i)) return;
+    if (!open.has(i) && collapsedFile?.(f)) return;
+    if (fileTop?.(f)) out.push({ kind: "top", file: i });
+    const reason = collapseReason(f);
+    if (!open.has(i) && reason) {
+      out.push({
+        kind: "notice",
+        file: i,
+        text:
+          reason === "generated"
+            ? "Generated file not shown by default."
+            : `Large diff (${f.additions + f.deletions} lines) not shown by default.`,
+        action: "expand",
+      });
+    } else if (f.isBinary) out.push({ kind: "notice", file: i, text: "Binary file not shown." });
+    else if (f.hunks.length === 0 && f.truncated)
+      out.push({ kind: "notice", file: i, text: "This diff was not loaded with the page.", action: "load" });
+    else if (f.hunks.length === 0)
+      out.push({
+        kind: "notice",
+        file: i,
+        text: f.isSubmodule
+          ? "Submodule pointer changed."
+          : f.status === "renamed"
+            ? "File renamed without changes."
+            : f.oldMode !== f.newMode && f.oldMode && f.newMode
+              ? "File mode changed."
+              : "Empty file.",
+      });
+    else {
+      const slots = lineSlots?.(f);
+      const slot = (side: LineSide, n: number | null) => {
+        if (slots && n !== null && slots.has(`${side}:${n}`)) out.push({ kind: "slot", file: i, side, line: n });
+      };
+      for (const r of fileRows(f, view)) {
+        out.push({ ...r, file: i });
+        if (!slots || slots.size === 0) continue;
+        if (r.kind === "line") {
+          if (r.line.line.type !== "add") slot("LEFT", r.line.oldNo);
+          if (r.line.line.type !== "delete") slot("RIGHT", r.line.newNo);
+        } else if (r.kind === "pair") {
+          slot("LEFT", r.left?.oldNo ?? null);
+          slot("RIGHT", r.right?.newNo ?? null);
+        }
+      }
+      if (f.truncated)
+        out.push({
+          kind: "notice",
+          file: i,
+          text:
+            f.truncatedReason === "file"
+              ? "This file's diff is too large: the rest is not shown."
+              : "The rest of this diff was not loaded.",
+          action: f.truncatedReason === "total" ? "load" : undefined,
+        });
+    }
+    out.push({ kind: "end", file: i });
+  });
+  return out;
+}
+
+/** The virtualizer's first guess of a row's height in pixels (rows are measured once drawn). */
+export function estimateRowSize(row: Row): number {
+  return row.kind === "file"
+    ? 48
+    : row.kind === "end"
+      ? 16
+      : row.kind === "notice"
+        ? 56
+        : row.kind === "slot" || row.kind === "top"
+          ? 120
+          : 22;
+}

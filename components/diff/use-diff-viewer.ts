@@ -1,0 +1,207 @@
+"use client";
+/**
+ * The state of the diff viewer (./diff-viewer.tsx): the files (left-out ones replaced as they
+ * load), which files the reader opened or collapsed, the rows and their window virtualizer, the
+ * highlights of the files on screen, the file tree's jump and the j/k, n/p shortcuts.
+ */
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { useTRPCClient } from "@/components/trpc/provider";
+import { useShortcuts } from "@/components/keyboard/use-shortcuts";
+import { collapseReason, unpackFile } from "./model";
+import { buildRows, estimateRowSize } from "./diff-viewer-rows";
+import type { DiffViewerProps, Row } from "./diff-viewer-types";
+import { useDiffView } from "./use-diff-view";
+import { useHighlights } from "./use-highlights";
+
+/** Files fetched per "load" request (`paths`). */
+const LOAD_BATCH = 100;
+
+function without(s: Set<number>, i: number): Set<number> {
+  const n = new Set(s);
+  n.delete(i);
+  return n;
+}
+
+/**
+ * The viewer's state for its props (see DiffViewerProps; the render callbacks are not used here).
+ *
+ * Returns `view` / `setView`; `files` (unpacked; a new `files` prop starts over); the `rows`, the
+ * `virtualizer`, its on-screen `items` and `listRef` (the ref callback of the rows' container);
+ * `highlightOf(file)`; `isCollapsed(file)`, `loading` (files being fetched), `toggle(file)`
+ * (collapse or expand) and `openRow(row)` (a notice's "Load diff": fetch or expand); `treeOpen` /
+ * `setTreeOpen` (the file tree on narrow screens) and `jump(file)` (scroll to a file chosen in the
+ * tree); `additions` and `deletions` over all files.
+ */
+export function useDiffViewer({
+  files: packed,
+  highlights,
+  source,
+  collapsedFile,
+  shortcuts,
+  lineSlots,
+  fileTop,
+}: Pick<DiffViewerProps, "files" | "highlights" | "source" | "collapsedFile" | "shortcuts" | "lineSlots" | "fileTop">) {
+  const [view, setView] = useDiffView();
+  const initial = useMemo(() => packed.map(unpackFile), [packed]);
+  const [files, setFiles] = useState(initial);
+  // new files from the page replace the loaded ones (adjusted while rendering, not in an effect)
+  const [filesOf, setFilesOf] = useState(initial);
+  if (filesOf !== initial) {
+    setFilesOf(initial);
+    setFiles(initial);
+  }
+  const [open, setOpen] = useState<Set<number>>(() => new Set());
+  const [closed, setClosed] = useState<Set<number>>(() => new Set());
+  const [loading, setLoading] = useState<Set<number>>(() => new Set());
+  const [treeOpen, setTreeOpen] = useState(false);
+  const client = useTRPCClient();
+
+  const isCollapsed = useCallback(
+    (i: number) => closed.has(i) || (!open.has(i) && (collapseReason(files[i]) !== null || !!collapsedFile?.(files[i]))),
+    [open, closed, files, collapsedFile],
+  );
+
+  const rows = useMemo(
+    () => buildRows(files, view, open, closed, { collapsedFile, lineSlots, fileTop }),
+    [files, view, open, closed, collapsedFile, lineSlots, fileTop],
+  );
+
+  const firstRow = useMemo(() => {
+    const m = new Map<number, number>();
+    rows.forEach((r, i) => r.kind === "file" && m.set(r.file, i));
+    return m;
+  }, [rows]);
+
+  const [scrollMargin, setScrollMargin] = useState(0);
+  const listRef = useCallback((el: HTMLDivElement | null) => {
+    if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
+  }, []);
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: (i) => estimateRowSize(rows[i]),
+    overscan: 20,
+    scrollMargin,
+    // before the window is measured (the server render and hydration), draw the rows of one tall
+    // screen, so the first files are in the HTML and show before the page hydrates
+    initialRect: { width: 1280, height: 1200 },
+  });
+
+  /** Fetches file `i` and the next files whose hunks were left out of the page (one `paths` request). */
+  const load = async (i: number, opts: { open?: boolean } = {}) => {
+    if (!source || loading.has(i)) return;
+    const batch = [i];
+    for (let k = i + 1; k < files.length && batch.length < LOAD_BATCH; k++)
+      if (files[k].truncatedReason === "total" && files[k].hunks.length === 0 && !loading.has(k)) batch.push(k);
+    setLoading((s) => new Set([...s, ...batch]));
+    try {
+      const paths = [...new Set(batch.map((k) => files[k].newPath))];
+      const diff =
+        source.kind === "commit"
+          ? (await client.repos.commit.query({ repoId: source.repoId, sha: source.sha, paths })).diff
+          : source.kind === "compare"
+            ? (await client.repos.compare.query({ repoId: source.repoId, base: source.base, head: source.head, paths })).diff
+            : await client.pulls.getDiff.query({ prId: source.prId, paths });
+      const byKey = new Map(diff.files.map((x) => [`${x.oldPath}\0${x.newPath}`, x]));
+      setFiles((all) => all.map((x, k) => (batch.includes(k) ? (byKey.get(`${x.oldPath}\0${x.newPath}`) ?? x) : x)));
+      if (opts.open) setOpen((s) => new Set(s).add(i));
+    } finally {
+      setLoading((s) => {
+        const n = new Set(s);
+        batch.forEach((k) => n.delete(k));
+        return n;
+      });
+    }
+  };
+
+  // files left out of the page's response load when their placeholder scrolls into view
+  const items = virtualizer.getVirtualItems();
+  const highlightOf = useHighlights(initial, files, highlights, [
+    ...new Set(items.flatMap((it) => (rows[it.index]?.kind === "line" || rows[it.index]?.kind === "pair" ? [rows[it.index].file] : []))),
+  ]);
+  const pendingFile = items
+    .map((it) => rows[it.index])
+    .find((r) => r?.kind === "notice" && r.action === "load" && !loading.has(r.file) && files[r.file].hunks.length === 0)?.file;
+  const loadPending = useEffectEvent((file: number) => void load(file));
+  useEffect(() => {
+    // a request started by what is on screen; its files show "Loading…" at once (no value to derive)
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (pendingFile !== undefined) loadPending(pendingFile);
+  }, [pendingFile]);
+
+  // a file chosen in the tree stays at the top for a few seconds while files above it load and grow
+  const anchor = useRef<{ file: number; until: number } | null>(null);
+  const jump = (i: number) => {
+    setTreeOpen(false);
+    anchor.current = { file: i, until: Date.now() + 5_000 };
+    virtualizer.scrollToIndex(firstRow.get(i) ?? 0, { align: "start" });
+  };
+  useEffect(() => {
+    // the reader scrolling on their own ends the hold
+    const release = () => (anchor.current = null);
+    const opts = { passive: true } as const;
+    window.addEventListener("wheel", release, opts);
+    window.addEventListener("touchmove", release, opts);
+    window.addEventListener("keydown", release);
+    return () => {
+      window.removeEventListener("wheel", release);
+      window.removeEventListener("touchmove", release);
+      window.removeEventListener("keydown", release);
+    };
+  }, []);
+  // rows changed (files loaded, opened or collapsed): the held file goes back to the top
+  useEffect(() => {
+    const a = anchor.current;
+    if (a && Date.now() < a.until) virtualizer.scrollToIndex(firstRow.get(a.file) ?? 0, { align: "start" });
+  }, [virtualizer, firstRow]);
+
+  // j/k, n/p: the next or previous file header / slot row (or file-top row) after the first row on screen
+  const step = (kind: "file" | "slot", dir: 1 | -1) => {
+    const top = virtualizer.getVirtualItems().find((it) => it.end > window.scrollY + 1)?.index ?? 0;
+    for (let i = top + dir; i >= 0 && i < rows.length; i += dir) {
+      if (rows[i].kind === kind || (kind === "slot" && rows[i].kind === "top")) {
+        anchor.current = null;
+        virtualizer.scrollToIndex(i, { align: "start" });
+        return;
+      }
+    }
+  };
+  useShortcuts(
+    shortcuts
+      ? [
+          { id: "diff-next-file", keys: "j", label: "Next file", group: "Diff", run: () => step("file", 1) },
+          { id: "diff-prev-file", keys: "k", label: "Previous file", group: "Diff", run: () => step("file", -1) },
+          { id: "diff-next-thread", keys: "n", label: "Next comment thread", group: "Diff", run: () => step("slot", 1) },
+          { id: "diff-prev-thread", keys: "p", label: "Previous comment thread", group: "Diff", run: () => step("slot", -1) },
+        ]
+      : [],
+  );
+
+  /** The file header's toggle: expands a collapsed file (also one collapsed by default), else collapses it. */
+  const toggle = (file: number) =>
+    isCollapsed(file) ? (setClosed((s) => without(s, file)), setOpen((s) => new Set(s).add(file))) : setClosed((s) => new Set(s).add(file));
+
+  /** A notice's "Load diff": fetches a left-out file (and opens it), or expands one collapsed by default. */
+  const openRow = (row: Row) =>
+    row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file));
+
+  return {
+    view,
+    setView,
+    files,
+    rows,
+    virtualizer,
+    items,
+    listRef,
+    highlightOf,
+    isCollapsed,
+    loading,
+    toggle,
+    openRow,
+    treeOpen,
+    setTreeOpen,
+    jump,
+    additions: files.reduce((s, f) => s + f.additions, 0),
+    deletions: files.reduce((s, f) => s + f.deletions, 0),
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The one path by which a branch or tag of a repository moves (docs/git-http.md "How refs move").
+ *
+ * Two writers move refs/heads/* and refs/tags/*:
+ *   - `git push` (git smart HTTP receive-pack): git itself moves the refs. Its pre-receive hook
+ *     (server/http/git/push-hook.ts → services/repos/push-policy.ts `checkPush`) calls
+ *     `checkBranchUpdates`; after receive-pack, server/http/git/smart-http.ts calls
+ *     `recordBranchUpdates` with the updates that took effect.
+ *   - svc's own commits (merge, apply suggestion(s), resolve conflicts, agent approvals, deleting
+ *     a merged source branch) call `updateBranch`, which runs the same check, moves the ref by
+ *     compare-and-swap together with the caller's database writes, then records the update.
+ * So a rule (branch protection, push protection for svc's own commits, webhooks …) is added at
+ * one place each: a refusal in `checkBranchUpdates`, a reaction in `recordBranchUpdates`, and it
+ * applies to pushes and to svc's commits alike.
+ *
+ * Not here: svc's bookkeeping refs `refs/pull/<n>/head` (server/git/pull-refs.ts `casRef`, moved
+ * by pulls/create-pull-request.ts and pulls/after-push.ts). They are not branches: no user moves
+ * them, no rule applies to them, and moving one is not a push; `checkBranchUpdates` refuses them.
+ * HEAD (the default branch, git/repository.ts `setHead`) is a symbolic ref, not a branch move.
+ */
+import type { Actor } from "@/server/auth/actor";
+import type { Db } from "@/server/db";
+import { inTransaction, type Tx } from "@/server/db/transaction";
+import { AppError } from "@/server/errors";
+import { casDeleteRef, casUpdateRef } from "@/server/git/merge";
+import type { RefUpdate } from "@/server/git/push-commands";
+import { pushRefProblem } from "@/server/git/refs";
+import { listBranches, setHead } from "@/server/git/repository";
+import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
+import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
+import { isZeroSha, ZERO_SHA } from "@/lib/sha";
+
+/** A ref change svc makes itself: `reason` is the reflog message (git-update-ref(1) `-m`). */
+export interface BranchUpdate extends RefUpdate {
+  reason: string;
+}
+
+/** The repository whose refs move: its id and bare repository (absolute path). */
+export interface BranchRepo {
+  id: string;
+  gitDir: string;
+}
+
+const shortName = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, "");
+
+/**
+ * The rules a ref update must pass, for `git push` (pre-receive, before git moves any ref) and for
+ * svc's own writers (`updateBranch`, before the transaction) alike. Returns one problem per refused
+ * update, each naming the ref and the rule (empty: all may proceed). `actor` is who moves the
+ * refs (null when unknown); `repo.id` is null when the caller does not know the row (checkPush
+ * called directly, as tests do). Today's rule: ref names (server/git/refs.ts `pushRefProblem`:
+ * valid branches and tags only, never `refs/pull/*`). Secret scanning stays in push-policy.ts
+ * for `git push` only: it reads the pushed objects from receive-pack's quarantine.
+ */
+export async function checkBranchUpdates(
+  db: Db,
+  actor: Actor | null,
+  repo: { id: string | null; gitDir: string },
+  updates: RefUpdate[],
+): Promise<string[]> {
+  return updates.map((u) => pushRefProblem(u.ref, isZeroSha(u.newSha))).filter((p): p is string => p !== null);
+}
+
+/** Options of `updateBranch`. */
+export interface UpdateBranchOptions {
+  /**
+   * The caller's database writes that belong to this ref move (claims, events, restacks …): run
+   * in the transaction before the compare-and-swap, so they are committed with the move or not
+   * at all. Throwing rolls them back and the ref does not move. Without it no transaction opens.
+   */
+  writes?: (tx: Tx) => Promise<void>;
+  /** The CONFLICT message when the ref is no longer at `oldSha` (default: names the branch). */
+  conflictMessage?: string;
+  /**
+   * Record the move as a push (`recordBranchUpdates`) once committed; default true. False for the
+   * moves a pull request merge makes (the target branch, the deleted source branch), whose
+   * bookkeeping is the merge's own transaction.
+   */
+  record?: boolean;
+}
+
+/** Moves `u.ref` by compare-and-swap (create when oldSha is zeros, delete when newSha is zeros). False when it was not at oldSha. */
+function casMove(gitDir: string, u: BranchUpdate): Promise<boolean> {
+  if (isZeroSha(u.newSha)) return casDeleteRef(gitDir, u.ref, u.oldSha);
+  return casUpdateRef(gitDir, u.ref, u.newSha, isZeroSha(u.oldSha) ? null : u.oldSha, u.reason);
+}
+
+/** Puts `u.ref` back to oldSha, only while it is still at newSha (a later push is never undone). */
+async function undoMove(gitDir: string, u: BranchUpdate): Promise<void> {
+  const back: BranchUpdate = { ref: u.ref, oldSha: u.newSha, newSha: u.oldSha, reason: `undo: ${u.reason}` };
+  try {
+    if (!(await casMove(gitDir, back))) console.error(`updateBranch: ${u.ref} moved again before its move could be undone; left as it is`);
+  } catch (e) {
+    console.error(`updateBranch: undoing the move of ${u.ref} failed`, e);
+  }
+}
+
+/**
+ * Moves branch or tag `update.ref` of `repo` from `oldSha` to `newSha` for `actor` (svc's own
+ * commit; the commit object must exist already). Steps, in this order:
+ *   1. `checkBranchUpdates`: a refusal is FORBIDDEN "refusing <problem>", nothing changed;
+ *   2. one transaction (when `options.writes` is given): the caller's writes, then, last, the
+ *      compare-and-swap of the ref (git-update-ref(1) with the old value), so the transaction
+ *      only commits with the ref moved. A ref no longer at `oldSha` is CONFLICT
+ *      (`options.conflictMessage`) and the writes roll back. If the transaction fails after the
+ *      ref moved (a write or the commit fails), the ref is moved back by compare-and-swap — only
+ *      while it is still at `newSha`, so a later push is never undone — and the error is rethrown;
+ *   3. `recordBranchUpdates` (unless `options.record` is false), after the commit: what a push
+ *      triggers happens only for a move that stays.
+ * Errors: FORBIDDEN (a rule refused it), CONFLICT (the ref moved meanwhile), whatever `writes`
+ * throws; database errors of step 3 propagate (the ref has moved by then).
+ */
+export async function updateBranch(
+  db: Db,
+  actor: Actor,
+  repo: BranchRepo,
+  update: BranchUpdate,
+  options: UpdateBranchOptions = {},
+): Promise<void> {
+  const problems = await checkBranchUpdates(db, actor, repo, [update]);
+  if (problems.length) throw new AppError("FORBIDDEN", `refusing ${problems.join("; ")}`);
+  const lost = () =>
+    new AppError(
+      "CONFLICT",
+      options.conflictMessage ?? `the branch "${shortName(update.ref)}" moved meanwhile; nothing was changed: reload and try again`,
+    );
+  const writes = options.writes;
+  if (writes) {
+    let moved = false;
+    try {
+      await inTransaction(db, async (tx) => {
+        await writes(tx);
+        moved = await casMove(repo.gitDir, update);
+        if (!moved) throw lost();
+      });
+    } catch (e) {
+      if (moved) await undoMove(repo.gitDir, update);
+      throw e;
+    }
+  } else if (!(await casMove(repo.gitDir, update))) {
+    throw lost();
+  }
+  if (options.record !== false) await recordBranchUpdates(db, actor, repo, [update]);
+}
+
+/**
+ * Records ref updates of `repo` that took effect — after receive-pack (git moved the refs) or
+ * after `updateBranch`'s commit. `updates` may be empty (a push whose commands are unknown);
+ * zeros of any length count as created/deleted. `actor` is the pusher (pull request timeline
+ * events name them; null when unknown). In order:
+ *   1. the repository row's `pushedAt`/`updatedAt` (database errors propagate);
+ *   2. pull requests (services/pulls/after-push.ts `updatePullsAfterPush`): sources that moved get
+ *      headSha, `refs/pull/N/head`, a "pushed"/"force_pushed" event and live notices; heads now
+ *      in their target are marked merged outside svc; deleted sources are recorded; open ones
+ *      get a mergeability job (failures are logged);
+ *   3. the default branch fix-up: a repository whose default branch does not exist (typically
+ *      the first push of `master` into a repository created with `main`) gets HEAD and
+ *      `defaultBranch` moved to a branch that does (failures are logged);
+ *   4. the semantic search index jobs of the moved branches (services/search/after-push.ts;
+ *      failures are logged).
+ * This is THE place for every later "a branch moved" reaction (webhooks …); not the HTTP layer.
+ */
+export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: BranchRepo, updates: RefUpdate[]): Promise<void> {
+  const moved = updates.map((u) => ({
+    ref: u.ref,
+    oldSha: isZeroSha(u.oldSha) ? ZERO_SHA : u.oldSha,
+    newSha: isZeroSha(u.newSha) ? ZERO_SHA : u.newSha,
+  }));
+  const now = new Date();
+  const row = await db.repository.update({
+    where: { id: repo.id },
+    data: { pushedAt: now, updatedAt: now },
+    select: { defaultBranch: true },
+  });
+  await updatePullsAfterPush(db, repo.id, repo.gitDir, moved, actor?.user.id ?? null).catch((e) =>
+    console.error("recordBranchUpdates: pull request update failed", e),
+  );
+  const defaultBranch = await fixDefaultBranch(db, repo, row.defaultBranch, moved);
+  await queueSearchIndexAfterPush(db, repo.id, defaultBranch, moved);
+}
+
+/** Moves HEAD and defaultBranch to a branch that exists when the default one does not; → the default branch after. */
+async function fixDefaultBranch(db: Db, repo: BranchRepo, current: string, updates: RefUpdate[]): Promise<string> {
+  try {
+    const branches = await listBranches(repo.gitDir);
+    if (branches.length === 0 || branches.some((b) => b.name === current)) return current;
+    const pushed = updates
+      .filter((u) => u.ref.startsWith("refs/heads/") && u.newSha !== ZERO_SHA)
+      .map((u) => u.ref.slice("refs/heads/".length));
+    const pick =
+      pushed.find((b) => b === "main") ??
+      pushed.find((b) => b === "master") ??
+      pushed[0] ??
+      branches.find((b) => b.name === "main")?.name ??
+      branches.find((b) => b.name === "master")?.name ??
+      branches[0].name;
+    await setHead(repo.gitDir, pick);
+    await db.repository.update({ where: { id: repo.id }, data: { defaultBranch: pick } });
+    return pick;
+  } catch (e) {
+    console.error("recordBranchUpdates: default branch fix-up failed", e);
+    return current;
+  }
+}
