@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setGitHttpLimits } from "@/server/git/http-limits";
+import { setGitHttpLimits } from "@/server/http/git/http-limits";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {

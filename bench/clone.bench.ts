@@ -177,7 +177,7 @@ async function main() {
   const { createToken } = await import("@/server/services/tokens/manage-tokens");
   const { createRepository } = await import("@/server/services/repos/create-repository");
   const { SCOPES } = await import("@/server/auth/scopes");
-  const { handleGitHttp } = await import("@/server/git/smart-http");
+  const { handleGitHttp } = await import("@/server/http/git/smart-http");
   const db = await getDb();
   const user = await signUp(db, { username: "bench", password: "password123" });
   const { token } = await createToken(db, user.id, { name: "bench" });

@@ -35,7 +35,7 @@ import { measureRuns, openBenchDatabase } from "./support";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
-import { STATUS_KEYS } from "@/server/services/issues/model";
+import { STATUS_KEYS } from "@/lib/issues/model";
 import { listGroupedByStatus } from "@/server/services/issues/board";
 import { boardColumn, boardColumns } from "@/server/services/issues/board-page";
 import { listIssues } from "@/server/services/issues/list-issues";

@@ -166,7 +166,8 @@ const cliCheck = () => {
   git(gitDir, ["rev-list", "--left-right", "--count", `${main0}...${head}`]);
 };
 if (process.env.BENCH_TRACE) {
-  const { mergeTree, aheadBehind, checkMerge } = await import("@/server/git/merge");
+  const { mergeTree, checkMerge } = await import("@/server/git/merge");
+  const { aheadBehind } = await import("@/server/git/commits");
   const t: Record<string, number[]> = {};
   const time = async (k: string, fn: () => unknown) => {
     const s = performance.now();

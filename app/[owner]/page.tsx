@@ -5,7 +5,7 @@ import { cache } from "react";
 import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import { orNotFound } from "@/components/code/data";
 import { decodeSegment } from "@/components/code/resolve";
-import { RESERVED_USERNAMES } from "@/server/services/users/names";
+import { RESERVED_USERNAMES } from "@/lib/names";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { container, cx } from "@/components/ui/styles";

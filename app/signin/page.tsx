@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getCurrentActor } from "@/server/auth/session";
+import { getConfig } from "@/server/config";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignInForm } from "@/components/auth/signin-form";
 import { GithubSignIn } from "@/components/auth/github-sign-in";
-import { getConfig } from "@/server/config";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 
 export const metadata: Metadata = { title: "Sign in" };

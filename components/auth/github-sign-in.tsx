@@ -1,4 +1,4 @@
-/** "or" divider plus the GitHub button, only when GitHub OAuth is configured (`enabled`, from the server config the page reads). */
+/** "or" divider plus the GitHub button, only when GitHub OAuth is configured (`enabled`: the page reads the server config). */
 import { GithubButton } from "./github-button";
 
 export function GithubSignIn({ callbackUrl, enabled }: { callbackUrl: string; enabled: boolean }) {

@@ -14,7 +14,7 @@ import { FileActions } from "./file-actions";
 import { FileFinder } from "./file-finder";
 import { LineSelection } from "./line-selection";
 import { loadBranches, loadRepo, orNotFound, orNull, type BranchData, type RepoData } from "./data";
-import { highlightFile, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "./highlight";
+import { highlightFile, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
 import { MarkdownView } from "./markdown";
 import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, type EntryData } from "./parts";
 import { resolveBlob, resolveTree } from "./targets";

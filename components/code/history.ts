@@ -3,6 +3,8 @@
  * by day, page numbers. Shared by server components and unit tests.
  */
 
+import { isSha } from "@/lib/sha";
+
 /** Commits per history page. */
 export const HISTORY_PAGE_SIZE = 30;
 
@@ -56,5 +58,5 @@ export function pageNumber(raw: string | string[] | undefined): number {
 
 /** The history cursor of `?after=<sha>` (a full commit sha), or undefined. */
 export function afterCursor(value: string | string[] | undefined): string | undefined {
-  return typeof value === "string" && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value) ? value : undefined;
+  return isSha(value) ? value : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import type { Components } from "react-markdown";
 import { MarkdownRenderer, type RepoBase } from "@/components/markdown/renderer";
-import { highlightCode } from "./highlight";
+import { highlightCode } from "@/lib/highlight/code";
 
 function textOf(node: unknown): string {
   if (!node || typeof node !== "object") return "";

@@ -17,7 +17,7 @@ import { commitUrl } from "@/components/code/urls";
 import { DiffViewer } from "./diff-viewer";
 import { packFile, PAGE_DIFF_LINES } from "./model";
 import { ComparePickers } from "./compare-pickers";
-import { firstScreenFiles, highlightDiff } from "./highlight";
+import { firstScreenFiles, highlightDiff } from "@/lib/highlight/diff";
 import { CreatePullForm } from "@/components/pulls/create-form";
 import { pullUrl } from "@/components/pulls/model";
 

@@ -2,7 +2,8 @@
  * Types of the diff viewer (./diff-viewer.tsx): its props, where it loads left-out files from,
  * the sides of a line, and the rows it renders.
  */
-import type { DiffFile, DiffHighlights, FileRow, PackedFile } from "./model";
+import type { DiffHighlights } from "@/lib/highlight/runs";
+import type { DiffFile, FileRow, PackedFile } from "./model";
 
 /** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
 export type DiffSource =
@@ -16,7 +17,7 @@ export type LineSide = "LEFT" | "RIGHT";
 export interface DiffViewerProps {
   /** The files (packed by `packFile` or whole). */
   files: PackedFile[];
-  /** Syntax highlighting of the files as given (token runs per hunk line, components/diff/highlight.ts). */
+  /** Syntax highlighting of the files as given (token runs per hunk line, lib/highlight/diff.ts). */
   highlights?: DiffHighlights;
   source?: DiffSource;
   totalFiles?: number;

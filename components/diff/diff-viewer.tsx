@@ -2,7 +2,7 @@
 /**
  * The diff viewer of the commit, compare and pull request pages: a file tree with per-file +/−,
  * unified or split view (the choice remembered in localStorage "svc.diff.view"), shiki highlights
- * from the server (components/diff/highlight.ts), generated and large files collapsed behind
+ * from the server (lib/highlight/diff.ts), generated and large files collapsed behind
  * "Load diff", binary files marked. Rows are virtualized against the window
  * (@tanstack/react-virtual), so 2,000 files / 100k lines render only what is on screen. Long
  * lines wrap inside the diff (no horizontal page scroll at phone width).

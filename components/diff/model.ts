@@ -4,6 +4,7 @@
  * request pages. Types are the diff model's (server/git/diff-parse.ts, docs/pulls.md "Diff").
  */
 import type { DiffFile, DiffLine } from "@/server/git/diff-parse";
+import type { TokenStyle } from "@/lib/highlight/runs";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine } from "@/server/git/diff-parse";
 
@@ -82,27 +83,6 @@ export function packFile(f: DiffFile): PackedFile {
 /** The DiffFile `packFile` made `p` from (a full DiffFile comes back equal). */
 export function unpackFile(p: PackedFile): DiffFile {
   return { ...usual(p), ...p };
-}
-
-/** A token's look: the CSS colour (shiki's `light-dark(<light>, <dark>)`) and font styles, as React style properties. */
-export type TokenStyle = { color?: string; fontStyle?: string; fontWeight?: string; textDecoration?: string };
-
-/**
- * Syntax highlighting of a page's diff (components/diff/highlight.ts) as token runs instead of
- * HTML: about 30 bytes a line instead of ~2.6 kB of shiki's inline-styled spans, so the page's
- * RSC payload stays small. `styles` is one palette for the page; `files` follows the diff's
- * files: per hunk line (hunks flattened, `NumberedLine.index`), runs `[length, style, length,
- * style, …]` covering the line's text (lengths in UTF-16 code units, the trailing "\r"
- * excluded); style -1 is the default text colour (no span). null = the file or line is plain.
- */
-export interface DiffHighlights {
-  styles: TokenStyle[];
-  files: ((number[] | null)[] | null)[];
-}
-
-/** A file's hunk lines in display order (hunks flattened, `NumberedLine.index`), without their trailing "\r": the text highlights are made of. */
-export function hunkLinesOf(f: Pick<DiffFile, "hunks">): string[] {
-  return f.hunks.flatMap((h) => h.lines.map((l) => l.content.replace(/\r$/, "")));
 }
 
 /** A line's text cut into its highlighted runs; null when the runs do not cover the text exactly (then it is shown plain). */

@@ -1,14 +1,15 @@
 "use client";
 /**
  * Syntax highlighting of the diff viewer's files (issue #8): the page's (its first screen,
- * components/diff/highlight.ts), then, for files that come into view without it (the rest of the
+ * lib/highlight/diff.ts), then, for files that come into view without it (the rest of the
  * first page, files loaded as the reader scrolls), `POST /api/highlight` with the lines the viewer
  * already holds (server/http/highlight.ts), a batch of about BATCH_LINES lines: the visible files
  * and the ones after them. A highlight belongs to a file object: a file replaced by a fetch of its
  * hunks is asked for again. Failures leave files plain (never retried in this page view).
  */
 import { useEffect, useMemo, useRef, useState } from "react";
-import { hunkLinesOf, type DiffFile, type DiffHighlights, type TokenStyle } from "./model";
+import { hunkLinesOf, type DiffHighlights, type TokenStyle } from "@/lib/highlight/runs";
+import type { DiffFile } from "./model";
 
 /** One file's highlight as the rows need it: runs per hunk line and their style palette. */
 export type FileHighlight = { runs: (number[] | null)[]; styles: TokenStyle[] } | null;

@@ -21,7 +21,7 @@ import {
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { Command, CommandEmpty, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
 import { CheckIcon, ChevronDownIcon, SearchIcon } from "@/components/ui/icons";
-import { parseIssueQuery } from "@/server/services/issues/search-query";
+import { parseIssueQuery } from "@/lib/issues/search-query";
 import { PRIORITIES, STATUSES } from "./model";
 import { SORT_OPTIONS, listHref, menuValues, withMenuValues, withSort, type MenuField } from "./query-state";
 

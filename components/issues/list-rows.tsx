@@ -8,7 +8,7 @@ import Link from "next/link";
 import { relativeTime, fullDate } from "@/components/ui/format";
 import { button, cx } from "@/components/ui/styles";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
-import { parseIssueQuery, quoteValue } from "@/server/services/issues/search-query";
+import { parseIssueQuery, quoteValue } from "@/lib/issues/search-query";
 import { issueUrl, type Issue } from "./model";
 import { emptyKind, listHref, withMenuValues } from "./query-state";
 import {

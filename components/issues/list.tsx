@@ -12,7 +12,7 @@ import { TRPCError } from "@trpc/server";
 import { orNull } from "@/components/code/data";
 import { card, cx } from "@/components/ui/styles";
 import { FormError } from "@/components/ui/form-error";
-import { parseIssueQuery } from "@/server/services/issues/search-query";
+import { parseIssueQuery } from "@/lib/issues/search-query";
 import type { IssuesContext } from "./data";
 import { IssuesShell } from "./shell";
 import { SaveViewButton, ViewActions } from "./list-controls";

@@ -4,7 +4,7 @@
  */
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
-import { DEFAULT_STATUSES, PRIORITIES, STATUS_KEYS, PRIORITY_KEYS, isDueSoon, isOverdue, statusDef } from "@/server/services/issues/model";
+import { DEFAULT_STATUSES, PRIORITIES, STATUS_KEYS, PRIORITY_KEYS, isDueSoon, isOverdue, statusDef } from "@/lib/issues/model";
 
 type Outputs = inferRouterOutputs<AppRouter>["issues"];
 export type Issue = Outputs["list"][number];

@@ -2,9 +2,9 @@
  * The issue list's state as a GitHub-style search query (docs/issues.md "Search"): the search box,
  * the filter and sort menus, the Open/Closed tabs and saved views all read and write one `q` string
  * (in the URL as `?q=`), so they always agree. Pure (no React, no database); unit-tested in
- * test/unit/issue-query-state.test.ts. Syntax: server/services/issues/search-query.ts.
+ * test/unit/issue-query-state.test.ts. Syntax: lib/issues/search-query.ts.
  */
-import { stateForStatus } from "@/server/services/issues/model";
+import { stateForStatus } from "@/lib/issues/model";
 import {
   emptyFilters,
   formatIssueQuery,
@@ -13,7 +13,7 @@ import {
   type IssueQueryFilters,
   type IssueSort,
   type NoField,
-} from "@/server/services/issues/search-query";
+} from "@/lib/issues/search-query";
 import type { SavedView, ViewFilters } from "./model";
 
 /** What the box holds when the URL says nothing: GitHub's default list. */

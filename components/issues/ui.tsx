@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { cx } from "@/components/ui/styles";
 import { fullDate, relativeTime } from "@/components/ui/format";
-import { DEFAULT_STATUSES, statusDef } from "@/server/services/issues/model";
+import { DEFAULT_STATUSES, statusDef } from "@/lib/issues/model";
 import { dueState, formatDueDate, priorityLabel, statusLabel, type Label } from "./model";
 
 type IconProps = { className?: string };

@@ -3,7 +3,7 @@
  * Optimistic updates with rollback for the issue page's properties (docs/ui.md "Data flow"):
  * ./use-optimistic.ts on the issue, with the state following a changed status.
  */
-import { stateForStatus } from "@/server/services/issues/model";
+import { stateForStatus } from "@/lib/issues/model";
 import type { IssueDetail } from "./model";
 import { useOptimistic } from "./use-optimistic";
 

@@ -8,11 +8,11 @@
  * Not linked: text inside `a` (existing links, also from raw HTML), `code`/`pre` (code spans and
  * blocks), `kbd`, `script`/`style`/`textarea`; `#12` glued to a word or path (`issue#12`, `a/#1`),
  * `@name` inside e-mail addresses or paths (`bob@example.com`, `/@x`), names that are not valid
- * usernames (letters, digits, single hyphens, 1–39 characters; server/services/users/names.ts)
+ * usernames (letters, digits, single hyphens, 1–39 characters; lib/names.ts)
  * or reserved top-level paths (`@settings`, `@api`…).
  */
 import type { Element, ElementContent, Root, RootContent, Text } from "hast";
-import { RESERVED_USERNAMES } from "@/server/services/users/names";
+import { RESERVED_USERNAMES } from "@/lib/names";
 
 /** Where `#N` references point: the repository the body belongs to. */
 export interface RefContext {

@@ -17,6 +17,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z, ZodError } from "zod";
 import { line } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { getDb, type Db } from "@/server/db";
 import { AppError, databaseBusy, isDatabaseBusy, type AppErrorCode } from "@/server/errors";
 import { resolveActor, requireScope, type Actor } from "@/server/auth/actor";
@@ -223,7 +224,7 @@ async function withRepo<T>(
 }
 
 /** Repository identifier as the spec uses it: a UUID string. */
-export const repoIdSchema = line("repoId").uuid("repoId must be a repository UUID");
+export const repoIdSchema = uuid("repoId", "a repository UUID");
 
 export const repoProcedure = base
   .meta({ tier: "repo" })
@@ -270,7 +271,7 @@ export interface RepoLocatorDef<K extends string> {
  * and ctx.entityId the located id.
  */
 export function repoProcedureBy<K extends string>(def: RepoLocatorDef<K>) {
-  const idSchema = def.schema ?? line(def.key, `${def.key} is required`).uuid(`${def.key} must be a UUID`);
+  const idSchema = def.schema ?? uuid(def.key, "a UUID", `${def.key} is required`);
   const shape = { [def.key]: idSchema } as { [P in K]: z.ZodType<string> };
   return base
     .meta({ tier: "repo" })

@@ -6,7 +6,9 @@
  * (git-receive-pack(1) "QUARANTINE ENVIRONMENT"). Streams git's output with a byte budget, so
  * memory stays bounded whatever the push.
  */
-import { runGit, spawnGit } from "./exec";
+import { spawnGit } from "./exec";
+import { SHA_RE } from "@/lib/sha";
+import { objectInfo } from "./objects";
 
 /** One line added by a commit: `line` is its 1-based number in the new version of `path`. */
 export interface AddedLine {
@@ -34,30 +36,18 @@ export interface AddedLinesResult {
   bytes: number;
 }
 
-const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
 /**
  * The commits among `shas` (object ids, tags peeled: `<sha>^{}`) — what `git log` can start
  * from; trees, blobs and unknown ids are dropped. Errors: plain Error when git fails.
  */
 export async function peelToCommits(gitDir: string, shas: string[], env: Record<string, string | undefined> = {}): Promise<string[]> {
   const valid = [...new Set(shas.filter((s) => SHA_RE.test(s)))];
-  if (valid.length === 0) return [];
-  const r = await runGit(["cat-file", "--batch-check=%(objecttype) %(objectname)"], {
+  const infos = await objectInfo(
     gitDir,
+    valid.map((s) => `${s}^{}`),
     env,
-    input: valid.map((s) => `${s}^{}\n`).join(""),
-  });
-  if (r.code !== 0) throw new Error(`git cat-file failed (${r.code}): ${r.stderr.trim()}`);
-  return [
-    ...new Set(
-      r.stdout
-        .toString("utf8")
-        .split("\n")
-        .filter((l) => l.startsWith("commit "))
-        .map((l) => l.slice(7)),
-    ),
-  ];
+  );
+  return [...new Set(infos.filter((o) => o?.type === "commit").map((o) => o!.id))];
 }
 
 /** Undoes git's C-style path quoting ("a\tb", octal bytes) of a diff header name. */

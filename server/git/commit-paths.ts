@@ -5,8 +5,7 @@
  */
 import { runGit } from "./exec";
 import { borrowedObjectsEnv } from "./forks";
-
-const SHA_RE = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+import { SHA_RE } from "@/lib/sha";
 
 /**
  * Paths changed by each of `shas` (resolved commit ids; others are ignored), at most

@@ -29,13 +29,13 @@ import {
   type DiffLineType,
   type DiffStatus,
 } from "./diff-types";
+import { isZeroSha } from "@/lib/sha";
 
 export type { Diff, DiffCounts, DiffFile, DiffHunk, DiffLimits, DiffLine, DiffLineType, DiffStatus } from "./diff-types";
 export { DIFF_LIMITS } from "./diff-types";
 
 /** Longest NUL-separated record accepted in the raw/numstat sections (a path is far shorter). */
 const MAX_RECORD_BYTES = 64 * 1024;
-const ZERO_SHA = /^0+$/;
 const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/s;
 
 function statusOf(letter: string): DiffStatus {
@@ -260,8 +260,8 @@ export class DiffParser {
         newMode: newMode === "000000" ? null : newMode,
         truncated: false,
         isSubmodule: oldMode === "160000" || newMode === "160000",
-        oldSha: ZERO_SHA.test(oldSha) ? null : oldSha,
-        newSha: ZERO_SHA.test(newSha) ? null : newSha,
+        oldSha: isZeroSha(oldSha) ? null : oldSha,
+        newSha: isZeroSha(newSha) ? null : newSha,
       };
       if (letter === "R" || letter === "C") file.similarity = Number(status.slice(1)) || 0;
       if (letter === "C") file.copiedFrom = p1;

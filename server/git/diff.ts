@@ -6,16 +6,16 @@
  * Only resolved commit ids (never user text) and fixed options reach git's argument list;
  * path filters are matched in JavaScript against git's exact (-z) paths.
  */
-import { borrowedObjectsEnv } from "./forks";
+import { SHA_RE } from "@/lib/sha";
 import { AppError } from "@/server/errors";
-import { gitText, runGit } from "./exec";
+import { mergeBase } from "./commits";
+import { borrowedObjectsEnv } from "./forks";
 import { gitOutput } from "./output-stream";
 import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
 export { DIFF_LIMITS, DiffParser } from "./diff-parse";
 
-const SHA_RE = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /** The empty tree's id (SHA-1 and SHA-256 repositories): the "parent" of a root commit. */
 const EMPTY_TREE: Record<number, string> = {
   40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
@@ -100,17 +100,12 @@ function isWanted(wanted: Set<string>, f: DiffFile): boolean {
 }
 
 /**
- * The per-process caches of this module, on globalThis: Next loads server modules in several
+ * Metadata (files without hunks, real totals) of ranges already diffed, by "gitDir from to": ids
+ * are immutable, so entries never go stale. On globalThis: Next loads server modules in several
  * bundles (the route handlers, and instrumentation.ts, which runs the job worker), and the
  * after-push job's warm-up (`warmThreeDot`) must fill the cache the routes read.
  */
-const globalCaches = globalThis as unknown as {
-  __svcDiffCaches?: { metadata: Map<string, Diff>; mergeBase: Map<string, Promise<string | null>> };
-};
-const caches = (globalCaches.__svcDiffCaches ??= { metadata: new Map(), mergeBase: new Map() });
-
-/** Metadata (files without hunks, real totals) of ranges already diffed, by "gitDir from to": ids are immutable, so entries never go stale. */
-const metadataCache = caches.metadata;
+const metadataCache = ((globalThis as unknown as { __svcDiffMetadata?: Map<string, Diff> }).__svcDiffMetadata ??= new Map());
 /** Ranges whose metadata is kept (each ≤ 3,000 files of metadata, well under 1 MiB). */
 const METADATA_CACHE_SIZE = 32;
 
@@ -223,38 +218,6 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
   };
 }
 
-/** Merge bases already computed, by "gitDir a b" (ids are immutable: entries never go stale); null = unrelated histories. In-flight lookups are shared. */
-const mergeBaseCache = caches.mergeBase;
-const MERGE_BASE_CACHE_SIZE = 256;
-
-/**
- * The merge base of two commits (git-merge-base(1), the first of several), or null when the
- * histories are unrelated. Cached per (a, b) pair: commit ids never change meaning, so a push
- * that moves a branch asks about a new pair. Errors: a plain Error when git fails (e.g. an id
- * the repository does not have); failures are not cached.
- */
-export async function mergeBase(gitDir: string, a: string, b: string, borrow?: readonly string[]): Promise<string | null> {
-  assertSha(a, "a");
-  assertSha(b, "b");
-  const key = `${gitDir}\0${a}\0${b}\0${(borrow ?? []).join("\0")}`;
-  let found = mergeBaseCache.get(key);
-  if (found) {
-    mergeBaseCache.delete(key);
-    mergeBaseCache.set(key, found);
-    return found;
-  }
-  found = (async () => {
-    const r = await runGit(["merge-base", a, b], { gitDir, env: borrowedObjectsEnv(borrow) });
-    if (r.code === 1) return null;
-    if (r.code !== 0) throw new Error(`git merge-base failed (${r.code}): ${r.stderr.trim()}`);
-    return r.stdout.toString().trim() || null;
-  })();
-  mergeBaseCache.set(key, found);
-  while (mergeBaseCache.size > MERGE_BASE_CACHE_SIZE) mergeBaseCache.delete(mergeBaseCache.keys().next().value!);
-  found.catch(() => mergeBaseCache.get(key) === found && mergeBaseCache.delete(key));
-  return found;
-}
-
 /**
  * Three-dot diff (`git diff base...head`): changes on `head` since its merge base with `base`,
  * as GitHub's compare and pull request "Files changed" show. The diff runs as `git diff
@@ -316,102 +279,4 @@ export async function warmThreeDot(
  */
 export async function diffCommit(gitDir: string, sha: string, parents: string[], opts: DiffOptions = {}): Promise<Diff> {
   return diffTrees(gitDir, parents[0] ?? emptyTreeFor(sha), sha, opts);
-}
-
-export interface RangeCommit {
-  sha: string;
-  message: string;
-  author: string;
-  authorEmail: string;
-  /** ISO author date. */
-  date: string;
-}
-
-/** Most commits `listRangeCommits` returns (GitHub's compare shows 250). */
-export const MAX_RANGE_COMMITS = 250;
-
-/**
- * Commits in `mergeBase(base, head)..head` (= `base..head`), oldest first (git-log(1) --reverse,
- * topological ties by date as git orders them), at most `limit` (default MAX_RANGE_COMMITS), plus
- * `totalCommits` (the log's length, or git rev-list --count when the log reaches `limit`). Spec
- * "pulls.getCommits". Git's output is streamed and git stopped after `limit` records.
- */
-export async function listRangeCommits(
-  gitDir: string,
-  base: string,
-  head: string,
-  limit = MAX_RANGE_COMMITS,
-  borrow?: readonly string[],
-): Promise<{ commits: RangeCommit[]; totalCommits: number }> {
-  assertSha(base, "base");
-  assertSha(head, "head");
-  const range = [`^${base}`, head];
-  const env = borrowedObjectsEnv(borrow);
-  const count = async () => Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir, env })).trim());
-  const commits: RangeCommit[] = [];
-  if (limit <= 0) return { commits, totalCommits: await count() };
-  // the log alone when it ends before `limit` (its length is the count); rev-list --count only past the limit
-  const out = gitOutput(["log", "--reverse", "--format=%H%x00%an%x00%ae%x00%aI%x00%B%x00", "-z", ...range, "--"], { gitDir, env });
-  let pending = "";
-  try {
-    outer: for (;;) {
-      const chunk = await out.next();
-      if (chunk === null) break;
-      pending += chunk.toString("latin1"); // decoded per field below (utf8 of latin1 bytes)
-      for (;;) {
-        // one record = 5 NUL-terminated fields, then -z's NUL separator
-        let idx = -1;
-        let pos = 0;
-        for (let k = 0; k < 6; k++) {
-          idx = pending.indexOf("\0", pos);
-          if (idx < 0) break;
-          pos = idx + 1;
-        }
-        if (idx < 0) {
-          if (pending.length > 8 * 1024 * 1024) throw new Error("git log: a commit record is larger than 8 MiB");
-          break;
-        }
-        const fields = pending
-          .slice(0, pos)
-          .split("\0")
-          .map((f) => Buffer.from(f, "latin1").toString("utf8"));
-        pending = pending.slice(pos);
-        commits.push({
-          sha: fields[0].replace(/^\n/, ""),
-          author: fields[1],
-          authorEmail: fields[2],
-          date: new Date(fields[3]).toISOString(),
-          message: fields[4].replace(/\n+$/, ""),
-        });
-        if (commits.length >= limit) break outer;
-      }
-    }
-  } finally {
-    out.stop();
-  }
-  return { commits, totalCommits: commits.length < limit ? commits.length : await count() };
-}
-
-/** Number of commits reachable from `sha` (git rev-list --count), for the repository page. */
-export async function countCommits(gitDir: string, sha: string): Promise<number> {
-  assertSha(sha, "sha");
-  return Number((await gitText(["rev-list", "--count", sha, "--"], { gitDir })).trim());
-}
-
-/** Commits only on `head` and only on `base` (git rev-list --left-right --count base...head). */
-export async function aheadBehind(
-  gitDir: string,
-  base: string,
-  head: string,
-  borrow?: readonly string[],
-): Promise<{ aheadBy: number; behindBy: number }> {
-  assertSha(base, "base");
-  assertSha(head, "head");
-  const [behind, ahead] = (
-    await gitText(["rev-list", "--left-right", "--count", `${base}...${head}`, "--"], { gitDir, env: borrowedObjectsEnv(borrow) })
-  )
-    .trim()
-    .split(/\s+/)
-    .map(Number);
-  return { aheadBy: ahead, behindBy: behind };
 }

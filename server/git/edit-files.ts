@@ -1,7 +1,7 @@
 /**
  * Reading a file of a commit and writing a commit that changes some files, without a working
  * tree (issue #9, applying review suggestions). Plumbing only, as the merge engine does
- * (server/git/merge.ts): `git ls-tree` / `git cat-file` to read; `git hash-object -w`, a
+ * (server/git/merge.ts, commits.ts): `git ls-tree` / `git cat-file` to read; `git hash-object -w`, a
  * temporary index file (`GIT_INDEX_FILE`: `read-tree`, `update-index -z --index-info`,
  * `write-tree`) and `git commit-tree` to write. Paths never appear as git options: they go
  * after `--` with `--literal-pathspecs`, or on stdin (NUL-separated). The new commit is not
@@ -12,7 +12,8 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { getConfig } from "@/server/config";
 import { runGit, gitText } from "./exec";
-import { commitTree, SHA_RE, type Identity } from "./merge";
+import { SHA_RE, ZERO_SHA } from "@/lib/sha";
+import { commitTree, type Identity } from "./commits";
 
 /** Largest file read or written here (bytes): suggestions edit source files, not assets. */
 export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
@@ -25,7 +26,7 @@ export interface FileAt {
 }
 
 function sha(value: string, what: string): string {
-  if (!SHA_RE.test(value)) throw new Error(`${what} is not a 40-hex object id`);
+  if (!SHA_RE.test(value)) throw new Error(`${what} is not a full object id`);
   return value;
 }
 
@@ -108,7 +109,7 @@ export async function writeTreeWithChanges(gitDir: string, base: string, changes
     for (const change of changes) {
       if (change.content === null) {
         // git-update-index(1) --index-info: mode 0 removes the path
-        entries.push(`0 ${"0".repeat(40)}\t${change.path}\0`);
+        entries.push(`0 ${ZERO_SHA}\t${change.path}\0`);
         continue;
       }
       if (change.mode !== "100644" && change.mode !== "100755") throw new Error(`cannot write mode ${change.mode}`);

@@ -6,6 +6,7 @@
  * Output is bounded: at most `maxPerFile` matches per file (`--max-count`), `maxLines` lines in
  * all, each clipped to 300 characters, and git's output itself to MAX_GREP_BYTES.
  */
+import { isSha } from "@/lib/sha";
 import { AppError } from "@/server/errors";
 import { runGit } from "./exec";
 
@@ -39,7 +40,7 @@ export async function grepFixed(
   if (pattern.length > 200) throw new AppError("BAD_REQUEST", "the search text is at most 200 characters");
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(pattern)) throw new AppError("BAD_REQUEST", "the search text contains a control character");
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`grepFixed: "${commit}" is not an object id`);
+  if (!isSha(commit)) throw new Error(`grepFixed: "${commit}" is not an object id`);
   const maxLines = opts.maxLines ?? 60;
   const args = ["grep", "-n", "-I", "-i", "-F", "--null", "--no-color", `--max-count=${opts.maxPerFile ?? 5}`, "-e", pattern, commit, "--"];
   let out;

@@ -5,6 +5,7 @@
  * amount of memory and time. Only commit shas resolved by the caller (never user text) and fixed
  * options reach git's argument list.
  */
+import { isSha } from "@/lib/sha";
 import { gitText } from "./exec";
 import { gitOutput } from "./output-stream";
 
@@ -20,53 +21,81 @@ export interface PathListing {
   truncated: boolean;
 }
 
+/** One entry of a recursive tree listing: "<mode> SP <type> SP <object> [SP <size>] TAB <path>" (git-ls-tree(1)). */
+export interface TreeRecord {
+  /** Octal mode: "100644", "100755", "120000" (symlink), "160000" (submodule). */
+  mode: string;
+  /** "blob" (files and symlinks) or "commit" (submodules); -r lists no trees. */
+  type: string;
+  id: string;
+  /** Bytes (with `sizes`), else null; null for a submodule too. */
+  size: number | null;
+  path: string;
+}
+
 /**
- * Every file path in the tree of commit `sha` (git-ls-tree(1) -r -z --full-tree), up to
- * `maxPaths` paths and `maxBytes` bytes of git output; git is stopped as soon as either cap is
- * reached. `sha` must be a resolved commit id (`resolveCommit`). Errors: a plain Error when git
- * fails (server fault).
+ * Every entry of the tree of commit `sha`, recursively, in git's tree order (git-ls-tree(1) -r
+ * -z --full-tree, with `sizes` -l), handed to `onEntry` as git's output streams in; returning
+ * false stops the walk, and so does passing `maxBytes` of output (read in whole chunks; the
+ * entries of the last chunk are still handed over). Returns whether the walk stopped early (by
+ * `onEntry` or `maxBytes`); git is stopped then. `sha` must be a resolved commit id
+ * (`resolveCommit`). Errors: a plain Error when git fails (server fault).
  */
-export async function listPaths(gitDir: string, sha: string, opts: { maxPaths?: number; maxBytes?: number } = {}): Promise<PathListing> {
-  if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error("listPaths takes a resolved commit sha");
-  const maxPaths = opts.maxPaths ?? MAX_LISTED_PATHS;
-  const maxBytes = opts.maxBytes ?? MAX_LISTED_BYTES;
-  const out = gitOutput(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", sha], { gitDir });
-  const paths: string[] = [];
+export async function walkTree(
+  gitDir: string,
+  sha: string,
+  opts: { sizes?: boolean; maxBytes?: number },
+  onEntry: (entry: TreeRecord) => boolean | void,
+): Promise<{ stopped: boolean }> {
+  if (!isSha(sha)) throw new Error("walkTree takes a resolved commit id");
+  const out = gitOutput(["ls-tree", "-r", "-z", "--full-tree", ...(opts.sizes ? ["-l"] : []), "--end-of-options", sha], { gitDir });
   let pending: Buffer = Buffer.alloc(0);
   let read = 0;
-  let truncated = false;
   try {
     for (;;) {
       const chunk = await out.next();
-      if (chunk === null) break;
+      if (chunk === null) return { stopped: false };
       read += chunk.length;
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       let start = 0;
       for (let nul = pending.indexOf(0, start); nul >= 0; nul = pending.indexOf(0, start)) {
         const record = pending.subarray(start, nul);
         start = nul + 1;
-        // "<mode> SP <type> SP <object> TAB <path>"
         const tab = record.indexOf(9);
         if (tab < 0) continue;
-        const type = record.subarray(record.indexOf(32) + 1, record.lastIndexOf(32, tab)).toString("latin1");
-        if (type !== "blob") continue;
-        if (paths.length === maxPaths) {
-          truncated = true;
-          break;
-        }
-        paths.push(record.subarray(tab + 1).toString("utf8"));
+        const [mode, type, id, size] = record.subarray(0, tab).toString("latin1").split(/ +/);
+        const entry = {
+          mode,
+          type,
+          id,
+          size: size === undefined || size === "-" ? null : Number(size),
+          path: record.subarray(tab + 1).toString("utf8"),
+        };
+        if (onEntry(entry) === false) return { stopped: true };
       }
       pending = pending.subarray(start);
-      if (truncated) break;
-      if (read > maxBytes) {
-        truncated = true;
-        break;
-      }
+      if (opts.maxBytes !== undefined && read > opts.maxBytes) return { stopped: true };
     }
   } finally {
     out.stop();
   }
-  return { paths, truncated };
+}
+
+/**
+ * Every file path in the tree of commit `sha` (`walkTree`: blobs, i.e. files and symlinks;
+ * submodules left out), up to `maxPaths` paths and `maxBytes` bytes of git output; git is stopped
+ * as soon as either cap is reached. `sha` must be a resolved commit id (`resolveCommit`).
+ * Errors: a plain Error when git fails (server fault).
+ */
+export async function listPaths(gitDir: string, sha: string, opts: { maxPaths?: number; maxBytes?: number } = {}): Promise<PathListing> {
+  const maxPaths = opts.maxPaths ?? MAX_LISTED_PATHS;
+  const paths: string[] = [];
+  const { stopped } = await walkTree(gitDir, sha, { maxBytes: opts.maxBytes ?? MAX_LISTED_BYTES }, (e) => {
+    if (e.type !== "blob") return;
+    if (paths.length === maxPaths) return false;
+    paths.push(e.path);
+  });
+  return { paths, truncated: stopped };
 }
 
 export interface Tag {

@@ -12,7 +12,12 @@
  */
 import { runGit, spawnGit } from "./exec";
 import { looksBinary, BINARY_SNIFF_BYTES } from "./repository";
-import { MergeError, mergeTreeFailure, SHA_RE } from "./merge";
+import { SHA_PATTERN, SHA_RE } from "@/lib/sha";
+import { MergeError, mergeTreeFailure } from "./merge";
+import { objectInfo } from "./objects";
+
+/** A conflicted file info record of `git merge-tree -z`: `<mode> <object> <stage>\t<path>`. */
+const UNMERGED_ENTRY = new RegExp(`^(\\d+) (${SHA_PATTERN}) ([123])\\t([\\s\\S]*)$`);
 
 export const MAX_CONFLICT_FILES = 300;
 /** Bytes of one side's content returned at most (512 KiB). */
@@ -70,18 +75,10 @@ function kindOf(base: Stage | undefined, ours: Stage | undefined, theirs: Stage 
   return "other";
 }
 
-/** Sizes and types of `shas` (`git cat-file --batch-check`), keyed by sha. */
+/** Sizes of the blobs among `shas` (`objectInfo`), keyed by sha. */
 async function sizesOf(gitDir: string, shas: string[]): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  if (!shas.length) return sizes;
-  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], {
-    gitDir,
-    input: shas.join("\n") + "\n",
-  });
-  for (const line of r.stdout.toString().split("\n")) {
-    const [s, type, size] = line.split(" ");
-    if (s && type === "blob") sizes.set(s, Number(size));
-  }
+  for (const o of await objectInfo(gitDir, shas)) if (o?.type === "blob") sizes.set(o.id, o.size);
   return sizes;
 }
 
@@ -142,7 +139,7 @@ export async function getConflictDetails(gitDir: string, targetTip: string, head
   if ((r.code !== 0 && r.code !== 1) || !SHA_RE.test(tree)) throw mergeTreeFailure(r.stderr);
   const byPath = new Map<string, Array<Stage | undefined>>();
   for (const entry of r.code === 1 ? parts.slice(1) : []) {
-    const m = /^(\d+) ([0-9a-f]{40}) ([123])\t([\s\S]*)$/.exec(entry);
+    const m = UNMERGED_ENTRY.exec(entry);
     if (!m) continue;
     const [, mode, sha, stage, path] = m;
     if (!byPath.has(path!)) byPath.set(path!, []);

@@ -12,7 +12,9 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { runGit } from "./exec";
-import { commitEnv, MergeError, SHA_RE, type Identity } from "./merge";
+import { SHA_RE } from "@/lib/sha";
+import { commitEnv, type Identity } from "./commits";
+import { MergeError } from "./merge";
 
 /** The outcome of a rebase: the new tip, or the commit that stopped and its conflicting paths. */
 export type RebaseResult = { sha: string } | { conflict: { commit: string; paths: string[] } };

@@ -3,27 +3,18 @@
  * "Conflicts"). Pure git, no database: every function takes the bare repository's `gitDir` and
  * full commit shas. Nothing here touches a working tree of the bare repository: merges are
  * computed with `git merge-tree --write-tree` (git 2.38+, the "ort" strategy `git merge` uses),
- * new commits are written with `git commit-tree`, and refs move only by compare-and-swap
+ * new commits are written with `commitTree` (commits.ts), and refs move only by compare-and-swap
  * (`git update-ref <ref> <new> <old>`). Rebase replays in a throwaway worktree (merge-rebase.ts).
  *
  * git 2.39 has no `merge-tree --merge-base` and no `git replay`, hence the worktree for rebase.
  */
-import { runGit, gitText, userArg } from "./exec";
+import { SHA_RE, ZERO_SHA } from "@/lib/sha";
+import { aheadBehind } from "./commits";
+import { runGit, userArg } from "./exec";
 import { isValidRefName } from "./refs";
-
-/** A 40-hex commit/tree/blob name (SHA-1 repositories). */
-export const SHA_RE = /^[0-9a-f]{40}$/;
 
 /** Conflicting paths reported at most (the rest are counted in `conflictsTruncated`). */
 export const MAX_CONFLICT_PATHS = 1000;
-
-/** A commit author or committer: name, email and optionally a date in git's format ("<unix seconds> +0000"). */
-export interface Identity {
-  name: string;
-  email: string;
-  /** Git date ("1700000000 +0000" or ISO 8601); default now. */
-  date?: string;
-}
 
 /** The result of merging `head` into `targetTip` (git-merge-tree(1) --write-tree). */
 export interface MergeTreeResult {
@@ -49,17 +40,6 @@ export class MergeError extends Error {}
 function sha(value: string, what: string): string {
   if (!SHA_RE.test(value)) throw new MergeError(`${what} is not a full commit sha`);
   return value;
-}
-
-function identityEnv(kind: "AUTHOR" | "COMMITTER", who: Identity): Record<string, string> {
-  const env: Record<string, string> = { [`GIT_${kind}_NAME`]: who.name, [`GIT_${kind}_EMAIL`]: who.email };
-  if (who.date) env[`GIT_${kind}_DATE`] = who.date;
-  return env;
-}
-
-/** Environment making `who` both author and committer unless `author` is given. */
-export function commitEnv(committer: Identity, author: Identity = committer): Record<string, string> {
-  return { ...identityEnv("AUTHOR", author), ...identityEnv("COMMITTER", committer) };
 }
 
 /**
@@ -95,132 +75,17 @@ export async function mergeTree(gitDir: string, ours: string, theirs: string): P
   return { tree, conflicts: all.slice(0, MAX_CONFLICT_PATHS), conflictsTruncated: all.length > MAX_CONFLICT_PATHS };
 }
 
-/** `[behindBy, aheadBy]`: `git rev-list --left-right --count target...head`. */
-export async function aheadBehind(gitDir: string, targetTip: string, head: string): Promise<{ aheadBy: number; behindBy: number }> {
-  const r = await runGit(["rev-list", "--left-right", "--count", `${sha(targetTip, "target")}...${sha(head, "head")}`], { gitDir });
-  if (r.code !== 0) throw mergeTreeFailure(r.stderr);
-  const [behind, ahead] = r.stdout.toString().trim().split(/\s+/).map(Number);
-  return { aheadBy: ahead ?? 0, behindBy: behind ?? 0 };
-}
-
 /**
- * Mergeability of `head` into `targetTip`: mergeTree and aheadBehind, run in parallel (two git
- * processes). Errors: MergeError (see mergeTree).
+ * Mergeability of `head` into `targetTip`: mergeTree and aheadBehind (commits.ts), run in
+ * parallel (two git processes). Errors: MergeError (see mergeTree; a failed count is classified
+ * by git's message the same way).
  */
 export async function checkMerge(gitDir: string, targetTip: string, head: string): Promise<MergeCheck> {
-  const [merged, counts] = await Promise.all([mergeTree(gitDir, targetTip, head), aheadBehind(gitDir, targetTip, head)]);
-  return { ...merged, ...counts };
-}
-
-/** The best common ancestor of `a` and `b` (`git merge-base`), or null when unrelated. */
-export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | null> {
-  const r = await runGit(["merge-base", sha(a, "a"), sha(b, "b")], { gitDir });
-  const out = r.stdout.toString().trim();
-  return r.code === 0 && SHA_RE.test(out) ? out : null;
-}
-
-/** True when commit `a` is an ancestor of (or equal to) `b` (`git merge-base --is-ancestor`). */
-export async function isAncestor(gitDir: string, a: string, b: string): Promise<boolean> {
-  const r = await runGit(["merge-base", "--is-ancestor", sha(a, "a"), sha(b, "b")], { gitDir });
-  return r.code === 0;
-}
-
-/** One commit of a range, for messages (squash list, `fixes #N` scanning, Co-authored-by). */
-export interface RangeCommit {
-  sha: string;
-  authorName: string;
-  authorEmail: string;
-  /** Full message (subject, blank line, body), trailing newline removed. */
-  message: string;
-}
-
-/** Commits listed at most by `commitsInRange`. */
-export const MAX_RANGE_COMMITS = 250;
-
-/**
- * Commits reachable from `head` and not from `base`, oldest first (`git rev-list --reverse
- * base..head`), at most `limit` (the oldest ones); messages cut at 64 KiB each.
- */
-export async function commitsInRange(gitDir: string, base: string, head: string, limit = MAX_RANGE_COMMITS): Promise<RangeCommit[]> {
-  const out = await runGit(
-    ["log", "-z", "--reverse", "--topo-order", "--format=%H%x01%an%x01%ae%x01%B", `${sha(base, "base")}..${sha(head, "head")}`],
-    { gitDir, maxBytes: 16 * 1024 * 1024 },
-  );
-  if (out.code !== 0) throw new Error(`git log failed: ${out.stderr.trim()}`);
-  const records = out.stdout
-    .toString("utf8")
-    .split("\0")
-    .filter((r) => r.length > 0)
-    .slice(0, limit);
-  return records.map((rec) => {
-    const [s, authorName, authorEmail, ...rest] = rec.split("\x01");
-    return {
-      sha: s!,
-      authorName: authorName ?? "",
-      authorEmail: authorEmail ?? "",
-      message: rest.join("\x01").replace(/\n+$/, "").slice(0, 65536),
-    };
+  const counts = aheadBehind(gitDir, sha(targetTip, "target"), sha(head, "head")).catch((e: Error) => {
+    throw mergeTreeFailure(e.message);
   });
-}
-
-/**
- * Writes a commit object (`git commit-tree <tree> -p …`, message on stdin) and returns its sha.
- * The commit is not referenced by any ref until `casUpdateRef`.
- */
-export async function commitTree(
-  gitDir: string,
-  input: { tree: string; parents: string[]; message: string; author: Identity; committer: Identity },
-): Promise<string> {
-  const args = ["commit-tree", sha(input.tree, "tree")];
-  for (const p of input.parents) args.push("-p", sha(p, "parent"));
-  const message = input.message.endsWith("\n") ? input.message : `${input.message}\n`;
-  const out = (await gitText(args, { gitDir, input: message, env: commitEnv(input.committer, input.author) })).trim();
-  if (!SHA_RE.test(out)) throw new Error("git commit-tree printed no sha");
-  return out;
-}
-
-/**
- * The merge commit of strategy "merge" (`git merge --no-ff`): the merged tree of head into
- * targetTip, parents [targetTip, head], author and committer `committer`. Returns null plus the
- * conflicts when the merge does not apply cleanly.
- */
-export async function createMergeCommit(
-  gitDir: string,
-  input: { targetTip: string; head: string; message: string; committer: Identity },
-): Promise<{ sha: string } | { conflicts: string[] }> {
-  const merged = await mergeTree(gitDir, input.targetTip, input.head);
-  if (merged.conflicts.length) return { conflicts: merged.conflicts };
-  return {
-    sha: await commitTree(gitDir, {
-      tree: merged.tree,
-      parents: [input.targetTip, input.head],
-      message: input.message,
-      author: input.committer,
-      committer: input.committer,
-    }),
-  };
-}
-
-/**
- * The commit of strategy "squash" (`git merge --squash` then `git commit`): one commit on
- * targetTip whose tree is the merged tree, authored by `author` (the pull request's author),
- * committed by `committer`.
- */
-export async function createSquashCommit(
-  gitDir: string,
-  input: { targetTip: string; head: string; message: string; author: Identity; committer: Identity },
-): Promise<{ sha: string } | { conflicts: string[] }> {
-  const merged = await mergeTree(gitDir, input.targetTip, input.head);
-  if (merged.conflicts.length) return { conflicts: merged.conflicts };
-  return {
-    sha: await commitTree(gitDir, {
-      tree: merged.tree,
-      parents: [input.targetTip],
-      message: input.message,
-      author: input.author,
-      committer: input.committer,
-    }),
-  };
+  const [merged, ahead] = await Promise.all([mergeTree(gitDir, targetTip, head), counts]);
+  return { ...merged, ...ahead };
 }
 
 function checkRef(ref: string): void {
@@ -236,7 +101,7 @@ function checkRef(ref: string): void {
  */
 export async function casUpdateRef(gitDir: string, ref: string, newSha: string, oldSha: string | null, reason: string): Promise<boolean> {
   checkRef(ref);
-  const r = await runGit(["update-ref", "-m", reason, ref, sha(newSha, "new"), oldSha === null ? "0".repeat(40) : sha(oldSha, "old")], {
+  const r = await runGit(["update-ref", "-m", reason, ref, sha(newSha, "new"), oldSha === null ? ZERO_SHA : sha(oldSha, "old")], {
     gitDir,
   });
   return r.code === 0;

@@ -1,17 +1,16 @@
 /**
  * Ref and object plumbing for pull requests (issue #8): `refs/pull/<number>/head` in the target
  * repository (as GitHub keeps it), compare-and-swap ref updates (git-update-ref(1) with an old
- * value), fetching a fork's commit into its target, ancestry and commit counts. Every sha and
- * path passes `userArg`; refs are built here from numbers and validated branch names.
+ * value) and fetching a fork's commit into its target (ancestry and counts: commits.ts). Every sha
+ * and path passes `userArg`; refs are built here from numbers and validated branch names.
  */
+import { hasCommit } from "./commits";
 import { runGit, userArg } from "./exec";
-
-export const ZERO_OID = "0000000000000000000000000000000000000000";
-const SHA = /^[0-9a-f]{40}$/;
+import { SHA_RE, ZERO_SHA } from "@/lib/sha";
 
 function sha(value: string, what: string): string {
   userArg(value, what);
-  if (!SHA.test(value)) throw new Error(`${what} is not a 40-hex object id`);
+  if (!SHA_RE.test(value)) throw new Error(`${what} is not a full object id`);
   return value;
 }
 
@@ -35,15 +34,9 @@ export async function readRef(gitDir: string, ref: string): Promise<string | nul
  */
 export async function casRef(gitDir: string, ref: string, newSha: string | null, oldSha: string | null): Promise<boolean> {
   userArg(ref, "ref");
-  const old = oldSha === null ? ZERO_OID : sha(oldSha, "old sha");
+  const old = oldSha === null ? ZERO_SHA : sha(oldSha, "old sha");
   const args = newSha === null ? ["update-ref", "-d", ref, old] : ["update-ref", ref, sha(newSha, "new sha"), old];
   const r = await runGit(args, { gitDir });
-  return r.code === 0;
-}
-
-/** True when commit `commitSha` exists in the repository (git-cat-file(1) -e). */
-export async function hasCommit(gitDir: string, commitSha: string): Promise<boolean> {
-  const r = await runGit(["cat-file", "-e", `${sha(commitSha, "sha")}^{commit}`], { gitDir });
   return r.code === 0;
 }
 
@@ -72,17 +65,4 @@ export async function fetchCommit(targetGitDir: string, sourceGitDir: string, co
     { gitDir: targetGitDir, timeoutMs: 300_000 },
   );
   if (r.code !== 0) throw new Error(`git fetch of ${commitSha} failed (${r.code}): ${r.stderr.trim()}`);
-}
-
-/** True when `ancestor` is an ancestor of (or equal to) `descendant` (git merge-base --is-ancestor). */
-export async function isAncestor(gitDir: string, ancestor: string, descendant: string): Promise<boolean> {
-  const r = await runGit(["merge-base", "--is-ancestor", sha(ancestor, "sha"), sha(descendant, "sha")], { gitDir });
-  return r.code === 0;
-}
-
-/** Number of commits reachable from `to` but not from `from` (git rev-list --count from..to). */
-export async function countCommits(gitDir: string, from: string, to: string): Promise<number> {
-  const r = await runGit(["rev-list", "--count", `${sha(from, "sha")}..${sha(to, "sha")}`], { gitDir });
-  if (r.code !== 0) return 0;
-  return Number(r.stdout.toString().trim()) || 0;
 }

@@ -1,11 +1,28 @@
 /**
- * The command list of a receive-pack request (gitprotocol-pack(5) "Reference Update Request"),
- * read while the request streams into git, and which of its updates took effect — for the
- * post-push hook of smart-http.ts.
+ * The command list of a push (gitprotocol-pack(5) "Reference Update Request"; the same
+ * `<old> <new> <ref>` lines a pre-receive hook reads, githooks(5)): read while a receive-pack
+ * request streams into git, and which of its updates took effect — for the post-push
+ * bookkeeping of server/http/git/smart-http.ts and the push policy.
  */
 import { Transform, type TransformCallback } from "node:stream";
-import type { RefUpdate } from "@/server/services/repos/update-branch";
+import { isZeroSha, SHA_PATTERN } from "@/lib/sha";
 import { runGit, userArg } from "./exec";
+
+/** One ref change of a push: full ids (40 or 64 hex; all zeros = created or deleted). */
+export interface RefUpdate {
+  /** Full ref name, e.g. refs/heads/main. */
+  ref: string;
+  oldSha: string;
+  newSha: string;
+}
+
+const COMMAND_RE = new RegExp(`^(${SHA_PATTERN}) (${SHA_PATTERN}) (\\S+)$`);
+
+/** One `<old> <new> <ref>` command line (no trailing newline), or null when it is not one. */
+export function parseRefUpdate(line: string): RefUpdate | null {
+  const m = COMMAND_RE.exec(line);
+  return m ? { oldSha: m[1], newSha: m[2], ref: m[3] } : null;
+}
 
 /** Largest receive-pack command section parsed for the post-push hook (bytes). */
 const MAX_COMMAND_BYTES = 4 * 1024 * 1024;
@@ -42,8 +59,8 @@ export class CommandSniffer extends Transform {
         .toString("utf8", pos + 4, pos + len)
         .split("\0")[0]
         .replace(/\n$/, "");
-      const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/.exec(line);
-      if (m) this.commands.push({ oldSha: m[1], newSha: m[2], ref: m[3] });
+      const update = parseRefUpdate(line);
+      if (update?.ref.startsWith("refs/")) this.commands.push(update);
       pos += len;
     }
     this.buf = this.buf.subarray(pos);
@@ -69,5 +86,5 @@ export async function effectiveUpdates(gitDir: string, commands: RefUpdate[]): P
     const i = line.indexOf(" ");
     if (i > 0) now.set(line.slice(i + 1), line.slice(0, i));
   }
-  return commands.filter((c) => (/^0+$/.test(c.newSha) ? !now.has(c.ref) : now.get(c.ref) === c.newSha));
+  return commands.filter((c) => (isZeroSha(c.newSha) ? !now.has(c.ref) : now.get(c.ref) === c.newSha));
 }

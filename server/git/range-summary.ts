@@ -6,7 +6,7 @@
  * (docs/pulls.md "Diff") from repeating ahead/behind and the commit list for every page.
  */
 import { AppError } from "@/server/errors";
-import { aheadBehind, listRangeCommits, mergeBase, type RangeCommit } from "./diff";
+import { aheadBehind, listRangeCommits, mergeBase, type RangeCommit } from "./commits";
 
 export interface RangeSummary {
   mergeBaseSha: string;
@@ -41,7 +41,7 @@ export function rangeSummary(gitDir: string, base: string, head: string, borrow?
     if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
     const [counts, range] = await Promise.all([
       aheadBehind(gitDir, base, head, borrow),
-      listRangeCommits(gitDir, mb, head, undefined, borrow),
+      listRangeCommits(gitDir, mb, head, undefined, { borrow }),
     ]);
     // shared by every later answer for the pair: frozen, so no caller can change another's
     const commits = Object.freeze(range.commits.map((c) => Object.freeze(c))) as RangeCommit[];

@@ -1,7 +1,7 @@
 /**
  * Branch tips read straight from the ref store, without starting git: a loose ref file
- * `<gitDir>/refs/heads/<branch>` holding "<40 hex>\n", else the `packed-refs` line
- * "<40 hex> refs/heads/<branch>" (gitrepository-layout(5) "refs", "packed-refs"; git 2.39 has
+ * `<gitDir>/refs/heads/<branch>` holding "<id>\n", else the `packed-refs` line
+ * "<id> refs/heads/<branch>" (full ids, 40 or 64 hex) (gitrepository-layout(5) "refs", "packed-refs"; git 2.39 has
  * only the files backend). git writes both by lock file + rename, so a read sees a whole old or
  * a whole new value. Anything unexpected (a symbolic ref, an unreadable file, a peeled or odd
  * line) falls back to `git for-each-ref`. Used on the mergeability polling path, where a git
@@ -11,10 +11,18 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { runGit } from "./exec";
 import { isValidBranchName } from "./refs";
+import { SHA_PATTERN, SHA_RE } from "@/lib/sha";
 
 /** packed-refs files larger than this (bytes) are searched by `git for-each-ref` instead. */
 const MAX_PACKED_BYTES = 256 * 1024;
-const SHA_LINE = /^([0-9a-f]{40})\n?$/;
+const SHA_LINE = new RegExp(`^(${SHA_PATTERN})\n?$`);
+
+/** "<id> <ref>" (for-each-ref output, a packed-refs line) split in two; null for any other line (a comment, a peeled "^<id>" line). */
+function idAndRef(line: string): { id: string; ref: string } | null {
+  const at = line.indexOf(" ");
+  const id = line.slice(0, at);
+  return at > 0 && SHA_RE.test(id) ? { id, ref: line.slice(at + 1) } : null;
+}
 
 /** A small file's text, or null when absent. Synchronous on purpose: a ref file is ~41 bytes, and a thread-pool round trip costs more than the read. */
 function readText(file: string): string | null {
@@ -37,8 +45,8 @@ export async function branchTipsViaGit(gitDir: string, branches: string[]): Prom
   const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", "--", ...refs], { gitDir });
   const tips = new Map<string, string>();
   for (const line of r.stdout.toString("utf8").split("\n")) {
-    const ref = line.slice(41);
-    if (line[40] === " " && refs.includes(ref)) tips.set(ref.slice("refs/heads/".length), line.slice(0, 40));
+    const entry = idAndRef(line);
+    if (entry && refs.includes(entry.ref)) tips.set(entry.ref.slice("refs/heads/".length), entry.id);
   }
   return tips;
 }
@@ -69,9 +77,8 @@ export async function branchTips(gitDir: string, branches: string[]): Promise<Ma
   if (packed === null) return tips;
   const want = new Set(missing.map((b) => `refs/heads/${b}`));
   for (const line of packed.split("\n")) {
-    if (line.length < 42 || line[40] !== " ") continue;
-    const ref = line.slice(41);
-    if (want.has(ref)) tips.set(ref.slice("refs/heads/".length), line.slice(0, 40));
+    const entry = idAndRef(line);
+    if (entry && want.has(entry.ref)) tips.set(entry.ref.slice("refs/heads/".length), entry.id);
   }
   return tips;
 }

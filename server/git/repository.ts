@@ -10,6 +10,7 @@ import { StringDecoder } from "node:string_decoder";
 import { gitText, runGit, userArg } from "./exec";
 import { gitOutput, outputStream, readAtLeast } from "./output-stream";
 import { isValidBranchName } from "./refs";
+import { objectInfo } from "./objects";
 
 export interface Branch {
   name: string;
@@ -84,17 +85,11 @@ export async function resolveCommit(gitDir: string, ref: string): Promise<string
 export async function resolveCommits(gitDir: string, refs: string[]): Promise<(string | null)[]> {
   for (const ref of refs) userArg(ref, "ref");
   if (refs.length === 0) return [];
-  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+  const infos = await objectInfo(
     gitDir,
-    input: refs.map((ref) => `${ref}^{commit}\n`).join(""),
-  });
-  if (r.code !== 0) throw new Error(`git cat-file --batch-check failed (${r.code}): ${r.stderr.toString().trim()}`);
-  const lines = r.stdout.toString("utf8").split("\n");
-  // "<id> commit" when found; "<input> missing" / "<input> ambiguous" otherwise
-  return refs.map((_, i) => {
-    const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) commit$/.exec(lines[i] ?? "");
-    return m ? m[1] : null;
-  });
+    refs.map((ref) => `${ref}^{commit}`),
+  );
+  return infos.map((o) => (o?.type === "commit" ? o.id : null));
 }
 
 /** Branches, ordered by name. */
@@ -184,10 +179,9 @@ export interface BlobInfo {
 export async function statBlob(gitDir: string, sha: string, filePath: string): Promise<BlobInfo> {
   const p = normalizePath(filePath);
   if (!p) throw new AppError("NOT_FOUND", "file not found");
-  const info = await runGit(["cat-file", "--batch-check=%(objecttype) %(objectname) %(objectsize)"], { gitDir, input: `${sha}:${p}\n` });
-  const [type, objSha, size] = info.stdout.toString().trim().split(" ");
-  if (type !== "blob") throw new AppError("NOT_FOUND", `file "${p}" not found`);
-  return { path: p, sha: objSha, size: Number(size) };
+  const [info] = await objectInfo(gitDir, [`${sha}:${p}`]);
+  if (info?.type !== "blob") throw new AppError("NOT_FOUND", `file "${p}" not found`);
+  return { path: p, sha: info.id, size: info.size };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The request body cap of svc's JSON endpoints (issue #6 item 6): tRPC (server/http/trpc.ts),
  * /api/tokens (`readJson`) and next-auth's POSTs. Git smart HTTP is not capped: pushes are large
- * and stream straight into git (server/git/smart-http.ts). Decisions: docs/api.md "Limits".
+ * and stream straight into git (server/http/git/smart-http.ts). Decisions: docs/api.md "Limits".
  *
  * A body is refused before it is read when its Content-Length is over the limit, and as soon as
  * the count passes the limit when it has none (chunked). The rest of the body is never read by

@@ -5,8 +5,8 @@
  *
  *   {files: [{path, lines: string[]}]} → 200 {styles, files: [(runs per line) | null]}
  *
- * The same shape as the page's highlights (components/diff/model.ts `DiffHighlights`), from the
- * same shiki setup (components/diff/highlight.ts `highlightLines`): `path` only picks the
+ * The same shape as the page's highlights (lib/highlight/runs.ts `DiffHighlights`), from the
+ * same shiki setup (lib/highlight/diff.ts `highlightLines`): `path` only picks the
  * language. It reads no repository data, so it needs no authorization (like a Markdown preview);
  * its cost is bounded by the input: at most MAX_FILES files and MAX_LINES lines of at most
  * MAX_LINE_CHARS characters, within the 1 MiB body cap, and 120 requests a minute per address (a reader scrolling
@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { text } from "@/server/validation/strings";
-import { highlightLines } from "@/components/diff/highlight";
+import { highlightLines } from "@/lib/highlight/diff";
 import { addressKey, consume } from "@/server/rate-limit";
 import { clientAddress } from "./client-address";
 import { handle, json, readJson } from "./respond";

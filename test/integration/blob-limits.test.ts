@@ -8,8 +8,8 @@
  * bench/blob-memory.bench.ts, or with BLOB_TEST_MIB=1024).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetGitHttpLimits, setGitHttpLimits } from "@/server/git/http-limits";
-import { gitHttpStats } from "@/server/git/process-gate";
+import { resetGitHttpLimits, setGitHttpLimits } from "@/server/http/git/http-limits";
+import { gitHttpStats } from "@/server/http/git/process-gate";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

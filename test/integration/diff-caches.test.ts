@@ -12,17 +12,8 @@ import { getDb } from "@/server/db";
 import { gitEnv } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommits } from "@/server/git/repository";
-import {
-  DIFF_ARGS,
-  DiffParser,
-  diffThreeDot,
-  diffTrees,
-  listRangeCommits,
-  mergeBase,
-  threeDotCached,
-  warmThreeDot,
-  type DiffLimits,
-} from "@/server/git/diff";
+import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, threeDotCached, warmThreeDot, type DiffLimits } from "@/server/git/diff";
+import { listRangeCommits, mergeBase } from "@/server/git/commits";
 import type { Profile } from "@/server/services/users/profile";
 import { warmPullDiff } from "@/server/services/diff";
 import { actorOf, callerFor, makeUser } from "../helpers";

@@ -5,17 +5,8 @@
  * filters, three-dot ranges and range commits.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  diffCommit,
-  diffThreeDot,
-  diffTrees,
-  emptyTreeFor,
-  listRangeCommits,
-  countCommits,
-  aheadBehind,
-  type Diff,
-  type DiffFile,
-} from "@/server/git/diff";
+import { diffCommit, diffThreeDot, diffTrees, emptyTreeFor, type Diff, type DiffFile } from "@/server/git/diff";
+import { aheadBehind, countCommits, listRangeCommits } from "@/server/git/commits";
 import { hunksOf, renderHunks, workRepo, type WorkRepo } from "../diff-fixtures";
 
 let r: WorkRepo;

@@ -4,7 +4,7 @@
  * the real router. Paging a column to its end gives exactly listGroupedByStatus's column.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_STATUSES } from "@/server/services/issues/model";
+import { DEFAULT_STATUSES } from "@/lib/issues/model";
 import { encodeCursor } from "@/server/services/issues/board-page";
 import { codeOf, issueWorld, messageOf, type IssueWorld } from "./issues-fixtures";
 

@@ -3,7 +3,7 @@
  * every status/state coupling, move) and triage (listTriage, acceptTriage, rejectTriage).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_STATUSES } from "@/server/services/issues/model";
+import { DEFAULT_STATUSES } from "@/lib/issues/model";
 import { codeOf, issueWorld, type IssueWorld } from "./issues-fixtures";
 
 let w: IssueWorld;

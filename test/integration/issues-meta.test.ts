@@ -4,7 +4,7 @@
  * NOT_FOUND / FORBIDDEN answers.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays, utcToday } from "@/server/services/issues/model";
+import { addDays, utcToday } from "@/lib/issues/model";
 import { codeOf, issueWorld, messageOf, type IssueWorld } from "./issues-fixtures";
 
 let w: IssueWorld;

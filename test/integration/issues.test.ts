@@ -3,7 +3,7 @@
  * state/status coupling, due dates, estimates; permissions. Through the real router (callerFor).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays, utcToday } from "@/server/services/issues/model";
+import { addDays, utcToday } from "@/lib/issues/model";
 import { codeOf, issueWorld, messageOf, type IssueWorld } from "./issues-fixtures";
 
 let w: IssueWorld;

@@ -7,17 +7,8 @@
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  MergeError,
-  aheadBehind,
-  casDeleteRef,
-  casUpdateRef,
-  checkMerge,
-  commitsInRange,
-  createMergeCommit,
-  createSquashCommit,
-  mergeBase,
-} from "@/server/git/merge";
+import { MergeError, casDeleteRef, casUpdateRef, checkMerge, mergeTree } from "@/server/git/merge";
+import { aheadBehind, commitTree, listRangeCommits, mergeBase, MAX_RANGE_COMMITS, type Identity } from "@/server/git/commits";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails } from "@/server/git/merge-conflicts";
 import { bareCopy, cloneOf, commitFiles, git, initWork, refsOf, rev, tmpDir } from "./merge-fixtures";
@@ -41,6 +32,38 @@ function cleanFixture() {
   return { bare, main: rev(work, "main"), head: rev(work, "feature") };
 }
 
+/** The commit of strategy "merge" as services/pulls/merge.ts writes it: the merged tree, parents [target, head], the merger as author and committer. */
+async function mergeCommit(
+  gitDir: string,
+  input: { targetTip: string; head: string; message: string; committer: Identity },
+): Promise<{ sha: string } | { conflicts: string[] }> {
+  const merged = await mergeTree(gitDir, input.targetTip, input.head);
+  if (merged.conflicts.length) return { conflicts: merged.conflicts };
+  const parents = [input.targetTip, input.head];
+  return {
+    sha: await commitTree(gitDir, {
+      tree: merged.tree,
+      parents,
+      message: input.message,
+      author: input.committer,
+      committer: input.committer,
+    }),
+  };
+}
+
+/** The commit of strategy "squash" as services/pulls/merge.ts writes it: the merged tree on the target, authored by the pull request's author. */
+async function squashCommit(
+  gitDir: string,
+  input: { targetTip: string; head: string; message: string; author: Identity; committer: Identity },
+): Promise<{ sha: string } | { conflicts: string[] }> {
+  const merged = await mergeTree(gitDir, input.targetTip, input.head);
+  if (merged.conflicts.length) return { conflicts: merged.conflicts };
+  const parents = [input.targetTip];
+  return {
+    sha: await commitTree(gitDir, { tree: merged.tree, parents, message: input.message, author: input.author, committer: input.committer }),
+  };
+}
+
 function treeOf(dir: string, what: string) {
   return git(dir, ["rev-parse", `${what}^{tree}`]).trim();
 }
@@ -61,7 +84,7 @@ describe("merge engine vs the git CLI", () => {
   it("merge: tree and parents equal git merge --no-ff; ref moves by CAS only", async () => {
     const { bare, main, head } = cleanFixture();
     const refsBefore = refsOf(bare);
-    const r = await createMergeCommit(bare, {
+    const r = await mergeCommit(bare, {
       targetTip: main,
       head,
       message: "Merge pull request #1 from o/feature\n\nTitle",
@@ -88,7 +111,7 @@ describe("merge engine vs the git CLI", () => {
   it("squash: tree equals git merge --squash + commit; author is the pull request's author", async () => {
     const { bare, main, head } = cleanFixture();
     const author = { name: "Pat Author", email: "pat@example.com" };
-    const r = await createSquashCommit(bare, { targetTip: main, head, message: "Title (#1)", author, committer: merger });
+    const r = await squashCommit(bare, { targetTip: main, head, message: "Title (#1)", author, committer: merger });
     if (!("sha" in r)) throw new Error("conflict");
     const clone = cloneOf(bare, ["feature"]);
     git(clone, ["merge", "-q", "--squash", "feature"]);
@@ -135,16 +158,16 @@ describe("merge engine vs the git CLI", () => {
     );
   });
 
-  it("commitsInRange lists the head's commits oldest first with authors and messages", async () => {
+  it("listRangeCommits as the merge reads it lists the head's commits oldest first with authors and messages", async () => {
     const { bare, main, head } = cleanFixture();
-    const commits = await commitsInRange(bare, main, head);
+    const { commits } = await listRangeCommits(bare, main, head, MAX_RANGE_COMMITS, { topoOrder: true, maxMessageChars: 65536 });
     expect(commits.map((c) => c.message.split("\n")[0])).toEqual([
       "feature: edit b, add c",
       "feature: rename",
       "main: shared change",
       "feature: more c",
     ]);
-    expect(commits[3]).toMatchObject({ authorName: "Bob", authorEmail: "bob@example.com", message: "feature: more c\n\nFixes #3" });
+    expect(commits[3]).toMatchObject({ author: "Bob", authorEmail: "bob@example.com", message: "feature: more c\n\nFixes #3" });
   });
 });
 
@@ -183,7 +206,7 @@ describe("conflicts", () => {
     const unmerged = git(clone, ["diff", "--name-only", "--diff-filter=U"]).trim().split("\n");
     expect(check.conflicts).toEqual(unmerged);
     expect(check.conflicts.sort()).toEqual(["both.txt", "gone.txt", "img.bin", "text.txt"]);
-    const m = await createMergeCommit(bare, { targetTip: main, head, message: "m", committer: merger });
+    const m = await mergeCommit(bare, { targetTip: main, head, message: "m", committer: merger });
     expect(m).toEqual({ conflicts: check.conflicts });
   });
 

@@ -54,7 +54,13 @@ describe("closing keywords", () => {
   });
 
   it("squash message lists the commits and credits other authors once", () => {
-    const c = (authorName: string, authorEmail: string, message: string) => ({ sha: "0".repeat(40), authorName, authorEmail, message });
+    const c = (author: string, authorEmail: string, message: string) => ({
+      sha: "0".repeat(40),
+      author,
+      authorEmail,
+      message,
+      date: "2020-01-01T00:00:00.000Z",
+    });
     expect(
       squashMessage("Title", 4, [c("Pat", "pat@x", "one\n\nbody"), c("Bob", "bob@x", "two"), c("Bob", "bob@x", "three")], {
         name: "Pat",

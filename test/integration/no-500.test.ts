@@ -19,7 +19,7 @@ import { getDb } from "@/server/db";
 import { createTokenInput } from "@/server/services/tokens/manage-tokens";
 import { repoGitDir } from "@/server/git/paths";
 import { errorResponse } from "@/server/http/respond";
-import { handleGitHttp } from "@/server/git/smart-http";
+import { handleGitHttp } from "@/server/http/git/smart-http";
 import * as tokenRoute from "@/app/api/tokens/[id]/route";
 import * as gitRoute from "@/app/api/git/[owner]/[repo]/[...path]/route";
 import { actorOf, callerFor, makeToken, makeUser, serviceToken, startServer } from "../helpers";

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { handleGitHttp } from "@/server/git/smart-http";
+import { handleGitHttp } from "@/server/http/git/smart-http";
 import type { Profile } from "@/server/services/users/profile";
 import { gitClient } from "../fixtures/clients";
 import { actorOf, callerFor, makeToken, makeUser, startServer } from "../helpers";

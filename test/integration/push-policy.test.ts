@@ -13,9 +13,9 @@ import os from "node:os";
 import path from "node:path";
 import { getDb } from "@/server/db";
 import { getConfig } from "@/server/config";
-import { receivePackHook } from "@/server/git/push-hook";
+import { receivePackHook } from "@/server/http/git/push-hook";
 import { checkPush } from "@/server/services/repos/push-policy";
-import { handleGitHttp } from "@/server/git/smart-http";
+import { handleGitHttp } from "@/server/http/git/smart-http";
 import { repoGitDir } from "@/server/git/paths";
 import { hashToken, randomBase62 } from "@/server/services/tokens/token-format";
 import { revokeToken } from "@/server/services/tokens/manage-tokens";
@@ -226,7 +226,7 @@ describe("push policy (pre-receive)", () => {
     const { dir, gitDir, remote } = await setup("closed");
     await gitOk(["push", "--quiet", remote, "main"], { cwd: dir });
     const sha = (await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim();
-    const hook = path.join(getConfig().appRoot, "server", "git", "hooks", "pre-receive");
+    const hook = path.join(getConfig().appRoot, "server", "http", "git", "hooks", "pre-receive");
     const runHook = (env: Record<string, string>) =>
       new Promise<Run>((resolve, reject) => {
         const child = spawn(hook, [], {

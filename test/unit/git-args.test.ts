@@ -10,8 +10,8 @@ import fc from "fast-check";
 import { AppError } from "@/server/errors";
 import { userArg } from "@/server/git/exec";
 import { isValidBranchName, isValidRefName, branchNameProblem } from "@/server/git/refs";
-import { repoNameProblem, usernameProblem } from "@/server/services/users/names";
-import { pktLine, protocolVersion, FLUSH_PKT } from "@/server/git/smart-http";
+import { repoNameProblem, usernameProblem } from "@/lib/names";
+import { pktLine, protocolVersion, FLUSH_PKT } from "@/server/git/pkt-line";
 
 /** What the real git says (run outside any repository, no config). */
 function gitCheckRefFormat(args: string[]): boolean {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { postHighlight, MAX_LINES } from "@/server/http/highlight";
 import { LIMITS } from "@/server/rate-limit";
-import { tokenRuns, type DiffHighlights } from "@/components/diff/model";
+import { tokenRuns } from "@/components/diff/model";
+import type { DiffHighlights } from "@/lib/highlight/runs";
 
 const post = (body: unknown, address = "198.51.100.1") =>
   postHighlight(

@@ -1,14 +1,7 @@
-/** parseIssueQuery / formatIssueQuery / searchPhrases (server/services/issues/search-query.ts; docs/issues.md "Search"). */
+/** parseIssueQuery / formatIssueQuery / searchPhrases (lib/issues/search-query.ts; docs/issues.md "Search"). */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  emptyFilters,
-  formatIssueQuery,
-  fts5Match,
-  parseIssueQuery,
-  searchPhrases,
-  websearchText,
-} from "@/server/services/issues/search-query";
+import { emptyFilters, formatIssueQuery, fts5Match, parseIssueQuery, searchPhrases, websearchText } from "@/lib/issues/search-query";
 
 describe("parseIssueQuery", () => {
   it("reads GitHub-style qualifiers and free text", () => {

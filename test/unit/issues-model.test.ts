@@ -16,7 +16,7 @@ import {
   utcToday,
   POSITION_STEP,
   DEFAULT_STATUSES,
-} from "@/server/services/issues/model";
+} from "@/lib/issues/model";
 import { viewFilter, viewOrder } from "@/server/services/issues/views";
 import { listFilter } from "@/server/services/issues/list-issues";
 import { issuesSql } from "@/server/services/issues/query";

@@ -1,6 +1,6 @@
 /**
  * The shared Markdown renderer (components/markdown) and the unhighlighted large-file view
- * (components/code/highlight.ts plainCodeHtml; docs/ui.md "Markdown"): sanitized raw HTML with
+ * (lib/highlight/code.ts plainCodeHtml; docs/ui.md "Markdown"): sanitized raw HTML with
  * GitHub's allowlist, heading ids + anchors, repository-relative links and images, one row per
  * line.
  */
@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { MarkdownRenderer } from "@/components/markdown/renderer";
 import { MarkdownView } from "@/components/code/markdown";
 import { IssueMarkdown } from "@/components/issues/markdown";
-import { highlightCode, highlightFile, lineNumberHtml, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/components/code/highlight";
+import { highlightCode, highlightFile, lineNumberHtml, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
 
 const base = { owner: "alice", repo: "app", gitRef: "main", dir: "docs" };
 const readme = (source: string) => renderToStaticMarkup(createElement(MarkdownView, { source, ...base }));

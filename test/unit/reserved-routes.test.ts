@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { RESERVED_USERNAMES, usernameProblem } from "@/server/services/users/names";
+import { RESERVED_USERNAMES, usernameProblem } from "@/lib/names";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { router, repoProcedure } from "../trpc";
 import { explainFileDiff } from "@/server/services/ai/explain-file-diff";
 import { suggestConflictResolution } from "@/server/services/ai/suggest-conflict-resolution";
@@ -21,7 +22,7 @@ export const aiCodeRouter = router({
   explainFileDiff: repoProcedure
     .input(
       z.object({
-        prId: line("prId").uuid("prId must be a pull request UUID").optional(),
+        prId: uuid("prId", "a pull request UUID").optional(),
         path,
         oldContent: content("oldContent"),
         newContent: content("newContent"),

@@ -54,6 +54,7 @@ import {
   viewRepoId,
 } from "@/server/services/issues/views";
 import * as s from "@/server/services/issues/schemas";
+import { uuid } from "@/server/validation/ids";
 import { listMineInput, listMyIssues } from "@/server/services/issues/mine";
 
 const byIssueId: RepoLocatorDef<"issueId"> = { key: "issueId", what: "issue", repoIdOf: issueRepoId };
@@ -65,7 +66,7 @@ const byViewId: RepoLocatorDef<"viewId"> = { key: "viewId", what: "view", repoId
 const byViewIdWithQuery: RepoLocatorDef<"viewId"> = { ...byViewId, via: { table: "IssueView", columns: VIEW_QUERY_COLUMNS } };
 
 const num = s.byNumber;
-const projectCycle = z.object({ projectId: s.uuid("projectId").optional(), cycleId: s.uuid("cycleId").optional() });
+const projectCycle = z.object({ projectId: uuid("projectId").optional(), cycleId: uuid("cycleId").optional() });
 const page = (def: number) => ({ limit: s.limitOf(def, 100), offset: s.offset });
 
 export const issuesRouter = router({
@@ -159,10 +160,10 @@ export const issuesRouter = router({
     .mutation(({ ctx, input }) => updateLabel(ctx.db, ctx.repo, ctx.entityId, input)),
   deleteLabel: repoProcedureBy(byLabelId).mutation(({ ctx }) => deleteLabel(ctx.db, ctx.actor!, ctx.repo, ctx.entityId)),
   addLabel: repoProcedure
-    .input(num.extend({ labelId: s.uuid("labelId") }))
+    .input(num.extend({ labelId: uuid("labelId") }))
     .mutation(({ ctx, input }) => addLabel(ctx.db, ctx.actor!, ctx.repo, input.number, input.labelId)),
   removeLabel: repoProcedure
-    .input(num.extend({ labelId: s.uuid("labelId") }))
+    .input(num.extend({ labelId: uuid("labelId") }))
     .mutation(({ ctx, input }) => removeLabel(ctx.db, ctx.actor!, ctx.repo, input.number, input.labelId)),
 
   // ---- board and triage ----

@@ -5,13 +5,12 @@
  */
 import { z } from "zod";
 import { line } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { router, repoProcedure } from "../trpc";
 import { createProject, getProject, listProjects } from "@/server/services/projects/projects";
 import { createCycle, listCycles } from "@/server/services/cycles/cycles";
 import { addIssueTo, removeIssueFrom } from "@/server/services/projects/assign";
 import { issueNumber } from "@/server/services/issues/schemas";
-
-const idOf = (field: string) => line(field, `${field} is required`).uuid(`${field} must be a UUID`);
 
 const isoDate = (field: string) =>
   line(field, `${field} must be an ISO date or date-time string`)
@@ -34,15 +33,15 @@ export const projectsRouter = router({
   list: repoProcedure.query(({ ctx }) => listProjects(ctx.db, ctx.repo)),
   /** Extension: {repoId, projectId} → the project with its issue counts. NOT_FOUND. */
   get: repoProcedure
-    .input(z.object({ projectId: idOf("projectId") }))
+    .input(z.object({ projectId: uuid("projectId") }))
     .query(({ ctx, input }) => getProject(ctx.db, ctx.repo, input.projectId)),
   /** Extension: {repoId, projectId, number} → the issue, now in the project (moved from another). NOT_FOUND. */
   addIssue: repoProcedure
-    .input(z.object({ projectId: idOf("projectId"), number: issueNumber() }))
+    .input(z.object({ projectId: uuid("projectId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "project", input.projectId, input.number)),
   /** Extension: {repoId, projectId, number} → the issue, out of the project (a no-op if it was not in it). NOT_FOUND. */
   removeIssue: repoProcedure
-    .input(z.object({ projectId: idOf("projectId"), number: issueNumber() }))
+    .input(z.object({ projectId: uuid("projectId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "project", input.projectId, input.number)),
 });
 
@@ -67,10 +66,10 @@ export const cyclesRouter = router({
   list: repoProcedure.query(({ ctx }) => listCycles(ctx.db, ctx.repo)),
   /** Extension: {repoId, cycleId, number} → the issue, now in the cycle (moved from another). NOT_FOUND. */
   addIssue: repoProcedure
-    .input(z.object({ cycleId: idOf("cycleId"), number: issueNumber() }))
+    .input(z.object({ cycleId: uuid("cycleId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),
   /** Extension: {repoId, cycleId, number} → the issue, out of the cycle (a no-op if it was not in it). NOT_FOUND. */
   removeIssue: repoProcedure
-    .input(z.object({ cycleId: idOf("cycleId"), number: issueNumber() }))
+    .input(z.object({ cycleId: uuid("cycleId"), number: issueNumber() }))
     .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),
 });

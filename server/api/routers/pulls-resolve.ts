@@ -5,7 +5,8 @@
  * branch (a fork for cross-repository pull requests).
  */
 import { z } from "zod";
-import { line, text } from "@/server/validation/strings";
+import { text } from "@/server/validation/strings";
+import { objectId } from "@/server/validation/ids";
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId } from "./pull-locator";
 import { MAX_RESOLVED_FILES, resolveConflicts } from "@/server/services/pulls/resolve-conflicts";
@@ -24,7 +25,7 @@ export const pullsResolveRouter = router({
           .array(file, { error: "files must be a list of {path, content}" })
           .min(1, "files names at least one file")
           .max(MAX_RESOLVED_FILES, `files names at most ${MAX_RESOLVED_FILES} files`),
-        expectedHeadSha: line("expectedHeadSha").regex(/^[0-9a-f]{40}$/, "expectedHeadSha must be a full commit sha (40 hex)"),
+        expectedHeadSha: objectId("expectedHeadSha"),
       }),
     )
     .mutation(({ ctx, input }) => resolveConflicts(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),

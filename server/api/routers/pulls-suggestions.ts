@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { router, repoProcedureBy, authedProcedure } from "../trpc";
 import { byPullCommentId } from "./pull-locator";
-import { uuid } from "@/server/services/pulls/schemas";
+import { uuid } from "@/server/validation/ids";
 import { applySuggestion, applySuggestions, MAX_BATCH_SUGGESTIONS } from "@/server/services/pulls/apply-suggestion";
 
 export const pullsSuggestionsRouter = router({

@@ -1,6 +1,7 @@
 /** pulls router, part: the caller's "viewed" marks on the Files changed tab (extensions; docs/pulls.md "Pages"). */
 import { z } from "zod";
-import { line, text } from "@/server/validation/strings";
+import { text } from "@/server/validation/strings";
+import { objectId } from "@/server/validation/ids";
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId } from "./pull-locator";
 import { listViewedFiles, setFileViewed } from "@/server/services/pulls/viewed-files";
@@ -15,10 +16,7 @@ export const pullsViewedRouter = router({
       z.object({
         path: text("path").min(1, "path is required").max(4096),
         viewed: z.boolean({ error: "viewed must be a boolean" }),
-        blobSha: line("blobSha")
-          .regex(/^[0-9a-f]{40}$/, "blobSha must be 40 hex digits")
-          .nullable()
-          .optional(),
+        blobSha: objectId("blobSha", "a blob id").nullable().optional(),
       }),
     )
     .mutation(({ ctx, input }) => setFileViewed(ctx.db, ctx.actor, ctx.entityId, input)),

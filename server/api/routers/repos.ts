@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
+import { objectId } from "@/server/validation/ids";
 import { router, publicProcedure, authedProcedure, repoProcedure, repoByNameProcedure, repoIdSchema } from "../trpc";
 import { listAssignees, listCollaborators, removeCollaborator, setCollaborator } from "@/server/services/repos/collaborators";
 import { createRepoInput, createRepository } from "@/server/services/repos/create-repository";
@@ -128,9 +129,7 @@ export const reposRouter = router({
         path: pathInput,
         limit: z.number().int().min(1).max(100).default(30),
         offset: z.number().int().min(0).default(0),
-        after: line("after")
-          .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "after must be a full commit sha")
-          .optional(),
+        after: objectId("after").optional(),
       }),
     )
     .query(async ({ ctx, input }) => {

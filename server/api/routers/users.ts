@@ -5,7 +5,7 @@
  * extensions beyond the spec: docs/api.md "Accounts".
  */
 import { z } from "zod";
-import { line } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { router, publicProcedure, authedProcedure } from "../trpc";
 import { requireSession } from "@/server/auth/actor";
 import { listSessions, revokeAllSessions, revokeSession } from "@/server/services/users/sessions";
@@ -45,12 +45,10 @@ export const usersRouter = router({
     return listSessions(ctx.db, ctx.actor.user.id, ctx.actor.sessionId);
   }),
   /** {sessionId} → {id, revoked: true}; that browser is signed out and its JWT stops working. NOT_FOUND. */
-  revokeSession: authedProcedure
-    .input(z.object({ sessionId: line("sessionId").uuid("sessionId must be a UUID") }))
-    .mutation(({ ctx, input }) => {
-      requireSession(ctx.actor, "manage sessions");
-      return revokeSession(ctx.db, ctx.actor.user.id, input.sessionId);
-    }),
+  revokeSession: authedProcedure.input(z.object({ sessionId: uuid("sessionId") })).mutation(({ ctx, input }) => {
+    requireSession(ctx.actor, "manage sessions");
+    return revokeSession(ctx.db, ctx.actor.user.id, input.sessionId);
+  }),
   /** → {revoked: n}: every session of the caller ends, this one included (personal access tokens are kept). */
   signOutEverywhere: authedProcedure.mutation(({ ctx }) => {
     requireSession(ctx.actor, "manage sessions");

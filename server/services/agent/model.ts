@@ -7,7 +7,7 @@
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import type { Identity } from "@/server/git/merge";
+import type { Identity } from "@/server/git/commits";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 
 export type AgentMode = "pm" | "code";

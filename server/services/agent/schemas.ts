@@ -1,9 +1,8 @@
 /** Input schemas of the agent router (spec "Agent router"), built from server/validation/strings.ts. */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { AGENT_MODES, CHANGE_TYPES } from "./model";
-
-export const uuid = (field: string) => line(field, `${field} is required`).uuid(`${field} must be a UUID`);
 
 /** Longest session title (characters). */
 export const MAX_TITLE = 200;

@@ -6,10 +6,10 @@
  */
 import { z } from "zod";
 import { line, text, modelText } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { CATEGORIES } from "@/server/ai/local/conventional";
 
 const branch = (field: string) => line(field).min(1, `${field} is required`).max(255, `${field} is at most 255 characters`);
-const uuid = (field: string) => line(field).uuid(`${field} must be a UUID`);
 
 export const prDescriptionInput = z.object({
   sourceBranch: branch("sourceBranch"),

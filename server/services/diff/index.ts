@@ -13,17 +13,8 @@ import { loadPull } from "@/server/services/pulls/locate";
 import { forkRelation } from "@/server/services/repos/fork";
 import { objectsDir } from "@/server/git/forks";
 import * as git from "@/server/git/repository";
-import {
-  DIFF_LIMITS,
-  countCommits,
-  diffCommit,
-  diffThreeDot,
-  listRangeCommits,
-  warmThreeDot,
-  type Diff,
-  type DiffOptions,
-  type RangeCommit,
-} from "@/server/git/diff";
+import { DIFF_LIMITS, diffCommit, diffThreeDot, warmThreeDot, type Diff, type DiffOptions } from "@/server/git/diff";
+import { countCommits, listRangeCommits, type RangeCommit } from "@/server/git/commits";
 import { rangeSummary } from "@/server/git/range-summary";
 import { branchTips } from "@/server/git/ref-files";
 import { repoGitDir } from "@/server/git/paths";

@@ -17,7 +17,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { getConfig } from "@/server/config";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { BOARD_PAGE_DEFAULT, DEFAULT_STATUSES } from "./model";
+import { BOARD_PAGE_DEFAULT, DEFAULT_STATUSES } from "@/lib/issues/model";
 import type { IssueView } from "./shapes";
 import { assertProjectCycle } from "./references";
 import { Sql, issueSelectSql, rowToView, whereSql, type IssueFilter, type Row } from "./query";

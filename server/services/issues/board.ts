@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { DEFAULT_STATUSES, PRIORITIES, type PriorityKey, type StatusDef } from "./model";
+import { DEFAULT_STATUSES, PRIORITIES, type PriorityKey, type StatusDef } from "@/lib/issues/model";
 import type { IssueView } from "./shapes";
 import { queryIssues } from "./query";
 import { assertProjectCycle } from "./references";

@@ -8,7 +8,7 @@ import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Tx } from "@/server/db/transaction";
 import type { Actor } from "@/server/auth/actor";
-import type { ActivityAction } from "./model";
+import type { ActivityAction } from "@/lib/issues/model";
 import { queryIssues } from "./query";
 import type { IssueView } from "./shapes";
 

@@ -8,7 +8,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
-import { priorityRank, stateForStatus, type PriorityKey } from "./model";
+import { priorityRank, stateForStatus, type PriorityKey } from "@/lib/issues/model";
 import { issueByNumber, issueViewById, recordActivity, requireActor } from "./core";
 import type { IssueView } from "./shapes";
 import { endOfColumn } from "./status";

@@ -1,7 +1,7 @@
 /** issues.listOverdue and issues.listDueSoon: open issues by due date (UTC calendar dates), earliest due first. */
 import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { dueSoonWindow, overdueWindow } from "./model";
+import { dueSoonWindow, overdueWindow } from "@/lib/issues/model";
 import type { IssueView } from "./shapes";
 import { queryIssues, type OrderTerm } from "./query";
 

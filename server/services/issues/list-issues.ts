@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
+import { dueSoonWindow, overdueWindow, priorityRank } from "@/lib/issues/model";
 import type { IssueView } from "./shapes";
 import { countsInput, listInput } from "./schemas";
 import { countIssuesByState, queryIssues, type IssueFilter, type OrderTerm } from "./query";

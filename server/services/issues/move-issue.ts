@@ -8,7 +8,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { POSITION_STEP, positionBetween, renumberedPositions } from "./model";
+import { POSITION_STEP, positionBetween, renumberedPositions } from "@/lib/issues/model";
 import { issueByNumber, issueViewById } from "./core";
 import type { IssueView } from "./shapes";
 import { applyStatus } from "./status";

@@ -11,9 +11,9 @@ import { readRows } from "@/server/db/read";
 import type { Db, Prisma } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { isoOf } from "@/server/db/raw";
-import { priorityKey } from "./model";
+import { priorityKey } from "@/lib/issues/model";
 import type { IssueView, LabelView } from "./shapes";
-import { fts5Match, websearchText } from "./search-query";
+import { fts5Match, websearchText } from "@/lib/issues/search-query";
 
 type Tx = Prisma.TransactionClient;
 
@@ -44,7 +44,7 @@ export interface IssueFilter {
   noDueDate?: boolean;
   /** title contains this text (ASCII case-insensitive; `%`/`_` literal), or the number is it (`12`, `#12`) */
   titleSearch?: string;
-  /** issue #7 search (./search-query.ts): each group any-of (label names, lower case), all groups */
+  /** issue #7 search (lib/issues/search-query.ts): each group any-of (label names, lower case), all groups */
   labelGroups?: string[][];
   noLabel?: boolean;
   /** assignee: every entry must match; each is any-of user ids or usernames (case-insensitive) */

@@ -11,7 +11,7 @@ import { AppError } from "@/server/errors";
 import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import type { RelationType } from "./model";
+import type { RelationType } from "@/lib/issues/model";
 import { issueByNumber, issueViewById, recordActivity } from "./core";
 import type { IssueView } from "./shapes";
 import { applyStatus } from "./status";

@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
-import { BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX, PRIORITY_KEYS, RELATION_TYPES, STATUS_KEYS, normalizeDueDate } from "./model";
-import { ISSUE_SORTS, parseIssueQuery } from "./search-query";
+import { uuid } from "@/server/validation/ids";
+import { BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX, PRIORITY_KEYS, RELATION_TYPES, STATUS_KEYS, normalizeDueDate } from "@/lib/issues/model";
+import { ISSUE_SORTS, parseIssueQuery } from "@/lib/issues/search-query";
 
-export const uuid = (field: string) => line(field).uuid(`${field} must be a UUID`);
 export const issueNumber = (field = "number") =>
   z
     .number({ error: `${field} must be an issue number` })
@@ -86,7 +86,7 @@ export const listInput = z.object({
     .min(1, "titleSearch must not be empty")
     .max(100, "titleSearch must be at most 100 characters")
     .optional(),
-  /** Extension: GitHub-style search text, qualifiers and free text (./search-query.ts). */
+  /** Extension: GitHub-style search text, qualifiers and free text (lib/issues/search-query.ts). */
   q: searchText.optional(),
   /** Extension: issues opened by this user (username, case-insensitive). */
   author: line("author", "author must be a username")

@@ -1,12 +1,12 @@
 /**
  * The `q` search of issues.list / issues.counts: a parsed query
- * (./search-query.ts) applied to a list filter, AND-ed with the other inputs, and the `sort`
+ * (lib/issues/search-query.ts) applied to a list filter, AND-ed with the other inputs, and the `sort`
  * keys as ORDER BY terms. Pure; the SQL is built by ./query.ts in the list's single statement.
  */
 import { AppError } from "@/server/errors";
-import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
+import { dueSoonWindow, overdueWindow, priorityRank } from "@/lib/issues/model";
 import type { IssueFilter, OrderTerm, UserRefs } from "./query";
-import { parseIssueQuery, searchPhrases, type IssueQueryFilters, type IssueSort } from "./search-query";
+import { parseIssueQuery, searchPhrases, type IssueQueryFilters, type IssueSort } from "@/lib/issues/search-query";
 
 /** Matches nothing (a contradiction such as is:open with state closed). */
 const none = (repoId: string): IssueFilter => ({ repoId, ids: [] });

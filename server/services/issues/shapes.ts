@@ -3,7 +3,7 @@
  * YYYY-MM-DD) and the Prisma selects that load their parts. Types and constants only: the reads
  * that fill them are in ./query.ts.
  */
-import type { PriorityKey } from "./model";
+import type { PriorityKey } from "@/lib/issues/model";
 
 export const userSelect = { id: true, username: true, name: true } as const;
 export const labelSelect = { id: true, name: true, color: true, description: true } as const;

@@ -7,7 +7,7 @@
  * `status_changed` with field "state" (open ↔ closed), in the caller's transaction.
  */
 import type { Actor } from "@/server/auth/actor";
-import { POSITION_STEP, STATUS_KEYS, stateForStatus } from "./model";
+import { POSITION_STEP, STATUS_KEYS, stateForStatus } from "@/lib/issues/model";
 import { recordActivity, type IssueCore } from "./core";
 import type { Tx } from "@/server/db/transaction";
 

@@ -7,7 +7,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { subIssueProgress, type PriorityKey } from "./model";
+import { subIssueProgress, type PriorityKey } from "@/lib/issues/model";
 import { issueByNumber, issueViewById, recordActivity } from "./core";
 import type { IssueView } from "./shapes";
 import { queryIssues } from "./query";

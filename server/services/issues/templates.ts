@@ -7,7 +7,7 @@ import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import type { PriorityKey } from "./model";
+import type { PriorityKey } from "@/lib/issues/model";
 import { labelIdsByName } from "./references";
 
 type Repo = Pick<AuthorizedRepo, "id">;

@@ -7,7 +7,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { PRIORITIES, priorityRank, type PriorityKey } from "./model";
+import { PRIORITIES, priorityRank, type PriorityKey } from "@/lib/issues/model";
 import { issueByNumber, issueViewById, recordActivity } from "./core";
 import type { IssueView } from "./shapes";
 import { applyStatus } from "./status";

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Db, Prisma } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { priorityKey, priorityRank, type PriorityKey } from "./model";
+import { priorityKey, priorityRank, type PriorityKey } from "@/lib/issues/model";
 import { issueById, issueByNumber, issueViewById, recordActivity, type ActivityInput, type IssueCore } from "./core";
 import type { IssueView } from "./shapes";
 import { applyStatus, statusBeforeClose } from "./status";

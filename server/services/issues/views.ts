@@ -14,7 +14,7 @@ import { readRows } from "@/server/db/read";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { dueSoonWindow, overdueWindow, priorityRank } from "./model";
+import { dueSoonWindow, overdueWindow, priorityRank } from "@/lib/issues/model";
 import type { IssueView } from "./shapes";
 import { queryIssues, type IssueFilter, type OrderTerm } from "./query";
 import { viewFilters, viewSort, type ViewFilters, type ViewSort } from "./schemas";

@@ -24,17 +24,11 @@ import type { Db } from "@/server/db";
 import { inTransaction } from "@/server/db/transaction";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommit } from "@/server/git/repository";
-import { casRef, countCommits, fetchCommit, isAncestor, pullHeadRef, readRef } from "@/server/git/pull-refs";
+import { casRef, fetchCommit, pullHeadRef, readRef } from "@/server/git/pull-refs";
+import { countCommits, isAncestor } from "@/server/git/commits";
+import type { RefUpdate } from "@/server/git/push-commands";
+import { ZERO_SHA } from "@/lib/sha";
 import { recordPullEvent } from "./events";
-
-const ZERO = "0000000000000000000000000000000000000000";
-
-/** A ref change that took effect (full ref name; 40-hex shas, zeros = created/deleted). */
-export interface PushedRef {
-  ref: string;
-  oldSha: string;
-  newSha: string;
-}
 
 type Affected = Awaited<ReturnType<typeof affectedPulls>>[number];
 
@@ -75,10 +69,10 @@ export async function updatePullsAfterPush(
   db: Db,
   repoId: string,
   gitDir: string,
-  updates: PushedRef[],
+  updates: RefUpdate[],
   actorId: string | null = null,
 ): Promise<void> {
-  const moved = new Map<string, PushedRef>();
+  const moved = new Map<string, RefUpdate>();
   for (const u of updates) if (u.ref.startsWith("refs/heads/")) moved.set(u.ref.slice("refs/heads/".length), u);
   if (moved.size === 0) return;
   const pulls = await affectedPulls(db, repoId, [...moved.keys()]);
@@ -102,14 +96,14 @@ async function applyToPull(
   db: Db,
   repoId: string,
   gitDir: string,
-  moved: Map<string, PushedRef>,
+  moved: Map<string, RefUpdate>,
   pr: Affected,
   actorId: string | null,
 ): Promise<void> {
   const targetGitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
   const sourceMove = pr.sourceRepoId === repoId ? moved.get(pr.sourceBranch) : undefined;
   let head = pr.headSha;
-  if (sourceMove && sourceMove.newSha === ZERO) {
+  if (sourceMove && sourceMove.newSha === ZERO_SHA) {
     if (!pr.sourceDeleted) await setSourceDeleted(db, pr.id, true, sourceMove.oldSha, actorId);
     return;
   }
@@ -149,7 +143,7 @@ async function moveHead(
 ): Promise<boolean> {
   if (pr.sourceRepoId !== pr.repoId) await fetchCommit(targetGitDir, sourceGitDir, newSha);
   const forced = !(await isAncestor(targetGitDir, pr.headSha, newSha).catch(() => false));
-  const commits = await countCommits(targetGitDir, pr.headSha, newSha); // commits new to the head
+  const commits = await countCommits(targetGitDir, newSha, pr.headSha).catch(() => 0); // commits new to the head
   const ref = pullHeadRef(pr.number);
   const current = await readRef(targetGitDir, ref);
   if (!(await casRef(targetGitDir, ref, newSha, current))) return false;
@@ -172,7 +166,7 @@ async function markMergedIfReachable(
   knownTip?: string,
 ): Promise<void> {
   const tip =
-    knownTip === undefined ? await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`) : knownTip === ZERO ? null : knownTip;
+    knownTip === undefined ? await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`) : knownTip === ZERO_SHA ? null : knownTip;
   if (!tip || !(await isAncestor(targetGitDir, head, tip))) return;
   await inTransaction(db, async (tx) => {
     const now = new Date();

@@ -5,7 +5,7 @@
  *
  * It cannot authenticate: no password (users.authenticate refuses a null hash), no GitHub link,
  * no tokens or sessions are ever made for it, and server/auth/actor.ts loads no bot user for a
- * token or session anyway. The name is reserved (users/names.ts RESERVED_USERNAMES), so nobody
+ * token or session anyway. The name is reserved (lib/names.ts RESERVED_USERNAMES), so nobody
  * can sign up as it; an instance where a person already took it gets `svc-ai-bot` (then -2, …).
  */
 import type { Db, Prisma } from "@/server/db";

@@ -24,7 +24,7 @@
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import type { Identity } from "@/server/git/merge";
+import type { Identity } from "@/server/git/commits";
 import { commitFileChanges, readFileAt, type FileAt, type FileChange } from "@/server/git/edit-files";
 import { readRef } from "@/server/git/pull-refs";
 import { repoGitDir } from "@/server/git/paths";

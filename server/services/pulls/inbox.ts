@@ -25,7 +25,7 @@ import type { Db } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
 import { getConfig } from "@/server/config";
 import { Sql, type Dialect } from "@/server/services/issues/query";
-import { uuid } from "./schemas";
+import { uuid } from "@/server/validation/ids";
 import { pullColumnsSql, pullRowToView, type PullListItem, type PullListRow } from "./list-pull-requests";
 
 export const INBOX_LISTS = ["awaitingReview", "myPrs", "participated"] as const;

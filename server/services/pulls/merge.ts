@@ -23,13 +23,15 @@ import { notifyPull, recordPullEvent } from "./events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { commitsInRange, commitTree, mergeTree, MergeError, type Identity, type RangeCommit } from "@/server/git/merge";
+import { mergeTree, MergeError } from "@/server/git/merge";
+import { commitTree, listRangeCommits, MAX_RANGE_COMMITS, type Identity, type RangeCommit } from "@/server/git/commits";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
 import { getConfig } from "@/server/config";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import type { Tx } from "@/server/db/transaction";
-import { updateBranch, ZERO_SHA } from "@/server/services/repos/update-branch";
+import { updateBranch } from "@/server/services/repos/update-branch";
+import { ZERO_SHA } from "@/lib/sha";
 import { loadPull } from "./locate";
 import { mergeabilityState } from "./mergeability";
 import { branchTips } from "@/server/git/ref-files";
@@ -62,7 +64,7 @@ export function squashMessage(title: string, number: number, commits: RangeCommi
   for (const c of commits) {
     const email = c.authorEmail.toLowerCase();
     if (email !== author.email.toLowerCase() && !coAuthors.has(email))
-      coAuthors.set(email, `Co-authored-by: ${c.authorName} <${c.authorEmail}>`);
+      coAuthors.set(email, `Co-authored-by: ${c.author} <${c.authorEmail}>`);
   }
   let message = custom ?? `${title} (#${number})\n\n${commits.map((c) => `* ${c.message.split("\n")[0]}`).join("\n")}`;
   const trailers = [...coAuthors.values()].filter((t) => !message.includes(t));
@@ -101,7 +103,9 @@ export async function mergePullRequest(
   if (!state.canMerge || !state.targetTip) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${state.error ?? "not mergeable"}`);
   const tip = state.targetTip;
   // the commit list (squash message, closing keywords) is read while the merge is computed
-  const commitsP = commitsInRange(repo.gitDir, tip, pr.headSha);
+  const commitsP = listRangeCommits(repo.gitDir, tip, pr.headSha, MAX_RANGE_COMMITS, { topoOrder: true, maxMessageChars: 65536 }).then(
+    (r) => r.commits,
+  );
   commitsP.catch(() => {});
   const merger = identityOf(actor.user);
   const author = pr.author ? identityOf(pr.author) : merger;

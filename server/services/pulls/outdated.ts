@@ -15,7 +15,8 @@
  * outdated. Each (from, to) range is one git run for all the files asked about; results are
  * cached per (repository, from, to, path): commit ids never change.
  */
-import { diffTrees, mergeBase, type DiffFile } from "@/server/git/diff";
+import { diffTrees, type DiffFile } from "@/server/git/diff";
+import { mergeBase } from "@/server/git/commits";
 
 export interface ThreadPosition {
   path: string;

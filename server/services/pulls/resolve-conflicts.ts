@@ -24,8 +24,9 @@
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { runGit } from "@/server/git/exec";
-import { commitTree, MergeError, SHA_RE } from "@/server/git/merge";
+import { SHA_RE } from "@/lib/sha";
+import { commitTree, hasCommit } from "@/server/git/commits";
+import { MergeError } from "@/server/git/merge";
 import { getConflictDetails, type ConflictFile } from "@/server/git/merge-conflicts";
 import { writeTreeWithChanges } from "@/server/git/edit-files";
 import { readRef } from "@/server/git/pull-refs";
@@ -115,7 +116,7 @@ export async function resolveConflicts(
   if (pr.state !== "open")
     throw new AppError("PRECONDITION_FAILED", `the pull request is ${pr.state}; conflicts are resolved on open pull requests only`);
   if (pr.sourceDeleted) throw new AppError("PRECONDITION_FAILED", `the source branch "${pr.sourceBranch}" was deleted`);
-  if (!SHA_RE.test(input.expectedHeadSha)) throw new AppError("BAD_REQUEST", "expectedHeadSha must be a full commit sha (40 hex)");
+  if (!SHA_RE.test(input.expectedHeadSha)) throw new AppError("BAD_REQUEST", "expectedHeadSha must be a full commit sha (40 or 64 hex)");
 
   const given = new Map<string, string>();
   if (input.files.length > MAX_RESOLVED_FILES) throw new AppError("BAD_REQUEST", `at most ${MAX_RESOLVED_FILES} files per resolution`);
@@ -137,7 +138,7 @@ export async function resolveConflicts(
   }
   const targetTip = (await branchTips(repo.gitDir, [pr.targetBranch])).get(pr.targetBranch);
   if (!targetTip) throw new AppError("PRECONDITION_FAILED", `the target branch "${pr.targetBranch}" no longer exists`);
-  if ((await runGit(["cat-file", "-e", `${targetTip}^{commit}`], { gitDir: sourceGitDir })).code !== 0) {
+  if (!(await hasCommit(sourceGitDir, targetTip))) {
     throw new AppError(
       "PRECONDITION_FAILED",
       `the target branch's commit is not in the source repository; merge ${pr.targetBranch} into ${pr.sourceBranch} on your machine`,

@@ -9,9 +9,8 @@ import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import { requireActor } from "@/server/services/issues/core";
 import { pullBase } from "@/server/services/diff";
-import { mergeBase } from "@/server/git/diff";
+import { isAncestor, mergeBase } from "@/server/git/commits";
 import { resolveCommit } from "@/server/git/repository";
-import { isAncestor } from "@/server/git/pull-refs";
 import { loadPull } from "./locate";
 
 export type ReviewRepo = Pick<AuthorizedRepo, "id" | "gitDir" | "permission" | "ownerId" | "isPrivate" | "owner" | "name">;

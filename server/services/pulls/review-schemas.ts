@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { text } from "@/server/validation/strings";
-import { sha, uuid } from "./schemas";
+import { objectId, uuid } from "@/server/validation/ids";
 
 /** Longest comment, review body or suggestion (characters), as GitHub. */
 export const MAX_BODY = 65_536;
@@ -31,7 +31,7 @@ const requiredBody = commentBody.refine((b) => b.trim().length > 0, "body must n
 export const addReviewInput = z.object({
   state: reviewState,
   body: commentBody.optional(),
-  commitSha: sha("commitSha"),
+  commitSha: objectId("commitSha"),
 });
 export type AddReviewInput = z.input<typeof addReviewInput>;
 
@@ -42,7 +42,7 @@ const position = {
   side: side.optional(),
   startLine: lineNo("startLine").optional(),
   endLine: lineNo("endLine").optional(),
-  commitSha: sha("commitSha").optional(),
+  commitSha: objectId("commitSha").optional(),
   reviewId: uuid("reviewId").optional(),
 };
 

@@ -21,7 +21,7 @@ import { resolveAiEngine } from "@/server/ai/resolve";
 import { reviewLocally, type Finding, type ReviewFile } from "@/server/ai/review-rules";
 import { reviewWithModel } from "@/server/ai/review-model";
 import { diffThreeDot, type DiffFile } from "@/server/git/diff";
-import { runGit } from "@/server/git/exec";
+import { objectInfo } from "@/server/git/objects";
 import { repoGitDir } from "@/server/git/paths";
 import { pullBase } from "@/server/services/diff";
 import { inTransaction } from "@/server/db/transaction";
@@ -73,16 +73,12 @@ export function reviewFilesOf(files: DiffFile[], sizes: ReadonlyMap<string, numb
   });
 }
 
-/** Sizes (bytes) of the binary files' new blobs, one `git cat-file --batch-check`. */
+/** Sizes (bytes) of the binary files' new blobs, one `objectInfo` (git cat-file --batch-check). */
 async function binarySizes(gitDir: string, files: DiffFile[]): Promise<Map<string, number>> {
   const ids = [...new Set(files.filter((f) => f.isBinary && f.newSha && !f.isSubmodule).map((f) => f.newSha!))];
   const sizes = new Map<string, number>();
-  if (!ids.length) return sizes;
-  const r = await runGit(["cat-file", "--batch-check=%(objectname) %(objectsize)"], { gitDir, input: ids.map((id) => `${id}\n`).join("") });
-  for (const line of r.stdout.toString("utf8").split("\n")) {
-    const [id, size] = line.split(" ");
-    if (id && size && /^\d+$/.test(size)) sizes.set(id, Number(size));
-  }
+  // sizes only annotate the findings: a failed lookup leaves them out rather than failing the review
+  for (const o of await objectInfo(gitDir, ids).catch(() => [])) if (o) sizes.set(o.id, o.size);
   return sizes;
 }
 

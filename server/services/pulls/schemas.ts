@@ -1,9 +1,8 @@
 /** Input schemas of the pull request record procedures (spec "Pull request router"). */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
+import { objectId, uuid } from "@/server/validation/ids";
 
-export const uuid = (field: string) => line(field).uuid(`${field} must be a UUID`);
-export const sha = (field: string) => line(field).regex(/^[0-9a-f]{40}$/, `${field} must be a 40-hex commit sha`);
 export const branch = (field: string) => line(field).min(1, `${field} is required`).max(255, `${field} is at most 255 characters`);
 export const title = line("title").trim().min(1, "title is required").max(256, "title is at most 256 characters");
 export const body = text("body").max(65_536, "body is at most 65536 characters");
@@ -13,8 +12,8 @@ export const createPullInput = z.object({
   body: body.optional(),
   sourceBranch: branch("sourceBranch"),
   targetBranch: branch("targetBranch"),
-  headSha: sha("headSha"),
-  baseSha: sha("baseSha"),
+  headSha: objectId("headSha"),
+  baseSha: objectId("baseSha"),
   isDraft: z.boolean({ error: "isDraft must be a boolean" }).optional(),
   sourceRepoId: uuid("sourceRepoId").optional(),
 });

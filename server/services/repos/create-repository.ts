@@ -8,7 +8,7 @@ import type { Actor } from "@/server/auth/actor";
 import { repoGitDir } from "@/server/git/paths";
 import { branchNameProblem } from "@/server/git/refs";
 import * as git from "@/server/git/repository";
-import { repoNameProblem } from "@/server/services/users/names";
+import { repoNameProblem } from "@/lib/names";
 import { repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
 /** repos.create input: name, description?, isPrivate? (false), defaultBranch? ("main"). */

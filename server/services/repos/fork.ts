@@ -13,14 +13,15 @@ import { isUniqueViolation } from "@/server/db/prisma-errors";
 import { requireScope, type Actor } from "@/server/auth/actor";
 import { hasScope } from "@/server/auth/scopes";
 import { line } from "@/server/validation/strings";
+import { uuid } from "@/server/validation/ids";
 import { repoGitDir } from "@/server/git/paths";
 import { cloneShared, detachFork } from "@/server/git/forks";
 import { removeRepository } from "@/server/git/repository";
-import { repoNameProblem } from "@/server/services/users/names";
+import { repoNameProblem } from "@/lib/names";
 import { authorizeRepo, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
 export const forkInput = z.object({
-  repoId: line("repoId").uuid("repoId must be a repository UUID"),
+  repoId: uuid("repoId", "a repository UUID"),
   name: line("name").trim().min(1, "name is required").max(100, "name is at most 100 characters").optional(),
 });
 

@@ -1,6 +1,6 @@
 /**
  * What a push may do, decided before any ref moves (git's pre-receive hook runs it through
- * server/git/push-hook.ts). All or nothing: one refused ref or one
+ * server/http/git/push-hook.ts). All or nothing: one refused ref or one
  * secret refuses the whole push, and git then updates no ref.
  *
  * 1. The rules every ref update passes, pushed or made by svc itself (update-branch.ts
@@ -20,9 +20,11 @@ import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { peelToCommits, scanAddedLines } from "@/server/git/added-lines";
+import { parseRefUpdate, type RefUpdate } from "@/server/git/push-commands";
+import { isZeroSha } from "@/lib/sha";
 import { isLiveToken } from "@/server/services/tokens/verify-token";
 import { SecretDetector, type SecretFinding } from "./secret-scan";
-import { checkBranchUpdates, type RefUpdate } from "./update-branch";
+import { checkBranchUpdates } from "./update-branch";
 
 /** Patch bytes scanned per push at most (bytes): 50 MiB. */
 export const MAX_SCAN_BYTES = 50 * 1024 * 1024;
@@ -54,8 +56,6 @@ export interface PushVerdict {
   messages: string[];
 }
 
-const ZERO_RE = /^0+$/;
-
 /**
  * The ref updates of a pre-receive input. Errors: BAD_REQUEST for a line that is not
  * `<sha> <sha> <ref>` (40 or 64 hex digits).
@@ -65,9 +65,9 @@ export function parseHookInput(input: string): RefUpdate[] {
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((line) => {
-      const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (\S+)$/.exec(line.trim());
-      if (!m) throw new AppError("BAD_REQUEST", `unexpected pre-receive line ${JSON.stringify(line.slice(0, 200))}`);
-      return { oldSha: m[1], newSha: m[2], ref: m[3] };
+      const update = parseRefUpdate(line.trim());
+      if (!update) throw new AppError("BAD_REQUEST", `unexpected pre-receive line ${JSON.stringify(line.slice(0, 200))}`);
+      return update;
     });
 }
 
@@ -109,7 +109,7 @@ export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerd
   const env = await quarantineEnv(input.gitDir, input.quarantine);
   const tips = await peelToCommits(
     input.gitDir,
-    updates.filter((u) => !ZERO_RE.test(u.newSha)).map((u) => u.newSha),
+    updates.filter((u) => !isZeroSha(u.newSha)).map((u) => u.newSha),
     env,
   );
   const detector = new SecretDetector((token) => isLiveToken(db, token));

@@ -3,8 +3,8 @@
  *
  * Two writers move refs/heads/* and refs/tags/*:
  *   - `git push` (git smart HTTP receive-pack): git itself moves the refs. Its pre-receive hook
- *     (server/git/push-hook.ts → services/repos/push-policy.ts `checkPush`) calls
- *     `checkBranchUpdates`; after receive-pack, server/git/smart-http.ts calls
+ *     (server/http/git/push-hook.ts → services/repos/push-policy.ts `checkPush`) calls
+ *     `checkBranchUpdates`; after receive-pack, server/http/git/smart-http.ts calls
  *     `recordBranchUpdates` with the updates that took effect.
  *   - svc's own commits (merge, apply suggestion(s), resolve conflicts, agent approvals, deleting
  *     a merged source branch) call `updateBranch`, which runs the same check, moves the ref by
@@ -23,17 +23,12 @@ import type { Db } from "@/server/db";
 import { inTransaction, type Tx } from "@/server/db/transaction";
 import { AppError } from "@/server/errors";
 import { casDeleteRef, casUpdateRef } from "@/server/git/merge";
+import type { RefUpdate } from "@/server/git/push-commands";
 import { pushRefProblem } from "@/server/git/refs";
 import { listBranches, setHead } from "@/server/git/repository";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
-
-/** One ref change (full ref name, e.g. refs/heads/main; shas 40 hex, zeros = created/deleted). */
-export interface RefUpdate {
-  ref: string;
-  oldSha: string;
-  newSha: string;
-}
+import { isZeroSha, ZERO_SHA } from "@/lib/sha";
 
 /** A ref change svc makes itself: `reason` is the reflog message (git-update-ref(1) `-m`). */
 export interface BranchUpdate extends RefUpdate {
@@ -46,9 +41,6 @@ export interface BranchRepo {
   gitDir: string;
 }
 
-export const ZERO_SHA = "0000000000000000000000000000000000000000";
-
-const isZero = (sha: string) => /^0+$/.test(sha);
 const shortName = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, "");
 
 /**
@@ -66,7 +58,7 @@ export async function checkBranchUpdates(
   repo: { id: string | null; gitDir: string },
   updates: RefUpdate[],
 ): Promise<string[]> {
-  return updates.map((u) => pushRefProblem(u.ref, isZero(u.newSha))).filter((p): p is string => p !== null);
+  return updates.map((u) => pushRefProblem(u.ref, isZeroSha(u.newSha))).filter((p): p is string => p !== null);
 }
 
 /** Options of `updateBranch`. */
@@ -89,8 +81,8 @@ export interface UpdateBranchOptions {
 
 /** Moves `u.ref` by compare-and-swap (create when oldSha is zeros, delete when newSha is zeros). False when it was not at oldSha. */
 function casMove(gitDir: string, u: BranchUpdate): Promise<boolean> {
-  if (isZero(u.newSha)) return casDeleteRef(gitDir, u.ref, u.oldSha);
-  return casUpdateRef(gitDir, u.ref, u.newSha, isZero(u.oldSha) ? null : u.oldSha, u.reason);
+  if (isZeroSha(u.newSha)) return casDeleteRef(gitDir, u.ref, u.oldSha);
+  return casUpdateRef(gitDir, u.ref, u.newSha, isZeroSha(u.oldSha) ? null : u.oldSha, u.reason);
 }
 
 /** Puts `u.ref` back to oldSha, only while it is still at newSha (a later push is never undone). */
@@ -171,8 +163,8 @@ export async function updateBranch(
 export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: BranchRepo, updates: RefUpdate[]): Promise<void> {
   const moved = updates.map((u) => ({
     ref: u.ref,
-    oldSha: isZero(u.oldSha) ? ZERO_SHA : u.oldSha,
-    newSha: isZero(u.newSha) ? ZERO_SHA : u.newSha,
+    oldSha: isZeroSha(u.oldSha) ? ZERO_SHA : u.oldSha,
+    newSha: isZeroSha(u.newSha) ? ZERO_SHA : u.newSha,
   }));
   const now = new Date();
   const row = await db.repository.update({

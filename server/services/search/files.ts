@@ -4,7 +4,8 @@
  * (node_modules, vendor, dist, build, lock files, *.min.js, source maps, snapshots), binary
  * files (a NUL in the first 8000 bytes, as git decides) and minified text (very long lines).
  */
-import { runGit } from "@/server/git/exec";
+import { walkTree } from "@/server/git/listing";
+import { readBlobs } from "@/server/git/objects";
 import { looksBinary } from "@/server/git/repository";
 
 /** Largest file indexed, in bytes (256 KiB): bigger sources are almost always generated. */
@@ -47,65 +48,38 @@ export interface TreeFile {
   size: number;
 }
 
+/** Bytes of `git ls-tree` output read at most while collecting the files (256 MiB; the rest of a larger tree is left out). */
+const MAX_LISTING_BYTES = 256 * 1024 * 1024;
+
 /**
  * The regular files (not symlinks or submodules) of commit `commit` that the index reads: not
- * skipped by path, at most MAX_INDEX_FILE_BYTES (`git ls-tree -r -l -z`), at most MAX_INDEX_FILES.
+ * skipped by path, at most MAX_INDEX_FILE_BYTES (`walkTree` with sizes), at most MAX_INDEX_FILES.
+ * Errors: a plain Error when `commit` is not a full commit id or git fails.
  */
 export async function indexableFiles(gitDir: string, commit: string): Promise<TreeFile[]> {
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`not a commit id: ${commit}`);
-  const r = await runGit(["ls-tree", "-r", "-l", "-z", "--full-tree", commit], { gitDir, maxBytes: 256 * 1024 * 1024 });
-  if (r.code !== 0) throw new Error(`git ls-tree failed (${r.code}): ${r.stderr.trim()}`);
   const out: TreeFile[] = [];
-  for (const rec of r.stdout.toString("utf8").split("\0")) {
-    if (!rec) continue;
-    const tab = rec.indexOf("\t");
-    const [mode, type, oid, size] = rec.slice(0, tab).split(/\s+/);
-    const path = rec.slice(tab + 1);
-    if (type !== "blob" || (mode !== "100644" && mode !== "100755")) continue;
-    if (Number(size) > MAX_INDEX_FILE_BYTES || skippedPath(path)) continue;
-    out.push({ path, oid: oid!, size: Number(size) });
-    if (out.length >= MAX_INDEX_FILES) break;
-  }
+  await walkTree(gitDir, commit, { sizes: true, maxBytes: MAX_LISTING_BYTES }, (e) => {
+    if (e.type !== "blob" || (e.mode !== "100644" && e.mode !== "100755")) return;
+    if (e.size === null || e.size > MAX_INDEX_FILE_BYTES || skippedPath(e.path)) return;
+    out.push({ path: e.path, oid: e.id, size: e.size });
+    if (out.length >= MAX_INDEX_FILES) return false;
+  });
   return out;
 }
 
 /**
- * The text of blobs `oids` (`git cat-file --batch`), null for binary or minified ones. Read in
- * batches of at most ~8 MiB of output per git process.
+ * The text of blobs `files` (`readBlobs`: sizes first, then `git cat-file --batch` in bounded
+ * runs), null for binary or minified ones; absent for objects the repository lacks.
  */
-export async function readTexts(gitDir: string, files: Array<{ oid: string; size: number }>): Promise<Map<string, string | null>> {
+export async function readTexts(gitDir: string, files: Array<{ oid: string }>): Promise<Map<string, string | null>> {
   const texts = new Map<string, string | null>();
-  let batch: string[] = [];
-  let bytes = 0;
-  const flush = async () => {
-    if (!batch.length) return;
-    const r = await runGit(["cat-file", "--batch"], { gitDir, input: batch.join("\n") + "\n", maxBytes: 64 * 1024 * 1024 });
-    if (r.code !== 0) throw new Error(`git cat-file --batch failed (${r.code}): ${r.stderr.trim()}`);
-    const buf = r.stdout;
-    let at = 0;
-    while (at < buf.length) {
-      const nl = buf.indexOf(10, at);
-      if (nl < 0) break;
-      const [oid, type, size] = buf.subarray(at, nl).toString().split(" ");
-      if (type === "missing" || size === undefined) {
-        at = nl + 1;
-        continue;
-      }
-      const n = Number(size);
-      const body = buf.subarray(nl + 1, nl + 1 + n);
-      at = nl + 1 + n + 1;
-      if (type !== "blob") continue;
+  await readBlobs(
+    gitDir,
+    files.map((f) => f.oid),
+    (oid, body) => {
       const text = looksBinary(body) ? null : body.toString("utf8");
-      texts.set(oid!, text === null || looksMinified(text) ? null : text);
-    }
-    batch = [];
-    bytes = 0;
-  };
-  for (const f of files) {
-    batch.push(f.oid);
-    bytes += f.size;
-    if (bytes > 8 * 1024 * 1024 || batch.length >= 2000) await flush();
-  }
-  await flush();
+      texts.set(oid, text === null || looksMinified(text) ? null : text);
+    },
+  );
   return texts;
 }

@@ -2,7 +2,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { stringProblem } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
-import { usernameProblem } from "./names";
+import { usernameProblem } from "@/lib/names";
 import { takeSignInAttempt } from "./sign-in-limits";
 import { profileSelect, type Profile } from "./profile";
 import { emailTaken } from "./email-taken";

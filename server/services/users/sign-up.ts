@@ -6,7 +6,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { isUniqueViolation } from "@/server/db/prisma-errors";
 import { addressKey, consume } from "@/server/rate-limit";
-import { usernameProblem } from "./names";
+import { usernameProblem } from "@/lib/names";
 import { profileSelect, type Profile } from "./profile";
 import { emailTaken } from "./email-taken";
 

@@ -13,8 +13,8 @@ import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { resolveRef } from "@/server/services/repos/resolve-ref";
 import { listBranches, openBlob } from "@/server/git/repository";
-import { acquireGitSlot, gitClientKey } from "@/server/git/process-gate";
-import { gitHttpLimits } from "@/server/git/http-limits";
+import { acquireGitSlot, gitClientKey } from "@/server/http/git/process-gate";
+import { gitHttpLimits } from "@/server/http/git/http-limits";
 import { clientAddress } from "@/server/http/client-address";
 import { decodeSegment, splitRefAndPath } from "@/components/code/resolve";
 

@@ -1,9 +1,9 @@
 /**
  * Git smart HTTP. next.config.mjs rewrites `/<owner>/<repo>.git/<path>` here (the `.git` suffix
- * is stripped by the rewrite); server/git/smart-http.ts does the work. Node runtime: it spawns
+ * is stripped by the rewrite); server/http/git/smart-http.ts does the work. Node runtime: it spawns
  * git and streams request and response bodies (docs/git-http.md).
  */
-import { handleGitHttp } from "@/server/git/smart-http";
+import { handleGitHttp } from "@/server/http/git/smart-http";
 import { hasMalformedEscape } from "@/server/http/path";
 
 export const runtime = "nodejs";

@@ -1,18 +1,16 @@
 /**
- * Syntax highlighting of diffs on the server (issue #8), with the code browser's shiki setup
- * (components/code/highlight.ts: github-light / github-dark-default as CSS light-dark()
- * colours). Each file's hunk lines are highlighted together in display order (as GitHub does: a
- * hunk has no full-file context). The result is compact token runs with one style palette
- * (`DiffHighlights`, components/diff/model.ts), not HTML: the viewer is a client component, so
- * whatever it gets is serialized into the page's RSC payload, and shiki's HTML cost ~2.6 kB per
- * line there (docs/performance.md, "Large pull request in the browser"). Bounded: files over
- * MAX_HIGHLIGHT_FILE_LINES and lines past MAX_HIGHLIGHT_LINES in total are left plain.
+ * Syntax highlighting of diffs (issue #8), with the code browser's shiki setup
+ * (lib/highlight/code.ts: github-light / github-dark-default as CSS light-dark() colours). Each
+ * file's hunk lines are highlighted together in display order (as GitHub does: a hunk has no
+ * full-file context). The result is compact token runs with one style palette
+ * (`DiffHighlights`), not HTML: the viewer is a client component, so whatever it gets is
+ * serialized into the page's RSC payload, and shiki's HTML cost ~2.6 kB per line there
+ * (docs/performance.md, "Large pull request in the browser"). Bounded: files over
+ * MAX_HIGHLIGHT_FILE_LINES and lines past MAX_HIGHLIGHT_LINES in total are left plain. Used by
+ * the diff pages (server components) and POST /api/highlight (server/http/highlight.ts).
  */
-import { highlightTokens, languageFor } from "@/components/code/highlight";
-import type { Diff } from "@/server/git/diff";
-import { hunkLinesOf, type DiffHighlights, type TokenStyle } from "./model";
-
-export type { DiffHighlights } from "./model";
+import { highlightTokens, languageFor } from "./code";
+import { hunkLinesOf, type DiffHighlights, type HighlightedFile, type TokenStyle } from "./runs";
 
 /** Files with more hunk lines than this are not highlighted. */
 export const MAX_HIGHLIGHT_FILE_LINES = 3_000;
@@ -34,7 +32,7 @@ const STYLE_KEYS: Record<string, keyof TokenStyle> = {
  * in the HTML). The viewer asks `POST /api/highlight` for the others as they come into view
  * (app/api/highlight/route.ts), so their highlighting costs the page nothing.
  */
-export function firstScreenFiles(diff: Pick<Diff, "files">): number {
+export function firstScreenFiles(diff: { files: HighlightedFile[] }): number {
   let lines = 0;
   let n = 0;
   while (n < diff.files.length && lines < FIRST_SCREEN_LINES) lines += diff.files[n++].hunks.reduce((k, h) => k + h.lines.length, 0);
@@ -42,7 +40,7 @@ export function firstScreenFiles(diff: Pick<Diff, "files">): number {
 }
 
 /** Token runs for a diff's files (see `highlightLines`); only files `from` ≤ index < `to` (the others null; the budget still counts them). */
-export function highlightDiff(diff: Pick<Diff, "files">, range: { from?: number; to?: number } = {}): Promise<DiffHighlights> {
+export function highlightDiff(diff: { files: HighlightedFile[] }, range: { from?: number; to?: number } = {}): Promise<DiffHighlights> {
   return highlightLines(
     diff.files.map((f) => ({ path: f.newPath, lines: f.isBinary ? [] : hunkLinesOf(f) })),
     range,

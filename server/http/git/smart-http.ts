@@ -22,44 +22,16 @@ import { hasScope } from "@/server/auth/scopes";
 import { resolveActor, type Actor } from "@/server/auth/actor";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 import { recordBranchUpdates } from "@/server/services/repos/update-branch";
-import { repoNameProblem, usernameProblem } from "@/server/services/users/names";
+import { repoNameProblem, usernameProblem } from "@/lib/names";
 import { clientAddress } from "@/server/http/client-address";
-import { spawnGit, userArg } from "./exec";
+import { GIT_SERVICES as SERVICES, spawnPackService, type GitService } from "@/server/git/pack-service";
+import { clearStaleGitLeftovers } from "@/server/git/stale-locks";
+import { CommandSniffer, effectiveUpdates } from "@/server/git/push-commands";
+import { FLUSH_PKT, pktLine, protocolVersion } from "@/server/git/pkt-line";
 import { gitHttpLimits } from "./http-limits";
 import { acquireGitSlot, gitClientKey, stopGit, trackGitProcess } from "./process-gate";
 import { receivePackHook } from "./push-hook";
-import { clearStaleGitLeftovers } from "./stale-locks";
-import { CommandSniffer, effectiveUpdates } from "./push-commands";
-import { FLUSH_PKT, pktLine, protocolVersion } from "./pkt-line";
 import { BodyTooLarge, ByteLimit, ClientGone, isPipeClosed, isZlibError, RequestBody, UploadStalled } from "./request-body";
-
-export { FLUSH_PKT, pktLine, protocolVersion };
-
-/** The two services svc serves. */
-export type GitService = "git-upload-pack" | "git-receive-pack";
-
-const SERVICES: readonly GitService[] = ["git-upload-pack", "git-receive-pack"];
-
-/**
- * `-c` options of every upload-pack (so they apply to existing repositories too; docs/git-http.md
- * "Partial clone"): partial clone (`--filter`, git-config(1) uploadpack.allowFilter) and the lazy
- * fetches of missing objects it makes later, which in protocol v0 need wants of objects no ref
- * points at — reachable ones only (uploadpack.allowReachableSHA1InWant), never unreachable ones.
- */
-const UPLOAD_PACK_CONFIG = ["-c", "uploadpack.allowFilter=true", "-c", "uploadpack.allowReachableSHA1InWant=true"];
-
-/**
- * `-c` options of every receive-pack: pull request refs are left out of the push advertisement,
- * which stays small in repositories with thousands of them (git-config(1) receive.hideRefs, as
- * GitHub does); git also refuses pushes to hidden refs. Fetches still see them.
- */
-/**
- * receive-pack: pull request refs stay out of push advertisements (item 23), and a push is on disk
- * before it is acknowledged: objects, packs and ref updates are fsynced (git-config(1)
- * core.fsync; git's default leaves refs and loose objects to the page cache, which a power loss
- * can take after the client was told "ok").
- */
-const RECEIVE_PACK_CONFIG = ["-c", "receive.hideRefs=refs/pull/", "-c", "core.fsync=committed,reference"];
 
 /** Git-Protocol header values passed on to git as GIT_PROTOCOL (e.g. "version=2"). */
 const SAFE_GIT_PROTOCOL = /^[A-Za-z0-9=:._-]{1,256}$/;
@@ -222,17 +194,6 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
     return text(404, `repository ${repo.owner}/${repo.name} has no git data on the server`);
   }
 
-  const env: Record<string, string> = {};
-  if (gitProtocol) env.GIT_PROTOCOL = gitProtocol;
-  if (actor) {
-    // Reflog entries of a push name the pusher (as git-http-backend does with REMOTE_USER).
-    env.GIT_COMMITTER_NAME = actor.user.username;
-    env.GIT_COMMITTER_EMAIL = (actor.user.email ?? `${actor.user.username}@svc`).replace(/[\x00-\x1f<>]/g, "");
-    env.REMOTE_USER = actor.user.username;
-  }
-  const serviceConfig = service === "git-upload-pack" ? UPLOAD_PACK_CONFIG : RECEIVE_PACK_CONFIG;
-  const gitDirArg = userArg(repo.gitDir, "repository path");
-
   // Lazy start: git runs for a POST only once the first body byte arrived (a stalled upload
   // holds no process and no slot), then only when a slot is free (process-gate.ts).
   let upload: RequestBody | null = null;
@@ -260,15 +221,13 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   try {
     // receive-pack runs svc's pre-receive policy (ref names, push protection): push-hook.ts
     const hook = service === "git-receive-pack" ? await receivePackHook(repo.gitDir, advertise, { repoId: repo.id, actor }) : null;
-    const args = [
-      ...serviceConfig,
-      ...(hook?.args ?? []),
-      service.slice("git-".length),
-      "--stateless-rpc",
-      ...(advertise ? ["--advertise-refs"] : []),
-      gitDirArg,
-    ];
-    child = spawnGit(args, { timeoutMs: 0, env: { ...env, ...hook?.env } });
+    child = spawnPackService(service, repo.gitDir, {
+      advertise,
+      protocol: gitProtocol,
+      user: actor ? { username: actor.user.username, email: actor.user.email } : undefined,
+      config: hook?.args,
+      env: hook?.env,
+    });
     child.once("close", () => hook?.release());
   } catch (e) {
     slot.release();

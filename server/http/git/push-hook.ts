@@ -1,7 +1,7 @@
 /**
  * Runs svc's push policy (services/repos/push-policy.ts) as git's pre-receive hook for every
  * repository, existing ones included, without writing into them (docs/git-http.md "Refused
- * pushes"). receive-pack is started with `-c core.hooksPath=<appRoot>/server/git/hooks`, whose
+ * pushes"). receive-pack is started with `-c core.hooksPath=<appRoot>/server/http/git/hooks`, whose
  * `pre-receive` is a small Node script. The script forwards its input, the push options and the
  * quarantine directory over a Unix socket to this process, which decides with the database and
  * the git helpers and answers the lines to print (`remote: …`) and the verdict.
@@ -56,7 +56,7 @@ let hooksDir: string | null = null;
 /** The directory given as core.hooksPath; checks once that its pre-receive is executable. Errors: plain Error (a broken install: refuse rather than push unchecked). */
 function hooksPath(): string {
   if (hooksDir) return hooksDir;
-  const dir = path.join(getConfig().appRoot, "server", "git", "hooks");
+  const dir = path.join(getConfig().appRoot, "server", "http", "git", "hooks");
   accessSync(path.join(dir, "pre-receive"), constants.X_OK);
   return (hooksDir = dir);
 }
