@@ -54,7 +54,9 @@ test("404s, loading skeletons, prefetching, skip link and theme", async ({ page,
   page.on("request", count);
   await page.goto(`/${username}/navigate/issues`);
   await expect(page.getByTestId("issue-list")).toBeVisible();
-  await page.waitForTimeout(1500);
+  // the page had its chance: hydrated (links prefetch on sight from then on), then no request for 500 ms
+  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await page.waitForLoadState("networkidle");
   page.off("request", count);
   expect(prefetches, "issue rows prefetched on sight").toEqual([]);
 
@@ -83,7 +85,8 @@ test("404s, loading skeletons, prefetching, skip link and theme", async ({ page,
     ]).catch(() => null);
     await link.hover();
     await prefetched;
-    await page.waitForTimeout(300);
+    // the router stores what it read once the page is idle again
+    await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 1000 })));
     await link.click();
     sawSkeleton = await page
       .getByTestId("skeleton")
