@@ -15,11 +15,11 @@
  * created through the tRPC API with the session cookie.
  */
 import { test, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
+import { signUpIn } from "./session";
 import AxeBuilder from "@axe-core/playwright";
 import os from "node:os";
 import path from "node:path";
 
-const PASSWORD = "correct horse battery";
 const username = `brd${Date.now().toString(36)}`;
 const REPO = "scale";
 const boardPath = `/${username}/${REPO}/issues/board`;
@@ -38,12 +38,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser, baseURL }) => {
   const page = await browser.newPage();
-  await page.goto(`${baseURL}/signup`);
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await signUpIn(page.context(), username);
   const repo = await trpc(page, baseURL!, "repos.create", { name: REPO });
   repoId = repo.id;
   for (let k = 1; k <= BACKLOG; k++) {
