@@ -11,7 +11,8 @@
 // counts as 1 failed test. At the end: passed/failed per run, each step's time, the 10 slowest
 // test files, then one line "tests: N passed, N failed".
 // Options: --no-e2e, --only-e2e, --serial (one step at a time, as on a machine with one core);
-// other arguments are vitest file filters (`npm test -- --no-e2e test/unit/markdown`).
+// other arguments filter the test files: e2e/… ones Playwright's, the others vitest's
+// (`npm test -- --no-e2e test/unit/markdown`, `npm test -- --only-e2e e2e/phone.spec.ts`).
 // Chromium is checked first (scripts/chromium.mjs): missing → installed with apt-get when running
 // as root, else the command to run is printed and nothing runs.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -23,7 +24,9 @@ import { playwrightCounts, runSteps, seconds, slowestLines, vitestCounts } from 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = new Set(process.argv.slice(2).filter((a) => a.startsWith("--")));
-const vitestFilters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const vitestFilters = filters.filter((a) => !a.startsWith("e2e/"));
+const e2eFilters = filters.filter((a) => a.startsWith("e2e/"));
 const concurrent = !args.has("--serial");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 if (!args.has("--no-e2e") && !ensureChromium(env)) {
@@ -105,7 +108,11 @@ if (!args.has("--no-e2e")) {
   if (built) {
     const out = path.join(tmp, "playwright.json");
     const cli = path.join(root, "node_modules/@playwright/test/cli.js");
-    await phase([step("playwright", "e2e", process.execPath, [cli, "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out })]);
+    await phase([
+      step("playwright", "e2e", process.execPath, [cli, "test", "--reporter=list,json", ...e2eFilters], {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+      }),
+    ]);
     tallyTests("playwright", playwrightCounts(out, "e2e"));
   } else tallyCheck("next build", false);
 }
