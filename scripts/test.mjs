@@ -3,8 +3,9 @@
 //      (prettier), `npm run lint` (ESLint; skipped while package.json has no "lint" script) and
 //      typecheck (tsc --noEmit);
 //   2. vitest (unit + integration) on SQLite and, when TEST_DATABASE_URL is set (a server URL;
-//      each test file makes and drops its own database), on PostgreSQL, the two runs side by side:
-//      they wait on git, databases and sockets more than on the CPU;
+//      each test file makes and drops its own database), on PostgreSQL, the two runs side by side
+//      (they wait on git, databases and sockets: on 2 cores the pair takes less time side by side
+//      than one after the other; next build beside them slowed them more than it saved);
 //   3. next build; 4. Playwright end-to-end in Debian's Chromium against the real server, alone,
 //      as its pages are timed.
 // Steps that run side by side prefix each output line with their tag. A failed check or build
@@ -35,7 +36,6 @@ if (!args.has("--no-e2e") && !ensureChromium(env)) {
 }
 const started = Date.now();
 const tmp = mkdtempSync(path.join(os.tmpdir(), "svc-test-run-"));
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const scripts = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts ?? {};
 let passed = 0;
 let failed = 0;
@@ -71,8 +71,8 @@ function tallyTests(run, counts) {
 }
 
 if (!args.has("--only-e2e")) {
-  const checks = [step("format check (npm run format:check)", "format", npm, ["run", "--silent", "format:check"])];
-  if (scripts.lint) checks.push(step("lint (npm run lint)", "lint", npm, ["run", "--silent", "lint"]));
+  const checks = [step("format check (npm run format:check)", "format", "npm", ["run", "--silent", "format:check"])];
+  if (scripts.lint) checks.push(step("lint (npm run lint)", "lint", "npm", ["run", "--silent", "lint"]));
   else console.log('\n(package.json has no "lint" script: lint skipped)');
   checks.push(
     step("typecheck (tsc --noEmit)", "tsc", process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root]),
