@@ -13,7 +13,11 @@ export interface E2EUser {
   username: string;
   context: BrowserContext;
   page: Page;
-  /** A tRPC mutation as this user (same-origin, as the pages send it); the result's data. */
+  /**
+   * A tRPC mutation as this user (same-origin, as the pages send it); the result's data, untyped
+   * JSON as in the specs' own helpers (response.json()): each spec reads the fields it needs.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   trpc(proc: string, data: unknown): Promise<any>;
   /** A new personal access token (repo:write) for git over HTTP. */
   token(): Promise<string>;
