@@ -8,13 +8,13 @@
  * the real git CLI so the code pages have a README, source files and history.
  */
 import { test, expect, type Page } from "@playwright/test";
+import { signUpIn } from "./session";
 import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mustRunGit, writeFile } from "./git";
 
-const PASSWORD = "correct horse battery";
 const username = `a11y${Date.now().toString(36)}`;
 const REPO = "accessible";
 
@@ -131,12 +131,7 @@ async function pushFixture(page: Page, baseURL: string) {
 
 test.beforeAll(async ({ browser, baseURL }) => {
   const page = await browser.newPage();
-  await page.goto(`${baseURL}/signup`);
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await signUpIn(page.context(), username);
   const repo = await trpc(page, baseURL!, "repos.create", { name: REPO, description: "Pages under axe-core" });
   const tips = await pushFixture(page, baseURL!);
   const bug = await trpc(page, baseURL!, "issues.createLabel", { repoId: repo.id, name: "bug", color: "#d73a4a" });

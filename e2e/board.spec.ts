@@ -15,11 +15,11 @@
  * created through the tRPC API with the session cookie.
  */
 import { test, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
+import { signUpIn } from "./session";
 import AxeBuilder from "@axe-core/playwright";
 import os from "node:os";
 import path from "node:path";
 
-const PASSWORD = "correct horse battery";
 const username = `brd${Date.now().toString(36)}`;
 const REPO = "scale";
 const boardPath = `/${username}/${REPO}/issues/board`;
@@ -38,12 +38,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser, baseURL }) => {
   const page = await browser.newPage();
-  await page.goto(`${baseURL}/signup`);
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await signUpIn(page.context(), username);
   const repo = await trpc(page, baseURL!, "repos.create", { name: REPO });
   repoId = repo.id;
   for (let k = 1; k <= BACKLOG; k++) {
@@ -78,6 +73,8 @@ async function open(browser: Browser, options: BrowserContextOptions = {}) {
 
 const column = (page: Page, status: string) => page.locator(`[data-testid=board-column][data-status="${status}"]`);
 const card = (page: Page, number: number) => page.locator(`[data-testid=board-card][data-number="${number}"]`);
+/** Resolves once the page has drawn its next frame. */
+const nextFrame = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
 
 test("a page per column with exact counts; more on scroll or with the button; full viewport width", async ({ browser }) => {
   const { context, page, errors } = await open(browser);
@@ -209,19 +206,19 @@ test("phone: a swipe on a card scrolls the board, a press and hold picks the car
   await touch("touchStart", x, y);
   for (let k = 1; k <= 10; k++) {
     await touch("touchMove", x - k * 25, y);
-    await page.waitForTimeout(16);
+    await nextFrame(page); // a finger's moves come one frame apart
   }
   await touch("touchEnd", x - 250, y);
   await expect.poll(() => scroller.evaluate((s) => s.scrollLeft)).toBeGreaterThan(100);
   await expect(page.getByTestId("board")).toHaveAttribute("data-dragging", "false");
 
-  // press and hold (longer than the 250 ms delay), then move: the card is picked up
+  // press and hold: after the 250 ms delay the card is picked up; then it moves with the finger
   await card(page, 1).scrollIntoViewIfNeeded();
   const held = (await card(page, 1).boundingBox())!;
   const hx = Math.min(Math.max(held.x + held.width / 2, 10), 380);
   const hy = held.y + held.height / 2;
   await touch("touchStart", hx, hy);
-  await page.waitForTimeout(400);
+  await expect(page.getByTestId("board")).toHaveAttribute("data-dragging", "true");
   await touch("touchMove", hx, hy + 12);
   await touch("touchMove", hx, hy + 24);
   await expect(page.getByTestId("board")).toHaveAttribute("data-dragging", "true");

@@ -4,12 +4,12 @@
  * open the compare page between two branches (ahead/behind, commits, diff).
  */
 import { test, expect, type Page } from "@playwright/test";
+import { signUpIn } from "./session";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mustRunGit, writeFile } from "./git";
 
-const PASSWORD = "correct horse battery";
 const username = `diff${Date.now().toString(36)}`;
 const REPO = "diffs";
 let commitSha = "";
@@ -23,12 +23,7 @@ async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
 
 test.beforeAll(async ({ browser, baseURL }) => {
   const page = await browser.newPage();
-  await page.goto(`${baseURL}/signup`);
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await signUpIn(page.context(), username);
   await trpc(page, baseURL!, "repos.create", { name: REPO });
   const created = await page.request.post("/api/tokens", {
     headers: { origin: baseURL! },

@@ -41,6 +41,8 @@ test("a requested review shows in the reviewer's inbox and top bar, and leaves w
 
   // nothing requested yet: the reviewer's top bar has no count, the inbox says so
   const rp = reviewer.page;
+  // the page's clock runs as usual, and the test can move it forward (below)
+  await rp.clock.install();
   await rp.goto("/inbox");
   await hydrated(rp);
   await expect(rp.getByTestId("nav-inbox")).toHaveAccessibleName("Inbox");
@@ -56,8 +58,9 @@ test("a requested review shows in the reviewer's inbox and top bar, and leaves w
   ).json();
   await author.trpc("pulls.requestReview", { prId: pr.id, reviewerId: profile.result.data.id });
 
-  // the reviewer's top bar counts it (another page, more than 5 s later: the count is asked again)
-  await rp.waitForTimeout(5_500);
+  // the reviewer's top bar counts it (another page, more than 5 s later: the count is asked again);
+  // the page's clock jumps those 5 s, as when a laptop's lid is opened again
+  await rp.clock.fastForward(5_500);
   await rp.getByRole("link", { name: "Repositories" }).click();
   await expect(rp).toHaveURL(/\/$/);
   const navLink = rp.getByRole("link", { name: "Inbox, 1 awaiting your review" });

@@ -7,12 +7,12 @@
  * (toast with the server's message), triage accept + Undo, and a keyboard-only journey.
  */
 import { test, expect, type Page } from "@playwright/test";
+import { signUpIn } from "./session";
 import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const PASSWORD = "correct horse battery";
 const owner = `ip${Date.now().toString(36)}`;
 const repoName = "pickers";
 const issues = `/${owner}/${repoName}/issues`;
@@ -49,12 +49,7 @@ const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-
 test.beforeAll(async ({ browser }) => {
   const context = await browser.newContext({ storageState: undefined });
   const page = await context.newPage();
-  await page.goto("/signup");
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(owner);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toContainText(owner);
+  await signUpIn(page.context(), owner);
   repoId = (await trpc(page, "repos.create", { name: repoName, isPrivate: false })).id;
   await context.storageState({ path: statePath });
   await context.close();

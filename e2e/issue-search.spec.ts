@@ -6,8 +6,8 @@
  * back, save as new, delete). One user is signed up (sign-ups are rate-limited); data through tRPC.
  */
 import { test, expect, type Page } from "@playwright/test";
+import { signUpIn } from "./session";
 
-const PASSWORD = "correct horse battery";
 const owner = `srch${Date.now().toString(36)}`;
 const issues = `/${owner}/finder/issues`;
 
@@ -33,12 +33,7 @@ async function expectRows(page: Page, numbers: number[]) {
 }
 
 test("issue search: empty states, qualifiers, full text, menus, sort, closed by, editable views", async ({ page }) => {
-  await page.goto("/signup");
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(owner);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toContainText(owner);
+  await signUpIn(page.context(), owner);
   const repo = await trpc(page, "repos.create", { name: "finder" });
 
   // --- no issues at all

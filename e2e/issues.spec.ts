@@ -7,22 +7,13 @@
  * triage → the owner accepts it with the keyboard → close and reopen.
  */
 import { test, expect, type Page } from "@playwright/test";
+import { signUpIn } from "./session";
 
-const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);
 const owner = `iss${stamp}`;
 const reporter = `rep${stamp}`;
 const repoName = "tracker";
 const issues = `/${owner}/${repoName}/issues`;
-
-async function signUp(page: Page, username: string) {
-  await page.goto("/signup");
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toContainText(username);
-}
 
 async function trpc(page: Page, path: string, data: unknown) {
   const r = await page.request.post(`/api/trpc/${path}`, { headers: { origin: test.info().project.use.baseURL! }, data });
@@ -59,7 +50,7 @@ async function createIssue(page: Page, fields: { title: string; body?: string; l
 
 test("issues: create, filter, edit, comment, board drag and drop, triage, close and reopen", async ({ page, browser }) => {
   // --- owner, public repository, Issues tab
-  await signUp(page, owner);
+  await signUpIn(page.context(), owner);
   await page.goto("/new");
   await expect(page.getByTestId("create-repo-submit")).toBeEnabled();
   await page.getByLabel("Repository name").fill(repoName);
@@ -200,7 +191,7 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   // --- a second user (read-only on the public repository) files an issue: it goes to triage
   const other = await browser.newContext();
   const page2 = await other.newPage();
-  await signUp(page2, reporter);
+  await signUpIn(page2.context(), reporter);
   await page2.goto(`${issues}/new`);
   await expect(page2.getByTestId("triage-notice")).toBeVisible();
   await expect(page2.getByTestId("create-issue-submit")).toBeEnabled();

@@ -8,6 +8,7 @@
 import { test, expect, type BrowserContext, type Page } from "@playwright/test";
 import { AxeBuilder } from "@axe-core/playwright";
 import { mustRunGit, writeFile } from "./git";
+import { SEQUENCE_WINDOW_MS } from "../components/keyboard/registry";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -137,8 +138,15 @@ test("g i / g b / g c navigate, c opens a new issue, and nothing fires while typ
   await expect(page.getByTestId("shortcut-sheet")).toHaveCount(0);
   // a sequence that waited too long does not fire
   await title.blur();
+  // wait until the sequence window has passed since the "g" (keys carry their time; none is faked)
+  await page.evaluate(() =>
+    addEventListener("keydown", (e) => ((window as unknown as { gAt: number }).gAt = e.timeStamp), { once: true, capture: true }),
+  );
   await page.keyboard.press("g");
-  await page.waitForTimeout(1200);
+  await page.waitForFunction((span) => {
+    const at = (window as unknown as { gAt?: number }).gAt;
+    return at !== undefined && performance.now() - at > span;
+  }, SEQUENCE_WINDOW_MS);
   await page.keyboard.press("i");
   await expect(page).toHaveURL(new RegExp(`${repoUrl}/issues/new$`));
 });

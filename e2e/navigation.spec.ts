@@ -6,6 +6,7 @@
  * and remembers light/dark.
  */
 import { test, expect, type Page, type Request } from "@playwright/test";
+import { signUpIn } from "./session";
 
 const PASSWORD = "correct horse battery";
 const username = `nav${Date.now().toString(36)}`;
@@ -16,17 +17,8 @@ async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {
   return (await r.json()).result.data;
 }
 
-async function signUp(page: Page) {
-  await page.goto("/signup");
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toBeVisible();
-}
-
 test("404s, loading skeletons, prefetching, skip link and theme", async ({ page, browser, baseURL }) => {
-  await signUp(page);
+  await signUpIn(page.context(), username);
   const repo = await trpc(page, baseURL!, "repos.create", { name: "navigate" });
   await trpc(page, baseURL!, "repos.create", { name: "hidden", isPrivate: true });
   for (let i = 1; i <= 40; i++) await trpc(page, baseURL!, "issues.create", { repoId: repo.id, title: `Issue number ${i}` });
@@ -54,7 +46,9 @@ test("404s, loading skeletons, prefetching, skip link and theme", async ({ page,
   page.on("request", count);
   await page.goto(`/${username}/navigate/issues`);
   await expect(page.getByTestId("issue-list")).toBeVisible();
-  await page.waitForTimeout(1500);
+  // the page had its chance: hydrated (links prefetch on sight from then on), then no request for 500 ms
+  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await page.waitForLoadState("networkidle");
   page.off("request", count);
   expect(prefetches, "issue rows prefetched on sight").toEqual([]);
 
@@ -83,7 +77,8 @@ test("404s, loading skeletons, prefetching, skip link and theme", async ({ page,
     ]).catch(() => null);
     await link.hover();
     await prefetched;
-    await page.waitForTimeout(300);
+    // the router stores what it read once the page is idle again
+    await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 1000 })));
     await link.click();
     sawSkeleton = await page
       .getByTestId("skeleton")

@@ -4,20 +4,15 @@
  * target of a relation shows it on its timeline.
  */
 import { test, expect } from "@playwright/test";
+import { signUpIn } from "./session";
 
-const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);
 
 test.use({ viewport: { width: 390, height: 844 } });
 
 test("the issue page fits a phone and shows its properties near the title", async ({ page }) => {
   const username = `phone${stamp}`;
-  await page.goto("/signup");
-  await expect(page.getByTestId("signup-submit")).toBeEnabled();
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await signUpIn(page.context(), username);
 
   const trpc = async (path: string, data: unknown) => {
     const r = await page.request.post(`/api/trpc/${path}`, { headers: { origin: test.info().project.use.baseURL! }, data });

@@ -119,7 +119,10 @@ test("pages carry a nonce CSP and security headers, run without violations, and 
     await attacker.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
     await expect.poll(() => attacker.frames().length).toBe(2);
     const frame = attacker.frames().find((f) => f !== attacker.mainFrame())!;
-    await attacker.waitForTimeout(1500); // let a (wrongly) allowed frame render
+    // the frame's navigation has ended: refused, Chromium shows its error page (chrome-error://);
+    // wrongly allowed, the frame is at the settings page and has rendered it
+    await expect.poll(() => frame.url()).toMatch(/^(chrome-error:|https?:)/);
+    if (frame.url() === framed) await frame.waitForLoadState("load");
     expect(
       await frame
         .getByText("Personal access tokens")
