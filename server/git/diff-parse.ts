@@ -302,7 +302,10 @@ export class DiffParser {
       f.truncatedReason = reason;
     }
     this.keep = false;
-    if (reason === "total" && !this.budgetOut) ((this.budgetOut = true), (this.budgetIndex = this.fileIndex));
+    if (reason === "total" && !this.budgetOut) {
+      this.budgetOut = true;
+      this.budgetIndex = this.fileIndex;
+    }
   }
 
   private patchLine(buf: Buffer, start: number, end: number): void {
@@ -351,25 +354,47 @@ export class DiffParser {
       return; // extended header lines: metadata comes from the raw records
     }
     let type: DiffLineType;
-    if (first === 0x2b /* + */) ((type = "add"), this.newLeft--);
-    else if (first === 0x2d /* - */) ((type = "delete"), this.oldLeft--);
-    else ((type = "context"), this.oldLeft--, this.newLeft--);
-    if (this.countMode && type !== "context") {
-      if (type === "add") (this.totalAdditions++, this.current && this.current.additions++);
-      else (this.totalDeletions++, this.current && this.current.deletions++);
+    if (first === 0x2b /* + */) {
+      type = "add";
+      this.newLeft--;
+    } else if (first === 0x2d /* - */) {
+      type = "delete";
+      this.oldLeft--;
+    } else {
+      type = "context";
+      this.oldLeft--;
+      this.newLeft--;
     }
-    if (!this.keep || !this.hunk || !this.current) return void (this.lastLine = null);
+    if (this.countMode && type !== "context") {
+      if (type === "add") {
+        this.totalAdditions++;
+        if (this.current) this.current.additions++;
+      } else {
+        this.totalDeletions++;
+        if (this.current) this.current.deletions++;
+      }
+    }
+    if (!this.keep || !this.hunk || !this.current) {
+      this.lastLine = null;
+      return;
+    }
     const bytes = end - start - 1;
-    if (this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes)
-      return void (this.cut("file"), (this.lastLine = null));
-    if (this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes)
-      return void (this.cut("total"), (this.lastLine = null));
+    const fileFull = this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes;
+    const totalFull = this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes;
+    if (fileFull || totalFull) {
+      this.cut(fileFull ? "file" : "total");
+      this.lastLine = null;
+      return;
+    }
     this.fileLines++;
     this.totalLines++;
     this.fileBytes += bytes;
     this.totalBytes += bytes;
     const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
-    if (overflow && !this.current.truncated) ((this.current.truncated = true), (this.current.truncatedReason = "file"));
+    if (overflow && !this.current.truncated) {
+      this.current.truncated = true;
+      this.current.truncatedReason = "file";
+    }
     this.hunk.lines.push(line);
     this.lastLine = line;
   }

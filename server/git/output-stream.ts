@@ -34,7 +34,9 @@ export function gitOutput(args: string[], opts: Omit<GitOptions, "input" | "maxB
     const onExit = opts.onExit;
     let done = false;
     const end = () => {
-      if (!done) ((done = true), onExit());
+      if (done) return;
+      done = true;
+      onExit();
     };
     child.once("close", end);
     child.once("error", () => child.pid === undefined && end());

@@ -54,6 +54,7 @@ export function spawnPackService(service: GitService, gitDir: string, opts: Pack
   if (opts.protocol) env.GIT_PROTOCOL = opts.protocol;
   if (opts.user) {
     env.GIT_COMMITTER_NAME = opts.user.username;
+    // eslint-disable-next-line no-control-regex -- control characters and <> cannot be part of a git identity (git-commit-tree(1))
     env.GIT_COMMITTER_EMAIL = (opts.user.email ?? `${opts.user.username}@svc`).replace(/[\x00-\x1f<>]/g, "");
     env.REMOTE_USER = opts.user.username;
   }

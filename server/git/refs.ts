@@ -6,6 +6,7 @@
  */
 export function isValidRefName(name: string): boolean {
   if (!name || name.length > 255 || name === "@") return false;
+  // eslint-disable-next-line no-control-regex -- git-check-ref-format(1) rule 4: no ASCII control characters, space, ~ ^ : ? * [ or \
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   if (name.includes("..") || name.includes("@{") || name.includes("//")) return false;
   if (name.startsWith("/") || name.endsWith("/") || name.endsWith(".")) return false;
