@@ -1,11 +1,6 @@
 /**
-<<<<<<< HEAD
- * What a push means for pull requests (called by recordBranchUpdates,
+ * What a push means for pull requests (docs/pulls.md "Pushes"; called by recordBranchUpdates,
  * server/services/repos/update-branch.ts, after every branch move). For the branches the push moved:
-=======
- * What a push means for pull requests (docs/pulls.md "Pushes"; called by recordPush,
- * server/services/repos/push.ts, after receive-pack). For the branches the push moved:
->>>>>>> wt-comments
  *   - an open pull request whose source (repository + branch) moved gets headSha and
  *     `refs/pull/<number>/head` in its target updated (the commit fetched from a fork first), its
  *     cached mergeability dropped, and an event "pushed" {commits, before, after}, or

@@ -1,11 +1,6 @@
 /**
-<<<<<<< HEAD
- * What a push means for semantic search (called by recordBranchUpdates,
+ * What a push means for semantic search (docs/ai.md "Index"; called by recordBranchUpdates,
  * server/services/repos/update-branch.ts): the default branch's index, and any other branch's index made
-=======
- * What a push means for semantic search (docs/ai.md "Index"; called by recordPush,
- * server/services/repos/push.ts): the default branch's index, and any other branch's index made
->>>>>>> wt-comments
  * on demand, are refreshed by the `search.indexRepo` job when the push moved that branch.
  * One query; never throws (failures are logged; the next search queues a refresh itself).
  */
