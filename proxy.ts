@@ -1,7 +1,8 @@
 /**
- * Next 16 proxy (formerly middleware): a nonce-based Content-Security-Policy for every page
- * (server/http/security-headers.ts, issue #6 item 14). Next reads the policy from the request
- * header and puts the nonce on its own scripts; the same policy goes on the response.
+ * Next 16 proxy (Next's middleware file): a nonce-based Content-Security-Policy for every page
+ * (server/http/security-headers.ts; docs/security.md "Security headers"). Next reads the policy
+ * from the request header and puts the nonce on its own scripts; the same policy goes on the
+ * response.
  *
  * The matcher leaves out everything that is not a page: API routes (/api, /trpc), static assets,
  * raw files (their own CSP) and — above all — git smart HTTP (`/<owner>/<repo>.git/…`): a proxy

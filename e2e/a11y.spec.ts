@@ -1,8 +1,8 @@
 /**
- * Issue #7: the main pages at desktop (1440×900) and phone (390×844) size, in the light and the
- * dark theme, have no serious or critical axe-core violations (WCAG 2.1 A/AA rules, colour
- * contrast included) and no horizontal scroll. This check stays in the suite so every later page
- * is held to it: add new pages to PAGES.
+ * The main pages at desktop (1440×900) and phone (390×844) size, in the light and the dark theme
+ * (docs/ui.md "Theme: light, dark and system"), have no serious or critical axe-core violations
+ * (WCAG 2.1 A/AA rules, colour contrast included) and no horizontal scroll. This check stays in the
+ * suite so every later page is held to it: add new pages to PAGES.
  *
  * One user is signed up (sign-ups are rate-limited per address); the repository is pushed with
  * the real git CLI so the code pages have a README, source files and history.
@@ -57,7 +57,7 @@ const PAGES: Array<{ name: string; path: () => string; ready: string }> = [
 ];
 /** The open pull request of the fixture (feature → main), made in beforeAll. */
 let pullNumber = 0;
-/** The agent session of the fixture (issue #11), made in beforeAll. */
+/** The agent session of the fixture, made in beforeAll. */
 let agentSession = "";
 
 async function trpc(page: Page, baseURL: string, proc: string, data: unknown) {

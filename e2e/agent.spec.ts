@@ -1,10 +1,10 @@
 /**
- * The agent page (issue #11 "Page"). Offline (no model on the e2e server): the page says so and
- * names what to set; "Ask the agent about these lines" in the code browser carries the selected
- * range into the context picker; a session is started, edits are proposed by hand (a modify of the
- * selected file, its content loaded from the file, and a new file), one is approved and one
- * rejected with a reason, the commit opens in the code browser with the new content, and a pull
- * request is opened from the session branch. With a model: a fake OpenAI-compatible server
+ * The agent page (docs/agent.md "The coding agent"). Offline (no model on the e2e server): the page
+ * says so and names what to set; "Ask the agent about these lines" in the code browser carries the
+ * selected range into the context picker; a session is started, edits are proposed by hand (a
+ * modify of the selected file, its content loaded from the file, and a new file), one is approved
+ * and one rejected with a reason, the commit opens in the code browser with the new content, and a
+ * pull request is opened from the session branch. With a model: a fake OpenAI-compatible server
  * (test/fixtures/fake-openai.ts) behind one repository's AI key streams a reply with a
  * proposeChange tool call; the reply streams in, the change is approved; Stop ends a slow reply,
  * which is stored as stopped (the fake sees its request cancelled). In pm mode a proposed issue is

@@ -1,9 +1,10 @@
 /**
- * The AI code helpers in the pull request pages (issue #10): "Explain" on a file of the Files
- * tab shows an explanation labelled with its engine ("local" here: no provider configured), and
- * a conflicting pull request is resolved in the browser — "Suggest resolution" fills an editable
- * text with its confidence, "Use this resolution" commits the merge of main into the branch, and
- * the pull request then merges.
+ * The AI code helpers in the pull request pages (spec `ai.explainFileDiff`,
+ * `ai.suggestConflictResolution`): "Explain" on a file of the Files tab shows an explanation
+ * labelled with its engine ("local" here: no provider configured), and a conflicting pull request
+ * is resolved in the browser — "Suggest resolution" fills an editable text with its confidence,
+ * "Use this resolution" commits the merge of main into the branch, and the pull request then
+ * merges.
  */
 import { test, expect } from "@playwright/test";
 import { newUser } from "./session";

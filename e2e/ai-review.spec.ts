@@ -1,8 +1,8 @@
 /**
- * The AI review (issue #10): a pull request that adds a console.log gets reviewed by the local
- * engine after it is opened — the panel on the Conversation tab fills in (status, engine, summary,
- * findings), the finding is an inline thread of the bot in Files changed, and the author resolves
- * it. "Re-run" starts another run. The panel passes axe at phone width in the dark theme.
+ * The AI review (docs/ai.md "AI review"): a pull request that adds a console.log gets reviewed by
+ * the local engine after it is opened — the panel on the Conversation tab fills in (status, engine,
+ * summary, findings), the finding is an inline thread of the bot in Files changed, and the author
+ * resolves it. "Re-run" starts another run. The panel passes axe at phone width in the dark theme.
  */
 import { test, expect } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";

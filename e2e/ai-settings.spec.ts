@@ -1,8 +1,8 @@
 /**
- * Settings → AI (issue #10): an admin adds a repository key in the browser, sees it masked (never
- * the key itself, anywhere on the page) with the engine now in use, changes only its model, and
- * deletes it; the section passes axe-core at phone width in the dark theme without horizontal
- * scroll.
+ * Settings → AI (docs/ai.md "Repository keys (`repoAiKeys`)"): an admin adds a repository key in
+ * the browser, sees it masked (never the key itself, anywhere on the page) with the engine now in
+ * use, changes only its model, and deletes it; the section passes axe-core at phone width in the
+ * dark theme without horizontal scroll.
  */
 import { test, expect } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";

@@ -1,9 +1,10 @@
 /**
- * The AI writing helpers in a real browser (issue #10 "Playwright"), with the local engine (the
- * e2e server has no provider key): on the compare page "Generate description" fills the title
- * and body from the branch's commits, labelled with its engine, and the pull request is created
- * with them; in the squash merge box "Generate message" writes the squash commit message with
- * the other author's Co-authored-by trailer. At phone width in dark mode, checked with axe-core.
+ * The AI writing helpers in a real browser (docs/api.md "AI writing helpers (`ai` router;
+ * docs/ai.md)"), with the local engine (the e2e server has no provider key): on the compare page
+ * "Generate description" fills the title and body from the branch's commits, labelled with its
+ * engine, and the pull request is created with them; in the squash merge box "Generate message"
+ * writes the squash commit message with the other author's Co-authored-by trailer. At phone width
+ * in dark mode, checked with axe-core.
  */
 import { test, expect, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";

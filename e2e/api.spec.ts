@@ -23,7 +23,8 @@ test("scripts: session → token → tRPC at /trpc and /api/trpc → git clone",
   const signIn = await request.post("/api/auth/callback/credentials", { form: { csrfToken, username, password, json: "true" } });
   expect(signIn.ok()).toBe(true);
 
-  // a cookie-authenticated POST from elsewhere (no Origin, or text/plain) is refused: CSRF (issue #6 item 15)
+  // a cookie-authenticated POST from elsewhere (no Origin, or text/plain) is refused: CSRF
+  // (docs/security.md "Cross-site requests (CSRF)")
   expect((await request.post("/api/tokens", { data: { name: "csrf" } })).status()).toBe(403);
   expect((await request.post("/api/tokens", { headers: { origin: "http://evil.example" }, data: { name: "csrf" } })).status()).toBe(403);
   expect(

@@ -1,8 +1,8 @@
 /**
- * The board at scale and its defects (issue #7), in Debian's Chromium against the real server:
+ * The board at scale (docs/ui.md "Issues", Board), in Debian's Chromium against the real server:
  *   - a page per column (50 cards) with the exact count and estimate sum in the header; more
  *     cards when the column's end scrolls into view, or with the "Load more" button (keyboard);
- *   - the board spans the viewport at 1440 px (it was held to the 1152 px page column: 3½ of 7
+ *   - the board spans the viewport at 1440 px (the 1152 px page column would show only 3½ of 7
  *     columns);
  *   - screen readers hear the card and the column names ("Moved #3 … to In Progress, position 1
  *     of 2"), not "droppable area col:in_progress";

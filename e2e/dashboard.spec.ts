@@ -1,9 +1,9 @@
 /**
- * The dashboard and tokens page (issue #7) in a real browser against the real server: a
- * collaborator's dashboard lists the owner's private repository with their role and the issue
- * assigned to them (linking to the issue page); "Created by you" and a stranger's dashboard show
- * their empty states, and never the private repository; the token form's expiry defaults to
- * 30 days.
+ * The dashboard and tokens page (docs/ui.md "Pages", "Tokens page") in a real browser against the
+ * real server: a collaborator's dashboard lists the owner's private repository with their role and
+ * the issue assigned to them (linking to the issue page); "Created by you" and a stranger's
+ * dashboard show their empty states, and never the private repository; the token form's expiry
+ * defaults to 30 days.
  */
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 

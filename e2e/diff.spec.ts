@@ -1,7 +1,7 @@
 /**
- * The diff pages (issue #8): push a repository with a rename, a binary file and an edit; open the
- * commit page (file tree, rename arrow, binary marker), switch to split view (remembered), and
- * open the compare page between two branches (ahead/behind, commits, diff).
+ * The diff pages (docs/pulls.md "Viewer"): push a repository with a rename, a binary file and an
+ * edit; open the commit page (file tree, rename arrow, binary marker), switch to split view
+ * (remembered), and open the compare page between two branches (ahead/behind, commits, diff).
  */
 import { test, expect, type Page } from "@playwright/test";
 import { signUpIn } from "./session";

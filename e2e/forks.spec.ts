@@ -1,5 +1,5 @@
 /**
- * Forks in a real browser (issue #8): a second user forks a public repository from the Fork
+ * Forks in a real browser (docs/pulls.md "Forks"): a second user forks a public repository from the Fork
  * button in the repository header, lands on the fork showing "forked from owner/name", and the
  * parent's header counts one fork. Between sibling forks (two forks of one parent), the compare
  * page shows the other fork's branch and opens the pull request into one's own fork.

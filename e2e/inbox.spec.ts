@@ -1,9 +1,9 @@
 /**
- * The inbox (issue #9): an author opens a pull request and requests a review; the reviewer's top
- * bar counts it ("Inbox, 1 awaiting your review"), /inbox lists it under Awaiting review with its
- * repository, the repository filter keeps it, the author sees it under Your pull requests; once
- * the reviewer approves, it leaves Awaiting review (and the count goes) and shows under
- * Participated. Also: `g n` goes to the inbox, signed out /inbox asks to sign in.
+ * The inbox (docs/pulls.md "The inbox page"): an author opens a pull request and requests a review;
+ * the reviewer's top bar counts it ("Inbox, 1 awaiting your review"), /inbox lists it under
+ * Awaiting review with its repository, the repository filter keeps it, the author sees it under
+ * Your pull requests; once the reviewer approves, it leaves Awaiting review (and the count goes)
+ * and shows under Participated. Also: `g n` goes to the inbox, signed out /inbox asks to sign in.
  *
  * Two users (sign-ups are rate-limited per address).
  */

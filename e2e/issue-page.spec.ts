@@ -1,10 +1,10 @@
 /**
- * The issue page's Linear-style pickers and triage undo (issue #7), in a real browser against the
- * real server, with one user (sign-ups are rate-limited): due date through the calendar popover
- * with the keyboard, estimate menu, parent through the issue search by title, a relation through
- * the search by number, an @mention chosen from the autocomplete that renders as a profile link,
- * `#N` rendered as a link, an optimistic priority change rolled back when the server refuses it
- * (toast with the server's message), triage accept + Undo, and a keyboard-only journey.
+ * The issue page's Linear-style pickers and triage undo (docs/ui.md "Issues"), in a real browser
+ * against the real server, with one user (sign-ups are rate-limited): due date through the calendar
+ * popover with the keyboard, estimate menu, parent through the issue search by title, a relation
+ * through the search by number, an @mention chosen from the autocomplete that renders as a profile
+ * link, `#N` rendered as a link, an optimistic priority change rolled back when the server refuses
+ * it (toast with the server's message), triage accept + Undo, and a keyboard-only journey.
  */
 import { test, expect, type Page } from "@playwright/test";
 import { signUpIn } from "./session";

@@ -1,9 +1,10 @@
 /**
- * Issue #7, the GitHub-style issue list in a real browser: empty states (no issues at all, no
- * closed issues, nothing matching), the search box with qualifiers and full-text search, the
- * filter and sort menus kept in sync with the box and the URL, "closed … by" on closed rows,
- * query errors shown (never a 500, FTS syntax included), and editable saved views (refine, save
- * back, save as new, delete). One user is signed up (sign-ups are rate-limited); data through tRPC.
+ * The GitHub-style issue list in a real browser (docs/ui.md "Issues"; docs/issues.md "Search"):
+ * empty states (no issues at all, no closed issues, nothing matching), the search box with
+ * qualifiers and full-text search, the filter and sort menus kept in sync with the box and the URL,
+ * "closed … by" on closed rows, query errors shown (never a 500, FTS syntax included), and editable
+ * saved views (refine, save back, save as new, delete). One user is signed up (sign-ups are
+ * rate-limited); data through tRPC.
  */
 import { test, expect, type Page } from "@playwright/test";
 import { signUpIn } from "./session";

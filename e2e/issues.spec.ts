@@ -234,6 +234,6 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await page.getByTestId("reopen-issue").click();
   await expect(page.getByTestId("state-badge")).toHaveText("Open");
   await expect(page.getByTestId("timeline")).toContainText(`${owner} reopened this issue`);
-  // back where it was before closing (issue #7), not Backlog
+  // back where it was before closing (docs/issues.md "Statuses, categories and state"), not Backlog
   await expect(page.getByTestId("current-status")).toHaveText("Todo");
 });

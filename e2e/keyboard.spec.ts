@@ -1,9 +1,9 @@
 /**
- * Keyboard shortcuts, the command menu, the file finder and the code view (issue #7) in a real
- * browser against the real server. One user (signed up over tRPC, signed in through next-auth's
- * credentials endpoint) pushes a fixture with the real git CLI (files, a second commit, a tag)
- * and files two issues over tRPC; the tests share its browser context (clipboard permissions
- * granted) and run in order.
+ * Keyboard shortcuts, the command menu, the file finder and the code view (docs/ui.md "Keyboard
+ * shortcuts") in a real browser against the real server. One user (signed up over tRPC, signed in
+ * through next-auth's credentials endpoint) pushes a fixture with the real git CLI (files, a second
+ * commit, a tag) and files two issues over tRPC; the tests share its browser context (clipboard
+ * permissions granted) and run in order.
  */
 import { test, expect, type BrowserContext, type Page } from "@playwright/test";
 import { AxeBuilder } from "@axe-core/playwright";

@@ -1,9 +1,9 @@
 /**
- * Markdown and the code view in a real browser (issue #7): a README with raw HTML (<details>,
- * <p align>, <img>), a table of contents linking to a heading (anchor ids prefixed with
- * user-content-), a relative image served by the raw route, no script from the README running,
- * and an ~860 KB JavaScript file (above the highlighting limit, below the read limit) shown
- * line by line with line numbers.
+ * Markdown and the code view in a real browser (docs/ui.md "Markdown", "Code view"): a README with
+ * raw HTML (<details>, <p align>, <img>), a table of contents linking to a heading (anchor ids
+ * prefixed with user-content-), a relative image served by the raw route, no script from the README
+ * running, and an ~860 KB JavaScript file (above the highlighting limit, below the read limit)
+ * shown line by line with line numbers.
  */
 import { test, expect, type Page } from "@playwright/test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -138,7 +138,7 @@ test("README raw HTML, TOC anchors, relative images and a large file line by lin
     const number = getComputedStyle(el.querySelector("#L2 > a")!, "::before").content;
     return { step1: b.top - a.top, step2: c.top - b.top, sameColumn: a.left === b.left && b.left === c.left, number };
   });
-  // each line on its own row (the defect: all lines side by side on one row)
+  // each line on its own row (not all lines side by side on one row)
   expect(rows.step1).toBeGreaterThan(0);
   expect(rows.step2).toBeGreaterThan(0);
   expect(rows.sameColumn).toBe(true);

@@ -1,9 +1,9 @@
 /**
- * Issue #7, navigation and feedback: 404 pages inside a repository keep the repository header and
- * say what is missing ("Issue not found"), a private repository's 404 offers "Sign in" to a
- * signed-out visitor and returns there afterwards, a slow page shows its loading skeleton, list
- * rows do not prefetch on sight, the skip link jumps to the content, and the theme menu switches
- * and remembers light/dark.
+ * Navigation and feedback (docs/ui.md "Loading states"): 404 pages inside a repository keep the
+ * repository header and say what is missing ("Issue not found"), a private repository's 404 offers
+ * "Sign in" to a signed-out visitor and returns there afterwards, a slow page shows its loading
+ * skeleton, list rows do not prefetch on sight, the skip link jumps to the content, and the theme
+ * menu switches and remembers light/dark.
  */
 import { test, expect, type Page, type Request } from "@playwright/test";
 import { signUpIn } from "./session";

@@ -1,5 +1,5 @@
 /**
- * The pages users expect (issue #7) in a real browser against the real server, with two users
+ * The pages users expect (docs/ui.md "Pages") in a real browser against the real server, with two users
  * signed up once for the whole file (sign-ups are rate-limited): account settings (name, email,
  * avatar preview, password change, then signing in with the new password), the profile page
  * (a stranger sees only public repositories; unknown users are a 404), labels and templates

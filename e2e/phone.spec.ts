@@ -1,7 +1,7 @@
 /**
- * Issue #7 at phone size (390×844): the issue page fits the viewport (no horizontal scroll, even
- * with long titles and relations), status and priority are reachable near the title, and the
- * target of a relation shows it on its timeline.
+ * Phone size (390×844; docs/ui.md "Issues"): the issue page fits the viewport (no horizontal
+ * scroll, even with long titles and relations), status and priority are reachable near the title,
+ * and the target of a relation shows it on its timeline.
  */
 import { test, expect } from "@playwright/test";
 import { signUpIn } from "./session";

@@ -1,5 +1,5 @@
 /**
- * The merge box follows the branches (issue #8 "live refresh when the base or head moves"): with
+ * The merge box follows the branches (docs/pulls.md "Pages", the merge box): with
  * the pull request page open, a push to the base that conflicts turns the box to "cannot be
  * merged" with the conflicting file, without a reload; "View conflicts" shows base, ours (the
  * target) and theirs (the source) side by side.

@@ -1,5 +1,5 @@
 /**
- * The Conversation tab (issue #9): the author requests a review in the sidebar picker; the
+ * The Conversation tab (docs/pulls.md "Pages"): the author requests a review in the sidebar picker; the
  * reviewer approves in their browser and the author's open page shows "approved" in the timeline
  * and the reviewer's state icon without a reload (live updates); the author adds a label and a
  * general comment; at phone width the page does not scroll sideways.

@@ -1,5 +1,5 @@
 /**
- * A large pull request in the browser (issue #8 "Files changed"): 2,000 files / 100,000 changed
+ * A large pull request in the browser (docs/pulls.md "Viewer"): 2,000 files / 100,000 changed
  * lines. The Files changed tab must show its first file and stay scrollable: the test asserts
  * what a person sees (first file, later files reachable by scrolling, the page responsive), and
  * prints — never asserts — the timings, recorded in docs/performance.md ("Large pull request in

@@ -1,7 +1,7 @@
 /**
- * Live updates (issue #9): a pull request page open in two browsers sees what the other does
- * without a reload — a title edit, closing and reopening, a push to the source branch — through
- * GET /api/pulls/<id>/events.
+ * Live updates (docs/pulls.md "Live updates"): a pull request page open in two browsers sees what
+ * the other does without a reload — a title edit, closing and reopening, a push to the source
+ * branch — through GET /api/pulls/<id>/events.
  */
 import { test, expect } from "@playwright/test";
 import { openPullRequest } from "./pull-fixture";

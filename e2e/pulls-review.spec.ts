@@ -1,8 +1,8 @@
 /**
- * Reviews on the Files changed tab (issue #9): a write collaborator comments on a line, the author
- * replies and resolves the thread; the reviewer suggests a change on a line and the author commits
- * it — the pull request gains a commit and the diff shows the suggested line. Then a review is
- * submitted with "Review changes".
+ * Reviews on the Files changed tab (docs/pulls.md "Review in the browser (Files changed tab)"): a
+ * write collaborator comments on a line, the author replies and resolves the thread; the reviewer
+ * suggests a change on a line and the author commits it — the pull request gains a commit and the
+ * diff shows the suggested line. Then a review is submitted with "Review changes".
  */
 import { test, expect } from "@playwright/test";
 import { openPullRequest } from "./pull-fixture";

@@ -1,10 +1,10 @@
 /**
- * The Files changed tab beyond single comments (issue #9): suggestions gathered in a batch and
- * committed as ONE commit (an overlapping pair refused with the server's message), threads whose
- * line left the diff shown collapsed at the top of their file (or of the tab when the file left
- * the diff) with their original hunk, the j/k/n/p/c keys, and — on a touch screen at phone width —
- * the "+" shown without hover, a tap on a line number opening the form, and a mouse drag over
- * line numbers selecting a range.
+ * The Files changed tab beyond single comments (docs/pulls.md "Files changed tab: batch, touch,
+ * outdated"): suggestions gathered in a batch and committed as ONE commit (an overlapping pair
+ * refused with the server's message), threads whose line left the diff shown collapsed at the top
+ * of their file (or of the tab when the file left the diff) with their original hunk, the j/k/n/p/c
+ * keys, and — on a touch screen at phone width — the "+" shown without hover, a tap on a line
+ * number opening the form, and a mouse drag over line numbers selecting a range.
  */
 import { test, expect, type Locator, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";

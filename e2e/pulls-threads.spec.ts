@@ -1,11 +1,11 @@
 /**
- * Review threads on both tabs (issue #9): a write collaborator comments on a line in Files
- * changed; the pull request's author replies and resolves from the Conversation tab (the same
- * thread component); the comment's author edits it and deletes the other's reply (write
- * permission) from the "…" menu; a read-only user sees no menu on others' comments but Edit on
- * their own reply; deleting a root with a reply keeps the reply readable. The Files tab shows each
- * result. The Conversation page with an open thread, its menu and its editor passes axe at phone
- * width, light and dark, without sideways scroll.
+ * Review threads on both tabs (docs/pulls.md "Threads in the UI (both tabs)"): a write collaborator
+ * comments on a line in Files changed; the pull request's author replies and resolves from the
+ * Conversation tab (the same thread component); the comment's author edits it and deletes the
+ * other's reply (write permission) from the "…" menu; a read-only user sees no menu on others'
+ * comments but Edit on their own reply; deleting a root with a reply keeps the reply readable. The
+ * Files tab shows each result. The Conversation page with an open thread, its menu and its editor
+ * passes axe at phone width, light and dark, without sideways scroll.
  */
 import { test, expect, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";

@@ -1,5 +1,5 @@
 /**
- * Pull requests in a real browser (issue #8 "Tests that must exist"): push a branch with the
+ * Pull requests in a real browser (docs/pulls.md "Pages"): push a branch with the
  * real git CLI, open its pull request from the repository page's "Compare & pull request"
  * banner, read the diff in split view, mark a file viewed, merge with squash, and see the merged state, the issue the
  * commit message closes ("Fixes #1") and the squashed commit in the code browser.

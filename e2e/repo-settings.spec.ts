@@ -286,7 +286,7 @@ test("default branch, description and commit history with pagination", async ({ 
   await expect(withBody.getByTestId("commit-body")).toContainText("it has a body.");
 
   await page.getByTestId("older-commits").click();
-  await expect(page).toHaveURL(new RegExp(`${repoUrl}/commits/develop\\?page=2&after=[0-9a-f]{40}$`)); // the cursor (issue #8)
+  await expect(page).toHaveURL(new RegExp(`${repoUrl}/commits/develop\\?page=2&after=[0-9a-f]{40}$`)); // the cursor: the page's last sha
   await expect(rows).toHaveCount(7);
   await expect(rows.last().getByTestId("commit-title")).toHaveText("Initial commit");
   await expect(page.getByTestId("older-commits")).toHaveCount(0);

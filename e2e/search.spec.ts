@@ -1,5 +1,5 @@
 /**
- * Code search in a real browser (issue #10 "Semantic search"): push a small project with the real
+ * Code search in a real browser (docs/ai.md "Semantic search"): push a small project with the real
  * git CLI, open "Search code" from the repository tabs, search in plain words, see the function
  * with its name, type, score and engine label, click it and land on the file with exactly its
  * lines selected; a file-type filter narrows the results. The Ask panel (ai.chat) answers from

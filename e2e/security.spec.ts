@@ -1,8 +1,8 @@
 /**
- * Issue #6 in a real browser: no open redirect after sign-in (item 13), security headers and a
- * nonce CSP that the app runs under without violations, no framing of the settings pages
- * (item 14), and "sign out everywhere" ending the other browser's session and the service
- * token (item 4).
+ * docs/security.md in a real browser: no open redirect after sign-in ("Redirects after sign-in"),
+ * security headers and a nonce CSP that the app runs under without violations, no framing of the
+ * settings pages ("Security headers"), and "sign out everywhere" ending the other browser's
+ * session and the service token ("Sessions and service tokens").
  */
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import http from "node:http";

@@ -1,6 +1,7 @@
 /**
- * Stacks in a real browser (issue #8, Graphite-style): branches pushed with the real git CLI,
- * each on top of the one before, their pull requests and a stack made over the API; then
+ * Stacks in a real browser (Graphite-style; docs/pulls.md "Stacks in the browser"): branches pushed
+ * with the real git CLI, each on top of the one before, their pull requests and a stack made over
+ * the API; then
  *   - the stack navigator on a pull request lists the branches top first, marks the current one
  *     and links to the others and to the stack;
  *   - on the stacks page a stack is created (New stack dialog), reordered with the keyboard

@@ -1,5 +1,6 @@
 // What `next build` reads, as one hash: scripts/start.mjs rebuilds only when it changes
-// (issue #6 item 20: a needless second build cost every newcomer ~30 s).
+// (docs/architecture.md "How svc starts, finds its data and tests itself":
+// a needless second build costs ~30 s).
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";

@@ -1,6 +1,7 @@
 // Debian's Chromium for the Playwright tests (never a downloaded browser): what `npm test` does
-// when it is missing (issue #6 item 20: the README promises two commands, so the test command
-// installs it itself when it can, and otherwise stops with the one command to run).
+// when it is missing (docs/architecture.md "How svc starts, finds its data and tests itself": the
+// README promises two commands, so the test command installs it itself when it can, and otherwise
+// stops with the one command to run).
 import { existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 

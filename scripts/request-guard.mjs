@@ -1,7 +1,8 @@
-// Requests svc's server (scripts/server.mjs) answers itself, before Next sees them (issue #6
-// item 11). Next 16 answers 500, unlogged, to a path whose dynamic segment holds a malformed
-// percent-escape (`/alice/pub/raw/main/%ZZ`, `/api/trpc/%ZZ`, `/alice/pub.git/%ZZ`): its route
-// matcher fails to decode the segment. Such a path names nothing, so it is a client error.
+// Requests svc's server (scripts/server.mjs) answers itself, before Next sees them
+// (docs/api.md "Errors: no 500 for bad input, nothing internal in an answer"). Next 16 answers
+// 500, unlogged, to a path whose dynamic segment holds a malformed percent-escape
+// (`/alice/pub/raw/main/%ZZ`, `/api/trpc/%ZZ`, `/alice/pub.git/%ZZ`): its route matcher fails to
+// decode the segment. Such a path names nothing, so it is a client error.
 
 /**
  * Why the request target cannot be served, or null when it is fine.

@@ -1,5 +1,5 @@
 /**
- * The commit page (server component, issue #8): /<owner>/<repo>/commit/<sha>: the commit's
+ * The commit page (server component; docs/pulls.md "Viewer"): /<owner>/<repo>/commit/<sha>: the commit's
  * message, author, parents and its diff against the first parent (repos.commit) in the diff viewer.
  */
 import Link from "next/link";

@@ -1,9 +1,10 @@
 /**
- * The compare page (server component, issue #8): /<owner>/<repo>/compare/<base>...<head>, as
- * GitHub's: branch pickers, ahead/behind, the commits on head since the merge base, and the
- * three-dot diff (repos.compare). "<head>" alone compares against the default branch. Between
- * two branches with commits to merge, a signed-in reader gets the "Open a pull request" form
- * (components/pulls/create-form.tsx), or a link to the open pull request that already exists.
+ * The compare page (server component; docs/pulls.md "Viewer"):
+ * /<owner>/<repo>/compare/<base>...<head>, as GitHub's: branch pickers, ahead/behind, the commits
+ * on head since the merge base, and the three-dot diff (repos.compare). "<head>" alone compares
+ * against the default branch. Between two branches with commits to merge, a signed-in reader gets
+ * the "Open a pull request" form (components/pulls/create-form.tsx), or a link to the open pull
+ * request that already exists.
  */
 import Link from "next/link";
 import { notFound } from "next/navigation";

@@ -1,7 +1,8 @@
 "use client";
 /**
- * Base and head pickers of the compare page (issue #8): choosing one opens base...head. With a
- * fork network, a head repository select too: a fork's branch is written "owner:branch".
+ * Base and head pickers of the compare page (docs/pulls.md "Viewer"): choosing one opens
+ * base...head. With a fork network, a head repository select too: a fork's branch is written
+ * "owner:branch".
  */
 import { useRouter } from "next/navigation";
 import { Select } from "@/components/ui/select";

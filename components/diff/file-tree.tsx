@@ -1,9 +1,9 @@
 "use client";
 /**
- * The changed-file tree beside a diff (issue #8): directories, then files with their +/−; a click
- * scrolls to the file. It is its own scroll box (the `nav`, sticky beside the diff) and
- * virtualized inside it (@tanstack/react-virtual): a 2,000-file pull request draws, sends and
- * hydrates about 50 rows, not 2,000 (they were 2 MB of the page's HTML). Trees of up to
+ * The changed-file tree beside a diff (docs/pulls.md "Viewer"): directories, then files with their
+ * +/−; a click scrolls to the file. It is its own scroll box (the `nav`, sticky beside the diff)
+ * and virtualized inside it (@tanstack/react-virtual): a 2,000-file pull request draws, sends and
+ * hydrates about 50 rows, not 2,000 (all 2,000 would be 2 MB of the page's HTML). Trees of up to
  * ALL_ROWS rows are drawn whole. Rows have one height (names are cut with an ellipsis, the full
  * path in the title), depth is indentation.
  */

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the diff viewer (issue #8): which files start collapsed, the rows a file
+ * Pure helpers of the diff viewer (docs/pulls.md "Viewer"): which files start collapsed, the rows a file
  * renders as (unified or split), and the file tree. Shared by the commit, compare and pull
  * request pages. Types are the diff model's (server/git/diff-parse.ts, docs/pulls.md "Diff").
  */

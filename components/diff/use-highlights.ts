@@ -1,6 +1,6 @@
 "use client";
 /**
- * Syntax highlighting of the diff viewer's files (issue #8): the page's (its first screen,
+ * Syntax highlighting of the diff viewer's files (docs/pulls.md "Viewer"): the page's (its first screen,
  * lib/highlight/diff.ts), then, for files that come into view without it (the rest of the
  * first page, files loaded as the reader scrolls), `POST /api/highlight` with the lines the viewer
  * already holds (server/http/highlight.ts), a batch of about BATCH_LINES lines: the visible files

@@ -1,7 +1,7 @@
 /**
- * Pure state of the paged board (issue #7; no React): columns loaded a page at a time from
- * issues.board / issues.boardColumn, moving a card between columns while dragging (counts and
- * estimate sums follow the card), appending a page without repeating cards, and the sentences
+ * Pure state of the paged board (no React; docs/ui.md "Issues", Board): columns loaded a page at a
+ * time from issues.board / issues.boardColumn, moving a card between columns while dragging (counts
+ * and estimate sums follow the card), appending a page without repeating cards, and the sentences
  * screen readers hear. Unit-tested in test/unit/ui-board.test.ts.
  */
 import type { inferRouterOutputs } from "@trpc/server";

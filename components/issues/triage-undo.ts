@@ -1,5 +1,5 @@
 /**
- * Undo of a triage action (issue #7: "an undo toast after triage"), through the existing
+ * Undo of a triage action (the triage queue's Undo toast, docs/ui.md "Pages"), through the existing
  * procedures, so the activity log records both the action and its undo:
  * - accept: `updateStatus` back to triage, and `updatePriority` back if accepting changed it;
  * - decline: `updateStatus` back to triage (reopens it) and `deleteComment` of the "Rejected in

@@ -1,5 +1,5 @@
 /**
- * Syntax highlighting of diffs (issue #8), with the code browser's shiki setup
+ * Syntax highlighting of diffs (docs/pulls.md "Viewer"), with the code browser's shiki setup
  * (lib/highlight/code.ts: github-light / github-dark-default as CSS light-dark() colours). Each
  * file's hunk lines are highlighted together in display order (as GitHub does: a hunk has no
  * full-file context). The result is compact token runs with one style palette

@@ -1,5 +1,5 @@
 /**
- * The shape of diff highlighting (issue #8) shared by the server, which makes it
+ * The shape of diff highlighting (docs/pulls.md "Viewer") shared by the server, which makes it
  * (lib/highlight/diff.ts, with shiki), and the diff viewer, which draws it
  * (components/diff/model.ts `tokenRuns`). No shiki here: client components import this module.
  */

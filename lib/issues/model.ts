@@ -1,7 +1,7 @@
 /**
  * The issue tracker's vocabulary and pure rules (no database): statuses and their categories,
  * priorities, activity actions, due-date windows (UTC calendar dates), board positions and
- * sub-issue progress. Unit-tested in test/unit/issues-model.test.ts. Rules: issue #3 and
+ * sub-issue progress. Unit-tested in test/unit/issues-model.test.ts. Rules: the spec and
  * docs/issues.md.
  */
 
@@ -19,7 +19,7 @@ export interface StatusDef {
   color: string;
 }
 
-/** Every repository's statuses (issue #3 defaults; not customisable yet, docs/issues.md). */
+/** Every repository's statuses, the same for all (not customisable; docs/issues.md "Statuses, categories and state"). */
 export const DEFAULT_STATUSES: readonly StatusDef[] = [
   { key: "triage", label: "Triage", category: "triage", order: 0, color: "#f59e0b" },
   { key: "backlog", label: "Backlog", category: "backlog", order: 1, color: "#9ca3af" },
@@ -135,7 +135,7 @@ export function isDueSoon(issue: { state: string; dueDate: string | null }, days
 
 // ---- board positions ----
 
-/** Cards per page of a board column (issues.board / issues.boardColumn `limit`): default and maximum (issue #7). */
+/** Cards per page of a board column (issues.board / issues.boardColumn `limit`): default and maximum (docs/issues.md "Board"). */
 export const BOARD_PAGE_DEFAULT = 50;
 export const BOARD_PAGE_MAX = 100;
 

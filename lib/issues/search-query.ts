@@ -1,5 +1,5 @@
 /**
- * GitHub-style issue search queries (issue #7): `parseIssueQuery("is:open label:bug crash")` →
+ * GitHub-style issue search queries (docs/issues.md "Search"): `parseIssueQuery("is:open label:bug crash")` →
  * {filters, text, errors}, and `formatIssueQuery` back to text, so the search box and the filter
  * menus stay in sync. Pure (no database, no React): the server (issues.list / issues.counts `q`)
  * and the list page use the same code. Unit-tested in test/unit/issue-query.test.ts.

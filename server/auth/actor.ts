@@ -1,6 +1,6 @@
 /**
  * resolveActor: the one place that turns a request into an identity, used by tRPC, the token
- * REST endpoints and git smart HTTP (ARCHITECTURE.md "Identity, tokens, permissions").
+ * REST endpoints and git smart HTTP (docs/architecture.md "Identity").
  *
  * Accepted credentials, first match wins:
  *   Authorization: Bearer svc_…            personal access token (its scopes)
@@ -8,7 +8,8 @@
  *   Authorization: Basic <user>:<svc_…>    PAT as the password (git); the user part is ignored
  *   next-auth session cookie               browser session (every scope)
  * A session JWT (cookie or service token) works only while its UserSession row (`sid`) exists:
- * signing out or "sign out everywhere" revokes it (issue #6 item 4, services/users/sessions.ts).
+ * signing out or "sign out everywhere" revokes it (docs/security.md "Sessions and service tokens";
+ * services/users/sessions.ts).
  * No credentials → null (anonymous). Credentials presented but invalid, expired or revoked →
  * AppError UNAUTHORIZED: a bad token never silently degrades to anonymous.
  */
@@ -54,7 +55,7 @@ function decodeCookieValue(value: string): string {
 /**
  * The session-cookie pairs of a Cookie header: only next-auth's session cookie names (and their
  * `.0`, `.1` chunks) are kept and decoded, so a malformed cookie of any other name (`foo=%`) is
- * ignored rather than failing the request (issue #6 item 10).
+ * ignored rather than failing the request (docs/security.md "Cookies").
  */
 function sessionCookies(header: string | null): Map<string, string> {
   const out = new Map<string, string>();

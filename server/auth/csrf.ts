@@ -1,10 +1,10 @@
 /**
- * Cross-site request forgery defence (issue #6 item 15). The browser session cookie is sent with
- * requests that other sites cause (a form posting `text/plain`, an <img>); SameSite=Lax stops
- * cross-site ones but not same-site ones (another port or subdomain of the same host). So a
- * state-changing request authenticated by the cookie must come from svc's own pages: its
- * `Origin` must be svc's origin (the public URL's, or the one the request was sent to). Token
- * credentials (Bearer, Basic) are never sent by a browser on its own and need no check.
+ * Cross-site request forgery defence (docs/security.md "Cross-site requests (CSRF)"). The browser
+ * session cookie is sent with requests that other sites cause (a form posting `text/plain`, an
+ * <img>); SameSite=Lax stops cross-site ones but not same-site ones (another port or subdomain of
+ * the same host). So a state-changing request authenticated by the cookie must come from svc's own
+ * pages: its `Origin` must be svc's origin (the public URL's, or the one the request was sent to).
+ * Token credentials (Bearer, Basic) are never sent by a browser on its own and need no check.
  * Browsers send `Origin` on every POST; when it is absent, `Sec-Fetch-Site: same-origin` is
  * accepted instead, and anything else is refused.
  */

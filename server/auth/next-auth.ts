@@ -50,7 +50,8 @@ export function getAuthOptions(): NextAuthOptions {
       ...(github ? [GithubProvider({ clientId: github.clientId, clientSecret: github.clientSecret })] : []),
     ],
     events: {
-      // Signing out revokes the session row, so this JWT stops working for the API too (issue #6 item 4).
+      // Signing out revokes the session row, so this JWT stops working for the API too
+      // (docs/security.md "Sessions and service tokens").
       async signOut({ token }) {
         if (typeof token?.sid === "string") await endSession(await getDb(), token.sid);
       },

@@ -1,6 +1,7 @@
 /**
  * Token scopes (spec "Personal access token" → Scopes) and their implication:
- * repo:admin ⊃ repo:write ⊃ repo:read, user:write ⊃ user:read (ARCHITECTURE.md "Identity").
+ * repo:admin ⊃ repo:write ⊃ repo:read, user:write ⊃ user:read (docs/security.md "Effective
+ * permission: scopes cap the role").
  */
 import { AppError } from "@/server/errors";
 

@@ -1,7 +1,7 @@
 /**
  * The current actor and a tRPC server caller for React server components. Server components never
  * call the API over HTTP: they build the same context the HTTP handler builds, from the request's
- * cookies, and call the app router directly (ARCHITECTURE.md "Web UI").
+ * cookies, and call the app router directly (docs/ui.md "Data flow").
  */
 // Reads the request's cookies (next/headers): only React server components and route handlers may import it.
 import "server-only";

@@ -1,6 +1,6 @@
 /**
  * Work to do once a transaction has committed — never before, never after a rollback (live
- * updates, issue #9: a page must not be told of a comment that then rolls back).
+ * updates, docs/pulls.md "Live updates": a page must not be told of a comment that then rolls back).
  * `inTransaction` (server/db/transaction.ts) opens a list for its transaction client and
  * runs it after the commit; `afterCommit` on any other client (the root client: its writes are
  * already committed) runs the work at once.

@@ -2,7 +2,7 @@
  * The only database handle. `getDb()` returns the Prisma client for DATABASE_URL (SQLite by
  * default at DATA_DIR/svc.db, PostgreSQL when the URL starts with postgres), migrating the
  * database on first use. Both generated clients share one model, so the PostgreSQL client is
- * typed as the SQLite client's type (STACK-NOTES.md).
+ * typed as the SQLite client's type (docs/data.md "Schema and clients").
  */
 import path from "node:path";
 import { PrismaClient } from "@/generated/prisma/client";

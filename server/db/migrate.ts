@@ -31,8 +31,8 @@ export function readMigrations(dir: string): Migration[] {
 }
 
 /**
- * Planner statistics (issue #7). Without sqlite_stat1 SQLite guesses between the Issue indexes:
- * measured over 100k issues, a label-filtered list took 153 ms instead of 0.4 ms. After
+ * Planner statistics (docs/data.md "Applying"). Without sqlite_stat1 SQLite guesses between the
+ * Issue indexes: measured over 100k issues, a label-filtered list took 153 ms instead of 0.4 ms. After
  * migrations (new indexes have no statistics) every table is analyzed with a bounded
  * `analysis_limit`; otherwise `PRAGMA optimize` with 0x10000 checks every table and analyzes
  * only those without statistics or whose row count changed a lot since (usually a no-op; about

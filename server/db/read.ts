@@ -3,7 +3,7 @@
  * every repository request): `readRows` runs a statement svc wrote itself (values bound, never
  * spliced) on the database driver directly instead of through Prisma's raw-query path.
  *
- * Why (issue #7 and #8 benchmarks, docs/performance.md "Hot reads off Prisma"): a page of 20
+ * Why (measured: docs/performance.md "Hot reads off Prisma"): a page of 20
  * issues is 0.25–0.35 ms of SQL, and Prisma's raw-query path added ~0.5 ms to every statement
  * (its driver adapter prepares the statement on each call, and it converts every value of every
  * row); the authorization query paid it again. Prisma stays the only writer and the only path

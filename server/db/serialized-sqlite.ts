@@ -7,7 +7,8 @@
  * queries made through the transaction object do not wait (they already hold it).
  * SQLite runs one writer at a time anyway, so nothing is lost in throughput.
  *
- * Other connections to the same file (a second svc process, the CLI; issue #7): transactions
+ * Other connections to the same file (a second svc process, the CLI; docs/data.md
+ * "Adapter behaviour that matters"): transactions
  * start with BEGIN IMMEDIATE, not the adapter's BEGIN (deferred). A deferred transaction takes
  * the write lock only at its first write; if another connection committed after its first read,
  * SQLite refuses the upgrade at once with SQLITE_BUSY_SNAPSHOT ("database is locked") — the busy

@@ -1,6 +1,7 @@
 /**
  * The paths each commit changed (against its first parent; a root commit against the empty
- * tree), for the AI engine's change categories (issue #10; docs/ai.md). One `git diff-tree
+ * tree), for the AI engine's change categories (docs/ai.md "Pull request
+ * descriptions (`ai.generatePRDescription`)"). One `git diff-tree
  * --stdin` for all the commits: resolved ids go on stdin, never into the argument list.
  */
 import { runGit } from "./exec";

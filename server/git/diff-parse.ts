@@ -1,7 +1,7 @@
 /**
- * A streaming parser of `git diff --raw [--numstat] [--patch] -z` output (issue #8, the one diff
- * model of pull requests, the commit page and the compare page). Pure: bytes in, `Diff` out; the
- * git process is run by server/git/diff.ts.
+ * A streaming parser of `git diff --raw [--numstat] [--patch] -z` output (docs/pulls.md "Diff": the
+ * one diff model of pull requests, the commit page and the compare page). Pure: bytes in, `Diff`
+ * out; the git process is run by server/git/diff.ts.
  *
  * Git's output has up to three sections (git-diff(1) "Raw output format", "--numstat", "-z"):
  *   1. raw records  `:<old mode> <new mode> <old sha> <new sha> <status>NUL<path>NUL[<path>NUL]`

@@ -1,5 +1,5 @@
 /**
- * The diff model's types and limits (issue #8): one shape for pull requests, the commit page and
+ * The diff model's types and limits: one shape for pull requests, the commit page and
  * the compare page (docs/pulls.md "Diff"). Produced by `DiffParser` (server/git/diff-parse.ts).
  */
 

@@ -1,10 +1,10 @@
 /**
- * Diffs between two commits for pull requests, the commit page and the compare page (issue #8).
- * One git process per diff, `git diff --raw --patch -z` with rename and copy detection
- * (-M -C), read as a stream by `DiffParser` (server/git/diff-parse.ts) and stopped as soon as
- * nothing more would be kept, so memory and time stay bounded whatever the size of the range.
- * Only resolved commit ids (never user text) and fixed options reach git's argument list;
- * path filters are matched in JavaScript against git's exact (-z) paths.
+ * Diffs between two commits for pull requests, the commit page and the compare page (docs/pulls.md
+ * "Diff"). One git process per diff, `git diff --raw --patch -z` with rename and copy detection (-M
+ * -C), read as a stream by `DiffParser` (server/git/diff-parse.ts) and stopped as soon as nothing
+ * more would be kept, so memory and time stay bounded whatever the size of the range. Only resolved
+ * commit ids (never user text) and fixed options reach git's argument list; path filters are
+ * matched in JavaScript against git's exact (-z) paths.
  */
 import { SHA_RE } from "@/lib/sha";
 import { AppError } from "@/server/errors";

@@ -1,7 +1,7 @@
 /**
- * The only code that runs the `git` binary (ARCHITECTURE.md "Git"). Argument arrays only (never a
- * shell); dynamic values pass through `userArg`, which refuses anything git could read as an
- * option; isolated configuration (no system or global config, a private HOME), no terminal
+ * The only code that runs the `git` binary (docs/contributing.md "Layers"). Argument arrays only
+ * (never a shell); dynamic values pass through `userArg`, which refuses anything git could read as
+ * an option; isolated configuration (no system or global config, a private HOME), no terminal
  * prompts, a timeout. `spawnGit` streams; `runGit` collects output up to a byte limit.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";

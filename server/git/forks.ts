@@ -1,5 +1,5 @@
 /**
- * Fork storage (issue #8, docs/pulls.md "Forks"): a fork is a bare repository that borrows its
+ * Fork storage (docs/pulls.md "Forks"): a fork is a bare repository that borrows its
  * parent's objects through git alternates (gitrepository-layout(5) `objects/info/alternates`),
  * made by `git clone --bare --shared` (git-clone(1)): branches and tags are copied as refs, no
  * object is copied. The alternates entry is rewritten relative to the fork's objects directory

@@ -1,8 +1,8 @@
 /**
  * Fixed-string search in one commit's files (the agent's searchCode tool when the repository has
- * no search index; issue #11). `git grep` through server/git/exec.ts: the pattern is passed as
- * the value of `-e` (never as an option, whatever it starts with) and matched literally (`-F`,
- * case-insensitive `-i`); binary files are skipped (`-I`); the commit is a full object id.
+ * no search index; docs/agent.md "Tools"). `git grep` through server/git/exec.ts: the pattern is
+ * passed as the value of `-e` (never as an option, whatever it starts with) and matched literally
+ * (`-F`, case-insensitive `-i`); binary files are skipped (`-I`); the commit is a full object id.
  * Output is bounded: at most `maxPerFile` matches per file (`--max-count`), `maxLines` lines in
  * all, each clipped to 300 characters, and git's output itself to MAX_GREP_BYTES.
  */

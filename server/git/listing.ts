@@ -1,9 +1,9 @@
 /**
- * Bounded listings for the code browser (issue #7): every file path at a commit (the file finder,
- * `repos.files`) and the tags (the branch switcher's Tags tab, `repos.tags`). Both read git's
- * output as a stream and stop git once a cap is reached, so a huge repository costs a bounded
- * amount of memory and time. Only commit shas resolved by the caller (never user text) and fixed
- * options reach git's argument list.
+ * Bounded listings for the code browser (docs/ui.md "Code view"): every file path at a commit (the
+ * file finder, `repos.files`) and the tags (the branch switcher's Tags tab, `repos.tags`). Both
+ * read git's output as a stream and stop git once a cap is reached, so a huge repository costs a
+ * bounded amount of memory and time. Only commit shas resolved by the caller (never user text) and
+ * fixed options reach git's argument list.
  */
 import { isSha } from "@/lib/sha";
 import { gitText } from "./exec";

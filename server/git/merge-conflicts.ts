@@ -1,5 +1,5 @@
 /**
- * Conflict details (issue #8; docs/pulls.md "Conflicts"): for each path `git merge` would leave
+ * Conflict details (docs/pulls.md "Conflicts"): for each path `git merge` would leave
  * unmerged, the three sides as the index would hold them: base (stage 1, the merge base's
  * version), ours (stage 2, the target side) and theirs (stage 3, the source side), null where a
  * side lacks the file. Read from `git merge-tree --write-tree -z` (git-merge-tree(1) "Conflicted

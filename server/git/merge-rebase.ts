@@ -1,5 +1,5 @@
 /**
- * Strategy "rebase" (issue #8; docs/pulls.md "Merge strategies"): the head's commits replayed
+ * Strategy "rebase" (docs/pulls.md "Merge strategies"): the head's commits replayed
  * onto the target tip exactly as `git rebase <targetTip>` run on the head would (same commits
  * dropped: merges, clean cherry-picks of target commits, commits that become empty; same trees
  * and order; authors and author dates kept; committer = the merger). git 2.39 has neither `git

@@ -1,5 +1,6 @@
 /**
- * Bounded reads of a git process's stdout (issue #6 item 5): read just a prefix and stop git, or
+ * Bounded reads of a git process's stdout (docs/git-http.md "Streaming, gzip and
+ * process handling"): read just a prefix and stop git, or
  * hand the output to an HTTP response as a pull-based web stream, so memory stays flat whatever
  * the size of the output. Processes come from `spawnGit` (server/git/exec.ts).
  */

@@ -1,9 +1,10 @@
 /**
- * What a compare shows beside its diff (issue #8): the merge base, ahead/behind counts and the
- * commits of `base...head`, computed once per (base, head) pair of commit ids and cached. Ids
- * never change meaning, so entries never go stale: a push moves a branch to a new id, and the
- * next compare asks about a new pair. This is what keeps the `paths` pages of a large compare
- * (docs/pulls.md "Diff") from repeating ahead/behind and the commit list for every page.
+ * What a compare shows beside its diff (docs/pulls.md "Git processes and caches"): the merge base,
+ * ahead/behind counts and the commits of `base...head`, computed once per (base, head) pair of
+ * commit ids and cached. Ids never change meaning, so entries never go stale: a push moves a branch
+ * to a new id, and the next compare asks about a new pair. This is what keeps the `paths` pages of
+ * a large compare (docs/pulls.md "Diff") from repeating ahead/behind and the commit list for every
+ * page.
  */
 import { AppError } from "@/server/errors";
 import { aheadBehind, listRangeCommits, mergeBase, type RangeCommit } from "./commits";

@@ -30,12 +30,13 @@ export function isValidTagName(name: string): boolean {
 
 /**
  * Why a push may not create or update `ref` (a full name such as `refs/heads/main`), or null
- * when it may (issue #6 item 16). svc serves branches and tags only, so a push may write
+ * when it may (docs/git-http.md "Refused pushes: ref names and push protection
+ * (pre-receive)"). svc serves branches and tags only, so a push may write
  * `refs/heads/<branch>` (isValidBranchName: check-ref-format --branch, no leading `-`, not
  * `HEAD`) and `refs/tags/<tag>` (isValidTagName). `refs/pull/*` belongs to pull requests, and
  * any other namespace (refs/notes, refs/remotes, refs/changes, …) could not be browsed.
- * `isDelete`: deleting is allowed for every ref except `refs/pull/*`, so badly named refs made
- * before this rule can be cleaned up. The message names the ref and the rule.
+ * `isDelete`: deleting is allowed for every ref except `refs/pull/*`, so a badly named ref already
+ * in a repository (one copied in with it, say) can be removed. The message names the ref and the rule.
  */
 export function pushRefProblem(ref: string, isDelete: boolean): string | null {
   const shown = JSON.stringify(ref);

@@ -188,9 +188,9 @@ export async function statBlob(gitDir: string, sha: string, filePath: string): P
  * The file at `filePath` in commit `sha`: size, binary detection (`looksBinary`) and text up to
  * MAX_TEXT_BYTES. Memory is bounded whatever the file's size: only the first
  * max(MAX_TEXT_BYTES, BINARY_SNIFF_BYTES) bytes are read from `git cat-file blob` (plus at most
- * one pipe chunk), then git is stopped (issue #6 item 5). A truncated text ends at the last
- * complete UTF-8 character before the limit, so the cut never shows as U+FFFD; invalid bytes
- * elsewhere decode to U+FFFD. Errors: NOT_FOUND when not a file there.
+ * one pipe chunk), then git is stopped (docs/api.md "Limits (request bodies, batches, blobs)").
+ * A truncated text ends at the last complete UTF-8 character before the limit, so the cut never
+ * shows as U+FFFD; invalid bytes elsewhere decode to U+FFFD. Errors: NOT_FOUND when not a file there.
  */
 export async function readBlob(gitDir: string, sha: string, filePath: string): Promise<Blob> {
   const info = await statBlob(gitDir, sha, filePath);

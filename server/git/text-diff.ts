@@ -1,8 +1,9 @@
 /**
- * A unified diff between two versions of one file given as bytes (issue #11: a proposed change's
- * `diff`), made by git itself (`git diff --no-index`, Myers, 3 lines of context) on two temporary
- * files under DATA_DIR/tmp/text-diff, always removed. Nothing is written to any repository.
- * The header names the repository path the way `git diff` does for a commit:
+ * A unified diff between two versions of one file given as bytes (a proposed change's `diff`,
+ * docs/agent.md "Proposed changes and approval"), made by git itself (`git diff --no-index`, Myers,
+ * 3 lines of context) on two temporary files under DATA_DIR/tmp/text-diff, always removed. Nothing
+ * is written to any repository. The header names the repository path the way `git diff` does for a
+ * commit:
  *
  *   diff --git a/<path> b/<path>
  *   new file mode 100644            (create)   | deleted file mode 100644 (delete)

@@ -1,9 +1,9 @@
 /**
- * Git on loose texts, not repository objects (issue #10, the AI helpers): a three-way merge of
- * three versions of one file (`git merge-file -p --diff3`, git-merge-file(1)) and a unified diff
- * of two versions (`git diff --no-index`). The texts are written to fixed names in a private
- * temporary folder under DATA_DIR/tmp/text (always removed), and git runs there: no user input
- * reaches git's argument list, no shell.
+ * Git on loose texts, not repository objects (the AI code helpers: conflict suggestions, file
+ * explanations): a three-way merge of three versions of one file (`git merge-file -p --diff3`,
+ * git-merge-file(1)) and a unified diff of two versions (`git diff --no-index`). The texts are
+ * written to fixed names in a private temporary folder under DATA_DIR/tmp/text (always removed),
+ * and git runs there: no user input reaches git's argument list, no shell.
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";

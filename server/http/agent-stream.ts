@@ -1,5 +1,5 @@
 /**
- * POST /api/agent/stream — one coding-agent turn as Server-Sent Events (issue #11 "Streaming";
+ * POST /api/agent/stream — one coding-agent turn as Server-Sent Events (docs/agent.md "The stream";
  * spec "Agent router" and Events 1; docs/api.md "Agent stream events"). Body: the agent.chat
  * input {sessionId, message, context?}. Response `text/event-stream`, one SSE event per
  * AgentStreamEvent (server/services/agent/events.ts):

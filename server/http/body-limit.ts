@@ -1,5 +1,5 @@
 /**
- * The request body cap of svc's JSON endpoints (issue #6 item 6): tRPC (server/http/trpc.ts),
+ * The request body cap of svc's JSON endpoints: tRPC (server/http/trpc.ts),
  * /api/tokens (`readJson`) and next-auth's POSTs. Git smart HTTP is not capped: pushes are large
  * and stream straight into git (server/http/git/smart-http.ts). Decisions: docs/api.md "Limits".
  *

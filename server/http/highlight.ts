@@ -1,7 +1,7 @@
 /**
- * POST /api/highlight (issue #8): syntax highlighting of diff lines the diff viewer already holds,
- * for the files it scrolls to (the page highlights only its first screen; docs/performance.md
- * "Large pull request in the browser").
+ * POST /api/highlight (docs/api.md "Diff highlighting endpoint"): syntax highlighting of diff lines
+ * the diff viewer already holds, for the files it scrolls to (the page highlights only its first
+ * screen; docs/performance.md "Large pull request in the browser: `e2e/pulls-large.spec.ts`").
  *
  *   {files: [{path, lines: string[]}]} → 200 {styles, files: [(runs per line) | null]}
  *

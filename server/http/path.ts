@@ -1,7 +1,7 @@
 /**
- * Percent-decoding of URL path segments for the HTTP handlers (issue #6 item 11): exactly once,
- * and a malformed escape ("%", "%ZZ", "%E0%A4%A": not UTF-8, RFC 3986 2.1) is the client's error,
- * a 400 — never a URIError turned into a 500.
+ * Percent-decoding of URL path segments for the HTTP handlers: exactly once, and a malformed escape
+ * ("%", "%ZZ", "%E0%A4%A": not UTF-8, RFC 3986 2.1) is the client's error, a 400 — never a URIError
+ * turned into a 500 (docs/api.md "Errors: no 500 for bad input, nothing internal in an answer").
  */
 import { AppError } from "@/server/errors";
 

@@ -1,6 +1,6 @@
 /**
- * GET /api/pulls/<pullRequestId>/events — a pull request page's live updates (issue #9) as
- * Server-Sent Events (text/event-stream):
+ * GET /api/pulls/<pullRequestId>/events — a pull request page's live updates (docs/pulls.md "Live
+ * updates") as Server-Sent Events (text/event-stream):
  *
  *   event: ready     data: {"pullRequestId"}          once, when subscribed
  *   event: update    data: LiveEvent (server/events/bus.ts): {type (comment, review, pushed,

@@ -16,7 +16,8 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  * one); SQLite's "database is locked" → 503 with Retry-After (`databaseBusy`); anything else → 500
  * {"error": {code: "INTERNAL_SERVER_ERROR", message: "internal error (request <id>)", requestId}}
  * with the x-request-id header, never the cause's message, which is logged under that id
- * (`req` gives the id and the method and path for the log line; issue #6 item 9).
+ * (`req` gives the id and the method and path for the log line; docs/api.md "Errors: no 500 for bad
+ * input, nothing internal in an answer").
  */
 export function errorResponse(e: unknown, req?: Request): Response {
   if (e instanceof PayloadTooLargeError) return payloadTooLarge(e);

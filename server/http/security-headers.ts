@@ -1,5 +1,5 @@
 /**
- * Security headers (issue #6 item 14). Two parts:
+ * Security headers (docs/security.md "Security headers"). Two parts:
  *   - every response (pages, API, git, raw files, static assets) gets SECURITY_HEADERS from
  *     next.config.mjs `headers()`: nosniff, a referrer policy, a permissions policy, and
  *     `X-Frame-Options: DENY` for browsers without CSP frame-ancestors;

@@ -3,7 +3,7 @@
  *   POST   /api/tokens       {name, scopes?, expiresInDays?} → 201 token record + "token" (once)
  *   GET    /api/tokens       → 200 [token record]
  *   DELETE /api/tokens/:id   id, id prefix or token prefix → 204 (the segment is percent-decoded
- *                            exactly once; a malformed escape is 400, issue #6 item 11)
+ *                            exactly once; a malformed escape is 400, server/http/path.ts)
  * Authorized by the browser session or the service token (Bearer <session JWT>) only: no
  * credentials → 401; a personal access token → 403 (spec "Authentication" 2).
  */
@@ -19,8 +19,8 @@ import { decodePathSegment } from "./path";
 
 /**
  * The caller, who must be signed in with the session (cookie) or a service token. A cookie-made
- * POST or DELETE must come from svc's own pages (Origin check, server/auth/csrf.ts; issue #6
- * item 15).
+ * POST or DELETE must come from svc's own pages (Origin check, server/auth/csrf.ts;
+ * docs/security.md "Cross-site requests (CSRF)").
  */
 async function sessionActor(req: Request): Promise<{ actor: Actor; db: Db }> {
   const actor = await resolveActor(req);

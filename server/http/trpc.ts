@@ -35,8 +35,9 @@ export async function handleTrpc(original: Request): Promise<Response> {
     if (e instanceof PayloadTooLargeError) return payloadTooLarge(e, pathname.slice(endpoint.length + 1));
     throw e;
   }
-  // Request id (issue #6 item 9): in the context and the x-request-id header; every 5xx is logged
-  // under it (the client only sees "internal error (request <id>)", server/api/trpc.ts).
+  // Request id (docs/api.md "Errors: no 500 for bad input, nothing internal in an answer"): in the
+  // context and the x-request-id header; every 5xx is logged under it (the client only sees
+  // "internal error (request <id>)", server/api/trpc.ts).
   const requestId = requestIdOf(original);
   const res = await runWithRequestId(requestId, () =>
     fetchRequestHandler({

@@ -67,7 +67,7 @@ describe("constant query counts", () => {
     expect(await count(() => listIssues(db, repo, { limit: 1 }))).toBe(1);
     expect(await count(() => listIssues(db, repo, { limit: 20 }))).toBe(1);
     expect(await count(() => listIssues(db, repo, { limit: 100, status: "todo" }))).toBe(1);
-    // issue #7: q with qualifiers, usernames and full text, author and sort; closedBy for closed rows
+    // search (docs/issues.md "Search"): q with qualifiers, usernames and full text, author and sort; closedBy for closed rows
     const q = `is:open label:a,b label:b assignee:${w.writer.username} author:@me priority:none status:todo no:project i1 sort:updated-desc`;
     const found = await listIssues(db, repo, { q, limit: 100 }, w.owner.id);
     expect(found.map((i) => i.title)).toEqual(["i1"]);

@@ -1,5 +1,5 @@
 /**
- * The limits of git smart HTTP and raw-file downloads (docs/git-http.md "Limits"; issue #6 items 5, 7). One object read at
+ * The limits of git smart HTTP and raw-file downloads (docs/git-http.md "Limits"). One object read at
  * request time by smart-http.ts, request-body.ts and process-gate.ts; tests change it with
  * `setGitHttpLimits` and restore it with `resetGitHttpLimits`. Not read from the environment.
  */

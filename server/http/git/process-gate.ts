@@ -1,5 +1,5 @@
 /**
- * Bounds the git processes smart HTTP and raw-file downloads run (issue #6 item 7; docs/git-http.md "Limits"): a
+ * Bounds the git processes smart HTTP and raw-file downloads run (docs/git-http.md "Limits"): a
  * global cap and a per-client cap on slots, a FIFO queue in which excess requests wait briefly,
  * and the bookkeeping of the processes themselves (how many run, how many svc stopped).
  *

@@ -1,5 +1,5 @@
 /**
- * Reading a git smart HTTP request body on demand (issue #6 item 7; docs/git-http.md "Limits"):
+ * Reading a git smart HTTP request body on demand (docs/git-http.md "Limits"):
  * git is spawned only once the first byte arrived (`start`), every wait for the client is
  * bounded by `uploadIdleMs` (the wait ends with UploadStalled), a client that goes away ends it
  * with ClientGone, and a body svc stops reading early is drained a little (`abandon`) so the

@@ -44,7 +44,7 @@ export interface IssueFilter {
   noDueDate?: boolean;
   /** title contains this text (ASCII case-insensitive; `%`/`_` literal), or the number is it (`12`, `#12`) */
   titleSearch?: string;
-  /** issue #7 search (lib/issues/search-query.ts): each group any-of (label names, lower case), all groups */
+  /** label: qualifiers of the issue search (lib/issues/search-query.ts): each group any-of (label names, lower case), all groups */
   labelGroups?: string[][];
   noLabel?: boolean;
   /** assignee: every entry must match; each is any-of user ids or usernames (case-insensitive) */

@@ -1,8 +1,8 @@
 /**
- * Putting issues into projects and cycles from their pages (issue #7 extension: the spec sets
- * them only through issues.create). An issue is in at most one project and one cycle: adding it
- * to another moves it. No activity entry is written (the spec's activity actions have none for
- * projects or cycles).
+ * Putting issues into projects and cycles from their pages (beyond the spec, which sets them
+ * only through issues.create; docs/issues.md "Projects and cycles (spec: not shown; minimal)").
+ * An issue is in at most one project and one cycle: adding it to another moves it. No activity
+ * entry is written (the spec's activity actions have none for projects or cycles).
  */
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";

@@ -1,11 +1,11 @@
 /**
- * pulls.labels / pulls.addLabel / pulls.removeLabel (issue #9): pull requests carry the
- * repository's issue labels (the same Label rows; create them with issues.createLabel).
- * Labelling needs write permission (GitHub: triage or write; svc has no triage role), from the
- * access table. A label of another repository is NOT_FOUND. Adding a label already there or
- * removing one that is not changes nothing (as issues.addLabel/removeLabel); otherwise the
- * timeline gets `labeled` / `unlabeled` {label {id, name, color}} in the same transaction. At
- * most 50 labels per pull request (the issue cap).
+ * pulls.labels / pulls.addLabel / pulls.removeLabel (docs/pulls.md "Pages", the sidebar): pull
+ * requests carry the repository's issue labels (the same Label rows; create them with
+ * issues.createLabel). Labelling needs write permission (GitHub: triage or write; svc has no triage
+ * role), from the access table. A label of another repository is NOT_FOUND. Adding a label already
+ * there or removing one that is not changes nothing (as issues.addLabel/removeLabel); otherwise the
+ * timeline gets `labeled` / `unlabeled` {label {id, name, color}} in the same transaction. At most
+ * 50 labels per pull request (the issue cap).
  */
 import { type Tx, inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db";

@@ -1,5 +1,5 @@
 /**
- * pulls.requestReview / pulls.removeReviewRequest / pulls.reviewers (issue #9; docs/pulls.md
+ * pulls.requestReview / pulls.removeReviewRequest / pulls.reviewers (docs/pulls.md
  * "Review"). Requesting and removing need write permission (GitHub: triage or write), from the
  * access table, and an open pull request. The reviewer must be able to read the repository and
  * is not the author; a second request for the same reviewer is CONFLICT. Submitting a review

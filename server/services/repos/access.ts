@@ -1,11 +1,12 @@
 /**
  * Repository permission: max(owner → admin, site admin → admin, collaborator role, public → read)
- * (ARCHITECTURE.md "Identity, tokens, permissions"), capped by what the actor's token scopes allow
- * (issue #6 item 1): the *effective* permission is min(role, scope cap) with repo:read → read,
- * repo:write → write, repo:admin → admin. `authorizeRepo` is the single gate used by the tRPC repo
- * tier, the raw route and git smart HTTP: it checks the token scope first, then permission, and
- * hands out the effective permission, which is the only one service checks ever read. A
- * repository the actor cannot read answers NOT_FOUND so its existence is not revealed.
+ * (docs/architecture.md "One access table"), capped by what the actor's token scopes allow
+ * (docs/security.md "Effective permission: scopes cap the role"): the *effective* permission is
+ * min(role, scope cap) with repo:read → read, repo:write → write, repo:admin → admin.
+ * `authorizeRepo` is the single gate used by the tRPC repo tier, the raw route and git smart HTTP:
+ * it checks the token scope first, then permission, and hands out the effective permission, which
+ * is the only one service checks ever read. A repository the actor cannot read answers NOT_FOUND
+ * so its existence is not revealed.
  */
 import { readRows } from "@/server/db/read";
 import type { Db } from "@/server/db";
@@ -33,7 +34,8 @@ function lower(a: Permission, b: Permission): Permission {
 }
 
 /**
- * The most any repository permission can be for an actor holding `scopes` (issue #6 item 1):
+ * The most any repository permission can be for an actor holding `scopes` (docs/security.md
+ * "Effective permission: scopes cap the role"):
  * repo:admin → admin, repo:write → write, repo:read → read, no repo scope → none. A browser
  * session carries every scope, so its cap is admin.
  */
@@ -126,8 +128,9 @@ export interface EntityLocator {
  * `authorizeRepo` for a procedure that names its repository through another entity (a view):
  * the entity's columns, its repository, the owner and the caller's role in ONE query, instead of
  * a lookup of the entity's repository, the authorization query and a second read of the entity
- * (issue #7 performance). Same checks and errors as `authorizeRepo`; an unknown entity is
- * NOT_FOUND "repository not found" (the tRPC tier renames it after the entity).
+ * (docs/issues.md "Locating the repository (`repoProcedureBy`)"). Same checks and errors as
+ * `authorizeRepo`; an unknown entity is NOT_FOUND "repository not found" (the tRPC tier renames it
+ * after the entity).
  */
 export async function authorizeRepoVia(
   db: Db,

@@ -1,5 +1,5 @@
 /**
- * Forks (issue #8; docs/pulls.md "Forks"): `forkRepository` makes a repository owned by the
+ * Forks (docs/pulls.md "Forks"): `forkRepository` makes a repository owned by the
  * caller that shares objects with its parent (server/git/forks.ts) and records forkedFromId;
  * `forkInfo` is what repos.get shows (parent {owner, name} when the caller can read it,
  * forkCount); `detachForks` runs before a repository with forks is deleted, so its forks keep
@@ -93,11 +93,12 @@ export async function forkInfo(
 }
 
 /**
- * The head repositories the compare page offers (issue #8): `repo`'s parent, its forks and its
- * sibling forks (the parent's other forks) that `actor` can read, parent first, then the others
- * oldest first — at most 50 (the network repos.compare {headRepoId} and pulls.create accept). One query, with the
- * visibility rule of repository lists (listRepositories: public, owned, collaborated, or any
- * for a site administrator; a token without repo:read sees public ones only).
+ * The head repositories the compare page offers (docs/pulls.md "Forks"): `repo`'s parent, its forks
+ * and its sibling forks (the parent's other forks) that `actor` can read, parent first, then the
+ * others oldest first — at most 50 (the network repos.compare {headRepoId} and pulls.create
+ * accept). One query, with the visibility rule of repository lists (listRepositories: public,
+ * owned, collaborated, or any for a site administrator; a token without repo:read sees public ones
+ * only).
  */
 export async function forkNetwork(
   db: Db,

@@ -1,6 +1,6 @@
 /**
- * Secret detection over the lines a push adds (push protection, issue #6 item 17; modelled on
- * GitHub push protection). Two kinds:
+ * Secret detection over the lines a push adds (push protection, docs/git-http.md "Refused pushes: ref
+ * names and push protection (pre-receive)"; modelled on GitHub push protection). Two kinds:
  *
  * - `svc-token`: an `svc_<8>_<32+>` personal access token that works in this instance. A
  *   current-format token whose CRC32 checksum is wrong is a look-alike and is dropped without a
