@@ -1,11 +1,11 @@
 /**
  * Reading a file of a commit and writing a commit that changes some files, without a working
- * tree (issue #9, applying review suggestions). Plumbing only, as the merge engine does
+ * tree (applying review suggestions). Plumbing only, as the merge engine does
  * (server/git/merge.ts, commits.ts): `git ls-tree` / `git cat-file` to read; `git hash-object -w`, a
  * temporary index file (`GIT_INDEX_FILE`: `read-tree`, `update-index -z --index-info`,
  * `write-tree`) and `git commit-tree` to write. Paths never appear as git options: they go
  * after `--` with `--literal-pathspecs`, or on stdin (NUL-separated). The new commit is not
- * referenced by any ref; the caller moves a branch to it by compare-and-swap (`casUpdateRef`).
+ * referenced by any ref; the caller moves a branch to it by compare-and-swap (update-ref.ts `casUpdateRef`).
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
