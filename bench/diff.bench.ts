@@ -116,8 +116,11 @@ async function main() {
   });
   // optional, so the bench also runs on a checkout without the after-push warm-up: those rows then measure the unwarmed path
   const warmPullDiff: (db: unknown, prId: string) => Promise<unknown> =
-    ((await import("@/server/services/diff")) as unknown as { warmPullDiff?: (db: unknown, prId: string) => Promise<unknown> })
-      .warmPullDiff ?? (async () => false);
+    (
+      (await import("@/server/services/diff/warm-pull-diff")) as unknown as {
+        warmPullDiff?: (db: unknown, prId: string) => Promise<unknown>;
+      }
+    ).warmPullDiff ?? (async () => false);
   const server = await startServer();
 
   /** A push: an empty commit on topic (same tree, so the same diff) and the pull request's head moved to it, as after-push does. */

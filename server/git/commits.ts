@@ -208,7 +208,7 @@ export async function listRangeCommits(
 /**
  * Writes a commit object (`git commit-tree <tree> -p …`, message on stdin, a trailing newline
  * added when missing) and returns its id. The commit is not referenced by any ref until the
- * caller moves one (casUpdateRef, server/git/merge.ts). Errors: a plain Error when git fails.
+ * caller moves one (update-ref.ts `casUpdateRef`). Errors: a plain Error when git fails.
  */
 export async function commitTree(
   gitDir: string,

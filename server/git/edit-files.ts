@@ -5,7 +5,8 @@
  * hash-object -w`, a temporary index file (`GIT_INDEX_FILE`: `read-tree`, `update-index -z
  * --index-info`, `write-tree`) and `git commit-tree` to write. Paths never appear as git options:
  * they go after `--` with `--literal-pathspecs`, or on stdin (NUL-separated). The new commit is not
- * referenced by any ref; the caller moves a branch to it by compare-and-swap (`casUpdateRef`).
+ * referenced by any ref; the caller moves a branch to it by compare-and-swap (update-ref.ts `casUpdateRef`, through
+ * services/repos/update-branch.ts).
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";

@@ -1,17 +1,16 @@
 /**
- * The merge engine's git side (issue #8; docs/pulls.md "Mergeability", "Merge strategies",
- * "Conflicts"). Pure git, no database: every function takes the bare repository's `gitDir` and
- * full commit shas. Nothing here touches a working tree of the bare repository: merges are
- * computed with `git merge-tree --write-tree` (git 2.38+, the "ort" strategy `git merge` uses),
- * new commits are written with `commitTree` (commits.ts), and refs move only by compare-and-swap
- * (`git update-ref <ref> <new> <old>`). Rebase replays in a throwaway worktree (merge-rebase.ts).
+ * The merge engine's git side (docs/pulls.md "Mergeability", "Merge strategies", "Conflicts").
+ * Pure git, no database: every function takes the bare repository's `gitDir` and full commit
+ * shas. Nothing here touches a working tree of the bare repository: merges are computed with
+ * `git merge-tree --write-tree` (git 2.38+, the "ort" strategy `git merge` uses), new commits are
+ * written with `commitTree` (commits.ts), and the caller moves refs by compare-and-swap
+ * (update-ref.ts). Rebase replays in a throwaway worktree (merge-rebase.ts).
  *
  * git 2.39 has no `merge-tree --merge-base` and no `git replay`, hence the worktree for rebase.
  */
-import { SHA_RE, ZERO_SHA } from "@/lib/sha";
+import { SHA_RE } from "@/lib/sha";
 import { aheadBehind } from "./commits";
-import { runGit, userArg } from "./exec";
-import { isValidRefName } from "./refs";
+import { runGit } from "./exec";
 
 /** Conflicting paths reported at most (the rest are counted in `conflictsTruncated`). */
 export const MAX_CONFLICT_PATHS = 1000;
@@ -86,30 +85,4 @@ export async function checkMerge(gitDir: string, targetTip: string, head: string
   });
   const [merged, ahead] = await Promise.all([mergeTree(gitDir, targetTip, head), counts]);
   return { ...merged, ...ahead };
-}
-
-function checkRef(ref: string): void {
-  userArg(ref, "ref");
-  if (!ref.startsWith("refs/") || !isValidRefName(ref)) throw new MergeError(`"${ref}" is not a valid ref name`);
-}
-
-/**
- * Moves `ref` from `oldSha` to `newSha` atomically (`git update-ref -m <reason> <ref> <new>
- * <old>`; git-update-ref(1): "verifies that the current value of the ref matches <old-value>").
- * `oldSha` null creates the ref (it must not exist). Returns false when the ref no longer points
- * to `oldSha` (someone else moved it): nothing changed.
- */
-export async function casUpdateRef(gitDir: string, ref: string, newSha: string, oldSha: string | null, reason: string): Promise<boolean> {
-  checkRef(ref);
-  const r = await runGit(["update-ref", "-m", reason, ref, sha(newSha, "new"), oldSha === null ? ZERO_SHA : sha(oldSha, "old")], {
-    gitDir,
-  });
-  return r.code === 0;
-}
-
-/** Deletes `ref` only while it points to `oldSha` (`git update-ref -d <ref> <old>`). False when it moved or is gone. */
-export async function casDeleteRef(gitDir: string, ref: string, oldSha: string): Promise<boolean> {
-  checkRef(ref);
-  const r = await runGit(["update-ref", "-d", ref, sha(oldSha, "old")], { gitDir });
-  return r.code === 0;
 }

@@ -1,12 +1,13 @@
 /**
- * Ref and object plumbing for pull requests (issue #8): `refs/pull/<number>/head` in the target
- * repository (as GitHub keeps it), compare-and-swap ref updates (git-update-ref(1) with an old
- * value) and fetching a fork's commit into its target (ancestry and counts: commits.ts). Every sha
- * and path passes `userArg`; refs are built here from numbers and validated branch names.
+ * Ref and object plumbing for pull requests: `refs/pull/<number>/head` in the target repository
+ * (as GitHub keeps it), moved only by compare-and-swap (update-ref.ts), and fetching a fork's
+ * commit into its target (ancestry and counts: commits.ts). Every sha and path passes `userArg`;
+ * the refs are built here from pull request numbers.
  */
 import { hasCommit } from "./commits";
 import { runGit, userArg } from "./exec";
-import { SHA_RE, ZERO_SHA } from "@/lib/sha";
+import { casDeleteRef, casUpdateRef } from "./update-ref";
+import { SHA_RE } from "@/lib/sha";
 
 function sha(value: string, what: string): string {
   userArg(value, what);
@@ -28,16 +29,20 @@ export async function readRef(gitDir: string, ref: string): Promise<string | nul
 }
 
 /**
- * Moves `ref` to `newSha` only if it still points at `oldSha` (null = must not exist):
- * `git update-ref <ref> <new> <old>` (git-update-ref(1)). `newSha` null deletes the ref
- * (`update-ref -d <ref> <old>`). Returns false when the ref had moved (nothing changed).
+ * Points `refs/pull/<number>/head` at `newSha` only while it is at `oldSha` (null: it must not
+ * exist yet), by update-ref.ts `casUpdateRef`. Returns false when the ref had moved (nothing
+ * changed). Errors: a plain Error for a bad number or a sha that is not a full object id.
  */
-export async function casRef(gitDir: string, ref: string, newSha: string | null, oldSha: string | null): Promise<boolean> {
-  userArg(ref, "ref");
-  const old = oldSha === null ? ZERO_SHA : sha(oldSha, "old sha");
-  const args = newSha === null ? ["update-ref", "-d", ref, old] : ["update-ref", ref, sha(newSha, "new sha"), old];
-  const r = await runGit(args, { gitDir });
-  return r.code === 0;
+export async function movePullHead(gitDir: string, number: number, newSha: string, oldSha: string | null): Promise<boolean> {
+  return casUpdateRef(gitDir, pullHeadRef(number), newSha, oldSha, `pull request #${number}: head ${newSha}`);
+}
+
+/**
+ * Deletes `refs/pull/<number>/head` only while it is at `oldSha`, by update-ref.ts
+ * `casDeleteRef`. Returns false when it moved or is gone. Errors: as `movePullHead`.
+ */
+export async function deletePullHead(gitDir: string, number: number, oldSha: string): Promise<boolean> {
+  return casDeleteRef(gitDir, pullHeadRef(number), oldSha);
 }
 
 /**

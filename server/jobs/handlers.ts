@@ -18,7 +18,7 @@ export function registerJobHandlers(): void {
       const [{ getDb }, { refreshMergeability }, { warmPullDiff }] = await Promise.all([
         import("@/server/db"),
         import("@/server/services/pulls/mergeability"),
-        import("@/server/services/diff"),
+        import("@/server/services/diff/warm-pull-diff"),
       ]);
       const db = await getDb();
       await refreshMergeability(db, prId);

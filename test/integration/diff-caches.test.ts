@@ -15,7 +15,7 @@ import { resolveCommits } from "@/server/git/repository";
 import { DIFF_ARGS, DiffParser, diffThreeDot, diffTrees, threeDotCached, warmThreeDot, type DiffLimits } from "@/server/git/diff";
 import { listRangeCommits, mergeBase } from "@/server/git/commits";
 import type { Profile } from "@/server/services/users/profile";
-import { warmPullDiff } from "@/server/services/diff";
+import { warmPullDiff } from "@/server/services/diff/warm-pull-diff";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { workRepo, type WorkRepo } from "../diff-fixtures";
 

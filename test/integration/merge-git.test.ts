@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MergeError, casDeleteRef, casUpdateRef, checkMerge, mergeTree } from "@/server/git/merge";
+import { MergeError, checkMerge, mergeTree } from "@/server/git/merge";
+import { casDeleteRef, casUpdateRef } from "@/server/git/update-ref";
 import { aheadBehind, commitTree, listRangeCommits, mergeBase, MAX_RANGE_COMMITS, type Identity } from "@/server/git/commits";
 import { rebaseOnto } from "@/server/git/merge-rebase";
 import { getConflictDetails } from "@/server/git/merge-conflicts";

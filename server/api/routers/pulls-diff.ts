@@ -2,7 +2,9 @@
 import { z } from "zod";
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId } from "./pull-locator";
-import { diffFilterInput, pullCommits, pullDiff } from "@/server/services/diff";
+import { diffFilterInput } from "@/server/services/diff/filter";
+import { pullDiff } from "@/server/services/diff/get-pull-diff";
+import { pullCommits } from "@/server/services/diff/list-pull-commits";
 
 export const pullsDiffRouter = router({
   /**

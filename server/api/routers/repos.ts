@@ -19,7 +19,10 @@ import { forkInfo, forkInput, forkNetwork, forkRepository } from "@/server/servi
 import * as git from "@/server/git/repository";
 import { AppError } from "@/server/errors";
 import { listPaths, listTags } from "@/server/git/listing";
-import { commitCount, commitWithDiff, compare, compareAcross, diffFilterInput } from "@/server/services/diff";
+import { commitCount } from "@/server/services/diff/count-commits";
+import { compare, compareAcross } from "@/server/services/diff/compare-refs";
+import { diffFilterInput } from "@/server/services/diff/filter";
+import { commitWithDiff } from "@/server/services/diff/get-commit-diff";
 
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();

@@ -18,42 +18,23 @@ import { stat } from "node:fs/promises";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { getDb } from "@/server/db";
 import { AppError, httpStatusOf } from "@/server/errors";
-import { hasScope } from "@/server/auth/scopes";
-import { resolveActor, type Actor } from "@/server/auth/actor";
-import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
+import type { Actor } from "@/server/auth/actor";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { recordBranchUpdates } from "@/server/services/repos/update-branch";
-import { repoNameProblem, usernameProblem } from "@/lib/names";
 import { clientAddress } from "@/server/http/client-address";
 import { GIT_SERVICES as SERVICES, spawnPackService, type GitService } from "@/server/git/pack-service";
 import { clearStaleGitLeftovers } from "@/server/git/stale-locks";
 import { CommandSniffer, effectiveUpdates } from "@/server/git/push-commands";
 import { FLUSH_PKT, pktLine, protocolVersion } from "@/server/git/pkt-line";
+import { authorizeGitRequest } from "./authorize";
 import { gitHttpLimits } from "./http-limits";
+import { NO_CACHE, text } from "./plain-text";
 import { acquireGitSlot, gitClientKey, stopGit, trackGitProcess } from "./process-gate";
 import { receivePackHook } from "./push-hook";
 import { BodyTooLarge, ByteLimit, ClientGone, isPipeClosed, isZlibError, RequestBody, UploadStalled } from "./request-body";
 
 /** Git-Protocol header values passed on to git as GIT_PROTOCOL (e.g. "version=2"). */
 const SAFE_GIT_PROTOCOL = /^[A-Za-z0-9=:._-]{1,256}$/;
-
-const NO_CACHE = {
-  "cache-control": "no-cache, max-age=0, must-revalidate",
-  pragma: "no-cache",
-  expires: "Fri, 01 Jan 1980 00:00:00 GMT",
-};
-
-/** A plain-text response; git prints text/plain error bodies to the user as "remote: …". */
-function text(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(message.endsWith("\n") ? message : message + "\n", {
-    status,
-    headers: { "content-type": "text/plain; charset=utf-8", ...NO_CACHE, ...headers },
-  });
-}
-
-/** 401 with the Basic challenge that makes git ask for (or send) credentials. */
-function challenge(message: string): Response {
-  return text(401, message, { "www-authenticate": 'Basic realm="svc", charset="UTF-8"' });
-}
 
 type Route = { kind: "advertise"; service: GitService } | { kind: "rpc"; service: GitService } | { kind: "error"; response: Response };
 
@@ -80,60 +61,6 @@ function route(method: string, rest: string, url: URL): Route {
     return { kind: "rpc", service: path as GitService };
   }
   return { kind: "error", response: text(404, "not found: svc serves only info/refs, git-upload-pack and git-receive-pack (smart HTTP)") };
-}
-
-/**
- * Resolves the caller and checks access (authorizeRepo is the gate), mapping refusals to the
- * answers git understands: anonymous and refused, or the repo is private/unknown → 401 with a
- * Basic challenge; bad/expired/revoked credentials → 401; authenticated but the repository is
- * unreadable or absent → 404; readable but the token lacks repo:write or the user lacks write
- * permission → 403 naming what is missing.
- */
-async function authorize(
-  req: Request,
-  owner: string,
-  name: string,
-  service: GitService,
-): Promise<{ repo: AuthorizedRepo; actor: Actor | null } | Response> {
-  let actor: Actor | null;
-  try {
-    actor = await resolveActor(req);
-  } catch (e) {
-    if (e instanceof AppError && e.code === "UNAUTHORIZED") return challenge(`authentication failed: ${e.message}`);
-    if (e instanceof AppError) return text(httpStatusOf(e.code), e.message);
-    throw e;
-  }
-  const level = service === "git-receive-pack" ? "write" : "read";
-  const validName = !usernameProblem(owner) && !repoNameProblem(name);
-  const db = await getDb();
-  if (!actor) {
-    if (!validName) return challenge("authentication required");
-    try {
-      return { repo: await authorizeRepo(db, null, { owner, name }, level), actor };
-    } catch (e) {
-      if (e instanceof AppError && (e.code === "NOT_FOUND" || e.code === "UNAUTHORIZED")) {
-        return challenge(
-          level === "write" ? "authentication required to push: use a personal access token as the password" : "authentication required",
-        );
-      }
-      throw e;
-    }
-  }
-  if (!validName) return text(404, `repository ${owner}/${name} not found`);
-  let repo: AuthorizedRepo;
-  try {
-    // Read first: an unreadable or unknown repository is 404 whatever the token's scopes.
-    repo = await authorizeRepo(db, actor, { owner, name }, "read");
-  } catch (e) {
-    if (e instanceof AppError && e.code !== "UNAUTHORIZED") return text(httpStatusOf(e.code), e.message);
-    throw e;
-  }
-  if (level === "write") {
-    if (!hasScope(actor.scopes, "repo:write")) return text(403, `push refused: this token lacks the "repo:write" scope`);
-    if (!atLeast(repo.permission, "write"))
-      return text(403, `push refused: you need write permission on ${repo.owner}/${repo.name} (you have ${repo.permission})`);
-  }
-  return { repo, actor };
 }
 
 /** The answer to a request whose body svc stopped reading before git answered. */
@@ -391,7 +318,7 @@ export async function handleGitHttp(req: Request, owner: string, repoWithoutDotG
     const url = new URL(req.url);
     const r = route(req.method.toUpperCase(), rest, url);
     if (r.kind === "error") return r.response;
-    const auth = await authorize(req, owner, repoWithoutDotGit, r.service);
+    const auth = await authorizeGitRequest(req, owner, repoWithoutDotGit, r.service);
     if (auth instanceof Response) return auth;
     return await runService({ req, repo: auth.repo, actor: auth.actor, service: r.service, advertise: r.kind === "advertise" });
   } catch (e) {

@@ -22,7 +22,7 @@ import {
 } from "@/server/ai/local/pr-description";
 import type { ChangeCategory } from "@/server/ai/local/conventional";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { compare, compareAcross, type Comparison } from "@/server/services/diff";
+import { compare, compareAcross, type Comparison } from "@/server/services/diff/compare-refs";
 import { prDescriptionModelSchema, type PRDescriptionInput } from "./writing-schemas";
 
 /** Most commits read (oldest first); the summary still counts them all. */

@@ -19,7 +19,7 @@ import type { Db } from "@/server/db";
 import { inTransaction } from "@/server/db/transaction";
 import { repoGitDir } from "@/server/git/paths";
 import { resolveCommit } from "@/server/git/repository";
-import { casRef, fetchCommit, pullHeadRef, readRef } from "@/server/git/pull-refs";
+import { fetchCommit, movePullHead, pullHeadRef, readRef } from "@/server/git/pull-refs";
 import { countCommits, isAncestor } from "@/server/git/commits";
 import type { RefUpdate } from "@/server/git/push-commands";
 import { ZERO_SHA } from "@/lib/sha";
@@ -141,7 +141,7 @@ async function moveHead(
   const commits = await countCommits(targetGitDir, newSha, pr.headSha).catch(() => 0); // commits new to the head
   const ref = pullHeadRef(pr.number);
   const current = await readRef(targetGitDir, ref);
-  if (!(await casRef(targetGitDir, ref, newSha, current))) return false;
+  if (!(await movePullHead(targetGitDir, pr.number, newSha, current))) return false;
   return inTransaction(db, async (tx) => {
     const r = await tx.pullRequest.updateMany({ where: { id: pr.id, headSha: pr.headSha, state: "open" }, data: { headSha: newSha } });
     if (r.count === 0) return false;

@@ -24,7 +24,7 @@ import { requireActor } from "@/server/services/issues/core";
 import { inTransaction } from "@/server/db/transaction";
 import { branchNameProblem } from "@/server/git/refs";
 import { resolveCommit } from "@/server/git/repository";
-import { casRef, fetchCommit, pullHeadRef, readRef } from "@/server/git/pull-refs";
+import { deletePullHead, fetchCommit, movePullHead, pullHeadRef, readRef } from "@/server/git/pull-refs";
 import { hasCommit } from "@/server/git/commits";
 import { createPullInput, type CreatePullInput } from "./schemas";
 import { recordPullEvent } from "./events";
@@ -79,7 +79,7 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
     throw new AppError("BAD_REQUEST", `baseSha ${input.baseSha} is not a commit of ${repo.owner}/${repo.name}`);
   if (source.id !== repo.id) await fetchCommit(repo.gitDir, source.gitDir, input.headSha);
 
-  let written: { ref: string; sha: string } | null = null;
+  let written: { number: number; sha: string } | null = null;
   let aiRun: string | null = null;
   try {
     const view = await inTransaction(db, async (tx) => {
@@ -132,8 +132,8 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
       // attempt with this number is replaced by compare-and-swap from whatever it holds.
       const ref = pullHeadRef(number);
       const old = await readRef(repo.gitDir, ref);
-      if (!(await casRef(repo.gitDir, ref, input.headSha, old))) throw new AppError("CONFLICT", `${ref} changed meanwhile; retry`);
-      written = { ref, sha: input.headSha };
+      if (!(await movePullHead(repo.gitDir, number, input.headSha, old))) throw new AppError("CONFLICT", `${ref} changed meanwhile; retry`);
+      written = { number, sha: input.headSha };
       if (!(input.isDraft ?? false))
         aiRun = await createAiReviewRun(tx, { id: created.id, headSha: input.headSha }, "opened", actor.user.id);
       return pullViewById(tx, created.id);
@@ -142,8 +142,8 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
     return view;
   } catch (e) {
     // nothing half-done: the row rolled back, so the ref goes too (if it still is ours)
-    const w = written as { ref: string; sha: string } | null;
-    if (w) await casRef(repo.gitDir, w.ref, null, w.sha).catch(() => false);
+    const w = written as { number: number; sha: string } | null;
+    if (w) await deletePullHead(repo.gitDir, w.number, w.sha).catch(() => false);
     throw e;
   }
 }

@@ -7,7 +7,7 @@
  */
 import { AppError } from "@/server/errors";
 import { diffThreeDot, type DiffFile, type DiffHunk } from "@/server/git/diff";
-import { pullBase } from "@/server/services/diff";
+import { pullBase } from "@/server/services/diff/pull-range";
 import type { PullRow, ReviewRepo } from "./review-context";
 import type { Side } from "./review-schemas";
 

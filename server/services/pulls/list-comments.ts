@@ -14,7 +14,7 @@ import { boolOf, isoOf } from "@/server/db/raw";
 import type { Actor } from "@/server/auth/actor";
 import { AppError } from "@/server/errors";
 import { Sql } from "@/server/services/issues/query";
-import { pullBase } from "@/server/services/diff";
+import { pullBase } from "@/server/services/diff/pull-range";
 import type { ReviewRepo } from "./review-context";
 import { threadFreshness, type ThreadPosition } from "./outdated";
 import { toCommentView, toThreadView, type CommentRecord, type PullThreadView } from "./comment-view";

@@ -130,7 +130,7 @@ async function changesOf(gitDir: string, from: string, to: string, paths: string
 
 /**
  * Freshness of each thread position (same order) against head `headSha`; `base` is the commit
- * the pull request's diff starts from (services/diff `pullBase`). Git runs once per distinct
+ * the pull request's diff starts from (services/diff/pull-range.ts `pullBase`). Git runs once per distinct
  * (from, to) pair; errors only mark threads outdated.
  */
 export async function threadFreshness(gitDir: string, base: string, headSha: string, threads: ThreadPosition[]): Promise<Freshness[]> {

@@ -8,7 +8,7 @@ import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import { requireActor } from "@/server/services/issues/core";
-import { pullBase } from "@/server/services/diff";
+import { pullBase } from "@/server/services/diff/pull-range";
 import { isAncestor, mergeBase } from "@/server/git/commits";
 import { resolveCommit } from "@/server/git/repository";
 import { loadPull } from "./locate";
@@ -45,7 +45,7 @@ export async function assertCommitOfPull(repo: ReviewRepo, pr: PullRow, commitSh
   const refuse = (why: string) =>
     new AppError("BAD_REQUEST", `commit ${commitSha.slice(0, 10)} is not a commit of pull request #${pr.number}: ${why}`);
   if (commitSha === pr.headSha) {
-    // not NOT_FOUND: that answer means "no such pull request or no access" (as services/diff pullRange)
+    // not NOT_FOUND: that answer means "no such pull request or no access" (as services/diff/pull-range.ts `onPullRange`)
     if (!(await resolveCommit(repo.gitDir, commitSha)))
       throw new AppError("CONFLICT", `head commit ${commitSha.slice(0, 10)} of pull request #${pr.number} is missing from the repository`);
     return;

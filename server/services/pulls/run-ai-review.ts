@@ -23,7 +23,7 @@ import { reviewWithModel } from "@/server/ai/review-model";
 import { diffThreeDot, type DiffFile } from "@/server/git/diff";
 import { objectInfo } from "@/server/git/objects";
 import { repoGitDir } from "@/server/git/paths";
-import { pullBase } from "@/server/services/diff";
+import { pullBase } from "@/server/services/diff/pull-range";
 import { inTransaction } from "@/server/db/transaction";
 import { aiBotUserId } from "./ai-bot";
 import { hunkText, lineIndex } from "./diff-anchor";

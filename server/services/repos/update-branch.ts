@@ -13,7 +13,7 @@
  * one place each: a refusal in `checkBranchUpdates`, a reaction in `recordBranchUpdates`, and it
  * applies to pushes and to svc's commits alike.
  *
- * Not here: svc's bookkeeping refs `refs/pull/<n>/head` (server/git/pull-refs.ts `casRef`, moved
+ * Not here: svc's bookkeeping refs `refs/pull/<n>/head` (server/git/pull-refs.ts `movePullHead`, moved
  * by pulls/create-pull-request.ts and pulls/after-push.ts). They are not branches: no user moves
  * them, no rule applies to them, and moving one is not a push; `checkBranchUpdates` refuses them.
  * HEAD (the default branch, git/repository.ts `setHead`) is a symbolic ref, not a branch move.
@@ -22,7 +22,7 @@ import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { inTransaction, type Tx } from "@/server/db/transaction";
 import { AppError } from "@/server/errors";
-import { casDeleteRef, casUpdateRef } from "@/server/git/merge";
+import { casDeleteRef, casUpdateRef } from "@/server/git/update-ref";
 import type { RefUpdate } from "@/server/git/push-commands";
 import { pushRefProblem } from "@/server/git/refs";
 import { listBranches, setHead } from "@/server/git/repository";

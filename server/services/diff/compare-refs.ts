@@ -1,0 +1,114 @@
+/**
+ * Comparing two refs (repos.compare; docs/pulls.md "Diff", "Forks"): ahead/behind counts, the
+ * commits on the head since the merge base and the three-dot diff, in one repository or across
+ * its fork network. Refs are resolved to commit ids (user text reaches git only on
+ * `resolveCommits`' stdin, after `userArg`) and the ids handed to server/git/diff.ts.
+ */
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
+import { forkRelation } from "@/server/services/repos/fork";
+import { objectsDir } from "@/server/git/forks";
+import * as git from "@/server/git/repository";
+import { diffThreeDot, type Diff } from "@/server/git/diff";
+import type { RangeCommit } from "@/server/git/commits";
+import { rangeSummary } from "@/server/git/range-summary";
+import { diffOptions, type DiffFilter } from "./filter";
+
+export interface Comparison {
+  baseSha: string;
+  headSha: string;
+  mergeBaseSha: string;
+  /** Commits on head not on base / on base not on head. */
+  aheadBy: number;
+  behindBy: number;
+  /** mergeBase..head, oldest first, at most 250 (`totalCommits` counts them all). */
+  commits: RangeCommit[];
+  totalCommits: number;
+  /** Three-dot diff: mergeBase → head. */
+  diff: Diff;
+}
+
+/** Where a compare across repositories runs: the head's repository, the git directory, and object folders to read as well. */
+interface CompareAcross {
+  repo: AuthorizedRepo;
+  gitDir: string;
+  borrow?: string[];
+}
+
+/**
+ * `base...head` as GitHub's compare shows it (repos.compare): ahead/behind counts, the commits
+ * on head since the merge base, and the three-dot diff. Errors: NOT_FOUND for an unknown ref;
+ * BAD_REQUEST when the histories are unrelated.
+ */
+export async function compare(
+  repo: AuthorizedRepo,
+  base: string,
+  head: string,
+  filter: DiffFilter = {},
+  across?: CompareAcross,
+): Promise<Comparison> {
+  // across a fork (compareAcross): the head resolves in its own repository, and the git work runs
+  // in `across.gitDir`, which reaches both commits (its own objects, its alternates, `borrow`)
+  const [baseId, headId] = across
+    ? await Promise.all([git.resolveCommits(repo.gitDir, [base]), git.resolveCommits(across.repo.gitDir, [head])]).then(([b, h]) => [
+        b[0],
+        h[0],
+      ])
+    : await git.resolveCommits(repo.gitDir, [base, head]);
+  if (!baseId) throw new AppError("NOT_FOUND", `base "${base}" not found`);
+  if (!headId) throw new AppError("NOT_FOUND", `head "${head}" not found`);
+  const gitDir = across?.gitDir ?? repo.gitDir;
+  const borrow = across?.borrow;
+  // the diff runs beside the summary (merge base, counts, commits), which is cached per pair:
+  // a `paths` page of the same comparison costs the ref lookup and its own files' diff
+  const [diff, summary] = await Promise.all([
+    diffThreeDot(gitDir, baseId, headId, { ...diffOptions(filter), borrow }),
+    rangeSummary(gitDir, baseId, headId, borrow),
+  ]);
+  const { mergeBaseSha, ...rest } = diff;
+  return {
+    baseSha: baseId,
+    headSha: headId,
+    mergeBaseSha,
+    aheadBy: summary.aheadBy,
+    behindBy: summary.behindBy,
+    commits: summary.commits,
+    totalCommits: summary.totalCommits,
+    diff: rest,
+  };
+}
+
+/**
+ * Compare across a fork network (the compare page picks base and head branches, and a fork; GitHub
+ * compares any two repositories of a network): `base` in `baseRepo`, `head` in `headRepo`, which
+ * must be its fork, its parent, or a sibling fork (a fork of the same parent) — the network
+ * `pulls.create` accepts. Nothing is fetched or written (docs/pulls.md "Forks"):
+ *   - head is base's fork: the work runs in the fork, which reaches its parent's objects through
+ *     alternates; base is head's fork: in base, likewise;
+ *   - siblings share only their parent's objects, so the work runs in the base repository with
+ *     the head's object folder added for that one git process (GIT_ALTERNATE_OBJECT_DIRECTORIES,
+ *     read-only; the head's own alternates lead to the parent).
+ * Errors: BAD_REQUEST for repositories outside the network (unrelated, or a fork detached from
+ * its deleted parent).
+ */
+export async function compareAcross(
+  db: Db,
+  baseRepo: AuthorizedRepo,
+  base: string,
+  headRepo: AuthorizedRepo,
+  head: string,
+  filter: DiffFilter = {},
+): Promise<Comparison> {
+  const relation = await forkRelation(db, headRepo.id, baseRepo.id);
+  if (relation === "same") return compare(baseRepo, base, head, filter);
+  if (relation === null) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `${headRepo.owner}/${headRepo.name} is not in the fork network of ${baseRepo.owner}/${baseRepo.name}: compare with its fork, its parent or a fork of its parent`,
+    );
+  }
+  if (relation === "fork") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: headRepo.gitDir });
+  if (relation === "parent") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: baseRepo.gitDir });
+  return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: baseRepo.gitDir, borrow: [objectsDir(headRepo.gitDir)] });
+}
