@@ -15,6 +15,8 @@ import { getConfig } from "@/server/config";
 import { runGit, gitText } from "./exec";
 import { SHA_RE, ZERO_SHA } from "@/lib/sha";
 import { commitTree, type Identity } from "./commits";
+import { verifyPath } from "./verify-path";
+import { AppError } from "@/server/errors";
 
 /** Largest file read or written here (bytes): suggestions edit source files, not assets. */
 export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
@@ -97,9 +99,17 @@ export async function entriesAlong(gitDir: string, commit: string, filePath: str
  * file/folder clashes first (`entriesAlong`): git's index silently replaces a file by a folder.
  * The blobs are written as given (`hash-object
  * --no-filters`: no end-of-line or attribute conversion). A temporary index under
- * DATA_DIR/tmp/edit is used and always removed.
+ * DATA_DIR/tmp/edit is used and always removed. Every path must pass `verifyPath` (git's
+ * verify_path with protectHFS and protectNTFS, verify-path.ts): git on Linux would store
+ * ".g\u200cit/hooks/x", which a clone on macOS reads as ".git/hooks/x"; checked here so that no
+ * writer (agent approvals, review suggestions, conflict resolutions) can skip it.
+ * Errors: BAD_REQUEST naming the first path refused and why, before anything is written.
  */
 export async function writeTreeWithChanges(gitDir: string, base: string, changes: FileChange[]): Promise<string> {
+  for (const change of changes) {
+    const problem = verifyPath(change.path);
+    if (problem) throw new AppError("BAD_REQUEST", `path "${change.path}" ${problem}`);
+  }
   const dir = path.join(getConfig().dataDir, "tmp", "edit");
   mkdirSync(dir, { recursive: true });
   const indexFile = path.join(dir, `${randomUUID()}.index`);

@@ -243,6 +243,29 @@ describe("agent: proposing and approving changes", () => {
     expect(Object.keys(FILES)).toContain("README.md");
   });
 
+  it("refuses spellings of .git that macOS or Windows read as .git, when proposed and when approved", async () => {
+    const w = await agentWorld();
+    const sessionId = w.session.id;
+    const hfs = ".g\u200cit/hooks/pre-commit";
+    for (const path of [hfs, "\ufeff.git/config", ".git::$INDEX_ALLOCATION/x", "git~1. /config"]) {
+      expect({ path, code: await codeOf(w.as.writer.agent.proposeChange({ sessionId, type: "create", path, content: "x" })) }).toEqual({
+        path,
+        code: "BAD_REQUEST",
+      });
+    }
+    expect(await messageOf(w.as.writer.agent.proposeChange({ sessionId, type: "create", path: hfs, content: "x" }))).toContain(".git");
+    // a change stored before the rule (or written to the table directly) is refused at approval and nothing is committed
+    const row = await w.db.proposedChange.create({
+      data: { sessionId, seq: 0, type: "create", path: hfs, content: "#!/bin/sh\nexit 0\n", diff: "" },
+    });
+    const r = await w.as.writer.agent.approveChange({ changeId: row.id });
+    expect(r.success).toBe(false);
+    expect(r.message).toContain(".git");
+    expect(r.commitSha).toBeUndefined();
+    expect(await readRef(w.gitDir, `refs/heads/${w.session.branch}`)).toBeNull();
+    expect((await w.db.proposedChange.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("pending");
+  });
+
   it("approving needs write permission and a repo:write token; others cannot see the change", async () => {
     const w = await agentWorld();
     const change = await w.as.writer.agent.proposeChange({ sessionId: w.session.id, type: "create", path: "t.txt", content: "t\n" });

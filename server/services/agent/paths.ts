@@ -3,23 +3,22 @@
  * normalised ("./a//b" → "a/b", "a/../b" → "b") and refused (BAD_REQUEST, saying why) when it:
  *   - is empty or names the top of the repository;
  *   - is absolute ("/etc/passwd", "C:/x") or escapes the repository (".." above the top);
- *   - touches git's own folder: any segment ".git" in any letter case, also the forms Windows and
- *     macOS file systems read as ".git" (".git.", ".git ", "git~1"), as git's verify_path refuses;
- *   - is not a valid git path: a backslash (git on Windows reads it as a separator), a control
+ *   - is not a path git stores as a file with core.protectHFS and core.protectNTFS on, checked on
+ *     the normalised path by server/git/verify-path.ts `verifyPath`, the rule of every path svc
+ *     writes: it refuses ".git" in any letter case and the spellings macOS and Windows read as
+ *     ".git" (".g\u200cit" with an HFS+-ignored code point, ".git.", ".git ", "git~1",
+ *     ".git::$INDEX_ALLOCATION");
+ *   - is stricter than git here: a backslash (git on Windows reads it as a separator), a control
  *     character, a segment longer than 255 bytes, or more than 4096 bytes in all.
  * Pure; the same rule for the model's proposeChange tool and for edits drafted by hand.
  */
 import { AppError } from "@/server/errors";
+import { verifyPath } from "@/server/git/verify-path";
 
 export const MAX_PATH_BYTES = 4096;
 export const MAX_SEGMENT_BYTES = 255;
 
 const bad = (raw: string, why: string) => new AppError("BAD_REQUEST", `path "${raw.length > 200 ? `${raw.slice(0, 200)}…` : raw}" ${why}`);
-
-/** True for a segment a file system may read as git's own folder. */
-function isGitDir(segment: string): boolean {
-  return /^\.git[. ]*$/i.test(segment) || /^git~\d+$/i.test(segment);
-}
 
 /**
  * The normalised repository path for `raw` (segments joined by "/", no leading or trailing "/").
@@ -40,7 +39,6 @@ export function normaliseAgentPath(raw: string): string {
       out.pop();
       continue;
     }
-    if (isGitDir(segment)) throw bad(raw, "touches the .git folder, which is git's own");
     if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw bad(raw, `has a name longer than ${MAX_SEGMENT_BYTES} bytes`);
     out.push(segment);
   }
@@ -48,6 +46,8 @@ export function normaliseAgentPath(raw: string): string {
   if (raw.endsWith("/")) throw bad(raw, "ends with /: name a file, not a folder");
   const path = out.join("/");
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw bad(raw, `is longer than ${MAX_PATH_BYTES} bytes`);
+  const problem = verifyPath(path);
+  if (problem) throw bad(raw, problem);
   return path;
 }
 
