@@ -193,10 +193,10 @@ export const issuesRouter = router({
   // ---- activity ----
   getActivity: repoProcedure
     .input(num.extend({ limit: s.limitOf(50, 200) }))
-    .query(({ ctx, input }) => getActivity(ctx.db, ctx.repo, input.number, input.limit)),
+    .query(({ ctx, input }) => getActivity(ctx.db, ctx.actor, ctx.repo, input.number, input.limit)),
   getRepoActivity: repoProcedure
     .input(z.object({ limit: s.limitOf(50, 200) }))
-    .query(({ ctx, input }) => getRepoActivity(ctx.db, ctx.repo, input.limit)),
+    .query(({ ctx, input }) => getRepoActivity(ctx.db, ctx.actor, ctx.repo, input.limit)),
 
   // ---- templates ----
   listTemplates: repoProcedure.query(({ ctx }) => listTemplates(ctx.db, ctx.repo)),

@@ -28,7 +28,10 @@ export const forkInput = z.object({
 /**
  * repos.fork {repoId, name? (default the parent's name)} → the new repository (admin for its
  * owner, the caller). The repo:write scope (the access row, user tier) and read access to the
- * parent (authorized here: NOT_FOUND when the caller cannot read it). The fork keeps the parent's visibility, description and default branch.
+ * parent (authorized here: NOT_FOUND when the caller cannot read it). The fork keeps the parent's
+ * description and default branch; a fork of a private repository is always private (there is no
+ * visibility input, and repos.update refuses to make it public while the parent is private), a
+ * fork of a public one public.
  * Errors: BAD_REQUEST invalid name; CONFLICT when the caller already has a repository with that
  * name (also their own repository: fork it under another name).
  */

@@ -5,12 +5,16 @@ import { branchNameProblem } from "@/server/git/refs";
 import * as git from "@/server/git/repository";
 import { repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
-/** Updates description, visibility or default branch (admin). Errors: BAD_REQUEST for an unknown branch. */
+/**
+ * Updates description, visibility or default branch (admin). Errors: BAD_REQUEST for an unknown
+ * branch; FORBIDDEN when making public a fork whose parent is private (`refusePublishingPrivateParent`).
+ */
 export async function updateRepository(
   db: Db,
   repo: AuthorizedRepo,
   input: { description?: string | null; isPrivate?: boolean; defaultBranch?: string },
 ): Promise<AuthorizedRepo> {
+  if (input.isPrivate === false && repo.isPrivate) await refusePublishingPrivateParent(db, repo.id);
   if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
     const problem = branchNameProblem(input.defaultBranch);
     if (problem) throw new AppError("BAD_REQUEST", problem);
@@ -26,4 +30,21 @@ export async function updateRepository(
     select: repoSelect,
   });
   return toAuthorized(row, repo.permission);
+}
+
+/**
+ * A fork of a private repository stays private, as on GitHub: forking needs only read access,
+ * so a reader who could make their fork public would publish the parent's code (the fork shares
+ * its objects and copies its branches). The parent is looked up through `forkedFromId` now, so a
+ * parent made public since lets its forks follow. The message does not name the parent: the
+ * caller may no longer be able to read it. Throws FORBIDDEN.
+ */
+async function refusePublishingPrivateParent(db: Db, repoId: string): Promise<void> {
+  const row = await db.repository.findUnique({
+    where: { id: repoId },
+    select: { forkedFrom: { select: { isPrivate: true } } },
+  });
+  if (row?.forkedFrom?.isPrivate) {
+    throw new AppError("FORBIDDEN", "a fork of a private repository cannot be made public while its parent is private");
+  }
 }
