@@ -118,8 +118,8 @@ export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
 /**
- * Maps domain errors, resolves the actor once (refusing cross-site mutations made with the
- * session cookie: server/auth/csrf.ts), and checks the access table row exists.
+ * Maps domain errors, resolves the actor once (refusing cross-site mutations and subscriptions
+ * made with the session cookie: server/auth/csrf.ts), and checks the access table row exists.
  */
 const base = t.procedure.use(async ({ ctx, path, type, next }) => {
   const rule = ACCESS[path];
@@ -127,10 +127,13 @@ const base = t.procedure.use(async ({ ctx, path, type, next }) => {
   let actor: Actor | null;
   try {
     actor = ctx.actor !== undefined ? ctx.actor : await resolveActor({ headers: ctx.headers });
-    // an HTTP mutation made with the session cookie must come from svc's own pages
-    // (docs/security.md "Cross-site requests (CSRF)"); server components and the CLI hand in their
-    // actor and make no HTTP request
-    if (type === "mutation" && ctx.actor === undefined) assertSameOrigin(actor, "POST", ctx.headers, ctx.publicUrl);
+    // an HTTP mutation or subscription made with the session cookie must come from svc's own pages
+    // (docs/security.md "Cross-site requests (CSRF)"). A subscription is a GET (EventSource) but
+    // starts work (agent.chatStream runs model turns), so a foreign page's EventSource or <img>
+    // must not start it: it is checked as a POST is. Server components and the CLI hand in their
+    // actor and make no HTTP request.
+    if ((type === "mutation" || type === "subscription") && ctx.actor === undefined)
+      assertSameOrigin(actor, "POST", ctx.headers, ctx.publicUrl);
   } catch (e) {
     throw toTRPCError(e) ?? e;
   }

@@ -13,6 +13,12 @@
  * streams per user (or per address when anonymous) and MAX_STREAMS in the process (429 with
  * Retry-After beyond), and each stream ends after MAX_STREAM_MS (EventSource reconnects; the
  * page refetches on `ready`). A client that goes away unsubscribes at once (req.signal).
+ *
+ * Access is re-checked before each notice is delivered (`stillAuthorized`): the credential is
+ * resolved again and the repository authorized again, so a reader removed from the repository, a
+ * revoked token or a signed-out session gets no further notice and the stream ends (the reconnect
+ * then answers 404 or 401). Notices are rare (a comment, a push), so the check is made each time
+ * rather than cached: a cache would deliver notices for its lifetime after access is gone.
  */
 import { getDb } from "@/server/db";
 import { resolveActor } from "@/server/auth/actor";
@@ -60,7 +66,8 @@ export function pullEvents(req: Request, pullRequestId: string): Promise<Respons
     if ((open.get(who) ?? 0) >= MAX_STREAMS_PER_USER)
       throw new AppError("TOO_MANY_REQUESTS", `too many open event streams (at most ${MAX_STREAMS_PER_USER}); close some pages`, 30);
     if (total >= MAX_STREAMS) throw new AppError("TOO_MANY_REQUESTS", "the server has too many open event streams; try again shortly", 30);
-    return new Response(stream(req, who, pullRequestId), {
+    const stillAuthorized = () => authorizedAgain(req, actor?.user.id ?? null, repoId);
+    return new Response(stream(req, who, pullRequestId, stillAuthorized), {
       headers: {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-cache, no-transform",
@@ -70,7 +77,24 @@ export function pullEvents(req: Request, pullRequestId: string): Promise<Respons
   }, req);
 }
 
-function stream(req: Request, who: string, pullRequestId: string): ReadableStream<Uint8Array> {
+/**
+ * Whether the request's credential still reads the repository as the same user (`userId`, null
+ * when it was anonymous). False when the token is revoked or expired, the session signed out
+ * (a signed-in stream does not continue as anonymous), read permission is gone, or the check
+ * fails at all (the stream ends; EventSource reconnects and is authorized afresh).
+ */
+async function authorizedAgain(req: Request, userId: string | null, repoId: string): Promise<boolean> {
+  try {
+    const actor = await resolveActor(req);
+    if ((actor?.user.id ?? null) !== userId) return false;
+    await authorizeRepo(await getDb(), actor, { repoId }, "read");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stream(req: Request, who: string, pullRequestId: string, stillAuthorized: () => Promise<boolean>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   return new ReadableStream<Uint8Array>({
@@ -86,8 +110,14 @@ function stream(req: Request, who: string, pullRequestId: string): ReadableStrea
           cleanup();
         }
       };
+      // notices are delivered in order, each after its access check (one chain per stream)
+      let delivering: Promise<void> = Promise.resolve();
       const unsubscribe = subscribe(pullChannel(pullRequestId), (event: LiveEvent) => {
-        send(`event: update\ndata: ${JSON.stringify(event)}\n\n`);
+        delivering = delivering.then(async () => {
+          if (closed) return;
+          if (!(await stillAuthorized())) return cleanup();
+          send(`event: update\ndata: ${JSON.stringify(event)}\n\n`);
+        });
       });
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
       const expiry = setTimeout(() => cleanup(), MAX_STREAM_MS);

@@ -13,6 +13,9 @@ import { logServerError, requestIdOf, runWithRequestId, withRequestId } from "@/
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
 import { AppError } from "@/server/errors";
+import { resolveActor } from "@/server/auth/actor";
+import { assertSameOrigin } from "@/server/auth/csrf";
+import { getConfig } from "@/server/config";
 import { PayloadTooLargeError, withBodyLimit } from "./body-limit";
 
 /** The most procedures one batched request may call; the browser client batches at most this many. */
@@ -23,6 +26,33 @@ function payloadTooLarge(e: PayloadTooLargeError, path: string): Response {
   const error = new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: e.message, cause: e });
   const shape = getErrorShape({ config: appRouter._def._config, error, type: "unknown", path, input: undefined, ctx: undefined });
   return new Response(JSON.stringify({ error: shape }), { status: 413, headers: { "content-type": "application/json" } });
+}
+
+/** 403 as tRPC answers a request-level error (the shape of payloadTooLarge's). */
+function forbidden(e: AppError, path: string): Response {
+  const error = new TRPCError({ code: "FORBIDDEN", message: e.message, cause: e });
+  const shape = getErrorShape({ config: appRouter._def._config, error, type: "subscription", path, input: undefined, ctx: undefined });
+  return new Response(JSON.stringify({ error: shape }), { status: 403, headers: { "content-type": "application/json" } });
+}
+
+// at run time `procedures` is flat, keyed by the dotted path (its type is the nested router)
+const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>;
+
+/**
+ * The cross-site check of a subscription made with the session cookie, as a plain 403 before tRPC
+ * runs. tRPC answers a subscription's errors inside a 200 event stream, which a foreign page's
+ * EventSource or <img> does not care about; the base middleware (server/api/trpc.ts) refuses the
+ * same request too, this only makes the refusal an HTTP status. Null when the request may go on.
+ */
+async function refuseCrossSiteSubscription(req: Request, paths: string): Promise<Response | null> {
+  if (req.method !== "GET" || !paths.split(",").some((p) => procedures[p]?._def.type === "subscription")) return null;
+  try {
+    assertSameOrigin(await resolveActor(req), "POST", req.headers, getConfig().publicUrl);
+    return null;
+  } catch (e) {
+    if (e instanceof AppError && e.code === "FORBIDDEN") return forbidden(e, paths);
+    return null; // a bad credential or a busy database: tRPC answers it as for any procedure
+  }
 }
 
 export async function handleTrpc(original: Request): Promise<Response> {
@@ -39,6 +69,8 @@ export async function handleTrpc(original: Request): Promise<Response> {
   // context and the x-request-id header; every 5xx is logged under it (the client only sees
   // "internal error (request <id>)", server/api/trpc.ts).
   const requestId = requestIdOf(original);
+  const refused = await refuseCrossSiteSubscription(original, pathname.slice(endpoint.length + 1));
+  if (refused) return withRequestId(refused, requestId);
   const res = await runWithRequestId(requestId, () =>
     fetchRequestHandler({
       endpoint,

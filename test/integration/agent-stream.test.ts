@@ -12,7 +12,7 @@ import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import type { AppRouter } from "@/server/api/root";
 import { closeRateLimits, consume } from "@/server/rate-limit";
 import type { AgentStreamEvent } from "@/server/services/agent/events";
-import { makeToken, startServer } from "../helpers";
+import { makeToken, serviceToken, startServer } from "../helpers";
 import { serveModelFrom, startFakeOpenAI, type FakeOpenAI } from "../fixtures/fake-openai";
 import { FetchEventSource, SseParser } from "../fixtures/sse";
 import { agentWorld, type AgentWorld } from "./agent-fixtures";
@@ -238,6 +238,43 @@ describe("agent.chatStream through httpSubscriptionLink", () => {
     expect(stopped.content).toContain("part0");
     expect(stopped.content).not.toContain("part59");
     await until(async () => fake.cancelled > cancelled, "the fake to see the request cancelled");
+  });
+
+  it("a GET made with the session cookie must be same-origin: a foreign Origin or Sec-Fetch-Site is 403 and runs no turn", async () => {
+    const cookie = `next-auth.session-token=${await serviceToken(w.writer)}`;
+    const get = (message: string, headers: Record<string, string>) =>
+      fetch(`${server.url}/api/trpc/agent.chatStream?input=${encodeURIComponent(JSON.stringify({ sessionId: w.session.id, message }))}`, {
+        headers: { accept: "text/event-stream", cookie, ...headers },
+      });
+    const stored = async () => (await w.as.writer.agent.getMessages({ sessionId: w.session.id, limit: 100 })).map((m) => m.content);
+    const before = await stored();
+    // a foreign page's EventSource (withCredentials) sends its Origin; an <img> or a link sends Sec-Fetch-Site
+    for (const [message, headers] of [
+      ["from evil eventsource", { origin: "http://evil.example", "sec-fetch-site": "cross-site" }],
+      ["from a sibling port", { origin: server.url.replace(/:\d+$/, ":1"), "sec-fetch-site": "same-site" }],
+      ["from an img", { "sec-fetch-site": "cross-site" }],
+      ["from nowhere", {}],
+    ] as const) {
+      const r = await get(message, headers);
+      expect([message, r.status]).toEqual([message, 403]);
+      expect(await r.text()).toContain("cross-site request refused");
+    }
+    await sleep(200);
+    expect(await stored()).toEqual(before);
+    // svc's own page: a same-origin EventSource sends Sec-Fetch-Site: same-origin (no Origin on a GET)
+    fake.reply({ content: "same-origin answer" });
+    const ok = await get("from svc's page", { "sec-fetch-site": "same-origin" });
+    expect([ok.status, ok.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    const reader = ok.body!.getReader();
+    let text = "";
+    while (!text.includes("same-origin answer")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    expect(text).toContain("same-origin answer");
+    expect(await stored()).toEqual(expect.arrayContaining(["from svc's page"]));
   });
 
   it("fails the subscription before storing anything for another user's session", async () => {

@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeBus, listenerCount, publish, pullChannel, subscribe, subscribed } from "@/server/events/bus";
 import { MAX_STREAMS_PER_USER, openStreamCount } from "@/server/http/pull-events";
-import { makeToken } from "../helpers";
+import { makeToken, makeUser, serviceToken } from "../helpers";
+import { revokeAllSessions } from "@/server/services/users/sessions";
+import { revokeToken } from "@/server/services/tokens/manage-tokens";
 import { getDb } from "@/server/db";
 import { inTransaction } from "@/server/db/transaction";
 import { recordPullEvent } from "@/server/services/pulls/events";
@@ -20,11 +22,18 @@ let prId: string;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An open event stream: `next(type)` waits (up to 5 s) for the next event of that type. */
-async function open(token: string | null, id = prId) {
+/**
+ * An open event stream: `next(type)` waits (up to 5 s) for the next event of that type. `token`
+ * is sent as Bearer, or as the session cookie when given as {cookie}.
+ */
+async function open(token: string | { cookie: string } | null, id = prId) {
   const controller = new AbortController();
   const res = await fetch(`${server.url}/api/pulls/${id}/events`, {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: !token
+      ? {}
+      : typeof token === "string"
+        ? { authorization: `Bearer ${token}` }
+        : { cookie: `next-auth.session-token=${token.cookie}` },
     signal: controller.signal,
   });
   const events: { type: string; data: Record<string, unknown> }[] = [];
@@ -54,6 +63,8 @@ async function open(token: string | null, id = prId) {
   return {
     res,
     events,
+    /** Resolves when the server ends the stream (or close() aborted it). */
+    ended: reading,
     async next(type: string) {
       for (let i = 0; i < 250; i++) {
         const k = events.findIndex((e) => e.type === type);
@@ -171,6 +182,37 @@ describe("GET /api/pulls/<id>/events", () => {
       expect(s.res.status).toBe(404);
     }
     expect(openStreamCount()).toBe(0);
+  });
+
+  it("re-checks access on each notice: a removed collaborator's, a revoked token's or a signed-out session's stream ends without it", async () => {
+    const db = await getDb();
+    const [removed, revoked, signedOut] = await Promise.all([makeUser("rem"), makeUser("rev"), makeUser("out")]);
+    for (const u of [removed, revoked, signedOut])
+      await owner.as.repos.addCollaborator({ repoId: repo.id, username: u.username, role: "read" });
+    const revokedToken = await makeToken(revoked, ["repo:read"]);
+    const gone = await Promise.all([
+      open(await makeToken(removed, ["repo:read"])),
+      open(revokedToken),
+      open({ cookie: await serviceToken(signedOut) }),
+    ]);
+    const ownerPage = await open(owner.token);
+    for (const page of [ownerPage, ...gone]) await page.next("ready");
+    const before = openStreamCount();
+
+    await owner.as.repos.removeCollaborator({ repoId: repo.id, username: removed.username });
+    await revokeToken(db, revoked.id, revokedToken.slice(0, 12));
+    await revokeAllSessions(db, signedOut.id);
+    await writer.as.pulls.addComment({ prId, body: "not for former readers" });
+    await ownerPage.next("comment");
+    // the three streams end (the server closes them), and none got the notice
+    await Promise.race([Promise.all(gone.map((p) => p.ended)), sleep(5_000).then(() => expect.fail("streams stayed open"))]);
+    for (const page of gone) expect(page.events).toEqual([]);
+    await until(() => openStreamCount() === before - 3);
+
+    // the remaining reader still gets later notices
+    await writer.as.pulls.addComment({ prId, body: "still for the owner" });
+    await ownerPage.next("comment");
+    await ownerPage.close();
   });
 
   it("closes cleanly: 100 connect/disconnect cycles leave no listener and no open stream", async () => {
