@@ -16,6 +16,8 @@ export interface AddedLine {
   path: string;
   line: number;
   text: string;
+  /** The id of `path`'s new blob, when git printed full index lines (`scanDiffLines`); absent otherwise. */
+  blob?: string;
 }
 
 export interface AddedLinesOptions {
@@ -48,6 +50,61 @@ export async function peelToCommits(gitDir: string, shas: string[], env: Record<
     env,
   );
   return [...new Set(infos.filter((o) => o?.type === "commit").map((o) => o!.id))];
+}
+
+/**
+ * Which of `ids` (blob ids) some ref of `gitDir` reaches outside commit `base`'s history:
+ * `git rev-list --objects --all --not <base>` (without `base`: every ref's history), streamed
+ * and stopped as soon as every id was seen. Answers whether content svc is about to commit is
+ * already on a ref (pushed earlier, so scanned or allowed then). Errors: plain Error when git fails.
+ */
+export function reachableBlobs(gitDir: string, ids: Set<string>, base: string | null): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (ids.size === 0) return Promise.resolve(found);
+  if (base !== null && !SHA_RE.test(base)) return Promise.reject(new Error("reachableBlobs: an object id expected"));
+  const child = spawnGit(["rev-list", "--objects", "--no-object-names", "--all", ...(base ? ["--not", base] : [])], {
+    gitDir,
+    timeoutMs: 0,
+  });
+  child.stdin.end();
+  return new Promise((resolve, reject) => {
+    let rest = "";
+    let stderr = "";
+    let done = false;
+    const timer = setTimeout(() => {
+      done = true;
+      child.kill("SIGKILL");
+      reject(new Error("git rev-list --objects timed out"));
+    }, 5 * 60_000);
+    child.stderr.on("data", (c: Buffer) => {
+      if (stderr.length < 8192) stderr += c.toString("utf8");
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (done) return;
+      const lines = (rest + chunk.toString("latin1")).split("\n");
+      rest = lines.pop() ?? "";
+      for (const l of lines) if (ids.has(l)) found.add(l);
+      if (found.size === ids.size) {
+        done = true;
+        clearTimeout(timer);
+        child.kill("SIGKILL");
+        resolve(found);
+      }
+    });
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      if (!done) reject(e);
+      done = true;
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (done) return;
+      done = true;
+      if (ids.has(rest)) found.add(rest);
+      if (code !== 0) return reject(new Error(`git rev-list --objects failed (${code}): ${stderr.trim().slice(0, 500)}`));
+      resolve(found);
+    });
+  });
 }
 
 /** Undoes git's C-style path quoting ("a\tb", octal bytes) of a diff header name. */
@@ -88,27 +145,64 @@ export function scanAddedLines(
 ): Promise<AddedLinesResult> {
   const commits = tips.filter((s) => SHA_RE.test(s));
   if (commits.length === 0) return Promise.resolve({ truncated: false, bytes: 0 });
+  return scanPatch(
+    gitDir,
+    [
+      "-c",
+      "core.quotePath=false",
+      "log",
+      "-p",
+      "-M",
+      "-U0",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--format=commit %H",
+      ...commits,
+      "--not",
+      "--all",
+    ],
+    "",
+    opts,
+    onLine,
+  );
+}
+
+/**
+ * Calls `onLine` for every line that commit `to` adds relative to `from` (a commit; null: the
+ * first parent of `to`, or nothing when `to` is a root commit) — `git diff-tree -p` between the two
+ * trees, whatever commits lie between (merges included). Each line carries the commit `to` and
+ * its file's new `blob`. Binary files are skipped; renames are detected (-M). Reads at most
+ * `maxBytes` of patch output. Errors: plain Error when git fails (a server fault).
+ */
+export function scanDiffLines(
+  gitDir: string,
+  from: string | null,
+  to: string,
+  opts: AddedLinesOptions,
+  onLine: (l: AddedLine) => void,
+): Promise<AddedLinesResult> {
+  if (!SHA_RE.test(to) || (from !== null && !SHA_RE.test(from))) return Promise.reject(new Error("scanDiffLines: object ids expected"));
+  const args = ["-c", "core.quotePath=false", "diff-tree", "-r", "-p", "-M", "-U0", "--full-index", "--no-commit-id"];
+  args.push("--no-color", "--no-ext-diff", "--no-textconv", "--root", ...(from ? [from] : []), to);
+  return scanPatch(gitDir, args, to, opts, onLine);
+}
+
+/** Runs git with `args` (a patch on stdout) and calls `onLine` for each added line; `commit` until a `commit <sha>` line names one. */
+function scanPatch(
+  gitDir: string,
+  args: string[],
+  firstCommit: string,
+  opts: AddedLinesOptions,
+  onLine: (l: AddedLine) => void,
+): Promise<AddedLinesResult> {
   const maxLine = opts.maxLineBytes ?? 1024 * 1024;
-  const args = [
-    "-c",
-    "core.quotePath=false",
-    "log",
-    "-p",
-    "-M",
-    "-U0",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--format=commit %H",
-    ...commits,
-    "--not",
-    "--all",
-  ];
   const child = spawnGit(args, { gitDir, env: opts.env, timeoutMs: 0 });
   child.stdin.end();
 
-  let commit = "";
+  let commit = firstCommit;
   let path: string | null = null;
+  let blob: string | undefined;
   let newLine = 0;
   let oldLeft = 0;
   let newLeft = 0;
@@ -116,7 +210,7 @@ export function scanAddedLines(
     if (oldLeft > 0 || newLeft > 0) {
       const c = line[0];
       if (c === "+") {
-        if (path !== null) onLine({ commit, path, line: newLine, text: line.slice(1) });
+        if (path !== null) onLine({ commit, path, line: newLine, text: line.slice(1), ...(blob ? { blob } : {}) });
         newLine++;
         newLeft--;
       } else if (c === "-") oldLeft--;
@@ -130,8 +224,13 @@ export function scanAddedLines(
     if (line.startsWith("commit ")) {
       commit = line.slice(7);
       path = null;
-    } else if (line.startsWith("diff --git ")) path = null;
-    else if (line.startsWith("+++ ")) {
+    } else if (line.startsWith("diff --git ")) {
+      path = null;
+      blob = undefined;
+    } else if (line.startsWith("index ")) {
+      const m = /^index [0-9a-f]+\.\.([0-9a-f]+)/.exec(line);
+      if (m && SHA_RE.test(m[1])) blob = m[1];
+    } else if (line.startsWith("+++ ")) {
       const name = unquoteGitPath(line.slice(4).replace(/\t$/, ""));
       path = name === "/dev/null" ? null : name.replace(/^b\//, "");
     } else if (line.startsWith("@@ ")) {

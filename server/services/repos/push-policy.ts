@@ -23,15 +23,10 @@ import { peelToCommits, scanAddedLines } from "@/server/git/added-lines";
 import { parseRefUpdate, type RefUpdate } from "@/server/git/push-commands";
 import { isZeroSha } from "@/lib/sha";
 import { isLiveToken } from "@/server/services/tokens/verify-token";
-import { SecretDetector, type SecretFinding } from "./secret-scan";
+import { ALLOW_SECRET_OPTION, describeFindings, MAX_SCAN_BYTES, SecretDetector } from "./secret-scan";
 import { checkBranchUpdates } from "./update-branch";
 
-/** Patch bytes scanned per push at most (bytes): 50 MiB. */
-export const MAX_SCAN_BYTES = 50 * 1024 * 1024;
-/** The push option that lets a push carry secrets (`git push -o allow-secret`). */
-export const ALLOW_SECRET_OPTION = "allow-secret";
-/** Findings listed in a refusal at most. */
-const MAX_LISTED = 20;
+export { ALLOW_SECRET_OPTION, MAX_SCAN_BYTES };
 
 export interface PushCheckInput {
   /** Absolute path of the bare repository. */
@@ -82,11 +77,6 @@ async function quarantineEnv(gitDir: string, quarantine: string | null): Promise
   return { GIT_QUARANTINE_PATH: q, GIT_OBJECT_DIRECTORY: q, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
 }
 
-const KIND_LABEL: Record<SecretFinding["kind"], string> = {
-  "svc-token": "svc personal access token (valid on this server)",
-  "private-key": "private key",
-};
-
 /**
  * Decides a push (see the module comment). `db` answers token validity (no use is recorded).
  * Returns `{ ok, messages }`; never throws for what the pusher sent, except BAD_REQUEST for a
@@ -122,8 +112,7 @@ export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerd
   if (detector.skippedCandidates > 0) notes.push(`warning: ${detector.skippedCandidates} more token-like strings were not checked`);
   if (findings.length === 0) return { ok: true, messages: notes };
 
-  const listed = findings.slice(0, MAX_LISTED).map((f) => `  ${f.path}:${f.line}  ${KIND_LABEL[f.kind]} (commit ${f.commit.slice(0, 10)})`);
-  if (findings.length > MAX_LISTED) listed.push(`  … and ${findings.length - MAX_LISTED} more`);
+  const { heading, listed } = describeFindings(findings, "this push");
   if (input.pushOptions.includes(ALLOW_SECRET_OPTION)) {
     return {
       ok: true,
@@ -138,7 +127,7 @@ export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerd
     ok: false,
     messages: [
       ...notes,
-      "error: push protection: this push adds secrets:",
+      `error: ${heading}`,
       ...listed.map((l) => `error: ${l}`),
       "error: remove them from the commits (git commit --amend, git rebase -i) and revoke any exposed token;",
       `error: if they are meant to be pushed, push again with: git push -o ${ALLOW_SECRET_OPTION}`,

@@ -26,6 +26,30 @@ export interface SecretFinding {
   commit: string;
 }
 
+/** Patch bytes scanned per push, or per commit svc writes itself, at most (bytes): 50 MiB. */
+export const MAX_SCAN_BYTES = 50 * 1024 * 1024;
+/** The push option that lets a push carry secrets (`git push -o allow-secret`). */
+export const ALLOW_SECRET_OPTION = "allow-secret";
+/** Findings listed in a refusal at most. */
+const MAX_LISTED = 20;
+
+const KIND_LABEL: Record<SecretKind, string> = {
+  "svc-token": "svc personal access token (valid on this server)",
+  "private-key": "private key",
+};
+
+/**
+ * The refusal's heading and one line per finding (`  path:line  kind (commit <10>)`, at most
+ * MAX_LISTED, then "… and N more"): the same words for `git push` (push-policy.ts, as `error:`
+ * lines) and for svc's own commits (update-branch.ts, in the FORBIDDEN message). `what` names
+ * what adds the secrets ("this push", "this commit").
+ */
+export function describeFindings(findings: SecretFinding[], what: string): { heading: string; listed: string[] } {
+  const listed = findings.slice(0, MAX_LISTED).map((f) => `  ${f.path}:${f.line}  ${KIND_LABEL[f.kind]} (commit ${f.commit.slice(0, 10)})`);
+  if (findings.length > MAX_LISTED) listed.push(`  … and ${findings.length - MAX_LISTED} more`);
+  return { heading: `push protection: ${what} adds secrets:`, listed };
+}
+
 /** At most this many distinct token candidates are looked up per push. */
 export const MAX_TOKEN_LOOKUPS = 1000;
 

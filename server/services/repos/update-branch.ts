@@ -28,7 +28,11 @@ import { pushRefProblem } from "@/server/git/refs";
 import { listBranches, setHead } from "@/server/git/repository";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
+import { peelToCommits, reachableBlobs, scanDiffLines } from "@/server/git/added-lines";
+import { objectInfo } from "@/server/git/objects";
+import { isLiveToken } from "@/server/services/tokens/verify-token";
 import { isZeroSha, ZERO_SHA } from "@/lib/sha";
+import { ALLOW_SECRET_OPTION, describeFindings, MAX_SCAN_BYTES, SecretDetector } from "./secret-scan";
 
 /** A ref change svc makes itself: `reason` is the reflog message (git-update-ref(1) `-m`). */
 export interface BranchUpdate extends RefUpdate {
@@ -59,6 +63,45 @@ export async function checkBranchUpdates(
   updates: RefUpdate[],
 ): Promise<string[]> {
   return updates.map((u) => pushRefProblem(u.ref, isZeroSha(u.newSha))).filter((p): p is string => p !== null);
+}
+
+/**
+ * Push protection for a commit svc writes itself (apply suggestion(s), agent approvals, resolve
+ * conflicts, merges): the lines `u.newSha` adds relative to `u.oldSha` (the old tip; when the
+ * ref is created, relative to the new commit's first parent), whatever commits lie between —
+ * so the lines a conflict resolution writes into a merge are scanned too. A finding in a file
+ * whose new content (blob) another ref reaches already (`reachableBlobs`: pushed earlier, so
+ * scanned then or allowed with `git push -o allow-secret`) does not count: merging a pull
+ * request is not refused for what its pushed commits carry. That lookup walks the other refs'
+ * history only when there are findings. Bounded like the push: MAX_SCAN_BYTES of patch, at most
+ * MAX_TOKEN_LOOKUPS token lookups; what is beyond is not scanned (logged). Returns the refusal
+ * (the push's heading and `path:line` list) or null. Errors: plain Error when git fails.
+ */
+async function secretsProblem(db: Db, repo: BranchRepo, u: RefUpdate): Promise<string | null> {
+  if (isZeroSha(u.newSha)) return null;
+  const [tip] = await peelToCommits(repo.gitDir, [u.newSha]);
+  if (!tip) return null;
+  const [from] = isZeroSha(u.oldSha) ? [null] : await peelToCommits(repo.gitDir, [u.oldSha]);
+  const detector = new SecretDetector((token) => isLiveToken(db, token));
+  const blobOf = new Map<string, string>();
+  const scan = await scanDiffLines(repo.gitDir, from ?? null, tip, { maxBytes: MAX_SCAN_BYTES }, (l) => {
+    if (l.blob) blobOf.set(l.path, l.blob);
+    detector.feed(l);
+  });
+  if (scan.truncated || detector.skippedCandidates > 0)
+    console.warn(`updateBranch: secret scanning of ${u.ref} ${tip} stopped after ${scan.bytes} bytes / the token lookup limit`);
+  let findings = await detector.findings();
+  if (findings.length === 0) return null;
+  const base = from ?? (await objectInfo(repo.gitDir, [`${tip}^1`]))[0]?.id ?? null;
+  const known = await reachableBlobs(repo.gitDir, new Set(findings.map((f) => blobOf.get(f.path) ?? "")), base);
+  findings = findings.filter((f) => !known.has(blobOf.get(f.path) ?? ""));
+  if (findings.length === 0) return null;
+  const { heading, listed } = describeFindings(findings, "this commit");
+  return [
+    heading,
+    ...listed,
+    `remove them and revoke any exposed token; to commit them anyway, push the commit yourself with: git push -o ${ALLOW_SECRET_OPTION}`,
+  ].join("\n");
 }
 
 /** Options of `updateBranch`. */
@@ -98,7 +141,11 @@ async function undoMove(gitDir: string, u: BranchUpdate): Promise<void> {
 /**
  * Moves branch or tag `update.ref` of `repo` from `oldSha` to `newSha` for `actor` (svc's own
  * commit; the commit object must exist already). Steps, in this order:
- *   1. `checkBranchUpdates`: a refusal is FORBIDDEN "refusing <problem>", nothing changed;
+ *   1. `checkBranchUpdates`: a refusal is FORBIDDEN "refusing <problem>", nothing changed; then
+ *      push protection (`secretsProblem`): a new commit that adds a live svc token or a private
+ *      key block is FORBIDDEN with the push's "push protection: … adds secrets:" list, nothing
+ *      changed. svc's writers have no override (the push's `-o allow-secret`): a secret meant to
+ *      be committed is pushed with git, where the pusher sees and confirms what is allowed;
  *   2. one transaction (when `options.writes` is given): the caller's writes, then, last, the
  *      compare-and-swap of the ref (git-update-ref(1) with the old value), so the transaction
  *      only commits with the ref moved. A ref no longer at `oldSha` is CONFLICT
@@ -107,7 +154,7 @@ async function undoMove(gitDir: string, u: BranchUpdate): Promise<void> {
  *      while it is still at `newSha`, so a later push is never undone — and the error is rethrown;
  *   3. `recordBranchUpdates` (unless `options.record` is false), after the commit: what a push
  *      triggers happens only for a move that stays.
- * Errors: FORBIDDEN (a rule refused it), CONFLICT (the ref moved meanwhile), whatever `writes`
+ * Errors: FORBIDDEN (a rule or push protection refused it), CONFLICT (the ref moved meanwhile), whatever `writes`
  * throws; database errors of step 3 propagate (the ref has moved by then).
  */
 export async function updateBranch(
@@ -119,6 +166,8 @@ export async function updateBranch(
 ): Promise<void> {
   const problems = await checkBranchUpdates(db, actor, repo, [update]);
   if (problems.length) throw new AppError("FORBIDDEN", `refusing ${problems.join("; ")}`);
+  const secrets = await secretsProblem(db, repo, update);
+  if (secrets) throw new AppError("FORBIDDEN", secrets);
   const lost = () =>
     new AppError(
       "CONFLICT",
