@@ -48,8 +48,14 @@ test("the AI review panel fills in, its finding is an inline thread in Files cha
   await page.reload();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await expect(panel.getByTestId("ai-review")).toHaveAttribute("data-status", "done");
-  const box = await panel.boundingBox();
-  expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+  // boundingBox is null while the reloaded page re-renders the panel: poll until it is laid out
+  await expect(panel).toBeVisible();
+  await expect
+    .poll(async () => {
+      const box = await panel.boundingBox();
+      return box ? box.x + box.width : Number.POSITIVE_INFINITY;
+    })
+    .toBeLessThanOrEqual(390);
   const axe = await new AxeBuilder({ page })
     .include("[data-testid=ai-review-panel]")
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
