@@ -9,6 +9,7 @@
 import type { EmbeddingModel, LanguageModel } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
+import { repositoryProviderFetch } from "./provider-fetch";
 
 export type AiProvider = "openai" | "anthropic";
 
@@ -83,12 +84,16 @@ export function embeddingModelOf(s: Pick<ProviderSettings, "provider" | "baseUrl
 /**
  * A model engine for these settings. OpenAI goes through chat completions (`.chat`), which every
  * OpenAI-compatible server speaks (AI SDK 7's plain `openai(modelId)` would use the Responses
- * API instead).
+ * API instead). A repository's key (`source: "repository"`) connects through
+ * repositoryProviderFetch: only to public addresses (checked at connect time) and without
+ * following redirects; the server's own settings use the default fetch.
  */
 export function engineFromSettings(s: ProviderSettings, source: ModelEngine["source"] = "server"): ModelEngine {
   const modelId = s.model || DEFAULT_MODEL[s.provider];
+  // a repository's key goes only to addresses svc allows, without redirects (server/ai/provider-fetch.ts)
+  const net = { ...(s.baseUrl ? { baseURL: s.baseUrl } : {}), ...(source === "repository" ? { fetch: repositoryProviderFetch() } : {}) };
   if (s.provider === "openai") {
-    const openai = createOpenAI({ apiKey: s.apiKey, ...(s.baseUrl ? { baseURL: s.baseUrl } : {}) });
+    const openai = createOpenAI({ apiKey: s.apiKey, ...net });
     const embeddingId = embeddingModelOf(s);
     return {
       kind: "model",
@@ -100,7 +105,7 @@ export function engineFromSettings(s: ProviderSettings, source: ModelEngine["sou
       source,
     };
   }
-  const anthropic = createAnthropic({ apiKey: s.apiKey, ...(s.baseUrl ? { baseURL: s.baseUrl } : {}) });
+  const anthropic = createAnthropic({ apiKey: s.apiKey, ...net });
   return { kind: "model", engine: `anthropic:${modelId}`, provider: "anthropic", modelId, model: anthropic(modelId), source };
 }
 

@@ -1,49 +1,53 @@
 /**
  * Which base URLs a repository's AI key may point at (docs/ai.md "Repository keys"). Any
  * repository admin can set one, and svc then sends requests there, so by default a repository
- * key may not name this machine or a private network (server-side request forgery): loopback,
- * RFC 1918, link-local (cloud metadata), CGNAT, unique-local IPv6, `localhost` and `*.localhost`,
- * `*.internal`, `*.local`. The server's own OPENAI_BASE_URL is not restricted (an operator set
- * it). `SVC_AI_ALLOW_PRIVATE_BASE_URLS=1` lifts the rule (a single-user install with Ollama).
- * The check is on the URL as written; a public name that resolves to a private address is not
- * caught (docs/ai.md says so).
+ * key may not name this machine or a private network (server-side request forgery). Two checks:
+ *
+ * - here, when the URL is saved: an IP literal in any spelling URL parsing accepts (decimal,
+ *   octal, hex, `127.1`, `[::127.0.0.1]`, `[::ffff:7f00:1]` …) is refused when
+ *   server/ai/address-policy.ts refuses it; names that only a local resolver knows are refused
+ *   too: single-label names (`localhost`, `vm`, `db`: the hosts file or a search domain) and the
+ *   non-public suffixes `.localhost`, `.local`, `.localdomain`, `.internal`, `.intranet`,
+ *   `.private`, `.corp`, `.home`, `.lan`, `.home.arpa` (RFC 6761, RFC 6762 appendix G, RFC 8375);
+ * - when connecting (server/ai/provider-fetch.ts): every address the name resolves to, pinned for
+ *   the connection, and no redirects. That one catches a public-looking name that resolves to a
+ *   private address.
+ *
+ * The server's own OPENAI_BASE_URL is not restricted (an operator set it).
+ * `SVC_AI_ALLOW_PRIVATE_BASE_URLS=1` lifts both checks (a single-user install with Ollama).
  */
-import { BlockList, isIP } from "node:net";
+import { isIPv4 } from "node:net";
+import { isRefusedAddress } from "@/server/ai/address-policy";
 
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-] as const) {
-  PRIVATE.addSubnet(net, bits, "ipv4");
-}
-for (const [net, bits] of [
-  ["::", 127],
-  ["fc00::", 7],
-  ["fe80::", 10],
-] as const)
-  PRIVATE.addSubnet(net, bits, "ipv6");
+const LOCAL_SUFFIXES = [
+  ".localhost",
+  ".local",
+  ".localdomain",
+  ".internal",
+  ".intranet",
+  ".private",
+  ".corp",
+  ".home",
+  ".lan",
+  ".home.arpa",
+];
 
-/** True when `host` (a URL hostname, IPv6 in brackets or not) names this machine or a private network. */
+/**
+ * True when `host` (a URL hostname, IPv6 in brackets or not, any numeric IPv4 spelling) names
+ * this machine or a private network as far as can be told without resolving it (module
+ * docstring); also true for what is no valid host at all.
+ */
 export function isPrivateHost(host: string): boolean {
-  const h = host
-    .replace(/^\[|\]$/g, "")
-    .toLowerCase()
-    .replace(/\.$/, "");
-  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".internal") || h.endsWith(".local")) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h)?.[1];
-  if (mapped) return PRIVATE.check(mapped, "ipv4");
-  const kind = isIP(h);
-  if (kind === 4) return PRIVATE.check(h, "ipv4");
-  if (kind === 6) return PRIVATE.check(h, "ipv6");
-  // a bare number or hex form ("2130706433", "0x7f000001") that URL parsing left alone
-  return /^(0x[0-9a-f]+|\d+)$/.test(h);
+  let h: string;
+  try {
+    const bare = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+    h = new URL(`http://${bare}/`).hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return true;
+  }
+  if (h.startsWith("[") || isIPv4(h)) return isRefusedAddress(h);
+  if (!h.includes(".")) return true;
+  return LOCAL_SUFFIXES.some((suffix) => h.endsWith(suffix));
 }
 
 /**
