@@ -7,6 +7,8 @@
  * after an action; conditions are polled, nothing asserts a duration.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getConfig, resetConfig } from "@/server/config";
 import { spawnGit } from "@/server/git/exec";
@@ -184,6 +186,17 @@ describe(`GET /api/metrics on ${getConfig().provider}`, () => {
       1,
     );
     expect(sample(after, "svc_git_http_response_seconds_count", { service: "upload-pack" })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("documents every svc metric it serves in the README's Metrics table", async () => {
+    setToken(TOKEN);
+    await (await callerFor(null)).agent.getModes();
+    await (await fetch(`${server.url}/nobody-metrics/none.git/info/refs?service=git-upload-pack`)).text();
+    const names = [...(await metricsText()).matchAll(/^# HELP (svc_\w+) /gm)].map((m) => m[1]);
+    expect(names.length).toBeGreaterThanOrEqual(12);
+    const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("## Metrics"));
+    expect(names.filter((n) => !table.includes(`\`${n}`))).toEqual([]);
   });
 
   it("reports the job queue depth per queue and state, and the job worker state", async () => {
