@@ -17,13 +17,21 @@ export interface Config {
   /** Public base URL, e.g. http://localhost:3000 (clone URLs, next-auth). */
   publicUrl: string;
   github?: { clientId: string; clientSecret: string };
+  /**
+   * METRICS_TOKEN: the bearer token of `GET /api/metrics` (server/http/metrics.ts); unset = the
+   * endpoint answers 404. At least 16 characters.
+   */
+  metricsToken?: string;
 }
+
+/** Shortest METRICS_TOKEN accepted (characters): a guessable scrape token would expose the metrics. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
 
 let cached: Config | undefined;
 
 /**
  * The configuration for this process. Environment: DATA_DIR, DATABASE_URL, NEXTAUTH_URL, PORT,
- * SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET.
+ * SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET, METRICS_TOKEN.
  *
  * The server (scripts/start.mjs), the CLI (bin/svc.mjs) and `next dev` resolve the database the
  * same way: DATA_DIR (relative to the current directory) or else `<appRoot>/data`, the folder
@@ -36,7 +44,8 @@ let cached: Config | undefined;
  * warning per call. The app root is therefore a plain string (no path call: the tracer then follows
  * only what is read from it, the migrations), and paths built from DATA_DIR / DATABASE_URL — user
  * data, never part of the app — are marked for the tracer to skip.
- * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):
+ * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):, or METRICS_TOKEN
+ *   is set but shorter than MIN_METRICS_TOKEN_LENGTH
  */
 export function getConfig(): Config {
   if (cached) return cached;
@@ -59,6 +68,9 @@ export function getConfig(): Config {
     databaseUrl = `file:${path.join(/* turbopackIgnore: true */ dataDir, "svc.db")}`;
     provider = "sqlite";
   }
+  const metricsToken = process.env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken && metricsToken.length < MIN_METRICS_TOKEN_LENGTH)
+    throw new Error(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`);
   const port = process.env.PORT || "3000";
   cached = {
     dataDir,
@@ -70,6 +82,7 @@ export function getConfig(): Config {
       process.env.GITHUB_ID && process.env.GITHUB_SECRET
         ? { clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }
         : undefined,
+    metricsToken,
   };
   return cached;
 }

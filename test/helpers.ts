@@ -17,6 +17,7 @@ import { createCaller } from "@/server/api/root";
 import { contextFor } from "@/server/api/trpc";
 import { handleTrpc } from "@/server/http/trpc";
 import { deleteToken, getTokens, postTokens } from "@/server/http/tokens";
+import { getMetrics } from "@/server/http/metrics";
 
 let counter = 0;
 
@@ -50,7 +51,7 @@ export async function serviceToken(user: Profile): Promise<string> {
 type Handler = (req: Request) => Promise<Response>;
 
 /**
- * Serves svc's HTTP endpoints (tRPC, /api/tokens, git smart HTTP when `git` is given) on
+ * Serves svc's HTTP endpoints (tRPC, /api/tokens, /api/metrics, git smart HTTP when `git` is given) on
  * 127.0.0.1 with real streaming, like the Next routes do. Returns the base URL and a closer.
  */
 export async function startServer(
@@ -63,6 +64,7 @@ export async function startServer(
     const del = /^\/api\/tokens\/([^/]+)$/.exec(pathname);
     if (del && req.method === "DELETE") return deleteToken(req, del[1]);
     if (pathname === "/api/agent/stream" && req.method === "POST") return agentStream(req);
+    if (pathname === "/api/metrics" && req.method === "GET") return getMetrics(req);
     const events = /^\/api\/pulls\/([^/]+)\/events$/.exec(pathname);
     if (events && req.method === "GET") return pullEvents(req, events[1]);
     const g = /^\/([^/]+)\/([^/]+)\.git\/(.*)$/.exec(pathname);

@@ -27,6 +27,7 @@ import { getConfig } from "@/server/config";
 import { currentRequestId, newRequestId, requestIdOf } from "@/server/request-id";
 import { ACCESS, type AccessRule } from "./access";
 import { limitProcedure } from "./procedure-limits";
+import { observeProcedure } from "@/server/metrics/procedures";
 
 export interface Context {
   db: Db;
@@ -117,11 +118,14 @@ export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
+/** Counts and times every call (server/metrics/procedures.ts): first, so it sees the code of the mapped error. */
+const observed = t.procedure.use(({ path, next }) => observeProcedure(path, () => next()));
+
 /**
  * Maps domain errors, resolves the actor once (refusing cross-site mutations and subscriptions
  * made with the session cookie: server/auth/csrf.ts), and checks the access table row exists.
  */
-const base = t.procedure.use(async ({ ctx, path, type, next }) => {
+const base = observed.use(async ({ ctx, path, type, next }) => {
   const rule = ACCESS[path];
   if (!rule) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `procedure ${path} has no access rule` });
   let actor: Actor | null;

@@ -63,6 +63,18 @@ export function userArg(value: string, what = "argument"): string {
   return value;
 }
 
+// Kept on globalThis: Next loads this module once per bundle layer (requests, and the job worker
+// started by instrumentation.ts), and the count is of the whole process.
+const processes = ((globalThis as { __svcGitProcesses?: { running: number; started: number } }).__svcGitProcesses ??= {
+  running: 0,
+  started: 0,
+});
+
+/** git processes of this Node process: `running` now, `started` since it began (server/metrics). */
+export function gitProcessCounts(): { running: number; started: number } {
+  return { running: processes.running, started: processes.started };
+}
+
 /** Starts git with streaming stdio. The caller owns the streams; a timeout kills the process. */
 export function spawnGit(args: string[], opts: GitOptions = {}): ChildProcessWithoutNullStreams {
   const child = spawn("git", args, {
@@ -70,6 +82,10 @@ export function spawnGit(args: string[], opts: GitOptions = {}): ChildProcessWit
     env: gitEnv({ ...(opts.gitDir ? { GIT_DIR: opts.gitDir } : {}), ...opts.env }),
     stdio: ["pipe", "pipe", "pipe"],
   });
+  processes.running += 1;
+  processes.started += 1;
+  // with piped stdio "close" comes once, also when git could not be started (after "error")
+  child.once("close", () => (processes.running -= 1));
   const timeout = opts.timeoutMs ?? 60_000;
   if (timeout > 0) {
     const timer = setTimeout(() => child.kill("SIGKILL"), timeout);

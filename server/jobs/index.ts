@@ -14,10 +14,10 @@
  */
 import { getConfig } from "@/server/config";
 import type { PayloadOf } from "./names";
-import type { JobDefinition, JobInfo, JobStore } from "./store";
+import type { JobDefinition, JobInfo, JobStore, QueueDepth } from "./store";
 import { JOB_DEFAULTS } from "./store";
 
-export type { JobInfo } from "./store";
+export type { JobInfo, QueueDepth } from "./store";
 export type { JobName, JobPayloads, PayloadOf } from "./names";
 
 export interface JobOptions {
@@ -49,7 +49,16 @@ interface JobsState {
   defs: Map<string, JobDefinition>;
   store?: { url: string; store: Promise<JobStore> };
   working: boolean;
+  /** What became of this process's worker (jobWorkerState); unset = never started. */
+  worker?: { state: JobWorkerState; concurrency: number };
 }
+
+/**
+ * A process's job worker: `stopped` (never started, or stopJobWorker), `off` (started with
+ * concurrency 0: another process runs the jobs), `starting`, `running`, `failed` (the store refused
+ * to start: the server logs it and carries on without a worker).
+ */
+export type JobWorkerState = "stopped" | "off" | "starting" | "running" | "failed";
 // one registry per process, also when Next loads this module in several bundles
 const state = globalThis as unknown as { __svcJobs?: JobsState };
 const jobs: JobsState = (state.__svcJobs ??= { defs: new Map(), working: false });
@@ -132,12 +141,19 @@ export function jobConcurrencyFromEnv(env: Record<string, string | undefined> = 
 export async function startJobWorker(opts: WorkerOptions = {}): Promise<void> {
   const concurrency = bounded("concurrency", opts.concurrency, 0, 64, jobConcurrencyFromEnv());
   const pollIntervalMs = bounded("pollIntervalMs", opts.pollIntervalMs, 50, 600_000, 2_000);
-  if (jobs.working || concurrency === 0) return;
+  if (jobs.working) return;
+  if (concurrency === 0) {
+    jobs.worker = { state: "off", concurrency };
+    return;
+  }
   jobs.working = true;
+  jobs.worker = { state: "starting", concurrency };
   try {
     await (await store()).startWorker([...jobs.defs.values()], { concurrency, pollIntervalMs });
+    if (jobs.working) jobs.worker = { state: "running", concurrency };
   } catch (err) {
     jobs.working = false;
+    jobs.worker = { state: "failed", concurrency };
     throw err;
   }
 }
@@ -150,9 +166,27 @@ export async function startJobWorker(opts: WorkerOptions = {}): Promise<void> {
  */
 export async function stopJobWorker(): Promise<void> {
   jobs.working = false;
+  jobs.worker = { state: "stopped", concurrency: 0 };
   const current = jobs.store;
   jobs.store = undefined;
   await (await current?.store.catch(() => undefined))?.close();
+}
+
+/**
+ * This process's job worker (JobWorkerState) and the jobs of one name it runs at once: the
+ * metrics endpoint's `svc_job_worker_state`, and the hook for a readiness check.
+ */
+export function jobWorkerState(): { state: JobWorkerState; concurrency: number } {
+  return jobs.worker ?? { state: "stopped", concurrency: 0 };
+}
+
+/**
+ * Unfinished jobs per name and state (created, retry, active) in svc's database, all processes
+ * together: one query, for the metrics endpoint at scrape time. Opens the store when this process
+ * has not yet. @throws database errors
+ */
+export async function jobQueueDepth(): Promise<QueueDepth[]> {
+  return (await store()).queueDepth();
 }
 
 /** The same as stopJobWorker; the name for processes that only enqueue (server shutdown, CLI, tests). */

@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
-import type { JobDefinition, JobInfo, JobStore, WorkerSettings } from "./store";
+import type { JobDefinition, JobInfo, JobStore, QueueDepth, WorkerSettings } from "./store";
 import { errorText, JOB_DEFAULTS, STOP_GRACE_MS } from "./store";
 
 type Policy = Omit<JobDefinition, "handler">;
@@ -100,6 +100,20 @@ export class PgBossStore implements JobStore {
       lastError: job.state !== "completed" && typeof output?.message === "string" ? output.message : null,
       runAt: job.startAfter,
     };
+  }
+
+  async queueDepth(): Promise<QueueDepth[]> {
+    await this.started;
+    // pg-boss's job_state enum is ordered created < retry < active < completed < cancelled < failed.
+    // Reads the job table's partitions, which hold finished jobs until pg-boss archives them (12 h by
+    // default), as pg-boss's own countStates does.
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(
+        `SELECT name, state::text AS state, count(*)::int AS n FROM pgboss.job WHERE state < 'completed' GROUP BY name, state`,
+        [],
+      );
+    return (rows as { name: string; state: QueueDepth["state"]; n: number }[]).map((r) => ({ name: r.name, state: r.state, count: r.n }));
   }
 
   async startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void> {

@@ -34,6 +34,14 @@ export interface JobInfo {
   runAt: Date;
 }
 
+/** Unfinished jobs of one name in one state (index.ts `jobQueueDepth`). */
+export interface QueueDepth {
+  name: string;
+  /** `created`: waiting for its first run (also when scheduled later); `retry`: waiting for a retry; `active`: running. */
+  state: "created" | "retry" | "active";
+  count: number;
+}
+
 export interface WorkerSettings {
   /** Jobs of one name this process runs at the same time. */
   concurrency: number;
@@ -50,6 +58,8 @@ export interface JobStore {
     opts: { singletonKey?: string; runAt?: Date },
   ): Promise<string | null>;
   getJob(name: string, id: string): Promise<JobInfo | null>;
+  /** Unfinished jobs per name and state, all processes together; names and states without jobs are left out. One query. */
+  queueDepth(): Promise<QueueDepth[]>;
   /** Starts polling for jobs of the given definitions and runs their handlers (a throw = a failed run). */
   startWorker(defs: JobDefinition[], settings: WorkerSettings): Promise<void>;
   /** Stops polling and resolves once no job of this process is running, or after STOP_GRACE_MS (those jobs are retried later). */

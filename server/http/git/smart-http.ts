@@ -22,6 +22,7 @@ import type { Actor } from "@/server/auth/actor";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { recordBranchUpdates } from "@/server/services/repos/update-branch";
 import { clientAddress } from "@/server/http/client-address";
+import { observeGitHttp } from "@/server/metrics/git-http";
 import { GIT_SERVICES as SERVICES, spawnPackService, type GitService } from "@/server/git/pack-service";
 import { clearStaleGitLeftovers } from "@/server/git/stale-locks";
 import { CommandSniffer, effectiveUpdates } from "@/server/git/push-commands";
@@ -312,8 +313,13 @@ async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, a
  * 30 s) or oversized (upload-pack over 32 MiB after gunzip) requests; 503 + `Retry-After` when
  * too many git processes run (process-gate.ts; limits in http-limits.ts). Never creates a
  * repository. After a successful receive-pack, `recordBranchUpdates` runs (services/repos/update-branch.ts).
+ * Each request is counted and timed in the metrics (server/metrics/git-http.ts).
  */
-export async function handleGitHttp(req: Request, owner: string, repoWithoutDotGit: string, rest: string): Promise<Response> {
+export function handleGitHttp(req: Request, owner: string, repoWithoutDotGit: string, rest: string): Promise<Response> {
+  return observeGitHttp(req, rest, () => serveGitHttp(req, owner, repoWithoutDotGit, rest));
+}
+
+async function serveGitHttp(req: Request, owner: string, repoWithoutDotGit: string, rest: string): Promise<Response> {
   try {
     const url = new URL(req.url);
     const r = route(req.method.toUpperCase(), rest, url);
