@@ -26,7 +26,12 @@ let fake: FakeOpenAI;
 let anon: Caller;
 
 const explanation = JSON.stringify({ summary: "Changes a.", explanation: "a is now 2.", impact: "low" });
-const explainInput = (repoId: string) => ({ repoId, path: "src/a.ts", oldContent: "export const a = 1;\n", newContent: "export const a = 2;\n" });
+const explainInput = (repoId: string) => ({
+  repoId,
+  path: "src/a.ts",
+  oldContent: "export const a = 1;\n",
+  newContent: "export const a = 2;\n",
+});
 
 async function withKey(repoId: string): Promise<void> {
   await t.owner.as.repoAiKeys.set({ repoId, provider: "openai", apiKey: KEY, baseUrl: fake.url, model: "fake-chat" });
@@ -61,7 +66,9 @@ describe("the repository key's daily budget", () => {
     expect(await codeOf(t.reader.as.repoAiKeys.setBudget({ repoId: t.repo.id, dailyRequests: 10_000 }))).toBe("FORBIDDEN");
     expect(await codeOf(anon.repoAiKeys.setBudget({ repoId: t.repo.id, dailyRequests: 10_000 }))).toBe("UNAUTHORIZED");
     for (const dailyRequests of [-1, 1.5, 2_000_000, "10" as unknown as number])
-      expect(await codeOf(t.owner.as.repoAiKeys.setBudget({ repoId: t.repo.id, dailyRequests })), String(dailyRequests)).toBe("BAD_REQUEST");
+      expect(await codeOf(t.owner.as.repoAiKeys.setBudget({ repoId: t.repo.id, dailyRequests })), String(dailyRequests)).toBe(
+        "BAD_REQUEST",
+      );
     expect(await t.owner.as.repoAiKeys.setBudget({ repoId: t.repo.id, dailyRequests: 40 })).toMatchObject({
       dailyRequests: 40,
       isDefault: false,
@@ -78,7 +85,9 @@ describe("the repository key's daily budget", () => {
       /this repository's AI key has used its budget of 2 requests today; it starts again at 00:00 UTC \(in .*\), or a repository admin can raise it in Settings → AI/,
     );
     expect(
-      await codeOf(t.writer.as.ai.suggestConflictResolution({ repoId: t.repo.id, path: "a", base: "a\nb\n", ours: "a\nX\n", theirs: "a\nY\n" })),
+      await codeOf(
+        t.writer.as.ai.suggestConflictResolution({ repoId: t.repo.id, path: "a", base: "a\nb\n", ours: "a\nX\n", theirs: "a\nY\n" }),
+      ),
     ).toBe("TOO_MANY_REQUESTS");
     // the anonymous visitor is neither refused nor counted: the local engine answers
     expect((await anon.ai.explainFileDiff(explainInput(t.repo.id))).engine).toBe("local");
@@ -86,7 +95,9 @@ describe("the repository key's daily budget", () => {
     expect(await t.owner.as.repoAiKeys.budget({ repoId: t.repo.id })).toMatchObject({ dailyRequests: 2, usedToday: 2 });
 
     await t.owner.as.repoAiKeys.setBudget({ repoId: t.repo.id, dailyRequests: 0 });
-    expect(await messageOf(t.reader.as.ai.explainFileDiff(explainInput(t.repo.id)))).toMatch(/switched off \(a budget of 0 requests a day\)/);
+    expect(await messageOf(t.reader.as.ai.explainFileDiff(explainInput(t.repo.id)))).toMatch(
+      /switched off \(a budget of 0 requests a day\)/,
+    );
     await t.owner.as.repoAiKeys.setBudget({ repoId: t.repo.id, dailyRequests: null });
     expect((await t.reader.as.ai.explainFileDiff(explainInput(t.repo.id))).engine).toBe("openai:fake-chat");
     expect(await t.owner.as.repoAiKeys.budget({ repoId: t.repo.id })).toMatchObject({ dailyRequests: 500, isDefault: true, usedToday: 3 });
@@ -151,7 +162,9 @@ describe("one budget for every process and connection", () => {
       const urls = [t.server.url, child.url];
       const asked = fake.requests.length;
       const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => trpc(urls[i % 2]!, t.writer.token, "ai.explainFileDiff", explainInput(repo.id), "mutation", 120_000)),
+        Array.from({ length: 12 }, (_, i) =>
+          trpc(urls[i % 2]!, t.writer.token, "ai.explainFileDiff", explainInput(repo.id), "mutation", 120_000),
+        ),
       );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses, child.stderr().slice(-2000)).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
