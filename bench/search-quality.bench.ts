@@ -155,12 +155,12 @@ async function main() {
     forgetLexicalStats();
     const repo = await authorizeRepo(db, actor, { repoId: created.id }, "read");
     const targets = targetLines(files, c.cases);
-    const run = async (label: string, embedding: Parameters<typeof semanticSearch>[3]) => {
+    const run = async (label: string, embedding: Parameters<typeof semanticSearch>[4]) => {
       let rr = 0;
       let found = 0;
       const times: number[] = [];
       for (const [i, k] of c.cases.entries()) {
-        const out = await semanticSearch(db, repo, { query: k.q, options: { limit: 10, minSimilarity: 0 } }, embedding);
+        const out = await semanticSearch(db, null, repo, { query: k.q, options: { limit: 10, minSimilarity: 0 } }, embedding);
         times.push(out.searchTime);
         const rank = out.results.findIndex((r) =>
           targets[i]!.some((t) => t.file === r.path && r.startLine <= t.line && t.line <= r.endLine),

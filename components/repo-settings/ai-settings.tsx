@@ -2,8 +2,8 @@
 /**
  * Settings → AI (docs/ai.md "Repository keys (`repoAiKeys`)"): the engine the AI features use now
  * (ai.status), the repository's saved keys shown masked with Delete (repoAiKeys.list/delete), and
- * a form to add or replace a key or change its model, base URL and embedding model (repoAiKeys.set). The key is
- * typed into a password field and never comes back from the server.
+ * a form to add or replace a key or change its model, base URL and embedding model (repoAiKeys.set), and the
+ * key's daily budget (ai-budget.tsx). The key is typed into a password field and never comes back from the server.
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
@@ -18,6 +18,8 @@ import { useHydrated } from "@/components/ui/use-hydrated";
 import { shortDate, fullDate } from "@/components/ui/format";
 import type { RepoAiKeyRecord } from "@/server/services/ai/repo-keys";
 import type { AiStatus } from "@/server/services/ai/status";
+import type { AiBudgetView } from "@/server/services/ai/budget";
+import { AiBudgetForm } from "./ai-budget";
 import { SavedNote } from "./section";
 import { useRefresh } from "./use-refresh";
 import { useConfirmRemove } from "./use-confirm-remove";
@@ -35,7 +37,17 @@ const SOURCE_TEXT: Record<AiStatus["source"], string> = {
   local: "the local engine: no model, no key, nothing leaves this server",
 };
 
-export function AiSettings({ repoId, keys, status }: { repoId: string; keys: RepoAiKeyRecord[]; status: AiStatus }) {
+export function AiSettings({
+  repoId,
+  keys,
+  status,
+  budget,
+}: {
+  repoId: string;
+  keys: RepoAiKeyRecord[];
+  status: AiStatus;
+  budget: AiBudgetView;
+}) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.repoAiKeys.delete.mutationOptions());
   const removal = useConfirmRemove((k: RepoAiKeyRecord) => remove.mutateAsync({ repoId, provider: k.provider }));
@@ -123,6 +135,10 @@ export function AiSettings({ repoId, keys, status }: { repoId: string; keys: Rep
 
       <div className="border-t border-border pt-6">
         <AiKeyForm repoId={repoId} keys={keys} />
+      </div>
+
+      <div className="border-t border-border pt-6">
+        <AiBudgetForm repoId={repoId} budget={budget} />
       </div>
 
       <ConfirmDialog {...removal.dialog} title="Delete AI key?" confirmLabel="Delete">

@@ -5,6 +5,7 @@
 import type { Db } from "@/server/db";
 import { repoProviderSettings } from "@/server/services/ai/repo-keys";
 import { engineFromSettings, serverAiEngine, type AiEngine, type ProviderSettings } from "./engine";
+import { rememberEngineKey } from "./redact";
 
 /**
  * Resolves the engine for a repository (or for the server when `repoId` is undefined): the
@@ -18,8 +19,12 @@ export async function resolveAiEngine(db: Db, repoId: string | undefined): Promi
   return pickAiEngine(repoId ? await repoProviderSettings(db, repoId) : []);
 }
 
-/** The engine for a repository's decrypted keys (`repoProviderSettings`): its first key, else the server's, else local. */
+/**
+ * The engine for a repository's decrypted keys (`repoProviderSettings`): its first key, else the
+ * server's, else local. A repository key is remembered for redaction (redact.ts), so the
+ * provider's echo of it never leaves svc.
+ */
 export function pickAiEngine(repoSettings: readonly ProviderSettings[]): AiEngine {
   const [first] = repoSettings;
-  return first ? engineFromSettings(first, "repository") : serverAiEngine();
+  return first ? rememberEngineKey(engineFromSettings(first, "repository"), first.apiKey) : serverAiEngine();
 }

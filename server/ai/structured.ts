@@ -1,13 +1,14 @@
 /**
  * Structured answers from a model: the AI SDK's object output with a zod schema of the spec's
  * shape (docs/ai.md "Engines and providers"). A malformed answer is retried once, then a clear error;
- * a provider failure (bad key, unreachable server, 5xx) becomes an AppError naming the engine,
- * never a 500.
+ * a provider failure (bad key, unreachable server, 5xx) becomes an AiProviderError naming the
+ * engine (generic message; the provider's words redacted in `detail`: redact.ts), never a 500.
  */
-import { APICallError, generateText, NoObjectGeneratedError, Output, RetryError } from "ai";
+import { generateText, NoObjectGeneratedError, Output } from "ai";
 import type { z } from "zod";
-import { AppError } from "@/server/errors";
+import type { AppError } from "@/server/errors";
 import type { ModelEngine } from "./engine";
+import { providerFailure } from "./redact";
 
 export interface StructuredRequest<S extends z.ZodType> {
   engine: ModelEngine;
@@ -43,28 +44,10 @@ export async function generateStructured<S extends z.ZodType>(req: StructuredReq
 }
 
 /**
- * An AppError for a failed model call: what the provider said (HTTP status and its message, after
- * the SDK's own retries — a RetryError is unwrapped to its last error), never its key or a stack.
- * Always SERVICE_UNAVAILABLE naming the engine.
+ * An AppError for a failed model call (server/ai/redact.ts `providerFailure`): an AiProviderError
+ * whose message is generic (engine and HTTP status) and whose detail is the provider's words with
+ * the key and every key shape removed; a malformed answer twice is its own SERVICE_UNAVAILABLE.
  */
 export function aiFailure(engine: ModelEngine, err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (RetryError.isInstance(err)) {
-    const attempts = err.errors.length;
-    const inner = aiFailure(engine, err.lastError);
-    return new AppError("SERVICE_UNAVAILABLE", attempts > 1 ? `${inner.message} (after ${attempts} attempts)` : inner.message);
-  }
-  if (NoObjectGeneratedError.isInstance(err)) {
-    return new AppError(
-      "SERVICE_UNAVAILABLE",
-      `${engine.engine} answered twice in a shape svc could not use; try again, or use another model`,
-    );
-  }
-  if (APICallError.isInstance(err)) {
-    const status = err.statusCode ? ` ${err.statusCode}` : "";
-    const detail = (err.message || "").slice(0, 200);
-    return new AppError("SERVICE_UNAVAILABLE", `The AI provider (${engine.engine}) failed${status}: ${detail}`);
-  }
-  const message = err instanceof Error ? err.message.slice(0, 200) : String(err);
-  return new AppError("SERVICE_UNAVAILABLE", `The AI provider (${engine.engine}) failed: ${message}`);
+  return providerFailure(engine, err);
 }

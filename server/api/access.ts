@@ -199,6 +199,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "repoAiKeys.list": { tier: "repo", level: "admin" },
   "repoAiKeys.set": { tier: "repo", level: "admin" },
   "repoAiKeys.delete": { tier: "repo", level: "admin" },
+  "repoAiKeys.budget": { tier: "repo", level: "admin" }, // beyond the spec: the repository key's daily budget
+  "repoAiKeys.setBudget": { tier: "repo", level: "admin" },
   // coding agent (docs/agent.md). Sessions are the caller's own: user-tier rows whose
   // services find the session (another user's is NOT_FOUND) and authorize its repository;
   // approving commits to the repository: repo:write and write permission (checked in the service).

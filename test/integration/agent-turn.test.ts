@@ -303,7 +303,8 @@ describe("agent: a model-driven turn", () => {
     fake.reply({ status: 401, error: "Incorrect API key provided: sk-secret1234567890" });
     fake.reply({ status: 401, error: "Incorrect API key provided: sk-secret1234567890" });
     const message = await messageOf(w.as.writer.agent.chat({ sessionId: w.session.id, message: "hi" }));
-    expect(message).toContain("failed");
+    // a writer is not a repository admin: the status, not the provider's words (server/ai/redact.ts)
+    expect(message).toContain("refused the request (401)");
     expect(message).not.toContain("secret1234567890");
     const messages = await w.as.writer.agent.getMessages({ sessionId: w.session.id });
     expect(messages.map((m) => [m.role, m.status])).toEqual([

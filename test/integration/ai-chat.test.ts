@@ -71,6 +71,7 @@ describe("ai.chat", () => {
     const before = fake.requests.length;
     const out = await chatAboutCode(
       db,
+      null,
       repo,
       {
         message: "How is a currency amount formatted?",
@@ -90,7 +91,7 @@ describe("ai.chat", () => {
     expect(contents).toContain("export function formatCurrency");
     fake.reply({ status: 500, error: "upstream down" });
     fake.reply({ status: 500, error: "upstream down" });
-    const err = await chatAboutCode(db, repo, { message: "currency" }, { engine }).catch((e) => e);
+    const err = await chatAboutCode(db, null, repo, { message: "currency" }, { engine }).catch((e) => e);
     expect(err.code).toBe("SERVICE_UNAVAILABLE");
   });
 

@@ -105,6 +105,7 @@ describe("ai.explainFileDiff", () => {
     fake.reply({ content: JSON.stringify({ summary: "s", explanation: "e", impact: "low" }) });
     const out = await explainFileDiff(
       await getDb(),
+      null,
       repo,
       { path: "a.ts", oldContent: "", newContent: "const k = 'AKIAABCDEFGHIJKLMNOP';\n" },
       engine,
@@ -216,6 +217,7 @@ describe("ai.suggestConflictResolution", () => {
     });
     const marked = await suggestConflictResolution(
       await getDb(),
+      null,
       repo,
       { path: "a.ts", base, ours, theirs },
       engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, model: "m" }),

@@ -194,6 +194,7 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
     fake.reply({ content: JSON.stringify(answer) });
     const d = await generatePRDescription(
       await getDb(),
+      null,
       await repo(),
       { sourceBranch: "feature/paged-lists", targetBranch: "main", style: "detailed" },
       { engine: engine() },
@@ -223,17 +224,18 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
     fake.reply({ content: "not json" });
     fake.reply({ content: JSON.stringify(answer) });
     await expect(
-      generatePRDescription(db, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() }),
+      generatePRDescription(db, null, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() }),
     ).resolves.toMatchObject({ title: "Paged lists" });
     fake.reply({ content: "{" });
     fake.reply({ content: JSON.stringify({ title: 1 }) });
     await expect(
-      generatePRDescription(db, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() }),
+      generatePRDescription(db, null, await repo(), { sourceBranch: "feature/paged-lists", targetBranch: "main" }, { engine: engine() }),
     ).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("openai:fake-chat") });
     fake.reply({ status: 500, error: "model overloaded" });
     fake.reply({ status: 500, error: "model overloaded" });
     const err = await summarizeForSquash(
       db,
+      null,
       await repo(),
       { commits: [{ sha: "abcdef1", message: "feat: x", author: "A <a@x.io>" }] },
       { engine: engine() },
@@ -257,7 +259,7 @@ describe("the model path (real provider code, fake OpenAI-compatible server)", (
       { sha: "abcdef1", message: "feat(api): add cursors", author: ownerIdentity() },
       { sha: "abcdef2", message: "fix(api): stable order", author: "Grace Hopper <grace@example.com>" },
     ];
-    const s = await summarizeForSquash(await getDb(), await repo(), { commits, prTitle: "Cursor pagination" }, { engine: engine() });
+    const s = await summarizeForSquash(await getDb(), null, await repo(), { commits, prTitle: "Cursor pagination" }, { engine: engine() });
     expect(s.engine).toBe("openai:fake-chat");
     expect(s.title).toBe("feat(api): cursor pagination");
     expect(s.coAuthors).toEqual(["Grace Hopper <grace@example.com>"]);

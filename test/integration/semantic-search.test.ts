@@ -231,12 +231,13 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(fake.requests.filter((r) => r.path.endsWith("/embeddings")).length).toBe(embedCalls);
 
     const repo = await authorizeRepo(db, actorOf(t.reader.user), { repoId: t.repo.id }, "read");
-    const out = await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
+    const out = await semanticSearch(db, null, repo, { query: "format currency symbol" }, engine.embedding);
     expect(out.engine).toBe("openai:fake-embed");
     expect(out.results[0]).toMatchObject({ path: "billing/money.py", chunkName: "format_currency" });
     expect(out.results[0]!.score).toBeGreaterThan(0.9); // first in both rankings
     const py = await semanticSearch(
       db,
+      null,
       repo,
       { query: "format currency symbol", options: { fileTypes: ["ts"], minSimilarity: 0 } },
       engine.embedding,
@@ -245,6 +246,7 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     // the cut: every result scores at least minSimilarity, best first, at most limit; above 0.5 only chunks both rankings found
     const all = await semanticSearch(
       db,
+      null,
       repo,
       { query: "format currency symbol", options: { minSimilarity: 0, limit: 100 } },
       engine.embedding,
@@ -253,6 +255,7 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(all.results.map((r) => r.score)).toEqual([...all.results.map((r) => r.score)].sort((a, b) => b - a));
     const few = await semanticSearch(
       db,
+      null,
       repo,
       { query: "format currency symbol", options: { minSimilarity: 0, limit: 3 } },
       engine.embedding,
@@ -260,6 +263,7 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     expect(few.results).toEqual(all.results.slice(0, 3));
     const both = await semanticSearch(
       db,
+      null,
       repo,
       { query: "format currency symbol", options: { minSimilarity: 0.55, limit: 100 } },
       engine.embedding,
@@ -275,19 +279,19 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding);
     const repo = await authorizeRepo(db, actorOf(t.reader.user), { repoId: t.repo.id }, "read");
     try {
-      await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
+      await semanticSearch(db, null, repo, { query: "format currency symbol" }, engine.embedding);
       const loaded = cachedVectorBytes();
       expect(loaded).toBeGreaterThan(0);
       setVectorMemoryBudget(loaded / 2 / 1_048_576); // half of what this index's vectors take
       expect(cachedVectorBytes()).toBe(0); // dropped at once
-      const lexical = await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
+      const lexical = await semanticSearch(db, null, repo, { query: "format currency symbol" }, engine.embedding);
       expect(lexical.engine).toBe("local");
       expect(lexical.results[0]).toMatchObject({ path: "billing/money.py", chunkName: "format_currency" });
       expect(cachedVectorBytes()).toBe(0); // never loaded past the budget
     } finally {
       setVectorMemoryBudget(vectorMemoryMbFromEnv());
     }
-    const hybrid = await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding);
+    const hybrid = await semanticSearch(db, null, repo, { query: "format currency symbol" }, engine.embedding);
     expect(hybrid.engine).toBe("openai:fake-embed");
     expect(cachedVectorBytes()).toBeGreaterThan(0);
   });
@@ -297,7 +301,7 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
     const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, embeddingModel: "fake-embed" });
     const repo = await authorizeRepo(db, actorOf(t.reader.user), { repoId: t.repo.id }, "read");
     const before = await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding);
-    await semanticSearch(db, repo, { query: "format currency symbol" }, engine.embedding); // loaded
+    await semanticSearch(db, null, repo, { query: "format currency symbol" }, engine.embedding); // loaded
     await t.wt.commit("billing/tax.py", 'def vat_amount(net):\n    """Value added tax of a net amount."""\n    return net * 0.2\n', "tax");
     await t.wt.push("main");
     let vectorsRead = 0;
@@ -311,7 +315,7 @@ describe("hybrid engine (embeddings through the fake OpenAI server)", () => {
       after = await refreshSearchIndex(db, t.repo.id, undefined, engine.embedding); // embeds the new chunks, then loads their vectors
       expect(after.embedded).toBeGreaterThan(0);
       const warmed = vectorsRead;
-      const out = await semanticSearch(db, repo, { query: "value added tax of a net amount" }, engine.embedding);
+      const out = await semanticSearch(db, null, repo, { query: "value added tax of a net amount" }, engine.embedding);
       readBySearch = vectorsRead - warmed;
       expect(out.engine).toBe("openai:fake-embed");
       expect(out.results[0]).toMatchObject({ path: "billing/tax.py", chunkName: "vat_amount" });

@@ -17,5 +17,5 @@ export const aiChatRouter = router({
   chat: repoProcedure
     .use(signedIn)
     .input(chatInput)
-    .mutation(({ ctx, input }) => chatAboutCode(ctx.db, ctx.repo, input)),
+    .mutation(({ ctx, input }) => chatAboutCode(ctx.db, ctx.actor, ctx.repo, input)),
 });

@@ -2,7 +2,9 @@
  * ai router, part: the code helpers (spec "AI router" rows explainFileDiff and
  * suggestConflictResolution; docs/ai.md).
  * Read-level rows (server/api/access.ts): they read nothing but what the caller sends, in a
- * repository the caller can read (its AI engine and key). Every answer carries `engine`.
+ * repository the caller can read (its AI engine and key). Anonymous callers get the local engine
+ * (a model call may spend the repository's key: server/services/ai/budget.ts). Every answer
+ * carries `engine`.
  */
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
@@ -31,7 +33,7 @@ export const aiCodeRouter = router({
           .optional(),
       }),
     )
-    .mutation(({ ctx, input }) => explainFileDiff(ctx.db, ctx.repo, input)),
+    .mutation(({ ctx, input }) => explainFileDiff(ctx.db, ctx.actor, ctx.repo, input)),
   /** {repoId, path, ours, theirs, base, context?} → {resolved, explanation, confidence, alternatives?, warnings?, engine} (spec). */
   suggestConflictResolution: repoProcedure
     .input(
@@ -52,5 +54,5 @@ export const aiCodeRouter = router({
           .optional(),
       }),
     )
-    .mutation(({ ctx, input }) => suggestConflictResolution(ctx.db, ctx.repo, input)),
+    .mutation(({ ctx, input }) => suggestConflictResolution(ctx.db, ctx.actor, ctx.repo, input)),
 });

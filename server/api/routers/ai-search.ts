@@ -9,7 +9,7 @@ import { searchIndexStatus, semanticSearch, semanticSearchInput } from "@/server
 
 export const aiSearchRouter = router({
   /** POST as the spec lists it (no side effect beyond queueing an index refresh). {repoId, query, branch?, options?: {limit, minSimilarity, fileTypes, paths}} → {results, query, totalResults, searchTime, engine}. */
-  semanticSearch: repoProcedure.input(semanticSearchInput).mutation(({ ctx, input }) => semanticSearch(ctx.db, ctx.repo, input)),
+  semanticSearch: repoProcedure.input(semanticSearchInput).mutation(({ ctx, input }) => semanticSearch(ctx.db, ctx.actor, ctx.repo, input)),
   /** {repoId, branch?} → {branch, status, stale, commitSha, files, chunks, indexedAt, embeddingModel, embeddingError, embeddingFailedAt} (the search page's indexing state). */
   searchIndexStatus: repoProcedure
     .input(z.object({ branch: line("branch").min(1).max(255).optional() }))

@@ -35,7 +35,7 @@ export const aiWritingRouter = router({
         input.sourceRepoId && input.sourceRepoId !== ctx.repo.id
           ? await authorizeRepo(ctx.db, ctx.actor, { repoId: input.sourceRepoId }, "read")
           : undefined;
-      return generatePRDescription(ctx.db, ctx.repo, input, { sourceRepo });
+      return generatePRDescription(ctx.db, ctx.actor, ctx.repo, input, { sourceRepo });
     }),
 
   /**
@@ -47,5 +47,5 @@ export const aiWritingRouter = router({
   summarizeForSquash: repoProcedure
     .use(signedIn)
     .input(squashInput)
-    .mutation(({ ctx, input }) => summarizeForSquash(ctx.db, ctx.repo, input)),
+    .mutation(({ ctx, input }) => summarizeForSquash(ctx.db, ctx.actor, ctx.repo, input)),
 });

@@ -20,6 +20,8 @@ import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { aiFailure } from "@/server/ai/structured";
+import { shownTo } from "@/server/ai/redact";
+import { chargeEngine } from "@/server/services/ai/budget";
 import type { ModelEngine } from "@/server/ai/engine";
 import { messageView, ownSession, type AgentMessageView, type AgentMode, type OwnSession, type ProposedChangeView } from "./model";
 import { requireModel } from "./status";
@@ -50,10 +52,15 @@ export interface TurnOptions {
   maxSteps?: number;
 }
 
-/** The checks before a turn. Errors: NOT_FOUND (not the caller's session), PRECONDITION_FAILED (no model). */
+/**
+ * The checks before a turn, then one request of the repository key's daily budget (a turn counts
+ * once, whatever its steps: server/services/ai/budget.ts). Errors: NOT_FOUND (not the caller's
+ * session), PRECONDITION_FAILED (no model), TOO_MANY_REQUESTS (the budget is used up).
+ */
 export async function prepareAgentTurn(db: Db, actor: Actor, input: ChatInput): Promise<PreparedTurn> {
   const own = await ownSession(db, actor, input.sessionId);
   const engine = await requireModel(db, own.session.repoId);
+  await chargeEngine(db, own.session.repoId, engine);
   return { db, actor, own, engine, input };
 }
 
@@ -65,11 +72,6 @@ export async function prepareAgentTurn(db: Db, actor: Actor, input: ChatInput): 
 function isModelToolMistake(error: unknown): boolean {
   if (NoSuchToolError.isInstance(error) || InvalidToolInputError.isInstance(error)) return true;
   return typeof error === "string" && /^AI_(NoSuchToolError|InvalidToolInputError)\b/.test(error);
-}
-
-/** Hides anything shaped like an API key in a provider's message. */
-function redact(message: string): string {
-  return message.replace(/\b(sk|svc|key|ak)[-_][A-Za-z0-9_-]{6,}/gi, "$1-…").replace(/Bearer\s+\S+/gi, "Bearer …");
 }
 
 /** runAgentTurn for an input not yet checked: prepareAgentTurn, then the turn. */
@@ -176,7 +178,8 @@ async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMess
     content = `${text}${text ? "\n\n" : ""}_Stopped before the reply was finished._`;
   } else if (failure) {
     status = "error";
-    failure = new AppError("SERVICE_UNAVAILABLE", redact(failure.message));
+    // redacted by aiFailure (server/ai/redact.ts); the provider's words only for a repository admin
+    failure = shownTo(repo.permission, failure) as AppError;
     content = `${text}${text ? "\n\n" : ""}_The reply failed: ${failure.message}_`;
   } else if (lastFinish === "tool-calls" && steps >= maxSteps) {
     content = `${text}${text ? "\n\n" : ""}_Stopped after ${maxSteps} tool steps, the limit of one turn: the model was still working. Review what it proposed, then send a message to continue._`;

@@ -150,7 +150,7 @@ export function agentTools(ctx: ToolContext): ToolSet {
             select: { commitSha: true },
           });
           if (index?.commitSha) {
-            const found = await semanticSearch(db, repo, { query, options: { limit: 8 } });
+            const found = await semanticSearch(db, actor, repo, { query, options: { limit: 8 } });
             if (!found.results.length) return `No results for "${query}" (semantic search of ${repo.defaultBranch}).`;
             return clip(
               found.results

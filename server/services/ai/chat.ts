@@ -16,8 +16,10 @@ import { z } from "zod";
 import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { line, text } from "@/server/validation/strings";
-import { resolveAiEngine } from "@/server/ai/resolve";
+import type { Actor } from "@/server/auth/actor";
 import { aiFailure } from "@/server/ai/structured";
+import { shownTo } from "@/server/ai/redact";
+import { engineForCaller } from "./budget";
 import type { AiEngine } from "@/server/ai/engine";
 import { semanticSearch, type SearchResult } from "@/server/services/search/semantic-search";
 
@@ -102,12 +104,20 @@ function codeContext(results: SearchResult[]): string {
 }
 
 /**
- * Answers `input.message` about `repo` (already authorized for reading). `opts.engine` overrides
- * the resolved engine (tests). Errors: NOT_FOUND for an unknown branch; SERVICE_UNAVAILABLE when
- * the model fails (aiFailure).
+ * Answers `input.message` about `repo` (already authorized for reading) for `caller` (the router
+ * requires one signed in; anonymous would get the local engine: budget.ts). `opts.engine`
+ * overrides the caller's engine (tests). Errors: NOT_FOUND for an unknown branch;
+ * TOO_MANY_REQUESTS when the repository key's daily budget is used up; SERVICE_UNAVAILABLE when
+ * the model fails (aiFailure; the provider's words for repository admins only).
  */
-export async function chatAboutCode(db: Db, repo: AuthorizedRepo, input: ChatInput, opts: { engine?: AiEngine } = {}): Promise<ChatOutput> {
-  const found = await semanticSearch(db, repo, {
+export async function chatAboutCode(
+  db: Db,
+  caller: Actor | null,
+  repo: AuthorizedRepo,
+  input: ChatInput,
+  opts: { engine?: AiEngine } = {},
+): Promise<ChatOutput> {
+  const found = await semanticSearch(db, caller, repo, {
     query: input.message,
     ...(input.context?.branch ? { branch: input.context.branch } : {}),
     options: { limit: RETRIEVED, minSimilarity: 0.2, ...(input.context?.files?.length ? { paths: input.context.files } : {}) },
@@ -117,7 +127,7 @@ export async function chatAboutCode(db: Db, repo: AuthorizedRepo, input: ChatInp
     lines: { start: r.startLine, end: r.endLine },
     relevance: r.score,
   }));
-  const engine = opts.engine ?? (await resolveAiEngine(db, repo.id));
+  const engine = opts.engine ?? (await engineForCaller(db, caller, repo));
   if (engine.kind === "local") return { response: retrievalAnswer(found.results), references, engine: "local" };
   try {
     const result = await generateText({
@@ -136,6 +146,6 @@ export async function chatAboutCode(db: Db, repo: AuthorizedRepo, input: ChatInp
     });
     return { response: result.text, references, engine: engine.engine };
   } catch (err) {
-    throw aiFailure(engine, err);
+    throw shownTo(repo.permission, aiFailure(engine, err));
   }
 }

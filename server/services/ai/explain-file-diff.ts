@@ -13,8 +13,10 @@ import { modelText } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AiEngine, ModelEngine } from "@/server/ai/engine";
-import { resolveAiEngine } from "@/server/ai/resolve";
+import type { Actor } from "@/server/auth/actor";
+import { asSeenBy } from "@/server/ai/redact";
 import { generateStructured } from "@/server/ai/structured";
+import { engineForCaller } from "./budget";
 import { describeDecls, structuralDiff, type StructuralDiff } from "@/server/ai/explain/structural";
 import { changedLines, fileKind, impactOf, lineConcerns, type Impact } from "@/server/ai/explain/line-rules";
 import { languageOf } from "@/server/ai/syntax/parser";
@@ -206,13 +208,21 @@ async function modelExplanation(engine: ModelEngine, input: ExplainInput, a: Ana
 }
 
 /**
- * Explains `input.path`'s change in repository `repo` (read permission checked by the router).
+ * Explains `input.path`'s change in repository `repo` (read permission checked by the router) for
+ * `caller`: anonymous callers get the local engine (budget.ts `engineForCaller`).
  * `prId`, when given, must be a pull request of `repo` (NOT_FOUND) and fills the context's title
- * and body when absent. `engine` overrides the resolved engine (tests). Errors: BAD_REQUEST when
- * a content is larger than MAX_EXPLAIN_BYTES; NOT_FOUND (prId); SERVICE_UNAVAILABLE when the
- * model fails.
+ * and body when absent. `engine` overrides the caller's engine (tests). Errors: BAD_REQUEST when
+ * a content is larger than MAX_EXPLAIN_BYTES; NOT_FOUND (prId); TOO_MANY_REQUESTS when the
+ * repository key's daily budget is used up; SERVICE_UNAVAILABLE when the model fails (the
+ * provider's words for repository admins only: server/ai/redact.ts).
  */
-export async function explainFileDiff(db: Db, repo: AuthorizedRepo, input: ExplainInput, engine?: AiEngine): Promise<FileExplanation> {
+export async function explainFileDiff(
+  db: Db,
+  caller: Actor | null,
+  repo: AuthorizedRepo,
+  input: ExplainInput,
+  engine?: AiEngine,
+): Promise<FileExplanation> {
   for (const key of ["oldContent", "newContent"] as const) {
     const bytes = Buffer.byteLength(input[key], "utf8");
     if (bytes > MAX_EXPLAIN_BYTES)
@@ -225,7 +235,9 @@ export async function explainFileDiff(db: Db, repo: AuthorizedRepo, input: Expla
     context = { prTitle: pr.title, prBody: pr.body ?? undefined, ...context };
   }
   const analysis = await analyse(input);
-  const chosen = engine ?? (await resolveAiEngine(db, repo.id));
+  const chosen = engine ?? (await engineForCaller(db, caller, repo));
   const full = { ...input, ...(context ? { context } : {}) };
-  return chosen.kind === "model" ? modelExplanation(chosen, full, analysis) : localExplanation(full, analysis);
+  return chosen.kind === "model"
+    ? asSeenBy(repo.permission, () => modelExplanation(chosen, full, analysis))
+    : localExplanation(full, analysis);
 }

@@ -10,7 +10,8 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AiEngine, ModelEngine } from "@/server/ai/engine";
-import { resolveAiEngine } from "@/server/ai/resolve";
+import type { Actor } from "@/server/auth/actor";
+import { asSeenBy } from "@/server/ai/redact";
 import { generateStructured } from "@/server/ai/structured";
 import { commitPaths } from "@/server/git/commit-paths";
 import {
@@ -24,6 +25,7 @@ import type { ChangeCategory } from "@/server/ai/local/conventional";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { compare, compareAcross, type Comparison } from "@/server/services/diff/compare-refs";
 import { prDescriptionModelSchema, type PRDescriptionInput } from "./writing-schemas";
+import { engineForCaller } from "./budget";
 
 /** Most commits read (oldest first); the summary still counts them all. */
 export const MAX_AI_COMMITS = 100;
@@ -45,12 +47,15 @@ export interface GenerateDeps {
 
 /**
  * Describes `input.sourceBranch` against `input.targetBranch` of `repo` with the repository's
- * engine (resolveAiEngine) or `deps.engine`. Errors: NOT_FOUND for an unknown branch;
+ * engine for `caller` (budget.ts `engineForCaller`: anonymous → local, a repository key's request
+ * counted) or `deps.engine`. Errors: NOT_FOUND for an unknown branch;
  * BAD_REQUEST when the histories are unrelated or the source has no commits the target lacks;
- * SERVICE_UNAVAILABLE when the model fails or answers malformed twice (never a 500).
+ * TOO_MANY_REQUESTS when the repository key's daily budget is used up; SERVICE_UNAVAILABLE when
+ * the model fails or answers malformed twice (never a 500; the provider's words for admins only).
  */
 export async function generatePRDescription(
   db: Db,
+  caller: Actor | null,
   repo: AuthorizedRepo,
   input: PRDescriptionInput,
   deps: GenerateDeps = {},
@@ -81,10 +86,10 @@ export async function generatePRDescription(
     existingBody: input.existingBody,
     style: input.style,
   };
-  const engine = deps.engine ?? (await resolveAiEngine(db, repo.id));
+  const engine = deps.engine ?? (await engineForCaller(db, caller, repo));
   const local = localPRDescription(facts);
   if (engine.kind === "local") return { ...local, engine: engine.engine };
-  return { ...(await modelDescription(engine, facts, cmp, local)), engine: engine.engine };
+  return { ...(await asSeenBy(repo.permission, () => modelDescription(engine, facts, cmp, local))), engine: engine.engine };
 }
 
 const STYLE_GUIDE: Record<DescriptionStyle, string> = {

@@ -13,7 +13,9 @@ import { modelText } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AiEngine, ModelEngine } from "@/server/ai/engine";
-import { resolveAiEngine } from "@/server/ai/resolve";
+import type { Actor } from "@/server/auth/actor";
+import { asSeenBy } from "@/server/ai/redact";
+import { engineForCaller } from "./budget";
 import { generateStructured } from "@/server/ai/structured";
 import {
   hasConflictMarkers,
@@ -172,13 +174,16 @@ async function modelResolution(engine: ModelEngine, input: ConflictInput, local:
 }
 
 /**
- * Suggests a resolution of `input.path` (read permission on `repo` checked by the router).
- * `engine` overrides the resolved engine (tests). A model is consulted only when the rules leave
+ * Suggests a resolution of `input.path` (read permission on `repo` checked by the router) for
+ * `caller`: anonymous callers get the local engine (budget.ts `engineForCaller`). `engine`
+ * overrides the caller's engine (tests). A model is consulted only when the rules leave
  * conflicts. Errors: BAD_REQUEST for a side larger than MAX_CONFLICT_SIDE_BYTES;
- * SERVICE_UNAVAILABLE when the model fails.
+ * TOO_MANY_REQUESTS when the repository key's daily budget is used up; SERVICE_UNAVAILABLE when
+ * the model fails (the provider's words for repository admins only: server/ai/redact.ts).
  */
 export async function suggestConflictResolution(
   db: Db,
+  caller: Actor | null,
   repo: AuthorizedRepo,
   input: ConflictInput,
   engine?: AiEngine,
@@ -190,6 +195,6 @@ export async function suggestConflictResolution(
   }
   const { answer, local } = await localResolution(input);
   if (local.unresolved === 0) return answer;
-  const chosen = engine ?? (await resolveAiEngine(db, repo.id));
-  return chosen.kind === "model" ? modelResolution(chosen, input, answer) : answer;
+  const chosen = engine ?? (await engineForCaller(db, caller, repo));
+  return chosen.kind === "model" ? asSeenBy(repo.permission, () => modelResolution(chosen, input, answer)) : answer;
 }

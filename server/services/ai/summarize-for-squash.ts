@@ -9,7 +9,8 @@
  */
 import type { Db } from "@/server/db";
 import type { AiEngine } from "@/server/ai/engine";
-import { resolveAiEngine } from "@/server/ai/resolve";
+import type { Actor } from "@/server/auth/actor";
+import { asSeenBy } from "@/server/ai/redact";
 import { generateStructured } from "@/server/ai/structured";
 import {
   assembleSquash,
@@ -23,6 +24,7 @@ import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { loadPull } from "@/server/services/pulls/locate";
 import { identityOf } from "@/server/services/pulls/merge";
 import { squashModelSchema, type SquashInputBody } from "./writing-schemas";
+import { engineForCaller } from "./budget";
 
 export type SquashResult = SquashMessage & { engine: string };
 
@@ -32,12 +34,14 @@ const PROMPT_MESSAGE_CHARS = 2_000;
 const PROMPT_COMMITS_CHARS = 40_000;
 
 /**
- * Writes the squash message with the repository's engine (or `deps.engine`). Errors: NOT_FOUND
- * when `prId` names no pull request of `repo`; SERVICE_UNAVAILABLE when the model fails or
- * answers malformed twice.
+ * Writes the squash message with the engine for `caller` (budget.ts `engineForCaller`) or
+ * `deps.engine`. Errors: NOT_FOUND when `prId` names no pull request of `repo`;
+ * TOO_MANY_REQUESTS when the repository key's daily budget is used up; SERVICE_UNAVAILABLE when
+ * the model fails or answers malformed twice (the provider's words for admins only).
  */
 export async function summarizeForSquash(
   db: Db,
+  caller: Actor | null,
   repo: AuthorizedRepo,
   input: SquashInputBody,
   deps: { engine?: AiEngine } = {},
@@ -53,16 +57,18 @@ export async function summarizeForSquash(
     facts.prTitle ??= pr.title;
     facts.prBody ??= pr.body ?? undefined;
   }
-  const engine = deps.engine ?? (await resolveAiEngine(db, repo.id));
+  const engine = deps.engine ?? (await engineForCaller(db, caller, repo));
   const local = localSquashMessage(facts);
   if (engine.kind === "local") return { ...local, engine: engine.engine };
   const style = facts.style ?? defaultSquashStyle(facts.commits, facts.prTitle);
-  const answer = await generateStructured({
-    engine,
-    schema: squashModelSchema,
-    instructions: squashInstructions(style),
-    prompt: squashPrompt(facts),
-  });
+  const answer = await asSeenBy(repo.permission, () =>
+    generateStructured({
+      engine,
+      schema: squashModelSchema,
+      instructions: squashInstructions(style),
+      prompt: squashPrompt(facts),
+    }),
+  );
   let title = answer.title.trim().split("\n")[0]!.slice(0, 256) || local.title;
   if (facts.prNumber && !title.includes(`(#${facts.prNumber})`)) title = `${title} (#${facts.prNumber})`;
   // trailers are svc's: any the model wrote are dropped, then the computed ones appended

@@ -18,7 +18,7 @@ import { enqueue } from "@/server/jobs";
 import { AI_REVIEW } from "@/server/jobs/names";
 import { requireActor } from "@/server/services/issues/core";
 import { inTransaction } from "@/server/db/transaction";
-import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
+import { atLeast, type AuthorizedRepo, type Permission } from "@/server/services/repos/access";
 import type { Finding } from "@/server/ai/review-rules";
 import { loadPull } from "./locate";
 import { notifyPull } from "./events";
@@ -41,6 +41,10 @@ export interface AiReviewView {
   engine: string | null;
   headSha: string;
   findings: Finding[];
+  /**
+   * Why the run failed. A provider failure: the generic message (engine and HTTP status) for
+   * readers; for repository admins the provider's words with every key removed (server/ai/redact.ts).
+   */
   error: string | null;
   reason: AiReviewReason;
   /** The PullRequestReview the run posted (or an earlier run of the same head posted), if any. */
@@ -63,8 +67,8 @@ function parseFindings(text: string): Finding[] {
   }
 }
 
-/** The API shape of a run row. */
-export function toAiReviewView(r: Row): AiReviewView {
+/** The API shape of a run row, as a caller with `permission` on the repository sees it (`error`: see AiReviewView). */
+export function toAiReviewView(r: Row, permission?: Permission): AiReviewView {
   return {
     id: r.id,
     prId: r.pullRequestId,
@@ -75,7 +79,7 @@ export function toAiReviewView(r: Row): AiReviewView {
     engine: r.engine,
     headSha: r.headSha,
     findings: parseFindings(r.findings),
-    error: r.error,
+    error: permission === "admin" && r.errorDetail ? r.errorDetail : r.error,
     reason: r.reason as AiReviewReason,
     reviewId: r.reviewId,
     createdAt: r.createdAt.toISOString(),
@@ -127,7 +131,7 @@ async function latestRun(db: Db | Tx, prId: string): Promise<Row | null> {
  * recent AI review record, or null"; `status` tells whether it is still pending). A run still
  * queued after QUEUED_STALE_MS is enqueued again (see the file comment).
  */
-export async function getAiReview(db: Db, repo: Pick<AuthorizedRepo, "id">, prId: string): Promise<AiReviewView | null> {
+export async function getAiReview(db: Db, repo: Pick<AuthorizedRepo, "id" | "permission">, prId: string): Promise<AiReviewView | null> {
   const pr = await loadPull(db, repo, prId);
   const row = await latestRun(db, pr.id);
   if (!row) return null;
@@ -139,7 +143,7 @@ export async function getAiReview(db: Db, repo: Pick<AuthorizedRepo, "id">, prId
     });
     if (touched.count === 1) void enqueueAiReview(db, row.id);
   }
-  return toAiReviewView(row);
+  return toAiReviewView(row, repo.permission);
 }
 
 /**
@@ -170,5 +174,5 @@ export async function triggerAiReview(
     return { row: await tx.pullRequestAiReview.findUniqueOrThrow({ where: { id } }), created: true };
   });
   if (created) await enqueueAiReview(db, row.id);
-  return toAiReviewView((await db.pullRequestAiReview.findUnique({ where: { id: row.id } })) ?? row);
+  return toAiReviewView((await db.pullRequestAiReview.findUnique({ where: { id: row.id } })) ?? row, repo.permission);
 }

@@ -6,8 +6,9 @@
  * resolvable — then marks the run done. Open pages hear of every status change (live updates,
  * notice type `ai_review`).
  *
- * Failures: an AppError (the provider failed, the pull request is gone or closed) marks the run
- * failed with its message at once; any other error (git or the database failing, the process
+ * Failures: an AppError (the provider failed, the repository key's daily budget is used up, the
+ * pull request is gone or closed) marks the run failed with its message at once — for a provider
+ * failure the generic message, its redacted words in `errorDetail` for admins (server/ai/redact.ts); any other error (git or the database failing, the process
  * dying mid-way) lets the job queue run it again, up to MAX_ATTEMPTS runs in all, then failed.
  * Delivery is at least once: a run already done or failed is left alone, and only the attempt
  * that last claimed the run may finish it (compare-and-set on `attempts`).
@@ -18,6 +19,8 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { LOCAL_ENGINE, type AiEngine } from "@/server/ai/engine";
 import { resolveAiEngine } from "@/server/ai/resolve";
+import { AiProviderError, redactSecrets } from "@/server/ai/redact";
+import { chargeEngine } from "@/server/services/ai/budget";
 import { reviewLocally, type Finding, type ReviewFile } from "@/server/ai/review-rules";
 import { reviewWithModel } from "@/server/ai/review-model";
 import { diffThreeDot, type DiffFile } from "@/server/git/diff";
@@ -82,10 +85,14 @@ async function binarySizes(gitDir: string, files: DiffFile[]): Promise<Map<strin
   return sizes;
 }
 
-async function fail(db: Db, runId: string, prId: string, attempts: number, message: string): Promise<void> {
+/**
+ * Marks the run failed with `message` (what readers see) and `detail` (the provider's words,
+ * already redacted: server/ai/redact.ts; repository admins only), unless another attempt moved it.
+ */
+async function fail(db: Db, runId: string, prId: string, attempts: number, message: string, detail?: string): Promise<void> {
   const r = await db.pullRequestAiReview.updateMany({
     where: { id: runId, status: "running", attempts },
-    data: { status: "failed", error: message.slice(0, 1000) },
+    data: { status: "failed", error: message.slice(0, 1000), errorDetail: detail?.slice(0, 1000) ?? null },
   });
   if (r.count) notifyPull(db, prId, "ai_review", null);
 }
@@ -117,10 +124,12 @@ export async function runAiReview(db: Db, runId: string, opts: RunAiReviewOption
     await review(db, run, attempts, opts);
   } catch (e) {
     if (e instanceof Superseded) return;
+    if (e instanceof AiProviderError) return fail(db, runId, run.pullRequestId, attempts, e.message, e.detail);
     if (e instanceof AppError) return fail(db, runId, run.pullRequestId, attempts, e.message);
     if (attempts < MAX_ATTEMPTS) throw e;
-    console.error(`AI review run ${runId} failed`, e);
-    return fail(db, runId, run.pullRequestId, attempts, `the review failed: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
+    const said = redactSecrets(e instanceof Error ? e.message : String(e)).slice(0, 300);
+    console.error(`AI review run ${runId} failed: ${said}`);
+    return fail(db, runId, run.pullRequestId, attempts, `the review failed: ${said}`);
   }
 }
 
@@ -135,6 +144,9 @@ async function review(db: Db, run: RunRow, attempts: number, opts: RunAiReviewOp
   if (pr.state !== "open") throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} was ${pr.state} before the review ran`);
   const gitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
   const engine = opts.engine ?? (await resolveAiEngine(db, pr.repoId).catch(() => LOCAL_ENGINE));
+  // the run was asked for by a signed-in person (pulls.create / update / triggerAIReview): one
+  // request of the repository key's daily budget (TOO_MANY_REQUESTS fails the run, saying so)
+  if (!opts.engine) await chargeEngine(db, pr.repoId, engine);
   await db.pullRequestAiReview.updateMany({ where: { id: run.id, attempts }, data: { engine: engine.engine } });
 
   const base = await pullBase({ gitDir }, pr);
@@ -198,6 +210,7 @@ async function review(db: Db, run: RunRow, attempts: number, opts: RunAiReviewOp
         engine: engine.engine,
         findings: JSON.stringify(result.findings),
         error: null,
+        errorDetail: null,
         reviewId: inline.length ? reviewId : null,
       },
     });

@@ -9,6 +9,7 @@ import { getConfig } from "@/server/config";
 import { Sql } from "@/server/services/issues/query";
 import { invalidateVectors } from "./vectors";
 import { retryOnUniqueViolation } from "@/server/db/unique-retry";
+import { providerWords } from "@/server/ai/redact";
 
 /** ModelEngine.embedding: the label (`openai:<model>`) and the model. */
 export interface EmbeddingEngine {
@@ -17,30 +18,29 @@ export interface EmbeddingEngine {
 }
 
 /**
- * The embedding provider failed (unreachable, refused the key, rate-limited, answered nonsense):
- * the message names the engine and the provider's words, never the key. The index refresh
- * records it and keeps the lexical index (index-repo.ts); a search falls back to lexical.
+ * The embedding provider failed (unreachable, refused the key, rate-limited, answered nonsense).
+ * `message` names the engine and the HTTP status only (what any reader of the repository sees);
+ * `detail` adds the provider's own words with every key removed (server/ai/redact.ts), for
+ * repository admins. The index refresh records both and keeps the lexical index (index-repo.ts);
+ * a search falls back to lexical.
  */
 export class EmbeddingProviderError extends Error {
-  constructor(engine: string, cause: unknown) {
-    super(`embedding with ${engine} failed: ${providerMessage(cause)}`);
+  readonly detail: string;
+  /**
+   * `own`: svc's own finding about the answer (a vector of the wrong size), shown as it is;
+   * otherwise `cause` is the provider's error.
+   */
+  constructor(engine: EmbeddingEngine, cause: unknown, own?: string) {
+    const said = own ? null : providerWords(engine, cause);
+    const generic = own ?? (said?.status ? `the provider answered ${said.status}` : "the provider could not be reached");
+    super(`embedding with ${engine.engine} failed: ${generic}`);
     this.name = "EmbeddingProviderError";
+    this.detail = said ? `embedding with ${engine.engine} failed${said.status ? ` ${said.status}` : ""}: ${said.words}` : this.message;
   }
 }
 
-/** The provider's own words of an AI SDK error (RetryError: the last attempt's). */
-function providerMessage(e: unknown): string {
-  const err = e as { lastError?: unknown; message?: unknown; cause?: unknown } | null;
-  const last = err?.lastError ?? err;
-  const msg = (last as { message?: unknown } | null)?.message;
-  const cause = (last as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  const text = typeof msg === "string" && msg ? msg : String(last);
-  const code = cause && typeof cause.code === "string" ? ` (${cause.code})` : "";
-  return (text + code).replace(/\s+/g, " ").slice(0, 400);
-}
-
 /** Runs a provider call, its failures as EmbeddingProviderError. */
-async function provider<T>(engine: string, call: () => Promise<T>): Promise<T> {
+async function provider<T>(engine: EmbeddingEngine, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (e) {
@@ -98,11 +98,11 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
     const rows = await db.$queryRawUnsafe<Array<{ id: number | bigint; name: string | null; content: string }>>(text, ...sql.params);
     if (!rows.length) break;
     if (done >= MAX_EMBED_PER_RUN) return done;
-    const { embeddings } = await provider(e.engine, () => embedMany({ model: e.model, values: rows.map(embedText), maxRetries: 1 }));
+    const { embeddings } = await provider(e, () => embedMany({ model: e.model, values: rows.map(embedText), maxRetries: 1 }));
     if (embeddings.length !== rows.length)
-      throw new EmbeddingProviderError(e.engine, new Error(`${embeddings.length} vectors for ${rows.length} texts`));
+      throw new EmbeddingProviderError(e, null, `${embeddings.length} vectors for ${rows.length} texts`);
     const wide = embeddings.find((v) => v.length > MAX_EMBEDDING_DIMS || v.length === 0);
-    if (wide) throw new EmbeddingProviderError(e.engine, new Error(`a vector of ${wide.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`));
+    if (wide) throw new EmbeddingProviderError(e, null, `a vector of ${wide.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`);
     const data = rows.map((r, i) => ({ chunkId: Number(r.id), model: e.engine, vector: toBytes(unit(embeddings[i]!)) }));
     await retryOnUniqueViolation(() =>
       db.$transaction(async (tx) => {
@@ -122,7 +122,7 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
   }
   await db.searchIndex.update({
     where: { id: indexId },
-    data: { embeddingModel: e.engine, embeddingError: null, embeddingFailedAt: null },
+    data: { embeddingModel: e.engine, embeddingError: null, embeddingErrorDetail: null, embeddingFailedAt: null },
   });
   invalidateVectors(indexId);
   return done;
@@ -130,8 +130,8 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
 
 /** The query's vector (unit length). Errors: EmbeddingProviderError. */
 export async function embedQuery(e: EmbeddingEngine, query: string): Promise<Float32Array> {
-  const { embedding } = await provider(e.engine, () => embed({ model: e.model, value: query, maxRetries: 1 }));
+  const { embedding } = await provider(e, () => embed({ model: e.model, value: query, maxRetries: 1 }));
   if (embedding.length > MAX_EMBEDDING_DIMS || embedding.length === 0)
-    throw new EmbeddingProviderError(e.engine, new Error(`a vector of ${embedding.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`));
+    throw new EmbeddingProviderError(e, null, `a vector of ${embedding.length} dimensions (1 to ${MAX_EMBEDDING_DIMS})`);
   return unit(embedding);
 }

@@ -202,7 +202,7 @@ async function embedRecordingFailure(db: Db, indexId: string, embedding: Embeddi
     stats.embeddingError = e.message;
     await db.searchIndex.update({
       where: { id: indexId },
-      data: { embeddingError: e.message.slice(0, 500), embeddingFailedAt: new Date() },
+      data: { embeddingError: e.message.slice(0, 500), embeddingErrorDetail: e.detail.slice(0, 500), embeddingFailedAt: new Date() },
     });
   }
 }

@@ -15,6 +15,7 @@
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { Db } from "@/server/db";
+import type { Actor } from "@/server/auth/actor";
 import { AppError } from "@/server/errors";
 import { line, text } from "@/server/validation/strings";
 import { queueIndexRefresh } from "./queue";
@@ -76,18 +77,25 @@ const CANDIDATES = 200;
 /** After an embedding failure, searches wait this long (ms) before queueing another try (pushes queue one regardless). */
 export const EMBED_RETRY_MS = 5 * 60_000;
 
-/** The embedding engine for this repository, if its provider has one. */
-async function embeddingFor(db: Db, repoId: string): Promise<EmbeddingEngine | undefined> {
+/**
+ * The embedding engine for this repository and caller, if its provider has one: none for an
+ * anonymous caller (a query vector would spend the repository's key: docs/ai.md "Who reaches a
+ * model, and the budget"), who gets the lexical engine. Query vectors are not counted in the budget.
+ */
+async function embeddingFor(db: Db, caller: Actor | null, repoId: string): Promise<EmbeddingEngine | undefined> {
+  if (!caller) return undefined;
   const engine = await resolveAiEngine(db, repoId);
   return engine.kind === "model" ? engine.embedding : undefined;
 }
 
 /**
- * Searches `repo`'s branch for `input.query`. `embedding` overrides the resolved engine's (tests).
- * Errors: NOT_FOUND when the branch does not exist.
+ * Searches `repo`'s branch for `input.query` for `caller` (anonymous: lexical only). `embedding`
+ * overrides the caller's embedding engine (tests; null: lexical). Errors: NOT_FOUND when the
+ * branch does not exist.
  */
 export async function semanticSearch(
   db: Db,
+  caller: Actor | null,
   repo: AuthorizedRepo,
   input: SemanticSearchInput,
   embedding?: EmbeddingEngine | null,
@@ -99,7 +107,7 @@ export async function semanticSearch(
   // the ref store read directly (no git process on every search: ref-files.ts)
   const tip = (await branchTips(repo.gitDir, [branch])).get(branch) ?? null;
   if (!tip && input.branch) throw new AppError("NOT_FOUND", `branch "${branch}" not found`);
-  const emb = embedding === null ? undefined : (embedding ?? (await embeddingFor(db, repo.id)));
+  const emb = embedding === null ? undefined : (embedding ?? (await embeddingFor(db, caller, repo.id)));
   const select = { id: true, commitSha: true, status: true, embeddingModel: true, embeddingFailedAt: true, chunker: true } as const;
   let index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select });
   if (tip && (!index || index.commitSha !== tip)) {
@@ -175,7 +183,11 @@ function resultOf(h: ChunkHit): SearchResult {
   };
 }
 
-/** ai.searchIndexStatus: how far the index of `branch` is (the search page's indexing state). */
+/**
+ * ai.searchIndexStatus: how far the index of `branch` is (the search page's indexing state).
+ * `embeddingError` is the generic message (engine and HTTP status), the provider's words (keys
+ * removed: server/ai/redact.ts) for repository admins only.
+ */
 export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: string) {
   const name = branch ?? repo.defaultBranch;
   const tip = (await branchTips(repo.gitDir, [name])).get(name) ?? null;
@@ -189,6 +201,7 @@ export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: s
       indexedAt: true,
       embeddingModel: true,
       embeddingError: true,
+      embeddingErrorDetail: true,
       embeddingFailedAt: true,
       chunker: true,
     },
@@ -206,7 +219,7 @@ export async function searchIndexStatus(db: Db, repo: AuthorizedRepo, branch?: s
     indexedAt: index?.indexedAt?.toISOString() ?? null,
     embeddingModel: index?.embeddingModel ?? null,
     /** The last embedding attempt's provider error (searches are lexical until a later refresh embeds every chunk), else null. */
-    embeddingError: index?.embeddingError ?? null,
+    embeddingError: (repo.permission === "admin" && index?.embeddingErrorDetail) || index?.embeddingError || null,
     /** When that attempt failed (ISO 8601), else null. */
     embeddingFailedAt: index?.embeddingFailedAt?.toISOString() ?? null,
   };

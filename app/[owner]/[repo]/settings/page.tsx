@@ -18,11 +18,12 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
 export default async function RepoSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const caller = await getServerCaller();
-  const [branches, collaborators, aiKeys, aiStatus] = await Promise.all([
+  const [branches, collaborators, aiKeys, aiStatus, aiBudget] = await Promise.all([
     repo.isEmpty ? Promise.resolve([]) : loadBranches(repo.id),
     caller.repos.collaborators({ repoId: repo.id }),
     caller.repoAiKeys.list({ repoId: repo.id }),
     caller.ai.status({ repoId: repo.id }),
+    caller.repoAiKeys.budget({ repoId: repo.id }),
   ]);
   return (
     <>
@@ -55,7 +56,7 @@ export default async function RepoSettingsPage({ params }: { params: SettingsPar
         title="AI"
         description="A model key for this repository's AI features, used instead of the server's. Without any key they run on the local engine."
       >
-        <AiSettings repoId={repo.id} keys={aiKeys} status={aiStatus} />
+        <AiSettings repoId={repo.id} keys={aiKeys} status={aiStatus} budget={aiBudget} />
       </SettingsSection>
       <SettingsSection id="danger-zone" title="Danger zone" danger>
         <DangerZone repoId={repo.id} fullName={repo.fullName} />
