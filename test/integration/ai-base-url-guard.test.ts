@@ -73,11 +73,14 @@ describe("a repository's AI base URL", () => {
     delete process.env.SVC_AI_ALLOW_PRIVATE_BASE_URLS;
     const after = fake.requests.length;
     const err = await ask();
+    // readers see the generic sentence; the detail (for repository admins) says why, without the key
     expect(err).toMatchObject({
       code: "SERVICE_UNAVAILABLE",
-      message: expect.stringMatching(/svc does not connect to localhost \((127\.0\.0\.1|::1)\): loopback/),
+      message: expect.stringContaining("could not be reached"),
+      detail: expect.stringMatching(/svc does not connect to localhost \((127\.0\.0\.1|::1)\): loopback/),
     });
     expect((err as Error).message).not.toContain("GUARDtestKEY");
+    expect((err as { detail: string }).detail).not.toContain("GUARDtestKEY");
     expect(fake.requests.length).toBe(after);
     await caller.repoAiKeys.delete({ repoId, provider: "openai" });
   });
@@ -96,7 +99,7 @@ describe("a repository's AI base URL", () => {
       await caller.repoAiKeys.set({ repoId, provider: "openai", apiKey: KEY, model: "fake-chat", baseUrl });
       const before = fake.requests.length;
       const err = await ask();
-      expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("answered with a redirect (HTTP 307)") });
+      expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE", detail: expect.stringContaining("answered with a redirect (HTTP 307)") });
       expect(bounced).toEqual(["POST /v1/chat/completions"]); // one request, not retried
       expect(fake.requests.length).toBe(before);
       await caller.repoAiKeys.delete({ repoId, provider: "openai" });
