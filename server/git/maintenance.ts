@@ -54,6 +54,8 @@ export async function countObjects(gitDir: string): Promise<ObjectCounts> {
 
 /** A prune grace period as git's approxidate reads it for `--prune`: "now", or "<n>.<unit>.ago". */
 export const PRUNE_EXPIRE_RE = /^(now|[1-9]\d{0,5}\.(second|minute|hour|day|week|month|year)s?\.ago)$/;
+/** Never prune (a repository others borrow objects from): packs, keeps every unreachable object. */
+export const PRUNE_NEVER = "never";
 
 /** The outcome of `collectGarbage`: "done" (git ran; it may have found nothing to do) or "busy" (a run of this process was under way). */
 export type GcOutcome = "done" | "busy";
@@ -67,11 +69,12 @@ const GC_TIMEOUT_MS = 60 * 60 * 1000;
 /**
  * `git -c gc.autoDetach=false gc --auto --quiet --prune=<pruneExpire>` in bare repository `gitDir`
  * (see the module comment), unless this process already runs one there ("busy"). `pruneExpire`
- * must match PRUNE_EXPIRE_RE (e.g. "2.weeks.ago"). Errors: RangeError for another expire; a plain
- * Error when git fails (stderr included).
+ * must match PRUNE_EXPIRE_RE (e.g. "2.weeks.ago") or be PRUNE_NEVER. Errors: RangeError for another
+ * expire; a plain Error when git fails (stderr included).
  */
 export async function collectGarbage(gitDir: string, pruneExpire: string): Promise<GcOutcome> {
-  if (!PRUNE_EXPIRE_RE.test(pruneExpire)) throw new RangeError(`prune expiry must be "now" or "<n>.<unit>.ago" (got "${pruneExpire}")`);
+  if (pruneExpire !== PRUNE_NEVER && !PRUNE_EXPIRE_RE.test(pruneExpire))
+    throw new RangeError(`prune expiry must be "now" or "<n>.<unit>.ago" (got "${pruneExpire}")`);
   if (running.has(gitDir)) return "busy";
   running.add(gitDir);
   try {

@@ -18,7 +18,7 @@ import { REPO_MAINTENANCE, REPO_MAINTENANCE_SWEEP } from "@/server/jobs/names";
 import { collectGarbage } from "@/server/git/maintenance";
 import { QUARANTINE_PREFIX } from "@/server/git/quarantine";
 import { repoGitDir } from "@/server/git/paths";
-import { maintenanceSettingsFromEnv, sweepRepositories } from "@/server/services/repos/maintain-repository";
+import { maintainRepository, maintenanceSettingsFromEnv, sweepRepositories } from "@/server/services/repos/maintain-repository";
 import { git, initWork, refsOf } from "./merge-fixtures";
 import { suggestionWorld } from "./pulls-suggestions-fixtures";
 import { member, remoteOf, seededWorkTree, startGitServer } from "./pulls-fixtures";
@@ -147,6 +147,20 @@ describe("repository maintenance", () => {
     expect(await collectGarbage(gitDir, "2.weeks.ago")).toBe("done");
     expect(looseCount(gitDir)).toBe(0);
     await expect(collectGarbage(gitDir, "--aggressive")).rejects.toThrow(RangeError);
+  });
+
+  it("a repository with forks is packed but never pruned: a fork may still need what its parent no longer references", async () => {
+    const w = await suggestionWorld();
+    const fork = await w.as.writer.repos.fork({ repoId: w.repoId });
+    const old = litter(w.gitDir);
+    const db = await getDb();
+    const run = await maintainRepository(db, w.repoId);
+    expect(run.outcome).toBe("done");
+    expect(run.after!.packs).toBeGreaterThan(0);
+    expect(looseCount(w.gitDir)).toBe(old.length); // the reachable loose objects were packed, nothing pruned
+    expect(presentOf(w.gitDir, old)).toHaveLength(old.length);
+    const forkDir = repoGitDir(w.writer.username, fork.name);
+    expect(git(forkDir, ["fsck", "--full", "--no-dangling"])).not.toMatch(/missing|broken|error/i);
   });
 
   it("the daily sweep queues every repository and its own next run; settings come from the environment", async () => {

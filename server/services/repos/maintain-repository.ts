@@ -9,11 +9,16 @@
  *     run (`scheduleMaintenanceSweep` starts the chain when the server starts).
  * One at a time per repository: the job's singleton key drops a second waiting job, this
  * process never runs two gcs of one repository, and git's `gc.pid` keeps other processes out.
+ *
+ * A repository with forks is never pruned (`--prune=never`; it is still packed): its forks borrow
+ * its objects through alternates (server/git/forks.ts), and an object unreachable from the
+ * parent's refs (a force-pushed branch) may still be reachable from a fork's, which the parent's
+ * prune cannot see (git-clone(1) `--shared`).
  */
 import type { Db } from "@/server/db";
 import { enqueue } from "@/server/jobs";
 import { REPO_MAINTENANCE, REPO_MAINTENANCE_SWEEP } from "@/server/jobs/names";
-import { collectGarbage, countObjects, PRUNE_EXPIRE_RE, type GcOutcome, type ObjectCounts } from "@/server/git/maintenance";
+import { collectGarbage, countObjects, PRUNE_EXPIRE_RE, PRUNE_NEVER, type GcOutcome, type ObjectCounts } from "@/server/git/maintenance";
 import { removeStaleQuarantines } from "@/server/git/quarantine";
 import { repoGitDir } from "@/server/git/paths";
 
@@ -49,21 +54,24 @@ export interface MaintenanceRun {
 
 /**
  * The `repos.maintenance` job: stale quarantines removed, then `git gc --auto --prune=<expire>`
- * (`settings.pruneExpire`, default from the environment) on repository `repoId`. A deleted
- * repository is not an error ("gone"). Safe to run twice (jobs are delivered at least once).
- * Errors: a plain Error when git fails (the job is retried).
+ * (`settings.pruneExpire`, default from the environment; "never" when the repository has forks)
+ * on repository `repoId`. A deleted repository is not an error ("gone"). Safe to run twice (jobs
+ * are delivered at least once). Errors: a plain Error when git fails (the job is retried).
  */
 export async function maintainRepository(
   db: Db,
   repoId: string,
   settings: Pick<MaintenanceSettings, "pruneExpire"> = maintenanceSettingsFromEnv(),
 ): Promise<MaintenanceRun> {
-  const repo = await db.repository.findUnique({ where: { id: repoId }, select: { name: true, owner: { select: { username: true } } } });
+  const repo = await db.repository.findUnique({
+    where: { id: repoId },
+    select: { name: true, owner: { select: { username: true } }, _count: { select: { forks: true } } },
+  });
   if (!repo) return { outcome: "gone", staleQuarantines: [] };
   const gitDir = repoGitDir(repo.owner.username, repo.name);
   const staleQuarantines = await removeStaleQuarantines(gitDir);
   const before = await countObjects(gitDir);
-  const outcome = await collectGarbage(gitDir, settings.pruneExpire);
+  const outcome = await collectGarbage(gitDir, repo._count.forks > 0 ? PRUNE_NEVER : settings.pruneExpire);
   return { outcome, before, after: await countObjects(gitDir), staleQuarantines };
 }
 
