@@ -9,12 +9,17 @@
  * content is read; a side larger than MAX_SIDE_BYTES is cut there (`truncated`), and once
  * MAX_TOTAL_BYTES of content has been read, later sides carry no content (`truncated`). Binary
  * sides (a NUL among the first 8000 bytes, as git decides) carry no content.
+ *
+ * Listing conflicts is speculative (nothing is committed), so the merge-tree and the reads run in
+ * an object quarantine (quarantine.ts): the conflicted tree and blobs it writes are gone
+ * afterwards. A resolution that commits writes the conflicted tree again with `mergeTree`.
  */
 import { runGit, spawnGit } from "./exec";
 import { looksBinary, BINARY_SNIFF_BYTES } from "./repository";
 import { SHA_PATTERN, SHA_RE } from "@/lib/sha";
 import { MergeError, mergeTreeFailure } from "./merge";
 import { objectInfo } from "./objects";
+import { withObjectQuarantine } from "./quarantine";
 
 /** A conflicted file info record of `git merge-tree -z`: `<mode> <object> <stage>\t<path>`. */
 const UNMERGED_ENTRY = new RegExp(`^(\\d+) (${SHA_PATTERN}) ([123])\\t([\\s\\S]*)$`);
@@ -75,17 +80,19 @@ function kindOf(base: Stage | undefined, ours: Stage | undefined, theirs: Stage 
   return "other";
 }
 
+type Env = Record<string, string>;
+
 /** Sizes of the blobs among `shas` (`objectInfo`), keyed by sha. */
-async function sizesOf(gitDir: string, shas: string[]): Promise<Map<string, number>> {
+async function sizesOf(gitDir: string, shas: string[], env: Env): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  for (const o of await objectInfo(gitDir, shas)) if (o?.type === "blob") sizes.set(o.id, o.size);
+  for (const o of await objectInfo(gitDir, shas, env)) if (o?.type === "blob") sizes.set(o.id, o.size);
   return sizes;
 }
 
 /** The first `limit` bytes of blob `sha` (`git cat-file blob`), stopping git once they are in. */
-function readHead(gitDir: string, blobSha: string, limit: number): Promise<Buffer> {
+function readHead(gitDir: string, blobSha: string, limit: number, env: Env): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawnGit(["cat-file", "blob", blobSha], { gitDir });
+    const child = spawnGit(["cat-file", "blob", blobSha], { gitDir, env });
     child.stdin.end();
     const chunks: Buffer[] = [];
     let size = 0;
@@ -125,12 +132,18 @@ function utf8Prefix(buf: Buffer): string {
 
 /**
  * The conflicting files of merging `head` into `targetTip` with all three sides (see the module
- * comment for bounds). No conflicts → `files` empty. Errors: MergeError (unrelated histories,
- * unknown commits).
+ * comment for bounds). No conflicts → `files` empty. The merge runs in an object quarantine:
+ * `tree` (and a virtual merge base's blobs) name objects that are gone once this returns; build
+ * on `mergeTree`'s tree instead. Errors: MergeError (unrelated histories, unknown commits).
  */
 export async function getConflictDetails(gitDir: string, targetTip: string, head: string): Promise<ConflictDetails> {
   if (!SHA_RE.test(targetTip) || !SHA_RE.test(head)) throw new MergeError("not a full commit sha");
-  const r = await runGit(["merge-tree", "--write-tree", "-z", "--no-messages", targetTip, head], { gitDir });
+  return withObjectQuarantine(gitDir, (env) => conflictDetails(gitDir, targetTip, head, env));
+}
+
+/** getConflictDetails with every git process run with `env`. */
+async function conflictDetails(gitDir: string, targetTip: string, head: string, env: Env): Promise<ConflictDetails> {
+  const r = await runGit(["merge-tree", "--write-tree", "-z", "--no-messages", targetTip, head], { gitDir, env });
   const parts = r.stdout
     .toString("utf8")
     .split("\0")
@@ -149,7 +162,7 @@ export async function getConflictDetails(gitDir: string, targetTip: string, head
   const shown = paths.slice(0, MAX_CONFLICT_FILES);
   const shas = new Set<string>();
   for (const p of shown) for (const s of byPath.get(p)!) if (s && s.mode !== "160000") shas.add(s.sha);
-  const sizes = await sizesOf(gitDir, [...shas]);
+  const sizes = await sizesOf(gitDir, [...shas], env);
   let budget = MAX_TOTAL_BYTES;
   const cache = new Map<string, { content: string | null; binary: boolean; truncated: boolean }>();
   const side = async (s: Stage | undefined): Promise<ConflictSide | null> => {
@@ -162,7 +175,7 @@ export async function getConflictDetails(gitDir: string, targetTip: string, head
       else if (budget <= 0) read = { content: null, binary: false, truncated: true };
       else {
         const limit = Math.min(size, MAX_SIDE_BYTES, Math.max(budget, BINARY_SNIFF_BYTES));
-        const head = size === 0 ? Buffer.alloc(0) : await readHead(gitDir, s.sha, Math.max(limit, Math.min(size, BINARY_SNIFF_BYTES)));
+        const head = size === 0 ? Buffer.alloc(0) : await readHead(gitDir, s.sha, Math.max(limit, Math.min(size, BINARY_SNIFF_BYTES)), env);
         if (looksBinary(head)) read = { content: null, binary: true, truncated: false };
         else {
           const cut = head.subarray(0, limit);

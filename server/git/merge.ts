@@ -4,13 +4,16 @@
  * shas. Nothing here touches a working tree of the bare repository: merges are computed with
  * `git merge-tree --write-tree` (git 2.38+, the "ort" strategy `git merge` uses), new commits are
  * written with `commitTree` (commits.ts), and the caller moves refs by compare-and-swap
- * (update-ref.ts). Rebase replays in a throwaway worktree (merge-rebase.ts).
+ * (update-ref.ts). Rebase replays in a throwaway worktree (merge-rebase.ts). A mergeability
+ * check only asks, so its merge-tree writes into an object quarantine (quarantine.ts) and leaves
+ * nothing in the repository; `mergeTree` writes for real, for a merge about to be committed.
  *
  * git 2.39 has no `merge-tree --merge-base` and no `git replay`, hence the worktree for rebase.
  */
 import { SHA_RE } from "@/lib/sha";
 import { aheadBehind } from "./commits";
 import { runGit } from "./exec";
+import { withObjectQuarantine } from "./quarantine";
 
 /** Conflicting paths reported at most (the rest are counted in `conflictsTruncated`). */
 export const MAX_CONFLICT_PATHS = 1000;
@@ -25,8 +28,11 @@ export interface MergeTreeResult {
   conflictsTruncated: boolean;
 }
 
-/** Mergeability of `head` into `targetTip`: the merge tree plus how far apart they are. */
-export interface MergeCheck extends MergeTreeResult {
+/**
+ * Mergeability of `head` into `targetTip`: the conflicts plus how far apart they are. No tree: the
+ * check's merge was written into a quarantine that is gone (a merge runs `mergeTree` itself).
+ */
+export interface MergeCheck extends Omit<MergeTreeResult, "tree"> {
   /** Commits on the head not on the target (`rev-list --count target..head`). */
   aheadBy: number;
   /** Commits on the target not on the head (`rev-list --count head..target`). */
@@ -57,11 +63,14 @@ export function mergeTreeFailure(stderr: string): Error {
  * Three-way merges `theirs` into `ours` as `git merge` would (ort; merge base found by git,
  * recursive for criss-cross histories) and writes the result tree, without a working tree:
  * `git merge-tree --write-tree -z --name-only --no-messages ours theirs`. Exit 0 clean, 1
- * conflicted. Errors: MergeError for unrelated histories or unknown commits.
+ * conflicted. The result's objects are written into the repository, unless `env` is an object
+ * quarantine's (withObjectQuarantine: then they are gone with it). Errors: MergeError for
+ * unrelated histories or unknown commits.
  */
-export async function mergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeTreeResult> {
+export async function mergeTree(gitDir: string, ours: string, theirs: string, env?: Record<string, string>): Promise<MergeTreeResult> {
   const r = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")], {
     gitDir,
+    env,
   });
   if (r.code !== 0 && r.code !== 1) throw mergeTreeFailure(r.stderr);
   const parts = r.stdout
@@ -75,14 +84,15 @@ export async function mergeTree(gitDir: string, ours: string, theirs: string): P
 }
 
 /**
- * Mergeability of `head` into `targetTip`: mergeTree and aheadBehind (commits.ts), run in
- * parallel (two git processes). Errors: MergeError (see mergeTree; a failed count is classified
- * by git's message the same way).
+ * Mergeability of `head` into `targetTip`: mergeTree in an object quarantine (nothing is left in
+ * the repository) and aheadBehind (commits.ts), run in parallel (two git processes). Errors:
+ * MergeError (see mergeTree; a failed count is classified by git's message the same way).
  */
 export async function checkMerge(gitDir: string, targetTip: string, head: string): Promise<MergeCheck> {
   const counts = aheadBehind(gitDir, sha(targetTip, "target"), sha(head, "head")).catch((e: Error) => {
     throw mergeTreeFailure(e.message);
   });
-  const [merged, ahead] = await Promise.all([mergeTree(gitDir, targetTip, head), counts]);
-  return { ...merged, ...ahead };
+  counts.catch(() => {}); // awaited below; a quarantine that fails first must not leave it unhandled
+  const { tree: _gone, ...merged } = await withObjectQuarantine(gitDir, (env) => mergeTree(gitDir, targetTip, head, env));
+  return { ...merged, ...(await counts) };
 }

@@ -5,7 +5,7 @@
  * job runner does not load every service.
  */
 import { defineJob } from "./index";
-import { AI_REVIEW, REFRESH_MERGEABILITY, SEARCH_INDEX_REPO } from "./names";
+import { AI_REVIEW, REFRESH_MERGEABILITY, REPO_MAINTENANCE, REPO_MAINTENANCE_SWEEP, SEARCH_INDEX_REPO } from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
 export function registerJobHandlers(): void {
@@ -55,5 +55,29 @@ export function registerJobHandlers(): void {
       await refreshSearchIndex(db, repoId, branch, engine.kind === "model" ? engine.embedding : undefined);
     },
     { retries: 3, backoffMs: 5_000, timeoutMs: 1_800_000 },
+  );
+  // repository maintenance (docs/performance.md "Hardening II, item 13"): `git gc --auto` with a
+  // prune grace period after every N pushes and daily; a large repository's repack takes minutes
+  defineJob(
+    REPO_MAINTENANCE,
+    async ({ repoId }) => {
+      const [{ getDb }, { maintainRepository }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/repos/maintain-repository"),
+      ]);
+      await maintainRepository(await getDb(), repoId);
+    },
+    { retries: 2, backoffMs: 60_000, timeoutMs: 2 * 3_600_000 },
+  );
+  defineJob(
+    REPO_MAINTENANCE_SWEEP,
+    async () => {
+      const [{ getDb }, { sweepRepositories }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/repos/maintain-repository"),
+      ]);
+      await sweepRepositories(await getDb());
+    },
+    { retries: 3, backoffMs: 60_000, timeoutMs: 1_800_000 },
   );
 }

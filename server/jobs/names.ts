@@ -12,6 +12,11 @@ export const AI_REVIEW = "pulls.aiReview";
 /** Refresh the semantic search index of one branch (after a push; server/services/search/index-repo.ts). */
 export const SEARCH_INDEX_REPO = "search.indexRepo";
 
+/** Repository maintenance: `git gc --auto` with a prune grace period (services/repos/maintain-repository.ts). */
+export const REPO_MAINTENANCE = "repos.maintenance";
+/** The daily sweep: queues REPO_MAINTENANCE for every repository, then itself for the next day. */
+export const REPO_MAINTENANCE_SWEEP = "repos.maintenanceSweep";
+
 /** Name → payload type of every svc job. */
 export interface JobPayloads {
   /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
@@ -20,6 +25,10 @@ export interface JobPayloads {
   [AI_REVIEW]: { runId: string };
   /** Enqueue with `singletonKey: "<repoId>:<branch>"` so a burst of pushes refreshes once. */
   [SEARCH_INDEX_REPO]: { repoId: string; branch: string };
+  /** Enqueue with `singletonKey: repoId` (a burst of triggers runs once). */
+  [REPO_MAINTENANCE]: { repoId: string };
+  /** No payload. Enqueue with `singletonKey: "daily"`: one waiting sweep at a time. */
+  [REPO_MAINTENANCE_SWEEP]: Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

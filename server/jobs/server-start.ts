@@ -7,12 +7,17 @@
 import { closeJobs, startJobWorker } from "./index";
 import { registerJobHandlers } from "./handlers";
 
-/** Registers the handlers and starts the worker; logs and carries on when the database refuses. */
+/**
+ * Registers the handlers, starts the worker and the daily repository maintenance sweep (unless
+ * one is already waiting); logs and carries on when the database refuses.
+ */
 export async function startServerJobs(): Promise<void> {
   registerJobHandlers();
   (globalThis as { __svcCloseJobs?: () => Promise<void> }).__svcCloseJobs = closeJobs;
   try {
     await startJobWorker();
+    const { scheduleMaintenanceSweep } = await import("@/server/services/repos/maintain-repository");
+    await scheduleMaintenanceSweep();
   } catch (err) {
     console.error("svc: background jobs did not start:", err);
   }

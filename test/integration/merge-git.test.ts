@@ -79,7 +79,7 @@ describe("merge engine vs the git CLI", () => {
     expect(await mergeBase(bare, main, head)).toBe(git(bare, ["merge-base", main, head]).trim());
     const clone = cloneOf(bare, ["feature"]);
     git(clone, ["merge", "-q", "--no-ff", "-m", "m", "feature"]);
-    expect(check.tree).toBe(treeOf(clone, "HEAD"));
+    expect((await mergeTree(bare, main, head)).tree).toBe(treeOf(clone, "HEAD"));
   });
 
   it("merge: tree and parents equal git merge --no-ff; ref moves by CAS only", async () => {

@@ -4,7 +4,9 @@
  *
  * Ordering, so that the database and the refs always agree:
  *   1. mergeability (cached per target tip + head): PRECONDITION_FAILED with its reason;
- *   2. the new commit is written (an unreferenced object; harmless if we stop here);
+ *   2. the merge is computed again, for real (the check's merge-tree ran in an object quarantine:
+ *      server/git/quarantine.ts), and the new commit is written (unreferenced objects; harmless
+ *      if we stop here);
  *   3. services/repos/update-branch.ts `updateBranch` moves the target branch from the tip
  *      checked in 1, in one transaction with the merge's writes: claim the row with a
  *      conditional update (still open, not a draft, same head and target as checked) to merged,
@@ -131,11 +133,8 @@ export async function mergePullRequest(
         );
       newSha = r.sha;
     } else {
-      // the clean tree the mergeability check just computed, else merge-tree now
-      const [merged, commits] = await Promise.all([
-        state.tree ? { tree: state.tree, conflicts: [] } : mergeTree(repo.gitDir, tip, pr.headSha),
-        commitsP,
-      ]);
+      // merge-tree again, for real: the mergeability check's merge was quarantined and is gone
+      const [merged, commits] = await Promise.all([mergeTree(repo.gitDir, tip, pr.headSha), commitsP]);
       if (merged.conflicts.length)
         throw new AppError(
           "PRECONDITION_FAILED",

@@ -37,12 +37,7 @@ export interface Mergeability {
 export interface MergeabilityState extends Mergeability {
   /** The target branch's tip (null when the branch is gone). */
   targetTip: string | null;
-  /** The clean merged tree, when this process computed it within TREE_TTL_MS (a merge then skips merge-tree). */
-  tree?: string;
 }
-
-/** How long a remembered merged tree is reused: far below gc's 2-week grace for unreachable objects. */
-const TREE_TTL_MS = 60 * 60 * 1000;
 
 /** The bare repository of the pull request's source (the target's own when not a fork). */
 async function sourceGitDir(
@@ -64,10 +59,10 @@ async function sourceGitDir(
  * is never wrong, only possibly stale-keyed (then it is simply not used). Bounded (LRU).
  */
 const RECENT_MAX = 5000;
-const recent = new Map<string, { key: string; answer: Mergeability; tree?: string; at: number }>();
-function remember(id: string, key: string, answer: Mergeability, tree?: string): void {
+const recent = new Map<string, { key: string; answer: Mergeability }>();
+function remember(id: string, key: string, answer: Mergeability): void {
   recent.delete(id);
-  recent.set(id, { key, answer, tree, at: Date.now() });
+  recent.set(id, { key, answer });
   if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
 }
 
@@ -124,10 +119,7 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
 
   const key = `${targetTip} ${pr.headSha}`;
   const remembered = recent.get(pr.id);
-  if (remembered?.key === key) {
-    const tree = remembered.tree && Date.now() - remembered.at < TREE_TTL_MS ? { tree: remembered.tree } : {};
-    return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip, ...tree };
-  }
+  if (remembered?.key === key) return { ...remembered.answer, conflicts: [...remembered.answer.conflicts], targetTip };
   // polling's hot path after a restart or in another process: one primary-key read (read.ts)
   const [cached] = await readRows<CacheRow>(db, CACHE_SQL[getConfig().provider], [pr.id]);
   if (cached && cached.baseTip === targetTip && cached.headSha === pr.headSha) {
@@ -143,15 +135,15 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
     remember(pr.id, key, plain);
     return answer;
   }
-  const { tree, ...answer } = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
-  remember(pr.id, key, answer, tree);
+  const answer = await computeMergeability(repo.gitDir, targetTip, pr.headSha);
+  remember(pr.id, key, answer);
   // the cache write does not delay the answer (it is only a cache: a lost write costs one recheck)
   void saveCache(db, pr.id, targetTip, pr.headSha, answer).catch((e: unknown) => console.error("mergeability cache write failed", e));
-  return { ...answer, targetTip, ...(tree ? { tree } : {}) };
+  return { ...answer, targetTip };
 }
 
-/** The git part: merge-tree and ahead/behind of head into targetTip. */
-async function computeMergeability(gitDir: string, targetTip: string, head: string): Promise<Mergeability & { tree?: string }> {
+/** The git part: merge-tree (in an object quarantine: checkMerge) and ahead/behind of head into targetTip. */
+async function computeMergeability(gitDir: string, targetTip: string, head: string): Promise<Mergeability> {
   try {
     const check = await checkMerge(gitDir, targetTip, head);
     const base = { conflicts: check.conflicts, behindBy: check.behindBy, aheadBy: check.aheadBy };
@@ -165,7 +157,7 @@ async function computeMergeability(gitDir: string, targetTip: string, head: stri
         error: `the merge has conflicts in ${n}${check.conflictsTruncated ? "+" : ""} file${n === 1 ? "" : "s"}`,
       };
     }
-    return { ...base, canMerge: true, tree: check.tree };
+    return { ...base, canMerge: true };
   } catch (e) {
     if (e instanceof MergeError) return { canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error: e.message };
     throw e;
@@ -195,7 +187,7 @@ async function saveCache(db: Db, pullRequestId: string, baseTip: string, headSha
 
 /** pulls.checkMergeability: the spec's answer for pull request `pr` of `repo`. */
 export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: PullRequest): Promise<Mergeability> {
-  const { targetTip: _tip, tree: _tree, ...answer } = await mergeabilityState(db, repo, pr);
+  const { targetTip: _tip, ...answer } = await mergeabilityState(db, repo, pr);
   return answer;
 }
 

@@ -11,11 +11,11 @@
  *   3. open, source branch present and at `expectedHeadSha` (= the pull request's head), else
  *      CONFLICT "moved";
  *   4. the merge of the target's tip into the head (`git merge-tree --write-tree`, in the source
- *      repository: a fork borrows the parent's objects) and its conflicted files: every one must
- *      be a text conflict (content or add/add) and be given, with no conflict markers left;
- *      no other path may be given;
- *   5. the resolved tree (the conflicted tree with the given blobs), the merge commit (parents:
- *      head, target tip; author and committer: the user);
+ *      repository: a fork borrows the parent's objects; in an object quarantine, so a refused
+ *      resolution leaves no objects) and its conflicted files: every one must be a text conflict
+ *      (content or add/add) and be given, with no conflict markers left; no other path may be given;
+ *   5. the conflicted tree written for real (the same merge-tree), the resolved tree (it with the
+ *      given blobs), the merge commit (parents: head, target tip; author and committer: the user);
  *   6. the source branch moves by compare-and-swap from the head (CONFLICT when it moved) and
  *   7. the move is recorded as any push (headSha, refs/pull/N/head, the "pushed" event): both by
  *      services/repos/update-branch.ts `updateBranch` (no database writes of its own, so no
@@ -26,7 +26,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { SHA_RE } from "@/lib/sha";
 import { commitTree, hasCommit } from "@/server/git/commits";
-import { MergeError } from "@/server/git/merge";
+import { MergeError, mergeTree } from "@/server/git/merge";
 import { getConflictDetails, type ConflictFile } from "@/server/git/merge-conflicts";
 import { writeTreeWithChanges } from "@/server/git/edit-files";
 import { readRef } from "@/server/git/pull-refs";
@@ -158,7 +158,9 @@ export async function resolveConflicts(
   if (details.filesTruncated) throw new AppError("PRECONDITION_FAILED", "too many files conflict to resolve here: merge on your machine");
   checkFiles(details.files, given);
 
-  // step 5: the resolved tree and the merge commit
+  // step 5: the conflicted tree, now kept (step 4's was quarantined), the resolved tree and the merge commit
+  const conflicted = await mergeTree(sourceGitDir, head, targetTip);
+  if (conflicted.tree !== details.tree) throw new Error(`git merge-tree wrote ${conflicted.tree}, the listing saw ${details.tree}`);
   const changes = details.files.map((f) => ({
     path: f.path,
     mode: f.ours?.mode ?? f.theirs?.mode ?? "100644",

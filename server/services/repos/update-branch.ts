@@ -28,6 +28,7 @@ import { pushRefProblem } from "@/server/git/refs";
 import { listBranches, setHead } from "@/server/git/repository";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
+import { queueMaintenanceAfterPush } from "./maintain-repository";
 import { peelToCommits, reachableBlobs, scanDiffLines } from "@/server/git/added-lines";
 import { objectInfo } from "@/server/git/objects";
 import { isLiveToken } from "@/server/services/tokens/verify-token";
@@ -206,7 +207,9 @@ export async function updateBranch(
  *      the first push of `master` into a repository created with `main`) gets HEAD and
  *      `defaultBranch` moved to a branch that does (failures are logged);
  *   4. the semantic search index jobs of the moved branches (services/search/after-push.ts;
- *      failures are logged).
+ *      failures are logged);
+ *   5. the push is counted for repository maintenance: every SVC_GIT_GC_PUSHES-th queues a
+ *      `git gc --auto` job (maintain-repository.ts; failures are logged).
  * This is THE place for every later "a branch moved" reaction (webhooks …); not the HTTP layer.
  */
 export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: BranchRepo, updates: RefUpdate[]): Promise<void> {
@@ -226,6 +229,7 @@ export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: Bra
   );
   const defaultBranch = await fixDefaultBranch(db, repo, row.defaultBranch, moved);
   await queueSearchIndexAfterPush(db, repo.id, defaultBranch, moved);
+  await queueMaintenanceAfterPush(repo.id);
 }
 
 /** Moves HEAD and defaultBranch to a branch that exists when the default one does not; → the default branch after. */
