@@ -161,6 +161,10 @@ describe("repository maintenance", () => {
     expect(presentOf(w.gitDir, old)).toHaveLength(old.length);
     const forkDir = repoGitDir(w.writer.username, fork.name);
     expect(git(forkDir, ["fsck", "--full", "--no-dangling"])).not.toMatch(/missing|broken|error/i);
+    // git's own gc in the parent (as receive-pack's auto gc runs it) never prunes either
+    const more = Array.from({ length: 20 }, (_, i) => looseBlob(w.gitDir, `only a fork may need this ${i}\n`, 30 * DAY_S));
+    git(w.gitDir, ["gc", "--quiet"]);
+    expect(presentOf(w.gitDir, more)).toHaveLength(more.length);
   });
 
   it("the daily sweep queues every repository and its own next run; settings come from the environment", async () => {
