@@ -35,11 +35,18 @@ export async function cloneShared(parentGitDir: string, forkGitDir: string): Pro
   // a relative alternates path (relative to objects/), so moving DATA_DIR keeps the link
   const objects = path.join(forkGitDir, "objects");
   await writeFile(alternatesFile(forkGitDir), `${path.relative(objects, path.join(parentGitDir, "objects"))}\n`);
-  // git's own gc in the parent (receive-pack's `gc --auto`, fetch's auto maintenance) cannot see
-  // what a fork still reaches through these alternates: it must never prune (git-gc(1)
-  // gc.pruneExpire "never": unreachable objects stay, in cruft packs). svc's maintenance job does
-  // the same for repositories with forks (docs/git-http.md "Hardening II, item 13").
-  await gitText(["config", "gc.pruneExpire", "never"], { gitDir: parentGitDir });
+  await neverPruneForForks(parentGitDir);
+}
+
+/**
+ * Sets `gc.pruneExpire=never` in a repository that forks borrow objects from: git's own gc there
+ * (receive-pack's `gc --auto`, fetch's auto maintenance) cannot see what a fork still reaches
+ * through its alternates, so it must never prune (git-gc(1): unreachable objects stay, in cruft
+ * packs). Called when a fork is made and by the maintenance job for repositories that have forks
+ * (forks made before this rule). Errors: a plain Error when git fails.
+ */
+export async function neverPruneForForks(gitDir: string): Promise<void> {
+  await gitText(["config", "gc.pruneExpire", "never"], { gitDir });
 }
 
 /**

@@ -162,6 +162,8 @@ describe("repository maintenance", () => {
     const forkDir = repoGitDir(w.writer.username, fork.name);
     expect(git(forkDir, ["fsck", "--full", "--no-dangling"])).not.toMatch(/missing|broken|error/i);
     // git's own gc in the parent (as receive-pack's auto gc runs it) never prunes either
+    git(w.gitDir, ["config", "--unset", "gc.pruneExpire"]); // a fork made before the rule: the job sets it again
+    await maintainRepository(db, w.repoId);
     const more = Array.from({ length: 20 }, (_, i) => looseBlob(w.gitDir, `only a fork may need this ${i}\n`, 30 * DAY_S));
     git(w.gitDir, ["gc", "--quiet"]);
     expect(presentOf(w.gitDir, more)).toHaveLength(more.length);

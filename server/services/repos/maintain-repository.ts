@@ -20,6 +20,7 @@ import { enqueue } from "@/server/jobs";
 import { REPO_MAINTENANCE, REPO_MAINTENANCE_SWEEP } from "@/server/jobs/names";
 import { collectGarbage, countObjects, PRUNE_EXPIRE_RE, PRUNE_NEVER, type GcOutcome, type ObjectCounts } from "@/server/git/maintenance";
 import { removeStaleQuarantines } from "@/server/git/quarantine";
+import { neverPruneForForks } from "@/server/git/forks";
 import { repoGitDir } from "@/server/git/paths";
 
 /** Maintenance settings (README "Configuration"). */
@@ -71,6 +72,7 @@ export async function maintainRepository(
   const gitDir = repoGitDir(repo.owner.username, repo.name);
   const staleQuarantines = await removeStaleQuarantines(gitDir);
   const before = await countObjects(gitDir);
+  if (repo._count.forks > 0) await neverPruneForForks(gitDir);
   const outcome = await collectGarbage(gitDir, repo._count.forks > 0 ? PRUNE_NEVER : settings.pruneExpire);
   return { outcome, before, after: await countObjects(gitDir), staleQuarantines };
 }
