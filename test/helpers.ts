@@ -17,6 +17,7 @@ import { createCaller } from "@/server/api/root";
 import { contextFor } from "@/server/api/trpc";
 import { handleTrpc } from "@/server/http/trpc";
 import { deleteToken, getTokens, postTokens } from "@/server/http/tokens";
+import { postHighlight } from "@/server/http/highlight";
 
 let counter = 0;
 
@@ -63,6 +64,7 @@ export async function startServer(
     const del = /^\/api\/tokens\/([^/]+)$/.exec(pathname);
     if (del && req.method === "DELETE") return deleteToken(req, del[1]);
     if (pathname === "/api/agent/stream" && req.method === "POST") return agentStream(req);
+    if (pathname === "/api/highlight" && req.method === "POST") return postHighlight(req);
     const events = /^\/api\/pulls\/([^/]+)\/events$/.exec(pathname);
     if (events && req.method === "GET") return pullEvents(req, events[1]);
     const g = /^\/([^/]+)\/([^/]+)\.git\/(.*)$/.exec(pathname);
