@@ -18,9 +18,9 @@ import { languageFor, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight
 import { MAX_HIGHLIGHT_FILE_LINES, MAX_HIGHLIGHT_LINES } from "@/lib/highlight/diff";
 import { hunkLinesOf, type DiffHighlights, type HighlightedFile, type TokenStyle } from "@/lib/highlight/runs";
 import { SizedLru } from "./cache";
-import { HighlightBudget, runHighlightTask, type StopReason } from "./pool";
+import { FILE_BUDGET_MS, HighlightBudget, runHighlightTask, type StopReason } from "./pool";
 
-export { HighlightBudget, HIGHLIGHT_BUDGET_MS, MAX_IN_FLIGHT, type StopReason } from "./pool";
+export { FILE_BUDGET_MS, HighlightBudget, HIGHLIGHT_BUDGET_MS, MAX_IN_FLIGHT, type StopReason } from "./pool";
 
 /** Most bytes (UTF-16 estimate) the cache of highlighting results keeps. */
 export const CACHE_BYTES = 32 * 1024 * 1024;
@@ -85,10 +85,13 @@ export async function highlightCode(
   });
 }
 
-/** Highlighted HTML of a file's text with line-number links (see `highlightCode`), or null when it is over MAX_HIGHLIGHT_BYTES. */
+/**
+ * Highlighted HTML of a file's text with line-number links (see `highlightCode`; the code view's
+ * budget is FILE_BUDGET_MS unless `budget` is given), or null when it is over MAX_HIGHLIGHT_BYTES.
+ */
 export async function highlightFile(text: string, fileName: string, budget?: HighlightBudget): Promise<HighlightedCode | null> {
   if (Buffer.byteLength(text, "utf8") > MAX_HIGHLIGHT_BYTES) return null;
-  return highlightCode(text, languageFor(fileName), { lineNumbers: true, budget });
+  return highlightCode(text, languageFor(fileName), { lineNumbers: true, budget: budget ?? new HighlightBudget(FILE_BUDGET_MS) });
 }
 
 /** Token runs for a diff's files (see `highlightLines`); only files `from` ≤ index < `to` (the others null; the budget still counts them). */

@@ -23,6 +23,11 @@ import { getConfig } from "@/server/config";
 
 /** Tokenizing time one request may spend, over all its code (ms of the worker's clock). */
 export const HIGHLIGHT_BUDGET_MS = 250;
+/**
+ * The code view's budget (ms): one file per page view, cached once complete, so it may take a
+ * little longer (~2,000 lines of TypeScript on a quiet 2-core machine) and still answer in < 1 s.
+ */
+export const FILE_BUDGET_MS = 500;
 /** Worker threads: one less than the cores (at least 1, at most 4), so the event loop keeps a core. */
 export const HIGHLIGHT_THREADS = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 /** Tasks running or waiting at most; more are answered "busy" (plain text) at once. */

@@ -31,9 +31,14 @@ const LIGHT_AA_COLORS = {
 
 /** Lines at least this long are not tokenized (one plain token), as shiki's `tokenizeMaxLineLength`. */
 const MAX_LINE_LENGTH = 4000;
-/** Lines per tokenizer call at first; doubled while calls are cheap, down to 1 after a cut line. */
-const FIRST_CHUNK = 8;
-const MAX_CHUNK = 256;
+/**
+ * Time limit of a line's tokenizing (per theme) at least this (ms): a chunk has at most
+ * left / (2 × MIN_LINE_MS) lines, so that its lines' limits add up to the time left and yet an
+ * ordinary line is not cut by a moment's load on the machine.
+ */
+const MIN_LINE_MS = 10;
+/** Lines per tokenizer call at most (fewer near the end of the budget; 1 after a cut line, then doubled back). */
+const MAX_CHUNK = 32;
 /**
  * Extra time for a language's first use on a thread: its grammar's regexes are compiled as the
  * tokenizer first reaches them (15–400 ms seen on a loaded 2-core machine), which says nothing about
@@ -112,12 +117,12 @@ function tokenizeUntil(hl, lines, lang, deadline) {
   const tokens = [];
   let fg = "";
   let state;
-  let chunk = FIRST_CHUNK;
+  let chunk = MAX_CHUNK;
   let i = 0;
   while (i < lines.length) {
     const left = deadline - performance.now();
     if (left <= 0) break;
-    const part = lines.slice(i, i + chunk);
+    const part = lines.slice(i, i + Math.max(1, Math.min(chunk, Math.floor(left / (2 * MIN_LINE_MS)))));
     // two themes tokenize each line: 2 × part.length × limit ≤ what is left
     const limit = Math.max(1, Math.floor(left / (2 * part.length)));
     cutShort = false;
@@ -133,7 +138,7 @@ function tokenizeUntil(hl, lines, lang, deadline) {
     tokens.push(...result.tokens);
     state = result.grammarState;
     i += part.length;
-    if (took * 16 < left) chunk = Math.min(MAX_CHUNK, chunk * 2);
+    if (took * 4 < left) chunk = Math.min(MAX_CHUNK, chunk * 2);
   }
   return { tokens, fg, graceMs };
 }
