@@ -44,7 +44,7 @@ const MAX_CHUNK = 32;
  * tokenizer first reaches them (15–400 ms seen on a loaded 2-core machine), which says nothing about
  * the input. Not counted in `usedMs`; at most once per language and thread.
  */
-const FIRST_USE_GRACE_MS = 1000;
+const FIRST_USE_GRACE_MS = 500;
 const usedLangs = new Set();
 
 /** @type {Promise<import("shiki").Highlighter> | undefined} */
