@@ -5,7 +5,7 @@
  * (`highlightDiff`, `highlightLines`; lib/highlight/runs.ts). What a request may cost is bounded
  * by its `HighlightBudget` (HIGHLIGHT_BUDGET_MS for all its code, then plain text, said so in
  * `stopped`), the pool's in-flight cap ("busy": plain at once) and HARD_TIMEOUT_MS; the event
- * loop only hashes, looks up and escapes (linear). Complete results are cached (SizedLru, at
+ * loop only hashes, looks up and escapes (linear). Complete results are cached (lru-cache, at
  * most CACHE_BYTES) by a SHA-256 of the kind, language and text: for a file view that is its
  * blob's content, so a blob id + language; partial ones are not (a later request with time
  * left highlights them fully).
@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { languageFor, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
 import { MAX_HIGHLIGHT_FILE_LINES, MAX_HIGHLIGHT_LINES } from "@/lib/highlight/diff";
 import { hunkLinesOf, type DiffHighlights, type HighlightedFile, type TokenStyle } from "@/lib/highlight/runs";
-import { SizedLru } from "./cache";
+import { LRUCache } from "lru-cache";
 import { FILE_BUDGET_MS, HighlightBudget, runHighlightTask, type StopReason } from "./pool";
 
 export { FILE_BUDGET_MS, HighlightBudget, HIGHLIGHT_BUDGET_MS, MAX_IN_FLIGHT, type StopReason } from "./pool";
@@ -40,9 +40,10 @@ export interface HighlightedCode {
 
 type FileRuns = { runs: (number[] | null)[]; styles: TokenStyle[] };
 
-const shared = globalThis as { __svcHighlightCache?: SizedLru<HighlightedCode | FileRuns> };
-function cache(): SizedLru<HighlightedCode | FileRuns> {
-  return (shared.__svcHighlightCache ??= new SizedLru(CACHE_BYTES));
+const shared = globalThis as { __svcHighlightCache?: LRUCache<string, HighlightedCode | FileRuns> };
+function cache(): LRUCache<string, HighlightedCode | FileRuns> {
+  // least recently used dropped first; a value larger than the whole cache is not kept
+  return (shared.__svcHighlightCache ??= new LRUCache({ maxSize: CACHE_BYTES }));
 }
 
 function cacheKey(...parts: string[]): string {
@@ -80,7 +81,7 @@ export async function highlightCode(
     const r = await runHighlightTask<HighlightedCode & { usedMs: number }>({ kind: "html", code: text, lang, lineNumbers, budgetMs: ms });
     if (!r.ok) return { result: plain(r.reason), usedMs: r.reason === "busy" ? 0 : ms };
     const { usedMs, ...result } = r.value;
-    if (!result.stopped) cache().set(key, result, result.html.length * 2);
+    if (!result.stopped) cache().set(key, result, { size: result.html.length * 2 });
     return { result, usedMs };
   });
 }
@@ -152,7 +153,7 @@ export async function highlightLines(
       }
       r.value.files.forEach((f, k) => {
         perFile[todo[k].i] = f;
-        if (f && !f.runs.includes(null)) cache().set(todo[k].key, f, f.runs.reduce((n, l) => n + (l?.length ?? 0), 0) * 8 + 64);
+        if (f && !f.runs.includes(null)) cache().set(todo[k].key, f, { size: f.runs.reduce((n, l) => n + (l?.length ?? 0), 0) * 8 + 64 });
       });
       stopped = r.value.stopped ?? undefined;
       return { result: null, usedMs: r.value.usedMs };

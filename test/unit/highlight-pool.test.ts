@@ -1,30 +1,13 @@
 /**
  * The highlighting worker pool's bounds (server/highlight; docs/security.md "Hardening II, item
  * 1"): the per-request budget shared by a request's tasks, the in-flight cap answering "busy" at
- * once, the cache of complete results only, and the cache's size bound.
+ * once, and the cache of complete results only (lru-cache, bounded by size).
  */
 import { describe, expect, it } from "vitest";
 import { highlightCode, HighlightBudget, MAX_IN_FLIGHT } from "@/server/highlight";
-import { SizedLru } from "@/server/highlight/cache";
 import { highlightTasksInFlight, warmHighlighter } from "@/server/highlight/pool";
 
 const hostile = (n: number, salt: string) => Array.from({ length: n }, () => "*_".repeat(240)).join("\n") + `\n${salt}\n`;
-
-describe("SizedLru", () => {
-  it("drops the least recently used entries once the sizes pass the bound, and never keeps an oversized value", () => {
-    const lru = new SizedLru<string>(10);
-    lru.set("a", "A", 4);
-    lru.set("b", "B", 4);
-    expect(lru.get("a")).toBe("A"); // a is now the most recent
-    lru.set("c", "C", 4); // 12 > 10: b goes
-    expect(lru.get("b")).toBeUndefined();
-    expect(lru.get("a")).toBe("A");
-    expect(lru.get("c")).toBe("C");
-    lru.set("big", "X", 11);
-    expect(lru.get("big")).toBeUndefined();
-    expect(lru.stats).toEqual({ entries: 2, size: 8 });
-  });
-});
 
 describe("highlighting on the pool", () => {
   it("caches complete results (the same answer, no task) and not partial ones", async () => {
