@@ -19,9 +19,9 @@ describe("readRows across copies of the module", () => {
     const reader = { all: vi.fn(async () => [{ via: "reader" }]), close: vi.fn(async () => {}) };
     const seen: string[] = [];
     const stop = first.observeReads((text) => seen.push(text));
-    first.registerReader(db as never, reader);
+    first.registerReader(db as never, reader as never);
     try {
-      expect(await second.readRows(db, "SELECT 1", [])).toEqual([{ via: "reader" }]);
+      expect(await second.readRows(db as never, "SELECT 1", [])).toEqual([{ via: "reader" }]);
       expect(db.$queryRawUnsafe).not.toHaveBeenCalled();
       expect(seen).toEqual(["SELECT 1"]);
     } finally {
@@ -30,6 +30,6 @@ describe("readRows across copies of the module", () => {
     }
     expect(reader.close).toHaveBeenCalledTimes(1);
     // once closed (closeDb) neither copy knows the reader: a transaction-like client goes through Prisma
-    expect(await first.readRows(db, "SELECT 2", [])).toEqual([{ via: "prisma" }]);
+    expect(await first.readRows(db as never, "SELECT 2", [])).toEqual([{ via: "prisma" }]);
   });
 });
