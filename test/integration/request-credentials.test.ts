@@ -59,6 +59,13 @@ describe("credentials of a request", () => {
     }
   });
 
+  it("a token of a bot account is refused (the AI reviewer never acts through a request)", async () => {
+    const bot = await makeUser("credbot");
+    const token = await makeToken(bot, ["user:read"]);
+    await (await getDb()).user.update({ where: { id: bot.id }, data: { isBot: true } });
+    expect((await batch(["users.me"], { authorization: `Bearer ${token}` })).status).toBe(401);
+  });
+
   it("nothing is cached across requests: a revoked token and a signed-out session fail on the next request", async () => {
     const token = await makeToken(user, ["user:read"]);
     const jwt = await serviceToken(user);
