@@ -51,7 +51,8 @@ describe("credentials of a request", () => {
 
   it("a session (service token or cookie) and its user: one read-path statement for a whole batch", async () => {
     const jwt = await serviceToken(user);
-    for (const headers of [{ authorization: `Bearer ${jwt}` }, { cookie: `next-auth.session-token=${jwt}` }]) {
+    const sessions: Record<string, string>[] = [{ authorization: `Bearer ${jwt}` }, { cookie: `next-auth.session-token=${jwt}` }];
+    for (const headers of sessions) {
       const r = await batch(["users.me", "users.me", "issues.priorities"], headers);
       expect(r.status).toBe(200);
       expect((r.body[0]!.result?.data as { username: string }).username).toBe(user.username);
