@@ -33,6 +33,8 @@ interface Tracked {
   role: RedisRole;
   /** connecting: never ready and never failed yet; up: ready; down: failed or lost since. */
   state: "connecting" | "up" | "down";
+  /** Until when (ms epoch) commands may wait for the first connection (`whenReady`). */
+  waitUntil: number;
 }
 
 interface Health {
@@ -116,7 +118,7 @@ function markUp(client: Redis): void {
 export function createRedis(url: string, role: RedisRole, extra: RedisOptions = {}): Redis {
   const client = new Redis(url, { ...redisOptions(), ...extra });
   const where = redisLabel(url);
-  health().clients.set(client, { role, state: "connecting" });
+  health().clients.set(client, { role, state: "connecting", waitUntil: Date.now() + REDIS_COMMAND_TIMEOUT_MS });
   client.on("ready", () => markUp(client));
   client.on("error", (e: Error) => markDown(client, where, e.message || String(e)));
   client.on("close", () => {
@@ -139,12 +141,16 @@ export function createRedis(url: string, role: RedisRole, extra: RedisOptions = 
 }
 
 /**
- * Resolves when `client` is ready, or at once when it is down (an outage is known), or after
- * `timeoutMs` (default REDIS_COMMAND_TIMEOUT_MS) while its first connection is still being made.
+ * Resolves when `client` is ready, or at once when it is down (an outage is known), or when its
+ * first connection has had REDIS_COMMAND_TIMEOUT_MS since `createRedis` (all waiting callers
+ * together: a Redis that drops the connection attempt delays a new process by that much once).
  * Lets the first command of a new process go to Redis rather than straight to the fallback.
  */
-export async function whenReady(client: Redis, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): Promise<void> {
-  if (client.status === "ready" || health().clients.get(client)?.state !== "connecting") return;
+export async function whenReady(client: Redis): Promise<void> {
+  const t = health().clients.get(client);
+  if (client.status === "ready" || t?.state !== "connecting") return;
+  const timeoutMs = t.waitUntil - Date.now();
+  if (timeoutMs <= 0) return;
   await new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -20,7 +20,7 @@
  */
 import { EventEmitter } from "node:events";
 import type { Redis } from "ioredis";
-import { closeRedis, createRedis, onRedisHealth, redisOutage, whenReady } from "@/server/redis";
+import { closeRedis, createRedis, onRedisHealth, redisOutage } from "@/server/redis";
 
 /** One notice: what changed (`type`, e.g. "comment", "review", "push", "merged"), when, by whom. */
 export interface LiveEvent {
@@ -144,10 +144,13 @@ export function listenerCount(channel?: string): number {
   return local.eventNames().reduce((n, name) => n + local.listenerCount(name), 0);
 }
 
-/** Resolves once this process receives `channel`'s notices from Redis (at once without REDIS_URL). */
+/**
+ * Resolves once this process receives `channel`'s notices from Redis (at once without
+ * REDIS_URL), or after 5 s without a ready Redis connection (tests).
+ */
 export async function subscribed(channel: string): Promise<void> {
   const b = bus();
-  if (b.sub) await whenReady(b.sub);
+  await busReady(5000); // the subscriber (re)subscribes every channel when it becomes ready
   await b.subscribing.get(channel);
 }
 

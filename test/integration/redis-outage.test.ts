@@ -16,7 +16,7 @@ import { closeRateLimits, consume } from "@/server/rate-limit";
 import { busShared, closeBus, onBusState, publish, subscribe, subscribed } from "@/server/events/bus";
 import { renderMetrics } from "@/server/metrics/collect";
 import { redisOutage } from "@/server/redis";
-import { makeUser } from "../helpers";
+import { actorOf, callerFor, makeUser } from "../helpers";
 import { REDIS_URL, deadRedisUrl, startRedisProxy, type RedisProxy } from "./redis-proxy";
 
 /** The issue's bound for a sign-in while Redis is away (it took 26–36 s before). */
@@ -158,6 +158,12 @@ describe("Redis outages", { timeout: 90_000 }, () => {
       expect(signedIn?.id ?? null).toBe(password === "password123" ? user.id : null);
       expect(ms).toBeLessThan(SIGN_IN_BOUND_MS);
     }
+    // issues.create (a limit and a live-update notice): 1.6 s in the issue, now at once
+    const owner = await callerFor(actorOf(user));
+    const repo = await owner.repos.create({ name: `r${randomBytes(4).toString("hex")}` });
+    const start = performance.now();
+    await owner.issues.create({ repoId: repo.id, title: "while Redis is away" });
+    expect(performance.now() - start).toBeLessThan(SIGN_IN_BOUND_MS);
     // the in-memory fallback still limits: the 10th failure of the pair is the last one allowed
     for (let i = 0; i < 10; i++) await consume("signInFailures", `${ADDRESS}|x`);
     await expect(consume("signInFailures", `${ADDRESS}|x`)).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
