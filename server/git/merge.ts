@@ -10,7 +10,7 @@
  */
 import { SHA_RE } from "@/lib/sha";
 import { aheadBehind } from "./commits";
-import { runGit } from "./exec";
+import { runGit, type GitResult } from "./exec";
 
 /** Conflicting paths reported at most (the rest are counted in `conflictsTruncated`). */
 export const MAX_CONFLICT_PATHS = 1000;
@@ -53,6 +53,23 @@ export function mergeTreeFailure(stderr: string): Error {
   return new Error(`git merge-tree failed: ${stderr.trim()}`);
 }
 
+/** Options of `runMergeTree`. */
+export interface MergeTreeRun {
+  /** Written to git's stdin (`--stdin` batches, merge-batch.ts). */
+  input?: string;
+  /** Kill git after this many ms (default: exec.ts's 60 000). */
+  timeoutMs?: number;
+}
+
+/**
+ * Starts `git merge-tree <args>` in bare repository `gitDir`: the one place every merge-tree
+ * run (`mergeTree` here, the `--stdin` batch in merge-batch.ts) gets its environment, so what
+ * applies to speculative merges applies to both. Never throws for a non-zero exit (runGit).
+ */
+export function runMergeTree(gitDir: string, args: string[], run: MergeTreeRun = {}): Promise<GitResult> {
+  return runGit(["merge-tree", ...args], { gitDir, ...run });
+}
+
 /**
  * Three-way merges `theirs` into `ours` as `git merge` would (ort; merge base found by git,
  * recursive for criss-cross histories) and writes the result tree, without a working tree:
@@ -60,9 +77,7 @@ export function mergeTreeFailure(stderr: string): Error {
  * conflicted. Errors: MergeError for unrelated histories or unknown commits.
  */
 export async function mergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeTreeResult> {
-  const r = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")], {
-    gitDir,
-  });
+  const r = await runMergeTree(gitDir, ["--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")]);
   if (r.code !== 0 && r.code !== 1) throw mergeTreeFailure(r.stderr);
   const parts = r.stdout
     .toString("utf8")
