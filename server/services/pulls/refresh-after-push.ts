@@ -13,7 +13,7 @@
  *   3. a head the target already contains is "merged outside svc" (after-push.ts
  *      `markMergedExternally`: event "merged", one guarded transaction each — rare);
  *   4. the other answers are cached in this process and in PullRequestMergeability in one
- *      transaction (two statements), then each pull request's page is told ("mergeability"
+ *      transaction (two statements per WRITE_CHUNK rows), then each pull request's page is told ("mergeability"
  *      live notice) to re-read its merge box;
  *   5. the diffs of at most WARM_MAX of them are warmed (the pushed branch's own pull requests
  *      first, then the most recently updated): the diff cache holds 32 ranges, so warming every
@@ -37,6 +37,8 @@ import { mergeabilityOf, rememberMergeability, type Mergeability } from "./merge
 
 /** Open pull requests read per query; the job pages through all of them. */
 export const REFRESH_PAGE = 1000;
+/** Cache rows written per statement: 9 values each, under SQLite's 999 bound variables per statement. */
+const WRITE_CHUNK = 100;
 /** Diffs warmed per job (the diff metadata cache holds 32 ranges, server/git/diff.ts). */
 export const WARM_MAX = 8;
 
@@ -186,8 +188,8 @@ async function refreshPage(db: Db, page: Pull[], actorId: string | null, summary
 }
 
 /**
- * Writes the PullRequestMergeability rows of `computed` in one transaction (delete + insert: two
- * statements whatever the count). A failure is logged: the rows are only a cache.
+ * Writes the PullRequestMergeability rows of `computed` in one transaction: a delete and an insert
+ * per WRITE_CHUNK rows. A failure is logged: the rows are only a cache.
  */
 async function saveRows(db: Db, computed: Computed[]): Promise<void> {
   if (computed.length === 0) return;
@@ -205,8 +207,11 @@ async function saveRows(db: Db, computed: Computed[]): Promise<void> {
   }));
   try {
     await inTransaction(db, async (tx) => {
-      await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: { in: data.map((d) => d.pullRequestId) } } });
-      await tx.pullRequestMergeability.createMany({ data });
+      for (let i = 0; i < data.length; i += WRITE_CHUNK) {
+        const chunk = data.slice(i, i + WRITE_CHUNK);
+        await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: { in: chunk.map((d) => d.pullRequestId) } } });
+        await tx.pullRequestMergeability.createMany({ data: chunk });
+      }
     });
   } catch (e) {
     console.error(`caching the mergeability of ${data.length} pull requests failed`, e);

@@ -25,6 +25,7 @@ import { AppError } from "@/server/errors";
 import { casDeleteRef, casUpdateRef } from "@/server/git/update-ref";
 import type { RefUpdate } from "@/server/git/push-commands";
 import { pushRefProblem } from "@/server/git/refs";
+import { branchTips } from "@/server/git/ref-files";
 import { listBranches, setHead } from "@/server/git/repository";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
@@ -232,6 +233,9 @@ export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: Bra
 /** Moves HEAD and defaultBranch to a branch that exists when the default one does not; → the default branch after. */
 async function fixDefaultBranch(db: Db, repo: BranchRepo, current: string, updates: RefUpdate[]): Promise<string> {
   try {
+    // the usual case, the default branch exists, is read from the ref files: no git process, and
+    // no listing of every branch (a repository with thousands of pull request branches)
+    if ((await branchTips(repo.gitDir, [current])).has(current)) return current;
     const branches = await listBranches(repo.gitDir);
     if (branches.length === 0 || branches.some((b) => b.name === current)) return current;
     const pushed = updates
