@@ -165,4 +165,32 @@ describe("a push to a branch many pull requests target", () => {
     expect(await mergeTreeRuns(async () => (again = await refreshPullsAfterPush(counting.db, repo.id, "main")))).toEqual([]);
     expect(again).toMatchObject({ pulls: 6, checked: 0 });
   });
+
+  // 1,000 ahead/behind counts: ~20 s on the loaded 2-core reference machine, hence the longer timeout
+  it("caches more answers than one statement can bind (SQLite's 999 variables)", { timeout: 180_000 }, async () => {
+    const db = await getDb();
+    const clean = intoMain.find((p) => p.clean)!;
+    const template = await db.pullRequest.findUniqueOrThrow({ where: { id: clean.id } });
+    const base = (await db.repository.findUniqueOrThrow({ where: { id: repo.id } })).nextIssueNumber + 1000;
+    await db.pullRequest.createMany({
+      data: Array.from({ length: 1000 }, (_, i) => ({
+        repoId: repo.id,
+        number: base + i,
+        title: `bulk ${i}`,
+        sourceRepoId: repo.id,
+        sourceBranch: template.sourceBranch,
+        targetBranch: "main",
+        headSha: template.headSha,
+        baseSha: template.baseSha,
+        authorId: template.authorId,
+      })),
+    });
+    const summary = await refreshPullsAfterPush(db, repo.id, "main");
+    expect(summary.pulls).toBe(1006);
+    expect(summary.merged).toBe(0);
+    const rows = await db.pullRequestMergeability.count({
+      where: { pullRequest: { repoId: repo.id, number: { gte: base } }, canMerge: true },
+    });
+    expect(rows).toBe(1000);
+  });
 });
