@@ -219,7 +219,8 @@ export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" 
 }
 
 /**
- * The `pulls.refreshMergeability` job (server/jobs/handlers.ts), enqueued after pushes: checks
+ * The `pulls.refreshMergeability` job (server/jobs/handlers.ts), enqueued after pushes by earlier
+ * versions of svc (now one `pulls.refreshAfterPush` job per branch, refresh-after-push.ts): checks
  * pull request `prId` again so the cache row is warm before anyone polls. Gone or no longer open
  * → nothing to do. Safe to run twice (jobs are delivered at least once).
  */
