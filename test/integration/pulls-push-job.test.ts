@@ -125,6 +125,9 @@ describe("a push to a branch many pull requests target", () => {
     await wt.commit("other.txt", "x\n");
     await wt.push("main");
     expect(await waitingForMain()).toBe(1);
+    // a branch no pull request goes into or comes out of queues nothing
+    await wt.push("main:refs/heads/lonely");
+    expect(await jobs(REFRESH_PULLS_AFTER_PUSH, (p) => p.repoId === repo.id && p.branch === "lonely")).toBe(0);
   });
 
   it("one job checks them all (clean and conflicting) with one merge-tree process and constant queries", async () => {

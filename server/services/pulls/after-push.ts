@@ -8,12 +8,13 @@
  *     "force_pushed" when the old head is not an ancestor of the new one;
  *   - a pull request (open or closed) whose source branch was deleted gets sourceDeleted = true and
  *     "source_deleted"; when the branch comes back, false again and "source_restored";
- *   - ONE `pulls.refreshAfterPush` job per moved branch (refresh-after-push.ts), whatever the
- *     number of pull requests: the mergeability of every open pull request into or out of that
+ *   - ONE `pulls.refreshAfterPush` job per moved branch with open pull requests into or out of
+ *     it (refresh-after-push.ts), whatever their number: the mergeability of every open pull request into or out of that
  *     branch, and "merged outside svc" (an open pull request whose head is now reachable from its
  *     target branch: mergeStrategy "external", mergeSha = the target tip, event "merged").
  * Bounded: ONE query finds the pull requests whose source moved (usually one or none: pull
- * requests into the branch are not read here); git runs only for those. Each pull request's
+ * requests into the branch are not read here, one grouped query only tells which moved branches
+ * have any); git runs only for those. Each pull request's
  * change is one guarded transaction (nothing happens twice when pushes race).
  */
 import { enqueue } from "@/server/jobs";
@@ -78,9 +79,15 @@ export async function updatePullsAfterPush(
     }
   }
   // everything else in the background (after the commits above: enqueue never runs inside a
-  // transaction): one job per moved branch, one pending per (repository, branch) — a burst of
-  // pushes refreshes once, from the tips current when the job runs
-  for (const branch of moved.keys()) {
+  // transaction): one job per moved branch that open pull requests come from or go into (one
+  // indexed query finds the targets: a row per branch, not per pull request), one pending per
+  // (repository, branch) — a burst of pushes refreshes once, from the tips current when it runs
+  const targets = await db.pullRequest.groupBy({
+    by: ["targetBranch"],
+    where: { repoId, state: "open", targetBranch: { in: [...moved.keys()] } },
+  });
+  const branches = new Set([...targets.map((t) => t.targetBranch), ...pulls.filter((p) => p.state === "open").map((p) => p.sourceBranch)]);
+  for (const branch of branches) {
     await enqueue(REFRESH_PULLS_AFTER_PUSH, { repoId, branch, actorId }, { singletonKey: `${repoId}:${branch}` }).catch((e) =>
       console.error(`queueing the pull request refresh after a push to ${repoId}:${branch} failed`, e),
     );

@@ -201,9 +201,9 @@ export async function updateBranch(
  *   1. the repository row's `pushedAt`/`updatedAt` (database errors propagate);
  *   2. pull requests (services/pulls/after-push.ts `updatePullsAfterPush`): sources that moved get
  *      headSha, `refs/pull/N/head`, a "pushed"/"force_pushed" event and live notices; deleted
- *      sources are recorded; each moved branch gets ONE `pulls.refreshAfterPush` job (whatever
- *      the number of pull requests into it): mergeability, and heads now in their target marked
- *      merged outside svc (failures are logged);
+ *      sources are recorded; each moved branch with open pull requests into or out of it gets
+ *      ONE `pulls.refreshAfterPush` job (whatever their number): mergeability, and heads now in
+ *      their target marked merged outside svc (failures are logged);
  *   3. the default branch fix-up: a repository whose default branch does not exist (typically
  *      the first push of `master` into a repository created with `main`) gets HEAD and
  *      `defaultBranch` moved to a branch that does (failures are logged);
