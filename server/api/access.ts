@@ -126,6 +126,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.setFileViewed": { tier: "repo", level: "read" }, // extension: a signed-in reader marks a file viewed (UNAUTHORIZED when anonymous)
   // diff part (docs/pulls.md "Diff")
   "pulls.getDiff": { tier: "repo", level: "read" },
+  "pulls.getDiffFiles": { tier: "repo", level: "read" }, // the file list of getDiff, once
+  "pulls.getDiffPage": { tier: "repo", level: "read" }, // hunk pages of getDiff
   "pulls.getCommits": { tier: "repo", level: "read" },
   // merge engine part (docs/pulls.md "Mergeability", "Merge strategies", "Conflicts")
   "pulls.checkMergeability": { tier: "repo", level: "read" },

@@ -45,13 +45,22 @@ function statusOf(letter: string): DiffStatus {
   return "modified"; // M, T (type change), U, X
 }
 
+/** Where a page of hunks starts or stopped (server/git/diff-page.ts): a file of this run's output and a hunk of that file. */
+export interface PagePosition {
+  /** The file's index in this run's output (git's order), and the file. */
+  index: number;
+  file: DiffFile;
+  hunk: number;
+}
+
 /**
- * Push parser: `push(chunk)` for each chunk of git's stdout, then `finish()`. `include(file)`
- * picks the files whose hunks are wanted and that are returned (default all).
+ * Push parser: `push(chunk)` for each chunk of git's stdout, then `finish()`. `include(file, index)`
+ * picks the files whose hunks are wanted and that are returned (default all; `index` is the
+ * file's position in this run's output).
  */
 export class DiffParser {
   private readonly limits: DiffLimits;
-  private readonly include: (f: DiffFile) => boolean;
+  private readonly include: (f: DiffFile, index: number) => boolean;
   private readonly all: DiffFile[] = [];
   private rawCount = 0;
   private numstatCount = 0;
@@ -87,6 +96,14 @@ export class DiffParser {
 
   private readonly metadataOnly: boolean;
   private readonly counts: DiffCounts | null;
+  // page mode (`page`): see the constructor
+  private readonly page: { hunk: number } | null;
+  private hunkIndex = -1;
+  private includedSeen = 0;
+  private skipHunks = 0;
+  private pageFirstHunk: DiffHunk | null = null;
+  private lastKept = false;
+  private stop: PagePosition | null = null;
 
   /**
    * `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come
@@ -95,14 +112,39 @@ export class DiffParser {
    * deletions and binary flags are taken from there instead of the patch lines, so git can be
    * stopped as soon as the budget is spent. A record that does not match throws (the caller
    * then runs without `counts`).
+   *
+   * `page` (a page of hunks, server/git/diff-page.ts): counts are not read (totals stay 0, git is
+   * stopped at the budget); the first `page.hunk` hunks of the first included file are parsed
+   * (they count towards its per-file limits) but not kept; hunk lines are kept as git prints
+   * them (`DiffPageHunk`: "+…", "-…", " …", and "\\ No newline at end of file" after a line
+   * without one); the response budget cuts between hunks: the hunk that would pass it is dropped
+   * whole and `pageStop()` names it, except the page's first kept hunk, which is always kept
+   * whole (bounded by the per-file limits) so that every page makes progress.
    */
   constructor(
-    opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean; counts?: DiffCounts } = {},
+    opts: {
+      limits?: Partial<DiffLimits>;
+      include?: (f: DiffFile, index: number) => boolean;
+      metadataOnly?: boolean;
+      counts?: DiffCounts;
+      page?: { hunk: number };
+    } = {},
   ) {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
     this.metadataOnly = opts.metadataOnly ?? false;
     this.counts = opts.counts ?? null;
+    this.page = opts.page ?? null;
+  }
+
+  /** Page mode: the first hunk the budget left out (the next page starts there), or null when every wanted hunk was kept. */
+  pageStop(): PagePosition | null {
+    return this.stop;
+  }
+
+  /** Hunk lines and bytes kept so far (for the large-diff gate, server/git/diff-gate.ts). */
+  kept(): { lines: number; bytes: number } {
+    return { lines: this.totalLines, bytes: this.totalBytes };
   }
 
   /** False once no later byte can change the result (every wanted file parsed, or the budget spent): stop git then. */
@@ -164,7 +206,7 @@ export class DiffParser {
     const files: DiffFile[] = [];
     this.all.forEach((f, i) => {
       if (!this.isIncluded(i, f)) return;
-      if (!this.metadataOnly && i > reached && !f.truncated && !f.isBinary && f.additions + f.deletions > 0) {
+      if (!this.metadataOnly && !this.page && i > reached && !f.truncated && !f.isBinary && f.additions + f.deletions > 0) {
         f.truncated = true;
         f.truncatedReason = "total";
       }
@@ -187,7 +229,7 @@ export class DiffParser {
   private includedCache = new Map<number, boolean>();
   private isIncluded(i: number, f: DiffFile): boolean {
     let v = this.includedCache.get(i);
-    if (v === undefined) this.includedCache.set(i, (v = this.include(f)));
+    if (v === undefined) this.includedCache.set(i, (v = this.include(f, i)));
     return v;
   }
 
@@ -215,7 +257,7 @@ export class DiffParser {
           if (this.counts.totalFiles !== this.rawCount) throw new Error("git diff: the counts given are of another range");
           this.totalAdditions = this.counts.totalAdditions;
           this.totalDeletions = this.counts.totalDeletions;
-        } else this.countMode = true;
+        } else this.countMode = !this.page;
         this.startPatch();
         return;
       }
@@ -319,11 +361,14 @@ export class DiffParser {
       this.current = f;
       this.keep = f !== null && this.isIncluded(this.fileIndex, f) && !this.budgetOut;
       this.fileLines = this.fileBytes = 0;
+      this.hunkIndex = -1;
+      this.skipHunks = this.keep && this.page && this.includedSeen++ === 0 ? this.page.hunk : 0;
       return;
     }
     if (!this.current && !this.countMode) return;
     if (first === 0x5c /* \ */) {
       if (this.lastLine) this.lastLine.noNewlineAtEnd = true;
+      if (this.page && this.lastKept && this.hunk) (this.hunk.lines as unknown as string[]).push("\\ No newline at end of file");
       return;
     }
     if (!inHunk) {
@@ -340,7 +385,9 @@ export class DiffParser {
         this.oldLeft = m[2] === undefined ? 1 : Number(m[2]);
         this.newLeft = m[4] === undefined ? 1 : Number(m[4]);
         this.lastLine = null;
-        if (!this.keep || !this.current) return ((this.hunk = null), undefined);
+        this.lastKept = false;
+        this.hunkIndex++;
+        if (!this.keep || !this.current || this.hunkIndex < this.skipHunks) return ((this.hunk = null), undefined);
         this.hunk = {
           oldStart: Number(m[1]),
           oldLines: this.oldLeft,
@@ -374,27 +421,49 @@ export class DiffParser {
         if (this.current) this.current.deletions++;
       }
     }
+    this.lastKept = false;
+    const bytes = end - start - 1;
+    if (this.keep && this.current && !this.hunk && this.hunkIndex < this.skipHunks) {
+      // a hunk an earlier page sent: it counts towards the file's limits only
+      this.fileLines++;
+      this.fileBytes += bytes;
+      if (this.fileLines > this.limits.maxFileLines || this.fileBytes > this.limits.maxFileBytes) this.cut("file");
+    }
     if (!this.keep || !this.hunk || !this.current) {
       this.lastLine = null;
       return;
     }
-    const bytes = end - start - 1;
     const fileFull = this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes;
     const totalFull = this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes;
-    if (fileFull || totalFull) {
+    if (this.page && totalFull && !fileFull && this.pageFirstHunk !== null && this.hunk !== this.pageFirstHunk) {
+      // between hunks: this hunk (and everything after it) is the next page's
+      this.current.hunks.pop();
+      this.stop = { index: this.fileIndex, file: this.current, hunk: this.hunkIndex };
+      this.budgetOut = true;
+      this.keep = false;
+      this.hunk = this.lastLine = null;
+      return;
+    }
+    if (fileFull || (totalFull && !this.page)) {
       this.cut(fileFull ? "file" : "total");
       this.lastLine = null;
       return;
     }
+    this.pageFirstHunk ??= this.hunk;
     this.fileLines++;
     this.totalLines++;
     this.fileBytes += bytes;
     this.totalBytes += bytes;
-    const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
     if (overflow && !this.current.truncated) {
       this.current.truncated = true;
       this.current.truncatedReason = "file";
     }
+    if (this.page) {
+      (this.hunk.lines as unknown as string[]).push(buf.toString("utf8", start, end));
+      this.lastKept = true;
+      return;
+    }
+    const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
     this.hunk.lines.push(line);
     this.lastLine = line;
   }
