@@ -47,6 +47,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.removeCollaborator": { tier: "repo", level: "admin" },
   "repos.commit": { tier: "repo", level: "read" }, // the commit page (diff model)
   "repos.compare": { tier: "repo", level: "read" }, // the compare page (diff model)
+  "repos.commitDiffPage": { tier: "repo", level: "read" }, // hunk pages of repos.commit
+  "repos.compareDiffPage": { tier: "repo", level: "read" }, // hunk pages of repos.compare
   "repos.commitCount": { tier: "repo", level: "read" }, // the repository page
   "repos.network": { tier: "repo", level: "read" }, // the compare page's head repositories (readable parent and forks)
   // issues (docs/issues.md). create/addComment are read-level: read-only callers' issues

@@ -3,10 +3,9 @@
  * one diff model of pull requests, the commit page and the compare page). Pure: bytes in, `Diff`
  * out; the git process is run by server/git/diff.ts.
  *
- * Git's output has up to three sections (git-diff(1) "Raw output format", "--numstat", "-z"):
- *   1. raw records  `:<old mode> <new mode> <old sha> <new sha> <status>NUL<path>NUL[<path>NUL]`
- *   2. numstat      `<added>TAB<deleted>TAB<path>NUL` or, for renames/copies, `…TAB NUL<old>NUL<new>NUL`
- *   3. a NUL, then the patches, one `diff --git` section per raw record, in the same order.
+ * Git's output has up to three sections (git-diff(1) "Raw output format", "--numstat", "-z"): the
+ * raw records and the numstat records (read by `DiffRecords`, server/git/diff-records.ts), then a
+ * NUL and the patches, one `diff --git` section per raw record, in the same order.
  * Without --numstat (the patch runs: git would otherwise compute every file's diff twice),
  * additions and deletions are counted from the patch's lines and binary files are known by git's
  * "Binary files … differ" line; the whole output is then read (counts need every line), and only
@@ -27,9 +26,8 @@ import {
   type DiffLimits,
   type DiffLine,
   type DiffLineType,
-  type DiffStatus,
 } from "./diff-types";
-import { isZeroSha } from "@/lib/sha";
+import { DiffRecords } from "./diff-records";
 
 export type { Diff, DiffCounts, DiffFile, DiffHunk, DiffLimits, DiffLine, DiffLineType, DiffStatus } from "./diff-types";
 export { DIFF_LIMITS } from "./diff-types";
@@ -37,13 +35,6 @@ export { DIFF_LIMITS } from "./diff-types";
 /** Longest NUL-separated record accepted in the raw/numstat sections (a path is far shorter). */
 const MAX_RECORD_BYTES = 64 * 1024;
 const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/s;
-
-function statusOf(letter: string): DiffStatus {
-  if (letter === "A" || letter === "C") return "added";
-  if (letter === "D") return "deleted";
-  if (letter === "R") return "renamed";
-  return "modified"; // M, T (type change), U, X
-}
 
 /** Where a page of hunks starts or stopped (server/git/diff-page.ts): a file of this run's output and a hunk of that file. */
 export interface PagePosition {
@@ -61,18 +52,13 @@ export interface PagePosition {
 export class DiffParser {
   private readonly limits: DiffLimits;
   private readonly include: (f: DiffFile, index: number) => boolean;
-  private readonly all: DiffFile[] = [];
-  private rawCount = 0;
-  private numstatCount = 0;
+  private readonly rec: DiffRecords;
+  private readonly all: DiffFile[];
+  /** Counted from the patch's lines (count mode); the records' counts are `rec`'s. */
   private totalAdditions = 0;
   private totalDeletions = 0;
-  private section: "raw" | "numstat" | "patch" = "raw";
+  private section: "records" | "patch" = "records";
   private pending: Buffer = Buffer.alloc(0);
-  /** Raw/numstat record state: paths still expected for the current entry. */
-  private needPaths = 0;
-  private recordPaths: string[] = [];
-  private recordMeta: string | null = null;
-  private numstatCounts: [string, string] | null = null;
   // patch state
   private fileIndex = -1;
   private current: DiffFile | null = null;
@@ -95,7 +81,6 @@ export class DiffParser {
   private filtered = false;
 
   private readonly metadataOnly: boolean;
-  private readonly counts: DiffCounts | null;
   // page mode (`page`): see the constructor
   private readonly page: { hunk: number } | null;
   private hunkIndex = -1;
@@ -133,7 +118,8 @@ export class DiffParser {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
     this.metadataOnly = opts.metadataOnly ?? false;
-    this.counts = opts.counts ?? null;
+    this.rec = new DiffRecords(this.limits.maxFiles, opts.counts ?? null);
+    this.all = this.rec.files;
     this.page = opts.page ?? null;
   }
 
@@ -163,7 +149,8 @@ export class DiffParser {
       while (!this.inPatch()) {
         const nul = buf.indexOf(0, start);
         if (nul < 0) break;
-        this.record(buf.subarray(start, nul).toString("utf8"));
+        const done = this.rec.record(buf.subarray(start, nul).toString("utf8"));
+        if (done) this.startPatch(done === "uncounted");
         start = nul + 1;
       }
       if (!this.inPatch()) {
@@ -214,10 +201,10 @@ export class DiffParser {
     });
     return {
       files,
-      totalAdditions: this.totalAdditions,
-      totalDeletions: this.totalDeletions,
-      totalFiles: this.rawCount,
-      truncated: this.rawCount > this.all.length || files.some((f) => f.truncated),
+      totalAdditions: this.rec.totalAdditions + this.totalAdditions,
+      totalDeletions: this.rec.totalDeletions + this.totalDeletions,
+      totalFiles: this.rec.rawCount,
+      truncated: this.rec.rawCount > this.all.length || files.some((f) => f.truncated),
     };
   }
 
@@ -233,100 +220,15 @@ export class DiffParser {
     return v;
   }
 
-  // ---- raw and numstat sections ----
-
-  private startPatch(): void {
+  private startPatch(uncounted: boolean): void {
     this.section = "patch";
+    // without --numstat the counts are in the patch's lines (unless `counts` gave them, or a page needs none)
+    this.countMode = uncounted && !this.page;
     this.lastIncluded = -1;
     this.all.forEach((f, i) => {
       if (this.isIncluded(i, f)) this.lastIncluded = i;
       else this.filtered = true;
     });
-  }
-
-  private record(rec: string): void {
-    if (this.needPaths > 0) {
-      this.recordPaths.push(rec);
-      if (--this.needPaths === 0) this.completeRecord();
-      return;
-    }
-    if (this.section === "raw") {
-      if (rec === "" && this.rawCount > 0) {
-        // no --numstat: the patch follows the raw records; counts come from its lines, or from `counts`
-        if (this.counts) {
-          if (this.counts.totalFiles !== this.rawCount) throw new Error("git diff: the counts given are of another range");
-          this.totalAdditions = this.counts.totalAdditions;
-          this.totalDeletions = this.counts.totalDeletions;
-        } else this.countMode = !this.page;
-        this.startPatch();
-        return;
-      }
-      if (rec.startsWith(":")) {
-        this.recordMeta = rec;
-        this.recordPaths = [];
-        const status = rec.slice(rec.lastIndexOf(" ") + 1);
-        this.needPaths = status[0] === "R" || status[0] === "C" ? 2 : 1;
-        return;
-      }
-      this.section = "numstat";
-    }
-    // numstat
-    if (this.numstatCount === this.rawCount) {
-      if (rec !== "") throw new Error("git diff: unexpected record after --numstat");
-      this.startPatch();
-      return;
-    }
-    const parts = rec.split("\t");
-    this.numstatCounts = [parts[0], parts[1]];
-    this.recordPaths = [];
-    if (parts.length >= 3 && parts[2] !== "") this.completeRecord();
-    else this.needPaths = 2;
-  }
-
-  private completeRecord(): void {
-    if (this.section === "raw") {
-      const [oldMode, newMode, oldSha, newSha, status] = this.recordMeta!.slice(1).split(" ");
-      const letter = status[0];
-      const [p1, p2] = this.recordPaths;
-      const index = this.rawCount++;
-      if (index >= this.limits.maxFiles) return;
-      const file: DiffFile = {
-        oldPath: p1,
-        newPath: p2 ?? p1,
-        status: statusOf(letter),
-        additions: 0,
-        deletions: 0,
-        hunks: [],
-        isBinary: false,
-        oldMode: oldMode === "000000" ? null : oldMode,
-        newMode: newMode === "000000" ? null : newMode,
-        truncated: false,
-        isSubmodule: oldMode === "160000" || newMode === "160000",
-        oldSha: isZeroSha(oldSha) ? null : oldSha,
-        newSha: isZeroSha(newSha) ? null : newSha,
-      };
-      if (letter === "R" || letter === "C") file.similarity = Number(status.slice(1)) || 0;
-      if (letter === "C") file.copiedFrom = p1;
-      if (this.counts) {
-        const c = this.counts.files[index];
-        if (!c || c.oldPath !== file.oldPath || c.newPath !== file.newPath || c.status !== file.status)
-          throw new Error("git diff: the counts given are of another range");
-        file.additions = c.additions;
-        file.deletions = c.deletions;
-        file.isBinary = c.isBinary;
-      }
-      this.all.push(file);
-      return;
-    }
-    const [a, d] = this.numstatCounts!;
-    const index = this.numstatCount++;
-    const binary = a === "-" && d === "-";
-    const additions = binary ? 0 : Number(a) || 0;
-    const deletions = binary ? 0 : Number(d) || 0;
-    this.totalAdditions += additions;
-    this.totalDeletions += deletions;
-    const file = this.all[index];
-    if (file) Object.assign(file, { additions, deletions, isBinary: binary });
   }
 
   // ---- patch section ----

@@ -215,6 +215,38 @@ describe("pulls.getDiffFiles and pulls.getDiffPage", () => {
   });
 });
 
+describe("repos.commitDiffPage and repos.compareDiffPage", () => {
+  it("page the commit page's and the compare page's diffs the same way", async () => {
+    const caller = await callerFor(actorOf(owner));
+    const commit = await caller.repos.commit({ repoId, sha: "topic" });
+    const compared = await caller.repos.compare({ repoId, base: "main", head: "topic" });
+    const walks = [
+      { whole: commit.diff, page: (cursor?: string) => caller.repos.commitDiffPage({ repoId, sha: "topic", cursor, maxLines: 100 }) },
+      {
+        whole: compared.diff,
+        page: (cursor?: string) => caller.repos.compareDiffPage({ repoId, base: "main", head: "topic", cursor, maxLines: 100 }),
+      },
+    ];
+    for (const { whole, page } of walks) {
+      const hunks = new Map<number, unknown[]>();
+      let cursor: string | undefined;
+      do {
+        const p = await page(cursor);
+        for (const f of p.files) hunks.set(f.index, [...(hunks.get(f.index) ?? []), ...f.hunks]);
+        cursor = p.nextCursor ?? undefined;
+      } while (cursor);
+      expect(hunks.size).toBe(whole.files.length);
+      whole.files.forEach((f, i) => expect(hunks.get(i)).toEqual(asText(f)));
+    }
+    await expect(caller.repos.commitDiffPage({ repoId, sha: "f".repeat(40) })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect((await callerFor(actorOf(stranger))).repos.compareDiffPage({ repoId, base: "main", head: "topic" })).rejects.toMatchObject(
+      {
+        code: "NOT_FOUND",
+      },
+    );
+  });
+});
+
 describe("the large-diff gate", () => {
   it("makes a large parse wait for a slot, TOO_MANY_REQUESTS when none frees in time; small diffs never wait", async () => {
     const caller = await callerFor(actorOf(owner));
