@@ -5,7 +5,7 @@
  * `runParser`), so small diffs (one file, the Files changed tab's 2,000-line first page) never
  * wait; a large one waits with git paused (nothing is read from its pipe, so git blocks and
  * node's memory stays at what was kept so far) until a slot frees, for at most
- * `LARGE_DIFF_WAIT_MS`, then gets TOO_MANY_REQUESTS. The slot is released when the parse ends
+ * `LARGE_DIFF_WAIT_MS`, then gets TOO_MANY_REQUESTS (retry after 5 s). The slot is released when the parse ends
  * (the response is then serialized right away). State on globalThis: Next loads server modules
  * in several bundles, and one process has one budget.
  */
@@ -64,7 +64,7 @@ export function acquireLargeDiff(): Promise<() => void> {
     const timer = setTimeout(() => {
       const i = gate.queue.indexOf(wake);
       if (i >= 0) gate.queue.splice(i, 1);
-      reject(new AppError("TOO_MANY_REQUESTS", "too many large diffs are being read right now: try again in a few seconds"));
+      reject(new AppError("TOO_MANY_REQUESTS", "too many large diffs are being read right now: try again in a few seconds", 5));
     }, gate.waitMs);
     timer.unref?.();
     gate.queue.push(wake);
