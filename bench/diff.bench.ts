@@ -20,8 +20,8 @@
  *     warmed the diff (`warmPullDiff`, what the `pulls.refreshMergeability` job does after its
  *     mergeability check; run untimed between the push and the request).
  *   - the file list and hunk pages (pulls.getDiffFiles, pulls.getDiffPage; docs/pulls.md "File
- *     list and hunk pages"): the first page alone, and the whole diff (the list, then every page
- *     to the last `nextCursor`), after a push and after a push + the job, bytes and time against
+ *     list and hunk pages"): the first page alone, and the whole diff (the list and the first
+ *     page side by side, then every page to the last `nextCursor`), after a push and after a push + the job, bytes and time against
  *     `git diff -p` (goals: the whole diff ≤ 2×, the first page ≤ 1×);
  *   - memory: RSS of this process (server and client; bodies counted, not kept) while 8 getDiff
  *     calls of the pull request run at once right after a push, and after them (1 s idle, then
@@ -164,17 +164,18 @@ async function main() {
   const hasPages = await fetch(`${server.url}/api/trpc/pulls.getDiffFiles?input=${encodeURIComponent(JSON.stringify({ prId: pr.id }))}`, {
     headers: { authorization: `Bearer ${token}` },
   }).then((r) => r.status === 200);
-  /** The file list, then every page: bytes and requests. */
+  /** The file list and the first page side by side (neither needs the other), then every page: bytes and requests. */
   const wholeByPages = async () => {
-    let bytes = (await call("pulls.getDiffFiles", { prId: pr.id })).bytes;
-    let n = 1;
-    let cursor: string | null | undefined;
-    do {
-      const page = await call("pulls.getDiffPage", { prId: pr.id, cursor: cursor ?? undefined });
+    const [list, first] = await Promise.all([call("pulls.getDiffFiles", { prId: pr.id }), call("pulls.getDiffPage", { prId: pr.id })]);
+    let bytes = list.bytes + first.bytes;
+    let n = 2;
+    let cursor: string | null = first.data.nextCursor;
+    while (cursor) {
+      const page = await call("pulls.getDiffPage", { prId: pr.id, cursor });
       bytes += page.bytes;
       cursor = page.data.nextCursor;
       n++;
-    } while (cursor);
+    }
     return { bytes, n };
   };
   // ---- memory first, while the heap holds only the setup: 8 concurrent readers ----
