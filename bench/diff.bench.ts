@@ -41,6 +41,8 @@ const flag = (name: string, fallback: number) => {
 const FILES = flag("files", 2000);
 const LINES = flag("lines", 100);
 const RUNS = flag("runs", 5);
+/** `--memory`: only the setup and the memory rows (a quick RSS check). */
+const MEMORY_ONLY = args.includes("--memory");
 
 const work = mkdtempSync(path.join(os.tmpdir(), "svc-diff-bench-"));
 process.env.DATA_DIR = path.join(work, "data");
@@ -186,7 +188,12 @@ async function main() {
     gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    let heapPeak = 0;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      heapPeak = Math.max(heapPeak, m.heapUsed + m.external);
+    }, 5);
     const t0 = performance.now();
     const results = await Promise.allSettled(Array.from({ length: 8 }, each));
     const ms = performance.now() - t0;
@@ -197,7 +204,7 @@ async function main() {
     gc?.();
     const after = process.memoryUsage().rss;
     memRows.push(
-      `${label.padEnd(48)} RSS before ${(before / 1e6).toFixed(0)} MB, peak ${(peak / 1e6).toFixed(0)} MB, 1 s after ${(idle / 1e6).toFixed(0)} MB${gc ? `, after GC ${(after / 1e6).toFixed(0)} MB` : ""}; ${ms.toFixed(0)} ms${refused ? `, ${refused} refused` : ""}`,
+      `${label.padEnd(48)} RSS before ${(before / 1e6).toFixed(0)} MB, peak ${(peak / 1e6).toFixed(0)} MB (heap + external ${(heapPeak / 1e6).toFixed(0)} MB), 1 s after ${(idle / 1e6).toFixed(0)} MB${gc ? `, after GC ${(after / 1e6).toFixed(0)} MB` : ""}; ${ms.toFixed(0)} ms${refused ? `, ${refused} refused` : ""}`,
     );
   };
   await push();
@@ -211,6 +218,13 @@ async function main() {
       do cursor = (await drain("pulls.getDiffPage", { prId: pr.id, cursor: cursor ?? undefined })).nextCursor;
       while (cursor);
     });
+  }
+  if (MEMORY_ONLY) {
+    for (const line of memRows) console.log(line);
+    await server.close();
+    await closeDb?.();
+    rmSync(work, { recursive: true, force: true });
+    return;
   }
 
   type File = { newPath: string; truncatedReason?: string; hunks: { lines: unknown[] }[] };

@@ -77,7 +77,7 @@ export interface DiffOptions {
 /**
  * Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped.
  * A parse that grows large waits for a slot of the large-diff gate (server/git/diff-gate.ts)
- * before reading on, and holds it to the end. Errors: a plain Error when git fails;
+ * before reading on, and holds it until one macrotask after it ends (its answer serialized). Errors: a plain Error when git fails;
  * TOO_MANY_REQUESTS when no slot frees in time.
  */
 export async function runParser(
@@ -99,7 +99,9 @@ export async function runParser(
     }
   } finally {
     out.stop();
-    release?.();
+    // one macrotask later: the answer is built and serialized (synchronously, after the resolver's
+    // microtasks) before a parse waiting for the slot reads on
+    if (release) setImmediate(release);
   }
   return parser.finish();
 }
