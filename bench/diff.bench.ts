@@ -29,7 +29,7 @@
  * Prints each against git measured in the same run (goal ≤ 1.3× for the page).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -62,15 +62,33 @@ const ENV = {
 } as unknown as NodeJS.ProcessEnv;
 const sh = (cwd: string, ...argv: string[]) => execFileSync("git", argv, { cwd, env: ENV, maxBuffer: 1 << 30 }).toString();
 
-/** Milliseconds git takes to print the whole diff (stdout read and dropped). */
-function timeGitDiff(gitDir: string, base: string, head: string): Promise<{ ms: number; bytes: number }> {
+/**
+ * CPU ms used so far by this process (server and client) plus its exited children (git: Linux's
+ * cutime + cstime from /proc/self/stat, 10 ms ticks): a measure the machine's load does not inflate.
+ */
+function cpuMs(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    children = (Number(fields[13]) + Number(fields[14])) * 10; // cutime, cstime (fields 16, 17)
+  } catch {
+    // not Linux: own CPU only
+  }
+  return (own.user + own.system) / 1000 + children;
+}
+
+/** Milliseconds git takes to print the whole diff (stdout read and dropped), and its CPU. */
+function timeGitDiff(gitDir: string, base: string, head: string): Promise<{ ms: number; bytes: number; cpu: number }> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
+    const c = cpuMs();
     const child = spawn("git", ["diff", "-M", "-C", "--no-color", `${base}...${head}`], { env: { ...ENV, GIT_DIR: gitDir } });
     let bytes = 0;
     child.stdout.on("data", (c: Buffer) => (bytes += c.length));
     child.on("error", reject);
-    child.on("close", () => resolve({ ms: performance.now() - t, bytes }));
+    child.on("close", () => resolve({ ms: performance.now() - t, bytes, cpu: cpuMs() - c }));
   });
 }
 
@@ -230,10 +248,15 @@ async function main() {
   type File = { newPath: string; truncatedReason?: string; hunks: { lines: unknown[] }[] };
   const compare = (extra: object = {}) => call("repos.compare", { repoId: repo.id, base: "main", head: "topic", ...extra });
   const getDiff = (extra: object = {}) => call("pulls.getDiff", { prId: pr.id, ...extra });
+  /** CPU ms (this process + git) of the timed calls, by the array their times go to. */
+  const cpuOf = new Map<number[], number[]>();
   const timed = async <T>(into: number[], f: () => Promise<T>): Promise<T> => {
     const t = performance.now();
+    const c = cpuMs();
     const r = await f();
     into.push(performance.now() - t);
+    if (!cpuOf.has(into)) cpuOf.set(into, []);
+    cpuOf.get(into)!.push(cpuMs() - c);
     return r;
   };
   /** The first page, then `paths` pages of 200 for the files left without hunks; returns the number of requests. */
@@ -267,6 +290,7 @@ async function main() {
     pgAll: [] as number[],
     pgAllJob: [] as number[],
   };
+  const gitCpu: number[] = [];
   let legacyBytes = 0,
     firstPageBytes = 0,
     listBytes = 0,
@@ -282,6 +306,7 @@ async function main() {
   for (let run = 0; run < RUNS; run++) {
     const g = await timeGitDiff(gitDir, "main", "topic");
     t.git.push(g.ms);
+    gitCpu.push(g.cpu);
     gitBytes = g.bytes;
 
     await push();
@@ -325,17 +350,22 @@ async function main() {
     }
   }
   const git = median(t.git);
-  const row = (label: string, xs: number[], note = "") =>
+  const gitCpuMs = median(gitCpu);
+  // wall time against git's, and CPU (this process: server and client, plus its git processes) against git's own CPU
+  const row = (label: string, xs: number[], note = "") => {
+    const cpu = cpuOf.get(xs);
+    const cpuNote = cpu ? `, CPU ${median(cpu).toFixed(0)} ms ${(median(cpu) / gitCpuMs).toFixed(2)}× git's` : "";
     console.log(
-      `${label.padEnd(48)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${note ? `  (${note})` : ""}`,
+      `${label.padEnd(48)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${cpuNote}${note ? `  (${note})` : ""}`,
     );
+  };
   console.log(
     `range: ${FILES} files, ${FILES * LINES} changed lines (additions + deletions); git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians; load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(" ")}`,
   );
-  console.log(`${"git diff -M -C base...head".padEnd(48)} ${git.toFixed(0).padStart(5)} ms`);
+  console.log(`${"git diff -M -C base...head".padEnd(48)} ${git.toFixed(0).padStart(5)} ms, CPU ${gitCpuMs.toFixed(0)} ms`);
   row(
     "pulls.getDiff, first page, after a push",
     t.prCold,
