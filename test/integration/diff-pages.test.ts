@@ -262,6 +262,7 @@ describe("the large-diff gate", () => {
       release = () => {};
       const c = await waiting; // the slot freed: it went on
       expect(c.diff.files[0].hunks[0].lines).toHaveLength(6_000);
+      await new Promise((r) => setImmediate(r)); // the slot is released one macrotask after the parse (its answer serialized)
       expect(largeDiffLoad()).toEqual({ active: 0, waiting: 0 });
     } finally {
       release();
