@@ -192,7 +192,8 @@ describe("kill -9 during a push and issue writes, then restart", () => {
     const s = await setUp(server, "crash-locks");
     await server.stop();
     // What a kill inside git's ref transaction leaves (refs/files-backend.c lock files).
-    const old = new Date(Date.now() - 60_000);
+    // older than a lock is held (10 s) and than a live push's quarantine sits idle (~11 min): stale-locks.ts
+    const old = new Date(Date.now() - 20 * 60_000);
     for (const f of ["refs/heads/main.lock", "packed-refs.lock", "HEAD.lock", "config.lock"]) {
       writeFileSync(path.join(s.gitDir, f), "");
       utimesSync(path.join(s.gitDir, f), old, old);
