@@ -7,10 +7,12 @@
 //
 //   node scripts/server.mjs        serve an existing build (`node scripts/start.mjs` builds first)
 //
-// Environment: PORT (3000), HOSTNAME (all interfaces), TRUST_PROXY=1 (one reverse proxy in front).
-// The background job worker starts in instrumentation.ts (at `app.prepare()`).
-// SIGTERM/SIGINT: stop accepting connections, let running requests and jobs finish, then exit (130/143);
-// a second signal exits at once.
+// Environment: PORT (3000), HOSTNAME (all interfaces), TRUST_PROXY=1 (one reverse proxy in front),
+// SVC_SHUTDOWN_GRACE_MS (30000). The background job worker starts in instrumentation.ts (at `app.prepare()`).
+// SIGTERM/SIGINT: a graceful stop (docs/deploy.md "Stopping"): the port closes at once (new
+// connections are refused, so a proxy sends them to another process), event streams end (their
+// EventSource reconnects), running requests get up to SVC_SHUTDOWN_GRACE_MS to finish and running
+// jobs up to 30 s, then the process exits 0. A second signal exits at once (130/143).
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,12 +21,29 @@ import { requestTargetProblem } from "./request-guard.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** Default of SVC_SHUTDOWN_GRACE_MS (ms): how long a stopping server lets running requests finish. */
+export const SHUTDOWN_GRACE_MS = 30_000;
+/** How long the job worker may take to stop (ms): server/jobs waits up to 30 s for running jobs; plus closing. */
+const JOBS_STOP_MS = 35_000;
+
+/**
+ * SVC_SHUTDOWN_GRACE_MS: an integer from 0 to 3 600 000 (ms), else SHUTDOWN_GRACE_MS.
+ * @param {string | undefined} value
+ * @returns {number}
+ */
+export function shutdownGraceFrom(value) {
+  const raw = value?.trim();
+  const n = raw && /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 0 && n <= 3_600_000 ? n : SHUTDOWN_GRACE_MS;
+}
+
 /**
  * Starts the production server and resolves once it listens.
- * @param {{ dir?: string, port?: number, hostname?: string, trustProxy?: boolean }} [options]
+ * @param {{ dir?: string, port?: number, hostname?: string, trustProxy?: boolean, graceMs?: number }} [options]
  *   dir: the built svc folder (default: this package); port: TCP port (PORT, default 3000);
- *   hostname: address to listen on (HOSTNAME, default all interfaces); trustProxy: TRUST_PROXY
- * @returns {Promise<{ server: http.Server, close: () => Promise<void> }>}
+ *   hostname: address to listen on (HOSTNAME, default all interfaces); trustProxy: TRUST_PROXY;
+ *   graceMs: SVC_SHUTDOWN_GRACE_MS
+ * @returns {Promise<{ server: http.Server, close: () => Promise<void>, graceMs: number }>}
  * @throws when there is no build in `<dir>/.next` or the port cannot be bound
  */
 export async function serve(options = {}) {
@@ -33,18 +52,47 @@ export async function serve(options = {}) {
   const dir = options.dir ?? root;
   const port = options.port ?? Number(process.env.PORT || 3000);
   const hostname = options.hostname ?? (process.env.HOSTNAME || undefined);
-  const trustProxy = options.trustProxy ?? trustProxyFrom(process.env.TRUST_PROXY);
 
   const { default: next } = await import("next");
-  // No whole-request deadline: a large push over a slow link may take longer than Node's default
-  // 5 minutes. Slow or stalled clients are bounded where it matters instead (git smart HTTP's idle
-  // and upload timeouts, body caps; docs/git-http.md "Limits"); headers must still arrive in 60 s.
-  const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 });
+  const server = createServer();
   const app = next({ dev: false, dir, hostname: hostname ?? "localhost", port, httpServer: server });
   await app.prepare();
-  const handle = app.getRequestHandler();
+  return listenAndServe(app.getRequestHandler(), { ...options, server, port, hostname, onClosed: () => app.close() });
+}
+
+// No whole-request deadline: a large push over a slow link may take longer than Node's default
+// 5 minutes. Slow or stalled clients are bounded where it matters instead (git smart HTTP's idle
+// and upload timeouts, body caps; docs/git-http.md "Limits"); headers must still arrive in 60 s.
+function createServer() {
+  return http.createServer({ requestTimeout: 0, headersTimeout: 60_000 });
+}
+
+/**
+ * svc's HTTP server around a Node request handler (Next's, or the tests' svc routes): the request
+ * guard, X-Forwarded-For, and the graceful `close` (see the header). Resolves once it listens.
+ * @param {(req: http.IncomingMessage, res: http.ServerResponse) => Promise<unknown>} handle
+ * @param {{ server?: http.Server, port?: number, hostname?: string, trustProxy?: boolean, graceMs?: number,
+ *   onClosed?: () => Promise<unknown> }} [options]
+ *   port 0 picks a free one; graceMs: how long `close` lets running requests finish (ms, default
+ *   SVC_SHUTDOWN_GRACE_MS) before it closes their connections; onClosed runs once they are done
+ * @returns {Promise<{ server: http.Server, close: () => Promise<void>, graceMs: number }>}
+ * @throws when the port cannot be bound
+ */
+export async function listenAndServe(handle, options = {}) {
+  const server = options.server ?? createServer();
+  const port = options.port ?? Number(process.env.PORT || 3000);
+  const hostname = options.hostname ?? (process.env.HOSTNAME || undefined);
+  const trustProxy = options.trustProxy ?? trustProxyFrom(process.env.TRUST_PROXY);
+  const graceMs = options.graceMs ?? shutdownGraceFrom(process.env.SVC_SHUTDOWN_GRACE_MS);
+  /** Responses not yet finished or closed. */
+  const running = new Set();
+  let stopping = false;
 
   server.on("request", (req, res) => {
+    running.add(res);
+    res.once("close", () => running.delete(res));
+    // a request on a kept-alive connection while stopping: answered, then the connection closes
+    if (stopping) res.shouldKeepAlive = false;
     const problem = requestTargetProblem(req.url);
     if (problem) {
       res
@@ -72,17 +120,50 @@ export async function serve(options = {}) {
     });
   });
 
-  const close = async () => {
-    await new Promise((resolve) => server.close(() => resolve(undefined)));
+  /** Stops listening; resolves once every connection is closed (after graceMs, by force). */
+  const drain = () =>
+    new Promise((resolve) => {
+      stopping = true;
+      // an answer not started yet says `Connection: close` and its connection ends after it
+      for (const res of running) if (!res.headersSent) res.shouldKeepAlive = false;
+      // kept-alive connections whose answer ends later become idle then: close them as they do
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const deadline = setTimeout(() => {
+        console.error(`svc: ${running.size} request(s) still running after ${graceMs} ms; closing their connections`);
+        server.closeAllConnections();
+      }, graceMs);
+      server.close(() => {
+        clearInterval(idle);
+        clearTimeout(deadline);
+        resolve(undefined);
+      });
+    });
+
+  const closeJobs = () =>
     // background jobs started by instrumentation.ts (server/jobs/server-start.ts): let running jobs finish
-    await globalThis.__svcCloseJobs?.().catch((err) => console.error("svc: error while stopping background jobs", err));
-    await app.close();
+    globalThis.__svcCloseJobs?.().catch((err) => console.error("svc: error while stopping background jobs", err));
+
+  const close = async () => {
+    console.log(
+      `svc: stopping: new connections are refused; waiting up to ${graceMs} ms for ${running.size} running request(s) and up to 30 s for running jobs`,
+    );
+    // event streams (pull request pages) end now, and new ones end at once (server/shutdown.ts)
+    (globalThis.__svcShutdown ??= new AbortController()).abort();
+    await Promise.all([drain(), closeJobs()]);
+    await closeJobs(); // a request that ended meanwhile may have queued a job, opening the queue again
+    await options.onClosed?.();
+    console.log("svc: stopped");
   };
-  return { server, close };
+  return { server, close, graceMs };
 }
 
-/** Exits gracefully on SIGTERM/SIGINT (see the header); a second signal exits at once. */
-function closeOnSignals(close) {
+/**
+ * Stops gracefully on SIGTERM/SIGINT (see the header) and exits 0, or 1 when closing failed or
+ * took longer than `graceMs` + 35 s; a second signal exits at once with 130/143.
+ * @param {() => Promise<void>} close
+ * @param {number} [graceMs] the requests' grace of `close` (ms)
+ */
+export function closeOnSignals(close, graceMs = SHUTDOWN_GRACE_MS) {
   let closing = false;
   for (const [signal, code] of [
     ["SIGINT", 130],
@@ -91,11 +172,15 @@ function closeOnSignals(close) {
     process.on(signal, () => {
       if (closing) process.exit(code);
       closing = true;
+      setTimeout(() => {
+        console.error(`svc: still stopping ${graceMs + JOBS_STOP_MS} ms after ${signal}; exiting`);
+        process.exit(1);
+      }, graceMs + JOBS_STOP_MS).unref();
       close().then(
-        () => process.exit(code),
+        () => process.exit(0),
         (err) => {
           console.error("svc: error while closing", err);
-          process.exit(code);
+          process.exit(1);
         },
       );
     });
@@ -109,13 +194,13 @@ function closeOnSignals(close) {
  */
 export async function main(note = "") {
   try {
-    const { server, close } = await serve();
+    const { server, close, graceMs } = await serve();
     const addr = server.address();
     const host = !process.env.HOSTNAME || ["0.0.0.0", "::"].includes(process.env.HOSTNAME) ? "localhost" : process.env.HOSTNAME;
     console.log(
       `svc: listening on http://${host.includes(":") ? `[${host}]` : host}:${typeof addr === "object" && addr ? addr.port : ""} ${note}`.trimEnd(),
     );
-    closeOnSignals(close);
+    closeOnSignals(close, graceMs);
   } catch (err) {
     console.error(`svc: cannot start the server: ${err instanceof Error ? err.message : err}`);
     process.exit(1);

@@ -73,7 +73,26 @@ export async function startServer(
     if (g && extra.git) return extra.git(req, g[1], g[2], g[3]);
     return Promise.resolve(new Response("not found", { status: 404 }));
   };
-  const server = http.createServer(async (nreq, nres) => {
+  const server = http.createServer((nreq, nres) => void nodeHandler(route)(nreq, nres));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/**
+ * A node:http handler that answers with `route` as Next's route handlers do: the request as a Web
+ * Request whose signal aborts when the client goes away before the answer is finished, the answer's
+ * body streamed. A throw from `route` is logged and answered 500.
+ */
+export function nodeHandler(route: Handler): (nreq: http.IncomingMessage, nres: http.ServerResponse) => Promise<void> {
+  return async (nreq, nres) => {
     try {
       const url = `http://${nreq.headers.host}${nreq.url}`;
       const headers = new Headers();
@@ -91,7 +110,7 @@ export async function startServer(
         duplex: "half",
         signal: aborter.signal,
       } as RequestInit);
-      const res = await (route as Handler)(req);
+      const res = await route(req);
       nres.writeHead(res.status, Object.fromEntries(res.headers));
       if (res.body) Readable.fromWeb(res.body as never).pipe(nres);
       else nres.end();
@@ -99,15 +118,5 @@ export async function startServer(
       console.error(e);
       nres.writeHead(500).end();
     }
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
   };
 }

@@ -23,6 +23,9 @@
  * revoked token or a signed-out session gets no further notice and the stream ends (the reconnect
  * then answers 404 or 401). Notices are rare (a comment, a push), so the check is made each time
  * rather than cached: a cache would deliver notices for its lifetime after access is gone.
+ *
+ * A stopping server (SIGTERM, server/shutdown.ts) ends every stream at once, and a stream opened
+ * while it stops ends right after it starts: EventSource reconnects to another process.
  */
 import { getDb } from "@/server/db";
 import { resolveActor } from "@/server/auth/actor";
@@ -30,6 +33,7 @@ import { AppError } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { pullRepoId } from "@/server/services/pulls/locate";
 import { busShared, onBusState, pullChannel, subscribe, type LiveEvent } from "@/server/events/bus";
+import { shutdownSignal } from "@/server/shutdown";
 import { clientAddress } from "./client-address";
 import { handle } from "./respond";
 
@@ -135,6 +139,7 @@ function stream(req: Request, who: string, pullRequestId: string, stillAuthorize
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
       const expiry = setTimeout(() => cleanup(), MAX_STREAM_MS);
       const onAbort = () => cleanup();
+      const stopping = shutdownSignal();
       cleanup = () => {
         if (closed) return;
         closed = true;
@@ -143,6 +148,7 @@ function stream(req: Request, who: string, pullRequestId: string, stillAuthorize
         clearInterval(heartbeat);
         clearTimeout(expiry);
         req.signal.removeEventListener("abort", onAbort);
+        stopping.removeEventListener("abort", onAbort);
         const n = (open.get(who) ?? 1) - 1;
         if (n > 0) open.set(who, n);
         else open.delete(who);
@@ -153,8 +159,9 @@ function stream(req: Request, who: string, pullRequestId: string, stillAuthorize
           // already closed or errored by the consumer
         }
       };
-      if (req.signal.aborted) return cleanup();
+      if (req.signal.aborted || stopping.aborted) return cleanup();
       req.signal.addEventListener("abort", onAbort);
+      stopping.addEventListener("abort", onAbort);
       send(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ pullRequestId })}\n\n`);
       if (!busShared()) send(DEGRADED_EVENT);
     },
