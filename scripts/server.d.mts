@@ -2,6 +2,7 @@
 import type http from "node:http";
 
 export const SHUTDOWN_GRACE_MS: number;
+export const JOBS_STOP_MS: number;
 export function shutdownGraceFrom(value: string | undefined): number;
 
 export interface Served {

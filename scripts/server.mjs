@@ -23,8 +23,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Default of SVC_SHUTDOWN_GRACE_MS (ms): how long a stopping server lets running requests finish. */
 export const SHUTDOWN_GRACE_MS = 30_000;
-/** How long the job worker may take to stop (ms): server/jobs waits up to 30 s for running jobs; plus closing. */
-const JOBS_STOP_MS = 35_000;
+/**
+ * What the stop may take beyond SVC_SHUTDOWN_GRACE_MS (ms): the job worker waits up to 30 s for
+ * running jobs (server/jobs), alongside the requests, then closes. A process still stopping after
+ * grace + this exits 1 (closeOnSignals); a supervisor's stop timeout must be longer than both.
+ */
+export const JOBS_STOP_MS = 35_000;
 
 /**
  * SVC_SHUTDOWN_GRACE_MS: an integer from 0 to 3 600 000 (ms), else SHUTDOWN_GRACE_MS.
