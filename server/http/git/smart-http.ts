@@ -137,7 +137,9 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   }
   // A crash of svc may have left ref locks and quarantines that would refuse this push (stale-locks.ts).
   if (service === "git-receive-pack" && !advertise) await clearStaleGitLeftovers(repo.gitDir);
-  const slot = await acquireGitSlot(gitClientKey(actor?.user.id, clientAddress(req.headers)), req.signal);
+  const slot = await acquireGitSlot(gitClientKey(actor?.user.id, clientAddress(req.headers)), req.signal, {
+    push: service === "git-receive-pack",
+  });
   if (!slot) {
     upload?.abandon();
     const retry = gitHttpLimits().retryAfterS;
