@@ -101,7 +101,8 @@ export default tseslint.config(
   },
   {
     // The UI reaches the server through tRPC; from server/ it imports only types, and values only
-    // from the two entry points of server components. Shared values live in lib/.
+    // from the entry points of server components (the caller, the session, and highlighting on
+    // the worker pool). Shared values live in lib/.
     files: ["components/**/*.{ts,tsx}"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
@@ -109,7 +110,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^(@/|(\\.\\./)+)server/(?!(auth/session|api/root)$)",
+              regex: "^(@/|(\\.\\./)+)server/(?!(auth/session|api/root|highlight)$)",
               allowTypeImports: true,
               message: "components/ imports only types from server/ (values shared with the UI belong in lib/).",
             },

@@ -5,8 +5,19 @@ const nextConfig = {
   // The data folder (SQLite file, repositories) is user data, never part of the app's file traces.
   outputFileTracingExcludes: { "/*": ["data/**"] },
   // Native and engine packages stay outside the bundle; prom-client too, so the request bundles and
-  // instrumentation.ts share one copy in the process (server/metrics/registry.ts).
-  serverExternalPackages: ["@node-rs/argon2", "better-sqlite3", "pg", "pg-boss", "prom-client", "shiki", "usearch", "web-tree-sitter"],
+  // instrumentation.ts share one copy in the process (server/metrics/registry.ts); piscina starts
+  // its workers from files next to its own code, which a bundle would not have.
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "better-sqlite3",
+    "pg",
+    "pg-boss",
+    "piscina",
+    "prom-client",
+    "shiki",
+    "usearch",
+    "web-tree-sitter",
+  ],
   // tree-sitter grammars (server/ai/syntax/parser.ts) are read at run time from node_modules.
   outputFileTracingIncludes: { "/*": ["node_modules/tree-sitter-wasms/out/*.wasm", "node_modules/web-tree-sitter/tree-sitter.wasm"] },
   // Security headers on every response; pages also get a nonce CSP from proxy.ts, API and git

@@ -13,11 +13,15 @@
  * DATA_DIR/svc.db with DATA_DIR defaulting to the svc folder's data/. A database that does not
  * exist is refused (exit 2, naming it) unless `user create --init`. Token commands need
  * SVC_USER_ID (the acting user's id); missing → a message and exit code 2.
- * Domain errors → "svc: <message>" and exit code 1.
+ * Domain errors → "svc: <message>" and exit code 1. Every connection a command opened (the
+ * database, the rate limiter's and the live-update bus's Redis connections with REDIS_URL) is
+ * closed when it ends, so the process exits by itself.
  */
 import { Command, CommanderError } from "commander";
 import { AppError } from "@/server/errors";
 import { closeDb, type Db } from "@/server/db";
+import { closeBus } from "@/server/events/bus";
+import { closeRateLimits } from "@/server/rate-limit";
 import { SCOPES, SCOPE_DESCRIPTIONS } from "@/server/auth/scopes";
 import { createToken, listTokens, revokeToken, type TokenRecord } from "@/server/services/tokens/manage-tokens";
 import { signUp } from "@/server/services/users/sign-up";
@@ -173,6 +177,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     process.stderr.write(`svc: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   } finally {
-    await closeDb();
+    // an open connection keeps the process alive (REDIS_URL: the rate limiter's, for token create)
+    await Promise.all([closeDb(), closeRateLimits(), closeBus()]);
   }
 }

@@ -1,13 +1,18 @@
 /**
  * Rate limits with rate-limiter-flexible: in this process's memory by default; in Redis when
- * REDIS_URL is set, so every svc process shares the counts (with an in-memory insurance limiter
- * if Redis is unreachable). Limits are declared once in LIMITS and named by key.
- * A refusal is AppError TOO_MANY_REQUESTS with `retryAfter` in seconds.
+ * REDIS_URL is set, so every svc process shares the counts. Limits are declared once in LIMITS
+ * and named by key. A refusal is AppError TOO_MANY_REQUESTS with `retryAfter` in seconds.
+ *
+ * When Redis is unreachable the limits never wait for it (docs/architecture.md "Redis outages"):
+ * the connection (server/redis.ts) refuses commands at once, and each limit's in-memory
+ * `insuranceLimiter` counts in this process until Redis is back; the counts kept in Redis
+ * meanwhile are untouched and used again from then on.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { isIPv6 } from "node:net";
 import { AppError } from "@/server/errors";
+import { closeRedis, createRedis, whenReady } from "@/server/redis";
 
 export interface LimitSpec {
   /** Attempts allowed per window. */
@@ -90,19 +95,28 @@ export const LIMITS = {
 } satisfies Record<string, LimitSpec>;
 export type LimitName = keyof typeof LIMITS;
 
-const globalForLimits = globalThis as unknown as { __svcLimiters?: Map<string, RateLimiterAbstract>; __svcRedis?: Redis };
+const globalForLimits = globalThis as unknown as {
+  __svcLimiters?: Map<string, RateLimiterAbstract>;
+  __svcRedis?: { url: string; client: Redis };
+};
 
+/** This process's one limiter connection to `url` (a new one if REDIS_URL changed, tests). */
 function redisClient(url: string): Redis {
-  if (!globalForLimits.__svcRedis) {
-    globalForLimits.__svcRedis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-    globalForLimits.__svcRedis.on("error", () => {}); // the insurance limiter takes over; reconnects automatically
-  }
-  return globalForLimits.__svcRedis;
+  const current = globalForLimits.__svcRedis;
+  if (current?.url === url) return current.client;
+  if (current) void closeRedis(current.client);
+  const client = createRedis(url, "limiter");
+  globalForLimits.__svcRedis = { url, client };
+  return client;
 }
 
-function limiter(name: LimitName): RateLimiterAbstract {
+/**
+ * The limiter of `name`, once its Redis connection (if any) is ready, down, or has had
+ * REDIS_COMMAND_TIMEOUT_MS to connect: the first limit of a new process counts in Redis.
+ */
+async function limiter(name: LimitName): Promise<RateLimiterAbstract> {
   const map = (globalForLimits.__svcLimiters ??= new Map());
-  const redisUrl = process.env.REDIS_URL;
+  const redisUrl = process.env.REDIS_URL || undefined;
   const prefix = `${process.env.REDIS_KEY_PREFIX || "svc"}:rl:${name}`;
   const cacheKey = `${redisUrl ?? "memory"}|${prefix}`;
   let l = map.get(cacheKey);
@@ -115,11 +129,14 @@ function limiter(name: LimitName): RateLimiterAbstract {
           keyPrefix: prefix,
           points: spec.points,
           duration: spec.durationS,
+          // Redis not ready → this process's memory at once (rate-limiter-flexible's insurance)
+          rejectIfRedisNotReady: true,
           insuranceLimiter: memory,
         })
       : memory;
     map.set(cacheKey, l);
   }
+  if (redisUrl) await whenReady(redisClient(redisUrl));
   return l;
 }
 
@@ -136,7 +153,7 @@ function refusal(name: LimitName, msBeforeNext: number): AppError {
 /** Uses one point of `name` for `key`. Throws TOO_MANY_REQUESTS when none is left. */
 export async function consume(name: LimitName, key: string): Promise<void> {
   try {
-    await limiter(name).consume(key);
+    await (await limiter(name)).consume(key);
   } catch (e) {
     if (e instanceof RateLimiterRes) throw refusal(name, e.msBeforeNext);
     throw e;
@@ -149,22 +166,22 @@ export async function consume(name: LimitName, key: string): Promise<void> {
  * zero (one extra point in the next window), which is harmless for the uses here.
  */
 export async function reward(name: LimitName, key: string, points = 1): Promise<void> {
-  await limiter(name).reward(key, points);
+  await (await limiter(name)).reward(key, points);
 }
 
 /** Records `key` under `name` for the limit's whole window (a marker, e.g. a known address). */
 export async function mark(name: LimitName, key: string): Promise<void> {
-  await limiter(name).set(key, 1, LIMITS[name].durationS);
+  await (await limiter(name)).set(key, 1, LIMITS[name].durationS);
 }
 
 /** Whether `key` was marked (`mark`) within `name`'s window. */
 export async function isMarked(name: LimitName, key: string): Promise<boolean> {
-  return ((await limiter(name).get(key))?.consumedPoints ?? 0) >= 1;
+  return ((await (await limiter(name)).get(key))?.consumedPoints ?? 0) >= 1;
 }
 
 /** Forgets `key`'s count (e.g. after a successful sign-in). */
 export async function reset(name: LimitName, key: string): Promise<void> {
-  await limiter(name).delete(key);
+  await (await limiter(name)).delete(key);
 }
 
 /**
@@ -186,10 +203,13 @@ export function addressKey(address: string): string {
     .join(":")}::/64`;
 }
 
-/** Closes the Redis connection, if any (tests, shutdown). */
+/**
+ * Closes the Redis connection, if any, and forgets the limiters (tests, shutdown, the end of
+ * every CLI command: an open connection keeps a process alive). Never throws.
+ */
 export async function closeRateLimits(): Promise<void> {
   const redis = globalForLimits.__svcRedis;
   globalForLimits.__svcRedis = undefined;
   globalForLimits.__svcLimiters = undefined;
-  await redis?.quit().catch(() => {});
+  await closeRedis(redis?.client);
 }

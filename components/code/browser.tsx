@@ -14,7 +14,8 @@ import { FileActions } from "./file-actions";
 import { FileFinder } from "./file-finder";
 import { LineSelection } from "./line-selection";
 import { loadBranches, loadRepo, orNotFound, orNull, type BranchData, type RepoData } from "./data";
-import { highlightFile, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
+import { MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
+import { highlightFile } from "@/server/highlight";
 import { MarkdownView } from "./markdown";
 import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, type EntryData } from "./parts";
 import { resolveBlob, resolveTree } from "./targets";
@@ -217,13 +218,23 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
   } else {
     const highlighted = await highlightFile(blob.text, fileName);
     body = highlighted ? (
-      <div
-        className="code-view"
-        id={CODE_VIEW_ID}
-        data-testid="code-view"
-        data-lang={highlighted.lang}
-        dangerouslySetInnerHTML={{ __html: highlighted.html }}
-      />
+      <>
+        {highlighted.stopped && (
+          <div className="border-b border-warning-border bg-warning-muted px-4 py-2 text-xs text-warning" data-testid="highlight-stopped">
+            {highlighted.highlightedLines > 0
+              ? `Syntax highlighting stopped after line ${highlighted.highlightedLines}`
+              : "Syntax highlighting is off for this view"}
+            {highlighted.stopped === "busy" ? " (the server is busy)" : " (it took too long)"}; the rest is plain text.
+          </div>
+        )}
+        <div
+          className="code-view"
+          id={CODE_VIEW_ID}
+          data-testid="code-view"
+          data-lang={highlighted.lang}
+          dangerouslySetInnerHTML={{ __html: highlighted.html }}
+        />
+      </>
     ) : (
       <>
         <div className="border-b border-warning-border bg-warning-muted px-4 py-2 text-xs text-warning">

@@ -12,7 +12,8 @@ import { splitCommitMessage } from "@/components/code/history";
 import { codeUrl, commitUrl } from "@/components/code/urls";
 import { DiffViewer } from "./diff-viewer";
 import { packFile, PAGE_DIFF_LINES } from "./model";
-import { firstScreenFiles, highlightDiff } from "@/lib/highlight/diff";
+import { firstScreenFiles } from "@/lib/highlight/diff";
+import { highlightDiff } from "@/server/highlight";
 
 export async function CommitPage({ owner, name, sha }: { owner: string; name: string; sha: string }) {
   const repo = await loadRepo(owner, name);

@@ -18,7 +18,8 @@ import { commitUrl } from "@/components/code/urls";
 import { DiffViewer } from "./diff-viewer";
 import { packFile, PAGE_DIFF_LINES } from "./model";
 import { ComparePickers } from "./compare-pickers";
-import { firstScreenFiles, highlightDiff } from "@/lib/highlight/diff";
+import { firstScreenFiles } from "@/lib/highlight/diff";
+import { highlightDiff } from "@/server/highlight";
 import { CreatePullForm } from "@/components/pulls/create-form";
 import { pullUrl } from "@/components/pulls/model";
 

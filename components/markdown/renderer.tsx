@@ -6,7 +6,9 @@
  * Headings get an anchor link to their own (prefixed) id; external http(s) links open in a new
  * tab with rel="nofollow noopener noreferrer". Output needs no CSP beyond inline styles and
  * https images (server/http/security-headers.ts): `style` attributes are stripped anyway.
- * Rules: docs/ui.md "Markdown".
+ * Rules: docs/ui.md "Markdown". Its cost is bounded first (./cost.ts `boundMarkdown`: runs of
+ * lines that would make micromark quadratic lose their formatting, with a notice; a text over
+ * 1 MiB is shown as plain text).
  */
 import type { ComponentPropsWithoutRef, ReactNode } from "react";
 import Markdown, { type Components } from "react-markdown";
@@ -14,6 +16,7 @@ import rehypeRaw from "rehype-raw";
 import rehypeSanitize from "rehype-sanitize";
 import rehypeSlug from "rehype-slug";
 import remarkGfm from "remark-gfm";
+import { boundMarkdown } from "./cost";
 import { rehypeReferences, type RefContext } from "./references";
 import { markdownSchema } from "./schema";
 import { markdownUrlTransform, transformSrcSet, type RepoBase } from "./urls";
@@ -85,8 +88,24 @@ export function MarkdownRenderer({
   testId?: string;
 }): ReactNode {
   const transform = markdownUrlTransform(base);
+  const bounded = boundMarkdown(source);
+  const notice = "border-b border-warning-border bg-warning-muted px-3 py-1.5 text-xs text-warning";
+  if (bounded.refusal)
+    return (
+      <div className={className ? `markdown-body ${className}` : "markdown-body"} data-testid={testId}>
+        <p className={notice} data-testid="markdown-bounded">
+          Shown as plain text: {bounded.refusal}.
+        </p>
+        <pre className="whitespace-pre-wrap">{source}</pre>
+      </div>
+    );
   return (
     <div className={className ? `markdown-body ${className}` : "markdown-body"} data-testid={testId}>
+      {bounded.escaped > 0 && (
+        <p className={notice} data-testid="markdown-bounded">
+          Some paragraphs are shown without formatting: they have too many *, _, ~, [ or ] characters or are nested too deeply.
+        </p>
+      )}
       <Markdown
         remarkPlugins={[remarkGfm]}
         // footnote ids get their prefix from the sanitizer (once), like every other id
@@ -99,7 +118,7 @@ export function MarkdownRenderer({
         urlTransform={transform}
         components={{ ...baseComponents(transform), ...components }}
       >
-        {source}
+        {bounded.source}
       </Markdown>
     </div>
   );

@@ -1,11 +1,11 @@
 /**
- * Server-side syntax highlighting with shiki (`codeToHtml`, themes github-light and github-dark-default (AA contrast on the dark card) as CSS light-dark() colours). The language
- * comes from the file name: a bundled language id or alias matching the extension, a few
- * well-known file names, else plain text. Output is shiki's HTML (inline colour styles, one
- * `span.line` per line with an `id="L<n>"` anchor, starting with its line-number link in the
- * code view); text is escaped by shiki.
+ * What syntax highlighting needs on both sides of the worker pool: the language of a file name (a
+ * bundled shiki language id or alias matching the extension, a few well-known file names, else
+ * plain text), the size bound, and the plain code view in shiki's HTML shape. The highlighting
+ * itself (shiki, themes github-light and github-dark-default as CSS light-dark() colours) runs on
+ * worker threads: server/highlight/ (docs/security.md "Hardening II, item 1").
  */
-import { bundledLanguagesInfo, codeToHtml, codeToTokens, type ThemedToken } from "shiki";
+import { bundledLanguagesInfo } from "shiki";
 
 /** Files larger than this are shown without highlighting (keeps rendering fast). */
 export const MAX_HIGHLIGHT_BYTES = 256 * 1024;
@@ -70,12 +70,6 @@ function isBundled(lang: string): boolean {
   return lang === "text" || bundledLanguagesInfo.some((l) => l.id === lang);
 }
 
-/** Highlighted HTML for a file's text, or null when it is too large to highlight. */
-export async function highlightFile(text: string, fileName: string): Promise<{ html: string; lang: string } | null> {
-  if (Buffer.byteLength(text, "utf8") > MAX_HIGHLIGHT_BYTES) return null;
-  return highlightCode(text, languageFor(fileName), { lineNumbers: true });
-}
-
 /**
  * The line-number link that starts every line of the code view (docs/ui.md "Code view"): an empty
  * anchor to `#L<n>` whose number is drawn by a CSS counter (`.code-view .line > a::before`), so it
@@ -94,103 +88,19 @@ function escapeHtml(s: string): string {
 }
 
 /**
- * Unhighlighted HTML for a file above MAX_HIGHLIGHT_BYTES, in shiki's shape so the same CSS
- * numbers the lines: `pre.shiki > code > span.line#L<n>`, the spans separated by "\n" text
- * nodes *outside* them (a newline inside an inline-block span does not break the row, which would
- * put every line of a file on one row). A trailing newline adds no line; a
- * line's trailing "\r" is dropped. Text is HTML-escaped. Cost is linear in the text length.
+ * Unhighlighted HTML for a file above MAX_HIGHLIGHT_BYTES (or when highlighting is refused: pool
+ * full, task failed), in shiki's shape so the same CSS numbers the lines: `pre.shiki > code >
+ * span.line#L<n>`, the spans separated by "\n" text nodes *outside* them (a newline inside an
+ * inline-block span does not break the row, which would put every line of a file on one row). A
+ * trailing newline adds no line; a line's trailing "\r" is dropped. Text is HTML-escaped.
+ * `lineNumbers` (default true): each line starts with its number link (`lineNumberHtml`); Markdown
+ * code blocks go without. Cost is linear in the text length.
  */
-export function plainCodeHtml(text: string): string {
+export function plainCodeHtml(text: string, { lineNumbers = true }: { lineNumbers?: boolean } = {}): string {
   const lines = text.replace(/\r?\n$/, "").split("\n");
   const spans = lines.map(
     (line, i) =>
-      `<span class="line" id="L${i + 1}">${lineNumberHtml(i + 1)}${escapeHtml(line.endsWith("\r") ? line.slice(0, -1) : line)}</span>`,
+      `<span class="line" id="L${i + 1}">${lineNumbers ? lineNumberHtml(i + 1) : ""}${escapeHtml(line.endsWith("\r") ? line.slice(0, -1) : line)}</span>`,
   );
   return `<pre class="shiki" tabindex="0"><code>${spans.join("\n")}</code></pre>`;
-}
-
-/**
- * github-light's token colours that miss WCAG AA (4.5:1) on the diff's tinted rows (#fef2f2
- * deleted, #ecfdf5 added) or even on white (orange #e36209 is 3.5:1), replaced by the hues of
- * GitHub's newer github-light-default palette, each ≥ 4.9:1 on all three backgrounds (measured
- * by axe in e2e/a11y.spec.ts). The dark theme passes as it is.
- */
-const LIGHT_AA_COLORS = {
-  "github-light": Object.fromEntries(
-    Object.entries({ "#d73a49": "#cf222e", "#6a737d": "#59636e", "#e36209": "#953800", "#22863a": "#116329" }).flatMap(([from, to]) => [
-      [from, to],
-      [from.toUpperCase(), to],
-    ]),
-  ),
-};
-
-/** The shiki options shared by HTML and token highlighting: themes, AA colour fixes, line length bound. */
-function themeOptions(lang: string) {
-  return {
-    lang,
-    themes: { light: "github-light", dark: "github-dark-default" },
-    // one inline colour per token, `light-dark(<light>, <dark>)`: follows the page's color-scheme
-    defaultColor: "light-dark()" as const,
-    colorReplacements: LIGHT_AA_COLORS,
-    tokenizeMaxLineLength: 4000,
-    // shiki stops a line's tokenizing after 500 ms by default and each theme is tokenized on its
-    // own, so on a loaded machine the two themes could cut a line at different places and pair
-    // one theme's colour with the other's token (seen in the suite at load 8); lines are at most
-    // 4,000 characters, so a longer limit stays bounded
-    tokenizeTimeLimit: 5000,
-  };
-}
-
-/**
- * shiki's tokens for code in a language (same themes and colours as `highlightCode`), one array
- * per line (split on "\n"), with the default text colour of the themes (`fg`, a
- * `light-dark()` value, lower case) so callers can leave plain text unstyled. Falls back to
- * plain text on an unknown language.
- */
-export async function highlightTokens(code: string, lang: string): Promise<{ tokens: ThemedToken[][]; fg: string }> {
-  const run = async (l: string) => {
-    const r = await codeToTokens(code, themeOptions(l) as Parameters<typeof codeToTokens>[1]);
-    return { tokens: r.tokens, fg: (r.fg ?? "").split(";")[0].toLowerCase() };
-  };
-  try {
-    return await run(lang);
-  } catch {
-    return run("text");
-  }
-}
-
-/**
- * Highlighted HTML for code in a language (falls back to plain text on an unknown language).
- * `lineNumbers`: each line starts with its number link (`lineNumberHtml`), for the code view;
- * Markdown code blocks go without.
- */
-export async function highlightCode(
-  text: string,
-  lang: string,
-  opts: { lineNumbers?: boolean } = {},
-): Promise<{ html: string; lang: string }> {
-  const code = text.replace(/\r?\n$/, "");
-  const options = (l: string) => ({
-    ...themeOptions(l),
-    transformers: [
-      {
-        line(node: { properties: Record<string, unknown>; children: unknown[] }, line: number) {
-          node.properties.id = `L${line}`;
-          if (opts.lineNumbers) {
-            node.children.unshift({
-              type: "element",
-              tagName: "a",
-              properties: { href: `#L${line}`, tabIndex: -1, ariaHidden: "true" },
-              children: [],
-            });
-          }
-        },
-      },
-    ],
-  });
-  try {
-    return { html: await codeToHtml(code, options(lang)), lang };
-  } catch {
-    return { html: await codeToHtml(code, options("text")), lang: "text" };
-  }
 }

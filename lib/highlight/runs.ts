@@ -21,10 +21,14 @@ export type TokenStyle = { color?: string; fontStyle?: string; fontWeight?: stri
  * files: per hunk line (hunks flattened, `NumberedLine.index`), runs `[length, style, length,
  * style, …]` covering the line's text (lengths in UTF-16 code units, the trailing "\r"
  * excluded); style -1 is the default text colour (no span). null = the file or line is plain.
+ * `stopped`: set when some lines were left plain although their language is known: the
+ * request's time budget ran out ("budget"), the worker pool was full ("busy"), the task timed
+ * out ("timeout") or failed ("error") (server/highlight/pool.ts).
  */
 export interface DiffHighlights {
   styles: TokenStyle[];
   files: ((number[] | null)[] | null)[];
+  stopped?: "budget" | "busy" | "timeout" | "error";
 }
 
 /** A file's hunk lines in display order (hunks flattened, `NumberedLine.index`), without their trailing "\r": the text highlights are made of. */

@@ -109,7 +109,8 @@ interface DebugPattern {
 }
 const JS: DebugPattern[] = [
   { re: /\bconsole\.(?:log|debug|trace|dir|table)\s*\(/, what: "console logging" },
-  { re: /^\s*debugger\s*;?\s*$/, what: "a `debugger` statement" },
+  // not `\s*;?\s*$`: two spaces runs side by side backtrack quadratically on "debugger" + spaces + "x"
+  { re: /^\s*debugger\s*(?:;\s*)?$/, what: "a `debugger` statement" },
 ];
 const DEBUG: Record<string, DebugPattern[]> = {
   js: JS,

@@ -20,7 +20,7 @@ import { line } from "@/server/validation/strings";
 import { uuid } from "@/server/validation/ids";
 import { getDb, type Db } from "@/server/db";
 import { AppError, databaseBusy, isDatabaseBusy, type AppErrorCode } from "@/server/errors";
-import { resolveActor, requireScope, type Actor } from "@/server/auth/actor";
+import { actorResolver, requireScope, type Actor } from "@/server/auth/actor";
 import { assertSameOrigin } from "@/server/auth/csrf";
 import { authorizeRepo, authorizeRepoVia, type AuthorizedRepo, type EntityTable } from "@/server/services/repos/access";
 import { getConfig } from "@/server/config";
@@ -35,6 +35,11 @@ export interface Context {
   headers: Headers;
   /** Pre-resolved actor (server components, tests); undefined = resolve from headers. */
   actor?: Actor | null;
+  /**
+   * How `actor` is resolved from `headers` when it is undefined: once per request (createContext
+   * sets `actorResolver`), so every procedure of a batch shares one credential lookup.
+   */
+  resolveActor?: () => Promise<Actor | null>;
   publicUrl: string;
   /** Id of the request (server/request-id.ts): named in 500 messages and in the log line. */
   requestId: string;
@@ -42,12 +47,19 @@ export interface Context {
 
 /**
  * Context for a fetch request (the HTTP handler). `requestId` defaults to the request's own
- * (`requestIdOf`: its well-formed X-Request-Id header or a new UUID).
+ * (`requestIdOf`: its well-formed X-Request-Id header or a new UUID); `resolveActor` to a
+ * once-per-request resolver of the request's credentials (the HTTP handler hands in the one its
+ * subscription check already used).
  */
-export async function createContext(opts: { req: Request; requestId?: string }): Promise<Context> {
+export async function createContext(opts: {
+  req: Request;
+  requestId?: string;
+  resolveActor?: () => Promise<Actor | null>;
+}): Promise<Context> {
   return {
     db: await getDb(),
     headers: opts.req.headers,
+    resolveActor: opts.resolveActor ?? actorResolver(opts.req),
     publicUrl: getConfig().publicUrl,
     requestId: opts.requestId ?? requestIdOf(opts.req),
   };
@@ -122,7 +134,7 @@ export const middleware = t.middleware;
 const observed = t.procedure.use(({ path, next }) => observeProcedure(path, () => next()));
 
 /**
- * Maps domain errors, resolves the actor once (refusing cross-site mutations and subscriptions
+ * Maps domain errors, resolves the actor once per request (refusing cross-site mutations and subscriptions
  * made with the session cookie: server/auth/csrf.ts), and checks the access table row exists.
  */
 const base = observed.use(async ({ ctx, path, type, next }) => {
@@ -130,7 +142,7 @@ const base = observed.use(async ({ ctx, path, type, next }) => {
   if (!rule) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: `procedure ${path} has no access rule` });
   let actor: Actor | null;
   try {
-    actor = ctx.actor !== undefined ? ctx.actor : await resolveActor({ headers: ctx.headers });
+    actor = ctx.actor !== undefined ? ctx.actor : await (ctx.resolveActor ?? actorResolver({ headers: ctx.headers }))();
     // an HTTP mutation or subscription made with the session cookie must come from svc's own pages
     // (docs/security.md "Cross-site requests (CSRF)"). A subscription is a GET (EventSource) but
     // starts work (agent.chatStream runs model turns), so a foreign page's EventSource or <img>

@@ -80,20 +80,12 @@ function sessionCookie(header: string | null): string | null {
   return null;
 }
 
-async function loadUser(userId: string): Promise<ActorUser | null> {
-  const db = await getDb();
-  // a bot account (the AI reviewer, docs/ai.md "AI review") never acts through a request
-  return db.user.findFirst({
-    where: { id: userId, isBot: false },
-    select: { id: true, username: true, name: true, email: true, isAdmin: true },
-  });
-}
-
+/** A personal access token's actor: token and user read in one statement (verify-token.ts). */
 async function fromPat(token: string): Promise<Actor> {
   const verified = await verifyPersonalAccessToken(await getDb(), token);
-  const user = await loadUser(verified.userId);
-  if (!user) throw new AppError("UNAUTHORIZED", "invalid or revoked token");
-  return { user, via: "pat", scopes: verified.scopes, tokenId: verified.tokenId };
+  // a bot account (the AI reviewer, docs/ai.md "AI review") never acts through a request
+  if (!verified.user) throw new AppError("UNAUTHORIZED", "invalid or revoked token");
+  return { user: verified.user, via: "pat", scopes: verified.scopes, tokenId: verified.tokenId };
 }
 
 async function fromSessionJwt(jwt: string, presented: boolean): Promise<Actor | null> {
@@ -127,6 +119,17 @@ export async function resolveActor(req: { headers: Headers }): Promise<Actor | n
   }
   const cookie = sessionCookie(req.headers.get("cookie"));
   return cookie ? fromSessionJwt(cookie, false) : null;
+}
+
+/**
+ * `resolveActor` for one request, run at most once however often it is asked: the procedures of
+ * a tRPC batch and the HTTP handler's subscription check share one token or session lookup. The
+ * memo lives as long as the request (nothing is cached across requests, so a revoked credential
+ * fails on the next one). Errors: as resolveActor's, the same error for every asker.
+ */
+export function actorResolver(req: { headers: Headers }): () => Promise<Actor | null> {
+  let actor: Promise<Actor | null> | undefined;
+  return () => (actor ??= resolveActor(req));
 }
 
 /** Throws FORBIDDEN naming the scope when the actor's token lacks it. */

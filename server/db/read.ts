@@ -34,8 +34,16 @@ export interface Reader {
 /** Most distinct statements kept prepared per process (more are run unprepared / evicted). */
 export const MAX_PREPARED = 500;
 
-const readers = new WeakMap<object, Reader>();
-const observers = new Set<(text: string) => void>();
+/**
+ * The registry lives on globalThis, like the client itself (server/db/index.ts `__svcDb`): Next's
+ * production server evaluates this module once per bundle (instrumentation, route handlers,
+ * server components each have their own copy), and the client is opened by whichever runs first
+ * (the job worker at start-up). A module-level map registered the reader in that copy only, and
+ * every request's `readRows` fell back to Prisma (docs/performance.md "Hardening II, item 15").
+ */
+const shared = globalThis as unknown as { __svcReaders?: WeakMap<object, Reader>; __svcReadObservers?: Set<(text: string) => void> };
+const readers = (shared.__svcReaders ??= new WeakMap<object, Reader>());
+const observers = (shared.__svcReadObservers ??= new Set<(text: string) => void>());
 
 /**
  * Calls `listener` with each statement `readRows` runs on a driver (tests and benchmarks count

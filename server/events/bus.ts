@@ -6,13 +6,21 @@
  * authorized by the procedures themselves and a notice never carries private content.
  *
  * In this process by default. With REDIS_URL every svc process shares the notices through Redis
- * pub/sub (channel `<REDIS_KEY_PREFIX>:live:<channel>`): `publish` sends to Redis only and each
+ * pub/sub (channel `<REDIS_KEY_PREFIX>:live:<channel>`): `publish` sends to Redis and each
  * process's one subscriber connection hands messages to its local listeners, so a listener is
- * called once per notice whichever process published it. If Redis is unreachable, publishing
- * falls back to this process's listeners.
+ * called once per notice whichever process published it.
+ *
+ * Redis outages (docs/architecture.md "Redis outages"): the connections (server/redis.ts) never
+ * queue or wait. While the publisher is not ready a notice goes to this process's listeners only;
+ * while the subscriber is not ready a notice published to Redis is also handed to this process's
+ * listeners (the subscriber would not bring it back). Notices of other processes are missed
+ * meanwhile: `onBusState` tells the event streams, which say so to the page, and tells them
+ * again when Redis is back (the page then refreshes to catch up). The subscriber subscribes
+ * again to every channel with a listener each time it becomes ready.
  */
 import { EventEmitter } from "node:events";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { closeRedis, createRedis, onRedisHealth, redisOutage } from "@/server/redis";
 
 /** One notice: what changed (`type`, e.g. "comment", "review", "push", "merged"), when, by whom. */
 export interface LiveEvent {
@@ -34,6 +42,9 @@ interface Bus {
   prefix: string;
   pub?: Redis;
   sub?: Redis;
+  /** Listeners of the shared state (onBusState). */
+  state: EventEmitter;
+  stopHealth?: () => void;
 }
 
 const globalForBus = globalThis as unknown as { __svcBus?: Bus };
@@ -46,15 +57,18 @@ function bus(): Bus {
   if (b) void closeBus();
   const local = new EventEmitter();
   local.setMaxListeners(0); // bounded by the stream limits of pull-events.ts, not here
-  b = { local, redisUrl, prefix, subscribing: new Map() };
+  const state = new EventEmitter();
+  state.setMaxListeners(0);
+  b = { local, redisUrl, prefix, subscribing: new Map(), state };
   if (redisUrl) {
-    const options = { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false };
-    b.pub = new Redis(redisUrl, options);
-    b.sub = new Redis(redisUrl, options);
-    b.pub.on("error", () => {}); // reconnects by itself; publish falls back to local meanwhile
-    b.sub.on("error", () => {});
+    b.pub = createRedis(redisUrl, "publisher");
+    const sub = (b.sub = createRedis(redisUrl, "subscriber", { autoResubscribe: false }));
     const owner = b;
-    b.sub.on("message", (redisChannel: string, message: string) => {
+    // (re)subscribe every channel with a listener: a SUBSCRIBE sent while Redis was away failed
+    sub.on("ready", () => {
+      for (const channel of owner.local.eventNames()) if (typeof channel === "string") subscribeRedis(owner, channel);
+    });
+    sub.on("message", (redisChannel: string, message: string) => {
       if (!redisChannel.startsWith(owner.prefix)) return;
       let event: LiveEvent;
       try {
@@ -64,9 +78,26 @@ function bus(): Bus {
       }
       owner.local.emit(redisChannel.slice(owner.prefix.length), event);
     });
+    b.stopHealth = onRedisHealth((up) => {
+      if (!up) return void owner.state.emit("state", false);
+      // shared again once the subscriber's SUBSCRIBEs (sent on its "ready", maybe just after this) are done
+      setImmediate(() => {
+        void Promise.all(owner.subscribing.values()).then(() => {
+          if (globalForBus.__svcBus === owner && !redisOutage()) owner.state.emit("state", true);
+        });
+      });
+    });
   }
   globalForBus.__svcBus = b;
   return b;
+}
+
+function subscribeRedis(b: Bus, channel: string): void {
+  if (!b.sub) return;
+  b.subscribing.set(
+    channel,
+    b.sub.subscribe(b.prefix + channel).catch(() => {}), // not ready: done again on "ready"
+  );
 }
 
 /**
@@ -76,8 +107,11 @@ function bus(): Bus {
 export function publish(channel: string, event: Omit<LiveEvent, "at">): void {
   const b = bus();
   const full: LiveEvent = { ...event, at: new Date().toISOString() };
-  if (b.pub && b.pub.status === "ready") {
-    b.pub.publish(b.prefix + channel, JSON.stringify(full)).catch(() => b.local.emit(channel, full));
+  if (b.pub?.status === "ready") {
+    // the subscriber not ready: it will not bring the notice back, so hand it over here too
+    const local = b.sub?.status !== "ready";
+    b.pub.publish(b.prefix + channel, JSON.stringify(full)).catch(() => local || b.local.emit(channel, full));
+    if (local) b.local.emit(channel, full);
     return;
   }
   b.local.emit(channel, full);
@@ -89,11 +123,7 @@ export function publish(channel: string, event: Omit<LiveEvent, "at">): void {
  */
 export function subscribe(channel: string, listener: Listener): () => void {
   const b = bus();
-  if (b.sub && b.local.listenerCount(channel) === 0)
-    b.subscribing.set(
-      channel,
-      b.sub.subscribe(b.prefix + channel).catch(() => {}),
-    );
+  if (b.local.listenerCount(channel) === 0) subscribeRedis(b, channel);
   b.local.on(channel, listener);
   let done = false;
   return () => {
@@ -114,9 +144,33 @@ export function listenerCount(channel?: string): number {
   return local.eventNames().reduce((n, name) => n + local.listenerCount(name), 0);
 }
 
-/** Resolves once this process receives `channel`'s notices from Redis (at once without REDIS_URL). */
+/**
+ * Resolves once this process receives `channel`'s notices from Redis (at once without
+ * REDIS_URL), or after 5 s without a ready Redis connection (tests).
+ */
 export async function subscribed(channel: string): Promise<void> {
-  await bus().subscribing.get(channel);
+  const b = bus();
+  await busReady(5000); // the subscriber (re)subscribes every channel when it becomes ready
+  await b.subscribing.get(channel);
+}
+
+/**
+ * Whether notices published by other svc processes reach this process now: false only while
+ * REDIS_URL is set and Redis is unreachable (an outage, server/redis.ts).
+ */
+export function busShared(): boolean {
+  return !(bus().sub && redisOutage());
+}
+
+/**
+ * Calls `listener(false)` when notices of other processes stop arriving (a Redis outage) and
+ * `listener(true)` when they arrive again (the subscriptions are back), until the returned
+ * function is called. Never called without REDIS_URL.
+ */
+export function onBusState(listener: (shared: boolean) => void): () => void {
+  const state = bus().state;
+  state.on("state", listener);
+  return () => state.off("state", listener);
 }
 
 /** Whether the Redis subscriber connection is ready (always true without REDIS_URL). */
@@ -137,7 +191,9 @@ export async function closeBus(): Promise<void> {
   globalForBus.__svcBus = undefined;
   if (!b) return;
   b.local.removeAllListeners();
-  await Promise.all([b.pub?.quit().catch(() => b.pub?.disconnect()), b.sub?.quit().catch(() => b.sub?.disconnect())]);
+  b.state.removeAllListeners();
+  b.stopHealth?.();
+  await Promise.all([closeRedis(b.pub), closeRedis(b.sub)]);
 }
 
 /** The channel of pull request `pullRequestId`'s page. */

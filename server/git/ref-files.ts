@@ -5,9 +5,11 @@
  * only the files backend). git writes both by lock file + rename, so a read sees a whole old or
  * a whole new value. Anything unexpected (a symbolic ref, an unreadable file, a peeled or odd
  * line) falls back to `git for-each-ref`. Used on the mergeability polling path, where a git
- * process per poll would cost more than the rest of the answer.
+ * process per poll would cost more than the rest of the answer, and by `repos.get` (`hasBranch`:
+ * is the repository empty?), where starting git was most of the request (docs/performance.md
+ * "Hardening II, item 15").
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { runGit } from "./exec";
 import { isValidBranchName } from "./refs";
@@ -81,4 +83,56 @@ export async function branchTips(gitDir: string, branches: string[]): Promise<Ma
     if (entry && want.has(entry.ref)) tips.set(entry.ref.slice("refs/heads/".length), entry.id);
   }
   return tips;
+}
+
+/** Loose ref entries `hasBranch` looks at before leaving the question to git. */
+const MAX_LOOSE_ENTRIES = 1000;
+
+/** Whether `git for-each-ref --count=1 refs/heads/` prints a line (through git). */
+async function hasBranchViaGit(gitDir: string): Promise<boolean> {
+  const r = await runGit(["for-each-ref", "--count=1", "--format=%(objectname)", "refs/heads/"], { gitDir });
+  if (r.code !== 0) throw new Error(`git for-each-ref failed (${r.code}): ${r.stderr.toString().trim()}`);
+  return r.stdout.toString("utf8").trim() !== "";
+}
+
+/**
+ * Whether bare repository `gitDir` has at least one branch (refs/heads/*), read from the ref
+ * store without starting git: the first loose ref file under `refs/heads/` holding an object id
+ * answers true (lock files, `*.lock`, are skipped as git skips them), else a `refs/heads/` line of
+ * `packed-refs`. Anything unexpected (no `refs/heads` folder, a symbolic or odd ref file, an
+ * invalid name, more than 1,000 loose entries without an answer, a packed-refs over 256 KiB) asks
+ * `git for-each-ref` instead. Unlike git, a branch naming a missing object (a corrupt repository)
+ * counts here. Errors: git's, when it has to be asked and fails (e.g. no repository at `gitDir`).
+ */
+export async function hasBranch(gitDir: string): Promise<boolean> {
+  const heads = path.join(gitDir, "refs", "heads");
+  const pending = [""];
+  let seen = 0;
+  while (pending.length) {
+    const rel = pending.pop()!;
+    let entries;
+    try {
+      entries = readdirSync(path.join(heads, rel), { withFileTypes: true });
+    } catch {
+      return hasBranchViaGit(gitDir);
+    }
+    for (const e of entries) {
+      if (++seen > MAX_LOOSE_ENTRIES) return hasBranchViaGit(gitDir);
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) pending.push(name);
+      else if (e.name.endsWith(".lock")) continue;
+      else if (!e.isFile() || !isValidBranchName(name)) return hasBranchViaGit(gitDir);
+      else {
+        const text = readText(path.join(heads, name));
+        if (text === null) continue; // deleted meanwhile (git pack-refs, a branch deletion)
+        if (!SHA_LINE.test(text)) return hasBranchViaGit(gitDir);
+        return true;
+      }
+    }
+  }
+  const packedFile = path.join(gitDir, "packed-refs");
+  const size = statSync(packedFile, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > MAX_PACKED_BYTES) return hasBranchViaGit(gitDir);
+  const packed = size ? readText(packedFile) : null;
+  return packed !== null && packed.split("\n").some((line) => idAndRef(line)?.ref.startsWith("refs/heads/"));
 }

@@ -11,6 +11,7 @@ import { gitText, runGit, userArg } from "./exec";
 import { gitOutput, outputStream, readAtLeast } from "./output-stream";
 import { isValidBranchName } from "./refs";
 import { objectInfo } from "./objects";
+import { hasBranch } from "./ref-files";
 
 export interface Branch {
   name: string;
@@ -107,10 +108,9 @@ export async function listBranches(gitDir: string): Promise<Branch[]> {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** True when the repository has no commits on any branch. */
+/** True when the repository has no commits on any branch (the ref store read without git when it can be: ref-files.ts `hasBranch`). */
 export async function isEmptyRepository(gitDir: string): Promise<boolean> {
-  const out = await gitText(["for-each-ref", "--count=1", "--format=%(objectname)", "refs/heads/"], { gitDir });
-  return out.trim() === "";
+  return !(await hasBranch(gitDir));
 }
 
 function normalizePath(p: string): string {

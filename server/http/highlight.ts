@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { text } from "@/server/validation/strings";
-import { highlightLines } from "@/lib/highlight/diff";
+import { highlightLines } from "@/server/highlight";
 import { addressKey, consume } from "@/server/rate-limit";
 import { clientAddress } from "./client-address";
 import { handle, json, readJson } from "./respond";

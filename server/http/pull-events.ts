@@ -6,6 +6,10 @@
  *   event: update    data: LiveEvent (server/events/bus.ts): {type (comment, review, pushed,
  *                    merged, …), at, actorId, data?} — one event name, so a client needs no list
  *   : heartbeat                                        a comment line every HEARTBEAT_MS
+ *   event: degraded  data: {"shared": false, message}  REDIS_URL set and Redis unreachable (at
+ *                    the start, or when an outage starts): notices of other svc processes are
+ *                    missed until it is back (docs/architecture.md "Redis outages")
+ *   event: update    data: {type: "resync", at}        Redis is back: refetch to catch up
  *
  * Authorized like the page: the session cookie or a token (repo:read), read permission on the
  * pull request's repository; a pull request the caller cannot see is 404 "pull request not
@@ -27,7 +31,7 @@ import { resolveActor } from "@/server/auth/actor";
 import { AppError } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { pullRepoId } from "@/server/services/pulls/locate";
-import { pullChannel, subscribe, type LiveEvent } from "@/server/events/bus";
+import { busShared, onBusState, pullChannel, subscribe, type LiveEvent } from "@/server/events/bus";
 import { clientAddress } from "./client-address";
 import { sharedSlots, type SharedSlot } from "./shared-slots";
 import { handle } from "./respond";
@@ -40,6 +44,12 @@ export const MAX_STREAM_MS = 30 * 60_000;
 export const MAX_STREAMS_PER_USER = 20;
 /** Open streams in this process; with REDIS_URL also over all processes together. */
 export const MAX_STREAMS = 2_000;
+
+/** The `degraded` event: notices of other svc processes are not arriving (a Redis outage). */
+export const DEGRADED_EVENT = `event: degraded\ndata: ${JSON.stringify({
+  shared: false,
+  message: "live updates from other server processes are paused (Redis is unreachable); this page may miss changes until they resume",
+})}\n\n`;
 
 const open = new Map<string, number>();
 let total = 0;
@@ -139,13 +149,16 @@ function stream(
       };
       // notices are delivered in order, each after its access check (one chain per stream)
       let delivering: Promise<void> = Promise.resolve();
-      const unsubscribe = subscribe(pullChannel(pullRequestId), (event: LiveEvent) => {
+      const deliver = (event: LiveEvent) => {
         delivering = delivering.then(async () => {
           if (closed) return;
           if (!(await stillAuthorized())) return cleanup();
           send(`event: update\ndata: ${JSON.stringify(event)}\n\n`);
         });
-      });
+      };
+      const unsubscribe = subscribe(pullChannel(pullRequestId), deliver);
+      // a Redis outage: say so; its end: a resync notice, so the page catches up on what it missed
+      const unwatch = onBusState((shared) => (shared ? deliver({ type: "resync", at: new Date().toISOString() }) : send(DEGRADED_EVENT)));
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
       const expiry = setTimeout(() => cleanup(), MAX_STREAM_MS);
       const onAbort = () => cleanup();
@@ -153,6 +166,7 @@ function stream(
         if (closed) return;
         closed = true;
         unsubscribe();
+        unwatch();
         clearInterval(heartbeat);
         clearTimeout(expiry);
         req.signal.removeEventListener("abort", onAbort);
@@ -170,6 +184,7 @@ function stream(
       if (req.signal.aborted) return cleanup();
       req.signal.addEventListener("abort", onAbort);
       send(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ pullRequestId })}\n\n`);
+      if (!busShared()) send(DEGRADED_EVENT);
     },
     cancel() {
       cleanup();

@@ -13,7 +13,7 @@ import { logServerError, requestIdOf, runWithRequestId, withRequestId } from "@/
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
 import { AppError } from "@/server/errors";
-import { resolveActor } from "@/server/auth/actor";
+import { actorResolver, type Actor } from "@/server/auth/actor";
 import { assertSameOrigin } from "@/server/auth/csrf";
 import { getConfig } from "@/server/config";
 import { PayloadTooLargeError, withBodyLimit } from "./body-limit";
@@ -44,10 +44,14 @@ const procedures = appRouter._def.procedures as unknown as Record<string, { _def
  * EventSource or <img> does not care about; the base middleware (server/api/trpc.ts) refuses the
  * same request too, this only makes the refusal an HTTP status. Null when the request may go on.
  */
-async function refuseCrossSiteSubscription(req: Request, paths: string): Promise<Response | null> {
+async function refuseCrossSiteSubscription(
+  req: Request,
+  paths: string,
+  resolveActor: () => Promise<Actor | null>,
+): Promise<Response | null> {
   if (req.method !== "GET" || !paths.split(",").some((p) => procedures[p]?._def.type === "subscription")) return null;
   try {
-    assertSameOrigin(await resolveActor(req), "POST", req.headers, getConfig().publicUrl);
+    assertSameOrigin(await resolveActor(), "POST", req.headers, getConfig().publicUrl);
     return null;
   } catch (e) {
     if (e instanceof AppError && e.code === "FORBIDDEN") return forbidden(e, paths);
@@ -69,7 +73,10 @@ export async function handleTrpc(original: Request): Promise<Response> {
   // context and the x-request-id header; every 5xx is logged under it (the client only sees
   // "internal error (request <id>)", server/api/trpc.ts).
   const requestId = requestIdOf(original);
-  const refused = await refuseCrossSiteSubscription(original, pathname.slice(endpoint.length + 1));
+  // the caller's credentials are read at most once for the whole request (the check below and
+  // every procedure of a batch: server/auth/actor.ts actorResolver)
+  const resolveActor = actorResolver(original);
+  const refused = await refuseCrossSiteSubscription(original, pathname.slice(endpoint.length + 1), resolveActor);
   if (refused) return withRequestId(refused, requestId);
   const res = await runWithRequestId(requestId, () =>
     fetchRequestHandler({
@@ -77,7 +84,7 @@ export async function handleTrpc(original: Request): Promise<Response> {
       req,
       router: appRouter,
       maxBatchSize: MAX_BATCH_SIZE,
-      createContext: (opts) => createContext({ req: opts.req, requestId }),
+      createContext: (opts) => createContext({ req: opts.req, requestId, resolveActor }),
       onError: ({ error, path }) => {
         if (getHTTPStatusCodeFromError(error) >= 500) logServerError(requestId, path ?? "(no procedure)", error.cause ?? error);
       },

@@ -10,6 +10,9 @@
  *                                          active), all processes on the database together: one query
  *   svc_job_worker_state{state}            1 for this process's job worker state (stopped, off,
  *                                          starting, running, failed), 0 for the others
+ *   svc_redis_up{connection}               1 when this process's Redis connection (limiter,
+ *                                          publisher, subscriber) is ready, 0 when not; no series
+ *                                          without REDIS_URL (server/redis.ts)
  *
  * Only the job queue depth costs a query; a failed query leaves that metric empty for the scrape
  * (and is logged) rather than failing the scrape.
@@ -19,6 +22,7 @@ import { gitProcessCounts } from "@/server/git/exec";
 import { gitHttpStats } from "@/server/http/git/process-gate";
 import { jobQueueDepth, jobWorkerState, type JobWorkerState, type QueueDepth } from "@/server/jobs";
 import { AI_REVIEW, REFRESH_MERGEABILITY, SEARCH_INDEX_REPO } from "@/server/jobs/names";
+import { redisConnections } from "@/server/redis";
 import { metric, metricsRegistry } from "./registry";
 
 const WORKER_STATES: readonly JobWorkerState[] = ["stopped", "off", "starting", "running", "failed"];
@@ -102,6 +106,16 @@ function registerCollectors(): void {
       collect() {
         const current = jobWorkerState().state;
         for (const state of WORKER_STATES) this.set({ state }, state === current ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: "svc_redis_up",
+      help: "1 when this process's Redis connection (limiter, publisher, subscriber) is ready, 0 when it is not (REDIS_URL set only).",
+      labelNames: ["connection"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const c of redisConnections()) this.set({ connection: c.role }, c.up ? 1 : 0);
       },
     });
     return true;

@@ -9,11 +9,12 @@ import pg from "pg";
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/svc.mjs");
 
-function svc(args: string[], env: Record<string, string | undefined> = {}, input?: string, cwd = root) {
+function svc(args: string[], env: Record<string, string | undefined> = {}, input?: string, cwd = root, timeoutMs?: number) {
   const r = spawnSync(process.execPath, [bin, ...args], {
     cwd,
     input,
     encoding: "utf8",
+    timeout: timeoutMs, // then killed with SIGTERM: status null, signal "SIGTERM"
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -22,7 +23,7 @@ function svc(args: string[], env: Record<string, string | undefined> = {}, input
       ...env,
     } as Record<string, string | undefined> as NodeJS.ProcessEnv,
   });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
 }
 
 // Each CLI run starts tsx (seconds on a loaded machine): generous per-test limits.
@@ -78,6 +79,52 @@ describe("svc CLI (real process, temp database)", { timeout: 240_000 }, () => {
     const r = svc(["token", "scopes"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/repo:admin\s+manage settings, collaborators, deletion/);
+  });
+});
+
+describe("svc CLI with REDIS_URL: every command exits by itself (issue #21 item 3)", { timeout: 240_000 }, () => {
+  // each command must end on its own: an open Redis connection (the rate limiter's) kept the
+  // process alive for good after printing its answer. 20 s is far beyond a run (a few seconds).
+  const EXIT_WITHIN_MS = 20_000;
+  const redisUrl = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+  const prefix = `svc-test-cli-${randomBytes(5).toString("hex")}`;
+
+  it("user create, token create / list / revoke / scopes, ai-keys reencrypt", () => {
+    const env = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix };
+    const run = (args: string[], extra: Record<string, string> = {}, input?: string) => {
+      const r = svc(args, { ...env, ...extra }, input, root, EXIT_WITHIN_MS);
+      expect({ args, signal: r.signal, code: r.code, err: r.err }).toEqual({ args, signal: null, code: 0, err: "" });
+      return r.out;
+    };
+    const userId = run(
+      ["user", "create", `cli-redis-${randomBytes(3).toString("hex")}`, "--password-stdin", "--init"],
+      {},
+      "a long password\n",
+    ).trim();
+    const created = run(["token", "create", "with-redis"], { SVC_USER_ID: userId });
+    const prefixShown = /svc_([0-9A-Za-z]{8})_/.exec(created)![1];
+    expect(run(["token", "list"], { SVC_USER_ID: userId })).toContain(prefixShown);
+    expect(run(["token", "revoke", `svc_${prefixShown}`], { SVC_USER_ID: userId })).toMatch(/Revoked token "with-redis"/);
+    run(["token", "scopes"]);
+    run(["ai-keys", "reencrypt"]);
+  });
+
+  it("exits too when no Redis listens at REDIS_URL (the limit counts in memory, with a warning)", () => {
+    const userId = svc(
+      ["user", "create", `cli-noredis-${randomBytes(3).toString("hex")}`, "--password-stdin", "--init"],
+      {},
+      "a long password\n",
+    ).out.trim();
+    const r = svc(
+      ["token", "create", "no-redis"],
+      { SVC_USER_ID: userId, REDIS_URL: "redis://127.0.0.1:1" },
+      undefined,
+      root,
+      EXIT_WITHIN_MS,
+    );
+    expect({ signal: r.signal, code: r.code }).toEqual({ signal: null, code: 0 });
+    expect(r.out).toMatch(/Created token "no-redis"/);
+    expect(r.err).toMatch(/^svc: Redis at 127\.0\.0\.1:1 is unreachable/);
   });
 });
 

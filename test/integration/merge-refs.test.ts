@@ -1,8 +1,13 @@
-/** Branch tips read from the ref files (server/git/ref-files.ts) agree with git for loose, packed and missing refs; closing keywords (after-merge.ts). */
-import { writeFileSync } from "node:fs";
+/**
+ * Branch tips and "has any branch" read from the ref files (server/git/ref-files.ts) agree with
+ * git for loose, packed and missing refs; closing keywords (after-merge.ts).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { branchTips, branchTipsViaGit } from "@/server/git/ref-files";
+import { initBareRepository, isEmptyRepository } from "@/server/git/repository";
 import { parseClosingRefs } from "@/server/services/pulls/after-merge";
 import { squashMessage } from "@/server/services/pulls/merge";
 import { bareCopy, commitFiles, git, initWork } from "./merge-fixtures";
@@ -33,6 +38,41 @@ describe("branchTips", () => {
     // a symbolic ref falls back to git
     writeFileSync(path.join(bare, "refs", "heads", "sym"), "ref: refs/heads/main\n");
     expect((await branchTips(bare, ["sym"])).get("sym")).toBe(tips.get("main"));
+  });
+});
+
+describe("isEmptyRepository (hasBranch)", () => {
+  it("answers as git for-each-ref does for an empty repository, loose, packed and nested branches, and lock files", async () => {
+    const forEachRef = (dir: string) => git(dir, ["for-each-ref", "--count=1", "--format=%(objectname)", "refs/heads/"]).trim() === "";
+    const work = initWork({ "a.txt": "a\n" });
+    const bare = bareCopy(work);
+    expect(await isEmptyRepository(bare)).toBe(false);
+    git(bare, ["pack-refs", "--all"]); // no loose file left: the packed-refs line answers
+    expect(await isEmptyRepository(bare)).toBe(forEachRef(bare));
+    expect(await isEmptyRepository(bare)).toBe(false);
+
+    const empty = path.join(mkdtempSync(path.join(os.tmpdir(), "svc-empty-")), "e.git");
+    await initBareRepository(empty, "main");
+    expect(await isEmptyRepository(empty)).toBe(true);
+    writeFileSync(path.join(empty, "refs", "heads", "main.lock"), `${"a".repeat(40)}\n`); // a ref update in flight
+    expect(await isEmptyRepository(empty)).toBe(forEachRef(empty));
+    expect(await isEmptyRepository(empty)).toBe(true);
+    git(work, ["push", "-q", empty, "main:refs/heads/nested/deep"]);
+    expect(await isEmptyRepository(empty)).toBe(false);
+    // a symbolic ref is left to git
+    rmSync(path.join(empty, "refs", "heads", "nested"), { recursive: true });
+    writeFileSync(path.join(empty, "refs", "heads", "sym"), "ref: refs/heads/nothing\n");
+    expect(await isEmptyRepository(empty)).toBe(forEachRef(empty));
+  });
+
+  it("reads the ref files without starting git (a folder git refuses as a repository still answers)", async () => {
+    // only a ref store: git for-each-ref fails here ("not a git repository"), the ref files answer
+    const dir = mkdtempSync(path.join(os.tmpdir(), "svc-refs-only-"));
+    mkdirSync(path.join(dir, "refs", "heads"), { recursive: true });
+    writeFileSync(path.join(dir, "refs", "heads", "main"), `${"b".repeat(40)}\n`);
+    expect(await isEmptyRepository(dir)).toBe(false);
+    // without a refs/heads folder the question goes to git, which fails as before
+    await expect(isEmptyRepository(path.join(dir, "missing"))).rejects.toThrow(/for-each-ref/);
   });
 });
 

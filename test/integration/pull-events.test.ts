@@ -14,6 +14,7 @@ import { getDb } from "@/server/db";
 import { inTransaction } from "@/server/db/transaction";
 import { recordPullEvent } from "@/server/services/pulls/events";
 import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
+import { startRedisProxy } from "./redis-proxy";
 
 let server: Server;
 let owner: Member, writer: Member, stranger: Member;
@@ -24,7 +25,7 @@ let prId: string;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * An open event stream: `next(type)` waits (up to 5 s) for the next event of that type. `token`
+ * An open event stream: `next(type)` waits (up to 5 s, or `limitMs`) for the next event of that type. `token`
  * is sent as Bearer, or as the session cookie when given as {cookie}.
  */
 async function open(token: string | { cookie: string } | null, id = prId) {
@@ -66,8 +67,8 @@ async function open(token: string | { cookie: string } | null, id = prId) {
     events,
     /** Resolves when the server ends the stream (or close() aborted it). */
     ended: reading,
-    async next(type: string) {
-      for (let i = 0; i < 250; i++) {
+    async next(type: string, limitMs = 5000) {
+      for (let i = 0; i < limitMs / 20; i++) {
         const k = events.findIndex((e) => e.type === type);
         if (k >= 0) return events.splice(k, 1)[0];
         await sleep(20);
@@ -324,6 +325,45 @@ describe("the live-update bus", () => {
       await other.quit();
     } finally {
       await closeBus();
+      if (saved.url === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = saved.url;
+      if (saved.prefix === undefined) delete process.env.REDIS_KEY_PREFIX;
+      else process.env.REDIS_KEY_PREFIX = saved.prefix;
+    }
+  });
+
+  it("with REDIS_URL and Redis cut, the stream says `degraded` and sends `resync` when Redis is back (issue #21 item 2)", async () => {
+    const proxy = await startRedisProxy();
+    const saved = { url: process.env.REDIS_URL, prefix: process.env.REDIS_KEY_PREFIX };
+    process.env.REDIS_URL = proxy.url;
+    process.env.REDIS_KEY_PREFIX = `svctest${Math.random().toString(36).slice(2, 8)}`;
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {}); // the outage and recovery lines
+    try {
+      await closeBus();
+      const page = await open(owner.token);
+      await page.next("ready");
+      await subscribed(pullChannel(prId));
+      await proxy.cut();
+      const degraded = await page.next("degraded");
+      expect(degraded.data).toMatchObject({ shared: false, message: expect.stringMatching(/other server processes/) });
+      // this process's own notices still arrive
+      await writer.as.pulls.addComment({ prId, body: "during the outage" });
+      await page.next("comment");
+      // a page opened during the outage is told at once
+      const late = await open(owner.token);
+      await late.next("ready");
+      await late.next("degraded");
+      await proxy.restore();
+      for (const p of [page, late]) expect((await p.next("resync", 30_000)).data).toMatchObject({ type: "resync" });
+      await Promise.all([page.close(), late.close()]);
+      expect(warn.mock.calls.map((c) => String(c[0]).replace(/ [(].*/, ""))).toEqual([
+        expect.stringMatching(/is unreachable$/),
+        expect.stringMatching(/is reachable again after/),
+      ]);
+    } finally {
+      warn.mockRestore();
+      await closeBus();
+      await proxy.close();
       if (saved.url === undefined) delete process.env.REDIS_URL;
       else process.env.REDIS_URL = saved.url;
       if (saved.prefix === undefined) delete process.env.REDIS_KEY_PREFIX;

@@ -1,7 +1,8 @@
 /** The diff viewer's pure helpers (components/diff/model.ts): collapse rules, split pairing, the file tree. */
 import { describe, expect, it } from "vitest";
 import { collapseReason, fileRows, fileTree, isGenerated, packFile, tokenRuns, unpackFile, type DiffFile } from "@/components/diff/model";
-import { firstScreenFiles, highlightDiff, FIRST_SCREEN_LINES } from "@/lib/highlight/diff";
+import { firstScreenFiles, FIRST_SCREEN_LINES } from "@/lib/highlight/diff";
+import { highlightDiff } from "@/server/highlight";
 
 const file = (over: Partial<DiffFile> = {}): DiffFile => ({
   oldPath: "a.ts",

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { MarkdownRenderer } from "@/components/markdown/renderer";
 import { MarkdownView } from "@/components/code/markdown";
 import { IssueMarkdown } from "@/components/issues/markdown";
-import { highlightCode, highlightFile, lineNumberHtml, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
+import { lineNumberHtml, MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
+import { highlightCode, highlightFile } from "@/server/highlight";
 
 const base = { owner: "alice", repo: "app", gitRef: "main", dir: "docs" };
 const readme = (source: string) => renderToStaticMarkup(createElement(MarkdownView, { source, ...base }));

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeSegment, splitRefAndPath } from "@/components/code/resolve";
 import { codeUrl, encodeSegments, parentPath, repoUrl } from "@/components/code/urls";
-import { highlightCode, languageFor } from "@/lib/highlight/code";
+import { languageFor } from "@/lib/highlight/code";
+import { highlightCode } from "@/server/highlight";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 
 describe("splitRefAndPath", () => {

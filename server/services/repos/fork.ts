@@ -18,6 +18,8 @@ import { repoGitDir } from "@/server/git/paths";
 import { cloneShared, detachFork } from "@/server/git/forks";
 import { removeRepository } from "@/server/git/repository";
 import { repoNameProblem } from "@/lib/names";
+import { readRows } from "@/server/db/read";
+import { getConfig } from "@/server/config";
 import { authorizeRepo, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
 export const forkInput = z.object({
@@ -79,10 +81,14 @@ export async function forkInfo(
   actor: Actor | null,
   repoId: string,
 ): Promise<{ parent: { id: string; owner: string; name: string } | null; forkCount: number }> {
-  const row = await db.repository.findUnique({
-    where: { id: repoId },
-    select: { forkedFromId: true, _count: { select: { forks: true } } },
-  });
+  // one statement on the read path (server/db/read.ts): repos.get runs this on every call
+  const ph = getConfig().provider === "postgresql" ? "$1" : "?";
+  const [row] = await readRows<{ forkedFromId: string | null; forkCount: unknown }>(
+    db,
+    `SELECT r."forkedFromId", (SELECT COUNT(*) FROM "Repository" f WHERE f."forkedFromId" = r."id") AS "forkCount"
+      FROM "Repository" r WHERE r."id" = ${ph}`,
+    [repoId],
+  );
   let parent: { id: string; owner: string; name: string } | null = null;
   if (row?.forkedFromId) {
     try {
@@ -92,7 +98,7 @@ export async function forkInfo(
       parent = null; // not readable by this caller: not shown
     }
   }
-  return { parent, forkCount: row?._count.forks ?? 0 };
+  return { parent, forkCount: Number(row?.forkCount ?? 0) };
 }
 
 /**

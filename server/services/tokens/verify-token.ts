@@ -3,6 +3,9 @@
  * (verifyPersonalAccessToken) and for secret scanning (isLiveToken).
  */
 import type { Db } from "@/server/db";
+import { readRows } from "@/server/db/read";
+import { boolOf, dateOf } from "@/server/db/raw";
+import { getConfig } from "@/server/config";
 import { AppError } from "@/server/errors";
 import type { Scope } from "@/server/auth/scopes";
 import { parseToken, tokenKind, verifyTokenHash } from "./token-format";
@@ -14,6 +17,20 @@ export interface VerifiedToken {
   tokenId: string;
   userId: string;
   scopes: Scope[];
+  /**
+   * The token's user as requests act with it, read in the same statement; null for a bot account
+   * (the AI reviewer never acts through a request, docs/ai.md "AI review").
+   */
+  user: TokenUser | null;
+}
+
+/** The identity columns of a token's user (what resolveActor needs). */
+export interface TokenUser {
+  id: string;
+  username: string;
+  name: string | null;
+  email: string | null;
+  isAdmin: boolean;
 }
 
 /**
@@ -31,23 +48,49 @@ export async function verifyPersonalAccessToken(db: Db, token: string): Promise<
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_THROTTLE_MS) {
     await db.accessToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
-  return { tokenId: row.id, userId: row.userId, scopes: row.scopes.split(",") as Scope[] };
+  return { tokenId: row.id, userId: row.userId, scopes: row.scopes.split(",") as Scope[], user: row.user };
 }
 
+/** A stored token row with its user's identity columns, as `findStoredToken` reads it. */
+type RawTokenRow = {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  scopes: string;
+  expiresAt: unknown;
+  lastUsedAt: unknown;
+  username: string | null;
+  name: string | null;
+  email: string | null;
+  isAdmin: unknown;
+  isBot: unknown;
+};
+
 /**
- * The stored row of `token` when its hash matches (constant time), null when unknown or
- * revoked, "malformed" when it cannot be an svc token (not `svc_<8>_<32+>`, or a current-format
- * token whose checksum is wrong: refused without a database query). Legacy tokens (no checksum)
- * are looked up as before.
+ * The stored row of `token` when its hash matches (constant time), with its user; null when
+ * unknown or revoked, "malformed" when it cannot be an svc token (not `svc_<8>_<32+>`, or a
+ * current-format token whose checksum is wrong: refused without a database query). Legacy tokens
+ * (no checksum) are looked up as before. ONE statement on the read path (server/db/read.ts: this
+ * runs on every token-authenticated request), never cached: a revoked (deleted) token is unknown
+ * to the next request of any process (docs/performance.md "Hardening II, item 15").
  */
-async function findStoredToken(db: Db, token: string) {
+async function findStoredToken(db: Pick<Db, "$queryRawUnsafe">, token: string) {
   const parsed = parseToken(token);
   if (!parsed || tokenKind(token) === "no") return "malformed" as const;
-  const row = await db.accessToken.findUnique({
-    where: { prefix: parsed.prefix },
-    select: { id: true, userId: true, tokenHash: true, scopes: true, expiresAt: true, lastUsedAt: true },
-  });
-  return row && verifyTokenHash(token, row.tokenHash) ? row : null;
+  const p = getConfig().provider === "postgresql" ? "$1" : "?";
+  const [row] = await readRows<RawTokenRow>(
+    db,
+    `SELECT t."id", t."userId", t."tokenHash", t."scopes", t."expiresAt", t."lastUsedAt",
+      u."username", u."name", u."email", u."isAdmin", u."isBot"
+      FROM "AccessToken" t LEFT JOIN "User" u ON u."id" = t."userId" WHERE t."prefix" = ${p}`,
+    [parsed.prefix],
+  );
+  if (!row || !verifyTokenHash(token, row.tokenHash)) return null;
+  const user =
+    row.username !== null && !boolOf(row.isBot)
+      ? { id: row.userId, username: row.username, name: row.name, email: row.email, isAdmin: boolOf(row.isAdmin) }
+      : null;
+  return { id: row.id, userId: row.userId, scopes: row.scopes, expiresAt: dateOf(row.expiresAt), lastUsedAt: dateOf(row.lastUsedAt), user };
 }
 
 /**

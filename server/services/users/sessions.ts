@@ -7,6 +7,9 @@
  * expiry. Personal access tokens are separate and unaffected.
  */
 import type { Db } from "@/server/db";
+import { readRows } from "@/server/db/read";
+import { boolOf } from "@/server/db/raw";
+import { getConfig } from "@/server/config";
 import { AppError } from "@/server/errors";
 
 /** A session as listed: `current` marks the one the request came with. Dates ISO. */
@@ -40,14 +43,21 @@ export async function startSession(db: Db, userId: string, userAgent?: string | 
 
 /**
  * The user of a live session, or null when the session was revoked (or never existed) or
- * belongs to another user than the JWT's `sub`. One query.
+ * belongs to another user than the JWT's `sub`. ONE statement on the read path (server/db/read.ts:
+ * it runs on every cookie or service-token request), never cached, so a revoked session stops
+ * working on the next request of any process.
  */
 export async function sessionUser(db: Db, sessionId: string, userId: string): Promise<SessionUser | null> {
-  const row = await db.userSession.findUnique({
-    where: { id: sessionId },
-    select: { userId: true, user: { select: { id: true, username: true, name: true, email: true, isAdmin: true } } },
-  });
-  return row && row.userId === userId ? row.user : null;
+  const p = getConfig().provider === "postgresql" ? "$1" : "?";
+  const [row] = await readRows<{ userId: string; username: string; name: string | null; email: string | null; isAdmin: unknown }>(
+    db,
+    `SELECT s."userId", u."username", u."name", u."email", u."isAdmin"
+      FROM "UserSession" s JOIN "User" u ON u."id" = s."userId" WHERE s."id" = ${p}`,
+    [sessionId],
+  );
+  return row && row.userId === userId
+    ? { id: row.userId, username: row.username, name: row.name, email: row.email, isAdmin: boolOf(row.isAdmin) }
+    : null;
 }
 
 /** Ends one session (sign out). Unknown ids are ignored: signing out twice is fine. */

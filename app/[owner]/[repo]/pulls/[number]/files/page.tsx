@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { card, cx } from "@/components/ui/styles";
-import { firstScreenFiles, highlightDiff } from "@/lib/highlight/diff";
+import { firstScreenFiles } from "@/lib/highlight/diff";
+import { highlightDiff } from "@/server/highlight";
 import { packFile, PAGE_DIFF_LINES } from "@/components/diff/model";
 import { loadPull, loadPullsContext } from "@/components/pulls/data";
 import { PullFilesView } from "@/components/pulls/files-view";
