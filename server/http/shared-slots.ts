@@ -13,15 +13,16 @@
  * `ttlMs` (30 s) instead of leaking; the keys themselves expire too (2 × ttl after the last
  * write), and share one hash tag (`{pool}`) so the script also runs on Redis Cluster.
  *
- * Redis failing never fails or holds up a request: every call has a deadline (COMMAND_TIMEOUT_MS),
- * an error or timeout answers "unavailable", on which callers fall back to their per-process
- * count, and Redis is then left alone for RETRY_AFTER_FAILURE_MS; while the connection is down
- * calls fail at once (no offline queue). The connection is made here (one per process, REDIS_URL, REDIS_KEY_PREFIX), with the same
- * options as server/rate-limit.ts.
+ * Redis failing never fails or holds up a request: the connection comes from svc's factory
+ * (server/redis.ts `createRedis`, role `slots`: no offline queue, 500 ms command timeout, a hung
+ * Redis dropped after one timeout; docs/architecture.md "Redis outages"), and an error answers
+ * "unavailable", on which callers fall back to their per-process count. One connection per
+ * process (REDIS_URL, REDIS_KEY_PREFIX).
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { closeRedis, createRedis, whenReady } from "@/server/redis";
 
 /** The caps a slot is taken under: all processes together. */
 export interface SharedCaps {
@@ -41,10 +42,8 @@ export type SharedAcquire = SharedSlot | "full" | "unavailable";
 
 /** How long a slot lives without renewal (ms): what a crashed process holds at most. */
 export const SHARED_SLOT_TTL_MS = 30_000;
-/** Longest wait for one Redis call (ms) before it counts as unavailable. */
+/** Longest wait for one Redis call (ms) before it counts as unavailable, whatever the connection's own timeout. */
 export const COMMAND_TIMEOUT_MS = 1_000;
-/** After a failed call, Redis is not asked again for this long (ms): requests count per process meanwhile without waiting. */
-export const RETRY_AFTER_FAILURE_MS = 2_000;
 
 const ACQUIRE = `
 local t = redis.call('TIME')
@@ -82,7 +81,6 @@ export class SharedSlots {
   private seq = 0;
   private readonly ttlMs: number;
   private stopped = false;
-  private downUntil = 0;
 
   /**
    * `prefix`: the Redis key prefix (REDIS_KEY_PREFIX); `pool`: what is counted; `processId`: this
@@ -109,14 +107,14 @@ export class SharedSlots {
    * "unavailable" when Redis did not answer within COMMAND_TIMEOUT_MS or failed. Never rejects.
    */
   async tryAcquire(client: string, caps: SharedCaps): Promise<SharedAcquire> {
-    if (this.stopped || Date.now() < this.downUntil || !(await this.connected())) return "unavailable";
+    if (this.stopped) return "unavailable";
+    await whenReady(this.redis); // a new process's first call waits (once, ≤ 500 ms) for the connection being made
     const k = this.keys(client);
     const member = `${this.processId}:${++this.seq}`;
     let got: unknown;
     try {
       got = await deadline(this.redis.eval(ACQUIRE, 2, k.all, k.client, member, this.ttlMs, caps.total, caps.perClient));
     } catch {
-      this.downUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
       // the script may have run after our deadline: remove the member if it did (it would expire anyway)
       this.redis.zrem(k.all, member).catch(() => {});
       this.redis.zrem(k.client, member).catch(() => {});
@@ -142,35 +140,6 @@ export class SharedSlots {
           .catch(() => {}); // not removed: it expires after ttlMs
       },
     };
-  }
-
-  private connecting: Promise<boolean> | null = null;
-
-  /**
-   * Whether the connection is ready; while it is being made, waits for it up to COMMAND_TIMEOUT_MS
-   * (false at once when the attempt fails). When false, Redis is left alone for RETRY_AFTER_FAILURE_MS.
-   */
-  private async connected(): Promise<boolean> {
-    const status = this.redis.status;
-    let ok = status === "ready";
-    if (!ok && (status === "wait" || status === "connecting" || status === "connect")) {
-      this.connecting ??= deadline(
-        new Promise<boolean>((resolve) => {
-          const settle = (v: boolean) => () => {
-            this.redis.off("ready", onReady).off("error", onError).off("close", onError);
-            resolve(v);
-          };
-          const onReady = settle(true);
-          const onError = settle(false);
-          this.redis.once("ready", onReady).once("error", onError).once("close", onError);
-        }),
-      )
-        .catch(() => false)
-        .finally(() => (this.connecting = null));
-      ok = await this.connecting;
-    }
-    if (!ok) this.downUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
-    return ok;
   }
 
   /** Slots this process holds in the pool. */
@@ -240,9 +209,7 @@ export function sharedSlots(pool: string): SharedSlots | null {
   let s = state.__svcSharedSlots;
   if (!s || s.url !== url || s.prefix !== prefix) {
     if (s) void closeSharedSlots();
-    // no offline queue: while disconnected a call fails at once and the caller counts per process
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: false });
-    redis.on("error", () => {}); // calls answer "unavailable" meanwhile; ioredis reconnects by itself
+    const redis = createRedis(url, "slots");
     s = state.__svcSharedSlots = { url, prefix, redis, pools: new Map() };
   }
   let pools = s.pools.get(pool);
@@ -256,5 +223,5 @@ export async function closeSharedSlots(): Promise<void> {
   state.__svcSharedSlots = undefined;
   if (!s) return;
   for (const p of s.pools.values()) p.stop();
-  await s.redis.quit().catch(() => s.redis.disconnect());
+  await closeRedis(s.redis);
 }

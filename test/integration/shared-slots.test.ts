@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Redis } from "ioredis";
+import { closeRedis, createRedis } from "@/server/redis";
 import { SharedSlots, closeSharedSlots, type SharedAcquire, type SharedSlot } from "@/server/http/shared-slots";
 import { acquireGitSlot, type GitSlot } from "@/server/http/git/process-gate";
 import { resetGitHttpLimits, setGitHttpLimits, type GitHttpLimits } from "@/server/http/git/http-limits";
@@ -74,14 +75,13 @@ describe("shared slots in Redis", () => {
   });
 
   it("Redis unreachable answers unavailable quickly, never hangs", async () => {
-    const dead = new Redis("redis://127.0.0.1:1", { maxRetriesPerRequest: 1, connectTimeout: 200 });
-    dead.on("error", () => {});
+    const dead = createRedis("redis://127.0.0.1:1", "slots");
     const s = new SharedSlots(dead, prefix, "dead");
     const start = Date.now();
     expect(await s.tryAcquire("user:u", { total: 1, perClient: 1 })).toBe("unavailable");
     expect(Date.now() - start).toBeLessThan(5_000);
     s.stop();
-    dead.disconnect();
+    await closeRedis(dead);
   });
 });
 
