@@ -1,6 +1,6 @@
 /**
- * Diff benchmark (docs/performance.md "Diffs"):
- * `npx tsx bench/diff.bench.ts [--files 2000] [--lines 50] [--runs 5]` (not part of the tests).
+ * Diff benchmark (docs/performance.md "Diffs", "Hardening II, item 14"):
+ * `npx tsx bench/diff.bench.ts [--files 2000] [--lines 100] [--runs 5]` (not part of the tests).
  * Builds a range of `files` files with `lines` changed lines each (additions + deletions: 2,000 ×
  * 50 = 100k changed lines, 50k added and 50k deleted) and a pull request of it, serves svc's tRPC
  * handler over HTTP on 127.0.0.1 (test/helpers.ts `startServer`, in this process: the client's JSON
@@ -19,10 +19,17 @@
  *   - the first page and the `maxLines: 2000` page after a push once the after-push job has
  *     warmed the diff (`warmPullDiff`, what the `pulls.refreshMergeability` job does after its
  *     mergeability check; run untimed between the push and the request).
+ *   - the file list and hunk pages (pulls.getDiffFiles, pulls.getDiffPage; docs/pulls.md "File
+ *     list and hunk pages"): the first page alone, and the whole diff (the list and the first
+ *     page side by side, then every page to the last `nextCursor`), after a push and after a push + the job, bytes and time against
+ *     `git diff -p` (goals: the whole diff ≤ 2×, the first page ≤ 1×);
+ *   - memory: RSS of this process (server and client; bodies counted, not kept) while 8 getDiff
+ *     calls of the pull request run at once right after a push, and after them (1 s idle, then
+ *     after a full GC when node runs with --expose-gc); the same for 8 page-by-page readers.
  * Prints each against git measured in the same run (goal ≤ 1.3× for the page).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -32,8 +39,10 @@ const flag = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const FILES = flag("files", 2000);
-const LINES = flag("lines", 50);
+const LINES = flag("lines", 100);
 const RUNS = flag("runs", 5);
+/** `--memory`: only the setup and the memory rows (a quick RSS check). */
+const MEMORY_ONLY = args.includes("--memory");
 
 const work = mkdtempSync(path.join(os.tmpdir(), "svc-diff-bench-"));
 process.env.DATA_DIR = path.join(work, "data");
@@ -53,15 +62,33 @@ const ENV = {
 } as unknown as NodeJS.ProcessEnv;
 const sh = (cwd: string, ...argv: string[]) => execFileSync("git", argv, { cwd, env: ENV, maxBuffer: 1 << 30 }).toString();
 
-/** Milliseconds git takes to print the whole diff (stdout read and dropped). */
-function timeGitDiff(gitDir: string, base: string, head: string): Promise<{ ms: number; bytes: number }> {
+/**
+ * CPU ms used so far by this process (server and client) plus its exited children (git: Linux's
+ * cutime + cstime from /proc/self/stat, 10 ms ticks): a measure the machine's load does not inflate.
+ */
+function cpuMs(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    children = (Number(fields[13]) + Number(fields[14])) * 10; // cutime, cstime (fields 16, 17)
+  } catch {
+    // not Linux: own CPU only
+  }
+  return (own.user + own.system) / 1000 + children;
+}
+
+/** Milliseconds git takes to print the whole diff (stdout read and dropped), and its CPU. */
+function timeGitDiff(gitDir: string, base: string, head: string): Promise<{ ms: number; bytes: number; cpu: number }> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
+    const c = cpuMs();
     const child = spawn("git", ["diff", "-M", "-C", "--no-color", `${base}...${head}`], { env: { ...ENV, GIT_DIR: gitDir } });
     let bytes = 0;
     child.stdout.on("data", (c: Buffer) => (bytes += c.length));
     child.on("error", reject);
-    child.on("close", () => resolve({ ms: performance.now() - t, bytes }));
+    child.on("close", () => resolve({ ms: performance.now() - t, bytes, cpu: cpuMs() - c }));
   });
 }
 
@@ -138,21 +165,109 @@ async function main() {
     if (r.status !== 200) throw new Error(`${r.status} ${text.slice(0, 300)}`);
     return { bytes: text.length, data: JSON.parse(text).result.data };
   };
+  /** `proc` with `input` whose body is counted and dropped (no JSON kept): the RSS phase. */
+  const drain = async (proc: string, input: unknown) => {
+    const r = await fetch(`${server.url}/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    let bytes = 0;
+    let tail = "";
+    for await (const c of r.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += c.length;
+      tail = (tail + Buffer.from(c.subarray(Math.max(0, c.length - 400))).toString("latin1")).slice(-400);
+    }
+    // a page's nextCursor is near the end of its JSON (before the range's ids)
+    const next = /"nextCursor":(?:"([^"]*)"|null)/.exec(tail);
+    return { status: r.status, bytes, nextCursor: next?.[1] ?? null };
+  };
+  // pulls.getDiffPage is absent from a checkout before the pages (the bench then prints the legacy rows only)
+  const hasPages = await fetch(`${server.url}/api/trpc/pulls.getDiffFiles?input=${encodeURIComponent(JSON.stringify({ prId: pr.id }))}`, {
+    headers: { authorization: `Bearer ${token}` },
+  }).then((r) => r.status === 200);
+  /** The file list and the first page side by side (neither needs the other), then every page: bytes and requests. */
+  const wholeByPages = async () => {
+    const [list, first] = await Promise.all([call("pulls.getDiffFiles", { prId: pr.id }), call("pulls.getDiffPage", { prId: pr.id })]);
+    let bytes = list.bytes + first.bytes;
+    let n = 2;
+    let cursor: string | null = first.data.nextCursor;
+    while (cursor) {
+      const page = await call("pulls.getDiffPage", { prId: pr.id, cursor });
+      bytes += page.bytes;
+      cursor = page.data.nextCursor;
+      n++;
+    }
+    return { bytes, n };
+  };
+  // ---- memory first, while the heap holds only the setup: 8 concurrent readers ----
+  const memRows: string[] = [];
+  await drain("pulls.getDiff", { prId: pr.id, path: "dir0/f0.txt" }); // loads the router's modules
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const mem = async (label: string, each: () => Promise<unknown>) => {
+    gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    let heapPeak = 0;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      heapPeak = Math.max(heapPeak, m.heapUsed + m.external);
+    }, 5);
+    const t0 = performance.now();
+    const results = await Promise.allSettled(Array.from({ length: 8 }, each));
+    const ms = performance.now() - t0;
+    clearInterval(sampler);
+    const refused = results.filter((r) => r.status === "rejected" || (r.value as { status?: number })?.status === 429).length;
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle = process.memoryUsage().rss;
+    gc?.();
+    const after = process.memoryUsage().rss;
+    memRows.push(
+      `${label.padEnd(48)} RSS before ${(before / 1e6).toFixed(0)} MB, peak ${(peak / 1e6).toFixed(0)} MB (heap + external ${(heapPeak / 1e6).toFixed(0)} MB), 1 s after ${(idle / 1e6).toFixed(0)} MB${gc ? `, after GC ${(after / 1e6).toFixed(0)} MB` : ""}; ${ms.toFixed(0)} ms${refused ? `, ${refused} refused` : ""}`,
+    );
+  };
+  await push();
+  await mem("8 concurrent pulls.getDiff, after a push", () => drain("pulls.getDiff", { prId: pr.id }));
+  await mem("8 concurrent pulls.getDiff, again", () => drain("pulls.getDiff", { prId: pr.id }));
+  if (hasPages) {
+    await push();
+    await mem("8 concurrent page-by-page readers, after a push", async () => {
+      let cursor: string | null | undefined;
+      await drain("pulls.getDiffFiles", { prId: pr.id });
+      do cursor = (await drain("pulls.getDiffPage", { prId: pr.id, cursor: cursor ?? undefined })).nextCursor;
+      while (cursor);
+    });
+  }
+  if (MEMORY_ONLY) {
+    for (const line of memRows) console.log(line);
+    await server.close();
+    await closeDb?.();
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
+
   type File = { newPath: string; truncatedReason?: string; hunks: { lines: unknown[] }[] };
   const compare = (extra: object = {}) => call("repos.compare", { repoId: repo.id, base: "main", head: "topic", ...extra });
   const getDiff = (extra: object = {}) => call("pulls.getDiff", { prId: pr.id, ...extra });
+  /** CPU ms (this process + git) of the timed calls, by the array their times go to. */
+  const cpuOf = new Map<number[], number[]>();
   const timed = async <T>(into: number[], f: () => Promise<T>): Promise<T> => {
     const t = performance.now();
+    const c = cpuMs();
     const r = await f();
     into.push(performance.now() - t);
+    if (!cpuOf.has(into)) cpuOf.set(into, []);
+    cpuOf.get(into)!.push(cpuMs() - c);
     return r;
   };
   /** The first page, then `paths` pages of 200 for the files left without hunks; returns the number of requests. */
-  const whole = async (page: (extra?: object) => Promise<{ data: unknown }>, filesOf: (d: never) => File[]) => {
-    const files = filesOf((await page()).data as never);
+  const whole = async (page: (extra?: object) => Promise<{ data: unknown; bytes: number }>, filesOf: (d: never) => File[]) => {
+    const first = await page();
+    const files = filesOf(first.data as never);
     const rest = files.filter((f) => f.truncatedReason === "total").map((f) => f.newPath);
     let n = 1;
-    for (let i = 0; i < rest.length; i += 200, n++) await page({ paths: rest.slice(i, i + 200) });
+    let bytes = first.bytes;
+    for (let i = 0; i < rest.length; i += 200, n++) bytes += (await page({ paths: rest.slice(i, i + 200) })).bytes;
+    legacyBytes = bytes;
     return n;
   };
 
@@ -169,7 +284,18 @@ async function main() {
     prTab: [] as number[],
     prJob: [] as number[],
     prJobTab: [] as number[],
+    pgFirst: [] as number[],
+    pgFirstWarm: [] as number[],
+    pgList: [] as number[],
+    pgAll: [] as number[],
+    pgAllJob: [] as number[],
   };
+  const gitCpu: number[] = [];
+  let legacyBytes = 0,
+    firstPageBytes = 0,
+    listBytes = 0,
+    pagesBytes = 0,
+    pageRequests = 0;
   let gitBytes = 0,
     pageBytes = 0,
     pageFiles = 0,
@@ -180,6 +306,7 @@ async function main() {
   for (let run = 0; run < RUNS; run++) {
     const g = await timeGitDiff(gitDir, "main", "topic");
     t.git.push(g.ms);
+    gitCpu.push(g.cpu);
     gitBytes = g.bytes;
 
     await push();
@@ -207,19 +334,38 @@ async function main() {
     await push();
     await warmPullDiff(db, pr.id);
     await timed(t.prJobTab, () => getDiff({ maxLines: 2_000 }));
+
+    if (hasPages) {
+      await push();
+      firstPageBytes = (await timed(t.pgFirst, () => call("pulls.getDiffPage", { prId: pr.id }))).bytes;
+      await timed(t.pgFirstWarm, () => call("pulls.getDiffPage", { prId: pr.id }));
+      listBytes = (await timed(t.pgList, () => call("pulls.getDiffFiles", { prId: pr.id }))).bytes;
+      await push();
+      const all = await timed(t.pgAll, wholeByPages);
+      pagesBytes = all.bytes;
+      pageRequests = all.n;
+      await push();
+      await warmPullDiff(db, pr.id);
+      await timed(t.pgAllJob, wholeByPages);
+    }
   }
   const git = median(t.git);
-  const row = (label: string, xs: number[], note = "") =>
+  const gitCpuMs = median(gitCpu);
+  // wall time against git's, and CPU (this process: server and client, plus its git processes) against git's own CPU
+  const row = (label: string, xs: number[], note = "") => {
+    const cpu = cpuOf.get(xs);
+    const cpuNote = cpu ? `, CPU ${median(cpu).toFixed(0)} ms ${(median(cpu) / gitCpuMs).toFixed(2)}× git's` : "";
     console.log(
-      `${label.padEnd(48)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${note ? `  (${note})` : ""}`,
+      `${label.padEnd(48)} ${median(xs).toFixed(0).padStart(5)} ms  ${(median(xs) / git).toFixed(2)}× git${cpuNote}${note ? `  (${note})` : ""}`,
     );
+  };
   console.log(
     `range: ${FILES} files, ${FILES * LINES} changed lines (additions + deletions); git diff output ${(gitBytes / 1e6).toFixed(1)} MB; ${RUNS} runs, medians; load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(" ")}`,
   );
-  console.log(`${"git diff -M -C base...head".padEnd(48)} ${git.toFixed(0).padStart(5)} ms`);
+  console.log(`${"git diff -M -C base...head".padEnd(48)} ${git.toFixed(0).padStart(5)} ms, CPU ${gitCpuMs.toFixed(0)} ms`);
   row(
     "pulls.getDiff, first page, after a push",
     t.prCold,
@@ -235,6 +381,17 @@ async function main() {
   row("repos.compare, first page, again", t.cmpWarm);
   row("repos.compare, maxLines 10,000", t.cmpSmall, "as /compare renders");
   row("repos.compare, whole diff via paths pages", t.cmpAll, `${pages} requests`);
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB, ${(b / gitBytes).toFixed(2)}× git's bytes`;
+  console.log(`bytes: git diff -p ${(gitBytes / 1e6).toFixed(1)} MB; getDiff first page + paths pages ${mb(legacyBytes)}`);
+  if (hasPages) {
+    row("pulls.getDiffPage, first page, after a push", t.pgFirst, mb(firstPageBytes));
+    row("pulls.getDiffPage, first page, again", t.pgFirstWarm);
+    row("pulls.getDiffFiles, after the first page", t.pgList, mb(listBytes));
+    row("whole diff: getDiffFiles + pages, after a push", t.pgAll, `${pageRequests} requests, ${mb(pagesBytes)}`);
+    row("whole diff: getDiffFiles + pages, push + job", t.pgAllJob);
+  }
+
+  for (const line of memRows) console.log(line);
   // every git process costs the server this much event-loop time before git runs (fork + exec of a large process)
   const spawnMs: number[] = [];
   for (let i = 0; i < 9; i++) {

@@ -111,3 +111,42 @@ export function getAuthSecret(): string {
   }
   return readFileSync(file, "utf8").trim();
 }
+
+/**
+ * Most connections each of one process's PostgreSQL pools opens (docs/data.md "Connections"):
+ * `prisma` — Prisma's (models, transactions; SVC_DB_POOL_MAX, 1–1000, default 10); `reader` — the
+ * hot read path's (server/db/read.ts; SVC_DB_READER_POOL_MAX, 0–1000, default 5; 0 = no pool of
+ * its own, hot reads go through Prisma's); `jobs` — pg-boss's (SVC_JOB_POOL_MAX, 1–1000, default
+ * 4). A value that is not an integer in its range falls back to the default. Pools open their
+ * connections on demand and close idle ones, so these are ceilings: a process holds at most their
+ * sum (19 by default) plus one while it migrates at start. SQLite ignores them.
+ */
+export interface PostgresPoolSizes {
+  prisma: number;
+  reader: number;
+  jobs: number;
+}
+
+/** The pool sizes (PostgresPoolSizes) from `env`. */
+export function postgresPoolSizesFromEnv(env: Record<string, string | undefined> = process.env): PostgresPoolSizes {
+  const read = (name: string, min: number, fallback: number): number => {
+    const raw = env[name]?.trim();
+    const n = raw && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    return n >= min && n <= 1000 ? n : fallback;
+  };
+  return { prisma: read("SVC_DB_POOL_MAX", 1, 10), reader: read("SVC_DB_READER_POOL_MAX", 0, 5), jobs: read("SVC_JOB_POOL_MAX", 1, 4) };
+}
+
+/**
+ * Whether the PostgreSQL URL `url` names a PgBouncer in transaction (or statement) pooling mode:
+ * its query has `pgbouncer=true`, Prisma's own spelling. svc then runs no named prepared statement
+ * (a pooler hands each transaction a different server connection, where the name is unknown:
+ * docs/data.md "PgBouncer").
+ */
+export function behindPgBouncer(url: string): boolean {
+  try {
+    return new URL(url).searchParams.get("pgbouncer") === "true";
+  } catch {
+    return false;
+  }
+}

@@ -15,6 +15,7 @@ import { closeJobs } from "@/server/jobs";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "svc-test-"));
 process.env.DATA_DIR = dataDir;
+process.env.SVC_RUN_DIR = path.join(dataDir, "run"); // push-hook sockets, removed with the rest
 process.env.NEXTAUTH_SECRET = "test-secret-" + randomBytes(8).toString("hex");
 process.env.SVC_APP_ROOT = path.resolve(import.meta.dirname, "..");
 

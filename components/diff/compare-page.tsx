@@ -168,7 +168,7 @@ export async function ComparePage({ owner, name, spec }: { owner: string; name: 
                 files={result.diff.files.map(packFile)}
                 highlights={highlights}
                 totalFiles={result.diff.totalFiles}
-                source={{ kind: "compare", repoId: repo.id, base: result.baseSha, head: result.headSha }}
+                source={{ kind: "compare", repoId: repo.id, base: result.baseSha, head: result.headSha, headRepoId: headRepo?.id }}
               />
             </>
           )}

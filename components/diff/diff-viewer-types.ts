@@ -8,7 +8,7 @@ import type { DiffFile, FileRow, PackedFile } from "./model";
 /** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
 export type DiffSource =
   | { kind: "commit"; repoId: string; sha: string }
-  | { kind: "compare"; repoId: string; base: string; head: string }
+  | { kind: "compare"; repoId: string; base: string; head: string; headRepoId?: string }
   | { kind: "pull"; prId: string };
 
 /** The side of a diff line a comment belongs to: LEFT = the old file's line number, RIGHT = the new file's. */

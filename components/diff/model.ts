@@ -3,7 +3,8 @@
  * renders as (unified or split), and the file tree. Shared by the commit, compare and pull
  * request pages. Types are the diff model's (server/git/diff-parse.ts, docs/pulls.md "Diff").
  */
-import type { DiffFile, DiffLine } from "@/server/git/diff-parse";
+import type { DiffFile, DiffHunk, DiffLine } from "@/server/git/diff-parse";
+import type { DiffPageHunk } from "@/server/git/diff-types";
 import type { TokenStyle } from "@/lib/highlight/runs";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine } from "@/server/git/diff-parse";
@@ -83,6 +84,25 @@ export function packFile(f: DiffFile): PackedFile {
 /** The DiffFile `packFile` made `p` from (a full DiffFile comes back equal). */
 export function unpackFile(p: PackedFile): DiffFile {
   return { ...usual(p), ...p };
+}
+
+/**
+ * A page's hunks (lines as git prints them: "+…", "-…", " …", "\ No newline at end of file"
+ * after a line; docs/pulls.md "File list and hunk pages") as the viewer's DiffHunks.
+ */
+export function fromPageHunks(hunks: DiffPageHunk[]): DiffHunk[] {
+  return hunks.map(({ lines, ...h }) => {
+    const out: DiffLine[] = [];
+    for (const text of lines) {
+      const marker = text[0];
+      if (marker === "\\") {
+        if (out.length > 0) out[out.length - 1].noNewlineAtEnd = true;
+        continue;
+      }
+      out.push({ type: marker === "+" ? "add" : marker === "-" ? "delete" : "context", content: text.slice(1) });
+    }
+    return { ...h, lines: out };
+  });
 }
 
 /** A line's text cut into its highlighted runs; null when the runs do not cover the text exactly (then it is shown plain). */

@@ -8,14 +8,20 @@ import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } fro
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { useShortcuts } from "@/components/keyboard/use-shortcuts";
-import { collapseReason, unpackFile } from "./model";
+import { collapseReason, fromPageHunks, unpackFile } from "./model";
 import { buildRows, estimateRowSize } from "./diff-viewer-rows";
 import type { DiffViewerProps, Row } from "./diff-viewer-types";
 import { useDiffView } from "./use-diff-view";
 import { useHighlights } from "./use-highlights";
 
-/** Files fetched per "load" request (`paths`). */
+/** Most files one "load" request covers (a page of hunks from the file's index). */
 const LOAD_BATCH = 100;
+/**
+ * The hunk-line budget of a "load" request: the per-file limit (10,000 lines, docs/pulls.md
+ * "Limits"), so the file asked for always arrives whole (a page keeps its first hunk whole and
+ * cuts between hunks after it); the files after it fill the rest.
+ */
+const LOAD_LINES = 10_000;
 
 function without(s: Set<number>, i: number): Set<number> {
   const n = new Set(s);
@@ -87,23 +93,43 @@ export function useDiffViewer({
     initialRect: { width: 1280, height: 1200 },
   });
 
-  /** Fetches file `i` and the next files whose hunks were left out of the page (one `paths` request). */
+  /** A page of hunks from file `index` of the file list (docs/pulls.md "File list and hunk pages"). */
+  const fetchPage = (cursor: string, limit: number) => {
+    const page = { cursor, limit, maxLines: LOAD_LINES };
+    if (!source) throw new Error("no diff source");
+    if (source.kind === "commit") return client.repos.commitDiffPage.query({ repoId: source.repoId, sha: source.sha, ...page });
+    if (source.kind === "compare")
+      return client.repos.compareDiffPage.query({
+        repoId: source.repoId,
+        base: source.base,
+        head: source.head,
+        headRepoId: source.headRepoId,
+        ...page,
+      });
+    return client.pulls.getDiffPage.query({ prId: source.prId, ...page });
+  };
+
+  /** Fetches file `i` and the files after it whose hunks were left out of the page, up to the first one loaded or loading (one page). */
   const load = async (i: number, opts: { open?: boolean } = {}) => {
     if (!source || loading.has(i)) return;
     const batch = [i];
-    for (let k = i + 1; k < files.length && batch.length < LOAD_BATCH; k++)
-      if (files[k].truncatedReason === "total" && files[k].hunks.length === 0 && !loading.has(k)) batch.push(k);
+    for (let k = i + 1; k < files.length && batch.length < LOAD_BATCH; k++) {
+      if (files[k].truncatedReason !== "total" || files[k].hunks.length > 0 || loading.has(k)) break;
+      batch.push(k);
+    }
     setLoading((s) => new Set([...s, ...batch]));
     try {
-      const paths = [...new Set(batch.map((k) => files[k].newPath))];
-      const diff =
-        source.kind === "commit"
-          ? (await client.repos.commit.query({ repoId: source.repoId, sha: source.sha, paths })).diff
-          : source.kind === "compare"
-            ? (await client.repos.compare.query({ repoId: source.repoId, base: source.base, head: source.head, paths })).diff
-            : await client.pulls.getDiff.query({ prId: source.prId, paths });
-      const byKey = new Map(diff.files.map((x) => [`${x.oldPath}\0${x.newPath}`, x]));
-      setFiles((all) => all.map((x, k) => (batch.includes(k) ? (byKey.get(`${x.oldPath}\0${x.newPath}`) ?? x) : x)));
+      const page = await fetchPage(String(i), batch.length);
+      // the file list's files, checked by path (a head that moved since the page was drawn can list other files);
+      // a file the budget cut (`continues`) stays to load when it comes into view
+      const got = new Map(page.files.filter((f) => !f.continues && batch.includes(f.index)).map((f) => [f.index, f]));
+      setFiles((all) =>
+        all.map((x, k) => {
+          const f = got.get(k);
+          if (!f || f.oldPath !== x.oldPath || f.newPath !== x.newPath) return x;
+          return { ...x, hunks: fromPageHunks(f.hunks), truncated: f.truncated, truncatedReason: f.truncatedReason };
+        }),
+      );
       if (opts.open) setOpen((s) => new Set(s).add(i));
     } finally {
       setLoading((s) => {

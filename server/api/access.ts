@@ -47,6 +47,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.removeCollaborator": { tier: "repo", level: "admin" },
   "repos.commit": { tier: "repo", level: "read" }, // the commit page (diff model)
   "repos.compare": { tier: "repo", level: "read" }, // the compare page (diff model)
+  "repos.commitDiffPage": { tier: "repo", level: "read" }, // hunk pages of repos.commit
+  "repos.compareDiffPage": { tier: "repo", level: "read" }, // hunk pages of repos.compare
   "repos.commitCount": { tier: "repo", level: "read" }, // the repository page
   "repos.network": { tier: "repo", level: "read" }, // the compare page's head repositories (readable parent and forks)
   // issues (docs/issues.md). create/addComment are read-level: read-only callers' issues
@@ -126,6 +128,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.setFileViewed": { tier: "repo", level: "read" }, // extension: a signed-in reader marks a file viewed (UNAUTHORIZED when anonymous)
   // diff part (docs/pulls.md "Diff")
   "pulls.getDiff": { tier: "repo", level: "read" },
+  "pulls.getDiffFiles": { tier: "repo", level: "read" }, // the file list of getDiff, once
+  "pulls.getDiffPage": { tier: "repo", level: "read" }, // hunk pages of getDiff
   "pulls.getCommits": { tier: "repo", level: "read" },
   // merge engine part (docs/pulls.md "Mergeability", "Merge strategies", "Conflicts")
   "pulls.checkMergeability": { tier: "repo", level: "read" },

@@ -9,7 +9,7 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { getConfig } from "@/server/config";
+import { getConfig, postgresPoolSizesFromEnv } from "@/server/config";
 import { migratePostgres, migrateSqlite } from "./migrate";
 import { serializedSqlite } from "./serialized-sqlite";
 import { closeReader, postgresReader, registerReader, sqliteReader, type Reader } from "./read";
@@ -35,12 +35,15 @@ const globalForDb = globalThis as unknown as { __svcDb?: { url: string; db: Prom
 async function open(): Promise<Db> {
   const config = getConfig();
   let db: Db;
-  let reader: Reader;
+  let reader: Reader | null;
   if (config.provider === "postgresql") {
     await migratePostgres(config.databaseUrl, path.join(config.appRoot, "prisma/postgresql/migrations"));
-    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    // pool sizes: SVC_DB_POOL_MAX, SVC_DB_READER_POOL_MAX (config.ts; docs/data.md "Connections");
+    // the name shows in pg_stat_activity unless the URL sets its own application_name
+    const pools = postgresPoolSizesFromEnv();
+    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: pools.prisma, application_name: "svc" });
     db = new PgPrismaClient({ adapter }) as unknown as Db;
-    reader = postgresReader(config.databaseUrl);
+    reader = pools.reader > 0 ? postgresReader(config.databaseUrl, pools.reader) : null;
   } else {
     const file = config.databaseUrl.slice("file:".length);
     migrateSqlite(file, path.join(config.appRoot, "prisma/migrations"));
@@ -50,7 +53,7 @@ async function open(): Promise<Db> {
     // hot SELECTs on a read connection of their own (read.ts)
     reader = sqliteReader(file, sqliteBusyTimeoutMs());
   }
-  registerReader(db, reader);
+  if (reader) registerReader(db, reader);
   return db;
 }
 

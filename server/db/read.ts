@@ -15,14 +15,18 @@
  *   map), refusing any statement that could write (`Statement.readonly`). Reads on their own
  *   connection also never join another request's open transaction on the writer connection
  *   (the hazard serialized-sqlite.ts queues against).
- * - PostgreSQL: a small pg pool of its own with named prepared statements (parsed once per
- *   connection); timestamps without a zone come back as text, as read by `isoOf`.
+ * - PostgreSQL: a small pg pool of its own (SVC_DB_READER_POOL_MAX connections, default 5; 0:
+ *   none, hot reads go through Prisma) with named prepared statements (parsed once per
+ *   connection), unnamed ones behind PgBouncer (`pgbouncer=true` in DATABASE_URL: a transaction
+ *   pooler hands each statement any server connection, where the name is unknown); timestamps
+ *   without a zone come back as text, as read by `isoOf`.
  *
  * Only for statements outside a transaction: a caller holding a transaction client (anything
  * not registered by `registerReader`) reads through it, with its own uncommitted writes.
  */
 import Database from "better-sqlite3";
 import pg from "pg";
+import { behindPgBouncer } from "@/server/config";
 import type { Db } from "./index";
 
 /** Runs one read-only statement with bound values; rows as the driver returns them. */
@@ -126,12 +130,18 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
-/** A small pool of read connections to the PostgreSQL database at `url`. */
+/**
+ * A pool of at most `max` read connections to the PostgreSQL database at `url` (application_name
+ * `svc-read` unless the URL sets one). Statements are prepared by name once per connection, except
+ * behind PgBouncer (behindPgBouncer(url)), where every statement is sent unnamed.
+ */
 export function postgresReader(url: string, max = 5): Reader {
-  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes });
+  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes, application_name: "svc-read" });
   pool.on("error", () => {}); // an idle client's error (server restart): the next query reconnects
+  const named = !behindPgBouncer(url);
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
+    if (!named) return undefined;
     let name = names.get(text);
     if (!name && names.size < MAX_PREPARED) names.set(text, (name = `svc_read_${names.size + 1}`));
     return name;

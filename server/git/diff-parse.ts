@@ -3,10 +3,9 @@
  * one diff model of pull requests, the commit page and the compare page). Pure: bytes in, `Diff`
  * out; the git process is run by server/git/diff.ts.
  *
- * Git's output has up to three sections (git-diff(1) "Raw output format", "--numstat", "-z"):
- *   1. raw records  `:<old mode> <new mode> <old sha> <new sha> <status>NUL<path>NUL[<path>NUL]`
- *   2. numstat      `<added>TAB<deleted>TAB<path>NUL` or, for renames/copies, `…TAB NUL<old>NUL<new>NUL`
- *   3. a NUL, then the patches, one `diff --git` section per raw record, in the same order.
+ * Git's output has up to three sections (git-diff(1) "Raw output format", "--numstat", "-z"): the
+ * raw records and the numstat records (read by `DiffRecords`, server/git/diff-records.ts), then a
+ * NUL and the patches, one `diff --git` section per raw record, in the same order.
  * Without --numstat (the patch runs: git would otherwise compute every file's diff twice),
  * additions and deletions are counted from the patch's lines and binary files are known by git's
  * "Binary files … differ" line; the whole output is then read (counts need every line), and only
@@ -27,9 +26,8 @@ import {
   type DiffLimits,
   type DiffLine,
   type DiffLineType,
-  type DiffStatus,
 } from "./diff-types";
-import { isZeroSha } from "@/lib/sha";
+import { DiffRecords } from "./diff-records";
 
 export type { Diff, DiffCounts, DiffFile, DiffHunk, DiffLimits, DiffLine, DiffLineType, DiffStatus } from "./diff-types";
 export { DIFF_LIMITS } from "./diff-types";
@@ -38,32 +36,29 @@ export { DIFF_LIMITS } from "./diff-types";
 const MAX_RECORD_BYTES = 64 * 1024;
 const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/s;
 
-function statusOf(letter: string): DiffStatus {
-  if (letter === "A" || letter === "C") return "added";
-  if (letter === "D") return "deleted";
-  if (letter === "R") return "renamed";
-  return "modified"; // M, T (type change), U, X
+/** Where a page of hunks starts or stopped (server/git/diff-page.ts): a file of this run's output and a hunk of that file. */
+export interface PagePosition {
+  /** The file's index in this run's output (git's order), and the file. */
+  index: number;
+  file: DiffFile;
+  hunk: number;
 }
 
 /**
- * Push parser: `push(chunk)` for each chunk of git's stdout, then `finish()`. `include(file)`
- * picks the files whose hunks are wanted and that are returned (default all).
+ * Push parser: `push(chunk)` for each chunk of git's stdout, then `finish()`. `include(file, index)`
+ * picks the files whose hunks are wanted and that are returned (default all; `index` is the
+ * file's position in this run's output).
  */
 export class DiffParser {
   private readonly limits: DiffLimits;
-  private readonly include: (f: DiffFile) => boolean;
-  private readonly all: DiffFile[] = [];
-  private rawCount = 0;
-  private numstatCount = 0;
+  private readonly include: (f: DiffFile, index: number) => boolean;
+  private readonly rec: DiffRecords;
+  private readonly all: DiffFile[];
+  /** Counted from the patch's lines (count mode); the records' counts are `rec`'s. */
   private totalAdditions = 0;
   private totalDeletions = 0;
-  private section: "raw" | "numstat" | "patch" = "raw";
+  private section: "records" | "patch" = "records";
   private pending: Buffer = Buffer.alloc(0);
-  /** Raw/numstat record state: paths still expected for the current entry. */
-  private needPaths = 0;
-  private recordPaths: string[] = [];
-  private recordMeta: string | null = null;
-  private numstatCounts: [string, string] | null = null;
   // patch state
   private fileIndex = -1;
   private current: DiffFile | null = null;
@@ -86,7 +81,14 @@ export class DiffParser {
   private filtered = false;
 
   private readonly metadataOnly: boolean;
-  private readonly counts: DiffCounts | null;
+  // page mode (`page`): see the constructor
+  private readonly page: { hunk: number } | null;
+  private hunkIndex = -1;
+  private includedSeen = 0;
+  private skipHunks = 0;
+  private pageFirstHunk: DiffHunk | null = null;
+  private lastKept = false;
+  private stop: PagePosition | null = null;
 
   /**
    * `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come
@@ -95,14 +97,40 @@ export class DiffParser {
    * deletions and binary flags are taken from there instead of the patch lines, so git can be
    * stopped as soon as the budget is spent. A record that does not match throws (the caller
    * then runs without `counts`).
+   *
+   * `page` (a page of hunks, server/git/diff-page.ts): counts are not read (totals stay 0, git is
+   * stopped at the budget); the first `page.hunk` hunks of the first included file are parsed
+   * (they count towards its per-file limits) but not kept; hunk lines are kept as git prints
+   * them (`DiffPageHunk`: "+…", "-…", " …", and "\\ No newline at end of file" after a line
+   * without one); the response budget cuts between hunks: the hunk that would pass it is dropped
+   * whole and `pageStop()` names it, except the page's first kept hunk, which is always kept
+   * whole (bounded by the per-file limits) so that every page makes progress.
    */
   constructor(
-    opts: { limits?: Partial<DiffLimits>; include?: (f: DiffFile) => boolean; metadataOnly?: boolean; counts?: DiffCounts } = {},
+    opts: {
+      limits?: Partial<DiffLimits>;
+      include?: (f: DiffFile, index: number) => boolean;
+      metadataOnly?: boolean;
+      counts?: DiffCounts;
+      page?: { hunk: number };
+    } = {},
   ) {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
     this.metadataOnly = opts.metadataOnly ?? false;
-    this.counts = opts.counts ?? null;
+    this.rec = new DiffRecords(this.limits.maxFiles, opts.counts ?? null);
+    this.all = this.rec.files;
+    this.page = opts.page ?? null;
+  }
+
+  /** Page mode: the first hunk the budget left out (the next page starts there), or null when every wanted hunk was kept. */
+  pageStop(): PagePosition | null {
+    return this.stop;
+  }
+
+  /** Hunk lines and bytes kept so far (for the large-diff gate, server/git/diff-gate.ts). */
+  kept(): { lines: number; bytes: number } {
+    return { lines: this.totalLines, bytes: this.totalBytes };
   }
 
   /** False once no later byte can change the result (every wanted file parsed, or the budget spent): stop git then. */
@@ -121,7 +149,8 @@ export class DiffParser {
       while (!this.inPatch()) {
         const nul = buf.indexOf(0, start);
         if (nul < 0) break;
-        this.record(buf.subarray(start, nul).toString("utf8"));
+        const done = this.rec.record(buf.subarray(start, nul).toString("utf8"));
+        if (done) this.startPatch(done === "uncounted");
         start = nul + 1;
       }
       if (!this.inPatch()) {
@@ -164,7 +193,7 @@ export class DiffParser {
     const files: DiffFile[] = [];
     this.all.forEach((f, i) => {
       if (!this.isIncluded(i, f)) return;
-      if (!this.metadataOnly && i > reached && !f.truncated && !f.isBinary && f.additions + f.deletions > 0) {
+      if (!this.metadataOnly && !this.page && i > reached && !f.truncated && !f.isBinary && f.additions + f.deletions > 0) {
         f.truncated = true;
         f.truncatedReason = "total";
       }
@@ -172,10 +201,10 @@ export class DiffParser {
     });
     return {
       files,
-      totalAdditions: this.totalAdditions,
-      totalDeletions: this.totalDeletions,
-      totalFiles: this.rawCount,
-      truncated: this.rawCount > this.all.length || files.some((f) => f.truncated),
+      totalAdditions: this.rec.totalAdditions + this.totalAdditions,
+      totalDeletions: this.rec.totalDeletions + this.totalDeletions,
+      totalFiles: this.rec.rawCount,
+      truncated: this.rec.rawCount > this.all.length || files.some((f) => f.truncated),
     };
   }
 
@@ -187,104 +216,19 @@ export class DiffParser {
   private includedCache = new Map<number, boolean>();
   private isIncluded(i: number, f: DiffFile): boolean {
     let v = this.includedCache.get(i);
-    if (v === undefined) this.includedCache.set(i, (v = this.include(f)));
+    if (v === undefined) this.includedCache.set(i, (v = this.include(f, i)));
     return v;
   }
 
-  // ---- raw and numstat sections ----
-
-  private startPatch(): void {
+  private startPatch(uncounted: boolean): void {
     this.section = "patch";
+    // without --numstat the counts are in the patch's lines (unless `counts` gave them, or a page needs none)
+    this.countMode = uncounted && !this.page;
     this.lastIncluded = -1;
     this.all.forEach((f, i) => {
       if (this.isIncluded(i, f)) this.lastIncluded = i;
       else this.filtered = true;
     });
-  }
-
-  private record(rec: string): void {
-    if (this.needPaths > 0) {
-      this.recordPaths.push(rec);
-      if (--this.needPaths === 0) this.completeRecord();
-      return;
-    }
-    if (this.section === "raw") {
-      if (rec === "" && this.rawCount > 0) {
-        // no --numstat: the patch follows the raw records; counts come from its lines, or from `counts`
-        if (this.counts) {
-          if (this.counts.totalFiles !== this.rawCount) throw new Error("git diff: the counts given are of another range");
-          this.totalAdditions = this.counts.totalAdditions;
-          this.totalDeletions = this.counts.totalDeletions;
-        } else this.countMode = true;
-        this.startPatch();
-        return;
-      }
-      if (rec.startsWith(":")) {
-        this.recordMeta = rec;
-        this.recordPaths = [];
-        const status = rec.slice(rec.lastIndexOf(" ") + 1);
-        this.needPaths = status[0] === "R" || status[0] === "C" ? 2 : 1;
-        return;
-      }
-      this.section = "numstat";
-    }
-    // numstat
-    if (this.numstatCount === this.rawCount) {
-      if (rec !== "") throw new Error("git diff: unexpected record after --numstat");
-      this.startPatch();
-      return;
-    }
-    const parts = rec.split("\t");
-    this.numstatCounts = [parts[0], parts[1]];
-    this.recordPaths = [];
-    if (parts.length >= 3 && parts[2] !== "") this.completeRecord();
-    else this.needPaths = 2;
-  }
-
-  private completeRecord(): void {
-    if (this.section === "raw") {
-      const [oldMode, newMode, oldSha, newSha, status] = this.recordMeta!.slice(1).split(" ");
-      const letter = status[0];
-      const [p1, p2] = this.recordPaths;
-      const index = this.rawCount++;
-      if (index >= this.limits.maxFiles) return;
-      const file: DiffFile = {
-        oldPath: p1,
-        newPath: p2 ?? p1,
-        status: statusOf(letter),
-        additions: 0,
-        deletions: 0,
-        hunks: [],
-        isBinary: false,
-        oldMode: oldMode === "000000" ? null : oldMode,
-        newMode: newMode === "000000" ? null : newMode,
-        truncated: false,
-        isSubmodule: oldMode === "160000" || newMode === "160000",
-        oldSha: isZeroSha(oldSha) ? null : oldSha,
-        newSha: isZeroSha(newSha) ? null : newSha,
-      };
-      if (letter === "R" || letter === "C") file.similarity = Number(status.slice(1)) || 0;
-      if (letter === "C") file.copiedFrom = p1;
-      if (this.counts) {
-        const c = this.counts.files[index];
-        if (!c || c.oldPath !== file.oldPath || c.newPath !== file.newPath || c.status !== file.status)
-          throw new Error("git diff: the counts given are of another range");
-        file.additions = c.additions;
-        file.deletions = c.deletions;
-        file.isBinary = c.isBinary;
-      }
-      this.all.push(file);
-      return;
-    }
-    const [a, d] = this.numstatCounts!;
-    const index = this.numstatCount++;
-    const binary = a === "-" && d === "-";
-    const additions = binary ? 0 : Number(a) || 0;
-    const deletions = binary ? 0 : Number(d) || 0;
-    this.totalAdditions += additions;
-    this.totalDeletions += deletions;
-    const file = this.all[index];
-    if (file) Object.assign(file, { additions, deletions, isBinary: binary });
   }
 
   // ---- patch section ----
@@ -319,11 +263,14 @@ export class DiffParser {
       this.current = f;
       this.keep = f !== null && this.isIncluded(this.fileIndex, f) && !this.budgetOut;
       this.fileLines = this.fileBytes = 0;
+      this.hunkIndex = -1;
+      this.skipHunks = this.keep && this.page && this.includedSeen++ === 0 ? this.page.hunk : 0;
       return;
     }
     if (!this.current && !this.countMode) return;
     if (first === 0x5c /* \ */) {
       if (this.lastLine) this.lastLine.noNewlineAtEnd = true;
+      if (this.page && this.lastKept && this.hunk) (this.hunk.lines as unknown as string[]).push("\\ No newline at end of file");
       return;
     }
     if (!inHunk) {
@@ -340,7 +287,9 @@ export class DiffParser {
         this.oldLeft = m[2] === undefined ? 1 : Number(m[2]);
         this.newLeft = m[4] === undefined ? 1 : Number(m[4]);
         this.lastLine = null;
-        if (!this.keep || !this.current) return ((this.hunk = null), undefined);
+        this.lastKept = false;
+        this.hunkIndex++;
+        if (!this.keep || !this.current || this.hunkIndex < this.skipHunks) return ((this.hunk = null), undefined);
         this.hunk = {
           oldStart: Number(m[1]),
           oldLines: this.oldLeft,
@@ -374,27 +323,49 @@ export class DiffParser {
         if (this.current) this.current.deletions++;
       }
     }
+    this.lastKept = false;
+    const bytes = end - start - 1;
+    if (this.keep && this.current && !this.hunk && this.hunkIndex < this.skipHunks) {
+      // a hunk an earlier page sent: it counts towards the file's limits only
+      this.fileLines++;
+      this.fileBytes += bytes;
+      if (this.fileLines > this.limits.maxFileLines || this.fileBytes > this.limits.maxFileBytes) this.cut("file");
+    }
     if (!this.keep || !this.hunk || !this.current) {
       this.lastLine = null;
       return;
     }
-    const bytes = end - start - 1;
     const fileFull = this.fileLines + 1 > this.limits.maxFileLines || this.fileBytes + bytes > this.limits.maxFileBytes;
     const totalFull = this.totalLines + 1 > this.limits.maxTotalLines || this.totalBytes + bytes > this.limits.maxTotalBytes;
-    if (fileFull || totalFull) {
+    if (this.page && totalFull && !fileFull && this.pageFirstHunk !== null && this.hunk !== this.pageFirstHunk) {
+      // between hunks: this hunk (and everything after it) is the next page's
+      this.current.hunks.pop();
+      this.stop = { index: this.fileIndex, file: this.current, hunk: this.hunkIndex };
+      this.budgetOut = true;
+      this.keep = false;
+      this.hunk = this.lastLine = null;
+      return;
+    }
+    if (fileFull || (totalFull && !this.page)) {
       this.cut(fileFull ? "file" : "total");
       this.lastLine = null;
       return;
     }
+    this.pageFirstHunk ??= this.hunk;
     this.fileLines++;
     this.totalLines++;
     this.fileBytes += bytes;
     this.totalBytes += bytes;
-    const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
     if (overflow && !this.current.truncated) {
       this.current.truncated = true;
       this.current.truncatedReason = "file";
     }
+    if (this.page) {
+      (this.hunk.lines as unknown as string[]).push(buf.toString("utf8", start, end));
+      this.lastKept = true;
+      return;
+    }
+    const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
     this.hunk.lines.push(line);
     this.lastLine = line;
   }

@@ -96,3 +96,45 @@ export const DIFF_LIMITS: DiffLimits = {
   maxTotalBytes: 8 * 1024 * 1024,
   maxLineBytes: 64 * 1024,
 };
+
+/** A file of a diff's file list (docs/pulls.md "File list and hunk pages"): a DiffFile without its hunks. */
+export type DiffFileMeta = Omit<DiffFile, "hunks" | "truncated" | "truncatedReason">;
+
+/** A diff's file list: every listed file's metadata, once; `truncated` when more files changed than are listed (DiffLimits.maxFiles). */
+export interface DiffFileList {
+  files: DiffFileMeta[];
+  totalAdditions: number;
+  totalDeletions: number;
+  totalFiles: number;
+  truncated: boolean;
+}
+
+/**
+ * A hunk of a page: as DiffHunk, with its lines as git prints them: "+<added>", "-<deleted>",
+ * " <context>", and "\ No newline at end of file" after a line git printed it for.
+ */
+export interface DiffPageHunk extends Omit<DiffHunk, "lines"> {
+  lines: string[];
+}
+
+/** A file of a page: its place in the file list, its paths (to check against the list) and this page's hunks of it. */
+export interface DiffPageFile {
+  /** The file's index in the file list. */
+  index: number;
+  oldPath: string;
+  newPath: string;
+  hunks: DiffPageHunk[];
+  /** The index (in the file) of `hunks[0]` when an earlier page sent the hunks before it. */
+  fromHunk?: number;
+  /** Set when the file's later hunks are on the next page (the budget ran out inside it). */
+  continues?: true;
+  /** True when the per-file or per-line limit cut the file ("file"); such hunks never come. */
+  truncated: boolean;
+  truncatedReason?: "file";
+}
+
+/** A page of hunks: the files it covers in file-list order, and the cursor of the next page (null after the last file). */
+export interface DiffPage {
+  files: DiffPageFile[];
+  nextCursor: string | null;
+}

@@ -12,6 +12,7 @@ import { mergeBase } from "./commits";
 import { borrowedObjectsEnv } from "./forks";
 import { gitOutput } from "./output-stream";
 import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
+import { acquireLargeDiff, isLargeDiff } from "./diff-gate";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
 export { DIFF_LIMITS, DiffParser } from "./diff-parse";
@@ -27,7 +28,8 @@ export function emptyTreeFor(sha: string): string {
   return EMPTY_TREE[sha.length] ?? EMPTY_TREE[40];
 }
 
-function assertSha(sha: string, what: string): void {
+/** Throws unless `sha` is a full object id (only resolved ids reach git's argument list). */
+export function assertSha(sha: string, what: string): void {
   if (!SHA_RE.test(sha)) throw new Error(`${what} must be a resolved object id`);
 }
 
@@ -72,8 +74,13 @@ export interface DiffOptions {
   borrow?: readonly string[];
 }
 
-/** Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped. */
-async function runParser(
+/**
+ * Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped.
+ * A parse that grows large waits for a slot of the large-diff gate (server/git/diff-gate.ts)
+ * before reading on, and holds it until one macrotask after it ends (its answer serialized). Errors: a plain Error when git fails;
+ * TOO_MANY_REQUESTS when no slot frees in time.
+ */
+export async function runParser(
   gitDir: string,
   args: string[],
   parser: DiffParser,
@@ -81,15 +88,20 @@ async function runParser(
   borrow?: readonly string[],
 ): Promise<Diff> {
   const out = gitOutput(args, { gitDir, timeoutMs, env: borrowedObjectsEnv(borrow) });
+  let release: (() => void) | null = null;
   try {
     for (;;) {
       const chunk = await out.next();
       if (chunk === null) break;
       parser.push(chunk);
       if (!parser.wantsMore()) break;
+      if (!release && isLargeDiff(parser.kept())) release = await acquireLargeDiff();
     }
   } finally {
     out.stop();
+    // one macrotask later: the answer is built and serialized (synchronously, after the resolver's
+    // microtasks) before a parse waiting for the slot reads on
+    if (release) setImmediate(release);
   }
   return parser.finish();
 }
@@ -135,12 +147,37 @@ export async function diffTrees(gitDir: string, from: string, to: string, opts: 
   return diffRange(gitDir, [from, to], opts);
 }
 
-function rangeKey(gitDir: string, range: string[], borrow?: readonly string[]): string {
+export function rangeKey(gitDir: string, range: string[], borrow?: readonly string[]): string {
   return `${gitDir}\0${range.join("\0")}\0${(borrow ?? []).join("\0")}`;
 }
 
+/** Metadata reads under way, by range key: concurrent requests for one range share one git run. */
+const metadataReads = ((globalThis as unknown as { __svcDiffMetadataReads?: Map<string, Promise<Diff>> }).__svcDiffMetadataReads ??=
+  new Map());
+
+/**
+ * The metadata of `range` (resolved ids, as `diffRange`): every listed file without hunks, the
+ * real totals. From the cache, else from one `git diff --raw --numstat -z` shared by concurrent
+ * callers and cached. Errors: a plain Error when git fails.
+ */
+export function rangeMetadata(
+  gitDir: string,
+  range: string[],
+  opts: Pick<DiffOptions, "borrow" | "timeoutMs" | "limits"> = {},
+): Promise<Diff> {
+  const key = rangeKey(gitDir, range, opts.borrow);
+  const hit = metadataCache.get(key);
+  if (hit) return Promise.resolve(hit);
+  let read = metadataReads.get(key);
+  if (!read) {
+    read = readMetadata(gitDir, range, opts).finally(() => metadataReads.delete(key));
+    metadataReads.set(key, read);
+  }
+  return read;
+}
+
 /** The range's metadata from `git diff --raw --numstat -z` (every file's counts, no patch: little output), cached. */
-async function readMetadata(gitDir: string, range: string[], opts: DiffOptions): Promise<Diff> {
+async function readMetadata(gitDir: string, range: string[], opts: Pick<DiffOptions, "borrow" | "timeoutMs" | "limits">): Promise<Diff> {
   const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
   const meta = await runParser(
     gitDir,
@@ -181,7 +218,7 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
     remember(key, diff);
     return diff;
   }
-  if (!meta) meta = await readMetadata(gitDir, range, opts);
+  if (!meta) meta = await rangeMetadata(gitDir, range, opts);
   const picked = meta.files.filter((f) => isWanted(wanted, f));
   const same = (a: DiffFile, b: DiffFile) => a.oldPath === b.oldPath && a.newPath === b.newPath;
   let files: DiffFile[] = [];
@@ -265,7 +302,7 @@ export async function warmThreeDot(
   assertSha(base, "base");
   assertSha(head, "head");
   if (threeDotCached(gitDir, base, head, opts.borrow)) return false;
-  const meta = readMetadata(gitDir, [`${base}...${head}`], opts);
+  const meta = rangeMetadata(gitDir, [`${base}...${head}`], opts);
   meta.catch(() => {}); // awaited below unless the merge base fails first
   const mb = await mergeBase(gitDir, base, head, opts.borrow);
   if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");

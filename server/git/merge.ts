@@ -12,7 +12,7 @@
  */
 import { SHA_RE } from "@/lib/sha";
 import { aheadBehind } from "./commits";
-import { runGit } from "./exec";
+import { runGit, type GitResult } from "./exec";
 import { withObjectQuarantine } from "./quarantine";
 
 /** Conflicting paths reported at most (the rest are counted in `conflictsTruncated`). */
@@ -59,6 +59,25 @@ export function mergeTreeFailure(stderr: string): Error {
   return new Error(`git merge-tree failed: ${stderr.trim()}`);
 }
 
+/** Options of `runMergeTree`. */
+export interface MergeTreeRun {
+  /** Written to git's stdin (`--stdin` batches, merge-batch.ts). */
+  input?: string;
+  /** Kill git after this many ms (default: exec.ts's 60 000). */
+  timeoutMs?: number;
+  /** An object quarantine's environment (withObjectQuarantine): the merges' objects are thrown away with it. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts `git merge-tree <args>` in bare repository `gitDir`: the one place every merge-tree
+ * run (`mergeTree` here, the `--stdin` batch in merge-batch.ts) gets its environment, so what
+ * applies to speculative merges applies to both. Never throws for a non-zero exit (runGit).
+ */
+export function runMergeTree(gitDir: string, args: string[], run: MergeTreeRun = {}): Promise<GitResult> {
+  return runGit(["merge-tree", ...args], { gitDir, ...run });
+}
+
 /**
  * Three-way merges `theirs` into `ours` as `git merge` would (ort; merge base found by git,
  * recursive for criss-cross histories) and writes the result tree, without a working tree:
@@ -68,8 +87,7 @@ export function mergeTreeFailure(stderr: string): Error {
  * unrelated histories or unknown commits.
  */
 export async function mergeTree(gitDir: string, ours: string, theirs: string, env?: Record<string, string>): Promise<MergeTreeResult> {
-  const r = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")], {
-    gitDir,
+  const r = await runMergeTree(gitDir, ["--write-tree", "-z", "--name-only", "--no-messages", sha(ours, "ours"), sha(theirs, "theirs")], {
     env,
   });
   if (r.code !== 0 && r.code !== 1) throw mergeTreeFailure(r.stderr);

@@ -5,13 +5,34 @@
  * job runner does not load every service.
  */
 import { defineJob } from "./index";
-import { AI_REVIEW, REFRESH_MERGEABILITY, REPO_MAINTENANCE, REPO_MAINTENANCE_SWEEP, SEARCH_INDEX_REPO } from "./names";
+import {
+  AI_REVIEW,
+  REFRESH_MERGEABILITY,
+  REFRESH_PULLS_AFTER_PUSH,
+  REPO_MAINTENANCE,
+  REPO_MAINTENANCE_SWEEP,
+  SEARCH_INDEX_REPO,
+} from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
 export function registerJobHandlers(): void {
-  // after pushes (server/services/pulls/after-push.ts): warm the mergeability cache, then the
-  // diff's merge base and per-file counts (the Files changed tab's first request); a failed
-  // diff warm-up is only logged (the page computes the same itself), never a retry
+  // after pushes (server/services/pulls/after-push.ts), one per moved branch: the mergeability
+  // of every open pull request into or out of it in one batch, merges made outside svc, then a
+  // few diffs warmed (refresh-after-push.ts); reads the current tips, so a re-run is harmless
+  defineJob(
+    REFRESH_PULLS_AFTER_PUSH,
+    async ({ repoId, branch, actorId }) => {
+      const [{ getDb }, { refreshPullsAfterPush }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/pulls/refresh-after-push"),
+      ]);
+      await refreshPullsAfterPush(await getDb(), repoId, branch, actorId);
+    },
+    { retries: 5, backoffMs: 2_000, timeoutMs: 900_000 },
+  );
+  // the per-pull-request form of the above, enqueued by earlier versions of svc: warm the
+  // mergeability cache, then the diff's merge base and per-file counts; a failed diff warm-up is
+  // only logged (the page computes the same itself), never a retry
   defineJob(
     REFRESH_MERGEABILITY,
     async ({ prId }) => {

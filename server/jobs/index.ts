@@ -12,7 +12,7 @@
  * Delivery is at least once: a handler that outlives its `timeoutMs`, or whose process dies, runs
  * again, so handlers must be idempotent (recompute from current state, as mergeability does).
  */
-import { getConfig } from "@/server/config";
+import { getConfig, postgresPoolSizesFromEnv } from "@/server/config";
 import type { PayloadOf } from "./names";
 import type { JobDefinition, JobInfo, JobStore, QueueDepth } from "./store";
 import { JOB_DEFAULTS } from "./store";
@@ -71,7 +71,7 @@ function bounded(label: string, v: number | undefined, min: number, max: number,
 
 async function openStore(provider: "sqlite" | "postgresql", url: string): Promise<JobStore> {
   if (provider === "sqlite") return new (await import("./sqlite-store")).SqliteStore();
-  const pgStore = new (await import("./pg-store")).PgBossStore(url);
+  const pgStore = new (await import("./pg-store")).PgBossStore(url, postgresPoolSizesFromEnv().jobs);
   await pgStore.started;
   return pgStore;
 }

@@ -4,8 +4,10 @@
  * state when it runs). Handlers are registered in ./handlers.ts.
  */
 
-/** Recompute the cached mergeability of one pull request (after a push to its head or base). */
+/** Recompute the cached mergeability of one pull request (svc no longer enqueues it: jobs queued before the upgrade still run). */
 export const REFRESH_MERGEABILITY = "pulls.refreshMergeability";
+/** After a push to a branch: mergeability of every open pull request into or out of it, in one job (services/pulls/refresh-after-push.ts). */
+export const REFRESH_PULLS_AFTER_PUSH = "pulls.refreshAfterPush";
 
 /** Run one AI review of a pull request (a PullRequestAiReview row; services/pulls/run-ai-review.ts). */
 export const AI_REVIEW = "pulls.aiReview";
@@ -21,6 +23,8 @@ export const REPO_MAINTENANCE_SWEEP = "repos.maintenanceSweep";
 export interface JobPayloads {
   /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
   [REFRESH_MERGEABILITY]: { prId: string };
+  /** The branch that moved and the pusher (null when unknown). Enqueue with `singletonKey: "<repoId>:<branch>"`. */
+  [REFRESH_PULLS_AFTER_PUSH]: { repoId: string; branch: string; actorId: string | null };
   /** `runId`: PullRequestAiReview.id. Enqueue with `singletonKey: runId` (a re-enqueue of a waiting run is dropped). */
   [AI_REVIEW]: { runId: string };
   /** Enqueue with `singletonKey: "<repoId>:<branch>"` so a burst of pushes refreshes once. */

@@ -1,9 +1,11 @@
 /**
  * PostgreSQL job store: pg-boss 10 (MIT; Node ≥ 20; deps: pg, cron-parser, serialize-error) in its
- * own schema `pgboss` of svc's database (DATABASE_URL), on its own small pool. pg-boss creates and
- * migrates that schema itself on start, under an advisory lock, so several svc processes may
- * start at once. Fetching takes jobs with `SELECT … FOR UPDATE SKIP LOCKED` and marks them active
- * in the same statement, so two processes never fetch the same job (pgboss.io, "Introduction").
+ * own schema `pgboss` of svc's database (DATABASE_URL), on its own small pool (SVC_JOB_POOL_MAX,
+ * default 4). pg-boss creates and migrates that schema itself on start, under an advisory lock
+ * (transaction-scoped: pg_advisory_xact_lock), so several svc processes may start at once, also
+ * through PgBouncer in transaction mode (it runs unnamed statements and never LISTENs). Fetching
+ * takes jobs with `SELECT … FOR UPDATE SKIP LOCKED` and marks them active in the same statement,
+ * so two processes never fetch the same job (pgboss.io, "Introduction").
  *
  * Mapping of svc's interface (docs/architecture.md "Background jobs"):
  * - one pg-boss queue per job name, policy `short`: at most one *created* (not yet started) job
@@ -38,11 +40,12 @@ export class PgBossStore implements JobStore {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly workerIds = new Map<string, string[]>();
 
-  constructor(connectionString: string) {
+  /** `max`: most connections of pg-boss's pool (SVC_JOB_POOL_MAX, config.ts postgresPoolSizesFromEnv). */
+  constructor(connectionString: string, max = 4) {
     this.boss = new PgBoss({
       connectionString,
       application_name: "svc-jobs",
-      max: 4,
+      max,
       schedule: false, // no cron jobs: skip the clock monitor
     });
     this.boss.on("error", (err) => console.error("svc: jobs (pg-boss):", err));

@@ -1,13 +1,16 @@
 /**
  * Pushes and pull requests (docs/pulls.md "Pushes"): real `git push` over smart HTTP runs
  * recordBranchUpdates, which moves open pull requests' heads (pushed / force_pushed), drops cached
- * mergeability, marks pull requests merged outside svc, and records deleted and restored source
- * branches.
+ * mergeability and records deleted and restored source branches before the push answers; the
+ * `pulls.refreshAfterPush` job then marks pull requests merged outside svc.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
+import { startJobWorker, stopJobWorker } from "@/server/jobs";
+import { registerJobHandlers } from "@/server/jobs/handlers";
 import { repoGitDir } from "@/server/git/paths";
 import { readRef } from "@/server/git/pull-refs";
+import { refreshPullsAfterPush } from "@/server/services/pulls/refresh-after-push";
 import { member, remoteOf, seededWorkTree, startGitServer, type Member, type Server, type WorkTree } from "./pulls-fixtures";
 
 let server: Server;
@@ -42,6 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopJobWorker();
   await server.close();
 });
 
@@ -83,6 +87,11 @@ describe("pushes to a pull request's source branch", () => {
     await wt.run("merge", "--quiet", "--no-ff", "-m", "merge outside", "outside");
     const mainTip = await wt.sha("main");
     await wt.push("main");
+    expect((await get(pr.number)).state).toBe("open"); // the push answered before the job ran
+    registerJobHandlers();
+    await startJobWorker({ concurrency: 1, pollIntervalMs: 100 });
+    await expect.poll(async () => (await get(pr.number)).state, { timeout: 60_000, interval: 100 }).toBe("merged");
+    await stopJobWorker();
     const got = await get(pr.number);
     expect(got).toMatchObject({ state: "merged", mergeSha: mainTip, mergeStrategy: "external", mergedBy: null });
     expect(got.mergedAt).not.toBeNull();
@@ -94,6 +103,7 @@ describe("pushes to a pull request's source branch", () => {
       .run("merge", "--quiet", "--ff-only", "closed-one")
       .catch(async () => wt.run("merge", "--quiet", "--no-ff", "-m", "m", "closed-one"));
     await wt.push("main");
+    await refreshPullsAfterPush(await getDb(), repo.id, "main"); // what the job does
     expect((await get(other.number)).state).toBe("closed");
   });
 

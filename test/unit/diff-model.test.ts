@@ -1,6 +1,16 @@
 /** The diff viewer's pure helpers (components/diff/model.ts): collapse rules, split pairing, the file tree. */
 import { describe, expect, it } from "vitest";
-import { collapseReason, fileRows, fileTree, isGenerated, packFile, tokenRuns, unpackFile, type DiffFile } from "@/components/diff/model";
+import {
+  collapseReason,
+  fileRows,
+  fileTree,
+  fromPageHunks,
+  isGenerated,
+  packFile,
+  tokenRuns,
+  unpackFile,
+  type DiffFile,
+} from "@/components/diff/model";
 import { firstScreenFiles, FIRST_SCREEN_LINES } from "@/lib/highlight/diff";
 import { highlightDiff } from "@/server/highlight";
 
@@ -95,6 +105,26 @@ describe("diff model", () => {
     expect(Object.keys(bare).sort()).toEqual(
       ["additions", "deletions", "newMode", "newSha", "newPath", "status", "truncated", "truncatedReason"].sort(),
     );
+  });
+
+  it("turns a page's hunk lines (git's text) back into DiffLines", () => {
+    const hunk = { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, header: "fn" };
+    expect(
+      fromPageHunks([
+        { ...hunk, lines: [" same", "-old", "\\ No newline at end of file", "+new", "\\ No newline at end of file", "+", " "] },
+      ]),
+    ).toEqual([
+      {
+        ...hunk,
+        lines: [
+          { type: "context", content: "same" },
+          { type: "delete", content: "old", noNewlineAtEnd: true },
+          { type: "add", content: "new", noNewlineAtEnd: true },
+          { type: "add", content: "" },
+          { type: "context", content: "" },
+        ],
+      },
+    ]);
   });
 
   it("cuts a line into its highlighted runs, or gives up when they do not cover it", () => {

@@ -1,9 +1,12 @@
-/** pulls router, part: getDiff, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
+/** pulls router, part: getDiff, getDiffFiles, getDiffPage, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
 import { z } from "zod";
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId } from "./pull-locator";
 import { diffFilterInput } from "@/server/services/diff/filter";
 import { pullDiff } from "@/server/services/diff/get-pull-diff";
+import { pullDiffFiles } from "@/server/services/diff/get-pull-diff-files";
+import { pullDiffPage } from "@/server/services/diff/get-pull-diff-page";
+import { diffPageInput } from "@/server/services/diff/page";
 import { pullCommits } from "@/server/services/diff/list-pull-commits";
 
 export const pullsDiffRouter = router({
@@ -14,6 +17,20 @@ export const pullsDiffRouter = router({
   getDiff: repoProcedureBy(byPullId)
     .input(z.object(diffFilterInput))
     .query(({ ctx, input }) => pullDiff(ctx.db, ctx.repo, ctx.entityId, input)),
+
+  /**
+   * {prId} → {files (metadata, no hunks), totalAdditions, totalDeletions, totalFiles, truncated,
+   * baseSha, headSha, mergeBaseSha}: the file list, sent once (docs/pulls.md "File list and hunk pages").
+   */
+  getDiffFiles: repoProcedureBy(byPullId).query(({ ctx }) => pullDiffFiles(ctx.db, ctx.repo, ctx.entityId)),
+
+  /**
+   * {prId, cursor?, limit?, maxLines?} → {files: [{index, oldPath, newPath, hunks, fromHunk?,
+   * continues?, truncated}], nextCursor, baseSha, headSha, mergeBaseSha}: a page of hunks only.
+   */
+  getDiffPage: repoProcedureBy(byPullId)
+    .input(z.object(diffPageInput))
+    .query(({ ctx, input }) => pullDiffPage(ctx.db, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → {commits: [{sha, message, author, authorEmail, date}] oldest first (≤ 250), totalCommits}. */
   getCommits: repoProcedureBy(byPullId).query(({ ctx }) => pullCommits(ctx.db, ctx.repo, ctx.entityId)),

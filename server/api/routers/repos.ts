@@ -23,6 +23,9 @@ import { commitCount } from "@/server/services/diff/count-commits";
 import { compare, compareAcross } from "@/server/services/diff/compare-refs";
 import { diffFilterInput } from "@/server/services/diff/filter";
 import { commitWithDiff } from "@/server/services/diff/get-commit-diff";
+import { commitDiffPage } from "@/server/services/diff/get-commit-diff-page";
+import { compareDiffPage } from "@/server/services/diff/compare-diff-page";
+import { diffPageInput } from "@/server/services/diff/page";
 
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
@@ -175,6 +178,37 @@ export const reposRouter = router({
       // the head repository needs read access of its own (NOT_FOUND otherwise)
       const headRepo = await authorizeRepo(ctx.db, ctx.actor, { repoId: input.headRepoId }, "read");
       return compareAcross(ctx.db, ctx.repo, input.base, headRepo, input.head, input);
+    }),
+
+  /**
+   * {repoId, sha, cursor?, limit?, maxLines?} → {files: [{index, oldPath, newPath, hunks, fromHunk?,
+   * continues?, truncated}], nextCursor, sha}: a page of the commit's hunks, indices into
+   * `repos.commit`'s `diff.files` (docs/pulls.md "File list and hunk pages").
+   */
+  commitDiffPage: repoProcedure
+    .input(z.object({ sha: line("sha").min(1).max(255), ...diffPageInput }))
+    .query(({ ctx, input }) => commitDiffPage(ctx.repo, input.sha, input)),
+
+  /**
+   * {repoId, base, head, headRepoId?, cursor?, limit?, maxLines?} → {files, nextCursor, baseSha,
+   * headSha, mergeBaseSha}: a page of the comparison's hunks, indices into `repos.compare`'s
+   * `diff.files` (docs/pulls.md "File list and hunk pages").
+   */
+  compareDiffPage: repoProcedure
+    .input(
+      z.object({
+        base: line("base").min(1).max(255),
+        head: line("head").min(1).max(255),
+        headRepoId: repoIdSchema.optional(),
+        ...diffPageInput,
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const headRepo =
+        !input.headRepoId || input.headRepoId === ctx.repo.id
+          ? ctx.repo
+          : await authorizeRepo(ctx.db, ctx.actor, { repoId: input.headRepoId }, "read");
+      return compareDiffPage(ctx.db, ctx.repo, input.base, headRepo, input.head, input);
     }),
 
   /** {repoId} → [{id, owner, name, isParent}]: the repository's parent, forks and sibling forks the caller can read (the compare page's head repositories), at most 50. */

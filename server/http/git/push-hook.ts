@@ -6,8 +6,13 @@
  * quarantine directory over a Unix socket to this process, which decides with the database and
  * the git helpers and answers the lines to print (`remote: …`) and the verdict.
  *
- * The socket is created lazily, one per process, in DATA_DIR/run (mode 0700 directory, 0600
- * socket; a private temporary directory when that path is too long for a socket). Each
+ * The socket is created lazily, one per process, as `hook.sock` (mode 0600) in a private
+ * directory of its own, `<SVC_RUN_DIR or TMPDIR>/svc-hook-XXXXXX` (mkdtemp: mode 0700,
+ * unguessable), removed when the process exits. Not in DATA_DIR: DATA_DIR may be shared by svc
+ * processes on several hosts or containers (a network filesystem, a shared volume), where a
+ * socket cannot be reached from another host or told apart from a dead one by its pid (pids are
+ * per host and per container: docs/architecture.md "Several processes"). The hook always runs on
+ * the host and in the container of the process that started its receive-pack. Sockets of killed processes are found by connecting (removeStaleHookSockets). Each
  * receive-pack gets a fresh random key in its own environment (never process.env): the key
  * names the repository being pushed to, and requests with an unknown key are refused. The hook
  * fails closed: no socket, no key, no answer → the push is refused.
@@ -15,7 +20,8 @@
 import net from "node:net";
 import path from "node:path";
 import os from "node:os";
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from "node:fs";
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { lstat, readdir, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "@/server/config";
 import type { Actor } from "@/server/auth/actor";
@@ -37,6 +43,11 @@ export interface ReceivePackHook {
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 /** Sockets paths longer than this do not fit in sockaddr_un (108 bytes on Linux). */
 const MAX_SOCKET_PATH = 100;
+/** A socket directory's name (mkdtemp's six characters) and its socket's. */
+const SOCKET_DIR = /^svc-hook-[A-Za-z0-9]{6}$/;
+const SOCKET_FILE = "hook.sock";
+/** A socket directory without a socket is left this long (ms) to the process that made it (listening takes milliseconds). */
+const EMPTY_DIR_GRACE_MS = 60_000;
 
 /** Keys of pushes that never ran (e.g. answered 503 before git started) are forgotten after this long (ms). */
 const KEY_TTL_MS = 24 * 3600_000;
@@ -61,30 +72,60 @@ function hooksPath(): string {
   return (hooksDir = dir);
 }
 
-/** Removes the sockets of svc processes that are gone (killed before their exit handler ran). */
-function removeDeadSockets(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    const pid = Number(/^hook-(\d+)-[0-9a-f]+\.sock$/.exec(name)?.[1]);
-    if (!pid || pid === process.pid) continue;
-    try {
-      process.kill(pid, 0); // alive (or another user's): leave it
-    } catch (e) {
-      if ((e as { code?: string }).code === "ESRCH") rmSync(path.join(dir, name), { force: true });
-    }
+/**
+ * Where socket directories are made: SVC_RUN_DIR (a directory local to this host, e.g. systemd's
+ * RuntimeDirectory; made when missing), else TMPDIR (os.tmpdir()), else /tmp — the first whose
+ * socket paths fit a Unix socket address.
+ */
+export function hookSocketBase(env: Record<string, string | undefined> = process.env): string {
+  const run = env.SVC_RUN_DIR?.trim();
+  for (const base of [run ? path.resolve(/* turbopackIgnore: true */ run) : "", os.tmpdir(), "/tmp"]) {
+    if (!base || path.join(base, "svc-hook-XXXXXX", SOCKET_FILE).length > MAX_SOCKET_PATH) continue;
+    if (base === run) mkdirSync(base, { recursive: true, mode: 0o700 });
+    return base;
   }
+  return "/tmp";
 }
 
-function socketDir(): string {
-  const dir = path.join(getConfig().dataDir, "run");
-  if (path.join(dir, "hook-0000000-00000000.sock").length <= MAX_SOCKET_PATH) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    removeDeadSockets(dir);
-    return dir;
+/** Whether something accepts connections on the Unix socket `file`: true, false (refused: nobody listens), or null (cannot tell). */
+function accepts(file: string): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    const probe = net.createConnection(file);
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once("error", (e: NodeJS.ErrnoException) => resolve(e.code === "ECONNREFUSED" ? false : null));
+  });
+}
+
+/**
+ * Removes the socket directories in `base` (default hookSocketBase()) of svc processes that are
+ * gone (killed before their exit handler ran): this user's `svc-hook-XXXXXX` directories whose
+ * socket refuses connections — a socket nobody listens on, whichever pid namespace made it — and
+ * those without a socket for EMPTY_DIR_GRACE_MS. A socket that accepts, or one that cannot be
+ * probed (another user's, EACCES), is left, and so is `keep` (this process's own). Resolves to
+ * the directories removed; never throws.
+ * Sound only while `base` is local to this host: Unix sockets are not reachable across hosts, so
+ * a live socket of another host would look refused (TMPDIR never points at a shared filesystem).
+ */
+export async function removeStaleHookSockets(base = hookSocketBase(), keep?: string): Promise<string[]> {
+  const removed: string[] = [];
+  const uid = process.getuid?.();
+  for (const name of await readdir(base).catch(() => [] as string[])) {
+    const dir = path.join(base, name);
+    if (!SOCKET_DIR.test(name) || dir === keep) continue;
+    const st = await lstat(dir).catch(() => null);
+    if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
+    const sock = await lstat(path.join(dir, SOCKET_FILE)).catch(() => null);
+    const stale = sock
+      ? sock.isSocket() && (await accepts(path.join(dir, SOCKET_FILE))) === false
+      : Date.now() - st.mtimeMs > EMPTY_DIR_GRACE_MS;
+    if (!stale) continue;
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    removed.push(dir);
   }
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "svc-run-"));
-  process.once("exit", () => rmSync(tmp, { recursive: true, force: true }));
-  return tmp;
+  return removed;
 }
 
 async function answer(raw: string): Promise<PushVerdict> {
@@ -130,7 +171,10 @@ function serve(socket: net.Socket): void {
 /** Starts (once) the socket server of this process; resolves to its path. */
 function listen(): Promise<string> {
   listening ??= new Promise<string>((resolve, reject) => {
-    const file = path.join(socketDir(), `hook-${process.pid}-${randomBytes(4).toString("hex")}.sock`);
+    const base = hookSocketBase();
+    const dir = mkdtempSync(path.join(base, "svc-hook-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, SOCKET_FILE);
     const server = net.createServer({ allowHalfOpen: true }, serve);
     server.once("error", (e) => {
       listening = null;
@@ -139,12 +183,8 @@ function listen(): Promise<string> {
     server.listen(file, () => {
       chmodSync(file, 0o600);
       server.unref();
-      process.once("exit", () => {
-        try {
-          unlinkSync(file);
-        } catch {
-          // already gone
-        }
+      void removeStaleHookSockets(base, dir).then((gone) => {
+        if (gone.length) console.warn(`svc: removed push-hook sockets of processes that are gone: ${gone.join(", ")}`);
       });
       resolve(file);
     });

@@ -30,10 +30,33 @@ export interface Comparison {
 }
 
 /** Where a compare across repositories runs: the head's repository, the git directory, and object folders to read as well. */
-interface CompareAcross {
+export interface CompareAcross {
   repo: AuthorizedRepo;
   gitDir: string;
   borrow?: string[];
+}
+
+/**
+ * The commit ids `base` and `head` name and where git runs on them: across a fork
+ * (`compareAcross`) the head resolves in its own repository, and the git work runs in
+ * `across.gitDir`, which reaches both commits (its own objects, its alternates, `borrow`).
+ * Errors: NOT_FOUND for an unknown ref.
+ */
+export async function resolvePair(
+  repo: AuthorizedRepo,
+  base: string,
+  head: string,
+  across?: CompareAcross,
+): Promise<{ baseId: string; headId: string; gitDir: string; borrow?: string[] }> {
+  const [baseId, headId] = across
+    ? await Promise.all([git.resolveCommits(repo.gitDir, [base]), git.resolveCommits(across.repo.gitDir, [head])]).then(([b, h]) => [
+        b[0],
+        h[0],
+      ])
+    : await git.resolveCommits(repo.gitDir, [base, head]);
+  if (!baseId) throw new AppError("NOT_FOUND", `base "${base}" not found`);
+  if (!headId) throw new AppError("NOT_FOUND", `head "${head}" not found`);
+  return { baseId, headId, gitDir: across?.gitDir ?? repo.gitDir, borrow: across?.borrow };
 }
 
 /**
@@ -48,18 +71,7 @@ export async function compare(
   filter: DiffFilter = {},
   across?: CompareAcross,
 ): Promise<Comparison> {
-  // across a fork (compareAcross): the head resolves in its own repository, and the git work runs
-  // in `across.gitDir`, which reaches both commits (its own objects, its alternates, `borrow`)
-  const [baseId, headId] = across
-    ? await Promise.all([git.resolveCommits(repo.gitDir, [base]), git.resolveCommits(across.repo.gitDir, [head])]).then(([b, h]) => [
-        b[0],
-        h[0],
-      ])
-    : await git.resolveCommits(repo.gitDir, [base, head]);
-  if (!baseId) throw new AppError("NOT_FOUND", `base "${base}" not found`);
-  if (!headId) throw new AppError("NOT_FOUND", `head "${head}" not found`);
-  const gitDir = across?.gitDir ?? repo.gitDir;
-  const borrow = across?.borrow;
+  const { baseId, headId, gitDir, borrow } = await resolvePair(repo, base, head, across);
   // the diff runs beside the summary (merge base, counts, commits), which is cached per pair:
   // a `paths` page of the same comparison costs the ref lookup and its own files' diff
   const [diff, summary] = await Promise.all([
@@ -100,15 +112,23 @@ export async function compareAcross(
   head: string,
   filter: DiffFilter = {},
 ): Promise<Comparison> {
+  return compare(baseRepo, base, head, filter, await acrossNetwork(db, baseRepo, headRepo));
+}
+
+/**
+ * Where a compare of `baseRepo`'s base with `headRepo`'s head runs (`compareAcross`): undefined
+ * for the same repository. Errors: BAD_REQUEST for repositories outside the fork network.
+ */
+export async function acrossNetwork(db: Db, baseRepo: AuthorizedRepo, headRepo: AuthorizedRepo): Promise<CompareAcross | undefined> {
   const relation = await forkRelation(db, headRepo.id, baseRepo.id);
-  if (relation === "same") return compare(baseRepo, base, head, filter);
+  if (relation === "same") return undefined;
   if (relation === null) {
     throw new AppError(
       "BAD_REQUEST",
       `${headRepo.owner}/${headRepo.name} is not in the fork network of ${baseRepo.owner}/${baseRepo.name}: compare with its fork, its parent or a fork of its parent`,
     );
   }
-  if (relation === "fork") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: headRepo.gitDir });
-  if (relation === "parent") return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: baseRepo.gitDir });
-  return compare(baseRepo, base, head, filter, { repo: headRepo, gitDir: baseRepo.gitDir, borrow: [objectsDir(headRepo.gitDir)] });
+  if (relation === "fork") return { repo: headRepo, gitDir: headRepo.gitDir };
+  if (relation === "parent") return { repo: headRepo, gitDir: baseRepo.gitDir };
+  return { repo: headRepo, gitDir: baseRepo.gitDir, borrow: [objectsDir(headRepo.gitDir)] };
 }

@@ -12,7 +12,8 @@ import { findCommit } from "./find-commit";
 const commitCache = new Map<string, git.Commit>();
 const COMMIT_CACHE_SIZE = 64;
 
-async function commitMeta(gitDir: string, id: string): Promise<git.Commit> {
+/** A commit's metadata (git.Commit), cached per id. */
+export async function commitMeta(gitDir: string, id: string): Promise<git.Commit> {
   const key = `${gitDir}\0${id}`;
   const hit = commitCache.get(key);
   if (hit) return hit;

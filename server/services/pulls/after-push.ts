@@ -1,20 +1,24 @@
 /**
  * What a push means for pull requests (docs/pulls.md "Pushes"; called by recordBranchUpdates,
- * server/services/repos/update-branch.ts, after every branch move). For the branches the push moved:
+ * server/services/repos/update-branch.ts, after every branch move). Before the push answers,
+ * for the branches it moved:
  *   - an open pull request whose source (repository + branch) moved gets headSha and
  *     `refs/pull/<number>/head` in its target updated (the commit fetched from a fork first), its
  *     cached mergeability dropped, and an event "pushed" {commits, before, after}, or
  *     "force_pushed" when the old head is not an ancestor of the new one;
- *   - an open pull request whose head is now reachable from its target branch (the source or the
- *     target moved) is marked merged outside svc: mergeStrategy "external", mergeSha = the target
- *     tip, event "merged";
  *   - a pull request (open or closed) whose source branch was deleted gets sourceDeleted = true and
- *     "source_deleted"; when the branch comes back, false again and "source_restored".
- * Bounded: ONE query finds the affected pull requests; git runs only for those. Each pull
- * request's change is one guarded transaction (nothing happens twice when pushes race).
+ *     "source_deleted"; when the branch comes back, false again and "source_restored";
+ *   - ONE `pulls.refreshAfterPush` job per moved branch with open pull requests into or out of
+ *     it (refresh-after-push.ts), whatever their number: the mergeability of every open pull request into or out of that
+ *     branch, and "merged outside svc" (an open pull request whose head is now reachable from its
+ *     target branch: mergeStrategy "external", mergeSha = the target tip, event "merged").
+ * Bounded: ONE query finds the pull requests whose source moved (usually one or none: pull
+ * requests into the branch are not read here, one grouped query only tells which moved branches
+ * have any); git runs only for those. Each pull request's
+ * change is one guarded transaction (nothing happens twice when pushes race).
  */
 import { enqueue } from "@/server/jobs";
-import { REFRESH_MERGEABILITY } from "@/server/jobs/names";
+import { REFRESH_PULLS_AFTER_PUSH } from "@/server/jobs/names";
 import type { Db } from "@/server/db";
 import { inTransaction } from "@/server/db/transaction";
 import { repoGitDir } from "@/server/git/paths";
@@ -27,7 +31,7 @@ import { recordPullEvent } from "./events";
 
 type Affected = Awaited<ReturnType<typeof affectedPulls>>[number];
 
-/** The pull requests a push of `branches` into `repoId` may affect: one query. */
+/** The pull requests whose source is one of `branches` of `repoId` (the ones a push changes at once): one query. */
 const affectedSelect = {
   id: true,
   number: true,
@@ -44,12 +48,7 @@ const affectedSelect = {
 
 async function affectedPulls(db: Db, repoId: string, branches: string[]) {
   return db.pullRequest.findMany({
-    where: {
-      OR: [
-        { sourceRepoId: repoId, sourceBranch: { in: branches }, state: { in: ["open", "closed"] } },
-        { repoId, targetBranch: { in: branches }, state: "open" },
-      ],
-    },
+    where: { sourceRepoId: repoId, sourceBranch: { in: branches }, state: { in: ["open", "closed"] } },
     select: affectedSelect,
     take: 1000,
   });
@@ -58,7 +57,8 @@ async function affectedPulls(db: Db, repoId: string, branches: string[]) {
 /**
  * Applies a push of `updates` into repository `repoId` (bare repository `gitDir`) to pull
  * requests. `actorId` is the pusher (null when unknown). Git or database problems of one pull
- * request are logged and do not stop the others.
+ * request are logged and do not stop the others. Returns once the heads have moved and the
+ * jobs are queued; the mergeability work is the jobs'.
  */
 export async function updatePullsAfterPush(
   db: Db,
@@ -78,11 +78,18 @@ export async function updatePullsAfterPush(
       console.error(`updating pull request ${pr.id} after a push failed`, e);
     }
   }
-  // the open ones get their mergeability checked again in the background (after the commits
-  // above: enqueue never runs inside a transaction); one pending job per pull request
-  for (const pr of pulls.filter((p) => p.state === "open")) {
-    await enqueue(REFRESH_MERGEABILITY, { prId: pr.id }, { singletonKey: pr.id }).catch((e) =>
-      console.error(`queueing a mergeability check of pull request ${pr.id} failed`, e),
+  // everything else in the background (after the commits above: enqueue never runs inside a
+  // transaction): one job per moved branch that open pull requests come from or go into (one
+  // indexed query finds the targets: a row per branch, not per pull request), one pending per
+  // (repository, branch) — a burst of pushes refreshes once, from the tips current when it runs
+  const targets = await db.pullRequest.groupBy({
+    by: ["targetBranch"],
+    where: { repoId, state: "open", targetBranch: { in: [...moved.keys()] } },
+  });
+  const branches = new Set([...targets.map((t) => t.targetBranch), ...pulls.filter((p) => p.state === "open").map((p) => p.sourceBranch)]);
+  for (const branch of branches) {
+    await enqueue(REFRESH_PULLS_AFTER_PUSH, { repoId, branch, actorId }, { singletonKey: `${repoId}:${branch}` }).catch((e) =>
+      console.error(`queueing the pull request refresh after a push to ${repoId}:${branch} failed`, e),
     );
   }
 }
@@ -97,21 +104,13 @@ async function applyToPull(
 ): Promise<void> {
   const targetGitDir = repoGitDir(pr.repo.owner.username, pr.repo.name);
   const sourceMove = pr.sourceRepoId === repoId ? moved.get(pr.sourceBranch) : undefined;
-  let head = pr.headSha;
-  if (sourceMove && sourceMove.newSha === ZERO_SHA) {
+  if (!sourceMove) return;
+  if (sourceMove.newSha === ZERO_SHA) {
     if (!pr.sourceDeleted) await setSourceDeleted(db, pr.id, true, sourceMove.oldSha, actorId);
     return;
   }
-  if (sourceMove) {
-    if (pr.sourceDeleted) await setSourceDeleted(db, pr.id, false, sourceMove.newSha, actorId);
-    if (pr.state === "open" && sourceMove.newSha !== pr.headSha) {
-      if (!(await moveHead(db, pr, targetGitDir, gitDir, sourceMove.newSha, actorId))) return;
-      head = sourceMove.newSha;
-    }
-  }
-  // the target tip: known from the push when this push moved it (no rev-parse), else read
-  const targetMove = pr.repoId === repoId ? moved.get(pr.targetBranch) : undefined;
-  if (pr.state === "open") await markMergedIfReachable(db, pr, targetGitDir, head, actorId, targetMove ? targetMove.newSha : undefined);
+  if (pr.sourceDeleted) await setSourceDeleted(db, pr.id, false, sourceMove.newSha, actorId);
+  if (pr.state === "open" && sourceMove.newSha !== pr.headSha) await moveHead(db, pr, targetGitDir, gitDir, sourceMove.newSha, actorId);
 }
 
 async function setSourceDeleted(db: Db, id: string, deleted: boolean, sha: string, actorId: string | null): Promise<void> {
@@ -151,27 +150,31 @@ async function moveHead(
   });
 }
 
-/** Marks `pr` merged outside svc when `head` is reachable from its target branch's tip. */
-async function markMergedIfReachable(
-  db: Db,
-  pr: Affected,
-  targetGitDir: string,
-  head: string,
-  actorId: string | null,
-  knownTip?: string,
-): Promise<void> {
-  const tip =
-    knownTip === undefined ? await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`) : knownTip === ZERO_SHA ? null : knownTip;
+/** Marks `pr` merged outside svc when `head` is reachable from its target branch's tip (read from the ref). */
+async function markMergedIfReachable(db: Db, pr: Affected, targetGitDir: string, head: string, actorId: string | null): Promise<void> {
+  const tip = await resolveCommit(targetGitDir, `refs/heads/${pr.targetBranch}`);
   if (!tip || !(await isAncestor(targetGitDir, head, tip))) return;
-  await inTransaction(db, async (tx) => {
+  await markMergedExternally(db, pr.id, head, tip, actorId);
+}
+
+/**
+ * Records open pull request `id` as merged outside svc (its head `head` is reachable from its
+ * target branch's tip `tip`; the caller checked): state "merged", mergeStrategy "external",
+ * mergeSha `tip`, mergedAt now, mergedBy null, the cached mergeability dropped and an event
+ * "merged" by `actorId` — one transaction guarded on (open, headSha = `head`), so a pull request
+ * that moved or closed meanwhile is left alone. Returns whether it was recorded.
+ */
+export async function markMergedExternally(db: Db, id: string, head: string, tip: string, actorId: string | null): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
     const now = new Date();
     const r = await tx.pullRequest.updateMany({
-      where: { id: pr.id, state: "open", headSha: head },
+      where: { id, state: "open", headSha: head },
       data: { state: "merged", mergedAt: now, mergeSha: tip, mergeStrategy: "external", mergedById: null },
     });
-    if (r.count === 0) return;
-    await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
-    await recordPullEvent(tx, pr.id, "merged", { mergeSha: tip, strategy: "external" }, actorId);
+    if (r.count === 0) return false;
+    await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: id } });
+    await recordPullEvent(tx, id, "merged", { mergeSha: tip, strategy: "external" }, actorId);
+    return true;
   });
 }
 

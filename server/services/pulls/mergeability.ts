@@ -16,7 +16,7 @@ import { readRows } from "@/server/db/read";
 import { boolOf } from "@/server/db/raw";
 import type { PullRequest } from "@/generated/prisma/client";
 import { branchTips } from "@/server/git/ref-files";
-import { checkMerge, MergeError } from "@/server/git/merge";
+import { checkMerge, MergeError, type MergeCheck } from "@/server/git/merge";
 import { repoGitDir } from "@/server/git/paths";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { inTransaction } from "@/server/db/transaction";
@@ -64,6 +64,14 @@ function remember(id: string, key: string, answer: Mergeability): void {
   recent.delete(id);
   recent.set(id, { key, answer });
   if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+}
+
+/**
+ * Remembers `answer` for pull request `id` at (`targetTip`, `headSha`) in this process, as a
+ * check would (the after-push job, refresh-after-push.ts, computes many at once).
+ */
+export function rememberMergeability(id: string, targetTip: string, headSha: string, answer: Mergeability): void {
+  remember(id, `${targetTip} ${headSha}`, answer);
 }
 
 /** Forgets the remembered answers (of one pull request, or all): benchmarks measuring a cache miss. */
@@ -145,23 +153,33 @@ export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" 
 /** The git part: merge-tree (in an object quarantine: checkMerge) and ahead/behind of head into targetTip. */
 async function computeMergeability(gitDir: string, targetTip: string, head: string): Promise<Mergeability> {
   try {
-    const check = await checkMerge(gitDir, targetTip, head);
-    const base = { conflicts: check.conflicts, behindBy: check.behindBy, aheadBy: check.aheadBy };
-    if (check.aheadBy === 0)
-      return { ...base, canMerge: false, error: "nothing to merge: the target branch already contains every commit of the head" };
-    if (check.conflicts.length) {
-      const n = check.conflicts.length;
-      return {
-        ...base,
-        canMerge: false,
-        error: `the merge has conflicts in ${n}${check.conflictsTruncated ? "+" : ""} file${n === 1 ? "" : "s"}`,
-      };
-    }
-    return { ...base, canMerge: true };
+    return mergeabilityOf(await checkMerge(gitDir, targetTip, head));
   } catch (e) {
-    if (e instanceof MergeError) return { canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error: e.message };
+    if (e instanceof MergeError) return mergeabilityOf(e);
     throw e;
   }
+}
+
+/**
+ * The answer for a merge check (server/git/merge.ts `checkMerge`, or one outcome of
+ * merge-batch.ts `checkMerges`): "nothing to merge" when the target contains the head, the
+ * conflicts, else mergeable; a MergeError (unrelated histories, a missing
+ * commit) is its message as `error`.
+ */
+export function mergeabilityOf(check: MergeCheck | MergeError): Mergeability {
+  if (check instanceof MergeError) return { canMerge: false, conflicts: [], behindBy: 0, aheadBy: 0, error: check.message };
+  const base = { conflicts: check.conflicts, behindBy: check.behindBy, aheadBy: check.aheadBy };
+  if (check.aheadBy === 0)
+    return { ...base, canMerge: false, error: "nothing to merge: the target branch already contains every commit of the head" };
+  if (check.conflicts.length) {
+    const n = check.conflicts.length;
+    return {
+      ...base,
+      canMerge: false,
+      error: `the merge has conflicts in ${n}${check.conflictsTruncated ? "+" : ""} file${n === 1 ? "" : "s"}`,
+    };
+  }
+  return { ...base, canMerge: true };
 }
 
 /** Writes the cache row; a concurrent writer of the same row wins silently (the answer is the same). */
@@ -192,7 +210,8 @@ export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" 
 }
 
 /**
- * The `pulls.refreshMergeability` job (server/jobs/handlers.ts), enqueued after pushes: checks
+ * The `pulls.refreshMergeability` job (server/jobs/handlers.ts), enqueued after pushes by earlier
+ * versions of svc (now one `pulls.refreshAfterPush` job per branch, refresh-after-push.ts): checks
  * pull request `prId` again so the cache row is warm before anyone polls. Gone or no longer open
  * → nothing to do. Safe to run twice (jobs are delivered at least once).
  */

@@ -25,6 +25,7 @@ import { AppError } from "@/server/errors";
 import { casDeleteRef, casUpdateRef } from "@/server/git/update-ref";
 import type { RefUpdate } from "@/server/git/push-commands";
 import { pushRefProblem } from "@/server/git/refs";
+import { branchTips } from "@/server/git/ref-files";
 import { listBranches, setHead } from "@/server/git/repository";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
@@ -200,9 +201,10 @@ export async function updateBranch(
  * events name them; null when unknown). In order:
  *   1. the repository row's `pushedAt`/`updatedAt` (database errors propagate);
  *   2. pull requests (services/pulls/after-push.ts `updatePullsAfterPush`): sources that moved get
- *      headSha, `refs/pull/N/head`, a "pushed"/"force_pushed" event and live notices; heads now
- *      in their target are marked merged outside svc; deleted sources are recorded; open ones
- *      get a mergeability job (failures are logged);
+ *      headSha, `refs/pull/N/head`, a "pushed"/"force_pushed" event and live notices; deleted
+ *      sources are recorded; each moved branch with open pull requests into or out of it gets
+ *      ONE `pulls.refreshAfterPush` job (whatever their number): mergeability, and heads now in
+ *      their target marked merged outside svc (failures are logged);
  *   3. the default branch fix-up: a repository whose default branch does not exist (typically
  *      the first push of `master` into a repository created with `main`) gets HEAD and
  *      `defaultBranch` moved to a branch that does (failures are logged);
@@ -235,6 +237,9 @@ export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: Bra
 /** Moves HEAD and defaultBranch to a branch that exists when the default one does not; → the default branch after. */
 async function fixDefaultBranch(db: Db, repo: BranchRepo, current: string, updates: RefUpdate[]): Promise<string> {
   try {
+    // the usual case, the default branch exists, is read from the ref files: no git process, and
+    // no listing of every branch (a repository with thousands of pull request branches)
+    if ((await branchTips(repo.gitDir, [current])).has(current)) return current;
     const branches = await listBranches(repo.gitDir);
     if (branches.length === 0 || branches.some((b) => b.name === current)) return current;
     const pushed = updates

@@ -7,7 +7,6 @@ import { embed, embedMany, type EmbeddingModel } from "ai";
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { Sql } from "@/server/services/issues/query";
-import { invalidateVectors } from "./vectors";
 import { retryOnUniqueViolation } from "@/server/db/unique-retry";
 import { providerWords } from "@/server/ai/redact";
 
@@ -120,11 +119,11 @@ export async function embedIndexChunks(db: Db, indexId: string, e: EmbeddingEngi
     );
     done += rows.length;
   }
+  // the update also moves the index's version (vectors.ts vectorVersion): every process's loaded copy is out of date
   await db.searchIndex.update({
     where: { id: indexId },
     data: { embeddingModel: e.engine, embeddingError: null, embeddingErrorDetail: null, embeddingFailedAt: null },
   });
-  invalidateVectors(indexId);
   return done;
 }
 

@@ -196,7 +196,7 @@ async function embedRecordingFailure(db: Db, indexId: string, embedding: Embeddi
   try {
     stats.embedded = await embedIndexChunks(db, indexId, embedding);
     // the search after a push should not wait for the vectors to load (vectors.ts)
-    if (stats.commitSha) await warmVectors(db, indexId, stats.commitSha, embedding.engine);
+    await warmVectors(db, indexId, embedding.engine);
   } catch (e) {
     if (!(e instanceof EmbeddingProviderError)) throw e;
     stats.embeddingError = e.message;

@@ -25,7 +25,7 @@ import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { queryWords } from "./tokens";
 import { lexicalSearch, type ChunkHit } from "./lexical";
 import { embedQuery, EmbeddingProviderError, type EmbeddingEngine } from "./embeddings";
-import { nearestChunks } from "./vectors";
+import { nearestChunks, vectorVersion } from "./vectors";
 import { fuseRankings } from "./hybrid";
 import { CHUNKER_VERSION } from "./chunk";
 import { refreshSearchIndex } from "./index-repo";
@@ -108,7 +108,15 @@ export async function semanticSearch(
   const tip = (await branchTips(repo.gitDir, [branch])).get(branch) ?? null;
   if (!tip && input.branch) throw new AppError("NOT_FOUND", `branch "${branch}" not found`);
   const emb = embedding === null ? undefined : (embedding ?? (await embeddingFor(db, caller, repo.id)));
-  const select = { id: true, commitSha: true, status: true, embeddingModel: true, embeddingFailedAt: true, chunker: true } as const;
+  const select = {
+    id: true,
+    commitSha: true,
+    status: true,
+    embeddingModel: true,
+    embeddingFailedAt: true,
+    chunker: true,
+    updatedAt: true,
+  } as const;
   let index = await db.searchIndex.findUnique({ where: { repoId_branch: { repoId: repo.id, branch } }, select });
   if (tip && (!index || index.commitSha !== tip)) {
     if (!index?.commitSha && (await indexableFiles(repo.gitDir, tip)).length <= INLINE_INDEX_FILES) {
@@ -144,11 +152,12 @@ export async function semanticSearch(
   // is in the database; the provider down at query time, or vectors over the memory budget
   // (vectors.ts): the lexical answer, labelled local, rather than an error
   const hybrid = emb && index.embeddingModel === emb.engine;
-  const commitSha = index.commitSha;
+  // the version read with this row: a copy of the vectors loaded before another process changed them is not used (vectors.ts)
+  const version = vectorVersion(index);
   const indexId = index.id;
   const near = hybrid
     ? embedQuery(emb, input.query).then(
-        (q) => nearestChunks(db, indexId, commitSha, emb.engine, q, CANDIDATES),
+        (q) => nearestChunks(db, indexId, version, emb.engine, q, CANDIDATES),
         (e: unknown) => {
           if (e instanceof EmbeddingProviderError) return null;
           throw e;

@@ -17,6 +17,13 @@
  * old one, both exist). An index whose vectors alone exceed that budget is not loaded:
  * nearestChunks answers null and the search stays lexical. After a push only the vectors of
  * changed files are read again.
+ *
+ * Several processes: each holds its own copy, keyed by the index's version (vectorVersion: its
+ * commit and its `updatedAt`), which the search reads with the index row it needs anyway. Every
+ * change of an index's chunks or vectors ends by updating its SearchIndex row (a refresh moving the
+ * commit, a re-chunk clearing `embeddingModel`, embedIndexChunks setting it), so a copy loaded by
+ * one process is not used by any process once another has changed the index; it is reloaded,
+ * reusing the rows it has.
  */
 import { createRequire } from "node:module";
 import type UsearchModule from "usearch";
@@ -49,8 +56,8 @@ export function vectorMemoryMbFromEnv(env: Record<string, string | undefined> = 
 }
 
 interface VectorSet {
-  /** The index's commit these rows are for ("" once invalidated: reload, reusing rows). */
-  commitSha: string;
+  /** The index's version (vectorVersion) these rows were loaded for. */
+  version: string;
   /** Chunk id of each row, ascending. */
   ids: Int32Array;
   dims: number;
@@ -74,9 +81,8 @@ function newSlabs(rows: number, dims: number): Float32Array[] {
 
 /** Loaded matrices by `${indexId}|${model}`, least recently used first. */
 const cache = new Map<string, VectorSet>();
+/** Loads in flight by `${indexId}|${model}|${version}`. */
 const loading = new Map<string, Promise<VectorSet | null>>();
-/** Bumped by invalidateVectors: a load that started before it is not kept as current. */
-const generation = new Map<string, number>();
 let budgetBytes = vectorMemoryMbFromEnv() * MIB;
 
 /** Sets the memory budget (MiB) for this process; tests. Drops what no longer fits. */
@@ -93,12 +99,12 @@ export function cachedVectorBytes(): number {
 }
 
 /**
- * Marks index `indexId`'s loaded vectors out of date (embedIndexChunks stored more): the next
- * search reloads, copying the rows it already has.
+ * The version of an index's vectors, as read from its SearchIndex row: its commit and the time
+ * (ms) of its row's last update (Prisma's @updatedAt, set on every update and updateMany). Equal
+ * versions mean equal chunk and vector sets (header). Opaque: compare, never parse.
  */
-export function invalidateVectors(indexId: string): void {
-  generation.set(indexId, (generation.get(indexId) ?? 0) + 1);
-  for (const [k, s] of cache) if (k.startsWith(`${indexId}|`)) s.commitSha = "";
+export function vectorVersion(index: { commitSha: string | null; updatedAt: Date }): string {
+  return `${index.commitSha ?? ""}@${index.updatedAt.getTime()}`;
 }
 
 /** Drops least recently used matrices until `bytes` more fit the budget. */
@@ -123,7 +129,7 @@ function vectorRows(sql: Sql, indexId: string, model: string): string {
  * serial), so after a push only the changed files' chunks are read. Rows of another length than
  * the first are left zero.
  */
-async function load(db: Db, indexId: string, model: string, commitSha: string, previous: VectorSet | undefined): Promise<VectorSet | null> {
+async function load(db: Db, indexId: string, model: string, version: string, previous: VectorSet | undefined): Promise<VectorSet | null> {
   const dialect = getConfig().provider;
   const list = new Sql(dialect);
   const ids = Int32Array.from(
@@ -134,7 +140,7 @@ async function load(db: Db, indexId: string, model: string, commitSha: string, p
     ),
     (r) => Number(r.id),
   );
-  if (!ids.length) return { commitSha, ids, dims: 0, slabs: [], bytes: 0 };
+  if (!ids.length) return { version, ids, dims: 0, slabs: [], bytes: 0 };
   const first = new Sql(dialect);
   const [one] = await readRows<{ bytes: number | bigint }>(
     db,
@@ -169,59 +175,61 @@ async function load(db: Db, indexId: string, model: string, commitSha: string, p
       if (v?.byteLength === dims * 4) new Uint8Array(slab.buffer).set(v, (row % per) * dims * 4);
     }
   }
-  return { commitSha, ids, dims, slabs, bytes };
+  return { version, ids, dims, slabs, bytes };
 }
 
-/** The index's matrix for `model` at `commitSha`: cached, or loaded once however many ask at the same time. */
-async function vectorsOf(db: Db, indexId: string, commitSha: string, model: string): Promise<VectorSet | null> {
+/**
+ * The index's matrix for `model` at `version` (vectorVersion): cached, or loaded once however
+ * many ask at the same time. A load reads what is committed when it runs, so it is at least as
+ * new as `version` (read before it); a later version loads again.
+ */
+async function vectorsOf(db: Db, indexId: string, version: string, model: string): Promise<VectorSet | null> {
   const key = `${indexId}|${model}`;
   const hit = cache.get(key);
   cache.delete(key); // re-inserted last: most recently used
   if (hit) cache.set(key, hit);
-  if (hit && hit.commitSha === commitSha) return hit;
-  const pending = loading.get(key);
+  if (hit && hit.version === version) return hit;
+  const loadKey = `${key}|${version}`;
+  const pending = loading.get(loadKey);
   if (pending) return pending;
-  const gen = generation.get(indexId) ?? 0;
   const promise = (async () => {
-    const set = await load(db, indexId, model, commitSha, hit);
-    if ((generation.get(indexId) ?? 0) !== gen) {
-      if (set) set.commitSha = ""; // vectors were added meanwhile: usable now, reloaded next time
-    }
-    if (cache.get(key) === hit) cache.delete(key);
+    const set = await load(db, indexId, model, version, hit);
     if (set) {
+      cache.delete(key); // the copy it replaces does not count against the budget
       evictFor(set.bytes);
       cache.set(key, set);
-    }
+    } else if (cache.get(key) === hit) cache.delete(key);
     return set;
-  })().finally(() => loading.delete(key));
-  loading.set(key, promise);
+  })().finally(() => loading.delete(loadKey));
+  loading.set(loadKey, promise);
   return promise;
 }
 
 /**
- * Loads index `indexId`'s vectors for `model` at `commitSha` now, so the next search does not wait
- * for them (the search.indexRepo job, right after embedding; a no-op when they are loaded or over
- * the budget). Errors: the database's.
+ * Loads index `indexId`'s vectors for `model` at its current version now, so the next search in
+ * this process does not wait for them (the search.indexRepo job, right after embedding; a no-op
+ * when they are loaded, over the budget, or the index is gone). Errors: the database's.
  */
-export async function warmVectors(db: Db, indexId: string, commitSha: string, model: string): Promise<void> {
-  await vectorsOf(db, indexId, commitSha, model);
+export async function warmVectors(db: Db, indexId: string, model: string): Promise<void> {
+  const index = await db.searchIndex.findUnique({ where: { id: indexId }, select: { commitSha: true, updatedAt: true } });
+  if (index?.commitSha) await vectorsOf(db, indexId, vectorVersion(index), model);
 }
 
 /**
  * The `limit` chunks of index `indexId` whose vectors for `model` are most similar to `query`
- * (unit length), best first, `similarity` = inner product (−1…1). [] when the index has no
- * vectors of the query's length; null when its vectors exceed the memory budget (the caller
- * ranks lexically). Errors: the database's.
+ * (unit length), best first, `similarity` = inner product (−1…1). `version`: vectorVersion of
+ * the index row the caller read. [] when the index has no vectors of the query's length; null
+ * when its vectors exceed the memory budget (the caller ranks lexically). Errors: the database's.
  */
 export async function nearestChunks(
   db: Db,
   indexId: string,
-  commitSha: string,
+  version: string,
   model: string,
   query: Float32Array,
   limit: number,
 ): Promise<Array<{ chunkId: number; similarity: number }> | null> {
-  const set = await vectorsOf(db, indexId, commitSha, model);
+  const set = await vectorsOf(db, indexId, version, model);
   if (!set) return null;
   if (set.dims !== query.length || !set.ids.length) return [];
   return topByInnerProduct(set.ids, set.slabs, set.dims, query, limit);

@@ -1,0 +1,23 @@
+/** A pull request's file list (pulls.getDiffFiles; docs/pulls.md "File list and hunk pages"). */
+import type { Db } from "@/server/db";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
+import { diffFilesThreeDot, type DiffFileList } from "@/server/git/diff-page";
+import { onPullRange } from "./pull-range";
+
+/**
+ * pulls.getDiffFiles: every changed file's metadata (a DiffFile without hunks; at most 3,000,
+ * `truncated` past that), the totals, and the range (`baseSha`, `headSha`, `mergeBaseSha`) — what
+ * `pulls.getDiff` lists, without hunks. From the range's cached `--raw --numstat` metadata (the
+ * after-push job warms it). Errors: as `pullDiff` (NOT_FOUND, CONFLICT, BAD_REQUEST for unrelated histories).
+ */
+export async function pullDiffFiles(
+  db: Db,
+  repo: AuthorizedRepo,
+  prId: string,
+): Promise<DiffFileList & { baseSha: string; headSha: string; mergeBaseSha: string }> {
+  return onPullRange(db, repo, prId, async (base, head) => ({
+    ...(await diffFilesThreeDot(repo.gitDir, base, head)),
+    baseSha: base,
+    headSha: head,
+  }));
+}
