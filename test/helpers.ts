@@ -18,6 +18,7 @@ import { contextFor } from "@/server/api/trpc";
 import { handleTrpc } from "@/server/http/trpc";
 import { deleteToken, getTokens, postTokens } from "@/server/http/tokens";
 import { getMetrics } from "@/server/http/metrics";
+import { getHealth, getReady } from "@/server/http/health";
 
 let counter = 0;
 
@@ -65,6 +66,8 @@ export async function startServer(
     if (del && req.method === "DELETE") return deleteToken(req, del[1]);
     if (pathname === "/api/agent/stream" && req.method === "POST") return agentStream(req);
     if (pathname === "/api/metrics" && req.method === "GET") return getMetrics(req);
+    if (pathname === "/api/health" && req.method === "GET") return Promise.resolve(getHealth());
+    if (pathname === "/api/ready" && req.method === "GET") return getReady();
     const events = /^\/api\/pulls\/([^/]+)\/events$/.exec(pathname);
     if (events && req.method === "GET") return pullEvents(req, events[1]);
     const g = /^\/([^/]+)\/([^/]+)\.git\/(.*)$/.exec(pathname);

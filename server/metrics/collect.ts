@@ -10,6 +10,8 @@
  *                                          active), all processes on the database together: one query
  *   svc_job_worker_state{state}            1 for this process's job worker state (stopped, off,
  *                                          starting, running, failed), 0 for the others
+ *   svc_job_worker_start_failures_total    failed starts of this process's job worker (each is
+ *                                          retried with backoff: server/jobs/index.ts superviseJobWorker)
  *
  * Only the job queue depth costs a query; a failed query leaves that metric empty for the scrape
  * (and is logged) rather than failing the scrape.
@@ -102,6 +104,14 @@ function registerCollectors(): void {
       collect() {
         const current = jobWorkerState().state;
         for (const state of WORKER_STATES) this.set({ state }, state === current ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: "svc_job_worker_start_failures_total",
+      help: "Failed starts of this process's job worker (each is retried with backoff until it runs).",
+      registers,
+      collect() {
+        setTotal(this, jobWorkerState().startFailures);
       },
     });
     return true;
