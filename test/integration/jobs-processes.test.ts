@@ -9,11 +9,9 @@
  *   timeoutMs (10 min), and each run names the process that ran it.
  * Conditions are polled with generous limits; the one time bound (a minute) is the issue's.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig, resetConfig } from "@/server/config";
 import { closeDb } from "@/server/db";
@@ -22,6 +20,7 @@ import { startServerJobs } from "@/server/jobs/server-start";
 import { renderMetrics } from "@/server/metrics/collect";
 import { spawnFixture } from "../fixtures/child";
 import { createRunTable, recordRun, runsOf } from "../fixtures/job-runs";
+import { newDatabase } from "../fixtures/new-database";
 import { startServer } from "../helpers";
 
 const provider = getConfig().provider;
@@ -35,42 +34,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
     if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * A database URL of this run's kind that does not exist yet: PostgreSQL, a database name not yet
- * created; SQLite, a file whose folder cannot be created (a regular file stands in its way).
- * `create()` makes it usable (empty, unmigrated); `drop()` removes it.
- */
-function newDatabase(): { url: string; create: () => Promise<void>; drop: () => Promise<void> } {
-  const tag = randomBytes(6).toString("hex");
-  if (provider === "postgresql") {
-    const name = `svc_test_${tag}`;
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      create: () => admin((c) => c.query(`CREATE DATABASE ${name}`)).then(() => undefined),
-      drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
-    };
-  }
-  const blocker = path.join(temp, tag);
-  writeFileSync(blocker, "not a folder\n");
-  return {
-    url: `file:${path.join(blocker, "svc.db")}`,
-    create: async () => rmSync(blocker),
-    drop: async () => rmSync(blocker, { recursive: true, force: true }),
-  };
 }
 
 /** Points this process (getConfig, getDb, the job store) at `url` until `restore()`. */
@@ -102,7 +65,7 @@ afterAll(async () => {
 describe(`job workers of several processes on ${provider}`, () => {
   it("two processes starting their workers at the same moment on a new database both end running (5 times)", async () => {
     for (let trial = 1; trial <= 5; trial++) {
-      const db = newDatabase();
+      const db = newDatabase(temp);
       await db.create();
       const env = { DATABASE_URL: db.url, JOB_WORKER_GO: "1" };
       const children = [spawnFixture("job-worker.ts", env), spawnFixture("job-worker.ts", env)];
@@ -119,7 +82,7 @@ describe(`job workers of several processes on ${provider}`, () => {
   }, 600_000);
 
   it("retries a worker start the database refuses, with backoff; /api/ready and the metrics say failed until it runs", async () => {
-    const db = newDatabase();
+    const db = newDatabase(temp);
     const using = await useDatabase(db.url);
     const server = await startServer();
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
