@@ -8,7 +8,8 @@
 //   node scripts/server.mjs        serve an existing build (`node scripts/start.mjs` builds first)
 //
 // Environment: PORT (3000), HOSTNAME (all interfaces), TRUST_PROXY=1 (one reverse proxy in front).
-// The background job worker starts in instrumentation.ts (at `app.prepare()`).
+// Before it listens, `app.prepare()` runs instrumentation.ts (server/process-start.ts): the SQLite
+// server lock, the database's migrations, the background job worker. A refusal there ends the start.
 // SIGTERM/SIGINT: stop accepting connections, let running requests and jobs finish, then exit (130/143);
 // a second signal exits at once.
 import http from "node:http";
@@ -117,7 +118,9 @@ export async function main(note = "") {
     );
     closeOnSignals(close);
   } catch (err) {
-    console.error(`svc: cannot start the server: ${err instanceof Error ? err.message : err}`);
+    // Next prefixes a throw of the instrumentation hook; svc's own message is what the operator needs
+    const message = err instanceof Error ? err.message.replace(/^An error occurred while loading instrumentation hook: /, "") : err;
+    console.error(`svc: cannot start the server: ${message}`);
     process.exit(1);
   }
 }
