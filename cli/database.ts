@@ -39,6 +39,8 @@ async function postgresHasSvc(url: string): Promise<boolean> {
  * @param init true for `svc user create --init`: create the database when it does not exist
  * @throws UsageError naming the database and the fix when it does not exist and `init` is false
  *   (SQLite: no file at the path; PostgreSQL: no `_svc_migrations` table). Nothing is created then.
+ *   A running server's database always passes: the server migrates before it listens
+ *   (server/process-start.ts), so "not migrated yet" cannot be the reason.
  */
 export async function openDatabase({ init = false }: { init?: boolean } = {}): Promise<Db> {
   const { provider, databaseUrl } = getConfig();
@@ -46,7 +48,8 @@ export async function openDatabase({ init = false }: { init?: boolean } = {}): P
   if (missing && !init) {
     throw new UsageError(
       `no svc database at ${databaseLabel()}.\n` +
-        `  If the server uses another one, set DATA_DIR (or DATABASE_URL) as the server has it (npm start uses <svc folder>/data).\n` +
+        `  A svc server creates and migrates its database before it opens its port, so a server that answers uses another one:\n` +
+        `  set DATA_DIR (or DATABASE_URL) as the server has it (npm start uses <svc folder>/data).\n` +
         `  To start a new one here: svc user create <name> --password-stdin --init (or start the server once).`,
     );
   }

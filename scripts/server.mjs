@@ -8,7 +8,9 @@
 //   node scripts/server.mjs        serve an existing build (`node scripts/start.mjs` builds first)
 //
 // Environment: PORT (3000), HOSTNAME (all interfaces), TRUST_PROXY=1 (one reverse proxy in front),
-// SVC_SHUTDOWN_GRACE_MS (30000). The background job worker starts in instrumentation.ts (at `app.prepare()`).
+// SVC_SHUTDOWN_GRACE_MS (30000).
+// Before it listens, `app.prepare()` runs instrumentation.ts (server/process-start.ts): the SQLite
+// server lock, the database's migrations, the background job worker. A refusal there ends the start.
 // SIGTERM/SIGINT: a graceful stop (docs/deploy.md "Stopping"): the port closes at once (new
 // connections are refused, so a proxy sends them to another process), event streams end (their
 // EventSource reconnects), running requests get up to SVC_SHUTDOWN_GRACE_MS to finish and running
@@ -206,7 +208,9 @@ export async function main(note = "") {
     );
     closeOnSignals(close, graceMs);
   } catch (err) {
-    console.error(`svc: cannot start the server: ${err instanceof Error ? err.message : err}`);
+    // Next prefixes a throw of the instrumentation hook; svc's own message is what the operator needs
+    const message = err instanceof Error ? err.message.replace(/^An error occurred while loading instrumentation hook: /, "") : err;
+    console.error(`svc: cannot start the server: ${message}`);
     process.exit(1);
   }
 }

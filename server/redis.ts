@@ -1,7 +1,7 @@
 /**
  * svc's Redis connections (REDIS_URL) and their health, for every user of Redis: the rate
- * limiter (server/rate-limit.ts) and the live-update bus's publisher and subscriber
- * (server/events/bus.ts). docs/architecture.md "Redis outages".
+ * limiter (server/rate-limit.ts), the live-update bus's publisher and subscriber
+ * (server/events/bus.ts) and the shared slot counts (server/http/shared-slots.ts). docs/architecture.md "Redis outages".
  *
  * Redis is a helper, never a dependency of an answer: when it is unreachable, commands fail at
  * once instead of waiting (no offline queue, short connect and command timeouts, no retries of a
@@ -26,8 +26,8 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 /** Longest pause (ms) between reconnection attempts (the backoff doubles from 100 ms up to it). */
 export const REDIS_RETRY_MAX_MS = 2000;
 
-/** Who uses a connection (the `connection` label of svc_redis_up). */
-export type RedisRole = "limiter" | "publisher" | "subscriber";
+/** Who uses a connection (the `connection` label of svc_redis_up); `slots`: counts shared by all processes (server/http/shared-slots.ts). */
+export type RedisRole = "limiter" | "publisher" | "subscriber" | "slots";
 
 interface Tracked {
   role: RedisRole;

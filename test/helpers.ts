@@ -19,6 +19,7 @@ import { handleTrpc } from "@/server/http/trpc";
 import { deleteToken, getTokens, postTokens } from "@/server/http/tokens";
 import { getMetrics } from "@/server/http/metrics";
 import { postHighlight } from "@/server/http/highlight";
+import { getHealth, getReady } from "@/server/http/health";
 
 let counter = 0;
 
@@ -67,6 +68,8 @@ export async function startServer(
     if (pathname === "/api/agent/stream" && req.method === "POST") return agentStream(req);
     if (pathname === "/api/metrics" && req.method === "GET") return getMetrics(req);
     if (pathname === "/api/highlight" && req.method === "POST") return postHighlight(req);
+    if (pathname === "/api/health" && req.method === "GET") return Promise.resolve(getHealth());
+    if (pathname === "/api/ready" && req.method === "GET") return getReady();
     const events = /^\/api\/pulls\/([^/]+)\/events$/.exec(pathname);
     if (events && req.method === "GET") return pullEvents(req, events[1]);
     const g = /^\/([^/]+)\/([^/]+)\.git\/(.*)$/.exec(pathname);

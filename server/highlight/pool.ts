@@ -84,9 +84,17 @@ export async function runHighlightTask<T>(task: object): Promise<{ ok: true; val
   }
 }
 
-/** Starts the pool's first thread and loads shiki there, so the first page view does not wait for it. */
-export function warmHighlighter(): Promise<unknown> {
-  return runHighlightTask({ kind: "warm" });
+/**
+ * Starts the pool's first thread, loads shiki there and compiles the common grammars (worker.mjs
+ * WARM_LANGS), so the first page views do not wait for them. Trusted input, so no HARD_TIMEOUT_MS
+ * (several seconds on a loaded machine) and not counted in MAX_IN_FLIGHT. Never throws.
+ */
+export async function warmHighlighter(): Promise<void> {
+  try {
+    await poolState().pool.run({ kind: "warm" });
+  } catch (e) {
+    console.error("svc: warming the highlighting pool failed", e);
+  }
 }
 
 /** Tasks running or waiting now (for tests and the bench). */

@@ -61,6 +61,25 @@ function getHighlighter() {
   return highlighter;
 }
 
+/**
+ * Languages whose grammars a "warm" task compiles ahead of any request (a sample line each, not
+ * counted in any budget): the commonest in repositories and the Markdown of READMEs, so their
+ * first use by a request does not need FIRST_USE_GRACE_MS.
+ */
+const WARM_LANGS = ["markdown", "typescript", "tsx", "javascript", "json", "python", "go", "rust", "css", "html", "yaml", "shellscript"];
+const WARM_SAMPLE = '# t\n*a* _b_ `c` [d](e) "f" 1 <g h="i">j</g> { "k": [1, true] } // l\n';
+
+/** The "warm" task: the highlighter set up and WARM_LANGS compiled on this thread. */
+async function warm() {
+  const hl = await getHighlighter();
+  for (const lang of WARM_LANGS) {
+    if ((await load(hl, lang)) === "text" || usedLangs.has(lang)) continue;
+    hl.codeToTokens(WARM_SAMPLE.repeat(3), themeOptions(lang));
+    usedLangs.add(lang);
+  }
+  return null;
+}
+
 /** The shiki options shared by HTML and token highlighting: themes, AA colour fixes, line length bound. */
 function themeOptions(lang) {
   return {
@@ -262,6 +281,6 @@ async function runs({ files, budgetMs }) {
 export default function highlight(task) {
   if (task.kind === "html") return html(task);
   if (task.kind === "runs") return runs(task);
-  if (task.kind === "warm") return getHighlighter().then(() => null);
+  if (task.kind === "warm") return warm();
   throw new Error(`unknown highlight task ${task.kind}`);
 }

@@ -15,8 +15,10 @@
  * pull request's repository; a pull request the caller cannot see is 404 "pull request not
  * found", exactly like one that does not exist. Bounded: at most MAX_STREAMS_PER_USER open
  * streams per user (or per address when anonymous) and MAX_STREAMS in the process (429 with
- * Retry-After beyond), and each stream ends after MAX_STREAM_MS (EventSource reconnects; the
- * page refetches on `ready`). A client that goes away unsubscribes at once (req.signal).
+ * Retry-After beyond) — with REDIS_URL the same two caps also over all svc processes together,
+ * counted in Redis (shared-slots.ts; per process only while Redis fails) — and each stream ends
+ * after MAX_STREAM_MS (EventSource reconnects; the page refetches on `ready`). A client that goes
+ * away unsubscribes at once (req.signal).
  *
  * Access is re-checked before each notice is delivered (`stillAuthorized`): the credential is
  * resolved again and the repository authorized again, so a reader removed from the repository, a
@@ -35,15 +37,16 @@ import { pullRepoId } from "@/server/services/pulls/locate";
 import { busShared, onBusState, pullChannel, subscribe, type LiveEvent } from "@/server/events/bus";
 import { shutdownSignal } from "@/server/shutdown";
 import { clientAddress } from "./client-address";
+import { sharedSlots, type SharedSlot } from "./shared-slots";
 import { handle } from "./respond";
 
 /** Interval of the keep-alive comment (ms): below common proxies' 60 s idle timeouts. */
 export const HEARTBEAT_MS = 15_000;
 /** A stream's longest life (ms); the browser's EventSource reconnects after it. */
 export const MAX_STREAM_MS = 30 * 60_000;
-/** Open streams per user (or anonymous address). */
+/** Open streams per user (or anonymous address); with REDIS_URL over all processes together. */
 export const MAX_STREAMS_PER_USER = 20;
-/** Open streams in this process. */
+/** Open streams in this process; with REDIS_URL also over all processes together. */
 export const MAX_STREAMS = 2_000;
 
 /** The `degraded` event: notices of other svc processes are not arriving (a Redis outage). */
@@ -80,8 +83,9 @@ export function pullEvents(req: Request, pullRequestId: string): Promise<Respons
     if ((open.get(who) ?? 0) >= MAX_STREAMS_PER_USER)
       throw new AppError("TOO_MANY_REQUESTS", `too many open event streams (at most ${MAX_STREAMS_PER_USER}); close some pages`, 30);
     if (total >= MAX_STREAMS) throw new AppError("TOO_MANY_REQUESTS", "the server has too many open event streams; try again shortly", 30);
+    const shared = await sharedStreamSlot(who);
     const stillAuthorized = () => authorizedAgain(req, actor?.user.id ?? null, repoId);
-    return new Response(stream(req, who, pullRequestId, stillAuthorized), {
+    return new Response(stream(req, who, pullRequestId, stillAuthorized, shared), {
       headers: {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-cache, no-transform",
@@ -89,6 +93,23 @@ export function pullEvents(req: Request, pullRequestId: string): Promise<Respons
       },
     });
   }, req);
+}
+
+/**
+ * With REDIS_URL, a slot of the `streams` pool counted over all processes (null without Redis or
+ * while it fails: this process's count alone then). Errors: TOO_MANY_REQUESTS when the caller's
+ * or everyone's streams, all processes together, are at their cap.
+ */
+async function sharedStreamSlot(who: string): Promise<SharedSlot | null> {
+  const slots = sharedSlots("streams");
+  const r = slots ? await slots.tryAcquire(who, { total: MAX_STREAMS, perClient: MAX_STREAMS_PER_USER }) : "unavailable";
+  if (r === "full")
+    throw new AppError(
+      "TOO_MANY_REQUESTS",
+      `too many open event streams (at most ${MAX_STREAMS_PER_USER} per user, ${MAX_STREAMS} on the server); close some pages or try again shortly`,
+      30,
+    );
+  return r === "unavailable" ? null : r;
 }
 
 /**
@@ -108,7 +129,13 @@ async function authorizedAgain(req: Request, userId: string | null, repoId: stri
   }
 }
 
-function stream(req: Request, who: string, pullRequestId: string, stillAuthorized: () => Promise<boolean>): ReadableStream<Uint8Array> {
+function stream(
+  req: Request,
+  who: string,
+  pullRequestId: string,
+  stillAuthorized: () => Promise<boolean>,
+  shared: SharedSlot | null,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   return new ReadableStream<Uint8Array>({
@@ -153,6 +180,7 @@ function stream(req: Request, who: string, pullRequestId: string, stillAuthorize
         if (n > 0) open.set(who, n);
         else open.delete(who);
         total--;
+        shared?.release();
         try {
           controller.close();
         } catch {

@@ -9,15 +9,18 @@
  *   await enqueue(REFRESH_MERGEABILITY, { prId }, { singletonKey: prId });
  *   await startJobWorker();   // the server does this (instrumentation.ts)
  *
- * Delivery is at least once: a handler that outlives its `timeoutMs`, or whose process dies, runs
- * again, so handlers must be idempotent (recompute from current state, as mergeability does).
+ * Delivery is at least once: a handler that outlives its `timeoutMs`, or whose process dies (its
+ * lease, `leaseMs`, is no longer renewed), runs again, so handlers must be idempotent (recompute
+ * from current state, as mergeability does). Every run is recorded with the process that ran it
+ * (`getJob(...).runs`).
  */
 import { getConfig, postgresPoolSizesFromEnv } from "@/server/config";
 import type { PayloadOf } from "./names";
 import type { JobDefinition, JobInfo, JobStore, QueueDepth } from "./store";
 import { JOB_DEFAULTS } from "./store";
 
-export type { JobInfo, QueueDepth } from "./store";
+export type { JobInfo, JobRun, QueueDepth } from "./store";
+export { jobProcessId } from "./store";
 export type { JobName, JobPayloads, PayloadOf } from "./names";
 
 export interface JobOptions {
@@ -25,7 +28,7 @@ export interface JobOptions {
   retries?: number;
   /** Base retry delay in ms: the k-th retry waits between backoffMs·2^(k−1) and backoffMs·2^k (0–3 600 000). Default 5 000. On PostgreSQL it is rounded to whole seconds. */
   backoffMs?: number;
-  /** A run not finished after this many ms counts as crashed: the job becomes due again (1 000–86 400 000). Default 900 000 (15 min). */
+  /** A run still going after this many ms counts as hung: the job becomes due again, even while its process renews the lease (1 000–86 400 000). Default 900 000 (15 min). */
   timeoutMs?: number;
 }
 
@@ -41,6 +44,12 @@ export interface WorkerOptions {
   concurrency?: number;
   /** How often (ms) an idle worker polls for due jobs (PostgreSQL: at least 500). Default 2 000. Enqueues in the same process wake it at once. */
   pollIntervalMs?: number;
+  /**
+   * A running job's lease in ms (1 000–600 000), renewed every third of it while the handler runs:
+   * when its process dies the job runs again about a lease later (PostgreSQL: up to 1.5 leases,
+   * plus the retry backoff), not after `timeoutMs`. Default: SVC_JOB_LEASE_MS, else 30 000.
+   */
+  leaseMs?: number;
 }
 
 const DEFAULTS = JOB_DEFAULTS;
@@ -51,17 +60,22 @@ interface JobsState {
   working: boolean;
   /** What became of this process's worker (jobWorkerState); unset = never started. */
   worker?: { state: JobWorkerState; concurrency: number };
+  /** The running superviseJobWorker call (a token: stopJobWorker clears it, which ends the retries). */
+  supervision?: object;
+  retryTimer?: NodeJS.Timeout;
+  /** Failed starts since the process began (superviseJobWorker and startJobWorker). */
+  startFailures: number;
 }
 
 /**
  * A process's job worker: `stopped` (never started, or stopJobWorker), `off` (started with
- * concurrency 0: another process runs the jobs), `starting`, `running`, `failed` (the store refused
- * to start: the server logs it and carries on without a worker).
+ * concurrency 0: another process runs the jobs), `starting`, `running`, `failed` (the last start
+ * failed; in the server superviseJobWorker logs it and tries again with backoff).
  */
 export type JobWorkerState = "stopped" | "off" | "starting" | "running" | "failed";
 // one registry per process, also when Next loads this module in several bundles
 const state = globalThis as unknown as { __svcJobs?: JobsState };
-const jobs: JobsState = (state.__svcJobs ??= { defs: new Map(), working: false });
+const jobs: JobsState = (state.__svcJobs ??= { defs: new Map(), working: false, startFailures: 0 });
 
 function bounded(label: string, v: number | undefined, min: number, max: number, fallback: number): number {
   if (v === undefined) return fallback;
@@ -126,6 +140,13 @@ export async function getJob(name: string, id: string): Promise<JobInfo | null> 
   return (await store()).getJob(name, id);
 }
 
+/** SVC_JOB_LEASE_MS (1 000–600 000), else 30 000: a dead process's job runs again within about a minute. */
+export function jobLeaseMsFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SVC_JOB_LEASE_MS?.trim();
+  const n = raw && /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 1_000 && n <= 600_000 ? n : 30_000;
+}
+
 /** SVC_JOB_CONCURRENCY (0–64), else 2. */
 export function jobConcurrencyFromEnv(env: Record<string, string | undefined> = process.env): number {
   const raw = env.SVC_JOB_CONCURRENCY?.trim();
@@ -141,6 +162,7 @@ export function jobConcurrencyFromEnv(env: Record<string, string | undefined> = 
 export async function startJobWorker(opts: WorkerOptions = {}): Promise<void> {
   const concurrency = bounded("concurrency", opts.concurrency, 0, 64, jobConcurrencyFromEnv());
   const pollIntervalMs = bounded("pollIntervalMs", opts.pollIntervalMs, 50, 600_000, 2_000);
+  const leaseMs = bounded("leaseMs", opts.leaseMs, 1_000, 600_000, jobLeaseMsFromEnv());
   if (jobs.working) return;
   if (concurrency === 0) {
     jobs.worker = { state: "off", concurrency };
@@ -149,22 +171,69 @@ export async function startJobWorker(opts: WorkerOptions = {}): Promise<void> {
   jobs.working = true;
   jobs.worker = { state: "starting", concurrency };
   try {
-    await (await store()).startWorker([...jobs.defs.values()], { concurrency, pollIntervalMs });
+    await (await store()).startWorker([...jobs.defs.values()], { concurrency, pollIntervalMs, leaseMs });
     if (jobs.working) jobs.worker = { state: "running", concurrency };
   } catch (err) {
     jobs.working = false;
     jobs.worker = { state: "failed", concurrency };
+    jobs.startFailures++;
     throw err;
   }
+}
+
+export interface SuperviseOptions {
+  /** Wait before the first retry in ms; each further retry waits twice as long, jittered ±50 %. Default 1 000. */
+  firstRetryMs?: number;
+  /** Longest wait between retries in ms. Default 60 000. */
+  maxRetryMs?: number;
+  /** Runs once the worker runs (the server queues its daily sweep here); a throw is logged. */
+  onRunning?: () => Promise<void>;
+}
+
+/**
+ * startJobWorker, retried until it runs: a start the database refuses (unreachable, a deadlock, a
+ * missing permission) is logged and tried again after firstRetryMs, 2·firstRetryMs, … up to
+ * maxRetryMs, until it runs or stopJobWorker is called. Meanwhile jobWorkerState() is `failed`
+ * (and the process not ready: server/http/health.ts). Resolves after the first attempt: true
+ * when the worker runs, false when a retry is scheduled (or concurrency is 0: false, state `off`).
+ * @throws RangeError for options outside their bounds (never retried)
+ */
+export async function superviseJobWorker(opts: WorkerOptions = {}, supervise: SuperviseOptions = {}): Promise<boolean> {
+  const firstRetryMs = supervise.firstRetryMs ?? 1_000;
+  const maxRetryMs = supervise.maxRetryMs ?? 60_000;
+  const token = {};
+  jobs.supervision = token;
+  clearTimeout(jobs.retryTimer);
+  const attempt = async (retry: number): Promise<boolean> => {
+    try {
+      await startJobWorker(opts);
+    } catch (err) {
+      if (err instanceof RangeError) throw err;
+      if (jobs.supervision !== token) return false;
+      const waitMs = Math.round(Math.min(maxRetryMs, firstRetryMs * 2 ** Math.min(retry, 30)) * (0.5 + Math.random()));
+      console.error(`svc: background jobs did not start (attempt ${retry + 1}; next try in ${(waitMs / 1000).toFixed(1)} s):`, err);
+      jobs.retryTimer = setTimeout(() => {
+        if (jobs.supervision === token) void attempt(retry + 1);
+      }, waitMs);
+      jobs.retryTimer.unref();
+      return false;
+    }
+    if (jobs.supervision === token && jobWorkerState().state === "running")
+      await supervise.onRunning?.().catch((err) => console.error("svc: background jobs: after the start:", err));
+    return jobWorkerState().state === "running";
+  };
+  return attempt(0);
 }
 
 /**
  * Stops taking jobs, waits for the jobs this process is running to finish and be recorded (up to
  * 30 s; a job still running then is retried later: PostgreSQL marks it failed at once, SQLite when
- * its timeoutMs lease expires) and releases the store's connections. A later enqueue or
- * startJobWorker opens them again. Safe to call when no worker runs.
+ * its lease lapses) and releases the store's connections. A later enqueue or startJobWorker opens
+ * them again. Also ends superviseJobWorker's retries. Safe to call when no worker runs.
  */
 export async function stopJobWorker(): Promise<void> {
+  jobs.supervision = undefined;
+  clearTimeout(jobs.retryTimer);
   jobs.working = false;
   jobs.worker = { state: "stopped", concurrency: 0 };
   const current = jobs.store;
@@ -173,11 +242,12 @@ export async function stopJobWorker(): Promise<void> {
 }
 
 /**
- * This process's job worker (JobWorkerState) and the jobs of one name it runs at once: the
- * metrics endpoint's `svc_job_worker_state`, and the hook for a readiness check.
+ * This process's job worker (JobWorkerState), the jobs of one name it runs at once, and how many
+ * starts failed so far: the metrics endpoint's `svc_job_worker_state` and
+ * `svc_job_worker_start_failures_total`, and the readiness check's `jobs:worker` (server/http/health.ts).
  */
-export function jobWorkerState(): { state: JobWorkerState; concurrency: number } {
-  return jobs.worker ?? { state: "stopped", concurrency: 0 };
+export function jobWorkerState(): { state: JobWorkerState; concurrency: number; startFailures: number } {
+  return { ...(jobs.worker ?? { state: "stopped", concurrency: 0 }), startFailures: jobs.startFailures };
 }
 
 /**

@@ -6,10 +6,13 @@
  * cause "database is locked" in svc's requests or fail with it itself; a second process on the
  * same file waits up to the busy timeout, as every other writer does.
  *
- * A job row: state `created` (never started) → `active` (claimed; `lockedUntil` = claim time +
- * timeoutMs) → `completed`, or → `retry` (runAt = failure + retryDelayMs) → `active` … → `failed`
- * once `attempts` exceeds retries + 1. An `active` row whose lease expired (its process died) is
- * due again and its claim counts as an attempt.
+ * A job row: state `created` (never started) → `active` (claimed; `lockedUntil` = the lease's end)
+ * → `completed`, or → `retry` (runAt = failure + retryDelayMs) → `active` … → `failed` once
+ * `attempts` exceeds retries + 1. The lease is `leaseMs` (WorkerSettings) from the claim, renewed
+ * every leaseMs/3 by the running process but never past claim + timeoutMs. An `active` row whose
+ * lease lapsed (its process died or stalled, or the run hung past timeoutMs) is due again and its
+ * claim counts as an attempt. Each claim adds a row to `_svc_job_runs` naming the process
+ * (jobProcessId), ended as completed, failed, or lost (a later claim found its lease lapsed).
  *
  * Claiming is one statement, `UPDATE … WHERE id = ? AND <still due> RETURNING`: SQLite runs it
  * as a write transaction from its first step, so of two processes racing for one job exactly one
@@ -18,8 +21,8 @@
 import { randomUUID } from "node:crypto";
 import { getDb, type Db } from "@/server/db";
 import { retryDelayMs } from "./backoff";
-import type { JobDefinition, JobInfo, JobStore, QueueDepth, WorkerSettings } from "./store";
-import { errorText, STOP_GRACE_MS } from "./store";
+import type { JobDefinition, JobInfo, JobRun, JobStore, QueueDepth, WorkerSettings } from "./store";
+import { errorText, jobProcessId, renewEveryMs, STOP_GRACE_MS } from "./store";
 
 const TABLE = `
 CREATE TABLE IF NOT EXISTS "_svc_jobs" (
@@ -37,7 +40,18 @@ CREATE TABLE IF NOT EXISTS "_svc_jobs" (
 );
 CREATE INDEX IF NOT EXISTS "_svc_jobs_due" ON "_svc_jobs" ("name", "state", "runAt");
 CREATE UNIQUE INDEX IF NOT EXISTS "_svc_jobs_singleton" ON "_svc_jobs" ("name", "singletonKey")
-  WHERE "state" = 'created' AND "singletonKey" IS NOT NULL;`;
+  WHERE "state" = 'created' AND "singletonKey" IS NOT NULL;
+CREATE TABLE IF NOT EXISTS "_svc_job_runs" (
+  "jobId" TEXT NOT NULL,
+  "attempt" INTEGER NOT NULL,
+  "name" TEXT NOT NULL,
+  "worker" TEXT NOT NULL,
+  "startedAt" INTEGER NOT NULL,
+  "finishedAt" INTEGER,
+  "outcome" TEXT NOT NULL,
+  PRIMARY KEY ("jobId", "attempt")
+);
+CREATE INDEX IF NOT EXISTS "_svc_job_runs_finished" ON "_svc_job_runs" ("finishedAt");`;
 
 /** Finished rows are kept this long (ms) for inspection, then deleted by the worker. */
 const KEEP_COMPLETED_MS = 24 * 60 * 60 * 1000;
@@ -109,6 +123,10 @@ export class SqliteStore implements JobStore {
     );
     const row = rows[0];
     if (!row) return null;
+    const runs = await db.$queryRawUnsafe<{ attempt: unknown; worker: string; startedAt: unknown; finishedAt: unknown; outcome: string }[]>(
+      `SELECT "attempt", "worker", "startedAt", "finishedAt", "outcome" FROM "_svc_job_runs" WHERE "jobId" = ? ORDER BY "attempt"`,
+      id,
+    );
     return {
       id,
       name,
@@ -116,6 +134,13 @@ export class SqliteStore implements JobStore {
       attempts: num(row.attempts),
       lastError: row.lastError,
       runAt: new Date(num(row.runAt)),
+      runs: runs.map((r) => ({
+        attempt: num(r.attempt),
+        worker: r.worker,
+        startedAt: new Date(num(r.startedAt)),
+        finishedAt: r.finishedAt === null ? null : new Date(num(r.finishedAt)),
+        outcome: r.outcome as JobRun["outcome"],
+      })),
     };
   }
 
@@ -142,16 +167,17 @@ export class SqliteStore implements JobStore {
     for (const def of defs) {
       const sleepers = Array.from({ length: settings.concurrency }, () => ({}) as { wake?: () => void });
       this.sleepers.set(def.name, sleepers);
-      for (const signal of sleepers) this.loops.push(this.loop(def, settings.pollIntervalMs, signal));
+      for (const signal of sleepers) this.loops.push(this.loop(def, settings, signal));
     }
   }
 
   /** Claims and runs jobs of `def.name` one at a time until stopped; sleeps when none is due. */
-  private async loop(def: JobDefinition, pollIntervalMs: number, signal: { wake?: () => void }): Promise<void> {
+  private async loop(def: JobDefinition, settings: WorkerSettings, signal: { wake?: () => void }): Promise<void> {
+    const { pollIntervalMs } = settings;
     while (!this.stopping) {
       let ran = false;
       try {
-        ran = await this.runOne(def);
+        ran = await this.runOne(def, settings.leaseMs);
         await this.prune();
       } catch (err) {
         console.error(`svc: jobs: ${def.name}: cannot claim or record a job:`, err);
@@ -160,8 +186,8 @@ export class SqliteStore implements JobStore {
     }
   }
 
-  /** Claims one due job of `def.name` and runs it; false when none was due. */
-  private async runOne(def: JobDefinition): Promise<boolean> {
+  /** Claims one due job of `def.name` and runs it, renewing its lease meanwhile; false when none was due. */
+  private async runOne(def: JobDefinition, leaseMs: number): Promise<boolean> {
     const db = await this.db();
     const now = Date.now();
     // a plain read first: an idle poll takes no write lock
@@ -172,39 +198,73 @@ export class SqliteStore implements JobStore {
       now,
     );
     if (!due[0]) return false;
-    const claimed = await db.$queryRawUnsafe<{ payload: string; attempts: unknown }[]>(
-      `UPDATE "_svc_jobs" SET "state" = 'active', "attempts" = "attempts" + 1, "lockedUntil" = ?
-       WHERE "id" = ? AND ${DUE} RETURNING "payload", "attempts"`,
-      now + def.timeoutMs,
-      due[0].id,
-      now,
-      now,
-    );
-    const job = claimed[0];
-    if (!job) return true; // another worker took it: look again at once
     const id = due[0].id;
-    const attempts = num(job.attempts);
-    const finish = (sql: string, ...values: unknown[]) =>
-      db.$executeRawUnsafe(
+    const worker = jobProcessId();
+    // the claim, the end of an earlier run whose lease lapsed, and this run's record: one transaction
+    const job = await db.$transaction(async (tx) => {
+      const claimed = await tx.$queryRawUnsafe<{ payload: string; attempts: unknown }[]>(
+        `UPDATE "_svc_jobs" SET "state" = 'active', "attempts" = "attempts" + 1, "lockedUntil" = ?
+         WHERE "id" = ? AND ${DUE} RETURNING "payload", "attempts"`,
+        now + Math.min(leaseMs, def.timeoutMs),
+        id,
+        now,
+        now,
+      );
+      if (!claimed[0]) return undefined;
+      const attempts = num(claimed[0].attempts);
+      await tx.$executeRawUnsafe(
+        `UPDATE "_svc_job_runs" SET "outcome" = 'lost', "finishedAt" = ? WHERE "jobId" = ? AND "finishedAt" IS NULL`,
+        now,
+        id,
+      );
+      if (attempts <= def.retries + 1)
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "_svc_job_runs" ("jobId", "attempt", "name", "worker", "startedAt", "outcome") VALUES (?, ?, ?, ?, ?, 'running')
+           ON CONFLICT DO NOTHING`,
+          id,
+          attempts,
+          def.name,
+          worker,
+          now,
+        );
+      return { payload: claimed[0].payload, attempts };
+    });
+    if (!job) return true; // another worker took it: look again at once
+    const { attempts } = job;
+    const finish = async (outcome: "completed" | "failed" | null, sql: string, ...values: unknown[]) => {
+      const at = Date.now();
+      await db.$executeRawUnsafe(
         `UPDATE "_svc_jobs" SET ${sql} WHERE "id" = ? AND "state" = 'active' AND "attempts" = ?`,
         ...values,
         id,
         attempts,
       );
+      if (outcome)
+        await db.$executeRawUnsafe(
+          `UPDATE "_svc_job_runs" SET "outcome" = ?, "finishedAt" = ? WHERE "jobId" = ? AND "attempt" = ? AND "finishedAt" IS NULL`,
+          outcome,
+          at,
+          id,
+          attempts,
+        );
+    };
     if (attempts > def.retries + 1) {
-      // its lease expired on the last allowed attempt (the process running it died)
-      await finish(`"state" = 'failed', "lastError" = ?, "completedAt" = ?`, "timed out or its process stopped", Date.now());
+      // its lease lapsed on the last allowed attempt (the process running it died, or it hung)
+      await finish(null, `"state" = 'failed', "lastError" = ?, "completedAt" = ?`, "timed out or its process stopped", Date.now());
       return true;
     }
+    const renewal = this.renewLease(def, id, attempts, now, leaseMs);
     try {
       await def.handler(JSON.parse(job.payload));
     } catch (err) {
+      clearInterval(renewal);
       const failedAt = Date.now();
       if (attempts > def.retries) {
-        await finish(`"state" = 'failed', "lastError" = ?, "completedAt" = ?`, errorText(err), failedAt);
+        await finish("failed", `"state" = 'failed', "lastError" = ?, "completedAt" = ?`, errorText(err), failedAt);
         console.error(`svc: jobs: ${def.name} ${id} failed after ${attempts} attempts:`, err);
       } else {
         await finish(
+          "failed",
           `"state" = 'retry', "lastError" = ?, "runAt" = ?, "lockedUntil" = NULL`,
           errorText(err),
           failedAt + retryDelayMs(def.backoffMs, attempts),
@@ -212,8 +272,36 @@ export class SqliteStore implements JobStore {
       }
       return true;
     }
-    await finish(`"state" = 'completed', "completedAt" = ?, "lockedUntil" = NULL`, Date.now());
+    clearInterval(renewal);
+    await finish("completed", `"state" = 'completed', "completedAt" = ?, "lockedUntil" = NULL`, Date.now());
     return true;
+  }
+
+  /**
+   * Renews the lease of the run `attempts` of job `id` every leaseMs/3, up to claim + timeoutMs
+   * (a hung run is then retried although its process lives). Stops by itself when the row is no
+   * longer this run's (its lease lapsed during a stall and another claim took it); the caller
+   * clears the returned timer when the run ends.
+   */
+  private renewLease(def: JobDefinition, id: string, attempts: number, claimedAt: number, leaseMs: number): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      void (async () => {
+        const db = await this.db();
+        const until = Math.min(Date.now() + leaseMs, claimedAt + def.timeoutMs);
+        const renewed = await db.$executeRawUnsafe(
+          `UPDATE "_svc_jobs" SET "lockedUntil" = ? WHERE "id" = ? AND "state" = 'active' AND "attempts" = ?`,
+          until,
+          id,
+          attempts,
+        );
+        if (renewed === 0) {
+          clearInterval(timer);
+          console.error(`svc: jobs: ${def.name} ${id}: lease lost (attempt ${attempts} was given to another run)`);
+        }
+      })().catch((err) => console.error(`svc: jobs: ${def.name} ${id}: cannot renew the lease:`, err));
+    }, renewEveryMs(leaseMs));
+    timer.unref();
+    return timer;
   }
 
   /** Deletes finished rows past their keeping time, at most every 10 minutes. */
@@ -227,6 +315,7 @@ export class SqliteStore implements JobStore {
       now - KEEP_COMPLETED_MS,
       now - KEEP_FAILED_MS,
     );
+    await db.$executeRawUnsafe(`DELETE FROM "_svc_job_runs" WHERE "finishedAt" < ?`, now - KEEP_FAILED_MS);
   }
 
   async stopWorker(): Promise<void> {
@@ -236,7 +325,7 @@ export class SqliteStore implements JobStore {
     const loops = this.loops;
     this.loops = [];
     // each loop ends after its running job is recorded; one still running after the grace time
-    // stays `active` and is retried once its lease (timeoutMs) expires
+    // stays `active` and is retried once its lease lapses (the process exits and stops renewing it)
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled(loops), new Promise((r) => (timer = setTimeout(r, STOP_GRACE_MS)))]);
     clearTimeout(timer);

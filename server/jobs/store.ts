@@ -1,3 +1,5 @@
+import { hostname } from "node:os";
+
 /**
  * What server/jobs/index.ts needs from a database-specific job store: pg-boss on PostgreSQL
  * (./pg-store.ts), svc's own table on SQLite (./sqlite-store.ts). Not imported outside server/jobs.
@@ -11,7 +13,7 @@ export interface JobDefinition {
   retries: number;
   /** Base retry delay in ms (backoff.ts). */
   backoffMs: number;
-  /** A run that has not finished after this many ms counts as crashed and is retried. */
+  /** A run still going after this many ms counts as hung and is retried, even while its process renews the lease. */
   timeoutMs: number;
 }
 
@@ -32,7 +34,33 @@ export interface JobInfo {
   lastError: string | null;
   /** When the job is (or was) due: the enqueue's runAt, or after a failure the retry time. */
   runAt: Date;
+  /** Its runs so far, first attempt first (table `_svc_job_runs`; kept 14 days after they end). */
+  runs: JobRun[];
 }
+
+/** One attempt at a job: which process ran it and how it ended. */
+export interface JobRun {
+  /** 1 for the first run, 2 for the first retry, … */
+  attempt: number;
+  /** The process that ran it: `<hostname>:<pid>` (jobProcessId). */
+  worker: string;
+  startedAt: Date;
+  /** null while it runs. */
+  finishedAt: Date | null;
+  /** `lost`: its process stopped renewing the lease (died, or stalled longer than the lease) and the job was given to another run. */
+  outcome: "running" | "completed" | "failed" | "lost";
+}
+
+/**
+ * This process as job runs record it: `<hostname>:<pid>` (os.hostname(), process.pid), the two
+ * things an operator needs to find the process (container name or host, then the pid).
+ */
+export function jobProcessId(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+/** How often (ms) a running job renews its lease: a third of the lease, so two renewals may fail before it lapses. */
+export const renewEveryMs = (leaseMs: number) => Math.max(100, Math.floor(leaseMs / 3));
 
 /** Unfinished jobs of one name in one state (index.ts `jobQueueDepth`). */
 export interface QueueDepth {
@@ -47,6 +75,11 @@ export interface WorkerSettings {
   concurrency: number;
   /** How often (ms) an idle worker looks for due jobs; enqueues in the same process wake it at once. */
   pollIntervalMs: number;
+  /**
+   * A running job's lease (ms): its process renews it every leaseMs/3; once it lapses (the process
+   * died or stalled) the job is given to another run, within about a lease, not after timeoutMs.
+   */
+  leaseMs: number;
 }
 
 export interface JobStore {

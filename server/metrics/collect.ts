@@ -13,6 +13,8 @@
  *   svc_redis_up{connection}               1 when this process's Redis connection (limiter,
  *                                          publisher, subscriber) is ready, 0 when not; no series
  *                                          without REDIS_URL (server/redis.ts)
+ *   svc_job_worker_start_failures_total    failed starts of this process's job worker (each is
+ *                                          retried with backoff: server/jobs/index.ts superviseJobWorker)
  *
  * Only the job queue depth costs a query; a failed query leaves that metric empty for the scrape
  * (and is logged) rather than failing the scrape.
@@ -116,6 +118,14 @@ function registerCollectors(): void {
       collect() {
         this.reset();
         for (const c of redisConnections()) this.set({ connection: c.role }, c.up ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: "svc_job_worker_start_failures_total",
+      help: "Failed starts of this process's job worker (each is retried with backoff until it runs).",
+      registers,
+      collect() {
+        setTotal(this, jobWorkerState().startFailures);
       },
     });
     return true;

@@ -2,7 +2,7 @@
  * server/git/merge*.ts against the git CLI on real repositories: each strategy's result equals
  * what `git merge --no-ff`, `git merge --squash` + commit and `git rebase` produce in a clone;
  * conflicted paths equal `git merge`'s; conflict sides (binary, delete/modify); refs move only by
- * compare-and-swap; the rebase worktree never outlives the call.
+ * compare-and-swap; the rebase's throwaway repository never outlives the call.
  */
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import path from "node:path";

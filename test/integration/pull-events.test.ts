@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeBus, listenerCount, publish, pullChannel, subscribe, subscribed } from "@/server/events/bus";
 import { MAX_STREAMS_PER_USER, openStreamCount } from "@/server/http/pull-events";
+import { closeSharedSlots } from "@/server/http/shared-slots";
 import { makeToken, makeUser, serviceToken } from "../helpers";
 import { revokeAllSessions } from "@/server/services/users/sessions";
 import { revokeToken } from "@/server/services/tokens/manage-tokens";
@@ -234,6 +235,51 @@ describe("GET /api/pulls/<id>/events", () => {
     expect(extra.res.headers.get("retry-after")).toBe("30");
     await Promise.all(streams.map((s) => s.close()));
     await until(() => openStreamCount() === 0);
+  });
+});
+
+describe("event streams over several processes (REDIS_URL)", () => {
+  it(`the ${MAX_STREAMS_PER_USER}-stream cap per user holds over processes: one more in another process is 429 until one closes`, async () => {
+    const saved = { url: process.env.REDIS_URL, prefix: process.env.REDIS_KEY_PREFIX };
+    process.env.REDIS_URL = "redis://127.0.0.1:6379";
+    process.env.REDIS_KEY_PREFIX = `svctest${Math.random().toString(36).slice(2, 8)}`;
+    const streams: Awaited<ReturnType<typeof open>>[] = [];
+    vi.resetModules();
+    // "another process": its own copy of the endpoint, its counts and its Redis connections
+    const other = await import("@/server/http/pull-events");
+    const otherBus = await import("@/server/events/bus");
+    const otherSlots = await import("@/server/http/shared-slots");
+    const request = (signal?: AbortSignal) =>
+      new Request(`${server.url}/api/pulls/${prId}/events`, { headers: { authorization: `Bearer ${writer.token}` }, signal });
+    try {
+      for (let i = 0; i < MAX_STREAMS_PER_USER; i++) streams.push(await open(writer.token));
+      expect(streams.every((s) => s.res.status === 200)).toBe(true);
+      const refused = await other.pullEvents(request(), prId);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("30");
+      await streams.pop()!.close();
+      const leave = new AbortController();
+      // the closed stream's slot is removed from Redis as it ends
+      let admitted = await other.pullEvents(request(leave.signal), prId);
+      for (let i = 0; i < 250 && admitted.status !== 200; i++) {
+        await sleep(20);
+        admitted = await other.pullEvents(request(leave.signal), prId);
+      }
+      expect(admitted.status).toBe(200);
+      leave.abort();
+      await admitted.body?.cancel();
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
+      await until(() => openStreamCount() === 0);
+      await otherBus.closeBus();
+      await otherSlots.closeSharedSlots();
+      await closeSharedSlots();
+      await closeBus();
+      if (saved.url === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = saved.url;
+      if (saved.prefix === undefined) delete process.env.REDIS_KEY_PREFIX;
+      else process.env.REDIS_KEY_PREFIX = saved.prefix;
+    }
   });
 });
 

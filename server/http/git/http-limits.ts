@@ -1,7 +1,8 @@
 /**
  * The limits of git smart HTTP and raw-file downloads (docs/git-http.md "Limits"). One object read at
  * request time by smart-http.ts, request-body.ts and process-gate.ts; tests change it with
- * `setGitHttpLimits` and restore it with `resetGitHttpLimits`. Not read from the environment.
+ * `setGitHttpLimits` and restore it with `resetGitHttpLimits`. Read from the environment: only
+ * `SVC_GIT_MAX_PROCESSES_SHARED` (maxProcessesShared), once.
  */
 import os from "node:os";
 
@@ -10,12 +11,23 @@ export interface GitHttpLimits {
   maxProcesses: number;
   /** Git processes run at once for one client: a user id, else an IP address (default CPUs + 1). */
   maxPerClient: number;
+  /**
+   * Git processes run at once by all svc processes sharing REDIS_URL together (counted in Redis:
+   * process-gate.ts). Default maxProcesses: processes on one machine share its cores; set
+   * SVC_GIT_MAX_PROCESSES_SHARED when they run on several machines. The per-client cap
+   * (maxPerClient) holds across processes as well.
+   */
+  maxProcessesShared: number;
   /** How long a request waits in the FIFO queue for a slot before it is answered 503 (ms). */
   queueWaitMs: number;
+  /** The same for a push (git-receive-pack, its ref advertisement included): git does not retry a 503 (ms). */
+  pushQueueWaitMs: number;
   /** Requests waiting at once, all clients together; more are answered 503 at once. */
   maxQueued: number;
   /** Requests one client may have waiting at once; more are answered 503 at once. */
   maxQueuedPerClient: number;
+  /** The same for pushes (a client's pushes wait in a queue of their own size; maxQueued still bounds all). */
+  maxQueuedPushesPerClient: number;
   /** `Retry-After` of a 503 (seconds). */
   retryAfterS: number;
   /** Largest upload-pack request body after gunzip (bytes); larger is 413 (or git is stopped). */
@@ -34,13 +46,23 @@ export interface GitHttpLimits {
 
 const cpus = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 
+/** SVC_GIT_MAX_PROCESSES_SHARED when it is a whole number 1–100000, else `fallback`. */
+export function sharedProcessCap(env: Record<string, string | undefined>, fallback: number): number {
+  const raw = env.SVC_GIT_MAX_PROCESSES_SHARED?.trim();
+  const n = raw && /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 1 && n <= 100_000 ? n : fallback;
+}
+
 /** The defaults; see GitHttpLimits for the meaning of each. */
 export const DEFAULT_GIT_HTTP_LIMITS: Readonly<GitHttpLimits> = Object.freeze({
   maxProcesses: 2 * cpus + 2,
   maxPerClient: cpus + 1,
+  maxProcessesShared: sharedProcessCap(process.env, 2 * cpus + 2),
   queueWaitMs: 10_000,
+  pushQueueWaitMs: 20_000,
   maxQueued: 8 * (2 * cpus + 2),
   maxQueuedPerClient: 2 * (cpus + 1),
+  maxQueuedPushesPerClient: 8 * (cpus + 1),
   retryAfterS: 5,
   maxUploadPackBytes: 32 * 1024 * 1024,
   uploadIdleMs: 30_000,

@@ -1,12 +1,20 @@
 /**
  * Bounds the git processes smart HTTP and raw-file downloads run (docs/git-http.md "Limits"): a
- * global cap and a per-client cap on slots, a FIFO queue in which excess requests wait briefly,
- * and the bookkeeping of the processes themselves (how many run, how many svc stopped).
+ * global cap and a per-client cap on slots, a FIFO queue in which excess requests wait briefly
+ * (pushes longer: git does not retry a 503), and the bookkeeping of the processes themselves (how
+ * many run, how many svc stopped).
  *
  * A slot is taken before git is spawned and released when that git process exits (or when the
  * request ends without spawning one). Limits come from http-limits.ts, read on every call.
+ *
+ * Across processes (docs/git-http.md "Several svc processes"): the caps above are this process's,
+ * the machine's own guard. With REDIS_URL a granted slot also needs a shared slot of the `git`
+ * pool (../shared-slots.ts), counted in Redis for all processes together under
+ * `maxProcessesShared` and the same per-client `maxPerClient`; a request holding its local slot
+ * polls for one until its wait ends. Redis failing or not answering counts per process only.
  */
 import type { ChildProcess } from "node:child_process";
+import { sharedSlots, type SharedSlot } from "../shared-slots";
 import { gitHttpLimits } from "./http-limits";
 
 /** One granted slot; `release` is idempotent. */
@@ -17,6 +25,7 @@ export interface GitSlot {
 
 interface Waiter {
   key: string;
+  push: boolean;
   grant: (slot: GitSlot | null) => void;
 }
 
@@ -67,23 +76,88 @@ export function gitClientKey(userId: string | null | undefined, address: string)
   return userId ? `user:${userId}` : `ip:${address}`;
 }
 
+/** Options of acquireGitSlot. */
+export interface AcquireOptions {
+  /** A push (git-receive-pack, its advertisement included): waits pushQueueWaitMs in a per-client queue of maxQueuedPushesPerClient. */
+  push?: boolean;
+}
+
 /**
  * Takes a slot for client `key` (`user:<id>` or `ip:<address>`). Resolves at once when the
- * global cap (`maxProcesses`) and the client's cap (`maxPerClient`) allow it; otherwise the
- * request waits in a FIFO queue for up to `queueWaitMs`. Resolves null when the queue is full
- * (`maxQueued`, `maxQueuedPerClient`), the wait timed out, or `signal` aborted (the client left):
- * the caller answers 503 with `Retry-After`. Never rejects.
+ * global cap (`maxProcesses`) and the client's cap (`maxPerClient`) allow it — and, with
+ * REDIS_URL, the same caps counted over all processes (`maxProcessesShared`, `maxPerClient`);
+ * otherwise the request waits, in this process's FIFO queue and then for a shared slot, for up to
+ * `queueWaitMs` (`pushQueueWaitMs` for a push). Resolves null when the queue is full
+ * (`maxQueued`, `maxQueuedPerClient` or for pushes `maxQueuedPushesPerClient`), the wait timed
+ * out, or `signal` aborted (the client left): the caller answers 503 with `Retry-After`. Never
+ * rejects; Redis failing counts per process only.
  */
-export function acquireGitSlot(key: string, signal?: AbortSignal): Promise<GitSlot | null> {
+export async function acquireGitSlot(key: string, signal?: AbortSignal, opts: AcquireOptions = {}): Promise<GitSlot | null> {
+  const l = gitHttpLimits();
+  const until = Date.now() + (opts.push ? l.pushQueueWaitMs : l.queueWaitMs);
+  const local = await acquireLocal(key, !!opts.push, until, signal);
+  const shared = local && sharedSlots("git");
+  if (!local || !shared) return local;
+  const remote = await acquireShared(key, until, signal);
+  if (remote === "unavailable") return local;
+  if (!remote) {
+    local.release();
+    return null;
+  }
+  return {
+    key,
+    release() {
+      remote.release();
+      local.release();
+    },
+  };
+}
+
+/** Longest pause (ms) between two tries for a shared slot. */
+const SHARED_POLL_MAX_MS = 250;
+
+/** A shared slot of the `git` pool, tried until `until` (ms since the epoch): the slot, null (full until then or the client left), or "unavailable". */
+async function acquireShared(key: string, until: number, signal?: AbortSignal): Promise<SharedSlot | null | "unavailable"> {
+  const shared = sharedSlots("git");
+  if (!shared) return "unavailable";
+  for (let pause = 25; ; pause = Math.min(SHARED_POLL_MAX_MS, pause * 2)) {
+    const l = gitHttpLimits();
+    const r = await shared.tryAcquire(key, { total: l.maxProcessesShared, perClient: l.maxPerClient });
+    if (r !== "full") return r;
+    const left = until - Date.now();
+    if (left <= 0 || signal?.aborted) return null;
+    // jittered, so processes polling together do not try in lockstep
+    if (!(await pauseFor(Math.min(left, pause * (0.5 + Math.random())), signal))) return null;
+  }
+}
+
+/** Resolves true after `ms`, false at once when `signal` aborts. */
+function pauseFor(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
+      resolve(ok);
+    };
+    const abort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+/** A slot of this process (its caps and FIFO queue), waiting until `until` (ms since the epoch) at most. */
+function acquireLocal(key: string, push: boolean, until: number, signal?: AbortSignal): Promise<GitSlot | null> {
   if (signal?.aborted) return Promise.resolve(null);
   if (canRun(key) && !queue.some((w) => w.key === key)) return Promise.resolve(take(key));
   const l = gitHttpLimits();
-  if (queue.length >= l.maxQueued || queue.filter((w) => w.key === key).length >= l.maxQueuedPerClient) {
+  const mine = queue.filter((w) => w.key === key && w.push === push).length;
+  if (queue.length >= l.maxQueued || mine >= (push ? l.maxQueuedPushesPerClient : l.maxQueuedPerClient)) {
     return Promise.resolve(null);
   }
   return new Promise((resolve) => {
     const waiter: Waiter = {
       key,
+      push,
       grant: (slot) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", leave);
@@ -95,7 +169,7 @@ export function acquireGitSlot(key: string, signal?: AbortSignal): Promise<GitSl
       if (i >= 0) queue.splice(i, 1);
       waiter.grant(null);
     };
-    const timer = setTimeout(leave, l.queueWaitMs);
+    const timer = setTimeout(leave, Math.max(0, until - Date.now()));
     signal?.addEventListener("abort", leave, { once: true });
     queue.push(waiter);
   });

@@ -139,7 +139,9 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   // A quarantine idle for longer than svc lets a git process idle is not another process's live push.
   if (service === "git-receive-pack" && !advertise)
     await clearStaleGitLeftovers(repo.gitDir, gitHttpLimits().processIdleMs + gitHttpLimits().killGraceMs + 60_000);
-  const slot = await acquireGitSlot(gitClientKey(actor?.user.id, clientAddress(req.headers)), req.signal);
+  const slot = await acquireGitSlot(gitClientKey(actor?.user.id, clientAddress(req.headers)), req.signal, {
+    push: service === "git-receive-pack",
+  });
   if (!slot) {
     upload?.abandon();
     const retry = gitHttpLimits().retryAfterS;

@@ -19,6 +19,7 @@ import { InvalidToolInputError, NoSuchToolError, stepCountIs, streamText } from 
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { acquireLease } from "@/server/db/lease";
 import { aiFailure } from "@/server/ai/structured";
 import { shownTo } from "@/server/ai/redact";
 import { chargeEngine } from "@/server/services/ai/budget";
@@ -79,26 +80,32 @@ export async function runAgentTurn(db: Db, actor: Actor, input: ChatInput, opts:
   return runPreparedTurn(await prepareAgentTurn(db, actor, input), opts);
 }
 
-/** Sessions with a turn under way in this process: one turn at a time per session, so two tabs cannot interleave their messages. */
-const runningSessions = new Set<string>();
+/**
+ * How long a session's turn lease lasts without renewal (ms): it is renewed every third of it while
+ * the turn runs, so a turn whose process died frees its session after at most this long.
+ */
+export const AGENT_TURN_LEASE_MS = 30_000;
 
 /**
- * The turn of a prepared input; see the module comment. Errors: CONFLICT while another turn of
- * the same session is under way (nothing stored); AppError SERVICE_UNAVAILABLE after a provider
- * failure (stored and emitted first).
+ * The turn of a prepared input; see the module comment. One turn at a time per session, across
+ * every svc process on the database: the turn holds the lease `agent-turn:<sessionId>`
+ * (server/db/lease.ts) from before the user's message is stored until the reply is; were the lease
+ * lost (this process stalled past its expiry), the turn stops as if the client had left. Errors:
+ * CONFLICT while another turn of the same session is under way, in this process or another
+ * (nothing stored); AppError SERVICE_UNAVAILABLE after a provider failure (stored and emitted first).
  */
 export async function runPreparedTurn(turn: PreparedTurn, opts: TurnOptions = {}): Promise<AgentMessageView> {
-  const id = turn.own.session.id;
-  if (runningSessions.has(id))
+  const lease = await acquireLease(turn.db, `agent-turn:${turn.own.session.id}`, { ttlMs: AGENT_TURN_LEASE_MS });
+  if (!lease)
     throw new AppError(
       "CONFLICT",
       "the agent is still answering in this session: wait for the reply, or stop it, before sending another message",
     );
-  runningSessions.add(id);
   try {
-    return await runTurn(turn, opts);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, lease.signal]) : lease.signal;
+    return await runTurn(turn, { ...opts, signal });
   } finally {
-    runningSessions.delete(id);
+    await lease.release();
   }
 }
 
