@@ -114,3 +114,17 @@ export function startSvc(name: string, port: number, env: Record<string, string>
     child.stdout!.on("data", onData);
   });
 }
+
+/**
+ * startSvc on a free port. A port taken between choosing it and the server binding it (the other
+ * server started at the same moment, another test's server) is retried on another, up to 3 times.
+ */
+export async function startSvcOnFreePort(name: string, env: Record<string, string>): Promise<SvcProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSvc(name, await freePort(), env);
+    } catch (e) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(String(e))) throw e;
+    }
+  }
+}

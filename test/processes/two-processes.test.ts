@@ -23,7 +23,8 @@
  *   TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx vitest run --config test/processes/vitest.config.ts
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -32,7 +33,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { gitOk, trpc, waitFor } from "../fixtures/clients";
 import { SseParser, type SseEvent } from "../fixtures/sse";
 import { REDIS_URL, startRedisProxy, type RedisProxy } from "../integration/redis-proxy";
-import { assertBuilt, freePort, startSvc, type SvcProcess } from "./svc-process";
+import { assertBuilt, startSvcOnFreePort, type SvcProcess } from "./svc-process";
 import { WebClient } from "./web-client";
 
 const PASSWORD = "correct horse battery";
@@ -52,6 +53,8 @@ let proxy: RedisProxy;
 let db: pg.Client;
 let redis: Redis;
 const streams: AbortController[] = [];
+/** The clients' git work trees (removed after the tests). */
+const clientsDir = mkdtempSync(path.join(os.tmpdir(), "svc-2p-clients-"));
 let users = 0;
 
 /** A client at an address of its own (sign-ups are limited per address). */
@@ -71,7 +74,7 @@ async function newUser(base: string, name: string): Promise<{ web: WebClient; us
   return { web, username, id: (me.data as { id: string }).id, token: await web.token(base, ["repo:read", "repo:write", "repo:admin"]) };
 }
 
-/** One row of a query against the shared database. */
+/** The rows of a query against the shared database. */
 async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   return (await db.query(sql, params)).rows as T[];
 }
@@ -85,8 +88,8 @@ async function call<T>(base: string, token: string, proc: string, input: unknown
 
 /** A git work tree whose remotes are the repository on A and on B (the owner's token in the URLs). */
 async function workTree(owner: { username: string; token: string }, repo: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-2p-wt-"));
-  const opts = { cwd: dir, home: path.join(dir, ".home") };
+  const dir = mkdtempSync(path.join(clientsDir, "wt-"));
+  const opts = { cwd: dir, home: `${dir}-home` };
   const remote = (s: SvcProcess) => {
     const u = new URL(`${s.url}/${owner.username}/${repo}.git`);
     u.username = owner.username;
@@ -98,7 +101,6 @@ async function workTree(owner: { username: string; token: string }, repo: string
   return {
     git,
     async commit(files: Record<string, string>, message: string): Promise<string> {
-      const { writeFile, mkdir } = await import("node:fs/promises");
       for (const [file, content] of Object.entries(files)) {
         await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
         await writeFile(path.join(dir, file), content);
@@ -139,9 +141,6 @@ beforeAll(async () => {
   if (!/^postgres(ql)?:/.test(databaseUrl)) throw new Error("the two-process test needs PostgreSQL: set TEST_DATABASE_URL (test/setup.ts)");
   proxy = await startRedisProxy();
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  const portA = await freePort();
-  let portB = await freePort();
-  while (portB === portA) portB = await freePort();
   const env = (name: string): Record<string, string> => ({
     DATABASE_URL: databaseUrl,
     DATA_DIR: process.env.DATA_DIR!,
@@ -157,7 +156,7 @@ beforeAll(async () => {
   });
   // both at once on the fresh database: each migrates it (under the migration lock) and starts
   // pg-boss and its job worker
-  const started = await Promise.allSettled([startSvc("A", portA, env("A")), startSvc("B", portB, env("B"))]);
+  const started = await Promise.allSettled([startSvcOnFreePort("A", env("A")), startSvcOnFreePort("B", env("B"))]);
   for (const s of started) {
     if (s.status !== "fulfilled") continue;
     if (s.value.name === "A") a = s.value;
@@ -178,6 +177,7 @@ afterAll(async () => {
   for (const s of streams) s.abort();
   await Promise.all([a?.stop(), b?.stop()]);
   await proxy?.close();
+  rmSync(clientsDir, { recursive: true, force: true });
   await db?.end();
   if (redis) {
     const keys = await redis.keys(`${prefix}:*`);
