@@ -12,7 +12,8 @@
  *   a message sent while the agent is still answering in the same session — through this process
  *   or another — is refused with CONFLICT (409) and nothing is stored). On main the lock is a set
  *   in the memory of the process running the turn (server/services/agent/run-turn.ts), so the
- *   second turn, sent to the other process, runs too (checked: it answered 200).
+ *   second turn, sent to the other process, runs too (checked: it answered 200); with the branch
+ *   wt-locks merged (the database lease `agent-turn:<sessionId>`) it passes.
  */
 import { expect } from "vitest";
 import { trpc, waitFor } from "../fixtures/clients";
