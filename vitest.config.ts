@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
 
 export default defineConfig({
@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts", "server/**/*.test.ts", "cli/**/*.test.ts"],
+    // the two-process test needs a next build and runs as its own step (test/processes/vitest.config.ts)
+    exclude: [...configDefaults.exclude, "test/processes/**"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -6,14 +6,17 @@
 //      each test file makes and drops its own database), on PostgreSQL, the two runs side by side
 //      (they wait on git, databases and sockets: on 2 cores the pair takes less time side by side
 //      than one after the other; next build beside them slowed them more than it saved);
-//   3. next build; 4. Playwright end-to-end in Debian's Chromium against the real server, alone,
-//      as its pages are timed.
+//   3. next build; 4. the two-process test (test/processes: two production servers on one
+//      PostgreSQL database and Redis, checked over HTTP and git; needs TEST_DATABASE_URL), alone;
+//   5. Playwright end-to-end in Debian's Chromium against the real server, alone, as its pages are timed.
 // Steps that run side by side prefix each output line with their tag. A failed check or build
 // counts as 1 failed test. At the end: passed/failed per run, each step's time, the 10 slowest
 // test files, then one line "tests: N passed, N failed".
 // Options: --no-e2e, --only-e2e, --serial (one step at a time, as on a machine with one core);
-// other arguments filter the test files: e2e/… ones Playwright's, the others vitest's
-// (`npm test -- --no-e2e test/unit/markdown`, `npm test -- --only-e2e e2e/phone.spec.ts`).
+// other arguments filter the test files: e2e/… ones Playwright's, test/processes/… ones the
+// two-process test's, the others vitest's (`npm test -- --no-e2e test/unit/markdown`,
+// `npm test -- --only-e2e e2e/phone.spec.ts`). --no-e2e also skips the two-process test (it needs
+// the build); filters naming only e2e/ specs skip it too.
 // Chromium is checked first (scripts/chromium.mjs): missing → installed with apt-get when running
 // as root, else the command to run is printed and nothing runs.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -26,8 +29,10 @@ import { playwrightCounts, runSteps, seconds, slowestLines, vitestCounts } from 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = new Set(process.argv.slice(2).filter((a) => a.startsWith("--")));
 const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-const vitestFilters = filters.filter((a) => !a.startsWith("e2e/"));
+const isProcesses = (a) => a.replace(/^\.\//, "").startsWith("test/processes");
+const vitestFilters = filters.filter((a) => !a.startsWith("e2e/") && !isProcesses(a));
 const e2eFilters = filters.filter((a) => a.startsWith("e2e/"));
+const processesFilters = filters.filter(isProcesses);
 const concurrent = !args.has("--serial");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 if (!args.has("--no-e2e") && !ensureChromium(env)) {
@@ -106,6 +111,28 @@ if (!args.has("--only-e2e")) {
 if (!args.has("--no-e2e")) {
   const [built] = await phase([step("next build", "build", process.execPath, [path.join(root, "scripts/start.mjs"), "--build-only"])]);
   if (built) {
+    if (e2eFilters.length && !processesFilters.length) console.log("\n(only e2e/ specs named: two-process test skipped)");
+    else if (!process.env.TEST_DATABASE_URL) console.log("\n(TEST_DATABASE_URL not set: two-process test skipped; .ci/run sets it)");
+    else {
+      const label = "two processes (PostgreSQL + Redis)";
+      const out = path.join(tmp, "processes.json");
+      const times = path.join(tmp, "processes-file-times.json");
+      const config = path.join(root, "test/processes/vitest.config.ts");
+      const cli = path.join(root, "node_modules/vitest/vitest.mjs");
+      const reporters = ["--reporter=default", "--reporter=json", `--reporter=${path.join(root, "scripts/vitest-file-times.mjs")}`];
+      await phase([
+        step(
+          label,
+          "processes",
+          process.execPath,
+          [cli, "run", "--config", config, ...reporters, `--outputFile=${out}`, ...processesFilters],
+          {
+            SVC_VITEST_FILE_TIMES: times,
+          },
+        ),
+      ]);
+      tallyTests(label, vitestCounts(out, times, root));
+    }
     const out = path.join(tmp, "playwright.json");
     const cli = path.join(root, "node_modules/@playwright/test/cli.js");
     await phase([
