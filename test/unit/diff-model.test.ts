@@ -12,7 +12,10 @@ import {
   type DiffFile,
 } from "@/components/diff/model";
 import { firstScreenFiles, FIRST_SCREEN_LINES } from "@/lib/highlight/diff";
-import { highlightDiff } from "@/server/highlight";
+import { highlightDiff, HighlightBudget } from "@/server/highlight";
+
+/** A budget no loaded machine exhausts: these tests are about what is highlighted, not when it stops (highlight-pool.test.ts). */
+const roomy = () => new HighlightBudget(60_000);
 
 const file = (over: Partial<DiffFile> = {}): DiffFile => ({
   oldPath: "a.ts",
@@ -157,7 +160,7 @@ describe("diff model", () => {
       ],
     });
     const txt = file({ newPath: "notes.txt" });
-    const h = await highlightDiff({ files: [ts, txt, ts] });
+    const h = await highlightDiff({ files: [ts, txt, ts] }, {}, roomy());
     expect(h.files[1]).toBeNull();
     for (const runs of [h.files[0], h.files[2]]) {
       expect(runs).toHaveLength(3);
@@ -181,8 +184,8 @@ describe("diff model", () => {
     const many = Array.from({ length: 60 }, (_, i) => file({ newPath: `f${i}.ts` }));
     const split = firstScreenFiles({ files: many });
     expect(split).toBe(Math.ceil(FIRST_SCREEN_LINES / 5)); // 5 lines a file
-    const whole = await highlightDiff({ files: many });
-    const first = await highlightDiff({ files: many }, { to: split });
+    const whole = await highlightDiff({ files: many }, {}, roomy());
+    const first = await highlightDiff({ files: many }, { to: split }, roomy());
     // each call has its own palette: compare the runs with their styles resolved
     const resolve = (h: typeof whole, i: number) =>
       h.files[i]!.map((runs) => runs!.map((v, k) => (k % 2 === 1 ? (h.styles[v] ?? null) : v)));
