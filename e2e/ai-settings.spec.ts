@@ -17,7 +17,7 @@ test("set an AI key in settings, see it masked, change its model, delete it", as
   await page.goto(`/${user.username}/ai-keys/settings#ai`);
   await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
   const section = page.getByTestId("settings-ai");
-  await expect(section.getByRole("heading", { name: "AI" })).toBeVisible();
+  await expect(section.getByRole("heading", { name: "AI", exact: true })).toBeVisible();
   await expect(section.getByTestId("ai-engine")).toHaveText("local");
   await expect(section.getByTestId("no-ai-keys")).toBeVisible();
 
