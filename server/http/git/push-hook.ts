@@ -112,8 +112,8 @@ function accepts(file: string): Promise<boolean | null> {
 export async function removeStaleHookSockets(base = hookSocketBase(), keep?: string): Promise<string[]> {
   const removed: string[] = [];
   const uid = process.getuid?.();
-  for (const name of await readdir(base).catch(() => [] as string[])) {
-    const dir = path.join(base, name);
+  for (const name of await readdir(/* turbopackIgnore: true */ base).catch(() => [] as string[])) {
+    const dir = path.join(/* turbopackIgnore: true */ base, name);
     if (!SOCKET_DIR.test(name) || dir === keep) continue;
     const st = await lstat(dir).catch(() => null);
     if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
