@@ -10,9 +10,10 @@ import { SHA_RE } from "@/lib/sha";
 import { AppError } from "@/server/errors";
 import { mergeBase } from "./commits";
 import { borrowedObjectsEnv } from "./forks";
-import { gitOutput } from "./output-stream";
-import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
+import { gitOutput, type GitOutput } from "./output-stream";
+import { DIFF_LIMITS, DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 import { acquireLargeDiff, isLargeDiff } from "./diff-gate";
+import { cachedPatch, openPatch, patchCacheEnabled, recordPatch } from "./diff-patch-cache";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
 export { DIFF_LIMITS, DiffParser } from "./diff-parse";
@@ -75,19 +76,26 @@ export interface DiffOptions {
 }
 
 /**
- * Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped.
- * A parse that grows large waits for a slot of the large-diff gate (server/git/diff-gate.ts)
- * before reading on, and holds it until one macrotask after it ends (its answer serialized). Errors: a plain Error when git fails;
- * TOO_MANY_REQUESTS when no slot frees in time.
+ * Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped
+ * (`parseOutput`). Errors: a plain Error when git fails; TOO_MANY_REQUESTS when no slot frees in time.
  */
-export async function runParser(
+export function runParser(
   gitDir: string,
   args: string[],
   parser: DiffParser,
   timeoutMs?: number,
   borrow?: readonly string[],
 ): Promise<Diff> {
-  const out = gitOutput(args, { gitDir, timeoutMs, env: borrowedObjectsEnv(borrow) });
+  return parseOutput(gitOutput(args, { gitDir, timeoutMs, env: borrowedObjectsEnv(borrow) }), parser);
+}
+
+/**
+ * Feeds `out` (git's stdout, or a cached patch: server/git/diff-patch-cache.ts) to `parser`
+ * until it wants no more, then stops `out`. A parse that grows large waits for a slot of the
+ * large-diff gate (server/git/diff-gate.ts) before reading on, and holds it until one macrotask
+ * after it ends (its answer serialized). Errors: as `out.next()`; TOO_MANY_REQUESTS when no slot frees in time.
+ */
+export async function parseOutput(out: GitOutput, parser: DiffParser): Promise<Diff> {
   let release: (() => void) | null = null;
   try {
     for (;;) {
@@ -176,17 +184,37 @@ export function rangeMetadata(
   return read;
 }
 
-/** The range's metadata from `git diff --raw --numstat -z` (every file's counts, no patch: little output), cached. */
+/**
+ * The range's metadata, cached: from its cached patch when there is one; else from one run of
+ * the whole patch read to its end and kept in the patch cache (server/git/diff-patch-cache.ts:
+ * git computes every file's diff once, for the metadata and for every later page); with the
+ * patch cache off, from `git diff --raw --numstat -z` (every file's counts, no patch: little output).
+ */
 async function readMetadata(gitDir: string, range: string[], opts: Pick<DiffOptions, "borrow" | "timeoutMs" | "limits">): Promise<Diff> {
-  const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
-  const meta = await runParser(
-    gitDir,
-    [...metaArgs, ...range],
-    new DiffParser({ limits: opts.limits, metadataOnly: true }),
-    opts.timeoutMs,
-    opts.borrow,
-  );
-  remember(rangeKey(gitDir, range, opts.borrow), meta);
+  const key = rangeKey(gitDir, range, opts.borrow);
+  const env = borrowedObjectsEnv(opts.borrow);
+  let meta: Diff;
+  const cached = cachedPatch(key);
+  if (cached) meta = cached.index.meta;
+  else if (patchCacheEnabled())
+    meta = (
+      await recordPatch(
+        key,
+        () => gitOutput([...DIFF_ARGS, ...range], { gitDir, timeoutMs: opts.timeoutMs, env }),
+        opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles,
+      )
+    ).meta;
+  else {
+    const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
+    meta = await runParser(
+      gitDir,
+      [...metaArgs, ...range],
+      new DiffParser({ limits: opts.limits, metadataOnly: true }),
+      opts.timeoutMs,
+      opts.borrow,
+    );
+  }
+  remember(key, meta);
   return meta;
 }
 
@@ -201,13 +229,13 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
   let meta: Diff | undefined = metadataCache.get(key);
   if (!wanted) {
     if (meta) {
-      // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts
-      const diff = await runParser(
-        gitDir,
-        [...DIFF_ARGS, ...range],
-        new DiffParser({ limits: opts.limits, counts: meta }),
-        opts.timeoutMs,
-        opts.borrow,
+      // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts;
+      // a cached patch is read instead of running git
+      const parser = new DiffParser({ limits: opts.limits, counts: meta });
+      const entry = cachedPatch(key);
+      const cached = entry && (await openPatch(entry, 0, entry.index.size));
+      const diff = await (
+        cached ? parseOutput(cached, parser) : runParser(gitDir, [...DIFF_ARGS, ...range], parser, opts.timeoutMs, opts.borrow)
       ).catch((e: Error) => {
         if (/counts given are of another range/.test(e.message)) return null; // never expected: then count from the patch
         throw e;

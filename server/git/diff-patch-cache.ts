@@ -1,0 +1,247 @@
+/**
+ * The patch cache (docs/pulls.md "Git processes and caches", docs/performance.md "Hardening II,
+ * item 14"): the whole `git diff --raw --patch -z` output of a range, kept on disk once one run
+ * has read it to its end (the range's metadata run, server/git/diff.ts `rangeMetadata`, which
+ * the after-push job warms), with the byte offset of each file's patch (server/git/diff-patch-index.ts).
+ * A page of hunks is then parsed from its files' bytes alone: no git process per page (forking
+ * git from a large server costs more than reading a page's bytes), and git computes the range's
+ * diff once.
+ *
+ * Entries are keyed by the range's key (repository, resolved commit ids, borrowed object
+ * directories: server/git/diff.ts `rangeKey`). Commit ids never change what they name, so an
+ * entry never goes stale; a new head (a push, a force-push) is another key. Bounded on disk:
+ * SVC_DIFF_CACHE_MB (default 256 MiB, 0 = no cache) for all entries of this process, the least
+ * recently used entries removed first; one range's output may take a quarter of it at most (a
+ * larger one, or one that finds the room held by other fills under way, is not kept: its pages
+ * run git on their own files, as without the cache). Memory:
+ * the offsets and the metadata, as the metadata cache already holds.
+ *
+ * Files live in `DATA_DIR/cache/diff-patches/<host>-<pid>-<random>/`, one directory per process
+ * (processes sharing DATA_DIR each keep their own), removed when the process exits; a directory
+ * left by a killed process is removed by the next process that starts caching once it is a day
+ * old on the filesystem's own clock (docs/performance.md "Crash recovery": a probe's mtime, never
+ * this process's clock). A file gone from under an entry drops the entry (the caller runs git).
+ * State on globalThis: Next loads server modules in several bundles, and one process has one cache.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import { open, readdir, rm, stat, unlink, type FileHandle } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { getConfig } from "@/server/config";
+import { PatchIndexer, type PatchIndex } from "./diff-patch-index";
+import type { GitOutput } from "./output-stream";
+
+/** Default bound of the cache (MiB): about twenty 2,000-file / 200k-line ranges (11 MB of patch each). */
+export const DIFF_CACHE_MB = 256;
+/** A directory of another process untouched this long (ms, filesystem clock) is a leftover. */
+const STALE_DIR_MS = 24 * 60 * 60_000;
+/** Bytes read from a cached patch at a time (a page's parse takes the large-diff gate between reads). */
+const READ_CHUNK = 256 * 1024;
+
+/** A range's cached output. */
+export interface PatchEntry {
+  readonly key: string;
+  readonly file: string;
+  /** The index: metadata, per-file offsets, size. */
+  readonly index: PatchIndex;
+}
+
+interface Cache {
+  dir: string | null;
+  /** Done entries, least recently used first. */
+  entries: Map<string, PatchEntry>;
+  /** Bytes on disk: done entries and fills under way. */
+  bytes: number;
+  maxBytes: number;
+  seq: number;
+}
+
+/** SVC_DIFF_CACHE_MB (0–1 048 576), else DIFF_CACHE_MB; in bytes. */
+export function diffCacheBytesFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SVC_DIFF_CACHE_MB?.trim();
+  const mb = raw && /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+  return (mb >= 0 && mb <= 1_048_576 ? mb : DIFF_CACHE_MB) * 1024 * 1024;
+}
+
+const cache = ((globalThis as unknown as { __svcDiffPatchCache?: Cache }).__svcDiffPatchCache ??= {
+  dir: null,
+  entries: new Map(),
+  bytes: 0,
+  maxBytes: diffCacheBytesFromEnv(),
+  seq: 0,
+});
+
+/** Whether ranges' outputs are cached (SVC_DIFF_CACHE_MB is not 0). */
+export function patchCacheEnabled(): boolean {
+  return cache.maxBytes > 0;
+}
+
+/** The cached output of `key`, marked as just used; null when none. */
+export function cachedPatch(key: string): PatchEntry | null {
+  const e = cache.entries.get(key);
+  if (!e) return null;
+  cache.entries.delete(key);
+  cache.entries.set(key, e);
+  return e;
+}
+
+function drop(e: PatchEntry): void {
+  if (cache.entries.get(e.key) !== e) return;
+  cache.entries.delete(e.key);
+  cache.bytes -= e.index.size;
+  unlink(e.file).catch(() => {}); // readers that opened it read on (Linux keeps an unlinked open file)
+}
+
+/** Removes least recently used entries until `extra` more bytes fit. */
+function makeRoom(extra: number): void {
+  for (const e of cache.entries.values()) {
+    if (cache.bytes + extra <= cache.maxBytes) return;
+    drop(e);
+  }
+}
+
+/** This process's directory, made on first use; leftovers of dead processes are removed then. */
+function cacheDir(): string {
+  if (cache.dir) return cache.dir;
+  const root = path.join(/* turbopackIgnore: true */ getConfig().dataDir, "cache", "diff-patches");
+  const dir = path.join(root, `${os.hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  mkdirSync(dir, { recursive: true });
+  cache.dir = dir;
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  void sweepLeftovers(root, dir);
+  return dir;
+}
+
+/** Removes other processes' directories untouched for STALE_DIR_MS, measured against `own`'s mtime (the filesystem's clock). */
+async function sweepLeftovers(root: string, own: string): Promise<void> {
+  try {
+    const now = (await stat(own)).mtimeMs;
+    for (const name of await readdir(root)) {
+      const dir = path.join(root, name);
+      if (dir === own) continue;
+      const s = await stat(dir).catch(() => null);
+      if (s && now - s.mtimeMs > STALE_DIR_MS) await rm(dir, { recursive: true, force: true });
+    }
+  } catch {
+    // best effort: a leftover is looked at again by the next process
+  }
+}
+
+/**
+ * Starts `run()` (the whole output of `git diff DIFF_ARGS <range>`, server/git/diff.ts) and reads
+ * it to its end, indexing it, and keeps it on disk under `key` while it fits (see the module
+ * comment); disk errors only leave it uncached. Returns the index. `maxFiles`: files listed
+ * (DiffLimits.maxFiles). git is started only once the file is open: a child's stdout that nobody
+ * reads yet when git exits is drained and lost (node's child_process). Errors: as `next()` of
+ * the output (git failed); nothing is cached then.
+ */
+export async function recordPatch(key: string, run: () => GitOutput, maxFiles: number): Promise<PatchIndex> {
+  const indexer = new PatchIndexer(maxFiles);
+  const entryMax = Math.floor(cache.maxBytes / 4);
+  let file: string | null = null;
+  let fh: FileHandle | null = null;
+  let written = 0;
+  const abandon = async () => {
+    cache.bytes -= written;
+    written = 0;
+    const [h, f] = [fh, file];
+    fh = file = null;
+    await h?.close().catch(() => {});
+    if (f) await unlink(f).catch(() => {});
+  };
+  if (patchCacheEnabled()) {
+    try {
+      file = path.join(cacheDir(), `${++cache.seq}.patch`);
+      fh = await open(file, "wx", 0o600);
+    } catch {
+      await abandon();
+    }
+  }
+  const out = run();
+  try {
+    for (;;) {
+      const chunk = await out.next();
+      if (chunk === null) break;
+      indexer.push(chunk);
+      if (!fh) continue;
+      makeRoom(chunk.length);
+      if (written + chunk.length > entryMax || cache.bytes + chunk.length > cache.maxBytes) {
+        await abandon(); // too large to keep, or other fills under way hold the room: index only
+        continue;
+      }
+      cache.bytes += chunk.length;
+      written += chunk.length;
+      try {
+        await fh.write(chunk, 0, chunk.length);
+      } catch {
+        await abandon();
+      }
+    }
+  } catch (e) {
+    out.stop();
+    await abandon();
+    throw e;
+  }
+  const index = indexer.finish();
+  if (fh && file) {
+    const h: FileHandle = fh;
+    const f: string = file;
+    fh = null;
+    await h.close().catch(() => {});
+    const old = cache.entries.get(key);
+    if (old) drop(old);
+    cache.entries.set(key, { key, file: f, index });
+  }
+  return index;
+}
+
+/**
+ * A reader of bytes [start, end) of `entry`'s file, chunk by chunk (the GitOutput interface, so
+ * the diff parse reads it as it reads git); null when the file is gone (the entry is dropped).
+ */
+export async function openPatch(entry: PatchEntry, start: number, end: number): Promise<GitOutput | null> {
+  let fh: FileHandle;
+  try {
+    fh = await open(entry.file, "r");
+  } catch {
+    drop(entry);
+    return null;
+  }
+  let pos = start;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void fh.close().catch(() => {});
+  };
+  return {
+    async next() {
+      if (closed) return null;
+      if (pos >= end) {
+        close();
+        return null;
+      }
+      const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, end - pos));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) {
+        close();
+        throw new Error("diff patch cache: the cached file is shorter than its index");
+      }
+      pos += bytesRead;
+      return bytesRead < buf.length ? buf.subarray(0, bytesRead) : buf;
+    },
+    stop: close,
+  };
+}
+
+/** Entries and bytes cached now (tests, metrics). */
+export function patchCacheStats(): { entries: number; bytes: number } {
+  return { entries: cache.entries.size, bytes: cache.bytes };
+}
+
+/** Changes the bound (tests; absent = SVC_DIFF_CACHE_MB's value), removing entries that no longer fit. */
+export function setPatchCacheLimits(limits: { maxBytes?: number } = {}): void {
+  cache.maxBytes = limits.maxBytes ?? diffCacheBytesFromEnv();
+  makeRoom(0);
+}
