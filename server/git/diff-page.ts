@@ -78,7 +78,7 @@ export async function diffPageRange(gitDir: string, range: string[], opts: DiffP
   const key = rangeKey(gitDir, range, opts.borrow);
   let entry = cachedPatch(key);
   // a later page needs the metadata: its run (when not cached) is the one that fills the patch cache
-  if (!entry && at.file > 0) entry = (await rangeMetadata(gitDir, range, opts), cachedPatch(key));
+  if (!entry && at.file > 0) entry = (await rangeMetadata(gitDir, range, opts, true), cachedPatch(key));
   const fromCache = entry && (await pageFromPatch(entry, at, limit, opts));
   if (fromCache) return fromCache;
   if (at.file === 0) {

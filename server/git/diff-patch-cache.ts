@@ -49,6 +49,8 @@ export interface PatchEntry {
 
 interface Cache {
   dir: string | null;
+  /** Ranges whose output was larger than an entry may be (newest last), so their metadata runs skip the patch. */
+  tooLarge: Set<string>;
   /** Done entries, least recently used first. */
   entries: Map<string, PatchEntry>;
   /** Bytes on disk: done entries and fills under way. */
@@ -66,6 +68,7 @@ export function diffCacheBytesFromEnv(env: Record<string, string | undefined> = 
 
 const cache = ((globalThis as unknown as { __svcDiffPatchCache?: Cache }).__svcDiffPatchCache ??= {
   dir: null,
+  tooLarge: new Set(),
   entries: new Map(),
   bytes: 0,
   maxBytes: diffCacheBytesFromEnv(),
@@ -75,6 +78,17 @@ const cache = ((globalThis as unknown as { __svcDiffPatchCache?: Cache }).__svcD
 /** Whether ranges' outputs are cached (SVC_DIFF_CACHE_MB is not 0). */
 export function patchCacheEnabled(): boolean {
   return cache.maxBytes > 0;
+}
+
+/** Ranges remembered as too large for the cache. */
+const TOO_LARGE_KEPT = 256;
+
+/**
+ * Whether nothing more can be had for `key` from a run of the whole patch: its output is cached,
+ * or known to be too large for an entry, or the cache is off.
+ */
+export function patchSettled(key: string): boolean {
+  return !patchCacheEnabled() || cache.entries.has(key) || cache.tooLarge.has(key);
 }
 
 /** The cached output of `key`, marked as just used; null when none. */
@@ -167,7 +181,12 @@ export async function recordPatch(key: string, run: () => GitOutput, maxFiles: n
       if (!fh) continue;
       makeRoom(chunk.length);
       if (written + chunk.length > entryMax || cache.bytes + chunk.length > cache.maxBytes) {
-        await abandon(); // too large to keep, or other fills under way hold the room: index only
+        // too large to keep, or other fills under way hold the room: index only
+        if (written + chunk.length > entryMax) {
+          cache.tooLarge.add(key);
+          for (const k of cache.tooLarge) if (cache.tooLarge.size > TOO_LARGE_KEPT) cache.tooLarge.delete(k);
+        }
+        await abandon();
         continue;
       }
       cache.bytes += chunk.length;
@@ -243,5 +262,6 @@ export function patchCacheStats(): { entries: number; bytes: number } {
 /** Changes the bound (tests; absent = SVC_DIFF_CACHE_MB's value), removing entries that no longer fit. */
 export function setPatchCacheLimits(limits: { maxBytes?: number } = {}): void {
   cache.maxBytes = limits.maxBytes ?? diffCacheBytesFromEnv();
+  cache.tooLarge.clear();
   makeRoom(0);
 }

@@ -13,7 +13,7 @@ import { borrowedObjectsEnv } from "./forks";
 import { gitOutput, type GitOutput } from "./output-stream";
 import { DIFF_LIMITS, DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 import { acquireLargeDiff, isLargeDiff } from "./diff-gate";
-import { cachedPatch, openPatch, patchCacheEnabled, recordPatch } from "./diff-patch-cache";
+import { cachedPatch, openPatch, patchSettled, recordPatch } from "./diff-patch-cache";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
 export { DIFF_LIMITS, DiffParser } from "./diff-parse";
@@ -165,17 +165,21 @@ const metadataReads = ((globalThis as unknown as { __svcDiffMetadataReads?: Map<
 
 /**
  * The metadata of `range` (resolved ids, as `diffRange`): every listed file without hunks, the
- * real totals. From the cache, else from one `git diff --raw --numstat -z` shared by concurrent
- * callers and cached. Errors: a plain Error when git fails.
+ * real totals. From the cache, else from one run shared by concurrent callers and cached
+ * (`readMetadata`). With `withPatch`, cached metadata is not enough while the range's patch is
+ * not in the patch cache either (evicted, or the metadata came from a first page's full read):
+ * the run is made then, and fills it (unless the cache is off or the range is known too large
+ * for it). Errors: a plain Error when git fails.
  */
 export function rangeMetadata(
   gitDir: string,
   range: string[],
   opts: Pick<DiffOptions, "borrow" | "timeoutMs" | "limits"> = {},
+  withPatch = false,
 ): Promise<Diff> {
   const key = rangeKey(gitDir, range, opts.borrow);
   const hit = metadataCache.get(key);
-  if (hit) return Promise.resolve(hit);
+  if (hit && (!withPatch || patchSettled(key))) return Promise.resolve(hit);
   let read = metadataReads.get(key);
   if (!read) {
     read = readMetadata(gitDir, range, opts).finally(() => metadataReads.delete(key));
@@ -196,7 +200,7 @@ async function readMetadata(gitDir: string, range: string[], opts: Pick<DiffOpti
   let meta: Diff;
   const cached = cachedPatch(key);
   if (cached) meta = cached.index.meta;
-  else if (patchCacheEnabled())
+  else if (!patchSettled(key))
     meta = (
       await recordPatch(
         key,
@@ -329,8 +333,9 @@ export async function warmThreeDot(
 ): Promise<boolean> {
   assertSha(base, "base");
   assertSha(head, "head");
-  if (threeDotCached(gitDir, base, head, opts.borrow)) return false;
-  const meta = rangeMetadata(gitDir, [`${base}...${head}`], opts);
+  const range = [`${base}...${head}`];
+  if (threeDotCached(gitDir, base, head, opts.borrow) && patchSettled(rangeKey(gitDir, range, opts.borrow))) return false;
+  const meta = rangeMetadata(gitDir, range, opts, true);
   meta.catch(() => {}); // awaited below unless the merge base fails first
   const mb = await mergeBase(gitDir, base, head, opts.borrow);
   if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");
