@@ -142,77 +142,123 @@ async function sweepLeftovers(root: string, own: string): Promise<void> {
   }
 }
 
+/** How often (ms) the size of a run's file is looked at while git writes it. */
+const WATCH_MS = 25;
+/** Bytes read at a time when indexing a finished run's file. */
+const INDEX_CHUNK = 1024 * 1024;
+
+/** A git run writing into an open file (server/git/exec.ts `runGitToFile`). */
+export interface FileRun {
+  done: Promise<{ code: number; stderr: string }>;
+  kill(): void;
+}
+
 /**
- * Starts `run()` (the whole output of `git diff DIFF_ARGS <range>`, server/git/diff.ts) and reads
- * it to its end, indexing it, and keeps it on disk under `key` while it fits (see the module
- * comment); disk errors only leave it uncached. Returns the index. `maxFiles`: files listed
- * (DiffLimits.maxFiles). git is started only once the file is open: a child's stdout that nobody
- * reads yet when git exits is drained and lost (node's child_process). Errors: as `next()` of
- * the output (git failed); nothing is cached then.
+ * The whole output of `git diff DIFF_ARGS <range>` (server/git/diff.ts), written by git straight
+ * into a file of the cache (`run(fd)`: no pipe through this process), then indexed from the
+ * file and kept under `key` while it fits (see the module comment). The file's size is watched
+ * while git writes: past a quarter of the bound git is stopped and the range remembered as too
+ * large; when other entries cannot make room, it is stopped too. Returns the index, or null when
+ * git was stopped for size, the cache is off or the disk failed (the caller then reads the
+ * metadata another way). `maxFiles`: files listed (DiffLimits.maxFiles). Errors: a plain Error
+ * when git fails; nothing is cached then.
  */
-export async function recordPatch(key: string, run: () => GitOutput, maxFiles: number): Promise<PatchIndex> {
-  const indexer = new PatchIndexer(maxFiles);
+export async function recordPatch(key: string, run: (fd: number) => FileRun, maxFiles: number): Promise<PatchIndex | null> {
+  if (!patchCacheEnabled()) return null;
   const entryMax = Math.floor(cache.maxBytes / 4);
-  let file: string | null = null;
-  let fh: FileHandle | null = null;
-  let written = 0;
-  const abandon = async () => {
-    cache.bytes -= written;
-    written = 0;
-    const [h, f] = [fh, file];
-    fh = file = null;
-    await h?.close().catch(() => {});
-    if (f) await unlink(f).catch(() => {});
-  };
-  if (patchCacheEnabled()) {
-    try {
-      file = path.join(cacheDir(), `${++cache.seq}.patch`);
-      fh = await open(file, "wx", 0o600);
-    } catch {
-      await abandon();
-    }
-  }
-  const out = run();
+  let fh: FileHandle;
+  let file: string;
   try {
-    for (;;) {
-      const chunk = await out.next();
-      if (chunk === null) break;
-      indexer.push(chunk);
-      if (!fh) continue;
-      makeRoom(chunk.length);
-      if (written + chunk.length > entryMax || cache.bytes + chunk.length > cache.maxBytes) {
-        // too large to keep, or other fills under way hold the room: index only
-        if (written + chunk.length > entryMax) {
-          cache.tooLarge.add(key);
-          for (const k of cache.tooLarge) if (cache.tooLarge.size > TOO_LARGE_KEPT) cache.tooLarge.delete(k);
-        }
-        await abandon();
-        continue;
-      }
-      cache.bytes += chunk.length;
-      written += chunk.length;
-      try {
-        await fh.write(chunk, 0, chunk.length);
-      } catch {
-        await abandon();
-      }
-    }
+    file = path.join(cacheDir(), `${++cache.seq}.patch`);
+    fh = await open(file, "wx+", 0o600);
+  } catch {
+    return null;
+  }
+  let counted = 0; // bytes of this run in cache.bytes
+  const count = (size: number): boolean => {
+    makeRoom(size - counted);
+    cache.bytes += size - counted;
+    counted = size;
+    return size <= entryMax && cache.bytes <= cache.maxBytes;
+  };
+  const discard = async () => {
+    cache.bytes -= counted;
+    counted = 0;
+    await fh.close().catch(() => {});
+    await unlink(file).catch(() => {});
+  };
+  let ran: FileRun;
+  try {
+    ran = run(fh.fd);
   } catch (e) {
-    out.stop();
-    await abandon();
+    await discard();
     throw e;
   }
-  const index = indexer.finish();
-  if (fh && file) {
-    const h: FileHandle = fh;
-    const f: string = file;
-    fh = null;
-    await h.close().catch(() => {});
+  let stopped = false;
+  let watching = true;
+  const watch = (async () => {
+    while (watching) {
+      await new Promise((r) => setTimeout(r, WATCH_MS));
+      if (!watching) return;
+      const size = (await fh.stat().catch(() => null))?.size ?? 0;
+      if (watching && !count(size)) {
+        stopped = true;
+        if (size > entryMax) rememberTooLarge(key);
+        ran.kill();
+        return;
+      }
+    }
+  })();
+  let result: { code: number; stderr: string };
+  try {
+    result = await ran.done;
+  } catch (e) {
+    watching = false;
+    await watch;
+    await discard();
+    throw e;
+  }
+  watching = false;
+  await watch;
+  if (stopped) {
+    await discard();
+    return null;
+  }
+  if (result.code !== 0) {
+    await discard();
+    throw new Error(`git diff failed (${result.code}): ${result.stderr}`);
+  }
+  try {
+    const size = (await fh.stat()).size;
+    const keep = count(size);
+    if (!keep && size > entryMax) rememberTooLarge(key);
+    const indexer = new PatchIndexer(maxFiles);
+    const buf = Buffer.allocUnsafe(Math.min(INDEX_CHUNK, Math.max(1, size)));
+    for (let pos = 0; pos < size;) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
+      if (bytesRead === 0) throw new Error("diff patch cache: the file is shorter than git wrote");
+      indexer.push(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+    const index = indexer.finish();
+    if (!keep) {
+      await discard();
+      return index;
+    }
+    await fh.close().catch(() => {});
     const old = cache.entries.get(key);
     if (old) drop(old);
-    cache.entries.set(key, { key, file: f, index });
+    cache.entries.set(key, { key, file, index });
+    return index;
+  } catch {
+    await discard();
+    return null;
   }
-  return index;
+}
+
+function rememberTooLarge(key: string): void {
+  cache.tooLarge.add(key);
+  for (const k of cache.tooLarge) if (cache.tooLarge.size > TOO_LARGE_KEPT) cache.tooLarge.delete(k);
 }
 
 /**

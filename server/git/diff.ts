@@ -10,6 +10,7 @@ import { SHA_RE } from "@/lib/sha";
 import { AppError } from "@/server/errors";
 import { mergeBase } from "./commits";
 import { borrowedObjectsEnv } from "./forks";
+import { runGitToFile } from "./exec";
 import { gitOutput, type GitOutput } from "./output-stream";
 import { DIFF_LIMITS, DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 import { acquireLargeDiff, isLargeDiff } from "./diff-gate";
@@ -190,24 +191,26 @@ export function rangeMetadata(
 
 /**
  * The range's metadata, cached: from its cached patch when there is one; else from one run of
- * the whole patch read to its end and kept in the patch cache (server/git/diff-patch-cache.ts:
- * git computes every file's diff once, for the metadata and for every later page); with the
- * patch cache off, from `git diff --raw --numstat -z` (every file's counts, no patch: little output).
+ * the whole patch, written by git into the patch cache and indexed there
+ * (server/git/diff-patch-cache.ts: git computes every file's diff once, for the metadata and for
+ * every later page); with the patch cache off, or the range too large for it, from
+ * `git diff --raw --numstat -z` (every file's counts, no patch: little output).
  */
 async function readMetadata(gitDir: string, range: string[], opts: Pick<DiffOptions, "borrow" | "timeoutMs" | "limits">): Promise<Diff> {
   const key = rangeKey(gitDir, range, opts.borrow);
   const env = borrowedObjectsEnv(opts.borrow);
   let meta: Diff;
   const cached = cachedPatch(key);
-  if (cached) meta = cached.index.meta;
-  else if (!patchSettled(key))
-    meta = (
-      await recordPatch(
-        key,
-        () => gitOutput([...DIFF_ARGS, ...range], { gitDir, timeoutMs: opts.timeoutMs, env }),
-        opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles,
-      )
-    ).meta;
+  const index = cached
+    ? cached.index
+    : patchSettled(key)
+      ? null
+      : await recordPatch(
+          key,
+          (fd) => runGitToFile([...DIFF_ARGS, ...range], fd, { gitDir, timeoutMs: opts.timeoutMs, env }),
+          opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles,
+        );
+  if (index) meta = index.meta;
   else {
     const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
     meta = await runParser(
