@@ -141,10 +141,12 @@ function remember(key: string, diff: Diff): void {
  * `git diff from to` shows it (two-dot). Files are in git's order (by path). With `path`/`paths`
  * only those files are returned (by new path; a renamed file also by its old path); totals always cover the whole range. Limits: see `DIFF_LIMITS`.
  *
- * The first run of a range reads git's whole patch (the line counts of every file come from it)
- * and caches the range's metadata; later unfiltered runs take the counts from that cache and
- * stop git once the response's budget is spent.
- * A filtered request reads the range's metadata (`--raw --numstat`, cached per range), then runs
+ * The first run of a range has git write its whole patch into the patch cache
+ * (server/git/diff-patch-cache.ts; the line counts of every file come from it) and caches the
+ * range's metadata; the answer, and later unfiltered runs, are read from the cached patch with
+ * those counts, stopped once the response's budget is spent (from git, stopped the same way,
+ * when the patch is not cached: the cache is off, or the range too large for it).
+ * A filtered request reads the range's metadata (cached per range, `rangeMetadata`), then runs
  * the patch only for the wanted files' paths (`git --literal-pathspecs diff … -- <old> <new>…`,
  * both sides so renames and copies pair up as in the whole diff): paging through a huge diff
  * costs each page its own files, not the whole range again. Errors: a plain Error when git
@@ -235,6 +237,9 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
     opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
   let meta: Diff | undefined = metadataCache.get(key);
   if (!wanted) {
+    // the first read of a range: one run of the whole patch, written into the patch cache, gives every file's counts;
+    // the answer is then read from the cache
+    if (!meta && !patchSettled(key)) meta = await rangeMetadata(gitDir, range, opts, true);
     if (meta) {
       // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts;
       // a cached patch is read instead of running git
