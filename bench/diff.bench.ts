@@ -125,6 +125,9 @@ async function main() {
   const { SCOPES } = await import("@/server/auth/scopes");
   const { repoGitDir } = await import("@/server/git/paths");
   const { startServer } = await import("../test/helpers");
+  const { gitProcessCounts } = await import("@/server/git/exec");
+  /** git processes the server started during the last whole diff read page by page (after a push; after a push + the job). */
+  const gitRuns = { cold: 0, job: 0 };
   const db = await getDb();
   const user = await signUp(db, { username: "bench", password: "password123" });
   const { token } = await createToken(db, user.id, { name: "bench", scopes: ["repo:read"] });
@@ -346,12 +349,16 @@ async function main() {
       await timed(t.pgFirstWarm, () => call("pulls.getDiffPage", { prId: pr.id }));
       listBytes = (await timed(t.pgList, () => call("pulls.getDiffFiles", { prId: pr.id }))).bytes;
       await push();
+      let g0 = gitProcessCounts().started;
       const all = await timed(t.pgAll, wholeByPages);
+      gitRuns.cold = gitProcessCounts().started - g0;
       pagesBytes = all.bytes;
       pageRequests = all.n;
       await push();
       await warmPullDiff(db, pr.id);
+      g0 = gitProcessCounts().started;
       await timed(t.pgAllJob, wholeByPages);
+      gitRuns.job = gitProcessCounts().started - g0;
     }
   }
   const git = median(t.git);
@@ -394,8 +401,12 @@ async function main() {
     row("pulls.getDiffPage, first page, after a push", t.pgFirst, mb(firstPageBytes));
     row("pulls.getDiffPage, first page, again", t.pgFirstWarm);
     row("pulls.getDiffFiles, after the first page", t.pgList, mb(listBytes));
-    row("whole diff: getDiffFiles + pages, after a push", t.pgAll, `${pageRequests} requests, ${mb(pagesBytes)}`);
-    row("whole diff: getDiffFiles + pages, push + job", t.pgAllJob);
+    row(
+      "whole diff: getDiffFiles + pages, after a push",
+      t.pgAll,
+      `${pageRequests} requests, ${mb(pagesBytes)}, ${gitRuns.cold} git processes`,
+    );
+    row("whole diff: getDiffFiles + pages, push + job", t.pgAllJob, `${gitRuns.job} git processes`);
   }
 
   for (const line of memRows) console.log(line);

@@ -10,7 +10,9 @@
 import { AppError } from "@/server/errors";
 import { mergeBase } from "./commits";
 import { DIFF_ARGS, assertSha, emptyTreeFor, parseOutput, rangeKey, rangeMetadata, runParser, type DiffOptions } from "./diff";
-import { cachedPatch, openPatch, type PatchEntry } from "./diff-patch-cache";
+import { cachedPatch, followPatch, openPatch, type PatchEntry } from "./diff-patch-cache";
+import { borrowedObjectsEnv } from "./forks";
+import { gitOutput, type GitOutput } from "./output-stream";
 import { DIFF_LIMITS, DiffParser, type DiffFile } from "./diff-parse";
 import type { DiffFileList, DiffPage, DiffPageFile, DiffPageHunk } from "./diff-types";
 
@@ -82,17 +84,19 @@ export async function diffPageRange(gitDir: string, range: string[], opts: DiffP
   const fromCache = entry && (await pageFromPatch(entry, at, limit, opts));
   if (fromCache) return fromCache;
   if (at.file === 0) {
-    // the first page: the unfiltered diff, stopped at the budget (no file list needed)
-    const parser = new DiffParser({ limits: opts.limits, include: (_, i) => i < limit, page: { hunk: at.hunk } });
-    const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], parser, opts.timeoutMs, opts.borrow);
-    const listed = Math.min(diff.totalFiles, opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles);
-    const stopAt = parser.pageStop();
-    const stop = stopAt ? { file: stopAt.index, hunk: stopAt.hunk } : null;
-    const files = diff.files
-      .map((f, i) => pageFile(f, i, i === 0 ? at.hunk : 0, stop))
-      .filter((f) => !stop || f.index < stop.file || (f.index === stop.file && f.hunks.length > 0));
-    const next = stop ?? (Math.min(limit, listed) < listed ? { file: limit, hunk: 0 } : null);
-    return { files, nextCursor: next ? formatCursor(next) : null };
+    // the first page: the unfiltered diff, stopped at the budget (no file list needed). While the
+    // range's run of the whole patch is under way (the file list asked at the same time), the page
+    // is read from that run's file as git writes it; else git runs, stopped at the budget.
+    const follow = followPatch(key);
+    const followed =
+      follow &&
+      (await firstPage(follow, at, limit, opts).catch((e) => {
+        if (e instanceof AppError) throw e;
+        return null; // the run stopped: git on its own below
+      }));
+    if (followed) return followed;
+    const out = gitOutput([...DIFF_ARGS, ...range], { gitDir, timeoutMs: opts.timeoutMs, env: borrowedObjectsEnv(opts.borrow) });
+    return firstPage(out, at, limit, opts);
   }
   const meta = await rangeMetadata(gitDir, range, opts);
   if (at.file >= meta.files.length) return { files: [], nextCursor: null };
@@ -136,6 +140,20 @@ export async function diffPageRange(gitDir: string, range: string[], opts: DiffP
   }
   const last = picked[picked.length - 1].index;
   const next = stop ?? (last + 1 < meta.files.length ? { file: last + 1, hunk: 0 } : null);
+  return { files, nextCursor: next ? formatCursor(next) : null };
+}
+
+/** The first page (`at.file` 0) parsed from the whole output `out`: every file's record, then hunks up to the budget. */
+async function firstPage(out: GitOutput, at: PageCursor, limit: number, opts: DiffPageOptions): Promise<DiffPage> {
+  const parser = new DiffParser({ limits: opts.limits, include: (_, i) => i < limit, page: { hunk: at.hunk } });
+  const diff = await parseOutput(out, parser);
+  const listed = Math.min(diff.totalFiles, opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles);
+  const stopAt = parser.pageStop();
+  const stop = stopAt ? { file: stopAt.index, hunk: stopAt.hunk } : null;
+  const files = diff.files
+    .map((f, i) => pageFile(f, i, i === 0 ? at.hunk : 0, stop))
+    .filter((f) => !stop || f.index < stop.file || (f.index === stop.file && f.hunks.length > 0));
+  const next = stop ?? (Math.min(limit, listed) < listed ? { file: limit, hunk: 0 } : null);
   return { files, nextCursor: next ? formatCursor(next) : null };
 }
 

@@ -36,7 +36,7 @@ import type { GitOutput } from "./output-stream";
 export const DIFF_CACHE_MB = 256;
 /** A directory of another process untouched this long (ms, filesystem clock) is a leftover. */
 const STALE_DIR_MS = 24 * 60 * 60_000;
-/** Bytes read from a cached patch at a time (a page's parse takes the large-diff gate between reads). */
+/** Bytes read from a cached patch at a time (a page's parse asks the large-diff gate for a slot between reads). */
 const READ_CHUNK = 256 * 1024;
 
 /** A range's cached output. */
@@ -47,8 +47,17 @@ export interface PatchEntry {
   readonly index: PatchIndex;
 }
 
+/** A run of `recordPatch` under way: its file, whether it opened, and how it ended. */
+interface Fill {
+  file: string;
+  ready: Promise<boolean>;
+  state: "running" | "done" | "failed";
+}
+
 interface Cache {
   dir: string | null;
+  /** Runs under way, by key (`followPatch` reads their files as git writes them). */
+  filling: Map<string, Fill>;
   /** Ranges whose output was larger than an entry may be (newest last), so their metadata runs skip the patch. */
   tooLarge: Set<string>;
   /** Done entries, least recently used first. */
@@ -68,6 +77,7 @@ export function diffCacheBytesFromEnv(env: Record<string, string | undefined> = 
 
 const cache = ((globalThis as unknown as { __svcDiffPatchCache?: Cache }).__svcDiffPatchCache ??= {
   dir: null,
+  filling: new Map(),
   tooLarge: new Set(),
   entries: new Map(),
   bytes: 0,
@@ -165,15 +175,39 @@ export interface FileRun {
  */
 export async function recordPatch(key: string, run: (fd: number) => FileRun, maxFiles: number): Promise<PatchIndex | null> {
   if (!patchCacheEnabled()) return null;
+  let opened!: (ok: boolean) => void;
+  const fill: Fill = { file: "", ready: new Promise((resolve) => (opened = resolve)), state: "running" };
+  cache.filling.set(key, fill); // before any await: a first page asked at the same moment follows this run
+  try {
+    const index = await fillPatch(key, fill, opened, run, maxFiles);
+    fill.state = index ? "done" : "failed";
+    return index;
+  } catch (e) {
+    fill.state = "failed";
+    throw e;
+  } finally {
+    opened(false); // no-op once opened
+    if (cache.filling.get(key) === fill) cache.filling.delete(key);
+  }
+}
+
+async function fillPatch(
+  key: string,
+  fill: Fill,
+  opened: (ok: boolean) => void,
+  run: (fd: number) => FileRun,
+  maxFiles: number,
+): Promise<PatchIndex | null> {
   const entryMax = Math.floor(cache.maxBytes / 4);
   let fh: FileHandle;
   let file: string;
   try {
-    file = path.join(cacheDir(), `${++cache.seq}.patch`);
+    file = fill.file = path.join(cacheDir(), `${++cache.seq}.patch`);
     fh = await open(file, "wx+", 0o600);
   } catch {
     return null;
   }
+  opened(true);
   let counted = 0; // bytes of this run in cache.bytes
   const count = (size: number): boolean => {
     makeRoom(size - counted);
@@ -259,6 +293,53 @@ export async function recordPatch(key: string, run: (fd: number) => FileRun, max
 function rememberTooLarge(key: string): void {
   cache.tooLarge.add(key);
   for (const k of cache.tooLarge) if (cache.tooLarge.size > TOO_LARGE_KEPT) cache.tooLarge.delete(k);
+}
+
+/** How often (ms) a reader following a run looks for more bytes. */
+const FOLLOW_MS = 10;
+
+/**
+ * A reader of the output of the run under way for `key` (`recordPatch`), from its first byte,
+ * as git writes it (the GitOutput interface): a first page asked while the range's run is under
+ * way is read from it instead of starting git again. Null when no run is under way. `next()`
+ * waits for more bytes while git runs, answers null at the end of a finished run, and throws
+ * (a plain Error: the caller then runs git itself) when the run stopped before the end.
+ */
+export function followPatch(key: string): GitOutput | null {
+  const fill = cache.filling.get(key);
+  if (!fill) return null;
+  let fh: FileHandle | null = null;
+  let pos = 0;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void fh?.close().catch(() => {});
+  };
+  return {
+    async next() {
+      if (closed) return null;
+      if (!fh) {
+        if (!(await fill.ready)) throw new Error("diff patch cache: the run did not start");
+        fh = await open(fill.file, "r"); // ENOENT when it already ended and was not kept: the caller runs git
+      }
+      for (;;) {
+        const state = fill.state; // before the size: once "done", the size read next is the whole output's
+        const size = (await fh.stat()).size;
+        if (closed) return null;
+        if (pos < size) {
+          const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - pos));
+          const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+          pos += bytesRead;
+          return bytesRead < buf.length ? buf.subarray(0, bytesRead) : buf;
+        }
+        if (state === "done") return (close(), null);
+        if (state === "failed") throw (close(), new Error("diff patch cache: the run stopped before its end"));
+        await new Promise((r) => setTimeout(r, FOLLOW_MS));
+      }
+    },
+    stop: close,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  * real repositories: the index's metadata is `--raw --numstat`'s exactly (any chunking); pages
  * from the cache equal pages computed by git; a cached page starts no git; the cache stays under
  * its bound, evicts the least recently used range and never keeps a range larger than its share;
+ * a first page asked while the range's run is under way reads that run's file (no second git);
  * a force-pushed head never gets the old head's patch; a cached file gone from disk falls back to git.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ import { getDb } from "@/server/db";
 import { getConfig } from "@/server/config";
 import { gitEnv, gitProcessCounts } from "@/server/git/exec";
 import { repoGitDir } from "@/server/git/paths";
-import { DIFF_ARGS, DiffParser } from "@/server/git/diff";
+import { DIFF_ARGS, DiffParser, rangeMetadata } from "@/server/git/diff";
 import { PatchIndexer } from "@/server/git/diff-patch-index";
 import { patchCacheStats, setPatchCacheLimits } from "@/server/git/diff-patch-cache";
 import { diffPageRange } from "@/server/git/diff-page";
@@ -203,6 +204,41 @@ describe("pages from the cached patch", () => {
     const started = gitProcessCounts().started;
     expect(await walk(c, { maxLines: 300 })).toEqual(before);
     expect(gitProcessCounts().started).toBeGreaterThan(started);
+  });
+});
+
+describe("a first page asked while the range's run is under way", () => {
+  /** A new range (the same tree under a new head), so no cache knows it. */
+  const newRange = () => {
+    const head = w.git("commit-tree", `${sha.topic}^{tree}`, "-p", sha.topic, "-m", `again ${Math.random()}`).trim();
+    w.git("update-ref", `refs/heads/again-${head.slice(0, 8)}`, head);
+    push();
+    return [`${sha.base}...${head}`];
+  };
+
+  it("is read from that run's file as git writes it: one git process for the list and the page", async () => {
+    setPatchCacheLimits({ maxBytes: 0 });
+    const expected = await diffPageRange(gitDir, newRange(), { limits: { maxTotalLines: 300 } }); // git's
+    setPatchCacheLimits();
+    const range = newRange();
+    const started = gitProcessCounts().started;
+    const list = rangeMetadata(gitDir, range, {}, true); // the file list's run, under way
+    const page = await diffPageRange(gitDir, range, { limits: { maxTotalLines: 300 } });
+    await list;
+    expect(gitProcessCounts().started - started).toBe(1);
+    expect(page).toEqual(expected);
+    expect(page.files.length).toBeGreaterThan(0);
+  });
+
+  it("falls back to git when that run is not kept (too large)", async () => {
+    setPatchCacheLimits({ maxBytes: 0 });
+    const expected = await diffPageRange(gitDir, newRange(), { limits: { maxTotalLines: 300 } });
+    const range = newRange();
+    setPatchCacheLimits({ maxBytes: 4096 }); // a quarter is far less than the patch: the run is stopped
+    const list = rangeMetadata(gitDir, range, {}, true);
+    expect(await diffPageRange(gitDir, range, { limits: { maxTotalLines: 300 } })).toEqual(expected);
+    expect((await list).totalFiles).toBeGreaterThan(10); // the list still comes (from --numstat)
+    expect(patchCacheStats().entries).toBe(0);
   });
 });
 
