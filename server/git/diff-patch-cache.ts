@@ -19,8 +19,8 @@
  * Files live in `DATA_DIR/cache/diff-patches/<host>-<pid>-<random>/`, one directory per process
  * (processes sharing DATA_DIR each keep their own), removed when the process exits; a directory
  * left by a killed process is removed by the next process that starts caching once it is a day
- * old on the filesystem's own clock (docs/performance.md "Crash recovery": a probe's mtime, never
- * this process's clock). A file gone from under an entry drops the entry (the caller runs git).
+ * old on the filesystem's own clock (the new directory's mtime, never this process's clock: the
+ * rule of server/git/stale-locks.ts). A file gone from under an entry drops the entry (the caller runs git).
  * State on globalThis: Next loads server modules in several bundles, and one process has one cache.
  */
 import { randomBytes } from "node:crypto";

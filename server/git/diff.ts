@@ -1,8 +1,10 @@
 /**
  * Diffs between two commits for pull requests, the commit page and the compare page (docs/pulls.md
- * "Diff"). One git process per diff, `git diff --raw --patch -z` with rename and copy detection (-M
+ * "Diff"). At most one git process per diff, `git diff --raw --patch -z` with rename and copy detection (-M
  * -C), read as a stream by `DiffParser` (server/git/diff-parse.ts) and stopped as soon as nothing
- * more would be kept, so memory and time stay bounded whatever the size of the range. Only resolved
+ * more would be kept, so memory and time stay bounded whatever the size of the range; a range's
+ * first full run is written into the patch cache (server/git/diff-patch-cache.ts), and later reads
+ * of the range parse that file instead of running git. Only resolved
  * commit ids (never user text) and fixed options reach git's argument list; path filters are
  * matched in JavaScript against git's exact (-z) paths.
  */
