@@ -230,9 +230,17 @@ async function fillPatch(
   }
   let stopped = false;
   let watching = true;
+  let wake = () => {};
+  const unwatch = () => {
+    watching = false;
+    wake(); // the watcher's sleep ends now, not WATCH_MS later
+  };
   const watch = (async () => {
     while (watching) {
-      await new Promise((r) => setTimeout(r, WATCH_MS));
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, WATCH_MS);
+        wake = () => (clearTimeout(t), r());
+      });
       if (!watching) return;
       const size = (await fh.stat().catch(() => null))?.size ?? 0;
       if (watching && !count(size)) {
@@ -247,12 +255,12 @@ async function fillPatch(
   try {
     result = await ran.done;
   } catch (e) {
-    watching = false;
+    unwatch();
     await watch;
     await discard();
     throw e;
   }
-  watching = false;
+  unwatch();
   await watch;
   if (stopped) {
     await discard();
