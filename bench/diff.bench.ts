@@ -43,6 +43,8 @@ const LINES = flag("lines", 100);
 const RUNS = flag("runs", 5);
 /** `--memory`: only the setup and the memory rows (a quick RSS check). */
 const MEMORY_ONLY = args.includes("--memory");
+/** `--pages`: only git and the file list + hunk page rows (no memory rows, no getDiff / compare rows). */
+const PAGES_ONLY = args.includes("--pages");
 
 const work = mkdtempSync(path.join(os.tmpdir(), "svc-diff-bench-"));
 process.env.DATA_DIR = path.join(work, "data");
@@ -123,6 +125,9 @@ async function main() {
   const { SCOPES } = await import("@/server/auth/scopes");
   const { repoGitDir } = await import("@/server/git/paths");
   const { startServer } = await import("../test/helpers");
+  const { gitProcessCounts } = await import("@/server/git/exec");
+  /** git processes the server started during the last whole diff read page by page (after a push; after a push + the job). */
+  const gitRuns = { cold: 0, job: 0 };
   const db = await getDb();
   const user = await signUp(db, { username: "bench", password: "password123" });
   const { token } = await createToken(db, user.id, { name: "bench", scopes: ["repo:read"] });
@@ -225,10 +230,10 @@ async function main() {
       `${label.padEnd(48)} RSS before ${(before / 1e6).toFixed(0)} MB, peak ${(peak / 1e6).toFixed(0)} MB (heap + external ${(heapPeak / 1e6).toFixed(0)} MB), 1 s after ${(idle / 1e6).toFixed(0)} MB${gc ? `, after GC ${(after / 1e6).toFixed(0)} MB` : ""}; ${ms.toFixed(0)} ms${refused ? `, ${refused} refused` : ""}`,
     );
   };
-  await push();
-  await mem("8 concurrent pulls.getDiff, after a push", () => drain("pulls.getDiff", { prId: pr.id }));
-  await mem("8 concurrent pulls.getDiff, again", () => drain("pulls.getDiff", { prId: pr.id }));
-  if (hasPages) {
+  if (!PAGES_ONLY) await push();
+  if (!PAGES_ONLY) await mem("8 concurrent pulls.getDiff, after a push", () => drain("pulls.getDiff", { prId: pr.id }));
+  if (!PAGES_ONLY) await mem("8 concurrent pulls.getDiff, again", () => drain("pulls.getDiff", { prId: pr.id }));
+  if (hasPages && !PAGES_ONLY) {
     await push();
     await mem("8 concurrent page-by-page readers, after a push", async () => {
       let cursor: string | null | undefined;
@@ -303,37 +308,40 @@ async function main() {
     pages = 0;
   await compare(); // warm up (module loading, first git run)
   await getDiff();
+  if (PAGES_ONLY) await wholeByPages();
   for (let run = 0; run < RUNS; run++) {
     const g = await timeGitDiff(gitDir, "main", "topic");
     t.git.push(g.ms);
     gitCpu.push(g.cpu);
     gitBytes = g.bytes;
 
-    await push();
-    await timed(t.cmpCold, () => compare());
-    const first = await timed(t.cmpWarm, () => compare());
-    pageBytes = first.bytes;
-    const files = first.data.diff.files as File[];
-    pageFiles = files.length;
-    pageLines = files.reduce((s, f) => s + f.hunks.reduce((a, h) => a + h.lines.length, 0), 0);
-    await timed(t.cmpSmall, () => compare({ maxLines: 10_000 }));
-    pages = await timed(t.cmpAll, () => whole(compare, (d: { diff: { files: File[] } }) => d.diff.files));
+    if (!PAGES_ONLY) {
+      await push();
+      await timed(t.cmpCold, () => compare());
+      const first = await timed(t.cmpWarm, () => compare());
+      pageBytes = first.bytes;
+      const files = first.data.diff.files as File[];
+      pageFiles = files.length;
+      pageLines = files.reduce((s, f) => s + f.hunks.reduce((a, h) => a + h.lines.length, 0), 0);
+      await timed(t.cmpSmall, () => compare({ maxLines: 10_000 }));
+      pages = await timed(t.cmpAll, () => whole(compare, (d: { diff: { files: File[] } }) => d.diff.files));
 
-    await push();
-    await timed(t.prCold, () => getDiff());
-    await timed(t.prWarm, () => getDiff());
-    await timed(t.prAll, () => whole(getDiff, (d: { files: File[] }) => d.files));
-    await timed(t.prOne, () => getDiff({ path: "dir0/f0.txt" }));
+      await push();
+      await timed(t.prCold, () => getDiff());
+      await timed(t.prWarm, () => getDiff());
+      await timed(t.prAll, () => whole(getDiff, (d: { files: File[] }) => d.files));
+      await timed(t.prOne, () => getDiff({ path: "dir0/f0.txt" }));
 
-    await push();
-    await timed(t.prTab, () => getDiff({ maxLines: 2_000 }));
+      await push();
+      await timed(t.prTab, () => getDiff({ maxLines: 2_000 }));
 
-    await push();
-    await warmPullDiff(db, pr.id); // the after-push job's warm-up, done before the page asks
-    await timed(t.prJob, () => getDiff());
-    await push();
-    await warmPullDiff(db, pr.id);
-    await timed(t.prJobTab, () => getDiff({ maxLines: 2_000 }));
+      await push();
+      await warmPullDiff(db, pr.id); // the after-push job's warm-up, done before the page asks
+      await timed(t.prJob, () => getDiff());
+      await push();
+      await warmPullDiff(db, pr.id);
+      await timed(t.prJobTab, () => getDiff({ maxLines: 2_000 }));
+    }
 
     if (hasPages) {
       await push();
@@ -341,12 +349,16 @@ async function main() {
       await timed(t.pgFirstWarm, () => call("pulls.getDiffPage", { prId: pr.id }));
       listBytes = (await timed(t.pgList, () => call("pulls.getDiffFiles", { prId: pr.id }))).bytes;
       await push();
+      let g0 = gitProcessCounts().started;
       const all = await timed(t.pgAll, wholeByPages);
+      gitRuns.cold = gitProcessCounts().started - g0;
       pagesBytes = all.bytes;
       pageRequests = all.n;
       await push();
       await warmPullDiff(db, pr.id);
+      g0 = gitProcessCounts().started;
       await timed(t.pgAllJob, wholeByPages);
+      gitRuns.job = gitProcessCounts().started - g0;
     }
   }
   const git = median(t.git);
@@ -366,29 +378,35 @@ async function main() {
       .join(" ")}`,
   );
   console.log(`${"git diff -M -C base...head".padEnd(48)} ${git.toFixed(0).padStart(5)} ms, CPU ${gitCpuMs.toFixed(0)} ms`);
-  row(
-    "pulls.getDiff, first page, after a push",
-    t.prCold,
-    `${pageFiles} files listed, ${pageLines} hunk lines, ${(pageBytes / 1e6).toFixed(1)} MB JSON`,
-  );
-  row("pulls.getDiff, first page, again", t.prWarm);
-  row("pulls.getDiff, whole diff via paths pages", t.prAll, `${pages} requests`);
-  row("pulls.getDiff, one file (path)", t.prOne);
-  row("pulls.getDiff, maxLines 2,000, after a push", t.prTab, "the Files changed tab's first response");
-  row("pulls.getDiff, first page, after a push + job", t.prJob, "the after-push job warmed the counts");
-  row("pulls.getDiff, maxLines 2,000, after a push + job", t.prJobTab);
-  row("repos.compare, first page, after a push", t.cmpCold);
-  row("repos.compare, first page, again", t.cmpWarm);
-  row("repos.compare, maxLines 10,000", t.cmpSmall, "as /compare renders");
-  row("repos.compare, whole diff via paths pages", t.cmpAll, `${pages} requests`);
+  if (!PAGES_ONLY) {
+    row(
+      "pulls.getDiff, first page, after a push",
+      t.prCold,
+      `${pageFiles} files listed, ${pageLines} hunk lines, ${(pageBytes / 1e6).toFixed(1)} MB JSON`,
+    );
+    row("pulls.getDiff, first page, again", t.prWarm);
+    row("pulls.getDiff, whole diff via paths pages", t.prAll, `${pages} requests`);
+    row("pulls.getDiff, one file (path)", t.prOne);
+    row("pulls.getDiff, maxLines 2,000, after a push", t.prTab, "the Files changed tab's first response");
+    row("pulls.getDiff, first page, after a push + job", t.prJob, "the after-push job warmed the counts");
+    row("pulls.getDiff, maxLines 2,000, after a push + job", t.prJobTab);
+    row("repos.compare, first page, after a push", t.cmpCold);
+    row("repos.compare, first page, again", t.cmpWarm);
+    row("repos.compare, maxLines 10,000", t.cmpSmall, "as /compare renders");
+    row("repos.compare, whole diff via paths pages", t.cmpAll, `${pages} requests`);
+  }
   const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB, ${(b / gitBytes).toFixed(2)}× git's bytes`;
-  console.log(`bytes: git diff -p ${(gitBytes / 1e6).toFixed(1)} MB; getDiff first page + paths pages ${mb(legacyBytes)}`);
+  if (!PAGES_ONLY) console.log(`bytes: git diff -p ${(gitBytes / 1e6).toFixed(1)} MB; getDiff first page + paths pages ${mb(legacyBytes)}`);
   if (hasPages) {
     row("pulls.getDiffPage, first page, after a push", t.pgFirst, mb(firstPageBytes));
     row("pulls.getDiffPage, first page, again", t.pgFirstWarm);
     row("pulls.getDiffFiles, after the first page", t.pgList, mb(listBytes));
-    row("whole diff: getDiffFiles + pages, after a push", t.pgAll, `${pageRequests} requests, ${mb(pagesBytes)}`);
-    row("whole diff: getDiffFiles + pages, push + job", t.pgAllJob);
+    row(
+      "whole diff: getDiffFiles + pages, after a push",
+      t.pgAll,
+      `${pageRequests} requests, ${mb(pagesBytes)}, ${gitRuns.cold} git processes`,
+    );
+    row("whole diff: getDiffFiles + pages, push + job", t.pgAllJob, `${gitRuns.job} git processes`);
   }
 
   for (const line of memRows) console.log(line);

@@ -9,7 +9,10 @@
  */
 import { AppError } from "@/server/errors";
 import { mergeBase } from "./commits";
-import { DIFF_ARGS, assertSha, emptyTreeFor, rangeMetadata, runParser, type DiffOptions } from "./diff";
+import { DIFF_ARGS, assertSha, emptyTreeFor, parseOutput, rangeKey, rangeMetadata, runParser, type DiffOptions } from "./diff";
+import { cachedPatch, followPatch, openPatch, type PatchEntry } from "./diff-patch-cache";
+import { borrowedObjectsEnv } from "./forks";
+import { gitOutput, type GitOutput } from "./output-stream";
 import { DIFF_LIMITS, DiffParser, type DiffFile } from "./diff-parse";
 import type { DiffFileList, DiffPage, DiffPageFile, DiffPageHunk } from "./diff-types";
 
@@ -74,18 +77,26 @@ function pageFile(f: DiffFile, index: number, fromHunk: number, stop: PageCursor
 export async function diffPageRange(gitDir: string, range: string[], opts: DiffPageOptions = {}): Promise<DiffPage> {
   const at = opts.cursor ?? { file: 0, hunk: 0 };
   const limit = Math.min(Math.max(1, opts.limit ?? PAGE_MAX_FILES), PAGE_MAX_FILES);
+  const key = rangeKey(gitDir, range, opts.borrow);
+  let entry = cachedPatch(key);
+  // a later page needs the metadata: its run (when not cached) is the one that fills the patch cache
+  if (!entry && at.file > 0) entry = (await rangeMetadata(gitDir, range, opts, true), cachedPatch(key));
+  const fromCache = entry && (await pageFromPatch(entry, at, limit, opts));
+  if (fromCache) return fromCache;
   if (at.file === 0) {
-    // the first page: the unfiltered diff, stopped at the budget (no file list needed)
-    const parser = new DiffParser({ limits: opts.limits, include: (_, i) => i < limit, page: { hunk: at.hunk } });
-    const diff = await runParser(gitDir, [...DIFF_ARGS, ...range], parser, opts.timeoutMs, opts.borrow);
-    const listed = Math.min(diff.totalFiles, opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles);
-    const stopAt = parser.pageStop();
-    const stop = stopAt ? { file: stopAt.index, hunk: stopAt.hunk } : null;
-    const files = diff.files
-      .map((f, i) => pageFile(f, i, i === 0 ? at.hunk : 0, stop))
-      .filter((f) => !stop || f.index < stop.file || (f.index === stop.file && f.hunks.length > 0));
-    const next = stop ?? (Math.min(limit, listed) < listed ? { file: limit, hunk: 0 } : null);
-    return { files, nextCursor: next ? formatCursor(next) : null };
+    // the first page: the unfiltered diff, stopped at the budget (no file list needed). While the
+    // range's run of the whole patch is under way (the file list asked at the same time), the page
+    // is read from that run's file as git writes it; else git runs, stopped at the budget.
+    const follow = followPatch(key);
+    const followed =
+      follow &&
+      (await firstPage(follow, at, limit, opts).catch((e) => {
+        if (e instanceof AppError) throw e;
+        return null; // the run stopped: git on its own below
+      }));
+    if (followed) return followed;
+    const out = gitOutput([...DIFF_ARGS, ...range], { gitDir, timeoutMs: opts.timeoutMs, env: borrowedObjectsEnv(opts.borrow) });
+    return firstPage(out, at, limit, opts);
   }
   const meta = await rangeMetadata(gitDir, range, opts);
   if (at.file >= meta.files.length) return { files: [], nextCursor: null };
@@ -130,6 +141,45 @@ export async function diffPageRange(gitDir: string, range: string[], opts: DiffP
   const last = picked[picked.length - 1].index;
   const next = stop ?? (last + 1 < meta.files.length ? { file: last + 1, hunk: 0 } : null);
   return { files, nextCursor: next ? formatCursor(next) : null };
+}
+
+/** The first page (`at.file` 0) parsed from the whole output `out`: every file's record, then hunks up to the budget. */
+async function firstPage(out: GitOutput, at: PageCursor, limit: number, opts: DiffPageOptions): Promise<DiffPage> {
+  const parser = new DiffParser({ limits: opts.limits, include: (_, i) => i < limit, page: { hunk: at.hunk } });
+  const diff = await parseOutput(out, parser);
+  const listed = Math.min(diff.totalFiles, opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles);
+  const stopAt = parser.pageStop();
+  const stop = stopAt ? { file: stopAt.index, hunk: stopAt.hunk } : null;
+  const files = diff.files
+    .map((f, i) => pageFile(f, i, i === 0 ? at.hunk : 0, stop))
+    .filter((f) => !stop || f.index < stop.file || (f.index === stop.file && f.hunks.length > 0));
+  const next = stop ?? (Math.min(limit, listed) < listed ? { file: limit, hunk: 0 } : null);
+  return { files, nextCursor: next ? formatCursor(next) : null };
+}
+
+/**
+ * A page read from the range's cached patch (server/git/diff-patch-cache.ts): the bytes of files
+ * [cursor, cursor + limit) parsed as the first page parses git's output (cut at the budget
+ * between hunks), so a page costs no git process. Null when the cached file is gone.
+ */
+async function pageFromPatch(entry: PatchEntry, at: PageCursor, limit: number, opts: DiffPageOptions): Promise<DiffPage | null> {
+  const { meta, offsets, size } = entry.index;
+  const listed = meta.files.length;
+  if (at.file >= listed) return { files: [], nextCursor: null };
+  const last = Math.min(at.file + limit, listed);
+  const files: DiffFile[] = [];
+  for (let i = at.file; i < last; i++) files[i] = { ...meta.files[i], hunks: [], truncated: false };
+  const out = await openPatch(entry, offsets[at.file] ?? size, offsets[last] ?? size);
+  if (!out) return null;
+  const parser = new DiffParser({ limits: opts.limits, page: { hunk: at.hunk }, from: { files, index: at.file } });
+  const diff = await parseOutput(out, parser);
+  const stopAt = parser.pageStop();
+  const stop = stopAt ? { file: stopAt.index, hunk: stopAt.hunk } : null;
+  const page = diff.files
+    .map((f, k) => pageFile(f, at.file + k, k === 0 ? at.hunk : 0, stop))
+    .filter((f) => !stop || f.index < stop.file || (f.index === stop.file && f.hunks.length > 0));
+  const next = stop ?? (last < listed ? { file: last, hunk: 0 } : null);
+  return { files: page, nextCursor: next ? formatCursor(next) : null };
 }
 
 /**

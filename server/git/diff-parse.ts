@@ -17,6 +17,7 @@
  * kept, so the caller can stop git.
  */
 
+import { isAscii } from "node:buffer";
 import {
   DIFF_LIMITS,
   type Diff,
@@ -89,6 +90,9 @@ export class DiffParser {
   private pageFirstHunk: DiffHunk | null = null;
   private lastKept = false;
   private stop: PagePosition | null = null;
+  // kept lines' text: an ASCII chunk is decoded once and its lines are slices of it (no decoding per line)
+  private textOf: Buffer | null = null;
+  private text: string | null = null;
 
   /**
    * `metadataOnly`: the output has no patch section (`--raw --numstat -z` alone): files come
@@ -105,6 +109,11 @@ export class DiffParser {
    * without one); the response budget cuts between hunks: the hunk that would pass it is dropped
    * whole and `pageStop()` names it, except the page's first kept hunk, which is always kept
    * whole (bounded by the per-file limits) so that every page makes progress.
+   *
+   * `from` (with `page`; a page read from a cached patch, server/git/diff-patch-cache.ts): the
+   * output starts at the patch of file `from.index` (no records section); `from.files` holds the
+   * files by their index in the whole output (fresh copies: hunks are added to them), absent
+   * indices are skipped.
    */
   constructor(
     opts: {
@@ -113,14 +122,19 @@ export class DiffParser {
       metadataOnly?: boolean;
       counts?: DiffCounts;
       page?: { hunk: number };
+      from?: { files: DiffFile[]; index: number };
     } = {},
   ) {
     this.limits = { ...DIFF_LIMITS, ...opts.limits };
     this.include = opts.include ?? (() => true);
     this.metadataOnly = opts.metadataOnly ?? false;
     this.rec = new DiffRecords(this.limits.maxFiles, opts.counts ?? null);
-    this.all = this.rec.files;
+    this.all = opts.from?.files ?? this.rec.files;
     this.page = opts.page ?? null;
+    if (opts.from) {
+      this.fileIndex = opts.from.index - 1;
+      this.startPatch(false);
+    }
   }
 
   /** Page mode: the first hunk the budget left out (the next page starts there), or null when every wanted hunk was kept. */
@@ -237,6 +251,15 @@ export class DiffParser {
     this.hunk = null;
     this.lastLine = null;
     this.oldLeft = this.newLeft = 0;
+  }
+
+  /** `buf[start, end)` as UTF-8 text: a slice of the chunk's text when the chunk is ASCII (bytes are characters then). */
+  private textAt(buf: Buffer, start: number, end: number): string {
+    if (buf !== this.textOf) {
+      this.textOf = buf;
+      this.text = isAscii(buf) ? buf.toString("latin1") : null;
+    }
+    return this.text !== null ? this.text.slice(start, end) : buf.toString("utf8", start, end);
   }
 
   private cut(reason: "file" | "total"): void {
@@ -361,11 +384,11 @@ export class DiffParser {
       this.current.truncatedReason = "file";
     }
     if (this.page) {
-      (this.hunk.lines as unknown as string[]).push(buf.toString("utf8", start, end));
+      (this.hunk.lines as unknown as string[]).push(this.textAt(buf, start, end));
       this.lastKept = true;
       return;
     }
-    const line: DiffLine = { type, content: end > start + 1 ? buf.toString("utf8", start + 1, end) : "" };
+    const line: DiffLine = { type, content: end > start + 1 ? this.textAt(buf, start + 1, end) : "" };
     this.hunk.lines.push(line);
     this.lastLine = line;
   }

@@ -1,8 +1,10 @@
 /**
  * Diffs between two commits for pull requests, the commit page and the compare page (docs/pulls.md
- * "Diff"). One git process per diff, `git diff --raw --patch -z` with rename and copy detection (-M
+ * "Diff"). At most one git process per diff, `git diff --raw --patch -z` with rename and copy detection (-M
  * -C), read as a stream by `DiffParser` (server/git/diff-parse.ts) and stopped as soon as nothing
- * more would be kept, so memory and time stay bounded whatever the size of the range. Only resolved
+ * more would be kept, so memory and time stay bounded whatever the size of the range; a range's
+ * first full run is written into the patch cache (server/git/diff-patch-cache.ts), and later reads
+ * of the range parse that file instead of running git. Only resolved
  * commit ids (never user text) and fixed options reach git's argument list; path filters are
  * matched in JavaScript against git's exact (-z) paths.
  */
@@ -10,9 +12,11 @@ import { SHA_RE } from "@/lib/sha";
 import { AppError } from "@/server/errors";
 import { mergeBase } from "./commits";
 import { borrowedObjectsEnv } from "./forks";
-import { gitOutput } from "./output-stream";
-import { DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
+import { runGitToFile } from "./exec";
+import { gitOutput, type GitOutput } from "./output-stream";
+import { DIFF_LIMITS, DiffParser, type Diff, type DiffFile, type DiffLimits } from "./diff-parse";
 import { acquireLargeDiff, isLargeDiff } from "./diff-gate";
+import { cachedPatch, openPatch, patchSettled, recordPatch } from "./diff-patch-cache";
 
 export type { Diff, DiffFile, DiffHunk, DiffLine, DiffLimits, DiffStatus } from "./diff-parse";
 export { DIFF_LIMITS, DiffParser } from "./diff-parse";
@@ -75,19 +79,26 @@ export interface DiffOptions {
 }
 
 /**
- * Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped.
- * A parse that grows large waits for a slot of the large-diff gate (server/git/diff-gate.ts)
- * before reading on, and holds it until one macrotask after it ends (its answer serialized). Errors: a plain Error when git fails;
- * TOO_MANY_REQUESTS when no slot frees in time.
+ * Runs `git <args>` and feeds its stdout to `parser` until it wants no more; git is then stopped
+ * (`parseOutput`). Errors: a plain Error when git fails; TOO_MANY_REQUESTS when no slot frees in time.
  */
-export async function runParser(
+export function runParser(
   gitDir: string,
   args: string[],
   parser: DiffParser,
   timeoutMs?: number,
   borrow?: readonly string[],
 ): Promise<Diff> {
-  const out = gitOutput(args, { gitDir, timeoutMs, env: borrowedObjectsEnv(borrow) });
+  return parseOutput(gitOutput(args, { gitDir, timeoutMs, env: borrowedObjectsEnv(borrow) }), parser);
+}
+
+/**
+ * Feeds `out` (git's stdout, or a cached patch: server/git/diff-patch-cache.ts) to `parser`
+ * until it wants no more, then stops `out`. A parse that grows large waits for a slot of the
+ * large-diff gate (server/git/diff-gate.ts) before reading on, and holds it until one macrotask
+ * after it ends (its answer serialized). Errors: as `out.next()`; TOO_MANY_REQUESTS when no slot frees in time.
+ */
+export async function parseOutput(out: GitOutput, parser: DiffParser): Promise<Diff> {
   let release: (() => void) | null = null;
   try {
     for (;;) {
@@ -132,10 +143,12 @@ function remember(key: string, diff: Diff): void {
  * `git diff from to` shows it (two-dot). Files are in git's order (by path). With `path`/`paths`
  * only those files are returned (by new path; a renamed file also by its old path); totals always cover the whole range. Limits: see `DIFF_LIMITS`.
  *
- * The first run of a range reads git's whole patch (the line counts of every file come from it)
- * and caches the range's metadata; later unfiltered runs take the counts from that cache and
- * stop git once the response's budget is spent.
- * A filtered request reads the range's metadata (`--raw --numstat`, cached per range), then runs
+ * The first run of a range has git write its whole patch into the patch cache
+ * (server/git/diff-patch-cache.ts; the line counts of every file come from it) and caches the
+ * range's metadata; the answer, and later unfiltered runs, are read from the cached patch with
+ * those counts, stopped once the response's budget is spent (from git, stopped the same way,
+ * when the patch is not cached: the cache is off, or the range too large for it).
+ * A filtered request reads the range's metadata (cached per range, `rangeMetadata`), then runs
  * the patch only for the wanted files' paths (`git --literal-pathspecs diff … -- <old> <new>…`,
  * both sides so renames and copies pair up as in the whole diff): paging through a huge diff
  * costs each page its own files, not the whole range again. Errors: a plain Error when git
@@ -157,17 +170,21 @@ const metadataReads = ((globalThis as unknown as { __svcDiffMetadataReads?: Map<
 
 /**
  * The metadata of `range` (resolved ids, as `diffRange`): every listed file without hunks, the
- * real totals. From the cache, else from one `git diff --raw --numstat -z` shared by concurrent
- * callers and cached. Errors: a plain Error when git fails.
+ * real totals. From the cache, else from one run shared by concurrent callers and cached
+ * (`readMetadata`). With `withPatch`, cached metadata is not enough while the range's patch is
+ * not in the patch cache either (evicted, or the metadata came from a first page's full read):
+ * the run is made then, and fills it (unless the cache is off or the range is known too large
+ * for it). Errors: a plain Error when git fails.
  */
 export function rangeMetadata(
   gitDir: string,
   range: string[],
   opts: Pick<DiffOptions, "borrow" | "timeoutMs" | "limits"> = {},
+  withPatch = false,
 ): Promise<Diff> {
   const key = rangeKey(gitDir, range, opts.borrow);
   const hit = metadataCache.get(key);
-  if (hit) return Promise.resolve(hit);
+  if (hit && (!withPatch || patchSettled(key))) return Promise.resolve(hit);
   let read = metadataReads.get(key);
   if (!read) {
     read = readMetadata(gitDir, range, opts).finally(() => metadataReads.delete(key));
@@ -176,17 +193,39 @@ export function rangeMetadata(
   return read;
 }
 
-/** The range's metadata from `git diff --raw --numstat -z` (every file's counts, no patch: little output), cached. */
+/**
+ * The range's metadata, cached: from its cached patch when there is one; else from one run of
+ * the whole patch, written by git into the patch cache and indexed there
+ * (server/git/diff-patch-cache.ts: git computes every file's diff once, for the metadata and for
+ * every later page); with the patch cache off, or the range too large for it, from
+ * `git diff --raw --numstat -z` (every file's counts, no patch: little output).
+ */
 async function readMetadata(gitDir: string, range: string[], opts: Pick<DiffOptions, "borrow" | "timeoutMs" | "limits">): Promise<Diff> {
-  const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
-  const meta = await runParser(
-    gitDir,
-    [...metaArgs, ...range],
-    new DiffParser({ limits: opts.limits, metadataOnly: true }),
-    opts.timeoutMs,
-    opts.borrow,
-  );
-  remember(rangeKey(gitDir, range, opts.borrow), meta);
+  const key = rangeKey(gitDir, range, opts.borrow);
+  const env = borrowedObjectsEnv(opts.borrow);
+  let meta: Diff;
+  const cached = cachedPatch(key);
+  const index = cached
+    ? cached.index
+    : patchSettled(key)
+      ? null
+      : await recordPatch(
+          key,
+          (fd) => runGitToFile([...DIFF_ARGS, ...range], fd, { gitDir, timeoutMs: opts.timeoutMs, env }),
+          opts.limits?.maxFiles ?? DIFF_LIMITS.maxFiles,
+        );
+  if (index) meta = index.meta;
+  else {
+    const metaArgs = DIFF_ARGS.map((a) => (a === "--patch" ? "--numstat" : a));
+    meta = await runParser(
+      gitDir,
+      [...metaArgs, ...range],
+      new DiffParser({ limits: opts.limits, metadataOnly: true }),
+      opts.timeoutMs,
+      opts.borrow,
+    );
+  }
+  remember(key, meta);
   return meta;
 }
 
@@ -200,14 +239,17 @@ async function diffRange(gitDir: string, range: string[], opts: DiffOptions): Pr
     opts.paths || opts.path !== undefined ? new Set([...(opts.paths ?? []), ...(opts.path !== undefined ? [opts.path] : [])]) : null;
   let meta: Diff | undefined = metadataCache.get(key);
   if (!wanted) {
+    // the first read of a range: one run of the whole patch, written into the patch cache, gives every file's counts;
+    // the answer is then read from the cache
+    if (!meta && !patchSettled(key)) meta = await rangeMetadata(gitDir, range, opts, true);
     if (meta) {
-      // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts
-      const diff = await runParser(
-        gitDir,
-        [...DIFF_ARGS, ...range],
-        new DiffParser({ limits: opts.limits, counts: meta }),
-        opts.timeoutMs,
-        opts.borrow,
+      // counts known: git is stopped once the budget is spent instead of printing the rest for its line counts;
+      // a cached patch is read instead of running git
+      const parser = new DiffParser({ limits: opts.limits, counts: meta });
+      const entry = cachedPatch(key);
+      const cached = entry && (await openPatch(entry, 0, entry.index.size));
+      const diff = await (
+        cached ? parseOutput(cached, parser) : runParser(gitDir, [...DIFF_ARGS, ...range], parser, opts.timeoutMs, opts.borrow)
       ).catch((e: Error) => {
         if (/counts given are of another range/.test(e.message)) return null; // never expected: then count from the patch
         throw e;
@@ -301,8 +343,9 @@ export async function warmThreeDot(
 ): Promise<boolean> {
   assertSha(base, "base");
   assertSha(head, "head");
-  if (threeDotCached(gitDir, base, head, opts.borrow)) return false;
-  const meta = rangeMetadata(gitDir, [`${base}...${head}`], opts);
+  const range = [`${base}...${head}`];
+  if (threeDotCached(gitDir, base, head, opts.borrow) && patchSettled(rangeKey(gitDir, range, opts.borrow))) return false;
+  const meta = rangeMetadata(gitDir, range, opts, true);
   meta.catch(() => {}); // awaited below unless the merge base fails first
   const mb = await mergeBase(gitDir, base, head, opts.borrow);
   if (!mb) throw new AppError("BAD_REQUEST", "the two commits have entirely different histories: nothing to compare");

@@ -128,3 +128,43 @@ export async function gitText(args: string[], opts: GitOptions = {}): Promise<st
   if (r.code !== 0) throw new Error(`git ${args[0]} failed (${r.code}): ${r.stderr.trim()}`);
   return r.stdout.toString("utf8");
 }
+
+/**
+ * Runs git with its stdout written straight into the open file `fd` (no pipe through this
+ * process: git's many small writes cost node a wake-up each), stdin closed; stderr collected (at
+ * most 4 KiB). Resolves with the exit code (128 when killed) once git has exited. `kill()` stops it.
+ * Errors: only when git cannot start.
+ */
+export function runGitToFile(
+  args: string[],
+  fd: number,
+  opts: Omit<GitOptions, "input" | "maxBytes"> = {},
+): { done: Promise<{ code: number; stderr: string }>; kill(): void } {
+  const child = spawn("git", args, {
+    cwd: opts.cwd,
+    env: gitEnv({ ...(opts.gitDir ? { GIT_DIR: opts.gitDir } : {}), ...opts.env }),
+    stdio: ["ignore", fd, "pipe"],
+  });
+  processes.running += 1;
+  processes.started += 1;
+  let stderr = "";
+  child.stderr!.on("data", (c: Buffer) => {
+    if (stderr.length < 4096) stderr += c.toString("utf8");
+  });
+  const timeout = opts.timeoutMs ?? 60_000;
+  const timer = timeout > 0 ? setTimeout(() => child.kill("SIGKILL"), timeout) : undefined;
+  const done = new Promise<{ code: number; stderr: string }>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      processes.running -= 1;
+      if (timer) clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : 1), stderr: stderr.trim() });
+    });
+  });
+  return {
+    done,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
+}

@@ -1,7 +1,8 @@
 /** pulls router, part: getDiff, getDiffFiles, getDiffPage, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
 import { z } from "zod";
 import { router, repoProcedureBy } from "../trpc";
-import { byPullId } from "./pull-locator";
+import { byPullId, byPullIdWithHead } from "./pull-locator";
+import { pullHeadOf } from "@/server/services/pulls/list-comments";
 import { diffFilterInput } from "@/server/services/diff/filter";
 import { pullDiff } from "@/server/services/diff/get-pull-diff";
 import { pullDiffFiles } from "@/server/services/diff/get-pull-diff-files";
@@ -22,15 +23,17 @@ export const pullsDiffRouter = router({
    * {prId} → {files (metadata, no hunks), totalAdditions, totalDeletions, totalFiles, truncated,
    * baseSha, headSha, mergeBaseSha}: the file list, sent once (docs/pulls.md "File list and hunk pages").
    */
-  getDiffFiles: repoProcedureBy(byPullId).query(({ ctx }) => pullDiffFiles(ctx.db, ctx.repo, ctx.entityId)),
+  getDiffFiles: repoProcedureBy(byPullIdWithHead).query(({ ctx }) =>
+    pullDiffFiles(ctx.db, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId),
+  ),
 
   /**
    * {prId, cursor?, limit?, maxLines?} → {files: [{index, oldPath, newPath, hunks, fromHunk?,
    * continues?, truncated}], nextCursor, baseSha, headSha, mergeBaseSha}: a page of hunks only.
    */
-  getDiffPage: repoProcedureBy(byPullId)
+  getDiffPage: repoProcedureBy(byPullIdWithHead)
     .input(z.object(diffPageInput))
-    .query(({ ctx, input }) => pullDiffPage(ctx.db, ctx.repo, ctx.entityId, input)),
+    .query(({ ctx, input }) => pullDiffPage(ctx.db, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId, input)),
 
   /** {prId} → {commits: [{sha, message, author, authorEmail, date}] oldest first (≤ 250), totalCommits}. */
   getCommits: repoProcedureBy(byPullId).query(({ ctx }) => pullCommits(ctx.db, ctx.repo, ctx.entityId)),

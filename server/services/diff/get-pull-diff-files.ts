@@ -2,20 +2,21 @@
 import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { diffFilesThreeDot, type DiffFileList } from "@/server/git/diff-page";
-import { onPullRange } from "./pull-range";
+import { onPullRange, type PullRangeRow } from "./pull-range";
 
 /**
  * pulls.getDiffFiles: every changed file's metadata (a DiffFile without hunks; at most 3,000,
  * `truncated` past that), the totals, and the range (`baseSha`, `headSha`, `mergeBaseSha`) — what
  * `pulls.getDiff` lists, without hunks. From the range's cached `--raw --numstat` metadata (the
- * after-push job warms it). Errors: as `pullDiff` (NOT_FOUND, CONFLICT, BAD_REQUEST for unrelated histories).
+ * after-push job warms it). `pull`: the pull request's id, or its row as the tRPC locator read it
+ * (no second read). Errors: as `pullDiff` (NOT_FOUND, CONFLICT, BAD_REQUEST for unrelated histories).
  */
 export async function pullDiffFiles(
   db: Db,
   repo: AuthorizedRepo,
-  prId: string,
+  pull: string | PullRangeRow,
 ): Promise<DiffFileList & { baseSha: string; headSha: string; mergeBaseSha: string }> {
-  return onPullRange(db, repo, prId, async (base, head) => ({
+  return onPullRange(db, repo, pull, async (base, head) => ({
     ...(await diffFilesThreeDot(repo.gitDir, base, head)),
     baseSha: base,
     headSha: head,

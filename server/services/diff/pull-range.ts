@@ -29,20 +29,30 @@ export async function pullBase(
   return pr.baseSha;
 }
 
+/** What the diff needs of a pull request's row (the `byPullIdWithHead` locator reads it with the authorization query). */
+export interface PullRangeRow {
+  number: number;
+  state: string;
+  targetBranch: string;
+  baseSha: string;
+  headSha: string;
+}
+
 /**
  * Runs `work(base, head)` on the commits a pull request's diff runs between: the row's head sha
  * and `pullBase`, trusted without a lookup of their own (git fails on an id it lacks). Only
- * when `work` fails does the pull request learn which one is missing. Errors: CONFLICT when the
- * pull request names a commit its repository no longer has (not NOT_FOUND: that answer means
- * "no such pull request or no access"); whatever `work` throws otherwise.
+ * when `work` fails does the pull request learn which one is missing. `pull`: the pull request's
+ * id (its row is read here) or its row already read. Errors: NOT_FOUND for an unknown id;
+ * CONFLICT when the pull request names a commit its repository no longer has (not NOT_FOUND:
+ * that answer means "no such pull request or no access"); whatever `work` throws otherwise.
  */
 export async function onPullRange<T>(
   db: Db,
   repo: AuthorizedRepo,
-  prId: string,
+  pull: string | PullRangeRow,
   work: (base: string, head: string) => Promise<T>,
 ): Promise<T> {
-  const pr = await loadPull(db, repo, prId);
+  const pr = typeof pull === "string" ? await loadPull(db, repo, pull) : pull;
   const base = await pullBase(repo, pr);
   try {
     return await work(base, pr.headSha);
