@@ -10,6 +10,14 @@ import { DIFF_LIMITS, type DiffOptions } from "@/server/git/diff";
 /** Most paths one `paths` filter may name (a page of the file list). */
 export const MAX_FILTER_PATHS = 500;
 
+/** A smaller hunk-line budget for one response (100–50,000; default 50,000), e.g. a page's first paint. */
+export const maxLinesInput = z
+  .number({ error: "maxLines must be a number" })
+  .int("maxLines must be an integer")
+  .min(100, "maxLines must be at least 100")
+  .max(DIFF_LIMITS.maxTotalLines, `maxLines must be at most ${DIFF_LIMITS.maxTotalLines}`)
+  .optional();
+
 /** Input fields shared by every diff-returning procedure: `path` (one file) or `paths` (a page of files). */
 export const diffFilterInput = {
   path: text("path").min(1).max(4096).optional(),
@@ -17,13 +25,7 @@ export const diffFilterInput = {
     .array(text("paths[]").min(1).max(4096), { error: "paths must be a list of strings" })
     .max(MAX_FILTER_PATHS, `paths can name at most ${MAX_FILTER_PATHS} files`)
     .optional(),
-  /** A smaller hunk-line budget for this response (100–50,000; default 50,000), e.g. a page's first paint. */
-  maxLines: z
-    .number({ error: "maxLines must be a number" })
-    .int("maxLines must be an integer")
-    .min(100, "maxLines must be at least 100")
-    .max(DIFF_LIMITS.maxTotalLines, `maxLines must be at most ${DIFF_LIMITS.maxTotalLines}`)
-    .optional(),
+  maxLines: maxLinesInput,
 };
 
 export interface DiffFilter {

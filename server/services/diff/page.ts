@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import { line } from "@/server/validation/strings";
-import { DIFF_LIMITS } from "@/server/git/diff";
 import { PAGE_MAX_FILES, parseCursor, type DiffPageOptions } from "@/server/git/diff-page";
+import { maxLinesInput } from "./filter";
 
 /** Input fields of a hunk page: `cursor` (a page's `nextCursor`; absent = the first page), `limit` (files), `maxLines` (hunk lines). */
 export const diffPageInput = {
@@ -20,12 +20,7 @@ export const diffPageInput = {
     .min(1, "limit must be at least 1")
     .max(PAGE_MAX_FILES, `limit must be at most ${PAGE_MAX_FILES}`)
     .optional(),
-  maxLines: z
-    .number({ error: "maxLines must be a number" })
-    .int("maxLines must be an integer")
-    .min(100, "maxLines must be at least 100")
-    .max(DIFF_LIMITS.maxTotalLines, `maxLines must be at most ${DIFF_LIMITS.maxTotalLines}`)
-    .optional(),
+  maxLines: maxLinesInput,
 };
 
 export interface DiffPageFilter {
