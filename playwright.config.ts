@@ -23,7 +23,12 @@ if (!external && !process.env.SVC_E2E_DATA_DIR) {
 export default defineConfig({
   testDir: "e2e",
   globalTeardown: "./e2e/global-teardown.ts",
-  workers: 1,
+  // Two spec files at a time (SVC_E2E_WORKERS to change): every spec signs up users of its own
+  // (e2e/session.ts) and works in their repositories, so specs never see each other's data; a
+  // spec's tests run in order (fullyParallel off). The suite waits on the server and the browser
+  // far more than it computes: measured on 2 cores, 95 tests took 8.6 min with 2 workers and
+  // 16–18 min with 1, without a flaky test (docs/contributing.md "Running checks").
+  workers: Number(process.env.SVC_E2E_WORKERS || 2),
   fullyParallel: false,
   // One retry in CI: a test that fails twice fails the run; one that passes on its retry is
   // listed as "flaky" in the log, to be fixed, instead of throwing away a whole run's work.
@@ -75,6 +80,8 @@ export default defineConfig({
           // OpenAI-compatible server on 127.0.0.1; no OPENAI_BASE_URL for the whole server, as
           // other specs expect the local engine
           SVC_AI_ALLOW_PRIVATE_BASE_URLS: "1",
+          // e2e/webhooks.spec.ts points a webhook at a receiver it starts on 127.0.0.1
+          SVC_WEBHOOK_ALLOW_PRIVATE_URLS: "1",
         },
       },
 });

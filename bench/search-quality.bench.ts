@@ -107,7 +107,7 @@ async function main() {
   const { repoGitDir } = await import("@/server/git/paths");
   const { refreshSearchIndex } = await import("@/server/services/search/index-repo");
   const { semanticSearch } = await import("@/server/services/search/semantic-search");
-  const { forgetLexicalStats } = await import("@/server/services/search/lexical");
+  const { forgetLexicalStats } = await import("@/server/services/search/lexical-stats");
   const { serverAiEngine } = await import("@/server/ai/engine");
   const { closeJobs } = await import("@/server/jobs");
 

@@ -146,12 +146,13 @@ test("with a model: the reply streams in with its tool activity, the proposed ch
     });
     const next = UTIL.replace("export const ZERO = 0;", "export const ZERO = 0;\nexport const ONE = 1;");
     // first step: text streamed in slow pieces, then the tool call; second step (after the tool result): the closing words
+    // (the first step ends in a list: the second step's text must start a block of its own, not join its last item)
     fake.reply({
-      chunks: ["I will ", "add a ", "constant ", "ONE."],
+      chunks: ["I will ", "add a ", "constant ", "ONE.\n", "- read the file\n", "- add ONE\n"],
       delayMs: 400,
       toolCalls: [{ name: "proposeChange", arguments: { type: "modify", path: "src/util.ts", content: next } }],
     });
-    fake.reply({ chunks: ["Proposed ", "the change."], delayMs: 400 });
+    fake.reply({ chunks: ["Proposed ", "**the change**."], delayMs: 400 });
 
     const page = user.page;
     await page.goto(`/${user.username}/agentai/agent`);
@@ -176,6 +177,10 @@ test("with a model: the reply streams in with its tool activity, the proposed ch
     await expect(live).toHaveCount(0, { timeout: 30_000 });
     const reply = page.locator('[data-testid="agent-message"][data-role="assistant"]').last();
     await expect(reply).toContainText("Proposed the change.");
+    const replyText = reply.getByTestId("agent-message-text");
+    await expect(replyText.locator("li")).toHaveText(["read the file", "add ONE"]);
+    await expect(replyText.locator("p", { hasText: "Proposed the change." })).toHaveCount(1);
+    await expect(replyText.locator("li", { hasText: "Proposed" })).toHaveCount(0);
     await expect(page.getByTestId("agent-send")).toBeVisible();
 
     const card = page.locator('[data-testid="change-card"][data-path="src/util.ts"]');

@@ -36,6 +36,9 @@ test("the AI review panel fills in, its finding is an inline thread in Files cha
   await expect(panel.getByTestId("ai-review-engine")).toHaveText("by local engine");
   await expect(panel.getByTestId("ai-review-state")).toHaveText("Commented");
   await expect(panel.getByTestId("ai-review-summary")).toContainText("debug statement");
+  // the summary is Markdown: its findings are a list, not raw "- " lines
+  await expect(panel.getByTestId("ai-review-summary").locator("li").first()).toContainText("debug statement");
+  await expect(panel.getByTestId("ai-review-summary")).not.toContainText("- 1 ×");
   await expect(panel.getByTestId("ai-review-findings")).toContainText("app.ts:2");
 
   // Re-run: a new run goes through the states again and ends done

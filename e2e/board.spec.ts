@@ -10,10 +10,15 @@
  *   - on a phone a swipe that starts on a card scrolls the board; a press-and-hold picks it up;
  *   - dragging at the right edge (where the board auto-scrolls under the card) raises no error
  *     ("Maximum update depth exceeded");
- *   - a failed move puts the card back and shows the server's message.
+ *   - a failed move puts the card back and shows the server's message;
+ *   - a mouse drop over a column that straddles the right edge lands in that column: auto-scroll
+ *     stops once the column is in view instead of running to the board's end (issue #22 item 1);
+ *   - quick-add ("+" in a column header) creates an issue in that column; Escape closes the box;
+ *   - grouped by priority (kept in the URL), dragging a card to the High column sets its priority.
  * One user is signed up for the whole file (sign-ups are rate-limited per address); issues are
  * created through the tRPC API with the session cookie.
  */
+import { pressUntilMoved } from "./dnd";
 import { test, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 import AxeBuilder from "@axe-core/playwright";
@@ -69,6 +74,13 @@ async function open(browser: Browser, options: BrowserContextOptions = {}) {
   // here: the page's navigation links keep prefetching)
   await expect(page.locator('[id^="DndLiveRegion"]')).toBeAttached();
   return { context, page, errors };
+}
+
+async function getIssue(page: Page, number: number) {
+  const input = encodeURIComponent(JSON.stringify({ repoId, number }));
+  const r = await page.request.get(`/api/trpc/issues.get?input=${input}`);
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()).result.data as { status: string; priority: string; title: string };
 }
 
 const column = (page: Page, status: string) => page.locator(`[data-testid=board-column][data-status="${status}"]`);
@@ -128,8 +140,7 @@ test("screen readers hear card and column names; no nested interactive controls"
   await page.keyboard.press("Space");
   await expect(live).toContainText(`Picked up #${first.number} ${first.title}, in Todo, position 1 of 2.`);
   const moved = page.waitForResponse((r) => r.url().includes("issues.move"));
-  await page.keyboard.press("ArrowRight");
-  await expect(column(page, "in_progress").locator(`[data-testid=board-card][data-number="${first.number}"]`)).toBeVisible();
+  await pressUntilMoved(page, "ArrowRight", column(page, "in_progress").locator(`[data-testid=board-card][data-number="${first.number}"]`));
   await expect(live).toContainText("In Progress, position");
   await page.keyboard.press("Space");
   expect((await moved).status()).toBe(200);
@@ -148,9 +159,8 @@ test("a failed move puts the card back and shows the server's message", async ({
   await card(page, second.number).getByTestId("card-handle").focus();
   await page.keyboard.press("Space");
   await expect(page.locator('[id^="DndLiveRegion"]')).toContainText(`Picked up #${second.number}`);
-  await page.keyboard.press("ArrowRight");
   const inProgress = column(page, "in_progress");
-  await expect(inProgress.locator(`[data-testid=board-card][data-number="${second.number}"]`)).toBeVisible();
+  await pressUntilMoved(page, "ArrowRight", inProgress.locator(`[data-testid=board-card][data-number="${second.number}"]`));
   // meanwhile someone else moves the cards it would land next to: the server refuses the anchor
   const others = await inProgress.getByTestId("board-card").evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-number"))));
   for (const n of others.filter((n) => n !== second.number))
@@ -226,6 +236,108 @@ test("phone: a swipe on a card scrolls the board, a press and hold picks the car
   await touch("touchEnd", hx, hy + 2);
   await expect(page.getByTestId("board")).toHaveAttribute("data-dragging", "false");
   expect(moves).toBe(0); // dropped where it was: nothing to send
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+/** Resolves once the board's horizontal scroll has not moved for 10 frames (auto-scroll settled). */
+const scrollSettled = (page: Page) =>
+  page.getByTestId("board-scroller").evaluate(async (s) => {
+    let last = -1;
+    for (let same = 0; same < 10;) {
+      await new Promise((r) => requestAnimationFrame(r));
+      same = s.scrollLeft === last ? same + 1 : 0;
+      last = s.scrollLeft;
+    }
+    return last;
+  });
+
+test("a mouse drop on the column straddling the right edge lands there; auto-scroll stops at it", async ({ browser, baseURL }) => {
+  const { context, page, errors } = await open(browser);
+  const issue = await trpc(page, baseURL!, "issues.create", { repoId, title: "Edge drop", status: "todo" });
+  await page.reload();
+  await expect(page.locator('[id^="DndLiveRegion"]')).toBeAttached();
+  const review = (await column(page, "in_review").boundingBox())!;
+  expect(review.x).toBeLessThan(1290); // In Review straddles the viewport's right edge (x 1224–1504)
+  expect(review.x + review.width).toBeGreaterThan(1440);
+  const source = (await card(page, issue.number).boundingBox())!;
+  const start = { x: source.x + source.width / 2, y: source.y + source.height / 2 };
+  const y = start.y + 60;
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(start.x + 10, start.y + 5, { steps: 3 });
+  await expect(page.getByTestId("board")).toHaveAttribute("data-dragging", "true");
+  await page.mouse.move(1290, y, { steps: 20 });
+  // hold still while the board auto-scrolls under the pointer
+  await expect.poll(() => page.getByTestId("board-scroller").evaluate((s) => s.scrollLeft)).toBeGreaterThan(0);
+  const scrolled = await scrollSettled(page);
+  const max = await page.getByTestId("board-scroller").evaluate((s) => s.scrollWidth - s.clientWidth);
+  expect(scrolled).toBeLessThan(max); // stopped with In Review in view, not at the board's end
+  const under = await page.evaluate(
+    ([x, py]) =>
+      document
+        .elementsFromPoint(x, py)
+        .map((e) => e.closest("[data-status]")?.getAttribute("data-status"))
+        .find(Boolean),
+    [1290, y],
+  );
+  expect(under).toBe("in_review");
+  const moved = page.waitForResponse((r) => r.url().includes("issues.move"));
+  await page.mouse.up();
+  expect((await moved).status()).toBe(200);
+  await expect(column(page, "in_review").locator(`[data-testid=board-card][data-number="${issue.number}"]`)).toBeVisible();
+  expect((await getIssue(page, issue.number)).status).toBe("in_review");
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("quick-add: the column's + creates an issue there; Escape closes the box", async ({ browser }) => {
+  const { context, page } = await open(browser);
+  const todoColumn = column(page, "todo");
+  const count = Number(await todoColumn.getByTestId("column-count").textContent());
+  const plus = todoColumn.getByTestId("column-quick-add");
+  await expect(plus).toHaveAccessibleName("Add issue to Todo");
+  await plus.click();
+  const box = todoColumn.getByRole("textbox", { name: "New issue title in Todo" });
+  await expect(box).toBeFocused();
+  await box.fill("Quickly added");
+  await box.press("Enter");
+  const added = todoColumn.getByTestId("board-card").filter({ hasText: "Quickly added" });
+  await expect(added).toBeVisible();
+  await expect(todoColumn.getByTestId("column-count")).toHaveText(String(count + 1));
+  await expect(box).toHaveValue("");
+  const number = Number(await added.getAttribute("data-number"));
+  const issue = await getIssue(page, number);
+  expect([issue.title, issue.status]).toEqual(["Quickly added", "todo"]);
+  await box.press("Escape");
+  await expect(box).toHaveCount(0);
+  await expect(plus).toBeFocused();
+  await context.close();
+});
+
+test("grouped by priority (kept in the URL): dragging a card to High sets its priority", async ({ browser, baseURL }) => {
+  const { context, page, errors } = await open(browser);
+  const issue = await trpc(page, baseURL!, "issues.create", { repoId, title: "Prioritise me", priority: "low" });
+  await page.getByTestId("board-group").selectOption("priority");
+  await expect(page).toHaveURL(/[?&]group=priority/);
+  const group = (key: string) => page.locator(`[data-testid=board-column][data-group-key="${key}"]`);
+  await expect(group("high").getByRole("heading")).toHaveText("High");
+  const source = group("low").locator(`[data-testid=board-card][data-number="${issue.number}"]`);
+  await expect(source).toBeVisible();
+  const from = (await source.boundingBox())!;
+  const to = (await group("high").boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 - 10, from.y + from.height / 2 + 5, { steps: 3 });
+  await expect(page.getByTestId("board")).toHaveAttribute("data-dragging", "true");
+  await page.mouse.move(to.x + to.width / 2, to.y + 120, { steps: 15 });
+  await page.mouse.up();
+  await expect(group("high").locator(`[data-testid=board-card][data-number="${issue.number}"]`)).toBeVisible();
+  await expect(page.getByTestId("board")).toHaveAttribute("data-pending", "0");
+  expect((await getIssue(page, issue.number)).priority).toBe("high");
+  await page.reload();
+  await expect(page.getByTestId("board-group")).toHaveValue("priority");
+  await expect(group("high").locator(`[data-testid=board-card][data-number="${issue.number}"]`)).toBeVisible();
   expect(errors).toEqual([]);
   await context.close();
 });

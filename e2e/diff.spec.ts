@@ -4,6 +4,7 @@
  * (remembered), and open the compare page between two branches (ahead/behind, commits, diff).
  */
 import { test, expect, type Page } from "@playwright/test";
+import { diffReady } from "./diff-ready";
 import { signUpIn } from "./session";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -72,7 +73,7 @@ test("commit page: file tree, rename, binary, edit; split view is remembered", a
   const context = await browser.newContext({ storageState: storagePath(), viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await page.goto(`/${username}/${REPO}/commit/${commitSha}`);
-  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await diffReady(page);
   await expect(page.getByTestId("commit-header")).toContainText("Rename notes, edit app, add a binary");
   const tree = page.getByTestId("diff-file-tree");
   await expect(tree.getByTestId("file-tree-item")).toHaveCount(3);
@@ -103,7 +104,7 @@ test("history links to the commit page; compare page shows ahead/behind, commits
   await expect(page.getByTestId("diff-viewer")).toBeVisible();
 
   await page.goto(`/${username}/${REPO}/compare/main...feature`);
-  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await diffReady(page);
   await expect(page.getByTestId("ahead-behind")).toContainText("1 commit ahead of and 0 commits behind");
   await expect(page.getByTestId("compare-commits")).toContainText("Rename notes, edit app, add a binary");
   await expect(page.getByTestId("diff-file")).toHaveCount(3);
@@ -116,12 +117,28 @@ test("a commit larger than the first response loads the rest as it scrolls into 
   const context = await browser.newContext({ storageState: storagePath(), viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await page.goto(`/${username}/${REPO}/commit/${bigSha}`);
-  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  await diffReady(page);
   await expect(page.getByTestId("diff-summary")).toContainText("40 changed files with 12000 additions");
   // virtualized: far fewer rows in the page than the 12,000 lines
   expect(await page.locator("[data-line-type]").count()).toBeLessThan(500);
   await page.getByTestId("diff-file-tree").getByTestId("file-tree-item").filter({ hasText: "f39.txt" }).click();
   await expect(page.locator("[data-line-type='add']").filter({ hasText: "big 39 line 0" })).toBeVisible({ timeout: 20_000 });
+
+  // find in diff (`f`): a line of a file far off screen, whose hunks the page left out, found and scrolled to
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press("f");
+  await expect(page.getByTestId("diff-find-input")).toBeFocused();
+  await page.keyboard.type("big 25 line 150");
+  await expect(page.getByTestId("diff-find-count")).toHaveText("1 of 1", { timeout: 20_000 });
+  const found = page.locator("[data-find-current]");
+  await expect(found).toContainText("big 25 line 150");
+  await expect(found).toBeInViewport();
+  await page.getByTestId("diff-find-input").fill("line 299");
+  await expect(page.getByTestId("diff-find-count")).toHaveText("1 of 40", { timeout: 20_000 });
+  await page.keyboard.press("Shift+Enter");
+  await expect(page.getByTestId("diff-find-count")).toHaveText("40 of 40");
+  await expect(page.locator("[data-find-current]")).toContainText("big 39 line 299");
   await context.close();
 });
 
@@ -131,11 +148,24 @@ test("phone width: the commit page does not scroll sideways", async ({ browser }
   await page.goto(`/${username}/${REPO}/commit/${commitSha}`);
   await expect(page.getByTestId("diff-viewer")).toBeVisible();
   await page.getByTestId("toggle-file-tree").click();
-  await expect(page.getByTestId("diff-file-tree")).toBeVisible();
+  // the tree is a full-width sheet (not a sliver beside the diff); choosing a file closes it and shows the file
+  const sheet = page.getByTestId("diff-file-sheet");
+  await expect(sheet.getByTestId("diff-file-tree")).toBeVisible();
+  expect((await sheet.boundingBox())?.width).toBe(390);
+  expect((await sheet.getByTestId("file-tree-item").first().boundingBox())?.width).toBeGreaterThan(300);
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
   }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  await sheet.getByTestId("file-tree-item").filter({ hasText: "app.ts" }).click();
+  await expect(sheet).toHaveCount(0);
+  await expect(page.getByTestId("diff-file").filter({ hasText: "src/app.ts" })).toBeInViewport();
+  await expect(page.getByTestId("diff-file").filter({ hasText: "src/app.ts" }).getByRole("button").first()).toBeFocused();
+  // Escape closes it too
+  await page.getByTestId("toggle-file-tree").click();
+  await expect(sheet).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(sheet).toHaveCount(0);
   await context.close();
 });

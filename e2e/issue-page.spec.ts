@@ -373,7 +373,7 @@ test("keyboard only: file an issue, change its status and priority, accept one i
   });
 });
 
-test("edit in place: the description and a comment; a comment cannot be saved blank", async ({ page }) => {
+test("edit in place: the description and a comment; a comment cannot be saved blank; Cancel asks before discarding", async ({ page }) => {
   await page.goto("/");
   const issue = await trpc(page, "issues.create", { repoId, title: "Edit me", body: "First draft" });
   await trpc(page, "issues.addComment", { repoId, number: issue.number, body: "A first comment" });
@@ -390,6 +390,25 @@ test("edit in place: the description and a comment; a comment cannot be saved bl
   await expect(page.getByTestId("comment-edit-save")).toBeDisabled();
   await page.getByTestId("comment-edit-input").fill("An edited comment");
   await page.getByTestId("comment-edit-save").click();
+  await expect(page.getByTestId("comment-body")).toContainText("An edited comment");
+
+  // Cancel asks before throwing typed text away; unchanged text closes at once
+  await page.getByTestId("edit-comment").click();
+  await page.getByTestId("comment-edit-input-cancel").click();
+  await expect(page.getByTestId("comment-edit-input")).toHaveCount(0);
+  await expect(page.getByTestId("discard-dialog")).toHaveCount(0);
+  await page.getByTestId("edit-comment").click();
+  await page.getByTestId("comment-edit-input").fill("A reworded comment");
+  await page.getByTestId("comment-edit-input-cancel").click();
+  await expect(page.getByTestId("discard-dialog")).toBeVisible();
+  await expect(page.getByTestId("discard-dialog")).toContainText("Discard your comment?");
+  await expect(page.getByTestId("discard-keep")).toBeFocused();
+  await page.getByTestId("discard-keep").click();
+  await expect(page.getByTestId("discard-dialog")).toHaveCount(0);
+  await expect(page.getByTestId("comment-edit-input")).toHaveValue("A reworded comment");
+  await page.getByTestId("comment-edit-input-cancel").click();
+  await page.getByTestId("discard-confirm").click();
+  await expect(page.getByTestId("comment-edit-input")).toHaveCount(0);
   await expect(page.getByTestId("comment-body")).toContainText("An edited comment");
   await page.reload();
   await expect(page.getByTestId("issue-body-markdown")).toContainText("Second draft");

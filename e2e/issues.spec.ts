@@ -4,8 +4,10 @@
  * change status, priority and labels on the issue page, comment, read the activity timeline →
  * drag a card to another column on the board (mouse, then keyboard) and see the status
  * persisted after a reload → a second user (read-only on the public repository) files an issue that lands in
- * triage → the owner accepts it with the keyboard → close and reopen.
+ * triage → the owner sets its priority, assignee and labels and accepts it with the keyboard, and
+ * accepts a second one into Todo with the status picker's key → close and reopen.
  */
+import { pressUntilMoved } from "./dnd";
 import { test, expect, type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 
@@ -81,8 +83,14 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   expect(second).toBe(2);
 
   // --- list and filters (one search query, kept in the URL)
+  const darkMode = (
+    await (await page.request.get(`/api/trpc/issues.get?input=${encodeURIComponent(JSON.stringify({ repoId, number: second }))}`)).json()
+  ).result.data;
+  await trpc(page, "issues.update", { issueId: darkMode.id, estimate: 1 });
   await page.goto(issues);
   await expect(page.getByTestId("issue-row")).toHaveCount(2);
+  // one point is "1 pt", not "1 pts"
+  await expect(page.getByTestId("issue-row").filter({ hasText: "Add dark mode" }).getByTitle("Estimate")).toHaveText("1 pt");
   await expect(page.getByTestId("count-open")).toHaveText("2");
   await page.getByTestId("filter-labels").click();
   await page.getByTestId("filter-labels-menu").getByTestId("filter-option").filter({ hasText: "bug" }).click();
@@ -178,8 +186,7 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await column("in_progress").locator('[data-testid=board-card][data-number="2"]').getByTestId("card-handle").focus();
   const movedByKeyboard = page.waitForResponse((r) => r.url().includes("issues.move"));
   await page.keyboard.press("Space");
-  await page.keyboard.press("ArrowRight");
-  await expect(column("in_review").locator('[data-testid=board-card][data-number="2"]')).toBeVisible();
+  await pressUntilMoved(page, "ArrowRight", column("in_review").locator('[data-testid=board-card][data-number="2"]'));
   await page.keyboard.press("Space");
   expect((await movedByKeyboard).status()).toBe(200);
   await expect(board).toHaveAttribute("data-pending", "0");
@@ -201,23 +208,56 @@ test("issues: create, filter, edit, comment, board drag and drop, triage, close 
   await expect(page2).toHaveURL(new RegExp(`${issues}/3$`));
   await expect(page2.getByTestId("status-badge")).toHaveText("Triage");
   await expect(page2.getByTestId("status-picker")).toBeDisabled();
+  await page2.goto(`${issues}/new`);
+  await expect(page2.getByTestId("create-issue-submit")).toBeEnabled();
+  await page2.getByTestId("issue-title-input").fill("Typo on the settings page");
+  await page2.getByTestId("create-issue-submit").click();
+  await expect(page2).toHaveURL(new RegExp(`${issues}/4$`));
   await other.close();
 
   // --- the owner accepts it with the keyboard
   await page.goto(`${issues}/triage`);
   await expect(page.getByTestId("triage-shortcuts")).toBeVisible();
-  await expect(page.getByTestId("triage-item")).toHaveCount(1);
+  await expect(page.getByTestId("triage-item")).toHaveCount(2);
   await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", "3");
-  await page.waitForLoadState("networkidle");
+  await expect(page.locator("html")).toHaveAttribute("data-shortcuts", "on");
   await page.keyboard.press("j");
+  await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", "4");
+  await page.keyboard.press("k");
+  await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", "3");
+  // single keys open the property pickers of the selected issue (Linear's s / p / a / l; a accepts here, so Shift+A assigns)
+  await page.keyboard.press("p");
+  await expect(page.getByTestId("triage-priority-picker-menu")).toBeVisible();
+  await page.getByTestId("triage-priority-option-high").click();
+  await expect(page.getByTestId("current-triage-priority")).toHaveText("High");
+  await page.keyboard.press("Shift+A");
+  await expect(page.getByTestId("assignee-picker-menu")).toBeVisible();
+  await page.keyboard.type(owner); // typed into the picker's filter, not taken as shortcuts
+  await page.getByTestId(`assignee-option-${owner}`).click();
+  await expect(page.getByTestId("current-assignee")).toHaveText(owner);
+  await page.keyboard.press("l");
+  await page.getByTestId("label-option").filter({ hasText: "bug" }).click();
+  await expect(page.getByTestId("label-option").filter({ hasText: "bug" })).toHaveAttribute("data-checked", "true");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("triage-properties").getByTestId("label-chip")).toHaveText("bug");
+  await expect(page.getByTestId("triage-item")).toHaveCount(2); // still in triage
   await page.keyboard.press("a");
   await expect(page.getByTestId("accept-form")).toBeVisible();
   await expect(page.getByTestId("accept-confirm")).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("triage-notice")).toContainText("Accepted #3 into Backlog");
+  // s opens the status picker; picking a status accepts the issue into it
+  await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", "4");
+  await page.keyboard.press("s");
+  await expect(page.getByTestId("triage-status-picker-menu")).toBeVisible();
+  await page.getByTestId("triage-status-option-todo").click();
+  await expect(page.getByTestId("triage-notice")).toContainText("Accepted #4 into Todo");
   await expect(page.getByTestId("triage-empty")).toBeVisible();
   await page.goto(`${issues}/3`);
   await expect(page.getByTestId("current-status")).toHaveText("Backlog");
+  await expect(page.getByTestId("current-priority")).toHaveText("High");
+  await expect(page.getByTestId("current-assignee")).toHaveText(owner);
+  await expect(page.getByTestId("sidebar-labels").getByTestId("label-chip")).toHaveText("bug");
   await expect(page.getByTestId("timeline")).toContainText(`${reporter} opened this issue in Triage`);
   await expect(page.getByTestId("timeline")).toContainText(`${owner} changed status from Triage to Backlog`);
 

@@ -124,6 +124,8 @@ test("g i / g b / g c navigate, c opens a new issue, and nothing fires while typ
   await page.keyboard.press("g");
   await page.keyboard.press("b");
   await expect(page).toHaveURL(new RegExp(`${repoUrl}/issues/board$`));
+  // the next sequence once the board is drawn, as a person would (a "g" pressed while the page is still being swapped in can be lost)
+  await expect(page.getByTestId("board")).toBeVisible();
   await page.keyboard.press("g");
   await page.keyboard.press("c");
   await expect(page).toHaveURL(new RegExp(`${repoUrl}$`));

@@ -89,7 +89,7 @@ test("account settings: /settings lands on Account; name, email and password cha
   await stranger.page.goto("/settings/account");
   await stranger.page.getByTestId("profile-email").fill(`GRACE.${stamp}@example.com`);
   await stranger.page.getByTestId("save-profile").click();
-  await expect(stranger.page.getByTestId("field-error")).toHaveText("that email is already in use");
+  await expect(stranger.page.getByTestId("field-error")).toHaveText("That email is already in use");
 
   // a second browser of the owner's, to be signed out by the change
   const other = await browser.newContext();
@@ -101,7 +101,7 @@ test("account settings: /settings lands on Account; name, email and password cha
   await page.getByTestId("new-password").fill(NEW_PASSWORD);
   await page.getByTestId("confirm-password").fill(NEW_PASSWORD);
   await page.getByTestId("change-password").click();
-  await expect(page.getByTestId("settings-password").getByTestId("field-error")).toHaveText("current password is incorrect");
+  await expect(page.getByTestId("settings-password").getByTestId("field-error")).toHaveText("Current password is incorrect");
 
   await page.getByTestId("current-password").fill(PASSWORD);
   await page.getByTestId("change-password").click();

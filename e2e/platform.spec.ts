@@ -5,6 +5,7 @@
  * rendered, a highlighted TypeScript file, a branch with a slash in its name → revoke the
  * token in the UI → pushing with it fails.
  */
+import { signOutInUi } from "./session";
 import { test, expect, type Page } from "@playwright/test";
 import { mustRunGit, runGit, writeFile } from "./git";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -108,7 +109,7 @@ test("sign up, create a repository and a token, push with git, browse, revoke", 
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill("short");
   await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("form-error")).toContainText("password must be at least 8 characters");
+  await expect(page.getByTestId("form-error")).toContainText("Password must be at least 8 characters");
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByTestId("signup-submit").click();
   await expectSignedIn(page);
@@ -244,8 +245,7 @@ test("sign up, create a repository and a token, push with git, browse, revoke", 
   await expect(page.getByTestId("tree-entry").filter({ hasText: "CHANGELOG.md" })).toHaveCount(0);
 
   // --- sign out: public code stays readable, the private repository is a 404
-  await page.getByTestId("user-menu").click();
-  await page.getByTestId("sign-out").click();
+  await signOutInUi(page);
   await expect(page.getByRole("navigation").getByRole("link", { name: "Sign in" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Create an account" })).toBeVisible();
   await expect(page.getByTestId("user-menu")).toHaveCount(0);

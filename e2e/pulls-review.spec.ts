@@ -5,6 +5,7 @@
  * diff shows the suggested line. Then a review is submitted with "Review changes".
  */
 import { test, expect } from "@playwright/test";
+import { diffReady } from "./diff-ready";
 import { openPullRequest } from "./pull-fixture";
 import AxeBuilder from "@axe-core/playwright";
 import { newUser } from "./session";
@@ -31,7 +32,7 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   // the reviewer comments on line 4
   const rp = reviewer.page;
   await rp.goto(filesUrl);
-  await expect(rp.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(rp);
   await rp.getByRole("button", { name: "Comment on line 4", exact: true }).click();
   const form = rp.getByTestId("comment-form");
   await expect(form.getByTestId("comment-form-range")).toHaveText("Commenting on line 4");
@@ -45,7 +46,7 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   // the author sees it, replies and resolves
   const ap = author.page;
   await ap.goto(filesUrl);
-  await expect(ap.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(ap);
   const at = ap.getByTestId("review-thread");
   await expect(at).toContainText("Is d needed?");
   await at.getByTestId("thread-reply").click();
@@ -76,7 +77,7 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
     await reviewer.context.addCookies([{ name: "svc-theme", value: theme, url: baseURL! }]);
     await rp.emulateMedia({ colorScheme: theme });
     await rp.reload();
-    await expect(rp.locator("html[data-shortcuts='on']")).toHaveCount(1);
+    await diffReady(rp);
     await expect(rp.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
     await expect(rp.getByTestId("suggestion")).toBeVisible();
     await rp.getByRole("button", { name: "Comment on line 1", exact: true }).click();
@@ -99,6 +100,11 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
   // the author commits it: a second commit, and the diff shows the new line
   await expect(ap.getByTestId("suggestion")).toBeVisible({ timeout: 15_000 });
   await ap.getByTestId("commit-suggestion").click();
+  // the commit message dialog: GitHub's default for one suggestion
+  const commitDialog = ap.getByTestId("commit-suggestion-dialog");
+  await expect(commitDialog.getByTestId("commit-suggestion-message")).toHaveValue(`Apply suggestion from @${reviewer.username}`);
+  await expect(commitDialog).toContainText(`Co-authored-by trailers are added for @${reviewer.username}`);
+  await commitDialog.getByTestId("commit-suggestion-submit").click();
   await expect(ap.getByTestId("pull-tab-commits")).toContainText("2", { timeout: 15_000 });
   await expect(ap.getByTestId("diff-viewer")).toContainText("const de = 45;");
   // applying resolves the thread, and its lines changed: resolved and outdated
@@ -115,7 +121,7 @@ test("comment on a line, reply, resolve; suggest a change and commit it; submit 
 
   // the reviewer approves with "Review changes"; the author only may comment
   await rp.reload();
-  await expect(rp.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(rp);
   await rp.getByTestId("review-changes").click();
   const dialog = rp.getByTestId("review-dialog");
   await dialog.getByTestId("review-body").fill("Looks good.");

@@ -6,31 +6,14 @@
  * keys, and — on a touch screen at phone width — the "+" shown without hover, a tap on a line
  * number opening the form, and a mouse drag over line numbers selecting a range.
  */
-import { test, expect, type Locator, type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { noAxeViolations } from "./axe";
+import { test, expect, type Locator } from "@playwright/test";
+import { diffReady } from "./diff-ready";
 import { openPullRequest } from "./pull-fixture";
-import { newUser, type E2EUser } from "./session";
+import { newUser, trpcQuery } from "./session";
 
 const stamp = Date.now().toString(36);
 const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
-
-/** A tRPC query as `user` (GET, as the pages send it); the result's data. */
-async function query(user: E2EUser, proc: string, input: unknown) {
-  const r = await user.context.request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`);
-  expect(r.status(), await r.text()).toBe(200);
-  return (await r.json()).result.data;
-}
-
-/** No serious or critical axe violations on `page` as it is now. */
-async function noAxeViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(
-    results.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`),
-    label,
-  ).toEqual([]);
-}
 
 /** The distance from the window's top to `el`'s top (px). */
 const topOf = async (el: Locator) => (await el.boundingBox())?.y ?? Number.NaN;
@@ -62,7 +45,7 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   const page = author.page;
   await page.setViewportSize({ width: 1280, height: 500 });
   await page.goto(`/${author.username}/${name}/pulls/${pr.number}/files`);
-  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(page);
   const threads = page.getByTestId("review-thread");
   await expect(threads).toHaveCount(5);
 
@@ -102,14 +85,21 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   await suggestion("overlap").getByTestId("batch-suggestion").click();
   await expect(suggestion("overlap").getByTestId("batch-suggestion")).toHaveText("Remove from batch");
   await expect(bar.getByTestId("batch-count")).toHaveText("2 suggestions in batch");
+  // the commit message dialog starts from GitHub's default
   await bar.getByTestId("batch-commit").click();
-  await expect(bar.getByTestId("form-error")).toContainText("overlap");
-  // the server lists the pair by comment id; the bar names them by their authors
-  await expect(bar.getByTestId("form-error")).toContainText(
+  const dialog = page.getByTestId("commit-suggestion-dialog");
+  await expect(dialog.getByTestId("commit-suggestion-message")).toHaveValue("Apply suggestions from code review");
+  await dialog.getByTestId("commit-suggestion-submit").click();
+  await expect(dialog.getByTestId("form-error")).toContainText("overlap");
+  // the server lists the pair by comment id; the dialog names them by their authors
+  await expect(dialog.getByTestId("form-error")).toContainText(
     `app.ts: @${author.username}'s suggestion (lines 4-5) and @${author.username}'s suggestion (lines 5-5)`,
   );
+  await noAxeViolations(page, "commit dialog, light");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(bar.getByTestId("form-error")).toContainText("overlap");
   await noAxeViolations(page, "batch bar, light");
-  expect((await query(author, "pulls.getCommits", { prId: pr.id })).commits).toHaveLength(1);
+  expect((await trpcQuery(author, "pulls.getCommits", { prId: pr.id })).commits).toHaveLength(1);
   // Clear empties it; "Remove from batch" takes one out
   await bar.getByTestId("batch-clear").click();
   await expect(bar).toHaveCount(0);
@@ -118,14 +108,23 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   await suggestion("overlap").getByTestId("batch-suggestion").click();
   await suggestion("line 5 (suggested)").getByTestId("batch-suggestion").click();
   await expect(bar.getByTestId("batch-count")).toHaveText("2 suggestions in batch");
+  // the batch survives a reload
+  await page.reload();
+  await diffReady(page);
+  await expect(bar.getByTestId("batch-count")).toHaveText("2 suggestions in batch");
+  await expect(suggestion("line 2 (suggested)").getByTestId("batch-suggestion")).toHaveText("Remove from batch");
 
-  // Commit suggestions: ONE new commit with both changes; both threads resolved
+  // Commit suggestions with a message of one's own: ONE new commit with both changes; both threads resolved
   await bar.getByTestId("batch-commit").click();
+  await dialog.getByTestId("commit-suggestion-message").fill("Use numbers on lines 2 and 5");
+  await dialog.getByTestId("commit-suggestion-submit").click();
   await expect(bar).toHaveCount(0, { timeout: 15_000 });
+  // committed: the stored batch is gone
+  await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.endsWith(":batch")))).toEqual([]);
   await expect(page.getByTestId("pull-tab-commits")).toContainText("2", { timeout: 15_000 });
-  const { commits } = await query(author, "pulls.getCommits", { prId: pr.id });
+  const { commits } = await trpcQuery(author, "pulls.getCommits", { prId: pr.id });
   expect(commits).toHaveLength(2);
-  const applied = commits.find((c: { message: string }) => c.message.startsWith("Apply suggestions from code review"));
+  const applied = commits.find((c: { message: string }) => c.message.split("\n")[0] === "Use numbers on lines 2 and 5");
   expect(applied, JSON.stringify(commits)).toBeTruthy();
   clone.git("fetch", "--quiet", clone.remote, "tweak");
   clone.git("reset", "--hard", "--quiet", "FETCH_HEAD");
@@ -133,7 +132,7 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   expect(clone.git("show", "--format=", "--unified=0", "HEAD", "--", "app.ts")).toMatch(
     /\+line 2 \(suggested\)[\s\S]*\+line 5 \(suggested\)/,
   );
-  const after = (await query(author, "pulls.comments", { prId: pr.id })) as {
+  const after = (await trpcQuery(author, "pulls.comments", { prId: pr.id })) as {
     id: string;
     isResolved: boolean;
     appliedSha: string | null;
@@ -152,7 +151,7 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   clone.push("tweak");
   await expect(page.getByTestId("pull-tab-commits")).toContainText("3", { timeout: 15_000 });
   await page.reload();
-  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(page);
   const fileTop = page.getByTestId("file-outdated");
   await expect(fileTop).toHaveCount(1);
   await expect(fileTop.getByTestId("outdated-title")).toHaveText("1 outdated comment");
@@ -171,7 +170,7 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   await author.context.addCookies([{ name: "svc-theme", value: "dark", url: baseURL! }]);
   await page.emulateMedia({ colorScheme: "dark" });
   await page.reload();
-  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(page);
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await page.getByTestId("outdated-toggle").first().click();
   await page.getByTestId("outdated-toggle").last().click();
@@ -201,7 +200,7 @@ test("touch: the + shows without hover at 390px and a tap on a line number opens
   // a mouse: the "+" is hidden until hover; a drag from line 2's number to line 5's selects 2–5
   const page = author.page;
   await page.goto(url);
-  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(page);
   const line = (p: typeof page, n: number) => p.getByRole("button", { name: `Comment on line ${n}`, exact: true });
   await expect(line(page, 4).getByTestId("comment-line-mark")).toHaveCSS("opacity", "0");
   const from = (await line(page, 2).boundingBox())!;
@@ -227,7 +226,7 @@ test("touch: the + shows without hover at 390px and a tap on a line number opens
   });
   const pp = await phone.newPage();
   await pp.goto(url);
-  await expect(pp.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await diffReady(pp);
   expect(await pp.evaluate(() => matchMedia("(pointer: coarse)").matches || matchMedia("(hover: none)").matches)).toBe(true);
   await expect(line(pp, 4).getByTestId("comment-line-mark")).toHaveCSS("opacity", "1");
   await line(pp, 4).tap();

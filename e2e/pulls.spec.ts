@@ -1,7 +1,8 @@
 /**
  * Pull requests in a real browser (docs/pulls.md "Pages"): push a branch with the
  * real git CLI, open its pull request from the repository page's "Compare & pull request"
- * banner, read the diff in split view, mark a file viewed, merge with squash, and see the merged state, the issue the
+ * banner, read the diff in split view, mark a file viewed (and see it "Changed since viewed" after a
+ * force-push that changes it), merge with squash, and see the merged state, the issue the
  * commit message closes ("Fixes #1") and the squashed commit in the code browser.
  */
 import { test, expect } from "@playwright/test";
@@ -72,6 +73,18 @@ test("push a branch, open its pull request from the banner, read the split diff,
   await page.reload();
   await expect(page.getByRole("checkbox", { name: "Viewed src/login.ts" })).toBeChecked();
   await expect(page.getByTestId("diff-viewer")).not.toContainText("hello ${user}");
+  // a force-push that changes the file's own change clears the mark, labelled "Changed since viewed"
+  writeFile(dir, "src/login.ts", ["export function greet(user: string): string {", "  return `hi ${user}`;", "}", ""].join("\n"));
+  git("commit", "--quiet", "-a", "--amend", "--no-edit");
+  git("push", "--quiet", "--force", remote, "fix/greeting");
+  await page.reload();
+  await expect(page.getByTestId("file-changed-since-viewed")).toHaveText("Changed since viewed");
+  await expect(page.getByRole("checkbox", { name: "Viewed src/login.ts" })).not.toBeChecked();
+  await expect(page.getByTestId("viewed-count")).toHaveText("0 / 2 files viewed");
+  await expect(page.getByTestId("diff-viewer")).toContainText("hi ${user}");
+  await page.getByRole("checkbox", { name: "Viewed src/login.ts" }).check();
+  await expect(page.getByTestId("file-changed-since-viewed")).toHaveCount(0);
+  await expect(page.getByTestId("viewed-count")).toHaveText("1 / 2 files viewed");
 
   // merge with squash from the conversation's merge box
   await page.getByTestId("pull-tab-conversation").click();

@@ -107,9 +107,9 @@ test("collaborators: add, unknown user, change role, remove; settings only for a
   const usernameInput = section.getByLabel("Add a collaborator");
   await usernameInput.fill("nobody-by-that-name");
   await section.getByTestId("add-collaborator").click();
-  await expect(section.getByTestId("field-error")).toContainText('user "nobody-by-that-name" not found');
+  await expect(section.getByTestId("field-error")).toContainText('User "nobody-by-that-name" not found');
   await expect(usernameInput).toHaveAttribute("aria-invalid", "true");
-  await expect(usernameInput).toHaveAccessibleDescription(/user "nobody-by-that-name" not found/);
+  await expect(usernameInput).toHaveAccessibleDescription(/User "nobody-by-that-name" not found/);
 
   // add the second user with write access
   await section.getByLabel("Add a collaborator").fill(other.username);

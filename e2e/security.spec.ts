@@ -4,6 +4,7 @@
  * settings pages ("Security headers"), and "sign out everywhere" ending the other browser's
  * session and the service token ("Sessions and service tokens").
  */
+import { signOutInUi } from "./session";
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -45,15 +46,13 @@ test("sign-in never redirects off-site; a newline in callbackUrl is harmless", a
   await signUpInUi(page, username, "/%09/evil.example/");
   await expect(page.getByTestId("user-menu")).toContainText(username);
   expect(new URL(page.url()).origin).toBe(baseURL);
-  await page.getByTestId("user-menu").click();
-  await page.getByTestId("sign-out").click();
+  await signOutInUi(page);
   await expect(page.getByRole("link", { name: "Sign in" }).first()).toBeVisible();
   for (const trick of ["/%0A/evil.example/", "/%5C/evil.example", "https://evil.example/", "//evil.example"]) {
     await signInInUi(page, username, trick);
     await expect(page.getByTestId("user-menu")).toContainText(username);
     expect(new URL(page.url()).origin, trick).toBe(baseURL);
-    await page.getByTestId("user-menu").click();
-    await page.getByTestId("sign-out").click();
+    await signOutInUi(page);
     await expect(page.getByRole("link", { name: "Sign in" }).first()).toBeVisible();
   }
   // signed in, the sign-in page redirects at once: a %0A must not break the Location header

@@ -6,6 +6,10 @@
  * spec needs.
  */
 import type { JsonRecord } from "../test/json";
+
+/** A tRPC query's data: an object or a list, read by the specs field by field. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of any shape, as JsonRecord
+type JsonValue = any;
 import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 export const PASSWORD = "correct horse battery";
@@ -75,4 +79,22 @@ export async function newUser(browser: Browser, baseURL: string, prefix: string,
       return u.toString();
     },
   };
+}
+
+/**
+ * Signs out through the user menu once the page has hydrated (`<html data-shortcuts="on">`, set
+ * by the root layout that also holds the menu): a click on the server-rendered menu button before
+ * that opens nothing, and the test would wait for "Sign out" until it timed out.
+ */
+export async function signOutInUi(page: Page): Promise<void> {
+  await expect(page.locator("html[data-shortcuts='on']")).toHaveCount(1);
+  await page.getByTestId("user-menu").click();
+  await page.getByTestId("sign-out").click();
+}
+
+/** A tRPC query as `user` (GET, as the pages send it); the result's data. Fails the test unless 200. */
+export async function trpcQuery(user: E2EUser, proc: string, input: unknown): Promise<JsonValue> {
+  const r = await user.context.request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`);
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()).result.data;
 }

@@ -8,7 +8,7 @@
 //      than one after the other; next build beside them slowed them more than it saved);
 //   3. next build; 4. the two-process test (test/processes: two production servers on one
 //      PostgreSQL database and Redis, checked over HTTP and git; needs TEST_DATABASE_URL), alone;
-//   5. Playwright end-to-end in Debian's Chromium against the real server, alone, as its pages are timed.
+//   5. Playwright end-to-end in Debian's Chromium against the real server, alone (two spec files at a time: playwright.config.ts).
 // Steps that run side by side prefix each output line with their tag. A failed check or build
 // counts as 1 failed test. At the end: passed/failed per run, each step's time, the 10 slowest
 // test files, then one line "tests: N passed, N failed".

@@ -92,6 +92,14 @@ export const LIMITS = {
   agentChat: { points: 30, durationS: 60, what: "agent messages" },
   /** repoAiKeys.set per user. */
   aiKeyChanges: { points: 30, durationS: 60 * 60, what: "AI key changes" },
+  /**
+   * /api/v3 requests per user (all of a user's tokens and sessions together, as GitHub's primary
+   * limit for personal access tokens), GitHub's 5,000 an hour. SVC_REST_RATE_LIMIT overrides the
+   * points (server/http/rest-v3/rate-limit.ts, docs/api.md "REST rate limit").
+   */
+  restApi: { points: 5000, durationS: 60 * 60, what: "API requests" },
+  /** /api/v3 requests per address without credentials (or with bad ones), GitHub's 60 an hour; SVC_REST_RATE_LIMIT_ANONYMOUS. */
+  restApiAnonymous: { points: 60, durationS: 60 * 60, what: "API requests from your address" },
 } satisfies Record<string, LimitSpec>;
 export type LimitName = keyof typeof LIMITS;
 
@@ -111,17 +119,18 @@ function redisClient(url: string): Redis {
 }
 
 /**
- * The limiter of `name`, once its Redis connection (if any) is ready, down, or has had
- * REDIS_COMMAND_TIMEOUT_MS to connect: the first limit of a new process counts in Redis.
+ * The limiter of `name` (with `points` per window, the limit's own unless configured otherwise),
+ * once its Redis connection (if any) is ready, down, or has had REDIS_COMMAND_TIMEOUT_MS to
+ * connect: the first limit of a new process counts in Redis.
  */
-async function limiter(name: LimitName): Promise<RateLimiterAbstract> {
+async function limiter(name: LimitName, points: number = LIMITS[name].points): Promise<RateLimiterAbstract> {
   const map = (globalForLimits.__svcLimiters ??= new Map());
   const redisUrl = process.env.REDIS_URL || undefined;
   const prefix = `${process.env.REDIS_KEY_PREFIX || "svc"}:rl:${name}`;
-  const cacheKey = `${redisUrl ?? "memory"}|${prefix}`;
+  const cacheKey = `${redisUrl ?? "memory"}|${prefix}|${points}`;
   let l = map.get(cacheKey);
   if (!l) {
-    const spec: LimitSpec = LIMITS[name];
+    const spec: LimitSpec = { ...LIMITS[name], points };
     const memory = new RateLimiterMemory({ keyPrefix: prefix, points: spec.points, duration: spec.durationS });
     l = redisUrl
       ? new RateLimiterRedis({
@@ -156,6 +165,41 @@ export async function consume(name: LimitName, key: string): Promise<void> {
     await (await limiter(name)).consume(key);
   } catch (e) {
     if (e instanceof RateLimiterRes) throw refusal(name, e.msBeforeNext);
+    throw e;
+  }
+}
+
+/** A limit's count for one key after `take`: what GitHub's X-RateLimit-* headers carry. */
+export interface LimitState {
+  /** Points per window. */
+  limit: number;
+  /** Points left in this window (0 when refused). */
+  remaining: number;
+  /** Points used in this window, at most `limit`. */
+  used: number;
+  /** When the window ends: epoch seconds. */
+  resetAt: number;
+  /** False: the point was refused (over the limit). */
+  allowed: boolean;
+}
+
+/**
+ * Uses one point of `name` for `key` (`points` per window: the limit's own unless configured
+ * otherwise) and says where the count stands; never throws for a refusal (`allowed` false), so
+ * the caller can answer in its own shape (the REST API's GitHub errors).
+ */
+export async function take(name: LimitName, key: string, points: number = LIMITS[name].points): Promise<LimitState> {
+  const state = (r: RateLimiterRes, allowed: boolean): LimitState => ({
+    limit: points,
+    remaining: allowed ? Math.max(0, r.remainingPoints) : 0,
+    used: Math.min(points, r.consumedPoints),
+    resetAt: Math.ceil((Date.now() + r.msBeforeNext) / 1000),
+    allowed,
+  });
+  try {
+    return state(await (await limiter(name, points)).consume(key), true);
+  } catch (e) {
+    if (e instanceof RateLimiterRes) return state(e, false);
     throw e;
   }
 }

@@ -17,6 +17,7 @@ import { createCaller } from "@/server/api/root";
 import { contextFor } from "@/server/api/trpc";
 import { handleTrpc } from "@/server/http/trpc";
 import { deleteToken, getTokens, postTokens } from "@/server/http/tokens";
+import { handleRestV3 } from "@/server/http/rest-v3/handler";
 import { getMetrics } from "@/server/http/metrics";
 import { postHighlight } from "@/server/http/highlight";
 import { getHealth, getReady } from "@/server/http/health";
@@ -72,6 +73,7 @@ export async function startServer(
     if (pathname === "/api/ready" && req.method === "GET") return getReady();
     const events = /^\/api\/pulls\/([^/]+)\/events$/.exec(pathname);
     if (events && req.method === "GET") return pullEvents(req, events[1]);
+    if (pathname.startsWith("/api/v3/")) return handleRestV3(req);
     const g = /^\/([^/]+)\/([^/]+)\.git\/(.*)$/.exec(pathname);
     if (g && extra.git) return extra.git(req, g[1], g[2], g[3]);
     return Promise.resolve(new Response("not found", { status: 404 }));

@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { AgentStreamEvent } from "@/server/services/agent/events";
 import { errorMessage, useTRPC, useTRPCClient } from "@/components/trpc/provider";
+import { useDraft } from "@/components/ui/use-draft";
 import type { Selection } from "./context-picker";
 
 /** Messages of the history shown: the newest ones (agent.getMessages `latest`). */
@@ -52,7 +53,8 @@ export function useAgentChat({
   const client = useTRPCClient();
   // the newest HISTORY_LIMIT messages (a long session's recent turns, not its first ones)
   const messages = useQuery(trpc.agent.getMessages.queryOptions({ sessionId, limit: HISTORY_LIMIT, latest: true }));
-  const [draft, setDraft] = useState("");
+  // the message box, kept per session until sent (components/ui/use-draft.ts)
+  const { text: draft, setText: setDraft } = useDraft(`agent:${sessionId}:message`);
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [error, setError] = useState<string | null>(null);
   const sub = useRef<{ unsubscribe: () => void } | null>(null);

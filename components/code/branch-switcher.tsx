@@ -2,7 +2,9 @@
 /**
  * The branch and tag switcher of the code browser (docs/ui.md "URL scheme for refs with slashes"):
  * a Radix popover holding a cmdk list (arrow keys, Enter, typeahead filter) with Branches / Tags
- * tabs. Tags come from `repos.tags` when the tab is first shown (newest first, up to 100). Picking
+ * tabs. Tags come from `repos.tags` when the tab is first shown (newest first, up to 100). Each
+ * branch shows its head's combined status (✓ ✗ ●), read for every listed branch in one
+ * `statuses.forCommits` call when the list first opens (at most MAX_STATUS_SHAS heads). Picking
  * one opens the same path at that ref; a tag whose name contains "/" is opened by its commit sha
  * (docs/ui.md "URL scheme": such tags are not addressable by name).
  */
@@ -14,13 +16,18 @@ import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover
 import { Command, CommandEmpty, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
 import { button, cx } from "@/components/ui/styles";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
+import { CommitStateMark } from "@/components/statuses/commit-status";
 import { codeUrl, repoUrl, type CodeKind } from "./urls";
+
+/** Most branch heads whose status is asked for at once (statuses.forCommits' bound). */
+const MAX_STATUS_SHAS = 200;
 
 interface Props {
   repoId: string;
   owner: string;
   repo: string;
-  branches: { name: string; isDefault: boolean }[];
+  /** `sha`: the branch's head commit (its status mark). */
+  branches: { name: string; sha: string; isDefault: boolean }[];
   current: string;
   kind: CodeKind;
   path: string;
@@ -36,6 +43,13 @@ export function BranchSwitcher({ repoId, owner, repo, branches, current, kind, p
   const [tab, setTab] = useState<Tab>(isBranch ? "branches" : "tags");
   const [filter, setFilter] = useState("");
   const tags = useQuery(trpc.repos.tags.queryOptions({ repoId, limit: 100 }, { enabled: open && tab === "tags", staleTime: 60_000 }));
+  const heads = [...new Set(branches.map((b) => b.sha))].slice(0, MAX_STATUS_SHAS);
+  const statuses = useQuery(
+    trpc.statuses.forCommits.queryOptions(
+      { repoId, shas: heads },
+      { enabled: open && tab === "branches" && heads.length > 0, staleTime: 30_000 },
+    ),
+  );
 
   function go(ref: string, isDefault = false) {
     setOpen(false);
@@ -98,6 +112,7 @@ export function BranchSwitcher({ repoId, owner, repo, branches, current, kind, p
                   <CommandItem key={b.name} value={b.name} onSelect={() => go(b.name, b.isDefault)} data-testid="branch-option">
                     {check(b.name === current)}
                     <span className="min-w-0 flex-1 truncate font-mono text-xs">{b.name}</span>
+                    <CommitStateMark status={statuses.data?.[b.sha]} />
                     {b.isDefault && (
                       <span className="rounded-full border border-input px-1.5 text-[10px] text-muted-foreground">default</span>
                     )}

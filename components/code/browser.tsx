@@ -17,24 +17,13 @@ import { loadBranches, loadRepo, orNotFound, orNull, type BranchData, type RepoD
 import { MAX_HIGHLIGHT_BYTES, plainCodeHtml } from "@/lib/highlight/code";
 import { highlightFile } from "@/server/highlight";
 import { MarkdownView } from "./markdown";
-import { Breadcrumbs, CloneBox, CommandBlock, FileList, LatestCommit, Notice, Panel, type EntryData } from "./parts";
+import { DirectoryContent, isMarkdown, latestCommit } from "./directory";
+import { Breadcrumbs, CloneBox, CommandBlock, LatestCommit, Notice, type EntryData } from "./parts";
 import { resolveBlob, resolveTree } from "./targets";
-import { codeUrl, commitUrl, encodeSegments, parentPath, repoUrl } from "./urls";
+import { codeUrl, encodeSegments, parentPath, repoUrl } from "./urls";
 
 /** The element id of the file view's code (line selection and copy find it by this id). */
 const CODE_VIEW_ID = "code-view";
-
-const README_NAMES = ["readme.md", "readme.markdown", "readme", "readme.txt", "readme.rst"];
-
-function isMarkdown(path: string): boolean {
-  return /\.(md|markdown|mdown|mkd)$/i.test(path);
-}
-
-async function latestCommit(repoId: string, ref: string, path?: string) {
-  const caller = await getServerCaller();
-  const commits = await orNull(caller.repos.commits({ repoId, ref, path: path || undefined, limit: 1 }));
-  return commits?.[0] ?? null;
-}
 
 function Toolbar({
   repo,
@@ -55,7 +44,7 @@ function Toolbar({
         repoId={repo.id}
         owner={repo.owner}
         repo={repo.name}
-        branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))}
+        branches={branches.map((b) => ({ name: b.name, sha: b.sha, isDefault: b.isDefault }))}
         current={ref}
         kind={kind}
         path={path}
@@ -72,16 +61,23 @@ function Toolbar({
 export async function RepoHome({ owner, name }: { owner: string; name: string }) {
   const repo = await loadRepo(owner, name);
   if (repo.isEmpty) return <EmptyRepo repo={repo} />;
-  const branches = await loadBranches(repo.id);
-  // the default branch may be missing when only other branches were pushed
+  const caller = await getServerCaller();
+  // the default branch's root is read while the branch list loads: it is the page's ref unless
+  // that branch is missing (only other branches were pushed)
+  const [branches, defaultTree] = await Promise.all([
+    loadBranches(repo.id),
+    orNull(caller.repos.tree({ repoId: repo.id, ref: repo.defaultBranch, path: "" })),
+  ]);
   const ref = branches.some((b) => b.name === repo.defaultBranch) ? repo.defaultBranch : (branches[0]?.name ?? repo.defaultBranch);
+  const tree =
+    ref === repo.defaultBranch && defaultTree ? defaultTree : await orNotFound(caller.repos.tree({ repoId: repo.id, ref, path: "" }));
   return (
     <>
       <RecentPushBanner repo={repo} padded />
       <div className={cx(container, "grid gap-6 py-6 lg:grid-cols-[minmax(0,1fr)_18rem]")}>
         <div className="min-w-0">
           <Toolbar repo={repo} branches={branches} gitRef={ref} kind="tree" path="" />
-          <DirectoryContent repo={repo} gitRef={ref} path="" />
+          <DirectoryContent repo={repo} gitRef={ref} sha={tree.sha} path="" entries={tree.entries as EntryData[]} />
         </div>
         <aside className="space-y-4">
           <div className={cx(card, "space-y-4 p-4")}>
@@ -117,55 +113,14 @@ export async function RepoHome({ owner, name }: { owner: string; name: string })
   );
 }
 
-/** The file list of a directory with its latest commit and README (when there is one). */
-async function DirectoryContent({ repo, gitRef: ref, path }: { repo: RepoData; gitRef: string; path: string }) {
-  const caller = await getServerCaller();
-  const [tree, commit, count] = await Promise.all([
-    orNotFound(caller.repos.tree({ repoId: repo.id, ref, path })),
-    latestCommit(repo.id, ref, path),
-    path ? null : orNull(caller.repos.commitCount({ repoId: repo.id, ref })),
-  ]);
-  const entries = tree.entries as EntryData[];
-  const readmeEntry = README_NAMES.map((n) => entries.find((e) => e.type === "blob" && e.name.toLowerCase() === n)).find(Boolean);
-  const readme = readmeEntry ? await orNull(caller.repos.blob({ repoId: repo.id, ref, path: readmeEntry.path })) : null;
-  return (
-    <div className="space-y-6">
-      <div className={cx(card, "overflow-hidden")}>
-        <LatestCommit
-          commit={commit}
-          historyHref={codeUrl(repo.owner, repo.name, "commits", ref, path)}
-          commitHref={commit ? commitUrl(repo.owner, repo.name, commit.sha) : undefined}
-          commitCount={count?.count}
-        />
-        <FileList repo={repo} gitRef={ref} path={path} entries={entries} />
-      </div>
-      {readmeEntry && readme && (
-        <Panel title={readmeEntry.name} testId="readme">
-          {readme.text !== null && !readme.truncated ? (
-            isMarkdown(readmeEntry.name) ? (
-              <div className="px-6 py-5 sm:px-8">
-                <MarkdownView source={readme.text} owner={repo.owner} repo={repo.name} gitRef={ref} dir={path} />
-              </div>
-            ) : (
-              <pre className="overflow-x-auto whitespace-pre-wrap px-6 py-5 font-mono text-sm">{readme.text}</pre>
-            )
-          ) : (
-            <Notice>The README is too large or not text, so it is not shown here.</Notice>
-          )}
-        </Panel>
-      )}
-    </div>
-  );
-}
-
 /** /<owner>/<repo>/tree/<ref>/<path> */
 export async function TreePage({ owner, name, segments }: { owner: string; name: string; segments: string[] }) {
-  const { repo, branches, ref, path } = await resolveTree(owner, name, segments.join("/"));
+  const { repo, branches, ref, path, tree } = await resolveTree(owner, name, segments.join("/"));
   return (
     <>
       <div className={cx(container, "py-6")}>
         <Toolbar repo={repo} branches={branches} gitRef={ref} kind="tree" path={path} />
-        <DirectoryContent repo={repo} gitRef={ref} path={path} />
+        <DirectoryContent repo={repo} gitRef={ref} sha={tree.sha} path={path} entries={tree.entries as EntryData[]} />
       </div>
     </>
   );

@@ -18,7 +18,8 @@ import { useReturnFocus } from "@/components/keyboard/return-focus";
 import { fuzzyFilter } from "./fuzzy";
 import { codeUrl } from "./urls";
 
-function Highlighted({ path, indices }: { path: string; indices: number[] }) {
+/** `path` with the characters at `indices` in bold (a fuzzy match). */
+export function Highlighted({ path, indices }: { path: string; indices: number[] }) {
   const marks = new Set(indices);
   const parts: React.ReactNode[] = [];
   let run = "";

@@ -17,6 +17,8 @@ import { Breadcrumbs } from "./parts";
 import { splitRefAndPath } from "./resolve";
 import { codeUrl, commitUrl, parentPath, repoUrl } from "./urls";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
+import { CommitStatusIcon } from "@/components/statuses/commit-status";
+import type { CombinedStatus } from "@/server/services/statuses/combined-status";
 
 interface HistoryCommit {
   sha: string;
@@ -88,6 +90,8 @@ export async function HistoryPage({
   if (path && page === 1 && rows.length === 0) notFound();
   const commits: HistoryCommit[] = rows.slice(0, HISTORY_PAGE_SIZE);
   const hasOlder = rows.length > HISTORY_PAGE_SIZE;
+  // every row's status icon in one call (statuses.forCommits: two statements for the page)
+  const statuses = commits.length ? await orNull(caller.statuses.forCommits({ repoId: repo.id, shas: commits.map((c) => c.sha) })) : null;
   const entry = path ? parent?.entries.find((e) => e.path === path) : undefined;
   const pathKind = entry?.type === "tree" ? "tree" : entry?.type === "blob" ? "blob" : null;
   const base = codeUrl(repo.owner, repo.name, "commits", ref, path);
@@ -102,7 +106,7 @@ export async function HistoryPage({
             repoId={repo.id}
             owner={repo.owner}
             repo={repo.name}
-            branches={branches.map((b) => ({ name: b.name, isDefault: b.isDefault }))}
+            branches={branches.map((b) => ({ name: b.name, sha: b.sha, isDefault: b.isDefault }))}
             current={ref}
             kind="commits"
             path={path}
@@ -146,7 +150,7 @@ export async function HistoryPage({
                 </h2>
                 <ol className={cx(card, "divide-y divide-border overflow-hidden")}>
                   {group.commits.map((c) => (
-                    <CommitRow key={c.sha} repo={repo} commit={c} path={path} pathKind={pathKind} />
+                    <CommitRow key={c.sha} repo={repo} commit={c} path={path} pathKind={pathKind} status={statuses?.[c.sha]} />
                   ))}
                 </ol>
               </section>
@@ -189,11 +193,13 @@ function CommitRow({
   commit,
   path,
   pathKind,
+  status,
 }: {
   repo: RepoData;
   commit: HistoryCommit;
   path: string;
   pathKind: "tree" | "blob" | null;
+  status?: CombinedStatus;
 }) {
   const { title, body } = splitCommitMessage(commit.message);
   const short = commit.sha.slice(0, 7);
@@ -231,6 +237,7 @@ function CommitRow({
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2">
+        <CommitStatusIcon status={status} />
         <div className="flex items-stretch overflow-hidden rounded-md border border-input bg-card shadow-sm">
           <PrefetchLink
             href={commitUrl(repo.owner, repo.name, commit.sha)}

@@ -5,6 +5,7 @@ import { AgentIcon, CodeIcon, GearIcon, SearchIcon } from "@/components/ui/icons
 import { IssueOpenedIcon } from "@/components/issues/ui";
 import { PullRequestIcon } from "@/components/pulls/ui";
 import { cx } from "@/components/ui/styles";
+import { ScrollRow } from "@/components/ui/scroll-row";
 import { repoUrl, settingsUrl } from "./urls";
 
 /** Which tab a first path segment under /<owner>/<repo>/ belongs to (null: the repository home). */
@@ -21,7 +22,7 @@ export function tabOf(segment: string | null): "code" | "issues" | "pulls" | "se
 /**
  * The repository tabs. They live in the repository layout, which stays mounted across
  * navigations, so the active tab is read from the URL (useSelectedLayoutSegment) rather than
- * passed by each page. `openIssues` and `openPulls` are the server-rendered count badges. The
+ * passed by each page; on a phone the row scrolls sideways with a fade at the edges (ScrollRow). `openIssues` and `openPulls` are the server-rendered count badges. The
  * Agent tab (docs/agent.md) is for signed-in users: sessions are personal.
  */
 export function RepoTabs({
@@ -53,7 +54,7 @@ export function RepoTabs({
     </Link>
   );
   return (
-    <nav className="mt-4 flex gap-4 overflow-x-auto whitespace-nowrap text-sm" aria-label="Repository" data-testid="repo-tabs">
+    <ScrollRow active={tab} outerClassName="mt-4" className="gap-4 text-sm" aria-label="Repository" data-testid="repo-tabs">
       {link(
         "code",
         repoUrl(owner, name),
@@ -98,6 +99,6 @@ export function RepoTabs({
             <GearIcon className="text-subtle-foreground" /> Settings
           </>,
         )}
-    </nav>
+    </ScrollRow>
   );
 }

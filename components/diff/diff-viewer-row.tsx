@@ -7,9 +7,12 @@
  */
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/styles";
+import { LineText } from "./line-text";
 import { displayPath, tokenRuns, type DiffFile, type DiffView, type NumberedLine } from "./model";
 import type { DiffViewerProps, LineSide, Row } from "./diff-viewer-types";
 import type { FileHighlight } from "./use-highlights";
+import { ExpandAllButton, ExpandRow } from "./diff-expand-rows";
+import type { Expansion } from "./use-expand";
 
 /**
  * `row` of file `file` (index `fileIndex`) in `view`, with the file's highlight `hl`; `collapsed`
@@ -27,10 +30,19 @@ export function RowView(
     loading: boolean;
     onToggle: () => void;
     onLoad: () => void;
+    /** The viewer's expanded unchanged lines (./use-expand.ts); null: no expand rows. */
+    expansion?: Expansion | null;
+    /** The file's line-number tab stop ("RIGHT:12"; the viewer's roving tab stop). */
+    stop?: string;
+    /** The hunk line (NumberedLine.index) of find in diff's current match, when in this file. */
+    found?: number;
   } & Pick<DiffViewerProps, "renderFileActions" | "renderSlot" | "renderGutter" | "renderFileTop">,
 ) {
   const { row, file, view, hl } = props;
-  const gutter = (side: LineSide, n: number | null) => (n !== null && props.renderGutter ? props.renderGutter(file, side, n) : null);
+  if (row.kind === "expander" || row.kind === "expanded")
+    return <ExpandRow row={row} file={file} view={view} expansion={props.expansion} />;
+  const gutter = (side: LineSide, n: number | null) =>
+    n !== null && props.renderGutter ? props.renderGutter(file, side, n, props.stop === `${side}:${n}` ? 0 : -1) : null;
   if (row.kind === "slot") {
     const content = props.renderSlot?.(file, row.side, row.line);
     if (view === "unified") return <div className="border-x border-border bg-card px-2 py-2 font-sans">{content}</div>;
@@ -55,6 +67,7 @@ export function RowView(
         collapsed={props.collapsed}
         onToggle={props.onToggle}
         actions={props.renderFileActions?.(file, props.fileIndex)}
+        expandAll={!props.collapsed && <ExpandAllButton file={file} expansion={props.expansion} />}
       />
     );
   if (row.kind === "end") return <div className="h-4 rounded-b-lg border-x border-b border-border bg-card" />;
@@ -85,11 +98,13 @@ export function RowView(
           className={cx(
             "grid grid-cols-[2.75rem_2.75rem_minmax(0,1fr)] border-x border-border font-mono text-xs leading-5",
             lineBg(row.line.line.type),
+            props.found === row.line.index && FOUND,
           )}
           data-line-type={row.line.line.type}
+          data-find-current={props.found === row.line.index || undefined}
         >
-          <LineNo n={row.line.oldNo} gutter={row.line.line.type === "delete" ? gutter("LEFT", row.line.oldNo) : null} />
-          <LineNo n={row.line.newNo} gutter={row.line.line.type !== "delete" ? gutter("RIGHT", row.line.newNo) : null} />
+          <LineNo n={row.line.oldNo} side="LEFT" gutter={row.line.line.type === "delete" ? gutter("LEFT", row.line.oldNo) : null} />
+          <LineNo n={row.line.newNo} side="RIGHT" gutter={row.line.line.type !== "delete" ? gutter("RIGHT", row.line.newNo) : null} />
           <Code line={row.line} hl={hl} />
         </div>
       </>
@@ -104,10 +119,13 @@ export function RowView(
             "grid min-w-0 grid-cols-[2.75rem_minmax(0,1fr)]",
             k === 1 && "border-l border-border",
             side ? lineBg(side.line.type) : "bg-muted",
+            side && props.found === side.index && FOUND,
           )}
+          data-find-current={(side && props.found === side.index) || undefined}
         >
           <LineNo
             n={side ? (k === 0 ? side.oldNo : side.newNo) : null}
+            side={k === 0 ? "LEFT" : "RIGHT"}
             gutter={side ? (k === 0 ? gutter("LEFT", side.oldNo) : gutter("RIGHT", side.newNo)) : null}
           />
           {side ? <Code line={side} hl={hl} /> : <span />}
@@ -121,10 +139,16 @@ function lineBg(type: DiffFile["hunks"][number]["lines"][number]["type"]): strin
   return type === "add" ? "bg-primary-muted" : type === "delete" ? "bg-danger-muted" : "bg-card";
 }
 
-function LineNo({ n, gutter }: { n: number | null; gutter?: React.ReactNode }) {
+/** The line find in diff shows (its current match). */
+const FOUND = "outline outline-2 -outline-offset-2 outline-warning";
+
+function LineNo({ n, side, gutter }: { n: number | null; side: LineSide; gutter?: React.ReactNode }) {
   if (gutter)
     return (
-      <span className="group/ln relative flex select-none items-start justify-end px-2 text-right text-subtle-foreground">
+      <span
+        className="group/ln relative flex select-none items-start justify-end px-2 text-right text-subtle-foreground"
+        data-gutter-key={n !== null ? `${side}:${n}` : undefined}
+      >
         {gutter}
         {n ?? ""}
       </span>
@@ -135,29 +159,14 @@ function LineNo({ n, gutter }: { n: number | null; gutter?: React.ReactNode }) {
 function Code({ line, hl }: { line: NumberedLine; hl: FileHighlight }) {
   const marker = line.line.type === "add" ? "+" : line.line.type === "delete" ? "-" : " ";
   const text = line.line.content.replace(/\r$/, "");
-  const runs = hl ? tokenRuns(text, hl.runs[line.index], hl.styles) : null;
   return (
-    <span className="min-w-0 whitespace-pre-wrap pr-2 [overflow-wrap:anywhere]">
-      <span className="select-none text-subtle-foreground" aria-hidden="true">
-        {marker}
-      </span>
-      {runs
-        ? runs.map((r, k) =>
-            r.style ? (
-              <span key={k} style={r.style}>
-                {r.text}
-              </span>
-            ) : (
-              r.text
-            ),
-          )
-        : text}
+    <LineText marker={marker} text={text} runs={hl ? tokenRuns(text, hl.runs[line.index], hl.styles) : null}>
       {line.line.noNewlineAtEnd && (
         <span className="ml-1 select-none text-danger" title="No newline at end of file" aria-label="No newline at end of file">
           ⊘
         </span>
       )}
-    </span>
+    </LineText>
   );
 }
 
@@ -167,12 +176,14 @@ function FileHeader({
   collapsed,
   onToggle,
   actions,
+  expandAll,
 }: {
   file: DiffFile;
   index: number;
   collapsed: boolean;
   onToggle: () => void;
   actions: React.ReactNode;
+  expandAll?: React.ReactNode;
 }) {
   const modeChanged = file.oldMode && file.newMode && file.oldMode !== file.newMode;
   return (
@@ -205,6 +216,7 @@ function FileHeader({
       <span className="ml-auto flex items-center gap-2 font-mono text-xs">
         <span className="text-primary">+{file.additions}</span>
         <span className="text-danger">−{file.deletions}</span>
+        {expandAll}
         {actions}
       </span>
     </div>

@@ -2,15 +2,19 @@
  * The rows of the diff viewer (./diff-viewer.tsx), as one flat list for the virtualizer: per file
  * a header, then (unless collapsed) its file-top row, a notice (collapsed by default, binary, not
  * loaded, no changes) or its hunk and line rows with the slot rows under the lines that have one,
- * a "rest not shown" notice when truncated, and an end row. Pure (no React).
+ * a "rest not shown" notice when truncated, and an end row. With `expansion`, each gap of unchanged
+ * lines (./expand.ts) gets its expanded lines and an expander row before the hunk after it (a hunk
+ * whose gap is all shown loses its header, as on GitHub). Pure (no React).
  */
 import { collapseReason, fileRows, type DiffFile, type DiffView } from "./model";
+import { fileGaps, gapLayout, type FileExpansion, type Gap } from "./expand";
 import type { DiffViewerProps, LineSide, Row } from "./diff-viewer-types";
 
 /**
  * The rows of `files` in `view`. `open`: files the reader opened (also those collapsed by
  * default); `closed`: files the reader collapsed; `collapsedFile`, `lineSlots`, `fileTop`: as in
- * DiffViewerProps.
+ * DiffViewerProps; `expansion`: what the reader expanded of a file (absent: the viewer has no
+ * expand rows).
  */
 export function buildRows(
   files: DiffFile[],
@@ -18,6 +22,7 @@ export function buildRows(
   open: ReadonlySet<number>,
   closed: ReadonlySet<number>,
   { collapsedFile, lineSlots, fileTop }: Pick<DiffViewerProps, "collapsedFile" | "lineSlots" | "fileTop">,
+  expansion?: (f: DiffFile) => FileExpansion | undefined,
 ): Row[] {
   const out: Row[] = [];
   files.forEach((f, i) => {
@@ -56,7 +61,20 @@ export function buildRows(
       const slot = (side: LineSide, n: number | null) => {
         if (slots && n !== null && slots.has(`${side}:${n}`)) out.push({ kind: "slot", file: i, side, line: n });
       };
+      const exp = expansion?.(f);
+      const gaps = expansion ? fileGaps(f, exp?.totalLines) : [];
+      // a gap's rows; false when it is all shown (the hunk after it needs no header)
+      const gap = (g: Gap | null | undefined): boolean => {
+        if (!g) return true;
+        const { top, bottom, hidden } = gapLayout(g, exp);
+        const line = (n: number) => out.push({ kind: "expanded", file: i, oldNo: n + g.delta, newNo: n, line: exp!.lines.get(n)! });
+        top.forEach(line);
+        if (hidden) out.push({ kind: "expander", file: i, gap: g, hidden });
+        bottom.forEach(line);
+        return !!hidden;
+      };
       for (const r of fileRows(f, view)) {
+        if (r.kind === "hunk" && !gap(gaps[r.hunkIndex])) continue;
         out.push({ ...r, file: i });
         if (!slots || slots.size === 0) continue;
         if (r.kind === "line") {
@@ -67,6 +85,7 @@ export function buildRows(
           slot("RIGHT", r.right?.newNo ?? null);
         }
       }
+      gap(gaps[f.hunks.length]);
       if (f.truncated)
         out.push({
           kind: "notice",
@@ -93,5 +112,7 @@ export function estimateRowSize(row: Row): number {
         ? 56
         : row.kind === "slot" || row.kind === "top"
           ? 120
-          : 22;
+          : row.kind === "expander"
+            ? 32
+            : 22;
 }

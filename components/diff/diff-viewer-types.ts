@@ -4,12 +4,17 @@
  */
 import type { DiffHighlights } from "@/lib/highlight/runs";
 import type { DiffFile, FileRow, PackedFile } from "./model";
+import type { ExpandedLine, Gap } from "./expand";
 
-/** Where "Load diff" fetches a file whose hunks were left out of the page's response. */
+/**
+ * Where "Load diff" fetches a file whose hunks were left out of the page's response, and whose
+ * blobs the expand rows read (the head's repository: `headRepoId` for a compare, `repoId` for a
+ * pull request, which holds its head's objects; a pull source without it has no expand rows).
+ */
 export type DiffSource =
   | { kind: "commit"; repoId: string; sha: string }
   | { kind: "compare"; repoId: string; base: string; head: string; headRepoId?: string }
-  | { kind: "pull"; prId: string };
+  | { kind: "pull"; prId: string; repoId?: string };
 
 /** The side of a diff line a comment belongs to: LEFT = the old file's line number, RIGHT = the new file's. */
 export type LineSide = "LEFT" | "RIGHT";
@@ -27,8 +32,11 @@ export interface DiffViewerProps {
   lineSlots?: (file: DiffFile) => ReadonlySet<string> | undefined;
   /** The content of a slot row (e.g. a line's review threads and comment form). */
   renderSlot?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
-  /** A control beside a line number (e.g. "Comment on line 12"). */
-  renderGutter?: (file: DiffFile, side: LineSide, line: number) => React.ReactNode;
+  /**
+   * A control beside a line number (e.g. "Comment on line 12"); `tabIndex` 0 for the file's one tab
+   * stop, -1 for the others (the viewer's roving tab stop: Up/Down move it within the file).
+   */
+  renderGutter?: (file: DiffFile, side: LineSide, line: number, tabIndex: 0 | -1) => React.ReactNode;
   /** Whether a file gets a row right under its header (when it is open). */
   fileTop?: (file: DiffFile) => boolean;
   /** The content of that row (e.g. "2 outdated comments"). */
@@ -46,4 +54,8 @@ export type Row =
   | { kind: "file"; file: number }
   | { kind: "notice"; file: number; text: string; action?: "expand" | "load" }
   | ({ file: number } & FileRow)
-  | { kind: "end"; file: number };
+  | { kind: "end"; file: number }
+  /** A gap's expander row (./diff-expand-rows.tsx): the unchanged new-side lines `hidden` still leaves out. */
+  | { kind: "expander"; file: number; gap: Gap; hidden: { from: number; to: number | null } }
+  /** An unchanged line the reader expanded (numbers on both sides; not commentable: docs/pulls.md "Viewer"). */
+  | { kind: "expanded"; file: number; oldNo: number; newNo: number; line: ExpandedLine };

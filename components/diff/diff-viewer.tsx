@@ -15,10 +15,19 @@
  * rendered by `renderFileTop` (the pull request page's comments whose line the diff no longer
  * shows); n/p step through those rows too.
  *
+ * Keyboard and find (docs/ui.md "Keyboard shortcuts"): the line numbers' controls are one tab stop
+ * per file (Up/Down move it), j/k move focus to the next / previous file's header, `t` jumps to a
+ * changed file (./changed-file-finder.tsx), `f` focuses find in diff (./find-bar.tsx). The tree's
+ * panel (./file-tree-panel.tsx: filter box, file types, count) sits beside the diff from `lg` up and
+ * in a full-width sheet (components/ui/sheet.tsx) below, opened by "Files".
+ *
  * State: ./use-diff-viewer.ts; rows: ./diff-viewer-rows.ts (which) and ./diff-viewer-row.tsx (how).
  */
-import { cx } from "@/components/ui/styles";
-import { FileTree } from "./file-tree";
+import { useRef } from "react";
+import { Sheet, SheetContent } from "@/components/ui/sheet";
+import { FileTreePanel, useTreeFilter } from "./file-tree-panel";
+import { ChangedFileFinder } from "./changed-file-finder";
+import { FindBar } from "./find-bar";
 import { RowView } from "./diff-viewer-row";
 import { DiffToolbar } from "./diff-viewer-toolbar";
 import type { DiffViewerProps } from "./diff-viewer-types";
@@ -45,9 +54,15 @@ export function DiffViewer(props: DiffViewerProps) {
     treeOpen,
     setTreeOpen,
     jump,
+    stopOf,
+    find,
     additions,
     deletions,
+    expansion,
   } = useDiffViewer(props);
+  const filter = useTreeFilter(files);
+  const chose = useRef(false);
+  const found = find.current >= 0 ? find.matches[find.current] : undefined;
 
   return (
     <div className="min-w-0" data-testid="diff-viewer" data-view={view}>
@@ -60,14 +75,37 @@ export function DiffViewer(props: DiffViewerProps) {
         treeOpen={treeOpen}
         onToggleTree={() => setTreeOpen((o) => !o)}
       />
+      <FindBar find={find} />
+      <ChangedFileFinder files={files} onJump={jump} />
+      {/* phones and tablets: the tree in a full-width sheet; choosing a file closes it (jump) and focuses the file */}
+      <Sheet open={treeOpen} onOpenChange={setTreeOpen}>
+        <SheetContent
+          title="Changed files"
+          testId="diff-file-sheet"
+          onCloseAutoFocus={(e) => {
+            // a file was chosen: focus goes to its header (jump), not back to "Files" (that would scroll back up)
+            if (!chose.current) return;
+            chose.current = false;
+            e.preventDefault();
+          }}
+        >
+          <FileTreePanel
+            files={files}
+            filter={filter}
+            onSelect={(i) => {
+              chose.current = true;
+              jump(i);
+            }}
+            className="min-h-0 flex-1 p-3"
+          />
+        </SheetContent>
+      </Sheet>
       <div className="flex items-start gap-4">
-        <FileTree
+        <FileTreePanel
           files={files}
+          filter={filter}
           onSelect={jump}
-          className={cx(
-            "sticky top-2 max-h-[calc(100vh-1rem)] w-64 shrink-0 overflow-auto rounded-lg border border-border bg-card p-2 text-sm",
-            treeOpen ? "fixed inset-x-2 top-16 z-30 w-auto shadow-lg lg:sticky lg:w-64" : "hidden lg:block",
-          )}
+          className="sticky top-2 hidden max-h-[calc(100vh-1rem)] w-64 shrink-0 rounded-lg border border-border bg-card p-2 lg:flex"
         />
         <div ref={listRef} className="min-w-0 flex-1">
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
@@ -96,6 +134,9 @@ export function DiffViewer(props: DiffViewerProps) {
                     loading={loading.has(row.file)}
                     onToggle={() => toggle(row.file)}
                     onLoad={() => openRow(row)}
+                    expansion={expansion}
+                    stop={renderGutter ? stopOf(row.file) : undefined}
+                    found={found?.file === row.file ? found.line : undefined}
                     renderFileActions={renderFileActions}
                     renderSlot={renderSlot}
                     renderGutter={renderGutter}

@@ -19,17 +19,31 @@ const ALL_ROWS = 150;
 
 type TreeRow = { node: TreeNode; depth: number };
 
-/** The tree's rows in display order, with their depth. */
-function flatten(nodes: TreeNode[], depth = 0, out: TreeRow[] = []): TreeRow[] {
+/** The tree's rows in display order, with their depth; a file node's index is mapped through `index`. */
+function flatten(nodes: TreeNode[], index: (i: number) => number, depth = 0, out: TreeRow[] = []): TreeRow[] {
   for (const node of nodes) {
-    out.push({ node, depth });
-    if (node.fileIndex === undefined) flatten(node.children, depth + 1, out);
+    out.push({ node: node.fileIndex === undefined ? node : { ...node, fileIndex: index(node.fileIndex) }, depth });
+    if (node.fileIndex === undefined) flatten(node.children, index, depth + 1, out);
   }
   return out;
 }
 
-export function FileTree({ files, onSelect, className }: { files: DiffFile[]; onSelect: (fileIndex: number) => void; className?: string }) {
-  const rows = useMemo(() => flatten(fileTree(files)), [files]);
+/** The tree of `files` (only the indices in `shown` when given); `onSelect` gets the file's index in `files`. */
+export function FileTree({
+  files,
+  shown,
+  onSelect,
+  className,
+}: {
+  files: DiffFile[];
+  shown?: number[];
+  onSelect: (fileIndex: number) => void;
+  className?: string;
+}) {
+  const rows = useMemo(
+    () => (shown ? flatten(fileTree(shown.map((i) => files[i])), (i) => shown[i]) : flatten(fileTree(files), (i) => i)),
+    [files, shown],
+  );
   const scrollRef = useRef<HTMLElement | null>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual returns new functions each render, so the compiler leaves this component unmemoized, which it needs
   const virtualizer = useVirtualizer({

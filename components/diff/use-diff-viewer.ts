@@ -10,9 +10,12 @@ import { useTRPCClient } from "@/components/trpc/provider";
 import { useShortcuts } from "@/components/keyboard/use-shortcuts";
 import { collapseReason, fromPageHunks, unpackFile } from "./model";
 import { buildRows, estimateRowSize } from "./diff-viewer-rows";
-import type { DiffViewerProps, Row } from "./diff-viewer-types";
+import { firstGutters, nextGutter } from "./diff-viewer-nav";
+import type { DiffViewerProps, LineSide, Row } from "./diff-viewer-types";
+import { useDiffFind } from "./use-diff-find";
 import { useDiffView } from "./use-diff-view";
 import { useHighlights } from "./use-highlights";
+import { useExpand } from "./use-expand";
 
 /** Most files one "load" request covers (a page of hunks from the file's index). */
 const LOAD_BATCH = 100;
@@ -22,6 +25,18 @@ const LOAD_BATCH = 100;
  * cuts between hunks after it); the files after it fill the rest.
  */
 const LOAD_LINES = 10_000;
+
+/**
+ * Focuses the element `find` returns once the virtualizer has drawn it (it may be a frame or two
+ * after a scroll), without scrolling again; gives up after about half a second.
+ */
+function focusWhenDrawn(find: () => HTMLElement | null | undefined, tries = 30): void {
+  requestAnimationFrame(() => {
+    const el = find();
+    if (el) el.focus({ preventScroll: true });
+    if ((!el || document.activeElement !== el) && tries > 0) focusWhenDrawn(find, tries - 1);
+  });
+}
 
 function without(s: Set<number>, i: number): Set<number> {
   const n = new Set(s);
@@ -37,7 +52,10 @@ function without(s: Set<number>, i: number): Set<number> {
  * `highlightOf(file)`; `isCollapsed(file)`, `loading` (files being fetched), `toggle(file)`
  * (collapse or expand) and `openRow(row)` (a notice's "Load diff": fetch or expand); `treeOpen` /
  * `setTreeOpen` (the file tree on narrow screens) and `jump(file)` (scroll to a file chosen in the
- * tree); `additions` and `deletions` over all files.
+ * tree, the `t` finder) which also focuses the file's header; `stopOf(file)` the line-number key
+ * that is the file's tab stop (Up/Down in the list move it); `find` (./use-diff-find.ts);
+ * `additions` and `deletions` over all files; `expansion`: the expanded unchanged lines
+ * (./use-expand.ts; null without a source).
  */
 export function useDiffViewer({
   files: packed,
@@ -68,9 +86,10 @@ export function useDiffViewer({
     [open, closed, files, collapsedFile],
   );
 
+  const expansion = useExpand(files, source, highlights);
   const rows = useMemo(
-    () => buildRows(files, view, open, closed, { collapsedFile, lineSlots, fileTop }),
-    [files, view, open, closed, collapsedFile, lineSlots, fileTop],
+    () => buildRows(files, view, open, closed, { collapsedFile, lineSlots, fileTop }, expansion?.of),
+    [files, view, open, closed, collapsedFile, lineSlots, fileTop, expansion],
   );
 
   const firstRow = useMemo(() => {
@@ -80,9 +99,16 @@ export function useDiffViewer({
   }, [rows]);
 
   const [scrollMargin, setScrollMargin] = useState(0);
+  const listEl = useRef<HTMLDivElement | null>(null);
   const listRef = useCallback((el: HTMLDivElement | null) => {
+    listEl.current = el;
     if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
   }, []);
+  /** The drawn row `index`'s element, or null (off screen). */
+  const rowEl = (index: number) => listEl.current?.querySelector<HTMLElement>(`[data-index="${index}"]`) ?? null;
+  /** Focuses file `file`'s header (its toggle) once drawn. */
+  const focusHeader = (file: number) =>
+    focusWhenDrawn(() => rowEl(firstRow.get(file) ?? -1)?.querySelector<HTMLElement>("[data-testid='diff-file'] button"));
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: (i) => estimateRowSize(rows[i]),
@@ -161,6 +187,7 @@ export function useDiffViewer({
     setTreeOpen(false);
     anchor.current = { file: i, until: Date.now() + 5_000 };
     virtualizer.scrollToIndex(firstRow.get(i) ?? 0, { align: "start" });
+    focusHeader(i);
   };
   useEffect(() => {
     // the reader scrolling on their own ends the hold
@@ -182,12 +209,20 @@ export function useDiffViewer({
   }, [virtualizer, firstRow]);
 
   // j/k, n/p: the next or previous file header / slot row (or file-top row) after the first row on screen
+  // (j/k: after the focused row instead, when focus is in the diff and that row is on screen)
   const step = (kind: "file" | "slot", dir: 1 | -1) => {
-    const top = virtualizer.getVirtualItems().find((it) => it.end > window.scrollY + 1)?.index ?? 0;
+    const focused = listEl.current?.contains(document.activeElement) ? document.activeElement?.closest<HTMLElement>("[data-index]") : null;
+    const box = focused?.getBoundingClientRect();
+    const onScreen = kind === "file" && box && box.bottom > 0 && box.top < window.innerHeight;
+    const top = onScreen
+      ? Number(focused!.dataset.index)
+      : (virtualizer.getVirtualItems().find((it) => it.end > window.scrollY + 1)?.index ?? 0);
     for (let i = top + dir; i >= 0 && i < rows.length; i += dir) {
       if (rows[i].kind === kind || (kind === "slot" && rows[i].kind === "top")) {
         anchor.current = null;
         virtualizer.scrollToIndex(i, { align: "start" });
+        // j/k also move focus to the file's header (its toggle), so Tab continues from there
+        if (kind === "file") focusHeader(rows[i].file);
         return;
       }
     }
@@ -203,6 +238,42 @@ export function useDiffViewer({
       : [],
   );
 
+  // the line numbers' controls: one tab stop per file (the first line's until the reader moves it
+  // with Up/Down), the WAI-ARIA roving tabindex
+  const firstStops = useMemo(() => firstGutters(rows), [rows]);
+  const [movedStops, setMovedStops] = useState<ReadonlyMap<number, string>>(() => new Map());
+  const stopOf = (file: number) => movedStops.get(file) ?? firstStops.get(file);
+  const onListKeyDown = (e: KeyboardEvent) => {
+    if ((e.key !== "ArrowDown" && e.key !== "ArrowUp") || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const t = e.target as HTMLElement;
+    const cell = t.closest<HTMLElement>("[data-gutter-key]");
+    const from = Number(t.closest<HTMLElement>("[data-index]")?.dataset.index);
+    if (!cell || !Number.isInteger(from) || !rows[from]) return;
+    e.preventDefault();
+    const side = cell.dataset.gutterKey!.split(":")[0] as LineSide;
+    const next = nextGutter(rows, from, e.key === "ArrowDown" ? 1 : -1, side);
+    if (!next) return;
+    setMovedStops((m) => new Map(m).set(rows[from].file, next.key));
+    virtualizer.scrollToIndex(next.index, { align: "auto" });
+    focusWhenDrawn(() =>
+      rowEl(next.index)?.querySelector<HTMLElement>(`[data-gutter-key="${next.key}"] button, [data-gutter-key="${next.key}"] [tabindex]`),
+    );
+  };
+
+  const onKey = useEffectEvent(onListKeyDown);
+  useEffect(() => {
+    const el = listEl.current;
+    const on = (e: KeyboardEvent) => onKey(e);
+    el?.addEventListener("keydown", on);
+    // a marker for tests and scripts: this list's keys (j/k/n/p, arrows) work from now on. The list
+    // can hydrate after the page's shell (a streamed Suspense boundary), so <html data-shortcuts> is not enough.
+    if (el) el.dataset.keys = "on";
+    return () => {
+      el?.removeEventListener("keydown", on);
+      if (el) delete el.dataset.keys;
+    };
+  }, []);
+
   /** The file header's toggle: expands a collapsed file (also one collapsed by default), else collapses it. */
   const toggle = (file: number) =>
     isCollapsed(file) ? (setClosed((s) => without(s, file)), setOpen((s) => new Set(s).add(file))) : setClosed((s) => new Set(s).add(file));
@@ -210,6 +281,17 @@ export function useDiffViewer({
   /** A notice's "Load diff": fetches a left-out file (and opens it), or expands one collapsed by default. */
   const openRow = (row: Row) =>
     row.kind === "notice" && row.action === "load" ? void load(row.file, { open: true }) : setOpen((s) => new Set(s).add(row.file));
+
+  const find = useDiffFind({
+    files,
+    rows,
+    firstRow,
+    virtualizer,
+    isCollapsed,
+    expand: (file) => (setClosed((s) => without(s, file)), setOpen((s) => new Set(s).add(file))),
+    load,
+    loading,
+  });
 
   return {
     view,
@@ -227,6 +309,9 @@ export function useDiffViewer({
     treeOpen,
     setTreeOpen,
     jump,
+    expansion,
+    stopOf,
+    find,
     additions: files.reduce((s, f) => s + f.additions, 0),
     deletions: files.reduce((s, f) => s + f.deletions, 0),
   };

@@ -1,8 +1,8 @@
 /**
  * The inbox page, /inbox (server component; docs/pulls.md "The inbox page"): the
  * viewer's pull requests across every repository they can read, as GitHub's and Graphite's
- * dashboards show them — three tabs with counts (Awaiting review, Your pull requests,
- * Participated), a repository filter, an Open / Closed / All filter on Participated, a pager, and
+ * dashboards show them — three tabs with counts (Awaiting review, Your pull requests — grouped
+ * as Ready to merge and Awaiting review when any is ready —, Participated), a repository filter, an Open / Closed / All filter on Participated, a pager, and
  * an empty state per list. Rows are the pull request list's (components/pulls/list-row.tsx) with
  * the repository shown.
  *
@@ -34,6 +34,7 @@ import {
   inboxRepo,
   inboxTab,
   participatedState,
+  tabCount,
   type InboxItem,
   type InboxSummary,
   type InboxTab,
@@ -62,8 +63,9 @@ export async function InboxPage({ query }: { query: Query }) {
 
   const repoId = named?.id;
   const paging = { limit: INBOX_PAGE_SIZE + 1, offset: (page - 1) * INBOX_PAGE_SIZE, repoId };
-  const [summary, rows]: [InboxSummary, InboxItem[]] = unknownRepo
-    ? [{ awaitingReview: 0, myPrs: 0, participated: 0 }, []]
+  // Your pull requests: the ready-to-merge group heads the first page (up to 100), the awaiting-review list pages below it
+  const [summary, rows, ready]: [InboxSummary, InboxItem[], InboxItem[]] = unknownRepo
+    ? [{ awaitingReview: 0, myPrs: 0, readyToMerge: 0, participated: 0 }, [], []]
     : await Promise.all([
         caller.pulls.inboxSummary({ repoId }),
         tab === "review"
@@ -71,11 +73,13 @@ export async function InboxPage({ query }: { query: Query }) {
           : tab === "mine"
             ? caller.pulls.inboxMyPrs(paging)
             : caller.pulls.inboxParticipated({ ...paging, state }),
+        tab === "mine" && page === 1 ? caller.pulls.inboxReadyToMerge({ limit: 100, repoId }) : [],
       ]);
   const items = rows.slice(0, INBOX_PAGE_SIZE);
   const hasNext = rows.length > INBOX_PAGE_SIZE;
   // the summary counts Participated's open ones only: other states have no page count
   const total = tab === "participated" && state !== "open" ? null : summary[TAB_INFO[tab].count];
+  const grouped = tab === "mine" && ready.length > 0;
   const pageCount = total === null ? null : inboxPageCount(total);
   const here = { tab, state, repo: repoName };
   const empty = emptyState(tab, state, repoName);
@@ -96,7 +100,7 @@ export async function InboxPage({ query }: { query: Query }) {
           data-testid="inbox-tabs"
         >
           {INBOX_TABS.map((t) => (
-            <TabLink key={t} tab={t} active={tab === t} count={summary[TAB_INFO[t].count]} href={inboxHref({ ...here, tab: t })} />
+            <TabLink key={t} tab={t} active={tab === t} count={tabCount(t, summary)} href={inboxHref({ ...here, tab: t })} />
           ))}
         </nav>
         {tab === "participated" && (
@@ -139,6 +143,11 @@ export async function InboxPage({ query }: { query: Query }) {
               Back to the first page
             </Link>
           </Empty>
+        ) : grouped ? (
+          <>
+            <InboxGroup title="Ready to merge" testId="inbox-ready" items={ready} />
+            <InboxGroup title="Awaiting review" testId="inbox-awaiting" items={items} />
+          </>
         ) : items.length === 0 ? (
           <Empty testId="inbox-empty" title={empty.title} text={empty.text} data-tab={tab} />
         ) : (
@@ -164,6 +173,28 @@ export async function InboxPage({ query }: { query: Query }) {
         </nav>
       )}
     </div>
+  );
+}
+
+/** One group of the Your pull requests tab: a heading with its count, then its rows (or "None."). */
+function InboxGroup({ title, testId, items }: { title: string; testId: string; items: InboxItem[] }) {
+  const id = `${testId}-heading`;
+  return (
+    <section aria-labelledby={id} data-testid={testId}>
+      <h2 id={id} className="flex items-center gap-2 border-b border-border px-4 py-2 text-sm font-semibold">
+        {title}
+        <Badge tone="neutral">{countBadge(items.length)}</Badge>
+      </h2>
+      {items.length === 0 ? (
+        <p className="border-b border-border px-4 py-3 text-sm text-muted-foreground">None.</p>
+      ) : (
+        <ul className="divide-y divide-border border-b border-border" data-testid="inbox-list" data-tab="mine">
+          {items.map((pr) => (
+            <PullListRow key={pr.id} repo={pr.repo} pr={pr} showRepo />
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -13,7 +13,7 @@ import type { AppRouter } from "@/server/api/root";
 type Outputs = inferRouterOutputs<AppRouter>["pulls"];
 /** A row of an inbox list: pulls.list's row plus its repository {id, owner, name}. */
 export type InboxItem = Outputs["inboxAwaitingReview"][number];
-/** pulls.inboxSummary: {awaitingReview, myPrs, participated (open ones)}. */
+/** pulls.inboxSummary: {awaitingReview, myPrs, readyToMerge, participated (open ones)}. */
 export type InboxSummary = Outputs["inboxSummary"];
 
 export const INBOX_TABS = ["review", "mine", "participated"] as const;
@@ -32,6 +32,14 @@ export const TAB_INFO: Record<InboxTab, { label: string; count: keyof InboxSumma
   mine: { label: "Your pull requests", count: "myPrs" },
   participated: { label: "Participated", count: "participated" },
 };
+
+/**
+ * The count a tab shows: its list's size; Your pull requests counts both of its groups, awaiting
+ * review (myPrs) and ready to merge (readyToMerge).
+ */
+export function tabCount(tab: InboxTab, summary: InboxSummary): number {
+  return tab === "mine" ? summary.myPrs + summary.readyToMerge : summary[TAB_INFO[tab].count];
+}
 
 const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : undefined);
 
@@ -104,8 +112,8 @@ export function emptyState(tab: InboxTab, state: ParticipatedState, repo: string
   }
   if (tab === "mine") {
     return {
-      title: `None of your open pull requests are awaiting review${where}.`,
-      text: "Your open, non-draft pull requests appear here while they wait for a requested review or an approval.",
+      title: `You have no open pull requests${where}.`,
+      text: "Your open, non-draft pull requests appear here: those waiting for a requested review or an approval, and those approved and ready to merge.",
     };
   }
   const which = state === "all" ? "" : `${state} `;

@@ -17,6 +17,7 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/styles";
 import { issueUrl, type Issue } from "./model";
 import { colId, pointsText, type ColumnState } from "./board-model";
+import { useQuickAdd } from "./board-quick-add";
 import { Avatar, DueDate, LabelChip, PriorityIcon, ProgressRing, StatusIcon, priorityLabel } from "./ui";
 
 type RepoRef = { id: string; owner: string; name: string };
@@ -31,8 +32,11 @@ export function Column(props: {
   loading: boolean;
   loadError: string | null;
   onLoadMore: () => void;
+  /** quick-add (writers): creates an issue titled `title` in this column */
+  onQuickAdd?: (title: string) => Promise<void>;
 }) {
-  const { status, label, column, repo, canWrite, activeId, loading, loadError, onLoadMore } = props;
+  const { status, label, column, repo, canWrite, activeId, loading, loadError, onLoadMore, onQuickAdd } = props;
+  const quick = useQuickAdd(label, canWrite ? onQuickAdd : undefined);
   const { setNodeRef, isOver } = useDroppable({ id: colId(status), disabled: !canWrite });
   const sentinel = useRef<HTMLLIElement>(null);
   const more = column.nextCursor !== null;
@@ -56,6 +60,7 @@ export function Column(props: {
       className="flex w-72 shrink-0 flex-col rounded-lg border border-border bg-muted/70"
       data-testid="board-column"
       data-status={status}
+      data-board-column={colId(status)}
       aria-labelledby={`column-${status}`}
     >
       <header className="flex items-center gap-2 px-3 py-2.5 text-sm">
@@ -75,7 +80,9 @@ export function Column(props: {
             {pointsText(column.estimate)}
           </span>
         )}
+        {quick.button && <span className={cx(column.estimate > 0 ? "" : "ml-auto")}>{quick.button}</span>}
       </header>
+      {quick.form}
       <SortableContext id={colId(status)} items={column.issues.map((i) => i.number)} strategy={verticalListSortingStrategy}>
         <ul
           ref={setNodeRef}
@@ -107,16 +114,41 @@ export function Column(props: {
   );
 }
 
-function GripIcon() {
+/**
+ * A card's Move button: the keyboard's way to pick the card up (dnd-kit's activator: Space or
+ * Enter, arrows, Space again), with the card's number and title as its name. Used by the status
+ * board's cards and the grouped board's (./board-grouped-column.tsx).
+ */
+export function MoveHandle({
+  issue,
+  activatorRef,
+  attributes,
+  onKeyDown,
+}: {
+  issue: Pick<Issue, "number" | "title">;
+  activatorRef: (el: HTMLElement | null) => void;
+  attributes: object;
+  onKeyDown?: (e: unknown) => void;
+}) {
   return (
-    <svg viewBox="0 0 16 16" className="h-4 w-4" aria-hidden="true" fill="currentColor">
-      <circle cx="6" cy="4" r="1.2" />
-      <circle cx="10" cy="4" r="1.2" />
-      <circle cx="6" cy="8" r="1.2" />
-      <circle cx="10" cy="8" r="1.2" />
-      <circle cx="6" cy="12" r="1.2" />
-      <circle cx="10" cy="12" r="1.2" />
-    </svg>
+    <button
+      ref={activatorRef}
+      type="button"
+      {...attributes}
+      onKeyDown={onKeyDown}
+      aria-label={`Move #${issue.number} ${issue.title}`}
+      className="-ml-1 inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-subtle-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      data-testid="card-handle"
+    >
+      <svg viewBox="0 0 16 16" className="h-4 w-4" aria-hidden="true" fill="currentColor">
+        <circle cx="6" cy="4" r="1.2" />
+        <circle cx="10" cy="4" r="1.2" />
+        <circle cx="6" cy="8" r="1.2" />
+        <circle cx="10" cy="8" r="1.2" />
+        <circle cx="6" cy="12" r="1.2" />
+        <circle cx="10" cy="12" r="1.2" />
+      </svg>
+    </button>
   );
 }
 
@@ -135,25 +167,14 @@ function SortableCard({ issue, repo, canWrite, dimmed }: { issue: Issue; repo: R
       className={cx("rounded-md", canWrite && "cursor-grab touch-manipulation select-none active:cursor-grabbing", dimmed && "opacity-40")}
       data-testid="board-card"
       data-number={issue.number}
+      data-board-card={issue.number}
       {...(canWrite ? pointerListeners : {})}
     >
       <CardBody
         issue={issue}
         repo={repo}
         handle={
-          canWrite ? (
-            <button
-              ref={setActivatorNodeRef}
-              type="button"
-              {...attributes}
-              onKeyDown={onKeyDown}
-              aria-label={`Move #${issue.number} ${issue.title}`}
-              className="-ml-1 inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-subtle-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              data-testid="card-handle"
-            >
-              <GripIcon />
-            </button>
-          ) : null
+          canWrite ? <MoveHandle issue={issue} activatorRef={setActivatorNodeRef} attributes={attributes} onKeyDown={onKeyDown} /> : null
         }
       />
     </li>

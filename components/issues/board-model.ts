@@ -74,6 +74,24 @@ export function moveCard(columns: Columns, number: number, from: string, to: str
   };
 }
 
+/**
+ * The board with a just-created `issue` at the end of its status column (where the server puts
+ * new issues), its count and estimate sum included. A card already on the board is not repeated.
+ */
+export function addCard(columns: Columns, issue: Issue): Columns {
+  const column = columns[issue.status];
+  if (!column || Object.values(columns).some((c) => c.issues.some((i) => i.number === issue.number))) return columns;
+  return {
+    ...columns,
+    [issue.status]: {
+      ...column,
+      issues: [...column.issues, issue],
+      count: column.count + 1,
+      estimate: round(column.estimate + (issue.estimate ?? 0)),
+    },
+  };
+}
+
 /** Column `status` with the next page appended: cards already on the board (moved there meanwhile) are not repeated. */
 export function appendPage(columns: Columns, status: string, page: BoardPage): Columns {
   const shown = new Set(Object.values(columns).flatMap((c) => c.issues.map((i) => i.number)));

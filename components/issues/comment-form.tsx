@@ -1,8 +1,8 @@
 "use client";
 /** The comment form at the end of the issue page: Markdown with `@` mentions, Comment, and Close/Reopen (with the comment). */
-import { useState } from "react";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { button } from "@/components/ui/styles";
+import { useDraft } from "@/components/ui/use-draft";
 import { MarkdownEditor } from "./markdown-editor";
 import type { IssueDetail } from "./model";
 import { IssueClosedIcon, IssueOpenedIcon } from "./ui";
@@ -26,17 +26,15 @@ export function CommentBox({
 }) {
   const base = { repoId: repo.id, number: issue.number };
   const client = useTRPCClient();
-  const [body, setBody] = useState("");
+  // kept until posted (components/ui/use-draft.ts): a reload keeps the text
+  const { text: body, setText: setBody, clear } = useDraft(`issue:${repo.id}:${issue.number}:comment`);
   const open = issue.state === "open";
   const submit = async (andToggle: boolean) => {
     const text = body.trim();
-    await run(
-      async () => {
-        if (text) await client.issues.addComment.mutate({ ...base, body: text });
-        if (andToggle) await (open ? client.issues.close.mutate(base) : client.issues.reopen.mutate(base));
-      },
-      () => setBody(""),
-    );
+    await run(async () => {
+      if (text) await client.issues.addComment.mutate({ ...base, body: text });
+      if (andToggle) await (open ? client.issues.close.mutate(base) : client.issues.reopen.mutate(base));
+    }, clear);
   };
   return (
     <form

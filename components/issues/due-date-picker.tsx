@@ -13,7 +13,7 @@ import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover
 import { ChevronDownIcon } from "@/components/ui/icons";
 import { buttonClass, cx } from "@/components/ui/styles";
 import { formatDueDate } from "./model";
-import { triggerClass } from "./pickers";
+import { triggerClass, useOpenState, type OpenControl } from "./pickers";
 import { CalendarIcon, DueDate } from "./ui";
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -180,13 +180,14 @@ export function DueDatePicker({
   state,
   disabled,
   onChange,
-}: {
+  ...ctl
+}: OpenControl & {
   value: string | null;
   state: string;
   disabled?: boolean;
   onChange: (date: string | null) => void;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useOpenState(ctl);
   const today = localToday();
   const pick = (d: string | null) => {
     setOpen(false);

@@ -1,8 +1,9 @@
 "use client";
 /**
- * The issue page's sidebar: status, priority, labels, assignee, due date, estimate (pickers from
- * ./pickers.tsx and ./due-date-picker.tsx, changed optimistically by the page's
- * useOptimisticIssue), then parent, sub-issues and relations (./issue-relations.tsx). On phones
+ * The issue page's sidebar: status, priority, labels, assignee, due date, estimate, project and
+ * cycle (pickers from ./pickers.tsx, ./due-date-picker.tsx and ./plan-pickers.tsx, changed
+ * optimistically by the page's useOptimisticIssue; `s` `p` `a` `l` `e` `d` open the first six:
+ * ./picker-keys.ts), then parent, sub-issues and relations (./issue-relations.tsx). On phones
  * it comes before the description, so the properties are next to the title (docs/ui.md "Issues").
  */
 import { useTRPCClient } from "@/components/trpc/provider";
@@ -11,6 +12,8 @@ import { ParentSection, RelationsSection, SubIssuesSection } from "./issue-relat
 import { Section } from "./issue-section";
 import { PRIORITIES, STATUSES, type Issue, type IssueDetail, type Label } from "./model";
 import { AssigneePicker, EstimatePicker, LabelPicker, OptionPicker, labelColorFor } from "./pickers";
+import { usePickerKeys } from "./picker-keys";
+import { CyclePicker, ProjectPicker, type CycleRef, type ProjectRef } from "./plan-pickers";
 import { LabelChip, PriorityIcon, StatusIcon } from "./ui";
 import type { Assignee, Me, RepoRef, Run, Titles } from "./issue-shared";
 import type { useOptimisticIssue } from "./use-optimistic-issue";
@@ -29,6 +32,8 @@ export function Sidebar({
   run,
   change,
   assignees,
+  projects,
+  cycles,
 }: {
   repo: RepoRef;
   issue: IssueDetail;
@@ -40,8 +45,27 @@ export function Sidebar({
   run: Run;
   change: Change;
   assignees: Assignee[];
+  projects: ProjectRef[];
+  cycles: CycleRef[];
 }) {
   const client = useTRPCClient();
+  const { control } = usePickerKeys({ idPrefix: "issue", group: "Issue", enabled: () => canWrite });
+  /** Moves the issue into project / cycle `id`, or out of its current one (null): projects/cycles.addIssue / removeIssue. */
+  const setPlan = (kind: "project" | "cycle", id: string | null) => {
+    const current = kind === "project" ? issue.projectId : issue.cycleId;
+    if (id === current) return;
+    const mutation = () => {
+      if (kind === "project") {
+        return id
+          ? client.projects.addIssue.mutate({ repoId: repo.id, projectId: id, number: issue.number })
+          : client.projects.removeIssue.mutate({ repoId: repo.id, projectId: current!, number: issue.number });
+      }
+      return id
+        ? client.cycles.addIssue.mutate({ repoId: repo.id, cycleId: id, number: issue.number })
+        : client.cycles.removeIssue.mutate({ repoId: repo.id, cycleId: current!, number: issue.number });
+    };
+    void change(kind === "project" ? { projectId: id } : { cycleId: id }, mutation, `the ${kind}`);
+  };
   const base = { repoId: repo.id, number: issue.number };
   const selectedLabels = issue.labels.map((l) => l.id);
   const setAssignee = (person: Assignee | { id: string; username: string } | null) =>
@@ -63,6 +87,7 @@ export function Sidebar({
           value={issue.status}
           icon={(key) => <StatusIcon status={key} />}
           disabled={!canWrite}
+          {...control("status")}
           onPick={(status) =>
             status !== issue.status && void change({ status }, () => client.issues.updateStatus.mutate({ ...base, status }), "the status")
           }
@@ -76,6 +101,7 @@ export function Sidebar({
           value={issue.priority}
           icon={(key) => <PriorityIcon priority={key} />}
           disabled={!canWrite}
+          {...control("priority")}
           onPick={(priority) =>
             priority !== issue.priority &&
             void change({ priority }, () => client.issues.updatePriority.mutate({ ...base, priority }), "the priority")
@@ -88,6 +114,7 @@ export function Sidebar({
             labels={labels}
             selected={selectedLabels}
             testId="labels-picker"
+            {...control("labels")}
             onCreate={async (name) => {
               await run(async () => {
                 const label = await client.issues.createLabel.mutate({ repoId: repo.id, name, color: labelColorFor(name) });
@@ -154,6 +181,7 @@ export function Sidebar({
           people={assignees}
           value={issue.assignee}
           disabled={!canWrite || assignees.length === 0}
+          {...control("assignee")}
           onPick={(p) => p?.id !== issue.assigneeId && void setAssignee(p)}
         />
       </Section>
@@ -162,6 +190,7 @@ export function Sidebar({
           value={issue.dueDate}
           state={issue.state}
           disabled={!canWrite}
+          {...control("due")}
           onChange={(dueDate) =>
             void change(
               { dueDate },
@@ -175,6 +204,7 @@ export function Sidebar({
         <EstimatePicker
           value={issue.estimate}
           disabled={!canWrite}
+          {...control("estimate")}
           onPick={(estimate) =>
             estimate !== issue.estimate &&
             void change(
@@ -185,6 +215,12 @@ export function Sidebar({
             )
           }
         />
+      </Section>
+      <Section title="Project" testId="sidebar-project">
+        <ProjectPicker projects={projects} value={issue.projectId} disabled={!canWrite} onPick={(id) => setPlan("project", id)} />
+      </Section>
+      <Section title="Cycle" testId="sidebar-cycle">
+        <CyclePicker cycles={cycles} value={issue.cycleId} disabled={!canWrite} onPick={(id) => setPlan("cycle", id)} />
       </Section>
       <ParentSection repo={repo} issue={issue} titles={titles} canWrite={canWrite} run={run} client={client} />
       <SubIssuesSection repo={repo} issue={issue} subIssues={subIssues} canWrite={canWrite} run={run} client={client} />

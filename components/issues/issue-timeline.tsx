@@ -8,6 +8,7 @@ import { useState } from "react";
 import Link from "next/link";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { useDiscardConfirm } from "@/components/ui/discard-dialog";
 import { button, card } from "@/components/ui/styles";
 import { MarkdownEditor } from "./markdown-editor";
 import { IssueMarkdown } from "./markdown";
@@ -55,6 +56,7 @@ export function BodyBlock({
         {editing ? (
           <MarkdownEditForm
             value={body}
+            initial={issue.body ?? ""}
             onChange={setBody}
             label="Description"
             testId="body-input"
@@ -83,10 +85,11 @@ export function BodyBlock({
 /**
  * Editing Markdown in place (an issue's description, a comment): the editor with mentions, Cancel
  * and a save button. `required` keeps blank text from being saved (a comment cannot be empty;
- * a description can).
+ * a description can). Cancel asks first when `value` differs from `initial` (discard-dialog.tsx).
  */
 function MarkdownEditForm({
   value,
+  initial,
   onChange,
   label,
   testId,
@@ -100,6 +103,7 @@ function MarkdownEditForm({
   onSave,
 }: {
   value: string;
+  initial: string;
   onChange: (value: string) => void;
   label: string;
   testId: string;
@@ -113,6 +117,7 @@ function MarkdownEditForm({
   onSave: () => Promise<unknown>;
 }) {
   const blank = required && !value.trim();
+  const { confirmDiscard, dialog } = useDiscardConfirm();
   return (
     <form
       method="post"
@@ -124,13 +129,19 @@ function MarkdownEditForm({
     >
       <MarkdownEditor value={value} onChange={onChange} label={label} testId={testId} rows={rows} autoFocus people={people} repo={repo} />
       <div className="flex justify-end gap-2">
-        <button type="button" className={button.ghost} onClick={onCancel}>
+        <button
+          type="button"
+          className={button.ghost}
+          onClick={() => confirmDiscard(value, initial, onCancel)}
+          data-testid={`${testId}-cancel`}
+        >
           Cancel
         </button>
         <button type="submit" className={button.primary} disabled={blank} data-testid={saveTestId}>
           {saveLabel}
         </button>
       </div>
+      {dialog}
     </form>
   );
 }
@@ -186,8 +197,8 @@ function EventRow({ event, users, repo }: { event: TimelineEvent; users: Record<
   const s = eventSentence(event, users);
   if (!s) return null;
   const closed = entry.action === "status_changed" && entry.field === "state";
-  // link "#12" mentions
-  const parts = s.text.split(/(#\d+)/g);
+  // link "#12" mentions; project and cycle names are text (a "#2" in one is not an issue)
+  const parts = entry.action === "project_set" || entry.action === "cycle_set" ? [s.text] : s.text.split(/(#\d+)/g);
   return (
     <li className="relative flex items-center gap-2 text-sm text-muted-foreground" data-testid="activity-entry" data-action={entry.action}>
       <span className="absolute -left-[1.95rem] flex h-5 w-5 items-center justify-center rounded-full border border-border bg-card">
@@ -285,6 +296,7 @@ function CommentCard({
         {editing ? (
           <MarkdownEditForm
             value={body}
+            initial={comment.body}
             onChange={setBody}
             label="Comment"
             testId="comment-edit-input"

@@ -17,6 +17,7 @@ import { BodyBlock, Timeline } from "./issue-timeline";
 import { issueUrl, type Activity, type Comment, type Issue, type IssueDetail, type Label } from "./model";
 import { useRunner, type Assignee, type Me, type RepoRef, type Titles } from "./issue-shared";
 import { useOptimisticIssue } from "./use-optimistic-issue";
+import type { CycleRef, ProjectRef } from "./plan-pickers";
 
 /** The whole issue page for server-rendered `issue`, `comments`, `activity`…; `canWrite` turns the controls on. */
 export function IssueView({
@@ -30,6 +31,8 @@ export function IssueView({
   me,
   canWrite,
   assignees = [],
+  projects = [],
+  cycles = [],
 }: {
   repo: RepoRef;
   issue: IssueDetail;
@@ -41,6 +44,8 @@ export function IssueView({
   me: Me;
   canWrite: boolean;
   assignees?: Assignee[];
+  projects?: ProjectRef[];
+  cycles?: CycleRef[];
 }) {
   const { run, error, busy, clearError } = useRunner();
   const { view: issue, change } = useOptimisticIssue(serverIssue);
@@ -99,6 +104,8 @@ export function IssueView({
           run={run}
           change={change}
           assignees={assignees}
+          projects={projects}
+          cycles={cycles}
         />
       </div>
     </div>

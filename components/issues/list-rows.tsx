@@ -1,7 +1,8 @@
 /**
  * The issue list's rows, its empty states and its pager (server components). Rows show "closed … by
  * <user>" on closed issues from the API's `closedBy` (one statement for the page, no N+1). Empty
- * states (docs/ui.md "Issues"): no issue in the repository at all ("Create the first issue"),
+ * states (docs/ui.md "Issues"): The rows sit in ./list-selection.tsx (keyboard focus, selection and
+ * the bulk-edit bar, client side); each row stays server-rendered inside it. Empty states: no issue in the repository at all ("Create the first issue"),
  * nothing matching the search ("Clear filters"), no closed / no open issues.
  */
 import Link from "next/link";
@@ -9,6 +10,9 @@ import { relativeTime, fullDate } from "@/components/ui/format";
 import { button, cx } from "@/components/ui/styles";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
 import { parseIssueQuery, quoteValue } from "@/lib/issues/search-query";
+import { pointsText } from "./board-model";
+import type { BulkData } from "./bulk-bar";
+import { ListSelection, SelectableRow } from "./list-selection";
 import { issueUrl, type Issue } from "./model";
 import { emptyKind, listHref, withMenuValues } from "./query-state";
 import {
@@ -34,6 +38,7 @@ export function Rows({
   repoTotal,
   canCreate,
   clearHref,
+  bulk,
 }: {
   issues: Issue[];
   repo: { owner: string; name: string };
@@ -43,6 +48,8 @@ export function Rows({
   repoTotal: number;
   canCreate: boolean;
   clearHref: string;
+  /** Writers: selection and the bulk-edit bar; null for readers. */
+  bulk: BulkData | null;
 }) {
   if (issues.length === 0) return <Empty kind={emptyKind(q, repoTotal)} base={base} canCreate={canCreate} clearHref={clearHref} />;
   const labelHref = (name: string) => {
@@ -50,42 +57,45 @@ export function Rows({
     const current = p.filters.labels.flat();
     return listHref(base, { q: current.includes(name) ? q : withMenuValues(q, "labels", [...current, name]), view });
   };
+  const hrefs = Object.fromEntries(issues.map((i) => [i.number, issueUrl(repo.owner, repo.name, i.number)]));
   return (
-    <ul className="divide-y divide-border" data-testid="issue-list">
-      {issues.map((i) => (
-        <li key={i.id} className="flex items-start gap-3 px-4 py-3 hover:bg-muted" data-testid="issue-row" data-number={i.number}>
-          <span title={statusLabel(i.status)} className="mt-0.5" data-testid="row-status" data-status={i.status}>
-            <StatusIcon status={i.status} />
-          </span>
-          <div className="min-w-0 flex-1">
-            <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <PrefetchLink
-                href={issueUrl(repo.owner, repo.name, i.number)}
-                className="font-medium text-foreground hover:text-primary"
-                data-testid="issue-title"
-              >
-                {i.title}
-              </PrefetchLink>
-              {i.labels.map((l) => (
-                <LabelChip key={l.id} label={l} href={labelHref(l.name)} />
-              ))}
+    <ListSelection issues={issues} hrefs={hrefs} bulk={bulk}>
+      <ul className="divide-y divide-border" data-testid="issue-list">
+        {issues.map((i) => (
+          <SelectableRow key={i.id} number={i.number} title={i.title}>
+            <span title={statusLabel(i.status)} className="mt-0.5" data-testid="row-status" data-status={i.status}>
+              <StatusIcon status={i.status} />
+            </span>
+            <div className="min-w-0 flex-1">
+              <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                <PrefetchLink
+                  href={issueUrl(repo.owner, repo.name, i.number)}
+                  className="font-medium text-foreground hover:text-primary"
+                  data-testid="issue-title"
+                >
+                  {i.title}
+                </PrefetchLink>
+                {i.labels.map((l) => (
+                  <LabelChip key={l.id} label={l} href={labelHref(l.name)} />
+                ))}
+              </div>
+              <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-subtle-foreground">
+                <RowByline issue={i} base={base} view={view} />
+                <DueDate issue={i} />
+                {i.subIssueCount > 0 && <ProgressRing percentage={i.subIssueProgress} count={i.subIssueCount} />}
+                {i.estimate !== null && <span title="Estimate">{pointsText(i.estimate)}</span>}
+              </div>
             </div>
-            <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-subtle-foreground">
-              <RowByline issue={i} base={base} view={view} />
-              <DueDate issue={i} />
-              {i.subIssueCount > 0 && <ProgressRing percentage={i.subIssueProgress} count={i.subIssueCount} />}
-              {i.estimate !== null && <span title="Estimate">{i.estimate} pts</span>}
-            </div>
-          </div>
-          <span title={`Priority: ${priorityLabel(i.priority)}`} className="mt-0.5" data-testid="row-priority" data-priority={i.priority}>
-            <PriorityIcon priority={i.priority} />
-          </span>
-          <span className="mt-0.5 w-5" data-testid="row-assignee">
-            {i.assignee && <Avatar username={i.assignee.username} />}
-          </span>
-        </li>
-      ))}
-    </ul>
+            <span title={`Priority: ${priorityLabel(i.priority)}`} className="mt-0.5" data-testid="row-priority" data-priority={i.priority}>
+              <PriorityIcon priority={i.priority} />
+            </span>
+            <span className="mt-0.5 w-5" data-testid="row-assignee">
+              {i.assignee && <Avatar username={i.assignee.username} />}
+            </span>
+          </SelectableRow>
+        ))}
+      </ul>
+    </ListSelection>
   );
 }
 

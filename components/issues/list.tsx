@@ -35,10 +35,12 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
   const { repo, caller, me, canWrite } = ctx;
   const base = issuesUrl(repo.owner, repo.name);
   const viewId = first(query.view) ?? null;
-  const [labels, views, assignees] = await Promise.all([
+  const [labels, views, assignees, projects, cycles] = await Promise.all([
     caller.issues.listLabels({ repoId: repo.id }),
     caller.issues.listViews({ repoId: repo.id }),
     orNull(caller.repos.assignees({ repoId: repo.id })),
+    canWrite ? caller.projects.list({ repoId: repo.id }) : [],
+    canWrite ? caller.cycles.list({ repoId: repo.id }) : [],
   ]);
   const view = viewId ? (views.find((v) => v.id === viewId) ?? null) : null;
   const savedQ = view ? queryOfView(view, me?.id ?? null) : null;
@@ -169,6 +171,17 @@ export async function IssueList({ ctx, query }: { ctx: IssuesContext; query: Que
             repoTotal={repoTotal}
             canCreate={!!me}
             clearHref={clearHref}
+            bulk={
+              canWrite
+                ? {
+                    repoId: repo.id,
+                    labels,
+                    people: assignees ?? [],
+                    projects: projects.map((p) => ({ id: p.id, name: p.name })),
+                    cycles: cycles.map((c) => ({ id: c.id, number: c.number, name: c.name, timing: c.timing })),
+                  }
+                : null
+            }
           />
         )}
       </div>

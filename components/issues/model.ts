@@ -132,11 +132,25 @@ export function activitySentence(a: Activity, users: Record<string, string> = {}
       return s(`${RELATION_ADDED[a.field ?? ""] ?? "marked this as related to"} #${a.newValue}`);
     case "relation_removed":
       return s(`removed the relation "${RELATION_TEXT[a.field ?? ""] ?? a.field} #${a.newValue ?? a.oldValue}"`);
+    case "project_set":
+    case "cycle_set":
+      return s(planMoveText(a.action === "project_set" ? "project " : "", a.oldValue, a.newValue));
     case "edited":
       return a.field === "title" ? s(`changed the title from "${a.oldValue ?? ""}" to "${a.newValue ?? ""}"`) : s("edited the description");
     default:
       return null;
   }
+}
+
+/**
+ * GitHub's and Linear's wording for a project or cycle move: "added this to project X", "moved
+ * this from project X to project Y", "removed this from project X". `prefix` is "project " for
+ * projects and "" for cycles, whose stored names already read "Cycle 3" (cycleActivityName).
+ */
+function planMoveText(prefix: string, from: string | null, to: string | null): string {
+  if (from && to) return `moved this from ${prefix}${from} to ${prefix}${to}`;
+  if (to) return `added this to ${prefix}${to}`;
+  return from ? `removed this from ${prefix}${from}` : `removed this from its ${prefix ? "project" : "cycle"}`;
 }
 
 export interface TimelineEvent {

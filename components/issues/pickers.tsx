@@ -21,6 +21,25 @@ import { cx } from "@/components/ui/styles";
 import type { Label } from "./model";
 import { LabelChip } from "./ui";
 
+/** Optional control of a picker's open state (the `s`/`p`/`a`/`l`/`e`/`d` shortcuts open pickers: components/issues/picker-keys.ts). */
+export interface OpenControl {
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}
+
+/** A picker's open state: controlled by `ctl` when it passes `open`, else its own. */
+export function useOpenState(ctl: OpenControl = {}): [boolean, (open: boolean) => void] {
+  const [own, setOwn] = useState(false);
+  const open = ctl.open ?? own;
+  return [
+    open,
+    (o: boolean) => {
+      setOwn(o);
+      ctl.onOpenChange?.(o);
+    },
+  ];
+}
+
 /** The look of every picker trigger: a full-width, quiet button with a focus ring. */
 export const triggerClass =
   "flex w-full min-w-0 items-center gap-2 rounded-md px-2 py-1 text-left text-sm text-foreground hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default disabled:hover:bg-transparent data-[state=open]:bg-muted";
@@ -47,7 +66,9 @@ export function OptionPicker<K extends string>({
   disabled,
   onPick,
   placeholder,
-}: {
+  open,
+  onOpenChange,
+}: OpenControl & {
   name: string;
   /** Accessible name of the trigger, e.g. "Status". */
   label: string;
@@ -60,7 +81,7 @@ export function OptionPicker<K extends string>({
 }) {
   const current = options.find((o) => o.key === value);
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu modal={false} open={open} onOpenChange={onOpenChange}>
       <DropdownMenuTrigger
         className={triggerClass}
         disabled={disabled}
@@ -96,7 +117,8 @@ export function EstimatePicker({
   value,
   disabled,
   onPick,
-}: {
+  ...ctl
+}: OpenControl & {
   value: number | null;
   disabled?: boolean;
   onPick: (points: number | null) => void;
@@ -119,6 +141,7 @@ export function EstimatePicker({
       placeholder="No estimate"
       disabled={disabled}
       onPick={(k) => onPick(k === "none" ? null : Number(k))}
+      {...ctl}
     />
   );
 }
@@ -134,7 +157,8 @@ export function LabelPicker({
   onCreate,
   testId = "label-picker",
   disabled,
-}: {
+  ...ctl
+}: OpenControl & {
   labels: Label[];
   selected: string[];
   onToggle: (label: Label, on: boolean) => void;
@@ -144,6 +168,7 @@ export function LabelPicker({
 }) {
   const [query, setQuery] = useState("");
   const [creating, setCreating] = useState(false);
+  const [open, setOpen] = useOpenState(ctl);
   const chosen = labels.filter((l) => selected.includes(l.id));
   const q = query.trim();
   const exact = labels.some((l) => l.name.toLowerCase() === q.toLowerCase());
@@ -158,7 +183,13 @@ export function LabelPicker({
     }
   };
   return (
-    <Popover onOpenChange={(o) => !o && setQuery("")}>
+    <Popover
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setQuery("");
+      }}
+    >
       <PopoverTrigger
         className={triggerClass}
         disabled={disabled}
@@ -239,13 +270,14 @@ export function AssigneePicker({
   value,
   disabled,
   onPick,
-}: {
+  ...ctl
+}: OpenControl & {
   people: Person[];
   value: { id: string; username: string } | null;
   disabled?: boolean;
   onPick: (person: Person | null) => void;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useOpenState(ctl);
   const pick = (p: Person | null) => {
     setOpen(false);
     onPick(p);

@@ -42,6 +42,9 @@ export function TriageShortcuts({ canWrite }: { canWrite: boolean }) {
               <Kbd>u</Kbd> undo the last action
             </li>
             <li className="flex items-center gap-2">
+              <Kbd>s</Kbd> <Kbd>p</Kbd> <Kbd>Shift A</Kbd> <Kbd>l</Kbd> status (accepts), priority, assignee, labels
+            </li>
+            <li className="flex items-center gap-2">
               <Kbd>Enter</Kbd> confirm · <Kbd>Esc</Kbd> cancel
             </li>
           </>

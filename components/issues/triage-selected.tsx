@@ -1,30 +1,40 @@
 "use client";
 /**
- * The selected issue of the triage page (./triage.tsx): title, author, priority and labels, the
- * writers' Accept / Decline / Duplicate buttons (each names its key in aria-keyshortcuts), the
- * open form (./triage-forms.tsx) and the issue's description.
+ * The selected issue of the triage page (./triage.tsx): title, author, priority and labels (for
+ * writers as pickers: ./triage-properties.tsx), the writers' Accept / Decline / Duplicate buttons
+ * (each names its key in aria-keyshortcuts), the open form (./triage-forms.tsx) and the issue's
+ * description.
  */
 import Link from "next/link";
 import { button, card, cx } from "@/components/ui/styles";
 import { IssueSearch } from "./issue-search";
 import { IssueMarkdown } from "./markdown";
-import { issueUrl, type Issue } from "./model";
+import { issueUrl, type Issue, type Label } from "./model";
+import type { Person } from "./pickers";
 import { AcceptForm, RejectForm } from "./triage-forms";
 import { Kbd } from "./triage-parts";
+import { TriageProperties } from "./triage-properties";
 import { LabelChip, PriorityIcon, TimeAgo, priorityLabel } from "./ui";
 import type { TriageRepo, TriageState } from "./use-triage-queue";
 
-/** `selected`: the issue shown; `state`: useTriageQueue's result (forms, actions); `canWrite` shows the actions. */
+/**
+ * `selected`: the issue shown; `state`: useTriageQueue's result (forms, actions); `canWrite` shows
+ * the actions and the property pickers, which offer `labels` and `people` (the assignees).
+ */
 export function SelectedIssue({
   selected,
   state,
   repo,
   canWrite,
+  labels,
+  people,
 }: {
   selected: Issue;
   state: TriageState;
   repo: TriageRepo;
   canWrite: boolean;
+  labels: Label[];
+  people: Person[];
 }) {
   return (
     <div className={card} data-testid="triage-selected" data-number={selected.number}>
@@ -77,13 +87,18 @@ export function SelectedIssue({
             opened by <strong className="font-medium text-muted-foreground">{selected.author?.username ?? "someone"}</strong>{" "}
             <TimeAgo iso={selected.createdAt} />
           </span>
-          <span className="flex items-center gap-1">
-            <PriorityIcon priority={selected.priority} className="h-3.5! w-3.5!" /> {priorityLabel(selected.priority)}
-          </span>
-          {selected.labels.map((l) => (
-            <LabelChip key={l.id} label={l} />
-          ))}
+          {!canWrite && (
+            <>
+              <span className="flex items-center gap-1">
+                <PriorityIcon priority={selected.priority} className="h-3.5! w-3.5!" /> {priorityLabel(selected.priority)}
+              </span>
+              {selected.labels.map((l) => (
+                <LabelChip key={l.id} label={l} />
+              ))}
+            </>
+          )}
         </div>
+        {canWrite && <TriageProperties selected={selected} state={state} repo={repo} labels={labels} people={people} />}
       </div>
 
       {state.mode === "accept" && (

@@ -9,8 +9,15 @@
  * layout shifts may briefly leave nothing under the pointer; the last target is kept then, so a
  * card near a column edge does not flip between two columns on every render ("Maximum update
  * depth exceeded", React #185).
+ *
+ * Auto-scroll (dnd-kit's `autoScroll` options, docs/ui.md "Issues", Board): the board scrolls
+ * while the pointer is near its edge, and `canScroll` stops it as soon as the column under the
+ * pointer is fully in view, so holding a card over a column that straddles the edge brings that
+ * column in and stops there instead of running to the board's end (only the outer strip of the
+ * board keeps scrolling). A mouse or touch drop lands in the column under the pointer at release
+ * (`pointerHit`), whatever the collision detection last reported.
  */
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   KeyboardSensor,
   MouseSensor,
@@ -22,6 +29,7 @@ import {
   useSensor,
   useSensors,
   type Announcements,
+  type AutoScrollOptions,
   type CollisionDetection,
   type KeyboardCoordinateGetter,
   type UniqueIdentifier,
@@ -29,6 +37,50 @@ import {
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { STATUSES } from "./model";
 import { cardName, colId, columnOf, overText, placeText, type Columns } from "./board-model";
+
+/** Pixels at the board's left and right ends where auto-scroll always runs (beyond the last visible column). */
+const EDGE_STRIP = 40;
+
+type Point = { x: number; y: number };
+
+/** The column (its element) and the card (its number, if any) at viewport point `p`, under the drag overlay. */
+function hitAt(p: Point): { column: HTMLElement; card: number | null } | null {
+  let card: number | null = null;
+  for (const el of document.elementsFromPoint(p.x, p.y)) {
+    if (!(el instanceof HTMLElement)) continue;
+    const c = el.closest<HTMLElement>("[data-board-card]");
+    if (c && card === null) card = Number(c.dataset.boardCard);
+    const column = el.closest<HTMLElement>("[data-board-column]");
+    if (column) return { column, card };
+  }
+  return null;
+}
+
+/**
+ * Whether dnd-kit may auto-scroll `el` with the pointer at `p` (viewport px): always for other
+ * scroll containers, with no pointer, or with the pointer in the board's outer `EDGE_STRIP`;
+ * otherwise only while the column under the pointer is cut off by the board's edge.
+ */
+function mayAutoScroll(el: Element, p: Point | null): boolean {
+  if (!p || !(el instanceof HTMLElement) || !el.hasAttribute("data-board-scroller")) return true;
+  const box = el.getBoundingClientRect();
+  if (p.x >= box.right - EDGE_STRIP || p.x <= box.left + EDGE_STRIP) return true;
+  const hit = hitAt(p);
+  if (!hit) return true;
+  const r = hit.column.getBoundingClientRect();
+  return r.left < box.left - 1 || r.right > box.right + 1;
+}
+
+/** Viewport coordinates of a mouse, pointer or touch event; null for others (the keyboard). */
+function pointOf(e: Event | null): Point | null {
+  if (!e) return null;
+  if ("touches" in e) {
+    const t = (e as TouchEvent).touches[0] ?? (e as TouchEvent).changedTouches[0];
+    return t ? { x: t.clientX, y: t.clientY } : null;
+  }
+  if ("clientX" in e) return { x: (e as MouseEvent).clientX, y: (e as MouseEvent).clientY };
+  return null;
+}
 
 const INSTRUCTIONS =
   "To move a card, focus its Move button and press Space or Enter. Use the up and down arrow keys to move it within its column and the left and right arrow keys to move it to the neighbouring column. Press Space or Enter again to drop it, or Escape to cancel.";
@@ -39,7 +91,10 @@ const INSTRUCTIONS =
  * ends the "just moved to another column" window at the next frame).
  *
  * Returns `sensors` (mouse after 5 px, touch after a 250 ms hold, keyboard), `collisionDetection`,
- * `accessibility` (announcements and instructions), `dragStarted()` (forget the last target) and
+ * `autoScroll` (DndContext's option), `accessibility` (announcements and instructions),
+ * `dragStarted(activatorEvent)` (forget the last target; follow the pointer of a mouse or touch
+ * drag), `dragEnded()`, `pointerHit()` (the droppable id of the column under the pointer and the
+ * card number there, or null for a keyboard drag or outside the columns) and
  * `movedToNewColumn()` (call when a drag-over moved the card to another column).
  */
 export function useBoardDnd({
@@ -53,6 +108,7 @@ export function useBoardDnd({
 }) {
   const lastOverId = useRef<UniqueIdentifier | null>(null);
   const movedToNewColumn = useRef(false);
+  const edge = useEdgeAutoScroll();
 
   useEffect(() => {
     const frame = requestAnimationFrame(() => {
@@ -132,11 +188,84 @@ export function useBoardDnd({
     sensors,
     collisionDetection,
     accessibility,
-    dragStarted: () => {
+    autoScroll: edge.autoScroll,
+    dragStarted: (activatorEvent: Event | null) => {
       lastOverId.current = null;
+      edge.dragStarted(activatorEvent);
     },
+    dragEnded: edge.dragEnded,
+    pointerHit: edge.pointerHit,
     movedToNewColumn: () => {
       movedToNewColumn.current = true;
+    },
+  };
+}
+
+/**
+ * Auto-scroll and drop point of a board's drag (this board and ./board-grouped.tsx): columns carry
+ * `data-board-column` (their droppable id), cards `data-board-card` (their number), the scroll
+ * container `data-board-scroller`.
+ *
+ * Returns `autoScroll` (DndContext's option: threshold 15 % of the board's width, `canScroll`
+ * stopping once the column under the pointer is in view), `dragStarted(activatorEvent)` (follows
+ * the pointer of a mouse or touch drag; a keyboard drag has none), `dragEnded()` and
+ * `pointerHit()`: the droppable id of the column under the pointer and the card number there, or
+ * null (keyboard drag, or the pointer outside the columns).
+ */
+export function useEdgeAutoScroll() {
+  const pointer = useRef<Point | null>(null);
+  const [tracking, setTracking] = useState(false);
+  // flips when auto-scroll becomes allowed or not; a new `canScroll` makes dnd-kit re-check (and
+  // stop its scroll interval), which it otherwise does only when the pointer moves
+  const gateOpen = useRef(true);
+  const [gateFlips, setGateFlips] = useState(0);
+
+  useEffect(() => {
+    if (!tracking) return;
+    const check = () => {
+      const scroller = document.querySelector("[data-board-scroller]");
+      const open = scroller ? mayAutoScroll(scroller, pointer.current) : true;
+      if (open === gateOpen.current) return;
+      gateOpen.current = open;
+      setGateFlips((n) => n + 1);
+    };
+    const move = (e: Event) => {
+      pointer.current = pointOf(e) ?? pointer.current;
+      check();
+    };
+    window.addEventListener("pointermove", move, { passive: true });
+    window.addEventListener("touchmove", move, { passive: true });
+    document.addEventListener("scroll", check, { capture: true, passive: true });
+    return () => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("touchmove", move);
+      document.removeEventListener("scroll", check, { capture: true });
+    };
+  }, [tracking]);
+
+  const autoScroll: AutoScrollOptions = useMemo(
+    () => ({
+      threshold: { x: 0.15, y: 0.2 },
+      acceleration: 8,
+      // read live; `gateFlips` only makes this a new function when the answer flips
+      canScroll: (el: Element) => gateFlips >= 0 && mayAutoScroll(el, pointer.current),
+    }),
+    [gateFlips],
+  );
+
+  return {
+    autoScroll,
+    dragStarted: (activatorEvent: Event | null) => {
+      pointer.current = pointOf(activatorEvent);
+      gateOpen.current = true;
+      setTracking(pointer.current !== null);
+    },
+    dragEnded: () => {
+      setTracking(false);
+    },
+    pointerHit: (): { column: string; card: number | null } | null => {
+      const hit = pointer.current && tracking ? hitAt(pointer.current) : null;
+      return hit ? { column: hit.column.dataset.boardColumn!, card: hit.card } : null;
     },
   };
 }

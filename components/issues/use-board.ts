@@ -11,7 +11,7 @@ import { arrayMove } from "@dnd-kit/sortable";
 import { useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { toast } from "@/components/ui/toast";
 import { moveAnchor, statusLabel, type Issue } from "./model";
-import { appendPage, columnOf, columnsFrom, moveCard, type BoardData, type Columns } from "./board-model";
+import { addCard, appendPage, columnOf, columnsFrom, moveCard, type BoardData, type Columns } from "./board-model";
 import { useBoardDnd } from "./use-board-dnd";
 
 /** Columns with card `number` put back at index `was` of column `from` (from wherever it is now). */
@@ -30,7 +30,8 @@ function putBack(cols: Columns, number: number, from: string, was: number): Colu
  *
  * Returns `columns` (by status), `active` (the issue being dragged, or null) and `activeId`,
  * `error` (the last failed move), `pending` (moves in flight), `loading` / `loadErrors` by status
- * and `loadMore(status)` (the column's next page), and `dnd`: the props of the DndContext
+ * and `loadMore(status)` (the column's next page), `quickAdd(status, title)` (creates an issue
+ * there; rejects with the server's error), and `dnd`: the props of the DndContext
  * (sensors, collision detection, accessibility, drag handlers).
  */
 export function useBoard(repoId: string, data: BoardData) {
@@ -44,7 +45,11 @@ export function useBoard(repoId: string, data: BoardData) {
   const columnsRef = useRef(columns);
   const snapshot = useRef<Columns | null>(null);
   const loadingRef = useRef<Record<string, boolean>>({});
-  const { sensors, collisionDetection, accessibility, dragStarted, movedToNewColumn } = useBoardDnd({ columnsRef, snapshot, columns });
+  const { sensors, collisionDetection, autoScroll, accessibility, dragStarted, dragEnded, pointerHit, movedToNewColumn } = useBoardDnd({
+    columnsRef,
+    snapshot,
+    columns,
+  });
 
   /** Sets the columns and the ref together, so handlers running before the next render see them. */
   const setColumns = useCallback((next: Columns | ((c: Columns) => Columns)) => {
@@ -86,7 +91,7 @@ export function useBoard(repoId: string, data: BoardData) {
   const onDragStart = (e: DragStartEvent) => {
     setError(null);
     snapshot.current = columnsRef.current;
-    dragStarted();
+    dragStarted(e.activatorEvent);
     setActiveId(Number(e.active.id));
   };
 
@@ -108,18 +113,33 @@ export function useBoard(repoId: string, data: BoardData) {
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     const before = snapshot.current;
+    // a mouse or touch drop lands in the column under the pointer, whatever the last collision was
+    // (auto-scroll may have moved the columns under a still pointer since)
+    const hit = pointerHit();
+    dragEnded();
     snapshot.current = null;
     setActiveId(null);
     if (!before) return;
     const number = Number(active.id);
-    const to = over ? columnOf(columnsRef.current, over.id) : undefined;
+    let to = over ? columnOf(columnsRef.current, over.id) : undefined;
+    let overId = over?.id;
+    let next = columnsRef.current;
+    const hitStatus = hit ? columnOf(next, hit.column) : undefined;
+    if (hit && hitStatus && hitStatus !== to) {
+      to = hitStatus;
+      overId = hit.card ?? hit.column;
+      const now = columnOf(next, number);
+      if (now && now !== to) {
+        const at = next[to].issues.findIndex((i) => i.number === overId);
+        next = moveCard(next, number, now, to, at < 0 ? next[to].issues.length : at);
+      }
+    }
     if (!to) {
       setColumns(before);
       return;
     }
-    let next = columnsRef.current;
     const oldIndex = next[to].issues.findIndex((i) => i.number === number);
-    const overIndex = next[to].issues.findIndex((i) => i.number === over!.id);
+    const overIndex = next[to].issues.findIndex((i) => i.number === overId);
     if (oldIndex >= 0 && overIndex >= 0 && oldIndex !== overIndex)
       next = { ...next, [to]: { ...next[to], issues: arrayMove(next[to].issues, oldIndex, overIndex) } };
     setColumns(next);
@@ -172,13 +192,21 @@ export function useBoard(repoId: string, data: BoardData) {
   };
 
   const onDragCancel = () => {
+    dragEnded();
     if (snapshot.current) setColumns(snapshot.current);
     snapshot.current = null;
     setActiveId(null);
   };
 
+  /** Quick-add: creates `title` in column `status` (issues.create) and shows it at the column's end. */
+  const quickAdd = async (status: string, title: string) => {
+    const issue = await client.issues.create.mutate({ repoId, title, status });
+    setColumns((cols) => addCard(cols, issue as Issue));
+  };
+
   return {
     columns,
+    quickAdd,
     active,
     activeId,
     error,
@@ -186,6 +214,6 @@ export function useBoard(repoId: string, data: BoardData) {
     loading,
     loadErrors,
     loadMore,
-    dnd: { sensors, collisionDetection, accessibility, onDragStart, onDragOver, onDragEnd, onDragCancel },
+    dnd: { sensors, collisionDetection, autoScroll, accessibility, onDragStart, onDragOver, onDragEnd, onDragCancel },
   };
 }

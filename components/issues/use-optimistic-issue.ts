@@ -9,7 +9,10 @@ import { useOptimistic } from "./use-optimistic";
 
 /** The fields a property picker changes. */
 export type IssuePatch = Partial<
-  Pick<IssueDetail, "status" | "state" | "priority" | "labels" | "assigneeId" | "assignee" | "dueDate" | "estimate">
+  Pick<
+    IssueDetail,
+    "status" | "state" | "priority" | "labels" | "assigneeId" | "assignee" | "dueDate" | "estimate" | "projectId" | "cycleId"
+  >
 >;
 
 const withState = (p: Partial<IssueDetail>): Partial<IssueDetail> =>

@@ -3,7 +3,9 @@
  * The state of the triage queue (./triage.tsx): the queue, the selected issue, the open form
  * (accept or decline) and its fields, and the actions. The page's own keyboard listener lives
  * here too: j / k (or the arrows) move, a accepts, r declines, d opens the duplicate search and u
- * undoes the last action; keys typed into a field, or while a form is open, are left alone.
+ * undoes the last action; keys typed into a field or an open picker, or pressed while a form is
+ * open, are left alone. The property keys (s, p, Shift+A, l) are the shortcut registry's
+ * (./triage-properties.tsx).
  * Every action takes the issue out of the queue and shows a toast with **Undo**, which puts it back
  * through the existing procedures (./triage-undo.ts).
  */
@@ -12,6 +14,7 @@ import { useRouter } from "next/navigation";
 import { useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { toast } from "@/components/ui/toast";
 import { useShortcuts } from "@/components/keyboard/use-shortcuts";
+import { isTypingTarget } from "@/components/keyboard/registry";
 import { undoTriage, type TriageAction } from "./triage-undo";
 import { PRIORITIES, statusLabel, type Issue } from "./model";
 
@@ -32,8 +35,10 @@ export type TriageNotice = { text: string; number: number };
  * the n-th; `rowRef(number)` is the ref callback of a queue row (the selected row scrolls into
  * view); `mode`, `openMode(mode)` / `closeMode()`; the form fields (`status`, `priority`,
  * `reason` and their setters), `busy`, `error` and the last action's `notice`; `dupOpen` /
- * `setDupOpen` for the duplicate search; and the actions `accept()`, `reject()` and
- * `duplicate(canonical)`, which report failures in `error`.
+ * `setDupOpen` for the duplicate search; and the actions `accept(targetStatus?)` (the form's
+ * status unless given: the status picker accepts into the status picked), `reject()` and
+ * `duplicate(canonical)`, which report failures in `error`; `replace(issue)` puts a changed
+ * issue (new priority, labels, assignee) in the queue in place of its old copy.
  */
 export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; initial: Issue[]; canWrite: boolean }) {
   const client = useTRPCClient();
@@ -98,8 +103,8 @@ export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.metaKey || e.ctrlKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+      // fields, and open pickers (menus and popovers have keys of their own)
+      if (isTypingTarget(e.target)) return;
       if (mode) return;
       if (e.key === "j" || e.key === "ArrowDown") {
         e.preventDefault();
@@ -154,7 +159,7 @@ export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; 
     }
   };
 
-  const accept = async () => {
+  const accept = async (targetStatus?: string) => {
     if (!selected) return;
     setBusy(true);
     setError(null);
@@ -162,8 +167,8 @@ export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; 
       const issue = await client.issues.acceptTriage.mutate({
         repoId: repo.id,
         number: selected.number,
-        targetStatus: status,
-        ...(priority ? { priority: priority as (typeof PRIORITIES)[number]["key"] } : {}),
+        targetStatus: targetStatus ?? status,
+        ...(targetStatus === undefined && priority ? { priority: priority as (typeof PRIORITIES)[number]["key"] } : {}),
       });
       done({ kind: "accept", issue: selected }, `Accepted #${selected.number} into ${statusLabel(issue.status)}`);
     } catch (e) {
@@ -187,6 +192,8 @@ export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; 
       setBusy(false);
     }
   };
+
+  const replace = (issue: Issue) => setQueue((q) => q.map((i) => (i.number === issue.number ? issue : i)));
 
   const rowRef = (number: number) => (el: HTMLLIElement | null) => {
     rowRefs.current[number] = el;
@@ -214,6 +221,7 @@ export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; 
     accept,
     reject,
     duplicate,
+    replace,
   };
 }
 

@@ -18,6 +18,7 @@ import { RepoIcon, LockIcon, SearchIcon } from "@/components/ui/icons";
 import { StatusIcon } from "@/components/issues/ui";
 import { applyTheme } from "@/components/theme/theme-toggle";
 import { useTRPC } from "@/components/trpc/provider";
+import { forgetAllDrafts } from "@/components/ui/use-draft";
 import { repoFromPath } from "./repo-path";
 
 /** The value of `text` after it has stopped changing for `ms` milliseconds. */
@@ -137,7 +138,7 @@ export function CommandMenu({
       },
     },
   );
-  if (signedIn) actions.push({ id: "sign-out", label: "Sign out", run: () => void signOut({ callbackUrl: "/" }) });
+  if (signedIn) actions.push({ id: "sign-out", label: "Sign out", run: () => (forgetAllDrafts(), void signOut({ callbackUrl: "/" })) });
 
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>

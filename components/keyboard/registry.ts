@@ -30,6 +30,12 @@ export interface Shortcut {
   listOnly?: boolean;
   /** Available right now (checked when a key is pressed and when the sheet opens); default yes. */
   when?: () => boolean;
+  /**
+   * This page's meaning of the key replaces every other shortcut on the same keys while it is
+   * registered and available (the Files changed tab's `c` over the repository's "New issue"):
+   * each key is listed and run once.
+   */
+  overrides?: boolean;
 }
 
 type Listener = () => void;
@@ -64,9 +70,24 @@ export function registryVersion(): number {
   return version;
 }
 
-/** The shortcuts available now, in registration order. */
+/** The keys of a shortcut as one string ("mod+k", "g i"), for telling two registrations of a key apart. */
+function keyOf(s: Shortcut): string {
+  return s.mod ? `mod+${s.keys.toLowerCase()}` : s.keys;
+}
+
+/**
+ * The shortcuts available now, in registration order, each key once: where shortcuts share their
+ * keys, one marked `overrides` wins, else the first registered.
+ */
 export function available(): Shortcut[] {
-  return [...shortcuts.values()].filter((s) => !s.when || s.when());
+  const now = [...shortcuts.values()].filter((s) => !s.when || s.when());
+  const winner = new Map<string, Shortcut>();
+  for (const s of now) {
+    const k = keyOf(s);
+    const had = winner.get(k);
+    if (!had || (s.overrides && !had.overrides)) winner.set(k, s);
+  }
+  return now.filter((s) => winner.get(keyOf(s)) === s);
 }
 
 /** True when keys typed at `target` are text input (or go to a widget with keys of its own). */

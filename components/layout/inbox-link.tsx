@@ -2,7 +2,9 @@
 /**
  * The top bar's "Inbox" link (docs/pulls.md "The inbox page") with the number of pull requests
  * awaiting the viewer's review (pulls.inboxAwaitingCount: inboxSummary's first count alone, one
- * COUNT; the badge is left out at 0). Its accessible name says it: "Inbox, 3 awaiting your review".
+ * COUNT; the badge is left out at 0). Its accessible name is its content, the words a sighted
+ * user sees plus visually hidden ones: "Inbox 3 awaiting your review" (WCAG 2.5.3, axe's
+ * label-content-name-mismatch); the tooltip says "Inbox, 3 awaiting your review".
  * The top bar is rendered once per full page load (a layout), so the count is kept fresh in the
  * browser: the server's count is the query's initial data, and it is asked again when the page
  * changes and the last answer is over 5 s old, and when the window regains focus. /inbox writes its
@@ -41,21 +43,25 @@ export function InboxLink({ initial, className }: { initial: { awaitingReview: n
     <Link
       href="/inbox"
       className={cx(className, "inline-flex items-center gap-1.5 aria-[current=page]:bg-slate-800 aria-[current=page]:text-white")}
-      aria-label={inboxLinkLabel(awaiting)}
       aria-current={pathname === "/inbox" ? "page" : undefined}
       title={inboxLinkLabel(awaiting)}
       data-testid="nav-inbox"
       data-count={awaiting}
     >
       <InboxIcon />
-      <span className="hidden sm:inline">Inbox</span>
+      {/* the name comes from the visible text (WCAG 2.5.3 label in name): "Inbox 3 awaiting your review" */}
+      <span className="sr-only sm:not-sr-only">Inbox</span>
       {awaiting > 0 && (
-        <span
-          className="min-w-[1.25rem] rounded-full bg-emerald-500 px-1.5 text-center text-xs font-semibold leading-5 text-slate-900"
-          data-testid="nav-inbox-count"
-        >
-          {countBadge(awaiting)}
-        </span>
+        <>
+          <span className="sr-only"> </span>
+          <span
+            className="min-w-[1.25rem] rounded-full bg-emerald-500 px-1.5 text-center text-xs font-semibold leading-5 text-slate-900"
+            data-testid="nav-inbox-count"
+          >
+            {countBadge(awaiting)}
+          </span>
+          <span className="sr-only"> awaiting your review</span>
+        </>
       )}
     </Link>
   );

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { signOut } from "next-auth/react";
 import { ChevronDownIcon } from "@/components/ui/icons";
 import { Avatar } from "@/components/ui/avatar";
+import { forgetAllDrafts } from "@/components/ui/use-draft";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -52,6 +53,7 @@ export function UserMenu({ username, name }: { username: string; name: string | 
           onSelect={(e) => {
             e.preventDefault();
             setSigningOut(true);
+            forgetAllDrafts();
             void signOut({ callbackUrl: "/" });
           }}
         >

@@ -106,20 +106,21 @@ export function MarkdownRenderer({
           Some paragraphs are shown without formatting: they have too many *, _, ~, [ or ] characters or are nested too deeply.
         </p>
       )}
-      <Markdown
-        remarkPlugins={[remarkGfm]}
-        // footnote ids get their prefix from the sanitizer (once), like every other id
-        remarkRehypeOptions={{ clobberPrefix: "" }}
-        rehypePlugins={
-          refs
+      {
+        // called, not rendered as <Markdown>: the whole tree comes out of this call, so a caller
+        // may keep the result (components/code/markdown.tsx keeps README renders)
+        Markdown({
+          remarkPlugins: [remarkGfm],
+          // footnote ids get their prefix from the sanitizer (once), like every other id
+          remarkRehypeOptions: { clobberPrefix: "" },
+          rehypePlugins: refs
             ? [rehypeRaw, [rehypeReferences, refs], rehypeSlug, [rehypeSanitize, markdownSchema]]
-            : [rehypeRaw, rehypeSlug, [rehypeSanitize, markdownSchema]]
-        }
-        urlTransform={transform}
-        components={{ ...baseComponents(transform), ...components }}
-      >
-        {bounded.source}
-      </Markdown>
+            : [rehypeRaw, rehypeSlug, [rehypeSanitize, markdownSchema]],
+          urlTransform: transform,
+          components: { ...baseComponents(transform), ...components },
+          children: bounded.source,
+        })
+      }
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-error";
 import { cx } from "@/components/ui/styles";
 import { Section } from "@/components/issues/issue-section";
+import { IssueMarkdown } from "@/components/issues/markdown";
 import { PULL_UPDATED } from "./live-updates";
 import { pullUrl } from "./model";
 
@@ -35,16 +36,11 @@ export function engineLabel(engine: string | null): string {
 }
 
 /**
- * The summary as plain text: without the body's engine footer (the panel labels the engine
- * itself), Markdown emphasis markers and blank lines.
+ * The summary's Markdown without the body's engine footer (the panel labels the engine itself);
+ * rendered as Markdown, so its finding lists are lists, not raw "- " lines.
  */
-function plain(body: string): string {
-  return body
-    .replace(/\n*_AI review by [^\n]*_\s*$/, "")
-    .replace(/\*\*(.+?)\*\*/g, "$1")
-    .replace(/`([^`]+)`/g, "$1")
-    .replace(/\n{2,}/g, "\n")
-    .trim();
+export function summarySource(body: string): string {
+  return body.replace(/\n*_AI review by [^\n]*_\s*$/, "").trim();
 }
 
 const newer = (a: AiReviewRun | null, b: AiReviewRun | null) =>
@@ -148,9 +144,9 @@ export function AiReviewPanel({
             )}
             {run.status === "done" && (
               <>
-                <p className="whitespace-pre-line break-words text-muted-foreground" data-testid="ai-review-summary">
-                  {plain(run.body ?? "")}
-                </p>
+                <div className="break-words text-muted-foreground">
+                  <IssueMarkdown source={summarySource(run.body ?? "")} repo={repo} testId="ai-review-summary" />
+                </div>
                 {inline.length > 0 && (
                   <a
                     href={pullUrl(repo.owner, repo.name, number, "files")}

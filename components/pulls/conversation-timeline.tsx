@@ -10,7 +10,11 @@
  */
 import { useCallback, useMemo, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import { useTRPCClient } from "@/components/trpc/provider";
+import Link from "next/link";
+import { errorMessage, useTRPCClient } from "@/components/trpc/provider";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 import { useRunner, type RepoRef } from "@/components/issues/issue-shared";
 import { MarkdownEditor } from "@/components/issues/markdown-editor";
 import { IssueMarkdown } from "@/components/issues/markdown";
@@ -19,9 +23,11 @@ import { BotBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-error";
 import { card, cx } from "@/components/ui/styles";
+import { useDraft } from "@/components/ui/use-draft";
 import type { PullReview, PullThread } from "./model";
 import { conversationItems, eventSentence, reviewSentence, type PullEvent } from "./timeline";
 import { ReviewStateIcon } from "./review-state";
+import { pushRange, rangeHref, type RevisionRef } from "./revision-range";
 import { ReviewThread, type ThreadEnv } from "./review-thread";
 
 /** Who reads the page and what they may do (the threads' ThreadEnv without `refetch` and `repo`). */
@@ -37,12 +43,18 @@ export function PullTimeline({
   threads = [],
   repo,
   reader,
+  revisions = [],
+  filesHref,
 }: {
   events: PullEvent[];
   reviews?: PullReview[];
   threads?: PullThread[];
   repo: RepoRef;
   reader: TimelineReader;
+  /** The pull request's revisions (pulls.revisions): a force-push event links to its range on the Files tab. */
+  revisions?: RevisionRef[];
+  /** The Files changed tab's path, for those links. */
+  filesHref?: string;
 }) {
   const items = conversationItems(events, reviews, threads);
   const router = useRouter();
@@ -57,24 +69,59 @@ export function PullTimeline({
       {items.map((item) => {
         if (item.kind === "event") {
           const s = eventSentence(item.event)!;
+          const pushed =
+            filesHref && item.event.type === "force_pushed" ? pushRange(revisions, item.event.data.before, item.event.data.after) : null;
           return (
             <li key={item.key} className="relative text-sm text-muted-foreground" data-testid="pull-event" data-type={item.event.type}>
               <span className={cx(dot, TONE[s.tone])} aria-hidden="true" />
               <strong className="font-medium text-foreground">{s.who}</strong> {s.text}
               {s.sha && <code className="ml-1 font-mono text-xs text-foreground">{s.sha}</code>} <TimeAgo iso={item.at} />
+              {pushed && filesHref && (
+                <>
+                  {" · "}
+                  <Link
+                    href={rangeHref(filesHref, pushed)}
+                    className="text-primary underline underline-offset-2"
+                    data-testid="force-push-compare"
+                    aria-label={`Compare revisions ${pushed.from} and ${pushed.to}`}
+                  >
+                    Compare
+                  </Link>
+                </>
+              )}
             </li>
           );
         }
-        if (item.kind === "review") return <ReviewEntry key={item.key} review={item.review} repo={repo} />;
+        if (item.kind === "review")
+          return (
+            <ReviewEntry
+              key={item.key}
+              review={item.review}
+              repo={repo}
+              canDismiss={reader.canWrite && reader.open}
+              onDismissed={refetch}
+            />
+          );
         return <ThreadEntry key={item.key} thread={item.thread} env={env} />;
       })}
     </ol>
   );
 }
 
-function ReviewEntry({ review, repo }: { review: PullReview; repo?: RepoRef }) {
+function ReviewEntry({
+  review,
+  repo,
+  canDismiss,
+  onDismissed,
+}: {
+  review: PullReview;
+  repo?: RepoRef;
+  canDismiss?: boolean;
+  onDismissed?: () => void;
+}) {
   const s = reviewSentence(review.state);
   const who = review.author?.username ?? "someone";
+  const dismissable = canDismiss && !review.dismissal && review.state !== "commented";
   return (
     <li
       className="relative text-sm text-muted-foreground"
@@ -96,6 +143,18 @@ function ReviewEntry({ review, repo }: { review: PullReview; repo?: RepoRef }) {
             Stale
           </span>
         )}
+        {review.dismissal && (
+          <span
+            className="rounded-full border border-border px-2 text-xs text-subtle-foreground"
+            title={
+              review.dismissal.reason === "stale" ? "Dismissed: new commits changed the diff" : `Dismissed: ${review.dismissal.reason}`
+            }
+            data-testid="pull-review-dismissed"
+          >
+            Dismissed
+          </span>
+        )}
+        {dismissable && <DismissReview reviewId={review.id} who={who} onDismissed={onDismissed} />}
       </div>
       {review.body?.trim() && (
         <div className={cx(card, "mt-2 px-4 py-3")}>
@@ -103,6 +162,49 @@ function ReviewEntry({ review, repo }: { review: PullReview; repo?: RepoRef }) {
         </div>
       )}
     </li>
+  );
+}
+
+/** "Dismiss review" (writers, open pull requests): a reason, then pulls.dismissReview; the review stops counting for the merge requirements. */
+function DismissReview({ reviewId, who, onDismissed }: { reviewId: string; who: string; onDismissed?: () => void }) {
+  const client = useTRPCClient();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await client.pulls.dismissReview.mutate({ reviewId, reason: reason.trim() });
+      setOpen(false);
+      onDismissed?.();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} data-testid="dismiss-review">
+        Dismiss review
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={`Dismiss ${who}'s review?`}
+        confirmLabel="Dismiss review"
+        busy={busy}
+        confirmDisabled={!reason.trim()}
+        onConfirm={() => void confirm()}
+        onCancel={() => setOpen(false)}
+      >
+        <FormError message={error} />
+        <Field label="Reason" hint="Shown on the timeline. The review no longer counts toward the merge requirements.">
+          <Input value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} data-testid="dismiss-review-reason" />
+        </Field>
+      </ConfirmDialog>
+    </>
   );
 }
 
@@ -132,18 +234,15 @@ export function PullCommentBox({
 }) {
   const client = useTRPCClient();
   const { run, error, busy } = useRunner();
-  const [body, setBody] = useState("");
+  // kept until posted (components/ui/use-draft.ts): a reload or a tab switch keeps the text
+  const { text: body, setText: setBody, clear } = useDraft(`pr:${prId}:comment`);
   return (
     <form
       className="space-y-2"
       onSubmit={(e) => {
         e.preventDefault();
         const text = body.trim();
-        if (text)
-          void run(
-            () => client.pulls.addComment.mutate({ prId, body: text }),
-            () => setBody(""),
-          );
+        if (text) void run(() => client.pulls.addComment.mutate({ prId, body: text }), clear);
       }}
       data-testid="pull-comment-form"
     >

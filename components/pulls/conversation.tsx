@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { useRunner } from "@/components/issues/issue-shared";
 import { Button } from "@/components/ui/button";
+import { useDiscardConfirm } from "@/components/ui/discard-dialog";
 import { FormError } from "@/components/ui/form-error";
 import { card, cx } from "@/components/ui/styles";
 import { Avatar, TimeAgo } from "@/components/issues/ui";
@@ -25,6 +26,7 @@ export function PullBody({
 }) {
   const client = useTRPCClient();
   const { run, error, busy } = useRunner();
+  const { confirmDiscard, dialog } = useDiscardConfirm();
   const [editing, setEditing] = useState(false);
   const [body, setBody] = useState(pr.body ?? "");
   return (
@@ -57,8 +59,14 @@ export function PullBody({
             data-testid="pull-body-input"
           />
           <FormError message={error} />
+          {dialog}
           <div className="flex justify-end gap-2">
-            <Button type="button" variant="ghost" onClick={() => (setEditing(false), setBody(pr.body ?? ""))}>
+            <Button
+              type="button"
+              variant="ghost"
+              onClick={() => confirmDiscard(body, pr.body ?? "", () => (setEditing(false), setBody(pr.body ?? "")))}
+              data-testid="pull-body-cancel"
+            >
               Cancel
             </Button>
             <Button type="submit" variant="primary" disabled={busy} data-testid="pull-body-save">
@@ -75,7 +83,7 @@ export function PullBody({
   );
 }
 
-/** Close / reopen and draft / ready for review. */
+/** Close / reopen and convert to draft ("Ready for review" is in the merge box: merge-box.tsx). */
 export function PullActions({
   pr,
   canClose,
@@ -90,15 +98,15 @@ export function PullActions({
   return (
     <div className="flex flex-wrap items-center justify-end gap-2" data-testid="pull-actions">
       <FormError message={error} />
-      {pr.state === "open" && canClose && (
+      {pr.state === "open" && canClose && !pr.isDraft && (
         <Button
           type="button"
           variant="secondary"
           disabled={busy}
-          onClick={() => run(() => client.pulls.update.mutate({ prId: pr.id, isDraft: !pr.isDraft }))}
-          data-testid={pr.isDraft ? "pull-ready" : "pull-to-draft"}
+          onClick={() => run(() => client.pulls.update.mutate({ prId: pr.id, isDraft: true }))}
+          data-testid="pull-to-draft"
         >
-          {pr.isDraft ? "Ready for review" : "Convert to draft"}
+          Convert to draft
         </Button>
       )}
       {pr.state === "open" && canClose && (

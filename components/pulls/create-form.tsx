@@ -2,7 +2,8 @@
 /**
  * "Open a pull request" (docs/pulls.md "Pages"), under the compare page's commits and diff: title
  * (prefilled from the only commit's subject, or the branch name, as GitHub does), Markdown
- * description with preview, a draft toggle. Sends the compared tips as headSha/baseSha, so a branch
+ * description with preview (prefilled with the only commit's body; empty for several commits, as
+ * GitHub does: model.ts `suggestedBody`), a draft toggle. Sends the compared tips as headSha/baseSha, so a branch
  * that moved since the page loaded is refused ("the branch moved") instead of opening something
  * unseen. "Generate description" (ai.generatePRDescription) fills title and body from the branch's
  * commits and diff, labelled with the engine that wrote them; a title or body the user typed is
@@ -19,7 +20,7 @@ import { FormError } from "@/components/ui/form-error";
 import { Select } from "@/components/ui/select";
 import { card, cx } from "@/components/ui/styles";
 import { EngineLabel } from "@/components/ai/engine-label";
-import { pullUrl, suggestedTitle } from "./model";
+import { pullUrl, suggestedBody, suggestedTitle } from "./model";
 
 type DescriptionStyle = "concise" | "detailed" | "conventional";
 const STYLES: { value: DescriptionStyle; label: string }[] = [
@@ -51,10 +52,7 @@ export function CreatePullForm({
   const router = useRouter();
   const [prefill] = useState(() => ({
     title: suggestedTitle(head.branch, commits),
-    body:
-      commits.length > 1
-        ? commits.map((c) => `- ${c.message.split("\n")[0]}`).join("\n")
-        : (commits[0]?.message.split("\n").slice(2).join("\n") ?? ""),
+    body: suggestedBody(commits),
   }));
   const [title, setTitle] = useState(prefill.title);
   const [body, setBody] = useState(prefill.body);

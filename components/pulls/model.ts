@@ -97,6 +97,21 @@ export function suggestedTitle(branch: string, commits: { message: string }[]): 
   return (words.charAt(0).toUpperCase() + words.slice(1)).slice(0, 256) || branch.slice(0, 256);
 }
 
+/**
+ * The description the compare page prefills, as GitHub's: one commit → its body (the message
+ * after the subject line and the blank lines that follow it); several → empty (their subjects are
+ * listed above the form already, and a long branch made a description of hundreds of lines).
+ */
+export function suggestedBody(commits: { message: string }[]): string {
+  if (commits.length !== 1) return "";
+  return commits[0].message
+    .split("\n")
+    .slice(1)
+    .join("\n")
+    .replace(/^\s*\n/, "")
+    .trimEnd();
+}
+
 /** A review as pulls.reviews lists it (author, state, body, isStale…). */
 export type PullReview = Outputs["reviews"][number];
 /** A comment thread as pulls.comments lists it (replies nested, isOutdated, diffHunk…). */

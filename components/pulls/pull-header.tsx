@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { cx } from "@/components/ui/styles";
+import { ScrollRow } from "@/components/ui/scroll-row";
 import { CommitIcon } from "@/components/ui/icons";
 import { CommentIcon, TimeAgo } from "@/components/issues/ui";
 import { FileIcon } from "@/components/ui/icons";
@@ -128,11 +129,11 @@ export function PullHeader({
           ) : null}
         </span>
       </div>
-      <nav className="mt-5 flex gap-2 overflow-x-auto whitespace-nowrap text-sm" aria-label="Pull request" data-testid="pull-tabs">
+      <ScrollRow active={segment} outerClassName="mt-5" className="gap-2 text-sm" aria-label="Pull request" data-testid="pull-tabs">
         {tab(null, pullUrl(repo.owner, repo.name, pr.number), "Conversation", null, CommentIcon, "pull-tab-conversation")}
         {tab("commits", pullUrl(repo.owner, repo.name, pr.number, "commits"), "Commits", commits, CommitIcon, "pull-tab-commits")}
         {tab("files", pullUrl(repo.owner, repo.name, pr.number, "files"), "Files changed", files, FileIcon, "pull-tab-files")}
-      </nav>
+      </ScrollRow>
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { Avatar, TimeAgo } from "@/components/issues/ui";
 import { Badge, BotBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { useDiscardConfirm } from "@/components/ui/discard-dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { FormError } from "@/components/ui/form-error";
 import { KebabIcon } from "@/components/ui/icons";
@@ -63,6 +64,7 @@ export function ReviewCommentView({
   const client = useTRPCClient();
   const [editing, setEditing] = useState(false);
   const [body, setBody] = useState(comment.body);
+  const { confirmDiscard, dialog } = useDiscardConfirm();
   const [confirming, setConfirming] = useState(false);
   const save = useAction();
   const editor = useRef<HTMLTextAreaElement>(null);
@@ -143,8 +145,14 @@ export function ReviewCommentView({
             data-testid="comment-edit-body"
           />
           <FormError message={save.error} />
+          {dialog}
           <div className="flex justify-end gap-2">
-            <Button size="sm" variant="ghost" onClick={() => setEditing(false)} data-testid="comment-edit-cancel">
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => confirmDiscard(body, comment.body, () => setEditing(false))}
+              data-testid="comment-edit-cancel"
+            >
               Cancel
             </Button>
             <Button size="sm" variant="primary" type="submit" disabled={save.busy || !body.trim()} data-testid="comment-edit-save">

@@ -5,13 +5,14 @@
  * page shows; it submits the reader's pending comments with it. The author may only comment (the
  * service refuses the other two, as GitHub); on a closed pull request only Comment is offered.
  */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/form-error";
 import { Textarea } from "@/components/ui/input";
+import { useDraft } from "@/components/ui/use-draft";
 import { toast } from "@/components/ui/toast";
 import { useAction } from "./review-threads";
 
@@ -37,14 +38,16 @@ export function ReviewDialog({
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<State>("commented");
-  const [body, setBody] = useState("");
+  // the summary is kept until submitted (components/ui/use-draft.ts)
+  const { text: body, setText: setBody, clear } = useDraft(`pr:${prId}:review`);
   const { busy, error, run } = useAction();
+  const bodyRef = useRef<HTMLTextAreaElement>(null);
   const states: State[] = isAuthor || !prOpen ? ["commented"] : ["commented", "approved", "changes_requested"];
   const submit = () =>
     run(async () => {
       await client.pulls.addReview.mutate({ prId, state, body: body.trim() ? body : undefined, commitSha: headSha });
       setOpen(false);
-      setBody("");
+      clear();
       toast.success("Review submitted");
       await onDone();
       router.refresh();
@@ -59,6 +62,11 @@ export function ReviewDialog({
       <DialogContent
         title="Finish your review"
         testId="review-dialog"
+        // the summary box gets focus, not Close (a space typed at once would close the dialog)
+        onOpenAutoFocus={(e) => {
+          e.preventDefault();
+          bodyRef.current?.focus();
+        }}
         footer={
           <Button variant="primary" disabled={busy} onClick={() => void submit()} data-testid="review-submit">
             {busy ? "Submitting…" : "Submit review"}
@@ -66,6 +74,7 @@ export function ReviewDialog({
         }
       >
         <Textarea
+          ref={bodyRef}
           value={body}
           onChange={(e) => setBody(e.target.value)}
           rows={5}

@@ -15,8 +15,10 @@ import { useTRPCClient } from "@/components/trpc/provider";
 import { useAction } from "@/components/trpc/use-action";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { useDiscardConfirm } from "@/components/ui/discard-dialog";
 import { FormError } from "@/components/ui/form-error";
 import { Textarea } from "@/components/ui/input";
+import { useDraft } from "@/components/ui/use-draft";
 import { cx } from "@/components/ui/styles";
 import type { Thread, ThreadComment } from "./review-model";
 import { ReviewCommentView, SuggestionPreview, type ThreadEnv } from "./review-comment";
@@ -77,6 +79,15 @@ export function ReviewThread({
             </span>
           )}
           <span className="shrink-0">{range}</span>
+          {thread.revision !== null && (
+            <span
+              className="shrink-0"
+              data-testid="thread-revision"
+              title={thread.commitSha ? `Made on ${thread.commitSha.slice(0, 7)}` : undefined}
+            >
+              revision {thread.revision}
+            </span>
+          )}
           {thread.isOutdated && (
             <Badge tone="warning" data-testid="thread-outdated">
               Outdated
@@ -174,9 +185,12 @@ export function Hunk({ hunk, label }: { hunk: string; label: string }) {
 
 function ReplyBox({ thread, env }: { thread: Thread; env: ThreadEnv }) {
   const client = useTRPCClient();
-  const [open, setOpen] = useState(false);
-  const [body, setBody] = useState("");
+  const [opened, setOpen] = useState(false);
+  // a reply with a draft (components/ui/use-draft.ts) stays open across remounts and reloads
+  const { text: body, setText: setBody, clear } = useDraft(`pr:${env.prId}:reply:${thread.id}`);
   const { busy, error, run } = useAction();
+  const { confirmDiscard, dialog } = useDiscardConfirm();
+  const open = opened || body !== "";
   if (!open)
     return (
       <div className="px-3 py-2">
@@ -188,20 +202,33 @@ function ReplyBox({ thread, env }: { thread: Thread; env: ThreadEnv }) {
   const send = () =>
     run(
       async () => (await client.pulls.addComment.mutate({ prId: env.prId, body, replyToId: thread.id }), await env.refetch()),
-      () => (setBody(""), setOpen(false)),
+      () => (clear(), setOpen(false)),
     );
   return (
     <form className="space-y-2 px-3 py-2" onSubmit={(e) => (e.preventDefault(), void send())}>
-      <Textarea autoFocus value={body} onChange={(e) => setBody(e.target.value)} rows={3} aria-label="Reply" data-testid="reply-body" />
+      <Textarea
+        autoFocus={opened}
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+        rows={3}
+        aria-label="Reply"
+        data-testid="reply-body"
+      />
       <FormError message={error} />
       <div className="flex justify-end gap-2">
-        <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => confirmDiscard(body, "", () => (clear(), setOpen(false)))}
+          data-testid="reply-cancel"
+        >
           Cancel
         </Button>
         <Button size="sm" variant="primary" type="submit" disabled={busy || !body.trim()} data-testid="reply-submit">
           Reply
         </Button>
       </div>
+      {dialog}
     </form>
   );
 }

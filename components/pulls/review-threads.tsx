@@ -14,13 +14,16 @@ import { useRouter } from "next/navigation";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { useAction } from "@/components/trpc/use-action";
 import { Button } from "@/components/ui/button";
+import { useDiscardConfirm } from "@/components/ui/discard-dialog";
 import { FormError } from "@/components/ui/form-error";
 import { Textarea } from "@/components/ui/input";
+import { useDraft } from "@/components/ui/use-draft";
 import { cx } from "@/components/ui/styles";
 import type { DiffFile } from "@/components/diff/model";
 import type { LineSide } from "@/components/diff/diff-viewer";
 import { rightLines, splitSuggestion, suggestionBlock, type Draft, type Thread, type ThreadComment } from "./review-model";
 import { ReviewThread, type ThreadEnv } from "./review-thread";
+import { CommitSuggestionDialog } from "./commit-suggestion-dialog";
 
 /** The shared mutation runner (components/trpc/use-action.ts), re-exported for this tab's other parts. */
 export { useAction };
@@ -28,8 +31,18 @@ export { useAction };
 /** The Files tab's review state: what a thread needs (ThreadEnv, with `refetch` refetching pulls.comments) plus the lines' threads and the open comment form. */
 export interface ReviewState extends ThreadEnv {
   threads: Map<string, Map<string, Thread[]>>;
+  /** The active comment box (the one shift-click extends), or null. */
   draft: Draft | null;
-  setDraft: (d: Draft | null) => void;
+  /** Every open comment box (components/pulls/use-line-drafts.ts). */
+  forms: Draft[];
+  /** Opens a comment box on `d`, or with `extend` grows the active one to `d`. */
+  setDraft: (d: Draft, extend?: boolean) => void;
+  /** Closes the box on `d` and forgets its draft (posted, or Cancel). */
+  closeDraft: (d: Draft) => void;
+  /** The box the reader just opened (it takes the focus); restored boxes do not. */
+  freshDraft: Draft | null;
+  /** The use-draft key of the box on `d`. */
+  draftKey: (d: Draft) => string;
   hasPending: boolean;
   /** The suggestions (comment ids) in the batch "Commit suggestions" applies as one commit. */
   batch: string[];
@@ -55,14 +68,26 @@ let dragFrom: { path: string; side: LineSide; line: number } | null = null;
  * "+" mark shows on hover, on keyboard focus, on the selected lines, and always on touch screens
  * (coarse pointer or no hover), where hovering is not possible.
  */
-export function CommentLineButton({ file, side, line }: { file: DiffFile; side: LineSide; line: number }) {
-  const { draft, setDraft } = useReview();
+export function CommentLineButton({
+  file,
+  side,
+  line,
+  tabIndex,
+}: {
+  file: DiffFile;
+  side: LineSide;
+  line: number;
+  /** The file's one tab stop (0) or not (-1): the viewer's roving tab stop (Up/Down move it). */
+  tabIndex?: 0 | -1;
+}) {
+  const { draft, forms, setDraft } = useReview();
   const path = file.newPath;
-  const selected = !!draft && draft.path === path && draft.side === side && line >= draft.start && line <= draft.end;
+  const selected = forms.some((d) => d.path === path && d.side === side && line >= d.start && line <= d.end);
   return (
     <button
       type="button"
       aria-label={`Comment on line ${side === "LEFT" ? "L" : ""}${line}`}
+      tabIndex={tabIndex}
       data-testid="comment-line"
       data-line={line}
       data-side={side}
@@ -93,7 +118,7 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
         if (e.shiftKey && draft && draft.path === path && draft.side === side) {
           const lo = Math.min(draft.start, draft.end, line);
           const hi = Math.max(draft.start, draft.end, line);
-          setDraft({ path, side, start: lo, end: hi });
+          setDraft({ path, side, start: lo, end: hi }, true);
         } else setDraft({ path, side, start: line, end: line });
       }}
     >
@@ -115,7 +140,7 @@ export function CommentLineButton({ file, side, line }: { file: DiffFile; side: 
 export function LineSlot({ file, side, line }: { file: DiffFile; side: LineSide; line: number }) {
   const r = useReview();
   const threads = r.threads.get(file.newPath)?.get(`${side}:${line}`) ?? [];
-  const formHere = r.draft && r.draft.path === file.newPath && r.draft.side === side && r.draft.end === line;
+  const formsHere = r.forms.filter((d) => d.path === file.newPath && d.side === side && d.end === line);
   return (
     <div className="space-y-2">
       {threads.map((t) => (
@@ -127,7 +152,9 @@ export function LineSlot({ file, side, line }: { file: DiffFile; side: LineSide;
           renderSuggestion={(c) => <SuggestionView comment={c} thread={t} file={file} />}
         />
       ))}
-      {formHere && r.draft && <CommentForm draft={r.draft} file={file} />}
+      {formsHere.map((d) => (
+        <CommentForm key={r.draftKey(d)} draft={d} file={file} />
+      ))}
     </div>
   );
 }
@@ -136,7 +163,8 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
   const r = useReview();
   const client = useTRPCClient();
   const router = useRouter();
-  const { busy, error, run } = useAction();
+  const { busy, error, run, clearError } = useAction();
+  const [asking, setAsking] = useState(false);
   const start = thread.startLine ?? thread.line ?? 0;
   const old = thread.isOutdated ? null : rightLines(file, thread.currentStartLine ?? start, thread.currentLine ?? thread.line ?? 0);
   const added = (comment.suggestion ?? "").replace(/\r?\n$/, "");
@@ -152,9 +180,10 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
           : !r.canWrite
             ? "You need write permission to commit suggestions"
             : null;
-  const apply = () =>
+  const apply = (message: string) =>
     run(async () => {
-      await client.pulls.applySuggestion.mutate({ commentId: comment.id });
+      await client.pulls.applySuggestion.mutate({ commentId: comment.id, message });
+      setAsking(false);
       await r.refetch();
       // the head moved: the diff, the commit count and the threads' positions come from the server
       router.refresh();
@@ -183,7 +212,7 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
             size="sm"
             variant="primary"
             disabled={busy || !!reason}
-            onClick={() => void apply()}
+            onClick={() => (clearError(), setAsking(true))}
             data-testid="commit-suggestion"
             aria-describedby={reason ? `why-${comment.id}` : undefined}
           >
@@ -201,7 +230,18 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
           )}
         </div>
       )}
-      <FormError message={error} />
+      {!asking && <FormError message={error} />}
+      <CommitSuggestionDialog
+        open={asking}
+        onOpenChange={setAsking}
+        batch={false}
+        count={1}
+        suggesters={[comment.author?.username ?? null]}
+        me={r.me?.username ?? null}
+        busy={busy}
+        error={error}
+        onCommit={(m) => void apply(m)}
+      />
     </div>
   );
 }
@@ -209,8 +249,11 @@ function SuggestionView({ comment, thread, file }: { comment: ThreadComment; thr
 function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
   const r = useReview();
   const client = useTRPCClient();
-  const [body, setBody] = useState("");
+  // the text outlives the form: Unified ↔ Split, a collapsed file, a reload (components/ui/use-draft.ts)
+  const { text: body, setText: setBody } = useDraft(r.draftKey(draft));
   const { busy, error, run } = useAction();
+  const { confirmDiscard, dialog } = useDiscardConfirm();
+  const fresh = r.freshDraft === draft;
   const lines = draft.side === "RIGHT" ? rightLines(file, draft.start, draft.end) : null;
   const label = draft.start === draft.end ? `line ${draft.side === "LEFT" ? "L" : ""}${draft.end}` : `lines ${draft.start}–${draft.end}`;
   const send = (pending: boolean) => {
@@ -226,7 +269,7 @@ function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
     return run(async () => {
       if (suggestion !== null) await client.pulls.addSuggestion.mutate({ ...where, body: text, suggestion });
       else await client.pulls.addComment.mutate({ ...where, body });
-      r.setDraft(null);
+      r.closeDraft(draft);
       await r.refetch();
     });
   };
@@ -250,7 +293,7 @@ function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
         )}
       </div>
       <Textarea
-        autoFocus
+        autoFocus={fresh}
         value={body}
         onChange={(e) => setBody(e.target.value)}
         rows={4}
@@ -259,8 +302,9 @@ function CommentForm({ draft, file }: { draft: Draft; file: DiffFile }) {
         data-testid="comment-body"
       />
       <FormError message={error} />
+      {dialog}
       <div className={cx("flex flex-wrap justify-end gap-2")}>
-        <Button size="sm" variant="ghost" onClick={() => r.setDraft(null)}>
+        <Button size="sm" variant="ghost" onClick={() => confirmDiscard(body, "", () => r.closeDraft(draft))} data-testid="comment-cancel">
           Cancel
         </Button>
         {!r.hasPending && (

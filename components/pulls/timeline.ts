@@ -78,9 +78,44 @@ export function eventSentence(e: PullEvent): EventSentence | null {
       return { who, text: `added the ${labelName(d.label)} label`, tone: "neutral" };
     case "unlabeled":
       return { who, text: `removed the ${labelName(d.label)} label`, tone: "neutral" };
+    case "review_dismissed":
+      return d.reason === "stale"
+        ? { who, text: `dismissed ${str(d.reviewer)}'s approval: new commits changed the diff`, tone: "neutral" }
+        : { who, text: `dismissed ${str(d.reviewer)}'s review: ${str(d.reason)}`, tone: "neutral" };
+    case "auto_merge_enabled":
+      return { who, text: `enabled auto-merge (${str(d.strategy) || "merge"})`, tone: "primary" };
+    case "auto_merge_disabled":
+      return {
+        who,
+        text: d.reason && d.reason !== "disabled manually" ? `disabled auto-merge: ${str(d.reason)}` : "disabled auto-merge",
+        tone: "neutral",
+      };
+    case "protection_bypassed":
+      return { who, text: bypassText(d), tone: "danger" };
     default:
       return null;
   }
+}
+
+/** What the requirement kinds a merge passed over were ("reviews", "checks", …), as one phrase. */
+const BYPASS_NOUNS: Record<string, string> = {
+  approvals: "reviews",
+  codeOwners: "code owner reviews",
+  status: "checks",
+  upToDate: "update of the branch",
+};
+
+/**
+ * The protection_bypassed sentence: "merged without the required reviews/checks (bypassed
+ * branch protection: 1 approving review required; ci: pending)". Events recorded before the
+ * kinds were stored name the requirements only.
+ */
+function bypassText(d: Record<string, unknown>): string {
+  const kinds = Array.isArray(d.kinds) ? d.kinds.filter((k): k is string => typeof k === "string") : [];
+  const what = [...new Set(kinds.map((k) => BYPASS_NOUNS[k] ?? k))].join("/") || "requirements";
+  const details = Array.isArray(d.requirements) ? d.requirements.filter((r): r is string => typeof r === "string") : [];
+  const rule = str(d.pattern) ? ` "${str(d.pattern)}"` : "";
+  return `merged without the required ${what} (bypassed branch protection${rule}${details.length ? `: ${details.join("; ")}` : ""})`;
 }
 
 /** What a review says after its author's name ("approved these changes"…). */

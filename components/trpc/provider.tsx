@@ -7,6 +7,7 @@
  * (`httpSubscriptionLink`: an EventSource on GET /api/trpc/<path>?input=…, cookies included,
  * closed when the caller unsubscribes — which aborts the procedure on the server).
  */
+import { sentence } from "@/components/ui/format";
 import { useState } from "react";
 import { QueryClient, QueryClientProvider, isServer } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
@@ -59,10 +60,13 @@ export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** The message of a tRPC (or any) error, for display. */
+/**
+ * The message of a tRPC (or any) error, for display: as a sentence, its first letter capital
+ * (the API's messages are lower-case clauses, "the merge has conflicts in 7 files").
+ */
 export function errorMessage(error: unknown): string {
   if (error && typeof error === "object" && "message" in error && typeof (error as { message: unknown }).message === "string") {
-    return (error as { message: string }).message;
+    return sentence((error as { message: string }).message);
   }
-  return "something went wrong";
+  return "Something went wrong";
 }

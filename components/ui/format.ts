@@ -48,3 +48,12 @@ export function formatBytes(n: number): string {
   }
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
 }
+
+/**
+ * `text` as a sentence: its first letter upper-case ("the merge has conflicts" → "The merge has
+ * conflicts"); the rest untouched. The API's messages are lower-case clauses (they are also
+ * joined into longer ones); the UI shows them as sentences.
+ */
+export function sentence(text: string): string {
+  return text.replace(/^(\s*)(\p{Ll})/u, (_, space: string, first: string) => space + first.toUpperCase());
+}

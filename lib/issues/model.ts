@@ -59,7 +59,10 @@ export function priorityKey(rank: number): PriorityKey {
   return PRIORITY_KEYS[rank] ?? "none";
 }
 
-/** Spec "Activity entry" action values, plus `edited` (title/body changes; docs/issues.md). */
+/**
+ * Spec "Activity entry" action values, plus `edited` (title/body changes) and `project_set` /
+ * `cycle_set` (moves between projects and cycles, old → new name, null for none; docs/issues.md).
+ */
 export const ACTIVITY_ACTIONS = [
   "created",
   "status_changed",
@@ -77,8 +80,18 @@ export const ACTIVITY_ACTIONS = [
   "relation_removed",
   "commented",
   "edited",
+  "project_set",
+  "cycle_set",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+/**
+ * How a cycle is named in activity entries: "Cycle 3", or "Cycle 3 · Sprint name" when it has a
+ * name (the number is what issues.create and the cycle pages use, the name what people read).
+ */
+export function cycleActivityName(cycle: { number: number; name: string | null }): string {
+  return cycle.name ? `Cycle ${cycle.number} · ${cycle.name}` : `Cycle ${cycle.number}`;
+}
 
 export const RELATION_TYPES = ["blocks", "relates_to", "duplicates"] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];

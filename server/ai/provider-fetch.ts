@@ -33,6 +33,10 @@ export interface DestinationPolicy {
   resolve?: Resolver;
   /** Why an address is refused, or null (tests inject one); default: refusedAddressReason. */
   refuse?: (address: string) => string | null;
+  /** The end of a refusal's message: how to allow it (default: the AI base URL's, naming SVC_AI_ALLOW_PRIVATE_BASE_URLS). */
+  hint?: string;
+  /** True: a 3xx answer is returned as it is (still never followed); default: it is refused (RefusedDestinationError). */
+  returnRedirects?: boolean;
 }
 
 /** A connection or answer svc refused for a repository's AI base URL; its message says why, without the key. */
@@ -44,10 +48,11 @@ export class RefusedDestinationError extends Error {
 const systemResolve: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
-const refusal = (host: string, address: string, why: string) =>
-  new RefusedDestinationError(
-    `svc does not connect to ${host === address ? address : `${host} (${address})`}: ${why}. A repository's AI base URL must be a public server (the server's administrator can allow private ones with SVC_AI_ALLOW_PRIVATE_BASE_URLS=1)`,
-  );
+const AI_HINT =
+  "A repository's AI base URL must be a public server (the server's administrator can allow private ones with SVC_AI_ALLOW_PRIVATE_BASE_URLS=1)";
+
+const refusal = (host: string, address: string, why: string, hint = AI_HINT) =>
+  new RefusedDestinationError(`svc does not connect to ${host === address ? address : `${host} (${address})`}: ${why}. ${hint}`);
 
 /**
  * An undici connector for `policy`: IP literals are checked before connecting; host names are
@@ -61,7 +66,7 @@ function guardedConnector(policy: DestinationPolicy): buildConnector.connector {
     const checked = resolve(hostname).then((all) => {
       for (const a of all) {
         const why = reasonFor(a.address);
-        if (why) throw refusal(hostname, a.address, why);
+        if (why) throw refusal(hostname, a.address, why, policy.hint);
       }
       const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
       if (wanted.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" });
@@ -79,7 +84,7 @@ function guardedConnector(policy: DestinationPolicy): buildConnector.connector {
   return (opts, callback) => {
     if (isIP(opts.hostname)) {
       const why = reasonFor(opts.hostname);
-      if (why) return callback(refusal(opts.hostname, opts.hostname, why), null);
+      if (why) return callback(refusal(opts.hostname, opts.hostname, why, policy.hint), null);
     }
     connect(opts, callback);
   };
@@ -103,7 +108,7 @@ export function guardedFetch(policy: DestinationPolicy): typeof globalThis.fetch
       if (err instanceof TypeError && err.cause instanceof RefusedDestinationError) throw err.cause;
       throw err;
     }
-    if (response.status >= 300 && response.status < 400) {
+    if (response.status >= 300 && response.status < 400 && !policy.returnRedirects) {
       await response.body?.cancel().catch(() => {});
       throw new RefusedDestinationError(
         `the AI server answered with a redirect (HTTP ${response.status}); svc does not follow redirects from a repository's AI base URL: set the base URL to the address that answers`,

@@ -81,6 +81,17 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
 }
 
 /**
+ * A model that answered, twice, in a shape svc could not use (no JSON, or not the schema's):
+ * SERVICE_UNAVAILABLE, its own class so callers with a local engine can fall back to it.
+ */
+export class MalformedAnswerError extends AppError {
+  constructor(message: string) {
+    super("SERVICE_UNAVAILABLE", message);
+    this.name = "MalformedAnswerError";
+  }
+}
+
+/**
  * A provider call failed: SERVICE_UNAVAILABLE with a generic message anyone may read (the engine
  * label and the HTTP status, nothing the provider wrote) and `detail`, the provider's words after
  * `redactSecrets` (for repository admins, and the server log).
@@ -140,10 +151,7 @@ export function providerFailure(engine: Pick<ModelEngine, "engine"> & object, er
   if (err instanceof AppError) return err;
   const { status, words, attempts, last } = providerWords(engine, err);
   if (NoObjectGeneratedError.isInstance(last)) {
-    return new AppError(
-      "SERVICE_UNAVAILABLE",
-      `${engine.engine} answered twice in a shape svc could not use; try again, or use another model`,
-    );
+    return new MalformedAnswerError(`${engine.engine} answered twice in a shape svc could not use; try again, or use another model`);
   }
   const tries = attempts > 1 ? ` (after ${attempts} attempts)` : "";
   const detail = `The AI provider (${engine.engine}) failed${status ? ` ${status}` : ""}: ${words}${tries}`;

@@ -38,6 +38,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.branches": { tier: "repo", level: "read" },
   "repos.tree": { tier: "repo", level: "read" },
   "repos.blob": { tier: "repo", level: "read" },
+  "repos.blobLines": { tier: "repo", level: "read" }, // the diff viewer's expand rows
   "repos.commits": { tier: "repo", level: "read" },
   "repos.files": { tier: "repo", level: "read" }, // the file finder
   "repos.tags": { tier: "repo", level: "read" }, // the branch switcher's Tags tab
@@ -59,6 +60,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "issues.get": { tier: "repo", level: "read" },
   "issues.create": { tier: "repo", level: "read" },
   "issues.update": { tier: "repo", level: "write" },
+  "issues.bulkUpdate": { tier: "repo", level: "write" }, // extension: the list's bulk edit
   "issues.close": { tier: "repo", level: "write" },
   "issues.reopen": { tier: "repo", level: "write" },
   "issues.updatePriority": { tier: "repo", level: "write" },
@@ -129,12 +131,21 @@ export const ACCESS: Record<string, AccessRule> = {
   // diff part (docs/pulls.md "Diff")
   "pulls.getDiff": { tier: "repo", level: "read" },
   "pulls.getDiffFiles": { tier: "repo", level: "read" }, // the file list of getDiff, once
+  "pulls.codeOwners": { tier: "repo", level: "read" }, // the Files tab's "Owned by" lines
   "pulls.getDiffPage": { tier: "repo", level: "read" }, // hunk pages of getDiff
   "pulls.getCommits": { tier: "repo", level: "read" },
   // merge engine part (docs/pulls.md "Mergeability", "Merge strategies", "Conflicts")
   "pulls.checkMergeability": { tier: "repo", level: "read" },
   "pulls.getConflicts": { tier: "repo", level: "read" },
   "pulls.merge": { tier: "repo", level: "write" },
+  "pulls.enableAutoMerge": { tier: "repo", level: "write" }, // docs/pulls.md "Auto-merge"
+  "pulls.disableAutoMerge": { tier: "repo", level: "write" },
+  // after a merge (docs/pulls.md "Delete and restore the branch", "Revert"): the branch's
+  // repository at write (a fork for cross-repository pull requests) is checked in the service
+  "pulls.headBranch": { tier: "repo", level: "read" }, // extension
+  "pulls.deleteBranch": { tier: "repo", level: "read", scope: "repo:write" }, // extension
+  "pulls.restoreBranch": { tier: "repo", level: "read", scope: "repo:write" }, // extension
+  "pulls.revert": { tier: "repo", level: "write" }, // extension
   // suggestions (docs/pulls.md "Suggestions"): read-level rows; the service needs write
   // permission on the repository holding the source branch (a fork for cross-repository pull
   // requests). The batch names several comments: user tier, the service authorizes the repository.
@@ -147,14 +158,18 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.inboxAwaitingCount": { tier: "user", scope: "repo:read" },
   "pulls.inboxAwaitingReview": { tier: "user", scope: "repo:read" },
   "pulls.inboxMyPrs": { tier: "user", scope: "repo:read" },
+  "pulls.inboxReadyToMerge": { tier: "user", scope: "repo:read" },
   "pulls.inboxParticipated": { tier: "user", scope: "repo:read" },
   // review part (docs/pulls.md "Review"). Any reader may review and comment, as on
   // GitHub, but mutations need a repo:write token; who may edit, delete or resolve a comment is
   // checked in the service (author / write). Labels and review requests: write (GitHub: triage).
   "pulls.addReview": { tier: "repo", level: "read", scope: "repo:write" },
   "pulls.reviews": { tier: "repo", level: "read" },
+  "pulls.dismissReview": { tier: "repo", level: "write" }, // issue #23: a dismissed review stops counting for the merge requirements
   "pulls.addComment": { tier: "repo", level: "read", scope: "repo:write" },
   "pulls.comments": { tier: "repo", level: "read" },
+  "pulls.revisions": { tier: "repo", level: "read" },
+  "pulls.compareRevisions": { tier: "repo", level: "read" },
   "pulls.getFileComments": { tier: "repo", level: "read" },
   "pulls.updateComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author only
   "pulls.deleteComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author or write
@@ -177,6 +192,9 @@ export const ACCESS: Record<string, AccessRule> = {
   "stacks.list": { tier: "repo", level: "read" },
   "stacks.reorder": { tier: "repo", level: "write" },
   "stacks.delete": { tier: "repo", level: "write" },
+  // statuses (issue #23, docs/api.md "statuses"): reads for the UI; writes are the REST API under /api/v3
+  "statuses.forCommits": { tier: "repo", level: "read" },
+  "statuses.combined": { tier: "repo", level: "read" },
   // AI writing helpers (docs/ai.md): read access, and a signed-in caller (checked in
   // the router: a model call may spend the repository's key)
   "ai.generatePRDescription": { tier: "repo", level: "read" },
@@ -200,11 +218,24 @@ export const ACCESS: Record<string, AccessRule> = {
   "cycles.removeIssue": { tier: "repo", level: "write" }, // extension
   // AI (docs/ai.md). Rate limits by path: server/api/procedure-limits.ts.
   "ai.status": { tier: "public" }, // {repoId?}: the service authorizes read (NOT_FOUND, repo:read)
+  // branch protection (docs/api.md "Branch protection")
+  "branchProtection.list": { tier: "repo", level: "admin" },
+  "branchProtection.get": { tier: "repo", level: "admin" },
+  "branchProtection.upsert": { tier: "repo", level: "admin" },
+  "branchProtection.delete": { tier: "repo", level: "admin" },
+  "branchProtection.bypasses": { tier: "repo", level: "admin" },
   "repoAiKeys.list": { tier: "repo", level: "admin" },
   "repoAiKeys.set": { tier: "repo", level: "admin" },
   "repoAiKeys.delete": { tier: "repo", level: "admin" },
   "repoAiKeys.budget": { tier: "repo", level: "admin" }, // beyond the spec: the repository key's daily budget
   "repoAiKeys.setBudget": { tier: "repo", level: "admin" },
+  // webhooks (docs/api.md "Webhooks"): repository admin; the secret is never returned
+  "webhooks.list": { tier: "repo", level: "admin" },
+  "webhooks.create": { tier: "repo", level: "admin" },
+  "webhooks.update": { tier: "repo", level: "admin" },
+  "webhooks.delete": { tier: "repo", level: "admin" },
+  "webhooks.deliveries": { tier: "repo", level: "admin" },
+  "webhooks.redeliver": { tier: "repo", level: "admin" },
   // coding agent (docs/agent.md). Sessions are the caller's own: user-tier rows whose
   // services find the session (another user's is NOT_FOUND) and authorize its repository;
   // approving commits to the repository: repo:write and write permission (checked in the service).

@@ -9,6 +9,9 @@ import { stacksRouter } from "./routers/stacks";
 import { aiRouter } from "./routers/ai";
 import { repoAiKeysRouter } from "./routers/repo-ai-keys";
 import { agentRouter } from "./routers/agent";
+import { statusesRouter } from "./routers/statuses";
+import { branchProtectionRouter } from "./routers/branch-protection";
+import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = router({
   users: usersRouter,
@@ -21,6 +24,9 @@ export const appRouter = router({
   ai: aiRouter,
   repoAiKeys: repoAiKeysRouter,
   agent: agentRouter,
+  statuses: statusesRouter,
+  branchProtection: branchProtectionRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,6 +4,7 @@
  *
  * Accepted credentials, first match wins:
  *   Authorization: Bearer svc_…            personal access token (its scopes)
+ *   Authorization: token svc_…             the same, in GitHub's form (CI tools written for GitHub's REST API)
  *   Authorization: Bearer <next-auth JWT>  service token (the user's session; every scope)
  *   Authorization: Basic <user>:<svc_…>    PAT as the password (git); the user part is ignored
  *   next-auth session cookie               browser session (every scope)
@@ -108,6 +109,7 @@ export async function resolveActor(req: { headers: Headers }): Promise<Actor | n
     if (/^bearer$/i.test(scheme) && value) {
       return value.startsWith("svc_") ? fromPat(value) : fromSessionJwt(value, true);
     }
+    if (/^token$/i.test(scheme) && value.startsWith("svc_")) return fromPat(value);
     if (/^basic$/i.test(scheme) && value) {
       const decoded = Buffer.from(value, "base64").toString("utf8");
       const colon = decoded.indexOf(":");
@@ -115,7 +117,10 @@ export async function resolveActor(req: { headers: Headers }): Promise<Actor | n
       if (!password.startsWith("svc_")) throw new AppError("UNAUTHORIZED", "use a personal access token (svc_…) as the password");
       return fromPat(password);
     }
-    throw new AppError("UNAUTHORIZED", "unsupported Authorization header; use Bearer <token> or Basic with a token as password");
+    throw new AppError(
+      "UNAUTHORIZED",
+      "unsupported Authorization header; use Bearer <token>, token <svc_…> or Basic with a token as password",
+    );
   }
   const cookie = sessionCookie(req.headers.get("cookie"));
   return cookie ? fromSessionJwt(cookie, false) : null;

@@ -5,6 +5,7 @@
 import type { Db, Prisma } from "@/server/db";
 import { mapPrismaErrors } from "@/server/db/prisma-errors";
 import { trackTransaction } from "@/server/db/after-commit";
+import { getConfig } from "@/server/config";
 
 /** The client an interactive transaction's callback gets (same queries as Db, no $transaction). */
 export type Tx = Prisma.TransactionClient;
@@ -33,4 +34,16 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
   );
   committed();
   return result;
+}
+
+/**
+ * Serialises the transactions that pass the same `key` (any string, e.g. "status:<repo>:<sha>:<context>")
+ * until each commits or rolls back, so a count followed by an insert (a limit per commit) cannot be
+ * overtaken by a concurrent one. PostgreSQL: a transaction-scoped advisory lock on the key's 64-bit
+ * hash (`pg_advisory_xact_lock(hashtextextended(key, 0))`; a collision only makes two unrelated keys
+ * wait for each other). SQLite: nothing to take, its transactions already run one at a time.
+ */
+export async function lockKey(tx: Tx, key: string): Promise<void> {
+  if (getConfig().provider !== "postgresql") return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 }

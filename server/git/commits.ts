@@ -11,6 +11,7 @@ import { SHA_RE } from "@/lib/sha";
 import { gitText, runGit } from "./exec";
 import { borrowedObjectsEnv } from "./forks";
 import { gitOutput } from "./output-stream";
+import { immutableRead } from "./immutable-cache";
 
 /** A commit author or committer: name, email and optionally a date in git's format ("<unix seconds> +0000"). */
 export interface Identity {
@@ -114,6 +115,43 @@ export async function countCommits(gitDir: string, head: string, base?: string):
   return Number((await gitText(["rev-list", "--count", ...range, "--"], { gitDir })).trim());
 }
 
+/** The last count `countReachable` made per repository: where the next one (after a push) starts from. */
+const countHints = ((globalThis as unknown as { __svcCountHints?: Map<string, { sha: string; count: number }> }).__svcCountHints ??=
+  new Map());
+const COUNT_HINTS = 512;
+
+/**
+ * Number of commits reachable from `head` (a full commit id): the repository page's "N commits".
+ * Kept by commit id in the immutable-read cache (./immutable-cache.ts). A miss starts from the
+ * last count made in this repository when it can: `git rev-list --left-right --count last...head`
+ * in one process; nothing only on `last`'s side means `last` is an ancestor of `head`, so the
+ * count is last's plus the new commits (a push walks its new commits, not the whole history);
+ * otherwise (a force-push, another branch) the whole `git rev-list --count head`. Errors: a plain
+ * Error when git fails (not kept).
+ */
+export async function countReachable(gitDir: string, head: string): Promise<number> {
+  objectId(head, "head");
+  const count = await immutableRead(
+    "count",
+    gitDir,
+    [head],
+    () => 16,
+    async () => {
+      const hint = countHints.get(gitDir);
+      if (hint && hint.sha !== head) {
+        const out = await gitText(["rev-list", "--left-right", "--count", `${hint.sha}...${head}`, "--"], { gitDir }).catch(() => null);
+        const [onlyLast, onlyHead] = (out ?? "").trim().split(/\s+/).map(Number);
+        if (out !== null && onlyLast === 0 && Number.isInteger(onlyHead)) return hint.count + onlyHead!;
+      }
+      return countCommits(gitDir, head);
+    },
+  );
+  countHints.delete(gitDir);
+  countHints.set(gitDir, { sha: head, count });
+  while (countHints.size > COUNT_HINTS) countHints.delete(countHints.keys().next().value!);
+  return count;
+}
+
 /** One commit of a range: the pull request and compare commit lists (API shape), squash messages, closing keywords. */
 export interface RangeCommit {
   sha: string;
@@ -207,17 +245,18 @@ export async function listRangeCommits(
 
 /**
  * Writes a commit object (`git commit-tree <tree> -p …`, message on stdin, a trailing newline
- * added when missing) and returns its id. The commit is not referenced by any ref until the
+ * added when missing) and returns its id; `env` may be an object quarantine's (quarantine.ts). The commit is not referenced by any ref until the
  * caller moves one (update-ref.ts `casUpdateRef`). Errors: a plain Error when git fails.
  */
 export async function commitTree(
   gitDir: string,
   input: { tree: string; parents: string[]; message: string; author: Identity; committer: Identity },
+  env?: Record<string, string>,
 ): Promise<string> {
   const args = ["commit-tree", objectId(input.tree, "tree")];
   for (const p of input.parents) args.push("-p", objectId(p, "parent"));
   const message = input.message.endsWith("\n") ? input.message : `${input.message}\n`;
-  const out = (await gitText(args, { gitDir, input: message, env: commitEnv(input.committer, input.author) })).trim();
+  const out = (await gitText(args, { gitDir, input: message, env: { ...env, ...commitEnv(input.committer, input.author) } })).trim();
   if (!SHA_RE.test(out)) throw new Error("git commit-tree printed no object id");
   return out;
 }

@@ -12,6 +12,8 @@ import { gitOutput, outputStream, readAtLeast } from "./output-stream";
 import { isValidBranchName } from "./refs";
 import { objectInfo } from "./objects";
 import { hasBranch } from "./ref-files";
+import { immutableRead } from "./immutable-cache";
+import { isSha } from "@/lib/sha";
 
 export interface Branch {
   name: string;
@@ -121,14 +123,29 @@ function normalizePath(p: string): string {
 }
 
 /**
- * Entries of the directory `dirPath` ("" = root) at commit `sha`, directories first then by
- * name (git-ls-tree(1) --long -z). Errors: NOT_FOUND when the path is not a directory there.
+ * Entries of the directory `dirPath` ("" = root) at commit `sha` (a full commit id), directories
+ * first then by name (git-ls-tree(1) --long -z; one git process). Kept by (commit, path) in the
+ * immutable-read cache (./immutable-cache.ts): the same directory at the same commit is read from
+ * git once. Errors: NOT_FOUND when the path is not a directory there (git refuses a file, a
+ * submodule or a missing path alike).
  */
 export async function readTree(gitDir: string, sha: string, dirPath: string): Promise<TreeEntry[]> {
   const p = normalizePath(dirPath);
+  // only a full id is immutable; anything else (a caller's ref name) is read every time
+  if (!isSha(sha)) return listTree(gitDir, sha, p);
+  const entries = await immutableRead("tree", gitDir, [sha, p], treeBytes, () => listTree(gitDir, sha, p));
+  return entries.map((e) => ({ ...e }));
+}
+
+/** Estimated bytes of kept entries (UTF-16 strings plus ~100 per object). */
+function treeBytes(entries: TreeEntry[]): number {
+  let n = 0;
+  for (const e of entries) n += 100 + 2 * (e.name.length + e.path.length + e.mode.length + e.sha.length);
+  return n;
+}
+
+async function listTree(gitDir: string, sha: string, p: string): Promise<TreeEntry[]> {
   const treeish = p ? `${sha}:${p}` : `${sha}^{tree}`;
-  const kind = await runGit(["cat-file", "-t", "--end-of-options", treeish], { gitDir });
-  if (kind.code !== 0 || kind.stdout.toString().trim() !== "tree") throw new AppError("NOT_FOUND", `directory "${p}" not found`);
   const out = await runGit(["ls-tree", "--long", "-z", "--end-of-options", treeish], { gitDir });
   if (out.code !== 0) throw new AppError("NOT_FOUND", `directory "${p}" not found`);
   const entries: TreeEntry[] = [];

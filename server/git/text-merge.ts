@@ -10,11 +10,12 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getConfig } from "@/server/config";
 import { runGit } from "./exec";
+import { MERGE_MARKER_SIZE } from "@/lib/conflict-regions";
 
 /** Largest text accepted per side (bytes, 4 MiB). Callers bound their inputs below this. */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
-/** Conflict marker length used by `mergeTexts` (long, so lines of the files cannot pass for markers). */
-export const MERGE_MARKER_SIZE = 31;
+/** Conflict marker length used by `mergeTexts` (lib/conflict-regions.ts, where the conflicts view parses it). */
+export { MERGE_MARKER_SIZE };
 
 async function withTexts<T>(texts: Record<string, string>, fn: (dir: string) => Promise<T>): Promise<T> {
   for (const [name, t] of Object.entries(texts)) {

@@ -7,11 +7,15 @@
 import { defineJob } from "./index";
 import {
   AI_REVIEW,
+  AUTO_MERGE,
   REFRESH_MERGEABILITY,
   REFRESH_PULLS_AFTER_PUSH,
   REPO_MAINTENANCE,
   REPO_MAINTENANCE_SWEEP,
   SEARCH_INDEX_REPO,
+  WEBHOOK_DELIVER,
+  WEBHOOK_PUSH_EVENTS,
+  WEBHOOK_SWEEP,
 } from "./names";
 
 /** Registers svc's job handlers (idempotent: a second call replaces them with the same). */
@@ -46,6 +50,17 @@ export function registerJobHandlers(): void {
       await warmPullDiff(db, prId).catch((e) => console.error(`warming the diff of pull request ${prId} failed`, e));
     },
     { retries: 5, backoffMs: 2_000, timeoutMs: 120_000 },
+  );
+  // auto-merge (docs/pulls.md "Auto-merge"): after statuses, check runs, reviews and pushes, merge
+  // the pull request as the user who enabled it once its requirements are met (run-auto-merge.ts);
+  // reads the current state, so a re-run is harmless; a merge that cannot happen yet is not a failure
+  defineJob(
+    AUTO_MERGE,
+    async ({ prId }) => {
+      const [{ getDb }, { runAutoMerge }] = await Promise.all([import("@/server/db"), import("@/server/services/pulls/run-auto-merge")]);
+      await runAutoMerge(await getDb(), prId);
+    },
+    { retries: 5, backoffMs: 2_000, timeoutMs: 300_000 },
   );
   // the AI review of a pull request (docs/ai.md "AI review"): on non-draft creation, ready for
   // review and pulls.triggerAIReview. The handler records its own failures on the run (failed, with
@@ -100,5 +115,47 @@ export function registerJobHandlers(): void {
       await sweepRepositories(await getDb());
     },
     { retries: 3, backoffMs: 60_000, timeoutMs: 1_800_000 },
+  );
+  // webhook deliveries (services/webhooks/deliver-webhook.ts): one attempt of each delivery per run
+  // (an event's first attempts together, side by side); a failed attempt queues its delivery's next
+  // one itself (its own schedule, about an hour in all), so the queue's retries only cover a run
+  // that died mid-way (an attempt already made is skipped)
+  defineJob(
+    WEBHOOK_DELIVER,
+    async ({ deliveryIds, attempt }) => {
+      const [{ getDb }, { deliverWebhook }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/webhooks/deliver-webhook"),
+      ]);
+      const db = await getDb();
+      const results = await Promise.allSettled(deliveryIds.map((id) => deliverWebhook(db, id, attempt)));
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    },
+    { retries: 2, backoffMs: 30_000, timeoutMs: 60_000 },
+  );
+  // the delivery sweep (services/webhooks/sweep-deliveries.ts): queues its next run first, then the
+  // attempts whose job was lost (a process stopped between a commit and its enqueue, or mid-attempt)
+  defineJob(
+    WEBHOOK_SWEEP,
+    async () => {
+      const [{ getDb }, { scheduleDeliverySweep, sweepDeliveries }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/webhooks/sweep-deliveries"),
+      ]);
+      await scheduleDeliverySweep();
+      await sweepDeliveries(await getDb());
+    },
+    { retries: 2, backoffMs: 10_000, timeoutMs: 300_000 },
+  );
+  // a push's webhook events (services/webhooks/push-events.ts), queued by recordBranchUpdates when
+  // the repository has an active hook: the commit lists are read from git here, not on the push's path
+  defineJob(
+    WEBHOOK_PUSH_EVENTS,
+    async (payload) => {
+      const [{ getDb }, { runPushEvents }] = await Promise.all([import("@/server/db"), import("@/server/services/webhooks/push-events")]);
+      await runPushEvents(await getDb(), payload);
+    },
+    { retries: 3, backoffMs: 10_000, timeoutMs: 300_000 },
   );
 }

@@ -8,6 +8,8 @@
 export const REFRESH_MERGEABILITY = "pulls.refreshMergeability";
 /** After a push to a branch: mergeability of every open pull request into or out of it, in one job (services/pulls/refresh-after-push.ts). */
 export const REFRESH_PULLS_AFTER_PUSH = "pulls.refreshAfterPush";
+/** Merge one pull request with auto-merge enabled if its requirements are now met (services/pulls/run-auto-merge.ts). */
+export const AUTO_MERGE = "pulls.autoMerge";
 
 /** Run one AI review of a pull request (a PullRequestAiReview row; services/pulls/run-ai-review.ts). */
 export const AI_REVIEW = "pulls.aiReview";
@@ -19,12 +21,23 @@ export const REPO_MAINTENANCE = "repos.maintenance";
 /** The daily sweep: queues REPO_MAINTENANCE for every repository, then itself for the next day. */
 export const REPO_MAINTENANCE_SWEEP = "repos.maintenanceSweep";
 
+/** Send one webhook delivery (an attempt; a retryable failure queues the next attempt itself: services/webhooks/deliver-webhook.ts). */
+export const WEBHOOK_DELIVER = "webhooks.deliver";
+
+/** Queue the lost attempts of pending webhook deliveries, then itself a minute later (services/webhooks/sweep-deliveries.ts). */
+export const WEBHOOK_SWEEP = "webhooks.sweep";
+
+/** Emit the `push`/`create`/`delete` webhook events of a push (reads the commit list from git off the push's path: services/webhooks/push-events.ts). */
+export const WEBHOOK_PUSH_EVENTS = "webhooks.pushEvents";
+
 /** Name → payload type of every svc job. */
 export interface JobPayloads {
   /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
   [REFRESH_MERGEABILITY]: { prId: string };
   /** The branch that moved and the pusher (null when unknown). Enqueue with `singletonKey: "<repoId>:<branch>"`. */
   [REFRESH_PULLS_AFTER_PUSH]: { repoId: string; branch: string; actorId: string | null };
+  /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` (a burst of statuses and reviews re-evaluates once). */
+  [AUTO_MERGE]: { prId: string };
   /** `runId`: PullRequestAiReview.id. Enqueue with `singletonKey: runId` (a re-enqueue of a waiting run is dropped). */
   [AI_REVIEW]: { runId: string };
   /** Enqueue with `singletonKey: "<repoId>:<branch>"` so a burst of pushes refreshes once. */
@@ -33,6 +46,12 @@ export interface JobPayloads {
   [REPO_MAINTENANCE]: { repoId: string };
   /** No payload. Enqueue with `singletonKey: "daily"`: one waiting sweep at a time. */
   [REPO_MAINTENANCE_SWEEP]: Record<string, never>;
+  /** `deliveryIds`: WebhookDelivery ids (one event's first attempts, or one delivery's retry); `attempt`: 1–5. */
+  [WEBHOOK_DELIVER]: { deliveryIds: string[]; attempt: number };
+  /** No payload. Enqueue with `singletonKey: "webhooks"`: one waiting sweep at a time. */
+  [WEBHOOK_SWEEP]: Record<string, never>;
+  /** The repository, the pusher (null when unknown) and the ref updates that took effect. */
+  [WEBHOOK_PUSH_EVENTS]: { repoId: string; senderId: string | null; updates: { ref: string; oldSha: string; newSha: string }[] };
 }
 
 export type JobName = keyof JobPayloads;

@@ -9,7 +9,7 @@ import { registerJobHandlers } from "./handlers";
 
 /**
  * Registers the handlers and starts the worker; once it runs, queues the daily repository
- * maintenance sweep (unless one is already waiting). A start the database refuses is logged and
+ * maintenance sweep and the webhook delivery sweep (each unless one is already waiting). A start the database refuses is logged and
  * retried with backoff (superviseJobWorker) while the server serves; until it runs,
  * `GET /api/ready` answers 503 (server/http/health.ts). Resolves after the first attempt.
  * `retry` overrides the backoff (tests).
@@ -22,8 +22,12 @@ export async function startServerJobs(retry: Omit<SuperviseOptions, "onRunning">
     {
       ...retry,
       onRunning: async () => {
-        const { scheduleMaintenanceSweep } = await import("@/server/services/repos/maintain-repository");
+        const [{ scheduleMaintenanceSweep }, { scheduleDeliverySweep }] = await Promise.all([
+          import("@/server/services/repos/maintain-repository"),
+          import("@/server/services/webhooks/sweep-deliveries"),
+        ]);
         await scheduleMaintenanceSweep();
+        await scheduleDeliverySweep();
       },
     },
   );

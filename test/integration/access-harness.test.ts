@@ -34,7 +34,11 @@ let publicRepo: Fixture;
  * request comment in `repoId`, for the procedures located through prId, stackId and (pulls.*)
  * commentId. `authorId` authors the pull request and the comment.
  */
-async function pullEntities(repoId: string, authorId: string, tag = ""): Promise<{ prId: string; stackId: string; pullCommentId: string }> {
+async function pullEntities(
+  repoId: string,
+  authorId: string,
+  tag = "",
+): Promise<{ prId: string; stackId: string; pullCommentId: string; reviewId: string }> {
   const db = await getDb();
   const counter = await db.repository.update({
     where: { id: repoId },
@@ -63,7 +67,10 @@ async function pullEntities(repoId: string, authorId: string, tag = ""): Promise
       branches: { create: [{ repoId, branchName: `topic${tag}`, position: 0 }] },
     },
   });
-  return { prId: pr.id, stackId: stack.id, pullCommentId: await pullComment(pr.id, authorId) };
+  const review = await db.pullRequestReview.create({
+    data: { pullRequestId: pr.id, authorId, state: "approved", commitSha: "a".repeat(40) },
+  });
+  return { prId: pr.id, stackId: stack.id, pullCommentId: await pullComment(pr.id, authorId), reviewId: review.id };
 }
 
 /** An inline comment on the fixture pull request (its commit is the fixture's head, so no git runs). */
@@ -340,6 +347,9 @@ describe("scope × role matrix", () => {
     "pulls.setFileViewed": { level: "read", input: { path: "a.txt", viewed: true, blobSha: undefined } },
     // applying a suggestion commits to the source branch: write permission there
     "pulls.applySuggestion": { level: "write", input: {} },
+    // deleting or restoring a pull request's branch: write permission on the branch's repository
+    "pulls.deleteBranch": { level: "write", input: {} },
+    "pulls.restoreBranch": { level: "write", input: {} },
     // review part: the comment's author only; the author or write (the thread's author for
     // resolving)
     "pulls.updateComment": { level: "admin", input: { body: "edited" }, authorMay: true, authorOnly: true },

@@ -194,7 +194,7 @@ describe("ai.suggestConflictResolution", () => {
     expect(fake.requests.length).toBe(before);
   });
 
-  it("unresolved conflicts go to the model; an answer with markers is confidence low", async () => {
+  it("unresolved conflicts go to the model; an unusable answer falls back to the local engine", async () => {
     fake.reply({
       content: JSON.stringify({
         resolved: "import a\nimport b\nimport c\nimport d\n\nconst colour = 'teal';\n",
@@ -212,17 +212,21 @@ describe("ai.suggestConflictResolution", () => {
     });
     expect(out.alternatives).toHaveLength(3);
     const repo = await authorizeRepo(await getDb(), actorOf(w.reader), { repoId: w.repoId }, "read");
+    const engine = engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, model: "m" });
+    const db = await getDb();
+    const ask = () => suggestConflictResolution(db, null, repo, { path: "a.ts", base, ours, theirs }, engine);
+    const local = (await suggestConflictResolution(db, null, repo, { path: "a.ts", base, ours, theirs })).resolved;
+    // still holding markers, empty, twice not JSON: the local engine's suggestion, saying why
     fake.reply({
       content: JSON.stringify({ resolved: "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n", explanation: "?", confidence: "high" }),
     });
-    const marked = await suggestConflictResolution(
-      await getDb(),
-      null,
-      repo,
-      { path: "a.ts", base, ours, theirs },
-      engineFromSettings({ provider: "openai", apiKey: "t", baseUrl: fake.url, model: "m" }),
-    );
-    expect(marked).toMatchObject({ confidence: "low", engine: "openai:m" });
-    expect(marked.warnings).toContain("the model's answer still holds conflict markers");
+    const marked = await ask();
+    expect(marked).toMatchObject({ resolved: local, engine: "local", fallback: { engine: "openai:m", reason: "markers" } });
+    expect(marked.warnings).toContain("openai:m answered with conflict markers still in the file: this is the local engine's suggestion");
+    fake.reply({ content: JSON.stringify({ resolved: " \n", explanation: "?", confidence: "high" }) });
+    expect(await ask()).toMatchObject({ resolved: local, engine: "local", fallback: { engine: "openai:m", reason: "empty" } });
+    fake.reply({ content: "Sure! Here is the file: import a" });
+    fake.reply({ content: "not json either" });
+    expect(await ask()).toMatchObject({ resolved: local, engine: "local", fallback: { engine: "openai:m", reason: "malformed" } });
   });
 });

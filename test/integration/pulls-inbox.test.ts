@@ -3,7 +3,8 @@
  * inboxParticipated and inboxSummary across repositories, through the real router. Rows (pull
  * requests, review requests, reviews, comments) are made with Prisma: those procedures belong to
  * another part. Readability is re-checked in the SQL (a removed collaborator loses the repository's
- * pull requests at once); each list is ONE statement (Prisma's query events plus the read path's).
+ * pull requests at once); each list is ONE statement (Prisma's query events plus the read path's),
+ * readyToMerge then a fixed number more (its branch protection evaluation).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/server/db";
@@ -145,6 +146,18 @@ describe("pulls inbox", () => {
     expect(titles(await as.alice.pulls.inboxMyPrs({ repoId: repos.r2.id }))).toEqual(["m-commented"]); // a public repository she is not a member of
   });
 
+  it("ready to merge: the caller's other open, non-draft pull requests — approved by someone else, no pending request", async () => {
+    expect(titles(await as.alice.pulls.inboxReadyToMerge({}))).toEqual(["m-changes-then-approved", "m-approved"]);
+    expect(await as.alice.pulls.inboxReadyToMerge({ repoId: repos.r2.id })).toEqual([]);
+    expect(await as.bob.pulls.inboxReadyToMerge({})).toEqual([]);
+    // with "Your pull requests" it is every open, non-draft pull request of hers, each in one list
+    const mine = [...titles(await as.alice.pulls.inboxMyPrs({})), ...titles(await as.alice.pulls.inboxReadyToMerge({}))];
+    expect(new Set(mine).size).toBe(mine.length);
+    expect(mine.sort()).toEqual(
+      ["m-approval-withdrawn", "m-approved", "m-approved-requested", "m-changes-then-approved", "m-commented", "m-none"].sort(),
+    );
+  });
+
   it("participated: commented (published) or reviewed, not authored; state open, closed (closed or merged) or all", async () => {
     expect(titles(await as.alice.pulls.inboxParticipated({}))).toEqual(["p-r3", "a-requested"]);
     expect(titles(await as.alice.pulls.inboxParticipated({ state: "closed" }))).toEqual(["p-closed", "p-reviewed-merged"]);
@@ -162,9 +175,14 @@ describe("pulls inbox", () => {
   });
 
   it("summary counts the three lists (participated: open ones), per repository too", async () => {
-    expect(await as.alice.pulls.inboxSummary({})).toEqual({ awaitingReview: 3, myPrs: 4, participated: 2 });
-    expect(await as.alice.pulls.inboxSummary({ repoId: repos.r1.id })).toEqual({ awaitingReview: 2, myPrs: 2, participated: 1 });
-    expect(await as.bob.pulls.inboxSummary({})).toEqual({ awaitingReview: 0, myPrs: 2, participated: 5 }); // his reviews of four of alice's, his comment on p-unrelated
+    expect(await as.alice.pulls.inboxSummary({})).toEqual({ awaitingReview: 3, myPrs: 4, readyToMerge: 2, participated: 2 });
+    expect(await as.alice.pulls.inboxSummary({ repoId: repos.r1.id })).toEqual({
+      awaitingReview: 2,
+      myPrs: 2,
+      readyToMerge: 2,
+      participated: 1,
+    });
+    expect(await as.bob.pulls.inboxSummary({})).toEqual({ awaitingReview: 0, myPrs: 2, readyToMerge: 0, participated: 5 }); // his reviews of four of alice's, his comment on p-unrelated
   });
 
   it("inboxAwaitingCount (the top navigation's badge) is the summary's awaitingReview alone", async () => {
@@ -176,10 +194,15 @@ describe("pulls inbox", () => {
     await as.carol.repos.removeCollaborator({ repoId: repos.r3.id, username: alice.username });
     expect(titles(await as.alice.pulls.inboxAwaitingReview({}))).toEqual(["a-draft", "a-requested"]);
     expect(titles(await as.alice.pulls.inboxParticipated({}))).toEqual(["a-requested"]);
-    expect(await as.alice.pulls.inboxSummary({})).toEqual({ awaitingReview: 2, myPrs: 4, participated: 1 });
+    expect(await as.alice.pulls.inboxSummary({})).toEqual({ awaitingReview: 2, myPrs: 4, readyToMerge: 2, participated: 1 });
     expect(await as.alice.pulls.inboxAwaitingCount()).toEqual({ awaitingReview: 2 });
     expect(await as.alice.pulls.inboxAwaitingReview({ repoId: repos.r3.id })).toEqual([]);
-    expect(await as.alice.pulls.inboxSummary({ repoId: repos.r3.id })).toEqual({ awaitingReview: 0, myPrs: 0, participated: 0 });
+    expect(await as.alice.pulls.inboxSummary({ repoId: repos.r3.id })).toEqual({
+      awaitingReview: 0,
+      myPrs: 0,
+      readyToMerge: 0,
+      participated: 0,
+    });
     await as.carol.repos.addCollaborator({ repoId: repos.r3.id, username: alice.username, role: "read" });
     expect(titles(await as.alice.pulls.inboxAwaitingReview({}))).toEqual(["a-r3", "a-draft", "a-requested"]);
   });
@@ -203,7 +226,7 @@ describe("one statement per list", () => {
   });
   afterAll(() => counting.close());
 
-  it("each list and the summary is one query through tRPC, whatever the page", async () => {
+  it("each list and the summary is one query through tRPC (readyToMerge a fixed few), whatever the page", async () => {
     const caller = createCaller({
       db: counting.db,
       headers: new Headers(),
@@ -213,10 +236,14 @@ describe("one statement per list", () => {
     });
     const { count } = counting;
     expect(await count(() => caller.pulls.inboxAwaitingReview({}))).toBe(1);
-    expect(await count(() => caller.pulls.inboxMyPrs({ limit: 100 }))).toBe(1);
+    expect(await count(() => caller.pulls.inboxMyPrs({ limit: 100 }))).toBe(4); // the split of the approved ones too
     expect(await count(() => caller.pulls.inboxParticipated({ state: "all", limit: 1 }))).toBe(1);
     expect(await count(() => caller.pulls.inboxParticipated({ repoId: repos.r2.id }))).toBe(1);
-    expect(await count(() => caller.pulls.inboxSummary({}))).toBe(1);
+    // readyToMerge: its SQL candidates, then their mergeability cache rows and their repositories'
+    // rules (none protected here), whatever the number of candidates (branch-protection-ready.test.ts)
+    expect(await count(() => caller.pulls.inboxReadyToMerge({}))).toBe(3);
+    expect(await count(() => caller.pulls.inboxSummary({}))).toBe(4); // the counts, then readyToMerge's evaluation
+    expect(await count(() => caller.pulls.inboxSummary({ repoId: repos.r2.id }))).toBe(1); // no candidate: the counts alone
     expect(await count(() => caller.pulls.inboxAwaitingCount())).toBe(1);
   });
 });

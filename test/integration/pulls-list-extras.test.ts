@@ -67,6 +67,43 @@ describe("pulls.recentBranches", () => {
     await wt.push(":gone");
     expect((await owner.as.pulls.recentBranches({ repoId: repo.id })).map((b) => b.name)).not.toContain("gone");
   });
+
+  it("offers no branch whose pull request was merged (squash or rebase) or closed after its last push, until it is pushed again", async () => {
+    const recent = async () => (await owner.as.pulls.recentBranches({ repoId: repo.id })).map((b) => b.name);
+    for (const [branch, strategy] of [
+      ["fix/squashed", "squash"],
+      ["fix/rebased", "rebase"],
+    ] as const) {
+      const head = await pushBranch(branch);
+      const pr = await owner.as.pulls.create({
+        repoId: repo.id,
+        title: branch,
+        sourceBranch: branch,
+        targetBranch: "main",
+        headSha: head,
+        baseSha: await wt.sha("main"),
+      });
+      await owner.as.pulls.merge({ prId: pr.id, strategy });
+      expect(await recent()).not.toContain(branch);
+    }
+    const closedHead = await pushBranch("fix/closed");
+    const closed = await owner.as.pulls.create({
+      repoId: repo.id,
+      title: "closed",
+      sourceBranch: "fix/closed",
+      targetBranch: "main",
+      headSha: closedHead,
+      baseSha: await wt.sha("main"),
+    });
+    await owner.as.pulls.close({ prId: closed.id });
+    expect(await recent()).not.toContain("fix/closed");
+    // pushed after the merge (a reflog time after mergedAt): offered again, as on GitHub
+    await wt.run("checkout", "--quiet", "fix/squashed");
+    await wt.commit("more.txt", "more\n");
+    await wt.push("fix/squashed");
+    await wt.run("checkout", "--quiet", "main");
+    await expect.poll(recent).toContain("fix/squashed");
+  });
 });
 
 describe("pulls.counts", () => {
@@ -85,7 +122,7 @@ describe("pulls.counts", () => {
     expect(before.open).toBeGreaterThanOrEqual(2);
     await owner.as.pulls.close({ prId: pr.id });
     const after = await reader.as.pulls.counts({ repoId: repo.id });
-    expect(after).toEqual({ open: before.open - 1, closed: before.closed + 1, merged: 0 });
+    expect(after).toEqual({ open: before.open - 1, closed: before.closed + 1, merged: before.merged });
     expect(await owner.as.pulls.counts({ repoId: repo.id, authorId: reader.user.id })).toEqual({ open: 0, closed: 0, merged: 0 });
     expect(await codeOf(owner.as.pulls.counts({ repoId: repo.id, authorId: "nope" }))).toBe("BAD_REQUEST");
   });
@@ -110,17 +147,29 @@ describe("pulls.viewedFiles / pulls.setFileViewed", () => {
     });
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "gone.txt", viewed: true, blobSha: null });
     expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([
-      { path: "gone.txt", blobSha: null },
-      { path: "viewed.txt", blobSha: blob },
+      // neither is the head's version: the mark keeps only the blob the caller saw, and does not apply
+      { path: "gone.txt", blobSha: null, patchId: null, state: "changed" },
+      { path: "viewed.txt", blobSha: blob, patchId: null, state: "changed" },
     ]);
     expect(await reader.as.pulls.viewedFiles({ prId: pr.id })).toEqual([]); // marks are per reader
     // marking again moves the mark to the newer blob; unmarking removes it
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true, blobSha: "b".repeat(40) });
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "gone.txt", viewed: false });
-    expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([{ path: "viewed.txt", blobSha: "b".repeat(40) }]);
+    expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([
+      { path: "viewed.txt", blobSha: "b".repeat(40), patchId: null, state: "changed" },
+    ]);
     expect(await codeOf(owner.as.pulls.setFileViewed({ prId: pr.id, path: "x", viewed: true, blobSha: "nothex" }))).toBe("BAD_REQUEST");
     // a reader of the (private) repository may mark; a stranger does not see the pull request
     expect(await codeOf(reader.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true }))).toBe("OK");
+    // without a blob, the mark is the head's version: it applies
+    expect(await reader.as.pulls.viewedFiles({ prId: pr.id })).toEqual([
+      {
+        path: "viewed.txt",
+        blobSha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        patchId: expect.stringMatching(/^[0-9a-f]{40}$/),
+        state: "viewed",
+      },
+    ]);
     expect(await codeOf((await callerFor(null)).pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true }))).toBe("NOT_FOUND");
   });
 });

@@ -76,7 +76,15 @@ describe("pulls.checkMergeability", () => {
     const w = await mergeWorld();
     const pr = await insertPull(w, "feature");
     const first = await w.as.reader.pulls.checkMergeability({ prId: pr.id });
-    expect(first).toEqual({ canMerge: true, conflicts: [], aheadBy: 2, behindBy: 1 });
+    expect(first).toEqual({
+      requirements: [],
+      canBypassRequirements: false,
+      autoMerge: null,
+      canMerge: true,
+      conflicts: [],
+      aheadBy: 2,
+      behindBy: 1,
+    });
     // written after the answer
     await expect
       .poll(() => w.db.pullRequestMergeability.findUnique({ where: { pullRequestId: pr.id } }))
@@ -90,9 +98,29 @@ describe("pulls.checkMergeability", () => {
       aheadBy: 1,
       behindBy: 1,
       error: "the merge has conflicts in 1 file",
+      requirements: [],
+      canBypassRequirements: false,
+      autoMerge: null,
     });
     const draft = await insertPull(w, "feature", "main", { isDraft: true });
-    expect((await w.as.owner.pulls.checkMergeability({ prId: draft.id })).error).toMatch(/draft/);
+    // a draft gets the real counts and conflicts, canMerge false with the draft reason (issue #22 item 4)
+    expect(await w.as.owner.pulls.checkMergeability({ prId: draft.id })).toEqual({
+      canMerge: false,
+      conflicts: [],
+      aheadBy: 2,
+      behindBy: 1,
+      error: "the pull request is a draft; mark it ready for review first",
+      requirements: [],
+      canBypassRequirements: false,
+      autoMerge: null,
+    });
+    const draftClash = await insertPull(w, "clash", "main", { isDraft: true });
+    expect(await w.as.owner.pulls.checkMergeability({ prId: draftClash.id })).toMatchObject({
+      canMerge: false,
+      conflicts: ["f.txt"],
+      error: expect.stringMatching(/draft/),
+    });
+    await expect(w.as.owner.pulls.merge({ prId: draft.id })).rejects.toMatchObject({ code: "PRECONDITION_FAILED" });
     const closed = await insertPull(w, "feature", "main", { state: "closed" });
     expect((await w.as.owner.pulls.checkMergeability({ prId: closed.id })).error).toMatch(/closed/);
     const nothing = await insertPull(w, "feature", "stacked");
@@ -110,7 +138,15 @@ describe("pulls.checkMergeability", () => {
     git(w.work, ["checkout", "-q", "main"]);
     commitFiles(w.work, { "e.txt": "e\n" }, "main e");
     git(w.work, ["push", "-q", w.gitDir, "main"]);
-    expect(await w.as.owner.pulls.checkMergeability({ prId: pr.id })).toEqual({ canMerge: true, conflicts: [], aheadBy: 2, behindBy: 2 });
+    expect(await w.as.owner.pulls.checkMergeability({ prId: pr.id })).toEqual({
+      canMerge: true,
+      conflicts: [],
+      aheadBy: 2,
+      behindBy: 2,
+      requirements: [],
+      canBypassRequirements: false,
+      autoMerge: null,
+    });
     expect(await w.as.stranger.pulls.checkMergeability({ prId: pr.id }).catch((e) => e.code)).toBe("NOT_FOUND");
   });
 });
@@ -304,7 +340,15 @@ describe("pulls.merge", () => {
       });
     });
     git(w.gitDir, ["update-ref", "-d", "refs/heads/feature"]); // the target has no branch of that name: only the pull ref holds the head
-    expect(await w.as.owner.pulls.checkMergeability({ prId: pr.id })).toEqual({ canMerge: true, conflicts: [], aheadBy: 2, behindBy: 1 });
+    expect(await w.as.owner.pulls.checkMergeability({ prId: pr.id })).toEqual({
+      canMerge: true,
+      conflicts: [],
+      aheadBy: 2,
+      behindBy: 1,
+      requirements: [],
+      canBypassRequirements: false,
+      autoMerge: null,
+    });
     const merged = await w.as.owner.pulls.merge({ prId: pr.id, deleteBranch: true });
     expect(merged).toMatchObject({ state: "merged", branchDeleted: false });
     expect(git(w.gitDir, ["log", "-1", "--format=%s", merged.mergeSha]).trim()).toBe(
@@ -344,6 +388,11 @@ describe("pulls.getConflicts", () => {
       truncated: false,
       files: [{ path: "f.txt", ours: "main\n", theirs: "clash\n", base: "base\n", isBinary: false, kind: "content" }],
     });
+    // extension: git's diff3 merge, the conflicts view's regions (markers 31 characters long)
+    const [open, mid, sep, close] = ["<", "|", "=", ">"].map((c) => c.repeat(31));
+    expect((await w.as.reader.pulls.getConflicts({ prId: clash.id })).files[0]!.merged).toBe(
+      `${open} ours\nmain\n${mid} base\nbase\n${sep}\nclash\n${close} theirs\n`,
+    );
     expect(await w.as.reader.pulls.getConflicts({ prId: pr.id })).toEqual({ hasConflicts: false, files: [], truncated: false });
   });
 });

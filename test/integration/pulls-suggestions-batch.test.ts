@@ -87,6 +87,33 @@ describe("pulls.applySuggestions", () => {
     // the valid ones together still apply
     expect((await w.as.writer.pulls.applySuggestions({ commentIds: [ok.id, x.id] })).success).toBe(true);
   });
+
+  it("takes an optional commit message (trimmed, 1–65536 characters), single and batch, keeping the co-author trailers", async () => {
+    const w = await suggestionWorld();
+    const head = w.tip("feature");
+    const pr = await insertPull(w.db, w, { branch: "feature", head });
+    const reader = await w.db.user.findUniqueOrThrow({ where: { id: w.reader.id } });
+    const a = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 1, suggestion: "ONE" });
+    const b = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 2, suggestion: "TWO" });
+    const c = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 3, suggestion: "THREE" });
+    // refused at the edge: nothing committed
+    expect(await codeOf(w.as.owner.pulls.applySuggestion({ commentId: a.id, message: "  \n " }))).toBe("BAD_REQUEST");
+    expect(await messageOf(w.as.owner.pulls.applySuggestions({ commentIds: [a.id], message: "x".repeat(65_537) }))).toMatch(
+      /message is longer than 65536 characters/,
+    );
+    expect(w.tip("feature")).toBe(head);
+    const one = await w.as.owner.pulls.applySuggestion({ commentId: a.id, message: "  Tidy the first line\n\nBecause.  " });
+    expect(one.message).toBe(`Tidy the first line\n\nBecause.\n\n${trailer(reader)}`);
+    expect(git(w.gitDir, ["log", "-1", "--format=%s", one.commitSha]).trim()).toBe("Tidy the first line");
+    // a trailer the message already holds is not repeated
+    const two = await w.as.owner.pulls.applySuggestions({ commentIds: [b.id, c.id], message: `Two lines\n\n${trailer(reader)}` });
+    expect(two.message).toBe(`Two lines\n\n${trailer(reader)}`);
+    expect(git(w.gitDir, ["log", "-1", "--format=%s", two.commitSha]).trim()).toBe("Two lines");
+    // without a message: the defaults (GitHub's)
+    const d = await suggest(w.db, pr, w.reader.id, { path: "src/app.ts", line: 4, suggestion: "FOUR" });
+    const dflt = await w.as.owner.pulls.applySuggestion({ commentId: d.id });
+    expect(dflt.message).toBe(`Apply suggestion from @${reader.username}\n\n${trailer(reader)}`);
+  });
 });
 
 describe("suggestions on a pull request from a fork", () => {

@@ -84,6 +84,27 @@ describe("shortcut matcher", () => {
     off2();
     expect(available().find((s) => s.id === "x")).toBeUndefined();
   });
+
+  it("registry: each key once; an `overrides` shortcut replaces the others on its keys", () => {
+    const offGlobal = register([make("new-issue", "c"), make("g-i", "g i")]);
+    const offPage = register([{ ...make("comment-line", "c"), overrides: true, listOnly: true }]);
+    const ids = available().map((s) => s.id);
+    expect(ids).toContain("comment-line");
+    expect(ids).not.toContain("new-issue");
+    expect(available().filter((s) => s.keys === "c")).toHaveLength(1);
+    // the page's `c` is handled by its own element: the matcher no longer runs "New issue"
+    expect(createMatcher(available).press(press("c", 0))).toBeNull();
+    offPage();
+    expect(available().map((s) => s.id)).toContain("new-issue");
+    const offDup = register([make("other-c", "c")]);
+    expect(
+      available()
+        .filter((s) => s.keys === "c")
+        .map((s) => s.id),
+    ).toEqual(["new-issue"]);
+    offDup();
+    offGlobal();
+  });
 });
 
 describe("repoFromPath", () => {

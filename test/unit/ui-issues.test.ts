@@ -60,6 +60,21 @@ describe("activitySentence", () => {
     expect(activitySentence(a({ action: "commented" }))).toBeNull();
     expect(activitySentence(a({ action: "labeled", newValue: "x", actor: null }))?.actor).toBe("someone");
   });
+  it("reads project and cycle moves as GitHub and Linear word them", () => {
+    const text = (over: Partial<Activity>) => activitySentence(a(over))?.text;
+    expect(text({ action: "project_set", field: "project", newValue: "Launch" })).toBe("added this to project Launch");
+    expect(text({ action: "project_set", field: "project", oldValue: "Launch", newValue: "Q3" })).toBe(
+      "moved this from project Launch to project Q3",
+    );
+    expect(text({ action: "project_set", field: "project", oldValue: "Q3" })).toBe("removed this from project Q3");
+    expect(text({ action: "cycle_set", field: "cycle", newValue: "Cycle 2" })).toBe("added this to Cycle 2");
+    expect(text({ action: "cycle_set", field: "cycle", oldValue: "Cycle 2", newValue: "Cycle 3 · Polish" })).toBe(
+      "moved this from Cycle 2 to Cycle 3 · Polish",
+    );
+    expect(text({ action: "cycle_set", field: "cycle", oldValue: "Cycle 3 · Polish" })).toBe("removed this from Cycle 3 · Polish");
+    // an entry whose names are gone still reads
+    expect(text({ action: "cycle_set", field: "cycle" })).toBe("removed this from its cycle");
+  });
 });
 
 describe("due dates and board anchors", () => {

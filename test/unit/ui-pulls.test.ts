@@ -1,6 +1,6 @@
 /** Pure helpers of the pull request pages: list state, paging and links, sentences, default messages. */
 import { describe, expect, it } from "vitest";
-import { listHref, listPage, listState, mergeSentence, pullUrl, suggestedTitle } from "@/components/pulls/model";
+import { listHref, listPage, listState, mergeSentence, pullUrl, suggestedBody, suggestedTitle } from "@/components/pulls/model";
 import { defaultMergeMessage } from "@/components/pulls/merge-message";
 import { eventSentence } from "@/components/pulls/timeline";
 import { pullLook } from "@/components/pulls/ui";
@@ -56,6 +56,18 @@ describe("pull request sentences", () => {
     expect(
       eventSentence({ id: 3, type: "edited", data: { field: "title", from: "a", to: "b" }, actor: null, createdAt: at }),
     ).toMatchObject({ who: "svc", text: "changed the title from “a” to “b”" });
+    expect(eventSentence({ id: 5, type: "auto_merge_enabled", data: { strategy: "squash" }, actor, createdAt: at })).toMatchObject({
+      who: "ann",
+      text: "enabled auto-merge (squash)",
+    });
+    expect(
+      eventSentence({ id: 6, type: "auto_merge_disabled", data: { reason: "disabled manually" }, actor, createdAt: at }),
+    ).toMatchObject({
+      text: "disabled auto-merge",
+    });
+    expect(
+      eventSentence({ id: 7, type: "auto_merge_disabled", data: { reason: "the pull request was closed" }, actor: null, createdAt: at }),
+    ).toMatchObject({ who: "svc", text: "disabled auto-merge: the pull request was closed" });
     expect(eventSentence({ id: 4, type: "future_thing", data: {}, actor, createdAt: at })).toBeNull();
   });
 });
@@ -64,6 +76,14 @@ describe("defaults of the create form and the merge box", () => {
   it("proposes the only commit's subject, else the branch name in words", () => {
     expect(suggestedTitle("feature/fix-login", [{ message: "Fix login\n\nbody" }])).toBe("Fix login");
     expect(suggestedTitle("feature/fix-login_page", [{ message: "a" }, { message: "b" }])).toBe("Fix login page");
+  });
+
+  it("proposes the only commit's body as the description, nothing for several commits (issue #22 item 9)", () => {
+    expect(suggestedBody([{ message: "Fix login\n\nThe body\n\nmore\n" }])).toBe("The body\n\nmore");
+    expect(suggestedBody([{ message: "Fix login\nno blank line" }])).toBe("no blank line");
+    expect(suggestedBody([{ message: "Fix login" }])).toBe("");
+    expect(suggestedBody([{ message: "a\n\nbody a" }, { message: "b\n\nbody b" }])).toBe("");
+    expect(suggestedBody([])).toBe("");
   });
 
   it("prefills merge and squash messages as GitHub does", () => {

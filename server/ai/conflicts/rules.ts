@@ -17,18 +17,12 @@
  * warning, and an unresolved hunk keeps both sides between standard 7-character markers in
  * `resolved`. The file's confidence is the lowest of its hunks' (high with no conflicts).
  */
+import { joinBlocks, markedText, parseDiff3, splitKeep, type ConflictHunk, type MergeSegment } from "@/lib/conflict-regions";
 import { MERGE_MARKER_SIZE } from "@/server/git/text-merge";
 
+export { hasConflictMarkers, splitKeep, type ConflictHunk, type MergeSegment } from "@/lib/conflict-regions";
+
 export type Confidence = "low" | "medium" | "high";
-
-/** A conflict block of the merge: each side's lines, each line with its "\n" (the last may lack it). */
-export interface ConflictHunk {
-  ours: string[];
-  base: string[];
-  theirs: string[];
-}
-
-export type MergeSegment = { kind: "clean"; lines: string[] } | ({ kind: "conflict" } & ConflictHunk);
 
 export type HunkRule = "same" | "ours-only" | "theirs-only" | "union" | "union-same-place" | "whitespace" | "unresolved";
 
@@ -40,43 +34,13 @@ export interface HunkResolution {
   warning?: string;
 }
 
-/** Splits text into lines that keep their "\n" (so joining gives the text back exactly). */
-export function splitKeep(text: string): string[] {
-  const out = text.split(/(?<=\n)/);
-  return out.length === 1 && out[0] === "" ? [] : out;
-}
-
-const mark = (c: string) => c.repeat(MERGE_MARKER_SIZE);
-
 /**
- * Cuts `git merge-file --diff3 --marker-size=MERGE_MARKER_SIZE` output into segments. Returns
- * null when the markers do not nest as git writes them (then nothing can be trusted).
+ * Cuts `git merge-file --diff3 --marker-size=MERGE_MARKER_SIZE` output into segments
+ * (lib/conflict-regions.ts `parseDiff3`). Returns null when the markers do not nest as git
+ * writes them (then nothing can be trusted).
  */
 export function parseMerge(text: string): MergeSegment[] | null {
-  const [open, mid, sep, close] = [mark("<"), mark("|"), mark("="), mark(">")];
-  const segments: MergeSegment[] = [];
-  let clean: string[] = [];
-  let hunk: ConflictHunk | null = null;
-  let part: "ours" | "base" | "theirs" = "ours";
-  const isMarker = (line: string, m: string) => line === m || line.startsWith(`${m} `) || line === `${m}\n` || line.startsWith(`${m}\n`);
-  for (const line of splitKeep(text)) {
-    if (isMarker(line, open)) {
-      if (hunk) return null;
-      if (clean.length) segments.push({ kind: "clean", lines: clean });
-      clean = [];
-      hunk = { ours: [], base: [], theirs: [] };
-      part = "ours";
-    } else if (hunk && part === "ours" && isMarker(line, mid)) part = "base";
-    else if (hunk && part === "base" && isMarker(line, sep)) part = "theirs";
-    else if (hunk && part === "theirs" && isMarker(line, close)) {
-      segments.push({ kind: "conflict", ...hunk });
-      hunk = null;
-    } else if (hunk) hunk[part].push(line);
-    else clean.push(line);
-  }
-  if (hunk) return null;
-  if (clean.length) segments.push({ kind: "clean", lines: clean });
-  return segments;
+  return parseDiff3(text, MERGE_MARKER_SIZE);
 }
 
 const norm = (l: string) => l.replace(/\r?\n$/, "");
@@ -102,17 +66,6 @@ export function insertionsOf(base: string[], side: string[]): string[][] | null 
 
 /** Hunks longer than this (lines per side) are not analysed for union. */
 export const MAX_HUNK_LINES = 5000;
-
-/** Ensures a hunk's last line ends with "\n" before more lines follow it. */
-function joinBlocks(...blocks: string[][]): string[] {
-  const out: string[] = [];
-  for (const block of blocks) {
-    if (!block.length) continue;
-    if (out.length && !out[out.length - 1]!.endsWith("\n")) out[out.length - 1] += "\n";
-    out.push(...block);
-  }
-  return out;
-}
 
 /** The first rule (module comment) that resolves `h`. */
 export function resolveHunk(h: ConflictHunk): HunkResolution {
@@ -168,9 +121,7 @@ export const lower = (a: Confidence, b: Confidence): Confidence => (RANK[a] <= R
 
 /** A conflict block with git's standard 7-character markers, labelled. */
 export function markers(h: ConflictHunk, labels: { ours: string; theirs: string }): string[] {
-  return joinBlocks([`<<<<<<< ${labels.ours}\n`], h.ours, ["||||||| base\n"], h.base, ["=======\n"], h.theirs, [
-    `>>>>>>> ${labels.theirs}\n`,
-  ]);
+  return splitKeep(markedText(h, labels));
 }
 
 export interface LocalResolution {
@@ -233,13 +184,4 @@ export function resolveSegments(segments: MergeSegment[], labels: { ours: string
       { content: text(alt.union), description: "Keep both sides in every conflict, ours first (check for duplicates)" },
     ],
   };
-}
-
-/**
- * True when `text` still holds a conflict marker line: `<<<<<<<` or `>>>>>>>` at a line start,
- * alone or followed by a space. (`=======` alone is not enough: it underlines Markdown and
- * reStructuredText headings.)
- */
-export function hasConflictMarkers(text: string): boolean {
-  return /^(?:<{7}|>{7})(?: [^\n]*)?\r?$/m.test(text);
 }

@@ -29,6 +29,7 @@ import {
   templateRepoId,
   updateTemplate,
 } from "@/server/services/issues/templates";
+import { bulkUpdateInput, bulkUpdateIssues } from "@/server/services/issues/bulk-update";
 import { getTotalEstimate } from "@/server/services/issues/total-estimate";
 import { acceptTriage, listTriage, rejectTriage } from "@/server/services/issues/triage";
 import {
@@ -81,6 +82,8 @@ export const issuesRouter = router({
   update: repoProcedureBy(byIssueId)
     .input(s.updateInput)
     .mutation(({ ctx, input }) => updateIssue(ctx.db, ctx.actor!, ctx.repo, ctx.entityId, input)),
+  /** Extension: {repoId, numbers (1–100), patch: {status?, priority?, assigneeId?, dueDate?, estimate?, addLabels?, removeLabels?, projectId?, cycleId?, state?}} → the issues after the change; one transaction. */
+  bulkUpdate: repoProcedure.input(bulkUpdateInput).mutation(({ ctx, input }) => bulkUpdateIssues(ctx.db, ctx.actor!, ctx.repo, input)),
   close: repoProcedure.input(num).mutation(({ ctx, input }) => closeIssue(ctx.db, ctx.actor!, ctx.repo, input.number)),
   reopen: repoProcedure.input(num).mutation(({ ctx, input }) => reopenIssue(ctx.db, ctx.actor!, ctx.repo, input.number)),
   updatePriority: repoProcedure

@@ -38,11 +38,11 @@ export const projectsRouter = router({
   /** Extension: {repoId, projectId, number} → the issue, now in the project (moved from another). NOT_FOUND. */
   addIssue: repoProcedure
     .input(z.object({ projectId: uuid("projectId"), number: issueNumber() }))
-    .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "project", input.projectId, input.number)),
+    .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.actor!, ctx.repo, "project", input.projectId, input.number)),
   /** Extension: {repoId, projectId, number} → the issue, out of the project (a no-op if it was not in it). NOT_FOUND. */
   removeIssue: repoProcedure
     .input(z.object({ projectId: uuid("projectId"), number: issueNumber() }))
-    .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "project", input.projectId, input.number)),
+    .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.actor!, ctx.repo, "project", input.projectId, input.number)),
 });
 
 export const cyclesRouter = router({
@@ -67,9 +67,9 @@ export const cyclesRouter = router({
   /** Extension: {repoId, cycleId, number} → the issue, now in the cycle (moved from another). NOT_FOUND. */
   addIssue: repoProcedure
     .input(z.object({ cycleId: uuid("cycleId"), number: issueNumber() }))
-    .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),
+    .mutation(({ ctx, input }) => addIssueTo(ctx.db, ctx.actor!, ctx.repo, "cycle", input.cycleId, input.number)),
   /** Extension: {repoId, cycleId, number} → the issue, out of the cycle (a no-op if it was not in it). NOT_FOUND. */
   removeIssue: repoProcedure
     .input(z.object({ cycleId: uuid("cycleId"), number: issueNumber() }))
-    .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.repo, "cycle", input.cycleId, input.number)),
+    .mutation(({ ctx, input }) => removeIssueFrom(ctx.db, ctx.actor!, ctx.repo, "cycle", input.cycleId, input.number)),
 });

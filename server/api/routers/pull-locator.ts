@@ -3,6 +3,7 @@ import type { RepoLocatorDef } from "../trpc";
 import { pullRepoId } from "@/server/services/pulls/locate";
 import { pullCommentRepoId } from "@/server/services/pulls/comment-locate";
 import { PULL_HEAD_COLUMNS } from "@/server/services/pulls/list-comments";
+import { reviewRepoId } from "@/server/services/pulls/dismiss-review";
 
 export const byPullId: RepoLocatorDef<"prId"> = { key: "prId", what: "pull request", repoIdOf: pullRepoId };
 
@@ -14,3 +15,6 @@ export const byPullCommentId: RepoLocatorDef<"commentId"> = { key: "commentId", 
  * (one statement; ctx.entity), for the hot comment reads (pulls.comments, pulls.getFileComments).
  */
 export const byPullIdWithHead: RepoLocatorDef<"prId"> = { ...byPullId, via: { table: "PullRequest", columns: PULL_HEAD_COLUMNS } };
+
+/** A pull request review's id (pulls.dismissReview): its pull request's repository. */
+export const byPullReviewId: RepoLocatorDef<"reviewId"> = { key: "reviewId", what: "review", repoIdOf: reviewRepoId };

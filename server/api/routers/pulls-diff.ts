@@ -1,4 +1,4 @@
-/** pulls router, part: getDiff, getDiffFiles, getDiffPage, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
+/** pulls router, part: getDiff, getDiffFiles, getDiffPage, codeOwners, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
 import { z } from "zod";
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId, byPullIdWithHead } from "./pull-locator";
@@ -9,6 +9,8 @@ import { pullDiffFiles } from "@/server/services/diff/get-pull-diff-files";
 import { pullDiffPage } from "@/server/services/diff/get-pull-diff-page";
 import { diffPageInput } from "@/server/services/diff/page";
 import { pullCommits } from "@/server/services/diff/list-pull-commits";
+import { pullCodeOwners } from "@/server/services/branch-protection/pull-code-owners";
+import { compareRevisions, compareRevisionsInput } from "@/server/services/pulls/compare-revisions";
 
 export const pullsDiffRouter = router({
   /**
@@ -34,6 +36,20 @@ export const pullsDiffRouter = router({
   getDiffPage: repoProcedureBy(byPullIdWithHead)
     .input(z.object(diffPageInput))
     .query(({ ctx, input }) => pullDiffPage(ctx.db, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId, input)),
+
+  /** {prId} → {owners: {[path]: usernames}}: the code owners of each owned changed file (CODEOWNERS at the diff's base). */
+  codeOwners: repoProcedureBy(byPullIdWithHead).query(({ ctx }) =>
+    pullCodeOwners(ctx.db, ctx.repo, pullHeadOf(ctx.entity) ?? ctx.entityId),
+  ),
+
+  /**
+   * {prId, from, to, path?, paths?, maxLines?} → pulls.getDiff's shape plus {fromRevision,
+   * toRevision, replayed, rebaseConflicted, conflicts, empty}: the interdiff between two revisions
+   * (docs/pulls.md "Interdiff").
+   */
+  compareRevisions: repoProcedureBy(byPullId)
+    .input(z.object(compareRevisionsInput))
+    .query(({ ctx, input }) => compareRevisions(ctx.db, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → {commits: [{sha, message, author, authorEmail, date}] oldest first (≤ 250), totalCommits}. */
   getCommits: repoProcedureBy(byPullId).query(({ ctx }) => pullCommits(ctx.db, ctx.repo, ctx.entityId)),

@@ -13,7 +13,7 @@ import {
 } from "@/server/services/pulls/inbox";
 
 export const pullsInboxRouter = router({
-  /** {repoId?} → {awaitingReview, myPrs, participated} (spec). */
+  /** {repoId?} → {awaitingReview, myPrs, readyToMerge, participated} (spec; readyToMerge an extension). */
   inboxSummary: authedProcedure.input(inboxSummaryInput).query(({ ctx, input }) => inboxSummary(ctx.db, ctx.actor, input)),
   /** no input → {awaitingReview}: the summary's first count alone, for the top navigation's badge (extension). */
   inboxAwaitingCount: authedProcedure.query(({ ctx }) => inboxAwaitingCount(ctx.db, ctx.actor)),
@@ -23,6 +23,8 @@ export const pullsInboxRouter = router({
     .query(({ ctx, input }) => listInbox(ctx.db, ctx.actor, "awaitingReview", input)),
   /** {limit?, offset?, repoId?} → the caller's own open pull requests awaiting others' reviews (spec). */
   inboxMyPrs: authedProcedure.input(inboxListInput).query(({ ctx, input }) => listInbox(ctx.db, ctx.actor, "myPrs", input)),
+  /** {limit?, offset?, repoId?} → the caller's own open pull requests approved and not awaiting anyone: ready to merge (extension). */
+  inboxReadyToMerge: authedProcedure.input(inboxListInput).query(({ ctx, input }) => listInbox(ctx.db, ctx.actor, "readyToMerge", input)),
   /** {limit?, offset?, state? (open|closed|all, open), repoId?} → pull requests the caller commented on or reviewed (spec). */
   inboxParticipated: authedProcedure
     .input(inboxParticipatedInput)

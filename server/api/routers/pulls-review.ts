@@ -1,10 +1,11 @@
 /**
- * pulls router, part: reviews, comments and threads, suggestions (adding), labels and reviewers
+ * pulls router, part: reviews, revisions, comments and threads, suggestions (adding), labels and reviewers
  * (docs/pulls.md "Review"). Merged into `pulls` by server/api/routers/pulls.ts. Access
  * rows: server/api/access.ts (mutations need a repo:write token even where a reader may act).
  */
 import { router, repoProcedureBy } from "../trpc";
-import { byPullCommentId, byPullId, byPullIdWithHead } from "./pull-locator";
+import { byPullCommentId, byPullId, byPullIdWithHead, byPullReviewId } from "./pull-locator";
+import { dismissReview, dismissReviewInput } from "@/server/services/pulls/dismiss-review";
 import {
   addReviewInput,
   addCommentInput,
@@ -24,12 +25,21 @@ import { setThreadResolved } from "@/server/services/pulls/resolve-comment";
 import { addPullLabel, listPullLabels, removePullLabel } from "@/server/services/pulls/labels";
 import { listReviewers, removeReviewRequest, requestReview } from "@/server/services/pulls/reviewers";
 import { requireActor } from "@/server/services/pulls/review-context";
+import { listRevisions } from "@/server/services/pulls/revisions";
 
 export const pullsReviewRouter = router({
+  /** {prId} → revisions oldest first: [{number, headSha, baseSha, patchId, pushedAt, pushedBy {username}|null, forced}]. */
+  revisions: repoProcedureBy(byPullId).query(({ ctx }) => listRevisions(ctx.db, ctx.entityId)),
+
   /** {prId, state (approved|changes_requested|commented), body?, commitSha} → review (pending comments join it). */
   addReview: repoProcedureBy(byPullId)
     .input(addReviewInput)
     .mutation(({ ctx, input }) => addReview(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
+
+  /** {reviewId, reason} → the review, dismissed (write permission): it no longer counts for the merge requirements. */
+  dismissReview: repoProcedureBy(byPullReviewId)
+    .input(dismissReviewInput)
+    .mutation(({ ctx, input }) => dismissReview(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → reviews oldest first: [{id, author, state, body, commitSha, isStale, createdAt, commentCount}]. */
   reviews: repoProcedureBy(byPullId).query(({ ctx }) => listReviews(ctx.db, ctx.repo, ctx.entityId)),

@@ -9,12 +9,22 @@ import { z } from "zod";
 import { router, repoProcedureBy, authedProcedure } from "../trpc";
 import { byPullCommentId } from "./pull-locator";
 import { uuid } from "@/server/validation/ids";
-import { applySuggestion, applySuggestions, MAX_BATCH_SUGGESTIONS } from "@/server/services/pulls/apply-suggestion";
+import { text } from "@/server/validation/strings";
+import { applySuggestion, applySuggestions, MAX_BATCH_SUGGESTIONS, MAX_SUGGESTION_MESSAGE } from "@/server/services/pulls/apply-suggestion";
+
+/** The commit message a caller may choose (extension; GitHub's dialog): trimmed, 1–65536 characters, co-author trailers appended. */
+const messageInput = text("message")
+  .trim()
+  .min(1, "message cannot be empty")
+  .max(MAX_SUGGESTION_MESSAGE, `message is longer than ${MAX_SUGGESTION_MESSAGE} characters`)
+  .optional();
 
 export const pullsSuggestionsRouter = router({
-  /** {commentId} → {success, commitSha, message} (spec): the suggestion committed to the source branch. */
-  applySuggestion: repoProcedureBy(byPullCommentId).mutation(({ ctx }) => applySuggestion(ctx.db, ctx.actor, ctx.repo, ctx.entityId)),
-  /** {commentIds[] (1–100)} → {success, commitSha, message} (extension, GitHub's batch): one commit for all. */
+  /** {commentId, message?} → {success, commitSha, message} (spec; `message` an extension): the suggestion committed to the source branch. */
+  applySuggestion: repoProcedureBy(byPullCommentId)
+    .input(z.object({ message: messageInput }))
+    .mutation(({ ctx, input }) => applySuggestion(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input.message)),
+  /** {commentIds[] (1–100), message?} → {success, commitSha, message} (extension, GitHub's batch): one commit for all. */
   applySuggestions: authedProcedure
     .input(
       z.object({
@@ -22,7 +32,8 @@ export const pullsSuggestionsRouter = router({
           .array(uuid("commentIds[]"), { error: "commentIds must be a list of comment ids" })
           .min(1, "commentIds names at least one comment")
           .max(MAX_BATCH_SUGGESTIONS, `commentIds names at most ${MAX_BATCH_SUGGESTIONS} comments`),
+        message: messageInput,
       }),
     )
-    .mutation(({ ctx, input }) => applySuggestions(ctx.db, ctx.actor, input.commentIds)),
+    .mutation(({ ctx, input }) => applySuggestions(ctx.db, ctx.actor, input.commentIds, input.message)),
 });

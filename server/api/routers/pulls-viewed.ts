@@ -7,10 +7,16 @@ import { byPullId } from "./pull-locator";
 import { listViewedFiles, setFileViewed } from "@/server/services/pulls/viewed-files";
 
 export const pullsViewedRouter = router({
-  /** {prId} → [{path, blobSha}]: the files the caller marked viewed ([] when anonymous). */
-  viewedFiles: repoProcedureBy(byPullId).query(({ ctx }) => listViewedFiles(ctx.db, ctx.actor, ctx.entityId)),
+  /**
+   * {prId} → [{path, blobSha, patchId, state: "viewed" | "changed"}]: the files the caller marked
+   * viewed ([] when anonymous); "changed" when the file's own change differs since (docs/pulls.md).
+   */
+  viewedFiles: repoProcedureBy(byPullId).query(({ ctx }) => listViewedFiles(ctx.db, ctx.repo, ctx.actor, ctx.entityId)),
 
-  /** {prId, path, viewed, blobSha? (40 hex, the file's blob at the head; null for a deleted file)} → {path, viewed}. UNAUTHORIZED when anonymous. */
+  /**
+   * {prId, path, viewed, blobSha? (40 hex, the file's blob the caller saw; null for a deleted
+   * file; omitted: the head's)} → {path, viewed}. UNAUTHORIZED when anonymous.
+   */
   setFileViewed: repoProcedureBy(byPullId)
     .input(
       z.object({
@@ -19,5 +25,5 @@ export const pullsViewedRouter = router({
         blobSha: objectId("blobSha", "a blob id").nullable().optional(),
       }),
     )
-    .mutation(({ ctx, input }) => setFileViewed(ctx.db, ctx.actor, ctx.entityId, input)),
+    .mutation(({ ctx, input }) => setFileViewed(ctx.db, ctx.repo, ctx.actor, ctx.entityId, input)),
 });

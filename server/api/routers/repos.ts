@@ -19,6 +19,7 @@ import { forkInfo, forkInput, forkNetwork, forkRepository } from "@/server/servi
 import * as git from "@/server/git/repository";
 import { AppError } from "@/server/errors";
 import { listPaths, listTags } from "@/server/git/listing";
+import { readBlobLines } from "@/server/git/blob-lines";
 import { commitCount } from "@/server/services/diff/count-commits";
 import { compare, compareAcross } from "@/server/services/diff/compare-refs";
 import { diffFilterInput } from "@/server/services/diff/filter";
@@ -105,6 +106,21 @@ export const reposRouter = router({
       text: blob.text,
     };
   }),
+
+  /**
+   * {repoId, sha (blob id), startLine, endLine} → {lines, totalLines}: lines startLine..endLine
+   * (1-based, inclusive, at most 1,000: server/git/blob-lines.ts) of a text blob of the repository, for the diff
+   * viewer's expand rows (docs/pulls.md "Viewer"). BAD_REQUEST: range, binary, over 8 MiB; NOT_FOUND: no such blob.
+   */
+  blobLines: repoProcedure
+    .input(
+      z.object({
+        sha: objectId("sha", "a full blob id"),
+        startLine: z.number().int().min(1),
+        endLine: z.number().int().min(1),
+      }),
+    )
+    .query(({ ctx, input }) => readBlobLines(ctx.repo.gitDir, input.sha, input.startLine, input.endLine)),
 
   /**
    * {repoId, ref?} → {ref, sha, paths: string[], truncated}: every file path at the ref (the file

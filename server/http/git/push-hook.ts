@@ -62,6 +62,8 @@ interface Push {
 
 const pushes = new Map<string, Push>();
 let listening: Promise<string> | null = null;
+let socketServer: net.Server | null = null;
+let socketDir: string | null = null;
 let hooksDir: string | null = null;
 
 /** The directory given as core.hooksPath; checks once that its pre-receive is executable. Errors: plain Error (a broken install: refuse rather than push unchecked). */
@@ -176,6 +178,8 @@ function listen(): Promise<string> {
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, SOCKET_FILE);
     const server = net.createServer({ allowHalfOpen: true }, serve);
+    socketServer = server;
+    socketDir = dir;
     server.once("error", (e) => {
       listening = null;
       reject(e);
@@ -190,6 +194,22 @@ function listen(): Promise<string> {
     });
   });
   return listening;
+}
+
+/**
+ * Stops this process's push-hook socket server and removes its directory; the next push starts a
+ * new one (under the SVC_RUN_DIR of that moment). For a process that keeps running after its
+ * server stopped: tests that share one process across files (test/setup.ts).
+ */
+export function closePushHook(): void {
+  const server = socketServer;
+  const dir = socketDir;
+  listening = null;
+  socketServer = null;
+  socketDir = null;
+  // stops accepting at once; a hook still connected gets its answer or a closed socket
+  server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
 
 /**

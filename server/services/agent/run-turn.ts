@@ -146,12 +146,12 @@ async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMess
       onError: () => {}, // the error part in fullStream is handled below (not logged with the provider's body)
       ...(opts.signal ? { abortSignal: opts.signal } : {}),
     });
-    // text of a later step starts a new paragraph (the model wrote "Let me look." before its tool call)
+    // text of a later step starts a new block (the model wrote "Let me look." or a list before its tool call)
     let stepStart = false;
     for await (const part of result.fullStream) {
       if (part.type === "text-delta") {
         if (!part.text) continue;
-        const delta = stepStart && text && !/\s$/.test(text) ? `\n\n${part.text}` : part.text;
+        const delta = stepStart ? `${stepSeparator(text)}${part.text}` : part.text;
         stepStart = false;
         text += delta;
         emit({ type: "text", delta });
@@ -215,4 +215,15 @@ async function runTurn(turn: PreparedTurn, opts: TurnOptions): Promise<AgentMess
   }
   emit({ type: "message", message: view });
   return view;
+}
+
+/**
+ * What goes between the text of one model step and the next so the next starts a Markdown block
+ * of its own: a blank line (CommonMark 0.31 §5.2: an unindented line after a blank line ends a
+ * list item; without it "I proposed…" after "- step two\n" is a lazy continuation of that item).
+ * `before`: the reply so far; "" when it is empty or already ends with a blank line.
+ */
+export function stepSeparator(before: string): string {
+  if (!before || /\n[ \t]*\n[ \t]*$/.test(before)) return "";
+  return /\n[ \t]*$/.test(before) ? "\n" : "\n\n";
 }

@@ -5,8 +5,10 @@
  * Always first a real three-way merge (`git merge-file -p --diff3`, server/git/text-merge.ts),
  * then the local rules per conflict hunk (server/ai/conflicts/rules.ts). The local engine answers
  * with that. A model is asked only when hunks remain unresolved: it gets the three sides and the
- * merge with markers, and its answer is checked — an answer still holding conflict markers is
- * confidence low; the rule-based alternatives (ours, theirs, union) are always returned.
+ * merge with markers, and its answer is checked: an unusable answer (empty, still holding
+ * conflict markers, or twice not in the asked shape) is replaced by the local engine's, with
+ * `fallback` saying why (the conflicts view shows it). The rule-based alternatives (ours, theirs,
+ * union) are always returned.
  */
 import { z } from "zod";
 import { modelText } from "@/server/validation/strings";
@@ -14,7 +16,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AiEngine, ModelEngine } from "@/server/ai/engine";
 import type { Actor } from "@/server/auth/actor";
-import { asSeenBy } from "@/server/ai/redact";
+import { asSeenBy, MalformedAnswerError } from "@/server/ai/redact";
 import { engineForCaller } from "./budget";
 import { generateStructured } from "@/server/ai/structured";
 import {
@@ -50,7 +52,19 @@ export interface ConflictSuggestion {
   warnings?: string[];
   /** "local" or "<provider>:<model>". */
   engine: string;
+  /**
+   * Extension: set when a model was asked but its answer was unusable, so this is the local
+   * engine's suggestion: the model's engine and why ("empty", "markers": it still held conflict
+   * markers, "malformed": twice not in the asked shape).
+   */
+  fallback?: { engine: string; reason: "empty" | "markers" | "malformed" };
 }
+
+const FALLBACK_TEXT: Record<NonNullable<ConflictSuggestion["fallback"]>["reason"], string> = {
+  empty: "answered with an empty file",
+  markers: "answered with conflict markers still in the file",
+  malformed: "answered twice in a shape svc could not use",
+};
 
 const RULE_TEXT: Record<HunkRule, string> = {
   same: "both sides made the same change",
@@ -148,19 +162,28 @@ async function modelResolution(engine: ModelEngine, input: ConflictInput, local:
   ]
     .filter(Boolean)
     .join("\n\n");
-  const out = await generateStructured({
-    engine,
-    schema: modelSchema,
-    instructions:
-      "You resolve a three-way merge conflict. Keep every intended change of both sides; never drop one silently. Output the whole resolved file without conflict markers. If you are unsure, say so with confidence low and explain in warnings what a person must check.",
-    prompt,
+  const fallback = (reason: NonNullable<ConflictSuggestion["fallback"]>["reason"]): ConflictSuggestion => ({
+    ...local,
+    warnings: [...(local.warnings ?? []), `${engine.engine} ${FALLBACK_TEXT[reason]}: this is the local engine's suggestion`],
+    fallback: { engine: engine.engine, reason },
   });
+  let out: z.infer<typeof modelSchema>;
+  try {
+    out = await generateStructured({
+      engine,
+      schema: modelSchema,
+      instructions:
+        "You resolve a three-way merge conflict. Keep every intended change of both sides; never drop one silently. Output the whole resolved file without conflict markers. If you are unsure, say so with confidence low and explain in warnings what a person must check.",
+      prompt,
+    });
+  } catch (e) {
+    if (e instanceof MalformedAnswerError) return fallback("malformed");
+    throw e;
+  }
+  if (!out.resolved.trim()) return fallback("empty");
+  if (hasConflictMarkers(out.resolved)) return fallback("markers");
   const warnings = [...(out.warnings ?? [])];
   let confidence: Confidence = out.confidence;
-  if (hasConflictMarkers(out.resolved)) {
-    confidence = "low";
-    warnings.push("the model's answer still holds conflict markers");
-  }
   // a model is never more sure than the rules allow for a file git could not merge
   confidence = lower(confidence, "medium");
   return {

@@ -2,7 +2,8 @@
  * Issue comments. Read permission may comment; a comment may be edited or deleted by
  * its author, or by anyone with write permission (GitHub's maintainers rule). Adding writes the
  * `commented` activity (newValue = comment id) in the same transaction; edits and deletions are
- * not issue changes and write none. Shape: {id, issueNumber, body, authorId, author, createdAt,
+ * not issue changes and write none, but emit the `issue_comment` "edited" / "deleted" webhook
+ * events in their transaction. Shape: {id, issueNumber, body, authorId, author, createdAt,
  * updatedAt}.
  */
 import { inTransaction } from "@/server/db/transaction";
@@ -13,6 +14,7 @@ import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import { issueByNumber, recordActivity, requireActor } from "./core";
 import { userSelect, type UserRef } from "./shapes";
 import { takeComment } from "./limits";
+import { emitIssueCommentEvent } from "@/server/services/webhooks/domain-events";
 
 export interface CommentView {
   id: string;
@@ -83,13 +85,16 @@ export async function listComments(db: Db, repo: Pick<AuthorizedRepo, "id">, num
 }
 
 async function editable(db: Db, caller: Actor | null, repo: Pick<AuthorizedRepo, "id" | "permission">, id: string) {
-  const c = await db.issueComment.findFirst({ where: { id, issue: { repoId: repo.id } }, select: { id: true, authorId: true } });
+  const c = await db.issueComment.findFirst({
+    where: { id, issue: { repoId: repo.id } },
+    select: { id: true, authorId: true, issueId: true },
+  });
   if (!c) throw new AppError("NOT_FOUND", "comment not found");
   const actor = requireActor(caller);
   if (c.authorId !== actor.user.id && !atLeast(repo.permission, "write")) {
     throw new AppError("FORBIDDEN", "only the author or someone with write permission can change this comment");
   }
-  return c;
+  return { ...c, sender: actor.user };
 }
 
 /** issues.updateComment {commentId, body} → the comment. FORBIDDEN unless author or write permission. */
@@ -100,8 +105,17 @@ export async function updateComment(
   id: string,
   body: string,
 ): Promise<CommentView> {
-  await editable(db, actor, repo, id);
-  return view(await inTransaction(db, (tx) => tx.issueComment.update({ where: { id }, data: { body }, select })));
+  const c = await editable(db, actor, repo, id);
+  return view(
+    await inTransaction(db, async (tx) => {
+      const before = await tx.issueComment.findUnique({ where: { id }, select: { body: true } });
+      if (!before) throw new AppError("NOT_FOUND", "comment not found");
+      const row = await tx.issueComment.update({ where: { id }, data: { body }, select });
+      if (before.body !== body)
+        await emitIssueCommentEvent(tx, repo.id, "edited", c.sender, c.issueId, id, { changes: { body: { from: before.body } } });
+      return row;
+    }),
+  );
 }
 
 /** issues.deleteComment {commentId} → {id, deleted: true}. FORBIDDEN unless author or write permission. */
@@ -111,7 +125,11 @@ export async function deleteComment(
   repo: Pick<AuthorizedRepo, "id" | "permission">,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
-  await editable(db, actor, repo, id);
-  await inTransaction(db, (tx) => tx.issueComment.delete({ where: { id } }));
+  const c = await editable(db, actor, repo, id);
+  await inTransaction(db, async (tx) => {
+    // the payload carries the comment as it was, so it is read before it goes
+    await emitIssueCommentEvent(tx, repo.id, "deleted", c.sender, c.issueId, id);
+    await tx.issueComment.delete({ where: { id } });
+  });
   return { id, deleted: true };
 }

@@ -11,6 +11,7 @@ import type { Actor } from "@/server/auth/actor";
 import type { ActivityAction } from "@/lib/issues/model";
 import { queryIssues } from "./query";
 import type { IssueView } from "./shapes";
+import { emitIssueActivityEvents } from "@/server/services/webhooks/issue-events";
 
 /** One issue view (after a change): one query (./query.ts). */
 export async function issueViewById(db: Db | Tx, issue: { id: string; repoId: string }): Promise<IssueView> {
@@ -66,7 +67,7 @@ export interface ActivityInput {
 
 const str = (v: string | number | null | undefined) => (v === null || v === undefined ? null : String(v));
 
-/** Appends activity entries for one issue; call inside the transaction that made the change. */
+/** Appends activity entries for one issue, and their webhook events (services/webhooks/issue-events.ts); call inside the transaction that made the change. */
 export async function recordActivity(
   tx: Tx,
   issue: { id: string; repoId: string },
@@ -85,6 +86,7 @@ export async function recordActivity(
       actorId: actor?.user.id ?? null,
     })),
   });
+  await emitIssueActivityEvents(tx, issue, actor?.user ?? null, entries);
 }
 
 /** The signed-in actor, or UNAUTHORIZED (read-level writes such as create and addComment on public repositories). */

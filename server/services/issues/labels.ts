@@ -10,7 +10,7 @@
  * issue and MAX_LABELS_PER_REPO labels in a repository, so an issue view stays under ~15 KB of
  * labels and listLabels under ~250 KB.
  */
-import { inTransaction } from "@/server/db/transaction";
+import { inTransaction, type Tx } from "@/server/db/transaction";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
@@ -18,6 +18,7 @@ import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import { issueByNumber, issueViewById } from "./core";
 import { labelSelect, type IssueView, type LabelView } from "./shapes";
+import { emitIssueActivityEvents } from "@/server/services/webhooks/issue-events";
 
 type Repo = Pick<AuthorizedRepo, "id">;
 
@@ -116,25 +117,59 @@ async function labelOf(db: Db, repo: Repo, labelId: string) {
 }
 
 /**
+ * Puts `label` on `issue` inside the caller's transaction (issues.addLabel and issues.bulkUpdate):
+ * nothing when it is already there; BAD_REQUEST when the issue already has MAX_LABELS_PER_ISSUE
+ * labels. Activity labeled.
+ */
+export async function labelIssueTx(
+  tx: Tx,
+  actor: Actor,
+  repo: Repo,
+  issue: { id: string },
+  label: { id: string; name: string },
+): Promise<void> {
+  const has = await tx.issueLabel.findUnique({
+    where: { issueId_labelId: { issueId: issue.id, labelId: label.id } },
+    select: { labelId: true },
+  });
+  if (has) return;
+  // Touching the issue first locks its row (PostgreSQL), so concurrent adds count in turn.
+  await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
+  if ((await tx.issueLabel.count({ where: { issueId: issue.id } })) >= MAX_LABELS_PER_ISSUE) {
+    throw new AppError("BAD_REQUEST", `an issue has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
+  }
+  await tx.issueLabel.create({ data: { issueId: issue.id, labelId: label.id } });
+  await tx.issueActivity.create({
+    data: { repoId: repo.id, issueId: issue.id, action: "labeled", field: "label", newValue: label.name, actorId: actor.user.id },
+  });
+  await emitIssueActivityEvents(tx, { id: issue.id, repoId: repo.id }, actor.user, [{ action: "labeled", newValue: label.name }]);
+}
+
+/** Takes `label` off `issue` inside the caller's transaction (issues.removeLabel and issues.bulkUpdate); nothing when it is not there. Activity unlabeled. */
+export async function unlabelIssueTx(
+  tx: Tx,
+  actor: Actor,
+  repo: Repo,
+  issue: { id: string },
+  label: { id: string; name: string },
+): Promise<void> {
+  const removed = await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: label.id } });
+  if (!removed.count) return;
+  await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
+  await tx.issueActivity.create({
+    data: { repoId: repo.id, issueId: issue.id, action: "unlabeled", field: "label", oldValue: label.name, actorId: actor.user.id },
+  });
+  await emitIssueActivityEvents(tx, { id: issue.id, repoId: repo.id }, actor.user, [{ action: "unlabeled", oldValue: label.name }]);
+}
+
+/**
  * issues.addLabel {number, labelId} → the issue. NOT_FOUND for a label of another repository;
  * BAD_REQUEST when the issue already has MAX_LABELS_PER_ISSUE (50) labels. Activity labeled.
  */
 export async function addLabel(db: Db, actor: Actor, repo: Repo, number: number, labelId: string): Promise<IssueView> {
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
-    const label = await labelOf(tx as Db, repo, labelId);
-    const has = await tx.issueLabel.findUnique({ where: { issueId_labelId: { issueId: issue.id, labelId } }, select: { labelId: true } });
-    if (!has) {
-      // Touching the issue first locks its row (PostgreSQL), so concurrent adds count in turn.
-      await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
-      if ((await tx.issueLabel.count({ where: { issueId: issue.id } })) >= MAX_LABELS_PER_ISSUE) {
-        throw new AppError("BAD_REQUEST", `an issue has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
-      }
-      await tx.issueLabel.create({ data: { issueId: issue.id, labelId } });
-      await tx.issueActivity.create({
-        data: { repoId: repo.id, issueId: issue.id, action: "labeled", field: "label", newValue: label.name, actorId: actor.user.id },
-      });
-    }
+    await labelIssueTx(tx, actor, repo, issue, await labelOf(tx as Db, repo, labelId));
     return issueViewById(tx, issue);
   });
 }
@@ -143,14 +178,7 @@ export async function addLabel(db: Db, actor: Actor, repo: Repo, number: number,
 export async function removeLabel(db: Db, actor: Actor, repo: Repo, number: number, labelId: string): Promise<IssueView> {
   return inTransaction(db, async (tx) => {
     const issue = await issueByNumber(tx, repo.id, number);
-    const label = await labelOf(tx as Db, repo, labelId);
-    const removed = await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId } });
-    if (removed.count) {
-      await tx.issue.update({ where: { id: issue.id }, data: { updatedAt: new Date() } });
-      await tx.issueActivity.create({
-        data: { repoId: repo.id, issueId: issue.id, action: "unlabeled", field: "label", oldValue: label.name, actorId: actor.user.id },
-      });
-    }
+    await unlabelIssueTx(tx, actor, repo, issue, await labelOf(tx as Db, repo, labelId));
     return issueViewById(tx, issue);
   });
 }

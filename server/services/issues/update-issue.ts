@@ -18,8 +18,12 @@ import { assertCanRead } from "./references";
 
 type Repo = Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate" | "permission">;
 
-/** Activity entries and data for field changes shared by update and the setters. */
-async function applyFields(tx: Tx, actor: Actor, repo: Repo, issue: IssueCore, input: z.output<typeof updateInput>): Promise<void> {
+/**
+ * Writes the changed fields of `input` to `issue` with their activity entries, in the caller's
+ * transaction: shared by update, the setters and issues.bulkUpdate. NOT_FOUND for an assignee who
+ * cannot read the repository.
+ */
+export async function applyFields(tx: Tx, actor: Actor, repo: Repo, issue: IssueCore, input: z.output<typeof updateInput>): Promise<void> {
   const data: Prisma.IssueUncheckedUpdateInput = {};
   const log: ActivityInput[] = [];
   if (input.title !== undefined && input.title !== issue.title) {

@@ -25,6 +25,7 @@ import { assertCommitOfPull, callerAndPull, type PullRow, type ReviewRepo } from
 import { anchorInDiff, type Anchor } from "./diff-anchor";
 import { addCommentInput, addSuggestionInput, type AddCommentInput, type AddSuggestionInput, type Side } from "./review-schemas";
 import { commentInclude, recordOf, toThreadView, type PullThreadView } from "./comment-view";
+import { emitPullCommentCreated } from "@/server/services/webhooks/domain-events";
 
 interface Position {
   path: string;
@@ -162,7 +163,11 @@ type NewComment = Parameters<Db["pullRequestComment"]["create"]>[0]["data"];
 
 async function create(db: Db, data: NewComment): Promise<PullThreadView> {
   try {
-    const row = await inTransaction(db, (tx) => tx.pullRequestComment.create({ data, include: commentInclude }));
+    const row = await inTransaction(db, async (tx) => {
+      const created = await tx.pullRequestComment.create({ data, include: commentInclude });
+      if (!created.isPending && created.authorId) await emitPullCommentCreated(tx, { id: created.authorId }, created.id);
+      return created;
+    });
     // open pages refresh (live updates); a pending comment shows only once its review is submitted
     if (!row.isPending) notifyPull(db, row.pullRequestId, "comment", row.authorId);
     return toThreadView(recordOf(row));

@@ -11,7 +11,8 @@
  *   GitHub's API requires a body for COMMENT and REQUEST_CHANGES reviews.
  * In one transaction: the review row, the caller's pending comments join it (no longer pending),
  * the caller's review request is fulfilled (deleted), and the timeline event `reviewed`
- * {reviewId, state, commitSha}.
+ * {reviewId, state, commitSha}. An approval or request for changes of a pull request with auto-merge
+ * queues its `pulls.autoMerge` job after the commit.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -21,6 +22,8 @@ import { assertCommitOfPull, callerAndPull, type ReviewRepo } from "./review-con
 import { recordPullEvent } from "./events";
 import { addReviewInput, type AddReviewInput } from "./review-schemas";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
+import { emitPullCommentCreated, emitPullReviewEvent } from "@/server/services/webhooks/domain-events";
+import { queueAutoMerge } from "./auto-merge";
 
 /** → the submitted review (with its commentCount: the pending comments it took in). */
 export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, prId: string, raw: AddReviewInput): Promise<ReviewView> {
@@ -38,7 +41,13 @@ export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, 
   await assertCommitOfPull(repo, pr, input.commitSha);
   const body = input.body?.trim() ? input.body : null;
   return inTransaction(db, async (tx) => {
-    const pending = await tx.pullRequestComment.count({ where: { pullRequestId: pr.id, authorId: actor.user.id, isPending: true } });
+    const pendingIds = (
+      await tx.pullRequestComment.findMany({
+        where: { pullRequestId: pr.id, authorId: actor.user.id, isPending: true },
+        select: { id: true },
+      })
+    ).map((c) => c.id);
+    const pending = pendingIds.length;
     if (!body && pending === 0 && input.state !== "approved") {
       throw new AppError(
         "BAD_REQUEST",
@@ -49,13 +58,15 @@ export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, 
       data: { pullRequestId: pr.id, authorId: actor.user.id, state: input.state, body, commitSha: input.commitSha },
     });
     if (pending > 0) {
-      await tx.pullRequestComment.updateMany({
-        where: { pullRequestId: pr.id, authorId: actor.user.id, isPending: true },
-        data: { isPending: false, reviewId: review.id },
-      });
+      await tx.pullRequestComment.updateMany({ where: { id: { in: pendingIds } }, data: { isPending: false, reviewId: review.id } });
     }
     await tx.pullRequestReviewRequest.deleteMany({ where: { pullRequestId: pr.id, reviewerId: actor.user.id } });
     await recordPullEvent(tx, pr.id, "reviewed", { reviewId: review.id, state: input.state, commitSha: input.commitSha }, actor.user.id);
+    // published with the review: each comment's "created" now (GitHub's order: the comments, then the review)
+    for (const id of pendingIds) await emitPullCommentCreated(tx, actor.user, id);
+    await emitPullReviewEvent(tx, repo.id, "submitted", actor.user, pr.id, review.id);
+    // a verdict can be the last requirement of a pull request with auto-merge (docs/pulls.md "Auto-merge")
+    if (verdict && pr.autoMergeStrategy) queueAutoMerge(tx, [pr.id]);
     const row = await tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });
     return toReviewView(row, pr.headSha);
   });

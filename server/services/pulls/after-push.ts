@@ -5,7 +5,14 @@
  *   - an open pull request whose source (repository + branch) moved gets headSha and
  *     `refs/pull/<number>/head` in its target updated (the commit fetched from a fork first), its
  *     cached mergeability dropped, and an event "pushed" {commits, before, after}, or
- *     "force_pushed" when the old head is not an ancestor of the new one;
+ *     "force_pushed" when the old head is not an ancestor of the new one, and the next revision (revisions.ts);
+ *     then, when the target
+ *     branch's protection rule has dismissStaleApprovals and the push changed the diff, earlier
+ *     approvals are dismissed (services/branch-protection/stale-approvals.ts), and the code
+ *     owners of files the push made part of the change are requested as reviewers
+ *     (services/branch-protection/codeowner-reviewers.ts);
+ *     a push by someone without write permission on the target repository disables its
+ *     auto-merge (auto-merge.ts), in the head's transaction;
  *   - a pull request (open or closed) whose source branch was deleted gets sourceDeleted = true and
  *     "source_deleted"; when the branch comes back, false again and "source_restored";
  *   - ONE `pulls.refreshAfterPush` job per moved branch with open pull requests into or out of
@@ -28,6 +35,12 @@ import { countCommits, isAncestor } from "@/server/git/commits";
 import type { RefUpdate } from "@/server/git/push-commands";
 import { ZERO_SHA } from "@/lib/sha";
 import { recordPullEvent } from "./events";
+import { dismissStaleApprovals } from "@/server/services/branch-protection/stale-approvals";
+import { requestCodeOwnersAfterPush } from "@/server/services/branch-protection/codeowner-reviewers";
+import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
+import { atLeast } from "@/server/services/repos/access";
+import { actAs, clearAutoMerge } from "./auto-merge";
+import { ensureRevisions, recordRevision, revisionFactsOnBranch } from "./revisions";
 
 type Affected = Awaited<ReturnType<typeof affectedPulls>>[number];
 
@@ -42,6 +55,7 @@ const affectedSelect = {
   state: true,
   headSha: true,
   sourceDeleted: true,
+  autoMergeStrategy: true,
   repo: { select: { name: true, owner: { select: { username: true } } } },
   sourceRepo: { select: { name: true, owner: { select: { username: true } } } },
 } as const;
@@ -110,7 +124,25 @@ async function applyToPull(
     return;
   }
   if (pr.sourceDeleted) await setSourceDeleted(db, pr.id, false, sourceMove.newSha, actorId);
-  if (pr.state === "open" && sourceMove.newSha !== pr.headSha) await moveHead(db, pr, targetGitDir, gitDir, sourceMove.newSha, actorId);
+  if (pr.state !== "open" || sourceMove.newSha === pr.headSha) return;
+  const disable = pr.autoMergeStrategy ? await autoMergeDisableReason(db, pr.repoId, actorId) : null;
+  if (await moveHead(db, pr, targetGitDir, gitDir, sourceMove.newSha, actorId, disable)) {
+    await dismissStaleApprovals(db, targetGitDir, pr, sourceMove.newSha);
+    await requestCodeOwnersAfterPush(db, targetGitDir, pr, pr.headSha, sourceMove.newSha, actorId);
+  }
+}
+
+/**
+ * Why a push by `actorId` to the head of a pull request into `repoId` disables its auto-merge
+ * (GitHub's rule: a push by someone without write permission on the base repository, e.g. to a
+ * fork's branch), or null when the pusher may write there. An unknown pusher (null) disables it.
+ */
+async function autoMergeDisableReason(db: Db, repoId: string, actorId: string | null): Promise<string | null> {
+  const as = actorId ? await actAs(db, actorId, repoId) : null;
+  if (as && atLeast(as.repo.permission, "write")) return null;
+  return as
+    ? `@${as.actor.user.username}, who has no write permission, pushed to the head branch`
+    : "a push to the head branch by someone without write permission";
 }
 
 async function setSourceDeleted(db: Db, id: string, deleted: boolean, sha: string, actorId: string | null): Promise<void> {
@@ -125,7 +157,9 @@ async function setSourceDeleted(db: Db, id: string, deleted: boolean, sha: strin
 /**
  * Points pull request `pr` at `newSha`: fetch from the source repository when it is a fork,
  * move refs/pull/N/head by compare-and-swap, then headSha, mergeability and the event in one
- * transaction guarded on the old headSha. False when another push got there first.
+ * transaction guarded on the old headSha — with the next revision (revisions.ts; its merge base
+ * and patch id computed before the transaction) — with auto-merge disabled for `disableAutoMerge` (the
+ * reason) when given. False when another push got there first.
  */
 async function moveHead(
   db: Db,
@@ -134,10 +168,15 @@ async function moveHead(
   sourceGitDir: string,
   newSha: string,
   actorId: string | null,
+  disableAutoMerge: string | null = null,
 ): Promise<boolean> {
   if (pr.sourceRepoId !== pr.repoId) await fetchCommit(targetGitDir, sourceGitDir, newSha);
   const forced = !(await isAncestor(targetGitDir, pr.headSha, newSha).catch(() => false));
   const commits = await countCommits(targetGitDir, newSha, pr.headSha).catch(() => 0); // commits new to the head
+  // git work before the transaction: the new revision's merge base and patch id; a pull request
+  // opened before revisions were recorded gets its past ones first, so the numbers follow on
+  const facts = await revisionFactsOnBranch(targetGitDir, pr.targetBranch, newSha);
+  await ensureRevisions(db, pr.id).catch((e) => console.error(`synthesizing the revisions of pull request ${pr.id} failed`, e));
   const ref = pullHeadRef(pr.number);
   const current = await readRef(targetGitDir, ref);
   if (!(await movePullHead(targetGitDir, pr.number, newSha, current))) return false;
@@ -145,7 +184,14 @@ async function moveHead(
     const r = await tx.pullRequest.updateMany({ where: { id: pr.id, headSha: pr.headSha, state: "open" }, data: { headSha: newSha } });
     if (r.count === 0) return false;
     await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: pr.id } });
+    await recordRevision(tx, pr.id, newSha, facts, actorId, forced);
     await recordPullEvent(tx, pr.id, forced ? "force_pushed" : "pushed", { commits, before: pr.headSha, after: newSha }, actorId);
+    await emitPullRequestEvent(tx, pr.repoId, "synchronize", actorId ? { id: actorId } : null, pr.id, {
+      before: pr.headSha,
+      after: newSha,
+    });
+    // in the same transaction as the new head, so no auto-merge job merges it in between
+    if (disableAutoMerge) await clearAutoMerge(tx, pr.repoId, pr.id, disableAutoMerge, null);
     return true;
   });
 }
@@ -174,6 +220,8 @@ export async function markMergedExternally(db: Db, id: string, head: string, tip
     if (r.count === 0) return false;
     await tx.pullRequestMergeability.deleteMany({ where: { pullRequestId: id } });
     await recordPullEvent(tx, id, "merged", { mergeSha: tip, strategy: "external" }, actorId);
+    const { repoId } = await tx.pullRequest.findUniqueOrThrow({ where: { id }, select: { repoId: true } });
+    await emitPullRequestEvent(tx, repoId, "closed", actorId ? { id: actorId } : null, id);
     return true;
   });
 }

@@ -36,6 +36,8 @@ import { applyLineEdits, joinLines, sameLines, splitLines } from "./suggestion-l
 
 /** Most suggestions one batch may apply (GitHub has no documented limit; this bounds the work). */
 export const MAX_BATCH_SUGGESTIONS = 100;
+/** Longest commit message a caller may choose, in characters (as pulls.merge's `message`). */
+export const MAX_SUGGESTION_MESSAGE = 65_536;
 
 export interface AppliedSuggestion {
   success: true;
@@ -154,20 +156,28 @@ export async function authorizeSource(
   }
 }
 
-/** The commit message: GitHub's, plus one Co-authored-by trailer per suggester other than the applier (deduplicated by email). */
-export function suggestionMessage(comments: Pick<Comment, "author">[], applier: Identity, batch: boolean): string {
+/**
+ * The commit message: `custom` (the caller's, trimmed) or GitHub's default — "Apply suggestions
+ * from code review" for a batch, "Apply suggestion from @<suggester>" for one — plus one
+ * Co-authored-by trailer per suggester other than the applier (deduplicated by email; one the
+ * custom message already holds is not repeated).
+ */
+export function suggestionMessage(comments: Pick<Comment, "author">[], applier: Identity, batch: boolean, custom?: string): string {
   const first = comments[0]?.author;
-  let message = batch
-    ? "Apply suggestions from code review"
-    : first
-      ? `Apply suggestion from @${first.username}`
-      : "Apply suggestion from code review";
+  let message = custom?.trim()
+    ? custom.trim()
+    : batch
+      ? "Apply suggestions from code review"
+      : first
+        ? `Apply suggestion from @${first.username}`
+        : "Apply suggestion from code review";
   const trailers = new Map<string, string>();
   for (const c of comments) {
     if (!c.author) continue;
     const who = identityOf(c.author);
     const key = who.email.toLowerCase();
-    if (key !== applier.email.toLowerCase() && !trailers.has(key)) trailers.set(key, `Co-authored-by: ${who.name} <${who.email}>`);
+    const trailer = `Co-authored-by: ${who.name} <${who.email}>`;
+    if (key !== applier.email.toLowerCase() && !trailers.has(key) && !message.includes(trailer)) trailers.set(key, trailer);
   }
   if (trailers.size) message = `${message}\n\n${[...trailers.values()].join("\n")}`;
   return message;
@@ -179,12 +189,19 @@ export function suggestionMessage(comments: Pick<Comment, "author">[], applier: 
  * comment), UNAUTHORIZED (anonymous), FORBIDDEN (no write permission on the source branch's
  * repository, or a fork the applier cannot write), BAD_REQUEST (not a suggestion, LEFT side),
  * PRECONDITION_FAILED (closed or merged, source branch deleted, already applied, pending,
- * outdated), CONFLICT (the source branch moved: nothing was committed; retry).
+ * outdated), CONFLICT (the source branch moved: nothing was committed; retry). `message`: the
+ * commit message chosen by the caller (validated at the edge; the default when absent).
  */
-export async function applySuggestion(db: Db, actor: Actor | null, repo: AuthorizedRepo, commentId: string): Promise<AppliedSuggestion> {
+export async function applySuggestion(
+  db: Db,
+  actor: Actor | null,
+  repo: AuthorizedRepo,
+  commentId: string,
+  message?: string,
+): Promise<AppliedSuggestion> {
   const comments = await loadComments(db, [commentId]);
   if (comments.length !== 1 || comments[0].pullRequest.repoId !== repo.id) throw new AppError("NOT_FOUND", "comment not found");
-  return apply(db, actor, repo, comments, false);
+  return apply(db, actor, repo, comments, false, message);
 }
 
 /**
@@ -193,9 +210,9 @@ export async function applySuggestion(db: Db, actor: Actor | null, repo: Authori
  * ignored). The target repository is authorized here (read; NOT_FOUND "comment not found" when
  * the caller cannot see it). Errors: as `applySuggestion`, plus BAD_REQUEST when the comments
  * belong to different pull requests or their ranges overlap in a file (listing the pairs); any
- * refusal commits nothing.
+ * refusal commits nothing. `message`: as `applySuggestion`'s.
  */
-export async function applySuggestions(db: Db, actor: Actor, commentIds: string[]): Promise<AppliedSuggestion> {
+export async function applySuggestions(db: Db, actor: Actor, commentIds: string[], message?: string): Promise<AppliedSuggestion> {
   const ids = [...new Set(commentIds)];
   if (ids.length < 1 || ids.length > MAX_BATCH_SUGGESTIONS)
     throw new AppError("BAD_REQUEST", `commentIds must name 1 to ${MAX_BATCH_SUGGESTIONS} comments`);
@@ -219,10 +236,17 @@ export async function applySuggestions(db: Db, actor: Actor, commentIds: string[
   const repo = repos.get(comments[0].pullRequest.repoId)!;
   // keep the caller's order for the message's co-authors
   const ordered = ids.map((id) => comments.find((c) => c.id === id)!);
-  return apply(db, actor, repo, ordered, true);
+  return apply(db, actor, repo, ordered, true, message);
 }
 
-async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments: Comment[], batch: boolean): Promise<AppliedSuggestion> {
+async function apply(
+  db: Db,
+  actor: Actor | null,
+  repo: AuthorizedRepo,
+  comments: Comment[],
+  batch: boolean,
+  custom?: string,
+): Promise<AppliedSuggestion> {
   const pr = comments[0].pullRequest;
   const sourceGitDir = await authorizeSource(db, actor, repo, pr);
   if (pr.state !== "open")
@@ -272,7 +296,7 @@ async function apply(db: Db, actor: Actor | null, repo: AuthorizedRepo, comments
     return { path: file, mode: head.mode, content: joinLines(applyLineEdits(splitLines(head.content), edits)) };
   });
   const applier = identityOf(actor!.user);
-  const message = suggestionMessage(comments, applier, batch);
+  const message = suggestionMessage(comments, applier, batch, custom);
   const commitSha = await commitFileChanges(sourceGitDir, { parent: pr.headSha, changes, message, author: applier, committer: applier });
 
   // steps 6 and 7: the comments and the branch together, then recorded as any push

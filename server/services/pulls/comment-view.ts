@@ -18,6 +18,12 @@ export interface PullCommentView {
   endLine: number | null;
   /** The head the comment was made on. */
   commitSha: string | null;
+  /**
+   * The pull request revision (pulls.revisions `number`) whose head is `commitSha`: the revision the
+   * comment was made on. Filled by pulls.comments; null when unknown (a write's answer, or a commit
+   * that was never a head of the pull request).
+   */
+  revision: number | null;
   reviewId: string | null;
   /** The thread's root (null for a root). */
   replyToId: string | null;
@@ -50,7 +56,9 @@ export interface PullThreadView extends PullCommentView {
 }
 
 /** A comment row normalized from Prisma or the raw read (dates as ISO strings). */
-export interface CommentRecord extends Omit<PullCommentView, "side" | "isDeleted"> {
+export interface CommentRecord extends Omit<PullCommentView, "side" | "isDeleted" | "revision"> {
+  /** The revision the comment was made on, when the reader computed it (pulls.comments' statement). */
+  revision?: number | null;
   side: string | null;
   diffHunk: string | null;
   resolvedAt: string | null;
@@ -91,6 +99,7 @@ export function toCommentView(r: CommentRecord): PullCommentView {
     startLine: r.startLine,
     endLine: r.endLine,
     commitSha: r.commitSha,
+    revision: r.revision ?? null,
     reviewId: r.reviewId,
     replyToId: r.replyToId,
     isPending: r.isPending,

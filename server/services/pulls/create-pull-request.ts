@@ -11,7 +11,8 @@
  *     sides may propose the change. Unreadable sources answer NOT_FOUND like any repository;
  *   - the number comes from Repository.nextIssueNumber (shared with issues), incremented in the
  *     creating transaction; the target gets `refs/pull/<number>/head` at headSha (for a fork, the
- *     commit is first fetched from the fork's bare repository); timeline event "opened".
+ *     commit is first fetched from the fork's bare repository); timeline event "opened" and
+ *     revision 1 (revisions.ts).
  *   - a non-draft pull request gets an AI review run (spec Events 2; ai-review.ts), written in the
  *     creating transaction and enqueued once it commits.
  */
@@ -28,8 +29,11 @@ import { deletePullHead, fetchCommit, movePullHead, pullHeadRef, readRef } from 
 import { hasCommit } from "@/server/git/commits";
 import { createPullInput, type CreatePullInput } from "./schemas";
 import { recordPullEvent } from "./events";
+import { codeOwnerReviewers } from "@/server/services/branch-protection/codeowner-reviewers";
+import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { pullViewById, type PullView } from "./view";
 import { createAiReviewRun, enqueueAiReview } from "./ai-review";
+import { recordRevision, revisionFacts } from "./revisions";
 
 /** The branch tip, or BAD_REQUEST naming the branch and repository. */
 async function branchTip(repo: Pick<AuthorizedRepo, "gitDir" | "owner" | "name">, branch: string, field: string): Promise<string> {
@@ -65,7 +69,7 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
   if (source.id === repo.id && input.sourceBranch === input.targetBranch) {
     throw new AppError("BAD_REQUEST", "the source and target are the same branch: choose another branch to compare");
   }
-  const [sourceTip] = await Promise.all([
+  const [sourceTip, targetTip] = await Promise.all([
     branchTip(source, input.sourceBranch, "sourceBranch"),
     branchTip(repo, input.targetBranch, "targetBranch"),
   ]);
@@ -78,6 +82,10 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
   if (!(await hasCommit(repo.gitDir, input.baseSha)))
     throw new AppError("BAD_REQUEST", `baseSha ${input.baseSha} is not a commit of ${repo.owner}/${repo.name}`);
   if (source.id !== repo.id) await fetchCommit(repo.gitDir, source.gitDir, input.headSha);
+  // CODEOWNERS at the target tip: its owners of the changed paths are requested as reviewers
+  const owners = await codeOwnerReviewers(db, repo, targetTip, input.headSha, actor.user.id);
+  // revision 1's merge base and patch id: git work before the transaction
+  const facts = await revisionFacts(repo.gitDir, targetTip, input.headSha);
 
   let written: { number: number; sha: string } | null = null;
   let aiRun: string | null = null;
@@ -128,6 +136,12 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
         { headSha: input.headSha, baseSha: input.baseSha, isDraft: input.isDraft ?? false },
         actor.user.id,
       );
+      await recordRevision(tx, created.id, input.headSha, facts, actor.user.id, false);
+      for (const reviewer of owners) {
+        await tx.pullRequestReviewRequest.create({ data: { pullRequestId: created.id, reviewerId: reviewer.id } });
+        await recordPullEvent(tx, created.id, "review_requested", { reviewer, codeOwner: true }, null);
+      }
+      await emitPullRequestEvent(tx, repo.id, "opened", actor.user, created.id);
       // The number is ours (the counter row is locked until commit); a ref left by a rolled-back
       // attempt with this number is replaced by compare-and-swap from whatever it holds.
       const ref = pullHeadRef(number);

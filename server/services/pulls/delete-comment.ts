@@ -11,6 +11,7 @@ import type { Actor } from "@/server/auth/actor";
 import { inTransaction } from "@/server/db/transaction";
 import { canWrite, requireActor, type ReviewRepo } from "./review-context";
 import { loadComment } from "./comment-locate";
+import { emitPullCommentEvent } from "@/server/services/webhooks/domain-events";
 
 /** → {id, deleted: true, kept} (`kept`: a root kept for its replies). UNAUTHORIZED, NOT_FOUND, FORBIDDEN. */
 export async function deletePullComment(
@@ -24,6 +25,9 @@ export async function deletePullComment(
   if (c.authorId !== actor.user.id && !canWrite(repo))
     throw new AppError("FORBIDDEN", "only the comment's author or someone with write permission can delete it");
   const kept = await inTransaction(db, async (tx) => {
+    // the payload carries the comment as it was, so it is read before it goes; a root already
+    // deleted (kept for its replies) was announced then
+    if (!c.isPending && !c.deletedAt) await emitPullCommentEvent(tx, "deleted", actor.user, c.id);
     if (c.replyToId === null) {
       // one statement decides: removed when it has no replies (a reply arriving meanwhile is never cascaded away)
       const gone = await tx.pullRequestComment.deleteMany({ where: { id: c.id, replies: { none: {} } } });

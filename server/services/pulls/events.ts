@@ -6,10 +6,15 @@
  *   ready_for_review {}                converted_to_draft {}
  *   closed {}                          reopened {}
  *   pushed {commits, before, after}    force_pushed {commits, before, after}
- *   merged {mergeSha, strategy}        source_deleted {sha}      source_restored {sha}
+ *   merged {mergeSha, strategy, baseTip (svc merges: the target tip merged onto; pulls.revert)}
+ *   source_deleted {sha}      source_restored {sha}
  * (base_changed, referenced and merges by svc are written by their owners; reviewed {reviewId,
  * state, commitSha}, labeled/unlabeled {label {id, name, color}}, review_requested /
- * review_request_removed {reviewer {id, username, name}} by the review part.)
+ * review_request_removed {reviewer {id, username, name}} by the review part; review_dismissed
+ * {reviewId, reviewer, state, reason} (reason "stale" with actor null: a push changed the diff)
+ * and protection_bypassed {requirements: [messages], kinds: [approvals|status|codeOwners|upToDate],
+ * pattern} by branch protection; auto_merge_enabled
+ * {strategy} and auto_merge_disabled {reason} by auto-merge.)
  */
 import type { Db, Prisma } from "@/server/db";
 import { pullUserSelect, type PullUser } from "./view";
@@ -37,7 +42,13 @@ export type PullEventType =
   | "labeled"
   | "unlabeled"
   | "review_requested"
-  | "review_request_removed";
+  | "review_request_removed"
+  // branch protection (docs/pulls.md "Merge requirements")
+  | "review_dismissed"
+  | "protection_bypassed"
+  // auto-merge (docs/pulls.md "Auto-merge")
+  | "auto_merge_enabled"
+  | "auto_merge_disabled";
 
 /** Appends one event to pull request `pullRequestId`'s timeline. `actorId` null = svc itself (a push hook without a user). */
 export async function recordPullEvent(

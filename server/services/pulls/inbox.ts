@@ -1,12 +1,13 @@
 /**
  * The pull request inbox (spec pulls.inboxSummary, inboxAwaitingReview, inboxMyPrs,
- * inboxParticipated; docs/pulls.md "Inbox"), across every repository the caller can read, or
- * one (`repoId`). Each list and the summary is ONE SQL statement with the authorization in its
+ * inboxParticipated; inboxReadyToMerge is an extension; docs/pulls.md "Inbox"), across every repository the caller can read, or
+ * one (`repoId`). Each list and the summary is ONE SQL statement (readyToMerge then filtered by
+ * branch protection: inbox-ready.ts) with the authorization in its
  * WHERE clause (as issues.listMine: public, owned, collaborating with any role, or every
  * repository for a site admin), so a removed collaborator's inbox drops that repository's pull
  * requests at once. The caller's token needs repo:read (the access table's user-tier row).
  *
- * The three lists, decided as GitHub's pull request dashboard:
+ * The lists, decided as GitHub's pull request dashboard:
  *   - awaitingReview ("Review requests"): open pull requests with a pending review request for
  *     the caller (a request row; submitting a review fulfils it). Drafts included.
  *   - myPrs ("Your pull requests", awaiting others): the caller's open, non-draft pull requests
@@ -14,6 +15,13 @@
  *     reviewer counted by their latest approve / request-changes review, so an approval later
  *     followed by "changes requested" from the same reviewer no longer counts. Drafts are not
  *     awaiting review; an approved pull request with no pending request is ready to merge.
+ *   - readyToMerge (extension; "Ready to merge" on the Your pull requests tab, as GitHub's and
+ *     Graphite's dashboards keep them): the caller's other open, non-draft pull requests — no
+ *     pending review request and an approval from someone else that still counts (the SQL
+ *     candidates), then, as the merge box decides: no conflicts known and every branch
+ *     protection requirement of the target branch satisfied (inbox-ready.ts). A candidate that
+ *     fails one is in myPrs instead (it awaits others: reviewers, checks), so myPrs and
+ *     readyToMerge together are still all of the caller's open, non-draft pull requests.
  *   - participated: pull requests the caller commented on (published, not deleted) or reviewed,
  *     and did not author; state open (default), closed (closed or merged) or all.
  * Each list: newest activity first (updatedAt desc, then id), limit 1–100 (20), offset ≥ 0;
@@ -21,14 +29,16 @@
  */
 import { z } from "zod";
 import { readRows } from "@/server/db/read";
+import { isoOf } from "@/server/db/raw";
 import type { Db } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
 import { getConfig } from "@/server/config";
 import { Sql, type Dialect } from "@/server/services/issues/query";
 import { uuid } from "@/server/validation/ids";
 import { pullColumnsSql, pullRowToView, type PullListItem, type PullListRow } from "./list-pull-requests";
+import { READY_CANDIDATES_MAX, readyOnly } from "./inbox-ready";
 
-export const INBOX_LISTS = ["awaitingReview", "myPrs", "participated"] as const;
+export const INBOX_LISTS = ["awaitingReview", "myPrs", "readyToMerge", "participated"] as const;
 export type InboxList = (typeof INBOX_LISTS)[number];
 
 const limit = z
@@ -75,17 +85,15 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
     // request (CROSS JOIN keeps that order on SQLite, whatever its statistics say)
     from = `"PullRequestReviewRequest" rr CROSS JOIN "PullRequest" p`;
     where.push(`rr."reviewerId" = ${sql.p(user.id)}`, `p."id" = rr."pullRequestId"`, `p."state" = 'open'`);
-  } else if (list === "myPrs") {
+  } else if (list === "myPrs" || list === "readyToMerge") {
     from = `"PullRequest" p`;
     const me = sql.p(user.id);
-    where.push(
-      `p."authorId" = ${me}`,
-      `p."state" = 'open'`,
-      `NOT p."isDraft"`,
-      `(EXISTS (SELECT 1 FROM "PullRequestReviewRequest" q WHERE q."pullRequestId" = p."id")
-        OR NOT EXISTS (SELECT 1 FROM "PullRequestReview" a WHERE a."pullRequestId" = p."id" AND a."state" = 'approved' AND a."authorId" IS NOT NULL AND a."authorId" <> ${sql.p(user.id)}
-          AND NOT EXISTS (SELECT 1 FROM "PullRequestReview" z WHERE z."pullRequestId" = p."id" AND z."authorId" = a."authorId" AND z."state" = 'changes_requested' AND z."createdAt" > a."createdAt")))`,
-    );
+    where.push(`p."authorId" = ${me}`, `p."state" = 'open'`, `NOT p."isDraft"`);
+    const requested = `EXISTS (SELECT 1 FROM "PullRequestReviewRequest" q WHERE q."pullRequestId" = p."id")`;
+    const approved = `EXISTS (SELECT 1 FROM "PullRequestReview" a WHERE a."pullRequestId" = p."id" AND a."state" = 'approved' AND a."authorId" IS NOT NULL AND a."authorId" <> ${sql.p(user.id)}
+          AND NOT EXISTS (SELECT 1 FROM "PullRequestReview" z WHERE z."pullRequestId" = p."id" AND z."authorId" = a."authorId" AND z."state" = 'changes_requested' AND z."createdAt" > a."createdAt"))`;
+    // the two lists split the author's open non-draft pull requests between them
+    where.push(list === "myPrs" ? `(${requested} OR NOT ${approved})` : `NOT ${requested} AND ${approved}`);
   } else {
     // the caller's comments and reviews by their (authorId, pullRequestId) indexes
     const me1 = sql.p(user.id);
@@ -130,7 +138,7 @@ ORDER BY page."updatedAt" DESC, page."id" DESC`;
 export function inboxSummarySql(dialect: Dialect, user: InboxUser, input: { repoId?: string }): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
   const count = (list: InboxList) => `(SELECT COUNT(*) FROM ${listFrom(sql, list, user, { ...input, state: "open" })})`;
-  const text = `SELECT ${count("awaitingReview")} AS "awaitingReview", ${count("myPrs")} AS "myPrs", ${count("participated")} AS "participated"`;
+  const text = `SELECT ${count("awaitingReview")} AS "awaitingReview", ${count("myPrs")} AS "myPrs", ${count("readyToMerge")} AS "readyToMerge", ${count("participated")} AS "participated"`;
   return { text, params: sql.params };
 }
 
@@ -153,7 +161,8 @@ function toInboxView(r: Row): InboxPullView {
 }
 
 /**
- * Inbox list `list` for `actor` (see the module comment for what each holds). One statement.
+ * Inbox list `list` for `actor` (see the module comment for what each holds). One statement;
+ * myPrs and readyToMerge then split the approved candidates by branch protection (`splitReady`).
  * Input validated here too (BAD_REQUEST via zod); a `repoId` the caller cannot read lists nothing.
  */
 export async function listInbox(
@@ -163,16 +172,57 @@ export async function listInbox(
   raw: z.input<typeof inboxParticipatedInput>,
 ): Promise<InboxPullView[]> {
   const input = inboxParticipatedInput.parse(raw);
+  const page = (rows: Row[]) => rows.slice(input.offset, input.offset + input.limit).map(toInboxView);
+  if (list === "readyToMerge") return page((await splitReady(db, actor, input)).ready);
+  if (list === "myPrs") {
+    const { blocked } = await splitReady(db, actor, input);
+    if (blocked.length) {
+      // the SQL list's first offset + limit rows merged with the blocked candidates, then paged
+      const head = inboxListSql(getConfig().provider, list, actor.user, { ...input, offset: 0, limit: input.offset + input.limit });
+      return page([...(await readRows<Row>(db, head.text, head.params)), ...blocked].sort(byActivity));
+    }
+  }
   const { text, params } = inboxListSql(getConfig().provider, list, actor.user, input);
   return (await readRows<Row>(db, text, params)).map(toInboxView);
 }
 
-/** {awaitingReview, myPrs, participated}: the three lists' sizes (participated: open ones). One statement. */
+/** The lists' order: newest activity first, then id (as the SQL's ORDER BY). */
+function byActivity(a: Row, b: Row): number {
+  const at = (r: Row) => Date.parse(isoOf(r.updatedAt));
+  return at(b) - at(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/**
+ * The caller's approved candidates (readyToMerge's SQL condition, newest activity first, at most
+ * READY_CANDIDATES_MAX) split by inbox-ready.ts `readyOnly`: `ready` is the readyToMerge list,
+ * `blocked` (a requirement unmet, or conflicts known) belongs to myPrs. Paged by the caller, so
+ * the lists and the summary's counts agree.
+ */
+async function splitReady(db: Db, actor: Actor, input: { repoId?: string }): Promise<{ ready: Row[]; blocked: Row[] }> {
+  const all = { repoId: input.repoId, state: "open" as const, limit: READY_CANDIDATES_MAX, offset: 0 };
+  const { text, params } = inboxListSql(getConfig().provider, "readyToMerge", actor.user, all);
+  const candidates = await readRows<Row>(db, text, params);
+  const ready = await readyOnly(db, candidates);
+  const readyIds = new Set(ready.map((r) => r.id));
+  return { ready, blocked: candidates.filter((r) => !readyIds.has(r.id)) };
+}
+
+/**
+ * {awaitingReview, myPrs, readyToMerge, participated}: the lists' sizes (participated: open ones).
+ * One statement, plus the split of readyToMerge's candidates (`splitReady`) when there are any.
+ */
 export async function inboxSummary(db: Db, actor: Actor, raw: z.input<typeof inboxSummaryInput>): Promise<Record<InboxList, number>> {
   const input = inboxSummaryInput.parse(raw);
   const { text, params } = inboxSummarySql(getConfig().provider, actor.user, input);
   const [row] = await readRows<Record<InboxList, unknown>>(db, text, params);
-  return { awaitingReview: Number(row.awaitingReview), myPrs: Number(row.myPrs), participated: Number(row.participated) };
+  // the SQL counts the approved candidates; the lists' own split decides which are ready
+  const split = Number(row.readyToMerge) === 0 ? { ready: [], blocked: [] } : await splitReady(db, actor, input);
+  return {
+    awaitingReview: Number(row.awaitingReview),
+    myPrs: Number(row.myPrs) + split.blocked.length,
+    readyToMerge: split.ready.length,
+    participated: Number(row.participated),
+  };
 }
 
 /**

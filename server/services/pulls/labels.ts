@@ -16,6 +16,7 @@ import { MAX_LABELS_PER_ISSUE } from "@/server/services/issues/labels";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";
 import type { ReviewRepo } from "./review-context";
+import { emitPullRequestEvent, webhookLabel } from "@/server/services/webhooks/domain-events";
 
 type Repo = Pick<ReviewRepo, "id">;
 
@@ -56,6 +57,7 @@ export async function addPullLabel(db: Db, actor: Actor, repo: Repo, prId: strin
         throw new AppError("BAD_REQUEST", `a pull request has at most ${MAX_LABELS_PER_ISSUE} labels; remove one first`);
       await tx.pullRequestLabel.create({ data: { pullRequestId: pr.id, labelId } });
       await recordPullEvent(tx, pr.id, "labeled", { label }, actor.user.id);
+      await emitPullRequestEvent(tx, repo.id, "labeled", actor.user, pr.id, { label: webhookLabel(label) });
     }
     return labelsOf(tx, pr.id);
   });
@@ -70,6 +72,7 @@ export async function removePullLabel(db: Db, actor: Actor, repo: Repo, prId: st
     if (removed.count) {
       await tx.pullRequest.update({ where: { id: pr.id }, data: { updatedAt: new Date() } });
       await recordPullEvent(tx, pr.id, "unlabeled", { label }, actor.user.id);
+      await emitPullRequestEvent(tx, repo.id, "unlabeled", actor.user, pr.id, { label: webhookLabel(label) });
     }
     return labelsOf(tx, pr.id);
   });

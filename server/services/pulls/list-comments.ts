@@ -87,6 +87,7 @@ interface Row {
   resolvedById: string | null;
   resolverUsername: string | null;
   resolverName: string | null;
+  revision: number | bigint | null;
 }
 
 /** The comments statement (pure; exported for the benchmark): every visible comment of `prId`, optionally of one file. */
@@ -97,7 +98,8 @@ export function commentsSql(prId: string, callerId: string | null, path?: string
   const text = `SELECT c."id", c."body", c."path", c."line", c."side", c."startLine", c."endLine", c."commitSha", c."reviewId", c."replyToId",
   c."isPending", c."suggestion", c."appliedSha", c."diffHunk", c."resolvedAt", c."deletedAt", c."editedAt", c."createdAt", c."updatedAt",
   c."authorId", au."username" AS "authorUsername", au."name" AS "authorName", au."isBot" AS "authorIsBot",
-  c."resolvedById", ru."username" AS "resolverUsername", ru."name" AS "resolverName"
+  c."resolvedById", ru."username" AS "resolverUsername", ru."name" AS "resolverName",
+  (SELECT MIN(rv."number") FROM "PullRequestRevision" rv WHERE rv."pullRequestId" = c."pullRequestId" AND rv."headSha" = c."commitSha") AS "revision"
 FROM "PullRequestComment" c
 LEFT JOIN "User" au ON au."id" = c."authorId"
 LEFT JOIN "User" ru ON ru."id" = c."resolvedById"
@@ -120,6 +122,7 @@ function recordOfRow(r: Row): CommentRecord {
     startLine: num(r.startLine),
     endLine: num(r.endLine),
     commitSha: r.commitSha,
+    revision: num(r.revision),
     reviewId: r.reviewId,
     replyToId: r.replyToId,
     isPending: boolOf(r.isPending),

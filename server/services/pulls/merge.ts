@@ -15,27 +15,35 @@
  *      PRECONDITION_FAILED; a lost CAS (a push to the target) is CONFLICT "the target branch
  *      moved"; either rolls the transaction back and no ref changed. If the commit of the
  *      transaction fails after the ref moved, updateBranch moves it back (CAS).
- *   4. the move is not recorded as a push (`record: false`): the merge's transaction is its
- *      bookkeeping. With `deleteBranch`, the source branch is deleted the same way (CAS delete
- *      from the merged head, with its pull requests marked sourceDeleted in that transaction).
+ *   4. after the commit, updateBranch records the target's move as every branch move is recorded
+ *      (`recordBranchUpdates`): the webhooks' `push`, the search index, and — what makes a merge
+ *      reach the other pull requests — the `pulls.refreshAfterPush` job of the target branch, so
+ *      the open pull requests into it get their mergeability recomputed and, with auto-merge,
+ *      their `pulls.autoMerge` job re-queued (a merge may resolve their conflicts or meet their
+ *      last requirement). With `deleteBranch`, the source branch is deleted by CAS from the
+ *      merged head, with its pull requests marked sourceDeleted in that transaction, which is
+ *      that move's whole bookkeeping (`record: false`; its webhooks are queued here).
  * Of N concurrent merges of one pull request exactly one claims the row (row lock on
  * PostgreSQL, the transaction mutex on SQLite) and moves the ref.
  */
 import { notifyPull, recordPullEvent } from "./events";
+import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
+import { queuePushEvents } from "@/server/services/webhooks/push-events";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { mergeTree, MergeError } from "@/server/git/merge";
 import { commitTree, listRangeCommits, MAX_RANGE_COMMITS, type Identity, type RangeCommit } from "@/server/git/commits";
 import { rebaseOnto } from "@/server/git/merge-rebase";
-import { getConflictDetails, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
+import { getConflictDetails, type ConflictFile, type ConflictKind, type ConflictSide } from "@/server/git/merge-conflicts";
+import { mergeTexts } from "@/server/git/text-merge";
 import { getConfig } from "@/server/config";
 import { atLeast, type AuthorizedRepo } from "@/server/services/repos/access";
 import type { Tx } from "@/server/db/transaction";
 import { updateBranch } from "@/server/services/repos/update-branch";
 import { ZERO_SHA } from "@/lib/sha";
 import { loadPull } from "./locate";
-import { mergeabilityState } from "./mergeability";
+import { mergeabilityState, withRequirements } from "./mergeability";
 import { branchTips } from "@/server/git/ref-files";
 import { closeReferencedIssues, parseClosingRefs, resolveClosingRefs, restackChildren } from "./after-merge";
 import { pullViewInclude, toPullView, type PullView } from "./view";
@@ -51,6 +59,12 @@ export interface MergeOptions {
   message?: string;
   /** Delete the source branch after the merge (same repository only; default false). */
   deleteBranch?: boolean;
+  /**
+   * Merge although the target branch's merge requirements are unmet (a repository admin, the
+   * rule's enforceAdmins off; default false): recorded as a `protection_bypassed` event and a
+   * BranchProtectionBypass row.
+   */
+  bypassRequirements?: boolean;
 }
 
 export type MergedPull = PullView & { mergeSha: string; mergeStrategy: MergeStrategy; branchDeleted: boolean };
@@ -78,8 +92,9 @@ export function squashMessage(title: string, number: number, commits: RangeCommi
  * Merges pull request `prId` of `repo` with `opts.strategy`. `actor` needs write permission
  * (the access table's level; checked again here). Returns the merged pull request, mergeSha
  * (the target branch's new tip), the strategy and whether the source branch was deleted.
- * Errors: NOT_FOUND (no such pull request), FORBIDDEN, PRECONDITION_FAILED (cannot merge: the
- * checkMergeability error; or it changed meanwhile), CONFLICT (the target branch moved, or a
+ * Errors: NOT_FOUND (no such pull request), FORBIDDEN (also: the target branch's protection,
+ * e.g. its push allowlist), PRECONDITION_FAILED (cannot merge: the checkMergeability error, e.g.
+ * "merge requirements are not met: 1 approving review required"; or it changed meanwhile), CONFLICT (the target branch moved, or a
  * rebase stopped at a commit: named with its files).
  */
 export async function mergePullRequest(
@@ -101,8 +116,10 @@ export async function mergePullRequest(
     },
   });
   if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
-  const state = await mergeabilityState(db, repo, pr);
-  if (!state.canMerge || !state.targetTip) throw new AppError("PRECONDITION_FAILED", `cannot merge: ${state.error ?? "not mergeable"}`);
+  const state = await withRequirements(db, repo, pr, await mergeabilityState(db, repo, pr), repo.permission);
+  const bypassed = state.canBypassRequirements && opts.bypassRequirements === true ? state.requirements.filter((r) => !r.satisfied) : [];
+  if ((!state.canMerge && bypassed.length === 0) || !state.targetTip)
+    throw new AppError("PRECONDITION_FAILED", `cannot merge: ${state.error ?? "not mergeable"}`);
   const tip = state.targetTip;
   // the commit list (squash message, closing keywords) is read while the merge is computed
   const commitsP = listRangeCommits(repo.gitDir, tip, pr.headSha, MAX_RANGE_COMMITS, { topoOrder: true, maxMessageChars: 65536 }).then(
@@ -171,9 +188,14 @@ export async function mergePullRequest(
     db,
     actor,
     repo,
-    { ref: `refs/heads/${pr.targetBranch}`, oldSha: tip, newSha, reason: `merge pull request #${pr.number} (${strategy})` },
     {
-      record: false,
+      ref: `refs/heads/${pr.targetBranch}`,
+      oldSha: tip,
+      newSha,
+      reason: `merge pull request #${pr.number} (${strategy})`,
+      pullMerge: { number: pr.number },
+    },
+    {
       conflictMessage: `the target branch "${pr.targetBranch}" moved while merging; check mergeability again and retry`,
       writes: async (tx) => {
         const claimed = await tx.pullRequest.updateMany({
@@ -189,16 +211,37 @@ export async function mergePullRequest(
           tx,
           pr.id,
           "merged",
-          { strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha },
+          { strategy, mergeSha: newSha, targetBranch: pr.targetBranch, headSha: pr.headSha, baseTip: tip },
           actor.user.id,
         );
+        if (bypassed.length) {
+          const requirements = bypassed.map((r) => r.message);
+          const kinds = [...new Set(bypassed.map((r) => r.kind))];
+          const pattern = state.rule?.pattern ?? pr.targetBranch;
+          await recordPullEvent(tx, pr.id, "protection_bypassed", { requirements, kinds, pattern }, actor.user.id);
+          await tx.branchProtectionBypass.create({
+            data: {
+              repoId: repo.id,
+              pattern,
+              userId: actor.user.id,
+              ref: `refs/heads/${pr.targetBranch}`,
+              oldSha: tip,
+              newSha,
+              rules: JSON.stringify(bypassed.map((r) => r.kind)),
+            },
+          });
+        }
         await restackChildren(tx, actor, pr, newSha);
         await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
+        await emitPullRequestEvent(tx, repo.id, "closed", actor.user, pr.id);
       },
     },
   );
-
   const branchDeleted = opts.deleteBranch === true ? await deleteSourceBranch(db, actor, repo, pr) : false;
+  if (branchDeleted)
+    await queuePushEvents(db, actor.user, repo, [{ ref: `refs/heads/${pr.sourceBranch}`, oldSha: pr.headSha, newSha: ZERO_SHA }]).catch(
+      (e) => console.error("merge: webhook delete events failed", e),
+    );
   const view = toPullView({ ...pr, state: "merged", mergedAt: now, updatedAt: now });
   return { ...view, mergeSha: newSha, mergeStrategy: strategy, branchDeleted };
 }
@@ -226,7 +269,8 @@ async function deleteSourceBranch(
       { record: false, writes: (tx) => markSourceDeleted(tx, actor, repo.id, pr) },
     );
   } catch (e) {
-    if (e instanceof AppError && e.code === "CONFLICT") return false;
+    // moved meanwhile, or protected (allowDeletion off): the branch stays
+    if (e instanceof AppError && (e.code === "CONFLICT" || e.code === "FORBIDDEN")) return false;
     throw e;
   }
   return true;
@@ -268,6 +312,20 @@ export interface ConflictFileView {
   kind: ConflictKind;
   /** Blob, mode, size and whether the text was cut, per side (null where the side lacks the file). */
   sides: Record<"ours" | "theirs" | "base", Omit<ConflictSide, "content"> | null>;
+  /**
+   * The three-way merge of the sides with diff3 conflict blocks (`git merge-file -p --diff3`,
+   * markers MERGE_MARKER_SIZE long: lib/conflict-regions.ts parses it) — extension, the conflicts
+   * view's regions. null unless the file is a text conflict (content or add/add) with every side whole.
+   */
+  merged: string | null;
+}
+
+/** `ConflictFileView.merged` of `f`: null for binary, one-sided, cut or unreadable sides. */
+async function mergedText(f: ConflictFile): Promise<string | null> {
+  if (f.isBinary || (f.kind !== "content" && f.kind !== "add/add")) return null;
+  const sides = [f.ours, f.base, f.theirs];
+  if (!f.ours || !f.theirs || sides.some((s) => s && (s.content === null || s.truncated))) return null;
+  return (await mergeTexts(f.ours.content!, f.base?.content ?? "", f.theirs.content!)).text;
 }
 
 const sideMeta = (s: ConflictSide | null) => (s ? { sha: s.sha, mode: s.mode, size: s.size, truncated: s.truncated } : null);
@@ -287,15 +345,19 @@ export async function getConflicts(
   if (!tip) throw new AppError("PRECONDITION_FAILED", `the target branch "${pr.targetBranch}" no longer exists`);
   try {
     const d = await getConflictDetails(repo.gitDir, tip, pr.headSha);
-    const files = d.files.map((f) => ({
-      path: f.path,
-      ours: f.ours?.content ?? null,
-      theirs: f.theirs?.content ?? null,
-      base: f.base?.content ?? null,
-      isBinary: f.isBinary,
-      kind: f.kind,
-      sides: { ours: sideMeta(f.ours), theirs: sideMeta(f.theirs), base: sideMeta(f.base) },
-    }));
+    const files: ConflictFileView[] = [];
+    // one git merge-file per text conflict, in turn (at most MAX_CONFLICT_FILES, the sides bounded by MAX_TOTAL_BYTES)
+    for (const f of d.files)
+      files.push({
+        path: f.path,
+        ours: f.ours?.content ?? null,
+        theirs: f.theirs?.content ?? null,
+        base: f.base?.content ?? null,
+        isBinary: f.isBinary,
+        kind: f.kind,
+        sides: { ours: sideMeta(f.ours), theirs: sideMeta(f.theirs), base: sideMeta(f.base) },
+        merged: await mergedText(f),
+      });
     return { hasConflicts: files.length > 0, files, truncated: d.filesTruncated };
   } catch (e) {
     if (e instanceof MergeError) throw new AppError("PRECONDITION_FAILED", e.message);

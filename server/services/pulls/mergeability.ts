@@ -1,9 +1,13 @@
 /**
- * pulls.checkMergeability (spec: {canMerge, conflicts, behindBy, aheadBy, error?};
- * docs/pulls.md "Mergeability"). Reasons a pull request cannot merge, checked in this order:
+ * pulls.checkMergeability (spec: {canMerge, conflicts, behindBy, aheadBy, error?}, plus
+ * {requirements, canBypassRequirements}; docs/pulls.md "Mergeability"). Reasons a pull request
+ * cannot merge, checked in this order:
  * merged, closed, draft, target branch gone, source branch gone (sourceDeleted or the branch
  * missing from the source repository), nothing to merge (the target already contains the head),
- * unrelated histories, conflicts. The git part (merge-tree + rev-list) is cached in
+ * unrelated histories, conflicts; then the unmet merge requirements of a protected target
+ * branch (`withRequirements`; not cached: database reads only). A draft is still checked like an open pull request, so its
+ * answer carries the real counts and conflicts (the merge box shows them next to "Ready for
+ * review"), with canMerge false and the draft reason as `error` (issue #22 item 4). The git part (merge-tree + rev-list) is cached in
  * PullRequestMergeability per (target tip, head): polling while neither moves costs two ref
  * lookups (read from the ref files) and a lookup in this process's memory of recent answers (else
  * one indexed read). The cache row is written after the answer is returned.
@@ -18,8 +22,12 @@ import type { PullRequest } from "@/generated/prisma/client";
 import { branchTips } from "@/server/git/ref-files";
 import { checkMerge, MergeError, type MergeCheck } from "@/server/git/merge";
 import { repoGitDir } from "@/server/git/paths";
-import type { AuthorizedRepo } from "@/server/services/repos/access";
+import type { AuthorizedRepo, Permission } from "@/server/services/repos/access";
+import { pullRequirements } from "@/server/services/branch-protection/pull-requirements";
+import { describeUnmet, type Requirement } from "@/server/services/branch-protection/requirements";
+import type { ProtectionRule } from "@/server/services/branch-protection/rules";
 import { inTransaction } from "@/server/db/transaction";
+import { autoMergeView, type AutoMergeView } from "./auto-merge";
 
 export interface Mergeability {
   canMerge: boolean;
@@ -112,7 +120,15 @@ const closedAnswer = (error: string): MergeabilityState => ({
 export async function mergeabilityState(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: PullRequest): Promise<MergeabilityState> {
   if (pr.state === "merged") return closedAnswer("the pull request is already merged");
   if (pr.state !== "open") return closedAnswer("the pull request is closed");
-  if (pr.isDraft) return closedAnswer("the pull request is a draft; mark it ready for review first");
+  const answer = await openMergeability(db, repo, pr);
+  return pr.isDraft ? { ...answer, canMerge: false, error: DRAFT_REASON } : answer;
+}
+
+/** Why a draft cannot merge (its counts and conflicts are still computed). */
+export const DRAFT_REASON = "the pull request is a draft; mark it ready for review first";
+
+/** mergeabilityState of an open pull request, draft or not (the draft rule is applied by the caller). */
+async function openMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: PullRequest): Promise<MergeabilityState> {
   const sameRepo = pr.sourceRepoId === repo.id;
   const srcDir = sameRepo ? repo.gitDir : await sourceGitDir(db, repo, pr);
   const [targetTips, sourceTips] = await Promise.all([
@@ -203,10 +219,63 @@ async function saveCache(db: Db, pullRequestId: string, baseTip: string, headSha
   }
 }
 
-/** pulls.checkMergeability: the spec's answer for pull request `pr` of `repo`. */
-export async function checkMergeability(db: Db, repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: PullRequest): Promise<Mergeability> {
-  const { targetTip: _tip, ...answer } = await mergeabilityState(db, repo, pr);
-  return answer;
+/** pulls.checkMergeability's answer: the spec's fields plus the merge requirements (issue #23). */
+export interface MergeabilityWithRequirements extends Mergeability {
+  /** The requirements of the target branch's protection rule ([] when unprotected): requirements.ts. */
+  requirements: Requirement[];
+  /**
+   * True when only unmet requirements block and the caller may merge past them: a repository
+   * admin, the rule's enforceAdmins off (pulls.merge with `bypassRequirements`).
+   */
+  canBypassRequirements: boolean;
+}
+
+/**
+ * Adds the merge requirements to a mergeability answer: `canMerge` false while one is unmet, with
+ * `error` "merge requirements are not met: …" when nothing else blocks. `permission` is the
+ * caller's on the repository (admins may bypass when the rule allows).
+ */
+export async function withRequirements<M extends MergeabilityState>(
+  db: Db,
+  repo: Pick<AuthorizedRepo, "id" | "gitDir">,
+  pr: PullRequest,
+  answer: M,
+  permission: Permission,
+): Promise<M & { requirements: Requirement[]; canBypassRequirements: boolean; rule: ProtectionRule | null }> {
+  if (pr.state !== "open") return { ...answer, requirements: [], canBypassRequirements: false, rule: null };
+  const { rule, requirements } = await pullRequirements(db, repo.id, pr, answer.behindBy, {
+    gitDir: repo.gitDir,
+    targetTip: answer.targetTip,
+  });
+  const unmet = describeUnmet(requirements);
+  if (!unmet) return { ...answer, requirements, canBypassRequirements: false, rule };
+  const canBypassRequirements = answer.canMerge && permission === "admin" && rule !== null && !rule.enforceAdmins;
+  return {
+    ...answer,
+    canMerge: false,
+    error: answer.canMerge ? `merge requirements are not met: ${unmet}` : answer.error,
+    requirements,
+    canBypassRequirements,
+    rule,
+  };
+}
+
+/**
+ * pulls.checkMergeability: the spec's answer for pull request `pr` of `repo`, with the merge
+ * requirements for a caller with `repo.permission` and the pull request's auto-merge (null when
+ * not enabled or not open; auto-merge.ts).
+ */
+export async function checkMergeability(
+  db: Db,
+  repo: Pick<AuthorizedRepo, "id" | "gitDir" | "permission">,
+  pr: PullRequest,
+): Promise<MergeabilityWithRequirements & { autoMerge: AutoMergeView | null }> {
+  const [state, autoMerge] = await Promise.all([
+    mergeabilityState(db, repo, pr).then((m) => withRequirements(db, repo, pr, m, repo.permission)),
+    pr.state === "open" ? autoMergeView(db, pr) : null,
+  ]);
+  const { targetTip: _tip, rule: _rule, ...out } = state;
+  return { ...out, autoMerge };
 }
 
 /**
@@ -222,7 +291,7 @@ export async function refreshMergeability(db: Db, prId: string): Promise<void> {
   });
   if (!pr || pr.state !== "open") return;
   const { repo, ...row } = pr;
-  await checkMergeability(db, { id: row.repoId, gitDir: repoGitDir(repo.owner.username, repo.name) }, row);
+  await mergeabilityState(db, { id: row.repoId, gitDir: repoGitDir(repo.owner.username, repo.name) }, row);
   // open pages re-read the merge box at once (live updates) instead of at their next poll
   notifyPull(db, prId, "mergeability", null);
 }

@@ -15,7 +15,8 @@
  *   4. the other answers are cached in this process and in PullRequestMergeability in one
  *      transaction (two statements per WRITE_CHUNK rows), then each pull request's page is told ("mergeability"
  *      live notice) to re-read its merge box;
- *   5. the diffs of at most WARM_MAX of them are warmed (the pushed branch's own pull requests
+ *   5. the pull requests with auto-merge get their `pulls.autoMerge` job (run-auto-merge.ts);
+ *   6. the diffs of at most WARM_MAX of them are warmed (the pushed branch's own pull requests
  *      first, then the most recently updated): the diff cache holds 32 ranges, so warming every
  *      pull request into `main` would only evict each other.
  * Idempotent (jobs are delivered at least once): it reads the current tips and heads, and a pull
@@ -34,6 +35,7 @@ import { mapPool } from "@/lib/map-pool";
 import { markMergedExternally } from "./after-push";
 import { notifyPull } from "./events";
 import { mergeabilityOf, rememberMergeability, type Mergeability } from "./mergeability";
+import { queueAutoMerge } from "./auto-merge";
 
 /** Open pull requests read per query; the job pages through all of them. */
 export const REFRESH_PAGE = 1000;
@@ -62,6 +64,7 @@ const pullSelect = {
   targetBranch: true,
   headSha: true,
   updatedAt: true,
+  autoMergeStrategy: true,
   repo: { select: { name: true, owner: { select: { username: true } } } },
 } as const;
 
@@ -125,7 +128,7 @@ export async function refreshPullsAfterPush(
   return summary;
 }
 
-/** Steps 1–4 for one page of pull requests; returns the answers computed (the candidates for warming). */
+/** Steps 1–5 for one page of pull requests; returns the answers computed (the candidates for warming). */
 async function refreshPage(db: Db, page: Pull[], actorId: string | null, summary: RefreshSummary): Promise<Computed[]> {
   if (page.length === 0) return [];
   const cached = new Map(
@@ -184,6 +187,12 @@ async function refreshPage(db: Db, page: Pull[], actorId: string | null, summary
     if (await markMergedExternally(db, pr.id, pr.headSha, tip, actorId).catch((e) => void console.error(e))) summary.merged++;
   }
   for (const pr of [...computed.map((c) => c.pr), ...gone]) notifyPull(db, pr.id, "mergeability", null);
+  // the push may have met the last requirement (up to date, a new head with its statuses): auto-merge decides
+  const mergedIds = new Set(merged.map((m) => m.pr.id));
+  queueAutoMerge(
+    db,
+    page.filter((pr) => pr.autoMergeStrategy && !mergedIds.has(pr.id)).map((pr) => pr.id),
+  );
   return computed;
 }
 

@@ -14,6 +14,8 @@ export interface ReviewView {
   createdAt: string;
   /** Comments that belong to the review (its inline comments). */
   commentCount: number;
+  /** Set when the review was dismissed (pulls.dismissReview, or stale after a push): it no longer counts for the merge requirements. */
+  dismissal: { reason: string; dismissedAt: string } | null;
 }
 
 /** Maps a review row (author loaded, comments counted) against the current head. */
@@ -25,6 +27,8 @@ export function toReviewView(
     body: string | null;
     commitSha: string;
     createdAt: Date;
+    dismissedAt?: Date | null;
+    dismissReason?: string | null;
     _count: { comments: number };
   },
   headSha: string,
@@ -38,6 +42,7 @@ export function toReviewView(
     isStale: r.commitSha !== headSha,
     createdAt: r.createdAt.toISOString(),
     commentCount: r._count.comments,
+    dismissal: r.dismissedAt ? { reason: r.dismissReason ?? "", dismissedAt: r.dismissedAt.toISOString() } : null,
   };
 }
 

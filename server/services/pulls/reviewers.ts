@@ -18,6 +18,8 @@ import { recordPullEvent } from "./events";
 import type { PullRow, ReviewRepo } from "./review-context";
 import type { ReviewState } from "./review-schemas";
 import type { PullUser } from "./view";
+import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
+import { userPayload } from "@/server/services/webhooks/payloads";
 
 export interface ReviewerView {
   user: PullUser;
@@ -107,6 +109,7 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
     inTransaction(db, async (tx) => {
       await tx.pullRequestReviewRequest.create({ data: { pullRequestId: pr.id, reviewerId: reviewer.id } });
       await recordPullEvent(tx, pr.id, "review_requested", { reviewer: user }, actor.user.id);
+      await emitPullRequestEvent(tx, repo.id, "review_requested", actor.user, pr.id, { requested_reviewer: userPayload(user) });
     }),
     duplicate,
   );
@@ -128,6 +131,7 @@ export async function removeReviewRequest(
     if (gone.count === 0) return;
     const reviewer = await tx.user.findUnique({ where: { id: reviewerId }, select: userSelect });
     await recordPullEvent(tx, pr.id, "review_request_removed", { reviewer }, actor.user.id);
+    await emitPullRequestEvent(tx, repo.id, "review_request_removed", actor.user, pr.id, { requested_reviewer: userPayload(reviewer) });
   });
   return listReviewers(db, repo, pr.id);
 }

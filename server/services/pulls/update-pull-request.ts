@@ -5,7 +5,8 @@
  * change writes its timeline event in the same transaction: edited {field, from, to} for title and
  * body, ready_for_review / converted_to_draft for isDraft, closed, reopened. Title and body can be
  * edited unless the pull request is merged; isDraft changes only while open (PRECONDITION_FAILED
- * otherwise). Ready for review (isDraft → false) starts an AI review run (ai-review.ts).
+ * otherwise). Ready for review (isDraft → false) starts an AI review run (ai-review.ts). Closing
+ * and converting to a draft disable auto-merge (auto-merge.ts; event auto_merge_disabled with the reason).
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -20,6 +21,8 @@ import { recordPullEvent } from "./events";
 import { followSourceTip } from "./after-push";
 import { pullViewById, type PullView } from "./view";
 import { createAiReviewRun, enqueueAiReview } from "./ai-review";
+import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
+import { clearAutoMerge } from "./auto-merge";
 
 type Repo = Pick<AuthorizedRepo, "id" | "permission">;
 
@@ -71,6 +74,14 @@ export async function updatePullRequest(db: Db, caller: Actor | null, repo: Repo
       const r = await tx.pullRequest.updateMany({ where: { id: pr.id, updatedAt: pr.updatedAt }, data });
       if (r.count === 0) throw new AppError("CONFLICT", "the pull request changed meanwhile; reload and try again");
       for (const [type, d] of events) await recordPullEvent(tx, pr.id, type, d, actor.user.id);
+      const changes = {
+        ...(data.title !== undefined ? { title: { from: pr.title } } : {}),
+        ...(data.body !== undefined ? { body: { from: pr.body ?? "" } } : {}),
+      };
+      if (Object.keys(changes).length) await emitPullRequestEvent(tx, pr.repoId, "edited", actor.user, pr.id, { changes });
+      if (data.isDraft !== undefined)
+        await emitPullRequestEvent(tx, pr.repoId, data.isDraft ? "converted_to_draft" : "ready_for_review", actor.user, pr.id);
+      if (data.isDraft === true) await clearAutoMerge(tx, pr.repoId, pr.id, "the pull request was converted to a draft", actor.user.id);
       // ready for review starts the AI review (docs/ai.md "AI review"), enqueued once this commits
       if (data.isDraft === false) aiRun = await createAiReviewRun(tx, pr, "ready_for_review", actor.user.id);
     }
@@ -88,6 +99,8 @@ export async function closePullRequest(db: Db, caller: Actor | null, repo: Repo,
     const r = await tx.pullRequest.updateMany({ where: { id: pr.id, state: "open" }, data: { state: "closed", closedAt: new Date() } });
     if (r.count === 0) throw new AppError("CONFLICT", "the pull request changed meanwhile; reload and try again");
     await recordPullEvent(tx, pr.id, "closed", {}, actor.user.id);
+    await emitPullRequestEvent(tx, pr.repoId, "closed", actor.user, pr.id);
+    await clearAutoMerge(tx, pr.repoId, pr.id, "the pull request was closed", actor.user.id);
     return pullViewById(tx, pr.id);
   });
 }
@@ -128,6 +141,7 @@ export async function reopenPullRequest(db: Db, caller: Actor | null, repo: Repo
     const r = await tx.pullRequest.updateMany({ where: { id: pr.id, state: "closed" }, data: { state: "open", closedAt: null } });
     if (r.count === 0) throw new AppError("CONFLICT", "the pull request changed meanwhile; reload and try again");
     await recordPullEvent(tx, pr.id, "reopened", {}, actor.user.id);
+    await emitPullRequestEvent(tx, pr.repoId, "reopened", actor.user, pr.id);
   });
   if (tip !== pr.headSha) await followSourceTip(db, pr.id, tip, actor.user.id);
   return pullViewById(db, pr.id);

@@ -4,8 +4,10 @@
  * secret refuses the whole push, and git then updates no ref.
  *
  * 1. The rules every ref update passes, pushed or made by svc itself (update-branch.ts
- *    `checkBranchUpdates`): today ref names (`pushRefProblem`, server/git/refs.ts) — valid
- *    branches and tags only, never `refs/pull/*`; deleting a badly named ref is allowed.
+ *    `checkBranchUpdates`): ref names (`pushRefProblem`, server/git/refs.ts) — valid
+ *    branches and tags only, never `refs/pull/*`; deleting a badly named ref is allowed — then
+ *    branch protection (services/branch-protection/check-updates.ts), e.g.
+ *    `main is protected: changes must go through a pull request`.
  * 2. Push protection: the lines added by the commits new to the repository
  *    (`git log -p <new> --not --all` inside the quarantine) are scanned for svc tokens valid in
  *    this instance and private key blocks (secret-scan.ts). Findings refuse the push with
@@ -84,19 +86,26 @@ async function quarantineEnv(gitDir: string, quarantine: string | null): Promise
  */
 export async function checkPush(db: Db, input: PushCheckInput): Promise<PushVerdict> {
   const updates = parseHookInput(input.input);
-  const problems = await checkBranchUpdates(db, input.actor ?? null, { id: input.repoId ?? null, gitDir: input.gitDir }, updates);
-  if (problems.length > 0) {
+  const env = await quarantineEnv(input.gitDir, input.quarantine);
+  const { names, protection } = await checkBranchUpdates(
+    db,
+    input.actor ?? null,
+    { id: input.repoId ?? null, gitDir: input.gitDir, env },
+    updates,
+  );
+  if (names.length > 0) {
     return {
       ok: false,
       messages: [
-        ...problems.map((p) => `error: refusing ${p}`),
+        ...names.map((p) => `error: ${p}`),
         "error: svc serves branches (refs/heads/<name>) and tags (refs/tags/<name>) with valid names; refs/pull/ belongs to pull requests",
         "error: push declined: no ref was updated",
       ],
     };
   }
+  if (protection.length > 0)
+    return { ok: false, messages: [...protection.map((p) => `error: ${p}`), "error: push declined: no ref was updated"] };
 
-  const env = await quarantineEnv(input.gitDir, input.quarantine);
   const tips = await peelToCommits(
     input.gitDir,
     updates.filter((u) => !isZeroSha(u.newSha)).map((u) => u.newSha),

@@ -30,15 +30,22 @@ import { listBranches, setHead } from "@/server/git/repository";
 import { updatePullsAfterPush } from "@/server/services/pulls/after-push";
 import { queueSearchIndexAfterPush } from "@/server/services/search/after-push";
 import { queueMaintenanceAfterPush } from "./maintain-repository";
+import { queuePushEvents } from "@/server/services/webhooks/push-events";
 import { peelToCommits, reachableBlobs, scanDiffLines } from "@/server/git/added-lines";
 import { objectInfo } from "@/server/git/objects";
 import { isLiveToken } from "@/server/services/tokens/verify-token";
 import { isZeroSha, ZERO_SHA } from "@/lib/sha";
 import { ALLOW_SECRET_OPTION, describeFindings, MAX_SCAN_BYTES, SecretDetector } from "./secret-scan";
+import { protectionProblems, type UpdateVia } from "@/server/services/branch-protection/check-updates";
 
-/** A ref change svc makes itself: `reason` is the reflog message (git-update-ref(1) `-m`). */
+/**
+ * A ref change svc makes itself: `reason` is the reflog message (git-update-ref(1) `-m`);
+ * `pullMerge` marks the merge of a pull request into its target branch, which branch protection's
+ * `requirePullRequest` lets through (the merge checked the pull request's requirements).
+ */
 export interface BranchUpdate extends RefUpdate {
   reason: string;
+  pullMerge?: UpdateVia["pullMerge"];
 }
 
 /** The repository whose refs move: its id and bare repository (absolute path). */
@@ -49,22 +56,41 @@ export interface BranchRepo {
 
 const shortName = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, "");
 
+/** Why `checkBranchUpdates` refused: the ref names or branch protection. */
+export interface BranchProblems {
+  /** Ref name refusals, each `refusing "<ref>": <rule>` (server/git/refs.ts `pushRefProblem`). */
+  names: string[];
+  /** Branch protection refusals, each `<branch> is protected: <rule>` (branch-protection/check-updates.ts). */
+  protection: string[];
+}
+
 /**
  * The rules a ref update must pass, for `git push` (pre-receive, before git moves any ref) and for
- * svc's own writers (`updateBranch`, before the transaction) alike. Returns one problem per refused
- * update, each naming the ref and the rule (empty: all may proceed). `actor` is who moves the
+ * svc's own writers (`updateBranch`, before the transaction) alike. Returns the refusals, each
+ * naming the ref and the rule (both lists empty: all may proceed). `actor` is who moves the
  * refs (null when unknown); `repo.id` is null when the caller does not know the row (checkPush
- * called directly, as tests do). Today's rule: ref names (server/git/refs.ts `pushRefProblem`:
- * valid branches and tags only, never `refs/pull/*`). Secret scanning stays in push-policy.ts
- * for `git push` only: it reads the pushed objects from receive-pack's quarantine.
+ * called directly, as tests do: then only names are checked); `repo.env` lets git read a push's
+ * quarantined objects; `via` says what kind of move it is (a pull request merge). The rules:
+ *   1. ref names (server/git/refs.ts `pushRefProblem`: valid branches and tags only, never
+ *      `refs/pull/*`); when one is refused, nothing else is checked;
+ *   2. branch protection (services/branch-protection/check-updates.ts `protectionProblems`:
+ *      deletion, force-push, pull request required, push allowlist; admin bypass recorded).
+ * Secret scanning stays in push-policy.ts for `git push` only: it reads the pushed objects from
+ * receive-pack's quarantine.
  */
 export async function checkBranchUpdates(
   db: Db,
   actor: Actor | null,
-  repo: { id: string | null; gitDir: string },
+  repo: { id: string | null; gitDir: string; env?: Record<string, string> },
   updates: RefUpdate[],
-): Promise<string[]> {
-  return updates.map((u) => pushRefProblem(u.ref, isZeroSha(u.newSha))).filter((p): p is string => p !== null);
+  via: UpdateVia = {},
+): Promise<BranchProblems> {
+  const names = updates
+    .map((u) => pushRefProblem(u.ref, isZeroSha(u.newSha)))
+    .filter((p): p is string => p !== null)
+    .map((p) => `refusing ${p}`);
+  if (names.length > 0 || !repo.id) return { names, protection: [] };
+  return { names, protection: await protectionProblems(db, actor, { id: repo.id, gitDir: repo.gitDir, env: repo.env }, updates, via) };
 }
 
 /**
@@ -117,9 +143,10 @@ export interface UpdateBranchOptions {
   /** The CONFLICT message when the ref is no longer at `oldSha` (default: names the branch). */
   conflictMessage?: string;
   /**
-   * Record the move as a push (`recordBranchUpdates`) once committed; default true. False for the
-   * moves a pull request merge makes (the target branch, the deleted source branch), whose
-   * bookkeeping is the merge's own transaction.
+   * Record the move as a push (`recordBranchUpdates`) once committed; default true. False only
+   * where the caller's transaction is the whole bookkeeping: deleting a merged pull request's
+   * source branch (its pull requests are marked sourceDeleted there). A move of a branch other
+   * pull requests target must be recorded, or they never learn of it (mergeability, auto-merge).
    */
   record?: boolean;
 }
@@ -143,7 +170,8 @@ async function undoMove(gitDir: string, u: BranchUpdate): Promise<void> {
 /**
  * Moves branch or tag `update.ref` of `repo` from `oldSha` to `newSha` for `actor` (svc's own
  * commit; the commit object must exist already). Steps, in this order:
- *   1. `checkBranchUpdates`: a refusal is FORBIDDEN "refusing <problem>", nothing changed; then
+ *   1. `checkBranchUpdates`: a refusal is FORBIDDEN with its line ("refusing \"<ref>\": …" or
+ *      "main is protected: changes must go through a pull request"), nothing changed; then
  *      push protection (`secretsProblem`): a new commit that adds a live svc token or a private
  *      key block is FORBIDDEN with the push's "push protection: … adds secrets:" list, nothing
  *      changed. svc's writers have no override (the push's `-o allow-secret`): a secret meant to
@@ -166,8 +194,8 @@ export async function updateBranch(
   update: BranchUpdate,
   options: UpdateBranchOptions = {},
 ): Promise<void> {
-  const problems = await checkBranchUpdates(db, actor, repo, [update]);
-  if (problems.length) throw new AppError("FORBIDDEN", `refusing ${problems.join("; ")}`);
+  const { names, protection } = await checkBranchUpdates(db, actor, repo, [update], { pullMerge: update.pullMerge });
+  if (names.length || protection.length) throw new AppError("FORBIDDEN", [...names, ...protection].join("; "));
   const secrets = await secretsProblem(db, repo, update);
   if (secrets) throw new AppError("FORBIDDEN", secrets);
   const lost = () =>
@@ -211,7 +239,10 @@ export async function updateBranch(
  *   4. the semantic search index jobs of the moved branches (services/search/after-push.ts;
  *      failures are logged);
  *   5. the push is counted for repository maintenance: every SVC_GIT_GC_PUSHES-th queues a
- *      `git gc --auto` job (maintain-repository.ts; failures are logged).
+ *      `git gc --auto` job (maintain-repository.ts; failures are logged);
+ *   6. webhooks (services/webhooks/push-events.ts `queuePushEvents`): when the repository has an
+ *      active hook, one job that emits `push` for every update and `create`/`delete` for created
+ *      and deleted refs; nothing is built or sent here (failures are logged).
  * This is THE place for every later "a branch moved" reaction (webhooks …); not the HTTP layer.
  */
 export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: BranchRepo, updates: RefUpdate[]): Promise<void> {
@@ -232,6 +263,7 @@ export async function recordBranchUpdates(db: Db, actor: Actor | null, repo: Bra
   const defaultBranch = await fixDefaultBranch(db, repo, row.defaultBranch, moved);
   await queueSearchIndexAfterPush(db, repo.id, defaultBranch, moved);
   await queueMaintenanceAfterPush(repo.id);
+  await queuePushEvents(db, actor?.user ?? null, repo, moved).catch((e) => console.error("recordBranchUpdates: webhook events failed", e));
 }
 
 /** Moves HEAD and defaultBranch to a branch that exists when the default one does not; → the default branch after. */

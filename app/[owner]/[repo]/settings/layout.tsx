@@ -1,6 +1,6 @@
 import { settingsUrl } from "@/components/code/urls";
 import { container, cx } from "@/components/ui/styles";
-import { AlertIcon, GearIcon, KeyIcon, PeopleIcon } from "@/components/ui/icons";
+import { AlertIcon, BranchIcon, CodeIcon, GearIcon, KeyIcon, PeopleIcon } from "@/components/ui/icons";
 import { NoteIcon, TagIcon } from "@/components/ui/icons-planning";
 import { SideNav } from "@/components/ui/side-nav";
 import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/load";
@@ -9,7 +9,7 @@ import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/l
  * The frame of every repository settings page (docs/ui.md "Repository settings"), under the
  * repository header (app/[owner]/[repo]/layout.tsx): admins only — everyone else gets the 404 page,
  * decided here before anything streams — and a left nav — General, Collaborators, AI and Danger
- * zone are sections of /settings, Labels and Templates pages of their own. On phones the nav wraps
+ * zone are sections of /settings, Branches, Labels, Templates and Webhooks pages of their own. On phones the nav wraps
  * above the content.
  */
 export default async function RepoSettingsLayout({ params, children }: { params: SettingsParams; children: React.ReactNode }) {
@@ -26,8 +26,10 @@ export default async function RepoSettingsLayout({ params, children }: { params:
           items={[
             { href: base, label: "General", icon: icon(GearIcon), testId: "settings-nav-general" },
             { href: `${base}#collaborators`, label: "Collaborators", icon: icon(PeopleIcon), testId: "settings-nav-collaborators" },
+            { href: `${base}/branches`, label: "Branches", icon: icon(BranchIcon), testId: "settings-nav-branches" },
             { href: `${base}/labels`, label: "Labels", icon: icon(TagIcon), testId: "settings-nav-labels" },
             { href: `${base}/templates`, label: "Templates", icon: icon(NoteIcon), testId: "settings-nav-templates" },
+            { href: `${base}/webhooks`, label: "Webhooks", icon: icon(CodeIcon), testId: "settings-nav-webhooks" },
             { href: `${base}#ai`, label: "AI", icon: icon(KeyIcon), testId: "settings-nav-ai" },
             {
               href: `${base}#danger-zone`,

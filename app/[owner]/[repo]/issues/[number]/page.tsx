@@ -24,12 +24,14 @@ export default async function IssuePage({ params }: { params: Params }) {
   const n = parseNumber(number);
   const issue = await loadIssue(ctx, n);
   const repoId = ctx.repo.id;
-  const [comments, activity, subIssues, labels, assignees] = await Promise.all([
+  const [comments, activity, subIssues, labels, assignees, projects, cycles] = await Promise.all([
     ctx.caller.issues.comments({ repoId, number: n }),
     ctx.caller.issues.getActivity({ repoId, number: n, limit: 200 }),
     ctx.caller.issues.getSubIssues({ repoId, number: n }),
     ctx.caller.issues.listLabels({ repoId }),
     ctx.caller.repos.assignees({ repoId }),
+    ctx.caller.projects.list({ repoId }),
+    ctx.caller.cycles.list({ repoId }),
   ]);
   // titles of the parent and related issues: one issues.list call for all of them
   const r = issue.relations;
@@ -59,6 +61,8 @@ export default async function IssuePage({ params }: { params: Params }) {
         me={ctx.me}
         canWrite={ctx.canWrite}
         assignees={assignees}
+        projects={projects.map((p) => ({ id: p.id, name: p.name }))}
+        cycles={cycles.map((c) => ({ id: c.id, number: c.number, name: c.name, timing: c.timing }))}
       />
     </IssuesShell>
   );

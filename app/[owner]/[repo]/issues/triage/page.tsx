@@ -14,10 +14,22 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function TriagePage({ params }: { params: Params }) {
   const { owner, repo } = await params;
   const ctx = await loadIssuesContext(owner, repo);
-  const queue = await ctx.caller.issues.listTriage({ repoId: ctx.repo.id, limit: 100 });
+  const repoId = ctx.repo.id;
+  // the property pickers are the writers' only
+  const [queue, labels, people] = await Promise.all([
+    ctx.caller.issues.listTriage({ repoId, limit: 100 }),
+    ctx.canWrite ? ctx.caller.issues.listLabels({ repoId }) : [],
+    ctx.canWrite ? ctx.caller.repos.assignees({ repoId }) : [],
+  ]);
   return (
     <IssuesShell repo={ctx.repo} section="triage">
-      <TriageQueue repo={{ id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name }} initial={queue} canWrite={ctx.canWrite} />
+      <TriageQueue
+        repo={{ id: repoId, owner: ctx.repo.owner, name: ctx.repo.name }}
+        initial={queue}
+        canWrite={ctx.canWrite}
+        labels={labels}
+        people={people}
+      />
     </IssuesShell>
   );
 }

@@ -6,6 +6,7 @@ import { PullActions, PullBody } from "@/components/pulls/conversation";
 import { PullCommentBox, PullTimeline } from "@/components/pulls/conversation-timeline";
 import { PullSidebar } from "@/components/pulls/pull-sidebar";
 import { MergeBox } from "@/components/pulls/merge-box";
+import { MergedBox } from "@/components/pulls/merged-box";
 import { StackNavigator } from "@/components/pulls/stack-navigator";
 import { AiReviewPanel } from "@/components/pulls/ai-review-panel";
 
@@ -25,7 +26,7 @@ export default async function PullConversationPage({ params }: { params: Params 
   const pr = await loadPull(ctx, Number(number));
   const isAuthor = !!ctx.me && pr.authorId === ctx.me.id;
   const repoId = ctx.repo.id;
-  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability, aiReview] = await Promise.all([
+  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability, aiReview, headBranch, checks] = await Promise.all([
     ctx.caller.pulls.timeline({ prId: pr.id }),
     ctx.caller.pulls.reviews({ prId: pr.id }),
     ctx.caller.pulls.comments({ prId: pr.id }),
@@ -35,8 +36,14 @@ export default async function PullConversationPage({ params }: { params: Params 
     loadPullCommits(ctx, pr.id).catch(() => ({ commits: [], totalCommits: 0 })),
     pr.state === "open" ? orNull(ctx.caller.pulls.checkMergeability({ prId: pr.id })) : Promise.resolve(null),
     orNull(ctx.caller.pulls.getAIReview({ prId: pr.id })),
+    pr.state !== "open" && ctx.me ? orNull(ctx.caller.pulls.headBranch({ prId: pr.id })) : Promise.resolve(null),
+    pr.state === "open" ? orNull(ctx.caller.statuses.combined({ repoId, sha: pr.headSha })) : Promise.resolve(null),
   ]);
   const repoRef = { id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name };
+  // force-push events link to their range on the Files tab; revisions are read only when there are any
+  const revisions = events.some((e) => e.type === "force_pushed")
+    ? (await ctx.caller.pulls.revisions({ prId: pr.id }).catch(() => [])).map((r) => ({ number: r.number, headSha: r.headSha }))
+    : [];
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <div className="order-2 min-w-0 space-y-6 lg:order-1">
@@ -50,6 +57,8 @@ export default async function PullConversationPage({ params }: { params: Params 
           reviews={reviews}
           threads={threads}
           repo={repoRef}
+          revisions={revisions}
+          filesHref={`/${encodeURIComponent(ctx.repo.owner)}/${encodeURIComponent(ctx.repo.name)}/pulls/${pr.number}/files`}
           reader={{
             prId: pr.id,
             me: ctx.me && { id: ctx.me.id, username: ctx.me.username },
@@ -63,10 +72,15 @@ export default async function PullConversationPage({ params }: { params: Params 
             pr={pr}
             initial={mergeability}
             canMerge={ctx.canWrite}
+            canMarkReady={ctx.canWrite || isAuthor}
             commits={commits.commits.map((c) => ({ sha: c.sha, message: c.message, author: c.author, authorEmail: c.authorEmail }))}
             sourceOwner={pr.sourceRepo?.owner ?? ctx.repo.owner}
             sameRepo={!pr.sourceRepo}
+            checks={checks}
           />
+        )}
+        {headBranch && (headBranch.canDelete || headBranch.canRestore || headBranch.canRevert) && (
+          <MergedBox repo={ctx.repo} pr={pr} initial={headBranch} />
         )}
         {ctx.me && <PullCommentBox prId={pr.id} repo={repoRef} people={people} />}
         <PullActions pr={pr} canClose={ctx.canWrite || isAuthor} canReopen={(ctx.canWrite || isAuthor) && !pr.sourceDeleted} />

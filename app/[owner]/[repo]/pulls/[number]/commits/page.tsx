@@ -2,6 +2,7 @@ import Link from "next/link";
 import { card, cx } from "@/components/ui/styles";
 import { TimeAgo } from "@/components/issues/ui";
 import { loadPull, loadPullCommits, loadPullsContext } from "@/components/pulls/data";
+import { CommitStatusIcon } from "@/components/statuses/commit-status";
 
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
@@ -11,6 +12,10 @@ export default async function PullCommitsPage({ params }: { params: Params }) {
   const ctx = await loadPullsContext(owner, repo);
   const pr = await loadPull(ctx, Number(number));
   const { commits, totalCommits } = await loadPullCommits(ctx, pr.id);
+  // statuses as posted to this repository (docs/ui.md "Commit statuses"), one call for the list
+  const statuses = commits.length
+    ? await ctx.caller.statuses.forCommits({ repoId: ctx.repo.id, shas: commits.slice(0, 200).map((c) => c.sha) }).catch(() => null)
+    : null;
   if (totalCommits === 0)
     return (
       <p className="text-sm text-muted-foreground" data-testid="pull-no-commits">
@@ -30,6 +35,7 @@ export default async function PullCommitsPage({ params }: { params: Params }) {
           <span className="text-xs text-subtle-foreground">
             {c.author} committed <TimeAgo iso={c.date} />
           </span>
+          <CommitStatusIcon status={statuses?.[c.sha]} />
           <code className="font-mono text-xs text-muted-foreground">{c.sha.slice(0, 7)}</code>
         </li>
       ))}

@@ -6,11 +6,11 @@ import { pullUrl } from "@/components/pulls/model";
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
 /**
- * The conflicts view (docs/pulls.md "Conflicts"): for each conflicting file, the base (merge base),
- * ours (the target branch) and theirs (the source branch) side by side; one column under another on
- * a phone. Binary files and files deleted on one side are named, not shown (pulls.getConflicts).
- * Signed-in viewers of an open pull request can resolve text conflicts here ("Suggest resolution",
- * "Use this resolution"; components/pulls/conflicts-editor.tsx).
+ * The conflicts view (docs/pulls.md "Conflicts"): each conflicting file once, with its conflict
+ * regions inline — ours (the target branch), theirs (the source branch), the merge base folded —
+ * from git's diff3 merge (pulls.getConflicts `merged`). Binary files and files deleted on one side
+ * are named, not shown. Signed-in viewers of an open pull request resolve text conflicts here per
+ * region and "Commit merge" (components/pulls/conflicts-editor.tsx).
  */
 export default async function PullConflictsPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
@@ -47,6 +47,7 @@ export default async function PullConflictsPage({ params }: { params: Params }) 
           base: f.base,
           isBinary: f.isBinary,
           kind: f.kind,
+          merged: f.merged,
         }))}
         canResolve={!!ctx.me && pr.state === "open" && !result.truncated}
         pullHref={pullUrl(ctx.repo.owner, ctx.repo.name, pr.number)}

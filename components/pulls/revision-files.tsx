@@ -1,0 +1,87 @@
+/**
+ * The Files changed tab's revision data and its interdiff view (docs/ui.md "Revision picker"),
+ * server-rendered: the pull request's revisions, the reader's since-your-review range, and a
+ * chosen range's interdiff (pulls.compareRevisions) in the shared diff viewer, read-only (comment
+ * anchors are lines of the head's diff, so the interdiff has no comment forms).
+ */
+import { TRPCError } from "@trpc/server";
+import { DiffViewer } from "@/components/diff/diff-viewer";
+import { packFile } from "@/components/diff/model";
+import { card, cx } from "@/components/ui/styles";
+import { firstScreenFiles } from "@/lib/highlight/diff";
+import { highlightDiff } from "@/server/highlight";
+import type { PullsContext } from "./data";
+import { RevisionNotice } from "./revision-picker";
+import { parseRange, sinceLastReview, type RevisionRange, type RevisionRef } from "./revision-range";
+
+/**
+ * The line budget of an interdiff's one load: the whole interdiff comes with the page (there is no
+ * paged interdiff), so files past this many lines show "not loaded" rather than the page growing
+ * without bound.
+ */
+export const INTERDIFF_LINES = 20_000;
+
+export interface RevisionState {
+  revisions: RevisionRef[];
+  /** The range the address names (`?from=A&to=B`), or null for all changes. */
+  range: RevisionRange | null;
+  /** The reader's last review's revision → the newest, when the reader reviewed an older one. */
+  since: RevisionRange | null;
+}
+
+/**
+ * The revisions of pull request `prId`, the chosen range and the reader's since-your-review range.
+ * Revisions are an aid here: when they cannot be listed the page shows all changes, without picker.
+ */
+export async function loadRevisionState(
+  ctx: PullsContext,
+  prId: string,
+  params: { from?: string | string[]; to?: string | string[] },
+): Promise<RevisionState> {
+  const me = ctx.me;
+  const [revisions, mine] = await Promise.all([
+    ctx.caller.pulls.revisions({ prId }).catch(() => []),
+    me
+      ? ctx.caller.pulls
+          .reviews({ prId })
+          .then((rs) => rs.filter((r) => r.author?.id === me.id).map((r) => r.commitSha))
+          .catch(() => [])
+      : Promise.resolve([] as string[]),
+  ]);
+  return { revisions, range: parseRange(params, revisions), since: sinceLastReview(revisions, mine) };
+}
+
+/** The number of files the since-your-review range changes (null when the interdiff cannot be computed). */
+export async function sinceReviewFiles(ctx: PullsContext, prId: string, since: RevisionRange): Promise<number | null> {
+  try {
+    const d = await ctx.caller.pulls.compareRevisions({ prId, ...since, maxLines: 100 });
+    return d.totalFiles;
+  } catch {
+    return null;
+  }
+}
+
+/** The interdiff of `range` in the diff viewer, under its notice; a problem computing it is said in place of the diff. */
+export async function RevisionFiles({ ctx, prId, range, base }: { ctx: PullsContext; prId: string; range: RevisionRange; base: string }) {
+  let diff;
+  try {
+    diff = await ctx.caller.pulls.compareRevisions({ prId, ...range, maxLines: INTERDIFF_LINES });
+  } catch (e) {
+    if (e instanceof TRPCError)
+      return (
+        <div className={cx(card, "px-6 py-10 text-center text-sm text-muted-foreground")} data-testid="pull-diff-problem">
+          {e.message}
+        </div>
+      );
+    throw e;
+  }
+  const highlights = await highlightDiff(diff, { to: firstScreenFiles(diff) });
+  return (
+    <>
+      <RevisionNotice range={range} empty={diff.empty} rebaseConflicted={diff.rebaseConflicted} base={base} />
+      {diff.totalFiles > 0 && (
+        <DiffViewer files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} shortcuts />
+      )}
+    </>
+  );
+}

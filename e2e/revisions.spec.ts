@@ -1,0 +1,95 @@
+/**
+ * The Files changed tab's revision picker (docs/ui.md "Revision picker") on a real force-pushed
+ * pull request: a reviewer approves, the author rebases onto a moved main amending one line and
+ * force-pushes; the reviewer sees "1 file changed since your review", the since-your-review range
+ * shows only the amended line (not main's new file, not the unchanged part of the change), the
+ * picker and the timeline's "Compare" link open the same range, and the pages pass axe at 1280 and
+ * 390 px.
+ */
+import { noAxeViolations } from "./axe";
+import { test, expect } from "@playwright/test";
+import { openPullRequest } from "./pull-fixture";
+import { newUser, trpcQuery } from "./session";
+
+const stamp = Date.now().toString(36);
+const lines = (f: (i: number) => string) => Array.from({ length: 12 }, (_, i) => f(i + 1)).join("\n") + "\n";
+
+test("changes since your last review after a rebase: banner, picker, timeline Compare link", async ({ browser, baseURL }) => {
+  test.setTimeout(150_000);
+  const author = await newUser(browser, baseURL!, "revauth", stamp);
+  const reviewer = await newUser(browser, baseURL!, "revrev", stamp);
+  const name = "revisions";
+  const repo = (await author.trpc("repos.create", { name })) as { id: string };
+  await author.trpc("repos.addCollaborator", { repoId: repo.id, username: reviewer.username, role: "write" });
+  const { pr, clone, headSha, url } = await openPullRequest(author, {
+    repoId: repo.id,
+    name,
+    base: { "app.ts": lines((i) => `line ${i}`) },
+    branch: "topic",
+    changes: { "app.ts": lines((i) => (i === 2 ? "alpha" : i === 10 ? "omega" : `line ${i}`)) },
+    title: "Name two lines",
+  });
+  await reviewer.trpc("pulls.addReview", { prId: pr.id, state: "approved", commitSha: headSha });
+
+  // main moves on (a new file); the author rebases onto it, amends one line and force-pushes
+  clone.git("checkout", "--quiet", "main");
+  clone.commit({ "upstream.ts": "export const upstream = 1;\n" }, "Upstream work");
+  clone.push("main");
+  clone.git("checkout", "--quiet", "topic");
+  clone.git("rebase", "--quiet", "main");
+  clone.commit({ "app.ts": lines((i) => (i === 2 ? "alpha" : i === 10 ? "OMEGA" : `line ${i}`)) }, "Shout omega");
+  clone.git("reset", "--soft", "--quiet", "HEAD~2");
+  clone.git("commit", "--quiet", "-m", "Name two lines");
+  clone.git("push", "--quiet", "--force", clone.remote, "topic");
+  await expect.poll(async () => ((await trpcQuery(reviewer, "pulls.revisions", { prId: pr.id })) as unknown[]).length).toBe(2);
+
+  const page = reviewer.page;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${url}/files`);
+  const banner = page.getByTestId("since-review-banner");
+  await expect(banner).toContainText("1 file changed since your review");
+  // the default view is all changes: main's new file is not in the change, both lines are
+  await expect(page.getByTestId("diff-viewer")).toContainText("alpha");
+
+  // the picker's "Changes since your last review" → the range in the address, only the amended line
+  await page.getByTestId("revision-select").click();
+  await page.getByTestId("revision-select-option-1-2").click();
+  await expect(page).toHaveURL(/\/files\?from=1&to=2$/);
+  const notice = page.getByTestId("revision-notice");
+  await expect(notice).toContainText("Showing changes between revisions 1 and 2");
+  await expect(page.getByTestId("revision-select")).toContainText("Changes since your last review (revision 1 → 2)");
+  const viewer = page.getByTestId("diff-viewer");
+  await expect(viewer).toContainText("OMEGA");
+  await expect(viewer).toContainText("omega");
+  await expect(viewer).not.toContainText("alpha");
+  await expect(viewer).not.toContainText("upstream");
+  await expect(page.getByTestId("comment-line")).toHaveCount(0);
+  await noAxeViolations(page, "interdiff at 1280");
+  // the range survives a reload
+  await page.reload();
+  await expect(notice).toContainText("Showing changes between revisions 1 and 2");
+  await expect(viewer).toContainText("OMEGA");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noAxeViolations(page, "interdiff at 390");
+
+  // the banner's link opens the same range
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${url}/files`);
+  await page.getByTestId("since-review-link").click();
+  await expect(page).toHaveURL(/\/files\?from=1&to=2$/);
+  await expect(notice).toBeVisible();
+
+  // the timeline's force-push event links to its range
+  await page.goto(url);
+  const compare = page.getByTestId("force-push-compare");
+  await expect(compare).toHaveAttribute("href", /\/files\?from=1&to=2$/);
+  await noAxeViolations(page, "conversation at 1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noAxeViolations(page, "conversation at 390");
+  await compare.click();
+  await expect(page).toHaveURL(/\/files\?from=1&to=2$/);
+  await expect(page.getByTestId("revision-notice")).toContainText("Showing changes between revisions 1 and 2");
+  await page.goto(`${url}/files`);
+  await expect(banner).toBeVisible();
+  await noAxeViolations(page, "files with banner at 390");
+});

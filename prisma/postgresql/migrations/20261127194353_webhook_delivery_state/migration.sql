@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_state_createdAt_idx" ON "WebhookDelivery"("state", "createdAt");
+

@@ -1,0 +1,119 @@
+/**
+ * Code owners requested as reviewers (docs/pulls.md "Merge requirements", Code owners): the
+ * owners (CODEOWNERS at the target tip) of the paths the head changes, who exist and can read the
+ * repository, but not the author.
+ *   - When a pull request is opened: computed before the creating transaction (git work outside
+ *     it); the caller writes the requests in it.
+ *   - When a push moves its head (services/pulls/after-push.ts): the owners of files newly owned
+ *     by the change — owners of the paths changed after the push who owned none of the paths
+ *     changed before it — are added, as GitHub does, unless already requested or they reviewed.
+ */
+import type { Db } from "@/server/db";
+import { inTransaction } from "@/server/db/transaction";
+import { branchTips } from "@/server/git/ref-files";
+import { atLeast, permissionOf } from "@/server/services/repos/access";
+import { recordPullEvent } from "@/server/services/pulls/events";
+import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
+import { userPayload } from "@/server/services/webhooks/payloads";
+import { ownersOf } from "./codeowners";
+import { changedPathsOf, codeOwnersOfChange, readCodeOwnersAt } from "./pull-requirements";
+
+/** Most code owners requested at once. */
+const MAX_OWNER_REQUESTS = 15;
+
+/**
+ * The users to request: [{id, username, name}] (at most MAX_OWNER_REQUESTS, by username); [] when
+ * there is no CODEOWNERS file, nothing is owned, or git cannot tell. Errors: database errors.
+ */
+export async function codeOwnerReviewers(
+  db: Db,
+  repo: { id: string; ownerId: string; isPrivate: boolean; gitDir: string },
+  targetTip: string,
+  headSha: string,
+  authorId: string,
+): Promise<{ id: string; username: string; name: string | null }[]> {
+  const owned = await codeOwnersOfChange(repo.gitDir, targetTip, headSha).catch(() => null);
+  if (!owned) return [];
+  return readableUsers(db, repo, new Set(owned.paths.flatMap((p) => ownersOf(owned.rules, p))), [authorId]);
+}
+
+/** The users named `names` (lower-cased) who can read `repo`, but none of `excluded` (ids) nor bots: at most MAX_OWNER_REQUESTS, by username. */
+async function readableUsers(
+  db: Db,
+  repo: { id: string; ownerId: string; isPrivate: boolean },
+  names: Set<string>,
+  excluded: string[],
+): Promise<{ id: string; username: string; name: string | null }[]> {
+  if (names.size === 0) return [];
+  const users = await db.user.findMany({
+    where: { usernameLower: { in: [...names] }, id: { notIn: excluded }, isBot: false },
+    select: { id: true, username: true, name: true, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } },
+    orderBy: { usernameLower: "asc" },
+    take: MAX_OWNER_REQUESTS,
+  });
+  return users
+    .filter((u) => atLeast(permissionOf(repo, u, u.collaborations[0]?.role ?? null), "read"))
+    .map((u) => ({ id: u.id, username: u.username, name: u.name }));
+}
+
+/**
+ * After a push moved open pull request `pr`'s head from `before` to `after` (target repository
+ * `gitDir`), requests reviews from the code owners of newly owned files (module comment): one
+ * transaction writing each request with its timeline event `review_requested` {reviewer,
+ * codeOwner: true} and the `pull_request` "review_requested" webhook event, by `actorId` (the
+ * pusher). Nothing when the target branch has no CODEOWNERS file. Returns who was requested.
+ * Errors: database errors (the caller logs them); git errors count as "nothing to request".
+ */
+export async function requestCodeOwnersAfterPush(
+  db: Db,
+  gitDir: string,
+  pr: { id: string; repoId: string; targetBranch: string },
+  before: string,
+  after: string,
+  actorId: string | null,
+): Promise<{ id: string; username: string; name: string | null }[]> {
+  const tip = (await branchTips(gitDir, [pr.targetBranch])).get(pr.targetBranch);
+  if (!tip) return [];
+  const rules = await readCodeOwnersAt(gitDir, tip);
+  if (!rules) return [];
+  const [was, now] = await Promise.all([changedPathsOf(gitDir, tip, before), changedPathsOf(gitDir, tip, after)]);
+  if (!now) return [];
+  const owners = (paths: string[]) => new Set(paths.flatMap((p) => ownersOf(rules, p)));
+  const previous = owners(was ?? []);
+  const added = new Set([...owners(now)].filter((o) => !previous.has(o)));
+  if (added.size === 0) return [];
+  const row = await db.pullRequest.findUnique({
+    where: { id: pr.id },
+    select: {
+      authorId: true,
+      state: true,
+      repo: { select: { id: true, ownerId: true, isPrivate: true } },
+      reviewRequests: { select: { reviewerId: true } },
+      reviews: { select: { authorId: true } },
+    },
+  });
+  if (!row || row.state !== "open") return [];
+  const excluded = [
+    ...(row.authorId ? [row.authorId] : []),
+    ...row.reviewRequests.map((r) => r.reviewerId),
+    ...row.reviews.flatMap((r) => (r.authorId ? [r.authorId] : [])),
+  ];
+  const users = await readableUsers(db, row.repo, added, excluded);
+  if (users.length === 0) return [];
+  return inTransaction(db, async (tx) => {
+    const requested: typeof users = [];
+    for (const user of users) {
+      // a request made meanwhile (pulls.requestReviewers, a racing push) is kept as it is
+      const key = { pullRequestId: pr.id, reviewerId: user.id };
+      if (await tx.pullRequestReviewRequest.findUnique({ where: { pullRequestId_reviewerId: key }, select: { reviewerId: true } }))
+        continue;
+      await tx.pullRequestReviewRequest.create({ data: key });
+      requested.push(user);
+      await recordPullEvent(tx, pr.id, "review_requested", { reviewer: user, codeOwner: true }, null);
+      await emitPullRequestEvent(tx, pr.repoId, "review_requested", actorId ? { id: actorId } : null, pr.id, {
+        requested_reviewer: userPayload(user),
+      });
+    }
+    return requested;
+  });
+}

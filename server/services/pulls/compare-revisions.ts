@@ -1,0 +1,73 @@
+/**
+ * pulls.compareRevisions (docs/pulls.md "Interdiff"): what changed in a pull request's change
+ * between two of its revisions, leaving out what came from the target branch moving.
+ */
+import { z } from "zod";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
+import { interdiff, type Interdiff } from "@/server/git/interdiff";
+import { diffFilterInput, diffOptions } from "@/server/services/diff/filter";
+import { ensureRevisions, MAX_REVISIONS } from "./revisions";
+
+const revisionNumber = (name: string) =>
+  z
+    .number({ error: `${name} must be a revision number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(MAX_REVISIONS, `${name} must be at most ${MAX_REVISIONS}`);
+
+/** {from, to, path?, paths?, maxLines?} beside the pull request locator (prId). */
+export const compareRevisionsInput = { from: revisionNumber("from"), to: revisionNumber("to"), ...diffFilterInput };
+
+/** One end of the comparison. */
+export interface RevisionEnd {
+  number: number;
+  headSha: string;
+  baseSha: string;
+}
+
+/** The interdiff (pulls.getDiff's shape plus how it was computed, server/git/interdiff.ts) and its two revisions. */
+export type RevisionComparison = Interdiff & { fromRevision: RevisionEnd; toRevision: RevisionEnd };
+
+/**
+ * The interdiff of pull request `prId` from revision `from` to revision `to` (numbers as
+ * pulls.revisions lists them; revisions are backfilled from the timeline first if the pull request
+ * has none): the old change replayed onto the new merge base, diffed against the new head
+ * (server/git/interdiff.ts), so a rebase that changed nothing in the change answers `empty: true`.
+ * `from` may be greater than `to` (the change undone). Filters and `maxLines` as pulls.getDiff.
+ * Errors: NOT_FOUND (no such revision), PRECONDITION_FAILED (a revision without a merge base with
+ * the target: unrelated histories), CONFLICT (a revision's commit is gone from the repository).
+ */
+export async function compareRevisions(
+  db: Db,
+  repo: AuthorizedRepo,
+  prId: string,
+  input: { from: number; to: number; path?: string; paths?: string[]; maxLines?: number },
+): Promise<RevisionComparison> {
+  await ensureRevisions(db, prId);
+  const rows = await db.pullRequestRevision.findMany({
+    where: { pullRequestId: prId, number: { in: [input.from, input.to] } },
+    select: { number: true, headSha: true, baseSha: true },
+  });
+  const end = (n: number): RevisionEnd => {
+    const r = rows.find((x) => x.number === n);
+    if (!r) throw new AppError("NOT_FOUND", `this pull request has no revision ${n}`);
+    if (!r.baseSha) throw new AppError("PRECONDITION_FAILED", `revision ${n} has no merge base with the target branch`);
+    return { number: r.number, headSha: r.headSha, baseSha: r.baseSha };
+  };
+  const [a, b] = [end(input.from), end(input.to)];
+  const { path, paths, maxLines } = input;
+  let diff: Interdiff;
+  try {
+    diff = await interdiff(
+      repo.gitDir,
+      { oldBase: a.baseSha, oldHead: a.headSha, newBase: b.baseSha, newHead: b.headSha },
+      diffOptions({ path, paths, maxLines }),
+    );
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    throw new AppError("CONFLICT", `a commit of revision ${a.number} or ${b.number} is no longer in the repository`);
+  }
+  return { ...diff, fromRevision: a, toRevision: b };
+}
