@@ -8,6 +8,7 @@
  */
 import { test, expect, type Page } from "@playwright/test";
 import { signUpIn } from "./session";
+import { pressUntilMoved } from "./dnd";
 import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -344,8 +345,7 @@ test("keyboard only: file an issue, change its status and priority, accept one i
     const card = (status: string) => column(status).locator(`[data-testid=board-card][data-number="${number}"]`);
     await card("in_progress").getByTestId("card-handle").focus();
     await page.keyboard.press("Space");
-    await page.keyboard.press("ArrowRight");
-    await expect(card("in_review")).toBeVisible();
+    await pressUntilMoved(page, "ArrowRight", card("in_review"));
     await page.keyboard.press("Space");
     const moved = toast(page, `Moved #${number} to In Review`);
     await expect(moved).toBeVisible();
