@@ -3,8 +3,9 @@
  * pull request: a reviewer approves, the author rebases onto a moved main amending one line and
  * force-pushes; the reviewer sees "1 file changed since your review", the since-your-review range
  * shows only the amended line (not main's new file, not the unchanged part of the change), the
- * picker and the timeline's "Compare" link open the same range, and the pages pass axe at 1280 and
- * 390 px.
+ * picker, the Conversation tab's banner (and the review's "on revision 1") and the timeline's
+ * "Compare" link open the same range; after a third push, the from/to selects (keyboard and pointer)
+ * open any two revisions, and "Single commit…" a commit's page; the pages pass axe at 1280 and 390 px.
  */
 import { noAxeViolations } from "./axe";
 import { test, expect } from "@playwright/test";
@@ -15,7 +16,7 @@ const stamp = Date.now().toString(36);
 const lines = (f: (i: number) => string) => Array.from({ length: 12 }, (_, i) => f(i + 1)).join("\n") + "\n";
 
 test("changes since your last review after a rebase: banner, picker, timeline Compare link", async ({ browser, baseURL }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(210_000);
   const author = await newUser(browser, baseURL!, "revauth", stamp);
   const reviewer = await newUser(browser, baseURL!, "revrev", stamp);
   const name = "revisions";
@@ -79,8 +80,12 @@ test("changes since your last review after a rebase: banner, picker, timeline Co
   await expect(page).toHaveURL(/\/files\?from=1&to=2$/);
   await expect(notice).toBeVisible();
 
-  // the timeline's force-push event links to its range
+  // the Conversation tab: the review says its revision, and the since-your-review banner links to the range
   await page.goto(url);
+  await expect(page.getByTestId("pull-review-revision")).toHaveText("on revision 1");
+  await expect(banner).toContainText("1 file changed since your review");
+  await expect(page.getByTestId("since-review-link")).toHaveAttribute("href", /\/files\?from=1&to=2$/);
+  // the timeline's force-push event links to its range
   const compare = page.getByTestId("force-push-compare");
   await expect(compare).toHaveAttribute("href", /\/files\?from=1&to=2$/);
   await noAxeViolations(page, "conversation at 1280");
@@ -92,4 +97,56 @@ test("changes since your last review after a rebase: banner, picker, timeline Co
   await page.goto(`${url}/files`);
   await expect(banner).toBeVisible();
   await noAxeViolations(page, "files with banner at 390");
+
+  // a third revision (a new file); the conversation banner now counts both changed files → 1..3
+  clone.commit({ "extra.ts": "export const extra = 1;\n" }, "Extra file");
+  clone.push("topic");
+  await expect.poll(async () => ((await trpcQuery(reviewer, "pulls.revisions", { prId: pr.id })) as unknown[]).length).toBe(3);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(url);
+  await expect(banner).toContainText("2 files changed since your review");
+  await page.getByTestId("since-review-link").click();
+  await expect(page).toHaveURL(/\/files\?from=1&to=3$/);
+  await expect(notice).toContainText("Showing changes between revisions 1 and 3");
+
+  // any two revisions: the from/to selects start at the range shown; by keyboard, from → revision 2
+  await expect(page.locator("html[data-shortcuts='on']")).toBeAttached();
+  const from = page.getByTestId("revision-from");
+  await expect(from).toContainText("Revision 1");
+  await expect(page.getByTestId("revision-to")).toContainText("Revision 3");
+  await expect(page.getByTestId("revision-compare")).toBeDisabled();
+  await from.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("revision-from-option-1")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByTestId("revision-from-option-2")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(from).toContainText("Revision 2");
+  await expect(from).toBeFocused();
+  await page.getByTestId("revision-compare").click();
+  await expect(page).toHaveURL(/\/files\?from=2&to=3$/);
+  await expect(notice).toContainText("Showing changes between revisions 2 and 3");
+  await expect(viewer).toContainText("extra");
+  await expect(viewer).not.toContainText("OMEGA");
+  await expect(page.getByTestId("revision-select")).toContainText("Revision 2 → 3");
+  await noAxeViolations(page, "range control at 1280");
+  // a pair no preset offers: from 3 to 1 (the change undone), by pointer
+  await page.getByTestId("revision-from").click();
+  await page.getByTestId("revision-from-option-3").click();
+  await page.getByTestId("revision-to").click();
+  await page.getByTestId("revision-to-option-1").click();
+  await page.getByTestId("revision-compare").click();
+  await expect(page).toHaveURL(/\/files\?from=3&to=1$/);
+  await expect(notice).toContainText("Showing changes between revisions 3 and 1");
+  await expect(page.getByTestId("revision-select")).toContainText("Revision 3 → 1");
+  await expect(viewer).toContainText("extra");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noAxeViolations(page, "range control at 390");
+
+  // any single commit: "Single commit…" opens its commit page
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByTestId("revision-commit").click();
+  await page.getByRole("option", { name: /Extra file/ }).click();
+  await expect(page).toHaveURL(/\/commit\/[0-9a-f]{40}$/);
+  await expect(page.getByText("extra.ts").first()).toBeVisible();
 });

@@ -1,7 +1,7 @@
 "use client";
 /**
  * The Conversation tab's timeline (docs/pulls.md "Pages"): event sentences, reviews ("alice
- * approved these changes", with the body and a stale marker when the head moved since) and comment
+ * approved these changes on revision 2", with the body and a stale marker when the head moved since) and comment
  * threads (general comments inline; inline review threads with their file and diff hunk; resolved
  * and outdated threads collapsed), oldest first (./timeline.ts conversationItems); then the comment
  * box (Markdown with preview, as issue comments) → pulls.addComment. Threads are the Files tab's
@@ -133,7 +133,13 @@ function ReviewEntry({
       <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
         <ReviewStateIcon state={review.state} />
         <strong className="font-medium text-foreground">{who}</strong> {review.author?.isBot && <BotBadge />}{" "}
-        <span data-testid="pull-review-text">{s.text}</span> <TimeAgo iso={review.createdAt} />
+        <span data-testid="pull-review-text">{s.text}</span>
+        {review.revision !== null && (
+          <span data-testid="pull-review-revision" title={`Reviewed ${review.commitSha.slice(0, 7)}`}>
+            on revision {review.revision}
+          </span>
+        )}{" "}
+        <TimeAgo iso={review.createdAt} />
         {review.isStale && (
           <span
             className="rounded-full border border-border px-2 text-xs text-subtle-foreground"

@@ -1,6 +1,7 @@
 /**
  * The Files changed tab's revision data and its interdiff view (docs/ui.md "Revision picker"),
- * server-rendered: the pull request's revisions, the reader's since-your-review range, and a
+ * server-rendered: the pull request's revisions, the reader's since-your-review range
+ * (pulls.sinceReview), and a
  * chosen range's interdiff (pulls.compareRevisions) in the shared diff viewer, read-only (comment
  * anchors are lines of the head's diff, so the interdiff has no comment forms).
  */
@@ -12,7 +13,7 @@ import { firstScreenFiles } from "@/lib/highlight/diff";
 import { highlightDiff } from "@/server/highlight";
 import type { PullsContext } from "./data";
 import { RevisionNotice } from "./revision-picker";
-import { parseRange, sinceLastReview, type RevisionRange, type RevisionRef } from "./revision-range";
+import { parseRange, type RevisionRange, type RevisionRef } from "./revision-range";
 
 /**
  * The line budget of an interdiff's one load: the whole interdiff comes with the page (there is no
@@ -25,40 +26,32 @@ export interface RevisionState {
   revisions: RevisionRef[];
   /** The range the address names (`?from=A&to=B`), or null for all changes. */
   range: RevisionRange | null;
-  /** The reader's last review's revision → the newest, when the reader reviewed an older one. */
+  /** The reader's last review's revision → the newest, when the reader reviewed an older one (pulls.sinceReview). */
   since: RevisionRange | null;
+  /** Files the since-your-review interdiff changes (null: no range, or it could not be computed). */
+  sinceFiles: number | null;
 }
 
 /**
- * The revisions of pull request `prId`, the chosen range and the reader's since-your-review range.
- * Revisions are an aid here: when they cannot be listed the page shows all changes, without picker.
+ * The revisions of pull request `prId`, the chosen range and the reader's since-your-review range
+ * with its file count (pulls.sinceReview, as the Conversation tab's banner). Revisions are an aid
+ * here: when they cannot be listed the page shows all changes, without picker.
  */
 export async function loadRevisionState(
   ctx: PullsContext,
   prId: string,
   params: { from?: string | string[]; to?: string | string[] },
 ): Promise<RevisionState> {
-  const me = ctx.me;
-  const [revisions, mine] = await Promise.all([
+  const [revisions, since] = await Promise.all([
     ctx.caller.pulls.revisions({ prId }).catch(() => []),
-    me
-      ? ctx.caller.pulls
-          .reviews({ prId })
-          .then((rs) => rs.filter((r) => r.author?.id === me.id).map((r) => r.commitSha))
-          .catch(() => [])
-      : Promise.resolve([] as string[]),
+    ctx.me ? ctx.caller.pulls.sinceReview({ prId }).catch(() => null) : Promise.resolve(null),
   ]);
-  return { revisions, range: parseRange(params, revisions), since: sinceLastReview(revisions, mine) };
-}
-
-/** The number of files the since-your-review range changes (null when the interdiff cannot be computed). */
-export async function sinceReviewFiles(ctx: PullsContext, prId: string, since: RevisionRange): Promise<number | null> {
-  try {
-    const d = await ctx.caller.pulls.compareRevisions({ prId, ...since, maxLines: 100 });
-    return d.totalFiles;
-  } catch {
-    return null;
-  }
+  return {
+    revisions,
+    range: parseRange(params, revisions),
+    since: since && { from: since.from, to: since.to },
+    sinceFiles: since?.files ?? null,
+  };
 }
 
 /** The interdiff of `range` in the diff viewer, under its notice; a problem computing it is said in place of the diff. */

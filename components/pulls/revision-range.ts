@@ -1,6 +1,7 @@
 /**
  * The Files changed tab's revision ranges (docs/ui.md "Revision picker"): which revision a head
- * sha is, the range a force-push or the reader's last review names, and the picker's options.
+ * sha is, the range a force-push names, and the picker's options (the reader's since-your-review
+ * range comes from the server: pulls.sinceReview).
  * Pure, unit-tested (test/unit/revision-range.test.ts). Revisions are pulls.revisions' rows,
  * oldest first, numbered from 1.
  */
@@ -39,20 +40,6 @@ export function parseRange(params: { from?: string | string[]; to?: string | str
   if (from === null || to === null || from === to) return null;
   const has = (n: number) => revisions.some((r) => r.number === n);
   return has(from) && has(to) ? { from, to } : null;
-}
-
-/**
- * The range from the reader's last review to the newest revision: the revision whose head is the
- * last review's commitSha (GitHub's "changes since your last review"); null when the reader has
- * not reviewed, the review's head is no recorded revision, or it is already the newest.
- * `reviewShas` are the reader's reviews' commitShas, oldest first.
- */
-export function sinceLastReview(revisions: RevisionRef[], reviewShas: string[]): RevisionRange | null {
-  const last = reviewShas.at(-1);
-  const newest = revisions.at(-1);
-  if (!last || !newest) return null;
-  const from = revisionOfSha(revisions, last);
-  return from !== null && from < newest.number ? { from, to: newest.number } : null;
 }
 
 /**
@@ -98,6 +85,22 @@ export function rangeOptions(revisions: RevisionRef[], since: RevisionRange | nu
   if (current && !out.some((o) => o.value === rangeValue(current)))
     out.push({ value: rangeValue(current), label: `Revision ${current.from} → ${current.to}` });
   return out;
+}
+
+/** A from/to select's option: a revision number (as a string) labelled with its head. */
+export function revisionChoices(revisions: RevisionRef[]): RangeOption[] {
+  return revisions.map((r) => ({ value: String(r.number), label: `Revision ${r.number} (${r.headSha.slice(0, 7)})` }));
+}
+
+/**
+ * The pair the from/to selects start with: the range shown (`current`), else the reader's
+ * since-your-review range, else the two newest revisions; null with fewer than two revisions.
+ */
+export function initialPair(revisions: RevisionRef[], current: RevisionRange | null, since: RevisionRange | null): RevisionRange | null {
+  if (current) return current;
+  if (since) return since;
+  if (revisions.length < 2) return null;
+  return { from: revisions[revisions.length - 2].number, to: revisions[revisions.length - 1].number };
 }
 
 /** The Files changed tab's address for a range (`base` = ".../pulls/N/files"; null = all changes). */

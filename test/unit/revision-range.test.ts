@@ -6,8 +6,9 @@ import {
   rangeOfValue,
   rangeOptions,
   rangeValue,
+  initialPair,
+  revisionChoices,
   revisionOfSha,
-  sinceLastReview,
 } from "@/components/pulls/revision-range";
 
 const revs = [
@@ -39,15 +40,16 @@ describe("parseRange", () => {
   });
 });
 
-describe("sinceLastReview", () => {
-  it("ranges from the last review's revision to the newest", () => {
-    expect(sinceLastReview(revs, ["ccc", "aaa"])).toEqual({ from: 1, to: 3 });
+describe("revisionChoices and initialPair", () => {
+  it("labels each revision with its short head", () => {
+    const long = [{ number: 1, headSha: "0123456789abcdef" }];
+    expect(revisionChoices(long)).toEqual([{ value: "1", label: "Revision 1 (0123456)" }]);
   });
-  it("is null without a review, at the newest revision, or for an unknown head", () => {
-    expect(sinceLastReview(revs, [])).toBeNull();
-    expect(sinceLastReview(revs, ["ccc"])).toBeNull();
-    expect(sinceLastReview(revs, ["zzz"])).toBeNull();
-    expect(sinceLastReview([], ["aaa"])).toBeNull();
+  it("starts from the range shown, else since your review, else the two newest", () => {
+    expect(initialPair(revs, { from: 3, to: 1 }, { from: 2, to: 3 })).toEqual({ from: 3, to: 1 });
+    expect(initialPair(revs, null, { from: 1, to: 3 })).toEqual({ from: 1, to: 3 });
+    expect(initialPair(revs, null, null)).toEqual({ from: 2, to: 3 });
+    expect(initialPair(revs.slice(0, 1), null, null)).toBeNull();
   });
 });
 

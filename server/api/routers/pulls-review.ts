@@ -26,10 +26,14 @@ import { addPullLabel, listPullLabels, removePullLabel } from "@/server/services
 import { listReviewers, removeReviewRequest, requestReview } from "@/server/services/pulls/reviewers";
 import { requireActor } from "@/server/services/pulls/review-context";
 import { listRevisions } from "@/server/services/pulls/revisions";
+import { sinceReview } from "@/server/services/pulls/since-review";
 
 export const pullsReviewRouter = router({
   /** {prId} → revisions oldest first: [{number, headSha, baseSha, patchId, pushedAt, pushedBy {username}|null, forced}]. */
   revisions: repoProcedureBy(byPullId).query(({ ctx }) => listRevisions(ctx.db, ctx.entityId)),
+
+  /** {prId} → {from, to, files: number | null} | null: the changes since the caller's last review (newest revision; docs/pulls.md "Revisions"). */
+  sinceReview: repoProcedureBy(byPullId).query(({ ctx }) => sinceReview(ctx.db, ctx.repo, ctx.entityId, ctx.actor?.user.id ?? null)),
 
   /** {prId, state (approved|changes_requested|commented), body?, commitSha} → review (pending comments join it). */
   addReview: repoProcedureBy(byPullId)
@@ -41,7 +45,7 @@ export const pullsReviewRouter = router({
     .input(dismissReviewInput)
     .mutation(({ ctx, input }) => dismissReview(ctx.db, ctx.actor, ctx.repo, ctx.entityId, input)),
 
-  /** {prId} → reviews oldest first: [{id, author, state, body, commitSha, isStale, createdAt, commentCount}]. */
+  /** {prId} → reviews oldest first: [{id, author, state, body, commitSha, revision, isStale, createdAt, commentCount, dismissal}]. */
   reviews: repoProcedureBy(byPullId).query(({ ctx }) => listReviews(ctx.db, ctx.repo, ctx.entityId)),
 
   /** {prId, body, path?, line?, side?, startLine?, endLine?, commitSha?, reviewId?, replyToId?, pending?} → comment. */

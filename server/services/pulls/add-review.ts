@@ -21,6 +21,7 @@ import { inTransaction } from "@/server/db/transaction";
 import { assertCommitOfPull, callerAndPull, type ReviewRepo } from "./review-context";
 import { recordPullEvent } from "./events";
 import { addReviewInput, type AddReviewInput } from "./review-schemas";
+import { reviewRevisions } from "./revision-of";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
 import { emitPullCommentCreated, emitPullReviewEvent } from "@/server/services/webhooks/domain-events";
 import { queueAutoMerge } from "./auto-merge";
@@ -68,6 +69,7 @@ export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, 
     // a verdict can be the last requirement of a pull request with auto-merge (docs/pulls.md "Auto-merge")
     if (verdict && pr.autoMergeStrategy) queueAutoMerge(tx, [pr.id]);
     const row = await tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });
-    return toReviewView(row, pr.headSha);
+    const revision = (await reviewRevisions(tx, pr.id, [review.id])).get(review.id) ?? null;
+    return toReviewView(row, pr.headSha, revision);
   });
 }

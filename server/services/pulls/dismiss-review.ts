@@ -18,6 +18,7 @@ import { getConfig } from "@/server/config";
 import { canWrite, requireActor, type ReviewRepo } from "./review-context";
 import { notifyPull, recordPullEvent } from "./events";
 import { emitPullReviewEvent } from "@/server/services/webhooks/domain-events";
+import { reviewRevisions } from "./revision-of";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
 import { queueAutoMerge } from "./auto-merge";
 
@@ -86,5 +87,6 @@ export async function dismissReview(
     return tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });
   });
   notifyPull(db, review.pullRequestId, "mergeability", actor.user.id);
-  return toReviewView(row, review.pullRequest.headSha);
+  const revision = (await reviewRevisions(db, review.pullRequestId, [review.id])).get(review.id) ?? null;
+  return toReviewView(row, review.pullRequest.headSha, revision);
 }

@@ -9,7 +9,7 @@
  *   merged {mergeSha, strategy, baseTip (svc merges: the target tip merged onto; pulls.revert)}
  *   source_deleted {sha}      source_restored {sha}
  * (base_changed, referenced and merges by svc are written by their owners; reviewed {reviewId,
- * state, commitSha}, labeled/unlabeled {label {id, name, color}}, review_requested /
+ * state, commitSha} (read back with `revision`: listPullEvents), labeled/unlabeled {label {id, name, color}}, review_requested /
  * review_request_removed {reviewer {id, username, name}} by the review part; review_dismissed
  * {reviewId, reviewer, state, reason} (reason "stale" with actor null: a push changed the diff)
  * and protection_bypassed {requirements: [messages], kinds: [approvals|status|codeOwners|upToDate],
@@ -18,6 +18,7 @@
  */
 import type { Db, Prisma } from "@/server/db";
 import { pullUserSelect, type PullUser } from "./view";
+import { reviewRevisions } from "./revision-of";
 import { afterCommit } from "@/server/db/after-commit";
 import { publish, pullChannel, type LiveEvent } from "@/server/events/bus";
 
@@ -79,7 +80,11 @@ export interface PullEventView {
   createdAt: string;
 }
 
-/** pulls.timeline (extension): events oldest first, `data` parsed, with the actor. One query. */
+/**
+ * pulls.timeline (extension): events oldest first, `data` parsed, with the actor. One query, and
+ * one more when there are `reviewed` events: each gets `data.revision`, the revision its review
+ * was made on (revision-of.ts; null when no revision has its head), as pulls.reviews answers it.
+ */
 export async function listPullEvents(db: Db, pullRequestId: string, limit = 500): Promise<PullEventView[]> {
   const rows = await db.pullRequestEvent.findMany({
     where: { pullRequestId },
@@ -87,7 +92,19 @@ export async function listPullEvents(db: Db, pullRequestId: string, limit = 500)
     take: limit,
     select: { id: true, type: true, data: true, createdAt: true, actor: { select: pullUserSelect } },
   });
-  return rows.map((r) => ({ id: r.id, type: r.type, data: safeJson(r.data), actor: r.actor, createdAt: r.createdAt.toISOString() }));
+  const events = rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    data: safeJson(r.data),
+    actor: r.actor,
+    createdAt: r.createdAt.toISOString(),
+  }));
+  const reviewed = events.filter((e) => e.type === "reviewed");
+  if (reviewed.length) {
+    const revisions = await reviewRevisions(db, pullRequestId);
+    for (const e of reviewed) e.data.revision = typeof e.data.reviewId === "string" ? (revisions.get(e.data.reviewId) ?? null) : null;
+  }
+  return events;
 }
 
 function safeJson(text: string): Record<string, unknown> {

@@ -17,6 +17,7 @@ import { Sql } from "@/server/services/issues/query";
 import { pullBase } from "@/server/services/diff/pull-range";
 import type { ReviewRepo } from "./review-context";
 import { threadFreshness, type ThreadPosition } from "./outdated";
+import { revisionOfShaSql } from "./revision-of";
 import { toCommentView, toThreadView, type CommentRecord, type PullThreadView } from "./comment-view";
 
 /** What the comment reads need of the pull request (the `via` locator reads these with the authorization query). */
@@ -99,7 +100,7 @@ export function commentsSql(prId: string, callerId: string | null, path?: string
   c."isPending", c."suggestion", c."appliedSha", c."diffHunk", c."resolvedAt", c."deletedAt", c."editedAt", c."createdAt", c."updatedAt",
   c."authorId", au."username" AS "authorUsername", au."name" AS "authorName", au."isBot" AS "authorIsBot",
   c."resolvedById", ru."username" AS "resolverUsername", ru."name" AS "resolverName",
-  (SELECT MIN(rv."number") FROM "PullRequestRevision" rv WHERE rv."pullRequestId" = c."pullRequestId" AND rv."headSha" = c."commitSha") AS "revision"
+  ${revisionOfShaSql(`c."pullRequestId"`, `c."commitSha"`)} AS "revision"
 FROM "PullRequestComment" c
 LEFT JOIN "User" au ON au."id" = c."authorId"
 LEFT JOIN "User" ru ON ru."id" = c."resolvedById"

@@ -1,11 +1,13 @@
 /**
  * pulls.reviews {prId} (docs/pulls.md "Review"): submitted reviews oldest first, each with author,
- * state, body, commitSha, isStale (against the current head) and commentCount. Two statements: the
- * pull request and the reviews (Prisma batches the authors and counts).
+ * state, body, commitSha, revision (the revision whose head is commitSha: revision-of.ts), isStale
+ * (against the current head) and commentCount. A constant number of statements: the pull request,
+ * the reviews (Prisma batches the authors and counts) and their revisions (one SELECT).
  */
 import type { Db } from "@/server/db";
 import { loadPull } from "./locate";
 import type { ReviewRepo } from "./review-context";
+import { reviewRevisions } from "./revision-of";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
 
 /** Most reviews returned (oldest first). */
@@ -19,5 +21,6 @@ export async function listReviews(db: Db, repo: Pick<ReviewRepo, "id">, prId: st
     include: reviewInclude,
     take: MAX_REVIEWS,
   });
-  return rows.map((r) => toReviewView(r, pr.headSha));
+  const revisions = rows.length ? await reviewRevisions(db, pr.id) : new Map<string, number | null>();
+  return rows.map((r) => toReviewView(r, pr.headSha, revisions.get(r.id) ?? null));
 }

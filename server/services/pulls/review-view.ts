@@ -9,6 +9,11 @@ export interface ReviewView {
   body: string | null;
   /** The head the reviewer saw. */
   commitSha: string;
+  /**
+   * The pull request revision (pulls.revisions `number`) the review was made on: the revision whose
+   * head is `commitSha` (revision-of.ts, the rule comments use); null when none has that head.
+   */
+  revision: number | null;
   /** The pull request's head has moved since (commitSha ≠ headSha). */
   isStale: boolean;
   createdAt: string;
@@ -18,7 +23,7 @@ export interface ReviewView {
   dismissal: { reason: string; dismissedAt: string } | null;
 }
 
-/** Maps a review row (author loaded, comments counted) against the current head. */
+/** Maps a review row (author loaded, comments counted) against the current head, with its revision (revision-of.ts `reviewRevisions`). */
 export function toReviewView(
   r: {
     id: string;
@@ -32,6 +37,7 @@ export function toReviewView(
     _count: { comments: number };
   },
   headSha: string,
+  revision: number | null,
 ): ReviewView {
   return {
     id: r.id,
@@ -39,6 +45,7 @@ export function toReviewView(
     state: r.state as ReviewState,
     body: r.body,
     commitSha: r.commitSha,
+    revision,
     isStale: r.commitSha !== headSha,
     createdAt: r.createdAt.toISOString(),
     commentCount: r._count.comments,

@@ -9,6 +9,8 @@ import { MergeBox } from "@/components/pulls/merge-box";
 import { MergedBox } from "@/components/pulls/merged-box";
 import { StackNavigator } from "@/components/pulls/stack-navigator";
 import { AiReviewPanel } from "@/components/pulls/ai-review-panel";
+import { SinceReviewBanner } from "@/components/pulls/revision-picker";
+import { rangeHref } from "@/components/pulls/revision-range";
 
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
@@ -19,26 +21,33 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `${pr.title} · Pull request #${pr.number} · ${ctx.repo.fullName}` };
 }
 
-/** The Conversation tab: description, timeline (events, reviews, threads), comment box, merge box and actions (docs/pulls.md "Pages"); the sidebar (AI review, reviewers, labels) comes first on phones. */
+/**
+ * The Conversation tab: description, timeline (events, reviews, threads), comment box, merge box and actions (docs/pulls.md "Pages"); the sidebar (AI review, reviewers, labels) comes first on phones.
+ * A reader whose last review was on an older revision, when files changed since, gets the "N files changed since your review" banner (docs/ui.md "Revision picker").
+ */
 export default async function PullConversationPage({ params }: { params: Params }) {
   const { owner, repo, number } = await params;
   const ctx = await loadPullsContext(owner, repo);
   const pr = await loadPull(ctx, Number(number));
   const isAuthor = !!ctx.me && pr.authorId === ctx.me.id;
   const repoId = ctx.repo.id;
-  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability, aiReview, headBranch, checks] = await Promise.all([
-    ctx.caller.pulls.timeline({ prId: pr.id }),
-    ctx.caller.pulls.reviews({ prId: pr.id }),
-    ctx.caller.pulls.comments({ prId: pr.id }),
-    ctx.caller.pulls.reviewers({ prId: pr.id }),
-    ctx.canWrite ? ctx.caller.issues.listLabels({ repoId }) : Promise.resolve([]),
-    ctx.me ? ctx.caller.repos.assignees({ repoId }) : Promise.resolve([]),
-    loadPullCommits(ctx, pr.id).catch(() => ({ commits: [], totalCommits: 0 })),
-    pr.state === "open" ? orNull(ctx.caller.pulls.checkMergeability({ prId: pr.id })) : Promise.resolve(null),
-    orNull(ctx.caller.pulls.getAIReview({ prId: pr.id })),
-    pr.state !== "open" && ctx.me ? orNull(ctx.caller.pulls.headBranch({ prId: pr.id })) : Promise.resolve(null),
-    pr.state === "open" ? orNull(ctx.caller.statuses.combined({ repoId, sha: pr.headSha })) : Promise.resolve(null),
-  ]);
+  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability, aiReview, headBranch, checks, since] =
+    await Promise.all([
+      ctx.caller.pulls.timeline({ prId: pr.id }),
+      ctx.caller.pulls.reviews({ prId: pr.id }),
+      ctx.caller.pulls.comments({ prId: pr.id }),
+      ctx.caller.pulls.reviewers({ prId: pr.id }),
+      ctx.canWrite ? ctx.caller.issues.listLabels({ repoId }) : Promise.resolve([]),
+      ctx.me ? ctx.caller.repos.assignees({ repoId }) : Promise.resolve([]),
+      loadPullCommits(ctx, pr.id).catch(() => ({ commits: [], totalCommits: 0 })),
+      pr.state === "open" ? orNull(ctx.caller.pulls.checkMergeability({ prId: pr.id })) : Promise.resolve(null),
+      orNull(ctx.caller.pulls.getAIReview({ prId: pr.id })),
+      pr.state !== "open" && ctx.me ? orNull(ctx.caller.pulls.headBranch({ prId: pr.id })) : Promise.resolve(null),
+      pr.state === "open" ? orNull(ctx.caller.statuses.combined({ repoId, sha: pr.headSha })) : Promise.resolve(null),
+      // the reader's changes since their last review (the Files tab's banner's own computation)
+      ctx.me ? orNull(ctx.caller.pulls.sinceReview({ prId: pr.id })) : Promise.resolve(null),
+    ]);
+  const filesHref = `/${encodeURIComponent(ctx.repo.owner)}/${encodeURIComponent(ctx.repo.name)}/pulls/${pr.number}/files`;
   const repoRef = { id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name };
   // force-push events link to their range on the Files tab; revisions are read only when there are any
   const revisions = events.some((e) => e.type === "force_pushed")
@@ -47,6 +56,9 @@ export default async function PullConversationPage({ params }: { params: Params 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <div className="order-2 min-w-0 space-y-6 lg:order-1">
+        {since && since.files !== null && since.files > 0 && (
+          <SinceReviewBanner files={since.files} href={rangeHref(filesHref, since)} className="mb-0" />
+        )}
         <PullBody
           pr={pr}
           canEdit={ctx.canWrite || isAuthor}
@@ -58,7 +70,7 @@ export default async function PullConversationPage({ params }: { params: Params 
           threads={threads}
           repo={repoRef}
           revisions={revisions}
-          filesHref={`/${encodeURIComponent(ctx.repo.owner)}/${encodeURIComponent(ctx.repo.name)}/pulls/${pr.number}/files`}
+          filesHref={filesHref}
           reader={{
             prId: pr.id,
             me: ctx.me && { id: ctx.me.id, username: ctx.me.username },

@@ -3,10 +3,10 @@ import { card, cx } from "@/components/ui/styles";
 import { firstScreenFiles } from "@/lib/highlight/diff";
 import { highlightDiff } from "@/server/highlight";
 import { packFile, PAGE_DIFF_LINES } from "@/components/diff/model";
-import { loadPull, loadPullsContext } from "@/components/pulls/data";
+import { loadPull, loadPullCommits, loadPullsContext } from "@/components/pulls/data";
 import { PullFilesView } from "@/components/pulls/files-view";
 import { RevisionPicker, SinceReviewBanner } from "@/components/pulls/revision-picker";
-import { loadRevisionState, RevisionFiles, sinceReviewFiles } from "@/components/pulls/revision-files";
+import { loadRevisionState, RevisionFiles } from "@/components/pulls/revision-files";
 import { rangeHref } from "@/components/pulls/revision-range";
 
 type Params = Promise<{ owner: string; repo: string; number: string }>;
@@ -30,10 +30,19 @@ export default async function PullFilesPage({ params, searchParams }: { params: 
   const pr = await loadPull(ctx, Number(number));
   const base = `/${encodeURIComponent(ctx.repo.owner)}/${encodeURIComponent(ctx.repo.name)}/pulls/${pr.number}/files`;
   const rev = await loadRevisionState(ctx, pr.id, await searchParams);
+  // the picker's "Single commit…" (an aid: without the list it is left out)
+  const commits = rev.revisions.length > 1 ? (await loadPullCommits(ctx, pr.id).catch(() => ({ commits: [] }))).commits.slice(0, 250) : [];
   const toolbar =
     rev.revisions.length > 1 ? (
       <div className="mb-3 flex flex-wrap items-center gap-3">
-        <RevisionPicker base={base} revisions={rev.revisions} since={rev.since} current={rev.range} />
+        <RevisionPicker
+          base={base}
+          revisions={rev.revisions}
+          since={rev.since}
+          current={rev.range}
+          commits={commits.map((c) => ({ sha: c.sha, message: c.message }))}
+          commitBase={`/${encodeURIComponent(ctx.repo.owner)}/${encodeURIComponent(ctx.repo.name)}/commit`}
+        />
       </div>
     ) : null;
   if (rev.range)
@@ -43,10 +52,9 @@ export default async function PullFilesPage({ params, searchParams }: { params: 
         <RevisionFiles ctx={ctx} prId={pr.id} range={rev.range} base={base} />
       </>
     );
-  const sinceFiles = rev.since ? await sinceReviewFiles(ctx, pr.id, rev.since) : null;
   const head = (
     <>
-      {rev.since && sinceFiles !== null && <SinceReviewBanner files={sinceFiles} href={rangeHref(base, rev.since)} />}
+      {rev.since && rev.sinceFiles !== null && <SinceReviewBanner files={rev.sinceFiles} href={rangeHref(base, rev.since)} />}
       {toolbar}
     </>
   );
