@@ -7,7 +7,7 @@
  * 390 px.
  */
 import { noAxeViolations } from "./axe";
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser, trpcQuery } from "./session";
 
