@@ -156,6 +156,10 @@ describe("review across a rebase", () => {
     await w.run("commit", "--quiet", "--allow-empty", "-m", "nothing");
     await w.push("feat2");
     expect(await state()).toEqual({ isStale: false, dismissal: null });
+    // a review of the older head answers the same
+    expect(await t.reader.as.pulls.addReview({ prId: pr.id, commitSha: first, state: "commented", body: "ok" })).toMatchObject({
+      isStale: false,
+    });
     await w.commit("g.txt", "one\nTWO\n", "g changed");
     await w.push("feat2");
     expect(await state()).toEqual({ isStale: true, dismissal: null });
