@@ -20,6 +20,7 @@ import { notifyPull, recordPullEvent } from "./events";
 import { emitPullReviewEvent } from "@/server/services/webhooks/domain-events";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
 import { queueAutoMerge } from "./auto-merge";
+import { staleReviewCheck } from "./revisions";
 
 export const dismissReviewInput = z.object({
   reason: text("reason")
@@ -86,5 +87,6 @@ export async function dismissReview(
     return tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });
   });
   notifyPull(db, review.pullRequestId, "mergeability", actor.user.id);
-  return toReviewView(row, review.pullRequest.headSha);
+  const head = review.pullRequest.headSha;
+  return toReviewView(row, head, await staleReviewCheck(db, review.pullRequestId, head, [row.commitSha]));
 }

@@ -1,11 +1,13 @@
 /**
  * pulls.reviews {prId} (docs/pulls.md "Review"): submitted reviews oldest first, each with author,
- * state, body, commitSha, isStale (against the current head) and commentCount. Two statements: the
- * pull request and the reviews (Prisma batches the authors and counts).
+ * state, body, commitSha, isStale (against the current head's patch id, revisions.ts
+ * `staleReviewCheck`) and commentCount. Three statements: the pull request, the reviews (Prisma
+ * batches the authors and counts) and the revisions of the heads they name.
  */
 import type { Db } from "@/server/db";
 import { loadPull } from "./locate";
 import type { ReviewRepo } from "./review-context";
+import { staleReviewCheck } from "./revisions";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
 
 /** Most reviews returned (oldest first). */
@@ -19,5 +21,11 @@ export async function listReviews(db: Db, repo: Pick<ReviewRepo, "id">, prId: st
     include: reviewInclude,
     take: MAX_REVIEWS,
   });
-  return rows.map((r) => toReviewView(r, pr.headSha));
+  const stale = await staleReviewCheck(
+    db,
+    pr.id,
+    pr.headSha,
+    rows.map((r) => r.commitSha),
+  );
+  return rows.map((r) => toReviewView(r, pr.headSha, stale));
 }

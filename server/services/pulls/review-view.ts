@@ -9,7 +9,10 @@ export interface ReviewView {
   body: string | null;
   /** The head the reviewer saw. */
   commitSha: string;
-  /** The pull request's head has moved since (commitSha ≠ headSha). */
+  /**
+   * The change has changed since: the head moved (commitSha ≠ headSha) to a revision with another
+   * patch id (docs/pulls.md "Revisions"; a rebase that keeps the change is not stale).
+   */
   isStale: boolean;
   createdAt: string;
   /** Comments that belong to the review (its inline comments). */
@@ -18,7 +21,11 @@ export interface ReviewView {
   dismissal: { reason: string; dismissedAt: string } | null;
 }
 
-/** Maps a review row (author loaded, comments counted) against the current head. */
+/**
+ * Maps a review row (author loaded, comments counted) against the current head `headSha`;
+ * `stale` says whether a review of another head is stale (revisions.ts `staleReviewCheck`;
+ * default: any other head is).
+ */
 export function toReviewView(
   r: {
     id: string;
@@ -32,6 +39,7 @@ export function toReviewView(
     _count: { comments: number };
   },
   headSha: string,
+  stale: (reviewedSha: string) => boolean = (sha) => sha !== headSha,
 ): ReviewView {
   return {
     id: r.id,
@@ -39,7 +47,7 @@ export function toReviewView(
     state: r.state as ReviewState,
     body: r.body,
     commitSha: r.commitSha,
-    isStale: r.commitSha !== headSha,
+    isStale: r.commitSha !== headSha && stale(r.commitSha),
     createdAt: r.createdAt.toISOString(),
     commentCount: r._count.comments,
     dismissal: r.dismissedAt ? { reason: r.dismissReason ?? "", dismissedAt: r.dismissedAt.toISOString() } : null,
