@@ -60,7 +60,11 @@ export type Interdiff = Diff &
   };
 
 /** A page of an interdiff: `pulls.getDiffPage`'s shape plus `InterdiffInfo` (the file list is `interdiff`'s). */
-export type InterdiffPage = DiffPage & InterdiffInfo;
+export type InterdiffPage = DiffPage &
+  InterdiffInfo & {
+    /** True when the whole interdiff has no file (not only this page): as `Interdiff.empty`. */
+    empty: boolean;
+  };
 
 /** Author and committer of the throwaway commits: fixed, so the same trees give the same commit ids. */
 const REPLAY_IDENTITY: Identity = { name: "svc", email: "svc@localhost", date: "1000000000 +0000" };
@@ -157,8 +161,20 @@ export async function interdiff(gitDir: string, revs: InterdiffRevisions, opts: 
 /**
  * A page of the interdiff of `revs`, in `pulls.getDiffPage`'s shape (server/git/diff-page.ts
  * `diffPageRange` over `[from, to]`: cursor, file limit and line budget as there), plus how it
- * was computed. Errors: as `interdiffRange` and `diffPageRange`.
+ * was computed and `empty` (the whole interdiff has no file: read off the first page when the
+ * page starts at file 0, else from the two trees being equal). Errors: as `interdiffRange` and `diffPageRange`.
  */
 export async function interdiffPage(gitDir: string, revs: InterdiffRevisions, opts: DiffPageOptions = {}): Promise<InterdiffPage> {
-  return onRange(gitDir, revs, async (info) => ({ ...(await diffPageRange(gitDir, [info.from, info.to], opts)), ...info }));
+  return onRange(gitDir, revs, async (info) => {
+    const page = await diffPageRange(gitDir, [info.from, info.to], opts);
+    const first = !opts.cursor || (opts.cursor.file === 0 && opts.cursor.hunk === 0);
+    let empty: boolean;
+    if (first) empty = page.files.length === 0 && page.nextCursor === null;
+    else if (page.files.length > 0) empty = false;
+    else {
+      const [a, b] = await treesOf(gitDir, [info.from, info.to]);
+      empty = a === b;
+    }
+    return { ...page, ...info, empty };
+  });
 }
