@@ -24,7 +24,7 @@
  * git's gc like any unreachable object.
  */
 import { gitText } from "./exec";
-import { commitTree, type Identity } from "./commits";
+import { commitEnv, type Identity } from "./commits";
 import { assertSha, diffTrees, type Diff, type DiffOptions } from "./diff";
 import { diffPageRange, type DiffPage, type DiffPageOptions } from "./diff-page";
 import { mergeTree } from "./merge";
@@ -108,22 +108,34 @@ export async function interdiffRange(gitDir: string, revs: InterdiffRevisions): 
   return info;
 }
 
-/** `interdiffRange` without the memory: the trees, and the replay when the bases differ. */
+/**
+ * A throwaway commit of `of`'s tree (`of`: a full commit id, checked; git peels `<id>^{tree}`
+ * itself, so no `rev-parse` has to come first) with `parents`, fixed identity and date.
+ */
+async function replayCommit(gitDir: string, of: string, parents: string[]): Promise<string> {
+  const args = ["commit-tree", `${of}^{tree}`];
+  for (const p of parents) args.push("-p", p);
+  const out = (await gitText(args, { gitDir, input: "svc: interdiff replay (temporary)\n", env: commitEnv(REPLAY_IDENTITY) })).trim();
+  if (!SHA_RE.test(out)) throw new Error("git commit-tree printed no object id");
+  return out;
+}
+
+/**
+ * `interdiffRange` without the memory: the replay when the bases differ. Three levels of git
+ * processes, each started only when the one before has answered (a process start costs tens of
+ * ms in a large server process): the bases' trees (`rev-parse`) beside the root commit, then the
+ * two children, then `merge-tree`. Bases with equal trees leave the root commit unused (a small
+ * unreferenced object, the same one each time).
+ */
 async function replay(gitDir: string, revs: InterdiffRevisions): Promise<InterdiffInfo> {
   const plain = { from: revs.oldHead, to: revs.newHead, replayed: false, rebaseConflicted: false, conflicts: [] };
   if (revs.oldBase === revs.newBase) return plain;
-  const [oldBaseTree, newBaseTree, oldHeadTree] = await treesOf(gitDir, [revs.oldBase, revs.newBase, revs.oldHead]);
+  const [[oldBaseTree, newBaseTree], root] = await Promise.all([
+    treesOf(gitDir, [revs.oldBase, revs.newBase]),
+    replayCommit(gitDir, revs.oldBase, []),
+  ]);
   if (oldBaseTree === newBaseTree) return plain;
-  const commit = (tree: string, parents: string[]) =>
-    commitTree(gitDir, {
-      tree,
-      parents,
-      message: "svc: interdiff replay (temporary)",
-      author: REPLAY_IDENTITY,
-      committer: REPLAY_IDENTITY,
-    });
-  const root = await commit(oldBaseTree, []);
-  const [onto, change] = await Promise.all([commit(newBaseTree, [root]), commit(oldHeadTree, [root])]);
+  const [onto, change] = await Promise.all([replayCommit(gitDir, revs.newBase, [root]), replayCommit(gitDir, revs.oldHead, [root])]);
   const merged = await mergeTree(gitDir, onto, change);
   if (merged.conflicts.length > 0) return { ...plain, rebaseConflicted: true, conflicts: merged.conflicts };
   return { ...plain, from: merged.tree, replayed: true };
