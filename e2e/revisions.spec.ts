@@ -4,9 +4,11 @@
  * force-pushes; the reviewer sees "1 file changed since your review", the since-your-review range
  * shows only the amended line (not main's new file, not the unchanged part of the change), the
  * picker and the timeline's "Compare" link open the same range, and the pages pass axe at 1280 and
- * 390 px.
+ * 390 px. A third push of 3,000 lines: the range's files past the first page load from
+ * pulls.compareRevisionsPage as they scroll into view.
  */
 import { noAxeViolations } from "./axe";
+import { diffReady } from "./diff-ready";
 import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser, trpcQuery } from "./session";
@@ -15,7 +17,7 @@ const stamp = Date.now().toString(36);
 const lines = (f: (i: number) => string) => Array.from({ length: 12 }, (_, i) => f(i + 1)).join("\n") + "\n";
 
 test("changes since your last review after a rebase: banner, picker, timeline Compare link", async ({ browser, baseURL }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   const author = await newUser(browser, baseURL!, "revauth", stamp);
   const reviewer = await newUser(browser, baseURL!, "revrev", stamp);
   const name = "revisions";
@@ -92,4 +94,24 @@ test("changes since your last review after a rebase: banner, picker, timeline Co
   await page.goto(`${url}/files`);
   await expect(banner).toBeVisible();
   await noAxeViolations(page, "files with banner at 390");
+
+  // a large interdiff is paged as all changes are: 15 new files of 200 lines (3,000 lines) push the
+  // last files past the first page's 2,000 lines; they load from pulls.compareRevisionsPage on scroll
+  const bulk: Record<string, string> = {};
+  for (let f = 0; f < 15; f++)
+    bulk[`bulk/f${String(f).padStart(2, "0")}.ts`] =
+      Array.from({ length: 200 }, (_, i) => `export const bulk${f}_${i + 1} = ${i + 1};`).join("\n") + "\n";
+  clone.commit(bulk, "Bulk files");
+  clone.git("push", "--quiet", clone.remote, "topic");
+  await expect.poll(async () => ((await trpcQuery(reviewer, "pulls.revisions", { prId: pr.id })) as unknown[]).length).toBe(3);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${url}/files?from=2&to=3`);
+  await expect(notice).toContainText("Showing changes between revisions 2 and 3");
+  await diffReady(page);
+  const paged = page.waitForRequest((r) => r.url().includes("pulls.compareRevisionsPage"));
+  await expect(async () => {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(viewer).toContainText("export const bulk14_200 = 200;", { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await paged;
 });

@@ -170,6 +170,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.comments": { tier: "repo", level: "read" },
   "pulls.revisions": { tier: "repo", level: "read" },
   "pulls.compareRevisions": { tier: "repo", level: "read" },
+  "pulls.compareRevisionsPage": { tier: "repo", level: "read" }, // hunk pages of compareRevisions
   "pulls.getFileComments": { tier: "repo", level: "read" },
   "pulls.updateComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author only
   "pulls.deleteComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author or write
