@@ -119,4 +119,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Specs take `test` from e2e/fixtures.ts: its goto/reload wait for hydration (a click or key
+    // sent to a server-rendered page before React attached its handlers is lost: a flaky test).
+    files: ["e2e/**/*.spec.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@playwright/test",
+              importNames: ["test"],
+              message: "Import test (and expect) from ./fixtures: its page.goto and page.reload wait for hydration.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -10,7 +10,8 @@
  * One user is signed up (sign-ups are rate-limited per address); the repository is pushed with
  * the real git CLI so the code pages have a README, source files and history.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync } from "node:fs";

@@ -10,7 +10,8 @@
  * which is stored as stopped (the fake sees its request cancelled). In pm mode a proposed issue is
  * a card of its own, approved into an issue.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { newUser } from "./session";
 import { pushInitial } from "./pull-fixture";
 import { startFakeOpenAI } from "../test/fixtures/fake-openai";

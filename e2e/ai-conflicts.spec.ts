@@ -7,7 +7,7 @@
  * branch, and the pull request then merges. With a model (the fake OpenAI-compatible server
  * behind the repository's key) whose answer is unusable, the local suggestion is shown and said.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { newUser } from "./session";
 import { startFakeOpenAI } from "../test/fixtures/fake-openai";
 import { openPullRequest } from "./pull-fixture";

@@ -4,7 +4,7 @@
  * summary, findings), the finding is an inline thread of the bot in Files changed, and the author
  * resolves it. "Re-run" starts another run. The panel passes axe at phone width in the dark theme.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import AxeBuilder from "@axe-core/playwright";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";

@@ -4,7 +4,7 @@
  * use, changes only its model, and deletes it; the section passes axe-core at phone width in the
  * dark theme without horizontal scroll.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import AxeBuilder from "@axe-core/playwright";
 import { newUser } from "./session";
 

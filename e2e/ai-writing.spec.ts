@@ -6,7 +6,8 @@
  * writes the squash commit message with the other author's Co-authored-by trailer. At phone width
  * in dark mode, checked with axe-core.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { newUser } from "./session";
 import { pushInitial } from "./pull-fixture";

@@ -4,7 +4,7 @@
  * POST /api/tokens, then call procedures at both /api/trpc and the spec's /trpc with
  * `Authorization: Bearer svc_…`, and clone over git smart HTTP with the token.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

@@ -4,7 +4,7 @@
  * box, CI posts a success status over the REST API with a token (Playwright's request API), a
  * second user with write access approves, and the page shows the pull request merged by itself.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

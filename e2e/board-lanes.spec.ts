@@ -8,7 +8,8 @@
  * scroll sideways (only the board's own scroller does); axe-core finds nothing serious at either
  * size (e2e/a11y.spec.ts also covers `?rows=priority`).
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { signUpIn } from "./session";
 

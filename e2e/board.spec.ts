@@ -19,7 +19,8 @@
  * created through the tRPC API with the session cookie.
  */
 import { pressUntilMoved } from "./dnd";
-import { test, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 import AxeBuilder from "@axe-core/playwright";
 import os from "node:os";

@@ -6,7 +6,7 @@
  * requirements (bypass) sees it on the pull request's timeline and under the rule in Settings →
  * Branches, with a link back to the pull request.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { pushInitial } from "./pull-fixture";
 import { newUser } from "./session";
 

@@ -5,7 +5,8 @@
  * dashboard show their empty states, and never the private repository; the token form's expiry
  * defaults to 30 days.
  */
-import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 const PASSWORD = "correct horse battery";
 const stamp = Date.now().toString(36);

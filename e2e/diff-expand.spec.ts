@@ -5,7 +5,8 @@
  * without a comment button, the focus staying on the expander; "Expand all" shows the rest and drops the expanders; at phone width
  * the expander works and nothing scrolls sideways.
  */
-import { test, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type BrowserContext, type Page } from "@playwright/test";
 import { diffReady } from "./diff-ready";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";

@@ -5,7 +5,8 @@
  * filter and file types narrow it; `t` jumps to a changed file. At 390 px the pull request and
  * repository tab rows scroll, the current tab in view and no label cut.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { diffReady } from "./diff-ready";
 import { openPullRequest } from "./pull-fixture";
 import { newUser, type E2EUser } from "./session";

@@ -3,7 +3,8 @@
  * edit; open the commit page (file tree, rename arrow, binary marker), switch to split view
  * (remembered), and open the compare page between two branches (ahead/behind, commits, diff).
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { diffReady } from "./diff-ready";
 import { signUpIn } from "./session";
 import { mkdtempSync, writeFileSync } from "node:fs";

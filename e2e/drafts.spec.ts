@@ -4,7 +4,7 @@
  * is gone once posted; the pull request's comment box, the review summary and an issue's comment
  * box keep their text across a reload until posted.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

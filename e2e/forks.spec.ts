@@ -4,7 +4,7 @@
  * parent's header counts one fork. Between sibling forks (two forks of one parent), the compare
  * page shows the other fork's branch and opens the pull request into one's own fork.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

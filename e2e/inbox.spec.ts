@@ -9,7 +9,8 @@
  * Two users (sign-ups are rate-limited per address).
  */
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

@@ -5,7 +5,8 @@
  * opens the status picker, and the issue page's sidebar sets the project and the cycle. One user
  * and one repository (set up over tRPC) for the whole file; the tests run in order.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { newUser, type E2EUser } from "./session";
 
 test.describe.configure({ mode: "serial" });

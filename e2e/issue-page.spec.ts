@@ -6,7 +6,8 @@
  * link, `#N` rendered as a link, an optimistic priority change rolled back when the server refuses
  * it (toast with the server's message), triage accept + Undo, and a keyboard-only journey.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 import { pressUntilMoved } from "./dnd";
 import AxeBuilder from "@axe-core/playwright";

@@ -6,7 +6,8 @@
  * saved views (refine, save back, save as new, delete). One user is signed up (sign-ups are
  * rate-limited); data through tRPC.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 
 const owner = `srch${Date.now().toString(36)}`;

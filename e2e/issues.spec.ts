@@ -8,7 +8,8 @@
  * accepts a second one into Todo with the status picker's key → close and reopen.
  */
 import { pressUntilMoved } from "./dnd";
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 
 const stamp = Date.now().toString(36);

@@ -5,7 +5,8 @@
  * commit, a tag) and files two issues over tRPC; the tests share its browser context (clipboard
  * permissions granted) and run in order.
  */
-import { test, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type BrowserContext, type Page } from "@playwright/test";
 import { AxeBuilder } from "@axe-core/playwright";
 import { mustRunGit, writeFile } from "./git";
 import { SEQUENCE_WINDOW_MS } from "../components/keyboard/registry";

@@ -5,7 +5,8 @@
  * running, and an ~860 KB JavaScript file (above the highlighting limit, below the read limit)
  * shown line by line with line numbers.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

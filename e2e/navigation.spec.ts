@@ -5,7 +5,8 @@
  * skeleton, list rows do not prefetch on sight, the skip link jumps to the content, and the theme
  * menu switches and remembers light/dark.
  */
-import { test, expect, type Page, type Request } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page, type Request } from "@playwright/test";
 import { signUpIn } from "./session";
 
 const PASSWORD = "correct horse battery";

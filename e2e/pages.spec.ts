@@ -5,7 +5,8 @@
  * (a stranger sees only public repositories; unknown users are a 404), labels and templates
  * managed from repository settings, and projects and cycles with their progress.
  */
-import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { AxeBuilder } from "@axe-core/playwright";
 
 const PASSWORD = "correct horse battery";

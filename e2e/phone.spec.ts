@@ -3,7 +3,7 @@
  * scroll, even with long titles and relations), status and priority are reachable near the title,
  * and the target of a relation shows it on its timeline.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { signUpIn } from "./session";
 
 const stamp = Date.now().toString(36);

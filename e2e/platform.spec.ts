@@ -6,7 +6,8 @@
  * token in the UI → pushing with it fails.
  */
 import { signOutInUi } from "./session";
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import { mustRunGit, runGit, writeFile } from "./git";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

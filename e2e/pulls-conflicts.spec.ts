@@ -6,7 +6,7 @@
  * one file, one in another, resolved with Accept ours, Accept both, Accept theirs then Edit (by
  * keyboard); "Commit merge" waits for every region and puts exactly those texts on the branch.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

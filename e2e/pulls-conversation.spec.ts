@@ -4,7 +4,7 @@
  * and the reviewer's state icon without a reload (live updates); the author adds a label and a
  * general comment; at phone width the page does not scroll sideways.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

@@ -5,7 +5,7 @@
  * prints — never asserts — the timings, recorded in docs/performance.md ("Large pull request in
  * the browser"). Generated here: the repository is written with fs and pushed with the real git.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -3,7 +3,7 @@
  * the other does without a reload — a title edit, closing and reopening, a push to the source
  * branch — through GET /api/pulls/<id>/events.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

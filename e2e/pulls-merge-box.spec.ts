@@ -5,7 +5,7 @@
  * fills it from the body of a single one; after a merge the branch is deleted and restored, and
  * "Revert" opens a pull request whose diff undoes the change. One repository, set up over tRPC.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { pushInitial, type LocalClone } from "./pull-fixture";
 import { newUser, type E2EUser } from "./session";
 

@@ -4,7 +4,7 @@
  * suggests a change on a line and the author commits it — the pull request gains a commit and the
  * diff shows the suggested line. Then a review is submitted with "Review changes".
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { diffReady } from "./diff-ready";
 import { openPullRequest } from "./pull-fixture";
 import AxeBuilder from "@axe-core/playwright";

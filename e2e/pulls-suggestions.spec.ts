@@ -7,7 +7,8 @@
  * number opening the form, and a mouse drag over line numbers selecting a range.
  */
 import { noAxeViolations } from "./axe";
-import { test, expect, type Locator } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Locator } from "@playwright/test";
 import { diffReady } from "./diff-ready";
 import { openPullRequest } from "./pull-fixture";
 import { newUser, trpcQuery } from "./session";

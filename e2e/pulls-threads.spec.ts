@@ -7,7 +7,8 @@
  * Files tab shows each result. The Conversation page with an open thread, its menu and its editor
  * passes axe at phone width, light and dark, without sideways scroll.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";

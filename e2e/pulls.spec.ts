@@ -5,7 +5,7 @@
  * force-push that changes it), merge with squash, and see the merged state, the issue the
  * commit message closes ("Fixes #1") and the squashed commit in the code browser.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -6,7 +6,8 @@
  * than 30 commits pushed), a file's history from the blob view, and deleting a repository with
  * the typed confirmation.
  */
-import { test, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { mustRunGit, writeFile } from "./git";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

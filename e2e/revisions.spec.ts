@@ -6,9 +6,12 @@
  * picker, the Conversation tab's banner (and the review's "on revision 1") and the timeline's
  * "Compare" link open the same range; after a third push, the from/to selects (keyboard and pointer)
  * open any two revisions, and "Single commit…" a commit's page; the pages pass axe at 1280 and 390 px.
+ * A fourth push of 3,000 lines: the range's files past the first page load from
+ * pulls.compareRevisionsPage as they scroll into view.
  */
 import { noAxeViolations } from "./axe";
-import { test, expect } from "@playwright/test";
+import { diffReady } from "./diff-ready";
+import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser, trpcQuery } from "./session";
 
@@ -16,7 +19,7 @@ const stamp = Date.now().toString(36);
 const lines = (f: (i: number) => string) => Array.from({ length: 12 }, (_, i) => f(i + 1)).join("\n") + "\n";
 
 test("changes since your last review after a rebase: banner, picker, timeline Compare link", async ({ browser, baseURL }) => {
-  test.setTimeout(210_000);
+  test.setTimeout(270_000);
   const author = await newUser(browser, baseURL!, "revauth", stamp);
   const reviewer = await newUser(browser, baseURL!, "revrev", stamp);
   const name = "revisions";
@@ -149,4 +152,24 @@ test("changes since your last review after a rebase: banner, picker, timeline Co
   await page.getByRole("option", { name: /Extra file/ }).click();
   await expect(page).toHaveURL(/\/commit\/[0-9a-f]{40}$/);
   await expect(page.getByText("extra.ts").first()).toBeVisible();
+
+  // a large interdiff is paged as all changes are: 15 new files of 200 lines (3,000 lines) push the
+  // last files past the first page's 2,000 lines; they load from pulls.compareRevisionsPage on scroll
+  const bulk: Record<string, string> = {};
+  for (let f = 0; f < 15; f++)
+    bulk[`bulk/f${String(f).padStart(2, "0")}.ts`] =
+      Array.from({ length: 200 }, (_, i) => `export const bulk${f}_${i + 1} = ${i + 1};`).join("\n") + "\n";
+  clone.commit(bulk, "Bulk files");
+  clone.push("topic");
+  await expect.poll(async () => ((await trpcQuery(reviewer, "pulls.revisions", { prId: pr.id })) as unknown[]).length).toBe(4);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${url}/files?from=3&to=4`);
+  await expect(notice).toContainText("Showing changes between revisions 3 and 4");
+  await diffReady(page);
+  const paged = page.waitForRequest((r) => r.url().includes("pulls.compareRevisionsPage"));
+  await expect(async () => {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(viewer).toContainText("export const bulk14_200 = 200;", { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await paged;
 });

@@ -7,7 +7,7 @@
  * With an embedding model named in Settings → AI (a fake OpenAI-compatible server behind the
  * repository's key), the index job embeds the code and searches are hybrid, labelled with that model.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { newUser } from "./session";
 import { pushInitial } from "./pull-fixture";
 import { startFakeOpenAI } from "../test/fixtures/fake-openai";

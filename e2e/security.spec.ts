@@ -5,7 +5,8 @@
  * session and the service token ("Sessions and service tokens").
  */
 import { signOutInUi } from "./session";
-import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Browser, type BrowserContext, type Page } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 

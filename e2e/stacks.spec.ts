@@ -9,7 +9,8 @@
  *   - at phone width in the dark theme, the New stack dialog and the reorder editor fit the
  *     screen and pass axe-core (the page itself is in e2e/a11y.spec.ts).
  */
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";

@@ -4,7 +4,7 @@
  * its contexts, the branch switcher marks the branch with it, and the pull request's merge box
  * lists the context with its Details link; the Files tab names each owned file's code owners.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

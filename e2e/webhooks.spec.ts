@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { newUser } from "./session";
 
 test("add a webhook, see its ping delivered, redeliver it", async ({ browser, baseURL }) => {

@@ -14,7 +14,9 @@ import type { ExpandedLine, Gap } from "./expand";
 export type DiffSource =
   | { kind: "commit"; repoId: string; sha: string }
   | { kind: "compare"; repoId: string; base: string; head: string; headRepoId?: string }
-  | { kind: "pull"; prId: string; repoId?: string };
+  | { kind: "pull"; prId: string; repoId?: string }
+  /** A pull request's interdiff between revisions `from` and `to` (pulls.compareRevisionsPage; no expand rows). */
+  | { kind: "revisions"; prId: string; from: number; to: number };
 
 /** The side of a diff line a comment belongs to: LEFT = the old file's line number, RIGHT = the new file's. */
 export type LineSide = "LEFT" | "RIGHT";

@@ -132,6 +132,8 @@ export function useDiffViewer({
         headRepoId: source.headRepoId,
         ...page,
       });
+    if (source.kind === "revisions")
+      return client.pulls.compareRevisionsPage.query({ prId: source.prId, from: source.from, to: source.to, ...page });
     return client.pulls.getDiffPage.query({ prId: source.prId, ...page });
   };
 

@@ -62,6 +62,7 @@ function blobRepo(source: DiffSource | undefined): string | null {
   if (!source) return null;
   if (source.kind === "commit") return source.repoId;
   if (source.kind === "compare") return source.headRepoId ?? source.repoId;
+  if (source.kind === "revisions") return null;
   return source.repoId ?? null;
 }
 

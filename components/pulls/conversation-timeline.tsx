@@ -143,7 +143,7 @@ function ReviewEntry({
         {review.isStale && (
           <span
             className="rounded-full border border-border px-2 text-xs text-subtle-foreground"
-            title={`Reviewed ${review.commitSha.slice(0, 7)}; the branch has changed since`}
+            title={`Reviewed ${review.commitSha.slice(0, 7)}; the change has changed since`}
             data-testid="pull-review-stale"
           >
             Stale

@@ -3,24 +3,19 @@
  * server-rendered: the pull request's revisions, the reader's since-your-review range
  * (pulls.sinceReview), and a
  * chosen range's interdiff (pulls.compareRevisions) in the shared diff viewer, read-only (comment
- * anchors are lines of the head's diff, so the interdiff has no comment forms).
+ * anchors are lines of the head's diff, so the interdiff has no comment forms), paged as the
+ * normal Files tab: the first page's line budget here, the rest through pulls.compareRevisionsPage
+ * as files scroll into view.
  */
 import { TRPCError } from "@trpc/server";
 import { DiffViewer } from "@/components/diff/diff-viewer";
-import { packFile } from "@/components/diff/model";
+import { packFile, PAGE_DIFF_LINES } from "@/components/diff/model";
 import { card, cx } from "@/components/ui/styles";
 import { firstScreenFiles } from "@/lib/highlight/diff";
 import { highlightDiff } from "@/server/highlight";
 import type { PullsContext } from "./data";
 import { RevisionNotice } from "./revision-picker";
 import { parseRange, type RevisionRange, type RevisionRef } from "./revision-range";
-
-/**
- * The line budget of an interdiff's one load: the whole interdiff comes with the page (there is no
- * paged interdiff), so files past this many lines show "not loaded" rather than the page growing
- * without bound.
- */
-export const INTERDIFF_LINES = 20_000;
 
 export interface RevisionState {
   revisions: RevisionRef[];
@@ -54,11 +49,16 @@ export async function loadRevisionState(
   };
 }
 
-/** The interdiff of `range` in the diff viewer, under its notice; a problem computing it is said in place of the diff. */
+/**
+ * The interdiff of `range` in the diff viewer, under its notice; a problem computing it is said in
+ * place of the diff. The page holds the whole file list and the hunks of the first PAGE_DIFF_LINES
+ * lines (as the normal Files tab's pulls.getDiff); the viewer loads the other files' hunks from
+ * pulls.compareRevisionsPage when they come into view.
+ */
 export async function RevisionFiles({ ctx, prId, range, base }: { ctx: PullsContext; prId: string; range: RevisionRange; base: string }) {
   let diff;
   try {
-    diff = await ctx.caller.pulls.compareRevisions({ prId, ...range, maxLines: INTERDIFF_LINES });
+    diff = await ctx.caller.pulls.compareRevisions({ prId, ...range, maxLines: PAGE_DIFF_LINES });
   } catch (e) {
     if (e instanceof TRPCError)
       return (
@@ -73,7 +73,13 @@ export async function RevisionFiles({ ctx, prId, range, base }: { ctx: PullsCont
     <>
       <RevisionNotice range={range} empty={diff.empty} rebaseConflicted={diff.rebaseConflicted} base={base} />
       {diff.totalFiles > 0 && (
-        <DiffViewer files={diff.files.map(packFile)} highlights={highlights} totalFiles={diff.totalFiles} shortcuts />
+        <DiffViewer
+          files={diff.files.map(packFile)}
+          highlights={highlights}
+          totalFiles={diff.totalFiles}
+          source={{ kind: "revisions", prId, from: range.from, to: range.to }}
+          shortcuts
+        />
       )}
     </>
   );

@@ -171,6 +171,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.revisions": { tier: "repo", level: "read" },
   "pulls.compareRevisions": { tier: "repo", level: "read" },
   "pulls.sinceReview": { tier: "repo", level: "read" }, // extension: changes since the caller's last review (null when anonymous)
+  "pulls.compareRevisionsPage": { tier: "repo", level: "read" }, // hunk pages of compareRevisions
   "pulls.getFileComments": { tier: "repo", level: "read" },
   "pulls.updateComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author only
   "pulls.deleteComment": { tier: "repo", level: "read", scope: "repo:write" }, // the author or write

@@ -24,7 +24,7 @@
  * git's gc like any unreachable object.
  */
 import { gitText } from "./exec";
-import { commitTree, type Identity } from "./commits";
+import { commitEnv, type Identity } from "./commits";
 import { assertSha, diffTrees, type Diff, type DiffOptions } from "./diff";
 import { diffPageRange, type DiffPage, type DiffPageOptions } from "./diff-page";
 import { mergeTree } from "./merge";
@@ -60,7 +60,11 @@ export type Interdiff = Diff &
   };
 
 /** A page of an interdiff: `pulls.getDiffPage`'s shape plus `InterdiffInfo` (the file list is `interdiff`'s). */
-export type InterdiffPage = DiffPage & InterdiffInfo;
+export type InterdiffPage = DiffPage &
+  InterdiffInfo & {
+    /** True when the whole interdiff has no file (not only this page): as `Interdiff.empty`. */
+    empty: boolean;
+  };
 
 /** Author and committer of the throwaway commits: fixed, so the same trees give the same commit ids. */
 const REPLAY_IDENTITY: Identity = { name: "svc", email: "svc@localhost", date: "1000000000 +0000" };
@@ -104,22 +108,34 @@ export async function interdiffRange(gitDir: string, revs: InterdiffRevisions): 
   return info;
 }
 
-/** `interdiffRange` without the memory: the trees, and the replay when the bases differ. */
+/**
+ * A throwaway commit of `of`'s tree (`of`: a full commit id, checked; git peels `<id>^{tree}`
+ * itself, so no `rev-parse` has to come first) with `parents`, fixed identity and date.
+ */
+async function replayCommit(gitDir: string, of: string, parents: string[]): Promise<string> {
+  const args = ["commit-tree", `${of}^{tree}`];
+  for (const p of parents) args.push("-p", p);
+  const out = (await gitText(args, { gitDir, input: "svc: interdiff replay (temporary)\n", env: commitEnv(REPLAY_IDENTITY) })).trim();
+  if (!SHA_RE.test(out)) throw new Error("git commit-tree printed no object id");
+  return out;
+}
+
+/**
+ * `interdiffRange` without the memory: the replay when the bases differ. Three levels of git
+ * processes, each started only when the one before has answered (a process start costs tens of
+ * ms in a large server process): the bases' trees (`rev-parse`) beside the root commit, then the
+ * two children, then `merge-tree`. Bases with equal trees leave the root commit unused (a small
+ * unreferenced object, the same one each time).
+ */
 async function replay(gitDir: string, revs: InterdiffRevisions): Promise<InterdiffInfo> {
   const plain = { from: revs.oldHead, to: revs.newHead, replayed: false, rebaseConflicted: false, conflicts: [] };
   if (revs.oldBase === revs.newBase) return plain;
-  const [oldBaseTree, newBaseTree, oldHeadTree] = await treesOf(gitDir, [revs.oldBase, revs.newBase, revs.oldHead]);
+  const [[oldBaseTree, newBaseTree], root] = await Promise.all([
+    treesOf(gitDir, [revs.oldBase, revs.newBase]),
+    replayCommit(gitDir, revs.oldBase, []),
+  ]);
   if (oldBaseTree === newBaseTree) return plain;
-  const commit = (tree: string, parents: string[]) =>
-    commitTree(gitDir, {
-      tree,
-      parents,
-      message: "svc: interdiff replay (temporary)",
-      author: REPLAY_IDENTITY,
-      committer: REPLAY_IDENTITY,
-    });
-  const root = await commit(oldBaseTree, []);
-  const [onto, change] = await Promise.all([commit(newBaseTree, [root]), commit(oldHeadTree, [root])]);
+  const [onto, change] = await Promise.all([replayCommit(gitDir, revs.newBase, [root]), replayCommit(gitDir, revs.oldHead, [root])]);
   const merged = await mergeTree(gitDir, onto, change);
   if (merged.conflicts.length > 0) return { ...plain, rebaseConflicted: true, conflicts: merged.conflicts };
   return { ...plain, from: merged.tree, replayed: true };
@@ -157,8 +173,20 @@ export async function interdiff(gitDir: string, revs: InterdiffRevisions, opts: 
 /**
  * A page of the interdiff of `revs`, in `pulls.getDiffPage`'s shape (server/git/diff-page.ts
  * `diffPageRange` over `[from, to]`: cursor, file limit and line budget as there), plus how it
- * was computed. Errors: as `interdiffRange` and `diffPageRange`.
+ * was computed and `empty` (the whole interdiff has no file: read off the first page when the
+ * page starts at file 0, else from the two trees being equal). Errors: as `interdiffRange` and `diffPageRange`.
  */
 export async function interdiffPage(gitDir: string, revs: InterdiffRevisions, opts: DiffPageOptions = {}): Promise<InterdiffPage> {
-  return onRange(gitDir, revs, async (info) => ({ ...(await diffPageRange(gitDir, [info.from, info.to], opts)), ...info }));
+  return onRange(gitDir, revs, async (info) => {
+    const page = await diffPageRange(gitDir, [info.from, info.to], opts);
+    const first = !opts.cursor || (opts.cursor.file === 0 && opts.cursor.hunk === 0);
+    let empty: boolean;
+    if (first) empty = page.files.length === 0 && page.nextCursor === null;
+    else if (page.files.length > 0) empty = false;
+    else {
+      const [a, b] = await treesOf(gitDir, [info.from, info.to]);
+      empty = a === b;
+    }
+    return { ...page, ...info, empty };
+  });
 }

@@ -1,9 +1,12 @@
 /**
- * The patch identity of a change: `git diff <base> <head>` piped into `git patch-id --stable`
- * (two processes, no shell; the diff streams from one into the other and is never held here).
- * Two diffs that add and remove the same lines in the same files have the same patch id, whatever
- * their line numbers, blob ids or commits (git-patch-id(1)); this is what "the same change" means
- * for approvals that survive a rebase (docs/pulls.md "Revisions").
+ * The patch identity of a change: `git diff --unified=0 <base> <head>` piped into
+ * `git patch-id --stable` (two processes, no shell; the diff streams from one into the other and
+ * is never held here). Two diffs that add and remove the same lines in the same files have the
+ * same patch id, whatever their line numbers, blob ids or commits (git-patch-id(1)); this is what
+ * "the same change" means for approvals that survive a rebase (docs/pulls.md "Revisions").
+ * Without context lines: git-patch-id hashes the context lines too, so with the default three an
+ * upstream change next to the change (a line inserted two lines below a changed one) would make a
+ * pure rebase look like another change.
  */
 import { spawnGit } from "./exec";
 import { SHA_RE } from "@/lib/sha";
@@ -15,7 +18,7 @@ import { SHA_RE } from "@/lib/sha";
  */
 export async function patchIdOf(gitDir: string, base: string, head: string, timeoutMs = 60_000): Promise<string | null> {
   if (!SHA_RE.test(base) || !SHA_RE.test(head)) return null;
-  const diff = spawnGit(["diff", "--no-color", "--no-ext-diff", "--full-index", base, head], { gitDir, timeoutMs });
+  const diff = spawnGit(["diff", "--no-color", "--no-ext-diff", "--full-index", "--unified=0", base, head], { gitDir, timeoutMs });
   const pid = spawnGit(["patch-id", "--stable"], { gitDir, timeoutMs });
   diff.stdout.pipe(pid.stdin);
   diff.stdin.end();

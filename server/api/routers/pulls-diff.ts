@@ -1,4 +1,4 @@
-/** pulls router, part: getDiff, getDiffFiles, getDiffPage, codeOwners, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
+/** pulls router, part: getDiff, getDiffFiles, getDiffPage, codeOwners, compareRevisions, compareRevisionsPage, getCommits (docs/pulls.md "Diff"). Merged into `pulls` by server/api/routers/pulls.ts. */
 import { z } from "zod";
 import { router, repoProcedureBy } from "../trpc";
 import { byPullId, byPullIdWithHead } from "./pull-locator";
@@ -11,6 +11,7 @@ import { diffPageInput } from "@/server/services/diff/page";
 import { pullCommits } from "@/server/services/diff/list-pull-commits";
 import { pullCodeOwners } from "@/server/services/branch-protection/pull-code-owners";
 import { compareRevisions, compareRevisionsInput } from "@/server/services/pulls/compare-revisions";
+import { compareRevisionsPage, compareRevisionsPageInput } from "@/server/services/pulls/compare-revisions-page";
 
 export const pullsDiffRouter = router({
   /**
@@ -50,6 +51,16 @@ export const pullsDiffRouter = router({
   compareRevisions: repoProcedureBy(byPullId)
     .input(z.object(compareRevisionsInput))
     .query(({ ctx, input }) => compareRevisions(ctx.db, ctx.repo, ctx.entityId, input)),
+
+  /**
+   * {prId, from, to, cursor?, limit?, maxLines?} → {files: [{index, oldPath, newPath, hunks,
+   * fromHunk?, continues?, truncated}], nextCursor, fromRevision, toRevision, replayed,
+   * rebaseConflicted, conflicts, empty}: a page of the interdiff's hunks, paged as getDiffPage
+   * (indices of compareRevisions' file list; docs/pulls.md "Interdiff").
+   */
+  compareRevisionsPage: repoProcedureBy(byPullId)
+    .input(z.object(compareRevisionsPageInput))
+    .query(({ ctx, input }) => compareRevisionsPage(ctx.db, ctx.repo, ctx.entityId, input)),
 
   /** {prId} → {commits: [{sha, message, author, authorEmail, date}] oldest first (≤ 250), totalCommits}. */
   getCommits: repoProcedureBy(byPullId).query(({ ctx }) => pullCommits(ctx.db, ctx.repo, ctx.entityId)),

@@ -2,7 +2,8 @@
  * pulls.addReview {prId, state, body?, commitSha} (docs/pulls.md "Review"), GitHub's
  * "Submit review". Anyone who can read the repository may review. Rules:
  * - `commitSha` must be a commit of the pull request (BAD_REQUEST); a review of an older head is
- *   stale (`isStale`).
+ *   stale (`isStale`) unless that head's revision has the current patch id (revisions.ts
+ *   `staleReviewCheck`: a rebase that kept the change).
  * - The author may only comment on their own pull request (approve / request changes:
  *   BAD_REQUEST, GitHub's 422 "Can not approve your own pull request").
  * - A merged or closed pull request takes "commented" reviews only (PRECONDITION_FAILED for
@@ -25,6 +26,7 @@ import { reviewRevisions } from "./revision-of";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
 import { emitPullCommentCreated, emitPullReviewEvent } from "@/server/services/webhooks/domain-events";
 import { queueAutoMerge } from "./auto-merge";
+import { staleReviewCheck } from "./revisions";
 
 /** → the submitted review (with its commentCount: the pending comments it took in). */
 export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, prId: string, raw: AddReviewInput): Promise<ReviewView> {
@@ -41,7 +43,7 @@ export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, 
     throw new AppError("PRECONDITION_FAILED", `pull request #${pr.number} is ${pr.state}: only comments can be added to its reviews now`);
   await assertCommitOfPull(repo, pr, input.commitSha);
   const body = input.body?.trim() ? input.body : null;
-  return inTransaction(db, async (tx) => {
+  const row = await inTransaction(db, async (tx) => {
     const pendingIds = (
       await tx.pullRequestComment.findMany({
         where: { pullRequestId: pr.id, authorId: actor.user.id, isPending: true },
@@ -68,8 +70,8 @@ export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, 
     await emitPullReviewEvent(tx, repo.id, "submitted", actor.user, pr.id, review.id);
     // a verdict can be the last requirement of a pull request with auto-merge (docs/pulls.md "Auto-merge")
     if (verdict && pr.autoMergeStrategy) queueAutoMerge(tx, [pr.id]);
-    const row = await tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });
-    const revision = (await reviewRevisions(tx, pr.id, [review.id])).get(review.id) ?? null;
-    return toReviewView(row, pr.headSha, revision);
+    return tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });
   });
+  const revision = (await reviewRevisions(db, pr.id, [row.id])).get(row.id) ?? null;
+  return toReviewView(row, pr.headSha, revision, await staleReviewCheck(db, pr.id, pr.headSha, [row.commitSha]));
 }

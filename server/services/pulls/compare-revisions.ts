@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
-import { interdiff, type Interdiff } from "@/server/git/interdiff";
+import { interdiff, type Interdiff, type InterdiffRevisions } from "@/server/git/interdiff";
 import { diffFilterInput, diffOptions } from "@/server/services/diff/filter";
 import { ensureRevisions, MAX_REVISIONS } from "./revisions";
 
@@ -45,9 +45,20 @@ export async function compareRevisions(
   prId: string,
   input: { from: number; to: number; path?: string; paths?: string[]; maxLines?: number },
 ): Promise<RevisionComparison> {
+  const [a, b] = await revisionEnds(db, prId, input.from, input.to);
+  const { path, paths, maxLines } = input;
+  const diff = await onRevisions(a, b, () => interdiff(repo.gitDir, interdiffRevisions(a, b), diffOptions({ path, paths, maxLines })));
+  return { ...diff, fromRevision: a, toRevision: b };
+}
+
+/**
+ * Revisions `from` and `to` of pull request `prId` (backfilled from the timeline first if it has
+ * none). Errors: NOT_FOUND (no such revision), PRECONDITION_FAILED (a revision without a merge base).
+ */
+export async function revisionEnds(db: Db, prId: string, from: number, to: number): Promise<[RevisionEnd, RevisionEnd]> {
   await ensureRevisions(db, prId);
   const rows = await db.pullRequestRevision.findMany({
-    where: { pullRequestId: prId, number: { in: [input.from, input.to] } },
+    where: { pullRequestId: prId, number: { in: [from, to] } },
     select: { number: true, headSha: true, baseSha: true },
   });
   const end = (n: number): RevisionEnd => {
@@ -56,18 +67,23 @@ export async function compareRevisions(
     if (!r.baseSha) throw new AppError("PRECONDITION_FAILED", `revision ${n} has no merge base with the target branch`);
     return { number: r.number, headSha: r.headSha, baseSha: r.baseSha };
   };
-  const [a, b] = [end(input.from), end(input.to)];
-  const { path, paths, maxLines } = input;
-  let diff: Interdiff;
+  return [end(from), end(to)];
+}
+
+/** The git layer's revisions for the interdiff from revision `a` to revision `b`. */
+export const interdiffRevisions = (a: RevisionEnd, b: RevisionEnd): InterdiffRevisions => ({
+  oldBase: a.baseSha,
+  oldHead: a.headSha,
+  newBase: b.baseSha,
+  newHead: b.headSha,
+});
+
+/** Runs `read` (a git read of the interdiff a → b); a git failure (a commit gone) becomes CONFLICT. */
+export async function onRevisions<T>(a: RevisionEnd, b: RevisionEnd, read: () => Promise<T>): Promise<T> {
   try {
-    diff = await interdiff(
-      repo.gitDir,
-      { oldBase: a.baseSha, oldHead: a.headSha, newBase: b.baseSha, newHead: b.headSha },
-      diffOptions({ path, paths, maxLines }),
-    );
+    return await read();
   } catch (e) {
     if (e instanceof AppError) throw e;
     throw new AppError("CONFLICT", `a commit of revision ${a.number} or ${b.number} is no longer in the repository`);
   }
-  return { ...diff, fromRevision: a, toRevision: b };
 }

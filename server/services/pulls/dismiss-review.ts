@@ -21,6 +21,7 @@ import { emitPullReviewEvent } from "@/server/services/webhooks/domain-events";
 import { reviewRevisions } from "./revision-of";
 import { reviewInclude, toReviewView, type ReviewView } from "./review-view";
 import { queueAutoMerge } from "./auto-merge";
+import { staleReviewCheck } from "./revisions";
 
 export const dismissReviewInput = z.object({
   reason: text("reason")
@@ -87,6 +88,7 @@ export async function dismissReview(
     return tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });
   });
   notifyPull(db, review.pullRequestId, "mergeability", actor.user.id);
+  const head = review.pullRequest.headSha;
   const revision = (await reviewRevisions(db, review.pullRequestId, [review.id])).get(review.id) ?? null;
-  return toReviewView(row, review.pullRequest.headSha, revision);
+  return toReviewView(row, head, revision, await staleReviewCheck(db, review.pullRequestId, head, [row.commitSha]));
 }

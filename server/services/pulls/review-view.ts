@@ -14,7 +14,10 @@ export interface ReviewView {
    * head is `commitSha` (revision-of.ts, the rule comments use); null when none has that head.
    */
   revision: number | null;
-  /** The pull request's head has moved since (commitSha ≠ headSha). */
+  /**
+   * The change has changed since: the head moved (commitSha ≠ headSha) to a revision with another
+   * patch id (docs/pulls.md "Revisions"; a rebase that keeps the change is not stale).
+   */
   isStale: boolean;
   createdAt: string;
   /** Comments that belong to the review (its inline comments). */
@@ -23,7 +26,11 @@ export interface ReviewView {
   dismissal: { reason: string; dismissedAt: string } | null;
 }
 
-/** Maps a review row (author loaded, comments counted) against the current head, with its revision (revision-of.ts `reviewRevisions`). */
+/**
+ * Maps a review row (author loaded, comments counted) against the current head `headSha`, with its
+ * revision (revision-of.ts `reviewRevisions`); `stale` says whether a review of another head is
+ * stale (revisions.ts `staleReviewCheck`; default: any other head is).
+ */
 export function toReviewView(
   r: {
     id: string;
@@ -38,6 +45,7 @@ export function toReviewView(
   },
   headSha: string,
   revision: number | null,
+  stale: (reviewedSha: string) => boolean = (sha) => sha !== headSha,
 ): ReviewView {
   return {
     id: r.id,
@@ -46,7 +54,7 @@ export function toReviewView(
     body: r.body,
     commitSha: r.commitSha,
     revision,
-    isStale: r.commitSha !== headSha,
+    isStale: r.commitSha !== headSha && stale(r.commitSha),
     createdAt: r.createdAt.toISOString(),
     commentCount: r._count.comments,
     dismissal: r.dismissedAt ? { reason: r.dismissReason ?? "", dismissedAt: r.dismissedAt.toISOString() } : null,

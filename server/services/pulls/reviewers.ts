@@ -18,6 +18,7 @@ import { recordPullEvent } from "./events";
 import type { PullRow, ReviewRepo } from "./review-context";
 import type { ReviewState } from "./review-schemas";
 import type { PullUser } from "./view";
+import { staleReviewCheck } from "./revisions";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { userPayload } from "@/server/services/webhooks/payloads";
 
@@ -47,7 +48,7 @@ function openOnly(pr: PullRow): void {
     );
 }
 
-/** pulls.reviewers {prId} → requested reviewers (oldest request first), then everyone else who reviewed (latest review first); the author is never listed. Three statements. */
+/** pulls.reviewers {prId} → requested reviewers (oldest request first), then everyone else who reviewed (latest review first); the author is never listed; isStale as pulls.reviews (revisions.ts `staleReviewCheck`). Four statements. */
 export async function listReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: string): Promise<ReviewerView[]> {
   const pr = await loadPull(db, repo, prId);
   const [requests, reviews] = await Promise.all([
@@ -62,6 +63,12 @@ export async function listReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: 
       select: { id: true, state: true, commitSha: true, createdAt: true, author: { select: userSelect } },
     }),
   ]);
+  const stale = await staleReviewCheck(
+    db,
+    pr.id,
+    pr.headSha,
+    reviews.map((r) => r.commitSha),
+  );
   const latest = new Map<string, { user: PullUser; review: (typeof reviews)[number] }>();
   for (const r of reviews) {
     if (!r.author || r.author.id === pr.authorId) continue;
@@ -77,7 +84,7 @@ export async function listReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: 
       state: (r?.state as ReviewState) ?? null,
       reviewId: r?.id ?? null,
       commitSha: r?.commitSha ?? null,
-      isStale: r ? r.commitSha !== pr.headSha : false,
+      isStale: r ? r.commitSha !== pr.headSha && stale(r.commitSha) : false,
       reviewedAt: r?.createdAt.toISOString() ?? null,
     };
   };

@@ -213,3 +213,30 @@ export async function patchIdAtHead(db: Db, gitDir: string, id: string, targetBr
   if (rev) return rev.patchId;
   return (await revisionFactsOnBranch(gitDir, targetBranch, sha)).patchId;
 }
+
+/**
+ * Whether a review made at head `reviewedSha` is stale at pull request `id`'s head `headSha`
+ * (docs/pulls.md "Revisions"): not when it is that head, nor when the latest revision of each
+ * head has the same non-null patch id (a rebase or an empty commit kept the change); stale
+ * otherwise — also when a head has no revision (the comparison falls back to the commits). One
+ * query for all of `reviewedShas`; returns the predicate.
+ */
+export async function staleReviewCheck(
+  db: Db,
+  id: string,
+  headSha: string,
+  reviewedShas: string[],
+): Promise<(reviewedSha: string) => boolean> {
+  const shas = [...new Set([headSha, ...reviewedShas])];
+  const rows =
+    shas.length > 1
+      ? await db.pullRequestRevision.findMany({
+          where: { pullRequestId: id, headSha: { in: shas } },
+          orderBy: { number: "asc" },
+          select: { headSha: true, patchId: true },
+        })
+      : [];
+  const patchOf = new Map(rows.map((r) => [r.headSha, r.patchId])); // the latest revision of a head wins
+  const now = patchOf.get(headSha) ?? null;
+  return (reviewedSha) => reviewedSha !== headSha && (now === null || patchOf.get(reviewedSha) !== now);
+}
