@@ -52,14 +52,15 @@ export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<Assig
 
 /**
  * Adds a collaborator or changes their role (upsert). Errors: NOT_FOUND for an unknown user;
- * BAD_REQUEST when naming the owner (who is always admin).
+ * BAD_REQUEST when naming the owner (who is always admin) or an organization (docs/orgs.md).
  */
 export async function setCollaborator(db: Db, repo: AuthorizedRepo, username: string, role: RepoRole): Promise<CollaboratorView> {
   const user = await db.user.findUnique({
     where: { usernameLower: username.toLowerCase() },
-    select: { id: true, username: true, name: true },
+    select: { id: true, username: true, name: true, isOrg: true },
   });
   if (!user) throw new AppError("NOT_FOUND", `user "${username}" not found`);
+  if (user.isOrg) throw new AppError("BAD_REQUEST", `${user.username} is an organization, not a person`);
   if (user.id === repo.ownerId) throw new AppError("BAD_REQUEST", "the owner is always an admin of their repository");
   const row = await db.collaborator.upsert({
     where: { repoId_userId: { repoId: repo.id, userId: user.id } },
