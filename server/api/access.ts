@@ -30,7 +30,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "users.signOutEverywhere": { tier: "user", scope: "user:write" },
   // organizations (docs/orgs.md): reads public; changes by owners (checked in server/services/orgs)
   // with repo:admin, the scope that manages access (an owner is admin of every repository)
-  "orgs.create": { tier: "user", scope: "repo:admin" },
+  "orgs.create": { tier: "user", scope: "repo:write" }, // as repos.create
   "orgs.get": { tier: "public" },
   "orgs.update": { tier: "user", scope: "repo:admin" },
   "orgs.delete": { tier: "user", scope: "repo:admin" },

@@ -98,6 +98,23 @@ describe("members", () => {
   });
 });
 
+describe("the last owner, concurrently", () => {
+  it("two owners demoting each other at once leave exactly one owner", async () => {
+    const name = orgName();
+    await (await as(alice)).orgs.create({ name });
+    await (await as(alice)).orgs.addMember({ name, username: bob.username, role: "owner" });
+    const results = await Promise.allSettled([
+      (await as(alice)).orgs.setRole({ name, username: bob.username, role: "member" }),
+      (await as(bob)).orgs.setRole({ name, username: alice.username, role: "member" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({
+      reason: { code: expect.stringMatching(/PRECONDITION_FAILED|FORBIDDEN/) },
+    });
+    expect((await (await as(alice)).orgs.members({ name })).filter((m) => m.role === "owner")).toHaveLength(1);
+  });
+});
+
 describe("repositories of an organization", () => {
   it("owners create; members when allowed; outsiders never", async () => {
     const name = orgName();

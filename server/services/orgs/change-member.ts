@@ -35,6 +35,15 @@ async function membership(db: Db, actor: Actor, name: string, username: string, 
   return { org, row };
 }
 
+/**
+ * Serializes owner changes of organization `orgId`: writes its row first in the transaction (a row
+ * lock on PostgreSQL until commit; SQLite has one writer), so the owner count that follows sees
+ * any concurrent change that committed first (READ COMMITTED takes a snapshot per statement).
+ */
+async function lockOrg(tx: Pick<Db, "user">, orgId: string): Promise<void> {
+  await tx.user.update({ where: { id: orgId }, data: { updatedAt: new Date() }, select: { id: true } });
+}
+
 /** PRECONDITION_FAILED when organization `orgId` has no owner left (inside the change's transaction). */
 async function assertOwnerLeft(tx: Pick<Db, "orgMember">, orgId: string, orgName: string): Promise<void> {
   if ((await tx.orgMember.count({ where: { orgId, role: "owner" } })) === 0)
@@ -49,6 +58,7 @@ export async function removeMember(db: Db, actor: Actor, input: z.input<typeof r
   const { name, username } = removeMemberInput.parse(input);
   const { org, row } = await membership(db, actor, name, username, true);
   await db.$transaction(async (tx) => {
+    await lockOrg(tx, org.id);
     await tx.orgMember.delete({ where: { id: row.id } });
     await assertOwnerLeft(tx, org.id, org.username);
   });
@@ -63,6 +73,7 @@ export async function setRole(db: Db, actor: Actor, input: z.input<typeof setRol
   const { name, username, role } = setRoleInput.parse(input);
   const { org, row } = await membership(db, actor, name, username, false);
   await db.$transaction(async (tx) => {
+    await lockOrg(tx, org.id);
     await tx.orgMember.update({ where: { id: row.id }, data: { role } });
     await assertOwnerLeft(tx, org.id, org.username);
   });
