@@ -185,3 +185,24 @@ describe("repositories of an organization", () => {
     expect(await listed(bob)).toEqual([]);
   });
 });
+
+describe("people of an organization's repository", () => {
+  it("assignees are the members who can read it, never the organization; an organization cannot be assigned or requested", async () => {
+    const name = orgName();
+    const a = await as(alice);
+    await a.orgs.create({ name });
+    await a.orgs.addMember({ name, username: bob.username });
+    const repo = await a.repos.create({ owner: name, name: "people", isPrivate: true });
+    const org = await a.orgs.get({ name });
+    const assignees = async () => (await a.repos.assignees({ repoId: repo.id })).map((u) => u.username).sort();
+    expect(await assignees()).toEqual([alice.username, bob.username].sort());
+    // a member may be assigned (base read); the organization itself may not
+    const issue = await a.issues.create({ repoId: repo.id, title: "x", assigneeId: bob.id });
+    expect(issue.assignee?.id).toBe(bob.id);
+    expect(await codeOf(a.issues.create({ repoId: repo.id, title: "y", assigneeId: org.id }))).toBe("BAD_REQUEST");
+    // under base none a plain member cannot read the repository: no longer assignable
+    await a.orgs.update({ name, basePermission: "none" });
+    expect(await assignees()).toEqual([alice.username]);
+    expect(await codeOf(a.issues.create({ repoId: repo.id, title: "z", assigneeId: bob.id }))).toBe("BAD_REQUEST");
+  });
+});

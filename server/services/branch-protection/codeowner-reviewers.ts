@@ -47,7 +47,7 @@ async function readableUsers(
 ): Promise<{ id: string; username: string; name: string | null }[]> {
   if (names.size === 0) return [];
   const users = await db.user.findMany({
-    where: { usernameLower: { in: [...names] }, id: { notIn: excluded }, isBot: false },
+    where: { usernameLower: { in: [...names] }, id: { notIn: excluded }, isBot: false, isOrg: false },
     select: {
       id: true,
       username: true,

@@ -24,11 +24,13 @@ export async function assertCanRead(
     select: {
       id: true,
       isAdmin: true,
+      isOrg: true,
       collaborations: { where: { repoId: repo.id }, select: { role: true } },
       ...orgMembershipSelect(repo.ownerId),
     },
   });
-  if (!user) throw new AppError("BAD_REQUEST", `assignee ${userId} does not exist`);
+  // an organization is not a person: never an assignee (docs/orgs.md)
+  if (!user || user.isOrg) throw new AppError("BAD_REQUEST", `assignee ${userId} does not exist`);
   if (permissionOf(repo, user, user.collaborations[0]?.role ?? null, orgGrantOf(user)) === "none") {
     throw new AppError("BAD_REQUEST", "the assignee cannot read this repository");
   }

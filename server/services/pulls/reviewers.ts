@@ -105,11 +105,12 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
     select: {
       ...userSelect,
       isAdmin: true,
+      isOrg: true,
       collaborations: { where: { repoId: repo.id }, select: { role: true } },
       ...orgMembershipSelect(repo.ownerId),
     },
   });
-  if (!reviewer) throw new AppError("NOT_FOUND", "user not found");
+  if (!reviewer || reviewer.isOrg) throw new AppError("NOT_FOUND", "user not found");
   if (reviewer.id === pr.authorId) throw new AppError("BAD_REQUEST", "the pull request's author cannot be requested to review it");
   if (!atLeast(permissionOf(repo, reviewer, reviewer.collaborations[0]?.role ?? null, orgGrantOf(reviewer)), "read")) {
     throw new AppError("BAD_REQUEST", `${reviewer.username} cannot read ${repo.owner}/${repo.name}: add them as a collaborator first`);

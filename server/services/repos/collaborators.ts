@@ -39,12 +39,20 @@ export interface AssigneeView {
 }
 
 /**
- * People who can be assigned issues: the owner and every collaborator (any role —
- * assignees must be able to read the repository), by username. One query.
+ * People who can be assigned issues: the owner (a person; an organization is not assignable),
+ * every collaborator (any role — assignees must be able to read the repository) and the members
+ * of the owning organization who can read it (owners; members when the base permission is not
+ * none: docs/orgs.md), by username. One query.
  */
 export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<AssigneeView[]> {
   return db.user.findMany({
-    where: { OR: [{ id: repo.ownerId }, { collaborations: { some: { repoId: repo.id } } }] },
+    where: {
+      OR: [
+        { id: repo.ownerId, isOrg: false },
+        { collaborations: { some: { repoId: repo.id } } },
+        { orgMemberships: { some: { orgId: repo.ownerId, OR: [{ role: "owner" }, { org: { orgBasePermission: { not: "none" } } }] } } },
+      ],
+    },
     orderBy: { usernameLower: "asc" },
     select: { id: true, username: true, name: true },
   });
