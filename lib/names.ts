@@ -32,6 +32,9 @@ export const RESERVED_USERNAMES = new Set([
   "users",
   "help",
   "about",
+  // organizations' pages (docs/orgs.md "Pages")
+  "organizations",
+  "orgs",
   // svc's own bot accounts (services/pulls/ai-bot.ts)
   "svc-ai",
 ]);

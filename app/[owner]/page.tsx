@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { container, cx } from "@/components/ui/styles";
 import { shortDate } from "@/components/ui/format";
 import { ProfileRepos } from "@/components/profile/profile-repos";
+import { OrgProfile } from "@/components/orgs/org-profile";
 
 type Params = Promise<{ owner: string }>;
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -32,9 +33,21 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: user.name ? `${user.username} (${user.name})` : user.username };
 }
 
-/** /<username> (docs/ui.md "Pages"): avatar, name, username and the repositories the viewer may see. */
+/**
+ * /<username> (docs/ui.md "Pages"): avatar, name, username and the repositories the viewer may see;
+ * for an organization, its repositories and people (docs/orgs.md "Pages").
+ */
 export default async function ProfilePage({ params, searchParams }: { params: Params; searchParams: Search }) {
   const user = await loadProfile((await params).owner);
+  if (user.kind === "organization") {
+    const caller = await getServerCaller();
+    const [org, repos, members] = await Promise.all([
+      orNotFound(caller.orgs.get({ name: user.username })),
+      caller.repos.list({ owner: user.username, limit: 100, offset: 0 }),
+      caller.orgs.members({ name: user.username }),
+    ]);
+    return <OrgProfile org={org} repos={repos} members={members} />;
+  }
   const raw = (await searchParams).page;
   const page = Math.min(Math.max(Number.parseInt(typeof raw === "string" ? raw : "1", 10) || 1, 1), 10_000);
   const [actor, caller] = await Promise.all([getCurrentActor(), getServerCaller()]);

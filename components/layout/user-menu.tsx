@@ -21,6 +21,7 @@ export function UserMenu({ username, name }: { username: string; name: string | 
     [`/${username}`, "Your profile"],
     ["/", "Your repositories"],
     ["/new", "New repository"],
+    ["/organizations/new", "New organization"],
     ["/settings/account", "Account settings"],
     ["/settings/tokens", "Access tokens"],
     ["/settings/sessions", "Sessions"],

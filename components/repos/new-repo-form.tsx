@@ -6,15 +6,20 @@ import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { cx, label } from "@/components/ui/styles";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { LockIcon, RepoIcon } from "@/components/ui/icons";
 
-export function NewRepoForm({ owner }: { owner: string }) {
+/**
+ * The New repository form. `owners`: the user first, then the organizations where they may create
+ * (docs/orgs.md "Pages"); `owner` is the one selected at first.
+ */
+export function NewRepoForm({ owner: initialOwner, owners = [initialOwner] }: { owner: string; owners?: string[] }) {
   const trpc = useTRPC();
   const router = useRouter();
   const create = useMutation(trpc.repos.create.mutationOptions());
+  const [owner, setOwner] = useState(initialOwner);
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [isPrivate, setIsPrivate] = useState(false);
@@ -32,6 +37,7 @@ export function NewRepoForm({ owner }: { owner: string }) {
     }
     try {
       const repo = await create.mutateAsync({
+        owner,
         name: name.trim(),
         description: description.trim() || undefined,
         isPrivate,
@@ -56,10 +62,22 @@ export function NewRepoForm({ owner }: { owner: string }) {
     <form method="post" onSubmit={onSubmit} className="space-y-6" noValidate data-testid="new-repo-form">
       <FormError message={error} />
       <div className="flex flex-wrap items-end gap-2">
-        <div>
-          <span className={label}>Owner</span>
-          <div className="mt-1 rounded-md border border-border bg-muted px-3 py-1.5 text-sm text-muted-foreground">{owner}</div>
-        </div>
+        {owners.length > 1 ? (
+          <Field label="Owner" id="repo-owner">
+            <NativeSelect name="owner" value={owner} onChange={(e) => setOwner(e.target.value)} data-testid="new-repo-owner">
+              {owners.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        ) : (
+          <div>
+            <span className={label}>Owner</span>
+            <div className="mt-1 rounded-md border border-border bg-muted px-3 py-1.5 text-sm text-muted-foreground">{owner}</div>
+          </div>
+        )}
         <span className="pb-1.5 text-lg text-subtle-foreground">/</span>
         <Field
           label="Repository name"

@@ -28,6 +28,17 @@ export const ACCESS: Record<string, AccessRule> = {
   "users.sessions": { tier: "user", scope: "user:read" },
   "users.revokeSession": { tier: "user", scope: "user:write" },
   "users.signOutEverywhere": { tier: "user", scope: "user:write" },
+  // organizations (docs/orgs.md): reads public; changes by owners (checked in server/services/orgs)
+  // with repo:admin, the scope that manages access (an owner is admin of every repository)
+  "orgs.create": { tier: "user", scope: "repo:write" }, // as repos.create
+  "orgs.get": { tier: "public" },
+  "orgs.update": { tier: "user", scope: "repo:admin" },
+  "orgs.delete": { tier: "user", scope: "repo:admin" },
+  "orgs.list": { tier: "user", scope: "user:read" },
+  "orgs.members": { tier: "public" },
+  "orgs.addMember": { tier: "user", scope: "repo:admin" },
+  "orgs.removeMember": { tier: "user", scope: "repo:admin" },
+  "orgs.setRole": { tier: "user", scope: "repo:admin" },
   // repos
   "repos.create": { tier: "user", scope: "repo:write" },
   "repos.list": { tier: "public" },

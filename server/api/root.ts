@@ -12,6 +12,7 @@ import { agentRouter } from "./routers/agent";
 import { statusesRouter } from "./routers/statuses";
 import { branchProtectionRouter } from "./routers/branch-protection";
 import { webhooksRouter } from "./routers/webhooks";
+import { orgsRouter } from "./routers/orgs";
 
 export const appRouter = router({
   users: usersRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   statuses: statusesRouter,
   branchProtection: branchProtectionRouter,
   webhooks: webhooksRouter,
+  orgs: orgsRouter,
 });
 
 export type AppRouter = typeof appRouter;

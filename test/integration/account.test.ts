@@ -212,6 +212,7 @@ describe("users.profile and a profile's repositories", () => {
       username: owner.username,
       name: "Profile Owner",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      kind: "user",
     });
     expect(JSON.stringify(profile)).not.toContain("owner@example.com");
   });

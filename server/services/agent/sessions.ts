@@ -5,6 +5,7 @@
  * (approve-change.ts). Deleting a session removes its messages and changes (pending or not); the
  * branch and its commits stay: they are the repository's, and a pull request may be open from it.
  */
+import { memberReposWhere } from "@/server/services/repos/grants";
 import { randomUUID } from "node:crypto";
 import type { Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
@@ -68,9 +69,7 @@ export async function listSessions(
     await authorizeRepo(db, actor, { repoId: input.repoId }, "read");
     repoWhere = { repoId: input.repoId };
   } else {
-    repoWhere = actor.user.isAdmin
-      ? {}
-      : { repo: { OR: [{ isPrivate: false }, { ownerId: userId }, { collaborators: { some: { userId } } }] } };
+    repoWhere = actor.user.isAdmin ? {} : { repo: { OR: [{ isPrivate: false }, ...memberReposWhere(userId)] } };
   }
   const rows = await db.agentSession.findMany({
     where: { userId, ...repoWhere },

@@ -73,10 +73,23 @@ async function actsAsAdmin(db: Db, actor: Actor | null, repoId: string): Promise
   if (!actor) return false;
   const row = await db.repository.findUnique({
     where: { id: repoId },
-    select: { ownerId: true, isPrivate: true, collaborators: { where: { userId: actor.user.id }, select: { role: true } } },
+    select: {
+      ownerId: true,
+      isPrivate: true,
+      collaborators: { where: { userId: actor.user.id }, select: { role: true } },
+      owner: { select: { orgBasePermission: true, orgMembers: { where: { userId: actor.user.id }, select: { role: true } } } },
+    },
   });
   if (!row) return false;
-  return effectivePermission(permissionOf(row, actor.user, row.collaborators[0]?.role ?? null), actor) === "admin";
+  return (
+    effectivePermission(
+      permissionOf(row, actor.user, row.collaborators[0]?.role ?? null, {
+        role: row.owner.orgMembers[0]?.role ?? null,
+        basePermission: row.owner.orgBasePermission,
+      }),
+      actor,
+    ) === "admin"
+  );
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Db } from "@/server/db";
 import { inTransaction } from "@/server/db/transaction";
 import { branchTips } from "@/server/git/ref-files";
 import { atLeast, permissionOf } from "@/server/services/repos/access";
+import { orgGrantOf, orgMembershipSelect } from "@/server/services/repos/grants";
 import { recordPullEvent } from "@/server/services/pulls/events";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { userPayload } from "@/server/services/webhooks/payloads";
@@ -46,13 +47,20 @@ async function readableUsers(
 ): Promise<{ id: string; username: string; name: string | null }[]> {
   if (names.size === 0) return [];
   const users = await db.user.findMany({
-    where: { usernameLower: { in: [...names] }, id: { notIn: excluded }, isBot: false },
-    select: { id: true, username: true, name: true, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } },
+    where: { usernameLower: { in: [...names] }, id: { notIn: excluded }, isBot: false, isOrg: false },
+    select: {
+      id: true,
+      username: true,
+      name: true,
+      isAdmin: true,
+      collaborations: { where: { repoId: repo.id }, select: { role: true } },
+      ...orgMembershipSelect(repo.ownerId),
+    },
     orderBy: { usernameLower: "asc" },
     take: MAX_OWNER_REQUESTS,
   });
   return users
-    .filter((u) => atLeast(permissionOf(repo, u, u.collaborations[0]?.role ?? null), "read"))
+    .filter((u) => atLeast(permissionOf(repo, u, u.collaborations[0]?.role ?? null, orgGrantOf(u)), "read"))
     .map((u) => ({ id: u.id, username: u.username, name: u.name }));
 }
 

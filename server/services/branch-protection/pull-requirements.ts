@@ -7,6 +7,7 @@
  * rules, reviews and collaborators once for every pull request, plus the statuses of each
  * repository whose rule requires checks; none beyond the rules when no target is protected.
  */
+import { orgPermission } from "@/server/services/repos/grants";
 import type { Db } from "@/server/db";
 import { runGit } from "@/server/git/exec";
 import { mergeBase } from "@/server/git/commits";
@@ -89,18 +90,36 @@ export async function pullsRequirements(
     }),
     db.repository.findMany({
       where: { id: { in: protectedRepos } },
-      select: { id: true, ownerId: true, collaborators: { select: { userId: true, role: true } } },
+      select: {
+        id: true,
+        ownerId: true,
+        collaborators: { select: { userId: true, role: true } },
+        owner: { select: { orgBasePermission: true, orgMembers: { select: { userId: true, role: true } } } },
+      },
     }),
     Promise.all([...shasByRepo].map(async ([repoId, shas]) => [repoId, await statuses(db, repoId, shas)] as const)),
   ]);
   const statusesOf = new Map(states);
-  const repoOf = new Map(repos.map((r) => [r.id, { ownerId: r.ownerId, roles: new Map(r.collaborators.map((c) => [c.userId, c.role])) }]));
+  const repoOf = new Map(
+    repos.map((r) => [
+      r.id,
+      {
+        ownerId: r.ownerId,
+        roles: new Map(r.collaborators.map((c) => [c.userId, c.role])),
+        org: { base: r.owner.orgBasePermission, roles: new Map(r.owner.orgMembers.map((m) => [m.userId, m.role])) },
+      },
+    ]),
+  );
   await Promise.all(
     protectedPrs.map(async ({ pr, rule }) => {
       const repo = repoOf.get(pr.repoId);
       // GitHub's rule: only reviews by people with write access count (a reader's approval is a comment)
       const writes = (id: string | null, isAdmin: boolean) =>
-        id !== null && (isAdmin || id === repo?.ownerId || ["write", "admin"].includes(repo?.roles.get(id) ?? ""));
+        id !== null &&
+        (isAdmin ||
+          id === repo?.ownerId ||
+          ["write", "admin"].includes(repo?.roles.get(id) ?? "") ||
+          ["write", "admin"].includes(orgPermission({ role: repo?.org.roles.get(id) ?? null, basePermission: repo?.org.base ?? "none" })));
       const counted = reviews
         .filter((r) => r.pullRequestId === pr.id && writes(r.authorId, r.author?.isAdmin ?? false))
         .map((r) => ({ ...r, username: r.author?.username ?? "a deleted user" }));

@@ -6,6 +6,7 @@
  * caller's token must hold repo:read (the router's access row, server/api/access.ts); that scope
  * caps nothing further here since listing is a read.
  */
+import { readableRepoSql } from "@/server/services/repos/grants";
 import { readRows } from "@/server/db/read";
 import { z } from "zod";
 import type { Db } from "@/server/db";
@@ -43,9 +44,7 @@ export function myIssuesSql(
   const where = [who];
   if (input.state !== "all") where.push(`i."state" = ${sql.p(input.state)}`);
   if (!user.isAdmin) {
-    where.push(
-      `(NOT r."isPrivate" OR r."ownerId" = ${sql.p(user.id)} OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(user.id)}))`,
-    );
+    where.push(readableRepoSql(sql, user.id));
   }
   const text = `${issueSelectSql(
     dialect,

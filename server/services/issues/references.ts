@@ -6,6 +6,7 @@
 import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { permissionOf, type AuthorizedRepo } from "@/server/services/repos/access";
+import { orgGrantOf, orgMembershipSelect } from "@/server/services/repos/grants";
 
 type Tx = Prisma.TransactionClient;
 
@@ -20,10 +21,17 @@ export async function assertCanRead(
 ): Promise<void> {
   const user = await tx.user.findUnique({
     where: { id: userId },
-    select: { id: true, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } },
+    select: {
+      id: true,
+      isAdmin: true,
+      isOrg: true,
+      collaborations: { where: { repoId: repo.id }, select: { role: true } },
+      ...orgMembershipSelect(repo.ownerId),
+    },
   });
-  if (!user) throw new AppError("BAD_REQUEST", `assignee ${userId} does not exist`);
-  if (permissionOf(repo, user, user.collaborations[0]?.role ?? null) === "none") {
+  // an organization is not a person: never an assignee (docs/orgs.md)
+  if (!user || user.isOrg) throw new AppError("BAD_REQUEST", `assignee ${userId} does not exist`);
+  if (permissionOf(repo, user, user.collaborations[0]?.role ?? null, orgGrantOf(user)) === "none") {
     throw new AppError("BAD_REQUEST", "the assignee cannot read this repository");
   }
 }

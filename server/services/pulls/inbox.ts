@@ -27,6 +27,7 @@
  * Each list: newest activity first (updatedAt desc, then id), limit 1–100 (20), offset ≥ 0;
  * each item the pull request as pulls.list shows it plus its repository {id, owner, name}.
  */
+import { readableRepoSql } from "@/server/services/repos/grants";
 import { z } from "zod";
 import { readRows } from "@/server/db/read";
 import { isoOf } from "@/server/db/raw";
@@ -68,9 +69,7 @@ export type InboxPullView = PullListItem & { repo: { id: string; owner: string; 
 /** The readable-repository condition on alias `r` (nothing for a site admin). */
 function readable(sql: Sql, user: InboxUser): string[] {
   if (user.isAdmin) return [];
-  return [
-    `(NOT r."isPrivate" OR r."ownerId" = ${sql.p(user.id)} OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(user.id)}))`,
-  ];
+  return [readableRepoSql(sql, user.id)];
 }
 
 /**

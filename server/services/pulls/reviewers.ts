@@ -13,6 +13,7 @@ import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { conflictOnDuplicate } from "@/server/db/prisma-errors";
 import { atLeast, permissionOf } from "@/server/services/repos/access";
+import { orgGrantOf, orgMembershipSelect } from "@/server/services/repos/grants";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";
 import type { PullRow, ReviewRepo } from "./review-context";
@@ -101,11 +102,17 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
   openOnly(pr);
   const reviewer = await db.user.findUnique({
     where: { id: reviewerId },
-    select: { ...userSelect, isAdmin: true, collaborations: { where: { repoId: repo.id }, select: { role: true } } },
+    select: {
+      ...userSelect,
+      isAdmin: true,
+      isOrg: true,
+      collaborations: { where: { repoId: repo.id }, select: { role: true } },
+      ...orgMembershipSelect(repo.ownerId),
+    },
   });
-  if (!reviewer) throw new AppError("NOT_FOUND", "user not found");
+  if (!reviewer || reviewer.isOrg) throw new AppError("NOT_FOUND", "user not found");
   if (reviewer.id === pr.authorId) throw new AppError("BAD_REQUEST", "the pull request's author cannot be requested to review it");
-  if (!atLeast(permissionOf(repo, reviewer, reviewer.collaborations[0]?.role ?? null), "read")) {
+  if (!atLeast(permissionOf(repo, reviewer, reviewer.collaborations[0]?.role ?? null, orgGrantOf(reviewer)), "read")) {
     throw new AppError("BAD_REQUEST", `${reviewer.username} cannot read ${repo.owner}/${repo.name}: add them as a collaborator first`);
   }
   const user = { id: reviewer.id, username: reviewer.username, name: reviewer.name };

@@ -1,5 +1,6 @@
 /**
- * Repository permission: max(owner → admin, site admin → admin, collaborator role, public → read)
+ * Repository permission: max(owner → admin, site admin → admin, organization owner → admin,
+ * collaborator role, organization base permission for members, public → read; docs/orgs.md)
  * (docs/architecture.md "One access table"), capped by what the actor's token scopes allow
  * (docs/security.md "Effective permission: scopes cap the role"): the *effective* permission is
  * min(role, scope cap) with repo:read → read, repo:write → write, repo:admin → admin.
@@ -16,6 +17,8 @@ import { hasScope, type Scope } from "@/server/auth/scopes";
 import { repoGitDir } from "@/server/git/paths";
 import { boolOf, dateOf } from "@/server/db/raw";
 import { getConfig } from "@/server/config";
+import { Sql } from "@/server/services/issues/query";
+import { GRANT_COLUMNS, grantJoinsSql, orgPermission, type OrgGrant } from "./grants";
 
 export type RepoRole = "read" | "write" | "admin";
 export type Permission = "none" | RepoRole;
@@ -86,16 +89,26 @@ const repoSelect = {
   owner: { select: { username: true } },
 } as const;
 
-/** Permission of a user (or anonymous, null) on a repository row. */
+/** The higher of two permissions. */
+function higher(a: Permission, b: Permission): Permission {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+/**
+ * Permission of a user (or anonymous, null) on a repository row: the highest of owner/site admin
+ * (admin), the collaborator role, the owning organization's grant (`org`: owner → admin, member →
+ * base permission; docs/orgs.md) and public → read.
+ */
 export function permissionOf(
   repo: { ownerId: string; isPrivate: boolean },
   user: { id: string; isAdmin: boolean } | null,
   collaboratorRole: string | null,
+  org?: OrgGrant | null,
 ): Permission {
   if (user && (user.id === repo.ownerId || user.isAdmin)) return "admin";
   const role = (collaboratorRole ?? "none") as Permission;
   const base: Permission = repo.isPrivate ? "none" : "read";
-  return RANK[role] > RANK[base] ? role : base;
+  return higher(higher(role, base), user ? orgPermission(org) : "none");
 }
 
 /**
@@ -140,15 +153,12 @@ export async function authorizeRepoVia(
 ): Promise<{ repo: AuthorizedRepo; entity: Record<string, unknown> }> {
   if (actor) requireScope(actor, SCOPE_FOR[level]);
   const cols = via.columns.map((c) => `e."${c}" AS "e_${c}"`).join(", ");
-  const placeholder = getConfig().provider === "postgresql" ? ["$1", "$2"] : ["?", "?"];
-  const rows = await readRows<RawRepoRow & Record<string, unknown>>(
-    db,
-    `SELECT ${REPO_COLUMNS}${cols ? `, ${cols}` : ""}
+  const sql = new Sql(getConfig().provider);
+  const text = `SELECT ${REPO_COLUMNS}${cols ? `, ${cols}` : ""}
       FROM "${via.table}" e JOIN "Repository" r ON r."id" = e."repoId" JOIN "User" u ON u."id" = r."ownerId"
-      LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${placeholder[0]}
-      WHERE e."id" = ${placeholder[1]}`,
-    [actor?.user.id ?? "", via.id],
-  );
+      ${grantJoinsSql(sql, actor?.user.id ?? null)}
+      WHERE e."id" = ${sql.p(via.id)}`;
+  const rows = await readRows<RawRepoRow & Record<string, unknown>>(db, text, sql.params);
   const repo = checkRepoRow(rows[0] ? toRepoRow(rows[0]) : null, actor, level, "repository");
   const entity: Record<string, unknown> = {};
   for (const c of via.columns) entity[c] = rows[0][`e_${c}`];
@@ -158,7 +168,7 @@ export async function authorizeRepoVia(
 /** The permission checks of `authorizeRepo` on a loaded row (null: no such repository). */
 function checkRepoRow(row: RepoRow | null, actor: Actor | null, level: RepoRole, what: string): AuthorizedRepo {
   if (!row) throw new AppError("NOT_FOUND", `${what} not found`);
-  const role = permissionOf(row, actor?.user ?? null, row.role);
+  const role = permissionOf(row, actor?.user ?? null, row.role, row.org);
   if (role === "none") throw new AppError("NOT_FOUND", `${what} not found`);
   const permission = effectivePermission(role, actor);
   if (!atLeast(permission, level)) {
@@ -168,26 +178,24 @@ function checkRepoRow(row: RepoRow | null, actor: Actor | null, level: RepoRole,
   return toAuthorized(row, permission);
 }
 
-type RepoRow = Parameters<typeof toAuthorized>[0] & { role: string | null };
+type RepoRow = Parameters<typeof toAuthorized>[0] & { role: string | null; org: OrgGrant };
 
 /**
- * The repository row, its owner's username and `userId`'s collaborator role in ONE query (this
- * runs on every repository procedure and git request; Prisma's relation loading would take three
- * round trips). Null when no such repository exists.
+ * The repository row, its owner's username and `userId`'s grants (collaborator role, membership
+ * of the owning organization: server/services/repos/grants.ts) in ONE query (this runs on every
+ * repository procedure and git request; Prisma's relation loading would take several round
+ * trips). Null when no such repository exists.
  */
 async function findRepoRow(db: Db, locator: RepoLocator, userId: string | null): Promise<RepoRow | null> {
-  const [p1, p2, p3] = getConfig().provider === "postgresql" ? ["$1", "$2", "$3"] : ["?", "?", "?"];
+  const sql = new Sql(getConfig().provider);
   const from = `SELECT ${REPO_COLUMNS}
     FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId"
-    LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${p1}`;
-  const rows =
+    ${grantJoinsSql(sql, userId)}`;
+  const text =
     "repoId" in locator
-      ? await readRows<RawRepoRow>(db, `${from} WHERE r."id" = ${p2}`, [userId ?? "", locator.repoId])
-      : await readRows<RawRepoRow>(db, `${from} WHERE u."usernameLower" = ${p2} AND r."nameLower" = ${p3}`, [
-          userId ?? "",
-          locator.owner.toLowerCase(),
-          locator.name.toLowerCase(),
-        ]);
+      ? `${from} WHERE r."id" = ${sql.p(locator.repoId)}`
+      : `${from} WHERE u."usernameLower" = ${sql.p(locator.owner.toLowerCase())} AND r."nameLower" = ${sql.p(locator.name.toLowerCase())}`;
+  const rows = await readRows<RawRepoRow>(db, text, sql.params);
   return rows[0] ? toRepoRow(rows[0]) : null;
 }
 
@@ -203,9 +211,11 @@ type RawRepoRow = {
   pushedAt: unknown;
   ownerUsername: string;
   role: string | null;
+  orgRole: string | null;
+  orgBase: string;
 };
-/** The columns of RawRepoRow (aliases r, u, c as in findRepoRow). */
-const REPO_COLUMNS = `r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", c."role" AS "role"`;
+/** The columns of RawRepoRow (aliases r, u and the grant joins as in findRepoRow). */
+const REPO_COLUMNS = `r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", ${GRANT_COLUMNS}`;
 
 function toRepoRow(r: RawRepoRow): RepoRow {
   return {
@@ -220,6 +230,7 @@ function toRepoRow(r: RawRepoRow): RepoRow {
     pushedAt: dateOf(r.pushedAt),
     owner: { username: r.ownerUsername },
     role: r.role,
+    org: { role: r.orgRole, basePermission: r.orgBase },
   };
 }
 

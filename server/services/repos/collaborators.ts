@@ -39,12 +39,20 @@ export interface AssigneeView {
 }
 
 /**
- * People who can be assigned issues: the owner and every collaborator (any role —
- * assignees must be able to read the repository), by username. One query.
+ * People who can be assigned issues: the owner (a person; an organization is not assignable),
+ * every collaborator (any role — assignees must be able to read the repository) and the members
+ * of the owning organization who can read it (owners; members when the base permission is not
+ * none: docs/orgs.md), by username. One query.
  */
 export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<AssigneeView[]> {
   return db.user.findMany({
-    where: { OR: [{ id: repo.ownerId }, { collaborations: { some: { repoId: repo.id } } }] },
+    where: {
+      OR: [
+        { id: repo.ownerId, isOrg: false },
+        { collaborations: { some: { repoId: repo.id } } },
+        { orgMemberships: { some: { orgId: repo.ownerId, OR: [{ role: "owner" }, { org: { orgBasePermission: { not: "none" } } }] } } },
+      ],
+    },
     orderBy: { usernameLower: "asc" },
     select: { id: true, username: true, name: true },
   });
@@ -52,14 +60,15 @@ export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<Assig
 
 /**
  * Adds a collaborator or changes their role (upsert). Errors: NOT_FOUND for an unknown user;
- * BAD_REQUEST when naming the owner (who is always admin).
+ * BAD_REQUEST when naming the owner (who is always admin) or an organization (docs/orgs.md).
  */
 export async function setCollaborator(db: Db, repo: AuthorizedRepo, username: string, role: RepoRole): Promise<CollaboratorView> {
   const user = await db.user.findUnique({
     where: { usernameLower: username.toLowerCase() },
-    select: { id: true, username: true, name: true },
+    select: { id: true, username: true, name: true, isOrg: true },
   });
   if (!user) throw new AppError("NOT_FOUND", `user "${username}" not found`);
+  if (user.isOrg) throw new AppError("BAD_REQUEST", `${user.username} is an organization, not a person`);
   if (user.id === repo.ownerId) throw new AppError("BAD_REQUEST", "the owner is always an admin of their repository");
   const row = await db.collaborator.upsert({
     where: { repoId_userId: { repoId: repo.id, userId: user.id } },

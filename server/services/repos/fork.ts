@@ -6,6 +6,7 @@
  * working (their objects are copied in and the alternates link removed; forkedFromId becomes
  * null through the foreign key's SET NULL).
  */
+import { memberReposWhere } from "./grants";
 import { z } from "zod";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -116,7 +117,7 @@ export async function forkNetwork(
 ): Promise<{ id: string; owner: string; name: string; isParent: boolean }[]> {
   const viewer = actor && hasScope(actor.scopes, "repo:read") ? actor : null;
   const userId = viewer?.user.id;
-  const membership = userId ? [{ ownerId: userId }, { collaborators: { some: { userId } } }] : [];
+  const membership = userId ? memberReposWhere(userId) : [];
   const visible = viewer?.user.isAdmin ? {} : { OR: [{ isPrivate: false }, ...membership] };
   const self = await db.repository.findUnique({ where: { id: repo.id }, select: { forkedFromId: true } });
   const rows = await db.repository.findMany({

@@ -47,6 +47,8 @@ export interface PublicProfile {
   username: string;
   name: string | null;
   createdAt: string;
+  /** "organization" for an organization (docs/orgs.md): the /<name> page branches on it. */
+  kind: "user" | "organization";
 }
 
 /**
@@ -56,10 +58,16 @@ export interface PublicProfile {
 export async function publicProfile(db: Db, username: string): Promise<PublicProfile> {
   const user = await db.user.findUnique({
     where: { usernameLower: username.toLowerCase() },
-    select: { id: true, username: true, name: true, createdAt: true },
+    select: { id: true, username: true, name: true, createdAt: true, isOrg: true },
   });
   if (!user) throw new AppError("NOT_FOUND", "user not found");
-  return { id: user.id, username: user.username, name: user.name, createdAt: user.createdAt.toISOString() };
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    createdAt: user.createdAt.toISOString(),
+    kind: user.isOrg ? "organization" : "user",
+  };
 }
 
 /**

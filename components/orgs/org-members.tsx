@@ -1,0 +1,134 @@
+"use client";
+/**
+ * Organization settings → Members (docs/orgs.md "Pages"): add by username with a role, change a
+ * role, remove (orgs.addMember / setRole / removeMember). The server refuses to leave the
+ * organization without an owner; its message is shown on the row.
+ */
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useTRPC, errorMessage } from "@/components/trpc/provider";
+import { Avatar } from "@/components/ui/avatar";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { FormError } from "@/components/ui/form-error";
+import { useHydrated } from "@/components/ui/use-hydrated";
+import { useRefresh } from "@/components/repo-settings/use-refresh";
+import type { OrgMemberView } from "@/server/services/orgs/model";
+
+type Role = OrgMemberView["role"];
+
+export function OrgMembers({ org, members }: { org: string; members: OrgMemberView[] }) {
+  const trpc = useTRPC();
+  const add = useMutation(trpc.orgs.addMember.mutationOptions());
+  const { refresh, refreshing } = useRefresh();
+  const hydrated = useHydrated();
+  const [username, setUsername] = useState("");
+  const [role, setRole] = useState<Role>("member");
+  const [error, setError] = useState<string>();
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    setError(undefined);
+    const name = username.trim().replace(/^@/, "");
+    if (!name) return setError("enter the username of the person to add");
+    try {
+      await add.mutateAsync({ name: org, username: name, role });
+      setUsername("");
+      refresh();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }
+
+  const busy = add.isPending || refreshing;
+  return (
+    <div className="space-y-6">
+      <form method="post" onSubmit={onSubmit} noValidate data-testid="add-member-form">
+        <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_9rem_auto] sm:items-start">
+          <Field label="Add a member" id="member-username" error={error}>
+            <Input
+              value={username}
+              autoComplete="off"
+              maxLength={39}
+              placeholder="username"
+              onChange={(e) => setUsername(e.target.value)}
+              data-testid="new-member-username"
+            />
+          </Field>
+          <Field label="Role" id="member-role">
+            <NativeSelect value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="new-member-role">
+              <option value="member">Member</option>
+              <option value="owner">Owner</option>
+            </NativeSelect>
+          </Field>
+          <Button type="submit" variant="primary" className="sm:mt-6" disabled={!hydrated || busy} data-testid="add-member">
+            {busy ? "Adding…" : "Add"}
+          </Button>
+        </div>
+      </form>
+      <ul className="divide-y divide-border rounded-md border border-border" data-testid="member-list">
+        {members.map((m) => (
+          <MemberRow key={`${m.userId}:${m.role}`} org={org} member={m} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function MemberRow({ org, member: m }: { org: string; member: OrgMemberView }) {
+  const trpc = useTRPC();
+  const setRole = useMutation(trpc.orgs.setRole.mutationOptions());
+  const remove = useMutation(trpc.orgs.removeMember.mutationOptions());
+  const { refresh, refreshing } = useRefresh();
+  const [error, setError] = useState<string>();
+
+  async function run(action: () => Promise<unknown>) {
+    setError(undefined);
+    try {
+      await action();
+      refresh();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }
+
+  const busy = setRole.isPending || remove.isPending || refreshing;
+  return (
+    <li className="px-4 py-3" data-testid="member-row" data-username={m.username}>
+      <div className="flex flex-wrap items-center gap-3">
+        <Avatar username={m.username} size="md" />
+        <div className="min-w-0 flex-1 truncate font-medium text-foreground">
+          {m.username}
+          {m.name && <span className="ml-2 font-normal text-subtle-foreground">{m.name}</span>}
+        </div>
+        <NativeSelect
+          className="w-28!"
+          value={m.role}
+          disabled={busy}
+          aria-label={`Role of ${m.username}`}
+          onChange={(e) => run(() => setRole.mutateAsync({ name: org, username: m.username, role: e.target.value as Role }))}
+          data-testid="member-role"
+        >
+          <option value="member">Member</option>
+          <option value="owner">Owner</option>
+        </NativeSelect>
+        <Button
+          variant="dangerOutline"
+          size="sm"
+          disabled={busy}
+          aria-label={`Remove ${m.username}`}
+          onClick={() => run(() => remove.mutateAsync({ name: org, username: m.username }))}
+          data-testid="member-remove"
+        >
+          Remove
+        </Button>
+      </div>
+      {error && (
+        <div className="mt-2">
+          <FormError message={error} />
+        </div>
+      )}
+    </li>
+  );
+}
