@@ -148,15 +148,15 @@ describe("pulls.viewedFiles / pulls.setFileViewed", () => {
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "gone.txt", viewed: true, blobSha: null });
     expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([
       // neither is the head's version: the mark keeps only the blob the caller saw, and does not apply
-      { path: "gone.txt", blobSha: null, patchId: null, state: "changed" },
-      { path: "viewed.txt", blobSha: blob, patchId: null, state: "changed" },
+      { path: "gone.txt", blobSha: null, patchId: null, state: "changed", revision: 1 },
+      { path: "viewed.txt", blobSha: blob, patchId: null, state: "changed", revision: 1 },
     ]);
     expect(await reader.as.pulls.viewedFiles({ prId: pr.id })).toEqual([]); // marks are per reader
     // marking again moves the mark to the newer blob; unmarking removes it
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true, blobSha: "b".repeat(40) });
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "gone.txt", viewed: false });
     expect(await owner.as.pulls.viewedFiles({ prId: pr.id })).toEqual([
-      { path: "viewed.txt", blobSha: "b".repeat(40), patchId: null, state: "changed" },
+      { path: "viewed.txt", blobSha: "b".repeat(40), patchId: null, state: "changed", revision: 1 },
     ]);
     expect(await codeOf(owner.as.pulls.setFileViewed({ prId: pr.id, path: "x", viewed: true, blobSha: "nothex" }))).toBe("BAD_REQUEST");
     // a reader of the (private) repository may mark; a stranger does not see the pull request
@@ -168,6 +168,7 @@ describe("pulls.viewedFiles / pulls.setFileViewed", () => {
         blobSha: expect.stringMatching(/^[0-9a-f]{40}$/),
         patchId: expect.stringMatching(/^[0-9a-f]{40}$/),
         state: "viewed",
+        revision: 1,
       },
     ]);
     expect(await codeOf((await callerFor(null)).pulls.setFileViewed({ prId: pr.id, path: "viewed.txt", viewed: true }))).toBe("NOT_FOUND");

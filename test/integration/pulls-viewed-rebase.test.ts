@@ -73,11 +73,17 @@ describe("viewed marks and rebases", () => {
     await wt.commit("notes.txt", "notes\n");
     await wt.push("--force", "topic");
     const after = await owner.as.pulls.viewedFiles({ prId: pr.id });
-    expect(after).toEqual([{ path: "app.txt", blobSha: seen, patchId: expect.stringMatching(/^[0-9a-f]{40}$/), state: "changed" }]);
+    // the mark says which revision it was made on (the first head), also after two force-pushes
+    expect(after).toEqual([
+      { path: "app.txt", blobSha: seen, patchId: expect.stringMatching(/^[0-9a-f]{40}$/), state: "changed", revision: 1 },
+    ]);
+    // an older mark (no head kept) has no revision
+    expect((await reader.as.pulls.viewedFiles({ prId: pr.id }))[0].revision).toBeNull();
 
     // marking it again records the new change
     await owner.as.pulls.setFileViewed({ prId: pr.id, path: "app.txt", viewed: true, blobSha: await blobOf("app.txt") });
     expect(await marks(owner)).toEqual([{ path: "app.txt", state: "viewed" }]);
+    expect((await owner.as.pulls.viewedFiles({ prId: pr.id }))[0].revision).toBe(3);
     await wt.run("checkout", "--quiet", "main");
   });
 });

@@ -4,7 +4,7 @@
  * (`commitSha`); null when no revision has that head (a commit pushed and replaced before it was
  * recorded, or a pull request whose revisions are not backfilled yet). One rule, one SQL
  * expression: pulls.comments' statement (list-comments.ts) and the reviews' reads (`reviewRevisions`)
- * both use `revisionOfShaSql`.
+ * both use `revisionOfShaSql`; "viewed" marks use `headRevisions`, the same rule as a grouped query.
  */
 import type { Db } from "@/server/db";
 import { getConfig } from "@/server/config";
@@ -32,4 +32,19 @@ export async function reviewRevisions(db: Pick<Db, "$queryRawUnsafe">, prId: str
   const text = `SELECT r."id", ${revisionOfShaSql(`r."pullRequestId"`, `r."commitSha"`)} AS "revision" FROM "PullRequestReview" r WHERE ${where.join(" AND ")}`;
   const rows = await readRows<{ id: string; revision: number | bigint | null }>(db, text, sql.params);
   return new Map(rows.map((r) => [r.id, r.revision === null || r.revision === undefined ? null : Number(r.revision)]));
+}
+
+/**
+ * The revision of each head in `shas` of pull request `prId` (revision-of's rule: the
+ * lowest-numbered revision with that head), by sha; a sha no revision has is absent. One query.
+ * Used for "viewed" marks (viewed-files.ts), which keep the head they were set on.
+ */
+export async function headRevisions(db: Pick<Db, "pullRequestRevision">, prId: string, shas: string[]): Promise<Map<string, number>> {
+  if (shas.length === 0) return new Map();
+  const rows = await db.pullRequestRevision.groupBy({
+    by: ["headSha"],
+    where: { pullRequestId: prId, headSha: { in: shas } },
+    _min: { number: true },
+  });
+  return new Map(rows.flatMap((r) => (r._min.number === null ? [] : [[r.headSha, r._min.number] as const])));
 }

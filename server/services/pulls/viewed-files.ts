@@ -6,7 +6,9 @@
  * same, so a rebase onto a moved base, or a push that changes other files, keeps it; a push that
  * changes the file's own change makes it "changed since viewed" (GitHub's wording). A mark without
  * a patch id (set before patch ids, or on a binary or cut file) applies while the head's blob is
- * the same, GitHub's rule. Marks only ever concern their own user.
+ * the same, GitHub's rule. Each mark also keeps the pull request's head when it was set (`headSha`), so
+ * it says which revision it was made on (`revision`, revision-of.ts's rule, as reviews and
+ * comments). Marks only ever concern their own user.
  */
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -16,6 +18,7 @@ import type { DiffFile } from "@/server/git/diff-types";
 import { filePatchId } from "@/server/git/file-patch-id";
 import { MAX_FILTER_PATHS } from "@/server/services/diff/filter";
 import { pullDiff } from "@/server/services/diff/get-pull-diff";
+import { headRevisions } from "./revision-of";
 
 /** Most marks one reader has on one pull request that are read (and checked against the diff). */
 const MAX_MARKS = 5_000;
@@ -28,6 +31,8 @@ export interface ViewedFile {
   patchId: string | null;
   /** "viewed" while the mark applies; "changed" when the file changed since (shown as not viewed) */
   state: "viewed" | "changed";
+  /** the revision (pulls.revisions `number`) whose head the mark was set on; null for older marks or an unrecorded head */
+  revision: number | null;
 }
 
 /** The key a mark is stored under: the file's path at the head (its old path when deleted). */
@@ -48,18 +53,26 @@ export interface FileVersion {
  * reads as an added file, on both sides alike). Whether git pairs a file as a rename or a copy
  * depends on which other paths are named, so a paired file has no patch id: its hunks are against
  * another path, and its mark keeps the blob rule. One git run per MAX_FILTER_PATHS paths.
+ * Also returns the head the diff was read at (null when `paths` is empty).
  * Errors: pulls.getDiff's (CONFLICT when a commit of the pull request is missing).
  */
-export async function currentVersions(db: Db, repo: AuthorizedRepo, prId: string, paths: string[]): Promise<Map<string, FileVersion>> {
+export async function currentVersions(
+  db: Db,
+  repo: AuthorizedRepo,
+  prId: string,
+  paths: string[],
+): Promise<{ headSha: string | null; versions: Map<string, FileVersion> }> {
   const out = new Map<string, FileVersion>();
+  let headSha: string | null = null;
   for (let i = 0; i < paths.length; i += MAX_FILTER_PATHS) {
     const diff = await pullDiff(db, repo, prId, { paths: paths.slice(i, i + MAX_FILTER_PATHS) });
+    headSha = diff.headSha;
     for (const f of diff.files) {
       const paired = f.status === "renamed" || f.copiedFrom !== undefined;
       out.set(pathOf(f), { blobSha: f.status === "deleted" ? null : f.newSha, patchId: paired ? null : filePatchId(f) });
     }
   }
-  return out;
+  return { headSha, versions: out };
 }
 
 /** Whether a mark still applies to the file's `now` version (absent: the diff no longer changes it). */
@@ -71,25 +84,31 @@ function applies(mark: FileVersion, now: FileVersion | undefined): boolean {
 
 /**
  * pulls.viewedFiles: the caller's marks on pull request `prId` ([] when anonymous), by path, each
- * with whether it still applies (`state`). One query, and one diff of the marked paths when there
- * are marks. Errors: pulls.getDiff's.
+ * with whether it still applies (`state`) and the revision it was set on. Two queries (the marks,
+ * their heads' revisions), and one diff of the marked paths when there are marks. Errors:
+ * pulls.getDiff's.
  */
 export async function listViewedFiles(db: Db, repo: AuthorizedRepo, actor: Actor | null, prId: string): Promise<ViewedFile[]> {
   if (!actor) return [];
   const marks = await db.pullRequestFileView.findMany({
     where: { pullRequestId: prId, userId: actor.user.id },
-    select: { path: true, blobSha: true, patchId: true },
+    select: { path: true, blobSha: true, patchId: true, headSha: true },
     orderBy: { path: "asc" },
     take: MAX_MARKS,
   });
   if (marks.length === 0) return [];
-  const now = await currentVersions(
+  const { versions } = await currentVersions(
     db,
     repo,
     prId,
     marks.map((m) => m.path),
   );
-  return marks.map((m) => ({ ...m, state: applies(m, now.get(m.path)) ? "viewed" : "changed" }));
+  const revisions = await headRevisions(db, prId, [...new Set(marks.flatMap((m) => (m.headSha ? [m.headSha] : [])))]);
+  return marks.map(({ headSha, ...m }) => ({
+    ...m,
+    state: applies(m, versions.get(m.path)) ? "viewed" : "changed",
+    revision: headSha ? (revisions.get(headSha) ?? null) : null,
+  }));
 }
 
 /**
@@ -110,10 +129,11 @@ export async function setFileViewed(
   if (!actor) throw new AppError("UNAUTHORIZED", "sign in to mark files as viewed");
   const key = { pullRequestId_userId_path: { pullRequestId: prId, userId: actor.user.id, path: input.path } };
   if (input.viewed) {
-    const now = (await currentVersions(db, repo, prId, [input.path])).get(input.path);
+    const { headSha, versions } = await currentVersions(db, repo, prId, [input.path]);
+    const now = versions.get(input.path);
     const seen = input.blobSha === undefined ? (now?.blobSha ?? null) : input.blobSha;
     const patchId = now && now.blobSha === seen ? now.patchId : null;
-    const mark = { blobSha: seen, patchId };
+    const mark = { blobSha: seen, patchId, headSha };
     await db.pullRequestFileView.upsert({
       where: key,
       create: { pullRequestId: prId, userId: actor.user.id, path: input.path, ...mark },

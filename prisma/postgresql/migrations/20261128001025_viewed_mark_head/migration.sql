@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "PullRequestFileView" ADD COLUMN     "headSha" TEXT;
+
