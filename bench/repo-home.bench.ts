@@ -31,12 +31,12 @@
  * the first view. Timings are printed, never asserted. Not part of the tests.
  */
 import http from "node:http";
-import { spawn, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openBenchDatabase } from "./support";
+import { fixtureRepository, gitSync } from "./repo-home-fixture";
+import { startProductionServer } from "./production-server";
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -51,81 +51,9 @@ const STEPS = STEPS_ONLY || args.includes("--steps");
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_ROOT = path.resolve(opt("root") ?? ROOT);
 
-const gitSync = (gitDir: string, argv: string[], input?: string) =>
-  execFileSync("git", ["--git-dir", gitDir, ...argv], {
-    encoding: "utf8",
-    input,
-    maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@x", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@x" },
-  });
-
-/** An express-like README: prose, headings, links, 14 fenced code blocks (js, sh, console). */
-function readme(rev: number): string {
-  const parts = [`# fixture\n\nFast, unopinionated, minimalist web framework (revision ${rev}).\n`];
-  for (let s = 0; s < 14; s++) {
-    parts.push(
-      `## Section ${s}\n\nSome text with a [link](https://example.com/${s}) and \`code\` and **bold** words, ${"lorem ipsum ".repeat(20)}\n`,
-    );
-    const lang = ["js", "sh", "console"][s % 3];
-    const body =
-      lang === "js"
-        ? `const express = require('express')\nconst app = express()\n\napp.get('/', function (req, res) {\n  res.send('Hello World ${s}')\n})\n\napp.listen(3000)\n`
-        : `$ npm install\n$ node examples/content-negotiation ${s}\n`;
-    parts.push("```" + lang + "\n" + body + "```\n");
-    parts.push(`- item one\n- item two with [a relative link](lib/file${s}.js)\n- item three\n`);
-  }
-  return parts.join("\n");
-}
-
-/** The fast-import stream of the fixture (deterministic). */
-function fastImport(commits: number): string {
-  const files = new Map<string, string>();
-  for (let d = 0; d < 12; d++) for (let f = 0; f < 27; f++) files.set(`dir${d}/sub${f % 3}/file${f}.js`, `// ${d}/${f}\n`);
-  for (let f = 0; f < 96; f++) files.set(`top-${f}.${["js", "md", "json", "yml"][f % 4]}`, `top ${f}\n`);
-  files.set("README.md", readme(0));
-  const names = [...files.keys()];
-  let seed = 42;
-  const rand = (n: number) => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
-  };
-  const data = (s: string) => `data ${Buffer.byteLength(s)}\n${s}\n`;
-  const out: string[] = [];
-  for (let i = 1; i <= commits; i++) {
-    let chunk = `commit refs/heads/main\nmark :${i}\ncommitter Bench Bot <bench@example.com> ${1_400_000_000 + i * 3600} +0000\n`;
-    chunk += data(`Change ${i}: tweak things\n\nThis is commit number ${i} of the fixture.\n`);
-    if (i > 1) chunk += `from :${i - 1}\n`;
-    const touched = i === 1 ? names : Array.from({ length: 1 + rand(3) }, () => names[rand(names.length)]!);
-    if (i > 1 && i % 50 === 0) {
-      files.set("README.md", readme(i));
-      touched.push("README.md");
-    }
-    for (const name of new Set(touched)) {
-      if (i > 1 && name !== "README.md") files.set(name, `${files.get(name)}// edit ${i}\n`);
-      chunk += `M 100644 inline ${name}\n${data(files.get(name)!)}`;
-    }
-    out.push(chunk);
-    if (i % Math.floor(commits / 300) === 0) out.push(`reset refs/tags/v${i}\nfrom :${i}\n`);
-    if (i === commits - 100 || i === commits - 500 || i === commits - 900 || i === commits - 1300 || i === commits - 1700)
-      out.push(`reset refs/heads/release-${i}\nfrom :${i}\n`);
-  }
-  out.push("done\n");
-  return out.join("\n");
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const cacheDir = path.join(os.tmpdir(), "svc-bench-cache");
-const cached = path.join(cacheDir, `repo-home-${COMMITS}.git`);
-if (!existsSync(path.join(cached, "HEAD"))) {
-  const t0 = Date.now();
-  mkdirSync(cacheDir, { recursive: true });
-  rmSync(cached, { recursive: true, force: true });
-  execFileSync("git", ["init", "--bare", "--quiet", "--initial-branch=main", cached]);
-  gitSync(cached, ["fast-import", "--quiet", "--done"], fastImport(COMMITS));
-  gitSync(cached, ["repack", "-a", "-d", "-q"]);
-  console.log(`built ${cached} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-}
+const cached = fixtureRepository(COMMITS);
 
 const bench = await openBenchDatabase("home");
 process.env.SVC_APP_ROOT = ROOT;
@@ -234,34 +162,8 @@ if (STEPS_ONLY) {
 }
 
 // ---- the production server ----
-const port = await new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, "127.0.0.1", () => {
-    const p = (s.address() as net.AddressInfo).port;
-    s.close(() => resolve(p));
-  });
-});
-const server = spawn(process.execPath, [path.join(SERVER_ROOT, "scripts/start.mjs")], {
-  cwd: SERVER_ROOT,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: bench.dir,
-    DATABASE_URL: bench.url,
-    SVC_APP_ROOT: SERVER_ROOT,
-  },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
-await new Promise<void>((resolve, reject) => {
-  let out = "";
-  server.stdout!.on("data", (c: Buffer) => {
-    out += c.toString();
-    if (out.includes("svc: listening on")) resolve();
-  });
-  void exited.then(() => reject(new Error(`the server exited before listening: ${out.slice(-2000)}`)));
-});
+const server = await startProductionServer({ root: SERVER_ROOT, dataDir: bench.dir, databaseUrl: bench.url });
+const port = server.port;
 
 interface PageTiming {
   firstByte: number;
@@ -472,8 +374,7 @@ try {
   }
 } finally {
   await browser?.close();
-  server.kill("SIGTERM");
-  await exited;
+  await server.stop();
 }
 
 const limit = median(limits);

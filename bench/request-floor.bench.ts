@@ -20,15 +20,14 @@
  * repos.get ÷ no-op and pulls.list ÷ no-op (goal ≤ 2×), pulls.list ÷ its raw SQL.
  */
 import http from "node:http";
-import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { openBenchDatabase } from "./support";
+import { startProductionServer } from "./production-server";
 import { printProfile } from "./cpu-profile";
 
 const args = process.argv.slice(2);
@@ -142,40 +141,15 @@ async function rawListRunner(): Promise<{ run: () => Promise<number>; close: () 
 }
 
 // ---- the production server on a free loopback port ----
-const port = await new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, "127.0.0.1", () => {
-    const p = (s.address() as net.AddressInfo).port;
-    s.close(() => resolve(p));
-  });
-});
 if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
-const server = spawn(
-  process.execPath,
-  [...(PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : []), path.join(SERVER_ROOT, "scripts/start.mjs")],
-  {
-    cwd: SERVER_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: bench.dir,
-      DATABASE_URL: bench.url,
-      SVC_APP_ROOT: SERVER_ROOT,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
-const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
-await new Promise<void>((resolve, reject) => {
-  let out = "";
-  server.stdout!.on("data", (c: Buffer) => {
-    out += c.toString();
-    process.stdout.write(c);
-    if (out.includes("svc: listening on")) resolve();
-  });
-  void exited.then(() => reject(new Error("the server exited before listening")));
+const server = await startProductionServer({
+  root: SERVER_ROOT,
+  dataDir: bench.dir,
+  databaseUrl: bench.url,
+  nodeArgs: PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : [],
+  echo: true,
 });
+const port = server.port;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const auth = { authorization: `Bearer ${token}` };
@@ -246,8 +220,7 @@ try {
 } finally {
   agent.destroy();
   await raw.close();
-  server.kill("SIGTERM");
-  await exited;
+  await server.stop();
 }
 
 const noop = results.get("no-op public procedure (issues.priorities)")!.p50;
