@@ -22,6 +22,11 @@ export interface Config {
    * endpoint answers 404. At least 16 characters.
    */
   metricsToken?: string;
+  /**
+   * Outgoing email (docs/notifications.md "Email"): SMTP_URL (`smtp://user:pass@host:587`,
+   * `smtps://…:465`) and SVC_MAIL_FROM (default `svc <svc@<public host>>`). Unset SMTP_URL: no email.
+   */
+  mail?: { smtpUrl: string; from: string };
 }
 
 /** Shortest METRICS_TOKEN accepted (characters): a guessable scrape token would expose the metrics. */
@@ -31,7 +36,7 @@ let cached: Config | undefined;
 
 /**
  * The configuration for this process. Environment: DATA_DIR, DATABASE_URL, NEXTAUTH_URL, PORT,
- * SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET, METRICS_TOKEN.
+ * SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET, METRICS_TOKEN, SMTP_URL, SVC_MAIL_FROM.
  *
  * The server (scripts/start.mjs), the CLI (bin/svc.mjs) and `next dev` resolve the database the
  * same way: DATA_DIR (relative to the current directory) or else `<appRoot>/data`, the folder
@@ -44,8 +49,8 @@ let cached: Config | undefined;
  * warning per call. The app root is therefore a plain string (no path call: the tracer then follows
  * only what is read from it, the migrations), and paths built from DATA_DIR / DATABASE_URL — user
  * data, never part of the app — are marked for the tracer to skip.
- * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):, or METRICS_TOKEN
- *   is set but shorter than MIN_METRICS_TOKEN_LENGTH
+ * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):, METRICS_TOKEN
+ *   is set but shorter than MIN_METRICS_TOKEN_LENGTH, or SMTP_URL is not an smtp(s):// URL
  */
 export function getConfig(): Config {
   if (cached) return cached;
@@ -72,17 +77,21 @@ export function getConfig(): Config {
   if (metricsToken && metricsToken.length < MIN_METRICS_TOKEN_LENGTH)
     throw new Error(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`);
   const port = process.env.PORT || "3000";
+  const publicUrl = (process.env.NEXTAUTH_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  const smtpUrl = process.env.SMTP_URL?.trim() || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error("SMTP_URL must start with smtp:// or smtps://");
   cached = {
     dataDir,
     databaseUrl,
     provider,
     appRoot,
-    publicUrl: (process.env.NEXTAUTH_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    publicUrl,
     github:
       process.env.GITHUB_ID && process.env.GITHUB_SECRET
         ? { clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }
         : undefined,
     metricsToken,
+    mail: smtpUrl ? { smtpUrl, from: process.env.SVC_MAIL_FROM?.trim() || `svc <svc@${new URL(publicUrl).hostname}>` } : undefined,
   };
   return cached;
 }

@@ -30,6 +30,13 @@ export const WEBHOOK_SWEEP = "webhooks.sweep";
 /** Emit the `push`/`create`/`delete` webhook events of a push (reads the commit list from git off the push's path: services/webhooks/push-events.ts). */
 export const WEBHOOK_PUSH_EVENTS = "webhooks.pushEvents";
 
+/** Work out who is notified of one event and write their notification threads (services/notifications/fan-out.ts). */
+export const NOTIFY_FAN_OUT = "notifications.fanOut";
+/** Send the notification emails of one event (NotificationEmail rows; services/notifications/email/). */
+export const NOTIFY_EMAIL = "notifications.email";
+/** The daily digest: one email per user gathering the day's unsent NotificationEmail rows, then itself for the next day. */
+export const NOTIFY_DIGEST = "notifications.digest";
+
 /** Name → payload type of every svc job. */
 export interface JobPayloads {
   /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
@@ -52,6 +59,12 @@ export interface JobPayloads {
   [WEBHOOK_SWEEP]: Record<string, never>;
   /** The repository, the pusher (null when unknown) and the ref updates that took effect. */
   [WEBHOOK_PUSH_EVENTS]: { repoId: string; senderId: string | null; updates: { ref: string; oldSha: string; newSha: string }[] };
+  /** One event (services/notifications/event.ts NotificationEvent: ids and small text, no rows). */
+  [NOTIFY_FAN_OUT]: { event: import("@/server/services/notifications/event").NotificationEvent };
+  /** `emailIds`: NotificationEmail ids of one event; `attempt`: 1–5 (a failed send queues the next attempt itself). */
+  [NOTIFY_EMAIL]: { emailIds: string[]; attempt: number };
+  /** No payload. Enqueue with `singletonKey: "digest"`: one waiting digest at a time. */
+  [NOTIFY_DIGEST]: Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
