@@ -57,6 +57,7 @@ export const ISOLATED = [
   "test/integration/jobs-processes.test.ts",
   "test/integration/merge-rebase-parallel.test.ts",
   "test/integration/metrics.test.ts",
+  "test/integration/notification-email.test.ts",
   "test/integration/pgbouncer.test.ts",
   "test/integration/pull-events.test.ts",
   "test/integration/pulls-ai-review.test.ts",

@@ -35,6 +35,8 @@ export const RESERVED_USERNAMES = new Set([
   // organizations' pages (docs/orgs.md "Pages")
   "organizations",
   "orgs",
+  // the List-Unsubscribe link of notification emails (docs/notifications-email.md)
+  "unsubscribe",
   // svc's own bot accounts (services/pulls/ai-bot.ts)
   "svc-ai",
 ]);

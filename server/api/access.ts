@@ -28,6 +28,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "users.sessions": { tier: "user", scope: "user:read" },
   "users.revokeSession": { tier: "user", scope: "user:write" },
   "users.signOutEverywhere": { tier: "user", scope: "user:write" },
+  "users.notificationSettings": { tier: "user", scope: "user:read" }, // docs/notifications-email.md
+  "users.updateNotificationSettings": { tier: "user", scope: "user:write" },
   // organizations (docs/orgs.md): reads public; changes by owners (checked in server/services/orgs)
   // with repo:admin, the scope that manages access (an owner is admin of every repository)
   "orgs.create": { tier: "user", scope: "repo:write" }, // as repos.create

@@ -8,6 +8,8 @@ import { defineJob } from "./index";
 import {
   AI_REVIEW,
   AUTO_MERGE,
+  NOTIFY_DIGEST,
+  NOTIFY_EMAIL,
   REFRESH_MERGEABILITY,
   REFRESH_PULLS_AFTER_PUSH,
   REPO_MAINTENANCE,
@@ -157,5 +159,33 @@ export function registerJobHandlers(): void {
       await runPushEvents(await getDb(), payload);
     },
     { retries: 3, backoffMs: 10_000, timeoutMs: 300_000 },
+  );
+  // notification emails (docs/notifications-email.md): one event's emails per run; a failed send
+  // queues its own next attempt (send-emails.ts, MAX_ATTEMPTS with backoff) and a second run of
+  // an attempt sends nothing twice, so the queue's retries only cover a run that died mid-way
+  defineJob(
+    NOTIFY_EMAIL,
+    async ({ emailIds, attempt }) => {
+      const [{ getDb }, { sendNotificationEmails }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/notifications/email/send-emails"),
+      ]);
+      await sendNotificationEmails(await getDb(), emailIds, attempt);
+    },
+    { retries: 2, backoffMs: 30_000, timeoutMs: 600_000 },
+  );
+  // the daily digest (send-digest.ts): queues its next run first, then one email per user with
+  // dailyDigest; a user whose send failed keeps their rows, and the run fails so the queue retries
+  defineJob(
+    NOTIFY_DIGEST,
+    async () => {
+      const [{ getDb }, { sendDigests }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/notifications/email/send-digest"),
+      ]);
+      const out = await sendDigests(await getDb());
+      if (out.failedUsers.length) throw new Error(`the digest of ${out.failedUsers.length} user(s) could not be sent`);
+    },
+    { retries: 3, backoffMs: 300_000, timeoutMs: 3_600_000 },
   );
 }

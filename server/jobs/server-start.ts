@@ -9,7 +9,8 @@ import { registerJobHandlers } from "./handlers";
 
 /**
  * Registers the handlers and starts the worker; once it runs, queues the daily repository
- * maintenance sweep and the webhook delivery sweep (each unless one is already waiting). A start the database refuses is logged and
+ * maintenance sweep, the webhook delivery sweep and the daily notification digest (each unless
+ * one is already waiting). A start the database refuses is logged and
  * retried with backoff (superviseJobWorker) while the server serves; until it runs,
  * `GET /api/ready` answers 503 (server/http/health.ts). Resolves after the first attempt.
  * `retry` overrides the backoff (tests).
@@ -22,12 +23,14 @@ export async function startServerJobs(retry: Omit<SuperviseOptions, "onRunning">
     {
       ...retry,
       onRunning: async () => {
-        const [{ scheduleMaintenanceSweep }, { scheduleDeliverySweep }] = await Promise.all([
+        const [{ scheduleMaintenanceSweep }, { scheduleDeliverySweep }, { scheduleDigest }] = await Promise.all([
           import("@/server/services/repos/maintain-repository"),
           import("@/server/services/webhooks/sweep-deliveries"),
+          import("@/server/services/notifications/email/send-digest"),
         ]);
         await scheduleMaintenanceSweep();
         await scheduleDeliverySweep();
+        await scheduleDigest();
       },
     },
   );

@@ -20,6 +20,11 @@ import {
   updateProfileInput,
 } from "@/server/services/users/account";
 import { clientAddress } from "@/server/http/client-address";
+import {
+  getNotificationSettings,
+  updateNotificationSettings,
+  updateNotificationSettingsInput,
+} from "@/server/services/users/notification-settings";
 
 export const usersRouter = router({
   /** {username, password, name?, email?} → {id, username, name, email}. BAD_REQUEST / CONFLICT / TOO_MANY_REQUESTS (per address). */
@@ -54,4 +59,13 @@ export const usersRouter = router({
     requireSession(ctx.actor, "manage sessions");
     return revokeAllSessions(ctx.db, ctx.actor.user.id);
   }),
+  /**
+   * → {email, mutedReasons, dailyDigest, emailConfigured, address, reasons[{id, label, description}]}:
+   * the caller's notification email settings (docs/notifications-email.md "Settings").
+   */
+  notificationSettings: authedProcedure.query(({ ctx }) => getNotificationSettings(ctx.db, ctx.actor.user.id)),
+  /** {email?, mutedReasons?, dailyDigest?} → the settings as notificationSettings. BAD_REQUEST for an unknown reason. */
+  updateNotificationSettings: authedProcedure
+    .input(updateNotificationSettingsInput)
+    .mutation(({ ctx, input }) => updateNotificationSettings(ctx.db, ctx.actor.user.id, input)),
 });
