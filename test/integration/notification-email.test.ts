@@ -16,6 +16,8 @@ import { getUnsubscribe, postUnsubscribe } from "@/server/http/unsubscribe";
 import { MAX_ATTEMPTS, sendNotificationEmails } from "@/server/services/notifications/email/send-emails";
 import { nextDigestAt, sendDigests } from "@/server/services/notifications/email/send-digest";
 import { signUnsubscribeToken, verifyUnsubscribeToken } from "@/server/services/notifications/email/unsubscribe-token";
+import { loadEmailContext, loadEmailRows } from "@/server/services/notifications/email/load-context";
+import { countingDb } from "./query-count";
 import { actorOf, callerFor, makeUser } from "../helpers";
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from "../helpers/smtp-receiver";
 import { codeOf, team, type Member, type Team } from "./pulls-fixtures";
@@ -160,6 +162,25 @@ describe("sending", () => {
     // a second run of the same attempt sends nothing again
     await sendNotificationEmails(await getDb(), [a, b], 1);
     expect(mailsTo("reader@example.com", from)).toHaveLength(2);
+  });
+
+  it("loads a batch's rows and what they name in a constant number of queries", async () => {
+    const counting = await countingDb();
+    try {
+      const batch = async (n: number) => {
+        const ids: string[] = [];
+        for (let i = 0; i < n; i++) {
+          const u = await makeUser("batch");
+          ids.push(await row({ userId: u.id, ...(i % 2 ? { subjectType: "issue", subjectId: issue.id } : {}) }));
+        }
+        return counting.count(async () => loadEmailContext(counting.db, await loadEmailRows(counting.db, ids)));
+      };
+      const small = await batch(2);
+      expect(await batch(12)).toBe(small);
+      expect(small).toBeLessThanOrEqual(8);
+    } finally {
+      await counting.close();
+    }
   });
 
   it("threads an issue under issues/<n>", async () => {
