@@ -1,8 +1,9 @@
 /**
  * users router: sign up (public), public profiles (public), the caller's profile (scope user:read;
  * updateProfile user:write), password change (user:write, session or service token only, current
- * password required) and browser sessions (user:read / user:write; sessions only). The
- * extensions beyond the spec: docs/api.md "Accounts".
+ * password required), browser sessions (user:read / user:write; sessions only) and notification
+ * email settings (user:read / user:write; docs/notifications-email.md "Settings"). The extensions
+ * beyond the spec: docs/api.md "Accounts".
  */
 import { z } from "zod";
 import { uuid } from "@/server/validation/ids";
