@@ -1,6 +1,6 @@
 /**
  * Notification email end to end (docs/notifications-email.md) against a real SMTP receiver on
- * loopback (test/helpers/smtp-receiver.ts): NotificationEmail rows are inserted as the fan-out
+ * loopback (test/fixtures/smtp-receiver.ts): NotificationEmail rows are inserted as the fan-out
  * writes them, then the `notifications.email` work runs (through the job worker once, then called
  * directly per attempt, as the webhook tests do). Asserts GitHub's threading headers, one-click
  * unsubscribe, the settings rules, the daily digest, retries with backoff and the settings procedures.
@@ -19,7 +19,7 @@ import { signUnsubscribeToken, verifyUnsubscribeToken } from "@/server/services/
 import { loadEmailContext, loadEmailRows } from "@/server/services/notifications/email/load-context";
 import { countingDb } from "./query-count";
 import { actorOf, callerFor, makeUser } from "../helpers";
-import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from "../helpers/smtp-receiver";
+import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from "../fixtures/smtp-receiver";
 import { codeOf, team, type Member, type Team } from "./pulls-fixtures";
 
 const HOST = "svc.test";
