@@ -39,6 +39,17 @@ export const ACCESS: Record<string, AccessRule> = {
   "orgs.addMember": { tier: "user", scope: "repo:admin" },
   "orgs.removeMember": { tier: "user", scope: "repo:admin" },
   "orgs.setRole": { tier: "user", scope: "repo:admin" },
+  // teams (docs/orgs.md "Teams"): members read, owners change (checked in server/services/teams);
+  // outsiders get NOT_FOUND
+  "teams.create": { tier: "user", scope: "repo:admin" },
+  "teams.list": { tier: "user", scope: "repo:read" },
+  "teams.get": { tier: "user", scope: "repo:read" },
+  "teams.update": { tier: "user", scope: "repo:admin" },
+  "teams.delete": { tier: "user", scope: "repo:admin" },
+  "teams.addMember": { tier: "user", scope: "repo:admin" },
+  "teams.removeMember": { tier: "user", scope: "repo:admin" },
+  "teams.addRepo": { tier: "user", scope: "repo:admin" },
+  "teams.removeRepo": { tier: "user", scope: "repo:admin" },
   // repos
   "repos.create": { tier: "user", scope: "repo:write" },
   "repos.list": { tier: "public" },

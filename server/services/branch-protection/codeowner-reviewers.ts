@@ -54,7 +54,7 @@ async function readableUsers(
       name: true,
       isAdmin: true,
       collaborations: { where: { repoId: repo.id }, select: { role: true } },
-      ...orgMembershipSelect(repo.ownerId),
+      ...orgMembershipSelect(repo.ownerId, repo.id),
     },
     orderBy: { usernameLower: "asc" },
     take: MAX_OWNER_REQUESTS,
