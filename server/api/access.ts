@@ -206,6 +206,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.requestReview": { tier: "repo", level: "write" },
   "pulls.removeReviewRequest": { tier: "repo", level: "write" },
   "pulls.reviewers": { tier: "repo", level: "read" },
+  "pulls.teamReviewers": { tier: "repo", level: "read" },
   // AI review (docs/ai.md "AI review"): readers see the latest run; a re-run is for the
   // author or write permission (the service checks, as pulls.update), with a token allowed to write
   "pulls.getAIReview": { tier: "repo", level: "read" },
