@@ -50,6 +50,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "teams.removeMember": { tier: "user", scope: "repo:admin" },
   "teams.addRepo": { tier: "user", scope: "repo:admin" },
   "teams.removeRepo": { tier: "user", scope: "repo:admin" },
+  "teams.repoAccess": { tier: "repo", level: "admin" }, // the settings' Collaborators section, as repos.collaborators
   // repos
   "repos.create": { tier: "user", scope: "repo:write" },
   "repos.list": { tier: "public" },

@@ -102,6 +102,13 @@ describe("teams.*", () => {
     expect(got.repositories).toEqual([expect.objectContaining({ name: "app", permission: "admin", isPrivate: true })]);
     // dave (base none, not on the team) does not see the private repository listed
     expect((await (await as(dave)).teams.get({ org, slug: "devs" })).repositories).toEqual([]);
+    // the repository's settings list the team (admins only)
+    const app = await a.repos.get({ owner: org, name: "app" });
+    expect(await a.teams.repoAccess({ repoId: app.id })).toEqual([
+      { org, slug: "devs", name: "devs", permission: "admin", memberCount: 1 },
+    ]);
+    expect(await codeOf((await as(dave)).teams.repoAccess({ repoId: app.id }))).toBe("NOT_FOUND");
+    expect(await codeOf((await as(bob)).teams.repoAccess({ repoId: app.id }))).toBe("OK"); // admin through the team
     expect(await a.teams.removeRepo({ org, slug: "devs", repo: "app" })).toEqual({ removed: true });
     expect(await codeOf(a.teams.removeRepo({ org, slug: "devs", repo: "app" }))).toBe("NOT_FOUND");
     expect(await a.teams.removeMember({ org, slug: "devs", username: bob.username })).toEqual({ removed: true });

@@ -3,7 +3,7 @@
  * grants. Organization owners manage teams; members list and read them; anyone else gets
  * NOT_FOUND — checked in the services (server/services/teams/).
  */
-import { router, authedProcedure } from "../trpc";
+import { router, authedProcedure, repoProcedure } from "../trpc";
 import { createTeam, createTeamInput } from "@/server/services/teams/create-team";
 import { listTeams, listTeamsInput } from "@/server/services/teams/list-teams";
 import { getTeam } from "@/server/services/teams/get-team";
@@ -11,6 +11,7 @@ import { deleteTeam, updateTeam, updateTeamInput } from "@/server/services/teams
 import { addTeamMember, removeTeamMember, teamMemberInput } from "@/server/services/teams/team-members";
 import { addTeamRepo, addTeamRepoInput, removeTeamRepo, teamRepoInput } from "@/server/services/teams/team-repos";
 import { teamRefInput } from "@/server/services/teams/model";
+import { listTeamAccess } from "@/server/services/teams/repo-access";
 
 export const teamsRouter = router({
   /** {org, name, description?, permission? (read)} → team. Owners; CONFLICT when the slug is taken. */
@@ -31,4 +32,6 @@ export const teamsRouter = router({
   addRepo: authedProcedure.input(addTeamRepoInput).mutation(({ ctx, input }) => addTeamRepo(ctx.db, ctx.actor, input)),
   /** {org, slug, repo} → {removed}. Owners. */
   removeRepo: authedProcedure.input(teamRepoInput).mutation(({ ctx, input }) => removeTeamRepo(ctx.db, ctx.actor, input)),
+  /** {repoId} → the teams with access [{org, slug, name, permission, memberCount}] (repository admins: its settings). */
+  repoAccess: repoProcedure.query(({ ctx }) => listTeamAccess(ctx.db, ctx.repo)),
 });
