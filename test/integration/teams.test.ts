@@ -151,6 +151,11 @@ describe("team grants in the authorization query", () => {
     expect(await permOf(bob)).toBe("admin");
     expect(await permOf(dave)).toBe("NOT_FOUND");
     expect(await permOf(carol)).toBe("NOT_FOUND");
+    // a team member is assignable, and "my issues" (readableRepoSql) finds the assigned issue
+    expect((await a.repos.assignees({ repoId: repo.id })).map((u) => u.username)).toContain(bob.username);
+    expect((await a.repos.assignees({ repoId: repo.id })).map((u) => u.username)).not.toContain(dave.username);
+    const issue = await a.issues.create({ repoId: repo.id, title: "for bob", assigneeId: bob.id });
+    expect((await (await as(bob)).issues.listMine({ filter: "assigned" })).map((i) => i.id)).toContain(issue.id);
     // deleting a team removes its grants
     await a.teams.delete({ org, slug: "writers" });
     expect(await permOf(bob)).toBe("read");
