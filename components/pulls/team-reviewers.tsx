@@ -65,7 +65,7 @@ export function TeamReviewers({
                 @{r.team.org}/{r.team.slug}
                 {r.satisfied && <span className="ml-1 text-xs text-subtle-foreground">reviewed by {r.reviewedBy[0]}</span>}
               </span>
-              <ReviewStateIcon state={r.satisfied ? "commented" : "pending"} />
+              {!r.satisfied && <ReviewStateIcon state="pending" />}
               {canWrite && (
                 <Button
                   size="sm"
