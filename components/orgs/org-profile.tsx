@@ -34,6 +34,13 @@ export function OrgProfile({ org, repos, members }: { org: OrgView; repos: RepoV
               </Link>
             </Button>
           )}
+          {org.viewerRole && (
+            <Button asChild>
+              <Link href={`/organizations/${encodeURIComponent(org.name)}/teams`} data-testid="org-teams-link">
+                Teams
+              </Link>
+            </Button>
+          )}
           {isOwner && (
             <Button asChild>
               <Link href={`/organizations/${encodeURIComponent(org.name)}/settings`} data-testid="org-settings-link">

@@ -16,7 +16,16 @@ import { BranchLabel, PullStateIcon } from "./ui";
 
 const DECISION_TONE = { approved: "text-primary", changes_requested: "text-danger", review_required: "text-subtle-foreground" } as const;
 
-export function PullListRow({ repo, pr, showRepo = false }: { repo: { owner: string; name: string }; pr: PullRow; showRepo?: boolean }) {
+export function PullListRow({
+  repo,
+  pr,
+  showRepo = false,
+}: {
+  repo: { owner: string; name: string };
+  /** `viaTeam` (the inbox's awaiting review): the team ("org/slug") the review is requested from, shown as a badge. */
+  pr: PullRow & { viaTeam?: string };
+  showRepo?: boolean;
+}) {
   const href = pullUrl(repo.owner, repo.name, pr.number);
   const decision = reviewDecisionText(pr.reviewDecision);
   const comments = commentCountLabel(pr.commentCount);
@@ -44,6 +53,11 @@ export function PullListRow({ repo, pr, showRepo = false }: { repo: { owner: str
             {pr.title}
           </PrefetchLink>
           {pr.isDraft && pr.state === "open" && <Badge data-testid="pull-draft">Draft</Badge>}
+          {pr.viaTeam && (
+            <Badge tone="primary" title={`review requested from team @${pr.viaTeam}`} data-testid="pull-via-team">
+              @{pr.viaTeam}
+            </Badge>
+          )}
           {pr.labels.map((l) => (
             <LabelChip key={l.id} label={{ name: l.name, color: l.color, description: null }} />
           ))}

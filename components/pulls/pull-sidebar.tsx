@@ -34,7 +34,15 @@ export function PullSidebar({
   repoLabels,
   canWrite,
   children,
-}: Props & { people: Person[]; repoLabels: Label[]; canWrite: boolean; children?: React.ReactNode }) {
+  teamReviewers,
+}: Props & {
+  people: Person[];
+  repoLabels: Label[];
+  canWrite: boolean;
+  children?: React.ReactNode;
+  /** The team review requests (components/pulls/team-reviewers.tsx), shown under the people. */
+  teamReviewers?: React.ReactNode;
+}) {
   const client = useTRPCClient();
   const { view, change } = useOptimistic<{ labels: PullLabel[]; reviewers: PullReviewer[] }>({ labels, reviewers });
   const toggleReviewer = (p: Person, on: boolean) =>
@@ -75,7 +83,7 @@ export function PullSidebar({
           />
         )}
         <ul className="mt-1 space-y-1 px-2" data-testid="pull-reviewers">
-          {view.reviewers.length === 0 && <li className="text-subtle-foreground">No reviews requested</li>}
+          {view.reviewers.length === 0 && !teamReviewers && <li className="text-subtle-foreground">No reviews requested</li>}
           {view.reviewers.map((r) => (
             <li
               key={r.user.id}
@@ -90,6 +98,7 @@ export function PullSidebar({
             </li>
           ))}
         </ul>
+        {teamReviewers}
       </Section>
       <Section title="Labels" testId="sidebar-labels">
         {canWrite ? (

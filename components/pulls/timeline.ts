@@ -24,6 +24,8 @@ const short = (v: unknown) => (typeof v === "string" ? v.slice(0, 7) : undefined
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const field = (v: unknown, key: string) => (v && typeof v === "object" ? str((v as Record<string, unknown>)[key]) : "");
 const username = (v: unknown) => field(v, "username") || "someone";
+/** The reviewer of a review request event: a user, or a team {org, slug} shown as @org/slug. */
+const reviewerName = (d: Record<string, unknown>) => (d.team ? `@${field(d.team, "org")}/${field(d.team, "slug")}` : username(d.reviewer));
 const labelName = (v: unknown) => field(v, "name") || "a";
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
@@ -71,9 +73,9 @@ export function eventSentence(e: PullEvent): EventSentence | null {
         tone: "neutral",
       };
     case "review_requested":
-      return { who, text: `requested a review from ${username(d.reviewer)}`, tone: "neutral" };
+      return { who, text: `requested a review from ${reviewerName(d)}`, tone: "neutral" };
     case "review_request_removed":
-      return { who, text: `removed the review request for ${username(d.reviewer)}`, tone: "neutral" };
+      return { who, text: `removed the review request for ${reviewerName(d)}`, tone: "neutral" };
     case "labeled":
       return { who, text: `added the ${labelName(d.label)} label`, tone: "neutral" };
     case "unlabeled":

@@ -41,6 +41,18 @@ export const ACCESS: Record<string, AccessRule> = {
   "orgs.addMember": { tier: "user", scope: "repo:admin" },
   "orgs.removeMember": { tier: "user", scope: "repo:admin" },
   "orgs.setRole": { tier: "user", scope: "repo:admin" },
+  // teams (docs/orgs.md "Teams"): members read, owners change (checked in server/services/teams);
+  // outsiders get NOT_FOUND
+  "teams.create": { tier: "user", scope: "repo:admin" },
+  "teams.list": { tier: "user", scope: "repo:read" },
+  "teams.get": { tier: "user", scope: "repo:read" },
+  "teams.update": { tier: "user", scope: "repo:admin" },
+  "teams.delete": { tier: "user", scope: "repo:admin" },
+  "teams.addMember": { tier: "user", scope: "repo:admin" },
+  "teams.removeMember": { tier: "user", scope: "repo:admin" },
+  "teams.addRepo": { tier: "user", scope: "repo:admin" },
+  "teams.removeRepo": { tier: "user", scope: "repo:admin" },
+  "teams.repoAccess": { tier: "repo", level: "admin" }, // the settings' Collaborators section, as repos.collaborators
   // repos
   "repos.create": { tier: "user", scope: "repo:write" },
   "repos.list": { tier: "public" },
@@ -197,6 +209,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "pulls.requestReview": { tier: "repo", level: "write" },
   "pulls.removeReviewRequest": { tier: "repo", level: "write" },
   "pulls.reviewers": { tier: "repo", level: "read" },
+  "pulls.teamReviewers": { tier: "repo", level: "read" },
   // AI review (docs/ai.md "AI review"): readers see the latest run; a re-run is for the
   // author or write permission (the service checks, as pulls.update), with a token allowed to write
   "pulls.getAIReview": { tier: "repo", level: "read" },

@@ -13,6 +13,7 @@ import { statusesRouter } from "./routers/statuses";
 import { branchProtectionRouter } from "./routers/branch-protection";
 import { webhooksRouter } from "./routers/webhooks";
 import { orgsRouter } from "./routers/orgs";
+import { teamsRouter } from "./routers/teams";
 
 export const appRouter = router({
   users: usersRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   branchProtection: branchProtectionRouter,
   webhooks: webhooksRouter,
   orgs: orgsRouter,
+  teams: teamsRouter,
 });
 
 export type AppRouter = typeof appRouter;

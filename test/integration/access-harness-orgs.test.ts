@@ -3,7 +3,9 @@
  * repository procedure, the organization's owner, a member under each base permission
  * (none / read / write) and an outsider, on a private and a public repository of the
  * organization, get the answer the access table gives for the permission the organization grants
- * (owner → admin, member → base permission, public → read), capped by a token's scopes.
+ * (owner → admin, member → base permission, public → read), capped by a token's scopes. Under
+ * base permission none, members granted read / write / admin through a team, and a member of a
+ * team without the repository, get the team's permission (docs/orgs.md "Teams").
  * Complements access-harness.test.ts (personal repositories, collaborators, every scope set).
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -18,11 +20,16 @@ import { POISON, RANK, SERVICE_RULES, forPath, pullComment, pullEntities, type F
 const procedures = allProcedures().filter((p) => ACCESS[p.path]?.tier === "repo");
 type Base = "none" | "read" | "write";
 const BASES: Base[] = ["none", "read", "write"];
-type Role = "orgOwner" | "member" | "outsider";
+type TeamRole = "teamRead" | "teamWrite" | "teamAdmin" | "teamNoRepo";
+type Role = "orgOwner" | "member" | "outsider" | TeamRole;
+const TEAM_ROLES: TeamRole[] = ["teamRead", "teamWrite", "teamAdmin", "teamNoRepo"];
+/** The permission each team role's team has on both fixtures of the base-none organization. */
+const TEAM_GRANT: Record<TeamRole, Perm> = { teamRead: "read", teamWrite: "write", teamAdmin: "admin", teamNoRepo: "none" };
 
 let owner: Profile;
 let member: Profile;
 let outsider: Profile;
+const teamUsers = {} as Record<TeamRole, Profile>;
 /** Per base permission: the organization's name and its private and public fixtures. */
 const orgs = {} as Record<Base, { name: string; private: Fixture; public: Fixture }>;
 let made = 0;
@@ -54,7 +61,11 @@ async function orgFixture(org: string, name: string, isPrivate: boolean): Promis
 
 /** Fresh entities for the procedures that destroy what their locator names (as in access-harness.test.ts). */
 const DISPOSABLE: Record<string, (f: Fixture) => Promise<Fixture>> = {
-  "repos.delete": (f) => orgFixture(f.org as string, `gone${++made}`, Boolean(f.isPrivate)),
+  "repos.delete": async (f) => {
+    const fresh = await orgFixture(f.org as string, `gone${++made}`, Boolean(f.isPrivate));
+    if (f.org === orgs.none.name) await grantTeams(fresh.name as string);
+    return fresh;
+  },
   "issues.deleteComment": async (f) => ({
     ...f,
     commentId: (
@@ -89,6 +100,15 @@ const DISPOSABLE: Record<string, (f: Fixture) => Promise<Fixture>> = {
   "pulls.deleteComment": async (f) => ({ ...f, pullCommentId: await pullComment(f.prId as string, owner.id) }),
 };
 
+/** Grants each team role's team its permission on repository `repo` of the base-none organization. */
+async function grantTeams(repo: string): Promise<void> {
+  const caller = await callerFor(actorOf(owner));
+  for (const role of TEAM_ROLES) {
+    const grant = TEAM_GRANT[role];
+    if (grant !== "none") await caller.teams.addRepo({ org: orgs.none.name, slug: role.toLowerCase(), repo, permission: grant });
+  }
+}
+
 beforeAll(async () => {
   owner = await makeUser("oowner");
   member = await makeUser("omember");
@@ -101,13 +121,23 @@ beforeAll(async () => {
     await caller.orgs.addMember({ name, username: member.username });
     orgs[base] = { name, private: await orgFixture(name, "private", true), public: await orgFixture(name, "public", false) };
   }
+  // base none: one member per team grant, each on their own team (teamNoRepo's team has no repository)
+  const caller = await callerFor(actorOf(owner));
+  const org = orgs.none.name;
+  for (const role of TEAM_ROLES) {
+    teamUsers[role] = await makeUser(`o${role.toLowerCase()}`);
+    await caller.orgs.addMember({ name: org, username: teamUsers[role].username });
+    await caller.teams.create({ org, name: role });
+    await caller.teams.addMember({ org, slug: role.toLowerCase(), username: teamUsers[role].username });
+  }
+  for (const repo of ["private", "public"]) await grantTeams(repo);
 }, 120_000);
 
 /** The permission the organization grants `role` on a repository (docs/orgs.md "Permissions"). */
 function rolePermission(role: Role, base: Base, isPrivate: boolean): Perm {
   if (role === "orgOwner") return "admin";
   const visible: Perm = isPrivate ? "none" : "read";
-  const granted: Perm = role === "member" ? base : "none";
+  const granted: Perm = role === "member" ? base : role in TEAM_GRANT ? TEAM_GRANT[role as TeamRole] : "none";
   return RANK[granted] > RANK[visible] ? granted : visible;
 }
 function cap(scopes: readonly Scope[] | null): Perm {
@@ -137,11 +167,20 @@ const gateAnswer = (code: string) => (["UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND"]
 describe("organization roles × repository procedures", () => {
   it("every role under every base permission answers as the table says (sessions, and a repo:read token)", async () => {
     const mismatches: string[] = [];
-    const actors: Record<Role, () => Profile> = { orgOwner: () => owner, member: () => member, outsider: () => outsider };
+    const actors: Record<Role, () => Profile> = {
+      orgOwner: () => owner,
+      member: () => member,
+      outsider: () => outsider,
+      teamRead: () => teamUsers.teamRead,
+      teamWrite: () => teamUsers.teamWrite,
+      teamAdmin: () => teamUsers.teamAdmin,
+      teamNoRepo: () => teamUsers.teamNoRepo,
+    };
     for (const { path } of procedures) {
       for (const base of BASES) {
         for (const visibility of ["private", "public"] as const) {
-          for (const role of ["orgOwner", "member", "outsider"] as Role[]) {
+          const roles: Role[] = base === "none" ? ["orgOwner", "member", "outsider", ...TEAM_ROLES] : ["orgOwner", "member", "outsider"];
+          for (const role of roles) {
             for (const scopes of [null, ["repo:read"]] as (Scope[] | null)[]) {
               const want = expected(path, role, base, visibility === "private", scopes);
               const f = orgs[base][visibility];

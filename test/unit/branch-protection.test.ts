@@ -113,6 +113,7 @@ describe("CODEOWNERS", () => {
       "apps/   @apps",
       "/unowned/x.txt",
       "@org/team-only.md @org/team",
+      "/teams/ @Acme/Core-Devs @bob x@example.com",
     ].join("\n"),
   );
 
@@ -125,6 +126,16 @@ describe("CODEOWNERS", () => {
     expect(ownersOf(rules, "docs/x/b.md")).toEqual(["global"]); // docs/* is one level
     expect(ownersOf(rules, "x/apps/y/z.txt")).toEqual(["apps"]); // apps/ at any depth
     expect(ownersOf(rules, "unowned/x.txt")).toEqual([]);
+  });
+
+  it("keeps @org/team owners as org/slug, lower-cased; email owners are skipped", () => {
+    expect(ownersOf(rules, "@org/team-only.md")).toEqual(["org/team"]);
+    expect(ownersOf(rules, "teams/a.ts")).toEqual(["acme/core-devs", "bob"]);
+    // a team owner's approval: the approvers' teams join the usernames
+    expect(unapprovedOwnedPaths(rules, ["teams/a.ts"], new Set(["alice", "acme/core-devs"]))).toEqual([]);
+    expect(unapprovedOwnedPaths(rules, ["teams/a.ts"], new Set(["alice"]))).toEqual([
+      { path: "teams/a.ts", owners: ["acme/core-devs", "bob"] },
+    ]);
   });
 
   it("each owned path needs one of its owners' approval", () => {

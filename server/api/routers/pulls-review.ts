@@ -13,7 +13,7 @@ import {
   updateCommentInput,
   fileCommentsInput,
   labelInput,
-  reviewerInput,
+  reviewRequestInput,
 } from "@/server/services/pulls/review-schemas";
 import { addReview } from "@/server/services/pulls/add-review";
 import { listReviews } from "@/server/services/pulls/list-reviews";
@@ -24,6 +24,7 @@ import { deletePullComment } from "@/server/services/pulls/delete-comment";
 import { setThreadResolved } from "@/server/services/pulls/resolve-comment";
 import { addPullLabel, listPullLabels, removePullLabel } from "@/server/services/pulls/labels";
 import { listReviewers, removeReviewRequest, requestReview } from "@/server/services/pulls/reviewers";
+import { listTeamReviewers, removeTeamReviews, requestTeamReviews } from "@/server/services/pulls/team-reviewers";
 import { requireActor } from "@/server/services/pulls/review-context";
 import { listRevisions } from "@/server/services/pulls/revisions";
 import { sinceReview } from "@/server/services/pulls/since-review";
@@ -99,16 +100,29 @@ export const pullsReviewRouter = router({
     .input(labelInput)
     .mutation(({ ctx, input }) => removePullLabel(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.labelId)),
 
-  /** {prId, reviewerId} → reviewers (write permission). */
+  /** {prId, reviewerId?, teams? (slugs of the owning organization)} → reviewers (write permission); at least one of them. */
   requestReview: repoProcedureBy(byPullId)
-    .input(reviewerInput)
-    .mutation(({ ctx, input }) => requestReview(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.reviewerId)),
+    .input(reviewRequestInput)
+    .mutation(async ({ ctx, input }) => {
+      const actor = requireActor(ctx.actor);
+      if (input.teams?.length) await requestTeamReviews(ctx.db, actor, ctx.repo, ctx.entityId, input.teams);
+      if (input.reviewerId) return requestReview(ctx.db, actor, ctx.repo, ctx.entityId, input.reviewerId);
+      return listReviewers(ctx.db, ctx.repo, ctx.entityId);
+    }),
 
-  /** {prId, reviewerId} → reviewers. */
+  /** {prId, reviewerId?, teams?} → reviewers. */
   removeReviewRequest: repoProcedureBy(byPullId)
-    .input(reviewerInput)
-    .mutation(({ ctx, input }) => removeReviewRequest(ctx.db, requireActor(ctx.actor), ctx.repo, ctx.entityId, input.reviewerId)),
+    .input(reviewRequestInput)
+    .mutation(async ({ ctx, input }) => {
+      const actor = requireActor(ctx.actor);
+      if (input.teams?.length) await removeTeamReviews(ctx.db, actor, ctx.repo, ctx.entityId, input.teams);
+      if (input.reviewerId) return removeReviewRequest(ctx.db, actor, ctx.repo, ctx.entityId, input.reviewerId);
+      return listReviewers(ctx.db, ctx.repo, ctx.entityId);
+    }),
 
   /** {prId} → [{user, requested, state, reviewId, commitSha, isStale, reviewedAt}]. */
   reviewers: repoProcedureBy(byPullId).query(({ ctx }) => listReviewers(ctx.db, ctx.repo, ctx.entityId)),
+
+  /** {prId} → team review requests [{team {id, org, slug, name}, reviewedBy (usernames), satisfied}]. */
+  teamReviewers: repoProcedureBy(byPullId).query(({ ctx }) => listTeamReviewers(ctx.db, ctx.repo, ctx.entityId)),
 });

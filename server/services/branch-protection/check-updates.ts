@@ -19,6 +19,7 @@ import { runGit } from "@/server/git/exec";
 import type { RefUpdate } from "@/server/git/push-commands";
 import { isZeroSha } from "@/lib/sha";
 import { effectivePermission, permissionOf } from "@/server/services/repos/access";
+import { teamGrantOf, teamGrantsSelect } from "@/server/services/repos/grants";
 import { ruleForBranch } from "./pattern";
 import { loadRules, type ProtectionRule } from "./rules";
 
@@ -78,6 +79,7 @@ async function actsAsAdmin(db: Db, actor: Actor | null, repoId: string): Promise
       isPrivate: true,
       collaborators: { where: { userId: actor.user.id }, select: { role: true } },
       owner: { select: { orgBasePermission: true, orgMembers: { where: { userId: actor.user.id }, select: { role: true } } } },
+      ...teamGrantsSelect(actor.user.id),
     },
   });
   if (!row) return false;
@@ -86,6 +88,7 @@ async function actsAsAdmin(db: Db, actor: Actor | null, repoId: string): Promise
       permissionOf(row, actor.user, row.collaborators[0]?.role ?? null, {
         role: row.owner.orgMembers[0]?.role ?? null,
         basePermission: row.owner.orgBasePermission,
+        team: teamGrantOf(row),
       }),
       actor,
     ) === "admin"

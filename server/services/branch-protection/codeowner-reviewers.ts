@@ -1,7 +1,8 @@
 /**
  * Code owners requested as reviewers (docs/pulls.md "Merge requirements", Code owners): the
  * owners (CODEOWNERS at the target tip) of the paths the head changes, who exist and can read the
- * repository, but not the author.
+ * repository, but not the author; `@org/team` owners that are teams of the organization owning the
+ * repository become team review requests (services/pulls/team-reviewers.ts).
  *   - When a pull request is opened: computed before the creating transaction (git work outside
  *     it); the caller writes the requests in it.
  *   - When a push moves its head (services/pulls/after-push.ts): the owners of files newly owned
@@ -16,15 +17,18 @@ import { orgGrantOf, orgMembershipSelect } from "@/server/services/repos/grants"
 import { recordPullEvent } from "@/server/services/pulls/events";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { userPayload } from "@/server/services/webhooks/payloads";
-import { ownersOf } from "./codeowners";
+import { findOwnerTeams, writeTeamRequests, type TeamRef } from "@/server/services/pulls/team-reviewers";
+import { isTeamOwner, ownersOf } from "./codeowners";
 import { changedPathsOf, codeOwnersOfChange, readCodeOwnersAt } from "./pull-requirements";
 
 /** Most code owners requested at once. */
 const MAX_OWNER_REQUESTS = 15;
 
 /**
- * The users to request: [{id, username, name}] (at most MAX_OWNER_REQUESTS, by username); [] when
- * there is no CODEOWNERS file, nothing is owned, or git cannot tell. Errors: database errors.
+ * The users and teams to request: users [{id, username, name}] (at most MAX_OWNER_REQUESTS, by
+ * username) and teams (the `@org/team` owners that are teams of the repository's organization);
+ * both empty when there is no CODEOWNERS file, nothing is owned, or git cannot tell.
+ * Errors: database errors.
  */
 export async function codeOwnerReviewers(
   db: Db,
@@ -32,10 +36,12 @@ export async function codeOwnerReviewers(
   targetTip: string,
   headSha: string,
   authorId: string,
-): Promise<{ id: string; username: string; name: string | null }[]> {
+): Promise<{ users: { id: string; username: string; name: string | null }[]; teams: TeamRef[] }> {
   const owned = await codeOwnersOfChange(repo.gitDir, targetTip, headSha).catch(() => null);
-  if (!owned) return [];
-  return readableUsers(db, repo, new Set(owned.paths.flatMap((p) => ownersOf(owned.rules, p))), [authorId]);
+  if (!owned) return { users: [], teams: [] };
+  const names = new Set(owned.paths.flatMap((p) => ownersOf(owned.rules, p)));
+  const [users, teams] = await Promise.all([readableUsers(db, repo, names, [authorId]), findOwnerTeams(db, repo.ownerId, names)]);
+  return { users, teams };
 }
 
 /** The users named `names` (lower-cased) who can read `repo`, but none of `excluded` (ids) nor bots: at most MAX_OWNER_REQUESTS, by username. */
@@ -45,16 +51,17 @@ async function readableUsers(
   names: Set<string>,
   excluded: string[],
 ): Promise<{ id: string; username: string; name: string | null }[]> {
-  if (names.size === 0) return [];
+  const people = [...names].filter((n) => !isTeamOwner(n));
+  if (people.length === 0) return [];
   const users = await db.user.findMany({
-    where: { usernameLower: { in: [...names] }, id: { notIn: excluded }, isBot: false, isOrg: false },
+    where: { usernameLower: { in: people }, id: { notIn: excluded }, isBot: false, isOrg: false },
     select: {
       id: true,
       username: true,
       name: true,
       isAdmin: true,
       collaborations: { where: { repoId: repo.id }, select: { role: true } },
-      ...orgMembershipSelect(repo.ownerId),
+      ...orgMembershipSelect(repo.ownerId, repo.id),
     },
     orderBy: { usernameLower: "asc" },
     take: MAX_OWNER_REQUESTS,
@@ -69,7 +76,8 @@ async function readableUsers(
  * `gitDir`), requests reviews from the code owners of newly owned files (module comment): one
  * transaction writing each request with its timeline event `review_requested` {reviewer,
  * codeOwner: true} and the `pull_request` "review_requested" webhook event, by `actorId` (the
- * pusher). Nothing when the target branch has no CODEOWNERS file. Returns who was requested.
+ * pusher), and the team requests of newly owning teams not requested yet. Nothing when the target
+ * branch has no CODEOWNERS file. Returns the users requested.
  * Errors: database errors (the caller logs them); git errors count as "nothing to request".
  */
 export async function requestCodeOwnersAfterPush(
@@ -106,9 +114,11 @@ export async function requestCodeOwnersAfterPush(
     ...row.reviewRequests.map((r) => r.reviewerId),
     ...row.reviews.flatMap((r) => (r.authorId ? [r.authorId] : [])),
   ];
-  const users = await readableUsers(db, row.repo, added, excluded);
-  if (users.length === 0) return [];
+  const [users, teams] = await Promise.all([readableUsers(db, row.repo, added, excluded), findOwnerTeams(db, row.repo.ownerId, added)]);
+  if (users.length === 0 && teams.length === 0) return [];
   return inTransaction(db, async (tx) => {
+    // team requests already there are skipped inside
+    await writeTeamRequests(tx, pr.repoId, pr.id, teams, actorId ? { id: actorId } : null, true);
     const requested: typeof users = [];
     for (const user of users) {
       // a request made meanwhile (pulls.requestReviewers, a racing push) is kept as it is

@@ -1,8 +1,9 @@
 /**
  * CODEOWNERS (GitHub's syntax; docs/pulls.md "Merge requirements"): pure parsing and matching.
  * A file holds lines `<pattern> <owner> …`; `#` starts a comment; the LAST matching line wins
- * (a line without owners makes the path unowned). Owners are `@user` (compared
- * case-insensitively); `@org/team` and email owners are kept out until organizations exist.
+ * (a line without owners makes the path unowned). Owners are `@user` and `@org/team-slug` (a team
+ * of the organization owning the repository; docs/orgs.md "Teams"), compared case-insensitively
+ * and kept as `user` / `org/team-slug`; email owners are skipped.
  *
  * Patterns follow gitignore as GitHub applies them:
  *   - a pattern with a `/` at the start or in the middle is anchored at the repository root,
@@ -20,7 +21,7 @@ export const CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEO
 /** One rule of a CODEOWNERS file. */
 export interface CodeOwnersRule {
   pattern: string;
-  /** Usernames without `@`, lower-cased. */
+  /** Usernames and `org/team-slug`s without `@`, lower-cased. */
   owners: string[];
   regex: RegExp;
 }
@@ -51,13 +52,18 @@ export function parseCodeOwners(text: string): CodeOwnersRule[] {
     if (!line) continue;
     const [pattern, ...rest] = line.split(/\s+/);
     if (pattern.startsWith("!") || pattern.includes("[")) continue; // not supported by GitHub either
-    const owners = rest.filter((o) => /^@[A-Za-z0-9-]+$/.test(o)).map((o) => o.slice(1).toLowerCase());
+    const owners = rest.filter((o) => /^@[A-Za-z0-9-]+(?:\/[A-Za-z0-9_.-]+)?$/.test(o)).map((o) => o.slice(1).toLowerCase());
     rules.push({ pattern, owners, regex: codeOwnersRegExp(pattern) });
   }
   return rules;
 }
 
-/** The owners (lower-cased usernames) of `path` (no leading `/`): the last matching rule's; [] when none. */
+/** True for a team owner (`org/team-slug`), false for a user owner. */
+export function isTeamOwner(owner: string): boolean {
+  return owner.includes("/");
+}
+
+/** The owners (lower-cased usernames and `org/team-slug`s) of `path` (no leading `/`): the last matching rule's; [] when none. */
 export function ownersOf(rules: CodeOwnersRule[], path: string): string[] {
   for (let i = rules.length - 1; i >= 0; i--) if (rules[i].regex.test(path)) return rules[i].owners;
   return [];
@@ -65,7 +71,9 @@ export function ownersOf(rules: CodeOwnersRule[], path: string): string[] {
 
 /**
  * The paths among `paths` whose owners have not approved: each owned path needs an approval by
- * one of its owners (`approvers`: lower-cased usernames whose latest verdict approves). Returns
+ * one of its owners (`approvers`: lower-cased usernames whose latest verdict approves, and the
+ * `org/team-slug`s of the teams those approvers are on — a team owner is satisfied by any member's
+ * approval). Returns
  * the unapproved paths with their owners, in `paths` order.
  */
 export function unapprovedOwnedPaths(

@@ -13,7 +13,7 @@ import { ownersOf } from "./codeowners";
 import { readCodeOwnersAt } from "./pull-requirements";
 
 /**
- * → `{owners: {[path]: usernames (lower-cased, without "@", in CODEOWNERS order)}}` for every
+ * → `{owners: {[path]: usernames and `org/team` teams (lower-cased, without "@", in CODEOWNERS order)}}` for every
  * owned changed file, keyed by its path at the head (a deleted file's own path); `{owners: {}}`
  * without a CODEOWNERS file. `pull`: the pull request's id or its row as the locator read it.
  * Errors: onPullRange's (NOT_FOUND, CONFLICT when a commit is gone), BAD_REQUEST for unrelated

@@ -4,10 +4,13 @@
  * people with write permission on the repository count (GitHub's rule). The merge box
  * (`pullRequirements`, one pull request) and the inbox's "Ready to merge" (`pullsRequirements`, a
  * page of them) share this one path, so both apply the same rules. A bounded number of queries:
- * rules, reviews and collaborators once for every pull request, plus the statuses of each
- * repository whose rule requires checks; none beyond the rules when no target is protected.
+ * rules, reviews, the reviewers' grants (collaborator rows, organization memberships and, for
+ * organizations' repositories, team memberships — of the reviewers only: rows never grow with the
+ * organization) once for every pull request, plus the statuses of each repository whose rule requires checks; none beyond the
+ * rules when no target is protected.
  */
-import { orgPermission } from "@/server/services/repos/grants";
+import { highestTeamPermission, orgPermission } from "@/server/services/repos/grants";
+import { teamsOfUsers } from "@/server/services/teams/memberships";
 import type { Db } from "@/server/db";
 import { runGit } from "@/server/git/exec";
 import { mergeBase } from "@/server/git/commits";
@@ -49,8 +52,10 @@ const combinedLookup: StatusesLookup = async (db, repoId, shas) => {
  * The requirements of each of `prs` (any repositories), by pull request id. `git` locates the
  * repository for the code owner rule (called only for pull requests whose rule requires code
  * owner review; absent: that rule is not evaluated). Queries: the rules of the repositories, then
- * (only when some target is protected) the reviews and the collaborators in one query each, and
- * the combined statuses once per repository whose rule requires checks.
+ * (only when some target is protected) the reviews, the reviewers' collaborator and organization
+ * rows (the repository query), their team memberships (one statement, when there are reviewers
+ * and an organization's repository),
+ * and the combined statuses once per repository whose rule requires checks.
  */
 export async function pullsRequirements(
   db: Db,
@@ -75,7 +80,7 @@ export async function pullsRequirements(
   const shasByRepo = new Map<string, string[]>();
   for (const { pr, rule } of protectedPrs)
     if (rule.requiredStatusChecks.length) shasByRepo.set(pr.repoId, [...(shasByRepo.get(pr.repoId) ?? []), pr.headSha]);
-  const [reviews, repos, states] = await Promise.all([
+  const [reviews, states] = await Promise.all([
     db.pullRequestReview.findMany({
       where: { pullRequestId: { in: protectedPrs.map((x) => x.pr.id) }, state: { in: ["approved", "changes_requested"] } },
       select: {
@@ -88,17 +93,39 @@ export async function pullsRequirements(
       },
       take: 1000 * protectedPrs.length,
     }),
-    db.repository.findMany({
-      where: { id: { in: protectedRepos } },
-      select: {
-        id: true,
-        ownerId: true,
-        collaborators: { select: { userId: true, role: true } },
-        owner: { select: { orgBasePermission: true, orgMembers: { select: { userId: true, role: true } } } },
-      },
-    }),
     Promise.all([...shasByRepo].map(async ([repoId, shas]) => [repoId, await statuses(db, repoId, shas)] as const)),
   ]);
+  // only the reviewers' grants are read: the rows grow with the reviewers, not the organization
+  const reviewerIds = [...new Set(reviews.flatMap((r) => (r.authorId ? [r.authorId] : [])))];
+  const repos = await db.repository.findMany({
+    where: { id: { in: protectedRepos } },
+    select: {
+      id: true,
+      ownerId: true,
+      collaborators: { where: { userId: { in: reviewerIds } }, select: { userId: true, role: true } },
+      owner: {
+        select: {
+          isOrg: true,
+          orgBasePermission: true,
+          orgMembers: { where: { userId: { in: reviewerIds } }, select: { userId: true, role: true } },
+        },
+      },
+    },
+  });
+  // teams exist in organizations only: no statement for personal repositories
+  const orgRepos = repos.filter((r) => r.owner.isOrg).map((r) => r.id);
+  const teamRows = orgRepos.length ? await teamsOfUsers(db, reviewerIds, orgRepos) : [];
+  /** Per repository and user: the team permissions; per user: the `org/slug`s of their teams. */
+  const teamGrants = new Map<string, string[]>();
+  const teamsOf = new Map<string, Set<string>>();
+  for (const t of teamRows) {
+    if (!teamsOf.has(t.userId)) teamsOf.set(t.userId, new Set());
+    teamsOf.get(t.userId)!.add(t.team);
+    if (t.repoId && t.permission) {
+      const key = `${t.repoId}:${t.userId}`;
+      teamGrants.set(key, [...(teamGrants.get(key) ?? []), t.permission]);
+    }
+  }
   const statusesOf = new Map(states);
   const repoOf = new Map(
     repos.map((r) => [
@@ -119,18 +146,25 @@ export async function pullsRequirements(
         (isAdmin ||
           id === repo?.ownerId ||
           ["write", "admin"].includes(repo?.roles.get(id) ?? "") ||
-          ["write", "admin"].includes(orgPermission({ role: repo?.org.roles.get(id) ?? null, basePermission: repo?.org.base ?? "none" })));
+          ["write", "admin"].includes(
+            orgPermission({
+              role: repo?.org.roles.get(id) ?? null,
+              basePermission: repo?.org.base ?? "none",
+              team: highestTeamPermission(teamGrants.get(`${pr.repoId}:${id}`) ?? []),
+            }),
+          ));
       const counted = reviews
         .filter((r) => r.pullRequestId === pr.id && writes(r.authorId, r.author?.isAdmin ?? false))
         .map((r) => ({ ...r, username: r.author?.username ?? "a deleted user" }));
       let codeOwners: { path: string; owners: string[] }[] | null = null;
       const where = rule.requireCodeOwnerReview && git ? await git(pr) : null;
       if (where?.targetTip) {
-        const approvers = new Set(
-          latestVerdicts(counted, pr.authorId)
-            .filter((r) => r.state === "approved")
-            .map((r) => r.username.toLowerCase()),
-        );
+        const approved = latestVerdicts(counted, pr.authorId).filter((r) => r.state === "approved");
+        // a team owner is satisfied by any member's approval (docs/orgs.md "Teams")
+        const approvers = new Set([
+          ...approved.map((r) => r.username.toLowerCase()),
+          ...approved.flatMap((r) => [...(r.authorId ? (teamsOf.get(r.authorId) ?? []) : [])]),
+        ]);
         codeOwners = await waitingOwnedPaths(where.gitDir, where.targetTip, pr.headSha, approvers);
       }
       const requirements = evaluateRequirements({

@@ -26,7 +26,7 @@ export async function assertCanRead(
       isAdmin: true,
       isOrg: true,
       collaborations: { where: { repoId: repo.id }, select: { role: true } },
-      ...orgMembershipSelect(repo.ownerId),
+      ...orgMembershipSelect(repo.ownerId, repo.id),
     },
   });
   // an organization is not a person: never an assignee (docs/orgs.md)

@@ -51,8 +51,8 @@ async function assertOwnerLeft(tx: Pick<Db, "orgMember">, orgId: string, orgName
 }
 
 /**
- * Removes `username` from organization `name` (owners; a member may remove themself). The last
- * owner cannot be removed. Errors: NOT_FOUND, FORBIDDEN, PRECONDITION_FAILED (last owner).
+ * Removes `username` from organization `name` (owners; a member may remove themself), with their
+ * memberships of its teams, in one transaction. The last owner cannot be removed. Errors: NOT_FOUND, FORBIDDEN, PRECONDITION_FAILED (last owner).
  */
 export async function removeMember(db: Db, actor: Actor, input: z.input<typeof removeMemberInput>): Promise<{ removed: true }> {
   const { name, username } = removeMemberInput.parse(input);
@@ -60,6 +60,8 @@ export async function removeMember(db: Db, actor: Actor, input: z.input<typeof r
   await db.$transaction(async (tx) => {
     await lockOrg(tx, org.id);
     await tx.orgMember.delete({ where: { id: row.id } });
+    // team memberships go with the organization membership (docs/orgs.md "Teams")
+    await tx.teamMember.deleteMany({ where: { userId: row.user.id, team: { orgId: org.id } } });
     await assertOwnerLeft(tx, org.id, org.username);
   });
   return { removed: true };

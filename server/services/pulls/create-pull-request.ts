@@ -30,6 +30,7 @@ import { hasCommit } from "@/server/git/commits";
 import { createPullInput, type CreatePullInput } from "./schemas";
 import { recordPullEvent } from "./events";
 import { codeOwnerReviewers } from "@/server/services/branch-protection/codeowner-reviewers";
+import { writeTeamRequests } from "./team-reviewers";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { pullViewById, type PullView } from "./view";
 import { createAiReviewRun, enqueueAiReview } from "./ai-review";
@@ -137,11 +138,12 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
         actor.user.id,
       );
       await recordRevision(tx, created.id, input.headSha, facts, actor.user.id, false);
-      for (const reviewer of owners) {
+      for (const reviewer of owners.users) {
         await tx.pullRequestReviewRequest.create({ data: { pullRequestId: created.id, reviewerId: reviewer.id } });
         await recordPullEvent(tx, created.id, "review_requested", { reviewer, codeOwner: true }, null);
       }
       await emitPullRequestEvent(tx, repo.id, "opened", actor.user, created.id);
+      await writeTeamRequests(tx, repo.id, created.id, owners.teams, null, true);
       // The number is ours (the counter row is locked until commit); a ref left by a rolled-back
       // attempt with this number is replaced by compare-and-swap from whatever it holds.
       const ref = pullHeadRef(number);

@@ -9,7 +9,9 @@
  *
  * The lists, decided as GitHub's pull request dashboard:
  *   - awaitingReview ("Review requests"): open pull requests with a pending review request for
- *     the caller (a request row; submitting a review fulfils it). Drafts included.
+ *     the caller (a request row; submitting a review fulfils it), or for a team the caller is on
+ *     that no member has reviewed yet (not the caller's own pull requests; marked `viaTeam`
+ *     "org/slug" unless also requested directly; docs/orgs.md "Teams"). Drafts included.
  *   - myPrs ("Your pull requests", awaiting others): the caller's open, non-draft pull requests
  *     that either have a pending review request, or have no approval from anyone else — each
  *     reviewer counted by their latest approve / request-changes review, so an approval later
@@ -64,7 +66,11 @@ export type InboxListInput = z.output<typeof inboxParticipatedInput>;
 type InboxUser = { id: string; isAdmin: boolean };
 
 /** A pull request of the inbox: pulls.list's row (commentCount and reviewDecision included) plus its repository. */
-export type InboxPullView = PullListItem & { repo: { id: string; owner: string; name: string } };
+export type InboxPullView = PullListItem & {
+  repo: { id: string; owner: string; name: string };
+  /** awaitingReview only: the team ("org/slug") the review is requested from, when not from the caller directly. */
+  viaTeam?: string;
+};
 
 /** The readable-repository condition on alias `r` (nothing for a site admin). */
 function readable(sql: Sql, user: InboxUser): string[] {
@@ -80,10 +86,12 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
   const where: string[] = [];
   let from: string;
   if (list === "awaitingReview") {
-    // driven by the caller's requests ((reviewerId) index), then a primary-key probe per pull
-    // request (CROSS JOIN keeps that order on SQLite, whatever its statistics say)
-    from = `"PullRequestReviewRequest" rr CROSS JOIN "PullRequest" p`;
-    where.push(`rr."reviewerId" = ${sql.p(user.id)}`, `p."id" = rr."pullRequestId"`, `p."state" = 'open'`);
+    // driven by the caller's requests ((reviewerId) index) and those of their teams ((userId)
+    // index of TeamMember), one row per pull request, then a primary-key probe per pull request
+    // (CROSS JOIN keeps that order on SQLite, whatever its statistics say)
+    from = `${awaitingSql(sql, user.id)} rr CROSS JOIN "PullRequest" p`;
+    where.push(`p."id" = rr."pullRequestId"`, `p."state" = 'open'`);
+    where.push(`(rr."direct" = 1 OR p."authorId" IS NULL OR p."authorId" <> ${sql.p(user.id)})`);
   } else if (list === "myPrs" || list === "readyToMerge") {
     from = `"PullRequest" p`;
     const me = sql.p(user.id);
@@ -112,6 +120,24 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
   return `${from} CROSS JOIN "Repository" r WHERE ${where.join(" AND ")}`;
 }
 
+/**
+ * The pull requests whose review is requested from `userId`: directly (`direct` 1), or from a team
+ * they are on that no member has reviewed yet (`via`: the first such team's "org/slug"). One row
+ * per pull request (alias it; columns "pullRequestId", "direct", "via").
+ */
+function awaitingSql(sql: Sql, userId: string): string {
+  return `(SELECT w."pullRequestId" AS "pullRequestId", MAX(w."direct") AS "direct", MIN(w."via") AS "via" FROM (
+      SELECT q."pullRequestId" AS "pullRequestId", 1 AS "direct", NULL AS "via" FROM "PullRequestReviewRequest" q WHERE q."reviewerId" = ${sql.p(userId)}
+      UNION ALL
+      SELECT tq."pullRequestId", 0, o."username" || '/' || t."slug"
+        FROM "TeamMember" tm JOIN "PullRequestTeamReviewRequest" tq ON tq."teamId" = tm."teamId"
+        JOIN "Team" t ON t."id" = tm."teamId" JOIN "User" o ON o."id" = t."orgId"
+        WHERE tm."userId" = ${sql.p(userId)}
+          AND NOT EXISTS (SELECT 1 FROM "PullRequestReview" tv JOIN "TeamMember" tvm ON tvm."userId" = tv."authorId" AND tvm."teamId" = tq."teamId"
+            WHERE tv."pullRequestId" = tq."pullRequestId")
+    ) w GROUP BY w."pullRequestId")`;
+}
+
 /** The statement of list `list` (pure; parameters bound in text order; exported for the benchmark). */
 export function inboxListSql(
   dialect: Dialect,
@@ -120,11 +146,12 @@ export function inboxListSql(
   input: InboxListInput,
 ): { text: string; params: unknown[] } {
   const sql = new Sql(dialect);
-  const page = `SELECT p."id", p."updatedAt" FROM ${listFrom(sql, list, user, input)} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${sql.int(input.limit)} OFFSET ${sql.int(input.offset)}`;
+  const via = list === "awaitingReview" ? `CASE WHEN rr."direct" = 1 THEN NULL ELSE rr."via" END` : "NULL";
+  const page = `SELECT p."id", p."updatedAt", ${via} AS "viaTeam" FROM ${listFrom(sql, list, user, input)} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${sql.int(input.limit)} OFFSET ${sql.int(input.offset)}`;
   // the page's ids first (a CTE), then pulls.list's columns, author and labels, and the repository, of those rows only
   const text = `WITH page AS (${page})
 SELECT ${pullColumnsSql(dialect)},
-  r."id" AS "repoId", r."name" AS "repoName", ru."username" AS "repoOwner"
+  r."id" AS "repoId", r."name" AS "repoName", ru."username" AS "repoOwner", page."viaTeam" AS "viaTeam"
 FROM page JOIN "PullRequest" p ON p."id" = page."id"
 JOIN "Repository" r ON r."id" = p."repoId"
 JOIN "User" ru ON ru."id" = r."ownerId"
@@ -153,10 +180,14 @@ export function inboxAwaitingCountSql(dialect: Dialect, user: InboxUser): { text
   };
 }
 
-type Row = PullListRow & { repoId: string; repoName: string; repoOwner: string };
+type Row = PullListRow & { repoId: string; repoName: string; repoOwner: string; viaTeam?: string | null };
 
 function toInboxView(r: Row): InboxPullView {
-  return { ...pullRowToView(r), repo: { id: r.repoId, owner: r.repoOwner, name: r.repoName } };
+  return {
+    ...pullRowToView(r),
+    repo: { id: r.repoId, owner: r.repoOwner, name: r.repoName },
+    ...(r.viaTeam ? { viaTeam: r.viaTeam } : {}),
+  };
 }
 
 /**

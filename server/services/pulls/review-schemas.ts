@@ -4,7 +4,7 @@
  * comments and review bodies); suggestions the same.
  */
 import { z } from "zod";
-import { text } from "@/server/validation/strings";
+import { line, text } from "@/server/validation/strings";
 import { objectId, uuid } from "@/server/validation/ids";
 
 /** Longest comment, review body or suggestion (characters), as GitHub. */
@@ -76,3 +76,16 @@ export const fileCommentsInput = z.object({ path: position.path });
 
 export const labelInput = z.object({ labelId: uuid("labelId") });
 export const reviewerInput = z.object({ reviewerId: uuid("reviewerId") });
+/**
+ * pulls.requestReview / removeReviewRequest input: a reviewer (reviewerId) and/or teams (slugs of
+ * the organization owning the repository, "slug" or "org/slug"; at most 10) — at least one.
+ */
+export const reviewRequestInput = z
+  .object({
+    reviewerId: uuid("reviewerId").optional(),
+    teams: z
+      .array(line("teams").trim().min(1, "a team slug is required").max(200), { error: "teams must be a list of team slugs" })
+      .max(10, "at most 10 teams at once")
+      .optional(),
+  })
+  .refine((v) => v.reviewerId !== undefined || (v.teams?.length ?? 0) > 0, { message: "name a reviewerId or teams" });

@@ -107,7 +107,7 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
       isAdmin: true,
       isOrg: true,
       collaborations: { where: { repoId: repo.id }, select: { role: true } },
-      ...orgMembershipSelect(repo.ownerId),
+      ...orgMembershipSelect(repo.ownerId, repo.id),
     },
   });
   if (!reviewer || reviewer.isOrg) throw new AppError("NOT_FOUND", "user not found");

@@ -1,6 +1,7 @@
 /**
  * Repository permission: max(owner → admin, site admin → admin, organization owner → admin,
- * collaborator role, organization base permission for members, public → read; docs/orgs.md)
+ * collaborator role, team grants, organization base permission for members, public → read;
+ * docs/orgs.md)
  * (docs/architecture.md "One access table"), capped by what the actor's token scopes allow
  * (docs/security.md "Effective permission: scopes cap the role"): the *effective* permission is
  * min(role, scope cap) with repo:read → read, repo:write → write, repo:admin → admin.
@@ -18,7 +19,7 @@ import { repoGitDir } from "@/server/git/paths";
 import { boolOf, dateOf } from "@/server/db/raw";
 import { getConfig } from "@/server/config";
 import { Sql } from "@/server/services/issues/query";
-import { GRANT_COLUMNS, grantJoinsSql, orgPermission, type OrgGrant } from "./grants";
+import { GRANT_COLUMNS, grantJoinsSql, orgPermission, teamPermissionOfRank, type OrgGrant } from "./grants";
 
 export type RepoRole = "read" | "write" | "admin";
 export type Permission = "none" | RepoRole;
@@ -97,7 +98,7 @@ function higher(a: Permission, b: Permission): Permission {
 /**
  * Permission of a user (or anonymous, null) on a repository row: the highest of owner/site admin
  * (admin), the collaborator role, the owning organization's grant (`org`: owner → admin, member →
- * base permission; docs/orgs.md) and public → read.
+ * base permission, and the caller's team grants on the repository; docs/orgs.md) and public → read.
  */
 export function permissionOf(
   repo: { ownerId: string; isPrivate: boolean },
@@ -213,6 +214,7 @@ type RawRepoRow = {
   role: string | null;
   orgRole: string | null;
   orgBase: string;
+  teamRank: unknown;
 };
 /** The columns of RawRepoRow (aliases r, u and the grant joins as in findRepoRow). */
 const REPO_COLUMNS = `r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", ${GRANT_COLUMNS}`;
@@ -230,7 +232,7 @@ function toRepoRow(r: RawRepoRow): RepoRow {
     pushedAt: dateOf(r.pushedAt),
     owner: { username: r.ownerUsername },
     role: r.role,
-    org: { role: r.orgRole, basePermission: r.orgBase },
+    org: { role: r.orgRole, basePermission: r.orgBase, team: teamPermissionOfRank(r.teamRank) },
   };
 }
 

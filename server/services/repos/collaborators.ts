@@ -42,7 +42,7 @@ export interface AssigneeView {
  * People who can be assigned issues: the owner (a person; an organization is not assignable),
  * every collaborator (any role — assignees must be able to read the repository) and the members
  * of the owning organization who can read it (owners; members when the base permission is not
- * none: docs/orgs.md), by username. One query.
+ * none; members of a team granted the repository: docs/orgs.md), by username. One query.
  */
 export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<AssigneeView[]> {
   return db.user.findMany({
@@ -51,6 +51,7 @@ export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<Assig
         { id: repo.ownerId, isOrg: false },
         { collaborations: { some: { repoId: repo.id } } },
         { orgMemberships: { some: { orgId: repo.ownerId, OR: [{ role: "owner" }, { org: { orgBasePermission: { not: "none" } } }] } } },
+        { teamMemberships: { some: { team: { repos: { some: { repoId: repo.id } } } } } },
       ],
     },
     orderBy: { usernameLower: "asc" },

@@ -3,7 +3,7 @@
  * organization that owns the repository (docs/orgs.md "Permissions"). Kept apart from access.ts
  * so the SQL that joins the grants is written once, and a later grant (team grants) is added here:
  * `grantJoinsSql` joins one row per grant source on alias `r` (Repository), `GRANT_COLUMNS` reads
- * them, `orgPermission` turns them into a permission.
+ * them, `orgPermission` turns them into a permission (organization role, base permission, teams).
  */
 import type { Sql } from "@/server/services/issues/query";
 
@@ -24,33 +24,60 @@ export type BasePermission = (typeof BASE_PERMISSIONS)[number];
 export interface OrgGrant {
   role: string | null;
   basePermission: string;
+  /** The highest permission a team of the caller grants on the repository (null/absent: none). */
+  team?: string | null;
+}
+
+/** The team permissions (docs/orgs.md "Teams"). */
+export const TEAM_PERMISSIONS = ["read", "write", "admin"] as const;
+export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
+const TEAM_RANK: Record<string, number> = { read: 1, write: 2, admin: 3 };
+
+/** The highest of team permissions `perms` (none for an empty list or unknown values). */
+export function highestTeamPermission(perms: readonly string[]): Perm {
+  let best = 0;
+  for (const p of perms) best = Math.max(best, TEAM_RANK[p] ?? 0);
+  return best === 3 ? "admin" : best === 2 ? "write" : best === 1 ? "read" : "none";
 }
 
 /**
  * The permission an organization grants: its owners are admins of every repository, members get
- * the base permission (none | read | write), anyone else nothing. Source of the rule: Gitea and
- * GitHub organizations ("Owners" team / base permission).
+ * the higher of the base permission (none | read | write) and their teams' grants on the
+ * repository, anyone else nothing. Source of the rule: Gitea and GitHub organizations ("Owners"
+ * team / base permission / team repository access).
  */
 export function orgPermission(grant: OrgGrant | null | undefined): Perm {
-  if (!grant?.role) return "none";
+  const team = highestTeamPermission(grant?.team ? [grant.team] : []);
+  if (!grant?.role) return team;
   if (grant.role === "owner") return "admin";
   const base = grant.basePermission;
-  return base === "read" || base === "write" ? base : "none";
+  return highestTeamPermission([team, base]);
 }
 
 /**
  * LEFT JOINs, on alias `r` (Repository) and `u` (its owner, User), of the grant rows of
- * `userId`: `c` its collaborator row, `m` its membership of the owning organization. One row per
- * repository at most (both are unique per repository/organization and user), so the joins keep
- * the authorization query a single statement.
+ * `userId`: `c` its collaborator row, `m` its membership of the owning organization, `tg` the
+ * highest rank (1 read, 2 write, 3 admin) its teams grant on the repository (an aggregate over
+ * TeamRepo ⋈ TeamMember grouped by repository). One row per repository at most (all are unique
+ * per repository/organization and user), so the joins keep the authorization query a single
+ * statement.
  */
 export function grantJoinsSql(sql: Sql, userId: string | null): string {
   return `LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${sql.p(userId ?? "")}
-    LEFT JOIN "OrgMember" m ON m."orgId" = r."ownerId" AND m."userId" = ${sql.p(userId ?? "")}`;
+    LEFT JOIN "OrgMember" m ON m."orgId" = r."ownerId" AND m."userId" = ${sql.p(userId ?? "")}
+    LEFT JOIN (SELECT tr."repoId" AS "repoId", MAX(CASE tr."permission" WHEN 'admin' THEN 3 WHEN 'write' THEN 2 WHEN 'read' THEN 1 ELSE 0 END) AS "rank"
+      FROM "TeamRepo" tr JOIN "TeamMember" tm ON tm."teamId" = tr."teamId"
+      WHERE tm."userId" = ${sql.p(userId ?? "")} GROUP BY tr."repoId") tg ON tg."repoId" = r."id"`;
 }
 
-/** The columns `grantJoinsSql` makes available: collaborator role, org role, org base permission. */
-export const GRANT_COLUMNS = `c."role" AS "role", m."role" AS "orgRole", u."orgBasePermission" AS "orgBase"`;
+/** The columns `grantJoinsSql` makes available: collaborator role, org role, org base permission, team rank. */
+export const GRANT_COLUMNS = `c."role" AS "role", m."role" AS "orgRole", u."orgBasePermission" AS "orgBase", tg."rank" AS "teamRank"`;
+
+/** The team permission of a `teamRank` column (1 read, 2 write, 3 admin; null/0: none). */
+export function teamPermissionOfRank(rank: unknown): TeamPermission | null {
+  const n = Number(rank ?? 0);
+  return n >= 3 ? "admin" : n === 2 ? "write" : n === 1 ? "read" : null;
+}
 
 /**
  * A condition on alias `r` (Repository): `userId` can read it — public, owned, a collaborator,
@@ -61,18 +88,45 @@ export function readableRepoSql(sql: Sql, userId: string): string {
   return `(NOT r."isPrivate" OR r."ownerId" = ${sql.p(userId)}
     OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(userId)})
     OR EXISTS (SELECT 1 FROM "OrgMember" om JOIN "User" ou ON ou."id" = om."orgId"
-      WHERE om."orgId" = r."ownerId" AND om."userId" = ${sql.p(userId)} AND (om."role" = 'owner' OR ou."orgBasePermission" <> 'none')))`;
+      WHERE om."orgId" = r."ownerId" AND om."userId" = ${sql.p(userId)} AND (om."role" = 'owner' OR ou."orgBasePermission" <> 'none'))
+    OR EXISTS (SELECT 1 FROM "TeamRepo" rtr JOIN "TeamMember" rtm ON rtm."teamId" = rtr."teamId"
+      WHERE rtr."repoId" = r."id" AND rtm."userId" = ${sql.p(userId)}))`;
 }
 
-/** Prisma `select` part, on a User, of their membership of organization `orgId` (a repository's owner id). */
-export function orgMembershipSelect(orgId: string) {
-  return { orgMemberships: { where: { orgId }, select: { role: true, org: { select: { orgBasePermission: true } } } } } as const;
+/**
+ * Prisma `select` part, on a User, of their membership of organization `orgId` (a repository's
+ * owner id) and their teams' grants on repository `repoId`.
+ */
+export function orgMembershipSelect(orgId: string, repoId: string) {
+  return {
+    orgMemberships: { where: { orgId }, select: { role: true, org: { select: { orgBasePermission: true } } } },
+    teamMemberships: {
+      where: { team: { repos: { some: { repoId } } } },
+      select: { team: { select: { repos: { where: { repoId }, select: { permission: true } } } } },
+    },
+  } as const;
 }
 
-/** The OrgGrant of a user loaded with `orgMembershipSelect` (null: not a member). */
-export function orgGrantOf(user: { orgMemberships: { role: string; org: { orgBasePermission: string } }[] }): OrgGrant | null {
+/** The OrgGrant of a user loaded with `orgMembershipSelect` (null: neither a member nor on a team with a grant). */
+export function orgGrantOf(user: {
+  orgMemberships: { role: string; org: { orgBasePermission: string } }[];
+  teamMemberships?: { team: { repos: { permission: string }[] } }[];
+}): OrgGrant | null {
   const m = user.orgMemberships[0];
-  return m ? { role: m.role, basePermission: m.org.orgBasePermission } : null;
+  const team = highestTeamPermission((user.teamMemberships ?? []).flatMap((t) => t.team.repos.map((r) => r.permission)));
+  if (!m && team === "none") return null;
+  return { role: m?.role ?? null, basePermission: m?.org.orgBasePermission ?? "none", team: team === "none" ? null : team };
+}
+
+/** Prisma `select` part, on a Repository, of the team grants of `userId` on it (`teamGrants`). */
+export function teamGrantsSelect(userId: string) {
+  return { teamGrants: { where: { team: { members: { some: { userId } } } }, select: { permission: true } } } as const;
+}
+
+/** The highest team permission of a repository loaded with `teamGrantsSelect` (null: none). */
+export function teamGrantOf(repo: { teamGrants?: { permission: string }[] }): string | null {
+  const p = highestTeamPermission((repo.teamGrants ?? []).map((g) => g.permission));
+  return p === "none" ? null : p;
 }
 
 /**
@@ -86,5 +140,6 @@ export function memberReposWhere(userId: string) {
     { collaborators: { some: { userId } } },
     { owner: { orgMembers: { some: { userId, role: "owner" } } } },
     { owner: { orgBasePermission: { not: "none" }, orgMembers: { some: { userId } } } },
+    { teamGrants: { some: { team: { members: { some: { userId } } } } } },
   ];
 }

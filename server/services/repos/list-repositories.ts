@@ -2,7 +2,7 @@
 import type { Db } from "@/server/db";
 import type { Actor } from "@/server/auth/actor";
 import { hasScope } from "@/server/auth/scopes";
-import { memberReposWhere } from "./grants";
+import { memberReposWhere, teamGrantOf, teamGrantsSelect } from "./grants";
 import { effectivePermission, permissionOf, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
 
 /**
@@ -36,6 +36,7 @@ export async function listRepositories(
         select: { username: true, orgBasePermission: true, orgMembers: { where: { userId: userId ?? "" }, select: { role: true } } },
       },
       collaborators: userId ? { where: { userId }, select: { role: true } } : false,
+      ...(userId ? teamGrantsSelect(userId) : {}),
     },
   });
   return rows.map((row) =>
@@ -45,6 +46,7 @@ export async function listRepositories(
         permissionOf(row, viewer?.user ?? null, (row as { collaborators?: { role: string }[] }).collaborators?.[0]?.role ?? null, {
           role: row.owner.orgMembers[0]?.role ?? null,
           basePermission: row.owner.orgBasePermission,
+          team: teamGrantOf(row as { teamGrants?: { permission: string }[] }),
         }),
         viewer,
       ),

@@ -6,6 +6,7 @@ import { GeneralSettings } from "@/components/repo-settings/general-settings";
 import { VisibilitySettings } from "@/components/repo-settings/visibility-settings";
 import { CollaboratorsSettings, type CollaboratorRecord } from "@/components/repo-settings/collaborators-settings";
 import { DangerZone } from "@/components/repo-settings/danger-zone";
+import { TeamAccessList } from "@/components/repo-settings/team-access";
 import { AiSettings } from "@/components/repo-settings/ai-settings";
 import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/load";
 
@@ -18,9 +19,10 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
 export default async function RepoSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const caller = await getServerCaller();
-  const [branches, collaborators, aiKeys, aiStatus, aiBudget] = await Promise.all([
+  const [branches, collaborators, teamAccess, aiKeys, aiStatus, aiBudget] = await Promise.all([
     repo.isEmpty ? Promise.resolve([]) : loadBranches(repo.id),
     caller.repos.collaborators({ repoId: repo.id }),
+    caller.teams.repoAccess({ repoId: repo.id }),
     caller.repoAiKeys.list({ repoId: repo.id }),
     caller.ai.status({ repoId: repo.id }),
     caller.repoAiKeys.budget({ repoId: repo.id }),
@@ -50,6 +52,7 @@ export default async function RepoSettingsPage({ params }: { params: SettingsPar
           isPrivate={repo.isPrivate}
           collaborators={collaborators as CollaboratorRecord[]}
         />
+        <TeamAccessList teams={teamAccess} />
       </SettingsSection>
       <SettingsSection
         id="ai"

@@ -45,6 +45,21 @@ export default async function OrgSettingsPage({ params }: { params: Params }) {
         </h2>
         <OrgMembers org={org.name} members={members} />
       </section>
+      <section aria-labelledby="org-teams" className={cx(card, "p-6")}>
+        <h2 id="org-teams" className="mb-2 text-lg font-semibold">
+          Teams
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Teams group members and grant them access to some repositories; CODEOWNERS can name them as @{org.name}/team.{" "}
+          <Link
+            href={`/organizations/${encodeURIComponent(org.name)}/teams`}
+            className="text-primary hover:underline"
+            data-testid="org-settings-teams-link"
+          >
+            Manage teams
+          </Link>
+        </p>
+      </section>
     </div>
   );
 }

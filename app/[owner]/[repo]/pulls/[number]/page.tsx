@@ -5,6 +5,7 @@ import { loadPull, loadPullCommits, loadPullsContext } from "@/components/pulls/
 import { PullActions, PullBody } from "@/components/pulls/conversation";
 import { PullCommentBox, PullTimeline } from "@/components/pulls/conversation-timeline";
 import { PullSidebar } from "@/components/pulls/pull-sidebar";
+import { TeamReviewers } from "@/components/pulls/team-reviewers";
 import { MergeBox } from "@/components/pulls/merge-box";
 import { MergedBox } from "@/components/pulls/merged-box";
 import { StackNavigator } from "@/components/pulls/stack-navigator";
@@ -31,22 +32,39 @@ export default async function PullConversationPage({ params }: { params: Params 
   const pr = await loadPull(ctx, Number(number));
   const isAuthor = !!ctx.me && pr.authorId === ctx.me.id;
   const repoId = ctx.repo.id;
-  const [events, reviews, threads, reviewers, repoLabels, people, commits, mergeability, aiReview, headBranch, checks, since] =
-    await Promise.all([
-      ctx.caller.pulls.timeline({ prId: pr.id }),
-      ctx.caller.pulls.reviews({ prId: pr.id }),
-      ctx.caller.pulls.comments({ prId: pr.id }),
-      ctx.caller.pulls.reviewers({ prId: pr.id }),
-      ctx.canWrite ? ctx.caller.issues.listLabels({ repoId }) : Promise.resolve([]),
-      ctx.me ? ctx.caller.repos.assignees({ repoId }) : Promise.resolve([]),
-      loadPullCommits(ctx, pr.id).catch(() => ({ commits: [], totalCommits: 0 })),
-      pr.state === "open" ? orNull(ctx.caller.pulls.checkMergeability({ prId: pr.id })) : Promise.resolve(null),
-      orNull(ctx.caller.pulls.getAIReview({ prId: pr.id })),
-      pr.state !== "open" && ctx.me ? orNull(ctx.caller.pulls.headBranch({ prId: pr.id })) : Promise.resolve(null),
-      pr.state === "open" ? orNull(ctx.caller.statuses.combined({ repoId, sha: pr.headSha })) : Promise.resolve(null),
-      // the reader's changes since their last review (the Files tab's banner's own computation)
-      ctx.me ? orNull(ctx.caller.pulls.sinceReview({ prId: pr.id })) : Promise.resolve(null),
-    ]);
+  const [
+    events,
+    reviews,
+    threads,
+    reviewers,
+    repoLabels,
+    people,
+    commits,
+    mergeability,
+    aiReview,
+    headBranch,
+    checks,
+    since,
+    teamRequests,
+    orgTeams,
+  ] = await Promise.all([
+    ctx.caller.pulls.timeline({ prId: pr.id }),
+    ctx.caller.pulls.reviews({ prId: pr.id }),
+    ctx.caller.pulls.comments({ prId: pr.id }),
+    ctx.caller.pulls.reviewers({ prId: pr.id }),
+    ctx.canWrite ? ctx.caller.issues.listLabels({ repoId }) : Promise.resolve([]),
+    ctx.me ? ctx.caller.repos.assignees({ repoId }) : Promise.resolve([]),
+    loadPullCommits(ctx, pr.id).catch(() => ({ commits: [], totalCommits: 0 })),
+    pr.state === "open" ? orNull(ctx.caller.pulls.checkMergeability({ prId: pr.id })) : Promise.resolve(null),
+    orNull(ctx.caller.pulls.getAIReview({ prId: pr.id })),
+    pr.state !== "open" && ctx.me ? orNull(ctx.caller.pulls.headBranch({ prId: pr.id })) : Promise.resolve(null),
+    pr.state === "open" ? orNull(ctx.caller.statuses.combined({ repoId, sha: pr.headSha })) : Promise.resolve(null),
+    // the reader's changes since their last review (the Files tab's banner's own computation)
+    ctx.me ? orNull(ctx.caller.pulls.sinceReview({ prId: pr.id })) : Promise.resolve(null),
+    ctx.caller.pulls.teamReviewers({ prId: pr.id }),
+    // the teams a writer may request: the owning organization's (NOT_FOUND for a personal repository or a non-member)
+    ctx.canWrite && pr.state === "open" ? orNull(ctx.caller.teams.list({ org: ctx.repo.owner })) : Promise.resolve(null),
+  ]);
   const filesHref = `/${encodeURIComponent(ctx.repo.owner)}/${encodeURIComponent(ctx.repo.name)}/pulls/${pr.number}/files`;
   const repoRef = { id: ctx.repo.id, owner: ctx.repo.owner, name: ctx.repo.name };
   // force-push events link to their range on the Files tab; revisions are read only when there are any
@@ -105,6 +123,16 @@ export default async function PullConversationPage({ params }: { params: Params 
         people={people}
         repoLabels={repoLabels}
         canWrite={ctx.canWrite}
+        teamReviewers={
+          teamRequests.length > 0 || (orgTeams?.length ?? 0) > 0 ? (
+            <TeamReviewers
+              prId={pr.id}
+              requests={teamRequests}
+              teams={(orgTeams ?? []).map((t) => ({ slug: t.slug, name: t.name }))}
+              canWrite={ctx.canWrite && pr.state === "open"}
+            />
+          ) : undefined
+        }
       >
         {pr.stack && <StackNavigator repo={ctx.repo} stack={pr.stack} />}
         <AiReviewPanel
