@@ -3,10 +3,11 @@
  * who may transfer where, CONFLICT and BAD_REQUEST, the bare repository moved on disk (forks
  * re-pointed), team grants dropped and collaborators kept, git clone/fetch of the old URL with the
  * real git binary over HTTP (301 followed by git), the REST API's 301, no redirect for a caller
- * who cannot read the repository, and the redirect gone once a new repository takes the path.
+ * who cannot read the repository, the redirect gone once a new repository takes the path, and a
+ * failure after the rename undone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { getDb } from "@/server/db";
@@ -212,6 +213,37 @@ describe("repos.transfer: disk, grants, redirects", () => {
     expect(rows.map((r) => r.ownerId)).toEqual([(await db.user.findUniqueOrThrow({ where: { usernameLower: org } })).id]);
     expect(await a.repos.redirect({ owner: org, name })).toEqual({ owner: alice.username, name });
     expect((await a.repos.get({ owner: alice.username, name })).id).toBe(repo.id);
+  });
+
+  it("a failure after the folder moved puts everything back (no partial state)", async () => {
+    const a = await callerFor(actorOf(alice));
+    const name = `undo${suffix()}`;
+    const repo = await a.repos.create({ owner: org, name });
+    await pushCommit(org, name, await makeToken(alice, ["repo:read", "repo:write"]));
+    const db = await getDb();
+    const orgRow = await db.user.findUniqueOrThrow({ where: { usernameLower: org } });
+    const team = await db.team.create({ data: { orgId: orgRow.id, name: `t${suffix()}`, slug: `t${suffix()}` } });
+    await db.teamRepo.create({ data: { teamId: team.id, repoId: repo.id, permission: "read" } });
+    const fork = await (await callerFor(actorOf(carol))).repos.fork({ repoId: repo.id });
+    // the fork's alternates file replaced by a folder: re-pointing it (after the rename) fails
+    const forkAlternates = alternatesFile(repoGitDir(carol.username, fork.name));
+    const saved = readFileSync(forkAlternates, "utf8");
+    rmSync(forkAlternates);
+    mkdirSync(forkAlternates);
+    try {
+      await expect(a.repos.transfer({ repoId: repo.id, newOwner: alice.username })).rejects.toMatchObject({
+        code: "INTERNAL_SERVER_ERROR",
+      });
+    } finally {
+      rmSync(forkAlternates, { recursive: true });
+      writeFileSync(forkAlternates, saved);
+    }
+    expect(existsSync(repoGitDir(org, name))).toBe(true);
+    expect(existsSync(repoGitDir(alice.username, name))).toBe(false);
+    expect((await a.repos.get({ owner: org, name })).id).toBe(repo.id);
+    expect(await db.repoRedirect.count({ where: { repoId: repo.id } })).toBe(0);
+    expect(await db.teamRepo.count({ where: { repoId: repo.id } })).toBe(1);
+    expect((await a.repos.branches({ repoId: repo.id })).map((b) => b.name)).toEqual(["main"]);
   });
 
   it("a fork at a redirected path deletes the redirect", async () => {
