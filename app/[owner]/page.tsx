@@ -12,6 +12,7 @@ import { container, cx } from "@/components/ui/styles";
 import { shortDate } from "@/components/ui/format";
 import { ProfileRepos } from "@/components/profile/profile-repos";
 import { OrgProfile } from "@/components/orgs/org-profile";
+import { PageLinks } from "@/components/profile/page-links";
 
 type Params = Promise<{ owner: string }>;
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -39,17 +40,18 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
  */
 export default async function ProfilePage({ params, searchParams }: { params: Params; searchParams: Search }) {
   const user = await loadProfile((await params).owner);
-  if (user.kind === "organization") {
-    const caller = await getServerCaller();
-    const [org, repos, members] = await Promise.all([
-      orNotFound(caller.orgs.get({ name: user.username })),
-      caller.repos.list({ owner: user.username, limit: 100, offset: 0 }),
-      caller.orgs.members({ name: user.username }),
-    ]);
-    return <OrgProfile org={org} repos={repos} members={members} />;
-  }
   const raw = (await searchParams).page;
   const page = Math.min(Math.max(Number.parseInt(typeof raw === "string" ? raw : "1", 10) || 1, 1), 10_000);
+  if (user.kind === "organization") {
+    const caller = await getServerCaller();
+    // one extra row tells whether there is a next page
+    const [org, rows, members] = await Promise.all([
+      orNotFound(caller.orgs.get({ name: user.username })),
+      caller.repos.list({ owner: user.username, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+      caller.orgs.members({ name: user.username }),
+    ]);
+    return <OrgProfile org={org} repos={rows.slice(0, PAGE_SIZE)} members={members} page={page} hasNext={rows.length > PAGE_SIZE} />;
+  }
   const [actor, caller] = await Promise.all([getCurrentActor(), getServerCaller()]);
   // one extra row tells whether there is a next page
   const rows = await caller.repos.list({ owner: user.username, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
@@ -87,25 +89,7 @@ export default async function ProfilePage({ params, searchParams }: { params: Pa
           Repositories
         </h2>
         <ProfileRepos repos={repos} username={user.username} isSelf={isSelf} page={page} />
-        {(page > 1 || rows.length > PAGE_SIZE) && (
-          <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pagination">
-            {page > 1 ? (
-              <Button asChild>
-                <Link href={pageUrl(page - 1)}>← Previous</Link>
-              </Button>
-            ) : (
-              <span />
-            )}
-            <span className="text-subtle-foreground">Page {page}</span>
-            {rows.length > PAGE_SIZE ? (
-              <Button asChild>
-                <Link href={pageUrl(page + 1)}>Next →</Link>
-              </Button>
-            ) : (
-              <span />
-            )}
-          </nav>
-        )}
+        <PageLinks page={page} hasNext={rows.length > PAGE_SIZE} href={pageUrl} />
       </section>
     </div>
   );

@@ -4,7 +4,8 @@
  * the viewer cannot read; malformed names) become Next's notFound() page.
  */
 import { cache } from "react";
-import { notFound } from "next/navigation";
+import { headers } from "next/headers";
+import { notFound, permanentRedirect } from "next/navigation";
 import { TRPCError } from "@trpc/server";
 import { getServerCaller } from "@/server/auth/session";
 
@@ -33,11 +34,32 @@ export async function orNull<T>(p: Promise<T>): Promise<T | null> {
   }
 }
 
-/** The repository (with isEmpty) or the 404 page. Memoized per request (metadata + page). */
+/**
+ * The repository (with isEmpty) or the 404 page. Memoized per request (metadata + page). A former
+ * path of a transferred repository the viewer can read answers a permanent redirect (308) to the
+ * same page under its current path (docs/orgs.md "Transferring a repository").
+ */
 export const loadRepo = cache(async (owner: string, name: string) => {
   const caller = await getServerCaller();
-  return orNotFound(caller.repos.get({ owner, name }));
+  try {
+    return await caller.repos.get({ owner, name });
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+    const to = await caller.repos.redirect({ owner, name }).catch(() => null);
+    if (to) permanentRedirect(await movedPath(owner, name, to));
+    notFound();
+  }
 });
+
+/** The page being shown (proxy.ts's x-svc-path), moved from `owner/name` to `to`. */
+async function movedPath(owner: string, name: string, to: { owner: string; name: string }): Promise<string> {
+  const here = (await headers()).get("x-svc-path") ?? `/${owner}/${name}`;
+  const [pathname, ...query] = here.split("?");
+  const parts = pathname.split("/");
+  parts[1] = encodeURIComponent(to.owner);
+  parts[2] = encodeURIComponent(to.name);
+  return `${parts.join("/")}${query.length ? `?${query.join("?")}` : ""}`;
+}
 
 export type RepoData = Awaited<ReturnType<typeof loadRepo>>;
 

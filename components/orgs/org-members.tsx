@@ -9,6 +9,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
@@ -82,6 +83,7 @@ function MemberRow({ org, member: m }: { org: string; member: OrgMemberView }) {
   const remove = useMutation(trpc.orgs.removeMember.mutationOptions());
   const { refresh, refreshing } = useRefresh();
   const [error, setError] = useState<string>();
+  const [confirming, setConfirming] = useState(false);
 
   async function run(action: () => Promise<unknown>) {
     setError(undefined);
@@ -118,12 +120,33 @@ function MemberRow({ org, member: m }: { org: string; member: OrgMemberView }) {
           size="sm"
           disabled={busy}
           aria-label={`Remove ${m.username}`}
-          onClick={() => run(() => remove.mutateAsync({ name: org, username: m.username }))}
+          onClick={() => setConfirming(true)}
           data-testid="member-remove"
         >
           Remove
         </Button>
       </div>
+      <ConfirmDialog
+        open={confirming}
+        title={`Remove ${m.username} from ${org}?`}
+        confirmLabel="Remove member"
+        busy={remove.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() =>
+          void run(async () => {
+            try {
+              await remove.mutateAsync({ name: org, username: m.username });
+            } finally {
+              setConfirming(false);
+            }
+          })
+        }
+      >
+        <p>
+          <strong>{m.username}</strong> loses the access the organization gives its members (its base permission
+          {m.role === "owner" ? " and owner rights" : ""}). Access given to them on single repositories stays.
+        </p>
+      </ConfirmDialog>
       {error && (
         <div className="mt-2">
           <FormError message={error} />

@@ -1,6 +1,6 @@
 /**
  * /<org> for an organization (docs/orgs.md "Pages"): its repositories the viewer may see
- * (repos.list {owner}) and its people (orgs.members). Server component; the /[owner] route renders
+ * (repos.list {owner}, 30 a page: `page`, `hasNext`) and its people (orgs.members). Server component; the /[owner] route renders
  * it when users.profile answers kind "organization".
  */
 import Link from "next/link";
@@ -11,8 +11,21 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { card, container, cx } from "@/components/ui/styles";
 import { ProfileRepos } from "@/components/profile/profile-repos";
+import { PageLinks } from "@/components/profile/page-links";
 
-export function OrgProfile({ org, repos, members }: { org: OrgView; repos: RepoView[]; members: OrgMemberView[] }) {
+export function OrgProfile({
+  org,
+  repos,
+  members,
+  page = 1,
+  hasNext = false,
+}: {
+  org: OrgView;
+  repos: RepoView[];
+  members: OrgMemberView[];
+  page?: number;
+  hasNext?: boolean;
+}) {
   const isOwner = org.viewerRole === "owner";
   const canCreate = isOwner || (org.viewerRole === "member" && org.membersCanCreateRepos);
   return (
@@ -55,7 +68,12 @@ export function OrgProfile({ org, repos, members }: { org: OrgView; repos: RepoV
           <h2 id="org-repos-title" className="mb-3 text-lg font-semibold">
             Repositories
           </h2>
-          <ProfileRepos repos={repos} username={org.name} isSelf={false} page={1} />
+          <ProfileRepos repos={repos} username={org.name} isSelf={false} page={page} />
+          <PageLinks
+            page={page}
+            hasNext={hasNext}
+            href={(n) => (n === 1 ? `/${encodeURIComponent(org.name)}` : `/${encodeURIComponent(org.name)}?page=${n}`)}
+          />
         </section>
         <section aria-labelledby="org-people-title" className="min-w-0">
           <h2 id="org-people-title" className="mb-3 text-lg font-semibold">

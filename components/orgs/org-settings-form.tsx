@@ -1,7 +1,9 @@
 "use client";
 /**
  * Organization settings → General (docs/orgs.md "Pages"): display name, the base permission of
- * members (none | read | write) and whether members may create repositories (orgs.update).
+ * members (none | read | write), whether members may create repositories and the token policy
+ * (personal access tokens used on its repositories must expire within N days; docs/orgs.md
+ * "Token policy") (orgs.update).
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
@@ -30,6 +32,8 @@ export function OrgSettingsForm({ org }: { org: OrgView }) {
   const [displayName, setDisplayName] = useState(org.displayName ?? "");
   const [base, setBase] = useState<Base>(org.basePermission);
   const [membersCreate, setMembersCreate] = useState(org.membersCanCreateRepos);
+  const [requireExpiry, setRequireExpiry] = useState(org.tokenMaxDays !== null);
+  const [maxDays, setMaxDays] = useState(String(org.tokenMaxDays ?? 30));
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
 
@@ -37,12 +41,18 @@ export function OrgSettingsForm({ org }: { org: OrgView }) {
     e.preventDefault();
     setError(undefined);
     setSaved(false);
+    const days = Number(maxDays);
+    if (requireExpiry && (!Number.isInteger(days) || days < 1 || days > 366)) {
+      setError("Token lifetime must be a whole number of days from 1 to 366");
+      return;
+    }
     try {
       await update.mutateAsync({
         name: org.name,
         displayName: displayName.trim(),
         basePermission: base,
         membersCanCreateRepos: membersCreate,
+        tokenMaxDays: requireExpiry ? days : null,
       });
       setSaved(true);
       refresh();
@@ -77,6 +87,37 @@ export function OrgSettingsForm({ org }: { org: OrgView }) {
         />
         Members can create repositories
       </label>
+      <fieldset className="space-y-2" data-testid="org-token-policy">
+        <legend className="text-sm font-medium text-foreground">Personal access tokens</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            className="accent-primary"
+            checked={requireExpiry}
+            onChange={(e) => setRequireExpiry(e.target.checked)}
+            data-testid="org-token-policy-on"
+          />
+          Require tokens used on this organization&apos;s repositories to expire
+        </label>
+        {requireExpiry && (
+          <Field
+            label="Maximum token lifetime (days)"
+            id="org-token-max-days"
+            hint="Tokens without an expiry, or made to live longer, are refused (403) on its repositories. Browser sessions are not affected."
+          >
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={366}
+              className="w-32"
+              value={maxDays}
+              onChange={(e) => setMaxDays(e.target.value)}
+              data-testid="org-token-max-days"
+            />
+          </Field>
+        )}
+      </fieldset>
       <div className="flex items-center gap-3">
         <Button type="submit" variant="primary" disabled={!hydrated || busy} data-testid="org-settings-save">
           {busy ? "Saving…" : "Save"}

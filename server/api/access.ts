@@ -59,6 +59,8 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.get": { tier: "repo", level: "read" },
   "repos.update": { tier: "repo", level: "admin" },
   "repos.delete": { tier: "repo", level: "admin" },
+  "repos.transfer": { tier: "repo", level: "admin" }, // and allowed to create in the target (docs/orgs.md "Transferring a repository")
+  "repos.redirect": { tier: "public" }, // a former path's current one, only when the caller can read it
   "repos.fork": { tier: "user", scope: "repo:write" }, // the service authorizes the parent for read (NOT_FOUND)
   "repos.branches": { tier: "repo", level: "read" },
   "repos.tree": { tier: "repo", level: "read" },

@@ -36,6 +36,8 @@ export interface Actor {
   via: "session" | "pat";
   scopes: readonly Scope[];
   tokenId?: string;
+  /** For via "pat": the token's creation and expiry (null: never), for organization token policies (services/repos/token-policy.ts). */
+  token?: { createdAt: Date; expiresAt: Date | null };
   /** The UserSession id, for via "session". */
   sessionId?: string;
   /** True when the credential came from the session cookie (mutations then need a same-origin Origin: csrf.ts). */
@@ -86,7 +88,13 @@ async function fromPat(token: string): Promise<Actor> {
   const verified = await verifyPersonalAccessToken(await getDb(), token);
   // a bot account (the AI reviewer, docs/ai.md "AI review") never acts through a request
   if (!verified.user) throw new AppError("UNAUTHORIZED", "invalid or revoked token");
-  return { user: verified.user, via: "pat", scopes: verified.scopes, tokenId: verified.tokenId };
+  return {
+    user: verified.user,
+    via: "pat",
+    scopes: verified.scopes,
+    tokenId: verified.tokenId,
+    token: { createdAt: verified.createdAt, expiresAt: verified.expiresAt },
+  };
 }
 
 async function fromSessionJwt(jwt: string, presented: boolean): Promise<Actor | null> {

@@ -91,3 +91,13 @@ export function borrowedObjectsEnv(objectDirs: readonly string[] | undefined): R
 export function objectsDir(gitDir: string): string {
   return path.join(gitDir, "objects");
 }
+
+/**
+ * Points fork `forkGitDir`'s alternates at `parentGitDir`'s objects (relative, as `cloneShared`
+ * writes it), after the parent moved (a transfer). No-op for a fork without alternates (detached).
+ */
+export async function relinkFork(forkGitDir: string, parentGitDir: string): Promise<void> {
+  if (!existsSync(alternatesFile(forkGitDir))) return;
+  const objects = path.join(forkGitDir, "objects");
+  await writeFile(alternatesFile(forkGitDir), `${path.relative(objects, path.join(parentGitDir, "objects"))}\n`);
+}

@@ -3,7 +3,7 @@
  * cat-file, for-each-ref, log). Paths and refs reach git only after `userArg` and after
  * `--end-of-options` where git accepts it.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/server/errors";
 import { StringDecoder } from "node:string_decoder";
@@ -69,6 +69,17 @@ export async function initBareRepository(gitDir: string, defaultBranch: string):
 /** Deletes a bare repository folder. */
 export async function removeRepository(gitDir: string): Promise<void> {
   await rm(gitDir, { recursive: true, force: true });
+}
+
+/**
+ * Moves bare repository `from` to `to` with one rename(2) (atomic on one file system; DATA_DIR/repos
+ * is one folder), creating `to`'s parent folder. Git processes already running keep working on the
+ * moved folder (they hold it open). Errors: the plain Error of rename (e.g. ENOENT when `from` is
+ * missing, ENOTEMPTY/EEXIST when `to` exists).
+ */
+export async function moveRepository(from: string, to: string): Promise<void> {
+  await mkdir(path.dirname(to), { recursive: true });
+  await rename(from, to);
 }
 
 /** The commit sha a ref or sha names, or null when it does not resolve to a commit. */

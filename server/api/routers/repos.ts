@@ -14,6 +14,8 @@ import { listRepositories } from "@/server/services/repos/list-repositories";
 import { toRepoView } from "@/server/services/repos/repo-view";
 import { resolveRef } from "@/server/services/repos/resolve-ref";
 import { updateRepository } from "@/server/services/repos/update-repository";
+import { transferInput, transferRepository } from "@/server/services/repos/transfer-repository";
+import { findRedirect } from "@/server/services/repos/redirects";
 import { ROLES, authorizeRepo } from "@/server/services/repos/access";
 import { forkInfo, forkInput, forkNetwork, forkRepository } from "@/server/services/repos/fork";
 import * as git from "@/server/git/repository";
@@ -79,6 +81,21 @@ export const reposRouter = router({
     await deleteRepository(ctx.db, ctx.repo);
     return { id: ctx.repo.id };
   }),
+
+  /**
+   * {repoId, newOwner} → {id, owner, name}: transfers the repository to the caller or an
+   * organization where they may create repositories (admin; docs/orgs.md "Transferring a repository").
+   */
+  transfer: repoProcedure.input(transferInput).mutation(({ ctx, input }) => transferRepository(ctx.db, ctx.actor!, ctx.repo, input)),
+
+  /**
+   * {owner, name} → {owner, name} | null: where a repository transferred away from `owner/name`
+   * lives now, when the caller can read it there (lookups by owner/name answer NOT_FOUND for a
+   * former path; pages use this to redirect).
+   */
+  redirect: publicProcedure
+    .input(z.object({ owner: line("owner").min(1).max(100), name: line("name").min(1).max(100) }))
+    .query(({ ctx, input }) => findRedirect(ctx.db, ctx.actor, input.owner, input.name)),
 
   /** {repoId} → [{name, sha, updatedAt, isDefault}] */
   branches: repoProcedure.query(async ({ ctx }) =>

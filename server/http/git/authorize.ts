@@ -9,6 +9,7 @@ import { AppError, httpStatusOf } from "@/server/errors";
 import { hasScope } from "@/server/auth/scopes";
 import { resolveActor, type Actor } from "@/server/auth/actor";
 import { atLeast, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
+import { findRedirect } from "@/server/services/repos/redirects";
 import { repoNameProblem, usernameProblem } from "@/lib/names";
 import type { GitService } from "@/server/git/pack-service";
 import { text } from "./plain-text";
@@ -19,17 +20,36 @@ function challenge(message: string): Response {
 }
 
 /**
+ * The answer for a former path of a transferred repository (docs/orgs.md "Transferring a
+ * repository"), or null when there is no redirect the caller may follow: 301 (GET) or 308 (POST,
+ * so the body is sent again) with Location `/<owner>/<name>.git/<rest>?<query>`. git follows a
+ * redirect of its first request (info/refs; git-config(1) http.followRedirects "initial") and uses
+ * the new URL from then on, so clone, fetch and push of the old URL work.
+ */
+async function movedAnswer(req: Request, actor: Actor | null, owner: string, name: string, rest: string): Promise<Response | null> {
+  const to = await findRedirect(await getDb(), actor, owner, name);
+  if (!to) return null;
+  const location = `/${encodeURIComponent(to.owner)}/${encodeURIComponent(to.name)}.git/${rest}${new URL(req.url).search}`;
+  return new Response(`repository moved to ${to.owner}/${to.name}\n`, {
+    status: req.method === "POST" ? 308 : 301,
+    headers: { location, "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
+/**
  * Resolves the caller and checks access (authorizeRepo is the gate), mapping refusals to the
  * answers git understands: anonymous and refused, or the repo is private/unknown → 401 with a
  * Basic challenge; bad/expired/revoked credentials → 401; authenticated but the repository is
  * unreadable or absent → 404; readable but the token lacks repo:write or the user lacks write
- * permission → 403 naming what is missing.
+ * permission → 403 naming what is missing. A former path of a transferred repository the caller
+ * can read answers a redirect to the new one (`movedAnswer`; `rest` is the path after `.git/`).
  */
 export async function authorizeGitRequest(
   req: Request,
   owner: string,
   name: string,
   service: GitService,
+  rest = "info/refs",
 ): Promise<{ repo: AuthorizedRepo; actor: Actor | null } | Response> {
   let actor: Actor | null;
   try {
@@ -48,6 +68,10 @@ export async function authorizeGitRequest(
       return { repo: await authorizeRepo(db, null, { owner, name }, level), actor };
     } catch (e) {
       if (e instanceof AppError && (e.code === "NOT_FOUND" || e.code === "UNAUTHORIZED")) {
+        if (e.code === "NOT_FOUND") {
+          const moved = await movedAnswer(req, null, owner, name, rest);
+          if (moved) return moved;
+        }
         return challenge(
           level === "write" ? "authentication required to push: use a personal access token as the password" : "authentication required",
         );
@@ -61,6 +85,10 @@ export async function authorizeGitRequest(
     // Read first: an unreadable or unknown repository is 404 whatever the token's scopes.
     repo = await authorizeRepo(db, actor, { owner, name }, "read");
   } catch (e) {
+    if (e instanceof AppError && e.code === "NOT_FOUND") {
+      const moved = await movedAnswer(req, actor, owner, name, rest);
+      if (moved) return moved;
+    }
     if (e instanceof AppError && e.code !== "UNAUTHORIZED") return text(httpStatusOf(e.code), e.message);
     throw e;
   }

@@ -328,7 +328,7 @@ async function serveGitHttp(req: Request, owner: string, repoWithoutDotGit: stri
     const url = new URL(req.url);
     const r = route(req.method.toUpperCase(), rest, url);
     if (r.kind === "error") return r.response;
-    const auth = await authorizeGitRequest(req, owner, repoWithoutDotGit, r.service);
+    const auth = await authorizeGitRequest(req, owner, repoWithoutDotGit, r.service, rest);
     if (auth instanceof Response) return auth;
     return await runService({ req, repo: auth.repo, actor: auth.actor, service: r.service, advertise: r.kind === "advertise" });
   } catch (e) {

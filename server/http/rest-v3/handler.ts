@@ -26,6 +26,7 @@ import { resolveActor, type Actor } from "@/server/auth/actor";
 import { assertSameOrigin } from "@/server/auth/csrf";
 import { getConfig } from "@/server/config";
 import { authorizeRepo, type AuthorizedRepo, type RepoRole } from "@/server/services/repos/access";
+import { findRedirect, redirectPath } from "@/server/services/repos/redirects";
 import { resolveCommit, resolveCommits } from "@/server/git/repository";
 import { createCommitStatus } from "@/server/services/statuses/create-status";
 import { listCommitStatuses } from "@/server/services/statuses/list-statuses";
@@ -210,6 +211,21 @@ export async function handleRestV3(req: Request): Promise<Response> {
   }
 }
 
+/**
+ * GitHub's answer for a moved (transferred) repository (docs/api.md "Moved repositories"): 301 for
+ * GET and HEAD, 307 for other methods (the client repeats the request with its body), Location
+ * the same path under the repository's current owner/name, body {message: "Moved Permanently", url}.
+ */
+function moved(req: Request, url: URL, to: { owner: string; name: string }): Response {
+  const location = new URL(`${redirectPath(url.pathname, 3, to)}${url.search}`, url).toString();
+  const res = gh(
+    { message: "Moved Permanently", url: location, documentation_url: DOCS },
+    req.method === "GET" || req.method === "HEAD" ? 301 : 307,
+  );
+  res.headers.set("location", location);
+  return res;
+}
+
 /** The answer of the route `req`'s method and path name, for `actor`. */
 async function answer(req: Request, actor: Actor | null): Promise<Response> {
   const url = new URL(req.url);
@@ -233,7 +249,14 @@ async function answer(req: Request, actor: Actor | null): Promise<Response> {
     assertSameOrigin(actor, req.method, req.headers, getConfig().publicUrl);
   }
   const db = await getDb();
-  const repo = await authorizeRepo(db, actor, { owner, name }, route.level);
+  let repo: AuthorizedRepo;
+  try {
+    repo = await authorizeRepo(db, actor, { owner, name }, route.level);
+  } catch (e) {
+    const to = e instanceof AppError && e.code === "NOT_FOUND" ? await findRedirect(db, actor, owner, name) : null;
+    if (!to) throw e;
+    return moved(req, url, to);
+  }
   const ref: RepoRef = { owner: repo.owner, name: repo.name, id: repo.id, isPrivate: repo.isPrivate };
   return await route.run({ req, url, db, actor, repo, ref }, params);
 }

@@ -14,6 +14,8 @@ export interface OrgView {
   displayName: string | null;
   basePermission: BasePermission;
   membersCanCreateRepos: boolean;
+  /** Personal access tokens used on its repositories must expire within this many days (null: no policy; docs/orgs.md "Token policy"). */
+  tokenMaxDays: number | null;
   createdAt: Date;
   /** The caller's role, or null for a non-member (and anonymous callers). */
   viewerRole: OrgRole | null;
@@ -33,6 +35,7 @@ export const orgSelect = {
   name: true,
   orgBasePermission: true,
   orgMembersCanCreateRepos: true,
+  orgTokenMaxDays: true,
   createdAt: true,
 } as const;
 
@@ -42,6 +45,7 @@ type OrgRow = {
   name: string | null;
   orgBasePermission: string;
   orgMembersCanCreateRepos: boolean;
+  orgTokenMaxDays: number | null;
   createdAt: Date;
 };
 
@@ -53,6 +57,7 @@ export function toOrgView(row: OrgRow, viewerRole: string | null): OrgView {
     displayName: row.name,
     basePermission: row.orgBasePermission as BasePermission,
     membersCanCreateRepos: row.orgMembersCanCreateRepos,
+    tokenMaxDays: row.orgTokenMaxDays,
     createdAt: row.createdAt,
     viewerRole: (viewerRole as OrgRole | null) ?? null,
   };

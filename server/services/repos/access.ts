@@ -20,6 +20,7 @@ import { boolOf, dateOf } from "@/server/db/raw";
 import { getConfig } from "@/server/config";
 import { Sql } from "@/server/services/issues/query";
 import { GRANT_COLUMNS, grantJoinsSql, orgPermission, teamPermissionOfRank, type OrgGrant } from "./grants";
+import { enforceTokenPolicy } from "./token-policy";
 
 export type RepoRole = "read" | "write" | "admin";
 export type Permission = "none" | RepoRole;
@@ -171,6 +172,7 @@ function checkRepoRow(row: RepoRow | null, actor: Actor | null, level: RepoRole,
   if (!row) throw new AppError("NOT_FOUND", `${what} not found`);
   const role = permissionOf(row, actor?.user ?? null, row.role, row.org);
   if (role === "none") throw new AppError("NOT_FOUND", `${what} not found`);
+  if (actor) enforceTokenPolicy(actor, row.owner.username, row.tokenMaxDays);
   const permission = effectivePermission(role, actor);
   if (!atLeast(permission, level)) {
     if (!actor) throw new AppError("UNAUTHORIZED", "sign in or send a token to do this");
@@ -179,7 +181,7 @@ function checkRepoRow(row: RepoRow | null, actor: Actor | null, level: RepoRole,
   return toAuthorized(row, permission);
 }
 
-type RepoRow = Parameters<typeof toAuthorized>[0] & { role: string | null; org: OrgGrant };
+type RepoRow = Parameters<typeof toAuthorized>[0] & { role: string | null; org: OrgGrant; tokenMaxDays: number | null };
 
 /**
  * The repository row, its owner's username and `userId`'s grants (collaborator role, membership
@@ -215,9 +217,10 @@ type RawRepoRow = {
   orgRole: string | null;
   orgBase: string;
   teamRank: unknown;
+  tokenMaxDays: unknown;
 };
 /** The columns of RawRepoRow (aliases r, u and the grant joins as in findRepoRow). */
-const REPO_COLUMNS = `r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", ${GRANT_COLUMNS}`;
+const REPO_COLUMNS = `r."id", r."ownerId", r."name", r."description", r."isPrivate", r."defaultBranch", r."createdAt", r."updatedAt", r."pushedAt", u."username" AS "ownerUsername", u."orgTokenMaxDays" AS "tokenMaxDays", ${GRANT_COLUMNS}`;
 
 function toRepoRow(r: RawRepoRow): RepoRow {
   return {
@@ -233,7 +236,21 @@ function toRepoRow(r: RawRepoRow): RepoRow {
     owner: { username: r.ownerUsername },
     role: r.role,
     org: { role: r.orgRole, basePermission: r.orgBase, team: teamPermissionOfRank(r.teamRank) },
+    tokenMaxDays: r.tokenMaxDays === null || r.tokenMaxDays === undefined ? null : Number(r.tokenMaxDays),
   };
+}
+
+/**
+ * Where `actor` may read repository `repoId` (its role, before the token's scope cap and the
+ * organization token policy): its current owner and name, or null when it does not exist, the
+ * actor cannot read it, or the token has no repository scope. For redirects from a former path
+ * (./redirects.ts): a redirect is only followed for callers who could read the repository.
+ */
+export async function readableRepoPath(db: Db, actor: Actor | null, repoId: string): Promise<{ owner: string; name: string } | null> {
+  if (actor && scopeCap(actor.scopes) === "none") return null;
+  const row = await findRepoRow(db, { repoId }, actor?.user.id ?? null);
+  if (!row || permissionOf(row, actor?.user ?? null, row.role, row.org) === "none") return null;
+  return { owner: row.owner.username, name: row.name };
 }
 
 export function toAuthorized(

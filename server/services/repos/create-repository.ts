@@ -10,7 +10,9 @@ import { branchNameProblem } from "@/server/git/refs";
 import * as git from "@/server/git/repository";
 import { repoNameProblem } from "@/lib/names";
 import { repoOwnerFor } from "@/server/services/orgs/repo-owner";
+import { inTransaction } from "@/server/db/transaction";
 import { repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
+import { dropRedirect } from "./redirects";
 
 /** repos.create input: owner? (the caller, or an organization: docs/orgs.md), name, description?, isPrivate? (false), defaultBranch? ("main"). */
 export const createRepoInput = z.object({
@@ -26,7 +28,8 @@ export const createRepoInput = z.object({
  * server/services/orgs/repo-owner.ts), with an empty bare git repository on disk.
  * Errors: BAD_REQUEST for an invalid name or branch; NOT_FOUND / FORBIDDEN for an organization the
  * actor may not create in; CONFLICT when the owner already has one with that name
- * (case-insensitive). The row is only kept if `git init` succeeds.
+ * (case-insensitive). The row is only kept if `git init` succeeds. A redirect left at this path by
+ * a transfer is deleted (the new repository takes the path: ./redirects.ts).
  */
 export async function createRepository(db: Db, actor: Actor, input: z.input<typeof createRepoInput>): Promise<AuthorizedRepo> {
   const { owner: ownerName, name, description, isPrivate = false, defaultBranch = "main" } = createRepoInput.parse(input);
@@ -37,12 +40,16 @@ export async function createRepository(db: Db, actor: Actor, input: z.input<type
   const owner = await repoOwnerFor(db, actor, ownerName);
   let row;
   try {
-    row = await db.repository.create({
-      data: { ownerId: owner.id, name, nameLower: name.toLowerCase(), description: description || null, isPrivate, defaultBranch },
-      select: repoSelect,
+    row = await inTransaction(db, async (tx) => {
+      const created = await tx.repository.create({
+        data: { ownerId: owner.id, name, nameLower: name.toLowerCase(), description: description || null, isPrivate, defaultBranch },
+        select: repoSelect,
+      });
+      await dropRedirect(tx, owner.id, name);
+      return created;
     });
   } catch (e) {
-    if (isUniqueViolation(e))
+    if (isUniqueViolation(e) || (e instanceof AppError && e.code === "CONFLICT"))
       throw new AppError(
         "CONFLICT",
         `${owner.id === actor.user.id ? "you already have" : `${owner.username} already has`} a repository named "${name}"`,

@@ -22,6 +22,8 @@ import { repoNameProblem } from "@/lib/names";
 import { readRows } from "@/server/db/read";
 import { getConfig } from "@/server/config";
 import { authorizeRepo, repoSelect, toAuthorized, type AuthorizedRepo } from "./access";
+import { inTransaction } from "@/server/db/transaction";
+import { dropRedirect } from "./redirects";
 
 export const forkInput = z.object({
   repoId: uuid("repoId", "a repository UUID"),
@@ -48,20 +50,25 @@ export async function forkRepository(db: Db, actor: Actor | null, raw: z.input<t
   if (problem) throw new AppError("BAD_REQUEST", problem);
   let row;
   try {
-    row = await db.repository.create({
-      data: {
-        ownerId: actor.user.id,
-        name,
-        nameLower: name.toLowerCase(),
-        description: parent.description,
-        isPrivate: parent.isPrivate,
-        defaultBranch: parent.defaultBranch,
-        forkedFromId: parent.id,
-      },
-      select: repoSelect,
+    row = await inTransaction(db, async (tx) => {
+      const created = await tx.repository.create({
+        data: {
+          ownerId: actor.user.id,
+          name,
+          nameLower: name.toLowerCase(),
+          description: parent.description,
+          isPrivate: parent.isPrivate,
+          defaultBranch: parent.defaultBranch,
+          forkedFromId: parent.id,
+        },
+        select: repoSelect,
+      });
+      await dropRedirect(tx, actor.user.id, name); // the fork takes the path (./redirects.ts)
+      return created;
     });
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
+    if (isUniqueViolation(e) || (e instanceof AppError && e.code === "CONFLICT"))
+      throw new AppError("CONFLICT", `you already have a repository named "${name}"`);
     throw e;
   }
   const gitDir = repoGitDir(actor.user.username, name);

@@ -27,7 +27,7 @@ export async function listRepositories(
   const visibility = opts.member ? { OR: membership } : viewer?.user.isAdmin ? {} : { OR: [{ isPrivate: false }, ...membership] };
   const rows = await db.repository.findMany({
     where: { AND: [visibility, opts.owner ? { owner: { usernameLower: opts.owner.toLowerCase() } } : {}] },
-    orderBy: [{ updatedAt: "desc" }],
+    orderBy: [{ updatedAt: "desc" }, { id: "asc" }], // the id breaks ties, so offset pages neither repeat nor skip
     take: opts.limit ?? 30,
     skip: opts.offset ?? 0,
     select: {

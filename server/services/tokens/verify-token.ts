@@ -17,6 +17,9 @@ export interface VerifiedToken {
   tokenId: string;
   userId: string;
   scopes: Scope[];
+  /** When the token was made, and when it expires (null: never): organization token policies read them. */
+  createdAt: Date;
+  expiresAt: Date | null;
   /**
    * The token's user as requests act with it, read in the same statement; null for a bot account
    * (the AI reviewer never acts through a request, docs/ai.md "AI review").
@@ -48,7 +51,14 @@ export async function verifyPersonalAccessToken(db: Db, token: string): Promise<
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_THROTTLE_MS) {
     await db.accessToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
-  return { tokenId: row.id, userId: row.userId, scopes: row.scopes.split(",") as Scope[], user: row.user };
+  return {
+    tokenId: row.id,
+    userId: row.userId,
+    scopes: row.scopes.split(",") as Scope[],
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    user: row.user,
+  };
 }
 
 /** A stored token row with its user's identity columns, as `findStoredToken` reads it. */
@@ -58,6 +68,7 @@ type RawTokenRow = {
   tokenHash: string;
   scopes: string;
   expiresAt: unknown;
+  createdAt: unknown;
   lastUsedAt: unknown;
   username: string | null;
   name: string | null;
@@ -80,7 +91,7 @@ async function findStoredToken(db: Pick<Db, "$queryRawUnsafe">, token: string) {
   const p = getConfig().provider === "postgresql" ? "$1" : "?";
   const [row] = await readRows<RawTokenRow>(
     db,
-    `SELECT t."id", t."userId", t."tokenHash", t."scopes", t."expiresAt", t."lastUsedAt",
+    `SELECT t."id", t."userId", t."tokenHash", t."scopes", t."expiresAt", t."createdAt", t."lastUsedAt",
       u."username", u."name", u."email", u."isAdmin", u."isBot"
       FROM "AccessToken" t LEFT JOIN "User" u ON u."id" = t."userId" WHERE t."prefix" = ${p}`,
     [parsed.prefix],
@@ -90,7 +101,15 @@ async function findStoredToken(db: Pick<Db, "$queryRawUnsafe">, token: string) {
     row.username !== null && !boolOf(row.isBot)
       ? { id: row.userId, username: row.username, name: row.name, email: row.email, isAdmin: boolOf(row.isAdmin) }
       : null;
-  return { id: row.id, userId: row.userId, scopes: row.scopes, expiresAt: dateOf(row.expiresAt), lastUsedAt: dateOf(row.lastUsedAt), user };
+  return {
+    id: row.id,
+    userId: row.userId,
+    scopes: row.scopes,
+    expiresAt: dateOf(row.expiresAt),
+    createdAt: dateOf(row.createdAt)!,
+    lastUsedAt: dateOf(row.lastUsedAt),
+    user,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getServerCaller } from "@/server/auth/session";
+import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import { loadBranches } from "@/components/code/data";
 import { SettingsSection } from "@/components/repo-settings/section";
 import { GeneralSettings } from "@/components/repo-settings/general-settings";
@@ -7,6 +7,7 @@ import { VisibilitySettings } from "@/components/repo-settings/visibility-settin
 import { CollaboratorsSettings, type CollaboratorRecord } from "@/components/repo-settings/collaborators-settings";
 import { DangerZone } from "@/components/repo-settings/danger-zone";
 import { TeamAccessList } from "@/components/repo-settings/team-access";
+import { TransferRepo } from "@/components/repo-settings/transfer-repo";
 import { AiSettings } from "@/components/repo-settings/ai-settings";
 import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/load";
 
@@ -15,18 +16,24 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
   return { title: `Settings · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/settings: General, Visibility, Collaborators, AI and Danger zone (admins; the layout adds the header and nav). */
+/** /<owner>/<repo>/settings: General, Visibility, Collaborators, AI and Danger zone (transfer, delete; admins; the layout adds the header and nav). */
 export default async function RepoSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const caller = await getServerCaller();
-  const [branches, collaborators, teamAccess, aiKeys, aiStatus, aiBudget] = await Promise.all([
+  const [branches, collaborators, teamAccess, aiKeys, aiStatus, aiBudget, actor, orgs] = await Promise.all([
     repo.isEmpty ? Promise.resolve([]) : loadBranches(repo.id),
     caller.repos.collaborators({ repoId: repo.id }),
     caller.teams.repoAccess({ repoId: repo.id }),
     caller.repoAiKeys.list({ repoId: repo.id }),
     caller.ai.status({ repoId: repo.id }),
     caller.repoAiKeys.budget({ repoId: repo.id }),
+    getCurrentActor(),
+    caller.orgs.list().catch(() => []),
   ]);
+  // where the caller may transfer it: themself and the organizations where they may create (docs/orgs.md)
+  const transferTargets = [actor?.user.username, ...orgs.filter((o) => o.canCreateRepos).map((o) => o.name)].filter(
+    (o): o is string => !!o && o.toLowerCase() !== repo.owner.toLowerCase(),
+  );
   return (
     <>
       <SettingsSection id="general" title="General">
@@ -62,7 +69,10 @@ export default async function RepoSettingsPage({ params }: { params: SettingsPar
         <AiSettings repoId={repo.id} keys={aiKeys} status={aiStatus} budget={aiBudget} />
       </SettingsSection>
       <SettingsSection id="danger-zone" title="Danger zone" danger>
-        <DangerZone repoId={repo.id} fullName={repo.fullName} />
+        <div className="space-y-6">
+          <TransferRepo repoId={repo.id} name={repo.name} fullName={repo.fullName} owners={transferTargets} />
+          <DangerZone repoId={repo.id} fullName={repo.fullName} />
+        </div>
       </SettingsSection>
     </>
   );

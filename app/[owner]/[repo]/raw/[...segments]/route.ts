@@ -2,7 +2,8 @@
  * GET /<owner>/<repo>/raw/<ref>/<path>: a file's bytes at a ref (the "Raw" button, README images;
  * `?download=1` adds Content-Disposition: attachment, for the Download button).
  * Same authorization as the API (session cookie, or Bearer/Basic token with repo:read); private
- * repositories the caller cannot read answer 404. Only common image types are served with their
+ * repositories the caller cannot read answer 404; a transferred repository's former path answers
+ * 301 to the same file under its new path (to those who can read it). Only common image types are served with their
  * own content type; everything else is text/plain or application/octet-stream, always with
  * nosniff and a sandboxing CSP so a file can never run script on this origin. Files of any size
  * download with flat memory: the body is streamed from git (docs/api.md "Limits").
@@ -11,6 +12,7 @@ import { resolveActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
+import { findRedirect, redirectPath } from "@/server/services/repos/redirects";
 import { resolveRef } from "@/server/services/repos/resolve-ref";
 import { listBranches, openBlob } from "@/server/git/repository";
 import { acquireGitSlot, gitClientKey } from "@/server/http/git/process-gate";
@@ -53,7 +55,17 @@ async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Respons
   const segments = params.segments.map(decodeSegment);
   try {
     const actor = await resolveActor(req);
-    const repo = await authorizeRepo(await getDb(), actor, { owner, name }, "read");
+    const db = await getDb();
+    let repo;
+    try {
+      repo = await authorizeRepo(db, actor, { owner, name }, "read");
+    } catch (e) {
+      // a transferred repository's former path: the same file under the new one (docs/orgs.md)
+      const to = e instanceof AppError && e.code === "NOT_FOUND" ? await findRedirect(db, actor, owner, name) : null;
+      if (!to) throw e;
+      const url = new URL(req.url);
+      return new Response(null, { status: 301, headers: { location: `${redirectPath(url.pathname, 0, to)}${url.search}` } });
+    }
     const branches = (await listBranches(repo.gitDir)).map((b) => b.name);
     const { ref, path } = splitRefAndPath(branches, segments);
     if (!ref || !path) return plain(404, "not found");
