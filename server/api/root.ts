@@ -13,6 +13,7 @@ import { statusesRouter } from "./routers/statuses";
 import { branchProtectionRouter } from "./routers/branch-protection";
 import { webhooksRouter } from "./routers/webhooks";
 import { orgsRouter } from "./routers/orgs";
+import { notificationsRouter } from "./routers/notifications";
 
 export const appRouter = router({
   users: usersRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   branchProtection: branchProtectionRouter,
   webhooks: webhooksRouter,
   orgs: orgsRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,7 @@ import { defineJob } from "./index";
 import {
   AI_REVIEW,
   AUTO_MERGE,
+  NOTIFY_FAN_OUT,
   REFRESH_MERGEABILITY,
   REFRESH_PULLS_AFTER_PUSH,
   REPO_MAINTENANCE,
@@ -157,5 +158,19 @@ export function registerJobHandlers(): void {
       await runPushEvents(await getDb(), payload);
     },
     { retries: 3, backoffMs: 10_000, timeoutMs: 300_000 },
+  );
+  // notifications (services/notifications/fan-out.ts): one event → its recipients' threads in
+  // bulk, live notices, and the email outbox when SMTP is set; reads current state, so a re-run
+  // only bumps the same threads again
+  defineJob(
+    NOTIFY_FAN_OUT,
+    async ({ event }) => {
+      const [{ getDb }, { fanOutNotification }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/notifications/fan-out"),
+      ]);
+      await fanOutNotification(await getDb(), event);
+    },
+    { retries: 3, backoffMs: 5_000, timeoutMs: 120_000 },
   );
 }

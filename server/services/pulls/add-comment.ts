@@ -16,6 +16,7 @@
  *   lines startLine..line (applied by pulls.applySuggestion).
  */
 import { notifyPull } from "./events";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 import type { Db } from "@/server/db";
 import { isForeignKeyViolation } from "@/server/db/prisma-errors";
 import { AppError } from "@/server/errors";
@@ -165,7 +166,11 @@ async function create(db: Db, data: NewComment): Promise<PullThreadView> {
   try {
     const row = await inTransaction(db, async (tx) => {
       const created = await tx.pullRequestComment.create({ data, include: commentInclude });
-      if (!created.isPending && created.authorId) await emitPullCommentCreated(tx, { id: created.authorId }, created.id);
+      if (!created.isPending && created.authorId) {
+        await emitPullCommentCreated(tx, { id: created.authorId }, created.id);
+        const { repoId } = await tx.pullRequest.findUniqueOrThrow({ where: { id: created.pullRequestId }, select: { repoId: true } });
+        enqueuePullNotification(tx, repoId, created.pullRequestId, created.authorId, "comment", { anchor: `comment-${created.id}` });
+      }
       return created;
     });
     // open pages refresh (live updates); a pending comment shows only once its review is submitted
