@@ -8,7 +8,7 @@
  * Other parts of the page ask for a refresh with the window event NOTIFICATIONS_CHANGED.
  * Its accessible name is its visible text plus hidden words: "Notifications 3 unread".
  */
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
@@ -31,6 +31,8 @@ export function NotificationBell({ initial, className }: { initial: { count: num
     refetchOnWindowFocus: true,
   });
   const { refetch } = unread;
+  // the stream is subscribed (a marker for tests: notices from now on reach the bell)
+  const [live, setLive] = useState(false);
   useEffect(() => {
     const again = () => void refetch();
     window.addEventListener(NOTIFICATIONS_CHANGED, again);
@@ -46,6 +48,7 @@ export function NotificationBell({ initial, className }: { initial: { count: num
       }, 150);
     };
     source.addEventListener("ready", () => {
+      setLive(true);
       connections += 1;
       if (connections > 1) soon();
     });
@@ -65,6 +68,7 @@ export function NotificationBell({ initial, className }: { initial: { count: num
       title={count > 0 ? `Notifications, ${count} unread` : "Notifications"}
       data-testid="nav-notifications"
       data-count={count}
+      data-live={live ? "on" : "off"}
     >
       <BellIcon />
       <span className="sr-only">Notifications</span>
