@@ -5,6 +5,7 @@
  * kept live without reloads by the user's event stream (GET /api/notifications/events,
  * server/http/notification-events.ts): every notice (a new notification, threads marked in
  * another tab) asks for the count again, and so does a reconnect (it may have missed notices).
+ * A hidden tab closes its stream and opens it again when shown.
  * Other parts of the page ask for a refresh with the window event NOTIFICATIONS_CHANGED.
  * Its accessible name is its visible text plus hidden words: "Notifications 3 unread".
  */
@@ -37,8 +38,7 @@ export function NotificationBell({ initial, className }: { initial: { count: num
     const again = () => void refetch();
     window.addEventListener(NOTIFICATIONS_CHANGED, again);
     if (typeof EventSource === "undefined") return () => window.removeEventListener(NOTIFICATIONS_CHANGED, again);
-    const source = new EventSource("/api/notifications/events");
-    let connections = 0;
+    let source: EventSource | null = null;
     let timer: number | undefined;
     const soon = () => {
       window.clearTimeout(timer);
@@ -47,16 +47,32 @@ export function NotificationBell({ initial, className }: { initial: { count: num
         window.dispatchEvent(new Event(NOTIFICATION_NOTICE));
       }, 150);
     };
-    source.addEventListener("ready", () => {
-      setLive(true);
-      connections += 1;
-      if (connections > 1) soon();
-    });
-    source.addEventListener("update", soon);
+    // a hidden tab holds no stream (browsers allow ~6 connections per host over HTTP/1.1, and every
+    // tab has a bell): it closes when the tab is hidden and reopens, with a refresh, when shown
+    let connections = 0;
+    const connect = () => {
+      if (source) return;
+      source = new EventSource("/api/notifications/events");
+      source.addEventListener("ready", () => {
+        setLive(true);
+        connections += 1;
+        if (connections > 1) soon();
+      });
+      source.addEventListener("update", soon);
+    };
+    const disconnect = () => {
+      source?.close();
+      source = null;
+      setLive(false);
+    };
+    const onVisibility = () => (document.visibilityState === "hidden" ? disconnect() : connect());
+    if (document.visibilityState !== "hidden") connect();
+    document.addEventListener("visibilitychange", onVisibility);
     return () => {
       window.clearTimeout(timer);
       window.removeEventListener(NOTIFICATIONS_CHANGED, again);
-      source.close();
+      document.removeEventListener("visibilitychange", onVisibility);
+      source?.close();
     };
   }, [refetch]);
   const count = unread.data?.count ?? 0;
