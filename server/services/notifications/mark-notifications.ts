@@ -9,12 +9,16 @@ import type { Actor } from "@/server/auth/actor";
 import { publish } from "@/server/events/bus";
 import { userChannel } from "./fan-out";
 import { uuid } from "@/server/validation/ids";
+import { line } from "@/server/validation/strings";
 
 export const notificationIdsInput = z.object({ ids: z.array(uuid("ids", "notification UUIDs")).min(1).max(500) });
 export const markAllReadInput = z.object({
   repoId: uuid("repoId", "a repository UUID").optional(),
   /** ISO time: only threads whose latest activity is not after it (what the page showed). */
-  before: z.string().datetime().optional(),
+  before: line("before")
+    .max(40)
+    .refine((v) => !Number.isNaN(Date.parse(v)), "before must be an ISO date-time")
+    .optional(),
 });
 
 /** The mark operations and the columns they set. */
