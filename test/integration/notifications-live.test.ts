@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
+import { resetConfig } from "@/server/config";
 import { notificationEvents } from "@/server/http/notification-events";
 import { actorOf, callerFor, makeToken, makeUser } from "../helpers";
 import { drain, startWorker, stopWorker, threadsOf } from "./notifications-fixtures";
@@ -100,5 +101,40 @@ describe("team mentions", () => {
     await drain();
     expect((await threadsOf(alice.id)).get(issue.id)?.reason).toBe("team_mention");
     expect((await threadsOf(bob.id)).get(issue.id)?.reason).toBe("mention");
+  });
+});
+
+describe("email outbox", () => {
+  it("with SMTP configured, one NotificationEmail per recipient of each event (reason, event, anchor, body)", async () => {
+    const [owner, peer] = await Promise.all([makeUser("eo"), makeUser("ep")]);
+    const me = await callerFor(actorOf(owner));
+    const repo = await me.repos.create({ name: `mail${Date.now().toString(36)}`, isPrivate: false });
+    const issue = await me.issues.create({ repoId: repo.id, title: "mail" });
+    await drain();
+    process.env.SMTP_URL = "smtp://127.0.0.1:2525";
+    resetConfig();
+    try {
+      const c = await (
+        await callerFor(actorOf(peer))
+      ).issues.addComment({ repoId: repo.id, number: issue.number, body: `hello @${owner.username}` });
+      await drain();
+      const rows = await (await getDb()).notificationEmail.findMany({ where: { subjectId: issue.id } });
+      expect(rows).toEqual([
+        expect.objectContaining({
+          userId: owner.id,
+          repoId: repo.id,
+          subjectType: "issue",
+          reason: "mention",
+          event: "comment",
+          actorId: peer.id,
+          anchor: `comment-${c.id}`,
+          body: `hello @${owner.username}`,
+          sentAt: null,
+        }),
+      ]);
+    } finally {
+      delete process.env.SMTP_URL;
+      resetConfig();
+    }
   });
 });
