@@ -57,6 +57,10 @@ export const ISOLATED = [
   "test/integration/jobs-processes.test.ts",
   "test/integration/merge-rebase-parallel.test.ts",
   "test/integration/metrics.test.ts",
+  // run the job worker (every registered handler) and, for -live, open event streams and set SMTP_URL
+  "test/integration/notifications-issues.test.ts",
+  "test/integration/notifications-live.test.ts",
+  "test/integration/notifications-pulls.test.ts",
   "test/integration/pgbouncer.test.ts",
   "test/integration/pull-events.test.ts",
   "test/integration/pulls-ai-review.test.ts",
