@@ -207,18 +207,25 @@ export async function decideRecipients(db: Db, event: NotificationEvent, subject
 /** readableRepoSql's condition with the user given as the column `u."id"` instead of a bound id (one statement for many users). */
 const userColumn = { p: () => `u."id"` } as unknown as Sql;
 
+/** Candidates checked per statement (bound parameters stay far below SQLite's 32 766 and PostgreSQL's 65 535). */
+const CANDIDATES_PER_STATEMENT = 5_000;
+
 /**
  * Of `userIds`, those who are people (not bots, not organizations), can read repository
  * `repoId` (the one authorization statement, grants.ts readableRepoSql; site admins read
- * everything) and do not watch it at "ignore". One query.
+ * everything) and do not watch it at "ignore". One query per 5,000 candidates.
  */
 export async function readersAmong(db: Db, repoId: string, userIds: string[]): Promise<Set<string>> {
-  const sql = new Sql(getConfig().provider);
-  const readable = readableRepoSql(userColumn, "");
-  const text = `SELECT u."id" AS "id", u."isAdmin" AS "isAdmin", ${readable} AS "readable" FROM "Repository" r
-    JOIN "User" u ON u."id" IN (${sql.list(userIds)})
-    WHERE r."id" = ${sql.p(repoId)} AND NOT u."isBot" AND NOT u."isOrg"
-      AND NOT EXISTS (SELECT 1 FROM "RepoWatch" w WHERE w."userId" = u."id" AND w."repoId" = r."id" AND w."level" = 'ignore')`;
-  const rows = await readRows<{ id: string; isAdmin: unknown; readable: unknown }>(db, text, sql.params);
-  return new Set(rows.filter((r) => boolOf(r.readable) || boolOf(r.isAdmin)).map((r) => r.id));
+  const readers = new Set<string>();
+  for (let i = 0; i < userIds.length; i += CANDIDATES_PER_STATEMENT) {
+    const sql = new Sql(getConfig().provider);
+    const readable = readableRepoSql(userColumn, "");
+    const text = `SELECT u."id" AS "id", u."isAdmin" AS "isAdmin", ${readable} AS "readable" FROM "Repository" r
+      JOIN "User" u ON u."id" IN (${sql.list(userIds.slice(i, i + CANDIDATES_PER_STATEMENT))})
+      WHERE r."id" = ${sql.p(repoId)} AND NOT u."isBot" AND NOT u."isOrg"
+        AND NOT EXISTS (SELECT 1 FROM "RepoWatch" w WHERE w."userId" = u."id" AND w."repoId" = r."id" AND w."level" = 'ignore')`;
+    const rows = await readRows<{ id: string; isAdmin: unknown; readable: unknown }>(db, text, sql.params);
+    for (const r of rows) if (boolOf(r.readable) || boolOf(r.isAdmin)) readers.add(r.id);
+  }
+  return readers;
 }
