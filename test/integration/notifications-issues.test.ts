@@ -142,3 +142,34 @@ describe("API", () => {
     expect(await me.notifications.unreadCount()).toEqual({ count: 0 });
   });
 });
+
+describe("pages", () => {
+  it("50 a page, newest activity first; nextCursor leads to the rest", async () => {
+    const user = await makeUser("pg");
+    await w.as.owner.repos.addCollaborator({ repoId: w.repoId, username: user.username, role: "read" });
+    const t0 = Date.now();
+    await (
+      await getDb()
+    ).notification.createMany({
+      data: Array.from({ length: 55 }, (_, i) => ({
+        userId: user.id,
+        repoId: w.repoId,
+        subjectType: "issue",
+        subjectId: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+        reason: "subscribed",
+        lastActivityAt: new Date(t0 - i * 1000),
+      })),
+    });
+    const me = await callerFor(actorOf(user));
+    const first = await me.notifications.list({ filter: "all" });
+    expect(first.items).toHaveLength(50);
+    expect(first.items[0].subject).toMatchObject({ title: "(deleted)", number: null });
+    expect(first.nextCursor).toBe(first.items[49].id);
+    const rest = await me.notifications.list({ filter: "all", cursor: first.nextCursor! });
+    expect(rest.items.map((i) => i.subject.id)).toEqual(
+      Array.from({ length: 5 }, (_, i) => `00000000-0000-4000-8000-${String(50 + i).padStart(12, "0")}`),
+    );
+    expect(rest.nextCursor).toBeNull();
+    expect(await me.notifications.unreadCount()).toEqual({ count: 55 });
+  });
+});
