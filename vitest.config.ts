@@ -58,6 +58,10 @@ export const ISOLATED = [
   "test/integration/merge-rebase-parallel.test.ts",
   "test/integration/metrics.test.ts",
   "test/integration/notification-email.test.ts",
+  // run the job worker (every registered handler) and, for -live, open event streams and set SMTP_URL
+  "test/integration/notifications-issues.test.ts",
+  "test/integration/notifications-live.test.ts",
+  "test/integration/notifications-pulls.test.ts",
   "test/integration/pgbouncer.test.ts",
   "test/integration/pull-events.test.ts",
   "test/integration/pulls-ai-review.test.ts",

@@ -11,6 +11,7 @@ import { RepoTabs } from "./repo-tabs";
 import { OpenPullsCount } from "@/components/pulls/open-count";
 import { PrefetchLink } from "@/components/ui/prefetch-link";
 import { ForkButton } from "@/components/repos/fork-button";
+import { WatchMenu } from "@/components/repos/watch-menu";
 
 /**
  * Repository name, visibility, description and tabs: Code, Issues (with the open count), and
@@ -52,7 +53,10 @@ export function RepoHeader({ repo, signedIn = false }: { repo: RepoData; signedI
               </p>
             )}
           </div>
-          <ForkButton repoId={repo.id} name={repo.name} forkCount={repo.forkCount} signedIn={signedIn} />
+          <div className="flex items-center gap-2">
+            {signedIn && repo.watchLevel && <WatchMenu repoId={repo.id} initial={repo.watchLevel} />}
+            <ForkButton repoId={repo.id} name={repo.name} forkCount={repo.forkCount} signedIn={signedIn} />
+          </div>
         </div>
         {repo.description && <p className="mt-1 text-sm text-muted-foreground">{repo.description}</p>}
         <RepoTabs

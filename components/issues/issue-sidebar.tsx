@@ -17,6 +17,7 @@ import { CyclePicker, ProjectPicker, type CycleRef, type ProjectRef } from "./pl
 import { LabelChip, PriorityIcon, StatusIcon } from "./ui";
 import type { Assignee, Me, RepoRef, Run, Titles } from "./issue-shared";
 import type { useOptimisticIssue } from "./use-optimistic-issue";
+import { SubscribeButton } from "@/components/notifications/subscribe-button";
 
 type Change = ReturnType<typeof useOptimisticIssue>["change"];
 
@@ -225,6 +226,11 @@ export function Sidebar({
       <ParentSection repo={repo} issue={issue} titles={titles} canWrite={canWrite} run={run} client={client} />
       <SubIssuesSection repo={repo} issue={issue} subIssues={subIssues} canWrite={canWrite} run={run} client={client} />
       <RelationsSection repo={repo} issue={issue} titles={titles} canWrite={canWrite} run={run} client={client} />
+      {me && (
+        <Section title="Notifications" testId="sidebar-notifications">
+          <SubscribeButton subjectType="issue" subjectId={issue.id} />
+        </Section>
+      )}
     </aside>
   );
 }

@@ -9,7 +9,7 @@ import Link from "next/link";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useDiscardConfirm } from "@/components/ui/discard-dialog";
-import { button, card } from "@/components/ui/styles";
+import { button, card, cx } from "@/components/ui/styles";
 import { MarkdownEditor } from "./markdown-editor";
 import { IssueMarkdown } from "./markdown";
 import { eventSentence, issueUrl, timelineEvents, type Activity, type Comment, type IssueDetail, type TimelineEvent } from "./model";
@@ -261,7 +261,7 @@ function CommentCard({
   const own = !!me && comment.authorId === me.id;
   const edited = comment.updatedAt !== comment.createdAt;
   return (
-    <div className={card} data-testid="comment" data-comment-id={comment.id}>
+    <div id={`comment-${comment.id}`} className={cx(card, "scroll-mt-16")} data-testid="comment" data-comment-id={comment.id}>
       <div className="flex items-center gap-2 border-b border-border bg-muted px-4 py-2 text-sm">
         {comment.author ? <Avatar username={comment.author.username} /> : <CommentIcon className="text-subtle-foreground" />}
         <strong className="font-medium text-foreground">{comment.author?.username ?? "someone"}</strong>

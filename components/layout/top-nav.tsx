@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import { InboxLink } from "./inbox-link";
+import { NotificationBell } from "./notification-bell";
 import { container, cx } from "@/components/ui/styles";
 import { UserMenu } from "./user-menu";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
@@ -11,12 +12,16 @@ import { GlobalShortcuts } from "@/components/keyboard/global-shortcuts";
  * The top bar on every page: logo, main links, the theme menu, and the user menu or sign in/up
  * links, and the command menu button with every page's keyboard shortcuts (components/keyboard). It stays dark in both themes (as GitHub's does), so its colours are fixed slate shades.
  * Signed in, it also links the inbox with the count of pull requests awaiting the viewer's
- * review (pulls.inboxAwaitingCount, one COUNT; kept fresh in the browser by InboxLink).
+ * review (pulls.inboxAwaitingCount, one COUNT; kept fresh in the browser by InboxLink), and the
+ * notification bell with the unread count (notifications.unreadCount; live: NotificationBell).
  */
 export async function TopNav({ theme }: { theme: Theme }) {
   const actor = await getCurrentActor();
   // the count is an extra: a failure leaves the link without it (the browser asks again) rather than failing every page
-  const inbox = actor ? await (await getServerCaller()).pulls.inboxAwaitingCount().catch(() => null) : null;
+  const caller = actor ? await getServerCaller() : null;
+  const [inbox, unread] = caller
+    ? await Promise.all([caller.pulls.inboxAwaitingCount().catch(() => null), caller.notifications.unreadCount().catch(() => null)])
+    : [null, null];
   const link = "rounded-md px-2 py-1 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white";
   return (
     <header className="border-b border-slate-800 bg-nav">
@@ -32,6 +37,7 @@ export async function TopNav({ theme }: { theme: Theme }) {
               Repositories
             </Link>
             <InboxLink initial={inbox} className={link} />
+            <NotificationBell initial={unread} className={link} />
             <Link href="/settings/tokens" className={cx(link, "hidden sm:inline")}>
               Tokens
             </Link>

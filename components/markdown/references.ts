@@ -13,6 +13,7 @@
  */
 import type { Element, ElementContent, Root, RootContent, Text } from "hast";
 import { RESERVED_USERNAMES } from "@/lib/names";
+import { mentionBoundary } from "@/lib/mentions";
 
 /** Where `#N` references point: the repository the body belongs to. */
 export interface RefContext {
@@ -26,11 +27,8 @@ const TOKEN = /#(\d{1,9})(?![\w-])|@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9]))
 
 const enc = encodeURIComponent;
 
-/** True when the character before a token allows a reference to start there. */
-function boundaryBefore(text: string, index: number): boolean {
-  if (index === 0) return true;
-  return !/[\w/@.#&-]/.test(text[index - 1]);
-}
+/** True when the character before a token allows a reference to start there (the rule the notification fan-out's mentions follow: lib/mentions.ts). */
+const boundaryBefore = mentionBoundary;
 
 /** Splits one text value into text and link nodes; null when nothing matched. */
 export function linkifyText(value: string, ctx: RefContext): ElementContent[] | null {

@@ -124,7 +124,8 @@ function ReviewEntry({
   const dismissable = canDismiss && !review.dismissal && review.state !== "commented";
   return (
     <li
-      className="relative text-sm text-muted-foreground"
+      id={`review-${review.id}`}
+      className="relative scroll-mt-16 text-sm text-muted-foreground"
       data-testid="pull-review"
       data-state={review.state}
       data-stale={review.isStale ? "true" : "false"}
@@ -217,11 +218,16 @@ function DismissReview({ reviewId, who, onDismissed }: { reviewId: string; who: 
 function ThreadEntry({ thread, env }: { thread: PullThread; env: ThreadEnv }) {
   return (
     <li
-      className="relative min-w-0"
+      id={`comment-${thread.id}`}
+      className="relative min-w-0 scroll-mt-16"
       data-testid="pull-thread"
       data-inline={thread.path !== null ? "true" : "false"}
       data-outdated={thread.isOutdated ? "true" : "false"}
     >
+      {/* notification links name a reply's comment: they land on its thread */}
+      {thread.replies.map((r) => (
+        <span key={r.id} id={`comment-${r.id}`} className="block scroll-mt-16" aria-hidden="true" />
+      ))}
       <span className={cx(dot, "text-subtle-foreground")} aria-hidden="true" />
       <ReviewThread thread={thread} env={env} context="file" />
     </li>

@@ -53,7 +53,19 @@ export const ACCESS: Record<string, AccessRule> = {
   "teams.addRepo": { tier: "user", scope: "repo:admin" },
   "teams.removeRepo": { tier: "user", scope: "repo:admin" },
   "teams.repoAccess": { tier: "repo", level: "admin" }, // the settings' Collaborators section, as repos.collaborators
+  // notifications (docs/notifications.md "API"): the caller's own threads; reads show repository
+  // content (repo:read, as the inbox), changes to the caller's own state need user:write
+  "notifications.list": { tier: "user", scope: "repo:read" },
+  "notifications.unreadCount": { tier: "user", scope: "repo:read" },
+  "notifications.markRead": { tier: "user", scope: "user:write" },
+  "notifications.markUnread": { tier: "user", scope: "user:write" },
+  "notifications.markDone": { tier: "user", scope: "user:write" },
+  "notifications.markAllRead": { tier: "user", scope: "user:write" },
+  "notifications.subscription": { tier: "user", scope: "repo:read" }, // the service checks the subject's repository (NOT_FOUND)
+  "notifications.subscribe": { tier: "user", scope: "user:write" },
+  "notifications.unsubscribe": { tier: "user", scope: "user:write" },
   // repos
+  "repos.watch": { tier: "repo", level: "read", scope: "user:write" }, // the caller's watch level (docs/notifications.md)
   "repos.create": { tier: "user", scope: "repo:write" },
   "repos.list": { tier: "public" },
   "repos.get": { tier: "repo", level: "read" },

@@ -14,6 +14,7 @@ import { branchProtectionRouter } from "./routers/branch-protection";
 import { webhooksRouter } from "./routers/webhooks";
 import { orgsRouter } from "./routers/orgs";
 import { teamsRouter } from "./routers/teams";
+import { notificationsRouter } from "./routers/notifications";
 
 export const appRouter = router({
   users: usersRouter,
@@ -31,6 +32,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   orgs: orgsRouter,
   teams: teamsRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -80,19 +80,33 @@ export function pullEvents(req: Request, pullRequestId: string): Promise<Respons
       throw e;
     }
     const who = actor ? `user:${actor.user.id}` : `addr:${clientAddress(req.headers)}`;
-    if ((open.get(who) ?? 0) >= MAX_STREAMS_PER_USER)
-      throw new AppError("TOO_MANY_REQUESTS", `too many open event streams (at most ${MAX_STREAMS_PER_USER}); close some pages`, 30);
-    if (total >= MAX_STREAMS) throw new AppError("TOO_MANY_REQUESTS", "the server has too many open event streams; try again shortly", 30);
-    const shared = await sharedStreamSlot(who);
+    const shared = await openStreamSlot(who);
     const stillAuthorized = () => authorizedAgain(req, actor?.user.id ?? null, repoId);
-    return new Response(stream(req, who, pullRequestId, stillAuthorized, shared), {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        "x-accel-buffering": "no", // nginx: deliver each event as it is written
-      },
+    return new Response(eventStream(req, who, pullChannel(pullRequestId), { pullRequestId }, stillAuthorized, shared), {
+      headers: SSE_HEADERS,
     });
   }, req);
+}
+
+/** The response headers of an event stream. */
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no", // nginx: deliver each event as it is written
+};
+
+/**
+ * Checks the stream caps for client `who` (`user:<id>` or `addr:<ip>`) before a stream opens:
+ * MAX_STREAMS_PER_USER per client and MAX_STREAMS in the process, and with REDIS_URL the same over
+ * all processes (the shared slot returned; null without Redis). Every event stream of svc (pull
+ * request pages, the notification bell: notification-events.ts) counts against the same caps.
+ * @throws AppError TOO_MANY_REQUESTS (retry after 30 s) beyond a cap
+ */
+export async function openStreamSlot(who: string): Promise<SharedSlot | null> {
+  if ((open.get(who) ?? 0) >= MAX_STREAMS_PER_USER)
+    throw new AppError("TOO_MANY_REQUESTS", `too many open event streams (at most ${MAX_STREAMS_PER_USER}); close some pages`, 30);
+  if (total >= MAX_STREAMS) throw new AppError("TOO_MANY_REQUESTS", "the server has too many open event streams; try again shortly", 30);
+  return sharedStreamSlot(who);
 }
 
 /**
@@ -129,10 +143,17 @@ async function authorizedAgain(req: Request, userId: string | null, repoId: stri
   }
 }
 
-function stream(
+/**
+ * The body of an event stream for client `who` (its slot taken by openStreamSlot): `ready` with
+ * `ready` as data, then each notice of bus channel `channel` as `update` once `stillAuthorized`
+ * holds (the stream ends when it does not), heartbeats, the Redis outage notices, and an end
+ * after MAX_STREAM_MS, on the client's abort or on shutdown (then the slot is given back).
+ */
+export function eventStream(
   req: Request,
   who: string,
-  pullRequestId: string,
+  channel: string,
+  ready: Record<string, unknown>,
   stillAuthorized: () => Promise<boolean>,
   shared: SharedSlot | null,
 ): ReadableStream<Uint8Array> {
@@ -160,7 +181,7 @@ function stream(
           send(`event: update\ndata: ${JSON.stringify(event)}\n\n`);
         });
       };
-      const unsubscribe = subscribe(pullChannel(pullRequestId), deliver);
+      const unsubscribe = subscribe(channel, deliver);
       // a Redis outage: say so; its end: a resync notice, so the page catches up on what it missed
       const unwatch = onBusState((shared) => (shared ? deliver({ type: "resync", at: new Date().toISOString() }) : send(DEGRADED_EVENT)));
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
@@ -190,7 +211,7 @@ function stream(
       if (req.signal.aborted || stopping.aborted) return cleanup();
       req.signal.addEventListener("abort", onAbort);
       stopping.addEventListener("abort", onAbort);
-      send(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ pullRequestId })}\n\n`);
+      send(`retry: 3000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
       if (!busShared()) send(DEGRADED_EVENT);
     },
     cancel() {

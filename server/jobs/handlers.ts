@@ -10,6 +10,7 @@ import {
   AUTO_MERGE,
   NOTIFY_DIGEST,
   NOTIFY_EMAIL,
+  NOTIFY_FAN_OUT,
   REFRESH_MERGEABILITY,
   REFRESH_PULLS_AFTER_PUSH,
   REPO_MAINTENANCE,
@@ -187,5 +188,19 @@ export function registerJobHandlers(): void {
       if (out.failedUsers.length) throw new Error(`the digest of ${out.failedUsers.length} user(s) could not be sent`);
     },
     { retries: 3, backoffMs: 300_000, timeoutMs: 3_600_000 },
+  );
+  // notifications (services/notifications/fan-out.ts): one event → its recipients' threads in
+  // bulk, live notices, and the email outbox when SMTP is set; reads current state, so a re-run
+  // only bumps the same threads again
+  defineJob(
+    NOTIFY_FAN_OUT,
+    async ({ event }) => {
+      const [{ getDb }, { fanOutNotification }] = await Promise.all([
+        import("@/server/db"),
+        import("@/server/services/notifications/fan-out"),
+      ]);
+      await fanOutNotification(await getDb(), event);
+    },
+    { retries: 3, backoffMs: 5_000, timeoutMs: 120_000 },
   );
 }

@@ -29,6 +29,7 @@ import { commitWithDiff } from "@/server/services/diff/get-commit-diff";
 import { commitDiffPage } from "@/server/services/diff/get-commit-diff-page";
 import { compareDiffPage } from "@/server/services/diff/compare-diff-page";
 import { diffPageInput } from "@/server/services/diff/page";
+import { watchInput, watchLevel, watchRepo } from "@/server/services/notifications/watch-repo";
 
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
@@ -53,12 +54,16 @@ export const reposRouter = router({
     )
     .query(async ({ ctx, input }) => (await listRepositories(ctx.db, ctx.actor, input)).map((r) => toRepoView(r, ctx.publicUrl))),
 
-  /** {owner, name} → repository plus isEmpty (no commits yet), parent {id, owner, name} | null (a fork's, when readable) and forkCount. */
+  /** {owner, name} → repository plus watchLevel (the caller's; null signed out), isEmpty (no commits yet), parent {id, owner, name} | null (a fork's, when readable) and forkCount. */
   get: repoByNameProcedure.query(async ({ ctx }) => ({
     ...toRepoView(ctx.repo, ctx.publicUrl),
     isEmpty: await git.isEmptyRepository(ctx.repo.gitDir),
     ...(await forkInfo(ctx.db, ctx.actor, ctx.repo.id)),
+    watchLevel: await watchLevel(ctx.db, ctx.actor, ctx.repo.id),
   })),
+
+  /** {repoId, level: participating|all|ignore} → {level}: the caller's watch level (docs/notifications.md "Watch levels"). */
+  watch: repoProcedure.input(watchInput).mutation(({ ctx, input }) => watchRepo(ctx.db, ctx.actor, ctx.repo.id, input.level)),
 
   /** {repoId, name?} → the caller's new fork (read access to the parent, repo:write scope; docs/pulls.md "Forks"). */
   fork: authedProcedure

@@ -20,6 +20,7 @@ import { userPayload } from "@/server/services/webhooks/payloads";
 import { findOwnerTeams, writeTeamRequests, type TeamRef } from "@/server/services/pulls/team-reviewers";
 import { isTeamOwner, ownersOf } from "./codeowners";
 import { changedPathsOf, codeOwnersOfChange, readCodeOwnersAt } from "./pull-requirements";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 
 /** Most code owners requested at once. */
 const MAX_OWNER_REQUESTS = 15;
@@ -131,6 +132,7 @@ export async function requestCodeOwnersAfterPush(
       await emitPullRequestEvent(tx, pr.repoId, "review_requested", actorId ? { id: actorId } : null, pr.id, {
         requested_reviewer: userPayload(user),
       });
+      enqueuePullNotification(tx, pr.repoId, pr.id, actorId, "review_requested", { targetUserIds: [user.id] });
     }
     return requested;
   });

@@ -11,6 +11,7 @@ import type { Actor } from "@/server/auth/actor";
 import type { ActivityAction } from "@/lib/issues/model";
 import { queryIssues } from "./query";
 import type { IssueView } from "./shapes";
+import { notifyIssueActivity } from "@/server/services/notifications/issue-activity";
 import { emitIssueActivityEvents } from "@/server/services/webhooks/issue-events";
 
 /** One issue view (after a change): one query (./query.ts). */
@@ -87,6 +88,7 @@ export async function recordActivity(
     })),
   });
   await emitIssueActivityEvents(tx, issue, actor?.user ?? null, entries);
+  notifyIssueActivity(tx, issue, actor?.user.id ?? null, entries);
 }
 
 /** The signed-in actor, or UNAUTHORIZED (read-level writes such as create and addComment on public repositories). */

@@ -16,6 +16,7 @@
  *   lines startLine..line (applied by pulls.applySuggestion).
  */
 import { notifyPull } from "./events";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 import type { Db } from "@/server/db";
 import { isForeignKeyViolation } from "@/server/db/prisma-errors";
 import { AppError } from "@/server/errors";
@@ -87,7 +88,7 @@ export async function addPullComment(
   };
   if (input.replyToId) {
     const root = await threadRoot(db, pr, input.replyToId, actor.user.id);
-    return create(db, {
+    return create(db, repo.id, {
       ...data,
       replyToId: root.id,
       isPending: root.isPending || data.isPending,
@@ -102,11 +103,11 @@ export async function addPullComment(
   if (input.path === undefined) {
     const stray = (["line", "side", "startLine", "endLine", "commitSha"] as const).filter((k) => input[k] !== undefined);
     if (stray.length) throw new AppError("BAD_REQUEST", `${stray.join(", ")} need a path: a general comment has no position`);
-    return create(db, data);
+    return create(db, repo.id, data);
   }
   if (input.line === undefined) throw new AppError("BAD_REQUEST", "an inline comment needs line (the last line of its range)");
   const a = await inlineAnchor(repo, pr, { ...input, path: input.path, line: input.line });
-  return create(db, {
+  return create(db, repo.id, {
     ...data,
     path: a.path,
     line: a.line,
@@ -142,7 +143,7 @@ export async function addPullSuggestion(
     throw new AppError("BAD_REQUEST", "a pending comment joins your review when you submit it: leave reviewId out");
   if (input.reviewId) await ownReview(db, pr.id, input.reviewId, actor.user.id);
   const a = await inlineAnchor(repo, pr, { ...input, side: "RIGHT" });
-  return create(db, {
+  return create(db, repo.id, {
     pullRequestId: pr.id,
     authorId: actor.user.id,
     body: input.body,
@@ -161,11 +162,14 @@ export async function addPullSuggestion(
 
 type NewComment = Parameters<Db["pullRequestComment"]["create"]>[0]["data"];
 
-async function create(db: Db, data: NewComment): Promise<PullThreadView> {
+async function create(db: Db, repoId: string, data: NewComment): Promise<PullThreadView> {
   try {
     const row = await inTransaction(db, async (tx) => {
       const created = await tx.pullRequestComment.create({ data, include: commentInclude });
-      if (!created.isPending && created.authorId) await emitPullCommentCreated(tx, { id: created.authorId }, created.id);
+      if (!created.isPending && created.authorId) {
+        await emitPullCommentCreated(tx, { id: created.authorId }, created.id);
+        enqueuePullNotification(tx, repoId, created.pullRequestId, created.authorId, "comment", { anchor: `comment-${created.id}` });
+      }
       return created;
     });
     // open pages refresh (live updates); a pending comment shows only once its review is submitted

@@ -41,6 +41,7 @@ import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { atLeast } from "@/server/services/repos/access";
 import { actAs, clearAutoMerge } from "./auto-merge";
 import { ensureRevisions, recordRevision, revisionFactsOnBranch } from "./revisions";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 
 type Affected = Awaited<ReturnType<typeof affectedPulls>>[number];
 
@@ -190,6 +191,7 @@ async function moveHead(
       before: pr.headSha,
       after: newSha,
     });
+    enqueuePullNotification(tx, pr.repoId, pr.id, actorId, "push");
     // in the same transaction as the new head, so no auto-merge job merges it in between
     if (disableAutoMerge) await clearAutoMerge(tx, pr.repoId, pr.id, disableAutoMerge, null);
     return true;
@@ -222,6 +224,7 @@ export async function markMergedExternally(db: Db, id: string, head: string, tip
     await recordPullEvent(tx, id, "merged", { mergeSha: tip, strategy: "external" }, actorId);
     const { repoId } = await tx.pullRequest.findUniqueOrThrow({ where: { id }, select: { repoId: true } });
     await emitPullRequestEvent(tx, repoId, "closed", actorId ? { id: actorId } : null, id);
+    enqueuePullNotification(tx, repoId, id, actorId, "state_change");
     return true;
   });
 }

@@ -35,6 +35,7 @@ import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { pullViewById, type PullView } from "./view";
 import { createAiReviewRun, enqueueAiReview } from "./ai-review";
 import { recordRevision, revisionFacts } from "./revisions";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 
 /** The branch tip, or BAD_REQUEST naming the branch and repository. */
 async function branchTip(repo: Pick<AuthorizedRepo, "gitDir" | "owner" | "name">, branch: string, field: string): Promise<string> {
@@ -144,6 +145,7 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
       }
       await emitPullRequestEvent(tx, repo.id, "opened", actor.user, created.id);
       await writeTeamRequests(tx, repo.id, created.id, owners.teams, null, true);
+      enqueuePullNotification(tx, repo.id, created.id, actor.user.id, "opened");
       // The number is ours (the counter row is locked until commit); a ref left by a rolled-back
       // attempt with this number is replaced by compare-and-swap from whatever it holds.
       const ref = pullHeadRef(number);

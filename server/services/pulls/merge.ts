@@ -48,6 +48,7 @@ import { branchTips } from "@/server/git/ref-files";
 import { closeReferencedIssues, parseClosingRefs, resolveClosingRefs, restackChildren } from "./after-merge";
 import { pullViewInclude, toPullView, type PullView } from "./view";
 import path from "node:path";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 
 export const MERGE_STRATEGIES = ["merge", "squash", "rebase"] as const;
 export type MergeStrategy = (typeof MERGE_STRATEGIES)[number];
@@ -234,6 +235,7 @@ export async function mergePullRequest(
         await restackChildren(tx, actor, pr, newSha);
         await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
         await emitPullRequestEvent(tx, repo.id, "closed", actor.user, pr.id);
+        enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "state_change");
       },
     },
   );

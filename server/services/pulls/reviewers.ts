@@ -22,6 +22,7 @@ import type { PullUser } from "./view";
 import { staleReviewCheck } from "./revisions";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { userPayload } from "@/server/services/webhooks/payloads";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 
 export interface ReviewerView {
   user: PullUser;
@@ -124,6 +125,7 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
       await tx.pullRequestReviewRequest.create({ data: { pullRequestId: pr.id, reviewerId: reviewer.id } });
       await recordPullEvent(tx, pr.id, "review_requested", { reviewer: user }, actor.user.id);
       await emitPullRequestEvent(tx, repo.id, "review_requested", actor.user, pr.id, { requested_reviewer: userPayload(user) });
+      enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "review_requested", { targetUserIds: [reviewer.id] });
     }),
     duplicate,
   );

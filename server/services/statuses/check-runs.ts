@@ -21,6 +21,7 @@ import { commitOfSha } from "./resolve-sha";
 import { announceStatusChange } from "./announce";
 import { checkRunSelect, type CheckRunRow } from "./rows";
 import { emitCheckRunEvent } from "./status-webhooks";
+import { enqueueCiFailure } from "@/server/services/notifications/enqueue";
 
 export { checkRunSelect, type CheckRunRow } from "./rows";
 
@@ -85,6 +86,8 @@ export async function createCheckRun(db: Db, actor: Actor, repo: AuthorizedRepo,
     });
     afterCommit(tx, () => announceStatusChange(repo.id, headSha));
     await emitCheckRunEvent(tx, repo, actor, "created", created);
+    if (created.status === "completed")
+      enqueueCiFailure(tx, repo.id, headSha, created.conclusion, actor.user.id, `${created.name}: ${created.conclusion}`);
     return created;
   });
 }
@@ -113,7 +116,10 @@ export async function updateCheckRun(db: Db, actor: Actor, repo: AuthorizedRepo,
     const updated = await tx.checkRun.update({ where: { id }, data, select: checkRunSelect });
     afterCommit(tx, () => announceStatusChange(repo.id, before.headSha));
     // GitHub sends check_run "completed" when a run completes; other updates send nothing
-    if (updated.status === "completed" && before.status !== "completed") await emitCheckRunEvent(tx, repo, actor, "completed", updated);
+    if (updated.status === "completed" && before.status !== "completed") {
+      await emitCheckRunEvent(tx, repo, actor, "completed", updated);
+      enqueueCiFailure(tx, repo.id, before.headSha, updated.conclusion, actor.user.id, `${updated.name}: ${updated.conclusion}`);
+    }
     return updated;
   });
 }

@@ -12,6 +12,7 @@ import { announceStatusChange } from "./announce";
 import { statusSelect, type CommitStatusRow } from "./rows";
 export { statusSelect } from "./rows";
 import { emitStatusEvent } from "./status-webhooks";
+import { enqueueCiFailure } from "@/server/services/notifications/enqueue";
 
 export type { CommitStatusRow } from "./rows";
 
@@ -52,6 +53,7 @@ export async function createCommitStatus(db: Db, actor: Actor, repo: AuthorizedR
     });
     afterCommit(tx, () => announceStatusChange(repo.id, commit));
     await emitStatusEvent(tx, repo, actor, created);
+    enqueueCiFailure(tx, repo.id, commit, created.state, actor.user.id, `${context}: ${created.description ?? created.state}`);
     return created;
   });
   return row;

@@ -3,6 +3,7 @@ import { container, cx } from "@/components/ui/styles";
 import { loadPull, loadPullCommits, loadPullsContext } from "@/components/pulls/data";
 import { PullHeader } from "@/components/pulls/pull-header";
 import { LiveUpdates } from "@/components/pulls/live-updates";
+import { SubscribeButton } from "@/components/notifications/subscribe-button";
 
 type Params = Promise<{ owner: string; repo: string; number: string }>;
 
@@ -30,6 +31,11 @@ export default async function PullLayout({ params, children }: { params: Params;
         files={null}
       />
       <LiveUpdates pullRequestId={pr.id} />
+      {ctx.me && (
+        <div className="mt-3 flex justify-end">
+          <SubscribeButton subjectType="pull_request" subjectId={pr.id} />
+        </div>
+      )}
       <div className="mt-6">{children}</div>
     </div>
   );
