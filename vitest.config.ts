@@ -62,6 +62,7 @@ export const ISOLATED = [
   "test/integration/notifications-issues.test.ts",
   "test/integration/notifications-live.test.ts",
   "test/integration/notifications-pulls.test.ts",
+  "test/integration/notifications-teams.test.ts",
   "test/integration/pgbouncer.test.ts",
   "test/integration/pull-events.test.ts",
   "test/integration/pulls-ai-review.test.ts",

@@ -13,6 +13,7 @@ import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";
 import type { ReviewRepo } from "./review-context";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
+import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
 
 /** A team as review requests name it. */
 export interface TeamRef {
@@ -68,7 +69,9 @@ export async function findOwnerTeams(db: Db, orgId: string, owners: Set<string>)
 /**
  * Writes team review requests for `teams` on pull request `prId` inside transaction `tx`, each with
  * its timeline event and webhook event; teams already requested are skipped. Returns the teams
- * requested. `actorId`: who asked (null: svc, for code owners).
+ * requested. `actorId`: who asked (null: svc, for code owners). Unless `notify` is false (the
+ * pull request is being opened: its "opened" notification already tells requested teams), the
+ * members are notified (review_requested, docs/notifications.md) after commit.
  */
 export async function writeTeamRequests(
   tx: Tx | Db,
@@ -77,12 +80,12 @@ export async function writeTeamRequests(
   teams: TeamRef[],
   actor: { id: string; username?: string } | null,
   codeOwner = false,
+  notify = true,
 ): Promise<TeamRef[]> {
   const done: TeamRef[] = [];
   for (const team of teams) {
     const key = { pullRequestId: prId, teamId: team.id };
     if (await tx.pullRequestTeamReviewRequest.findUnique({ where: { pullRequestId_teamId: key }, select: { teamId: true } })) continue;
-    // notifications: team review request
     await tx.pullRequestTeamReviewRequest.create({ data: key });
     await recordPullEvent(tx, prId, "review_requested", { team, ...(codeOwner ? { codeOwner: true } : {}) }, actor?.id ?? null);
     await emitPullRequestEvent(tx, repoId, "review_requested", actor ? { id: actor.id } : null, prId, {
@@ -90,6 +93,8 @@ export async function writeTeamRequests(
     });
     done.push(team);
   }
+  if (notify && done.length)
+    enqueuePullNotification(tx, repoId, prId, actor?.id ?? null, "review_requested", { targetTeamIds: done.map((t) => t.id) });
   return done;
 }
 
