@@ -8,7 +8,7 @@ import { getConfig } from "@/server/config";
 import { readRows } from "@/server/db/read";
 import { boolOf } from "@/server/db/raw";
 import { Sql } from "@/server/services/issues/query";
-import { readableRepoSql } from "@/server/services/repos/grants";
+import { readableRepoCondition } from "@/server/services/repos/grants";
 import { parseMentions } from "@/lib/mentions";
 import { NOTIFICATION_REASONS, type NotificationEvent, type NotificationReason } from "./event";
 
@@ -152,7 +152,7 @@ async function mentioned(db: Db, body: string): Promise<{ users: string[]; teamM
  * state_change for a state change), watchers at level "all" and users subscribed to the thread
  * (subscribed). Left out: the actor; users watching the repository at "ignore"; users who
  * unsubscribed from the thread unless mentioned or asked to review; bots and organizations; and
- * every user who cannot read the repository (readableRepoSql, one statement for all). A constant
+ * every user who cannot read the repository (readableRepoCondition, one statement for all). A constant
  * number of queries (about 6) whatever the number of recipients.
  */
 export async function decideRecipients(db: Db, event: NotificationEvent, subject: SubjectInfo): Promise<Map<string, NotificationReason>> {
@@ -204,22 +204,19 @@ export async function decideRecipients(db: Db, event: NotificationEvent, subject
   return reasons;
 }
 
-/** readableRepoSql's condition with the user given as the column `u."id"` instead of a bound id (one statement for many users). */
-const userColumn = { p: () => `u."id"` } as unknown as Sql;
-
 /** Candidates checked per statement (bound parameters stay far below SQLite's 32 766 and PostgreSQL's 65 535). */
 const CANDIDATES_PER_STATEMENT = 5_000;
 
 /**
  * Of `userIds`, those who are people (not bots, not organizations), can read repository
- * `repoId` (the one authorization statement, grants.ts readableRepoSql; site admins read
+ * `repoId` (the one authorization statement, grants.ts readableRepoCondition; site admins read
  * everything) and do not watch it at "ignore". One query per 5,000 candidates.
  */
 export async function readersAmong(db: Db, repoId: string, userIds: string[]): Promise<Set<string>> {
   const readers = new Set<string>();
   for (let i = 0; i < userIds.length; i += CANDIDATES_PER_STATEMENT) {
     const sql = new Sql(getConfig().provider);
-    const readable = readableRepoSql(userColumn, "");
+    const readable = readableRepoCondition(() => `u."id"`);
     const text = `SELECT u."id" AS "id", u."isAdmin" AS "isAdmin", ${readable} AS "readable" FROM "Repository" r
       JOIN "User" u ON u."id" IN (${sql.list(userIds.slice(i, i + CANDIDATES_PER_STATEMENT))})
       WHERE r."id" = ${sql.p(repoId)} AND NOT u."isBot" AND NOT u."isOrg"

@@ -81,16 +81,25 @@ export function teamPermissionOfRank(rank: unknown): TeamPermission | null {
 
 /**
  * A condition on alias `r` (Repository): `userId` can read it — public, owned, a collaborator,
- * an owner of the organization owning it or a member when the base permission is not none.
- * For the cross-repository lists (inbox, my issues); a site admin needs no condition.
+ * an owner of the organization owning it or a member when the base permission is not none, or on
+ * a team granted it. For the cross-repository lists (inbox, my issues); a site admin needs no condition.
  */
 export function readableRepoSql(sql: Sql, userId: string): string {
-  return `(NOT r."isPrivate" OR r."ownerId" = ${sql.p(userId)}
-    OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${sql.p(userId)})
+  return readableRepoCondition(() => sql.p(userId));
+}
+
+/**
+ * readableRepoSql's condition with the user given by `user()`, the SQL of the user's id each time
+ * it is called: a bound parameter, or a column such as `u."id"` to test many users in one
+ * statement (the notification fan-out, services/notifications/recipients.ts).
+ */
+export function readableRepoCondition(user: () => string): string {
+  return `(NOT r."isPrivate" OR r."ownerId" = ${user()}
+    OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${user()})
     OR EXISTS (SELECT 1 FROM "OrgMember" om JOIN "User" ou ON ou."id" = om."orgId"
-      WHERE om."orgId" = r."ownerId" AND om."userId" = ${sql.p(userId)} AND (om."role" = 'owner' OR ou."orgBasePermission" <> 'none'))
+      WHERE om."orgId" = r."ownerId" AND om."userId" = ${user()} AND (om."role" = 'owner' OR ou."orgBasePermission" <> 'none'))
     OR EXISTS (SELECT 1 FROM "TeamRepo" rtr JOIN "TeamMember" rtm ON rtm."teamId" = rtr."teamId"
-      WHERE rtr."repoId" = r."id" AND rtm."userId" = ${sql.p(userId)}))`;
+      WHERE rtr."repoId" = r."id" AND rtm."userId" = ${user()}))`;
 }
 
 /**
