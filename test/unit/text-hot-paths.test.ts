@@ -4,7 +4,7 @@
  * chunker (pushed files), the local review rules (added diff lines), the issue query parser (the
  * search box). Each input is run at two sizes 4× apart; a quadratic path takes ~16× longer on
  * the larger (before: `splitIdentifier` of 40,000 capitals 1.9 s, `debugStatement` of
- * "debugger" + 40,000 spaces + "x" 2.5 s); the check allows 8× plus 50 ms, best of two runs.
+ * "debugger" + 40,000 spaces + "x" 2.5 s); the check allows 8× plus 50 ms, best of three runs (a busy machine preempts a run now and then).
  */
 import { describe, expect, it } from "vitest";
 import { debugStatement, secretOn, todoMarker } from "@/server/ai/review-rules";
@@ -14,7 +14,7 @@ import { parseIssueQuery, searchPhrases } from "@/lib/issues/search-query";
 
 async function bestMs(run: () => unknown): Promise<number> {
   let best = Infinity;
-  for (let k = 0; k < 2; k++) {
+  for (let k = 0; k < 3; k++) {
     const t = performance.now();
     await run();
     best = Math.min(best, performance.now() - t);
