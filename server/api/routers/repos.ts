@@ -34,7 +34,11 @@ import { watchInput, watchLevel, watchRepo } from "@/server/services/notificatio
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
 
+import { deployKeysRouter } from "./ssh-keys";
+
 export const reposRouter = router({
+  /** Deploy keys (docs/ssh.md "Deploy keys"): repository admins. */
+  deployKeys: deployKeysRouter,
   /** {name, description?, isPrivate?, defaultBranch? ("main")} → repository. CONFLICT if the name is taken. */
   create: authedProcedure
     .input(createRepoInput)
