@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSshServer, type RunningSshServer } from "@/server/ssh/server";
 import { parseGitCommand } from "@/server/ssh/command";
+import { sshCloneUrl } from "@/server/services/repos/repo-view";
 import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
 
@@ -112,6 +113,9 @@ describe("git over SSH", () => {
       env: { GIT_SSH_COMMAND: `ssh ${sshOpts(ownerKey).join(" ")} -p ${server.port}` },
     });
     expect(scp.code, scp.stderr).toBe(0);
+    const archive = await git(ownerKey, ["archive", `--remote=${url(`${owner.username}/ssh-repo.git`)}`, "main", "one.txt"]);
+    expect(archive.code, archive.stderr).toBe(0);
+    expect(archive.stdout).toContain("one.txt");
     const [key] = await ownerCaller.sshKeys.list();
     expect(key!.lastUsedAt).not.toBeNull();
     expect((await ownerCaller.repos.branches({ repoId: repo.id })).map((b: { name: string }) => b.name)).toContain("main");
@@ -190,5 +194,17 @@ describe("parseGitCommand", () => {
       "git-upload-pack '../x/y'",
     ])
       expect(parseGitCommand(bad)).toHaveProperty("problem");
+  });
+});
+
+describe("sshCloneUrl", () => {
+  it("is null without SVC_SSH_PORT, ssh:// with a port, scp-like on 22, host from SVC_SSH_HOST or the public URL", () => {
+    expect(sshCloneUrl("ann", "app", "https://git.example.com", {})).toBeNull();
+    expect(sshCloneUrl("ann", "app", "https://git.example.com:8443", { SVC_SSH_PORT: "2222" })).toBe(
+      "ssh://git@git.example.com:2222/ann/app.git",
+    );
+    expect(sshCloneUrl("ann", "app", "https://git.example.com", { SVC_SSH_PORT: "22", SVC_SSH_HOST: "ssh.example.com" })).toBe(
+      "git@ssh.example.com:ann/app.git",
+    );
   });
 });
