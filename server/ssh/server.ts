@@ -68,11 +68,9 @@ function refuseChannel(channel: ServerChannel, message: string): void {
   channel.end();
 }
 
-function handleClient(client: Connection, address: string, limits: SshLimits): void {
+function handleClient(client: Connection, address: string, limits: SshLimits, authenticated: () => void): void {
   let attempts = 0;
   let principal: SshPrincipal | null = null;
-  const authTimer = setTimeout(() => client.end(), limits.authTimeoutMs);
-  authTimer.unref();
   client.on("error", () => {});
   client.on("authentication", (ctx) => {
     attempts += 1;
@@ -97,7 +95,7 @@ function handleClient(client: Connection, address: string, limits: SshLimits): v
     });
   });
   client.on("ready", () => {
-    clearTimeout(authTimer);
+    authenticated();
     const who = principal!;
     // lastUsedAt is written before any command runs (so it is there once the command ends)
     const touched = getDb().then((db) => touchKey(db, who));
@@ -160,7 +158,15 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
   ssh.removeAllListeners("connection");
   const perAddress = new Map<string, number>();
   const sockets = new Set<net.Socket>();
-  ssh.on("connection", (client, info) => handleClient(client, info.ip, limits));
+  // a connection must authenticate within authTimeoutMs, or its socket is destroyed (keyed ip:port)
+  const authTimers = new Map<string, NodeJS.Timeout>();
+  ssh.on("connection", (client, info) =>
+    handleClient(client, info.ip, limits, () => {
+      const key = `${info.ip}:${info.port}`;
+      clearTimeout(authTimers.get(key));
+      authTimers.delete(key);
+    }),
+  );
   const tcp = net.createServer((socket) => {
     const address = socket.remoteAddress ?? "unknown";
     const count = perAddress.get(address) ?? 0;
@@ -170,7 +176,13 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
     }
     perAddress.set(address, count + 1);
     sockets.add(socket);
+    const timerKey = `${address}:${socket.remotePort}`;
+    const authTimer = setTimeout(() => socket.destroy(), limits.authTimeoutMs);
+    authTimer.unref();
+    authTimers.set(timerKey, authTimer);
     socket.once("close", () => {
+      clearTimeout(authTimer);
+      authTimers.delete(timerKey);
       sockets.delete(socket);
       const n = (perAddress.get(address) ?? 1) - 1;
       if (n <= 0) perAddress.delete(address);

@@ -4,6 +4,7 @@
  * and unknown keys, read-only and write deploy keys, branch protection as over HTTP.
  */
 import { execFile, execFileSync } from "node:child_process";
+import net from "node:net";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -176,6 +177,36 @@ describe("git over SSH", () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("main is protected: changes must go through a pull request");
     expect((await git(ownerKey, ["push", "--quiet", "origin", "HEAD:feature"], a.dir)).code).toBe(0);
+  });
+});
+
+/** Resolves when the server closes `socket` (true) or after `ms` (false). */
+function closedWithin(socket: net.Socket, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), ms);
+    socket.once("close", () => (clearTimeout(t), resolve(true)));
+  });
+}
+
+describe("SSH limits", () => {
+  it("closes connections past the per-address cap and those that do not authenticate in time", async () => {
+    const limited = await startSshServer({
+      port: 0,
+      host: "127.0.0.1",
+      hostKeyDir: path.join(dir, "hostkeys"),
+      limits: { maxPerAddress: 1, authTimeoutMs: 300 },
+    });
+    try {
+      const first = net.connect(limited.port, "127.0.0.1");
+      first.on("error", () => {});
+      await new Promise((r) => first.once("data", r)); // the server's banner
+      const second = net.connect(limited.port, "127.0.0.1");
+      second.on("error", () => {});
+      expect(await closedWithin(second, 2000)).toBe(true);
+      expect(await closedWithin(first, 3000)).toBe(true); // never authenticated
+    } finally {
+      await limited.close();
+    }
   });
 });
 
