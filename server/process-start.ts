@@ -12,7 +12,8 @@
  *    says whether it runs.
  *
  * 4. when SVC_SSH_PORT is set, starts the SSH server for git (server/ssh/server.ts; host keys in
- *    DATA_DIR/ssh), stopped when the shutdown signal fires (server/shutdown.ts; docs/ssh.md).
+ *    DATA_DIR/ssh), stopped when the shutdown signal fires (server/shutdown.ts: no new connections, running git
+ *    commands get SVC_SHUTDOWN_GRACE_MS to finish; docs/ssh.md).
  *
  * A failure in 1 or 2 rejects: the server exits with the message instead of serving a database it
  * cannot use (docs/architecture.md "How svc starts, finds its data and tests itself").
@@ -60,5 +61,8 @@ async function startSshFromEnv(env: Record<string, string | undefined> = process
     hostKeyDir: path.join(getConfig().dataDir, "ssh"),
   });
   console.log(`svc: SSH server for git listening on port ${ssh.port}`);
-  shutdownSignal().addEventListener("abort", () => void ssh.close(), { once: true });
+  // running git commands get the graceful stop's time to finish (SVC_SHUTDOWN_GRACE_MS, as HTTP requests)
+  const grace = Number(env.SVC_SHUTDOWN_GRACE_MS ?? 30_000);
+  const graceMs = Number.isInteger(grace) && grace >= 0 && grace <= 3_600_000 ? grace : 30_000;
+  shutdownSignal().addEventListener("abort", () => void ssh.close(graceMs), { once: true });
 }

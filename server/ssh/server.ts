@@ -52,8 +52,11 @@ export interface SshServerOptions {
 export interface RunningSshServer {
   /** The port actually bound. */
   port: number;
-  /** Stops accepting, ends open connections; resolves when closed. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting at once; open connections (running git commands) get `graceMs` (default 0)
+   * to finish, then are cut. Resolves when every connection is gone.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** GIT_PROTOCOL values passed on (git's `version=2` and similar). */
@@ -202,10 +205,14 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
   const port = (tcp.address() as net.AddressInfo).port;
   return {
     port,
-    close: () =>
+    close: (graceMs = 0) =>
       new Promise<void>((resolve) => {
         tcp.close(() => resolve());
-        for (const s of sockets) s.destroy();
+        const cut = () => {
+          for (const s of sockets) s.destroy();
+        };
+        if (graceMs <= 0) cut();
+        else setTimeout(cut, graceMs).unref();
       }),
   };
 }

@@ -210,6 +210,26 @@ describe("SSH limits", () => {
   });
 });
 
+describe("SSH server stop", () => {
+  it("close(grace) refuses new connections at once and cuts open ones after the grace", async () => {
+    const s = await startSshServer({ port: 0, host: "127.0.0.1", hostKeyDir: path.join(dir, "hostkeys") });
+    const open = net.connect(s.port, "127.0.0.1");
+    open.on("error", () => {});
+    await new Promise((r) => open.once("data", r));
+    const started = Date.now();
+    const closed = s.close(300);
+    const late = net.connect(s.port, "127.0.0.1");
+    const refused = await new Promise<boolean>((r) => {
+      late.once("error", () => r(true));
+      late.once("data", () => r(false));
+    });
+    expect(refused).toBe(true);
+    expect(await closedWithin(open, 3000)).toBe(true);
+    await closed;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+});
+
 describe("parseGitCommand", () => {
   it("accepts git's three commands with quoted paths, leading slash, without .git; refuses the rest", () => {
     expect(parseGitCommand("git-upload-pack 'ann/repo.git'")).toEqual({ service: "git-upload-pack", owner: "ann", name: "repo" });
