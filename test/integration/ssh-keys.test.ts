@@ -98,6 +98,13 @@ describe("repos.deployKeys", () => {
     const stranger = await callerFor(actorOf(await makeUser("dkstranger")));
     await expect(stranger.repos.deployKeys.list({ repoId: repo.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(stranger.repos.deployKeys.delete({ repoId: repo.id, id: added.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const writerUser = await makeUser("dkwriter");
+    await me.repos.addCollaborator({ repoId: repo.id, username: writerUser.username, role: "write" });
+    const writer = await callerFor(actorOf(writerUser));
+    await expect(writer.repos.deployKeys.list({ repoId: repo.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      writer.repos.deployKeys.add({ repoId: repo.id, title: "x", publicKey: keygen("dkw", "ed25519").pub, readOnly: true }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
     const other = await me.repos.create({ name: "dk-other" });
     await expect(me.repos.deployKeys.delete({ repoId: other.id, id: added.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await me.repos.deployKeys.delete({ repoId: repo.id, id: added.id })).toEqual({ deleted: true });
