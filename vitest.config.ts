@@ -36,6 +36,7 @@ export const DATABASE_AGNOSTIC = [
  * does any of the above belongs here; test/unit/vitest-isolation.test.ts checks the list.
  */
 export const ISOLATED = [
+  "test/integration/ssh-git.test.ts",
   "test/integration/agent-sessions.test.ts",
   "test/integration/agent-turn-lock.test.ts",
   "test/integration/ai-base-url-guard.test.ts",

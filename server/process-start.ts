@@ -11,6 +11,10 @@
  *    (server/jobs/server-start.ts); the port opens after its first attempt, and `GET /api/ready`
  *    says whether it runs.
  *
+ * 4. when SVC_SSH_PORT is set, starts the SSH server for git (server/ssh/server.ts; host keys in
+ *    DATA_DIR/ssh), stopped when the shutdown signal fires (server/shutdown.ts: no new connections, running git
+ *    commands get SVC_SHUTDOWN_GRACE_MS to finish; docs/ssh.md).
+ *
  * A failure in 1 or 2 rejects: the server exits with the message instead of serving a database it
  * cannot use (docs/architecture.md "How svc starts, finds its data and tests itself").
  */
@@ -19,6 +23,7 @@ import { getDb } from "@/server/db";
 import { acquireSqliteServerLock, sqliteServerLockNeeded } from "@/server/db/server-lock";
 import { startServerJobs } from "@/server/jobs/server-start";
 import type { SuperviseOptions } from "@/server/jobs";
+import { shutdownSignal } from "@/server/shutdown";
 
 /**
  * Lock (SQLite without Redis), migrate, start the jobs. `jobRetry` overrides the worker's start
@@ -36,4 +41,28 @@ export async function startServerProcess(jobRetry: Omit<SuperviseOptions, "onRun
     throw new Error(`cannot open or migrate the database: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   await startServerJobs(jobRetry);
+  await startSshFromEnv();
+}
+
+/**
+ * Starts the SSH server when SVC_SSH_PORT is set (1–65535; SVC_SSH_BIND the address, default all)
+ * and stops it on shutdown. Errors: a bad SVC_SSH_PORT or the listen error (the server exits).
+ */
+async function startSshFromEnv(env: Record<string, string | undefined> = process.env): Promise<void> {
+  const raw = env.SVC_SSH_PORT?.trim();
+  if (!raw) return;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SVC_SSH_PORT must be a port number 1-65535 (got ${raw})`);
+  const { startSshServer } = await import("@/server/ssh/server");
+  const path = await import("node:path");
+  const ssh = await startSshServer({
+    port,
+    host: env.SVC_SSH_BIND?.trim() || undefined,
+    hostKeyDir: path.join(getConfig().dataDir, "ssh"),
+  });
+  console.log(`svc: SSH server for git listening on port ${ssh.port}`);
+  // running git commands get the graceful stop's time to finish (SVC_SHUTDOWN_GRACE_MS, as HTTP requests)
+  const grace = Number(env.SVC_SHUTDOWN_GRACE_MS ?? 30_000);
+  const graceMs = Number.isInteger(grace) && grace >= 0 && grace <= 3_600_000 ? grace : 30_000;
+  shutdownSignal().addEventListener("abort", () => void ssh.close(graceMs), { once: true });
 }

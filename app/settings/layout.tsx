@@ -5,7 +5,7 @@ import { GearIcon, KeyIcon, DeviceIcon, InboxIcon } from "@/components/ui/icons"
 
 /**
  * The frame of /settings/* (docs/ui.md "Pages"): the signed-in user's avatar and name, a sidebar
- * (Account, Notifications, Sessions, Tokens) and the page. Signed out, each page redirects to sign in.
+ * (Account, Notifications, Sessions, Tokens, SSH keys) and the page. Signed out, each page redirects to sign in.
  */
 export default async function SettingsLayout({ children }: { children: React.ReactNode }) {
   const actor = await getCurrentActor();
@@ -47,6 +47,12 @@ export default async function SettingsLayout({ children }: { children: React.Rea
               label: "Tokens",
               icon: <KeyIcon className="text-subtle-foreground" />,
               testId: "settings-nav-tokens",
+            },
+            {
+              href: "/settings/keys",
+              label: "SSH keys",
+              icon: <KeyIcon className="text-subtle-foreground" />,
+              testId: "settings-nav-keys",
             },
           ]}
         />

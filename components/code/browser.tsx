@@ -87,7 +87,7 @@ export async function RepoHome({ owner, name }: { owner: string; name: string })
                 {repo.description || <span className="italic text-subtle-foreground">No description</span>}
               </p>
             </div>
-            <CloneBox url={repo.cloneUrl} />
+            <CloneBox url={repo.cloneUrl} sshUrl={repo.sshCloneUrl} />
             <dl className="space-y-1 text-sm text-muted-foreground">
               <div className="flex justify-between gap-2">
                 <dt>Branches</dt>
@@ -275,7 +275,7 @@ function EmptyRepo({ repo }: { repo: RepoData }) {
               {canPush ? "Push an existing project, or start a new one, from the command line." : "Nothing has been pushed to it yet."}
             </p>
           </div>
-          <CloneBox url={repo.cloneUrl} />
+          <CloneBox url={repo.cloneUrl} sshUrl={repo.sshCloneUrl} />
           {canPush && (
             <>
               <div>

@@ -72,20 +72,27 @@ export function RepoHeader({ repo, signedIn = false }: { repo: RepoData; signedI
   );
 }
 
-export function CloneBox({ url }: { url: string }) {
+/** The clone URLs: HTTP, and SSH when the server runs git over SSH (docs/ssh.md). */
+export function CloneBox({ url, sshUrl }: { url: string; sshUrl?: string | null }) {
+  const rows: { label: string; url: string; testId: string }[] = [{ label: "Clone with HTTP", url, testId: "clone-url" }];
+  if (sshUrl) rows.push({ label: "Clone with SSH", url: sshUrl, testId: "ssh-clone-url" });
   return (
-    <div data-testid="clone-box">
-      <div className="mb-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground">Clone with HTTP</div>
-      <div className="flex gap-2">
-        <input
-          readOnly
-          value={url}
-          aria-label="Clone URL"
-          data-testid="clone-url"
-          className="min-w-0 flex-1 rounded-md border border-input bg-muted px-2 py-1.5 font-mono text-xs text-foreground"
-        />
-        <CopyButton text={url} label="Copy" testId="copy-clone-url" />
-      </div>
+    <div data-testid="clone-box" className="space-y-2">
+      {rows.map((r) => (
+        <div key={r.testId}>
+          <div className="mb-1 text-xs font-semibold uppercase tracking-wide text-subtle-foreground">{r.label}</div>
+          <div className="flex gap-2">
+            <input
+              readOnly
+              value={r.url}
+              aria-label={r.testId === "clone-url" ? "Clone URL" : "SSH clone URL"}
+              data-testid={r.testId}
+              className="min-w-0 flex-1 rounded-md border border-input bg-muted px-2 py-1.5 font-mono text-xs text-foreground"
+            />
+            <CopyButton text={r.url} label="Copy" testId={`copy-${r.testId}`} />
+          </div>
+        </div>
+      ))}
     </div>
   );
 }

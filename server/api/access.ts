@@ -30,6 +30,14 @@ export const ACCESS: Record<string, AccessRule> = {
   "users.signOutEverywhere": { tier: "user", scope: "user:write" },
   "users.notificationSettings": { tier: "user", scope: "user:read" }, // docs/notifications-email.md
   "users.updateNotificationSettings": { tier: "user", scope: "user:write" },
+  // SSH keys (docs/ssh.md "Keys"): the caller's own
+  "sshKeys.list": { tier: "user", scope: "user:read" },
+  "sshKeys.add": { tier: "user", scope: "user:write" },
+  "sshKeys.delete": { tier: "user", scope: "user:write" },
+  // deploy keys (docs/ssh.md "Deploy keys"): repository admins
+  "repos.deployKeys.list": { tier: "repo", level: "admin" },
+  "repos.deployKeys.add": { tier: "repo", level: "admin" },
+  "repos.deployKeys.delete": { tier: "repo", level: "admin" },
   // organizations (docs/orgs.md): reads public; changes by owners (checked in server/services/orgs)
   // with repo:admin, the scope that manages access (an owner is admin of every repository)
   "orgs.create": { tier: "user", scope: "repo:write" }, // as repos.create

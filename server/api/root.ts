@@ -15,6 +15,7 @@ import { webhooksRouter } from "./routers/webhooks";
 import { orgsRouter } from "./routers/orgs";
 import { teamsRouter } from "./routers/teams";
 import { notificationsRouter } from "./routers/notifications";
+import { sshKeysRouter } from "./routers/ssh-keys";
 
 export const appRouter = router({
   users: usersRouter,
@@ -33,6 +34,7 @@ export const appRouter = router({
   orgs: orgsRouter,
   teams: teamsRouter,
   notifications: notificationsRouter,
+  sshKeys: sshKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

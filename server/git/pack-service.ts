@@ -41,6 +41,8 @@ export interface PackServiceOptions {
   config?: string[];
   /** Further environment (e.g. the pre-receive hook's socket and key). */
   env?: Record<string, string>;
+  /** False for a full-duplex session over one stream (git over SSH, server/ssh/); default true (`--stateless-rpc`, smart HTTP). */
+  stateless?: boolean;
 }
 
 /**
@@ -62,7 +64,7 @@ export function spawnPackService(service: GitService, gitDir: string, opts: Pack
     ...(service === "git-upload-pack" ? UPLOAD_PACK_CONFIG : RECEIVE_PACK_CONFIG),
     ...(opts.config ?? []),
     service.slice("git-".length),
-    "--stateless-rpc",
+    ...(opts.stateless === false ? [] : ["--stateless-rpc"]),
     ...(opts.advertise ? ["--advertise-refs"] : []),
     userArg(gitDir, "repository path"),
   ];

@@ -11,7 +11,7 @@ import { listAssignees, listCollaborators, removeCollaborator, setCollaborator }
 import { createRepoInput, createRepository } from "@/server/services/repos/create-repository";
 import { deleteRepository } from "@/server/services/repos/delete-repository";
 import { listRepositories } from "@/server/services/repos/list-repositories";
-import { toRepoView } from "@/server/services/repos/repo-view";
+import { sshCloneUrl, toRepoView } from "@/server/services/repos/repo-view";
 import { resolveRef } from "@/server/services/repos/resolve-ref";
 import { updateRepository } from "@/server/services/repos/update-repository";
 import { transferInput, transferRepository } from "@/server/services/repos/transfer-repository";
@@ -34,7 +34,11 @@ import { watchInput, watchLevel, watchRepo } from "@/server/services/notificatio
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
 
+import { deployKeysRouter } from "./ssh-keys";
+
 export const reposRouter = router({
+  /** Deploy keys (docs/ssh.md "Deploy keys"): repository admins. */
+  deployKeys: deployKeysRouter,
   /** {name, description?, isPrivate?, defaultBranch? ("main")} → repository. CONFLICT if the name is taken. */
   create: authedProcedure
     .input(createRepoInput)
@@ -54,9 +58,10 @@ export const reposRouter = router({
     )
     .query(async ({ ctx, input }) => (await listRepositories(ctx.db, ctx.actor, input)).map((r) => toRepoView(r, ctx.publicUrl))),
 
-  /** {owner, name} → repository plus watchLevel (the caller's; null signed out), isEmpty (no commits yet), parent {id, owner, name} | null (a fork's, when readable) and forkCount. */
+  /** {owner, name} → repository plus sshCloneUrl (null unless SSH is on; docs/ssh.md), watchLevel (the caller's; null signed out), isEmpty (no commits yet), parent {id, owner, name} | null (a fork's, when readable) and forkCount. */
   get: repoByNameProcedure.query(async ({ ctx }) => ({
     ...toRepoView(ctx.repo, ctx.publicUrl),
+    sshCloneUrl: sshCloneUrl(ctx.repo.owner, ctx.repo.name, ctx.publicUrl),
     isEmpty: await git.isEmptyRepository(ctx.repo.gitDir),
     ...(await forkInfo(ctx.db, ctx.actor, ctx.repo.id)),
     watchLevel: await watchLevel(ctx.db, ctx.actor, ctx.repo.id),

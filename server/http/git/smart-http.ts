@@ -288,8 +288,11 @@ async function runService({ req, repo, actor, service, advertise }: RunOptions):
   return new Response(body, { status: 200, headers });
 }
 
-/** Post-push bookkeeping; a failure is logged, the push itself already succeeded. */
-async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, actor: Actor | null): Promise<void> {
+/**
+ * Post-push bookkeeping (also of pushes over SSH, server/ssh/): the refs the sniffed commands
+ * really moved are recorded (recordBranchUpdates); a failure is logged, the push itself already succeeded.
+ */
+export async function afterPush(repo: AuthorizedRepo, sniffer: CommandSniffer | null, actor: Actor | null): Promise<void> {
   try {
     const commands = sniffer?.commands ?? [];
     const updates = await effectiveUpdates(repo.gitDir, commands);

@@ -285,3 +285,23 @@ export function toAuthorized(
 }
 
 export { repoSelect };
+
+/**
+ * The repository a deploy key may reach (docs/ssh.md "Deploy keys"): `owner/name` only when it is
+ * the key's own repository `keyRepoId`, with permission read (`readOnly`) or write — never admin,
+ * whoever owns it. Errors: NOT_FOUND "repository <owner>/<name> not found" for any other or unknown
+ * repository (a deploy key cannot tell whether another repository exists); FORBIDDEN when `level`
+ * is write and the key is read-only.
+ */
+export async function authorizeDeployKey(
+  db: Db,
+  key: { repoId: string; readOnly: boolean },
+  locator: { owner: string; name: string },
+  level: "read" | "write",
+): Promise<AuthorizedRepo> {
+  const row = await findRepoRow(db, locator, null);
+  if (!row || row.id !== key.repoId) throw new AppError("NOT_FOUND", `repository ${locator.owner}/${locator.name} not found`);
+  if (level === "write" && key.readOnly)
+    throw new AppError("FORBIDDEN", `push refused: this deploy key of ${row.owner.username}/${row.name} is read-only`);
+  return toAuthorized(row, key.readOnly ? "read" : "write");
+}

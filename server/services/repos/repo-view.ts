@@ -35,3 +35,27 @@ export function toRepoView(repo: AuthorizedRepo, publicUrl: string): RepoView {
     cloneUrl: `${publicUrl}/${repo.owner}/${repo.name}.git`,
   };
 }
+
+/**
+ * The SSH clone URL of `owner/name` when git over SSH is on (SVC_SSH_PORT set; docs/ssh.md), else
+ * null: `ssh://git@<host>:<port>/<owner>/<name>.git`, or scp-like `git@<host>:<owner>/<name>.git`
+ * on port 22. The host is SVC_SSH_HOST, by default the host name of `publicUrl` (NEXTAUTH_URL).
+ */
+export function sshCloneUrl(
+  owner: string,
+  name: string,
+  publicUrl: string,
+  env: Record<string, string | undefined> = process.env,
+): string | null {
+  const port = Number(env.SVC_SSH_PORT?.trim() || NaN);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return null;
+  let host = env.SVC_SSH_HOST?.trim();
+  if (!host) {
+    try {
+      host = new URL(publicUrl).hostname;
+    } catch {
+      return null;
+    }
+  }
+  return port === 22 ? `git@${host}:${owner}/${name}.git` : `ssh://git@${host}:${port}/${owner}/${name}.git`;
+}

@@ -30,6 +30,7 @@ export default async function RepoSettingsLayout({ params, children }: { params:
             { href: `${base}/labels`, label: "Labels", icon: icon(TagIcon), testId: "settings-nav-labels" },
             { href: `${base}/templates`, label: "Templates", icon: icon(NoteIcon), testId: "settings-nav-templates" },
             { href: `${base}/webhooks`, label: "Webhooks", icon: icon(CodeIcon), testId: "settings-nav-webhooks" },
+            { href: `${base}#deploy-keys`, label: "Deploy keys", icon: icon(KeyIcon), testId: "settings-nav-deploy-keys" },
             { href: `${base}#ai`, label: "AI", icon: icon(KeyIcon), testId: "settings-nav-ai" },
             {
               href: `${base}#danger-zone`,

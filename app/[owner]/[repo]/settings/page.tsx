@@ -9,6 +9,7 @@ import { DangerZone } from "@/components/repo-settings/danger-zone";
 import { TeamAccessList } from "@/components/repo-settings/team-access";
 import { TransferRepo } from "@/components/repo-settings/transfer-repo";
 import { AiSettings } from "@/components/repo-settings/ai-settings";
+import { DeployKeysManager } from "@/components/settings/ssh-keys-manager";
 import { loadAdminRepo, type SettingsParams } from "@/components/repo-settings/load";
 
 export async function generateMetadata({ params }: { params: SettingsParams }): Promise<Metadata> {
@@ -16,11 +17,11 @@ export async function generateMetadata({ params }: { params: SettingsParams }): 
   return { title: `Settings · ${r.fullName}` };
 }
 
-/** /<owner>/<repo>/settings: General, Visibility, Collaborators, AI and Danger zone (transfer, delete; admins; the layout adds the header and nav). */
+/** /<owner>/<repo>/settings: General, Visibility, Collaborators, Deploy keys, AI and Danger zone (transfer, delete; admins; the layout adds the header and nav). */
 export default async function RepoSettingsPage({ params }: { params: SettingsParams }) {
   const repo = await loadAdminRepo(params);
   const caller = await getServerCaller();
-  const [branches, collaborators, teamAccess, aiKeys, aiStatus, aiBudget, actor, orgs] = await Promise.all([
+  const [branches, collaborators, teamAccess, aiKeys, aiStatus, aiBudget, actor, orgs, deployKeys] = await Promise.all([
     repo.isEmpty ? Promise.resolve([]) : loadBranches(repo.id),
     caller.repos.collaborators({ repoId: repo.id }),
     caller.teams.repoAccess({ repoId: repo.id }),
@@ -29,6 +30,7 @@ export default async function RepoSettingsPage({ params }: { params: SettingsPar
     caller.repoAiKeys.budget({ repoId: repo.id }),
     getCurrentActor(),
     caller.orgs.list().catch(() => []),
+    caller.repos.deployKeys.list({ repoId: repo.id }),
   ]);
   // where the caller may transfer it: themself and the organizations where they may create (docs/orgs.md)
   const transferTargets = [actor?.user.username, ...orgs.filter((o) => o.canCreateRepos).map((o) => o.name)].filter(
@@ -60,6 +62,13 @@ export default async function RepoSettingsPage({ params }: { params: SettingsPar
           collaborators={collaborators as CollaboratorRecord[]}
         />
         <TeamAccessList teams={teamAccess} />
+      </SettingsSection>
+      <SettingsSection
+        id="deploy-keys"
+        title="Deploy keys"
+        description="SSH keys that may clone this repository only (and push, when allowed), without a user account (docs/ssh.md)."
+      >
+        <DeployKeysManager repoId={repo.id} initialKeys={deployKeys} />
       </SettingsSection>
       <SettingsSection
         id="ai"
