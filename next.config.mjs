@@ -6,7 +6,8 @@ const nextConfig = {
   outputFileTracingExcludes: { "/*": ["data/**"] },
   // Native and engine packages stay outside the bundle; prom-client too, so the request bundles and
   // instrumentation.ts share one copy in the process (server/metrics/registry.ts); piscina starts
-  // its workers from files next to its own code, which a bundle would not have.
+  // its workers from files next to its own code, which a bundle would not have; ssh2 loads an
+  // optional native addon (git over SSH, server/ssh) that a bundle cannot place.
   serverExternalPackages: [
     "@node-rs/argon2",
     "better-sqlite3",
@@ -15,6 +16,7 @@ const nextConfig = {
     "piscina",
     "prom-client",
     "shiki",
+    "ssh2",
     "usearch",
     "web-tree-sitter",
   ],

@@ -25,8 +25,8 @@ export async function TopNav({ theme }: { theme: Theme }) {
   const link = "rounded-md px-2 py-1 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white";
   return (
     <header className="border-b border-slate-800 bg-nav">
-      <nav className={cx(container, "flex h-14 items-center gap-3")}>
-        <Link href="/" className="mr-2 flex items-center gap-2 text-lg font-bold tracking-tight text-white" data-testid="logo">
+      <nav className={cx(container, "flex h-14 items-center gap-2 sm:gap-3")}>
+        <Link href="/" className="flex items-center gap-2 text-lg sm:mr-2 font-bold tracking-tight text-white" data-testid="logo">
           <span className="flex h-7 w-7 items-center justify-center rounded-md bg-emerald-500 font-mono text-sm text-slate-900">s</span>
           svc
         </Link>
@@ -43,7 +43,8 @@ export async function TopNav({ theme }: { theme: Theme }) {
             </Link>
           </div>
         )}
-        <div className="ml-auto flex items-center gap-2">
+        {/* at phone width (390 px) the inbox, the bell, the menus and the logo share the row: tighter gaps */}
+        <div className="ml-auto flex items-center gap-1 sm:gap-2">
           <GlobalShortcuts signedIn={Boolean(actor)} />
           <ThemeToggle initial={theme} />
           {actor ? (

@@ -53,7 +53,7 @@ export default async function OrgSettingsPage({ params }: { params: Params }) {
           Teams group members and grant them access to some repositories; CODEOWNERS can name them as @{org.name}/team.{" "}
           <Link
             href={`/organizations/${encodeURIComponent(org.name)}/teams`}
-            className="text-primary hover:underline"
+            className="text-primary underline underline-offset-2"
             data-testid="org-settings-teams-link"
           >
             Manage teams
