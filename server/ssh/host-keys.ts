@@ -5,7 +5,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { utils } from "ssh2";
+import ssh2 from "ssh2";
+
+// ssh2 is CommonJS: Node's ESM loader gives it as a default export only
+const { utils } = ssh2;
 
 /** File names of the host keys under DATA_DIR/ssh/, in the order offered. */
 export const HOST_KEY_FILES = [

@@ -7,12 +7,15 @@
  * Started by server/process-start.ts when SVC_SSH_PORT is set; stopped on shutdown.
  */
 import net from "node:net";
-import { Server, utils, type Connection, type ServerChannel } from "ssh2";
+import ssh2, { type Connection, type ServerChannel } from "ssh2";
 import { getDb } from "@/server/db";
 import { loadHostKeys } from "./host-keys";
 import { principalOfKey, touchKey, type SshPrincipal } from "./authenticate";
 import { parseGitCommand } from "./command";
 import { serveGitCommand } from "./git-session";
+
+// ssh2 is CommonJS: Node's ESM loader (the CLI, scripts/serve.ts) gives it as a default export only
+const { Server, utils } = ssh2;
 
 /** Bounds of the SSH server (docs/ssh.md "Limits"). */
 export interface SshLimits {

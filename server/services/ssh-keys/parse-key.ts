@@ -5,8 +5,11 @@
  * DSA and short RSA keys are refused). The fingerprint is OpenSSH's, as `ssh-keygen -lf` prints it.
  */
 import { createHash } from "node:crypto";
-import { utils } from "ssh2";
+import ssh2 from "ssh2";
 import { AppError } from "@/server/errors";
+
+// ssh2 is CommonJS: Node's ESM loader (the CLI, scripts/serve.ts) gives it as a default export only
+const { utils } = ssh2;
 
 /** Key types accepted (docs/ssh.md). */
 export const ALLOWED_KEY_TYPES = ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "ssh-rsa"] as const;
