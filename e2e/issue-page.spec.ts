@@ -87,8 +87,10 @@ test("issue page: due date, estimate, parent, relation, mention, #N, rollback", 
     await expect(page.getByTestId("sidebar-due").getByTestId("due-date")).toHaveCount(1);
     // quick pick, then Clear
     await page.getByTestId("due-picker").click();
+    const tomorrowSaved = page.waitForResponse((r) => r.url().includes("issues.setDueDate"));
     await page.getByTestId("due-tomorrow").click();
     await expect(page.getByTestId("current-due")).toHaveAttribute("data-date", await localDate(page, 1));
+    expect((await tomorrowSaved).status()).toBe(200);
     await page.reload();
     await expect(page.getByTestId("current-due")).toHaveAttribute("data-date", await localDate(page, 1));
     await page.getByTestId("due-picker").click();
@@ -323,6 +325,8 @@ test("keyboard only: file an issue, change its status and priority, accept one i
     await expect(page.getByTestId("status-picker-menu")).toBeVisible();
     await page.keyboard.type("in p");
     await expect(page.getByTestId("status-option-in_progress")).toBeFocused();
+    // the sidebar shows a change before the server has it: the reload below waits for both saves
+    const statusSaved = page.waitForResponse((r) => r.url().includes("issues.updateStatus"));
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("current-status")).toHaveText("In Progress");
     await expect(page.getByTestId("status-picker")).toBeFocused();
@@ -331,8 +335,11 @@ test("keyboard only: file an issue, change its status and priority, accept one i
     await page.keyboard.press("Space");
     await page.keyboard.type("h");
     await expect(page.getByTestId("priority-option-high")).toBeFocused();
+    const prioritySaved = page.waitForResponse((r) => r.url().includes("issues.updatePriority"));
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("current-priority")).toHaveText("High");
+    expect((await statusSaved).status()).toBe(200);
+    expect((await prioritySaved).status()).toBe(200);
     await page.reload();
     await expect(page.getByTestId("current-status")).toHaveText("In Progress");
     await expect(page.getByTestId("current-priority")).toHaveText("High");
