@@ -6,8 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { TypeToConfirmField } from "./type-to-confirm";
 
 export function DangerZone({ repoId, fullName }: { repoId: string; fullName: string }) {
   const trpc = useTRPC();
@@ -64,35 +63,19 @@ export function DangerZone({ repoId, fullName }: { repoId: string; fullName: str
           This permanently deletes <strong>{fullName}</strong>: every branch and commit on this server, its issues and its collaborators.
           Clones elsewhere are not affected.
         </p>
-        <Field
-          className="mt-4"
+        <TypeToConfirmField
           id="delete-confirm"
+          expected={fullName}
+          value={typed}
+          onChange={(v) => {
+            setTyped(v);
+            setError(undefined);
+          }}
+          onConfirm={() => void confirm()}
+          busy={busy}
           error={error}
-          label={
-            <span className="font-normal">
-              To confirm, type <strong className="select-all font-mono">{fullName}</strong> below:
-            </span>
-          }
-        >
-          <Input
-            className="font-mono"
-            value={typed}
-            autoComplete="off"
-            spellCheck={false}
-            disabled={busy}
-            onChange={(e) => {
-              setTyped(e.target.value);
-              setError(undefined);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") {
-                e.preventDefault();
-                void confirm();
-              }
-            }}
-            data-testid="delete-confirm-input"
-          />
-        </Field>
+          testId="delete-confirm-input"
+        />
       </ConfirmDialog>
     </div>
   );

@@ -11,7 +11,8 @@ import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { TypeToConfirmField } from "./type-to-confirm";
+import { NativeSelect } from "@/components/ui/input";
 
 export function TransferRepo({ repoId, name, fullName, owners }: { repoId: string; name: string; fullName: string; owners: string[] }) {
   const trpc = useTRPC();
@@ -84,35 +85,19 @@ export function TransferRepo({ repoId, name, fullName, owners }: { repoId: strin
             ))}
           </NativeSelect>
         </Field>
-        <Field
-          className="mt-4"
+        <TypeToConfirmField
           id="transfer-confirm"
+          expected={name}
+          value={typed}
+          onChange={(v) => {
+            setTyped(v);
+            setError(undefined);
+          }}
+          onConfirm={() => void confirm()}
+          busy={busy}
           error={error}
-          label={
-            <span className="font-normal">
-              To confirm, type <strong className="select-all font-mono">{name}</strong> below:
-            </span>
-          }
-        >
-          <Input
-            className="font-mono"
-            value={typed}
-            autoComplete="off"
-            spellCheck={false}
-            disabled={busy}
-            onChange={(e) => {
-              setTyped(e.target.value);
-              setError(undefined);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") {
-                e.preventDefault();
-                void confirm();
-              }
-            }}
-            data-testid="transfer-confirm-input"
-          />
-        </Field>
+          testId="transfer-confirm-input"
+        />
       </ConfirmDialog>
     </div>
   );
