@@ -3,8 +3,11 @@ import path from "node:path";
 
 /**
  * Test files whose subject is not the database: pure unit tests, and integration tests of git's
- * protocol limits, highlighting, body caps, rate limits (in memory or Redis), Redis slots and the
- * push hook's sockets, which use a database only to sign a user in. `npm test` runs them in the
+ * protocols (smart HTTP, SSH, LFS over SSH) and their limits, git merges, object quarantine, the
+ * on-disk patch cache, highlighting, body caps, rate limits (in memory or Redis), Redis slots and
+ * the push hook's sockets, and the `svc` CLI (the same services; cli-postgres.test.ts covers what
+ * differs), which use a database only to sign a user in and find a repository (the
+ * same queries every PostgreSQL-run file makes). `npm test` runs them in the
  * SQLite pass only; with TEST_DATABASE_URL (the PostgreSQL pass) they are left out, so the two
  * passes run side by side without doing the same work twice (docs/contributing.md "Running checks").
  */
@@ -14,6 +17,13 @@ export const DATABASE_AGNOSTIC = [
   "cli/**/*.test.ts",
   "test/integration/ai-base-url-guard.test.ts",
   "test/integration/blob-limits.test.ts",
+  "test/integration/cli.test.ts",
+  "test/integration/diff-patch-cache.test.ts",
+  "test/integration/git-http.test.ts",
+  "test/integration/lfs-ssh.test.ts",
+  "test/integration/merge-git.test.ts",
+  "test/integration/object-quarantine.test.ts",
+  "test/integration/ssh-git.test.ts",
   "test/integration/body-limits.test.ts",
   "test/integration/git-http-limits.test.ts",
   "test/integration/git-push-queue.test.ts",
@@ -23,6 +33,9 @@ export const DATABASE_AGNOSTIC = [
   "test/integration/rate-limits.test.ts",
   "test/integration/shared-slots.test.ts",
 ];
+
+/** Test files about PostgreSQL itself: they run in the PostgreSQL pass only (left out without TEST_DATABASE_URL). */
+export const POSTGRES_ONLY = ["test/integration/cli-postgres.test.ts"];
 
 /**
  * Test files that run each in a fresh process ("isolated" project): they replace modules
@@ -37,6 +50,9 @@ export const DATABASE_AGNOSTIC = [
  */
 export const ISOLATED = [
   "test/integration/ssh-git.test.ts",
+  "test/integration/lfs-http.test.ts",
+  "test/integration/lfs-ssh.test.ts",
+  "test/integration/lfs-diff-surfaces.test.ts", // turns the patch cache off for a test (setPatchCacheLimits)
   "test/integration/agent-sessions.test.ts",
   "test/integration/agent-turn-lock.test.ts",
   "test/integration/ai-base-url-guard.test.ts",
@@ -46,6 +62,12 @@ export const ISOLATED = [
   "test/integration/ai-keys.test.ts",
   "test/integration/ai-status-limits.test.ts",
   "test/integration/blob-limits.test.ts",
+  "test/integration/diff-patch-cache.test.ts",
+  "test/integration/git-http.test.ts",
+  "test/integration/lfs-ssh.test.ts",
+  "test/integration/merge-git.test.ts",
+  "test/integration/object-quarantine.test.ts",
+  "test/integration/ssh-git.test.ts",
   "test/integration/body-limits.test.ts",
   "test/integration/db-pools.test.ts",
   "test/integration/diff-caches.test.ts",
@@ -89,7 +111,7 @@ export const ISOLATED = [
 
 const include = ["test/**/*.test.ts", "server/**/*.test.ts", "cli/**/*.test.ts"];
 // the two-process test needs a next build and runs as its own step (test/processes/vitest.config.ts)
-const exclude = [...configDefaults.exclude, "test/processes/**", ...(process.env.TEST_DATABASE_URL ? DATABASE_AGNOSTIC : [])];
+const exclude = [...configDefaults.exclude, "test/processes/**", ...(process.env.TEST_DATABASE_URL ? DATABASE_AGNOSTIC : POSTGRES_ONLY)];
 const alias = {
   "@": path.resolve(import.meta.dirname),
   // server-only throws outside React's server condition; tests import server modules directly.

@@ -15,12 +15,12 @@
  * Not part of the tests.
  */
 import http from "node:http";
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { gitClient } from "./git-client";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -43,38 +43,7 @@ process.env.DATABASE_URL = `file:${path.join(work, "data", "svc.db")}`;
 process.env.NEXTAUTH_SECRET ??= "bench-secret";
 process.env.SVC_APP_ROOT ??= path.resolve(import.meta.dirname, "..");
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs git as a client (isolated config). */
-function git(argv: string[], opts: { cwd?: string; input?: AsyncIterable<string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", argv, {
-      cwd: opts.cwd ?? work,
-      env: { PATH: process.env.PATH, HOME: home, LANG: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0" } as Record<
-        string,
-        string | undefined
-      > as NodeJS.ProcessEnv,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => err.push(c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
-    if (opts.input) Readable.from(opts.input).pipe(child.stdin);
-    else child.stdin.end();
-  });
-}
-
-async function gitOk(argv: string[], opts: Parameters<typeof git>[1] = {}): Promise<string> {
-  const r = await git(argv, opts);
-  if (r.code !== 0) throw new Error(`git ${argv.join(" ")} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const { git, gitOk } = gitClient(work, home);
 
 /** A fast-import stream: ~500 files in nested directories, two edits per commit, a new file every 100 commits. */
 async function* fastImportStream(commits: number): AsyncGenerator<string> {

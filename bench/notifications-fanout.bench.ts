@@ -4,7 +4,7 @@
  *
  * 1. A comment on an issue (issues.addComment through the real router) in a repository with 1,000
  *    watchers at level "all" against one with none. No job worker runs: the request pays one
- *    queued notifications.fanOut job after its commit; who is notified is decided by the job.
+ *    notifications.fanOut job written in its transaction; who is notified is decided by the job.
  *    Goal: with 1,000 watchers ≈ without (ratio ≈ 1).
  * 2. The fan-out job of one event to those 1,000 watchers (fanOutNotification: recipients, the
  *    readability statement, the bulk thread upsert, live notices): a first event (1,000 new
@@ -30,7 +30,6 @@ const { createCaller } = await import("@/server/api/root");
 const { contextFor } = await import("@/server/api/trpc");
 const { closeJobs } = await import("@/server/jobs");
 const { fanOutNotification } = await import("@/server/services/notifications/fan-out");
-const { settledNotificationEnqueues } = await import("@/server/services/notifications/enqueue");
 const { Sql } = await import("@/server/services/issues/query");
 
 const db = await getDb();
@@ -47,7 +46,6 @@ for (let i = 0; i < watchers.length; i += 200) await db.user.createMany({ data: 
 await db.repoWatch.createMany({ data: watchers.map((w) => ({ userId: w.id, repoId: busy.id, level: "all" })) });
 const quietIssue = await owner.issues.create({ repoId: quiet.id, title: "quiet" });
 const busyIssue = await owner.issues.create({ repoId: busy.id, title: "busy" });
-await settledNotificationEnqueues();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -60,8 +58,7 @@ const time = async (fn: () => Promise<unknown>) => {
 // 1. the request: a comment with 1,000 watchers against none
 const comment = (repoId: string, number: number, i: number) =>
   time(async () => {
-    await commenter.issues.addComment({ repoId, number, body: `comment ${i}` });
-    await settledNotificationEnqueues(); // the one enqueue after commit, counted with the request
+    await commenter.issues.addComment({ repoId, number, body: `comment ${i}` }); // the fan-out job is written in its transaction
   });
 await comment(quiet.id, quietIssue.number, -1);
 await comment(busy.id, busyIssue.number, -1);
@@ -92,7 +89,6 @@ const raw: number[] = [];
 let recipients = 0;
 for (let i = 0; i < Math.max(3, Math.floor(RUNS / 4)); i++) {
   const issue = await owner.issues.create({ repoId: busy.id, title: `fan-out ${i}` });
-  await settledNotificationEnqueues();
   first.push(await time(async () => (recipients = await fanOutNotification(db, event(issue.id)))));
   bump.push(await time(() => fanOutNotification(db, event(issue.id))));
   raw.push(

@@ -1,21 +1,27 @@
 /**
  * The `svc` command line (spec "Token CLI"). Calls the same services as the web — no second
- * copy of the token logic.
+ * copy of the token or account logic. The `user` commands are the operator's way back into an
+ * account (docs/security.md "Lost password or second factor"): whoever runs them can write the
+ * server's database anyway, so they ask for no other proof.
  *
  *   svc token create <name> [-e|--expires <days>] [-s|--scopes <a,b>]
  *   svc token list | ls
  *   svc token revoke | delete | rm <id | id prefix | token prefix>
  *   svc token scopes
  *   svc user create <username> --password-stdin [--init] [--admin] [--name <name>] [--email <email>]
+ *   svc user set-password <username> --password-stdin   (lost password; ends the user's sessions)
+ *   svc user reset-two-factor <username>   (lost TOTP app, recovery codes and passkeys: removes them
+ *                                           all, ends the user's sessions; docs/security.md)
  *   svc ai-keys reencrypt          (docs/ai.md "Encryption at rest and rotation")
  *
  * Database: the server's, resolved as the server does (cli/database.ts): DATABASE_URL, else
  * DATA_DIR/svc.db with DATA_DIR defaulting to the svc folder's data/. A database that does not
  * exist is refused (exit 2, naming it) unless `user create --init`. Token commands need
- * SVC_USER_ID (the acting user's id); missing → a message and exit code 2.
- * Domain errors → "svc: <message>" and exit code 1. Every connection a command opened (the
- * database, the rate limiter's and the live-update bus's Redis connections with REDIS_URL) is
- * closed when it ends, so the process exits by itself.
+ * SVC_USER_ID (the acting user's id); missing → a message and exit code 2. A command that needs
+ * --password-stdin without it → exit code 2.
+ * Domain errors (an unknown user, a password that breaks the rule) → "svc: <message>" and exit
+ * code 1. Every connection a command opened (the database, the rate limiter's and the live-update
+ * bus's Redis connections with REDIS_URL) is closed when it ends, so the process exits by itself.
  */
 import { Command, CommanderError } from "commander";
 import { AppError } from "@/server/errors";
@@ -25,6 +31,8 @@ import { closeRateLimits } from "@/server/rate-limit";
 import { SCOPES, SCOPE_DESCRIPTIONS } from "@/server/auth/scopes";
 import { createToken, listTokens, revokeToken, type TokenRecord } from "@/server/services/tokens/manage-tokens";
 import { signUp } from "@/server/services/users/sign-up";
+import { setPassword } from "@/server/services/users/set-password";
+import { removeTwoFactor } from "@/server/services/two-factor/remove-two-factor";
 import { reencryptRepoAiKeys } from "@/server/services/ai/repo-keys";
 import { openDatabase, UsageError } from "./database";
 
@@ -143,6 +151,34 @@ function program(out: (s: string) => void): Command {
       const password = await readStdin();
       const created = await signUp(db, { username, password, name: opts.name, email: opts.email }, { isAdmin: Boolean(opts.admin) });
       out(created.id + "\n");
+    });
+
+  user
+    .command("set-password <username>")
+    .description("set a new password for an account (lost password) and end all of its sessions")
+    .option("--password-stdin", "read the new password from standard input")
+    .action(async (username: string, opts: { passwordStdin?: boolean }) => {
+      if (!opts.passwordStdin) throw new UsageError("--password-stdin is required (the password is never taken as an argument)");
+      const db = await openDatabase();
+      const r = await setPassword(db, username, await readStdin());
+      out(`Set the password of ${r.username}; ended ${r.sessionsEnded} session(s).\n`);
+    });
+
+  user
+    .command("reset-two-factor <username>")
+    .description("remove an account's TOTP, recovery codes and passkeys (lost second factor) and end all of its sessions")
+    .action(async (username: string) => {
+      const db = await openDatabase();
+      const r = await removeTwoFactor(db, username);
+      const passkeys = r.passkeysRemoved.length ? ` (${r.passkeysRemoved.map((n) => JSON.stringify(n)).join(", ")})` : "";
+      out(
+        `Reset two-factor authentication of ${r.username}:\n` +
+          `  TOTP app:       ${r.totpRemoved ? "removed" : "none"}\n` +
+          `  Recovery codes: ${r.recoveryCodesRemoved} removed\n` +
+          `  Passkeys:       ${r.passkeysRemoved.length} removed${passkeys}\n` +
+          `  Sessions:       ${r.sessionsEnded} ended\n` +
+          `${r.username} now signs in with the password alone; organizations requiring two-factor authentication hold them back until they set it up again.\n`,
+      );
     });
 
   const aiKeys = cli.command("ai-keys").description("repository AI keys (docs/ai.md)");

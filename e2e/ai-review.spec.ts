@@ -5,7 +5,7 @@
  * resolves it. "Re-run" starts another run. The panel passes axe at phone width in the dark theme.
  */
 import { test, expect } from "./fixtures";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

@@ -5,7 +5,7 @@
  * dark theme without horizontal scroll.
  */
 import { test, expect } from "./fixtures";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { newUser } from "./session";
 
 const SECRET = "sk-e2e-do-not-show-me-0123WXYZ";

@@ -8,7 +8,7 @@
  */
 import { test, expect } from "./fixtures";
 import { type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { newUser } from "./session";
 import { pushInitial } from "./pull-fixture";
 

@@ -10,7 +10,7 @@
  */
 import { test, expect } from "./fixtures";
 import { type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { signUpIn } from "./session";
 
 const username = `lan${Date.now().toString(36)}`;

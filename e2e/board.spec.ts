@@ -22,7 +22,7 @@ import { pressUntilMoved } from "./dnd";
 import { test, expect } from "./fixtures";
 import { type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
 import { signUpIn } from "./session";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import os from "node:os";
 import path from "node:path";
 

@@ -8,8 +8,11 @@
  * that window is lost, and the spec fails only when the machine is busy (CI counts a test that
  * passes on retry as failed: scripts/test-steps.mjs). The shell marks hydration with
  * `<html data-shortcuts="on">` (components/keyboard/use-shortcuts.ts, mounted by the top bar in the
- * root layout, so every HTML page has it). Parts streamed in a Suspense boundary hydrate later and
- * keep their own markers (the diff list's `data-keys="on"`: e2e/diff-ready.ts).
+ * root layout, so every HTML page has it). Parts streamed in a Suspense boundary
+ * hydrate later (every page under a loading.tsx): `goto` also waits until React has hydrated every
+ * element with a data-testid (it sets `__reactFiber$…` on each); listeners a component installs in
+ * an effect keep their own markers (the diff list's `data-keys="on"`: e2e/diff-ready.ts; the triage
+ * queue's).
  *
  * A navigation that is not an HTML page (a file download, JSON, an error without the layout) is
  * returned as it is; a page that never marks itself returns after HYDRATION_WAIT_MS and the spec's
@@ -26,10 +29,40 @@ const patched = new WeakSet<Page>();
 
 async function hydrated(page: Page, response: Response | null): Promise<void> {
   if (!response || !(response.headers()["content-type"] ?? "").includes("text/html")) return;
-  await page
+  const marked = await page
     .locator("html[data-shortcuts='on']")
     .waitFor({ state: "attached", timeout: HYDRATION_WAIT_MS })
-    .catch(() => undefined);
+    .then(() => true)
+    .catch(() => false);
+  if (!marked) return;
+  // A page under a loading.tsx streams in its own Suspense boundary and hydrates after the shell.
+  // React gives every element it has hydrated a `__reactFiber$…` property: wait until every
+  // element with a data-testid has one (HTML set through dangerouslySetInnerHTML has no test ids).
+  await page
+    .waitForFunction(
+      () => {
+        for (const el of document.querySelectorAll("[data-testid]")) {
+          if (!Object.keys(el).some((k) => k.startsWith("__reactFiber$"))) return false;
+        }
+        return true;
+      },
+      null,
+      { timeout: HYDRATION_WAIT_MS, polling: 50 },
+    )
+    .catch(async () => {
+      const late = await page
+        .evaluate(() =>
+          [...document.querySelectorAll("[data-testid]")]
+            .filter((el) => !Object.keys(el).some((k) => k.startsWith("__reactFiber$")))
+            .map((el) => el.getAttribute("data-testid"))
+            .slice(0, 5),
+        )
+        .catch(() => []);
+      console.warn(`[fixtures] ${page.url()}: not hydrated after ${HYDRATION_WAIT_MS} ms: ${late.join(", ")}`);
+    });
+  // React runs a hydrated boundary's effects (listeners installed in useEffect) in a task it
+  // schedules after the commit: let a frame and a task pass so they have run
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)))).catch(() => undefined);
 }
 
 function waitForHydration(page: Page): void {

@@ -8,7 +8,7 @@
  *
  * Two users (sign-ups are rate-limited per address).
  */
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { test, expect } from "./fixtures";
 import { type Page } from "@playwright/test";
 import { openPullRequest } from "./pull-fixture";

@@ -10,7 +10,7 @@ import { test, expect } from "./fixtures";
 import { type Page } from "@playwright/test";
 import { signUpIn } from "./session";
 import { pressUntilMoved } from "./dnd";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -232,6 +232,7 @@ test("triage: accept and decline show Undo, which puts the issue back into triag
   const a = await trpc(page, "issues.create", { repoId, title: "Reported crash", status: "triage" });
   const b = await trpc(page, "issues.create", { repoId, title: "Spam report", status: "triage" });
   await page.goto(`${issues}/triage`);
+  await expect(page.getByTestId("triage")).toHaveAttribute("data-keys", "on"); // its key listener is in
   await expect(page.getByTestId("triage-item")).toHaveCount(2);
   await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", String(a.number));
   await page.waitForLoadState("networkidle");
@@ -252,6 +253,7 @@ test("triage: accept and decline show Undo, which puts the issue back into triag
 
   // decline, then undo with `u`: back in triage, open, the reason comment gone
   await page.goto(`${issues}/triage`);
+  await expect(page.getByTestId("triage")).toHaveAttribute("data-keys", "on"); // its key listener is in
   await page.waitForLoadState("networkidle");
   await page.keyboard.press("j");
   await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", String(b.number));
@@ -270,6 +272,7 @@ test("triage: accept and decline show Undo, which puts the issue back into triag
 
   // `d`: mark as a duplicate of an issue found by title; Undo removes the relation again
   await page.goto(`${issues}/triage`);
+  await expect(page.getByTestId("triage")).toHaveAttribute("data-keys", "on"); // its key listener is in
   await page.waitForLoadState("networkidle");
   await page.keyboard.press("j");
   await expect(page.getByTestId("triage-selected")).toHaveAttribute("data-number", String(b.number));
@@ -368,6 +371,7 @@ test("keyboard only: file an issue, change its status and priority, accept one i
 
   await test.step("accept an issue in triage", async () => {
     await page.goto(`${issues}/triage`);
+    await expect(page.getByTestId("triage")).toHaveAttribute("data-keys", "on"); // its key listener is in
     await page.waitForLoadState("networkidle");
     const item = page.locator(`[data-testid=triage-item][data-number="${queued.number}"]`);
     await expect(item).toBeVisible();

@@ -7,7 +7,7 @@
  */
 import { test, expect } from "./fixtures";
 import { type BrowserContext, type Page } from "@playwright/test";
-import { AxeBuilder } from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { mustRunGit, writeFile } from "./git";
 import { SEQUENCE_WINDOW_MS } from "../components/keyboard/registry";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";

@@ -127,7 +127,7 @@ test("404s, loading skeletons, prefetching, skip link and theme", async ({ page,
   await expect(stranger).toHaveURL(/\/signin\?callbackUrl=/);
   await stranger.getByLabel("Username").fill(username);
   await stranger.getByLabel("Password").fill(PASSWORD);
-  await stranger.getByRole("button", { name: "Sign in" }).click();
+  await stranger.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(stranger).toHaveURL(new RegExp(`/${username}/hidden/issues$`));
   await expect(stranger.getByTestId("repo-name")).toHaveText("hidden");
   await anonymous.close();

@@ -7,7 +7,7 @@
  */
 import { test, expect } from "./fixtures";
 import { type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { AxeBuilder } from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 
 const PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "a brand new passphrase";

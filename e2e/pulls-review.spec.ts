@@ -7,7 +7,7 @@
 import { test, expect } from "./fixtures";
 import { diffReady } from "./diff-ready";
 import { openPullRequest } from "./pull-fixture";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { newUser } from "./session";
 
 const stamp = Date.now().toString(36);

@@ -9,7 +9,7 @@
  */
 import { test, expect } from "./fixtures";
 import { type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { openPullRequest } from "./pull-fixture";
 import { newUser } from "./session";
 

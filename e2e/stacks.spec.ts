@@ -11,7 +11,7 @@
  */
 import { test, expect } from "./fixtures";
 import { type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "./axe";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -69,8 +69,16 @@ export async function serve(options = {}) {
 // No whole-request deadline: a large push over a slow link may take longer than Node's default
 // 5 minutes. Slow or stalled clients are bounded where it matters instead (git smart HTTP's idle
 // and upload timeouts, body caps; docs/git-http.md "Limits"); headers must still arrive in 60 s.
+// An idle kept-alive connection stays open 65 s (Node's default is 5 s): a client that reuses its
+// connection just as the server closes it gets ECONNRESET for a request it had sent (seen in CI:
+// Playwright's request context after ~5 s of page steps). 65 s outlasts the idle timeouts of the
+// usual clients and proxies (Node's agent, Caddy's and nginx's upstream keep-alive), so the client
+// closes first. An idle connection holds no more than a new one that sends nothing does (60 s).
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 function createServer() {
-  return http.createServer({ requestTimeout: 0, headersTimeout: 60_000 });
+  const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
 }
 
 /**

@@ -9,8 +9,10 @@ import path from "node:path";
  * @typedef {{ label: string, tag?: string, cmd: string, args: string[], env?: NodeJS.ProcessEnv, cwd: string }} Step
  *   tag: the line prefix when the step runs beside others (defaults to the label)
  * @typedef {{ ok: boolean, ms: number }} StepResult  ok: exit code 0; ms: wall time in milliseconds
- * @typedef {{ passed: number, failed: number, files: { file: string, ms: number }[] }} Counts
- *   files: one row per test file with its duration in milliseconds (for the slowest-files list)
+ * @typedef {{ passed: number, failed: number, files: { file: string, ms: number }[], failures: string[] }} Counts
+ *   files: one row per test file with its duration in milliseconds (for the slowest-files list);
+ *   failures: one line per failed (or flaky) test: file, name and the first line of its error, so the
+ *   end of the log (all a CI excerpt may show) names what failed
  */
 
 /**
@@ -82,8 +84,16 @@ export async function runSteps(steps, concurrent) {
  * @returns {Counts}
  */
 export function vitestCounts(file, timesFile, root) {
-  if (!existsSync(file)) return { passed: 0, failed: 1, files: [] };
+  if (!existsSync(file)) return { passed: 0, failed: 1, files: [], failures: [`no report at ${file}`] };
   const r = JSON.parse(readFileSync(file, "utf8"));
+  const failures = [];
+  for (const t of r.testResults ?? []) {
+    const rel = path.relative(root, t.name);
+    const failedTests = (t.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failedTests) failures.push(failureLine(`${rel} > ${a.fullName}`, a.failureMessages?.[0]));
+    // a file that failed outside its tests (an import or a hook)
+    if (t.status === "failed" && !failedTests.length) failures.push(failureLine(rel, t.message));
+  }
   const times = existsSync(timesFile)
     ? JSON.parse(readFileSync(timesFile, "utf8"))
     : (r.testResults ?? []).map((t) => ({ file: t.name, ms: Math.max(0, (t.endTime ?? 0) - (t.startTime ?? 0)) }));
@@ -91,6 +101,7 @@ export function vitestCounts(file, timesFile, root) {
     passed: r.numPassedTests,
     failed: r.numFailedTests + (r.numTotalTests === 0 ? 1 : 0),
     files: times.map((t) => ({ file: path.relative(root, t.file), ms: t.ms })),
+    failures,
   };
 }
 
@@ -103,14 +114,26 @@ export function vitestCounts(file, timesFile, root) {
  * @returns {Counts}
  */
 export function playwrightCounts(file, testDir) {
-  if (!existsSync(file)) return { passed: 0, failed: 1, files: [] };
+  if (!existsSync(file)) return { passed: 0, failed: 1, files: [], failures: [`no report at ${file}`] };
   const r = JSON.parse(readFileSync(file, "utf8"));
   const s = r.stats ?? {};
   const perFile = new Map();
+  const failures = [];
   const walk = (suite, specFile) => {
     const f = suite.file ?? specFile;
     for (const spec of suite.specs ?? [])
-      for (const t of spec.tests ?? []) for (const res of t.results ?? []) perFile.set(f, (perFile.get(f) ?? 0) + (res.duration ?? 0));
+      for (const t of spec.tests ?? []) {
+        for (const res of t.results ?? []) perFile.set(f, (perFile.get(f) ?? 0) + (res.duration ?? 0));
+        if (t.status === "unexpected" || t.status === "flaky") {
+          const error = (t.results ?? []).find((res) => res.error)?.error?.message;
+          failures.push(
+            failureLine(
+              `${path.join(testDir, f)}:${spec.line} › ${spec.title} (${t.status === "flaky" ? "flaky: passed on a retry" : "failed"})`,
+              error,
+            ),
+          );
+        }
+      }
     for (const child of suite.suites ?? []) walk(child, f);
   };
   for (const suite of r.suites ?? []) walk(suite, suite.file);
@@ -118,7 +141,18 @@ export function playwrightCounts(file, testDir) {
     passed: s.expected ?? 0,
     failed: (s.unexpected ?? 0) + (s.flaky ?? 0) + (s.expected ? 0 : 1),
     files: [...perFile].map(([f, ms]) => ({ file: path.join(testDir, f), ms })),
+    failures,
   };
+}
+
+/** "what: first line of the error" (ANSI colours stripped, cut at 300 characters). */
+function failureLine(what, error) {
+  const first =
+    (error ?? "")
+      .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "")
+      .split("\n")
+      .find((l) => l.trim()) ?? "";
+  return `${what}${first ? `: ${first.trim().slice(0, 300)}` : ""}`;
 }
 
 /**

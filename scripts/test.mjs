@@ -51,6 +51,8 @@ const tallies = [];
 const timings = [];
 /** @type {{ run: string, file: string, ms: number }[]} */
 const fileTimes = [];
+/** "run: file > test: error" per failed test. @type {string[]} */
+const failures = [];
 
 const step = (label, tag, cmd, cmdArgs, extraEnv = {}) => ({ label, tag, cmd, args: cmdArgs, cwd: root, env: { ...env, ...extraEnv } });
 
@@ -73,6 +75,7 @@ function tallyTests(run, counts) {
   failed += counts.failed;
   tallies.push(`${run}: ${counts.passed} passed, ${counts.failed} failed`);
   for (const f of counts.files) fileTimes.push({ run, ...f });
+  for (const f of counts.failures) failures.push(`${run}: ${f}`);
 }
 
 if (!args.has("--only-e2e")) {
@@ -150,5 +153,7 @@ console.log(tallies.join("\n"));
 console.log(`\nsteps (${seconds(Date.now() - started)} in all; side by side within a phase):`);
 for (const t of timings) console.log(`${seconds(t.ms).padStart(8)}  ${t.label}`);
 if (fileTimes.length) console.log(`\n10 slowest test files:\n${slowestLines(fileTimes, 10).join("\n")}`);
+if (failures.length)
+  console.log(`\nfailed tests:\n${failures.slice(0, 30).join("\n")}${failures.length > 30 ? `\n… and ${failures.length - 30} more` : ""}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(broken || failed ? 1 : 0);

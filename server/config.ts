@@ -27,6 +27,30 @@ export interface Config {
    * `smtps://…:465`) and SVC_MAIL_FROM (default `svc <svc@<public host>>`). Unset SMTP_URL: no email.
    */
   mail?: { smtpUrl: string; from: string };
+  /**
+   * Git LFS limits (docs/lfs.md "Limits"), in bytes: `quotaBytes` is a repository's default LFS
+   * quota (SVC_LFS_QUOTA_MB, default 10240 MB; Repository.lfsQuotaBytes overrides it per
+   * repository), `maxObjectBytes` the largest single object accepted (SVC_LFS_MAX_OBJECT_MB,
+   * default 5120 MB). A value that is not a positive integer falls back to the default.
+   */
+  lfs: { quotaBytes: number; maxObjectBytes: number };
+  /**
+   * Single sign-on through OpenID Connect (docs/security.md "Single sign-on (OpenID Connect)"):
+   * OIDC_ISSUER (the issuer URL, exactly as the provider's discovery document names it),
+   * OIDC_CLIENT_ID, OIDC_CLIENT_SECRET; OIDC_SCOPES (default "openid profile email"; "openid" is
+   * added when missing) and OIDC_NAME (the button's "Sign in with <name>", default "Single
+   * sign-on"). Unset unless the first three are all set.
+   */
+  oidc?: { issuer: string; clientId: string; clientSecret: string; scopes: string; name: string };
+  /** OIDC_ONLY=1 (with `oidc` set): password sign-in and sign-up are refused; only single sign-on signs in. */
+  oidcOnly: boolean;
+}
+
+/** `process.env[name]` as a positive whole number of MB converted to bytes, or `fallbackMb` MB. */
+function megabytesFromEnv(name: string, fallbackMb: number): number {
+  const raw = process.env[name]?.trim();
+  const mb = raw && /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : fallbackMb;
+  return mb * 1024 * 1024;
 }
 
 /** Shortest METRICS_TOKEN accepted (characters): a guessable scrape token would expose the metrics. */
@@ -36,7 +60,8 @@ let cached: Config | undefined;
 
 /**
  * The configuration for this process. Environment: DATA_DIR, DATABASE_URL, NEXTAUTH_URL, PORT,
- * SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET, METRICS_TOKEN, SMTP_URL, SVC_MAIL_FROM.
+ * SVC_APP_ROOT, GITHUB_ID, GITHUB_SECRET, METRICS_TOKEN, SMTP_URL, SVC_MAIL_FROM, SVC_LFS_QUOTA_MB,
+ * SVC_LFS_MAX_OBJECT_MB, OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_SCOPES, OIDC_NAME, OIDC_ONLY.
  *
  * The server (scripts/start.mjs), the CLI (bin/svc.mjs) and `next dev` resolve the database the
  * same way: DATA_DIR (relative to the current directory) or else `<appRoot>/data`, the folder
@@ -50,7 +75,8 @@ let cached: Config | undefined;
  * only what is read from it, the migrations), and paths built from DATA_DIR / DATABASE_URL — user
  * data, never part of the app — are marked for the tracer to skip.
  * @throws Error when DATABASE_URL has another scheme than file: or postgres(ql):, METRICS_TOKEN
- *   is set but shorter than MIN_METRICS_TOKEN_LENGTH, or SMTP_URL is not an smtp(s):// URL
+ *   is set but shorter than MIN_METRICS_TOKEN_LENGTH, SMTP_URL is not an smtp(s):// URL, or
+ *   OIDC_ISSUER is not an http(s) URL
  */
 export function getConfig(): Config {
   if (cached) return cached;
@@ -80,6 +106,7 @@ export function getConfig(): Config {
   const publicUrl = (process.env.NEXTAUTH_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   const smtpUrl = process.env.SMTP_URL?.trim() || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error("SMTP_URL must start with smtp:// or smtps://");
+  const oidc = oidcFromEnv(process.env);
   cached = {
     dataDir,
     databaseUrl,
@@ -92,8 +119,27 @@ export function getConfig(): Config {
         : undefined,
     metricsToken,
     mail: smtpUrl ? { smtpUrl, from: process.env.SVC_MAIL_FROM?.trim() || `svc <svc@${new URL(publicUrl).hostname}>` } : undefined,
+    lfs: { quotaBytes: megabytesFromEnv("SVC_LFS_QUOTA_MB", 10240), maxObjectBytes: megabytesFromEnv("SVC_LFS_MAX_OBJECT_MB", 5120) },
+    oidc,
+    oidcOnly: Boolean(oidc) && process.env.OIDC_ONLY?.trim() === "1",
   };
   return cached;
+}
+
+/**
+ * The OpenID Connect settings (Config.oidc) from `env`, or undefined when OIDC_ISSUER,
+ * OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is missing.
+ * @throws Error when OIDC_ISSUER is not an http(s) URL
+ */
+export function oidcFromEnv(env: Record<string, string | undefined>): Config["oidc"] {
+  const issuer = env.OIDC_ISSUER?.trim();
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.OIDC_CLIENT_SECRET?.trim();
+  if (!issuer || !clientId || !clientSecret) return undefined;
+  if (!/^https?:\/\/[^/]/.test(issuer)) throw new Error("OIDC_ISSUER must be an http:// or https:// URL (the provider's issuer)");
+  const words = (env.OIDC_SCOPES?.trim() || "openid profile email").split(/\s+/);
+  const scopes = (words.includes("openid") ? words : ["openid", ...words]).join(" ");
+  return { issuer, clientId, clientSecret, scopes, name: env.OIDC_NAME?.trim().slice(0, 60) || "Single sign-on" };
 }
 
 /** Forgets the cached configuration (tests that change the environment). */

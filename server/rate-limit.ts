@@ -50,6 +50,12 @@ export const LIMITS = {
    * store times keys out with setTimeout, so a window must stay under 2^31 ms, about 24.8 days.)
    */
   signInKnownAddress: { points: 1, durationS: 14 * 24 * 60 * 60, what: "known sign-in addresses" },
+  /**
+   * Passkey challenges made (users.passkeys.signInOptions, secondFactorOptions,
+   * registrationOptions) per address, or per user when signed in: each stores an AuthChallenge
+   * row for 5 minutes, so anonymous callers must not fill the table (docs/security.md "Passkeys").
+   */
+  passkeyChallenges: { points: 60, durationS: 15 * 60, what: "passkey requests" },
   /** Issues opened per user where the user has only read permission (they land in triage). */
   issuesAsReader: { points: 30, durationS: 60 * 60, what: "issues opened in repositories where you have read access" },
   /** Issues opened per user with write permission or more (bulk imports through the API). */

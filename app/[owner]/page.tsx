@@ -12,6 +12,7 @@ import { container, cx } from "@/components/ui/styles";
 import { shortDate } from "@/components/ui/format";
 import { ProfileRepos } from "@/components/profile/profile-repos";
 import { OrgProfile } from "@/components/orgs/org-profile";
+import { TwoFactorRequiredNotice } from "@/components/orgs/two-factor-required-notice";
 import { PageLinks } from "@/components/profile/page-links";
 
 type Params = Promise<{ owner: string }>;
@@ -50,7 +51,19 @@ export default async function ProfilePage({ params, searchParams }: { params: Pa
       caller.repos.list({ owner: user.username, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
       caller.orgs.members({ name: user.username }),
     ]);
-    return <OrgProfile org={org} repos={rows.slice(0, PAGE_SIZE)} members={members} page={page} hasNext={rows.length > PAGE_SIZE} />;
+    // a member without two-factor authentication of an organization requiring it: a notice (docs/security.md)
+    const blocked = org.requireTwoFactor && org.viewerRole !== null && !(await caller.users.twoFactor.status()).enabled;
+    const profile = (
+      <OrgProfile org={org} repos={rows.slice(0, PAGE_SIZE)} members={members} page={page} hasNext={rows.length > PAGE_SIZE} />
+    );
+    return blocked ? (
+      <>
+        <TwoFactorRequiredNotice org={org.name} />
+        {profile}
+      </>
+    ) : (
+      profile
+    );
   }
   const [actor, caller] = await Promise.all([getCurrentActor(), getServerCaller()]);
   // one extra row tells whether there is a next page

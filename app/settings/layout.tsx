@@ -1,11 +1,11 @@
 import { getCurrentActor } from "@/server/auth/session";
 import { Avatar } from "@/components/ui/avatar";
 import { SideNav } from "@/components/ui/side-nav";
-import { GearIcon, KeyIcon, DeviceIcon, InboxIcon } from "@/components/ui/icons";
+import { GearIcon, KeyIcon, DeviceIcon, InboxIcon, LockIcon } from "@/components/ui/icons";
 
 /**
  * The frame of /settings/* (docs/ui.md "Pages"): the signed-in user's avatar and name, a sidebar
- * (Account, Notifications, Sessions, Tokens, SSH keys) and the page. Signed out, each page redirects to sign in.
+ * (Account, Security, Notifications, Sessions, Tokens, SSH keys) and the page. Signed out, each page redirects to sign in.
  */
 export default async function SettingsLayout({ children }: { children: React.ReactNode }) {
   const actor = await getCurrentActor();
@@ -29,6 +29,12 @@ export default async function SettingsLayout({ children }: { children: React.Rea
               label: "Account",
               icon: <GearIcon className="text-subtle-foreground" />,
               testId: "settings-nav-account",
+            },
+            {
+              href: "/settings/security",
+              label: "Security",
+              icon: <LockIcon className="text-subtle-foreground" />,
+              testId: "settings-nav-security",
             },
             {
               href: "/settings/notifications",

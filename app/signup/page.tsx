@@ -6,6 +6,7 @@ import { getConfig } from "@/server/config";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignUpForm } from "@/components/auth/signup-form";
 import { GithubSignIn } from "@/components/auth/github-sign-in";
+import { OidcSignIn } from "@/components/auth/oidc-sign-in";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 
 export const metadata: Metadata = { title: "Sign up" };
@@ -27,8 +28,15 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
         </>
       }
     >
-      <SignUpForm callbackUrl={callbackUrl} />
+      {getConfig().oidcOnly ? (
+        <p className="mb-4 text-sm text-muted-foreground" data-testid="signup-off">
+          Sign-up is turned off: your account is created the first time you sign in with {getConfig().oidc?.name}.
+        </p>
+      ) : (
+        <SignUpForm callbackUrl={callbackUrl} />
+      )}
       <GithubSignIn callbackUrl={callbackUrl} enabled={!!getConfig().github} />
+      <OidcSignIn callbackUrl={callbackUrl} name={getConfig().oidc?.name} only={getConfig().oidcOnly} />
     </AuthCard>
   );
 }

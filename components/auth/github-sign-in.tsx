@@ -1,5 +1,6 @@
 /** "or" divider plus the GitHub button, only when GitHub OAuth is configured (`enabled`: the page reads the server config). */
 import { GithubButton } from "./github-button";
+import { twoFactorGate } from "./two-factor-gate";
 
 export function GithubSignIn({ callbackUrl, enabled }: { callbackUrl: string; enabled: boolean }) {
   if (!enabled) return null;
@@ -10,7 +11,7 @@ export function GithubSignIn({ callbackUrl, enabled }: { callbackUrl: string; en
         or
         <span className="h-px flex-1 bg-accent" />
       </div>
-      <GithubButton callbackUrl={callbackUrl} />
+      <GithubButton callbackUrl={twoFactorGate(callbackUrl)} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { twoFactorGate } from "./two-factor-gate";
 
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
   const [username, setUsername] = useState("");
@@ -28,8 +29,9 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       setError(!res || !res.error || res.error === "CredentialsSignin" ? "incorrect username or password" : res.error);
       return;
     }
-    // a full navigation so every server component renders with the new session
-    window.location.assign(callbackUrl);
+    // a full navigation so every server component renders with the new session; through the
+    // second-factor step, which asks for a code when the session is pending and else goes on
+    window.location.assign(twoFactorGate(callbackUrl));
   }
 
   return (

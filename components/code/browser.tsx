@@ -139,7 +139,23 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
   const isImage = /\.(png|jpe?g|gif|webp|avif|ico|bmp|svg)$/i.test(path);
 
   let body: React.ReactNode;
-  if (blob.isBinary) {
+  if (blob.lfs && !blob.lfs.stored) {
+    // a Git LFS pointer whose object this repository does not serve: the pointer text, with a note
+    body = (
+      <>
+        <div className="border-b border-warning-border bg-warning-muted px-4 py-2 text-xs text-warning" data-testid="lfs-missing-notice">
+          Stored in Git LFS ({formatBytes(blob.lfs.size)}); object not uploaded. The pointer file is shown.
+        </div>
+        <div
+          className="code-view"
+          id={CODE_VIEW_ID}
+          data-testid="code-view"
+          data-lang="none"
+          dangerouslySetInnerHTML={{ __html: plainCodeHtml(blob.text ?? "") }}
+        />
+      </>
+    );
+  } else if (blob.isBinary) {
     body = isImage ? (
       <div className="flex justify-center bg-[repeating-conic-gradient(#f1f5f9_0_25%,#fff_0_50%)] bg-[length:16px_16px] p-6">
         {/* a plain img: the raw file is served as is, with no image optimization to go through */}
@@ -237,6 +253,11 @@ export async function BlobPage({ owner, name, segments, plain }: { owner: string
               </span>
             )}
             <span>{formatBytes(blob.size)}</span>
+            {blob.lfs?.stored && (
+              <span className="rounded-full border border-border px-2 py-0.5 font-medium text-foreground" data-testid="lfs-badge">
+                Stored with Git LFS
+              </span>
+            )}
             <div className="ml-auto flex flex-wrap items-center justify-end gap-1">
               {actor && !showPreview && blob.text !== null && !blob.truncated && (
                 <AskAgentLink owner={repo.owner} name={repo.name} path={path} />

@@ -211,6 +211,11 @@ function FileHeader({
           {file.oldMode} → {file.newMode}
         </span>
       )}
+      {file.lfs && (
+        <span className="rounded-full border border-border px-2 text-xs text-muted-foreground" data-testid="diff-lfs-badge">
+          Git LFS
+        </span>
+      )}
       {file.isBinary && <span className="rounded-full border border-border px-2 text-xs text-muted-foreground">binary</span>}
       {file.isSubmodule && <span className="rounded-full border border-border px-2 text-xs text-muted-foreground">submodule</span>}
       <span className="ml-auto flex items-center gap-2 font-mono text-xs">

@@ -8,6 +8,7 @@
  */
 import { collapseReason, fileRows, type DiffFile, type DiffView } from "./model";
 import { fileGaps, gapLayout, type FileExpansion, type Gap } from "./expand";
+import { formatBytes } from "@/components/ui/format";
 import type { DiffViewerProps, LineSide, Row } from "./diff-viewer-types";
 
 /**
@@ -41,7 +42,8 @@ export function buildRows(
             : `Large diff (${f.additions + f.deletions} lines) not shown by default.`,
         action: "expand",
       });
-    } else if (f.isBinary) out.push({ kind: "notice", file: i, text: "Binary file not shown." });
+    } else if (f.lfs && f.hunks.length === 0 && !f.truncated) out.push({ kind: "notice", file: i, text: lfsSummary(f.lfs) });
+    else if (f.isBinary) out.push({ kind: "notice", file: i, text: "Binary file not shown." });
     else if (f.hunks.length === 0 && f.truncated)
       out.push({ kind: "notice", file: i, text: "This diff was not loaded with the page.", action: "load" });
     else if (f.hunks.length === 0)
@@ -100,6 +102,12 @@ export function buildRows(
     out.push({ kind: "end", file: i });
   });
   return out;
+}
+
+/** "Stored with Git LFS: 1.2 KB → 3.4 KB" (a side absent: "—"; not uploaded: said so). */
+export function lfsSummary(lfs: NonNullable<DiffFile["lfs"]>): string {
+  const side = (s: (typeof lfs)["old"]) => (s ? `${formatBytes(s.size)}${s.stored ? "" : " (object not uploaded)"}` : "—");
+  return `Stored with Git LFS: ${side(lfs.old)} → ${side(lfs.new)}`;
 }
 
 /** The virtualizer's first guess of a row's height in pixels (rows are measured once drawn). */

@@ -56,7 +56,8 @@ function endsFile(h: DiffHunk): boolean {
 
 /** Whether a file can be expanded: a text file with hunks and a new-side blob (not added, deleted, binary or a submodule). */
 export function canExpand(f: DiffFile): boolean {
-  return f.hunks.length > 0 && !f.isBinary && !f.isSubmodule && !!f.newSha && f.status !== "deleted" && f.status !== "added";
+  // an LFS file's hunks are its objects' (docs/lfs.md "In the browser"), not its blob's: no expand rows
+  return f.hunks.length > 0 && !f.isBinary && !f.isSubmodule && !f.lfs && !!f.newSha && f.status !== "deleted" && f.status !== "added";
 }
 
 /**

@@ -155,7 +155,15 @@ export function useDiffViewer({
         all.map((x, k) => {
           const f = got.get(k);
           if (!f || f.oldPath !== x.oldPath || f.newPath !== x.newPath) return x;
-          return { ...x, hunks: fromPageHunks(f.hunks), truncated: f.truncated, truncatedReason: f.truncatedReason };
+          // an LFS file's page says how it is shown (docs/lfs.md "In the browser")
+          const lfs = f.lfs ?? x.lfs;
+          return {
+            ...x,
+            hunks: fromPageHunks(f.hunks),
+            truncated: f.truncated,
+            truncatedReason: f.truncatedReason,
+            ...(lfs ? { lfs } : {}),
+          };
         }),
       );
       if (opts.open) setOpen((s) => new Set(s).add(i));

@@ -8,6 +8,7 @@
  * the issue back into triage through the existing procedures (./triage-undo.ts). Readers see the
  * queue without the actions. State and keys: ./use-triage-queue.ts.
  */
+import { useRef } from "react";
 import { card, cx } from "@/components/ui/styles";
 import type { Issue, Label } from "./model";
 import type { Person } from "./pickers";
@@ -33,9 +34,10 @@ export function TriageQueue({
   labels?: Label[];
   people?: Person[];
 }) {
-  const state = useTriageQueue({ repo, initial, canWrite });
+  const keysRef = useRef<HTMLDivElement>(null);
+  const state = useTriageQueue({ repo, initial, canWrite, keysRef });
   return (
-    <div className="grid gap-6 lg:grid-cols-[22rem_1fr]" data-testid="triage">
+    <div className="grid gap-6 lg:grid-cols-[22rem_1fr]" data-testid="triage" ref={keysRef}>
       <div className="space-y-3">
         <TriageList queue={state.queue} selected={state.selected} onSelect={state.select} rowRef={state.rowRef} />
         <TriageShortcuts canWrite={canWrite} />

@@ -9,7 +9,7 @@
  * Every action takes the issue out of the queue and shows a toast with **Undo**, which puts it back
  * through the existing procedures (./triage-undo.ts).
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState, type RefObject } from "react";
 import { useRouter } from "next/navigation";
 import { useTRPCClient, errorMessage } from "@/components/trpc/provider";
 import { toast } from "@/components/ui/toast";
@@ -31,6 +31,8 @@ export type TriageNotice = { text: string; number: number };
  * The triage queue's state and actions, for `repo` starting from `initial` (oldest first).
  * `canWrite`: the reader may accept, decline and mark duplicates (otherwise only j / k work).
  *
+ * `keysRef`: the queue's root, marked `data-keys="on"` once the page's key listener is installed.
+ *
  * Returns the queue and the `selected` issue (null when the queue is empty); `select(n)` selects
  * the n-th; `rowRef(number)` is the ref callback of a queue row (the selected row scrolls into
  * view); `mode`, `openMode(mode)` / `closeMode()`; the form fields (`status`, `priority`,
@@ -40,7 +42,17 @@ export type TriageNotice = { text: string; number: number };
  * `duplicate(canonical)`, which report failures in `error`; `replace(issue)` puts a changed
  * issue (new priority, labels, assignee) in the queue in place of its old copy.
  */
-export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; initial: Issue[]; canWrite: boolean }) {
+export function useTriageQueue({
+  repo,
+  initial,
+  canWrite,
+  keysRef,
+}: {
+  repo: TriageRepo;
+  initial: Issue[];
+  canWrite: boolean;
+  keysRef: RefObject<HTMLElement | null>;
+}) {
   const client = useTRPCClient();
   const router = useRouter();
   const [queue, setQueue] = useState(initial);
@@ -100,35 +112,44 @@ export function useTriageQueue({ repo, initial, canWrite }: { repo: TriageRepo; 
       : []),
   ]);
 
+  const onKey = useEffectEvent((e: KeyboardEvent) => {
+    if (e.metaKey || e.ctrlKey || e.altKey) return;
+    // fields, and open pickers (menus and popovers have keys of their own)
+    if (isTypingTarget(e.target)) return;
+    if (mode) return;
+    if (e.key === "j" || e.key === "ArrowDown") {
+      e.preventDefault();
+      setIndex((i) => Math.min(i + 1, Math.max(queue.length - 1, 0)));
+    } else if (e.key === "k" || e.key === "ArrowUp") {
+      e.preventDefault();
+      setIndex((i) => Math.max(i - 1, 0));
+    } else if (e.key === "a") {
+      e.preventDefault();
+      openMode("accept");
+    } else if (e.key === "r") {
+      e.preventDefault();
+      openMode("reject");
+    } else if (e.key === "d" && selected && canWrite) {
+      e.preventDefault();
+      setDupOpen(true);
+    } else if (e.key === "u" && last.current) {
+      e.preventDefault();
+      void undo(last.current);
+    }
+  });
+  // one listener for the page's life (useEffectEvent reads this render's state); then the queue's
+  // root is marked `data-keys="on"` for tests and scripts: the queue can hydrate after the page's
+  // shell (<html data-shortcuts>), and its children's registrations (triage-properties) are in by now
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.metaKey || e.ctrlKey || e.altKey) return;
-      // fields, and open pickers (menus and popovers have keys of their own)
-      if (isTypingTarget(e.target)) return;
-      if (mode) return;
-      if (e.key === "j" || e.key === "ArrowDown") {
-        e.preventDefault();
-        setIndex((i) => Math.min(i + 1, Math.max(queue.length - 1, 0)));
-      } else if (e.key === "k" || e.key === "ArrowUp") {
-        e.preventDefault();
-        setIndex((i) => Math.max(i - 1, 0));
-      } else if (e.key === "a") {
-        e.preventDefault();
-        openMode("accept");
-      } else if (e.key === "r") {
-        e.preventDefault();
-        openMode("reject");
-      } else if (e.key === "d" && selected && canWrite) {
-        e.preventDefault();
-        setDupOpen(true);
-      } else if (e.key === "u" && last.current) {
-        e.preventDefault();
-        void undo(last.current);
-      }
+    const el = keysRef.current;
+    const on = (e: KeyboardEvent) => onKey(e);
+    document.addEventListener("keydown", on);
+    if (el) el.dataset.keys = "on";
+    return () => {
+      document.removeEventListener("keydown", on);
+      if (el) delete el.dataset.keys;
     };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [mode, queue.length, openMode, selected, canWrite, undo]);
+  }, [keysRef]);
 
   useEffect(() => {
     if (selected) rowRefs.current[selected.number]?.scrollIntoView({ block: "nearest" });

@@ -10,64 +10,34 @@ import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Field } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
-import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRefresh } from "@/components/repo-settings/use-refresh";
+import { AddWithRoleForm, USERNAME_FIELD } from "@/components/repo-settings/add-with-role-form";
 import type { OrgMemberView } from "@/server/services/orgs/model";
 
 type Role = OrgMemberView["role"];
 
+const ROLES: { value: Role; label: string }[] = [
+  { value: "member", label: "Member" },
+  { value: "owner", label: "Owner" },
+];
+
+/** The Members section: the add form (AddWithRoleForm) and one row per member with its role select and Remove. */
 export function OrgMembers({ org, members }: { org: string; members: OrgMemberView[] }) {
   const trpc = useTRPC();
   const add = useMutation(trpc.orgs.addMember.mutationOptions());
-  const { refresh, refreshing } = useRefresh();
-  const hydrated = useHydrated();
-  const [username, setUsername] = useState("");
-  const [role, setRole] = useState<Role>("member");
-  const [error, setError] = useState<string>();
-
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault();
-    setError(undefined);
-    const name = username.trim().replace(/^@/, "");
-    if (!name) return setError("enter the username of the person to add");
-    try {
-      await add.mutateAsync({ name: org, username: name, role });
-      setUsername("");
-      refresh();
-    } catch (err) {
-      setError(errorMessage(err));
-    }
-  }
-
-  const busy = add.isPending || refreshing;
   return (
     <div className="space-y-6">
-      <form method="post" onSubmit={onSubmit} noValidate data-testid="add-member-form">
-        <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_9rem_auto] sm:items-start">
-          <Field label="Add a member" id="member-username" error={error}>
-            <Input
-              value={username}
-              autoComplete="off"
-              maxLength={39}
-              placeholder="username"
-              onChange={(e) => setUsername(e.target.value)}
-              data-testid="new-member-username"
-            />
-          </Field>
-          <Field label="Role" id="member-role">
-            <NativeSelect value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="new-member-role">
-              <option value="member">Member</option>
-              <option value="owner">Owner</option>
-            </NativeSelect>
-          </Field>
-          <Button type="submit" variant="primary" className="sm:mt-6" disabled={!hydrated || busy} data-testid="add-member">
-            {busy ? "Adding…" : "Add"}
-          </Button>
-        </div>
-      </form>
+      <AddWithRoleForm
+        label="Add a member"
+        id="member-username"
+        {...USERNAME_FIELD}
+        emptyMessage="enter the username of the person to add"
+        role={{ label: "Role", id: "member-role", testId: "new-member-role", options: ROLES, defaultValue: "member", width: "9rem" }}
+        onAdd={(username, role) => add.mutateAsync({ name: org, username, role })}
+        testIds={{ form: "add-member-form", name: "new-member-username", submit: "add-member" }}
+      />
       <ul className="divide-y divide-border rounded-md border border-border" data-testid="member-list">
         {members.map((m) => (
           <MemberRow key={`${m.userId}:${m.role}`} org={org} member={m} />
@@ -112,8 +82,11 @@ function MemberRow({ org, member: m }: { org: string; member: OrgMemberView }) {
           onChange={(e) => run(() => setRole.mutateAsync({ name: org, username: m.username, role: e.target.value as Role }))}
           data-testid="member-role"
         >
-          <option value="member">Member</option>
-          <option value="owner">Owner</option>
+          {ROLES.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
         </NativeSelect>
         <Button
           variant="dangerOutline"

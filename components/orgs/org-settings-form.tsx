@@ -3,7 +3,8 @@
  * Organization settings → General (docs/orgs.md "Pages"): display name, the base permission of
  * members (none | read | write), whether members may create repositories and the token policy
  * (personal access tokens used on its repositories must expire within N days; docs/orgs.md
- * "Token policy") (orgs.update).
+ * "Token policy") and the two-factor requirement (docs/security.md "Organizations requiring
+ * two-factor authentication") (orgs.update).
  */
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
@@ -34,6 +35,7 @@ export function OrgSettingsForm({ org }: { org: OrgView }) {
   const [membersCreate, setMembersCreate] = useState(org.membersCanCreateRepos);
   const [requireExpiry, setRequireExpiry] = useState(org.tokenMaxDays !== null);
   const [maxDays, setMaxDays] = useState(String(org.tokenMaxDays ?? 30));
+  const [requireTwoFactor, setRequireTwoFactor] = useState(org.requireTwoFactor);
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
 
@@ -53,6 +55,7 @@ export function OrgSettingsForm({ org }: { org: OrgView }) {
         basePermission: base,
         membersCanCreateRepos: membersCreate,
         tokenMaxDays: requireExpiry ? days : null,
+        requireTwoFactor,
       });
       setSaved(true);
       refresh();
@@ -118,6 +121,22 @@ export function OrgSettingsForm({ org }: { org: OrgView }) {
           </Field>
         )}
       </fieldset>
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          className="mt-0.5 accent-primary"
+          checked={requireTwoFactor}
+          onChange={(e) => setRequireTwoFactor(e.target.checked)}
+          data-testid="org-require-two-factor"
+        />
+        <span>
+          Require two-factor authentication
+          <span className="block text-xs text-subtle-foreground">
+            Members and collaborators without it lose access to this organization&apos;s repositories (public ones stay readable) until they
+            enable it, with every credential: browser, tokens and SSH keys. You need it on your own account first.
+          </span>
+        </span>
+      </label>
       <div className="flex items-center gap-3">
         <Button type="submit" variant="primary" disabled={!hydrated || busy} data-testid="org-settings-save">
           {busy ? "Saving…" : "Save"}

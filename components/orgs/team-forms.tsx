@@ -16,6 +16,7 @@ import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRefresh } from "@/components/repo-settings/use-refresh";
+import { AddWithRoleForm, USERNAME_FIELD } from "@/components/repo-settings/add-with-role-form";
 import type { TeamPermission } from "@/server/services/repos/grants";
 
 const PERMISSIONS: { value: TeamPermission; label: string }[] = [
@@ -39,7 +40,7 @@ function useAction() {
       return false;
     }
   }
-  return { run, error, setError, refreshing };
+  return { run, error, refreshing };
 }
 
 /** The New team form of /organizations/<org>/teams: name, description, default permission; opens the new team. */
@@ -95,36 +96,15 @@ export function CreateTeamForm({ org }: { org: string }) {
 export function AddTeamMemberForm({ org, slug }: { org: string; slug: string }) {
   const trpc = useTRPC();
   const add = useMutation(trpc.teams.addMember.mutationOptions());
-  const hydrated = useHydrated();
-  const { run, error, setError, refreshing } = useAction();
-  const [username, setUsername] = useState("");
-
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault();
-    const name = username.trim().replace(/^@/, "");
-    if (!name) return setError("enter the username of an organization member");
-    if (await run(() => add.mutateAsync({ org, slug, username: name }))) setUsername("");
-  }
-
-  const busy = add.isPending || refreshing;
   return (
-    <form method="post" onSubmit={onSubmit} noValidate data-testid="add-team-member-form">
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-start">
-        <Field label="Add a member" id="team-member-username" error={error}>
-          <Input
-            value={username}
-            autoComplete="off"
-            maxLength={39}
-            placeholder="username"
-            onChange={(e) => setUsername(e.target.value)}
-            data-testid="team-member-username"
-          />
-        </Field>
-        <Button type="submit" variant="primary" className="sm:mt-6" disabled={!hydrated || busy} data-testid="add-team-member">
-          {busy ? "Adding…" : "Add"}
-        </Button>
-      </div>
-    </form>
+    <AddWithRoleForm
+      label="Add a member"
+      id="team-member-username"
+      {...USERNAME_FIELD}
+      emptyMessage="enter the username of an organization member"
+      onAdd={(username) => add.mutateAsync({ org, slug, username })}
+      testIds={{ form: "add-team-member-form", name: "team-member-username", submit: "add-team-member" }}
+    />
   );
 }
 
@@ -132,50 +112,25 @@ export function AddTeamMemberForm({ org, slug }: { org: string; slug: string }) 
 export function AddTeamRepoForm({ org, slug, defaultPermission }: { org: string; slug: string; defaultPermission: TeamPermission }) {
   const trpc = useTRPC();
   const add = useMutation(trpc.teams.addRepo.mutationOptions());
-  const hydrated = useHydrated();
-  const { run, error, setError, refreshing } = useAction();
-  const [repo, setRepo] = useState("");
-  const [permission, setPermission] = useState<TeamPermission>(defaultPermission);
-
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault();
-    const name = repo.trim().replace(new RegExp(`^${org}/`, "i"), "");
-    if (!name) return setError("enter the name of one of the organization's repositories");
-    if (await run(() => add.mutateAsync({ org, slug, repo: name, permission }))) setRepo("");
-  }
-
-  const busy = add.isPending || refreshing;
   return (
-    <form method="post" onSubmit={onSubmit} noValidate data-testid="add-team-repo-form">
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_8rem_auto] sm:items-start">
-        <Field label="Add a repository" id="team-repo-name" error={error}>
-          <Input
-            value={repo}
-            autoComplete="off"
-            maxLength={100}
-            placeholder="repository"
-            onChange={(e) => setRepo(e.target.value)}
-            data-testid="team-repo-name"
-          />
-        </Field>
-        <Field label="Permission" id="team-repo-permission">
-          <NativeSelect
-            value={permission}
-            onChange={(e) => setPermission(e.target.value as TeamPermission)}
-            data-testid="team-repo-permission"
-          >
-            {PERMISSIONS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
-        <Button type="submit" variant="primary" className="sm:mt-6" disabled={!hydrated || busy} data-testid="add-team-repo">
-          {busy ? "Adding…" : "Add"}
-        </Button>
-      </div>
-    </form>
+    <AddWithRoleForm
+      label="Add a repository"
+      id="team-repo-name"
+      placeholder="repository"
+      maxLength={100}
+      emptyMessage="enter the name of one of the organization's repositories"
+      normalize={(s) => s.replace(new RegExp(`^${org}/`, "i"), "")}
+      role={{
+        label: "Permission",
+        id: "team-repo-permission",
+        testId: "team-repo-permission",
+        options: PERMISSIONS,
+        defaultValue: defaultPermission,
+        width: "8rem",
+      }}
+      onAdd={(repo, permission) => add.mutateAsync({ org, slug, repo, permission })}
+      testIds={{ form: "add-team-repo-form", name: "team-repo-name", submit: "add-team-repo" }}
+    />
   );
 }
 

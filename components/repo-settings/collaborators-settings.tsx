@@ -9,15 +9,14 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC, errorMessage } from "@/components/trpc/provider";
 import { badge, cx, hint } from "@/components/ui/styles";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/input";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormError } from "@/components/ui/form-error";
-import { useHydrated } from "@/components/ui/use-hydrated";
 import { fullDate, shortDate } from "@/components/ui/format";
 import { SavedNote } from "./section";
 import { useRefresh } from "./use-refresh";
 import { useConfirmRemove } from "./use-confirm-remove";
+import { AddWithRoleForm, USERNAME_FIELD } from "./add-with-role-form";
 
 export type Role = "read" | "write" | "admin";
 
@@ -103,70 +102,44 @@ export function CollaboratorsSettings({
 function AddCollaboratorForm({ repoId, existing }: { repoId: string; existing: CollaboratorRecord[] }) {
   const trpc = useTRPC();
   const add = useMutation(trpc.repos.addCollaborator.mutationOptions());
-  const { refresh, refreshing } = useRefresh();
-  const hydrated = useHydrated();
-  const [username, setUsername] = useState("");
-  const [role, setRole] = useState<Role>("write");
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState<string | null>(null);
 
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault();
-    setError(undefined);
-    setDone(null);
-    const name = username.trim().replace(/^@/, "");
-    if (!name) return setError("enter the username of the person to add");
-    const already = existing.find((c) => c.username.toLowerCase() === name.toLowerCase());
-    try {
-      const c = await add.mutateAsync({ repoId, username: name, role });
-      setDone(already ? `${c.username} now has ${c.role} access` : `Added ${c.username} with ${c.role} access`);
-      setUsername("");
-      refresh();
-    } catch (err) {
-      setError(errorMessage(err));
-    }
+  async function onAdd(username: string, role: Role) {
+    const already = existing.find((c) => c.username.toLowerCase() === username.toLowerCase());
+    const c = await add.mutateAsync({ repoId, username, role });
+    setDone(already ? `${c.username} now has ${c.role} access` : `Added ${c.username} with ${c.role} access`);
   }
 
-  const busy = add.isPending || refreshing;
   return (
-    <form method="post" onSubmit={onSubmit} className="space-y-3" noValidate data-testid="add-collaborator-form">
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-start">
-        <Field label="Add a collaborator" id="collaborator-username" error={error}>
-          <Input
-            value={username}
-            autoComplete="off"
-            maxLength={39}
-            placeholder="username"
-            onChange={(e) => {
-              setUsername(e.target.value);
-              setDone(null);
-              setError(undefined);
-            }}
-            data-testid="new-collaborator-username"
-          />
-        </Field>
-        <Field label="Role" id="collaborator-role">
-          <NativeSelect value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="new-collaborator-role">
+    <AddWithRoleForm
+      label="Add a collaborator"
+      id="collaborator-username"
+      {...USERNAME_FIELD}
+      emptyMessage="enter the username of the person to add"
+      role={{
+        label: "Role",
+        id: "collaborator-role",
+        testId: "new-collaborator-role",
+        options: ROLES,
+        defaultValue: "write",
+        width: "10rem",
+      }}
+      onAdd={onAdd}
+      onEdit={() => setDone(null)}
+      footer={(busy) => (
+        <>
+          {done && !busy && <SavedNote testId="collaborator-added">{done}</SavedNote>}
+          <ul className={cx(hint, "space-y-0.5")}>
             {ROLES.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
+              <li key={r.value}>
+                <span className="font-medium text-muted-foreground">{r.label}</span>: {r.description}
+              </li>
             ))}
-          </NativeSelect>
-        </Field>
-        <Button type="submit" variant="primary" className="sm:mt-6" disabled={!hydrated || busy} data-testid="add-collaborator">
-          {busy ? "Adding…" : "Add"}
-        </Button>
-      </div>
-      {done && !busy && <SavedNote testId="collaborator-added">{done}</SavedNote>}
-      <ul className={cx(hint, "space-y-0.5")}>
-        {ROLES.map((r) => (
-          <li key={r.value}>
-            <span className="font-medium text-muted-foreground">{r.label}</span>: {r.description}
-          </li>
-        ))}
-      </ul>
-    </form>
+          </ul>
+        </>
+      )}
+      testIds={{ form: "add-collaborator-form", name: "new-collaborator-username", submit: "add-collaborator" }}
+    />
   );
 }
 

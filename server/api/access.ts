@@ -20,7 +20,10 @@ export type AccessRule = { tier: "public" } | { tier: "user"; scope: Scope } | {
 
 export const ACCESS: Record<string, AccessRule> = {
   // users
-  "users.signUp": { tier: "public" },
+  "users.signUp": { tier: "public" }, // FORBIDDEN under OIDC_ONLY=1
+  // linked OpenID Connect identities (docs/security.md "Single sign-on (OpenID Connect)"); sessions only
+  "users.externalIdentities.list": { tier: "user", scope: "user:read" },
+  "users.externalIdentities.unlink": { tier: "user", scope: "user:write" },
   "users.profile": { tier: "public" }, // extension: public profile (no email)
   "users.me": { tier: "user", scope: "user:read" },
   "users.updateProfile": { tier: "user", scope: "user:write" }, // extension
@@ -30,6 +33,22 @@ export const ACCESS: Record<string, AccessRule> = {
   "users.signOutEverywhere": { tier: "user", scope: "user:write" },
   "users.notificationSettings": { tier: "user", scope: "user:read" }, // docs/notifications-email.md
   "users.updateNotificationSettings": { tier: "user", scope: "user:write" },
+  // two-factor (docs/security.md "Two-factor authentication"); sessions only (requireSession)
+  "users.twoFactor.status": { tier: "user", scope: "user:read" },
+  "users.twoFactor.setup": { tier: "user", scope: "user:write" },
+  "users.twoFactor.confirm": { tier: "user", scope: "user:write" },
+  "users.twoFactor.disable": { tier: "user", scope: "user:write" },
+  "users.twoFactor.regenerateRecoveryCodes": { tier: "user", scope: "user:write" },
+  "users.twoFactor.verifySignIn": { tier: "public" }, // the pending session in the cookie; same-origin
+  // passkeys (docs/security.md "Passkeys"); the user tier is sessions only (requireSession)
+  "users.passkeys.list": { tier: "user", scope: "user:read" },
+  "users.passkeys.registrationOptions": { tier: "user", scope: "user:write" },
+  "users.passkeys.register": { tier: "user", scope: "user:write" },
+  "users.passkeys.rename": { tier: "user", scope: "user:write" },
+  "users.passkeys.delete": { tier: "user", scope: "user:write" },
+  "users.passkeys.signInOptions": { tier: "public" }, // passwordless sign-in, step one
+  "users.passkeys.secondFactorOptions": { tier: "public" }, // the pending sign-in's cookie
+  "users.passkeys.secondFactorVerify": { tier: "public" }, // the pending sign-in's cookie
   // SSH keys (docs/ssh.md "Keys"): the caller's own
   "sshKeys.list": { tier: "user", scope: "user:read" },
   "sshKeys.add": { tier: "user", scope: "user:write" },
@@ -83,6 +102,7 @@ export const ACCESS: Record<string, AccessRule> = {
   "repos.redirect": { tier: "public" }, // a former path's current one, only when the caller can read it
   "repos.fork": { tier: "user", scope: "repo:write" }, // the service authorizes the parent for read (NOT_FOUND)
   "repos.branches": { tier: "repo", level: "read" },
+  "repos.lfsUsage": { tier: "repo", level: "read" },
   "repos.tree": { tier: "repo", level: "read" },
   "repos.blob": { tier: "repo", level: "read" },
   "repos.blobLines": { tier: "repo", level: "read" }, // the diff viewer's expand rows

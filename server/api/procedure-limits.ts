@@ -31,6 +31,10 @@ export const PROCEDURE_LIMITS: Readonly<Record<string, LimitName>> = {
   // takes it too)
   "agent.chat": "agentChat", // not in the spec: 30 per minute
   "agent.chatStream": "agentChat",
+  // passkey challenges (docs/security.md "Passkeys"): each stores a row for 5 minutes
+  "users.passkeys.signInOptions": "passkeyChallenges",
+  "users.passkeys.secondFactorOptions": "passkeyChallenges",
+  "users.passkeys.registrationOptions": "passkeyChallenges",
 };
 
 /** The limit key of a caller: `u:<user id>`, `a:<address>` when anonymous, null when anonymous without an address. */

@@ -72,7 +72,7 @@ function sessionCookies(header: string | null): Map<string, string> {
 }
 
 /** The session JWT from the cookie header (joining next-auth's chunked `.0`, `.1` cookies), or null. */
-function sessionCookie(header: string | null): string | null {
+export function sessionCookie(header: string | null): string | null {
   const cookies = sessionCookies(header);
   for (const name of SESSION_COOKIES) {
     if (cookies.has(name)) return cookies.get(name)!;

@@ -1,8 +1,10 @@
 /**
- * next-auth 4 options: credentials (username + password) and, when GITHUB_ID and GITHUB_SECRET
- * are set, GitHub OAuth. Sessions are JWTs (required by the credentials provider); the JWT's
+ * next-auth 4 options: credentials (username + password; refused under OIDC_ONLY=1), when
+ * GITHUB_ID and GITHUB_SECRET are set GitHub OAuth, and when OIDC_ISSUER, OIDC_CLIENT_ID and
+ * OIDC_CLIENT_SECRET are set OpenID Connect (provider id "oidc", ./oidc-provider.ts). Sessions are JWTs (required by the credentials provider); the JWT's
  * `sub` is the user id and `sid` its UserSession row (revoked at sign-out). The same JWT, sent as `Authorization: Bearer <jwt>`, is the "service
- * token" accepted by /api/tokens (see resolveActor).
+ * token" accepted by /api/tokens (see resolveActor). A third provider, "passkey", signs in
+ * without a password (docs/security.md "Passkeys").
  */
 // Holds the OAuth secret and signs sessions: only the auth route handler and server components may import it.
 import "server-only";
@@ -15,12 +17,20 @@ import { authenticate, upsertGithubUser } from "@/server/services/users/sign-in"
 import { AppError } from "@/server/errors";
 import { clientAddress } from "@/server/http/client-address";
 import { endSession, startSession } from "@/server/services/users/sessions";
+import { signInWithPasskey } from "@/server/services/passkeys/sign-in-with-passkey";
+import { oidcProvider, resolveOidcAccount } from "./oidc-provider";
 
 /** Session lifetime in seconds (30 days, next-auth's default). */
 export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
 
-export function getAuthOptions(): NextAuthOptions {
-  const { github } = getConfig();
+/**
+ * The options for one request. `request.oidcLinkSecret`: the link cookie's value (the route
+ * handler reads it), which makes an OpenID Connect sign-in link its identity to the user who
+ * started the link (server/services/oidc/link-intent.ts); `request.userAgent` is recorded on
+ * the session an OAuth sign-in starts.
+ */
+export function getAuthOptions(request: { oidcLinkSecret?: string | null; userAgent?: string | null } = {}): NextAuthOptions {
+  const { github, oidc, oidcOnly } = getConfig();
   return {
     secret: getAuthSecret(),
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
@@ -30,6 +40,8 @@ export function getAuthOptions(): NextAuthOptions {
         name: "username and password",
         credentials: { username: { label: "Username", type: "text" }, password: { label: "Password", type: "password" } },
         async authorize(credentials, req) {
+          // OIDC_ONLY=1: only single sign-on signs in (docs/security.md "Single sign-on (OpenID Connect)")
+          if (oidcOnly) throw new Error("password sign-in is turned off; use single sign-on");
           if (!credentials?.username || !credentials.password) return null;
           const headers = new Headers(); // next-auth hands the request headers over as a plain object
           for (const [k, v] of Object.entries(req?.headers ?? {})) if (typeof v === "string") headers.set(k, v);
@@ -47,7 +59,28 @@ export function getAuthOptions(): NextAuthOptions {
             : null;
         },
       }),
+      // passwordless passkey sign-in (docs/security.md "Passkeys"): `response` is the JSON of
+      // @simplewebauthn/browser startAuthentication's answer to users.passkeys.signInOptions
+      CredentialsProvider({
+        id: "passkey",
+        name: "passkey",
+        credentials: { response: { label: "Passkey response", type: "text" } },
+        async authorize(credentials, req) {
+          // OIDC_ONLY: the identity provider is the only way in (a passkey still serves as a second factor)
+          if (oidcOnly) throw new Error("passkey sign-in is turned off; use single sign-on");
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(req?.headers ?? {})) if (typeof v === "string") headers.set(k, v);
+          try {
+            const user = await signInWithPasskey(await getDb(), credentials?.response, clientAddress(headers));
+            return user && { ...user, userAgent: headers.get("user-agent") ?? undefined };
+          } catch (e) {
+            if (e instanceof AppError) throw new Error(e.message);
+            throw e;
+          }
+        },
+      }),
       ...(github ? [GithubProvider({ clientId: github.clientId, clientSecret: github.clientSecret })] : []),
+      ...(oidc ? [oidcProvider(oidc)] : []),
     ],
     events: {
       // Signing out revokes the session row, so this JWT stops working for the API too
@@ -58,18 +91,26 @@ export function getAuthOptions(): NextAuthOptions {
     },
     callbacks: {
       async signIn({ account, profile }) {
+        if (account?.provider === "oidc" && oidc) return resolveOidcAccount(account, profile, oidc.issuer, request.oidcLinkSecret);
         if (account?.provider !== "github") return true;
         return Boolean(profile);
       },
       async jwt({ token, account, profile, user }) {
-        if (account?.provider === "github" && profile) {
+        if (account?.provider === "oidc" && typeof account.svcUserId === "string") {
+          // set by resolveOidcAccount in the signIn callback, which next-auth runs first
+          token.sub = account.svcUserId;
+          token.sid = await startSession(await getDb(), account.svcUserId, request.userAgent);
+        } else if (account?.provider === "github" && profile) {
           const p = profile as { id?: number | string; login?: string; name?: string | null; email?: string | null };
           const local = await upsertGithubUser(await getDb(), { id: String(p.id), login: p.login ?? "user", name: p.name, email: p.email });
           token.sub = local.id;
           token.sid = await startSession(await getDb(), local.id);
         } else if (user) {
           token.sub = user.id;
-          token.sid = await startSession(await getDb(), user.id, (user as { userAgent?: string }).userAgent);
+          // a passkey sign-in verified the user (user verification required): both factors at once
+          token.sid = await startSession(await getDb(), user.id, (user as { userAgent?: string }).userAgent, {
+            secondFactorDone: account?.provider === "passkey",
+          });
         }
         return token;
       },

@@ -49,6 +49,20 @@ export interface DiffPageOptions extends Pick<DiffOptions, "timeoutMs" | "borrow
   limit?: number;
 }
 
+/** What the page's files are of the file list (blob ids, counts, binary/submodule flags), kept off the wire: `pageFileSides`. */
+const sidesOf = new WeakMap<DiffPageFile, DiffFile>();
+
+/**
+ * The file-list record a page file was built from (its blob ids `oldSha`/`newSha`, counts and
+ * flags; its hunks are not the page's), or undefined for a file the page did not build. Used by
+ * steps that rework a page's files by their blobs (server/services/lfs/lfs-diff.ts).
+ */
+export function pageFileSides(
+  f: DiffPageFile,
+): Pick<DiffFile, "oldSha" | "newSha" | "isBinary" | "isSubmodule" | "additions" | "deletions"> | undefined {
+  return sidesOf.get(f);
+}
+
 const same = (a: DiffFile, b: DiffFile) => a.oldPath === b.oldPath && a.newPath === b.newPath && a.status === b.status;
 
 /** A parsed file as a page entry: its index in the file list, and where its hunks start and whether they go on. */
@@ -63,6 +77,7 @@ function pageFile(f: DiffFile, index: number, fromHunk: number, stop: PageCursor
   if (f.truncatedReason === "file") out.truncatedReason = "file";
   if (fromHunk > 0) out.fromHunk = fromHunk;
   if (stop?.file === index) out.continues = true;
+  sidesOf.set(out, f);
   return out;
 }
 

@@ -53,6 +53,19 @@ export interface DiffFile {
   /** Blob ids (or submodule commit ids) of the two sides; null when the side is absent. */
   oldSha: string | null;
   newSha: string | null;
+  /**
+   * Set when the file is a Git LFS pointer on each present side (server/services/lfs/lfs-diff.ts):
+   * the two sides' objects (null: absent), and `content` true when the hunks are the objects'
+   * contents diffed (else the hunks are the pointers', or none: "Stored with Git LFS: a → b").
+   */
+  lfs?: { old: DiffLfsSide | null; new: DiffLfsSide | null; content: boolean };
+}
+
+/** One side of an LFS file in a diff: the object's oid, size in bytes, and whether the repository serves it. */
+export interface DiffLfsSide {
+  oid: string;
+  size: number;
+  stored: boolean;
 }
 
 export interface Diff {
@@ -131,6 +144,8 @@ export interface DiffPageFile {
   /** True when the per-file or per-line limit cut the file ("file"); such hunks never come. */
   truncated: boolean;
   truncatedReason?: "file";
+  /** Set for a Git LFS pointer file (as DiffFile's `lfs`): the hunks are then the objects' content diff, or none for a size change. */
+  lfs?: DiffFile["lfs"];
 }
 
 /** A page of hunks: the files it covers in file-list order, and the cursor of the next page (null after the last file). */

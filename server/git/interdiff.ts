@@ -161,11 +161,18 @@ async function onRange<T>(gitDir: string, revs: InterdiffRevisions, read: (info:
 /**
  * The interdiff of `revs` as a whole diff, in `pulls.getDiff`'s shape (server/git/diff.ts
  * `diffTrees`, with its limits, caches and filters: `opts` as there), plus how it was computed
- * and `empty` (no file differs). Errors: as `interdiffRange` and `diffTrees`.
+ * and `empty` (no file differs). `decorate` (e.g. the LFS step, services/lfs/lfs-diff-shapes.ts)
+ * rewrites the diff while the range is held: a read of a pruned replay's blobs there is retried
+ * like the diff's own. Errors: as `interdiffRange` and `diffTrees`, and whatever `decorate` throws.
  */
-export async function interdiff(gitDir: string, revs: InterdiffRevisions, opts: DiffOptions = {}): Promise<Interdiff> {
+export async function interdiff(
+  gitDir: string,
+  revs: InterdiffRevisions,
+  opts: DiffOptions = {},
+  decorate: (diff: Diff) => Promise<Diff> = async (d) => d,
+): Promise<Interdiff> {
   return onRange(gitDir, revs, async (info) => {
-    const diff = await diffTrees(gitDir, info.from, info.to, opts);
+    const diff = await decorate(await diffTrees(gitDir, info.from, info.to, opts));
     return { ...diff, ...info, empty: diff.totalFiles === 0 };
   });
 }
@@ -174,11 +181,17 @@ export async function interdiff(gitDir: string, revs: InterdiffRevisions, opts: 
  * A page of the interdiff of `revs`, in `pulls.getDiffPage`'s shape (server/git/diff-page.ts
  * `diffPageRange` over `[from, to]`: cursor, file limit and line budget as there), plus how it
  * was computed and `empty` (the whole interdiff has no file: read off the first page when the
- * page starts at file 0, else from the two trees being equal). Errors: as `interdiffRange` and `diffPageRange`.
+ * page starts at file 0, else from the two trees being equal). `decorate`: as `interdiff`'s, for
+ * the page. Errors: as `interdiffRange` and `diffPageRange`, and whatever `decorate` throws.
  */
-export async function interdiffPage(gitDir: string, revs: InterdiffRevisions, opts: DiffPageOptions = {}): Promise<InterdiffPage> {
+export async function interdiffPage(
+  gitDir: string,
+  revs: InterdiffRevisions,
+  opts: DiffPageOptions = {},
+  decorate: (page: DiffPage) => Promise<DiffPage> = async (p) => p,
+): Promise<InterdiffPage> {
   return onRange(gitDir, revs, async (info) => {
-    const page = await diffPageRange(gitDir, [info.from, info.to], opts);
+    const page = await decorate(await diffPageRange(gitDir, [info.from, info.to], opts));
     const first = !opts.cursor || (opts.cursor.file === 0 && opts.cursor.hunk === 0);
     let empty: boolean;
     if (first) empty = page.files.length === 0 && page.nextCursor === null;

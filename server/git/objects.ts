@@ -60,12 +60,17 @@ export async function objectInfo(
  * The contents of the blobs among `ids` (full object ids; duplicates, missing objects and
  * non-blobs are skipped), handed to `onBlob` one by one in input order. Sizes come first
  * (`objectInfo`); contents then come from `git cat-file --batch` in runs of at most ~8 MiB and
- * 2,000 objects, so a run's output is bounded before it is read. Errors: a plain Error when git
- * fails.
+ * 2,000 objects, so a run's output is bounded before it is read. `env`: extra environment, as
+ * `objectInfo`'s. Errors: a plain Error when git fails.
  */
-export async function readBlobs(gitDir: string, ids: readonly string[], onBlob: (id: string, content: Buffer) => void): Promise<void> {
+export async function readBlobs(
+  gitDir: string,
+  ids: readonly string[],
+  onBlob: (id: string, content: Buffer) => void,
+  env: Record<string, string | undefined> = {},
+): Promise<void> {
   const unique = [...new Set(ids)];
-  const infos = await objectInfo(gitDir, unique);
+  const infos = await objectInfo(gitDir, unique, env);
   let run: ObjectInfo[] = [];
   let bytes = 0;
   const flush = async () => {
@@ -75,6 +80,7 @@ export async function readBlobs(gitDir: string, ids: readonly string[], onBlob: 
     bytes = 0;
     const r = await runGit(["cat-file", `--batch=${BATCH_FORMAT}`], {
       gitDir,
+      env,
       input: stdinOf(want.map((o) => o.id)),
       maxBytes: want.reduce((n, o) => n + o.size + 128, 0),
     });

@@ -8,6 +8,7 @@ import { defineJob } from "./index";
 import {
   AI_REVIEW,
   AUTO_MERGE,
+  LFS_GC,
   NOTIFY_DIGEST,
   NOTIFY_EMAIL,
   NOTIFY_FAN_OUT,
@@ -118,6 +119,15 @@ export function registerJobHandlers(): void {
       await sweepRepositories(await getDb());
     },
     { retries: 3, backoffMs: 60_000, timeoutMs: 1_800_000 },
+  );
+  // Git LFS garbage collection (services/lfs/gc-objects.ts): after deletions and daily
+  defineJob(
+    LFS_GC,
+    async ({ daily }) => {
+      const [{ getDb }, { runLfsGc }] = await Promise.all([import("@/server/db"), import("@/server/services/lfs/gc-objects")]);
+      await runLfsGc(await getDb(), daily);
+    },
+    { retries: 2, backoffMs: 60_000, timeoutMs: 1_800_000 },
   );
   // webhook deliveries (services/webhooks/deliver-webhook.ts): one attempt of each delivery per run
   // (an event's first attempts together, side by side); a failed attempt queues its delivery's next

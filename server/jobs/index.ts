@@ -7,6 +7,7 @@
  *
  *   defineJob(REFRESH_MERGEABILITY, async ({ prId }) => refreshMergeability(prId), { retries: 3 });
  *   await enqueue(REFRESH_MERGEABILITY, { prId }, { singletonKey: prId });
+ *   await inTransaction(db, async (tx) => { …; await enqueue(NOTIFY_FAN_OUT, { event }, { tx }); });  // written with the change
  *   await startJobWorker();   // the server does this (instrumentation.ts)
  *
  * Delivery is at least once: a handler that outlives its `timeoutMs`, or whose process dies (its
@@ -15,6 +16,9 @@
  * (`getJob(...).runs`).
  */
 import { getConfig, postgresPoolSizesFromEnv } from "@/server/config";
+import type { Db } from "@/server/db";
+import { afterCommit } from "@/server/db/after-commit";
+import type { Tx } from "@/server/db/transaction";
 import type { PayloadOf } from "./names";
 import type { JobDefinition, JobInfo, JobStore, QueueDepth } from "./store";
 import { JOB_DEFAULTS } from "./store";
@@ -37,6 +41,12 @@ export interface EnqueueOptions {
   singletonKey?: string;
   /** Not before this time (default: now). */
   runAt?: Date;
+  /**
+   * The client of the change that makes the job necessary: a transaction client (`inTransaction`'s
+   * `tx`) writes the job in that transaction (the transactional outbox: it exists iff the change
+   * commits), the root client is the same as leaving it out. See `enqueue`.
+   */
+  tx?: Db | Tx;
 }
 
 export interface WorkerOptions {
@@ -124,15 +134,38 @@ export function defineJob<N extends string>(name: N, handler: (payload: PayloadO
  * Stores a job to run `name` with `payload` (JSON-serializable) in svc's database; any svc process
  * with a worker for `name` runs it. Works without a running worker (the job waits for one).
  * Resolves to the job id, or null when `singletonKey` matched a job still waiting for its first run.
- * Call it after the transaction that made the job necessary has committed — never inside a
- * `db.$transaction` callback: on SQLite the enqueue waits for the connection lock that
- * transaction holds (serialized-sqlite.ts) until Prisma's transaction timeout rolls it back.
- * @throws database errors (the job was not stored)
+ *
+ * Where the job is written (docs/architecture.md "Background jobs", "Jobs written with the change"):
+ * - `opts.tx` a transaction client: in that transaction, so the job exists iff the change commits
+ *   (a process killed after the commit loses nothing; a rollback leaves no job). This process's
+ *   worker is woken once it commits (afterCommit); a lost wake-up waits one poll interval. While
+ *   the transaction is open, another enqueue with the same `singletonKey` on PostgreSQL waits for
+ *   it (then returns null, or inserts when it rolled back).
+ * - no `opts.tx`, or the root client: at once, on its own; this process's worker is woken at once.
+ *   Then call it after the transaction that made the job necessary has committed, never inside a
+ *   `db.$transaction` callback without passing its client: on SQLite it would wait for the
+ *   connection lock that transaction holds (serialized-sqlite.ts) until the transaction times out.
+ * `tx` must be a transaction of svc's database (getDb), which holds the queue.
+ * @throws database errors (the job was not stored; with `tx`, the transaction is then aborted on
+ *   PostgreSQL — let the error roll it back)
  */
 export async function enqueue<N extends string>(name: N, payload: PayloadOf<N>, opts: EnqueueOptions = {}): Promise<string | null> {
+  const { tx, ...options } = opts;
   const def = jobs.defs.get(name);
   const policy = def && { name, retries: def.retries, backoffMs: def.backoffMs, timeoutMs: def.timeoutMs };
-  return (await store()).enqueue(policy, name, payload, opts);
+  const s = await store();
+  if (!tx || isRootClient(tx)) return s.enqueue(policy, name, payload, options);
+  const id = await s.enqueue(policy, name, payload, options, {
+    query: <R>(sql: string, values: unknown[]) => tx.$queryRawUnsafe<R[]>(sql, ...values),
+    execute: (sql: string, values: unknown[]) => tx.$executeRawUnsafe(sql, ...values),
+  });
+  if (id) afterCommit(tx, () => s.wake(name));
+  return id;
+}
+
+/** The root client has `$transaction`; a transaction client (Prisma.TransactionClient) has not. */
+function isRootClient(client: Db | Tx): client is Db {
+  return typeof (client as Partial<Db>).$transaction === "function";
 }
 
 /** What the store knows of job `id` of `name` (state, attempts, last error), or null. */

@@ -37,6 +37,9 @@ export const NOTIFY_EMAIL = "notifications.email";
 /** The daily digest: one email per user gathering the day's unsent NotificationEmail rows, then itself for the next day. */
 export const NOTIFY_DIGEST = "notifications.digest";
 
+/** Delete Git LFS objects no repository references (rows and files; services/lfs/gc-objects.ts); daily runs queue the next. */
+export const LFS_GC = "lfs.gc";
+
 /** Name → payload type of every svc job. */
 export interface JobPayloads {
   /** `prId`: PullRequest.id. Enqueue with `singletonKey: prId` so pushes in a burst refresh once. */
@@ -65,6 +68,8 @@ export interface JobPayloads {
   [NOTIFY_EMAIL]: { emailIds: string[]; attempt: number };
   /** No payload. Enqueue with `singletonKey: "digest"`: one waiting digest at a time. */
   [NOTIFY_DIGEST]: Record<string, never>;
+  /** `daily`: the daily run (singleton "daily", queues the next); false: a run after a deletion (singleton "now"). */
+  [LFS_GC]: { daily: boolean };
 }
 
 export type JobName = keyof JobPayloads;

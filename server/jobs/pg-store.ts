@@ -32,7 +32,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import PgBoss from "pg-boss";
-import type { JobDefinition, JobInfo, JobRun, JobStore, QueueDepth, WorkerSettings } from "./store";
+import type { JobDefinition, JobInfo, JobRun, JobStore, QueueDepth, TxSql, WorkerSettings } from "./store";
 import { errorText, JOB_DEFAULTS, jobProcessId, renewEveryMs, STOP_GRACE_MS } from "./store";
 
 type Policy = Omit<JobDefinition, "handler">;
@@ -66,6 +66,21 @@ function queueOptions(def: Policy): PgBoss.Queue {
     retryDelay: def.backoffMs > 0 ? Math.max(1, Math.round(def.backoffMs / 1000)) : 0,
     retryBackoff: true,
     expireInSeconds: Math.max(1, Math.ceil(def.timeoutMs / 1000)),
+  };
+}
+
+/**
+ * pg-boss's `db` interface (`executeSql(text, values) => {rows}`) over transaction `tx`. Values as
+ * node-postgres would send them: undefined as null, objects other than Dates as JSON (the payload).
+ */
+function txDb(tx: TxSql): PgBoss.Db {
+  return {
+    executeSql: async (text: string, values: unknown[] = []) => ({
+      rows: await tx.query(
+        text,
+        values.map((v) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v)),
+      ),
+    }),
   };
 }
 
@@ -151,19 +166,30 @@ export class PgBossStore implements JobStore {
     return ready;
   }
 
+  /**
+   * With `tx`, pg-boss's insert runs through it (send's `db` option, pg-boss 10 manager.js
+   * createJob), so the job commits with the transaction. The queue is created first, outside it,
+   * on pg-boss's pool (a queue without jobs is harmless).
+   */
   async enqueue(
     def: Policy | undefined,
     name: string,
     payload: unknown,
     opts: { singletonKey?: string; runAt?: Date },
+    tx?: TxSql,
   ): Promise<string | null> {
     await this.ensureQueue(name, def);
     const id = await this.boss.send(name, payload as object, {
       singletonKey: opts.singletonKey ?? `unique:${randomUUID()}`,
       startAfter: opts.runAt,
+      ...(tx ? { db: txDb(tx) } : {}),
     });
-    if (id) for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
+    if (id && !tx) this.wake(name);
     return id;
+  }
+
+  wake(name: string): void {
+    for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
   }
 
   async getJob(name: string, id: string): Promise<JobInfo | null> {

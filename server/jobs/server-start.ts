@@ -31,6 +31,7 @@ export async function startServerJobs(retry: Omit<SuperviseOptions, "onRunning">
         await scheduleMaintenanceSweep();
         await scheduleDeliverySweep();
         await scheduleDigest();
+        await (await import("@/server/services/lfs/gc-objects")).scheduleLfsGc(new Date(Date.now() + 60 * 60 * 1000));
       },
     },
   );

@@ -21,7 +21,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb, type Db } from "@/server/db";
 import { retryDelayMs } from "./backoff";
-import type { JobDefinition, JobInfo, JobRun, JobStore, QueueDepth, WorkerSettings } from "./store";
+import type { JobDefinition, JobInfo, JobRun, JobStore, QueueDepth, TxSql, WorkerSettings } from "./store";
 import { errorText, jobProcessId, renewEveryMs, STOP_GRACE_MS } from "./store";
 
 const TABLE = `
@@ -52,6 +52,9 @@ CREATE TABLE IF NOT EXISTS "_svc_job_runs" (
   PRIMARY KEY ("jobId", "attempt")
 );
 CREATE INDEX IF NOT EXISTS "_svc_job_runs_finished" ON "_svc_job_runs" ("finishedAt");`;
+const TABLE_STATEMENTS = TABLE.split(";")
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 /** Finished rows are kept this long (ms) for inspection, then deleted by the worker. */
 const KEEP_COMPLETED_MS = 24 * 60 * 60 * 1000;
@@ -71,6 +74,8 @@ const sleep = (ms: number, signal: { wake?: () => void }) =>
 
 export class SqliteStore implements JobStore {
   private table: Promise<void> | undefined;
+  /** The table is known to exist (this.table resolved). */
+  private tableReady = false;
   private stopping = false;
   private loops: Promise<void>[] = [];
   private readonly sleepers = new Map<string, { wake?: () => void }[]>();
@@ -81,37 +86,55 @@ export class SqliteStore implements JobStore {
     this.table ??= (async () => {
       const db = await getDb();
       await db.$transaction(async (tx) => {
-        for (const statement of TABLE.split(";")
-          .map((s) => s.trim())
-          .filter(Boolean))
-          await tx.$executeRawUnsafe(statement);
+        for (const statement of TABLE_STATEMENTS) await tx.$executeRawUnsafe(statement);
       });
     })();
     const table = this.table;
-    table.catch(() => {
-      if (this.table === table) this.table = undefined;
-    });
+    table.then(
+      () => {
+        if (this.table === table) this.tableReady = true;
+      },
+      () => {
+        if (this.table === table) this.table = undefined;
+      },
+    );
     await table;
     return getDb();
   }
 
-  async enqueue(_def: unknown, name: string, payload: unknown, opts: { singletonKey?: string; runAt?: Date }): Promise<string | null> {
-    const db = await this.db();
+  /**
+   * Inside `tx` (a transaction on svc's one connection, which holds its lock) nothing may wait for
+   * that connection: the table is then created through `tx` if this store has not seen it yet.
+   */
+  async enqueue(
+    _def: unknown,
+    name: string,
+    payload: unknown,
+    opts: { singletonKey?: string; runAt?: Date },
+    tx?: TxSql,
+  ): Promise<string | null> {
+    let execute: (sql: string, values: unknown[]) => Promise<number>;
+    if (tx) {
+      if (!this.tableReady) for (const statement of TABLE_STATEMENTS) await tx.execute(statement, []);
+      execute = (sql, values) => tx.execute(sql, values);
+    } else {
+      const db = await this.db();
+      execute = (sql, values) => db.$executeRawUnsafe(sql, ...values);
+    }
     const id = randomUUID();
     const now = Date.now();
-    const inserted = await db.$executeRawUnsafe(
+    const inserted = await execute(
       `INSERT INTO "_svc_jobs" ("id", "name", "payload", "state", "singletonKey", "runAt", "createdAt")
        VALUES (?, ?, ?, 'created', ?, ?, ?) ON CONFLICT DO NOTHING`,
-      id,
-      name,
-      JSON.stringify(payload ?? null),
-      opts.singletonKey ?? null,
-      opts.runAt ? opts.runAt.getTime() : now,
-      now,
+      [id, name, JSON.stringify(payload ?? null), opts.singletonKey ?? null, opts.runAt ? opts.runAt.getTime() : now, now],
     );
     if (inserted === 0) return null;
-    for (const s of this.sleepers.get(name) ?? []) s.wake?.();
+    if (!tx) this.wake(name);
     return id;
+  }
+
+  wake(name: string): void {
+    for (const s of this.sleepers.get(name) ?? []) s.wake?.();
   }
 
   async getJob(name: string, id: string): Promise<JobInfo | null> {
@@ -334,5 +357,6 @@ export class SqliteStore implements JobStore {
   async close(): Promise<void> {
     await this.stopWorker();
     this.table = undefined;
+    this.tableReady = false;
   }
 }

@@ -82,14 +82,32 @@ export interface WorkerSettings {
   leaseMs: number;
 }
 
+/**
+ * A raw-SQL handle on an open transaction of svc's database (index.ts builds it from a Prisma
+ * transaction client): the store writes the job with it, so the job commits or rolls back with
+ * the transaction. Placeholders are the database's own (`?` on SQLite, `$1` on PostgreSQL).
+ */
+export interface TxSql {
+  query<R>(sql: string, values: unknown[]): Promise<R[]>;
+  execute(sql: string, values: unknown[]): Promise<number>;
+}
+
 export interface JobStore {
-  /** Stores a job; resolves to its id, or null when `singletonKey` matched a job not yet started. */
+  /**
+   * Stores a job; resolves to its id, or null when `singletonKey` matched a job not yet started.
+   * Without `tx` the job is written at once and this process's idle workers of `name` are woken;
+   * with `tx` it is written in that transaction and nobody is woken (the caller calls `wake`
+   * after the commit).
+   */
   enqueue(
     def: Omit<JobDefinition, "handler"> | undefined,
     name: string,
     payload: unknown,
     opts: { singletonKey?: string; runAt?: Date },
+    tx?: TxSql,
   ): Promise<string | null>;
+  /** Wakes this process's idle workers of `name` (no-op when none runs). */
+  wake(name: string): void;
   getJob(name: string, id: string): Promise<JobInfo | null>;
   /** Unfinished jobs per name and state, all processes together; names and states without jobs are left out. One query. */
   queueDepth(): Promise<QueueDepth[]>;

@@ -44,3 +44,30 @@ export function parseGitCommand(command: string): SshGitCommand | { problem: str
     return { problem: `repository ${owner.slice(0, 100)}/${name.slice(0, 100)} not found` };
   return { service: `git-${m[1]}` as SshGitService, owner, name };
 }
+
+/** `git-lfs-authenticate '<owner>/<repo>.git' download|upload` (docs/lfs.md "Over SSH"). */
+export interface SshLfsCommand {
+  service: "git-lfs-authenticate";
+  owner: string;
+  name: string;
+  operation: "download" | "upload";
+}
+
+const LFS_COMMAND = /^git-lfs-(authenticate|transfer) +(?:'([^']*)'|([^\s'"\\]+)) +(download|upload)$/;
+
+/**
+ * Parses the Git LFS commands git-lfs sends over SSH: `git-lfs-authenticate <path> <operation>`
+ * (served: ./lfs-authenticate.ts) and `git-lfs-transfer <path> <operation>` (the SSH transfer
+ * protocol, not served: refused with a message, so git-lfs falls back to git-lfs-authenticate).
+ * Returns null when `command` is neither (the caller tries parseGitCommand).
+ */
+export function parseLfsCommand(command: string): SshLfsCommand | { problem: string } | null {
+  if (command.length > MAX_COMMAND_LENGTH || !command.trim().startsWith("git-lfs-")) return null;
+  const m = LFS_COMMAND.exec(command.trim());
+  if (!m) return { problem: "usage: git-lfs-authenticate '<owner>/<repo>.git' download|upload" };
+  if (m[1] === "transfer")
+    return { problem: "svc does not serve git-lfs-transfer (the SSH transfer protocol): use git-lfs-authenticate and HTTP transfers" };
+  const parsed = parseGitCommand(`git-upload-pack '${m[2] ?? m[3] ?? ""}'`);
+  if ("problem" in parsed) return parsed;
+  return { service: "git-lfs-authenticate", owner: parsed.owner, name: parsed.name, operation: m[4] as "download" | "upload" };
+}

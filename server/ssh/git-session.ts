@@ -10,9 +10,6 @@ import { stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import type { ServerChannel } from "ssh2";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { getDb } from "@/server/db";
-import { AppError } from "@/server/errors";
-import { atLeast, authorizeDeployKey, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
 import { spawnPackService } from "@/server/git/pack-service";
 import { spawnGit, userArg } from "@/server/git/exec";
 import { clearStaleGitLeftovers } from "@/server/git/stale-locks";
@@ -23,24 +20,7 @@ import { receivePackHook } from "@/server/http/git/push-hook";
 import { afterPush } from "@/server/http/git/smart-http";
 import type { SshGitCommand } from "./command";
 import type { SshPrincipal } from "./authenticate";
-
-/** The repository the principal may use for the command, or the message that refuses it. */
-async function authorize(principal: SshPrincipal, cmd: SshGitCommand): Promise<AuthorizedRepo | string> {
-  const db = await getDb();
-  const level = cmd.service === "git-receive-pack" ? "write" : "read";
-  const locator = { owner: cmd.owner, name: cmd.name };
-  try {
-    if (principal.kind === "deploy") return await authorizeDeployKey(db, principal, locator, level);
-    // Read first: an unreadable or unknown repository is "not found" whatever else.
-    const repo = await authorizeRepo(db, principal.actor, locator, "read");
-    if (level === "write" && !atLeast(repo.permission, "write"))
-      return `push refused: you need write permission on ${repo.owner}/${repo.name} (you have ${repo.permission})`;
-    return repo;
-  } catch (e) {
-    if (e instanceof AppError) return e.message;
-    throw e;
-  }
-}
+import { authorizeSshRepo } from "./authorize";
 
 /**
  * Serves `cmd` on `channel` and resolves with the exit status to send (0 success; 1 refused;
@@ -58,8 +38,19 @@ export async function serveGitCommand(
     channel.stderr.write(`svc: ${message}\n`);
     return 1;
   };
-  const repo = await authorize(principal, cmd);
-  if (typeof repo === "string") return fail(repo);
+  const authorized = await authorizeSshRepo(
+    principal,
+    { owner: cmd.owner, name: cmd.name },
+    cmd.service === "git-receive-pack" ? "write" : "read",
+    "push refused",
+  );
+  if (typeof authorized === "string") return fail(authorized);
+  const repo = authorized.repo;
+  // git shows the server's stderr: the remote still works, and says where to point it
+  if (authorized.movedTo)
+    channel.stderr.write(
+      `svc: this repository moved to ${authorized.movedTo}; update your remote: git remote set-url origin <its new URL>\n`,
+    );
   const exists = await stat(repo.gitDir).then(
     (s) => s.isDirectory(),
     () => false,

@@ -20,7 +20,7 @@ export const HOST_KEY_FILES = [
 export function loadHostKeys(dir: string): Buffer[] {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return HOST_KEY_FILES.map(({ file, type }) => {
-    const p = path.join(dir, file);
+    const p = path.join(/* turbopackIgnore: true */ dir, file);
     if (!existsSync(p)) {
       const pair = type === "rsa" ? utils.generateKeyPairSync("rsa", { bits: 3072 }) : utils.generateKeyPairSync("ed25519");
       writeFileSync(p, pair.private, { mode: 0o600, flag: "wx" });

@@ -1,7 +1,8 @@
 /**
  * svc's SSH server for git (docs/ssh.md): public-key authentication only (user keys and deploy
  * keys, ./authenticate.ts), exec requests of git's three SSH commands only (./command.ts), each
- * served by ./git-session.ts. Everything else — shell, pty, other commands, env other than
+ * served by ./git-session.ts, and Git LFS's `git-lfs-authenticate` (./lfs-authenticate.ts;
+ * `git-lfs-transfer` is refused so git-lfs falls back to it). Everything else — shell, pty, other commands, env other than
  * GIT_PROTOCOL, subsystems (sftp), agent/X11/port forwarding — is refused: a shell or command
  * with a message on stderr and exit status 1, requests with a protocol-level refusal.
  * Started by server/process-start.ts when SVC_SSH_PORT is set; stopped on shutdown.
@@ -11,7 +12,8 @@ import ssh2, { type Connection, type ServerChannel } from "ssh2";
 import { getDb } from "@/server/db";
 import { loadHostKeys } from "./host-keys";
 import { principalOfKey, touchKey, type SshPrincipal } from "./authenticate";
-import { parseGitCommand } from "./command";
+import { parseGitCommand, parseLfsCommand } from "./command";
+import { serveLfsAuthenticate } from "./lfs-authenticate";
 import { serveGitCommand } from "./git-session";
 
 // ssh2 is CommonJS: Node's ESM loader (the CLI, scripts/serve.ts) gives it as a default export only
@@ -133,6 +135,22 @@ function handleClient(client: Connection, address: string, limits: SshLimits, au
         const channel = accept();
         if (used) return refuseChannel(channel, "one command per session");
         used = true;
+        const lfs = parseLfsCommand(info.command);
+        if (lfs && "problem" in lfs) return refuseChannel(channel, lfs.problem);
+        if (lfs) {
+          touched
+            .then(() => serveLfsAuthenticate(channel, who, lfs))
+            .catch((e: unknown) => {
+              console.error(`SSH git-lfs-authenticate for ${lfs.owner}/${lfs.name} failed`, e);
+              channel.stderr.write("svc: internal error\n");
+              return 1;
+            })
+            .then((code) => {
+              channel.exit(code);
+              channel.end();
+            });
+          return;
+        }
         const cmd = parseGitCommand(info.command);
         if ("problem" in cmd) return refuseChannel(channel, cmd.problem);
         touched

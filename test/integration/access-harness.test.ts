@@ -129,11 +129,14 @@ describe("scope × role matrix", () => {
   type Role = "owner" | "admin" | "write" | "read" | "stranger";
   const ROLES: Role[] = ["owner", "admin", "write", "read", "stranger"];
   const REPO_SCOPES: Scope[] = ["repo:read", "repo:write", "repo:admin"];
-  /** Every subset of the repo scopes (user scopes do not matter to repository procedures; the empty set carries user:read). */
-  const REPO_SCOPE_SETS: Scope[][] = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => {
-    const set = REPO_SCOPES.filter((_, i) => bits & (1 << i));
-    return set.length ? set : ["user:read"];
-  });
+  /**
+   * The repo scope sets that can answer differently: none (a token with user:read only), each repo
+   * scope alone, and one pair whose stronger scope comes last. The repo scopes imply each other
+   * (admin ⊃ write ⊃ read: scopes.ts), so any other set acts as its strongest scope; the pair
+   * catches a gate that reads only the first scope. (All eight subsets were 60% more calls, the
+   * suite's slowest file on PostgreSQL, for no case these five miss.)
+   */
+  const REPO_SCOPE_SETS: Scope[][] = [["user:read"], ...REPO_SCOPES.map((s) => [s]), ["repo:read", "repo:admin"]];
   /** Every non-empty subset of all scopes, for the user-tier procedures. */
   const ALL_SCOPE_SETS: Scope[][] = Array.from({ length: 31 }, (_, n) => SCOPES.filter((_, i) => (n + 1) & (1 << i)));
 
@@ -285,7 +288,7 @@ describe("scope × role matrix", () => {
       }
     }
     expect(mismatches).toEqual([]);
-  }, 600_000); // ~45 callers × 2 visibilities × every repository procedure, one after another: minutes on a loaded 2-CPU machine
+  }, 600_000); // ~31 callers × 2 visibilities × every repository procedure, one after another: minutes on a loaded 2-CPU machine
 
   it("user procedures: every scope set answers as the table says", async () => {
     const mismatches: string[] = [];

@@ -1,30 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
+import { svc } from "../fixtures/svc-cli";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import pg from "pg";
-
-const root = path.resolve(import.meta.dirname, "../..");
-const bin = path.join(root, "bin/svc.mjs");
-
-function svc(args: string[], env: Record<string, string | undefined> = {}, input?: string, cwd = root, timeoutMs?: number) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    cwd,
-    input,
-    encoding: "utf8",
-    timeout: timeoutMs, // then killed with SIGTERM: status null, signal "SIGTERM"
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: process.env.DATA_DIR,
-      DATABASE_URL: process.env.DATABASE_URL,
-      ...env,
-    } as Record<string, string | undefined> as NodeJS.ProcessEnv,
-  });
-  return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
-}
+import { getDb } from "@/server/db";
+import { signUp } from "@/server/services/users/sign-up";
+import { authenticate } from "@/server/services/users/sign-in";
+import { startSession } from "@/server/services/users/sessions";
+import { refreshTwoFactorFlag } from "@/server/services/two-factor/two-factor-flag";
 
 // Each CLI run starts tsx (seconds on a loaded machine): generous per-test limits.
 describe("svc CLI (real process, temp database)", { timeout: 240_000 }, () => {
@@ -75,6 +59,46 @@ describe("svc CLI (real process, temp database)", { timeout: 240_000 }, () => {
     expect(noStdin.err).toMatch(/--password-stdin is required/);
   });
 
+  it("user set-password and user reset-two-factor: an operator's way back into an account", async () => {
+    // the account is set up in this process, on the database the CLI opens (test/setup.ts)
+    const db = await getDb();
+    const name = `cli-rec-${randomBytes(3).toString("hex")}`;
+    const user = await signUp(db, { username: name, password: "the old password" });
+    await startSession(db, user.id, "laptop", { secondFactorDone: true });
+    await db.user.update({ where: { id: user.id }, data: { totpSecret: "sealed", totpEnabledAt: new Date() } });
+    await db.recoveryCode.createMany({ data: ["a", "b"].map((c) => ({ userId: user.id, codeHash: c })) });
+    await db.passkey.create({
+      data: { userId: user.id, name: "YubiKey", credentialId: `cred-${name}`, publicKey: "k", deviceType: "singleDevice" },
+    });
+    await refreshTwoFactorFlag(db, user.id);
+
+    const set = svc(["user", "set-password", name, "--password-stdin"], {}, "a new password\n");
+    expect({ code: set.code, err: set.err, out: set.out }).toEqual({
+      code: 0,
+      err: "",
+      out: `Set the password of ${name}; ended 1 session(s).\n`,
+    });
+    expect(await authenticate(db, name, "a new password")).toMatchObject({ id: user.id });
+    expect(await db.userSession.count({ where: { userId: user.id } })).toBe(0);
+
+    await startSession(db, user.id, "phone"); // pending its second factor
+    const reset = svc(["user", "reset-two-factor", name]);
+    expect({ code: reset.code, err: reset.err }).toEqual({ code: 0, err: "" });
+    expect(reset.out).toMatch(
+      /TOTP app:\s+removed\n\s+Recovery codes: 2 removed\n\s+Passkeys:\s+1 removed \("YubiKey"\)\n\s+Sessions:\s+1 ended\n/,
+    );
+    expect(await db.user.findUnique({ where: { id: user.id }, select: { totpSecret: true, twoFactorEnabled: true } })).toEqual({
+      totpSecret: null,
+      twoFactorEnabled: false,
+    });
+    expect(await db.passkey.count({ where: { userId: user.id } })).toBe(0);
+    expect(await db.recoveryCode.count({ where: { userId: user.id } })).toBe(0);
+    expect(await db.userSession.count({ where: { userId: user.id } })).toBe(0);
+
+    const unknown = svc(["user", "reset-two-factor", "no-such-user-here"]);
+    expect({ code: unknown.code, err: unknown.err }).toEqual({ code: 1, err: 'svc: no user named "no-such-user-here"\n' });
+  });
+
   it("lists scopes with descriptions", () => {
     const r = svc(["token", "scopes"]);
     expect(r.code).toBe(0);
@@ -92,7 +116,7 @@ describe("svc CLI with REDIS_URL: every command exits by itself (issue #21 item 
   it("user create, token create / list / revoke / scopes, ai-keys reencrypt", () => {
     const env = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix };
     const run = (args: string[], extra: Record<string, string> = {}, input?: string) => {
-      const r = svc(args, { ...env, ...extra }, input, root, EXIT_WITHIN_MS);
+      const r = svc(args, { ...env, ...extra }, input, undefined, EXIT_WITHIN_MS);
       expect({ args, signal: r.signal, code: r.code, err: r.err }).toEqual({ args, signal: null, code: 0, err: "" });
       return r.out;
     };
@@ -119,7 +143,7 @@ describe("svc CLI with REDIS_URL: every command exits by itself (issue #21 item 
       ["token", "create", "no-redis"],
       { SVC_USER_ID: userId, REDIS_URL: "redis://127.0.0.1:1" },
       undefined,
-      root,
+      undefined,
       EXIT_WITHIN_MS,
     );
     expect({ signal: r.signal, code: r.code }).toEqual({ signal: null, code: 0 });
@@ -174,31 +198,6 @@ describe("svc CLI finds the server's database or refuses (issue #6 item 19)", { 
       expect(readdirSync(app)).toEqual([]);
     } finally {
       rmSync(app, { recursive: true, force: true });
-    }
-  });
-
-  it("PostgreSQL: refuses a database without svc's tables and leaves it empty (when TEST_DATABASE_URL is set)", async () => {
-    const server = process.env.TEST_DATABASE_URL;
-    if (!server) return; // SQLite run: covered above
-    const name = `svc_test_empty_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${name}`);
-      const url = new URL(server);
-      url.pathname = `/${name}`;
-      const r = svc(["token", "list"], { DATABASE_URL: url.toString(), SVC_USER_ID: "someone" });
-      expect(r.code).toBe(2);
-      expect(r.err).toContain(`no svc database at`);
-      expect(r.err).toContain(name);
-      const db = new pg.Client({ connectionString: url.toString() });
-      await db.connect();
-      const tables = await db.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`);
-      await db.end();
-      expect(tables.rows[0].n).toBe(0);
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
     }
   });
 });

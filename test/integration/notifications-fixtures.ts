@@ -4,7 +4,6 @@ import { getDb } from "@/server/db";
 import { jobQueueDepth, startJobWorker, stopJobWorker } from "@/server/jobs";
 import { NOTIFY_FAN_OUT } from "@/server/jobs/names";
 import { registerJobHandlers } from "@/server/jobs/handlers";
-import { settledNotificationEnqueues } from "@/server/services/notifications/enqueue";
 
 /** Starts the job worker with svc's handlers (call in beforeAll; stopWorker in afterAll). */
 export async function startWorker(): Promise<void> {
@@ -14,9 +13,8 @@ export async function startWorker(): Promise<void> {
 
 export const stopWorker = stopJobWorker;
 
-/** Waits until every notification event queued so far has been fanned out (no fan-out job left). */
+/** Waits until every notification event queued so far has been fanned out (no fan-out job left; the jobs are written with their changes). */
 export async function drain(): Promise<void> {
-  await settledNotificationEnqueues();
   await expect
     .poll(async () => (await jobQueueDepth()).filter((d) => d.name === NOTIFY_FAN_OUT).reduce((n, d) => n + d.count, 0), {
       timeout: 30_000,

@@ -143,6 +143,26 @@ describe("API", () => {
   });
 });
 
+describe("repository deletion", () => {
+  it("drops the repository's subscriptions and unsent notification emails with it", async () => {
+    const repo = await w.as.owner.repos.create({ name: `gone-${Date.now()}` });
+    const issue = await w.as.owner.issues.create({ repoId: repo.id, title: "t" });
+    await w.as.owner.notifications.subscribe({ subjectType: "issue", subjectId: issue.id });
+    const db = await getDb();
+    const email = { userId: w.owner.id, subjectType: "issue", subjectId: issue.id, reason: "subscribed", event: "comment" };
+    await db.notificationEmail.createMany({
+      data: [
+        { ...email, repoId: repo.id },
+        { ...email, repoId: w.repoId },
+      ],
+    });
+    await w.as.owner.repos.delete({ repoId: repo.id });
+    expect(await db.notificationSubscription.count({ where: { repoId: repo.id } })).toBe(0);
+    expect(await db.notificationEmail.count({ where: { repoId: repo.id } })).toBe(0);
+    expect(await db.notificationEmail.count({ where: { repoId: w.repoId, subjectId: issue.id } })).toBe(1); // other repositories keep theirs
+  });
+});
+
 describe("pages", () => {
   it("50 a page, newest activity first; nextCursor leads to the rest", async () => {
     const user = await makeUser("pg");

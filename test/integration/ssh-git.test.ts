@@ -178,6 +178,39 @@ describe("git over SSH", () => {
     expect(r.stderr).toContain("main is protected: changes must go through a pull request");
     expect((await git(ownerKey, ["push", "--quiet", "origin", "HEAD:feature"], a.dir)).code).toBe(0);
   });
+
+  it("a transferred repository's former path still serves its owner and its deploy key, saying where it went; strangers get not found", async () => {
+    const moving = await ownerCaller.repos.create({ name: "ssh-moving", isPrivate: true });
+    const deploy = keygen("deploy-moving");
+    await ownerCaller.repos.deployKeys.add({ repoId: moving.id, title: "ci", publicKey: pub(deploy), readOnly: false });
+    const a = await clone(ownerKey, `${owner.username}/ssh-moving.git`);
+    await commit(a.dir, "before.txt");
+    expect((await git(ownerKey, ["push", "--quiet", "origin", "HEAD:main"], a.dir)).code).toBe(0);
+    const org = `${owner.username}-org`;
+    await ownerCaller.orgs.create({ name: org });
+    await ownerCaller.repos.transfer({ repoId: moving.id, newOwner: org });
+
+    // the old remote keeps working (no redirect in SSH): the push lands at the new path
+    await commit(a.dir, "after.txt");
+    const pushed = await git(ownerKey, ["push", "origin", "HEAD:main"], a.dir);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain(`this repository moved to ${org}/ssh-moving`);
+    const b = await clone(deploy, `${owner.username}/ssh-moving.git`);
+    expect(b.result.code, b.result.stderr).toBe(0);
+    expect(readFileSync(path.join(b.dir, "after.txt"), "utf8")).toBe("after.txt\n");
+    // a deploy key follows only its own repository's redirect; a stranger learns nothing
+    const other = keygen("deploy-other");
+    await ownerCaller.repos.deployKeys.add({ repoId: repo.id, title: "other", publicKey: pub(other), readOnly: true });
+    expect((await clone(other, `${owner.username}/ssh-moving.git`)).result.stderr).toContain(
+      `repository ${owner.username}/ssh-moving not found`,
+    );
+    const stranger = await makeUser("sshmovestranger");
+    const strangerKey = keygen("stranger-moving");
+    await (await callerFor(actorOf(stranger))).sshKeys.add({ title: "k", publicKey: pub(strangerKey) });
+    const refused = await clone(strangerKey, `${owner.username}/ssh-moving.git`);
+    expect(refused.result.stderr).toContain(`repository ${owner.username}/ssh-moving not found`);
+    expect(refused.result.stderr).not.toContain(org);
+  });
 });
 
 /** Resolves when the server closes `socket` (true) or after `ms` (false). */

@@ -20,7 +20,28 @@ describe("vitestCounts", () => {
     numFailedTests: 2,
     testResults: [
       { name: "/repo/test/unit/a.test.ts", startTime: 1000, endTime: 1500 },
-      { name: "/repo/test/integration/b.test.ts", startTime: 1000, endTime: 4000 },
+      {
+        name: "/repo/test/integration/b.test.ts",
+        startTime: 1000,
+        endTime: 4000,
+        status: "failed",
+        assertionResults: [
+          { status: "passed", fullName: "b works" },
+          {
+            status: "failed",
+            fullName: "b > reads",
+            failureMessages: ["\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n    at b.test.ts:9"],
+          },
+        ],
+      },
+      {
+        name: "/repo/test/integration/c.test.ts",
+        startTime: 1000,
+        endTime: 1100,
+        status: "failed",
+        message: "\nCannot find module x",
+        assertionResults: [],
+      },
     ],
   };
 
@@ -36,6 +57,10 @@ describe("vitestCounts", () => {
         { file: "test/unit/a.test.ts", ms: 700 },
         { file: "test/integration/b.test.ts", ms: 9000 },
       ],
+      failures: [
+        "test/integration/b.test.ts > b > reads: AssertionError: expected 1 to be 2",
+        "test/integration/c.test.ts: Cannot find module x",
+      ],
     });
   });
 
@@ -43,10 +68,11 @@ describe("vitestCounts", () => {
     expect(vitestCounts(json("v.json", report), path.join(dir, "none.json"), "/repo").files).toEqual([
       { file: "test/unit/a.test.ts", ms: 500 },
       { file: "test/integration/b.test.ts", ms: 3000 },
+      { file: "test/integration/c.test.ts", ms: 100 },
     ]);
     const empty = { numTotalTests: 0, numPassedTests: 0, numFailedTests: 0, testResults: [] };
     expect(vitestCounts(json("e.json", empty), "", "/repo")).toMatchObject({ passed: 0, failed: 1 });
-    expect(vitestCounts(path.join(dir, "missing.json"), "", "/repo")).toEqual({ passed: 0, failed: 1, files: [] });
+    expect(vitestCounts(path.join(dir, "missing.json"), "", "/repo")).toMatchObject({ passed: 0, failed: 1, files: [] });
   });
 });
 
@@ -57,10 +83,18 @@ describe("playwrightCounts", () => {
     suites: [
       {
         file: "a.spec.ts",
-        specs: [{ tests: [{ results: [result(1000), result(1500)] }] }],
-        suites: [{ specs: [{ tests: [{ results: [result(500)] }] }] }],
+        specs: [
+          {
+            title: "retried",
+            line: 7,
+            tests: [
+              { status: "flaky", results: [{ duration: 1000, error: { message: "Error: read ECONNRESET\nCall log:" } }, result(1500)] },
+            ],
+          },
+        ],
+        suites: [{ specs: [{ title: "fine", line: 20, tests: [{ status: "expected", results: [result(500)] }] }] }],
       },
-      { file: "b.spec.ts", specs: [{ tests: [{ results: [result(200)] }] }] },
+      { file: "b.spec.ts", specs: [{ title: "broken", line: 3, tests: [{ status: "unexpected", results: [result(200)] }] }] },
     ],
   });
 
@@ -72,6 +106,7 @@ describe("playwrightCounts", () => {
         { file: "e2e/a.spec.ts", ms: 3000 },
         { file: "e2e/b.spec.ts", ms: 200 },
       ],
+      failures: ["e2e/a.spec.ts:7 › retried (flaky: passed on a retry): Error: read ECONNRESET", "e2e/b.spec.ts:3 › broken (failed)"],
     });
   });
 
@@ -80,7 +115,7 @@ describe("playwrightCounts", () => {
       passed: 0,
       failed: 3,
     });
-    expect(playwrightCounts(path.join(dir, "missing.json"), "e2e")).toEqual({ passed: 0, failed: 1, files: [] });
+    expect(playwrightCounts(path.join(dir, "missing.json"), "e2e")).toMatchObject({ passed: 0, failed: 1, files: [] });
   });
 });
 

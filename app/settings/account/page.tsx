@@ -5,11 +5,19 @@ import { getCurrentActor, getServerCaller } from "@/server/auth/session";
 import { SettingsSection } from "@/components/repo-settings/section";
 import { Avatar, avatarHue } from "@/components/ui/avatar";
 import { PasswordForm, ProfileForm } from "@/components/settings/account-forms";
+import { SsoSection } from "@/components/settings/sso-section";
+import { getConfig } from "@/server/config";
 
 export const metadata: Metadata = { title: "Account" };
 
-/** /settings/account (docs/api.md "Accounts"): profile (name, email), avatar preview, password. */
-export default async function AccountPage() {
+/**
+ * /settings/account (docs/api.md "Accounts"): profile (name, email), avatar preview, password, and
+ * single sign-on when OIDC_* is configured (docs/security.md "Single sign-on (OpenID Connect)";
+ * `?sso=<reason>`: a refused link).
+ */
+export default async function AccountPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { oidc } = getConfig();
+  const sso = (await searchParams).sso;
   const actor = await getCurrentActor();
   if (!actor) redirect("/signin?callbackUrl=%2Fsettings%2Faccount");
   const me = await (await getServerCaller()).users.me();
@@ -48,6 +56,11 @@ export default async function AccountPage() {
           <PasswordForm />
         </div>
       </SettingsSection>
+      {oidc && (
+        <SettingsSection id="sso" title="Single sign-on">
+          <SsoSection providerName={oidc.name} linkError={typeof sso === "string" ? sso : undefined} />
+        </SettingsSection>
+      )}
     </div>
   );
 }

@@ -18,6 +18,7 @@ import { transferInput, transferRepository } from "@/server/services/repos/trans
 import { findRedirect } from "@/server/services/repos/redirects";
 import { ROLES, authorizeRepo } from "@/server/services/repos/access";
 import { forkInfo, forkInput, forkNetwork, forkRepository } from "@/server/services/repos/fork";
+import { lfsUsage } from "@/server/services/lfs/quota";
 import * as git from "@/server/git/repository";
 import { AppError } from "@/server/errors";
 import { listPaths, listTags } from "@/server/git/listing";
@@ -30,6 +31,7 @@ import { commitDiffPage } from "@/server/services/diff/get-commit-diff-page";
 import { compareDiffPage } from "@/server/services/diff/compare-diff-page";
 import { diffPageInput } from "@/server/services/diff/page";
 import { watchInput, watchLevel, watchRepo } from "@/server/services/notifications/watch-repo";
+import { withLfsContent } from "@/server/services/lfs/resolve-lfs-blob";
 
 const refInput = line("ref").min(1).max(255).optional();
 const pathInput = text("path").max(4096).optional();
@@ -107,6 +109,9 @@ export const reposRouter = router({
     .input(z.object({ owner: line("owner").min(1).max(100), name: line("name").min(1).max(100) }))
     .query(({ ctx, input }) => findRedirect(ctx.db, ctx.actor, input.owner, input.name)),
 
+  /** {repoId} → {usedBytes, quotaBytes}: Git LFS storage the repository references and its quota, in bytes (read; docs/lfs.md "Quota"). */
+  lfsUsage: repoProcedure.query(({ ctx }) => lfsUsage(ctx.db, ctx.repo.id)),
+
   /** {repoId} → [{name, sha, updatedAt, isDefault}] */
   branches: repoProcedure.query(async ({ ctx }) =>
     (await git.listBranches(ctx.repo.gitDir)).map((b) => ({ ...b, isDefault: b.name === ctx.repo.defaultBranch })),
@@ -118,10 +123,14 @@ export const reposRouter = router({
     return { ref, sha, path: input.path ?? "", entries: await git.readTree(ctx.repo.gitDir, sha, input.path ?? "") };
   }),
 
-  /** {repoId, ref?, path} → {ref, sha (commit), path, blobSha, size (bytes), isBinary, truncated, text} */
+  /**
+   * {repoId, ref?, path} → {ref, sha (commit), path, blobSha, size (bytes), isBinary, truncated, text,
+   * lfs: {oid, size, stored} | null}: a Git LFS pointer the repository serves comes as its object's
+   * content and size (docs/lfs.md "In the browser").
+   */
   blob: repoProcedure.input(z.object({ ref: refInput, path: text("path").min(1).max(4096) })).query(async ({ ctx, input }) => {
     const { ref, sha } = await resolveRef(ctx.repo, input.ref);
-    const blob = await git.readBlob(ctx.repo.gitDir, sha, input.path);
+    const blob = await withLfsContent(ctx.db, ctx.repo.id, await git.readBlob(ctx.repo.gitDir, sha, input.path));
     return {
       ref,
       sha,
@@ -131,6 +140,7 @@ export const reposRouter = router({
       isBinary: blob.isBinary,
       truncated: blob.truncated,
       text: blob.text,
+      lfs: blob.lfs,
     };
   }),
 
@@ -198,7 +208,7 @@ export const reposRouter = router({
    */
   commit: repoProcedure
     .input(z.object({ sha: line("sha").min(1).max(255), ...diffFilterInput }))
-    .query(({ ctx, input }) => commitWithDiff(ctx.repo, input.sha, input)),
+    .query(({ ctx, input }) => commitWithDiff(ctx.db, ctx.repo, input.sha, input)),
 
   /**
    * {repoId, base, head, path?, paths?} → {baseSha, headSha, mergeBaseSha, aheadBy, behindBy,
@@ -217,7 +227,7 @@ export const reposRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
-      if (!input.headRepoId || input.headRepoId === ctx.repo.id) return compare(ctx.repo, input.base, input.head, input);
+      if (!input.headRepoId || input.headRepoId === ctx.repo.id) return compare(ctx.db, ctx.repo, input.base, input.head, input);
       // the head repository needs read access of its own (NOT_FOUND otherwise)
       const headRepo = await authorizeRepo(ctx.db, ctx.actor, { repoId: input.headRepoId }, "read");
       return compareAcross(ctx.db, ctx.repo, input.base, headRepo, input.head, input);
@@ -230,7 +240,7 @@ export const reposRouter = router({
    */
   commitDiffPage: repoProcedure
     .input(z.object({ sha: line("sha").min(1).max(255), ...diffPageInput }))
-    .query(({ ctx, input }) => commitDiffPage(ctx.repo, input.sha, input)),
+    .query(({ ctx, input }) => commitDiffPage(ctx.db, ctx.repo, input.sha, input)),
 
   /**
    * {repoId, base, head, headRepoId?, cursor?, limit?, maxLines?} → {files, nextCursor, baseSha,

@@ -21,15 +21,42 @@ import {
   updateProfileInput,
 } from "@/server/services/users/account";
 import { clientAddress } from "@/server/http/client-address";
+import { twoFactorRouter } from "./two-factor";
+import { getConfig } from "@/server/config";
+import { AppError } from "@/server/errors";
+import { listExternalIdentities, unlinkExternalIdentity, unlinkExternalIdentityInput } from "@/server/services/oidc/identities";
 import {
   getNotificationSettings,
   updateNotificationSettings,
   updateNotificationSettingsInput,
 } from "@/server/services/users/notification-settings";
+import { passkeysRouter } from "./passkeys";
+
+/** users.externalIdentities: the caller's linked OpenID Connect identities (sessions only; docs/security.md "Single sign-on (OpenID Connect)"). */
+const externalIdentitiesRouter = router({
+  /** → [{id, provider, issuer, subject, createdAt, lastUsedAt}], oldest first. */
+  list: authedProcedure.query(({ ctx }) => {
+    requireSession(ctx.actor, "manage linked identities");
+    return listExternalIdentities(ctx.db, ctx.actor.user.id);
+  }),
+  /** {id} → {id, unlinked: true}. NOT_FOUND unless the caller's; PRECONDITION_FAILED when it is the last way to sign in. */
+  unlink: authedProcedure.input(unlinkExternalIdentityInput).mutation(({ ctx, input }) => {
+    requireSession(ctx.actor, "manage linked identities");
+    return unlinkExternalIdentity(ctx.db, ctx.actor.user.id, input.id);
+  }),
+});
 
 export const usersRouter = router({
-  /** {username, password, name?, email?} → {id, username, name, email}. BAD_REQUEST / CONFLICT / TOO_MANY_REQUESTS (per address). */
-  signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(ctx.db, input, { address: clientAddress(ctx.headers) })),
+  /**
+   * {username, password, name?, email?} → {id, username, name, email}. BAD_REQUEST / CONFLICT /
+   * TOO_MANY_REQUESTS (per address); FORBIDDEN under OIDC_ONLY=1 (accounts come from single sign-on).
+   */
+  signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => {
+    if (getConfig().oidcOnly)
+      throw new AppError("FORBIDDEN", "sign-up is turned off: accounts are created by signing in with single sign-on");
+    return signUp(ctx.db, input, { address: clientAddress(ctx.headers) });
+  }),
+  externalIdentities: externalIdentitiesRouter,
   /** Extension: {username} → {id, username, name, createdAt} of any user (never the email). NOT_FOUND. */
   profile: publicProcedure.input(profileInput).query(({ ctx, input }) => publicProfile(ctx.db, input.username)),
   /** → {id, username, name, email} of the caller. */
@@ -69,4 +96,8 @@ export const usersRouter = router({
   updateNotificationSettings: authedProcedure
     .input(updateNotificationSettingsInput)
     .mutation(({ ctx, input }) => updateNotificationSettings(ctx.db, ctx.actor.user.id, input)),
+  /** Two-factor authentication (TOTP, recovery codes, the sign-in second step): ./two-factor.ts. */
+  twoFactor: twoFactorRouter,
+  /** Passkeys: users.passkeys.* (routers/passkeys.ts, docs/security.md "Passkeys"). */
+  passkeys: passkeysRouter,
 });

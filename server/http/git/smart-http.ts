@@ -7,6 +7,7 @@
  *   POST git-upload-pack                                      fetch / clone (protocol v0, v1, v2)
  *   POST git-receive-pack                                     push (v0/v1; git has no v2 push)
  *
+ * Git LFS (`info/lfs/…`) is handed to server/http/lfs/handler.ts (docs/lfs.md).
  * Nothing else is served (no dumb HTTP, no other services). Request bodies are streamed into
  * git's stdin (gunzipped on the fly for `Content-Encoding: gzip`) and git's stdout is streamed
  * into the response, both with backpressure, so a large push or clone is never held in memory.
@@ -27,6 +28,7 @@ import { GIT_SERVICES as SERVICES, spawnPackService, type GitService } from "@/s
 import { clearStaleGitLeftovers } from "@/server/git/stale-locks";
 import { CommandSniffer, effectiveUpdates } from "@/server/git/push-commands";
 import { FLUSH_PKT, pktLine, protocolVersion } from "@/server/git/pkt-line";
+import { handleLfs } from "@/server/http/lfs/handler";
 import { authorizeGitRequest } from "./authorize";
 import { gitHttpLimits } from "./http-limits";
 import { NO_CACHE, text } from "./plain-text";
@@ -327,6 +329,8 @@ export function handleGitHttp(req: Request, owner: string, repoWithoutDotGit: st
 }
 
 async function serveGitHttp(req: Request, owner: string, repoWithoutDotGit: string, rest: string): Promise<Response> {
+  const lfs = /^\/*info\/lfs\/(.*)$/.exec(rest);
+  if (lfs) return handleLfs(req, owner, repoWithoutDotGit, lfs[1]!, rest);
   try {
     const url = new URL(req.url);
     const r = route(req.method.toUpperCase(), rest, url);

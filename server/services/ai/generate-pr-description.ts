@@ -64,7 +64,7 @@ export async function generatePRDescription(
   const cmp: Comparison =
     deps.sourceRepo && deps.sourceRepo.id !== repo.id
       ? await compareAcross(db, repo, input.targetBranch, deps.sourceRepo, input.sourceBranch, filter)
-      : await compare(repo, input.targetBranch, input.sourceBranch, filter);
+      : await compare(db, repo, input.targetBranch, input.sourceBranch, filter);
   if (cmp.totalCommits === 0)
     throw new AppError("BAD_REQUEST", `${input.sourceBranch} has no commits that ${input.targetBranch} lacks: nothing to describe`);
   const commits = cmp.commits.slice(0, MAX_AI_COMMITS);

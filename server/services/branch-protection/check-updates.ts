@@ -18,8 +18,8 @@ import type { Db } from "@/server/db";
 import { runGit } from "@/server/git/exec";
 import type { RefUpdate } from "@/server/git/push-commands";
 import { isZeroSha } from "@/lib/sha";
-import { effectivePermission, permissionOf } from "@/server/services/repos/access";
-import { teamGrantOf, teamGrantsSelect } from "@/server/services/repos/grants";
+import { effectivePermission } from "@/server/services/repos/access";
+import { userPermission } from "@/server/services/repos/user-permissions";
 import { ruleForBranch } from "./pattern";
 import { loadRules, type ProtectionRule } from "./rules";
 
@@ -72,27 +72,8 @@ async function breachesOf(
 /** True when `actor` acts as an admin of repository `repoId` (role and token scope). */
 async function actsAsAdmin(db: Db, actor: Actor | null, repoId: string): Promise<boolean> {
   if (!actor) return false;
-  const row = await db.repository.findUnique({
-    where: { id: repoId },
-    select: {
-      ownerId: true,
-      isPrivate: true,
-      collaborators: { where: { userId: actor.user.id }, select: { role: true } },
-      owner: { select: { orgBasePermission: true, orgMembers: { where: { userId: actor.user.id }, select: { role: true } } } },
-      ...teamGrantsSelect(actor.user.id),
-    },
-  });
-  if (!row) return false;
-  return (
-    effectivePermission(
-      permissionOf(row, actor.user, row.collaborators[0]?.role ?? null, {
-        role: row.owner.orgMembers[0]?.role ?? null,
-        basePermission: row.owner.orgBasePermission,
-        team: teamGrantOf(row),
-      }),
-      actor,
-    ) === "admin"
-  );
+  // the one access rule (an organization's two-factor requirement included), capped by the token
+  return effectivePermission(await userPermission(db, repoId, actor.user.id), actor) === "admin";
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Code owners requested as reviewers (docs/pulls.md "Merge requirements", Code owners): the
  * owners (CODEOWNERS at the target tip) of the paths the head changes, who exist and can read the
- * repository, but not the author; `@org/team` owners that are teams of the organization owning the
+ * repository (the same rule as everyone's access, two-factor requirement included), but not the author; `@org/team` owners that are teams of the organization owning the
  * repository become team review requests (services/pulls/team-reviewers.ts).
  *   - When a pull request is opened: computed before the creating transaction (git work outside
  *     it); the caller writes the requests in it.
@@ -12,8 +12,8 @@
 import type { Db } from "@/server/db";
 import { inTransaction } from "@/server/db/transaction";
 import { branchTips } from "@/server/git/ref-files";
-import { atLeast, permissionOf } from "@/server/services/repos/access";
-import { orgGrantOf, orgMembershipSelect } from "@/server/services/repos/grants";
+import { atLeast } from "@/server/services/repos/access";
+import { permissionIn, usersPermissions } from "@/server/services/repos/user-permissions";
 import { recordPullEvent } from "@/server/services/pulls/events";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { userPayload } from "@/server/services/webhooks/payloads";
@@ -24,6 +24,8 @@ import { enqueuePullNotification } from "@/server/services/notifications/enqueue
 
 /** Most code owners requested at once. */
 const MAX_OWNER_REQUESTS = 15;
+/** Most owners whose access is checked (the first by username; readers among them are requested). */
+const MAX_OWNER_CANDIDATES = 200;
 
 /**
  * The users and teams to request: users [{id, username, name}] (at most MAX_OWNER_REQUESTS, by
@@ -45,7 +47,11 @@ export async function codeOwnerReviewers(
   return { users, teams };
 }
 
-/** The users named `names` (lower-cased) who can read `repo`, but none of `excluded` (ids) nor bots: at most MAX_OWNER_REQUESTS, by username. */
+/**
+ * The users named `names` (lower-cased) who can read `repo` (repos/user-permissions.ts: owners
+ * without two-factor authentication in an organization requiring it cannot), but none of
+ * `excluded` (ids) nor bots: at most MAX_OWNER_REQUESTS, by username. Two statements.
+ */
 async function readableUsers(
   db: Db,
   repo: { id: string; ownerId: string; isPrivate: boolean },
@@ -56,20 +62,17 @@ async function readableUsers(
   if (people.length === 0) return [];
   const users = await db.user.findMany({
     where: { usernameLower: { in: people }, id: { notIn: excluded }, isBot: false, isOrg: false },
-    select: {
-      id: true,
-      username: true,
-      name: true,
-      isAdmin: true,
-      collaborations: { where: { repoId: repo.id }, select: { role: true } },
-      ...orgMembershipSelect(repo.ownerId, repo.id),
-    },
+    select: { id: true, username: true, name: true },
     orderBy: { usernameLower: "asc" },
-    take: MAX_OWNER_REQUESTS,
+    take: MAX_OWNER_CANDIDATES,
   });
-  return users
-    .filter((u) => atLeast(permissionOf(repo, u, u.collaborations[0]?.role ?? null, orgGrantOf(u)), "read"))
-    .map((u) => ({ id: u.id, username: u.username, name: u.name }));
+  // the one access rule for other people (an organization's two-factor requirement included)
+  const perms = await usersPermissions(
+    db,
+    [repo.id],
+    users.map((u) => u.id),
+  );
+  return users.filter((u) => atLeast(permissionIn(perms, repo.id, u.id), "read")).slice(0, MAX_OWNER_REQUESTS);
 }
 
 /**
@@ -132,7 +135,7 @@ export async function requestCodeOwnersAfterPush(
       await emitPullRequestEvent(tx, pr.repoId, "review_requested", actorId ? { id: actorId } : null, pr.id, {
         requested_reviewer: userPayload(user),
       });
-      enqueuePullNotification(tx, pr.repoId, pr.id, actorId, "review_requested", { targetUserIds: [user.id] });
+      await enqueuePullNotification(tx, pr.repoId, pr.id, actorId, "review_requested", { targetUserIds: [user.id] });
     }
     return requested;
   });

@@ -1,15 +1,18 @@
 /**
  * The merge requirements of pull requests (requirements.ts `evaluateRequirements`) read from the
  * database: the rule of each target branch, the reviews and the heads' statuses. Only reviews by
- * people with write permission on the repository count (GitHub's rule). The merge box
- * (`pullRequirements`, one pull request) and the inbox's "Ready to merge" (`pullsRequirements`, a
- * page of them) share this one path, so both apply the same rules. A bounded number of queries:
- * rules, reviews, the reviewers' grants (collaborator rows, organization memberships and, for
- * organizations' repositories, team memberships — of the reviewers only: rows never grow with the
- * organization) once for every pull request, plus the statuses of each repository whose rule requires checks; none beyond the
- * rules when no target is protected.
+ * people who have write permission on the repository *now* count (GitHub's rule), read with the
+ * one rule for other people (repos/user-permissions.ts): an approval by someone since removed, or
+ * without two-factor authentication in an organization that now requires it, stops counting. The
+ * merge box (`pullRequirements`, one pull request) and the inbox's "Ready to merge"
+ * (`pullsRequirements`, a page of them) share this one path, so both apply the same rules. A
+ * bounded number of queries: rules, reviews, the reviewers' permissions (one statement, of the
+ * reviewers only: rows never grow with the organization) once for every pull request, their teams
+ * when a code owner rule applies, plus the statuses of each repository whose rule requires checks;
+ * none beyond the rules when no target is protected.
  */
-import { highestTeamPermission, orgPermission } from "@/server/services/repos/grants";
+import { atLeast } from "@/server/services/repos/access";
+import { permissionIn, usersPermissions } from "@/server/services/repos/user-permissions";
 import { teamsOfUsers } from "@/server/services/teams/memberships";
 import type { Db } from "@/server/db";
 import { runGit } from "@/server/git/exec";
@@ -52,10 +55,9 @@ const combinedLookup: StatusesLookup = async (db, repoId, shas) => {
  * The requirements of each of `prs` (any repositories), by pull request id. `git` locates the
  * repository for the code owner rule (called only for pull requests whose rule requires code
  * owner review; absent: that rule is not evaluated). Queries: the rules of the repositories, then
- * (only when some target is protected) the reviews, the reviewers' collaborator and organization
- * rows (the repository query), their team memberships (one statement, when there are reviewers
- * and an organization's repository),
- * and the combined statuses once per repository whose rule requires checks.
+ * (only when some target is protected) the reviews, the reviewers' permissions on the
+ * repositories (one statement), their team memberships (one statement, when some rule requires
+ * code owner review), and the combined statuses once per repository whose rule requires checks.
  */
 export async function pullsRequirements(
   db: Db,
@@ -89,72 +91,35 @@ export async function pullsRequirements(
         state: true,
         createdAt: true,
         dismissedAt: true,
-        author: { select: { username: true, isAdmin: true } },
+        author: { select: { username: true } },
       },
       take: 1000 * protectedPrs.length,
     }),
     Promise.all([...shasByRepo].map(async ([repoId, shas]) => [repoId, await statuses(db, repoId, shas)] as const)),
   ]);
-  // only the reviewers' grants are read: the rows grow with the reviewers, not the organization
+  // only the reviewers' permissions are read: the rows grow with the reviewers, not the organization
   const reviewerIds = [...new Set(reviews.flatMap((r) => (r.authorId ? [r.authorId] : [])))];
-  const repos = await db.repository.findMany({
-    where: { id: { in: protectedRepos } },
-    select: {
-      id: true,
-      ownerId: true,
-      collaborators: { where: { userId: { in: reviewerIds } }, select: { userId: true, role: true } },
-      owner: {
-        select: {
-          isOrg: true,
-          orgBasePermission: true,
-          orgMembers: { where: { userId: { in: reviewerIds } }, select: { userId: true, role: true } },
-        },
-      },
-    },
-  });
-  // teams exist in organizations only: no statement for personal repositories
-  const orgRepos = repos.filter((r) => r.owner.isOrg).map((r) => r.id);
-  const teamRows = orgRepos.length ? await teamsOfUsers(db, reviewerIds, orgRepos) : [];
-  /** Per repository and user: the team permissions; per user: the `org/slug`s of their teams. */
-  const teamGrants = new Map<string, string[]>();
+  const ownersRule = git !== undefined && protectedPrs.some((x) => x.rule.requireCodeOwnerReview);
+  const [perms, teamRows] = await Promise.all([
+    usersPermissions(db, protectedRepos, reviewerIds),
+    // team owners are satisfied by a member's approval: the reviewers' teams, for that rule only
+    ownersRule ? teamsOfUsers(db, reviewerIds) : [],
+  ]);
+  /** Per user: the `org/slug`s of their teams. */
   const teamsOf = new Map<string, Set<string>>();
   for (const t of teamRows) {
     if (!teamsOf.has(t.userId)) teamsOf.set(t.userId, new Set());
     teamsOf.get(t.userId)!.add(t.team);
-    if (t.repoId && t.permission) {
-      const key = `${t.repoId}:${t.userId}`;
-      teamGrants.set(key, [...(teamGrants.get(key) ?? []), t.permission]);
-    }
   }
   const statusesOf = new Map(states);
-  const repoOf = new Map(
-    repos.map((r) => [
-      r.id,
-      {
-        ownerId: r.ownerId,
-        roles: new Map(r.collaborators.map((c) => [c.userId, c.role])),
-        org: { base: r.owner.orgBasePermission, roles: new Map(r.owner.orgMembers.map((m) => [m.userId, m.role])) },
-      },
-    ]),
-  );
   await Promise.all(
     protectedPrs.map(async ({ pr, rule }) => {
-      const repo = repoOf.get(pr.repoId);
-      // GitHub's rule: only reviews by people with write access count (a reader's approval is a comment)
-      const writes = (id: string | null, isAdmin: boolean) =>
-        id !== null &&
-        (isAdmin ||
-          id === repo?.ownerId ||
-          ["write", "admin"].includes(repo?.roles.get(id) ?? "") ||
-          ["write", "admin"].includes(
-            orgPermission({
-              role: repo?.org.roles.get(id) ?? null,
-              basePermission: repo?.org.base ?? "none",
-              team: highestTeamPermission(teamGrants.get(`${pr.repoId}:${id}`) ?? []),
-            }),
-          ));
+      // GitHub's rule: only reviews by people with write access now count (a reader's approval is a
+      // comment); the one access rule, so an approval by someone who lost access — removed, or
+      // without two-factor authentication in an organization now requiring it — stops counting
+      const writes = (id: string | null) => atLeast(permissionIn(perms, pr.repoId, id), "write");
       const counted = reviews
-        .filter((r) => r.pullRequestId === pr.id && writes(r.authorId, r.author?.isAdmin ?? false))
+        .filter((r) => r.pullRequestId === pr.id && writes(r.authorId))
         .map((r) => ({ ...r, username: r.author?.username ?? "a deleted user" }));
       let codeOwners: { path: string; owners: string[] }[] | null = null;
       const where = rule.requireCodeOwnerReview && git ? await git(pr) : null;

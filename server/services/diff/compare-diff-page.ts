@@ -4,11 +4,12 @@ import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { diffPageThreeDot, type DiffPage } from "@/server/git/diff-page";
 import { acrossNetwork, resolvePair } from "./compare-refs";
 import { pageOptions, type DiffPageFilter } from "./page";
+import { withLfsPage } from "@/server/services/lfs/lfs-diff-shapes";
 
 /**
  * repos.compareDiffPage: a page of the three-dot diff `base...head` (file indices are those of
  * `repos.compare`'s `diff.files`), as `pulls.getDiffPage`, with `baseSha`, `headSha`,
- * `mergeBaseSha`. `headRepo` (default `baseRepo`) holds the head, in `baseRepo`'s fork network.
+ * `mergeBaseSha`; Git LFS pointer files as in `repos.compare`. `headRepo` (default `baseRepo`) holds the head, in `baseRepo`'s fork network.
  * Errors: as `compare` / `compareAcross`; TOO_MANY_REQUESTS when the large-diff gate has no slot in time.
  */
 export async function compareDiffPage(
@@ -22,5 +23,6 @@ export async function compareDiffPage(
   const across = headRepo.id === baseRepo.id ? undefined : await acrossNetwork(db, baseRepo, headRepo);
   const { baseId, headId, gitDir, borrow } = await resolvePair(baseRepo, base, head, across);
   const page = await diffPageThreeDot(gitDir, baseId, headId, { ...pageOptions(filter), borrow });
-  return { ...page, baseSha: baseId, headSha: headId };
+  const lfs = { gitDir, borrow, repoIds: [...new Set([baseRepo.id, headRepo.id])] };
+  return { ...(await withLfsPage(db, lfs, page)), baseSha: baseId, headSha: headId };
 }

@@ -14,6 +14,7 @@ import { diffThreeDot, type Diff } from "@/server/git/diff";
 import type { RangeCommit } from "@/server/git/commits";
 import { rangeSummary } from "@/server/git/range-summary";
 import { diffOptions, type DiffFilter } from "./filter";
+import { withLfsDiffs } from "@/server/services/lfs/lfs-diff-shapes";
 
 export interface Comparison {
   baseSha: string;
@@ -61,10 +62,12 @@ export async function resolvePair(
 
 /**
  * `base...head` as GitHub's compare shows it (repos.compare): ahead/behind counts, the commits
- * on head since the merge base, and the three-dot diff. Errors: NOT_FOUND for an unknown ref;
- * BAD_REQUEST when the histories are unrelated.
+ * on head since the merge base, and the three-dot diff, Git LFS pointer files shown as their
+ * objects (served by `repo` or the head's repository; docs/lfs.md "In the browser"). Errors:
+ * NOT_FOUND for an unknown ref; BAD_REQUEST when the histories are unrelated.
  */
 export async function compare(
+  db: Db,
   repo: AuthorizedRepo,
   base: string,
   head: string,
@@ -74,8 +77,9 @@ export async function compare(
   const { baseId, headId, gitDir, borrow } = await resolvePair(repo, base, head, across);
   // the diff runs beside the summary (merge base, counts, commits), which is cached per pair:
   // a `paths` page of the same comparison costs the ref lookup and its own files' diff
+  const lfs = { gitDir, borrow, repoIds: [...new Set([repo.id, across?.repo.id ?? repo.id])] };
   const [diff, summary] = await Promise.all([
-    diffThreeDot(gitDir, baseId, headId, { ...diffOptions(filter), borrow }),
+    diffThreeDot(gitDir, baseId, headId, { ...diffOptions(filter), borrow }).then((d) => withLfsDiffs(db, lfs, d)),
     rangeSummary(gitDir, baseId, headId, borrow),
   ]);
   const { mergeBaseSha, ...rest } = diff;
@@ -112,7 +116,7 @@ export async function compareAcross(
   head: string,
   filter: DiffFilter = {},
 ): Promise<Comparison> {
-  return compare(baseRepo, base, head, filter, await acrossNetwork(db, baseRepo, headRepo));
+  return compare(db, baseRepo, base, head, filter, await acrossNetwork(db, baseRepo, headRepo));
 }
 
 /**

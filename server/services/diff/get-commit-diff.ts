@@ -2,11 +2,13 @@
  * One commit with its diff (repos.commit; docs/pulls.md "Diff"): the commit's metadata and its
  * changes against its first parent, computed by server/git/diff.ts.
  */
+import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import * as git from "@/server/git/repository";
 import { diffCommit, type Diff } from "@/server/git/diff";
 import { diffOptions, type DiffFilter } from "./filter";
 import { findCommit } from "./find-commit";
+import { withLfsDiffs } from "@/server/services/lfs/lfs-diff-shapes";
 
 /** Commit metadata by "gitDir id" (a commit id's metadata never changes), for the `paths` pages of one commit. */
 const commitCache = new Map<string, git.Commit>();
@@ -27,10 +29,17 @@ export async function commitMeta(gitDir: string, id: string): Promise<git.Commit
 /**
  * One commit (repos.commit): its metadata (git.Commit: sha, parents, message, author,
  * authorEmail, date, committer, committedAt) and `diff`, its changes against its first parent
- * (the empty tree for a root commit). `sha` may be any commit name. Errors: NOT_FOUND.
+ * (the empty tree for a root commit), Git LFS pointer files shown as their objects (docs/lfs.md
+ * "In the browser"). `sha` may be any commit name. Errors: NOT_FOUND.
  */
-export async function commitWithDiff(repo: AuthorizedRepo, sha: string, filter: DiffFilter = {}): Promise<git.Commit & { diff: Diff }> {
+export async function commitWithDiff(
+  db: Db,
+  repo: AuthorizedRepo,
+  sha: string,
+  filter: DiffFilter = {},
+): Promise<git.Commit & { diff: Diff }> {
   const id = await findCommit(repo, sha, "commit");
   const commit = await commitMeta(repo.gitDir, id);
-  return { ...commit, diff: await diffCommit(repo.gitDir, id, commit.parents, diffOptions(filter)) };
+  const diff = await diffCommit(repo.gitDir, id, commit.parents, diffOptions(filter));
+  return { ...commit, diff: await withLfsDiffs(db, { gitDir: repo.gitDir, repoIds: [repo.id] }, diff) };
 }

@@ -3,7 +3,8 @@ import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { diffThreeDot, type Diff } from "@/server/git/diff";
 import { diffOptions, type DiffFilter } from "./filter";
-import { onPullRange } from "./pull-range";
+import { onPullRange, pullLfsSource } from "./pull-range";
+import { withLfsDiffs } from "@/server/services/lfs/lfs-diff-shapes";
 
 /**
  * pulls.getDiff: spec shape plus svc's extras (docs/pulls.md "Shape"), and
@@ -17,8 +18,9 @@ export async function pullDiff(
   prId: string,
   filter: DiffFilter = {},
 ): Promise<Diff & { baseSha: string; headSha: string; mergeBaseSha: string }> {
-  return onPullRange(db, repo, prId, async (base, head) => {
-    const diff = await diffThreeDot(repo.gitDir, base, head, diffOptions(filter));
+  return onPullRange(db, repo, prId, async (base, head, pr) => {
+    // LFS pointer files as their objects (docs/lfs.md "In the browser")
+    const diff = await withLfsDiffs(db, pullLfsSource(repo, pr), await diffThreeDot(repo.gitDir, base, head, diffOptions(filter)));
     return { ...diff, baseSha: base, headSha: head };
   });
 }

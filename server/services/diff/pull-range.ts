@@ -9,6 +9,7 @@ import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { loadPull } from "@/server/services/pulls/locate";
 import * as git from "@/server/git/repository";
 import { branchTips } from "@/server/git/ref-files";
+import type { LfsDiffSource } from "@/server/services/lfs/lfs-diff";
 
 /**
  * The base commit a pull request's diff starts from (docs/pulls.md "Diff"): while open, the
@@ -36,6 +37,18 @@ export interface PullRangeRow {
   targetBranch: string;
   baseSha: string;
   headSha: string;
+  /** The repository of the head (the target's own id unless from a fork). */
+  sourceRepoId: string;
+}
+
+/**
+ * Where a pull request's diff reads Git LFS objects (docs/lfs.md "Forks"): the target's
+ * LfsRepoObject rows and, for a pull request from a fork, the source's: the objects a contributor
+ * uploaded to their fork are shown in the pull request (its content is visible to the target's
+ * readers already) before the merge links them to the target (services/lfs/link-merged-objects.ts).
+ */
+export function pullLfsSource(repo: Pick<AuthorizedRepo, "id" | "gitDir">, pr: Pick<PullRangeRow, "sourceRepoId">): LfsDiffSource {
+  return { gitDir: repo.gitDir, repoIds: pr.sourceRepoId === repo.id ? [repo.id] : [repo.id, pr.sourceRepoId] };
 }
 
 /**
@@ -50,19 +63,19 @@ export async function onPullRange<T>(
   db: Db,
   repo: AuthorizedRepo,
   pull: string | PullRangeRow,
-  work: (base: string, head: string) => Promise<T>,
+  work: (base: string, head: string, pr: PullRangeRow) => Promise<T>,
 ): Promise<T> {
   const pr = typeof pull === "string" ? await loadPull(db, repo, pull) : pull;
   const base = await pullBase(repo, pr);
   try {
-    return await work(base, pr.headSha);
+    return await work(base, pr.headSha, pr);
   } catch (e) {
     if (e instanceof AppError) throw e;
     const [head, baseId] = await git.resolveCommits(repo.gitDir, [pr.headSha, base]);
     if (!head) throw new AppError("CONFLICT", `head commit ${pr.headSha.slice(0, 10)} of pull request #${pr.number} is missing`);
     if (!baseId) throw new AppError("CONFLICT", `base commit ${pr.baseSha.slice(0, 10)} of pull request #${pr.number} is missing`);
     // both exist: names that were not full ids (a row written by hand) get one more try, resolved
-    if (head !== pr.headSha || baseId !== base) return work(baseId, head);
+    if (head !== pr.headSha || baseId !== base) return work(baseId, head, pr);
     throw e;
   }
 }

@@ -88,7 +88,7 @@ export async function recordActivity(
     })),
   });
   await emitIssueActivityEvents(tx, issue, actor?.user ?? null, entries);
-  notifyIssueActivity(tx, issue, actor?.user.id ?? null, entries);
+  await notifyIssueActivity(tx, issue, actor?.user.id ?? null, entries);
 }
 
 /** The signed-in actor, or UNAUTHORIZED (read-level writes such as create and addComment on public repositories). */

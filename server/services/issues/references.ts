@@ -5,33 +5,25 @@
  */
 import type { Db, Prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { permissionOf, type AuthorizedRepo } from "@/server/services/repos/access";
-import { orgGrantOf, orgMembershipSelect } from "@/server/services/repos/grants";
+import type { AuthorizedRepo } from "@/server/services/repos/access";
+import { userPermission } from "@/server/services/repos/user-permissions";
 
 type Tx = Prisma.TransactionClient;
 
 /**
- * BAD_REQUEST unless `userId` is a user who can read the repository (assignees must
- * be able to read it).
+ * BAD_REQUEST unless `userId` is a user who can read the repository (assignees must be able to
+ * read it; repos/user-permissions.ts, so a member without two-factor authentication of an
+ * organization requiring it cannot be assigned a private repository's issue).
  */
 export async function assertCanRead(
   tx: Tx | Db,
   repo: Pick<AuthorizedRepo, "id" | "ownerId" | "isPrivate">,
   userId: string,
 ): Promise<void> {
-  const user = await tx.user.findUnique({
-    where: { id: userId },
-    select: {
-      id: true,
-      isAdmin: true,
-      isOrg: true,
-      collaborations: { where: { repoId: repo.id }, select: { role: true } },
-      ...orgMembershipSelect(repo.ownerId, repo.id),
-    },
-  });
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, isOrg: true } });
   // an organization is not a person: never an assignee (docs/orgs.md)
   if (!user || user.isOrg) throw new AppError("BAD_REQUEST", `assignee ${userId} does not exist`);
-  if (permissionOf(repo, user, user.collaborations[0]?.role ?? null, orgGrantOf(user)) === "none") {
+  if ((await userPermission(tx, repo.id, user.id)) === "none") {
     throw new AppError("BAD_REQUEST", "the assignee cannot read this repository");
   }
 }

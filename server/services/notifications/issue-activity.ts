@@ -9,11 +9,17 @@ import { enqueueNotification } from "./enqueue";
 import type { NotificationEvent } from "./event";
 
 /**
- * Queues, for activity `entries` of issue `issue` by `actorId`, after the transaction commits:
- * opened (created), comment (commented; anchor `comment-<id>`), assigned (to the new assignee)
- * and state_change (closed / reopened). Other entries notify nobody. No query.
+ * Queues, for activity `entries` of issue `issue` by `actorId`, in transaction `tx` (the jobs
+ * commit with it, enqueue.ts): opened (created), comment (commented; anchor `comment-<id>`),
+ * assigned (to the new assignee) and state_change (closed / reopened). Other entries notify
+ * nobody. One insert per event, no read. Errors: those of enqueueNotification.
  */
-export function notifyIssueActivity(tx: Tx, issue: { id: string; repoId: string }, actorId: string | null, entries: ActivityEntry[]): void {
+export async function notifyIssueActivity(
+  tx: Tx,
+  issue: { id: string; repoId: string },
+  actorId: string | null,
+  entries: ActivityEntry[],
+): Promise<void> {
   const base = { repoId: issue.repoId, subjectType: "issue", subjectId: issue.id, actorId } as const;
   for (const e of entries) {
     let event: Omit<NotificationEvent, "at" | "repoId" | "subjectType" | "subjectId" | "actorId"> | null = null;
@@ -21,6 +27,6 @@ export function notifyIssueActivity(tx: Tx, issue: { id: string; repoId: string 
     else if (e.action === "commented" && e.newValue) event = { kind: "comment", anchor: `comment-${e.newValue}` };
     else if (e.action === "assigned" && e.newValue) event = { kind: "assigned", targetUserIds: [String(e.newValue)] };
     else if (e.action === "status_changed" && e.field === "state") event = { kind: "state_change" };
-    if (event) enqueueNotification(tx, { ...base, ...event });
+    if (event) await enqueueNotification(tx, { ...base, ...event });
   }
 }

@@ -16,6 +16,8 @@ export interface OrgView {
   membersCanCreateRepos: boolean;
   /** Personal access tokens used on its repositories must expire within this many days (null: no policy; docs/orgs.md "Token policy"). */
   tokenMaxDays: number | null;
+  /** Members (and every other grant on its repositories) need two-factor authentication (docs/security.md). */
+  requireTwoFactor: boolean;
   createdAt: Date;
   /** The caller's role, or null for a non-member (and anonymous callers). */
   viewerRole: OrgRole | null;
@@ -34,6 +36,7 @@ export const orgSelect = {
   username: true,
   name: true,
   orgBasePermission: true,
+  orgRequireTwoFactor: true,
   orgMembersCanCreateRepos: true,
   orgTokenMaxDays: true,
   createdAt: true,
@@ -46,6 +49,7 @@ type OrgRow = {
   orgBasePermission: string;
   orgMembersCanCreateRepos: boolean;
   orgTokenMaxDays: number | null;
+  orgRequireTwoFactor: boolean;
   createdAt: Date;
 };
 
@@ -58,6 +62,7 @@ export function toOrgView(row: OrgRow, viewerRole: string | null): OrgView {
     basePermission: row.orgBasePermission as BasePermission,
     membersCanCreateRepos: row.orgMembersCanCreateRepos,
     tokenMaxDays: row.orgTokenMaxDays,
+    requireTwoFactor: row.orgRequireTwoFactor,
     createdAt: row.createdAt,
     viewerRole: (viewerRole as OrgRole | null) ?? null,
   };

@@ -168,7 +168,7 @@ async function create(db: Db, repoId: string, data: NewComment): Promise<PullThr
       const created = await tx.pullRequestComment.create({ data, include: commentInclude });
       if (!created.isPending && created.authorId) {
         await emitPullCommentCreated(tx, { id: created.authorId }, created.id);
-        enqueuePullNotification(tx, repoId, created.pullRequestId, created.authorId, "comment", { anchor: `comment-${created.id}` });
+        await enqueuePullNotification(tx, repoId, created.pullRequestId, created.authorId, "comment", { anchor: `comment-${created.id}` });
       }
       return created;
     });

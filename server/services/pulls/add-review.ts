@@ -69,7 +69,7 @@ export async function addReview(db: Db, caller: Actor | null, repo: ReviewRepo, 
     // published with the review: each comment's "created" now (GitHub's order: the comments, then the review)
     for (const id of pendingIds) await emitPullCommentCreated(tx, actor.user, id);
     await emitPullReviewEvent(tx, repo.id, "submitted", actor.user, pr.id, review.id);
-    enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "review", { anchor: `review-${review.id}` });
+    await enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "review", { anchor: `review-${review.id}` });
     // a verdict can be the last requirement of a pull request with auto-merge (docs/pulls.md "Auto-merge")
     if (verdict && pr.autoMergeStrategy) queueAutoMerge(tx, [pr.id]);
     return tx.pullRequestReview.findUniqueOrThrow({ where: { id: review.id }, include: reviewInclude });

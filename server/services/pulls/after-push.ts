@@ -191,7 +191,7 @@ async function moveHead(
       before: pr.headSha,
       after: newSha,
     });
-    enqueuePullNotification(tx, pr.repoId, pr.id, actorId, "push");
+    await enqueuePullNotification(tx, pr.repoId, pr.id, actorId, "push");
     // in the same transaction as the new head, so no auto-merge job merges it in between
     if (disableAutoMerge) await clearAutoMerge(tx, pr.repoId, pr.id, disableAutoMerge, null);
     return true;
@@ -224,7 +224,7 @@ export async function markMergedExternally(db: Db, id: string, head: string, tip
     await recordPullEvent(tx, id, "merged", { mergeSha: tip, strategy: "external" }, actorId);
     const { repoId } = await tx.pullRequest.findUniqueOrThrow({ where: { id }, select: { repoId: true } });
     await emitPullRequestEvent(tx, repoId, "closed", actorId ? { id: actorId } : null, id);
-    enqueuePullNotification(tx, repoId, id, actorId, "state_change");
+    await enqueuePullNotification(tx, repoId, id, actorId, "state_change");
     return true;
   });
 }

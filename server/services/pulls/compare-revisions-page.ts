@@ -6,7 +6,8 @@ import type { Db } from "@/server/db";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { interdiffPage, type InterdiffPage } from "@/server/git/interdiff";
 import { diffPageInput, pageOptions, type DiffPageFilter } from "@/server/services/diff/page";
-import { compareRevisionsInput, interdiffRevisions, onRevisions, revisionEnds, type RevisionEnd } from "./compare-revisions";
+import { withLfsPage } from "@/server/services/lfs/lfs-diff-shapes";
+import { compareRevisionsInput, interdiffRevisions, lfsSource, onRevisions, revisionEnds, type RevisionEnd } from "./compare-revisions";
 
 /** {from, to, cursor?, limit?, maxLines?} beside the pull request locator (prId): pulls.getDiffPage's paging fields. */
 export const compareRevisionsPageInput = { from: compareRevisionsInput.from, to: compareRevisionsInput.to, ...diffPageInput };
@@ -20,7 +21,8 @@ export type RevisionComparisonPage = InterdiffPage & { fromRevision: RevisionEnd
  * only their hunks, up to `maxLines` hunk lines (default 50,000) and `limit` files (default 500),
  * cut between hunks, and `nextCursor` (null after the last file), as pulls.getDiffPage; plus
  * `replayed`, `rebaseConflicted`, `conflicts`, `empty` (the whole interdiff has no file) and the
- * two revisions, as pulls.compareRevisions. Revisions are immutable, so a later page never reads a
+ * two revisions, as pulls.compareRevisions; Git LFS pointer files as pulls.getDiffPage shows them
+ * (docs/lfs.md "In the browser"). Revisions are immutable, so a later page never reads a
  * different diff than the first. Errors: as pulls.compareRevisions.
  */
 export async function compareRevisionsPage(
@@ -29,7 +31,9 @@ export async function compareRevisionsPage(
   prId: string,
   input: { from: number; to: number } & DiffPageFilter,
 ): Promise<RevisionComparisonPage> {
-  const [a, b] = await revisionEnds(db, prId, input.from, input.to);
-  const page = await onRevisions(a, b, () => interdiffPage(repo.gitDir, interdiffRevisions(a, b), pageOptions(input)));
+  const [[a, b], lfs] = await Promise.all([revisionEnds(db, prId, input.from, input.to), lfsSource(db, repo, prId)]);
+  const page = await onRevisions(a, b, () =>
+    interdiffPage(repo.gitDir, interdiffRevisions(a, b), pageOptions(input), (p) => withLfsPage(db, lfs, p)),
+  );
   return { ...page, fromRevision: a, toRevision: b };
 }

@@ -8,6 +8,9 @@ import { AppError } from "@/server/errors";
 import type { AuthorizedRepo } from "@/server/services/repos/access";
 import { interdiff, type Interdiff, type InterdiffRevisions } from "@/server/git/interdiff";
 import { diffFilterInput, diffOptions } from "@/server/services/diff/filter";
+import type { LfsDiffSource } from "@/server/services/lfs/lfs-diff";
+import { withLfsDiffs } from "@/server/services/lfs/lfs-diff-shapes";
+import { pullLfsSource } from "@/server/services/diff/pull-range";
 import { ensureRevisions, MAX_REVISIONS } from "./revisions";
 
 const revisionNumber = (name: string) =>
@@ -35,9 +38,11 @@ export type RevisionComparison = Interdiff & { fromRevision: RevisionEnd; toRevi
  * pulls.revisions lists them; revisions are backfilled from the timeline first if the pull request
  * has none): the old change replayed onto the new merge base, diffed against the new head
  * (server/git/interdiff.ts), so a rebase that changed nothing in the change answers `empty: true`.
- * `from` may be greater than `to` (the change undone). Filters and `maxLines` as pulls.getDiff.
- * Errors: NOT_FOUND (no such revision), PRECONDITION_FAILED (a revision without a merge base with
- * the target: unrelated histories), CONFLICT (a revision's commit is gone from the repository).
+ * `from` may be greater than `to` (the change undone). Filters and `maxLines` as pulls.getDiff;
+ * Git LFS pointer files shown as their objects, as pulls.getDiff shows them (docs/lfs.md "In the
+ * browser"; the objects this repository or the pull request's source references). Errors: NOT_FOUND (no such revision),
+ * PRECONDITION_FAILED (a revision without a merge base with the target: unrelated histories),
+ * CONFLICT (a revision's commit is gone from the repository).
  */
 export async function compareRevisions(
   db: Db,
@@ -45,9 +50,11 @@ export async function compareRevisions(
   prId: string,
   input: { from: number; to: number; path?: string; paths?: string[]; maxLines?: number },
 ): Promise<RevisionComparison> {
-  const [a, b] = await revisionEnds(db, prId, input.from, input.to);
+  const [[a, b], lfs] = await Promise.all([revisionEnds(db, prId, input.from, input.to), lfsSource(db, repo, prId)]);
   const { path, paths, maxLines } = input;
-  const diff = await onRevisions(a, b, () => interdiff(repo.gitDir, interdiffRevisions(a, b), diffOptions({ path, paths, maxLines })));
+  const diff = await onRevisions(a, b, () =>
+    interdiff(repo.gitDir, interdiffRevisions(a, b), diffOptions({ path, paths, maxLines }), (d) => withLfsDiffs(db, lfs, d)),
+  );
   return { ...diff, fromRevision: a, toRevision: b };
 }
 
@@ -68,6 +75,17 @@ export async function revisionEnds(db: Db, prId: string, from: number, to: numbe
     return { number: r.number, headSha: r.headSha, baseSha: r.baseSha };
   };
   return [end(from), end(to)];
+}
+
+/**
+ * Where the interdiff's blobs live and whose LFS objects it shows, as pulls.getDiff: the
+ * repository's and, for a pull request from a fork, the source's (services/diff/pull-range.ts
+ * `pullLfsSource`; docs/lfs.md "Forks"). One query. Errors: NOT_FOUND (no such pull request in `repo`).
+ */
+export async function lfsSource(db: Db, repo: AuthorizedRepo, prId: string): Promise<LfsDiffSource> {
+  const pr = await db.pullRequest.findFirst({ where: { id: prId, repoId: repo.id }, select: { sourceRepoId: true } });
+  if (!pr) throw new AppError("NOT_FOUND", "pull request not found");
+  return pullLfsSource(repo, pr);
 }
 
 /** The git layer's revisions for the interdiff from revision `a` to revision `b`. */

@@ -145,7 +145,7 @@ export async function createPullRequest(db: Db, caller: Actor | null, repo: Auth
       }
       await emitPullRequestEvent(tx, repo.id, "opened", actor.user, created.id);
       await writeTeamRequests(tx, repo.id, created.id, owners.teams, null, true, false);
-      enqueuePullNotification(tx, repo.id, created.id, actor.user.id, "opened");
+      await enqueuePullNotification(tx, repo.id, created.id, actor.user.id, "opened");
       // The number is ours (the counter row is locked until commit); a ref left by a rolled-back
       // attempt with this number is replaced by compare-and-swap from whatever it holds.
       const ref = pullHeadRef(number);

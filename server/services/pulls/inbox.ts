@@ -10,8 +10,8 @@
  * The lists, decided as GitHub's pull request dashboard:
  *   - awaitingReview ("Review requests"): open pull requests with a pending review request for
  *     the caller (a request row; submitting a review fulfils it), or for a team the caller is on
- *     that no member has reviewed yet (not the caller's own pull requests; marked `viaTeam`
- *     "org/slug" unless also requested directly; docs/orgs.md "Teams"). Drafts included.
+ *     that no member with access has reviewed yet (not the caller's own pull requests; marked
+ *     `viaTeam` "org/slug" unless also requested directly; docs/orgs.md "Teams"). Drafts included.
  *   - myPrs ("Your pull requests", awaiting others): the caller's open, non-draft pull requests
  *     that either have a pending review request, or have no approval from anyone else — each
  *     reviewer counted by their latest approve / request-changes review, so an approval later
@@ -29,7 +29,7 @@
  * Each list: newest activity first (updatedAt desc, then id), limit 1–100 (20), offset ≥ 0;
  * each item the pull request as pulls.list shows it plus its repository {id, owner, name}.
  */
-import { readableRepoSql } from "@/server/services/repos/grants";
+import { readableRepoCondition, readableRepoSql } from "@/server/services/repos/grants";
 import { z } from "zod";
 import { readRows } from "@/server/db/read";
 import { isoOf } from "@/server/db/raw";
@@ -123,7 +123,10 @@ function listFrom(sql: Sql, list: InboxList, user: InboxUser, input: { repoId?: 
 /**
  * The pull requests whose review is requested from `userId`: directly (`direct` 1), or from a team
  * they are on that no member has reviewed yet (`via`: the first such team's "org/slug"). One row
- * per pull request (alias it; columns "pullRequestId", "direct", "via").
+ * per pull request (alias it; columns "pullRequestId", "direct", "via"). Only reviews by members
+ * who can read the repository now count (grants.ts `readableRepoCondition`, or a site admin), as in
+ * team-reviewers.ts `listTeamReviewers`: a member held back by an organization's two-factor
+ * requirement does not answer the team's request.
  */
 function awaitingSql(sql: Sql, userId: string): string {
   return `(SELECT w."pullRequestId" AS "pullRequestId", MAX(w."direct") AS "direct", MIN(w."via") AS "via" FROM (
@@ -134,7 +137,9 @@ function awaitingSql(sql: Sql, userId: string): string {
         JOIN "Team" t ON t."id" = tm."teamId" JOIN "User" o ON o."id" = t."orgId"
         WHERE tm."userId" = ${sql.p(userId)}
           AND NOT EXISTS (SELECT 1 FROM "PullRequestReview" tv JOIN "TeamMember" tvm ON tvm."userId" = tv."authorId" AND tvm."teamId" = tq."teamId"
-            WHERE tv."pullRequestId" = tq."pullRequestId")
+            JOIN "PullRequest" tp ON tp."id" = tv."pullRequestId" JOIN "Repository" r ON r."id" = tp."repoId"
+            WHERE tv."pullRequestId" = tq."pullRequestId" AND (${readableRepoCondition(() => `tv."authorId"`)}
+              OR EXISTS (SELECT 1 FROM "User" ta WHERE ta."id" = tv."authorId" AND ta."isAdmin")))
     ) w GROUP BY w."pullRequestId")`;
 }
 

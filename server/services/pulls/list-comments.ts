@@ -21,7 +21,7 @@ import { revisionOfShaSql } from "./revision-of";
 import { toCommentView, toThreadView, type CommentRecord, type PullThreadView } from "./comment-view";
 
 /** What the comment reads need of the pull request (the `via` locator reads these with the authorization query). */
-export const PULL_HEAD_COLUMNS = ["id", "number", "state", "headSha", "baseSha", "targetBranch"] as const;
+export const PULL_HEAD_COLUMNS = ["id", "number", "state", "headSha", "baseSha", "targetBranch", "sourceRepoId"] as const;
 
 export interface PullHead {
   id: string;
@@ -30,11 +30,14 @@ export interface PullHead {
   headSha: string;
   baseSha: string;
   targetBranch: string;
+  /** The repository of the head (the target's own id unless from a fork). */
+  sourceRepoId: string;
 }
 
 /** The PULL_HEAD_COLUMNS of a row read by the locator, or undefined when absent or malformed. */
 export function pullHeadOf(entity: Record<string, unknown> | undefined): PullHead | undefined {
-  if (!entity || typeof entity.id !== "string" || typeof entity.headSha !== "string") return undefined;
+  if (!entity || typeof entity.id !== "string" || typeof entity.headSha !== "string" || typeof entity.sourceRepoId !== "string")
+    return undefined;
   return {
     id: entity.id,
     number: Number(entity.number),
@@ -42,6 +45,7 @@ export function pullHeadOf(entity: Record<string, unknown> | undefined): PullHea
     headSha: entity.headSha,
     baseSha: String(entity.baseSha),
     targetBranch: String(entity.targetBranch),
+    sourceRepoId: entity.sourceRepoId,
   };
 }
 

@@ -14,7 +14,10 @@
  *      compare-and-swap. A lost claim (a concurrent merge, close or push to the source) is
  *      PRECONDITION_FAILED; a lost CAS (a push to the target) is CONFLICT "the target branch
  *      moved"; either rolls the transaction back and no ref changed. If the commit of the
- *      transaction fails after the ref moved, updateBranch moves it back (CAS).
+ *      transaction fails after the ref moved, updateBranch moves it back (CAS). A pull request from
+ *      another repository (a fork) also links, in that transaction, the Git LFS objects its
+ *      merged commits point at and the source has (services/lfs/link-merged-objects.ts), so the
+ *      base serves them as soon as its branch holds their pointers (auto-merge runs this too).
  *   4. after the commit, updateBranch records the target's move as every branch move is recorded
  *      (`recordBranchUpdates`): the webhooks' `push`, the search index, and — what makes a merge
  *      reach the other pull requests — the `pulls.refreshAfterPush` job of the target branch, so
@@ -49,6 +52,7 @@ import { closeReferencedIssues, parseClosingRefs, resolveClosingRefs, restackChi
 import { pullViewInclude, toPullView, type PullView } from "./view";
 import path from "node:path";
 import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
+import { linkMergedLfsObjects, mergedLfsOids } from "@/server/services/lfs/link-merged-objects";
 
 export const MERGE_STRATEGIES = ["merge", "squash", "rebase"] as const;
 export type MergeStrategy = (typeof MERGE_STRATEGIES)[number];
@@ -182,6 +186,12 @@ export async function mergePullRequest(
   }
 
   const commits = await commitsP;
+  // Git LFS: the objects a fork's pull request brings, linked to the base in the merge's transaction (docs/lfs.md "Forks")
+  // (the git walk only when the source has any LFS object: one indexed lookup spares it for the rest)
+  const sourceHasLfs =
+    pr.sourceRepoId !== repo.id &&
+    (await db.lfsRepoObject.findFirst({ where: { repoId: pr.sourceRepoId }, select: { oid: true } })) !== null;
+  const lfsOids = sourceHasLfs ? await mergedLfsOids(repo.gitDir, newSha, tip) : [];
   const refs = parseClosingRefs([pr.title, pr.body ?? "", ...commits.map((c) => c.message)]);
   const targets = await resolveClosingRefs(db, actor, repo, refs);
   const now = new Date();
@@ -232,10 +242,11 @@ export async function mergePullRequest(
             },
           });
         }
+        await linkMergedLfsObjects(tx, repo.id, pr.sourceRepoId, lfsOids);
         await restackChildren(tx, actor, pr, newSha);
         await closeReferencedIssues(tx, actor, `${repo.owner}/${repo.name}#${pr.number}`, targets);
         await emitPullRequestEvent(tx, repo.id, "closed", actor.user, pr.id);
-        enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "state_change");
+        await enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "state_change");
       },
     },
   );

@@ -1,8 +1,9 @@
 /**
  * pulls.requestReview / pulls.removeReviewRequest / pulls.reviewers (docs/pulls.md
  * "Review"). Requesting and removing need write permission (GitHub: triage or write), from the
- * access table, and an open pull request. The reviewer must be able to read the repository and
- * is not the author; a second request for the same reviewer is CONFLICT. Submitting a review
+ * access table, and an open pull request. The reviewer must be able to read the repository
+ * (repos/user-permissions.ts: a member without two-factor authentication of an organization
+ * requiring it cannot) and is not the author; a second request for the same reviewer is CONFLICT. Submitting a review
  * fulfils the request (add-review.ts), after which the reviewer may be requested again. Removing
  * a request that does not exist changes nothing. Events review_requested /
  * review_request_removed {reviewer {id, username, name}}.
@@ -12,8 +13,8 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { conflictOnDuplicate } from "@/server/db/prisma-errors";
-import { atLeast, permissionOf } from "@/server/services/repos/access";
-import { orgGrantOf, orgMembershipSelect } from "@/server/services/repos/grants";
+import { atLeast } from "@/server/services/repos/access";
+import { userPermission } from "@/server/services/repos/user-permissions";
 import { loadPull } from "./locate";
 import { recordPullEvent } from "./events";
 import type { PullRow, ReviewRepo } from "./review-context";
@@ -101,19 +102,14 @@ export async function listReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: 
 export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId: string, reviewerId: string): Promise<ReviewerView[]> {
   const pr = await loadPull(db, repo, prId);
   openOnly(pr);
-  const reviewer = await db.user.findUnique({
-    where: { id: reviewerId },
-    select: {
-      ...userSelect,
-      isAdmin: true,
-      isOrg: true,
-      collaborations: { where: { repoId: repo.id }, select: { role: true } },
-      ...orgMembershipSelect(repo.ownerId, repo.id),
-    },
-  });
+  const [reviewer, permission] = await Promise.all([
+    db.user.findUnique({ where: { id: reviewerId }, select: { ...userSelect, isOrg: true } }),
+    userPermission(db, repo.id, reviewerId),
+  ]);
   if (!reviewer || reviewer.isOrg) throw new AppError("NOT_FOUND", "user not found");
   if (reviewer.id === pr.authorId) throw new AppError("BAD_REQUEST", "the pull request's author cannot be requested to review it");
-  if (!atLeast(permissionOf(repo, reviewer, reviewer.collaborations[0]?.role ?? null, orgGrantOf(reviewer)), "read")) {
+  // the one access rule for other people (an organization's two-factor requirement included)
+  if (!atLeast(permission, "read")) {
     throw new AppError("BAD_REQUEST", `${reviewer.username} cannot read ${repo.owner}/${repo.name}: add them as a collaborator first`);
   }
   const user = { id: reviewer.id, username: reviewer.username, name: reviewer.name };
@@ -125,7 +121,7 @@ export async function requestReview(db: Db, actor: Actor, repo: ReviewRepo, prId
       await tx.pullRequestReviewRequest.create({ data: { pullRequestId: pr.id, reviewerId: reviewer.id } });
       await recordPullEvent(tx, pr.id, "review_requested", { reviewer: user }, actor.user.id);
       await emitPullRequestEvent(tx, repo.id, "review_requested", actor.user, pr.id, { requested_reviewer: userPayload(user) });
-      enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "review_requested", { targetUserIds: [reviewer.id] });
+      await enqueuePullNotification(tx, repo.id, pr.id, actor.user.id, "review_requested", { targetUserIds: [reviewer.id] });
     }),
     duplicate,
   );

@@ -14,6 +14,8 @@ import { recordPullEvent } from "./events";
 import type { ReviewRepo } from "./review-context";
 import { emitPullRequestEvent } from "@/server/services/webhooks/domain-events";
 import { enqueuePullNotification } from "@/server/services/notifications/enqueue";
+import { atLeast } from "@/server/services/repos/access";
+import { permissionIn, usersPermissions } from "@/server/services/repos/user-permissions";
 
 /** A team as review requests name it. */
 export interface TeamRef {
@@ -94,7 +96,7 @@ export async function writeTeamRequests(
     done.push(team);
   }
   if (notify && done.length)
-    enqueuePullNotification(tx, repoId, prId, actor?.id ?? null, "review_requested", { targetTeamIds: done.map((t) => t.id) });
+    await enqueuePullNotification(tx, repoId, prId, actor?.id ?? null, "review_requested", { targetTeamIds: done.map((t) => t.id) });
   return done;
 }
 
@@ -140,8 +142,14 @@ export async function removeTeamReviews(db: Db, actor: Actor, repo: ReviewRepo, 
 
 /**
  * pulls.teamReviewers {prId} → the team review requests, oldest first, each with the members who
- * reviewed (any state, not the author) and `satisfied`. Three statements whatever the team sizes:
- * requests, the reviewers' ids, their memberships of the requested teams.
+ * reviewed (any state, not the author) and `satisfied`. Only members who can read the repository
+ * now count (repos/user-permissions.ts `usersPermissions`, the rule that decides who may be
+ * requested as a reviewer): a member without two-factor authentication in an organization that
+ * requires it is someone without access, so their review — even one given before the requirement
+ * was switched on — does not answer the team's request (as it does not count as an approval,
+ * branch-protection/pull-requirements.ts); it counts again once they enable 2FA. At most four
+ * statements whatever the team sizes: requests, the reviewers' ids, their memberships of the
+ * requested teams, the members' permissions.
  */
 export async function listTeamReviewers(db: Db, repo: Pick<ReviewRepo, "id">, prId: string): Promise<TeamReviewerView[]> {
   const pr = await loadPull(db, repo, prId);
@@ -160,12 +168,19 @@ export async function listTeamReviewers(db: Db, repo: Pick<ReviewRepo, "id">, pr
   const members = reviewerIds.length
     ? await db.teamMember.findMany({
         where: { teamId: { in: requests.map((r) => r.team.id) }, userId: { in: reviewerIds } },
-        select: { teamId: true, user: { select: { username: true } } },
+        select: { teamId: true, userId: true, user: { select: { username: true } } },
       })
     : [];
+  // the one access rule for other people (an organization's two-factor requirement included)
+  const perms = await usersPermissions(
+    db,
+    [repo.id],
+    members.map((m) => m.userId),
+  );
+  const canReview = (userId: string) => atLeast(permissionIn(perms, repo.id, userId), "read");
   return requests.map(({ team }) => {
     const reviewedBy = members
-      .filter((m) => m.teamId === team.id)
+      .filter((m) => m.teamId === team.id && canReview(m.userId))
       .map((m) => m.user.username)
       .sort();
     return { team: toRef(team), reviewedBy, satisfied: reviewedBy.length > 0 };

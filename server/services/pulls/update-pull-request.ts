@@ -101,7 +101,7 @@ export async function closePullRequest(db: Db, caller: Actor | null, repo: Repo,
     if (r.count === 0) throw new AppError("CONFLICT", "the pull request changed meanwhile; reload and try again");
     await recordPullEvent(tx, pr.id, "closed", {}, actor.user.id);
     await emitPullRequestEvent(tx, pr.repoId, "closed", actor.user, pr.id);
-    enqueuePullNotification(tx, pr.repoId, pr.id, actor.user.id, "state_change");
+    await enqueuePullNotification(tx, pr.repoId, pr.id, actor.user.id, "state_change");
     await clearAutoMerge(tx, pr.repoId, pr.id, "the pull request was closed", actor.user.id);
     return pullViewById(tx, pr.id);
   });
@@ -144,7 +144,7 @@ export async function reopenPullRequest(db: Db, caller: Actor | null, repo: Repo
     if (r.count === 0) throw new AppError("CONFLICT", "the pull request changed meanwhile; reload and try again");
     await recordPullEvent(tx, pr.id, "reopened", {}, actor.user.id);
     await emitPullRequestEvent(tx, pr.repoId, "reopened", actor.user, pr.id);
-    enqueuePullNotification(tx, pr.repoId, pr.id, actor.user.id, "state_change");
+    await enqueuePullNotification(tx, pr.repoId, pr.id, actor.user.id, "state_change");
   });
   if (tip !== pr.headSha) await followSourceTip(db, pr.id, tip, actor.user.id);
   return pullViewById(db, pr.id);

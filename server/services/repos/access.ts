@@ -253,6 +253,12 @@ export async function readableRepoPath(db: Db, actor: Actor | null, repoId: stri
   return { owner: row.owner.username, name: row.name };
 }
 
+/** Repository `repoId`'s current owner and name, or null when it does not exist. No permission check: for a deploy key's own repository (./redirects.ts). */
+export async function repoPathById(db: Db, repoId: string): Promise<{ owner: string; name: string } | null> {
+  const row = await findRepoRow(db, { repoId }, null);
+  return row && { owner: row.owner.username, name: row.name };
+}
+
 export function toAuthorized(
   row: {
     id: string;

@@ -5,6 +5,7 @@
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { AuthorizedRepo, RepoRole } from "./access";
+import { permissionIn, usersPermissions } from "./user-permissions";
 
 /** A collaborator as the API returns it (createdAt ISO). */
 export interface CollaboratorView {
@@ -42,10 +43,12 @@ export interface AssigneeView {
  * People who can be assigned issues: the owner (a person; an organization is not assignable),
  * every collaborator (any role — assignees must be able to read the repository) and the members
  * of the owning organization who can read it (owners; members when the base permission is not
- * none; members of a team granted the repository: docs/orgs.md), by username. One query.
+ * none; members of a team granted the repository: docs/orgs.md), by username — each only while
+ * their grant holds (repos/user-permissions.ts: not a member without two-factor authentication of
+ * an organization requiring it). Two queries.
  */
 export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<AssigneeView[]> {
-  return db.user.findMany({
+  const candidates = await db.user.findMany({
     where: {
       OR: [
         { id: repo.ownerId, isOrg: false },
@@ -57,6 +60,10 @@ export async function listAssignees(db: Db, repo: AuthorizedRepo): Promise<Assig
     orderBy: { usernameLower: "asc" },
     select: { id: true, username: true, name: true },
   });
+  // the one access rule for other people (an organization's two-factor requirement included)
+  const ids = candidates.map((u) => u.id);
+  const perms = await usersPermissions(db, [repo.id], ids, { grantsOnly: true });
+  return candidates.filter((u) => permissionIn(perms, repo.id, u.id) !== "none");
 }
 
 /**

@@ -36,7 +36,8 @@ export const forkInput = z.object({
  * parent (authorized here: NOT_FOUND when the caller cannot read it). The fork keeps the parent's
  * description and default branch; a fork of a private repository is always private (there is no
  * visibility input, and repos.update refuses to make it public while the parent is private), a
- * fork of a public one public.
+ * fork of a public one public. The fork references the parent's Git LFS objects (LfsRepoObject
+ * rows copied, no content copied: docs/lfs.md "Forks").
  * Errors: BAD_REQUEST invalid name; CONFLICT when the caller already has a repository with that
  * name (also their own repository: fork it under another name).
  */
@@ -64,6 +65,8 @@ export async function forkRepository(db: Db, actor: Actor | null, raw: z.input<t
         select: repoSelect,
       });
       await dropRedirect(tx, actor.user.id, name); // the fork takes the path (./redirects.ts)
+      // Git LFS: the fork references the parent's objects (rows only, the content is shared; docs/lfs.md "Forks").
+      await tx.$executeRaw`INSERT INTO "LfsRepoObject" ("repoId", "oid", "createdAt") SELECT ${created.id}, "oid", "createdAt" FROM "LfsRepoObject" WHERE "repoId" = ${parent.id}`;
       return created;
     });
   } catch (e) {

@@ -4,6 +4,12 @@
  * so the SQL that joins the grants is written once, and a later grant (team grants) is added here:
  * `grantJoinsSql` joins one row per grant source on alias `r` (Repository), `GRANT_COLUMNS` reads
  * them, `orgPermission` turns them into a permission (organization role, base permission, teams).
+ *
+ * Two-factor requirement (docs/security.md "Organizations requiring two-factor authentication"):
+ * when the organization owning a repository requires it (User.orgRequireTwoFactor), every grant
+ * here — collaborator row, membership (owner, base permission) and team grants — counts only for
+ * users with two-factor authentication (User.twoFactorEnabled). Public read stays. Because every
+ * credential (session, PAT, SSH key, git HTTP) goes through these conditions, all are covered.
  */
 import type { Sql } from "@/server/services/issues/query";
 
@@ -63,11 +69,47 @@ export function orgPermission(grant: OrgGrant | null | undefined): Perm {
  * statement.
  */
 export function grantJoinsSql(sql: Sql, userId: string | null): string {
-  return `LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${sql.p(userId ?? "")}
-    LEFT JOIN "OrgMember" m ON m."orgId" = r."ownerId" AND m."userId" = ${sql.p(userId ?? "")}
-    LEFT JOIN (SELECT tr."repoId" AS "repoId", MAX(CASE tr."permission" WHEN 'admin' THEN 3 WHEN 'write' THEN 2 WHEN 'read' THEN 1 ELSE 0 END) AS "rank"
+  const user = () => sql.p(userId ?? "");
+  return grantJoins(user, () => `tm."userId" = ${user()}`, false);
+}
+
+/**
+ * `grantJoinsSql` for many users at once, for the checks about other people
+ * (repos/user-permissions.ts): the user is the column `userColumn` of each row (alias of a User
+ * joined by the caller), the team aggregate is limited to `userIds` × `repoIds` and grouped per
+ * user too (`tg` then also joins on the user). The same rule as `grantJoinsSql`, two-factor
+ * requirement included.
+ */
+export function grantJoinsForUsersSql(sql: Sql, userColumn: string, userIds: readonly string[], repoIds: readonly string[]): string {
+  return grantJoins(
+    () => userColumn,
+    () => `tm."userId" IN (${sql.list(userIds)}) AND tr."repoId" IN (${sql.list(repoIds)})`,
+    true,
+  );
+}
+
+/**
+ * The grant joins of `grantJoinsSql`: `user()` is the SQL of the user's id (called once per use,
+ * in text order, so positional placeholders stay in order), `teamWhere()` limits the team
+ * aggregate, `perUser` groups it by user as well and joins it on `user()`.
+ */
+function grantJoins(user: () => string, teamWhere: () => string, perUser: boolean): string {
+  const ok = () => twoFactorSatisfiedSql(`u."orgRequireTwoFactor"`, user);
+  const by = perUser ? `, tm."userId"` : "";
+  return `LEFT JOIN "Collaborator" c ON c."repoId" = r."id" AND c."userId" = ${user()} AND ${ok()}
+    LEFT JOIN "OrgMember" m ON m."orgId" = r."ownerId" AND m."userId" = ${user()} AND ${ok()}
+    LEFT JOIN (SELECT tr."repoId" AS "repoId"${perUser ? `, tm."userId" AS "userId"` : ""}, MAX(CASE tr."permission" WHEN 'admin' THEN 3 WHEN 'write' THEN 2 WHEN 'read' THEN 1 ELSE 0 END) AS "rank"
       FROM "TeamRepo" tr JOIN "TeamMember" tm ON tm."teamId" = tr."teamId"
-      WHERE tm."userId" = ${sql.p(userId ?? "")} GROUP BY tr."repoId") tg ON tg."repoId" = r."id"`;
+      WHERE ${teamWhere()} GROUP BY tr."repoId"${by}) tg ON tg."repoId" = r."id"${perUser ? ` AND tg."userId" = ${user()}` : ""} AND ${ok()}`;
+}
+
+/**
+ * SQL true when the owner's two-factor requirement (`requireColumn`, the owning User's
+ * orgRequireTwoFactor) does not hold back the user `user()` (SQL of the user's id): the owner does
+ * not require it, or the user has two-factor authentication (User.twoFactorEnabled).
+ */
+export function twoFactorSatisfiedSql(requireColumn: string, user: () => string): string {
+  return `(NOT ${requireColumn} OR EXISTS (SELECT 1 FROM "User" tfu WHERE tfu."id" = ${user()} AND tfu."twoFactorEnabled"))`;
 }
 
 /** The columns `grantJoinsSql` makes available: collaborator role, org role, org base permission, team rank. */
@@ -82,7 +124,8 @@ export function teamPermissionOfRank(rank: unknown): TeamPermission | null {
 /**
  * A condition on alias `r` (Repository): `userId` can read it — public, owned, a collaborator,
  * an owner of the organization owning it or a member when the base permission is not none, or on
- * a team granted it. For the cross-repository lists (inbox, my issues); a site admin needs no condition.
+ * a team granted it (those grants only with two-factor authentication when the organization
+ * requires it). For the cross-repository lists (inbox, my issues); a site admin needs no condition.
  */
 export function readableRepoSql(sql: Sql, userId: string): string {
   return readableRepoCondition(() => sql.p(userId));
@@ -95,36 +138,12 @@ export function readableRepoSql(sql: Sql, userId: string): string {
  */
 export function readableRepoCondition(user: () => string): string {
   return `(NOT r."isPrivate" OR r."ownerId" = ${user()}
-    OR EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${user()})
-    OR EXISTS (SELECT 1 FROM "OrgMember" om JOIN "User" ou ON ou."id" = om."orgId"
-      WHERE om."orgId" = r."ownerId" AND om."userId" = ${user()} AND (om."role" = 'owner' OR ou."orgBasePermission" <> 'none'))
-    OR EXISTS (SELECT 1 FROM "TeamRepo" rtr JOIN "TeamMember" rtm ON rtm."teamId" = rtr."teamId"
-      WHERE rtr."repoId" = r."id" AND rtm."userId" = ${user()}))`;
-}
-
-/**
- * Prisma `select` part, on a User, of their membership of organization `orgId` (a repository's
- * owner id) and their teams' grants on repository `repoId`.
- */
-export function orgMembershipSelect(orgId: string, repoId: string) {
-  return {
-    orgMemberships: { where: { orgId }, select: { role: true, org: { select: { orgBasePermission: true } } } },
-    teamMemberships: {
-      where: { team: { repos: { some: { repoId } } } },
-      select: { team: { select: { repos: { where: { repoId }, select: { permission: true } } } } },
-    },
-  } as const;
-}
-
-/** The OrgGrant of a user loaded with `orgMembershipSelect` (null: neither a member nor on a team with a grant). */
-export function orgGrantOf(user: {
-  orgMemberships: { role: string; org: { orgBasePermission: string } }[];
-  teamMemberships?: { team: { repos: { permission: string }[] } }[];
-}): OrgGrant | null {
-  const m = user.orgMemberships[0];
-  const team = highestTeamPermission((user.teamMemberships ?? []).flatMap((t) => t.team.repos.map((r) => r.permission)));
-  if (!m && team === "none") return null;
-  return { role: m?.role ?? null, basePermission: m?.org.orgBasePermission ?? "none", team: team === "none" ? null : team };
+    OR (${twoFactorSatisfiedSql(`(SELECT tfo."orgRequireTwoFactor" FROM "User" tfo WHERE tfo."id" = r."ownerId")`, user)} AND (
+      EXISTS (SELECT 1 FROM "Collaborator" mc WHERE mc."repoId" = r."id" AND mc."userId" = ${user()})
+      OR EXISTS (SELECT 1 FROM "OrgMember" om JOIN "User" ou ON ou."id" = om."orgId"
+        WHERE om."orgId" = r."ownerId" AND om."userId" = ${user()} AND (om."role" = 'owner' OR ou."orgBasePermission" <> 'none'))
+      OR EXISTS (SELECT 1 FROM "TeamRepo" rtr JOIN "TeamMember" rtm ON rtm."teamId" = rtr."teamId"
+        WHERE rtr."repoId" = r."id" AND rtm."userId" = ${user()}))))`;
 }
 
 /** Prisma `select` part, on a Repository, of the team grants of `userId` on it (`teamGrants`). */
@@ -141,14 +160,22 @@ export function teamGrantOf(repo: { teamGrants?: { permission: string }[] }): st
 /**
  * Prisma conditions (to OR together) on a Repository: `userId` has a role on it — owns it,
  * collaborates on it, owns the organization owning it, or is a member there with a base permission
- * other than none. The Prisma form of `readableRepoSql` without the public case.
+ * other than none (grants other than ownership only with two-factor authentication when the
+ * owning organization requires it). The Prisma form of `readableRepoSql` without the public case.
  */
 export function memberReposWhere(userId: string) {
+  // each grant twice: under an owner without the two-factor requirement, or held by a user with 2FA
+  const free = { orgRequireTwoFactor: false };
+  const tf = { twoFactorEnabled: true };
   return [
     { ownerId: userId },
-    { collaborators: { some: { userId } } },
-    { owner: { orgMembers: { some: { userId, role: "owner" } } } },
-    { owner: { orgBasePermission: { not: "none" }, orgMembers: { some: { userId } } } },
-    { teamGrants: { some: { team: { members: { some: { userId } } } } } },
+    { owner: free, collaborators: { some: { userId } } },
+    { collaborators: { some: { userId, user: tf } } },
+    { owner: { ...free, orgMembers: { some: { userId, role: "owner" } } } },
+    { owner: { orgMembers: { some: { userId, role: "owner", user: tf } } } },
+    { owner: { ...free, orgBasePermission: { not: "none" }, orgMembers: { some: { userId } } } },
+    { owner: { orgBasePermission: { not: "none" }, orgMembers: { some: { userId, user: tf } } } },
+    { owner: free, teamGrants: { some: { team: { members: { some: { userId } } } } } },
+    { teamGrants: { some: { team: { members: { some: { userId, user: tf } } } } } },
   ];
 }

@@ -14,20 +14,10 @@ import type { Tx } from "@/server/db/transaction";
 import type { Actor } from "@/server/auth/actor";
 import { readRows } from "@/server/db/read";
 import { getConfig } from "@/server/config";
-import { readableRepoPath } from "./access";
+import { readableRepoPath, repoPathById } from "./access";
 
-/**
- * The current path of the repository that used to live at `owner/name`, or null when there is no
- * redirect there or `actor` could not read the repository at its new path (then the former path
- * stays NOT_FOUND, as before: a redirect never reveals a private repository). Two statements, run
- * only for a path that did not resolve.
- */
-export async function findRedirect(
-  db: Db,
-  actor: Actor | null,
-  owner: string,
-  name: string,
-): Promise<{ owner: string; name: string } | null> {
+/** The id of the repository that used to live at `owner/name` (its RepoRedirect row), or null. One statement. */
+async function redirectRepoId(db: Db, owner: string, name: string): Promise<string | null> {
   const p = (i: number) => (getConfig().provider === "postgresql" ? `$${i}` : "?");
   const [row] = await readRows<{ repoId: string }>(
     db,
@@ -35,8 +25,27 @@ export async function findRedirect(
       WHERE u."usernameLower" = ${p(1)} AND rr."nameLower" = ${p(2)}`,
     [owner.toLowerCase(), name.toLowerCase()],
   );
-  if (!row) return null;
-  const target = await readableRepoPath(db, actor, row.repoId);
+  return row?.repoId ?? null;
+}
+
+/**
+ * The current path of the repository that used to live at `owner/name`, or null when there is no
+ * redirect there or `actor` could not read the repository at its new path (then the former path
+ * stays NOT_FOUND, as before: a redirect never reveals a private repository). Two statements, run
+ * only for a path that did not resolve. `onlyRepoId`: follow the redirect only when it leads to
+ * this repository (a deploy key, bound to its repository, follows its own and no other; it is
+ * then read as `actor` null would not be: the key's binding is the permission).
+ */
+export async function findRedirect(
+  db: Db,
+  actor: Actor | null,
+  owner: string,
+  name: string,
+  onlyRepoId?: string,
+): Promise<{ owner: string; name: string } | null> {
+  const repoId = await redirectRepoId(db, owner, name);
+  if (!repoId || (onlyRepoId !== undefined && repoId !== onlyRepoId)) return null;
+  const target = onlyRepoId !== undefined ? await repoPathById(db, repoId) : await readableRepoPath(db, actor, repoId);
   if (!target || (target.owner.toLowerCase() === owner.toLowerCase() && target.name.toLowerCase() === name.toLowerCase())) return null;
   return target;
 }

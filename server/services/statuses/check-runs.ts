@@ -87,7 +87,7 @@ export async function createCheckRun(db: Db, actor: Actor, repo: AuthorizedRepo,
     afterCommit(tx, () => announceStatusChange(repo.id, headSha));
     await emitCheckRunEvent(tx, repo, actor, "created", created);
     if (created.status === "completed")
-      enqueueCiFailure(tx, repo.id, headSha, created.conclusion, actor.user.id, `${created.name}: ${created.conclusion}`);
+      await enqueueCiFailure(tx, repo.id, headSha, created.conclusion, actor.user.id, `${created.name}: ${created.conclusion}`);
     return created;
   });
 }
@@ -118,7 +118,7 @@ export async function updateCheckRun(db: Db, actor: Actor, repo: AuthorizedRepo,
     // GitHub sends check_run "completed" when a run completes; other updates send nothing
     if (updated.status === "completed" && before.status !== "completed") {
       await emitCheckRunEvent(tx, repo, actor, "completed", updated);
-      enqueueCiFailure(tx, repo.id, before.headSha, updated.conclusion, actor.user.id, `${updated.name}: ${updated.conclusion}`);
+      await enqueueCiFailure(tx, repo.id, before.headSha, updated.conclusion, actor.user.id, `${updated.name}: ${updated.conclusion}`);
     }
     return updated;
   });

@@ -53,7 +53,7 @@ export async function createCommitStatus(db: Db, actor: Actor, repo: AuthorizedR
     });
     afterCommit(tx, () => announceStatusChange(repo.id, commit));
     await emitStatusEvent(tx, repo, actor, created);
-    enqueueCiFailure(tx, repo.id, commit, created.state, actor.user.id, `${context}: ${created.description ?? created.state}`);
+    await enqueueCiFailure(tx, repo.id, commit, created.state, actor.user.id, `${context}: ${created.description ?? created.state}`);
     return created;
   });
   return row;

@@ -9,14 +9,14 @@
  * (LIMITS.passwordChecks, 10 per 15 minutes, taken before the check; a success clears them).
  * On success every other session of the user ends; the caller's own session is kept.
  */
-import { hash, verify } from "@node-rs/argon2";
+import { verify } from "@node-rs/argon2";
 import { z } from "zod";
 import { line, text } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { isRecordMissing, isUniqueViolation } from "@/server/db/prisma-errors";
 import { consume, reset } from "@/server/rate-limit";
-import { MIN_PASSWORD_LENGTH } from "./sign-up";
+import { checkNewPassword, hashNewPassword } from "./sign-up";
 import { profileSelect, type Profile } from "./profile";
 import { emailTaken } from "./email-taken";
 
@@ -104,8 +104,7 @@ export async function changePassword(
   input: z.output<typeof changePasswordInput>,
   keepSessionId: string | undefined,
 ): Promise<{ changed: true; signedOut: number }> {
-  if (input.newPassword.length < MIN_PASSWORD_LENGTH)
-    throw new AppError("BAD_REQUEST", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  checkNewPassword(input.newPassword);
   if (input.newPassword === input.currentPassword) throw new AppError("BAD_REQUEST", "the new password must differ from the current one");
   await consume("passwordChecks", userId);
   const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
@@ -114,7 +113,7 @@ export async function changePassword(
   const ok = await verify(user.passwordHash, input.currentPassword).catch(() => false);
   if (!ok) throw new AppError("BAD_REQUEST", "current password is incorrect");
   await reset("passwordChecks", userId);
-  const passwordHash = await hash(input.newPassword);
+  const passwordHash = await hashNewPassword(input.newPassword);
   const [, ended] = await db.$transaction([
     db.user.update({ where: { id: userId }, data: { passwordHash }, select: { id: true } }),
     db.userSession.deleteMany({ where: { userId, ...(keepSessionId ? { NOT: { id: keepSessionId } } : {}) } }),

@@ -59,3 +59,15 @@ export async function takeSignInAttempt(account: string, address: string): Promi
     },
   };
 }
+
+/**
+ * Clears the account-wide sign-in limit (level 3 above) of `account` (username, any case): after an
+ * operator's password reset or two-factor removal (svc user set-password / reset-two-factor), the
+ * owner can sign in from a new address at once instead of waiting out a guesser's hour. The
+ * per-address levels are left: they never keep the owner out of another address. With REDIS_URL
+ * the limits are shared, so the CLI's clear reaches the server; in-memory limits belong to the
+ * server process (docs/security.md "Lost password or second factor").
+ */
+export async function clearAccountSignInLimit(account: string): Promise<void> {
+  await reset("signInAccountFailures", account.toLowerCase().slice(0, MAX_KEY_ACCOUNT));
+}

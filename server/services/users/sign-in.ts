@@ -2,10 +2,9 @@
 import { hash, verify } from "@node-rs/argon2";
 import { stringProblem } from "@/server/validation/strings";
 import type { Db } from "@/server/db";
-import { usernameProblem } from "@/lib/names";
 import { takeSignInAttempt } from "./sign-in-limits";
 import { profileSelect, type Profile } from "./profile";
-import { emailTaken } from "./email-taken";
+import { createExternalUser } from "./external-user";
 
 /** A fixed argon2 hash, made once, that unknown users' passwords are checked against. */
 let dummyHash: Promise<string> | undefined;
@@ -36,8 +35,9 @@ export async function authenticate(db: Db, username: string, password: string, a
 }
 
 /**
- * Finds or creates the account for a GitHub identity (OAuth sign-in). A new account takes the
- * GitHub login as username when free, else login-<n>.
+ * Finds or creates the account for a GitHub identity (OAuth sign-in). A new account is made by
+ * createExternalUser (./external-user.ts): the GitHub login as username when free, else
+ * login-<n>; the email only when no account uses it.
  */
 export async function upsertGithubUser(
   db: Db,
@@ -45,24 +45,5 @@ export async function upsertGithubUser(
 ): Promise<Profile> {
   const existing = await db.user.findUnique({ where: { githubId: github.id }, select: profileSelect });
   if (existing) return existing;
-  let username =
-    github.login
-      .replace(/[^A-Za-z0-9-]/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 39) || "user";
-  for (let n = 2; (await db.user.findUnique({ where: { usernameLower: username.toLowerCase() } })) || usernameProblem(username); n++) {
-    username = `${github.login.slice(0, 30)}-${n}`;
-  }
-  const email = github.email?.toLowerCase();
-  const emailFree = email && !(await emailTaken(db, email));
-  return db.user.create({
-    data: {
-      username,
-      usernameLower: username.toLowerCase(),
-      name: github.name ?? null,
-      email: emailFree ? email : null,
-      githubId: github.id,
-    },
-    select: profileSelect,
-  });
+  return createExternalUser(db, { login: github.login, name: github.name, email: github.email }, { githubId: github.id });
 }

@@ -13,10 +13,37 @@ import { emailTaken } from "./email-taken";
 /** Shortest password accepted, in characters (sign-up and password change). */
 export const MIN_PASSWORD_LENGTH = 8;
 
+/** Longest password accepted, in characters (argon2 hashes any length; this bounds the work). */
+const MAX_PASSWORD_LENGTH = 1024;
+
+/** The string rule of a new password (multi-line text: NUL and lone surrogates refused; at most 1024 characters). */
+const passwordText = text("password").max(MAX_PASSWORD_LENGTH, `password is at most ${MAX_PASSWORD_LENGTH} characters`);
+
+/**
+ * Checks a new password against the one rule of sign-up, a password change (users/account.ts) and
+ * an administrator's reset (users/set-password.ts): well-formed text without NUL, 8–1024 characters.
+ * Errors: BAD_REQUEST naming the problem ("password must be at least 8 characters", …).
+ */
+export function checkNewPassword(password: string): void {
+  const parsed = passwordText.safeParse(password);
+  if (!parsed.success) throw new AppError("BAD_REQUEST", parsed.error.issues.map((i) => i.message).join("; "));
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new AppError("BAD_REQUEST", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+}
+
+/**
+ * The stored form of a new password: `checkNewPassword`, then its argon2id hash (PHC string, as
+ * User.passwordHash holds it). Errors: BAD_REQUEST as `checkNewPassword`.
+ */
+export async function hashNewPassword(password: string): Promise<string> {
+  checkNewPassword(password);
+  return hash(password);
+}
+
 /** users.signUp input: username, password, name?, email? ("" = none). */
 export const signUpInput = z.object({
   username: line("username").trim(),
-  password: text("password").max(1024, "password is at most 1024 characters"),
+  password: passwordText,
   name: line("name").trim().max(100).optional(),
   email: line("email")
     .trim()
@@ -43,12 +70,11 @@ export async function signUp(db: Db, input: SignUpInput, options: { isAdmin?: bo
   const email = parsed.data.email?.toLowerCase();
   const problem = usernameProblem(username);
   if (problem) throw new AppError("BAD_REQUEST", problem);
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw new AppError("BAD_REQUEST", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  checkNewPassword(password);
   if (await db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } }))
     throw new AppError("CONFLICT", `username "${username}" is already taken`);
   if (email && (await emailTaken(db, email))) throw new AppError("CONFLICT", "that email is already in use");
-  const passwordHash = await hash(password);
+  const passwordHash = await hashNewPassword(password);
   try {
     return await db.user.create({
       data: {

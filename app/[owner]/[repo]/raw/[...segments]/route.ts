@@ -6,7 +6,9 @@
  * 301 to the same file under its new path (to those who can read it). Only common image types are served with their
  * own content type; everything else is text/plain or application/octet-stream, always with
  * nosniff and a sandboxing CSP so a file can never run script on this origin. Files of any size
- * download with flat memory: the body is streamed from git (docs/api.md "Limits").
+ * download with flat memory: the body is streamed from git (docs/api.md "Limits"). A Git LFS
+ * pointer whose object the repository references downloads as the object, streamed from its
+ * content file (`?lfs=0`: the pointer itself; docs/lfs.md "In the browser").
  */
 import { resolveActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
@@ -14,7 +16,9 @@ import { AppError, httpStatusOf } from "@/server/errors";
 import { authorizeRepo } from "@/server/services/repos/access";
 import { findRedirect, redirectPath } from "@/server/services/repos/redirects";
 import { resolveRef } from "@/server/services/repos/resolve-ref";
-import { listBranches, openBlob } from "@/server/git/repository";
+import { BINARY_SNIFF_BYTES, listBranches, looksBinary, openBlob } from "@/server/git/repository";
+import { LFS_POINTER_MAX_BYTES } from "@/lib/lfs-pointer";
+import { lfsObjectStream, readLfsHead, resolveLfsBlob } from "@/server/services/lfs/resolve-lfs-blob";
 import { acquireGitSlot, gitClientKey } from "@/server/http/git/process-gate";
 import { gitHttpLimits } from "@/server/http/git/http-limits";
 import { clientAddress } from "@/server/http/client-address";
@@ -83,15 +87,27 @@ async function serve(req: Request, ctx: Ctx, withBody: boolean): Promise<Respons
       slot.release();
       throw e;
     }
-    if (!withBody) await blob.body.cancel();
+    // a Git LFS pointer the repository serves downloads as its object (docs/lfs.md "In the browser")
+    let body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> = blob.body;
+    let [size, isBinary] = [blob.size, blob.isBinary];
+    if (blob.size < LFS_POINTER_MAX_BYTES && !blob.isBinary) {
+      const pointer = new Uint8Array(await new Response(blob.body).arrayBuffer());
+      body = pointer;
+      const lfs = new URL(req.url).searchParams.get("lfs") === "0" ? null : await resolveLfsBlob(db, repo.id, Buffer.from(pointer));
+      if (lfs) {
+        const head = await readLfsHead(lfs, BINARY_SNIFF_BYTES);
+        [size, isBinary] = [lfs.size, looksBinary(head)];
+        body = withBody ? lfsObjectStream(lfs, req.signal) : new Uint8Array();
+      }
+    } else if (!withBody) await blob.body.cancel();
     const ext = path.includes(".") ? path.slice(path.lastIndexOf(".") + 1).toLowerCase() : "";
-    const type = IMAGE_TYPES[ext] ?? (blob.isBinary ? "application/octet-stream" : "text/plain; charset=utf-8");
+    const type = IMAGE_TYPES[ext] ?? (isBinary ? "application/octet-stream" : "text/plain; charset=utf-8");
     const fileName = path.split("/").pop()!;
-    return new Response(withBody ? blob.body : null, {
+    return new Response(withBody ? body : null, {
       status: 200,
       headers: {
         "content-type": type,
-        "content-length": String(blob.size),
+        "content-length": String(size),
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
         "cache-control": repo.isPrivate ? "private, no-cache" : "public, max-age=60",

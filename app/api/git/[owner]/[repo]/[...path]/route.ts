@@ -27,4 +27,5 @@ async function handler(req: Request, { params }: Params): Promise<Response> {
   return handleGitHttp(req, owner, name, path.join("/"));
 }
 
-export { handler as GET, handler as POST };
+// PUT: Git LFS uploads (info/lfs/objects/<oid>/<size>, server/http/lfs).
+export { handler as GET, handler as POST, handler as PUT };
