@@ -1,5 +1,6 @@
 "use client";
 import { DropdownMenu as M } from "radix-ui";
+import { keepMovedFocus } from "./close-auto-focus";
 import { cx } from "./styles";
 import { CheckIcon } from "./icons";
 
@@ -12,7 +13,13 @@ export const DropdownMenuRadioGroup = M.RadioGroup;
 const item =
   "relative flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm text-foreground outline-none data-[disabled]:pointer-events-none data-[disabled]:opacity-50 data-[highlighted]:bg-accent";
 
-export function DropdownMenuContent({ className, align = "end", sideOffset = 4, ...props }: React.ComponentProps<typeof M.Content>) {
+export function DropdownMenuContent({
+  className,
+  align = "end",
+  sideOffset = 4,
+  onCloseAutoFocus,
+  ...props
+}: React.ComponentProps<typeof M.Content>) {
   return (
     <M.Portal>
       <M.Content
@@ -23,6 +30,7 @@ export function DropdownMenuContent({ className, align = "end", sideOffset = 4, 
           "z-50 min-w-44 max-h-[var(--radix-dropdown-menu-content-available-height)] overflow-y-auto rounded-md border border-border bg-popover p-1 text-foreground shadow-lg",
           className,
         )}
+        onCloseAutoFocus={keepMovedFocus(onCloseAutoFocus)}
         {...props}
       />
     </M.Portal>

@@ -1,5 +1,6 @@
 "use client";
 import { Popover as P } from "radix-ui";
+import { keepMovedFocus } from "./close-auto-focus";
 import { cx } from "./styles";
 
 /** Radix Popover: positioned next to its trigger, Escape / outside click close it, focus returns to the trigger. */
@@ -8,7 +9,13 @@ export const PopoverTrigger = P.Trigger;
 export const PopoverAnchor = P.Anchor;
 export const PopoverClose = P.Close;
 
-export function PopoverContent({ className, align = "start", sideOffset = 4, ...props }: React.ComponentProps<typeof P.Content>) {
+export function PopoverContent({
+  className,
+  align = "start",
+  sideOffset = 4,
+  onCloseAutoFocus,
+  ...props
+}: React.ComponentProps<typeof P.Content>) {
   return (
     <P.Portal>
       <P.Content
@@ -19,6 +26,7 @@ export function PopoverContent({ className, align = "start", sideOffset = 4, ...
           "z-50 max-h-[var(--radix-popover-content-available-height)] w-64 overflow-y-auto rounded-md border border-border bg-popover p-1 text-foreground shadow-lg focus:outline-none",
           className,
         )}
+        onCloseAutoFocus={keepMovedFocus(onCloseAutoFocus)}
         {...props}
       />
     </P.Portal>

@@ -98,8 +98,11 @@ describe(`jobs written in a transaction on ${getConfig().provider}`, () => {
 
   it("runs the jobs that committed once a worker starts, and none that rolled back", async () => {
     await startJobWorker({ pollIntervalMs: 100, concurrency: 1 });
+    // a claimed job has left "created" before its handler ran: wait for the handlers, not the queue
+    await expect
+      .poll(() => [...ran], { timeout: 30_000, interval: 50 })
+      .toEqual(expect.arrayContaining(["committed", "committed 2", "s1", "root", "k"]));
     await expect.poll(() => waiting(NAME), { timeout: 30_000, interval: 50 }).toBe(0);
-    expect(ran).toEqual(expect.arrayContaining(["committed", "committed 2", "s1", "root", "k"]));
     expect(ran).not.toContain("rolled back");
     await stopJobWorker();
   });
