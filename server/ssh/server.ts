@@ -15,6 +15,13 @@ import { principalOfKey, touchKey, type SshPrincipal } from "./authenticate";
 import { parseGitCommand, parseLfsCommand } from "./command";
 import { serveLfsAuthenticate } from "./lfs-authenticate";
 import { serveGitCommand } from "./git-session";
+import {
+  observeSshAuthenticated,
+  observeSshClose,
+  observeSshCommand,
+  observeSshConnection,
+  type SshCommandLabel,
+} from "@/server/metrics/ssh";
 
 // ssh2 is CommonJS: Node's ESM loader (the CLI, scripts/serve.ts) gives it as a default export only
 const { Server, utils } = ssh2;
@@ -71,6 +78,7 @@ const NO_SHELL = "svc does not provide shell access; use git (git clone ssh://â€
 
 /** Ends a session channel with a message on stderr and exit status 1. */
 function refuseChannel(channel: ServerChannel, message: string): void {
+  observeSshCommand("refused", 1);
   channel.stderr.write(`svc: ${message}\n`);
   channel.exit(1);
   channel.end();
@@ -146,6 +154,7 @@ function handleClient(client: Connection, address: string, limits: SshLimits, au
               return 1;
             })
             .then((code) => {
+              observeSshCommand("lfs-authenticate", code);
               channel.exit(code);
               channel.end();
             });
@@ -161,6 +170,7 @@ function handleClient(client: Connection, address: string, limits: SshLimits, au
             return 1;
           })
           .then((code) => {
+            observeSshCommand(cmd.service.slice("git-".length) as SshCommandLabel, code);
             channel.exit(code);
             channel.end();
           });
@@ -184,20 +194,26 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
   const sockets = new Set<net.Socket>();
   // a connection must authenticate within authTimeoutMs, or its socket is destroyed (keyed ip:port)
   const authTimers = new Map<string, NodeJS.Timeout>();
+  // connections on which a key signed in (same keys), for the metrics
+  const authenticated = new Set<string>();
   ssh.on("connection", (client, info) =>
     handleClient(client, info.ip, limits, () => {
       const key = `${info.ip}:${info.port}`;
       clearTimeout(authTimers.get(key));
       authTimers.delete(key);
+      authenticated.add(key);
+      observeSshAuthenticated();
     }),
   );
   const tcp = net.createServer((socket) => {
     const address = socket.remoteAddress ?? "unknown";
     const count = perAddress.get(address) ?? 0;
     if (sockets.size >= limits.maxConnections || count >= limits.maxPerAddress) {
+      observeSshConnection("refused");
       socket.destroy();
       return;
     }
+    observeSshConnection("accepted");
     perAddress.set(address, count + 1);
     sockets.add(socket);
     const timerKey = `${address}:${socket.remotePort}`;
@@ -207,6 +223,7 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
     socket.once("close", () => {
       clearTimeout(authTimer);
       authTimers.delete(timerKey);
+      observeSshClose(authenticated.delete(timerKey));
       sockets.delete(socket);
       const n = (perAddress.get(address) ?? 1) - 1;
       if (n <= 0) perAddress.delete(address);

@@ -1,7 +1,8 @@
 /**
  * git over SSH (docs/ssh.md): the SSH server on a free port, client keys from ssh-keygen and the
  * real `git` and `ssh` — clone and push with a user key, refused shells and commands, strangers
- * and unknown keys, read-only and write deploy keys, branch protection as over HTTP.
+ * and unknown keys, read-only and write deploy keys, branch protection as over HTTP, the limits,
+ * the SSH metrics (with METRICS_TOKEN set for that part).
  */
 import { execFile, execFileSync } from "node:child_process";
 import net from "node:net";
@@ -9,6 +10,8 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfig } from "@/server/config";
+import { metricsRegistry } from "@/server/metrics/registry";
 import { startSshServer, type RunningSshServer } from "@/server/ssh/server";
 import { parseGitCommand } from "@/server/ssh/command";
 import { sshCloneUrl } from "@/server/services/repos/repo-view";
@@ -77,7 +80,11 @@ async function commit(wt: string, file: string): Promise<void> {
   expect((await git(ownerKey, ["commit", "--quiet", "-m", file], wt)).code).toBe(0);
 }
 
+// metrics on for the whole file, as in a server (on or off for the process's life)
+const previousMetricsToken = process.env.METRICS_TOKEN;
 beforeAll(async () => {
+  process.env.METRICS_TOKEN = "ssh-metrics-test";
+  resetConfig();
   dir = mkdtempSync(path.join(tmpdir(), "svc-sshgit-"));
   server = await startSshServer({ port: 0, host: "127.0.0.1", hostKeyDir: path.join(dir, "hostkeys") });
   owner = await makeUser("sshowner");
@@ -88,6 +95,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+  if (previousMetricsToken === undefined) delete process.env.METRICS_TOKEN;
+  else process.env.METRICS_TOKEN = previousMetricsToken;
+  resetConfig();
 });
 
 describe("git over SSH", () => {
@@ -240,6 +250,41 @@ describe("SSH limits", () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe("SSH metrics", () => {
+  /** The svc_ssh_* samples now, keyed `name{label=value,…}`. */
+  async function sshSamples(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    const key = (name: string, labels: object) =>
+      `${name}{${Object.entries(labels)
+        .map((l) => l.join("="))
+        .join(",")}}`;
+    for (const m of await metricsRegistry().getMetricsAsJSON())
+      if (m.name.startsWith("svc_ssh_")) for (const v of m.values) out[key(m.name, v.labels)] = v.value;
+    return out;
+  }
+  const grown = (now: Record<string, number>, before: Record<string, number>) =>
+    Object.fromEntries(Object.entries(now).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+
+  it("counts connections, sign-ins (accepted and failed) and commands by outcome", async () => {
+    // the earlier tests' connections have closed (the server sees a close a little after the client)
+    await expect.poll(async () => (await sshSamples())["svc_ssh_connections_open{}"], { timeout: 10_000 }).toBe(0);
+    const before = await sshSamples();
+    expect((await clone(ownerKey, `${owner.username}/ssh-repo.git`)).result.code).toBe(0);
+    expect((await run("ssh", ["-T", ...sshOpts(ownerKey), "-p", String(server.port), "git@127.0.0.1"])).code).toBe(1);
+    expect((await clone(keygen("metrics-unknown"), `${owner.username}/ssh-repo.git`)).result.code).not.toBe(0);
+    await expect
+      .poll(async () => grown(await sshSamples(), before), { timeout: 10_000 })
+      .toMatchObject({
+        "svc_ssh_connections_total{result=accepted}": 3,
+        "svc_ssh_connections_open{}": 0,
+        "svc_ssh_authentications_total{result=accepted}": 2,
+        "svc_ssh_authentications_total{result=failed}": 1,
+        "svc_ssh_commands_total{command=upload-pack,result=ok}": 1,
+        "svc_ssh_commands_total{command=refused,result=error}": 1,
+      });
   });
 });
 
