@@ -14,6 +14,7 @@ export const WEBHOOK_EVENTS = [
   "issue_comment",
   "status",
   "check_run",
+  "repository",
   "ping",
 ] as const;
 

@@ -86,7 +86,7 @@ export const reposRouter = router({
         defaultBranch: line("defaultBranch").min(1).max(255).optional(),
       }),
     )
-    .mutation(async ({ ctx, input }) => toRepoView(await updateRepository(ctx.db, ctx.repo, input), ctx.publicUrl)),
+    .mutation(async ({ ctx, input }) => toRepoView(await updateRepository(ctx.db, ctx.actor, ctx.repo, input), ctx.publicUrl)),
 
   /** {repoId} → {id}; removes the repository and its git data (admin). */
   delete: repoProcedure.mutation(async ({ ctx }) => {

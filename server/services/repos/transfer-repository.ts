@@ -15,6 +15,7 @@ import { relinkFork } from "@/server/git/forks";
 import { line } from "@/server/validation/strings";
 import { repoOwnerFor } from "@/server/services/orgs/repo-owner";
 import { repoSelect, type AuthorizedRepo } from "./access";
+import { emitRepositoryEvent, transferredFrom } from "@/server/services/webhooks/repository-events";
 import { dropRedirect } from "./redirects";
 
 /** repos.transfer input (besides repoId): the new owner's name (the caller or an organization). */
@@ -34,7 +35,8 @@ export interface TransferredRepo {
  * records the former path (a redirect at the new path, which the repository now shadows, is
  * deleted), the organization's team grants (TeamRepo) go when it leaves an organization
  * (collaborators stay), and the bare repository is renamed to DATA_DIR/repos/<new owner>/<name>.git
- * (forks borrowing its objects are re-pointed). A failure after the rename renames it back, so
+ * (forks borrowing its objects are re-pointed); the repository's webhooks get `repository`
+ * "transferred" (GitHub's `changes.owner.from`). A failure after the rename renames it back, so
  * disk and database never disagree. A lease per repository serialises transfers of it.
  * Errors: BAD_REQUEST when `newOwner` is the current owner; NOT_FOUND when it is neither the
  * caller nor an organization; FORBIDDEN when the caller may not create repositories there;
@@ -60,7 +62,7 @@ export async function transferRepository(
     const row = await inTransaction(db, async (tx) => {
       const current = await tx.repository.findUnique({
         where: { id: repo.id },
-        select: { ownerId: true, nameLower: true, owner: { select: { isOrg: true } } },
+        select: { ownerId: true, nameLower: true, owner: { select: { isOrg: true, username: true } } },
       });
       if (!current || current.ownerId !== repo.ownerId)
         throw new AppError("CONFLICT", `${repo.owner}/${repo.name} changed owner meanwhile; retry`);
@@ -78,6 +80,9 @@ export async function transferRepository(
         update: { repoId: repo.id },
       });
       if (current.owner.isOrg) await tx.teamRepo.deleteMany({ where: { repoId: repo.id } });
+      const sender = { id: actor.user.id, username: actor.user.username };
+      const formerOwner = { id: current.ownerId, username: current.owner.username, isOrg: current.owner.isOrg };
+      await emitRepositoryEvent(tx, repo.id, "transferred", sender, transferredFrom(formerOwner));
       const forks = await tx.repository.findMany({
         where: { forkedFromId: repo.id },
         select: { name: true, owner: { select: { username: true } } },
