@@ -3,7 +3,8 @@
  * the real `git`, `git lfs` and `ssh`. git-lfs 3.x first tries `git-lfs-transfer`, which svc
  * refuses, then falls back to `git-lfs-authenticate`, whose token the LFS HTTP endpoints accept.
  * A user key pushes and clones LFS content; a read-only deploy key downloads but cannot upload;
- * the token is no git credential. Isolated: it sets NEXTAUTH_URL (the href's public URL).
+ * the token is no git credential; on a transferred repository's former path the answer names the new
+ * path, and a token minted before the transfer is redirected there. Isolated: it sets NEXTAUTH_URL (the href's public URL).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -165,8 +166,32 @@ describe("Git LFS over SSH", () => {
   it("git-lfs-authenticate on a transferred repository's former path answers with the new path's href", async () => {
     const caller = await callerFor(actorOf(owner));
     const moving = await caller.repos.create({ name: "lfs-moving", isPrivate: true });
+    // a token minted before the transfer, used on the former href after it: redirected (308) to the new path
+    const before = JSON.parse((await remote(ownerKey, `git-lfs-authenticate '${owner.username}/lfs-moving.git' upload`)).stdout) as {
+      href: string;
+      header: { Authorization: string };
+    };
     await caller.orgs.create({ name: `${owner.username}-org` });
     await caller.repos.transfer({ repoId: moving.id, newOwner: `${owner.username}-org` });
+    const oldInit = {
+      method: "POST",
+      headers: { authorization: before.header.Authorization, "content-type": "application/vnd.git-lfs+json" },
+      body: JSON.stringify({ operation: "upload", objects: [{ oid, size: content.length }] }),
+    };
+    const redirected = await fetch(`${before.href}/objects/batch`, { ...oldInit, redirect: "manual" });
+    expect(redirected.status).toBe(308);
+    expect(redirected.headers.get("location")).toBe(`/${owner.username}-org/lfs-moving.git/info/lfs/objects/batch`);
+    expect((await fetch(`${before.href}/objects/batch`, oldInit)).status).toBe(200); // followed, the token still holds
+    // a token of another repository gets no redirect on that path
+    const other = JSON.parse((await remote(ownerKey, `git-lfs-authenticate '${owner.username}/lfs-ssh.git' upload`)).stdout) as {
+      header: { Authorization: string };
+    };
+    const refused = await fetch(`${before.href}/objects/batch`, {
+      ...oldInit,
+      headers: { ...oldInit.headers, authorization: other.header.Authorization },
+      redirect: "manual",
+    });
+    expect(refused.status).toBe(404);
     const r = await remote(ownerKey, `git-lfs-authenticate '${owner.username}/lfs-moving.git' upload`);
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout) as { href: string; header: { Authorization: string } };

@@ -24,10 +24,19 @@ function challenge(message: string): Response {
  * repository"), or null when there is no redirect the caller may follow: 301 (GET) or 308 (POST,
  * so the body is sent again) with Location `/<owner>/<name>.git/<rest>?<query>`. git follows a
  * redirect of its first request (info/refs; git-config(1) http.followRedirects "initial") and uses
- * the new URL from then on, so clone, fetch and push of the old URL work.
+ * the new URL from then on, so clone, fetch and push of the old URL work. `onlyRepoId`: follow the
+ * redirect only to that repository, without a readability check (a credential bound to one
+ * repository, such as an LFS token: the request to the new path is authorized again).
  */
-async function movedAnswer(req: Request, actor: Actor | null, owner: string, name: string, rest: string): Promise<Response | null> {
-  const to = await findRedirect(await getDb(), actor, owner, name);
+export async function movedAnswer(
+  req: Request,
+  actor: Actor | null,
+  owner: string,
+  name: string,
+  rest: string,
+  onlyRepoId?: string,
+): Promise<Response | null> {
+  const to = await findRedirect(await getDb(), actor, owner, name, onlyRepoId);
   if (!to) return null;
   const location = `/${encodeURIComponent(to.owner)}/${encodeURIComponent(to.name)}.git/${rest}${new URL(req.url).search}`;
   return new Response(`repository moved to ${to.owner}/${to.name}\n`, {

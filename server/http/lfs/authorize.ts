@@ -9,7 +9,9 @@
  *   - `Authorization: Bearer svclfs.…`, a short-lived LFS token (services/lfs/token.ts) from
  *     `git-lfs-authenticate` over SSH or from an earlier batch answer, valid for this repository
  *     only and, for writing, only when issued for "upload". The principal's access is checked again
- *     (a user's permission now, a deploy key's existence and read-only flag now).
+ *     (a user's permission now, a deploy key's existence and read-only flag now). A token used on
+ *     the former path of its repository, transferred since it was minted, gets the redirect to
+ *     the new path (as git credentials do).
  */
 import { getAuthSecret } from "@/server/config";
 import { getDb } from "@/server/db";
@@ -17,7 +19,7 @@ import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/auth/actor";
 import { SCOPES } from "@/server/auth/scopes";
 import { atLeast, authorizeDeployKey, authorizeRepo, type AuthorizedRepo } from "@/server/services/repos/access";
-import { authorizeGitRequest } from "@/server/http/git/authorize";
+import { authorizeGitRequest, movedAnswer } from "@/server/http/git/authorize";
 import { LFS_TOKEN_PREFIX, verifyLfsToken, type LfsPrincipal } from "@/server/services/lfs/token";
 import { lfsError, lfsFromGitAnswer } from "./respond";
 
@@ -37,7 +39,14 @@ function lfsTokenOf(req: Request): string | null {
   return m && m[1].startsWith(LFS_TOKEN_PREFIX) ? m[1] : null;
 }
 
-async function viaToken(token: string, owner: string, name: string, level: "read" | "write"): Promise<LfsAccess | Response> {
+async function viaToken(
+  req: Request,
+  token: string,
+  owner: string,
+  name: string,
+  level: "read" | "write",
+  rest: string,
+): Promise<LfsAccess | Response> {
   const claims = verifyLfsToken(getAuthSecret(), token);
   if (!claims) return lfsError(401, "the LFS token is invalid or expired: run the git command again");
   if (level === "write" && claims.operation !== "upload") return lfsError(403, "this LFS token was issued for download only");
@@ -62,8 +71,10 @@ async function viaToken(token: string, owner: string, name: string, level: "read
       return lfsError(403, `you need write permission on ${repo.owner}/${repo.name} (you have ${repo.permission})`);
     return { repo, actor, principal: claims.principal, token };
   } catch (e) {
-    if (e instanceof AppError) return lfsError(e.code === "FORBIDDEN" ? 403 : 404, e.message);
-    throw e;
+    if (!(e instanceof AppError)) throw e;
+    // a token minted for the former path of a repository transferred since: follow it there
+    const moved = e.code === "NOT_FOUND" ? await movedAnswer(req, null, owner, name, rest, claims.repoId) : null;
+    return moved ? lfsFromGitAnswer(moved) : lfsError(e.code === "FORBIDDEN" ? 403 : 404, e.message);
   }
 }
 
@@ -80,7 +91,7 @@ export async function authorizeLfs(
   rest: string,
 ): Promise<LfsAccess | Response> {
   const token = lfsTokenOf(req);
-  if (token) return viaToken(token, owner, name, level);
+  if (token) return viaToken(req, token, owner, name, level, rest);
   const auth = await authorizeGitRequest(req, owner, name, level === "write" ? "git-receive-pack" : "git-upload-pack", rest);
   if (auth instanceof Response) return lfsFromGitAnswer(auth);
   return { repo: auth.repo, actor: auth.actor, principal: auth.actor ? { kind: "user", userId: auth.actor.user.id } : null };
