@@ -148,6 +148,9 @@ test("a signed-in user links an identity from Settings → Account; signing in w
   await page.waitForURL(/\/settings\/account/);
   await expect(page.getByTestId("sso-identity")).toHaveCount(1);
   await expect(page.getByTestId("sso-identity")).toContainText("sub-lynn");
+  // the callback's new session replaced the one the link started from: one session, the current one
+  const sessions = (await (await context.request.get("/api/trpc/users.sessions")).json()).result.data as { current: boolean }[];
+  expect(sessions.map((s) => s.current)).toEqual([true]);
   await noAxeViolations(page, "account settings with a linked identity");
 
   const other = await newContext(browser);

@@ -1,6 +1,7 @@
 /**
  * SSH keys (docs/ssh.md "Keys"): Settings → SSH keys adds a key and shows OpenSSH's SHA256
- * fingerprint, refuses a line that is not a public key with the server's message, deletes; a
+ * fingerprint, refuses a line that is not a public key with the server's message, deletes after a
+ * confirmation; a
  * repository's settings add a deploy key the same way. Both pages pass axe.
  */
 import { createHash } from "node:crypto";
@@ -36,8 +37,16 @@ test("SSH keys and deploy keys: add with fingerprint, bad key refused, delete; a
   await noAxeViolations(page, "SSH keys, one key");
   await page.reload();
   await expect(page.getByTestId("ssh-key-fingerprint")).toContainText(key.fingerprint);
+  // Delete asks first; Cancel keeps the key
   await page.getByTestId("ssh-key-row").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByTestId("confirm-dialog")).toContainText(key.fingerprint);
+  await noAxeViolations(page, "delete SSH key confirmation");
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("ssh-key-row")).toHaveCount(1);
+  await page.getByTestId("ssh-key-row").getByRole("button", { name: "Delete" }).click();
+  await page.getByTestId("confirm-button").click();
   await expect(page.getByTestId("ssh-key-row")).toHaveCount(0);
+  await expect(page.getByTestId("confirm-dialog")).toHaveCount(0);
 
   const repo = await user.trpc("repos.create", { name: "deployed" });
   const deploy = newKey();

@@ -3,28 +3,56 @@
  * SSH keys (docs/ssh.md "Keys"): the signed-in user's keys on /settings/keys (sshKeys.*) and a
  * repository's deploy keys in its settings (repos.deployKeys.*) — a list with each key's title,
  * SHA256 fingerprint (as `ssh-keygen -lf` prints it), when it was added and last used, a delete
- * button, and a form to add a key (title, the public key line; deploy keys: allow write).
+ * button that asks first, and a form to add a key (title, the public key line; deploy keys: allow write).
  */
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/provider";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormError } from "@/components/ui/form-error";
 import { Input, Textarea } from "@/components/ui/input";
 import { button, card, cx, hint, label } from "@/components/ui/styles";
 import { fullDate, relativeTime } from "@/components/ui/format";
+import { useConfirmRemove } from "@/components/repo-settings/use-confirm-remove";
 import type { DeployKeyRecord, KeyRecord } from "@/server/services/ssh-keys/manage-keys";
 
+type KeyRow = KeyRecord & { readOnly?: boolean };
+
+/**
+ * The keys with a Delete button each, which asks first (as GitHub does: a deleted key stops
+ * working at once for every clone and script that uses it); `remove` deletes on confirm.
+ */
 function KeyRows({
   keys,
-  busy,
-  onDelete,
+  remove,
   empty,
+  what,
 }: {
-  keys: (KeyRecord & { readOnly?: boolean })[];
-  busy: boolean;
-  onDelete: (id: string) => void;
+  keys: KeyRow[];
+  remove: (key: KeyRow) => Promise<unknown>;
   empty: string;
+  what: string;
 }) {
+  const removal = useConfirmRemove(remove);
+  return (
+    <>
+      <KeyList keys={keys} busy={removal.busy} onDelete={removal.ask} empty={empty} />
+      <ConfirmDialog {...removal.dialog} title={`Delete this ${what}?`} confirmLabel="Delete key">
+        <p>
+          <strong>{removal.target?.title}</strong> (<code className="font-mono text-xs">{removal.target?.fingerprint}</code>) will stop
+          working at once: git over SSH with it is refused from then on. This cannot be undone; you can add the key again.
+        </p>
+        {removal.error && (
+          <div className="mt-3">
+            <FormError message={removal.error} />
+          </div>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function KeyList({ keys, busy, onDelete, empty }: { keys: KeyRow[]; busy: boolean; onDelete: (key: KeyRow) => void; empty: string }) {
   return (
     <ul className={cx(card, "divide-y divide-border")} data-testid="ssh-keys">
       {keys.map((k) => (
@@ -59,7 +87,7 @@ function KeyRows({
               )}
             </div>
           </div>
-          <button type="button" className={button.dangerOutline} disabled={busy} onClick={() => onDelete(k.id)}>
+          <button type="button" className={button.dangerOutline} disabled={busy} onClick={() => onDelete(k)}>
             Delete
           </button>
         </li>
@@ -135,11 +163,11 @@ export function SshKeysManager({ initialKeys }: { initialKeys: KeyRecord[] }) {
   const [error, setError] = useState<string>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.sshKeys.list.queryKey() });
   const add = useMutation({ ...trpc.sshKeys.add.mutationOptions(), onError: (e) => setError(e.message) });
-  const del = useMutation({ ...trpc.sshKeys.delete.mutationOptions(), onSuccess: refresh, onError: (e) => setError(e.message) });
+  const del = useMutation(trpc.sshKeys.delete.mutationOptions());
   return (
     <div className="space-y-6">
       <FormError message={error} />
-      <KeyRows keys={keys.data} busy={del.isPending} onDelete={(id) => del.mutate({ id })} empty="No SSH keys yet." />
+      <KeyRows keys={keys.data} remove={(k) => del.mutateAsync({ id: k.id }).then(refresh)} empty="No SSH keys yet." what="SSH key" />
       <AddKeyForm
         busy={add.isPending}
         onAdd={(v, reset) => {
@@ -159,11 +187,16 @@ export function DeployKeysManager({ repoId, initialKeys }: { repoId: string; ini
   const [error, setError] = useState<string>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.repos.deployKeys.list.queryKey({ repoId }) });
   const add = useMutation({ ...trpc.repos.deployKeys.add.mutationOptions(), onError: (e) => setError(e.message) });
-  const del = useMutation({ ...trpc.repos.deployKeys.delete.mutationOptions(), onSuccess: refresh, onError: (e) => setError(e.message) });
+  const del = useMutation(trpc.repos.deployKeys.delete.mutationOptions());
   return (
     <div className="space-y-6">
       <FormError message={error} />
-      <KeyRows keys={keys.data} busy={del.isPending} onDelete={(id) => del.mutate({ repoId, id })} empty="No deploy keys." />
+      <KeyRows
+        keys={keys.data}
+        remove={(k) => del.mutateAsync({ repoId, id: k.id }).then(refresh)}
+        empty="No deploy keys."
+        what="deploy key"
+      />
       <AddKeyForm
         busy={add.isPending}
         withWrite

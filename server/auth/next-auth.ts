@@ -27,9 +27,14 @@ export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
  * The options for one request. `request.oidcLinkSecret`: the link cookie's value (the route
  * handler reads it), which makes an OpenID Connect sign-in link its identity to the user who
  * started the link (server/services/oidc/link-intent.ts); `request.userAgent` is recorded on
- * the session an OAuth sign-in starts.
+ * the session an OAuth sign-in starts; `request.replaces`: the session the browser came back from
+ * the identity provider with, ended when the OpenID Connect sign-in starts a new session for the
+ * same user (its cookie is replaced, so it would stay listed in Settings → Sessions, unusable, until
+ * it expired: the usual case is linking an identity from Settings → Account).
  */
-export function getAuthOptions(request: { oidcLinkSecret?: string | null; userAgent?: string | null } = {}): NextAuthOptions {
+export function getAuthOptions(
+  request: { oidcLinkSecret?: string | null; userAgent?: string | null; replaces?: { sessionId: string; userId: string } | null } = {},
+): NextAuthOptions {
   const { github, oidc, oidcOnly } = getConfig();
   return {
     secret: getAuthSecret(),
@@ -100,6 +105,7 @@ export function getAuthOptions(request: { oidcLinkSecret?: string | null; userAg
           // set by resolveOidcAccount in the signIn callback, which next-auth runs first
           token.sub = account.svcUserId;
           token.sid = await startSession(await getDb(), account.svcUserId, request.userAgent);
+          if (request.replaces?.userId === account.svcUserId) await endSession(await getDb(), request.replaces.sessionId);
         } else if (account?.provider === "github" && profile) {
           const p = profile as { id?: number | string; login?: string; name?: string | null; email?: string | null };
           const local = await upsertGithubUser(await getDb(), { id: String(p.id), login: p.login ?? "user", name: p.name, email: p.email });

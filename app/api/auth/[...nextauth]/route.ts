@@ -6,6 +6,7 @@
  */
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
+import { resolveActor } from "@/server/auth/actor";
 import { getAuthOptions } from "@/server/auth/next-auth";
 import { OIDC_LINK_COOKIE } from "@/server/services/oidc/link-intent";
 import { MAX_BODY_BYTES, PayloadTooLargeError, payloadTooLarge, withBodyLimit } from "@/server/http/body-limit";
@@ -15,11 +16,15 @@ export const dynamic = "force-dynamic";
 type Handler = (req: Request, ctx: { params: Promise<{ nextauth: string[] }> }) => Promise<Response>;
 const handler: Handler = async (req, ctx) => {
   const params = await ctx.params;
+  const oidcCallback = params.nextauth.join("/") === "callback/oidc";
   const oidcLinkSecret = readCookie(req.headers.get("cookie"), OIDC_LINK_COOKIE);
-  const options = getAuthOptions({ oidcLinkSecret, userAgent: req.headers.get("user-agent") });
+  // the browser's current session, which an OpenID Connect sign-in of the same user replaces (next-auth.ts)
+  const current = oidcCallback ? await resolveActor({ headers: req.headers }).catch(() => null) : null;
+  const replaces = current?.fromCookie && current.sessionId ? { sessionId: current.sessionId, userId: current.user.id } : null;
+  const options = getAuthOptions({ oidcLinkSecret, userAgent: req.headers.get("user-agent"), replaces });
   const res = (await NextAuth(req as never, { params } as never, options)) as Response;
   // the provider's answer consumed the link intent (server/services/oidc/link-intent.ts): drop its cookie
-  if (!oidcLinkSecret || params.nextauth.join("/") !== "callback/oidc") return res;
+  if (!oidcLinkSecret || !oidcCallback) return res;
   const headers = new Headers(res.headers);
   headers.append("set-cookie", `${OIDC_LINK_COOKIE}=; Path=/api/auth; Max-Age=0; HttpOnly; SameSite=Lax`);
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
