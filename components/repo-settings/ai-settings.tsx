@@ -13,7 +13,6 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { FormError } from "@/components/ui/form-error";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { shortDate, fullDate } from "@/components/ui/format";
 import type { RepoAiKeyRecord } from "@/server/services/ai/repo-keys";
@@ -146,11 +145,6 @@ export function AiSettings({
           The <strong>{removing ? providerName(removing.provider) : ""}</strong> key {removing?.maskedKey} will be deleted. This repository
           then uses the server&apos;s provider, or the local engine.
         </p>
-        {removal.error && (
-          <div className="mt-3">
-            <FormError message={removal.error} />
-          </div>
-        )}
       </ConfirmDialog>
     </div>
   );

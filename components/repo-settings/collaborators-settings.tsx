@@ -89,11 +89,6 @@ export function CollaboratorsSettings({
           <strong>{removing?.username}</strong> will lose their <strong>{removing?.role}</strong> access
           {isPrivate ? " and will no longer see this private repository." : "; the repository stays readable for them as it is public."}
         </p>
-        {removal.error && (
-          <div className="mt-3">
-            <FormError message={removal.error} />
-          </div>
-        )}
       </ConfirmDialog>
     </div>
   );

@@ -13,8 +13,8 @@ export interface ConfirmRemove<T> {
   error?: string;
   /** The delete or the refresh after it is under way. */
   busy: boolean;
-  /** Spread onto ConfirmDialog: open, busy, onCancel, onConfirm. */
-  dialog: { open: boolean; busy: boolean; onCancel: () => void; onConfirm: () => void };
+  /** Spread onto ConfirmDialog: open, busy, error, onCancel, onConfirm. */
+  dialog: { open: boolean; busy: boolean; error?: string; onCancel: () => void; onConfirm: () => void };
 }
 
 /**
@@ -47,6 +47,6 @@ export function useConfirmRemove<T>(remove: (row: T) => Promise<unknown>): Confi
     ask: (row) => (setError(undefined), setTarget(row)),
     error,
     busy,
-    dialog: { open: target !== null, busy, onCancel: () => setTarget(null), onConfirm: () => void confirm() },
+    dialog: { open: target !== null, busy, error, onCancel: () => setTarget(null), onConfirm: () => void confirm() },
   };
 }

@@ -42,11 +42,6 @@ function KeyRows({
           <strong>{removal.target?.title}</strong> (<code className="font-mono text-xs">{removal.target?.fingerprint}</code>) will stop
           working at once: git over SSH with it is refused from then on. This cannot be undone; you can add the key again.
         </p>
-        {removal.error && (
-          <div className="mt-3">
-            <FormError message={removal.error} />
-          </div>
-        )}
       </ConfirmDialog>
     </>
   );

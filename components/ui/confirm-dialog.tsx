@@ -2,12 +2,14 @@
 import { useRef } from "react";
 import { Button } from "./button";
 import { Dialog, DialogContent } from "./dialog";
+import { FormError } from "./form-error";
 
 /**
  * A modal confirmation (Radix Dialog: focus trapped, returned to the trigger, Escape cancels)
  * with Cancel and a destructive confirm button. Focus starts on the first input in `children`
  * (e.g. a "type the name to confirm" field), else on Cancel; `confirmDisabled` keeps the confirm
  * button off until such a field is filled in correctly. While `busy`, it cannot be dismissed.
+ * `error` (the last attempt's failure) shows under `children`.
  */
 export function ConfirmDialog({
   open,
@@ -16,6 +18,7 @@ export function ConfirmDialog({
   confirmLabel,
   busy,
   confirmDisabled,
+  error,
   onConfirm,
   onCancel,
 }: {
@@ -25,6 +28,7 @@ export function ConfirmDialog({
   confirmLabel: string;
   busy?: boolean;
   confirmDisabled?: boolean;
+  error?: string | null;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -55,6 +59,11 @@ export function ConfirmDialog({
         <div ref={bodyRef} className="text-muted-foreground">
           {children}
         </div>
+        {error && (
+          <div className="mt-3">
+            <FormError message={error} />
+          </div>
+        )}
       </DialogContent>
     </Dialog>
   );
