@@ -24,6 +24,7 @@ export const DATABASE_AGNOSTIC = [
   "test/integration/merge-git.test.ts",
   "test/integration/object-quarantine.test.ts",
   "test/integration/ssh-git.test.ts",
+  "test/integration/ssh-limits.test.ts",
   "test/integration/body-limits.test.ts",
   "test/integration/git-http-limits.test.ts",
   "test/integration/git-push-queue.test.ts",
@@ -50,6 +51,7 @@ export const POSTGRES_ONLY = ["test/integration/cli-postgres.test.ts"];
  */
 export const ISOLATED = [
   "test/integration/ssh-git.test.ts",
+  "test/integration/ssh-limits.test.ts",
   "test/integration/lfs-http.test.ts",
   "test/integration/lfs-ssh.test.ts",
   "test/integration/lfs-diff-surfaces.test.ts", // turns the patch cache off for a test (setPatchCacheLimits)
@@ -68,6 +70,7 @@ export const ISOLATED = [
   "test/integration/merge-git.test.ts",
   "test/integration/object-quarantine.test.ts",
   "test/integration/ssh-git.test.ts",
+  "test/integration/ssh-limits.test.ts",
   "test/integration/body-limits.test.ts",
   "test/integration/db-pools.test.ts",
   "test/integration/diff-caches.test.ts",

@@ -45,22 +45,27 @@ export async function startServerProcess(jobRetry: Omit<SuperviseOptions, "onRun
 }
 
 /**
- * Starts the SSH server when SVC_SSH_PORT is set (1–65535; SVC_SSH_BIND the address, default all)
- * and stops it on shutdown. Errors: a bad SVC_SSH_PORT or the listen error (the server exits).
+ * Starts the SSH server when SVC_SSH_PORT is set (1–65535; SVC_SSH_BIND the address, default all;
+ * SVC_SSH_PROXY_PROTOCOL=1 behind a TCP load balancer that sends the PROXY protocol header) and
+ * stops it on shutdown. Errors: a bad SVC_SSH_PORT or SVC_SSH_PROXY_PROTOCOL, or the listen error
+ * (the server exits).
  */
 async function startSshFromEnv(env: Record<string, string | undefined> = process.env): Promise<void> {
   const raw = env.SVC_SSH_PORT?.trim();
   if (!raw) return;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SVC_SSH_PORT must be a port number 1-65535 (got ${raw})`);
+  const proxy = env.SVC_SSH_PROXY_PROTOCOL?.trim() || "0";
+  if (proxy !== "0" && proxy !== "1") throw new Error(`SVC_SSH_PROXY_PROTOCOL must be 1 or 0 (got ${proxy})`);
   const { startSshServer } = await import("@/server/ssh/server");
   const path = await import("node:path");
   const ssh = await startSshServer({
     port,
     host: env.SVC_SSH_BIND?.trim() || undefined,
     hostKeyDir: path.join(getConfig().dataDir, "ssh"),
+    proxyProtocol: proxy === "1",
   });
-  console.log(`svc: SSH server for git listening on port ${ssh.port}`);
+  console.log(`svc: SSH server for git listening on port ${ssh.port}${proxy === "1" ? " (PROXY protocol)" : ""}`);
   // running git commands get the graceful stop's time to finish (SVC_SHUTDOWN_GRACE_MS, as HTTP requests)
   const grace = Number(env.SVC_SHUTDOWN_GRACE_MS ?? 30_000);
   const graceMs = Number.isInteger(grace) && grace >= 0 && grace <= 3_600_000 ? grace : 30_000;

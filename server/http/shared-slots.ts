@@ -5,7 +5,7 @@
  * holds across processes instead of multiplying with their number. Without REDIS_URL there is
  * nothing to share and callers count per process only.
  *
- * A pool (`git`, `streams`) is two sorted sets per Redis key prefix: all slots of the pool, and
+ * A pool (`git`, `streams`, `ssh`: server/ssh/server.ts) is two sorted sets per Redis key prefix: all slots of the pool, and
  * the slots of one client (`user:<id>`, `ip:<address>`), each member `<process id>:<n>` scored by
  * its expiry (ms, Redis's clock). Taking a slot is one Lua script (atomic): drop expired members,
  * compare both counts with the caps, add to both. The process renews its slots every ttl / 3 and

@@ -15,6 +15,8 @@ import { principalOfKey, touchKey, type SshPrincipal } from "./authenticate";
 import { parseGitCommand, parseLfsCommand } from "./command";
 import { serveLfsAuthenticate } from "./lfs-authenticate";
 import { serveGitCommand } from "./git-session";
+import { sharedSlots, type SharedSlot } from "@/server/http/shared-slots";
+import { readProxyHeader } from "./proxy-protocol";
 import {
   observeSshAuthenticated,
   observeSshClose,
@@ -30,8 +32,10 @@ const { Server, utils } = ssh2;
 export interface SshLimits {
   /** Open connections in all, beyond which new ones are closed at once. */
   maxConnections: number;
-  /** Open connections from one IP address. */
+  /** Open connections from one IP address (with REDIS_URL: all svc processes together, too). */
   maxPerAddress: number;
+  /** With REDIS_URL: open connections of all svc processes together (each also keeps its own `maxConnections`). */
+  maxConnectionsShared: number;
   /** Time a client has to authenticate, ms. */
   authTimeoutMs: number;
   /** Authentication requests (none, key queries, signatures) allowed per connection. */
@@ -45,6 +49,7 @@ export interface SshLimits {
 export const SSH_LIMITS: SshLimits = {
   maxConnections: 256,
   maxPerAddress: 16,
+  maxConnectionsShared: 1024,
   authTimeoutMs: 30_000,
   maxAuthAttempts: 10,
   idleMs: 10 * 60_000,
@@ -59,6 +64,12 @@ export interface SshServerOptions {
   /** Directory of the host keys (DATA_DIR/ssh). */
   hostKeyDir: string;
   limits?: Partial<SshLimits>;
+  /**
+   * Every connection starts with a PROXY protocol header (v1 or v2) naming the client, as a TCP
+   * load balancer sends it (SVC_SSH_PROXY_PROTOCOL=1; ./proxy-protocol.ts). A connection without
+   * a valid one within `authTimeoutMs` is closed. Only for a port that the balancer alone can reach.
+   */
+  proxyProtocol?: boolean;
 }
 
 export interface RunningSshServer {
@@ -205,7 +216,8 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
       observeSshAuthenticated();
     }),
   );
-  const tcp = net.createServer((socket) => {
+  /** A connection whose client address is known: the caps, the timers, the shared slot, then ssh2. */
+  const accept = (socket: net.Socket) => {
     const address = socket.remoteAddress ?? "unknown";
     const count = perAddress.get(address) ?? 0;
     if (sockets.size >= limits.maxConnections || count >= limits.maxPerAddress) {
@@ -213,25 +225,68 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
       socket.destroy();
       return;
     }
-    observeSshConnection("accepted");
     perAddress.set(address, count + 1);
     sockets.add(socket);
     const timerKey = `${address}:${socket.remotePort}`;
     const authTimer = setTimeout(() => socket.destroy(), limits.authTimeoutMs);
     authTimer.unref();
     authTimers.set(timerKey, authTimer);
+    // admitted: counted in the metrics, holding its shared slot (with REDIS_URL)
+    let admitted: { slot: SharedSlot | null } | null = null;
     socket.once("close", () => {
       clearTimeout(authTimer);
       authTimers.delete(timerKey);
-      observeSshClose(authenticated.delete(timerKey));
+      if (admitted) {
+        admitted.slot?.release();
+        observeSshClose(authenticated.delete(timerKey));
+      }
       sockets.delete(socket);
       const n = (perAddress.get(address) ?? 1) - 1;
       if (n <= 0) perAddress.delete(address);
       else perAddress.set(address, n);
     });
     socket.setTimeout(limits.idleMs, () => socket.destroy());
+    const admit = (slot: SharedSlot | null) => {
+      if (socket.destroyed) return slot?.release(); // gone while its shared slot was asked for
+      admitted = { slot };
+      observeSshConnection("accepted");
+      ssh.injectSocket(socket);
+      socket.resume(); // paused after a PROXY header (./proxy-protocol.ts)
+    };
+    // across processes (docs/ssh.md "Limits"): the per-address and total caps counted in Redis;
+    // Redis failing counts per process only, as the git process gate does
+    const shared = sharedSlots("ssh");
+    if (!shared) return admit(null);
+    void shared.tryAcquire(`ip:${address}`, { total: limits.maxConnectionsShared, perClient: limits.maxPerAddress }).then((r) => {
+      if (r !== "full") return admit(r === "unavailable" ? null : r);
+      observeSshConnection("refused");
+      socket.destroy();
+    });
+  };
+  // connections waiting for their PROXY header (SVC_SSH_PROXY_PROTOCOL=1), cut on close too
+  const pending = new Set<net.Socket>();
+  const tcp = net.createServer((socket) => {
     socket.on("error", () => {});
-    ssh.injectSocket(socket);
+    if (!opts.proxyProtocol) return accept(socket);
+    if (sockets.size + pending.size >= limits.maxConnections) {
+      observeSshConnection("refused");
+      socket.destroy();
+      return;
+    }
+    pending.add(socket);
+    readProxyHeader(socket, limits.authTimeoutMs).then(
+      (peer) => {
+        pending.delete(socket);
+        if (socket.destroyed) return;
+        // the client the balancer names: what the caps, the git process gate and ssh2's `info.ip` see
+        if (peer) Object.defineProperties(socket, { remoteAddress: { value: peer.address }, remotePort: { value: peer.port } });
+        accept(socket);
+      },
+      () => {
+        pending.delete(socket);
+        socket.destroy();
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
@@ -247,7 +302,7 @@ export async function startSshServer(opts: SshServerOptions): Promise<RunningSsh
       new Promise<void>((resolve) => {
         tcp.close(() => resolve());
         const cut = () => {
-          for (const s of sockets) s.destroy();
+          for (const s of [...sockets, ...pending]) s.destroy();
         };
         if (graceMs <= 0) cut();
         else setTimeout(cut, graceMs).unref();

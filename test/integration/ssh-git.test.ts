@@ -1,22 +1,20 @@
 /**
  * git over SSH (docs/ssh.md): the SSH server on a free port, client keys from ssh-keygen and the
  * real `git` and `ssh` — clone and push with a user key, refused shells and commands, strangers
- * and unknown keys, read-only and write deploy keys, branch protection as over HTTP, the limits,
- * the SSH metrics (with METRICS_TOKEN set for that part).
+ * and unknown keys, read-only and write deploy keys, branch protection as over HTTP, a transferred
+ * repository's former path, the graceful stop. The limits, PROXY protocol and metrics: ssh-limits.test.ts.
  */
-import { execFile, execFileSync } from "node:child_process";
 import net from "node:net";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/server/config";
-import { metricsRegistry } from "@/server/metrics/registry";
 import { startSshServer, type RunningSshServer } from "@/server/ssh/server";
 import { parseGitCommand } from "@/server/ssh/command";
 import { sshCloneUrl } from "@/server/services/repos/repo-view";
 import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser } from "../helpers";
+import { closedWithin, keygen as keygenIn, pub, run, sshOpts, type Run } from "../fixtures/ssh-client";
 
 let dir: string;
 let server: RunningSshServer;
@@ -24,34 +22,7 @@ let owner: Profile;
 let ownerCaller: Awaited<ReturnType<typeof callerFor>>;
 let repo: { id: string; name: string };
 
-type Run = { code: number; stdout: string; stderr: string };
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, timeout: 30_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-function keygen(name: string): string {
-  const file = path.join(dir, name);
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", file]);
-  return file;
-}
-const pub = (key: string) => readFileSync(`${key}.pub`, "utf8");
-const sshOpts = (key: string) => [
-  "-i",
-  key,
-  "-o",
-  "IdentitiesOnly=yes",
-  "-o",
-  "StrictHostKeyChecking=no",
-  "-o",
-  "UserKnownHostsFile=/dev/null",
-  "-o",
-  "LogLevel=ERROR",
-];
+const keygen = (name: string) => keygenIn(dir, name);
 
 /** Runs git with GIT_SSH_COMMAND using `key`. */
 function git(key: string, args: string[], cwd?: string): Promise<Run> {
@@ -80,11 +51,7 @@ async function commit(wt: string, file: string): Promise<void> {
   expect((await git(ownerKey, ["commit", "--quiet", "-m", file], wt)).code).toBe(0);
 }
 
-// metrics on for the whole file, as in a server (on or off for the process's life)
-const previousMetricsToken = process.env.METRICS_TOKEN;
 beforeAll(async () => {
-  process.env.METRICS_TOKEN = "ssh-metrics-test";
-  resetConfig();
   dir = mkdtempSync(path.join(tmpdir(), "svc-sshgit-"));
   server = await startSshServer({ port: 0, host: "127.0.0.1", hostKeyDir: path.join(dir, "hostkeys") });
   owner = await makeUser("sshowner");
@@ -95,9 +62,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  if (previousMetricsToken === undefined) delete process.env.METRICS_TOKEN;
-  else process.env.METRICS_TOKEN = previousMetricsToken;
-  resetConfig();
 });
 
 describe("git over SSH", () => {
@@ -220,71 +184,6 @@ describe("git over SSH", () => {
     const refused = await clone(strangerKey, `${owner.username}/ssh-moving.git`);
     expect(refused.result.stderr).toContain(`repository ${owner.username}/ssh-moving not found`);
     expect(refused.result.stderr).not.toContain(org);
-  });
-});
-
-/** Resolves when the server closes `socket` (true) or after `ms` (false). */
-function closedWithin(socket: net.Socket, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve(false), ms);
-    socket.once("close", () => (clearTimeout(t), resolve(true)));
-  });
-}
-
-describe("SSH limits", () => {
-  it("closes connections past the per-address cap and those that do not authenticate in time", async () => {
-    const limited = await startSshServer({
-      port: 0,
-      host: "127.0.0.1",
-      hostKeyDir: path.join(dir, "hostkeys"),
-      limits: { maxPerAddress: 1, authTimeoutMs: 300 },
-    });
-    try {
-      const first = net.connect(limited.port, "127.0.0.1");
-      first.on("error", () => {});
-      await new Promise((r) => first.once("data", r)); // the server's banner
-      const second = net.connect(limited.port, "127.0.0.1");
-      second.on("error", () => {});
-      expect(await closedWithin(second, 2000)).toBe(true);
-      expect(await closedWithin(first, 3000)).toBe(true); // never authenticated
-    } finally {
-      await limited.close();
-    }
-  });
-});
-
-describe("SSH metrics", () => {
-  /** The svc_ssh_* samples now, keyed `name{label=value,…}`. */
-  async function sshSamples(): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    const key = (name: string, labels: object) =>
-      `${name}{${Object.entries(labels)
-        .map((l) => l.join("="))
-        .join(",")}}`;
-    for (const m of await metricsRegistry().getMetricsAsJSON())
-      if (m.name.startsWith("svc_ssh_")) for (const v of m.values) out[key(m.name, v.labels)] = v.value;
-    return out;
-  }
-  const grown = (now: Record<string, number>, before: Record<string, number>) =>
-    Object.fromEntries(Object.entries(now).map(([k, v]) => [k, v - (before[k] ?? 0)]));
-
-  it("counts connections, sign-ins (accepted and failed) and commands by outcome", async () => {
-    // the earlier tests' connections have closed (the server sees a close a little after the client)
-    await expect.poll(async () => (await sshSamples())["svc_ssh_connections_open{}"], { timeout: 10_000 }).toBe(0);
-    const before = await sshSamples();
-    expect((await clone(ownerKey, `${owner.username}/ssh-repo.git`)).result.code).toBe(0);
-    expect((await run("ssh", ["-T", ...sshOpts(ownerKey), "-p", String(server.port), "git@127.0.0.1"])).code).toBe(1);
-    expect((await clone(keygen("metrics-unknown"), `${owner.username}/ssh-repo.git`)).result.code).not.toBe(0);
-    await expect
-      .poll(async () => grown(await sshSamples(), before), { timeout: 10_000 })
-      .toMatchObject({
-        "svc_ssh_connections_total{result=accepted}": 3,
-        "svc_ssh_connections_open{}": 0,
-        "svc_ssh_authentications_total{result=accepted}": 2,
-        "svc_ssh_authentications_total{result=failed}": 1,
-        "svc_ssh_commands_total{command=upload-pack,result=ok}": 1,
-        "svc_ssh_commands_total{command=refused,result=error}": 1,
-      });
   });
 });
 
