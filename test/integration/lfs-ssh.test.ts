@@ -6,7 +6,7 @@
  * the token is no git credential; on a transferred repository's former path the answer names the new
  * path, and a token minted before the transfer is redirected there. Isolated: it sets NEXTAUTH_URL (the href's public URL).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +18,7 @@ import { startSshServer, type RunningSshServer } from "@/server/ssh/server";
 import { handleGitHttp } from "@/server/http/git/smart-http";
 import type { Profile } from "@/server/services/users/profile";
 import { actorOf, callerFor, makeUser, startServer } from "../helpers";
+import { keygen as keygenIn, pub, sshOpts } from "../fixtures/ssh-client";
 
 let dir: string;
 let home: string;
@@ -55,24 +56,7 @@ function run(cmd: string, args: string[], key: string, opts: { cwd?: string; env
     );
   });
 }
-const sshOpts = (key: string) => [
-  "-i",
-  key,
-  "-o",
-  "IdentitiesOnly=yes",
-  "-o",
-  "StrictHostKeyChecking=no",
-  "-o",
-  "UserKnownHostsFile=/dev/null",
-  "-o",
-  "LogLevel=ERROR",
-];
-function keygen(name: string): string {
-  const file = path.join(dir, name);
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", file]);
-  return file;
-}
-const pub = (key: string) => readFileSync(`${key}.pub`, "utf8");
+const keygen = (name: string) => keygenIn(dir, name);
 const sshUrl = () => `ssh://git@127.0.0.1:${ssh.port}/${owner.username}/lfs-ssh.git`;
 /** Runs a command on svc's SSH server directly. */
 const remote = (key: string, command: string) => run("ssh", [...sshOpts(key), "-p", String(ssh.port), "git@127.0.0.1", command], key);
