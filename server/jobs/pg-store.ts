@@ -34,6 +34,7 @@ import pg from "pg";
 import PgBoss from "pg-boss";
 import type { JobDefinition, JobInfo, JobRun, JobStore, QueueDepth, TxSql, WorkerSettings } from "./store";
 import { errorText, JOB_DEFAULTS, jobProcessId, renewEveryMs, STOP_GRACE_MS } from "./store";
+import { settledWithin } from "@/lib/settled-within";
 
 type Policy = Omit<JobDefinition, "handler">;
 
@@ -68,6 +69,11 @@ function queueOptions(def: Policy): PgBoss.Queue {
     expireInSeconds: Math.max(1, Math.ceil(def.timeoutMs / 1000)),
   };
 }
+
+/** How long (ms) a stop waits for a start still in progress before stopping pg-boss as it is. */
+const START_WAIT_MS = 10_000;
+/** How long (ms) beyond the grace a stop waits for pg-boss to close its pool. */
+const STOP_EXTRA_MS = 10_000;
 
 /**
  * pg-boss's `db` interface (`executeSql(text, values) => {rows}`) over transaction `tx`. Values as
@@ -363,13 +369,22 @@ export class PgBossStore implements JobStore {
    * pg-boss's graceful stop: no new fetches; waits until every worker loop has ended (a fetch in
    * flight and its handler included) for up to `graceMs`, then marks jobs still running as failed
    * (they are retried after their backoff) and closes the pool. The store is not usable afterwards.
+   * Bounded whatever the database does: a start still running after START_WAIT_MS is stopped as
+   * it is, and a stop not done STOP_EXTRA_MS after `graceMs` (its pool waiting for a connection
+   * that does not come back) is left behind with a log line naming the step; the process goes on.
    */
   async stopWorker(graceMs = STOP_GRACE_MS): Promise<void> {
     this.workerIds.clear();
     clearInterval(this.reaper);
     this.reaper = undefined;
-    await this.started.catch(() => {});
-    await this.boss.stop({ graceful: true, wait: true, close: true, timeout: graceMs });
+    if (!(await settledWithin(this.started, START_WAIT_MS)))
+      console.error(`svc: jobs: pg-boss was still starting ${START_WAIT_MS / 1000} s into the stop; stopping it as it is`);
+    const stopped = this.boss.stop({ graceful: true, wait: true, close: true, timeout: graceMs });
+    stopped.catch((e: unknown) => console.error("svc: jobs: stopping pg-boss failed", e));
+    if (!(await settledWithin(stopped, graceMs + STOP_EXTRA_MS)))
+      console.error(
+        `svc: jobs: pg-boss did not stop within ${(graceMs + STOP_EXTRA_MS) / 1000} s (a pool connection still busy); going on`,
+      );
     for (const timer of this.renewals) clearInterval(timer); // the pool is closed: runs still going lose their lease
     this.renewals.clear();
   }
