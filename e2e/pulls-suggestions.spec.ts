@@ -56,6 +56,12 @@ test("batch suggestions into one commit; outdated threads at the top of their fi
   const atTop = async (el: Locator) => expect.poll(() => topOf(el)).toBeLessThan(40);
   const below = async (el: Locator) => expect.poll(() => topOf(el)).toBeGreaterThan(100);
   await below(header("other.ts"));
+  // content above the file list that grows after the list was drawn (a banner, a status loading
+  // late) must not throw j/k/n/p off: the list's offset in the page is read again
+  await page.evaluate(() => {
+    const banner = Object.assign(document.createElement("div"), { style: "height: 70px" });
+    document.querySelector("[data-testid='diff-viewer']")?.before(banner);
+  });
   await page.keyboard.press("j");
   await atTop(header("other.ts"));
   await page.keyboard.press("k");

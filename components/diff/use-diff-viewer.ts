@@ -5,6 +5,7 @@
  * highlights of the files on screen, the file tree's jump and the j/k, n/p shortcuts.
  */
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useTRPCClient } from "@/components/trpc/provider";
 import { useShortcuts } from "@/components/keyboard/use-shortcuts";
@@ -100,10 +101,28 @@ export function useDiffViewer({
 
   const [scrollMargin, setScrollMargin] = useState(0);
   const listEl = useRef<HTMLDivElement | null>(null);
+  // the list's offset in the page (the virtualizer's scrollMargin), read again whenever the page's
+  // size changes: content above the list drawn later (a banner, a status) moves it down, and a
+  // stale offset would put j/k/n/p and jumps that far off their target
   const listRef = useCallback((el: HTMLDivElement | null) => {
     listEl.current = el;
-    if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
+    if (!el) return;
+    const measure = () => setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
   }, []);
+  /**
+   * Scrolls to row `index` (from an event handler: j/k/n/p, the file tree, arrow keys), with the
+   * list's offset read again first, applied at once (flushSync) when it moved since the last read.
+   */
+  const scrollToRow = (index: number, align: "start" | "auto") => {
+    const el = listEl.current;
+    const top = el ? el.getBoundingClientRect().top + window.scrollY : scrollMargin;
+    if (Math.abs(top - scrollMargin) >= 1) flushSync(() => setScrollMargin(top));
+    virtualizer.scrollToIndex(index, { align });
+  };
   /** The drawn row `index`'s element, or null (off screen). */
   const rowEl = (index: number) => listEl.current?.querySelector<HTMLElement>(`[data-index="${index}"]`) ?? null;
   /** Focuses file `file`'s header (its toggle) once drawn. */
@@ -196,7 +215,7 @@ export function useDiffViewer({
   const jump = (i: number) => {
     setTreeOpen(false);
     anchor.current = { file: i, until: Date.now() + 5_000 };
-    virtualizer.scrollToIndex(firstRow.get(i) ?? 0, { align: "start" });
+    scrollToRow(firstRow.get(i) ?? 0, "start");
     focusHeader(i);
   };
   useEffect(() => {
@@ -230,7 +249,7 @@ export function useDiffViewer({
     for (let i = top + dir; i >= 0 && i < rows.length; i += dir) {
       if (rows[i].kind === kind || (kind === "slot" && rows[i].kind === "top")) {
         anchor.current = null;
-        virtualizer.scrollToIndex(i, { align: "start" });
+        scrollToRow(i, "start");
         // j/k also move focus to the file's header (its toggle), so Tab continues from there
         if (kind === "file") focusHeader(rows[i].file);
         return;
@@ -264,7 +283,7 @@ export function useDiffViewer({
     const next = nextGutter(rows, from, e.key === "ArrowDown" ? 1 : -1, side);
     if (!next) return;
     setMovedStops((m) => new Map(m).set(rows[from].file, next.key));
-    virtualizer.scrollToIndex(next.index, { align: "auto" });
+    scrollToRow(next.index, "auto");
     focusWhenDrawn(() =>
       rowEl(next.index)?.querySelector<HTMLElement>(`[data-gutter-key="${next.key}"] button, [data-gutter-key="${next.key}"] [tabindex]`),
     );
