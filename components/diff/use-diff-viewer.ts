@@ -101,21 +101,15 @@ export function useDiffViewer({
 
   const [scrollMargin, setScrollMargin] = useState(0);
   const listEl = useRef<HTMLDivElement | null>(null);
-  // the list's offset in the page (the virtualizer's scrollMargin), read again whenever the page's
-  // size changes: content above the list drawn later (a banner, a status) moves it down, and a
-  // stale offset would put j/k/n/p and jumps that far off their target
   const listRef = useCallback((el: HTMLDivElement | null) => {
     listEl.current = el;
-    if (!el) return;
-    const measure = () => setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(document.body);
-    return () => observer.disconnect();
+    if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
   }, []);
   /**
    * Scrolls to row `index` (from an event handler: j/k/n/p, the file tree, arrow keys), with the
-   * list's offset read again first, applied at once (flushSync) when it moved since the last read.
+   * list's offset in the page (the virtualizer's scrollMargin, read when the list mounted) read
+   * again first and applied at once (flushSync) when it moved by a pixel or more: content drawn
+   * above the list later (a banner, a status) would otherwise put the scroll off by its height.
    */
   const scrollToRow = (index: number, align: "start" | "auto") => {
     const el = listEl.current;
