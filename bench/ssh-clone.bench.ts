@@ -18,14 +18,12 @@
  * private sshd (its own config, host key and authorized_keys, on a free loopback port) with the
  * same client and key; svc's SSH server is then also printed as a ratio of that.
  */
-import http from "node:http";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { gitClient } from "./git-client";
 
 const args = process.argv.slice(2);
@@ -174,6 +172,7 @@ async function main() {
   const { SCOPES } = await import("@/server/auth/scopes");
   const { startSshServer } = await import("@/server/ssh/server");
   const { handleGitHttp } = await import("@/server/http/git/smart-http");
+  const { startServer } = await import("../test/helpers");
   const db = await getDb();
   const user = await signUp(db, { username: "bench", password: "password123" });
   const { token } = await createToken(db, user.id, { name: "bench" });
@@ -190,35 +189,9 @@ async function main() {
   };
   const sshUrl = `ssh://git@127.0.0.1:${ssh.port}/bench/express.git`;
 
-  const server = http.createServer(async (nreq, nres) => {
-    const abort = new AbortController();
-    nres.on("close", () => abort.abort());
-    try {
-      const m = /^\/([^/]+)\/([^/]+)\.git\/([^?]*)/.exec(nreq.url ?? "");
-      if (!m) return void nres.writeHead(404).end();
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(nreq.headers)) if (typeof v === "string") headers.set(k, v);
-      const req = new Request(`http://${nreq.headers.host}${nreq.url}`, {
-        method: nreq.method,
-        headers,
-        signal: abort.signal,
-        body: nreq.method === "POST" ? (Readable.toWeb(nreq) as ReadableStream) : undefined,
-        duplex: "half",
-      } as RequestInit);
-      const res = await handleGitHttp(req, m[1], m[2], m[3]);
-      nres.writeHead(res.status, Object.fromEntries(res.headers));
-      if (res.body)
-        Readable.fromWeb(res.body as never)
-          .on("error", () => nres.destroy())
-          .pipe(nres);
-      else nres.end();
-    } catch (e) {
-      console.error(e);
-      nres.writeHead(500).end();
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const httpUrl = `http://bench:${token}@127.0.0.1:${(server.address() as AddressInfo).port}/bench/express.git`;
+  // git smart HTTP for reference: the same server the integration tests use (test/helpers.ts)
+  const server = await startServer({ git: (req, o, r, rest) => handleGitHttp(req, o, r, rest) });
+  const httpUrl = `http://bench:${token}@${new URL(server.url).host}/bench/express.git`;
 
   const commits = (await gitOk(["--git-dir", repo.gitDir, "rev-list", "--count", "--all"])).trim();
   const fileCount = (await gitOk(["--git-dir", repo.gitDir, "ls-tree", "-r", "--name-only", "HEAD"])).trim().split("\n").length;
@@ -300,7 +273,7 @@ async function main() {
   console.log(`SSH / local = ${ratio.toFixed(2)}× (goal ≤ ${GOAL}×) ${ratio <= GOAL ? "OK" : "OVER GOAL"}`);
   openSshd?.stop();
   await ssh.close();
-  server.close();
+  await server.close();
   rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
